@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+	_ "github.com/memprof/memprof/suites/all"
+)
+
+// Exit codes, as cmd/go uses them.
+const (
+	exitOK      = 0
+	exitFailure = 1 // a measurement failed, a budget was exceeded, a regression was found
+	exitUsage   = 2 // bad flags, arguments or input files
+)
+
+// command is one subcommand, in the style of cmd/go.
+type command struct {
+	Name      string
+	UsageLine string // "instances --type T [flags]"
+	Short     string
+	Long      string
+	// Run executes the command with its arguments (the command name
+	// removed) and returns the exit code.
+	Run func(ctx context.Context, inv *invocation, args []string) int
+}
+
+// invocation carries what a command may use: its output streams.
+type invocation struct {
+	cmd    *command
+	stdout io.Writer
+	stderr io.Writer
+}
+
+var commands = map[string]*command{}
+
+// register adds a command; each command's file calls it from init.
+func register(c *command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("memprof: duplicate command " + c.Name)
+	}
+	commands[c.Name] = c
+}
+
+// run is the whole program: main only adds os.Args and os.Exit.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if memprof.ChildRequested() {
+		if err := memprof.ServeChild(suites.LookupCase); err != nil {
+			fmt.Fprintln(stderr, "memprof child:", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				commandUsage(stdout, c, nil)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "memprof help %s: unknown command. Run 'memprof help'.\n", args[1])
+			return exitUsage
+		}
+		usage(stdout)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "memprof %s: unknown command\nRun 'memprof help' for usage.\n", name)
+		return exitUsage
+	}
+	return c.Run(ctx, &invocation{cmd: c, stdout: stdout, stderr: stderr}, args[1:])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "memprof measures the memory and speed of BLS12-381 representations.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].Short)
+	}
+	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
+}
+
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: memprof %s\n", c.UsageLine)
+	if c.Long != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
+	}
+	if fs != nil {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// flags makes the command's FlagSet; its errors go to stderr.
+func (inv *invocation) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet(inv.cmd.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses args; it returns done=true with the exit code when the
+// command must stop: -h (0) or a usage error (2).
+func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
+	err := fs.Parse(args)
+	if err == nil {
+		return 0, false
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		commandUsage(inv.stdout, inv.cmd, fs)
+		return exitOK, true
+	}
+	return inv.usageError("%v", err), true
+}
+
+// usageError prints a one-line usage error and returns exitUsage.
+func (inv *invocation) usageError(format string, a ...any) int {
+	fmt.Fprintf(inv.stderr, "memprof %s: %s\nRun 'memprof %s -h' for usage.\n", inv.cmd.Name, fmt.Sprintf(format, a...), inv.cmd.Name)
+	return exitUsage
+}
+
+// fail prints an error and returns exitFailure.
+func (inv *invocation) fail(format string, a ...any) int {
+	fmt.Fprintf(inv.stderr, "memprof %s: %s\n", inv.cmd.Name, fmt.Sprintf(format, a...))
+	return exitFailure
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+func init() {
+	register(&command{
+		Name:      "instances",
+		UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json] [-o FILE] [--profile-dir DIR]",
+		Short:     "measure bytes per instance of each library and representation",
+		Long: `Instances allocates N instances of each selected case in a fresh child
+process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
+and attributes its in-use bytes and objects to the instance constructor. It
+prints bytes and allocations per instance, the representation's unsafe.Sizeof,
+the slot size the allocator used, off-heap runtime memory, the HeapAlloc
+cross-check, the harness's holder, and the allocation sites.
+
+Type, library and representation names are case-insensitive. Exit status is
+0 when every case was measured, 1 when any failed, 2 for a usage error.`,
+		Run: runInstances,
+	})
+}
+
+// measureOptions are the flags shared by the commands that measure
+// instances.
+type measureOptions struct {
+	n          int
+	jobs       int
+	profileDir string
+}
+
+func runInstances(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	var sel selection
+	sel.addFlags(fs, "pointer")
+	var mo measureOptions
+	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case")
+	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
+	fs.StringVar(&mo.profileDir, "profile-dir", "", "keep each case's raw heap profile in `dir`")
+	format := fs.String("format", "table", "output `format`: table or json")
+	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	if code, done := inv.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	formats := []string{"table", "json"}
+	f, err := suites.Canonical("format", *format, formats)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	entries, unavailable, err := sel.resolve(true)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if mo.n <= 0 {
+		return inv.usageError("-n must be positive, got %d", mo.n)
+	}
+	if mo.jobs <= 0 {
+		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
+	}
+	if err := checkMemoryFor(entries, mo.n); err != nil {
+		return inv.fail("%v", err)
+	}
+	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+	rs.Instances = measureEntries(ctx, entries, mo)
+	render.SortInstances(rs.Instances)
+
+	var buf bytes.Buffer
+	switch f {
+	case "json":
+		err = rs.WriteJSON(&buf)
+	default:
+		err = render.InstancesTable(&buf, rs)
+	}
+	if err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if *out != "" {
+		if err := atomicfile.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+			return inv.fail("%v", err)
+		}
+	} else if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	code := exitOK
+	for _, r := range rs.Instances {
+		if r.Error != "" {
+			fmt.Fprintf(inv.stderr, "memprof instances: %s\n", r.Error)
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// checkMemoryFor refuses, before anything is allocated, an N whose
+// estimated memory exceeds what the machine has.
+func checkMemoryFor(entries []suites.Entry, n int) error {
+	var largest uint64
+	for _, e := range entries {
+		largest = max(largest, uint64(e.SizeHint))
+	}
+	if largest == 0 {
+		largest = 1
+	}
+	return memprof.CheckMemory(n, largest)
+}
+
+// measureEntries measures each entry in its own child process, mo.jobs at a
+// time. A failed case becomes a Result carrying its error; the others still
+// run.
+func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptions) []memprof.Result {
+	results := make([]memprof.Result, len(entries))
+	sem := make(chan struct{}, mo.jobs)
+	var wg sync.WaitGroup
+	for i, e := range entries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = measureEntry(ctx, e, mo)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) memprof.Result {
+	var profile string
+	if mo.profileDir != "" {
+		if err := os.MkdirAll(mo.profileDir, 0o755); err != nil {
+			return failedResult(e, mo.n, err)
+		}
+		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.ID()) + ".pb.gz"
+		profile = filepath.Join(mo.profileDir, name)
+	}
+	r, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), profile, memprof.N(mo.n))
+	if err != nil {
+		return failedResult(e, mo.n, err)
+	}
+	fillEntry(r, e)
+	return *r
+}
+
+func fillEntry(r *memprof.Result, e suites.Entry) {
+	r.Name = ""
+	r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Constructor = e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor
+}
+
+func failedResult(e suites.Entry, n int, err error) memprof.Result {
+	r := memprof.Result{N: n, Error: err.Error()}
+	fillEntry(&r, e)
+	return r
+}

@@ -1,0 +1,125 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// SortInstances orders results by type, library, representation and
+// layout, in the order memprof lists them.
+func SortInstances(rs []memprof.Result) {
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		return suites.Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
+	})
+}
+
+// row is one line of the instances table: a measurement, an error or an
+// unavailable combination.
+type row struct {
+	key   [4]string
+	cells []string
+}
+
+// InstancesTable writes the instances of rs as a terminal table, one row
+// per case (unavailable and failed cases included, with the reason), then
+// a table of the allocation sites.
+func InstancesTable(w io.Writer, rs *memprof.Results) error {
+	var rows []row
+	for _, r := range rs.Instances {
+		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
+		if r.Error != "" {
+			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
+			continue
+		}
+		rows = append(rows, row{k, []string{
+			r.Type, r.Lib, r.Repr, r.Layout,
+			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
+			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
+			Num(r.OffheapBytesPerInstance), Num(r.HeapAllocBytesPerInstance),
+			Num(r.HolderBytesPerInstance), cHeap(r), "n=" + strconv.Itoa(r.N),
+		}})
+	}
+	for _, u := range rs.Unavailable {
+		if u.Op != "" {
+			continue
+		}
+		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
+		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].key, rows[j].key
+		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
+	})
+	t := NewTable(w)
+	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "note")
+	for _, r := range rows {
+		if err := t.Append(r.cells); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	return SitesTable(w, rs)
+}
+
+// SitesTable writes the allocation sites of every measured case.
+func SitesTable(w io.Writer, rs *memprof.Results) error {
+	t := NewTable(w)
+	t.Header("case", "allocation site", "B/instance", "allocs/instance", "slot sizes")
+	n := 0
+	for _, r := range rs.Instances {
+		for _, s := range r.Sites {
+			var slots []string
+			for _, b := range s.SlotBytes {
+				slots = append(slots, strconv.FormatInt(b, 10))
+			}
+			if err := t.Append([]string{caseName(r), s.Function, Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")}); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return t.Render()
+}
+
+func caseName(r memprof.Result) string {
+	if r.Type == "" {
+		return r.Name
+	}
+	return r.Type + "/" + r.Lib + "/" + r.Repr + "/" + r.Layout
+}
+
+func cHeap(r memprof.Result) string {
+	if r.CHeapBytesPerInstance == nil {
+		return "n/a"
+	}
+	return Num(*r.CHeapBytesPerInstance)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+// NewTable returns a terminal table that keeps header names as written.
+func NewTable(w io.Writer) *tablewriter.Table {
+	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+}

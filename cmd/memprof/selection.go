@@ -1,0 +1,100 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// selection is the set of cases the --type, --lib, --repr, --layout and
+// --scheme flags choose.
+type selection struct {
+	types, libs, reprs, layouts string
+	scheme                      string
+}
+
+// addFlags adds the selection flags to fs. defaultLayout is "pointer" for
+// instances ("" means every layout).
+func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated, or all): "+strings.Join(suites.Types, ", "))
+	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
+	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
+	fs.StringVar(&s.layouts, "layout", defaultLayout, "`layouts` (comma-separated, or all): "+strings.Join(suites.Layouts, ", "))
+	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
+}
+
+// parseList canonicalises a comma-separated list of names against valid;
+// "" and "all" mean every name.
+func parseList(what, v string, valid []string) ([]string, error) {
+	if v == "" || strings.EqualFold(v, "all") {
+		return valid, nil
+	}
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		c, err := suites.Canonical(what, strings.TrimSpace(part), valid)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// resolve returns the registered entries the selection chooses: those that
+// can be measured, and those that cannot, with the reason. A usage error
+// (unknown name, missing --type) is returned as err.
+func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []memprof.Unavailable, err error) {
+	if requireType && s.types == "" {
+		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all", strings.Join(suites.Types, ", "))
+	}
+	types, err := parseList("type", s.types, suites.Types)
+	if err != nil {
+		return nil, nil, err
+	}
+	libs, err := parseList("lib", s.libs, suites.Libs)
+	if err != nil {
+		return nil, nil, err
+	}
+	reprs, err := parseList("repr", s.reprs, suites.Reprs)
+	if err != nil {
+		return nil, nil, err
+	}
+	layouts, err := parseList("layout", s.layouts, suites.Layouts)
+	if err != nil {
+		return nil, nil, err
+	}
+	scheme, err := suites.Canonical("scheme", s.scheme, suites.Schemes)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range suites.All() {
+		if !slices.Contains(types, e.Type) || !slices.Contains(libs, e.Lib) || !slices.Contains(reprs, e.Repr) || !slices.Contains(layouts, e.Layout) {
+			continue
+		}
+		if e.Scheme != "" && e.Scheme != scheme {
+			continue
+		}
+		if e.Unavailable != "" {
+			unavailable = append(unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
+			continue
+		}
+		measure = append(measure, e)
+	}
+	if len(measure) == 0 && len(unavailable) == 0 {
+		return nil, nil, fmt.Errorf("no case matches --type %s --lib %s --repr %s --layout %s; run 'memprof list' for the combinations that exist", orAll(s.types), orAll(s.libs), orAll(s.reprs), orAll(s.layouts))
+	}
+	return measure, unavailable, nil
+}
+
+func orAll(v string) string {
+	if v == "" {
+		return "all"
+	}
+	return v
+}

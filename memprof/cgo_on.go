@@ -1,0 +1,5 @@
+//go:build cgo
+
+package memprof
+
+const cgoEnabled = true

@@ -1,0 +1,69 @@
+package memprof
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// footprint is one reading of the process's memory, taken between GCs.
+type footprint struct {
+	heapAlloc uint64 // runtime.MemStats.HeapAlloc
+	otherSys  uint64 // runtime.MemStats.OtherSys: finalizer/cleanup/profile records
+	cHeap     int64  // glibc malloc in use; valid when cHeapReason == ""
+	cHeapWhy  string // why cHeap is not available
+	rss       int64  // resident set size, bytes; -1 when unknown
+}
+
+func readFootprint() footprint {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	c, why := cHeapInUse()
+	return footprint{
+		heapAlloc: ms.HeapAlloc,
+		otherSys:  ms.OtherSys,
+		cHeap:     c,
+		cHeapWhy:  why,
+		rss:       residentBytes(),
+	}
+}
+
+// residentBytes reads the resident set size from /proc/self/statm; it
+// returns -1 where that file does not exist.
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return -1
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return pages * int64(os.Getpagesize())
+}
+
+// availableMemory returns MemAvailable from /proc/meminfo in bytes, or 0
+// when it cannot be read.
+func availableMemory() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, err := strconv.ParseUint(f[0], 10, 64)
+				if err == nil {
+					return kb * 1024
+				}
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,388 @@
+package memprof
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
+	"sync"
+	"unsafe"
+
+	"github.com/memprof/memprof/heapscan"
+)
+
+// measureMu serialises measurements in one process: the heap profile and
+// MemProfileRate are process-wide.
+var measureMu sync.Mutex
+
+// Frame names the engine looks for in the profile; derived from the
+// functions themselves so that a renamed module keeps working.
+var (
+	constructFrame = funcName(constructInstances)
+	sliceFrame     = funcName(constructSlice)
+	holderFrame    = funcName(allocHolder)
+)
+
+func funcName(f any) string {
+	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
+
+// Measure measures case c in this process and returns what one instance
+// keeps alive. It holds a process-wide lock while it runs, sets
+// runtime.MemProfileRate to 1 for the profiled pass and restores it after.
+//
+// Attribution stays exact in any process, a test binary included: only
+// objects allocated below the engine's constructor frame, and still live
+// when the profile is written, are counted. Other goroutines' allocations
+// only disturb the HeapAlloc, RSS and off-heap cross-checks; for those,
+// MeasureInChild gives a clean process.
+//
+// The instances are released before Measure returns; the Result retains
+// nothing of them.
+func Measure(c Case, opts ...Option) (*Result, error) {
+	o := buildOptions(opts)
+	if err := c.check(o); err != nil {
+		return nil, err
+	}
+	measureMu.Lock()
+	defer measureMu.Unlock()
+	oldRate := runtime.MemProfileRate
+	runtime.MemProfileRate = 0
+	defer func() { runtime.MemProfileRate = oldRate }()
+
+	if c.Prepare != nil {
+		if err := c.Prepare(o.N); err != nil {
+			return nil, fmt.Errorf("case %s: prepare: %w", c.Name, err)
+		}
+	}
+	sizeof, estimate, err := c.warmup(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckMemory(o.N, estimate); err != nil {
+		return nil, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+
+	r := &Result{Name: c.Name, N: o.N, SizeofBytes: int64(sizeof)}
+	if c.NewSlice != nil {
+		r.Layout = "slice"
+	} else {
+		r.Layout = "pointer"
+	}
+
+	// Pass 1, profiling off: the whole-footprint deltas.
+	before, after, err := c.footprintPass(o.N)
+	if err != nil {
+		return nil, err
+	}
+
+	// Pass 2, MemProfileRate 1: the exact heap profile.
+	prof, err := c.profilePass(o.N)
+	if err != nil {
+		return nil, err
+	}
+	if o.Profile != nil {
+		if _, err := o.Profile.Write(prof); err != nil {
+			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
+		}
+	}
+	if err := attribute(r, prof); err != nil {
+		return nil, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+
+	n := float64(o.N)
+	holder := r.HolderBytesPerInstance * n
+	heapDelta := float64(int64(after.heapAlloc) - int64(before.heapAlloc))
+	r.HeapAllocBytesPerInstance = (heapDelta - holder) / n
+	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
+	r.OffheapBytesPerInstance = offheap / n
+	var cheap float64
+	if before.cHeapWhy == "" && after.cHeapWhy == "" {
+		cheap = float64(after.cHeap - before.cHeap)
+		v := cheap / n
+		r.CHeapBytesPerInstance = &v
+	} else {
+		r.CHeapUnavailable = after.cHeapWhy
+	}
+	if before.rss >= 0 && after.rss >= 0 {
+		rss := float64(after.rss - before.rss)
+		r.RSSBytesPerInstance = rss / n
+		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - cheap) / n
+	}
+	return r, nil
+}
+
+// warmup makes and drops a few instances (so lazy one-time set-up is not
+// charged to them), checks that New behaves, and returns the size of one
+// instance's representation and a generous estimate of the memory N
+// instances need.
+func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error) {
+	k := max(o.Warmup, 2)
+	if c.NewSlice != nil {
+		v, err := callNewSlice(c, k)
+		if err != nil {
+			return 0, 0, err
+		}
+		t := reflect.TypeOf(v)
+		if t.Kind() != reflect.Slice {
+			return 0, 0, fmt.Errorf("case %s: NewSlice returned %s, want a slice", c.Name, t)
+		}
+		if got := reflect.ValueOf(v).Len(); got != k {
+			return 0, 0, fmt.Errorf("case %s: NewSlice(%d) returned %d instances", c.Name, k, got)
+		}
+		size := t.Elem().Size()
+		return size, uint64(size) + 64, nil
+	}
+	first, err := callNew(c, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	prev := dataWord(first)
+	for i := 1; i < k; i++ {
+		v, err := callNew(c, i)
+		if err != nil {
+			return 0, 0, err
+		}
+		if w := dataWord(v); w == prev && w != nil {
+			return 0, 0, fmt.Errorf("case %s: New returned the same object for instances %d and %d; each instance must be a new allocation (a shared object would measure as 0 B per instance)", c.Name, i-1, i)
+		} else {
+			prev = w
+		}
+	}
+	size := representationSize(first)
+	// Round up to the next power of two as a stand-in for size classes,
+	// plus the holder and map-like hidden costs.
+	est := uint64(1)
+	for est < uint64(size) {
+		est <<= 1
+	}
+	return size, est + 64, nil
+}
+
+// representationSize is unsafe.Sizeof of what v represents: the pointee for
+// a pointer, the value itself otherwise.
+func representationSize(v any) uintptr {
+	t := reflect.TypeOf(v)
+	if t.Kind() == reflect.Pointer {
+		return t.Elem().Size()
+	}
+	return t.Size()
+}
+
+// dataWord returns the data word of an interface value: the pointer itself
+// for pointer-shaped types, the box otherwise.
+func dataWord(v any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1]
+}
+
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface, reflect.UnsafePointer:
+		return rv.IsNil()
+	}
+	return false
+}
+
+func callNew(c *Case, i int) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, i, p)
+		}
+	}()
+	v = c.New(i)
+	if isNil(v) {
+		return nil, fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
+	}
+	return v, nil
+}
+
+func callNewSlice(c *Case, n int) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("case %s: NewSlice(%d) panicked: %v", c.Name, n, p)
+		}
+	}()
+	v = c.NewSlice(n)
+	if isNil(v) {
+		return nil, fmt.Errorf("case %s: NewSlice(%d) returned nil", c.Name, n)
+	}
+	return v, nil
+}
+
+// settle runs enough GC cycles that the heap profile is current (it lags up
+// to two cycles) and queued finalizers have run.
+func settle() {
+	for range 3 {
+		runtime.GC()
+	}
+}
+
+// footprintPass allocates N instances with profiling off and reads the
+// process's memory before and after.
+func (c *Case) footprintPass(n int) (before, after footprint, err error) {
+	debug.FreeOSMemory()
+	settle()
+	before = readFootprint()
+	holder, err := c.build(n)
+	if err != nil {
+		return before, after, err
+	}
+	settle()
+	after = readFootprint()
+	runtime.KeepAlive(holder)
+	holder = nil
+	debug.FreeOSMemory()
+	return before, after, nil
+}
+
+// profilePass allocates N instances at MemProfileRate 1 and returns the
+// heap profile written while they are alive.
+func (c *Case) profilePass(n int) ([]byte, error) {
+	settle()
+	// The rate stays 1 until the profile is written: the profile's period
+	// and its scaling are taken from the rate at write time.
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = 0 }()
+	holder, err := c.build(n)
+	if err != nil {
+		return nil, err
+	}
+	settle()
+	var buf bytes.Buffer
+	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
+		return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+	}
+	runtime.KeepAlive(holder)
+	return buf.Bytes(), nil
+}
+
+// build makes the n instances and returns what keeps them alive.
+func (c *Case) build(n int) (any, error) {
+	if c.NewSlice != nil {
+		v, p := constructSlice(c.NewSlice, n)
+		if p != nil {
+			return nil, fmt.Errorf("case %s: NewSlice(%d) panicked: %v", c.Name, n, p)
+		}
+		if isNil(v) {
+			return nil, fmt.Errorf("case %s: NewSlice(%d) returned nil", c.Name, n)
+		}
+		return v, nil
+	}
+	holder := allocHolder(n)
+	if at, p := constructInstances(c.New, holder); p != nil {
+		return nil, fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
+	}
+	prev := unsafe.Pointer(nil)
+	for i, v := range holder {
+		if isNil(v) {
+			return nil, fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
+		}
+		w := dataWord(v)
+		if i > 0 && w == prev && w != nil {
+			return nil, fmt.Errorf("case %s: New returned the same object for instances %d and %d; each instance must be a new allocation", c.Name, i-1, i)
+		}
+		prev = w
+	}
+	return holder, nil
+}
+
+// allocHolder allocates the harness's own slice that keeps instances alive.
+// Its frame marks the holder in the profile.
+//
+//go:noinline
+func allocHolder(n int) []any {
+	return make([]any, n)
+}
+
+// constructInstances fills holder with New(i). Everything allocated below
+// this frame and still live is charged to the instances.
+//
+//go:noinline
+func constructInstances(newFn func(int) any, holder []any) (at int, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = p
+		}
+	}()
+	for i := range holder {
+		at = i
+		holder[i] = newFn(i)
+	}
+	return 0, nil
+}
+
+// constructSlice calls NewSlice(n). Everything allocated below this frame
+// and still live is charged to the instances.
+//
+//go:noinline
+func constructSlice(newSlice func(int) any, n int) (v any, panicked any) {
+	defer func() {
+		if p := recover(); p != nil {
+			panicked = p
+		}
+	}()
+	return newSlice(n), nil
+}
+
+// attribute fills r's per-instance figures from the heap profile prof.
+func attribute(r *Result, prof []byte) error {
+	p, err := heapscan.ParseBytes(prof)
+	if err != nil {
+		return err
+	}
+	if p.Period != 1 {
+		return fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
+	}
+	frame := constructFrame
+	if r.Layout == "slice" {
+		frame = sliceFrame
+	}
+	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame})
+	if err != nil {
+		return err
+	}
+	hold, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "function", FocusFunction: holderFrame})
+	if err != nil {
+		return err
+	}
+	n := float64(r.N)
+	var bytesTotal, objects int64
+	var maxSlot int64
+	r.Sites = nil
+	for _, row := range inst.Rows {
+		bytesTotal += row.Bytes
+		objects += row.Objects
+		for _, s := range row.Sizes {
+			maxSlot = max(maxSlot, s)
+		}
+		r.Sites = append(r.Sites, Site{
+			Function:          row.Function,
+			File:              row.File,
+			Line:              row.Line,
+			BytesPerInstance:  float64(row.Bytes) / n,
+			AllocsPerInstance: float64(row.Objects) / n,
+			SlotBytes:         row.Sizes,
+		})
+	}
+	if objects == 0 {
+		return fmt.Errorf("no live objects found below %s in the heap profile: the instances keep no heap memory or were freed", frame)
+	}
+	r.BytesPerInstance = float64(bytesTotal) / n
+	r.AllocsPerInstance = float64(objects) / n
+	r.SlotBytes = float64(maxSlot)
+	if r.Layout == "slice" {
+		r.SlotBytes = float64(maxSlot) / n
+	}
+	var holderBytes int64
+	for _, row := range hold.Rows {
+		holderBytes += row.Bytes
+	}
+	r.HolderBytesPerInstance = float64(holderBytes) / n
+	return nil
+}
