@@ -10,10 +10,17 @@ import (
 // footprint is one reading of the process's memory, taken between GCs.
 type footprint struct {
 	heapAlloc uint64 // runtime.MemStats.HeapAlloc
-	otherSys  uint64 // runtime.MemStats.OtherSys: finalizer/cleanup/profile records
-	cHeap     int64  // glibc malloc in use; valid when cHeapReason == ""
-	cHeapWhy  string // why cHeap is not available
-	rss       int64  // resident set size, bytes; -1 when unknown
+	// otherSys sums the runtime's persistent-allocator statistics:
+	// OtherSys, where finalizer and cleanup records live, and MSpanSys,
+	// MCacheSys, BuckHashSys and GCSys, which take their memory from the
+	// same chunks and move it out of OtherSys as they do. The sum changes
+	// only when the runtime maps a new chunk, so it does not drift with the
+	// heap's own span bookkeeping; its resolution is one persistent chunk
+	// (256 KiB) over N.
+	otherSys uint64
+	cHeap    int64  // glibc malloc in use; valid when cHeapWhy == ""
+	cHeapWhy string // why cHeap is not available
+	rss      int64  // resident set size, bytes; -1 when unknown
 }
 
 func readFootprint() footprint {
@@ -22,7 +29,7 @@ func readFootprint() footprint {
 	c, why := cHeapInUse()
 	return footprint{
 		heapAlloc: ms.HeapAlloc,
-		otherSys:  ms.OtherSys,
+		otherSys:  ms.OtherSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
 		cHeap:     c,
 		cHeapWhy:  why,
 		rss:       residentBytes(),
