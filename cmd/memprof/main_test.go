@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// TestMain lets the test binary serve as the measuring child: the
+// instances command re-executes its own executable, which in tests is this
+// binary.
+func TestMain(m *testing.M) {
+	if memprof.ChildRequested() {
+		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// runCLI runs the CLI in-process and returns its exit code and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // substrings of stderr
+	}{
+		{"no command", nil, []string{"Usage:", "instances"}},
+		{"unknown command", []string{"frobnicate"}, []string{`memprof frobnicate: unknown command`, "memprof help"}},
+		{"unknown flag", []string{"instances", "--bogus"}, []string{"flag provided but not defined: -bogus"}},
+		{"missing type", []string{"instances"}, []string{"--type is required", "SecretKey, PublicKey, Signature, G1, G2"}},
+		{"unknown type", []string{"instances", "--type", "Sig"}, []string{`unknown type "Sig"`, "SecretKey, PublicKey, Signature, G1, G2"}},
+		{"unknown lib", []string{"instances", "--type", "Signature", "--lib", "openssl"}, []string{`unknown lib "openssl"`, "blst, gnark, circl"}},
+		{"unknown repr", []string{"instances", "--type", "Signature", "--repr", "montgomery"}, []string{`unknown repr "montgomery"`, "affine"}},
+		{"unknown layout", []string{"instances", "--type", "Signature", "--layout", "arena"}, []string{`unknown layout "arena"`, "pointer, slice"}},
+		{"unknown scheme", []string{"instances", "--type", "Signature", "--scheme", "min-both"}, []string{`unknown scheme "min-both"`, "min-pk, min-sig"}},
+		{"unknown format", []string{"instances", "--type", "Signature", "--format", "yaml"}, []string{`unknown format "yaml"`}},
+		{"zero n", []string{"instances", "--type", "Signature", "-n", "0"}, []string{"-n must be positive, got 0"}},
+		{"negative n", []string{"instances", "--type", "Signature", "-n", "-5"}, []string{"-n must be positive, got -5"}},
+		{"stray argument", []string{"instances", "--type", "Signature", "extra"}, []string{"unexpected arguments: extra"}},
+		{"list stray argument", []string{"list", "x"}, []string{"unexpected arguments: x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q does not contain %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"instances", "-h"}, {"help", "instances"}, {"list", "-h"}} {
+		code, stdout, _ := runCLI(t, args...)
+		if code != exitOK || !strings.Contains(stdout, "usage") && !strings.Contains(stdout, "Usage") {
+			t.Errorf("%v: got exit %d, stdout %q; want 0 and usage on stdout", args, code, stdout)
+		}
+	}
+}
+
+func TestRefusesHugeN(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000000000000")
+	if code != exitFailure {
+		t.Fatalf("exit code: got %d, want %d (stderr %q)", code, exitFailure, stderr)
+	}
+	if stdout != "" || !strings.Contains(stderr, "refusing N=1000000000000") || !strings.Contains(stderr, "estimated") {
+		t.Errorf("got stdout %q stderr %q, want a refusal naming the estimate and nothing on stdout", stdout, stderr)
+	}
+}
+
+func TestListCoversRegistry(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "list", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Types []string `json:"types"`
+		Cases []struct {
+			ID          string `json:"id"`
+			Constructor string `json:"constructor"`
+			Unavailable string `json:"unavailable"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Cases) == 0 {
+		t.Fatal("list shows no cases")
+	}
+	for _, c := range got.Cases {
+		if c.Constructor == "" && c.Unavailable == "" {
+			t.Errorf("case %s says neither how it is made nor why it is unavailable", c.ID)
+		}
+	}
+}
+
+// TestInstancesJSON measures real cases in child processes (this test
+// binary re-executed) and checks the memprof.results/v1 structure.
+func TestInstancesJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures in child processes")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.json")
+	profiles := filepath.Join(dir, "profiles")
+	code, stdout, stderr := runCLI(t, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout %q, want nothing with -o", stdout)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The field names are a contract: check them on the raw JSON.
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema"] != memprof.Schema {
+		t.Errorf("schema: got %v, want %s", doc["schema"], memprof.Schema)
+	}
+	env, _ := doc["env"].(map[string]any)
+	for _, k := range []string{"go_version", "goos", "goarch", "gomaxprocs", "cpu", "cgo", "modules"} {
+		if _, ok := env[k]; !ok {
+			t.Errorf("env lacks %q", k)
+		}
+	}
+	insts, _ := doc["instances"].([]any)
+	if len(insts) == 0 {
+		t.Fatal("no instances measured")
+	}
+	for _, it := range insts {
+		m := it.(map[string]any)
+		for _, k := range []string{"type", "lib", "repr", "layout", "n", "bytes_per_instance", "allocs_per_instance", "sizeof_bytes", "slot_bytes", "offheap_bytes_per_instance", "heapalloc_bytes_per_instance", "holder_bytes_per_instance", "sites"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("instance %v/%v/%v lacks %q", m["type"], m["lib"], m["repr"], k)
+			}
+		}
+		if m["type"] != "Signature" || m["n"] != 2000.0 {
+			t.Errorf("got type %v n %v, want Signature 2000", m["type"], m["n"])
+		}
+		sites, _ := m["sites"].([]any)
+		if len(sites) == 0 {
+			t.Errorf("instance %v/%v/%v has no sites", m["type"], m["lib"], m["repr"])
+		}
+		for _, s := range sites {
+			sm := s.(map[string]any)
+			for _, k := range []string{"function", "bytes_per_instance", "allocs_per_instance"} {
+				if _, ok := sm[k]; !ok {
+					t.Errorf("site lacks %q", k)
+				}
+			}
+		}
+	}
+	// The typed reader accepts what the command wrote.
+	rs, err := memprof.ReadResultsFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs.Instances {
+		if r.Error != "" {
+			t.Errorf("%s: %s", r.Key(), r.Error)
+		}
+		if r.BytesPerInstance < float64(r.SizeofBytes) {
+			t.Errorf("%s: %v B per instance, less than sizeof %d", r.Key(), r.BytesPerInstance, r.SizeofBytes)
+		}
+	}
+	// Each case kept its raw heap profile.
+	entries, err := os.ReadDir(profiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(rs.Instances) {
+		t.Errorf("got %d profiles, want one per measured case (%d)", len(entries), len(rs.Instances))
+	}
+}
+
+// TestFailingChildIsReported checks that a child that fails is that case's
+// error, with the child's stderr, and that the other cases still run.
+func TestFailingChildIsReported(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures in child processes")
+	}
+	all := suites.All()
+	var good suites.Entry
+	for _, e := range all {
+		if e.Unavailable == "" {
+			good = e
+			break
+		}
+	}
+	if good.Case == nil {
+		t.Skip("no measurable case in this build")
+	}
+	// The child cannot find this entry in its registry and exits 1.
+	bad := good
+	bad.Repr = "no-such-repr"
+	got := measureEntries(context.Background(), []suites.Entry{bad, good}, measureOptions{n: 500, jobs: 2})
+	if got[0].Error == "" || !strings.Contains(got[0].Error, "child process failed") || !strings.Contains(got[0].Error, "no case") {
+		t.Errorf("failing case: got error %q, want the child's failure and stderr", got[0].Error)
+	}
+	if got[1].Error != "" || got[1].BytesPerInstance <= 0 {
+		t.Errorf("other case: got %+v, want a measurement", got[1])
+	}
+}
+
+func TestInstancesTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures in child processes")
+	}
+	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr: %s", code, stderr)
+	}
+	for _, w := range []string{"B/instance", "allocs/instance", "sizeof", "slot", "allocation site", "Signature"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("table lacks %q:\n%s", w, stdout)
+		}
+	}
+}
