@@ -1,0 +1,180 @@
+package memprof
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeClock is a sampler clock that only moves when a fake operation runs:
+// the test decides exactly what every call costs.
+type fakeClock struct {
+	now, cpuNow    time.Duration
+	mallocs, bytes uint64
+	log            []string
+	cpuErr         error
+}
+
+func (c *fakeClock) wall() time.Duration         { return c.now }
+func (c *fakeClock) cpu() (time.Duration, error) { return c.cpuNow, c.cpuErr }
+func (c *fakeClock) mem() (uint64, uint64)       { return c.mallocs, c.bytes }
+
+// op returns a fake operation that logs its name and costs wall of wall
+// time, threads times as much CPU time, and allocs allocations of size.
+func (c *fakeClock) op(name string, wall time.Duration, threads int, allocs, size uint64) func() error {
+	return func() error {
+		c.log = append(c.log, name)
+		c.now += wall
+		c.cpuNow += wall * time.Duration(threads)
+		c.mallocs += allocs
+		c.bytes += allocs * size
+		return nil
+	}
+}
+
+// runs collapses consecutive repeats: [A A B B A] -> [A B A].
+func runs(log []string) []string {
+	var out []string
+	for _, s := range log {
+		if len(out) == 0 || out[len(out)-1] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func TestMeasureThroughputInterleaves(t *testing.T) {
+	clk := &fakeClock{}
+	const samples = 4
+	groups := [][]ThroughputCase{
+		{
+			{Row: ThroughputRow{Lib: "a", Op: "x"}, Run: clk.op("A", time.Microsecond, 1, 0, 0)},
+			{Row: ThroughputRow{Lib: "b", Op: "x"}, Run: clk.op("B", 3*time.Microsecond, 1, 0, 0)},
+			{Row: ThroughputRow{Lib: "c", Op: "x"}, Run: clk.op("C", 2*time.Microsecond, 1, 0, 0)},
+		},
+		{
+			{Row: ThroughputRow{Lib: "d", Op: "y"}, Run: clk.op("D", time.Microsecond, 1, 0, 0)},
+			{Row: ThroughputRow{Lib: "e", Op: "y"}, Run: clk.op("E", time.Microsecond, 1, 0, 0)},
+		},
+	}
+	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: samples, MinSample: time.Millisecond, clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Warm-up of each case in turn, then round-robin samples within the
+	// group; the second group starts after the first is done.
+	var want []string
+	want = append(want, "A", "B", "C")
+	for range samples {
+		want = append(want, "A", "B", "C")
+	}
+	want = append(want, "D", "E")
+	for range samples {
+		want = append(want, "D", "E")
+	}
+	if got := runs(clk.log); !slices.Equal(got, want) {
+		t.Errorf("call order:\ngot  %v\nwant %v", got, want)
+	}
+	if len(rows) != 5 {
+		t.Fatalf("got %d rows, want 5", len(rows))
+	}
+	for i, lib := range []string{"a", "b", "c", "d", "e"} {
+		if rows[i].Lib != lib || rows[i].Samples != samples || len(rows[i].SamplesNs) != samples {
+			t.Errorf("row %d: got lib %s with %d samples (%d kept), want lib %s with %d", i, rows[i].Lib, rows[i].Samples, len(rows[i].SamplesNs), lib, samples)
+		}
+	}
+}
+
+func TestMeasureThroughputFigures(t *testing.T) {
+	clk := &fakeClock{}
+	cost := 2500 * time.Nanosecond
+	groups := [][]ThroughputCase{{{
+		Row: ThroughputRow{Type: "T", Lib: "l", Repr: "r", Op: "o", Batch: 7, Note: "n"},
+		Run: clk.op("A", cost, 3, 2, 48),
+	}}}
+	minSample := 10 * time.Millisecond
+	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 5, MinSample: minSample, clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rows[0]
+	if r.Error != "" {
+		t.Fatalf("unexpected error: %s", r.Error)
+	}
+	wantNs := float64(cost.Nanoseconds())
+	checks := []struct {
+		what      string
+		got, want float64
+	}{
+		{"median", r.NsPerOpMedian, wantNs},
+		{"q1", r.NsPerOpQ1, wantNs},
+		{"q3", r.NsPerOpQ3, wantNs},
+		{"cpu", r.CPUNsPerOpMedian, 3 * wantNs},
+		{"ops/s", r.OpsPerSecond, 1e9 / wantNs},
+		{"allocs/op", r.AllocsPerOp, 2},
+		{"B/op", r.BytesPerOp, 96},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	if r.Type != "T" || r.Batch != 7 || r.Note != "n" || r.Samples != 5 {
+		t.Errorf("labels not kept: got %+v", r)
+	}
+	// Every sample lasted at least MinSample of (fake) wall time.
+	calls := len(clk.log) // all calls, warm-up included
+	if perSample := int(minSample / cost); calls < 5*perSample {
+		t.Errorf("got %d calls in all, want at least %d (5 samples of %d)", calls, 5*perSample, perSample)
+	}
+}
+
+func TestMeasureThroughputFailure(t *testing.T) {
+	clk := &fakeClock{}
+	n := 0
+	failing := func() error {
+		n++
+		clk.now += time.Microsecond
+		if n > 3 {
+			return errors.New("verification failed")
+		}
+		return nil
+	}
+	groups := [][]ThroughputCase{{
+		{Row: ThroughputRow{Lib: "bad", Op: "verify"}, Run: failing},
+		{Row: ThroughputRow{Lib: "good", Op: "verify"}, Run: clk.op("G", time.Microsecond, 1, 0, 0)},
+	}}
+	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 3, MinSample: time.Millisecond, clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rows[0].Error, "verification failed") || rows[0].NsPerOpMedian != 0 {
+		t.Errorf("failing case: got error %q median %v, want the verification error and no figure", rows[0].Error, rows[0].NsPerOpMedian)
+	}
+	if rows[1].Error != "" || rows[1].Samples != 3 {
+		t.Errorf("good case: got error %q and %d samples, want none and 3", rows[1].Error, rows[1].Samples)
+	}
+}
+
+func TestMeasureThroughputNoCPU(t *testing.T) {
+	clk := &fakeClock{cpuErr: errors.New("no getrusage")}
+	groups := [][]ThroughputCase{{{Row: ThroughputRow{Op: "o"}, Run: clk.op("A", time.Microsecond, 1, 0, 0)}}}
+	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 2, MinSample: time.Millisecond, clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].CPUNsPerOpMedian != 0 || !strings.Contains(rows[0].Note, "no CPU time") {
+		t.Errorf("got cpu %v note %q, want no figure and a note", rows[0].CPUNsPerOpMedian, rows[0].Note)
+	}
+}
+
+func TestMeasureThroughputBadOptions(t *testing.T) {
+	for _, o := range []ThroughputOptions{{Samples: -1}, {MinSample: -time.Second}} {
+		if _, err := MeasureThroughput(context.Background(), nil, o); err == nil {
+			t.Errorf("options %+v: got no error, want one", o)
+		}
+	}
+}
