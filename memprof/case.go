@@ -14,11 +14,19 @@ type Case struct {
 	// New makes instance i and returns it. Every call must return a new,
 	// distinct object (a pointer, or a value the engine boxes); the engine
 	// keeps all N alive until the heap profile is written. Exactly one of
-	// New and NewSlice is set.
+	// New, NewSlice and NewAll is set.
 	New func(i int) any
 	// NewSlice makes all n instances at once in one contiguous slice ([]T)
 	// and returns it: the "slice" layout.
 	NewSlice func(n int) any
+	// NewAll makes a whole structure holding n instances (a map, a cache,
+	// a pool) and returns it: the "collection" layout, for scenarios whose
+	// cost per instance includes the structure around the instances.
+	NewAll func(n int) any
+	// SizeOf, if not zero, is reported as the representation's size
+	// instead of the one derived from the instances' type (useful for
+	// collections, where it is the size of one entry).
+	SizeOf uintptr
 	// Prepare, if set, runs once before anything is measured, with
 	// profiling off: build input vectors here. What it allocates is not
 	// attributed to the instances.
@@ -68,11 +76,36 @@ func (c *Case) check(o Options) error {
 	if c.Name == "" {
 		return fmt.Errorf("case has no name")
 	}
-	if (c.New == nil) == (c.NewSlice == nil) {
-		return fmt.Errorf("case %s: exactly one of New and NewSlice must be set", c.Name)
+	set := 0
+	for _, f := range []bool{c.New != nil, c.NewSlice != nil, c.NewAll != nil} {
+		if f {
+			set++
+		}
+	}
+	if set != 1 {
+		return fmt.Errorf("case %s: exactly one of New, NewSlice and NewAll must be set", c.Name)
 	}
 	if o.N <= 0 {
 		return fmt.Errorf("case %s: N must be positive, got %d", c.Name, o.N)
 	}
 	return nil
+}
+
+// layout names how the case holds its instances.
+func (c *Case) layout() string {
+	switch {
+	case c.NewSlice != nil:
+		return "slice"
+	case c.NewAll != nil:
+		return "collection"
+	}
+	return "pointer"
+}
+
+// newMany is the constructor that makes all n instances at once, if any.
+func (c *Case) newMany() func(n int) any {
+	if c.NewSlice != nil {
+		return c.NewSlice
+	}
+	return c.NewAll
 }

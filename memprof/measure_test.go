@@ -212,7 +212,7 @@ func TestMeasureBadCases(t *testing.T) {
 			return new(forty)
 		}}, "case Panicky: New(3) panicked: bad vector"},
 		{"same pointer", Case{Name: "Shared", New: func(i int) any { return shared }}, "case Shared: New returned the same object for instances 0 and 1"},
-		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New and NewSlice must be set"},
+		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New, NewSlice and NewAll must be set"},
 		{"zero N", Case{Name: "Zero", New: func(i int) any { return new(forty) }}, "N must be positive"},
 	}
 	for _, tt := range tests {
@@ -271,5 +271,22 @@ func TestMeasureInChild(t *testing.T) {
 	_, err = MeasureInChild(ctx, child, "crash", "", N(10))
 	if err == nil || !strings.Contains(err.Error(), "boom: the constructor's library aborted") || !strings.Contains(err.Error(), "exit status 7") {
 		t.Errorf("got %v, want the child's exit status and stderr", err)
+	}
+}
+
+func TestCHeapColumnSaysWhyNotAvailable(t *testing.T) {
+	r, err := Measure(Case{Name: "forty", New: func(i int) any { return new(forty) }}, N(1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case cgoEnabled && runtime.GOOS == "linux":
+		if r.CHeapBytesPerInstance == nil {
+			t.Errorf("cgo on linux: C heap not measured: %s", r.CHeapUnavailable)
+		}
+	case !cgoEnabled:
+		if r.CHeapBytesPerInstance != nil || !strings.Contains(r.CHeapUnavailable, "CGO_ENABLED=0") {
+			t.Errorf("without cgo: got %v %q, want n/a naming CGO_ENABLED=0", r.CHeapBytesPerInstance, r.CHeapUnavailable)
+		}
 	}
 }
