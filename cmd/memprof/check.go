@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
+	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+func init() {
+	register(&command{
+		Name:      "check",
+		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N]",
+		Short:     "check measurements against the budgets file",
+		Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
+every budget against measurements: those of a saved results file
+(--results), or, without it, fresh measurements of the instance cases the
+budgets select (each in its own child process, as 'memprof instances').
+
+Each budget selects cases by type, lib, repr, layout, scheme and op (an
+omitted key selects all) and bounds max_bytes_per_instance,
+max_allocs_per_instance, max_offheap_bytes_per_instance or max_ns_per_op.
+Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time budget
+fails only when the median exceeds it and so does the whole interquartile
+range; otherwise it warns. Time budgets need --results (a file with
+throughput rows): without it they are errors, never passes.
+
+Each failure names the case, the metric, measured vs budget and by how
+much, and the budget's file:line, owner and reason.
+
+With --update, check rewrites each limit in the file to the current
+measurement (bytes and allocations exactly, times as median x --headroom),
+keeping keys, comments and layout, atomically.
+
+Exit status: 0 when every budget holds (warnings included), 1 when one is
+exceeded or could not be checked (a case failed to measure, is unavailable,
+or timing is not available), 2 when the budgets file is invalid (unknown
+keys, bad values, a selector that matches nothing) or the results file is
+missing or invalid.`,
+		Run: runCheck,
+	})
+}
+
+// timingUnavailable is why check cannot time operations itself: the
+// throughput measurement is not wired into check.
+const timingUnavailable = "timing is not available when check measures: run the throughput measurement, save it with the instances in a results file and pass --results FILE"
+
+func runCheck(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	budgetsPath := fs.String("budgets", "memprof.budgets.yaml", "read budgets from `file`")
+	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
+	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
+	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (>= 1)")
+	var mo measureOptions
+	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case, when measuring (scenario types default to their own scale)")
+	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once, when measuring")
+	if code, done := inv.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
+	if *headroom < 1 {
+		return inv.usageError("--headroom must be >= 1, got %v", *headroom)
+	}
+	if mo.n <= 0 {
+		return inv.usageError("-n must be positive, got %d", mo.n)
+	}
+	if mo.jobs <= 0 {
+		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
+	}
+	f, err := gate.ReadFile(*budgetsPath)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
+		return exitUsage
+	}
+
+	var rs *memprof.Results
+	var opts gate.CheckOptions
+	if *resultsPath != "" {
+		rs, err = memprof.ReadResultsFile(*resultsPath)
+		if err != nil {
+			fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		rs, err = measureBudgeted(ctx, f, mo)
+		if err != nil {
+			return inv.fail("%v", err)
+		}
+		opts.TimingUnavailable = timingUnavailable
+	}
+	rep := gate.Check(f, rs, opts)
+
+	if *update {
+		return updateBudgets(inv, f, rep, *headroom)
+	}
+	var out bytes.Buffer
+	if err := gatereport.Check(&out, rep); err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if _, err := inv.stdout.Write(out.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	switch {
+	case len(rep.Problems) > 0:
+		for _, p := range rep.Problems {
+			fmt.Fprintf(inv.stderr, "memprof check: %v\n", p)
+		}
+		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: a budget that selects nothing checks nothing\n", f.Path)
+		return exitUsage
+	case !rep.OK():
+		return exitFailure
+	}
+	return exitOK
+}
+
+// measureBudgeted measures, each in its own child process, every
+// registered instance case that a memory budget of f selects. Cases a
+// budget selects but that cannot be measured here are recorded as
+// unavailable, with the reason.
+func measureBudgeted(ctx context.Context, f *gate.File, mo measureOptions) (*memprof.Results, error) {
+	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
+	var entries []suites.Entry
+	for _, e := range suites.All() {
+		if !selectedForMemory(f, e) {
+			continue
+		}
+		if e.Unavailable != "" {
+			rs.Unavailable = append(rs.Unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if len(entries) > 0 {
+		if err := checkMemoryFor(entries, mo); err != nil {
+			return nil, err
+		}
+		rs.Instances = measureEntries(ctx, entries, mo)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("measuring: %w", err)
+	}
+	return rs, nil
+}
+
+func selectedForMemory(f *gate.File, e suites.Entry) bool {
+	for _, b := range f.Budgets {
+		for _, l := range b.Limits {
+			if !l.Metric.Timed() && b.Select.MatchesInstance(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom float64) int {
+	src, err := gate.Update(f, rep, headroom)
+	if err != nil {
+		fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
+		if len(rep.Problems) > 0 {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	old, err := os.ReadFile(f.Path)
+	if err != nil {
+		return inv.fail("%v", err)
+	}
+	if bytes.Equal(old, src) {
+		fmt.Fprintf(inv.stdout, "memprof check: %s already matches the measurements\n", f.Path)
+		return exitOK
+	}
+	if err := atomicfile.WriteFile(f.Path, src, 0o644); err != nil {
+		return inv.fail("%v", err)
+	}
+	fmt.Fprintf(inv.stdout, "memprof check: updated %s to the current measurements (review the diff)\n", f.Path)
+	return exitOK
+}

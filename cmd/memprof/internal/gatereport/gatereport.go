@@ -1,0 +1,324 @@
+// Package gatereport renders the reports of the gate package for the
+// memprof check and compare commands: budget outcomes as text, and
+// comparisons as a terminal table, Markdown for a pull-request comment, or
+// JSON. It only formats, writing to the io.Writer it is given.
+package gatereport
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/memprof"
+)
+
+// Check writes the outcomes of a budget check, failures first, each
+// failure in the style of bundle-size budgets: the case, the metric,
+// measured vs budget, by how much, the budget's file:line, owner and
+// reason. It ends with a one-line summary.
+func Check(w io.Writer, rep *gate.Report) error {
+	outs := slices.Clone(rep.Outcomes)
+	sort.SliceStable(outs, func(i, j int) bool { return outs[i].Status > outs[j].Status })
+	for _, o := range outs {
+		if err := outcome(w, rep.File.Path, o); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, Summary(rep))
+	return err
+}
+
+// Summary is the last line of a check: counts per status and the file.
+func Summary(rep *gate.Report) string {
+	var parts []string
+	add := func(n int, one, many string) {
+		if n == 1 {
+			parts = append(parts, "1 "+one)
+		} else if n > 1 {
+			parts = append(parts, strconv.Itoa(n)+" "+many)
+		}
+	}
+	add(rep.Count(gate.Fail), "budget exceeded", "budgets exceeded")
+	add(rep.Count(gate.Error), "not checked (error)", "not checked (errors)")
+	add(len(rep.Problems), "invalid budget", "invalid budgets")
+	add(rep.Count(gate.Warn), "warning", "warnings")
+	add(rep.Count(gate.Pass), "holds", "hold")
+	verdict := "ok"
+	if !rep.OK() {
+		verdict = "FAIL"
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "nothing checked")
+	}
+	return fmt.Sprintf("memprof check: %s: %s (%s)", verdict, strings.Join(parts, ", "), rep.File.Path)
+}
+
+func outcome(w io.Writer, path string, o gate.Outcome) error {
+	m := o.Limit.Metric
+	var line string
+	switch o.Status {
+	case gate.Pass:
+		line = fmt.Sprintf("PASS  %s  %s: %s <= budget %s", o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value))
+	case gate.Error:
+		line = fmt.Sprintf("ERROR %s  %s: not checked: %s", o.Case, m, o.Detail)
+	default:
+		by, frac := o.Over()
+		word := "FAIL "
+		if o.Status == gate.Warn {
+			word = "WARN "
+		}
+		line = fmt.Sprintf("%s %s  %s: %s > budget %s (%s, %s)", word, o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value), signed(m, by), signedPct(frac))
+		if m.Timed() {
+			line += fmt.Sprintf("; interquartile range [%s, %s]", gate.HumanDuration(o.Q1), gate.HumanDuration(o.Q3))
+		}
+	}
+	if _, err := fmt.Fprintln(w, line); err != nil {
+		return err
+	}
+	if o.Status == gate.Pass {
+		return nil
+	}
+	b := o.Budget
+	loc := fmt.Sprintf("      %s:%d  select %s", path, o.Limit.Line, b.Select)
+	if b.Owner != "" {
+		loc += "  owner: " + b.Owner
+	}
+	fmt.Fprintln(w, loc)
+	if b.Reason != "" {
+		fmt.Fprintln(w, "      reason: "+b.Reason)
+	}
+	if o.Status == gate.Warn && o.Detail != "" {
+		fmt.Fprintln(w, "      "+o.Detail)
+	}
+	return nil
+}
+
+func signed(m gate.Metric, v float64) string {
+	s := m.Format(math.Abs(v))
+	if v < 0 {
+		return "-" + s
+	}
+	return "+" + s
+}
+
+func signedPct(f float64) string {
+	if math.IsInf(f, 1) {
+		return "+∞%"
+	}
+	return fmt.Sprintf("%+.1f%%", f*100)
+}
+
+// value formats a comparison value with its unit.
+func value(r gate.Row, v float64) string {
+	switch r.Unit {
+	case "ns":
+		return gate.HumanDuration(v)
+	case "allocs":
+		return render.Num(v)
+	}
+	return render.Num(v) + " B"
+}
+
+// delta formats a row's change with signs and units: "+96 B (+50.0%)".
+func delta(r gate.Row) string {
+	switch r.Change {
+	case gate.New, gate.Missing, gate.Unmeasured:
+		return "-"
+	}
+	if r.Delta == 0 {
+		return "0"
+	}
+	sign := "+"
+	if r.Delta < 0 {
+		sign = "-"
+	}
+	s := sign + value(r, math.Abs(r.Delta))
+	if r.Base != 0 {
+		s += fmt.Sprintf(" (%+.1f%%)", r.DeltaFraction*100)
+	}
+	return s
+}
+
+func baseCell(r gate.Row) string {
+	if r.Change == gate.New {
+		return "-"
+	}
+	if r.Change == gate.Unmeasured && strings.HasPrefix(r.Note, "base") {
+		return "error"
+	}
+	if r.Change == gate.Unmeasured && strings.HasPrefix(r.Note, "head") && r.Base == 0 {
+		return "-"
+	}
+	return value(r, r.Base)
+}
+
+func headCell(r gate.Row) string {
+	if r.Change == gate.Missing {
+		return "-"
+	}
+	if r.Change == gate.Unmeasured && strings.HasPrefix(r.Note, "head") {
+		return "error"
+	}
+	return value(r, r.Head)
+}
+
+func pCell(r gate.Row) string {
+	if r.P < 0 {
+		return ""
+	}
+	return fmt.Sprintf("p=%.3f n=%d+%d", r.P, r.N1, r.N2)
+}
+
+func verdictCell(r gate.Row) string {
+	v := string(r.Change)
+	if r.Change == gate.Missing && !r.Fails {
+		v += " (allowed)"
+	}
+	if r.Fails {
+		v = "FAIL " + v
+	}
+	return v
+}
+
+// Table writes a comparison as a terminal table, failing rows first, then
+// the environment differences if any, then the verdict.
+func Table(w io.Writer, c *gate.Comparison) error {
+	t := render.NewTable(w)
+	t.Header("case", "metric", "base", "head", "delta", "test", "verdict", "note")
+	for _, r := range c.Rows {
+		if err := t.Append([]string{r.Case, r.Metric, baseCell(r), headCell(r), delta(r), pCell(r), verdictCell(r), r.Note}); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, d := range c.EnvDiffs {
+		fmt.Fprintf(w, "environment differs: %s: base %q, head %q\n", d.Field, d.Base, d.Head)
+	}
+	_, err := fmt.Fprintf(w, "memprof compare: %s\n", c.Verdict())
+	return err
+}
+
+// Markdown writes a comparison for a pull-request comment: the verdict
+// line first, the failing rows with signed deltas and units, the full
+// table in a <details> block, and the two environments.
+func Markdown(w io.Writer, c *gate.Comparison) error {
+	var b strings.Builder
+	icon := "✅"
+	if !c.OK() {
+		icon = "❌"
+	}
+	fmt.Fprintf(&b, "### %s memprof: %s\n\n", icon, c.Verdict())
+	fmt.Fprintf(&b, "Bytes and allocations per instance are exact; times regress only when a Mann-Whitney U test is significant (alpha %s) and the slowdown exceeds %s.\n\n",
+		strconv.FormatFloat(c.Alpha, 'f', -1, 64), strconv.FormatFloat(c.Tolerance*100, 'f', -1, 64)+"%")
+	if len(c.EnvDiffs) > 0 {
+		var fields []string
+		for _, d := range c.EnvDiffs {
+			fields = append(fields, "`"+d.Field+"`")
+		}
+		fmt.Fprintf(&b, "> [!WARNING]\n> The two results come from different environments (%s): differences may come from the machine, not the change.\n\n", strings.Join(fields, ", "))
+	}
+	header := "| case | metric | base | head | delta | test | verdict |\n|---|---|--:|--:|--:|---|---|\n"
+	var failing []gate.Row
+	for _, r := range c.Rows {
+		if r.Fails {
+			failing = append(failing, r)
+		}
+	}
+	if len(failing) > 0 {
+		b.WriteString(header)
+		for _, r := range failing {
+			mdRow(&b, r)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "<details><summary>All %d comparisons</summary>\n\n", len(c.Rows))
+	if len(c.Rows) > 0 {
+		b.WriteString(header)
+		for _, r := range c.Rows {
+			mdRow(&b, r)
+		}
+	} else {
+		b.WriteString("No cases in either file.\n")
+	}
+	b.WriteString("\n</details>\n\n")
+	b.WriteString("<details><summary>Environments</summary>\n\n| | base | head |\n|---|---|---|\n")
+	for _, e := range envRows(c.BaseEnv, c.HeadEnv) {
+		mark := ""
+		if e[1] != e[2] {
+			mark = " ⚠️"
+		}
+		fmt.Fprintf(&b, "| %s%s | %s | %s |\n", e[0], mark, mdCell(e[1]), mdCell(e[2]))
+	}
+	b.WriteString("\n</details>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdRow(b *strings.Builder, r gate.Row) {
+	verdict := verdictCell(r)
+	if r.Note != "" {
+		verdict += " — " + r.Note
+	}
+	fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Case), r.Metric, baseCell(r), headCell(r), delta(r), pCell(r), mdCell(verdict))
+}
+
+func mdCell(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// envRows lists the environment fields side by side.
+func envRows(a, b memprof.Env) [][3]string {
+	rows := [][3]string{
+		{"cpu", a.CPU, b.CPU},
+		{"goos/goarch", a.GOOS + "/" + a.GOARCH, b.GOOS + "/" + b.GOARCH},
+		{"go", a.GoVersion, b.GoVersion},
+		{"cores (GOMAXPROCS)", fmt.Sprintf("%d (%d)", a.NumCPU, a.GOMAXPROCS), fmt.Sprintf("%d (%d)", b.NumCPU, b.GOMAXPROCS)},
+		{"cgo", strconv.FormatBool(a.Cgo), strconv.FormatBool(b.Cgo)},
+	}
+	mods := map[string]bool{}
+	for m := range a.Modules {
+		mods[m] = true
+	}
+	for m := range b.Modules {
+		mods[m] = true
+	}
+	var names []string
+	for m := range mods {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	for _, m := range names {
+		rows = append(rows, [3]string{m, orNone(a.Modules[m]), orNone(b.Modules[m])})
+	}
+	return rows
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// JSON writes a comparison as indented JSON with its verdict.
+func JSON(w io.Writer, c *gate.Comparison) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Verdict string `json:"verdict"`
+		OK      bool   `json:"ok"`
+		*gate.Comparison
+	}{c.Verdict(), c.OK(), c})
+}

@@ -1,0 +1,479 @@
+package gate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/memprof/memprof/suites"
+)
+
+// Version is the budgets file version this package reads.
+const Version = 1
+
+// Metric is one quantity a budget can bound.
+type Metric int
+
+// The metrics, in the order a report lists them.
+const (
+	BytesPerInstance Metric = iota
+	AllocsPerInstance
+	OffheapBytesPerInstance
+	NsPerOp
+)
+
+var metricKeys = []string{
+	BytesPerInstance:        "max_bytes_per_instance",
+	AllocsPerInstance:       "max_allocs_per_instance",
+	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
+	NsPerOp:                 "max_ns_per_op",
+}
+
+var metricNames = []string{
+	BytesPerInstance:        "bytes per instance",
+	AllocsPerInstance:       "allocs per instance",
+	OffheapBytesPerInstance: "off-heap bytes per instance",
+	NsPerOp:                 "ns per op",
+}
+
+// Key is the metric's key in a budgets file ("max_bytes_per_instance").
+func (m Metric) Key() string { return metricKeys[m] }
+
+// String is the metric's name for people ("bytes per instance").
+func (m Metric) String() string { return metricNames[m] }
+
+// Timed reports whether the metric is a time (read from throughput rows)
+// rather than a memory figure (read from instance rows).
+func (m Metric) Timed() bool { return m == NsPerOp }
+
+// Format renders a value of the metric for people, with its unit.
+func (m Metric) Format(v float64) string {
+	switch m {
+	case NsPerOp:
+		return HumanDuration(v)
+	case AllocsPerInstance:
+		return trimFloat(v)
+	}
+	return trimFloat(v) + " B"
+}
+
+func trimFloat(v float64) string {
+	if v == float64(int64(v)) {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// File is a parsed budgets file. It keeps the YAML source and node tree so
+// that Update can rewrite values in place, comments and layout untouched.
+type File struct {
+	// Path names the file in messages (file:line).
+	Path    string
+	Version int
+	Budgets []*Budget
+	src     []byte
+}
+
+// Budget is one entry of a budgets file: a selector, one or more limits,
+// and who to ask about it.
+type Budget struct {
+	// Line is the budget's line in the file (its first key).
+	Line   int
+	Select Selector
+	Limits []Limit
+	Owner  string
+	Reason string
+}
+
+// Limit is one max_* key of a budget.
+type Limit struct {
+	Metric Metric
+	Value  float64
+	// Line and Column locate the value in the file (1-based); Raw is the
+	// value as written, quotes included, for in-place rewriting.
+	Line, Column int
+	Raw          string
+	// hadUnit records that the value was written with a unit, so that an
+	// update writes one too.
+	hadUnit bool
+}
+
+// Selector chooses cases. Each field lists the accepted names; an empty
+// field accepts every name. Names are canonical (as the suites registry
+// spells them); op names are kept as written.
+type Selector struct {
+	Type, Lib, Repr, Layout, Scheme, Op []string
+}
+
+// String renders the selector as in a budgets file: {type: Signature, lib: blst}.
+func (s Selector) String() string {
+	var parts []string
+	for _, f := range s.fields() {
+		if len(f.values) == 1 {
+			parts = append(parts, f.key+": "+f.values[0])
+		} else if len(f.values) > 1 {
+			parts = append(parts, f.key+": ["+strings.Join(f.values, ", ")+"]")
+		}
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+type selectorField struct {
+	key    string
+	values []string
+	valid  []string // nil: any name
+}
+
+func (s *Selector) fields() []selectorField {
+	return []selectorField{
+		{"type", s.Type, suites.Types}, {"lib", s.Lib, suites.Libs}, {"repr", s.Repr, suites.Reprs},
+		{"layout", s.Layout, suites.Layouts}, {"scheme", s.Scheme, suites.Schemes}, {"op", s.Op, nil},
+	}
+}
+
+func accepts(list []string, v string) bool {
+	if len(list) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
+}
+
+// MatchesInstance reports whether an instance case is selected. A selector
+// naming an op selects only operations, never instances. An empty scheme
+// (types the scheme does not change) is accepted by any scheme selector.
+func (s Selector) MatchesInstance(typ, lib, repr, layout, scheme string) bool {
+	if len(s.Op) > 0 {
+		return false
+	}
+	return accepts(s.Type, typ) && accepts(s.Lib, lib) && accepts(s.Repr, repr) &&
+		accepts(s.Layout, layout) && (scheme == "" || accepts(s.Scheme, scheme))
+}
+
+// MatchesOp reports whether an operation row (throughput) is selected.
+// Throughput rows carry no layout or scheme; Parse refuses time budgets
+// that select on them.
+func (s Selector) MatchesOp(typ, lib, repr, op string) bool {
+	return accepts(s.Type, typ) && accepts(s.Lib, lib) && accepts(s.Repr, repr) && accepts(s.Op, op)
+}
+
+// PosError is a problem at a position in a budgets file.
+type PosError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *PosError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
+// ErrInvalid is wrapped by every error that says a budgets file is
+// invalid (as opposed to unreadable).
+var ErrInvalid = errors.New("invalid budgets file")
+
+// ReadFile reads and parses the budgets file at path.
+func ReadFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading budgets: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses a budgets file. path names it in errors. Every problem
+// found is reported, each as file:line: message, joined; the error wraps
+// ErrInvalid. Unknown keys, duplicate keys, unknown names in selectors,
+// values without a valid number or unit and budgets without a limit are
+// all errors.
+func Parse(path string, data []byte) (*File, error) {
+	p := &parser{path: path}
+	f := &File{Path: path, src: data}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%w: %s: empty file: want version: %d and a list of budgets", ErrInvalid, path, Version)
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root, "want a mapping with version and budgets, got %s", kindName(root))
+		return nil, p.err()
+	}
+	var budgetsNode *yaml.Node
+	p.mapping(root, map[string]func(k, v *yaml.Node){
+		"version": func(k, v *yaml.Node) {
+			n, err := strconv.Atoi(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil || n != Version {
+				p.errorf(v, "version must be %d, got %q", Version, v.Value)
+				return
+			}
+			f.Version = n
+		},
+		"budgets": func(k, v *yaml.Node) { budgetsNode = v },
+	})
+	if f.Version == 0 && !p.has("version") {
+		p.errorf(root, "missing version: %d", Version)
+	}
+	switch {
+	case budgetsNode == nil:
+		p.errorf(root, "missing budgets: a list of budgets")
+	case budgetsNode.Kind != yaml.SequenceNode:
+		p.errorf(budgetsNode, "budgets must be a list, got %s", kindName(budgetsNode))
+	case len(budgetsNode.Content) == 0:
+		p.errorf(budgetsNode, "budgets is empty: a gate that checks nothing would always pass")
+	default:
+		for _, bn := range budgetsNode.Content {
+			if b := p.budget(bn); b != nil {
+				f.Budgets = append(f.Budgets, b)
+			}
+		}
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+type parser struct {
+	path string
+	errs []error
+	seen map[string]bool // keys of the mapping being read
+}
+
+func (p *parser) errorf(n *yaml.Node, format string, a ...any) {
+	p.errs = append(p.errs, &PosError{File: p.path, Line: n.Line, Msg: fmt.Sprintf(format, a...)})
+}
+
+func (p *parser) err() error {
+	if len(p.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w:\n%w", ErrInvalid, errors.Join(p.errs...))
+}
+
+func (p *parser) has(key string) bool { return p.seen[key] }
+
+// mapping walks the keys of a mapping node, calling the handler for each
+// known key and reporting unknown and duplicate keys with their lines.
+func (p *parser) mapping(n *yaml.Node, handlers map[string]func(k, v *yaml.Node)) {
+	p.seen = map[string]bool{}
+	var valid []string
+	for k := range handlers {
+		valid = append(valid, k)
+	}
+	slices.Sort(valid)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			p.errorf(k, "keys must be names, got %s", kindName(k))
+			continue
+		}
+		h, ok := handlers[k.Value]
+		if !ok {
+			p.errorf(k, "unknown key %q: valid keys are %s", k.Value, strings.Join(valid, ", "))
+			continue
+		}
+		if p.seen[k.Value] {
+			p.errorf(k, "duplicate key %q", k.Value)
+			continue
+		}
+		p.seen[k.Value] = true
+		h(k, v)
+	}
+}
+
+func (p *parser) budget(n *yaml.Node) *Budget {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "a budget must be a mapping with select and max_* keys, got %s", kindName(n))
+		return nil
+	}
+	b := &Budget{Line: n.Line}
+	before := len(p.errs)
+	var selNode *yaml.Node
+	handlers := map[string]func(k, v *yaml.Node){
+		"select": func(k, v *yaml.Node) { selNode = v; b.Select = p.selector(v) },
+		"owner":  func(k, v *yaml.Node) { b.Owner = p.text(k, v) },
+		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
+	}
+	for m := range metricKeys {
+		m := Metric(m)
+		handlers[m.Key()] = func(k, v *yaml.Node) {
+			if l, ok := p.limit(m, k, v); ok {
+				b.Limits = append(b.Limits, l)
+			}
+		}
+	}
+	p.mapping(n, handlers)
+	if len(p.errs) > before {
+		return nil
+	}
+	if len(b.Limits) == 0 {
+		p.errorf(n, "budget has no limit: set one or more of %s", strings.Join(metricKeys, ", "))
+		return nil
+	}
+	var timed, memory bool
+	for _, l := range b.Limits {
+		if l.Metric.Timed() {
+			timed = true
+		} else {
+			memory = true
+		}
+	}
+	at := n
+	if selNode != nil {
+		at = selNode
+	}
+	if memory && len(b.Select.Op) > 0 {
+		p.errorf(at, "op selects operations, but %s bounds instances: put the op's max_ns_per_op in a budget of its own", firstMemoryKey(b))
+		return nil
+	}
+	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
+		p.errorf(at, "max_ns_per_op bounds operations, which have no layout or scheme: select them by type, lib, repr and op")
+		return nil
+	}
+	return b
+}
+
+func firstMemoryKey(b *Budget) string {
+	for _, l := range b.Limits {
+		if !l.Metric.Timed() {
+			return l.Metric.Key()
+		}
+	}
+	return ""
+}
+
+func (p *parser) text(k, v *yaml.Node) string {
+	if v.Kind != yaml.ScalarNode {
+		p.errorf(v, "%s must be text, got %s", k.Value, kindName(v))
+		return ""
+	}
+	return v.Value
+}
+
+func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
+	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		p.errorf(v, "%s must be a number, got %s", k.Value, kindName(v))
+		return Limit{}, false
+	}
+	var val float64
+	var err error
+	hadUnit := false
+	switch m {
+	case NsPerOp:
+		val, err = ParseDuration(v.Value)
+		hadUnit = true
+	case AllocsPerInstance:
+		val, err = parseNonNegative(strings.TrimSpace(v.Value))
+		if err != nil {
+			err = fmt.Errorf("count %q: %w", v.Value, err)
+		}
+	default:
+		val, err = ParseSize(v.Value)
+		_, perr := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+		hadUnit = perr != nil
+	}
+	if err != nil {
+		p.errorf(v, "%s: %v", k.Value, err)
+		return Limit{}, false
+	}
+	return Limit{Metric: m, Value: val, Line: v.Line, Column: v.Column, Raw: v.Value, hadUnit: hadUnit}, true
+}
+
+func (p *parser) selector(n *yaml.Node) Selector {
+	var s Selector
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "select must be a mapping such as {type: Signature, lib: blst}, got %s", kindName(n))
+		return s
+	}
+	targets := map[string]*[]string{"type": &s.Type, "lib": &s.Lib, "repr": &s.Repr, "layout": &s.Layout, "scheme": &s.Scheme, "op": &s.Op}
+	handlers := map[string]func(k, v *yaml.Node){}
+	for _, f := range s.fields() {
+		f := f
+		handlers[f.key] = func(k, v *yaml.Node) { *targets[f.key] = p.names(f, v) }
+	}
+	saved := p.seen
+	p.mapping(n, handlers)
+	p.seen = saved
+	return s
+}
+
+// names reads a selector value: one name or a list of names, each checked
+// against the registry's names (case-insensitively) and canonicalised.
+func (p *parser) names(f selectorField, v *yaml.Node) []string {
+	var items []*yaml.Node
+	switch v.Kind {
+	case yaml.ScalarNode:
+		items = []*yaml.Node{v}
+	case yaml.SequenceNode:
+		items = v.Content
+		if len(items) == 0 {
+			p.errorf(v, "select %s: empty list (omit the key to select every %s)", f.key, f.key)
+		}
+	default:
+		p.errorf(v, "select %s must be a name or a list of names, got %s", f.key, kindName(v))
+		return nil
+	}
+	var out []string
+	for _, it := range items {
+		if it.Kind != yaml.ScalarNode || it.Value == "" {
+			p.errorf(it, "select %s: want a name, got %s", f.key, kindName(it))
+			continue
+		}
+		name := it.Value
+		if f.valid != nil {
+			c, err := suites.Canonical(f.key, name, f.valid)
+			if err != nil {
+				p.errorf(it, "select: %v", err)
+				continue
+			}
+			name = c
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "nothing"
+}
+
+// lineText returns line (1-based) of src without its newline.
+func lineText(src []byte, line int) ([]byte, int, bool) {
+	start := 0
+	for i := 1; i < line; i++ {
+		j := bytes.IndexByte(src[start:], '\n')
+		if j < 0 {
+			return nil, 0, false
+		}
+		start += j + 1
+	}
+	end := bytes.IndexByte(src[start:], '\n')
+	if end < 0 {
+		end = len(src) - start
+	}
+	return src[start : start+end], start, true
+}

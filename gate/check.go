@@ -1,0 +1,269 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/memprof/memprof/memprof"
+)
+
+// Status is the verdict on one limit for one case.
+type Status int
+
+// The statuses, from best to worst.
+const (
+	// Pass: the measurement is within the limit.
+	Pass Status = iota
+	// Warn: a time whose median exceeds the limit while part of its
+	// interquartile range does not (noise cannot be ruled out).
+	Warn
+	// Fail: the limit is exceeded.
+	Fail
+	// Error: the limit could not be checked (the case failed to measure,
+	// is unavailable in this build, or timing is not available). Errors
+	// fail the gate: it fails closed.
+	Error
+)
+
+func (s Status) String() string {
+	return [...]string{"PASS", "WARN", "FAIL", "ERROR"}[s]
+}
+
+// Outcome is the check of one limit of one budget against one case.
+type Outcome struct {
+	Budget *Budget
+	Limit  Limit
+	// Case names the case: Signature/blst/affine/pointer, or
+	// Signature/blst/affine op=verify for an operation.
+	Case   string
+	Status Status
+	// Measured is the measured value (the median, for times); Q1 and Q3
+	// the interquartile range of a time.
+	Measured float64
+	Q1, Q3   float64
+	// Detail explains an Error or a Warn.
+	Detail string
+}
+
+// Over returns how much the measurement exceeds the limit, absolutely and
+// as a fraction of the limit (+Inf for a zero limit).
+func (o Outcome) Over() (by, fraction float64) {
+	by = o.Measured - o.Limit.Value
+	if o.Limit.Value == 0 {
+		if by > 0 {
+			return by, inf
+		}
+		return by, 0
+	}
+	return by, by / o.Limit.Value
+}
+
+// Report is the result of checking a budgets file against results.
+type Report struct {
+	File     *File
+	Outcomes []Outcome
+	// Problems are budgets that select nothing: the file does not fit
+	// what exists, which makes the file invalid (the gate fails closed).
+	Problems []error
+}
+
+// Count returns how many outcomes have status s.
+func (r *Report) Count(s Status) int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// OK reports whether the gate passes: no problems, no failures, no errors.
+// Warnings pass.
+func (r *Report) OK() bool {
+	return len(r.Problems) == 0 && r.Count(Fail) == 0 && r.Count(Error) == 0
+}
+
+// CheckOptions tune Check.
+type CheckOptions struct {
+	// TimingUnavailable, when set, is why no times were measured: every
+	// time limit then ends as an Error with this text, never as a pass.
+	TimingUnavailable string
+}
+
+// Check evaluates every limit of f against rs. Each budget applies to
+// every case its selector matches. A budget that matches no case at all
+// is a Problem; one that matches only cases that failed to measure or are
+// unavailable gives Error outcomes.
+func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
+	rep := &Report{File: f}
+	for _, b := range f.Budgets {
+		for _, l := range b.Limits {
+			var outs []Outcome
+			var err error
+			if l.Metric.Timed() {
+				outs, err = checkTime(b, l, rs, opts)
+			} else {
+				outs, err = checkMemory(b, l, rs)
+			}
+			if err != nil {
+				rep.Problems = append(rep.Problems, &PosError{File: f.Path, Line: b.Line, Msg: err.Error()})
+				continue
+			}
+			rep.Outcomes = append(rep.Outcomes, outs...)
+		}
+	}
+	return rep
+}
+
+// InstanceName names an instance case for reports.
+func InstanceName(typ, lib, repr, layout, scheme string) string {
+	s := typ + "/" + lib + "/" + repr + "/" + layout
+	if scheme == "min-sig" {
+		s += "/min-sig"
+	}
+	return s
+}
+
+// OpName names an operation case for reports.
+func OpName(typ, lib, repr, op string) string {
+	return typ + "/" + lib + "/" + repr + " op=" + op
+}
+
+func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
+	var outs []Outcome
+	for _, r := range rs.Instances {
+		if !b.Select.MatchesInstance(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme) {
+			continue
+		}
+		o := Outcome{Budget: b, Limit: l, Case: InstanceName(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme)}
+		if r.Error != "" {
+			o.Status, o.Detail = Error, "failed to measure: "+firstLine(r.Error)
+		} else {
+			o.Measured = memoryValue(l.Metric, &r)
+			o.Status = Pass
+			if o.Measured > l.Value {
+				o.Status = Fail
+			}
+		}
+		outs = append(outs, o)
+	}
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	var reasons []string
+	for _, u := range rs.Unavailable {
+		if u.Op == "" && b.Select.MatchesInstance(u.Type, u.Lib, u.Repr, u.Layout, "") {
+			reasons = append(reasons, InstanceName(u.Type, u.Lib, u.Repr, u.Layout, "")+": "+u.Reason)
+		}
+	}
+	if len(reasons) > 0 {
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
+			Detail: "every selected case is unavailable: " + strings.Join(reasons, "; ")}}, nil
+	}
+	return nil, fmt.Errorf("select %s matches no measured case for %s", b.Select, l.Metric.Key())
+}
+
+func memoryValue(m Metric, r *memprof.Result) float64 {
+	switch m {
+	case AllocsPerInstance:
+		return r.AllocsPerInstance
+	case OffheapBytesPerInstance:
+		return r.OffheapBytesPerInstance
+	}
+	return r.BytesPerInstance
+}
+
+func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Outcome, error) {
+	if opts.TimingUnavailable != "" {
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
+	}
+	var outs []Outcome
+	for _, t := range rs.Throughput {
+		if !b.Select.MatchesOp(t.Type, t.Lib, t.Repr, t.Op) {
+			continue
+		}
+		o := Outcome{Budget: b, Limit: l, Case: OpName(t.Type, t.Lib, t.Repr, t.Op)}
+		if t.Error != "" {
+			o.Status, o.Detail = Error, "failed to measure: "+firstLine(t.Error)
+			outs = append(outs, o)
+			continue
+		}
+		o.Measured, o.Q1, o.Q3 = timeStats(&t)
+		if o.Measured == 0 {
+			o.Status, o.Detail = Error, "the results carry no time for this operation"
+			outs = append(outs, o)
+			continue
+		}
+		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
+		if o.Status == Warn {
+			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
+				HumanDuration(o.Q1), HumanDuration(o.Q3))
+		}
+		outs = append(outs, o)
+	}
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	var reasons []string
+	for _, u := range rs.Unavailable {
+		if u.Op != "" && b.Select.MatchesOp(u.Type, u.Lib, u.Repr, u.Op) {
+			reasons = append(reasons, OpName(u.Type, u.Lib, u.Repr, u.Op)+": "+u.Reason)
+		}
+	}
+	if len(reasons) > 0 {
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
+			Detail: "every selected operation is unavailable: " + strings.Join(reasons, "; ")}}, nil
+	}
+	if len(rs.Throughput) == 0 {
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
+			Detail: "timing is not available: the results hold no throughput rows"}}, nil
+	}
+	return nil, fmt.Errorf("select %s matches no measured operation for %s", b.Select, l.Metric.Key())
+}
+
+// timeVerdict applies the noise rule: a time fails only when its median
+// exceeds the limit and so does its whole interquartile range (q1 above
+// the limit); a median above the limit with q1 at or below it warns.
+func timeVerdict(median, q1, limit float64) Status {
+	switch {
+	case median <= limit:
+		return Pass
+	case q1 > limit:
+		return Fail
+	}
+	return Warn
+}
+
+// timeStats returns the median and quartiles of a throughput row, from
+// its raw samples when it has them, else from its summary fields.
+func timeStats(t *memprof.ThroughputRow) (median, q1, q3 float64) {
+	if len(t.SamplesNs) > 0 {
+		s := slices.Clone(t.SamplesNs)
+		sort.Float64s(s)
+		return quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75)
+	}
+	return t.NsPerOpMedian, t.NsPerOpQ1, t.NsPerOpQ3
+}
+
+// quantile is the linear-interpolation quantile of sorted s (type 7, as
+// R and NumPy default to).
+func quantile(s []float64, q float64) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	pos := q * float64(len(s)-1)
+	i := int(pos)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	frac := pos - float64(i)
+	return s[i] + frac*(s[i+1]-s[i])
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

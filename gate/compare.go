@@ -1,0 +1,382 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// CompareOptions tune Compare. The zero value is strict: no tolerance,
+// missing cases and environment mismatches refused.
+type CompareOptions struct {
+	// ToleranceBytes is the increase in bytes per instance allowed before
+	// it is a regression (default 0: any increase is one).
+	ToleranceBytes float64
+	// Tolerance is the relative slowdown of a time allowed even when it
+	// is significant, as a fraction (0.05 for 5%).
+	Tolerance float64
+	// Alpha is the significance level of the Mann-Whitney U test; 0
+	// means benchmath.DefaultThresholds (0.05, as benchstat).
+	Alpha float64
+	// AllowMissing lets cases present in base but not in head pass.
+	AllowMissing bool
+	// AllowEnvMismatch compares results made in different environments;
+	// the differences are still reported.
+	AllowEnvMismatch bool
+}
+
+// Change is the verdict on one compared metric.
+type Change string
+
+// The verdicts of a comparison row.
+const (
+	Unchanged  Change = "unchanged"  // equal, or a difference not significant or within tolerance
+	Improved   Change = "improved"   // smaller, beyond noise and tolerance
+	Regressed  Change = "regression" // larger, beyond noise and tolerance
+	New        Change = "new"        // only in head
+	Missing    Change = "missing"    // only in base
+	Unmeasured Change = "error"      // failed to measure in head (or in base)
+)
+
+// Row compares one metric of one case.
+type Row struct {
+	Case string `json:"case"`
+	// Metric is "bytes/instance", "allocs/instance" or "time/op".
+	Metric string  `json:"metric"`
+	Unit   string  `json:"unit"` // "B", "allocs" or "ns"
+	Base   float64 `json:"base"`
+	Head   float64 `json:"head"`
+	// Delta is Head-Base; DeltaFraction is Delta/Base (0 when Base is 0).
+	Delta         float64 `json:"delta"`
+	DeltaFraction float64 `json:"delta_fraction"`
+	// P is the U test's p-value for times (-1 for exact metrics); N1, N2
+	// the sample counts.
+	P      float64 `json:"p"`
+	N1     int     `json:"n_base,omitempty"`
+	N2     int     `json:"n_head,omitempty"`
+	Change Change  `json:"change"`
+	// Fails reports whether this row fails the comparison.
+	Fails bool   `json:"fails"`
+	Note  string `json:"note,omitempty"`
+}
+
+// EnvDiff is one environment field that differs between base and head.
+type EnvDiff struct {
+	Field string `json:"field"`
+	Base  string `json:"base"`
+	Head  string `json:"head"`
+}
+
+// Comparison is the result of Compare.
+type Comparison struct {
+	BaseEnv  memprof.Env `json:"base_env"`
+	HeadEnv  memprof.Env `json:"head_env"`
+	EnvDiffs []EnvDiff   `json:"env_diffs,omitempty"`
+	// Rows lists every comparison, failing rows first, then in case
+	// order.
+	Rows      []Row   `json:"rows"`
+	Failures  int     `json:"failures"`
+	Tolerance float64 `json:"tolerance"`
+	Alpha     float64 `json:"alpha"`
+}
+
+// OK reports whether no row fails.
+func (c *Comparison) OK() bool { return c.Failures == 0 }
+
+// Verdict is the one-line summary: "no regression detected" or
+// "N regressions".
+func (c *Comparison) Verdict() string {
+	switch c.Failures {
+	case 0:
+		return "no regression detected"
+	case 1:
+		return "1 regression"
+	}
+	return fmt.Sprintf("%d regressions", c.Failures)
+}
+
+// EnvMismatchError is returned by Compare when base and head were measured
+// in different environments and that was not allowed.
+type EnvMismatchError struct{ Diffs []EnvDiff }
+
+func (e *EnvMismatchError) Error() string {
+	var parts []string
+	for _, d := range e.Diffs {
+		parts = append(parts, fmt.Sprintf("%s (base %q, head %q)", d.Field, d.Base, d.Head))
+	}
+	return "results come from different environments: " + strings.Join(parts, ", ") +
+		"; measure both on one machine, or pass --allow-env-mismatch"
+}
+
+// ErrBadInput is wrapped by Compare errors about input that cannot be
+// compared (as opposed to regressions).
+var ErrBadInput = errors.New("cannot compare")
+
+// EnvDiffs lists the fields that make two environments incomparable: CPU
+// model, GOARCH, Go version and the measured libraries' versions.
+func EnvDiffs(base, head memprof.Env) []EnvDiff {
+	var d []EnvDiff
+	add := func(field, a, b string) {
+		if a != b {
+			d = append(d, EnvDiff{field, a, b})
+		}
+	}
+	add("cpu", base.CPU, head.CPU)
+	add("goarch", base.GOARCH, head.GOARCH)
+	add("go_version", base.GoVersion, head.GoVersion)
+	mods := map[string]bool{}
+	for m := range base.Modules {
+		mods[m] = true
+	}
+	for m := range head.Modules {
+		mods[m] = true
+	}
+	for _, m := range slices.Sorted(maps.Keys(mods)) {
+		add("modules["+m+"]", base.Modules[m], head.Modules[m])
+	}
+	return d
+}
+
+// Compare pairs the cases of base and head by (type, lib, repr, layout)
+// for instances and (type, lib, repr, op) for operations, and judges each
+// metric: bytes and allocations per instance exactly (bytes beyond
+// ToleranceBytes, any extra allocation), times by a Mann-Whitney U test
+// over samples_ns at Alpha and the Tolerance. It returns an
+// *EnvMismatchError for results from different environments (unless
+// allowed) and an error wrapping ErrBadInput for times without samples.
+func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, error) {
+	alpha := opts.Alpha
+	if alpha == 0 {
+		alpha = benchmath.DefaultThresholds.CompareAlpha
+	}
+	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha}
+	c.EnvDiffs = EnvDiffs(base.Env, head.Env)
+	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {
+		return nil, &EnvMismatchError{c.EnvDiffs}
+	}
+	var rows []Row
+	rows = append(rows, compareInstances(base, head, opts)...)
+	trows, err := compareOps(base, head, opts, alpha)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, trows...)
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Fails && !rows[j].Fails })
+	for _, r := range rows {
+		if r.Fails {
+			c.Failures++
+		}
+	}
+	c.Rows = rows
+	return c, nil
+}
+
+type instanceKey struct{ typ, lib, repr, layout, scheme, name string }
+
+func keyOf(r *memprof.Result) instanceKey {
+	return instanceKey{r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Name}
+}
+
+func (k instanceKey) String() string {
+	if k.typ == "" {
+		return k.name
+	}
+	return InstanceName(k.typ, k.lib, k.repr, k.layout, k.scheme)
+}
+
+func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
+	baseBy := map[instanceKey]*memprof.Result{}
+	for i := range base.Instances {
+		baseBy[keyOf(&base.Instances[i])] = &base.Instances[i]
+	}
+	headBy := map[instanceKey]*memprof.Result{}
+	var keys []instanceKey
+	for i := range head.Instances {
+		k := keyOf(&head.Instances[i])
+		headBy[k] = &head.Instances[i]
+		keys = append(keys, k)
+	}
+	for i := range base.Instances {
+		if k := keyOf(&base.Instances[i]); headBy[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr || a.layout != b.layout {
+			return suites.Less(a.typ, a.lib, a.repr, a.layout, b.typ, b.lib, b.repr, b.layout)
+		}
+		return a.scheme+a.name < b.scheme+b.name
+	})
+	metrics := []struct {
+		name, unit string
+		value      func(*memprof.Result) float64
+		tolerance  float64
+	}{
+		{"bytes/instance", "B", func(r *memprof.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
+		{"allocs/instance", "allocs", func(r *memprof.Result) float64 { return r.AllocsPerInstance }, 0},
+	}
+	var rows []Row
+	for _, k := range keys {
+		b, h := baseBy[k], headBy[k]
+		for _, m := range metrics {
+			row := Row{Case: k.String(), Metric: m.name, Unit: m.unit, P: -1}
+			switch {
+			case b == nil:
+				row.Change, row.Head = New, m.value(h)
+				if h.Error != "" {
+					row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
+				}
+			case h == nil:
+				row.Change, row.Base = Missing, m.value(b)
+				row.Fails = !opts.AllowMissing
+			case h.Error != "":
+				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
+			case b.Error != "":
+				row.Change, row.Head, row.Note = Unmeasured, m.value(h), "base failed to measure: "+firstLine(b.Error)
+			default:
+				row.Base, row.Head = m.value(b), m.value(h)
+				row.Delta = row.Head - row.Base
+				if row.Base != 0 {
+					row.DeltaFraction = row.Delta / row.Base
+				}
+				switch {
+				case row.Delta > m.tolerance:
+					row.Change, row.Fails = Regressed, true
+				case row.Delta < 0:
+					row.Change = Improved
+				default:
+					row.Change = Unchanged
+					if row.Delta > 0 {
+						row.Note = fmt.Sprintf("within --tolerance-bytes %s", trimFloat(m.tolerance))
+					}
+				}
+				if b.N != h.N && b.N != 0 && h.N != 0 {
+					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b.N, h.N))
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+type opKey struct{ typ, lib, repr, op string }
+
+func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64) ([]Row, error) {
+	key := func(t *memprof.ThroughputRow) opKey { return opKey{t.Type, t.Lib, t.Repr, t.Op} }
+	baseBy := map[opKey]*memprof.ThroughputRow{}
+	for i := range base.Throughput {
+		baseBy[key(&base.Throughput[i])] = &base.Throughput[i]
+	}
+	headBy := map[opKey]*memprof.ThroughputRow{}
+	var keys []opKey
+	for i := range head.Throughput {
+		k := key(&head.Throughput[i])
+		headBy[k] = &head.Throughput[i]
+		keys = append(keys, k)
+	}
+	for i := range base.Throughput {
+		if k := key(&base.Throughput[i]); headBy[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr {
+			return suites.Less(a.typ, a.lib, a.repr, "", b.typ, b.lib, b.repr, "")
+		}
+		return a.op < b.op
+	})
+	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
+	var rows []Row
+	var errs []error
+	for _, k := range keys {
+		b, h := baseBy[k], headBy[k]
+		row := Row{Case: OpName(k.typ, k.lib, k.repr, k.op), Metric: "time/op", Unit: "ns", P: -1}
+		switch {
+		case b == nil:
+			row.Change, row.Head = New, medianOf(h)
+			if h.Error != "" {
+				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
+			}
+		case h == nil:
+			row.Change, row.Base = Missing, medianOf(b)
+			row.Fails = !opts.AllowMissing
+		case h.Error != "":
+			row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
+		case b.Error != "":
+			row.Change, row.Head, row.Note = Unmeasured, medianOf(h), "base failed to measure: "+firstLine(b.Error)
+		case len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0:
+			side := "base"
+			if len(b.SamplesNs) > 0 {
+				side = "head"
+			}
+			errs = append(errs, fmt.Errorf("%s: %s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", row.Case, side))
+			continue
+		default:
+			bs := benchmath.NewSample(slices.Clone(b.SamplesNs), &thresholds)
+			hs := benchmath.NewSample(slices.Clone(h.SamplesNs), &thresholds)
+			cmp := benchmath.AssumeNothing.Compare(bs, hs)
+			row.Base = benchmath.AssumeNothing.Summary(bs, 0.95).Center
+			row.Head = benchmath.AssumeNothing.Summary(hs, 0.95).Center
+			row.Delta = row.Head - row.Base
+			if row.Base != 0 {
+				row.DeltaFraction = row.Delta / row.Base
+			}
+			row.P, row.N1, row.N2 = cmp.P, cmp.N1, cmp.N2
+			significant := cmp.P < cmp.Alpha
+			switch {
+			case significant && row.DeltaFraction > opts.Tolerance:
+				row.Change, row.Fails = Regressed, true
+			case significant && row.DeltaFraction < -opts.Tolerance:
+				row.Change = Improved
+			default:
+				row.Change = Unchanged
+				switch {
+				case !significant:
+					row.Note = fmt.Sprintf("not significant (p=%.3f)", cmp.P)
+				case row.Delta != 0:
+					row.Note = fmt.Sprintf("within tolerance %s", pct(opts.Tolerance))
+				}
+			}
+			for _, w := range cmp.Warnings {
+				row.Note = joinNote(row.Note, w.Error())
+			}
+		}
+		rows = append(rows, row)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
+	}
+	return rows, nil
+}
+
+// medianOf is a row's median time: from its samples when it has them.
+func medianOf(t *memprof.ThroughputRow) float64 {
+	m, _, _ := timeStats(t)
+	return m
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func pct(f float64) string {
+	if math.IsInf(f, 0) {
+		return "∞%"
+	}
+	return trimFloat(f*100) + "%"
+}

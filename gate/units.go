@@ -1,0 +1,139 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// sizeUnits are the units a size may carry, longest suffix first so that
+// "KiB" is tried before "B". Binary units are powers of 1024, decimal ones
+// powers of 1000.
+var sizeUnits = []struct {
+	suffix string
+	factor float64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+	{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+	{"B", 1},
+}
+
+// ParseSize parses a size in bytes: a plain non-negative number ("192") or
+// a number with a unit ("192B", "1.5KiB", "2MiB", "1kB"). Binary units
+// (KiB, MiB, GiB) are powers of 1024, decimal ones (kB, MB, GB) of 1000.
+func ParseSize(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	num, factor := t, 1.0
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(t, u.suffix) {
+			num, factor = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.factor
+			break
+		}
+	}
+	v, err := parseNonNegative(num)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: %w (write bytes as 192, 192B, 1.5KiB or 2MiB)", s, err)
+	}
+	return v * factor, nil
+}
+
+// durationUnits are the units a duration may carry, in nanoseconds,
+// longest suffix first.
+var durationUnits = []struct {
+	suffix string
+	factor float64
+}{
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"μs", 1e3}, {"ms", 1e6}, {"s", 1e9},
+}
+
+// ParseDuration parses a duration in nanoseconds: a plain number of
+// nanoseconds ("1500") or a number with a unit ("800us", "2ms", "1.5s").
+// Unlike time.ParseDuration it keeps fractions of a nanosecond and accepts
+// only one unit.
+func ParseDuration(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	num, factor := t, 1.0
+	for _, u := range durationUnits {
+		if strings.HasSuffix(t, u.suffix) {
+			num, factor = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.factor
+			break
+		}
+	}
+	v, err := parseNonNegative(num)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: %w (write 800ns, 800us, 2ms or 1.5s)", s, err)
+	}
+	return v * factor, nil
+}
+
+func parseNonNegative(s string) (float64, error) {
+	if s == "" {
+		return 0, fmt.Errorf("missing number")
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("not a number")
+	}
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("must be a finite number >= 0")
+	}
+	return v, nil
+}
+
+// FormatSize writes a byte count for a budgets file: exactly, in bytes, so
+// that parsing it gives back the same value ("192B", "96.01024B").
+func FormatSize(b float64) string {
+	return strconv.FormatFloat(b, 'f', -1, 64) + "B"
+}
+
+// FormatCount writes a count (allocations) exactly.
+func FormatCount(v float64) string {
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// FormatDuration writes ns nanoseconds for a budgets file with the largest
+// unit that keeps the number at least 1, rounded up to three significant
+// digits so that the written budget is never below ns: 2080800 -> "2.09ms".
+func FormatDuration(ns float64) string {
+	unit, factor := "ns", 1.0
+	switch {
+	case ns >= 1e9:
+		unit, factor = "s", 1e9
+	case ns >= 1e6:
+		unit, factor = "ms", 1e6
+	case ns >= 1e3:
+		unit, factor = "us", 1e3
+	}
+	v := ceilSignificant(ns/factor, 3)
+	return strconv.FormatFloat(v, 'f', -1, 64) + unit
+}
+
+// HumanDuration renders ns nanoseconds for people: "2.081ms", "812ns".
+func HumanDuration(ns float64) string {
+	a := math.Abs(ns)
+	switch {
+	case a >= 1e9:
+		return strconv.FormatFloat(ns/1e9, 'f', 3, 64) + "s"
+	case a >= 1e6:
+		return strconv.FormatFloat(ns/1e6, 'f', 3, 64) + "ms"
+	case a >= 1e3:
+		return strconv.FormatFloat(ns/1e3, 'f', 3, 64) + "us"
+	}
+	return strconv.FormatFloat(ns, 'f', 0, 64) + "ns"
+}
+
+// ceilSignificant rounds v > 0 up to digits significant digits.
+func ceilSignificant(v float64, digits int) float64 {
+	if v <= 0 {
+		return 0
+	}
+	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(v)))
+	// The small epsilon keeps binary noise (2.08 stored as 2.0800000001)
+	// from rounding a value already at three digits up once more.
+	r := math.Ceil(v*scale-1e-6) / scale
+	r, _ = strconv.ParseFloat(strconv.FormatFloat(r, 'g', digits, 64), 64)
+	return r
+}
+
+var inf = math.Inf(1)

@@ -1,0 +1,111 @@
+package gate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// Update returns the budgets file's source with every limit set to the
+// current measurements in rep (a Report of Check on the same File): for
+// each limit the largest value among the cases its budget selects, bytes
+// and allocations exactly, times (the median) multiplied by headroom and
+// rounded up to three significant digits. Only the values change: keys,
+// comments, order and layout stay byte for byte, so the diff is the
+// budget change to review.
+//
+// Update refuses (and changes nothing) when the report has problems or a
+// limit has no measurement: a gate must not be re-based on a case that
+// did not measure.
+func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
+	if headroom < 1 || math.IsNaN(headroom) || math.IsInf(headroom, 0) {
+		return nil, fmt.Errorf("headroom must be a finite number >= 1, got %v", headroom)
+	}
+	if len(rep.Problems) > 0 {
+		return nil, fmt.Errorf("not updating %s: %w", f.Path, errors.Join(rep.Problems...))
+	}
+	type key struct{ line, col int }
+	measured := map[key]float64{}
+	limits := map[key]Limit{}
+	var errs []error
+	for _, o := range rep.Outcomes {
+		k := key{o.Limit.Line, o.Limit.Column}
+		limits[k] = o.Limit
+		if o.Status == Error {
+			errs = append(errs, &PosError{File: f.Path, Line: o.Limit.Line, Msg: fmt.Sprintf("%s %s: %s", o.Case, o.Limit.Metric.Key(), o.Detail)})
+			continue
+		}
+		measured[k] = max(measured[k], o.Measured)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("not updating %s: %w", f.Path, errors.Join(errs...))
+	}
+	out := bytes.Clone(f.src)
+	// Rewrite from the end of the file so earlier offsets stay valid.
+	var order []Limit
+	for _, b := range f.Budgets {
+		order = append(order, b.Limits...)
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		l := order[i]
+		v, ok := measured[key{l.Line, l.Column}]
+		if !ok {
+			return nil, &PosError{File: f.Path, Line: l.Line, Msg: l.Metric.Key() + ": no measurement to update from"}
+		}
+		var text string
+		switch l.Metric {
+		case NsPerOp:
+			text = FormatDuration(v * headroom)
+		case AllocsPerInstance:
+			text = FormatCount(v)
+		default:
+			if l.hadUnit {
+				text = FormatSize(v)
+			} else {
+				text = FormatCount(v)
+			}
+		}
+		var err error
+		out, err = replaceScalar(out, f.Path, l, text)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// replaceScalar replaces the scalar value of l (at l.Line, l.Column) in src
+// with text.
+func replaceScalar(src []byte, path string, l Limit, text string) ([]byte, error) {
+	line, start, ok := lineText(src, l.Line)
+	if !ok {
+		return nil, &PosError{File: path, Line: l.Line, Msg: "value not found for update"}
+	}
+	// yaml.v3 counts columns in characters.
+	off := 0
+	for c := 1; c < l.Column && off < len(line); c++ {
+		_, size := utf8.DecodeRune(line[off:])
+		off += size
+	}
+	rest := line[off:]
+	var n int
+	switch {
+	case len(rest) > 0 && (rest[0] == '"' || rest[0] == '\''):
+		end := bytes.IndexByte(rest[1:], rest[0])
+		if end < 0 {
+			return nil, &PosError{File: path, Line: l.Line, Msg: "quoted value spans lines; write it on one line to update it"}
+		}
+		n = end + 2
+	case bytes.HasPrefix(rest, []byte(l.Raw)):
+		n = len(l.Raw)
+	default:
+		return nil, &PosError{File: path, Line: l.Line, Msg: fmt.Sprintf("value %q not found at column %d for update", l.Raw, l.Column)}
+	}
+	var b bytes.Buffer
+	b.Write(src[:start+off])
+	b.WriteString(text)
+	b.Write(src[start+off+n:])
+	return b.Bytes(), nil
+}
