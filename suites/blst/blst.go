@@ -3,41 +3,293 @@
 package blst
 
 import (
-	"crypto/sha256"
-	"fmt"
 	"unsafe"
 
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
-// dstG2 is the Ethereum (min-pk) signature DST.
-var dstG2 = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_")
-
-// distinct is how many distinct signatures are made for real; instance i
-// is built from input i%distinct, so construction stays cheap at large N.
-const distinct = 64
-
 func init() {
-	suites.Register(suites.Entry{
-		Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk",
-		Constructor: "(*blst.P2Affine).Deserialize of a signature made by Sign", SizeHint: unsafe.Sizeof(blst.P2Affine{}),
-		Case: func() memprof.Case {
-			var inputs [][]byte
-			return memprof.Case{
-				Prepare: func(int) error {
-					for i := range distinct {
-						ikm := sha256.Sum256([]byte(fmt.Sprint("memprof ikm ", i)))
-						sk := blst.KeyGen(ikm[:])
-						sig := new(blst.P2Affine).Sign(sk, []byte(fmt.Sprint("msg ", i)), dstG2)
-						inputs = append(inputs, sig.Serialize())
-					}
-					return nil
-				},
-				New: func(i int) any { return new(blst.P2Affine).Deserialize(inputs[i%distinct]) },
-			}
+	suites.Register(suitekit.Entries(lib, blstLacks, "", blstImpls())...)
+}
+
+// blstImpls returns the constructor of every combination blst offers.
+func blstImpls() map[suitekit.Key]suitekit.Impl {
+	m := map[suitekit.Key]suitekit.Impl{
+		{Type: "SecretKey", Repr: "scalar", Layout: "pointer"}: {
+			Constructor: "blst.KeyGen of a 32-byte IKM (it attaches a finalizer that zeroes the key)",
+			SizeHint:    unsafe.Sizeof(blst.SecretKey{}),
+			Case: func() memprof.Case {
+				ikm := make([][]byte, Distinct)
+				for i := range ikm {
+					ikm[i] = suitekit.IKM(i)
+				}
+				return suitekit.PointerCase(nil, func(i int) *blst.SecretKey { return blst.KeyGen(ikm[i]) })
+			},
 		},
-	})
+		{Type: "SecretKey", Repr: "scalar", Layout: "slice"}: {
+			Constructor: "[]blst.SecretKey, each filled by (*blst.SecretKey).Deserialize of 32 big-endian bytes",
+			SizeHint:    unsafe.Sizeof(blst.SecretKey{}),
+			Case: func() memprof.Case {
+				return suitekit.SliceCase(prepare(SecretKeyBytes), func(dst *blst.SecretKey, i int) {
+					dst.Deserialize(SecretKeyBytes()[i])
+				})
+			},
+		},
+	}
+	for _, t := range []string{"PublicKey", "Signature", "G1", "G2"} {
+		for _, s := range suitekit.SchemesOf(t) {
+			if suitekit.Group(t, s) == "G1" {
+				addG1(m, t, s)
+			} else {
+				addG2(m, t, s)
+			}
+		}
+	}
+	return m
+}
+
+// prepare turns a vector accessor into a Prepare step.
+func prepare[T any](f func() T) func() { return func() { f() } }
+
+// what names the values of a point type in constructor sentences.
+func what(typ, scheme string) string {
+	switch typ {
+	case "PublicKey":
+		return "a " + scheme + " public key"
+	case "Signature":
+		return "a " + scheme + " signature"
+	}
+	return "a hash-to-curve point"
+}
+
+// addG1 adds the G1 constructors of a point type: affine, jacobian,
+// compressed and uncompressed, in both layouts.
+func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
+	key := func(repr, layout string) suitekit.Key {
+		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
+	}
+	values := g1Values(typ)
+	ser := serializedG1(values)
+	v := what(typ, scheme)
+	raw := typ == "G1"
+	affine, jac := unsafe.Sizeof(blst.P1Affine{}), unsafe.Sizeof(blst.P1{})
+
+	if raw {
+		m[key("affine", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P1).ToAffine of a Jacobian hash-to-curve point (the library allocates the result)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(HashedG1), func(i int) *blst.P1Affine { return HashedG1()[i].ToAffine() })
+			},
+		}
+		m[key("affine", "slice")] = suitekit.Impl{
+			Constructor: "blst.P1s.ToAffine of n Jacobian hash-to-curve points (the library allocates the []P1Affine)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				var in blst.P1s
+				return suitekit.BatchSliceCase(prepare(HashedG1), func(n int) {
+					in = make(blst.P1s, n)
+					for i := range in {
+						in[i] = HashedG1()[i%Distinct]
+					}
+				}, func(n int) []blst.P1Affine { return in[:n].ToAffine() })
+			},
+		}
+		m[key("jacobian", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P1).Add of two hash-to-curve points (the library allocates the sum)",
+			SizeHint:    jac,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(HashedG1Affine), func(i int) *blst.P1 {
+					return HashedG1()[i].Add(&HashedG1Affine()[(i+1)%Distinct])
+				})
+			},
+		}
+	} else {
+		m[key("affine", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P1Affine).Deserialize of " + v + "'s 96-byte uncompressed encoding (Uncompress of 48 bytes adds a square root, ~15 µs)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(ser), func(i int) *blst.P1Affine { return new(blst.P1Affine).Deserialize(ser()[i]) })
+			},
+		}
+		m[key("affine", "slice")] = suitekit.Impl{
+			Constructor: "[]blst.P1Affine, each filled by Deserialize of " + v + "'s 96-byte uncompressed encoding",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.SliceCase(prepare(ser), func(dst *blst.P1Affine, i int) { dst.Deserialize(ser()[i]) })
+			},
+		}
+		m[key("jacobian", "pointer")] = suitekit.Impl{
+			Constructor: "new(blst.P1) filled by (*blst.P1).FromAffine of " + v,
+			SizeHint:    jac,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(values), func(i int) *blst.P1 {
+					p := new(blst.P1)
+					p.FromAffine(&values()[i])
+					return p
+				})
+			},
+		}
+	}
+	m[key("jacobian", "slice")] = suitekit.Impl{
+		Constructor: "[]blst.P1, each filled by FromAffine of " + v,
+		SizeHint:    jac,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *blst.P1, i int) { dst.FromAffine(&values()[i]) })
+		},
+	}
+	m[key("compressed", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P1Affine).Compress of " + v + ", kept as *[48]byte (the library allocates the 48 bytes)",
+		SizeHint:    blst.BLST_P1_COMPRESS_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P1_COMPRESS_BYTES]byte {
+				return (*[blst.BLST_P1_COMPRESS_BYTES]byte)(values()[i].Compress())
+			})
+		},
+	}
+	m[key("compressed", "slice")] = suitekit.Impl{
+		Constructor: "[][48]byte, each copied from (*blst.P1Affine).Compress of " + v,
+		SizeHint:    blst.BLST_P1_COMPRESS_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P1_COMPRESS_BYTES]byte, i int) {
+				copy(dst[:], values()[i].Compress())
+			})
+		},
+	}
+	m[key("uncompressed", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P1Affine).Serialize of " + v + ", kept as *[96]byte (the library allocates the 96 bytes)",
+		SizeHint:    blst.BLST_P1_SERIALIZE_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P1_SERIALIZE_BYTES]byte {
+				return (*[blst.BLST_P1_SERIALIZE_BYTES]byte)(values()[i].Serialize())
+			})
+		},
+	}
+	m[key("uncompressed", "slice")] = suitekit.Impl{
+		Constructor: "[][96]byte, each copied from (*blst.P1Affine).Serialize of " + v,
+		SizeHint:    blst.BLST_P1_SERIALIZE_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P1_SERIALIZE_BYTES]byte, i int) {
+				copy(dst[:], values()[i].Serialize())
+			})
+		},
+	}
+}
+
+// addG2 adds the G2 constructors of a point type: affine, jacobian,
+// compressed and uncompressed, in both layouts.
+func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
+	key := func(repr, layout string) suitekit.Key {
+		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
+	}
+	values := g2Values(typ)
+	ser := serializedG2(values)
+	v := what(typ, scheme)
+	raw := typ == "G2"
+	affine, jac := unsafe.Sizeof(blst.P2Affine{}), unsafe.Sizeof(blst.P2{})
+
+	if raw {
+		m[key("affine", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P2).ToAffine of a Jacobian hash-to-curve point (the library allocates the result)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(HashedG2), func(i int) *blst.P2Affine { return HashedG2()[i].ToAffine() })
+			},
+		}
+		m[key("affine", "slice")] = suitekit.Impl{
+			Constructor: "blst.P2s.ToAffine of n Jacobian hash-to-curve points (the library allocates the []P2Affine)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				var in blst.P2s
+				return suitekit.BatchSliceCase(prepare(HashedG2), func(n int) {
+					in = make(blst.P2s, n)
+					for i := range in {
+						in[i] = HashedG2()[i%Distinct]
+					}
+				}, func(n int) []blst.P2Affine { return in[:n].ToAffine() })
+			},
+		}
+		m[key("jacobian", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P2).Add of two hash-to-curve points (the library allocates the sum)",
+			SizeHint:    jac,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(HashedG2Affine), func(i int) *blst.P2 {
+					return HashedG2()[i].Add(&HashedG2Affine()[(i+1)%Distinct])
+				})
+			},
+		}
+	} else {
+		m[key("affine", "pointer")] = suitekit.Impl{
+			Constructor: "(*blst.P2Affine).Deserialize of " + v + "'s 192-byte uncompressed encoding (Uncompress of 96 bytes adds a square root, ~27 µs)",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(ser), func(i int) *blst.P2Affine { return new(blst.P2Affine).Deserialize(ser()[i]) })
+			},
+		}
+		m[key("affine", "slice")] = suitekit.Impl{
+			Constructor: "[]blst.P2Affine, each filled by Deserialize of " + v + "'s 192-byte uncompressed encoding",
+			SizeHint:    affine,
+			Case: func() memprof.Case {
+				return suitekit.SliceCase(prepare(ser), func(dst *blst.P2Affine, i int) { dst.Deserialize(ser()[i]) })
+			},
+		}
+		m[key("jacobian", "pointer")] = suitekit.Impl{
+			Constructor: "new(blst.P2) filled by (*blst.P2).FromAffine of " + v,
+			SizeHint:    jac,
+			Case: func() memprof.Case {
+				return suitekit.PointerCase(prepare(values), func(i int) *blst.P2 {
+					p := new(blst.P2)
+					p.FromAffine(&values()[i])
+					return p
+				})
+			},
+		}
+	}
+	m[key("jacobian", "slice")] = suitekit.Impl{
+		Constructor: "[]blst.P2, each filled by FromAffine of " + v,
+		SizeHint:    jac,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *blst.P2, i int) { dst.FromAffine(&values()[i]) })
+		},
+	}
+	m[key("compressed", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P2Affine).Compress of " + v + ", kept as *[96]byte (the library allocates the 96 bytes)",
+		SizeHint:    blst.BLST_P2_COMPRESS_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P2_COMPRESS_BYTES]byte {
+				return (*[blst.BLST_P2_COMPRESS_BYTES]byte)(values()[i].Compress())
+			})
+		},
+	}
+	m[key("compressed", "slice")] = suitekit.Impl{
+		Constructor: "[][96]byte, each copied from (*blst.P2Affine).Compress of " + v,
+		SizeHint:    blst.BLST_P2_COMPRESS_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P2_COMPRESS_BYTES]byte, i int) {
+				copy(dst[:], values()[i].Compress())
+			})
+		},
+	}
+	m[key("uncompressed", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P2Affine).Serialize of " + v + ", kept as *[192]byte (the library allocates the 192 bytes)",
+		SizeHint:    blst.BLST_P2_SERIALIZE_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P2_SERIALIZE_BYTES]byte {
+				return (*[blst.BLST_P2_SERIALIZE_BYTES]byte)(values()[i].Serialize())
+			})
+		},
+	}
+	m[key("uncompressed", "slice")] = suitekit.Impl{
+		Constructor: "[][192]byte, each copied from (*blst.P2Affine).Serialize of " + v,
+		SizeHint:    blst.BLST_P2_SERIALIZE_BYTES,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P2_SERIALIZE_BYTES]byte, i int) {
+				copy(dst[:], values()[i].Serialize())
+			})
+		},
+	}
 }

@@ -2,11 +2,11 @@
 
 package blst
 
-import "github.com/memprof/memprof/suites"
-
-// reason is what lists and tables show for every blst entry without cgo.
-const reason = "blst needs cgo; this build has CGO_ENABLED=0"
+import (
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+)
 
 func init() {
-	suites.Register(suites.Entry{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk", Unavailable: reason})
+	suites.Register(suitekit.Entries(lib, blstLacks, cgoReason, nil)...)
 }

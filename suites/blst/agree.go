@@ -1,0 +1,102 @@
+//go:build cgo
+
+package blst
+
+import (
+	"errors"
+	"fmt"
+
+	blst "github.com/supranational/blst/bindings/go"
+
+	"github.com/memprof/memprof/suites"
+)
+
+func init() {
+	suites.RegisterAgreeLib(suites.AgreeLib{
+		Lib: "blst",
+		KeyGen: func(ikm []byte) ([]byte, error) {
+			sk := blst.KeyGen(ikm)
+			if sk == nil {
+				return nil, errors.New("blst KeyGen returned nil (IKM shorter than 32 bytes)")
+			}
+			return sk.Serialize(), nil
+		},
+		PublicKey: func(skb []byte) ([]byte, error) {
+			sk, err := agreeSecretKey(skb)
+			if err != nil {
+				return nil, err
+			}
+			return new(blst.P1Affine).From(sk).Compress(), nil
+		},
+		Sign: func(skb, msg []byte) ([]byte, error) {
+			sk, err := agreeSecretKey(skb)
+			if err != nil {
+				return nil, err
+			}
+			return new(blst.P2Affine).Sign(sk, msg, suites.OpDST).Compress(), nil
+		},
+		Verify: func(pkb, msg, sigb []byte) (bool, error) {
+			pk := new(blst.P1Affine).Uncompress(pkb)
+			if pk == nil {
+				return false, errors.New("blst: public key does not decompress")
+			}
+			sig := new(blst.P2Affine).Uncompress(sigb)
+			if sig == nil {
+				return false, errors.New("blst: signature does not decompress")
+			}
+			// Both checks on, as for bytes from another party.
+			return sig.Verify(true, pk, true, msg, suites.OpDST), nil
+		},
+		RoundTrips: func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
+			var out []suites.AgreeRoundTrip
+			switch typ {
+			case "PublicKey":
+				a := new(blst.P1Affine).Uncompress(enc)
+				if a == nil {
+					return nil, errors.New("blst: public key does not decompress")
+				}
+				var j blst.P1
+				j.FromAffine(a)
+				u := new(blst.P1Affine).Deserialize(a.Serialize())
+				if u == nil {
+					return nil, errors.New("blst: uncompressed public key does not deserialize")
+				}
+				out = append(out,
+					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
+					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
+					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P1Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
+					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
+				)
+			case "Signature":
+				a := new(blst.P2Affine).Uncompress(enc)
+				if a == nil {
+					return nil, errors.New("blst: signature does not decompress")
+				}
+				var j blst.P2
+				j.FromAffine(a)
+				u := new(blst.P2Affine).Deserialize(a.Serialize())
+				if u == nil {
+					return nil, errors.New("blst: uncompressed signature does not deserialize")
+				}
+				out = append(out,
+					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
+					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
+					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P2Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
+					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
+				)
+			default:
+				return nil, fmt.Errorf("blst: no round trip for type %q", typ)
+			}
+			return out, nil
+		},
+	})
+}
+
+// agreeSecretKey decodes a 32-byte big-endian secret key.
+func agreeSecretKey(b []byte) (*blst.SecretKey, error) {
+	sk := new(blst.SecretKey).Deserialize(b)
+	if sk == nil {
+		return nil, fmt.Errorf("blst: secret key %x does not deserialize", b)
+	}
+	return sk, nil
+}

@@ -1,0 +1,192 @@
+// Package suitetest holds the checks every library suite's tests run on
+// its own registered entries: the matrix is covered without gaps, every
+// unavailable entry says why, and every available entry, measured in
+// process, reports figures consistent with unsafe.Sizeof and with the
+// heap profile's own slot sizes.
+package suitetest
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+)
+
+// Entries returns lib's registered entries that belong to the instance
+// matrix (the registry may hold scenarios too).
+func Entries(lib string) []suites.Entry {
+	var out []suites.Entry
+	for _, e := range suites.All() {
+		if e.Lib == lib && contains(suitekit.Types, e.Type) && contains(suitekit.Reprs, e.Repr) && contains(suitekit.Layouts, e.Layout) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func contains(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+func keyOf(e suites.Entry) suitekit.Key {
+	return suitekit.Key{Type: e.Type, Repr: e.Repr, Layout: e.Layout, Scheme: e.Scheme}
+}
+
+// CheckCoverage checks that lib registered exactly one entry for every
+// combination of the matrix, that each unavailable one has a reason and
+// each available one a constructor, a size and a case.
+func CheckCoverage(t *testing.T, lib string) {
+	t.Helper()
+	got := map[suitekit.Key]suites.Entry{}
+	for _, e := range Entries(lib) {
+		k := keyOf(e)
+		if _, dup := got[k]; dup {
+			t.Errorf("%s: %s registered twice", lib, k)
+		}
+		got[k] = e
+	}
+	want := suitekit.Keys()
+	for _, k := range want {
+		e, ok := got[k]
+		if !ok {
+			t.Errorf("%s: no entry for %s (available or unavailable)", lib, k)
+			continue
+		}
+		switch {
+		case e.Unavailable != "" && e.Case != nil:
+			t.Errorf("%s: %s is unavailable (%q) but has a case", lib, k, e.Unavailable)
+		case e.Unavailable == "" && e.Case == nil:
+			t.Errorf("%s: %s has neither a case nor a reason", lib, k)
+		case e.Unavailable == "" && (e.Constructor == "" || e.SizeHint == 0):
+			t.Errorf("%s: %s: got constructor %q, size hint %d, want both set", lib, k, e.Constructor, e.SizeHint)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: got %d entries, want %d (one per matrix combination)", lib, len(got), len(want))
+	}
+}
+
+// CheckSchemes checks that PublicKey and Signature are registered under
+// both schemes in every repr and layout, and that where both are
+// available the two schemes' representations differ in size (they live
+// in different groups).
+func CheckSchemes(t *testing.T, lib string) {
+	t.Helper()
+	byKey := map[suitekit.Key]suites.Entry{}
+	for _, e := range Entries(lib) {
+		byKey[keyOf(e)] = e
+	}
+	for _, typ := range []string{"PublicKey", "Signature"} {
+		for _, repr := range suitekit.Reprs {
+			for _, layout := range suitekit.Layouts {
+				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: "min-pk"}]
+				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: "min-sig"}]
+				if !okPk || !okSig {
+					t.Errorf("%s: %s/%s/%s: got min-pk %v, min-sig %v, want both registered", lib, typ, repr, layout, okPk, okSig)
+					continue
+				}
+				if pk.Unavailable == "" && sig.Unavailable == "" && pk.SizeHint == sig.SizeHint {
+					t.Errorf("%s: %s/%s/%s: min-pk and min-sig both have size %d, want different groups", lib, typ, repr, layout, pk.SizeHint)
+				}
+			}
+		}
+	}
+}
+
+// CheckMeasurements measures every available entry of lib in process, at
+// n1 and (for the pointer layout) at n2, and checks the figures:
+//   - SizeofBytes equals the entry's SizeHint;
+//   - pointer layout: one live object per instance, BytesPerInstance ==
+//     SlotBytes >= SizeofBytes, the slot being the one the profile's
+//     "bytes" label gives, and the same figure at n1 and n2 to 0.01 B;
+//   - slice layout: one live object in all (the backing array), of at
+//     least n*SizeofBytes bytes and less than one page or an eighth more.
+func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
+	t.Helper()
+	for _, e := range Entries(lib) {
+		if e.Unavailable != "" {
+			continue
+		}
+		t.Run(e.ID(), func(t *testing.T) {
+			r1 := measure(t, e, n1)
+			if r1 == nil {
+				return
+			}
+			if r1.SizeofBytes != int64(e.SizeHint) {
+				t.Errorf("SizeofBytes: got %d, want SizeHint %d", r1.SizeofBytes, e.SizeHint)
+			}
+			switch e.Layout {
+			case "pointer":
+				checkPointer(t, r1)
+				if r2 := measure(t, e, n2); r2 != nil {
+					checkPointer(t, r2)
+					if d := math.Abs(r1.BytesPerInstance - r2.BytesPerInstance); d > 0.01 {
+						t.Errorf("BytesPerInstance: got %.4f at N=%d and %.4f at N=%d, want equal within 0.01", r1.BytesPerInstance, n1, r2.BytesPerInstance, n2)
+					}
+				}
+			case "slice":
+				checkSlice(t, r1)
+			}
+		})
+	}
+}
+
+func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
+	t.Helper()
+	c := e.Case()
+	c.Name = e.ID()
+	r, err := memprof.Measure(c, memprof.N(n))
+	if err != nil {
+		t.Errorf("Measure(N=%d): %v", n, err)
+		return nil
+	}
+	return r
+}
+
+func checkPointer(t *testing.T, r *memprof.Result) {
+	t.Helper()
+	if r.AllocsPerInstance != 1 {
+		t.Errorf("N=%d: AllocsPerInstance: got %v, want 1 (one heap object per instance)", r.N, r.AllocsPerInstance)
+	}
+	if math.Abs(r.BytesPerInstance-r.SlotBytes) > 0.01 {
+		t.Errorf("N=%d: BytesPerInstance: got %.4f, want SlotBytes %.0f", r.N, r.BytesPerInstance, r.SlotBytes)
+	}
+	if r.SlotBytes < float64(r.SizeofBytes) {
+		t.Errorf("N=%d: SlotBytes: got %.0f, want >= SizeofBytes %d", r.N, r.SlotBytes, r.SizeofBytes)
+	}
+	var slots []int64
+	for _, s := range r.Sites {
+		slots = append(slots, s.SlotBytes...)
+	}
+	if len(slots) != 1 || float64(slots[0]) != r.SlotBytes {
+		t.Errorf("N=%d: slot sizes in the profile: got %v, want exactly [%.0f]", r.N, slots, r.SlotBytes)
+	}
+}
+
+func checkSlice(t *testing.T, r *memprof.Result) {
+	t.Helper()
+	n := float64(r.N)
+	array := r.SlotBytes * n
+	total, want := r.BytesPerInstance*n, float64(r.SizeofBytes)*n
+	// Besides the backing array, the only other live object allowed is the
+	// slice header that NewSlice's return boxes into an interface.
+	header := float64(unsafe.Sizeof([]byte(nil)))
+	objects := r.AllocsPerInstance * n
+	switch extra := total - array; {
+	case math.Abs(objects-1) < 1e-6 && math.Abs(extra) < 0.5:
+	case math.Abs(objects-2) < 1e-6 && math.Abs(extra-header) < 0.5:
+	default:
+		t.Errorf("N=%d: got %.3f live objects, %.0f bytes beyond the array's slot %.0f; want the array alone, or the array and one %.0f-byte slice header", r.N, objects, extra, array, header)
+	}
+	if array < want || array >= want+max(8192, want/8) {
+		t.Errorf("N=%d: array slot: got %.0f bytes, want in [%.0f, %.0f + max(one 8 KiB page, an eighth))", r.N, array, want, want)
+	}
+}
