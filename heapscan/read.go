@@ -1,11 +1,52 @@
 package heapscan
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/google/pprof/profile"
 )
+
+// DefaultMaxBytes is the default limit on a profile's decompressed size.
+const DefaultMaxBytes = 512 << 20
+
+// DefaultTimeout is the default time limit for fetching a profile by URL.
+const DefaultTimeout = 60 * time.Second
+
+// ReadOptions bound what reading an untrusted profile may cost.
+type ReadOptions struct {
+	// MaxBytes limits the profile's decompressed size, enforced while
+	// reading, and the memory its decoded data retains. Zero means
+	// DefaultMaxBytes.
+	MaxBytes int64
+	// Timeout limits fetching a profile by URL. Zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// Model reads the profile with github.com/google/pprof/profile's full
+	// model instead of the streaming decoder. The legacy text format is
+	// always read that way.
+	Model bool
+	// Client fetches URLs; nil means a client with Timeout.
+	Client *http.Client
+}
+
+func (o ReadOptions) maxBytes() int64 {
+	if o.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return o.MaxBytes
+}
 
 // ParseBytes parses a heap profile held in memory (gzip-compressed or plain
 // protobuf, or the legacy text format) with the full pprof model, and checks
@@ -15,8 +56,193 @@ func ParseBytes(data []byte) (*profile.Profile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parsing heap profile: %w", err)
 	}
-	if _, _, err := sampleIndexes(p.SampleType, "inuse"); err != nil {
+	h := Heap{}
+	for _, st := range p.SampleType {
+		h.SampleTypes = append(h.SampleTypes, ValueType{st.Type, st.Unit})
+	}
+	if _, _, err := h.sampleIndexes("inuse"); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// Read reads a heap profile from r: gzip-compressed or plain protobuf
+// (decoded as a stream unless opts.Model is set) or the legacy text
+// format (read with the pprof model). It checks that the profile is a heap
+// profile and stops, with an error wrapping ErrTooLarge, as soon as the
+// decompressed data passes opts.MaxBytes.
+func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
+	limit := opts.maxBytes()
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(2)
+	if len(head) == 0 {
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		return nil, errors.New("not a profile: the file is empty")
+	}
+	var src io.Reader = br
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		zr.Multistream(true)
+		src = zr
+	}
+	lr := &limitReader{r: src, limit: limit, what: "decompressed size"}
+	dr := bufio.NewReaderSize(lr, 64<<10)
+	head, err = dr.Peek(512)
+	if len(head) == 0 {
+		if err != nil && err != io.EOF {
+			return nil, wrapGzip(err)
+		}
+		return nil, errors.New("not a profile: no data after decompression")
+	}
+	var h *Heap
+	if opts.Model || looksLikeText(head) {
+		h, err = readModel(dr, limit)
+	} else {
+		h, err = decodeStream(dr, limit)
+	}
+	if err != nil {
+		return nil, wrapGzip(err)
+	}
+	if _, _, err := h.sampleIndexes("inuse"); err != nil {
+		if _, _, err2 := h.sampleIndexes("alloc"); err2 != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// wrapGzip names gzip's errors as such.
+func wrapGzip(err error) error {
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
+		return fmt.Errorf("corrupt gzip data: %w", err)
+	}
+	var ce flate.CorruptInputError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("corrupt gzip data: %w", err)
+	}
+	return err
+}
+
+// readModel reads all of r (at most limit bytes) and parses it with the
+// pprof model.
+func readModel(r io.Reader, limit int64) (*Heap, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		if looksLikeText(data[:min(len(data), 512)]) {
+			return nil, fmt.Errorf("not a profile: text that is not the legacy heap profile format: %w", err)
+		}
+		return nil, fmt.Errorf("parsing profile: %w", err)
+	}
+	return FromProfile(p)
+}
+
+// looksLikeText reports whether b is printable text, as the legacy
+// formats are; a protobuf profile starts with control bytes.
+func looksLikeText(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' {
+			return false
+		}
+		if c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadFile reads the heap profile in the named file. Errors begin with
+// "reading heap profile <name>".
+func ReadFile(name string, opts ReadOptions) (*Heap, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("reading heap profile: %w", err)
+	}
+	defer f.Close()
+	h, err := Read(f, opts)
+	if err != nil {
+		return nil, fmt.Errorf("reading heap profile %s: %w", name, err)
+	}
+	return h, nil
+}
+
+// IsURL reports whether name is an http:// or https:// URL.
+func IsURL(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+}
+
+// Fetch reads the heap profile served at rawURL, a live process's
+// /debug/pprof/heap endpoint. It adds gc=1 to the query, so the runtime
+// collects garbage first and the profile is current, and it bounds the
+// request by opts.Timeout and the body by opts.MaxBytes (before and after
+// decompression).
+func Fetch(ctx context.Context, rawURL string, opts ReadOptions) (*Heap, error) {
+	h, err := fetch(ctx, rawURL, opts)
+	if err != nil {
+		return nil, fmt.Errorf("reading heap profile %s: %w", rawURL, err)
+	}
+	return h, nil
+}
+
+func fetch(ctx context.Context, rawURL string, opts ReadOptions) (*Heap, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("unsupported URL scheme %q: want http or https", u.Scheme)
+	}
+	q := u.Query()
+	q.Set("gc", "1")
+	u.RawQuery = q.Encode()
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	client := opts.Client
+	if client == nil {
+		client = &http.Client{Timeout: timeout}
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+		return nil, fmt.Errorf("server answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	limit := opts.maxBytes()
+	if resp.ContentLength > limit {
+		return nil, fmt.Errorf("download size %d exceeds the limit of %d bytes: %w", resp.ContentLength, limit, errTooLarge)
+	}
+	body := &limitReader{r: resp.Body, limit: limit, what: "download size"}
+	h, err := Read(body, opts)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w (timeout %s)", err, timeout)
+	}
+	return h, err
+}
+
+// Open reads the heap profile named by name: a URL (see Fetch) or a file
+// (see ReadFile).
+func Open(ctx context.Context, name string, opts ReadOptions) (*Heap, error) {
+	if IsURL(name) {
+		return Fetch(ctx, name, opts)
+	}
+	return ReadFile(name, opts)
 }

@@ -2,21 +2,43 @@ package heapscan
 
 import (
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/google/pprof/profile"
 )
+
+// MinSampled is the number of sampled objects below which a row of a
+// sampled profile (rate > 1) is flagged as too few to trust: its relative
+// error, about 1/sqrt(sampled), is then above 25%.
+const MinSampled = 16
+
+// Groupings are the valid values of Options.GroupBy.
+var Groupings = []string{"function", "site", "stack", "rule"}
+
+// Samples are the valid values of Options.Sample.
+var Samples = []string{"inuse", "alloc"}
+
+// UnmatchedKey is the row of the samples no rule matches.
+const UnmatchedKey = "(unmatched)"
+
+// UnknownKey is the row of samples without any frame.
+const UnknownKey = "(unknown)"
 
 // Options say which samples a summary reads and how it groups them.
 type Options struct {
 	// Sample is "inuse" (the default) or "alloc".
 	Sample string
 	// GroupBy is "function" (the default: the allocating function, the
-	// first frame that is not the Go runtime), "site" (function and line)
-	// or "stack" (the whole stack).
+	// first frame that is not the Go runtime), "site" (function and line),
+	// "stack" (the whole stack) or "rule" (the first of Rules that matches
+	// a frame of the stack).
 	GroupBy string
 	// Focus keeps only samples with a frame (any line of any location,
 	// inlined frames included) whose function name matches.
@@ -27,21 +49,45 @@ type Options struct {
 	// function name is exactly this. The engine uses it to attribute its
 	// own profiles to the instance constructor.
 	FocusFunction string
+	// Rules name the groups of GroupBy "rule".
+	Rules *Rules
 }
 
 // Row is one group of samples.
 type Row struct {
-	// Key names the group: a function, "function file:line", or a stack
-	// of functions joined by " <- " (leaf first).
-	Key      string `json:"key"`
-	Function string `json:"-"`
-	File     string `json:"-"`
-	Line     int64  `json:"-"`
-	Objects  int64  `json:"objects"`
-	Bytes    int64  `json:"bytes"`
+	// Key names the group: a function, "function file:line", a stack of
+	// functions joined by " <- " (leaf first), or a rule's name.
+	Key string
+	// Function, File and Line are the allocating frame for function and
+	// site grouping.
+	Function string
+	File     string
+	Line     int64
+	// Objects and Bytes are the row's figures as the profile states them
+	// (for a sampled profile, the runtime's scaled estimates).
+	Objects int64
+	Bytes   int64
 	// Sizes are the distinct object slot sizes seen (the "bytes" label),
 	// ascending.
-	Sizes []int64 `json:"sizes"`
+	Sizes []int64
+	// Sampled is the number of objects actually sampled behind the row,
+	// recovered from the runtime's scaling; it equals Objects at rate 1.
+	Sampled int64
+	// RelError estimates the relative error of Objects and Bytes for a
+	// sampled profile (1/sqrt(Sampled)); 0 for an exact profile.
+	RelError float64
+	// LowSamples flags a row of a sampled profile with fewer than
+	// MinSampled sampled objects.
+	LowSamples bool
+
+	// BaseObjects and BaseBytes are the row's figures in the base profile
+	// of a diff.
+	BaseObjects int64
+	BaseBytes   int64
+	// Status is "new" for a row absent from the base profile, "vanished"
+	// for one absent from the current profile, and "" otherwise; it is
+	// set only in a diff.
+	Status string
 }
 
 // BytesPerObject is Bytes/Objects, or 0 for a row without objects.
@@ -52,40 +98,63 @@ func (r *Row) BytesPerObject() float64 {
 	return float64(r.Bytes) / float64(r.Objects)
 }
 
-// Summary is a grouped view of one heap profile. It owns its rows and
-// retains nothing of the profile it was made from.
+// DeltaBytes and DeltaObjects are the change from the base profile.
+func (r *Row) DeltaBytes() int64   { return r.Bytes - r.BaseBytes }
+func (r *Row) DeltaObjects() int64 { return r.Objects - r.BaseObjects }
+
+// Summary is a grouped view of one heap profile (or of the difference of
+// two). It owns its rows and retains nothing of the profile it was made
+// from.
 type Summary struct {
 	// Period is the profile's sampling period (runtime.MemProfileRate):
 	// 1 means every allocation was recorded and the figures are exact.
 	Period int64
-	// Sample is "inuse" or "alloc".
-	Sample string
+	// Sample is "inuse" or "alloc"; GroupBy the grouping.
+	Sample  string
+	GroupBy string
 	// TotalBytes and TotalObjects sum the whole profile, before focus.
 	TotalBytes   int64
 	TotalObjects int64
-	// Rows are sorted by bytes, largest first, then by key.
+	// Rows are sorted by bytes, largest first, then by key (in a diff: by
+	// the absolute change in bytes, then in objects, then by key).
 	Rows []Row
+
+	// Diff is set by Diff; BasePeriod and the base totals describe the
+	// base profile.
+	Diff             bool
+	BasePeriod       int64
+	BaseTotalBytes   int64
+	BaseTotalObjects int64
+
+	// OmittedRows and OmittedBytes count the rows Top dropped.
+	OmittedRows  int
+	OmittedBytes int64
 }
 
-// sampleIndexes finds the objects and space sample types for kind.
-func sampleIndexes(types []*profile.ValueType, kind string) (objects, space int, err error) {
-	objects, space = -1, -1
-	for i, st := range types {
-		switch st.Type {
-		case kind + "_objects":
-			objects = i
-		case kind + "_space":
-			space = i
-		}
+// Exact reports whether every figure is exact: the profile (and the base
+// profile of a diff) recorded every allocation.
+func (s *Summary) Exact() bool {
+	return s.Period == 1 && (!s.Diff || s.BasePeriod == 1)
+}
+
+// Share is the row's part of the profile's total bytes.
+func (s *Summary) Share(r *Row) float64 {
+	if s.TotalBytes == 0 {
+		return 0
 	}
-	if objects < 0 || space < 0 {
-		var names []string
-		for _, st := range types {
-			names = append(names, st.Type)
-		}
-		return 0, 0, fmt.Errorf("not a heap profile: no %s_objects/%s_space sample types (has %s)", kind, kind, strings.Join(names, ", "))
+	return float64(r.Bytes) / float64(s.TotalBytes)
+}
+
+// Top keeps the first n rows (n <= 0 keeps all) and counts the others.
+func (s *Summary) Top(n int) {
+	if n <= 0 || n >= len(s.Rows) {
+		return
 	}
-	return objects, space, nil
+	for _, r := range s.Rows[n:] {
+		s.OmittedRows++
+		s.OmittedBytes += r.Bytes
+	}
+	s.Rows = s.Rows[:n:n]
 }
 
 // normalize fills the defaults and checks the options.
@@ -93,16 +162,17 @@ func (o Options) normalize() (Options, error) {
 	if o.Sample == "" {
 		o.Sample = "inuse"
 	}
-	if o.Sample != "inuse" && o.Sample != "alloc" {
-		return o, fmt.Errorf("sample %q must be one of: inuse, alloc", o.Sample)
+	if !slices.Contains(Samples, o.Sample) {
+		return o, fmt.Errorf("sample %q must be one of: %s", o.Sample, strings.Join(Samples, ", "))
 	}
 	if o.GroupBy == "" {
 		o.GroupBy = "function"
 	}
-	switch o.GroupBy {
-	case "function", "site", "stack":
-	default:
-		return o, fmt.Errorf("group-by %q must be one of: function, site, stack", o.GroupBy)
+	if !slices.Contains(Groupings, o.GroupBy) {
+		return o, fmt.Errorf("group-by %q must be one of: %s", o.GroupBy, strings.Join(Groupings, ", "))
+	}
+	if o.GroupBy == "rule" && (o.Rules == nil || len(o.Rules.List) == 0) {
+		return o, fmt.Errorf("group-by rule needs rules")
 	}
 	return o, nil
 }
@@ -112,51 +182,235 @@ func isRuntime(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
 
-// Summarize groups the samples of a heap profile p. p is read, not changed
-// or retained.
+// Summarize groups the samples of a heap profile p, read with the pprof
+// model. p is read, not changed or retained.
 func Summarize(p *profile.Profile, opts Options) (*Summary, error) {
+	h, err := FromProfile(p)
+	if err != nil {
+		return nil, err
+	}
+	return h.Summarize(opts)
+}
+
+// Frame flags of a location, for filtering.
+const (
+	flagFocus  = 1 << iota // a frame matches Focus
+	flagIgnore             // a frame matches Ignore
+	flagExact              // a frame is FocusFunction
+)
+
+// rowAcc accumulates one row.
+type rowAcc struct {
+	Row
+}
+
+// grouper holds the per-function and per-location facts one Summarize
+// needs, computed once so the per-sample loop only looks them up.
+type grouper struct {
+	h        *Heap
+	opts     Options
+	locAlloc []int32 // first non-runtime line of each location, or -1
+	locFlags []uint8
+	locRule  []int32 // first rule matching a frame of the location, or -1
+	filter   bool
+}
+
+func newGrouper(h *Heap, opts Options) *grouper {
+	g := &grouper{h: h, opts: opts}
+	nloc := len(h.locLines) - 1
+	fnRuntime := make([]bool, len(h.funcs))
+	for i, f := range h.funcs {
+		fnRuntime[i] = isRuntime(f.name)
+	}
+	g.filter = opts.Focus != nil || opts.Ignore != nil || opts.FocusFunction != ""
+	var fnFlags []uint8
+	if g.filter {
+		fnFlags = make([]uint8, len(h.funcs))
+		for i, f := range h.funcs {
+			if opts.Focus != nil && opts.Focus.MatchString(f.name) {
+				fnFlags[i] |= flagFocus
+			}
+			if opts.Ignore != nil && opts.Ignore.MatchString(f.name) {
+				fnFlags[i] |= flagIgnore
+			}
+			if opts.FocusFunction != "" && f.name == opts.FocusFunction {
+				fnFlags[i] |= flagExact
+			}
+		}
+		g.locFlags = make([]uint8, nloc)
+	}
+	var fnRule []int32
+	if opts.GroupBy == "rule" {
+		fnRule = make([]int32, len(h.funcs))
+		for i, f := range h.funcs {
+			fnRule[i] = int32(opts.Rules.match(f.name))
+		}
+		g.locRule = make([]int32, nloc)
+	}
+	g.locAlloc = make([]int32, nloc)
+	for li := 0; li < nloc; li++ {
+		g.locAlloc[li] = -1
+		rule := int32(-1)
+		for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+			fn := h.lines[j].fn
+			if g.locAlloc[li] < 0 && !fnRuntime[fn] {
+				g.locAlloc[li] = int32(j)
+			}
+			if g.filter {
+				g.locFlags[li] |= fnFlags[fn]
+			}
+			if fnRule != nil && fnRule[fn] >= 0 && (rule < 0 || fnRule[fn] < rule) {
+				rule = fnRule[fn]
+			}
+		}
+		if g.locRule != nil {
+			g.locRule[li] = rule
+		}
+	}
+	return g
+}
+
+// Summarize groups the samples of the profile. h is read, not changed.
+func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	opts, err := opts.normalize()
 	if err != nil {
 		return nil, err
 	}
-	oi, si, err := sampleIndexes(p.SampleType, opts.Sample)
+	oi, si, err := h.sampleIndexes(opts.Sample)
 	if err != nil {
 		return nil, err
 	}
-	s := &Summary{Period: p.Period, Sample: opts.Sample}
-	rows := map[string]*Row{}
-	sizes := map[string]map[int64]bool{}
-	for _, smp := range p.Sample {
-		objects, bytes := smp.Value[oi], smp.Value[si]
+	g := newGrouper(h, opts)
+	s := &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy}
+	stride := len(h.SampleTypes)
+
+	var rows []rowAcc
+	byKey := map[string]int32{}
+	fnRow := make([]int32, len(h.funcs)) // function/site: function index -> row+1
+	type site struct {
+		fn   int32
+		line int64
+	}
+	siteRow := map[site]int32{}
+	ruleRow := map[int32]int32{}
+	var names []string
+	var locs []int32
+
+	rowFor := func(key string, fill func(*Row)) int32 {
+		if i, ok := byKey[key]; ok {
+			return i
+		}
+		i := int32(len(rows))
+		rows = append(rows, rowAcc{Row: Row{Key: key}})
+		if fill != nil {
+			fill(&rows[i].Row)
+		}
+		byKey[key] = i
+		return i
+	}
+
+	for i := 0; i < h.nsamples; i++ {
+		objects, bytes := h.values[i*stride+oi], h.values[i*stride+si]
 		s.TotalObjects += objects
 		s.TotalBytes += bytes
-		if !keep(smp, opts) {
-			continue
-		}
 		if objects == 0 && bytes == 0 {
 			continue
 		}
-		key, fn, file, line := groupKey(smp, opts.GroupBy)
-		r := rows[key]
-		if r == nil {
-			r = &Row{Key: key, Function: fn, File: file, Line: line}
-			rows[key] = r
-			sizes[key] = map[int64]bool{}
+		stack := h.sampleStack(i)
+		locs = locs[:0]
+		needAll := g.filter || opts.GroupBy == "stack" || opts.GroupBy == "rule"
+		alloc, first := int32(-1), int32(-1)
+		for len(stack) > 0 {
+			id, n := protowire.ConsumeVarint(stack)
+			stack = stack[n:]
+			li, _ := h.locIndex(id) // checked when the profile was read
+			if first < 0 {
+				first = int32(h.locLines[li])
+			}
+			if alloc < 0 {
+				alloc = g.locAlloc[li]
+			}
+			if needAll {
+				locs = append(locs, li)
+			} else if alloc >= 0 {
+				break
+			}
 		}
+		if g.filter && !g.keep(locs) {
+			continue
+		}
+		var ri int32
+		switch opts.GroupBy {
+		case "function", "site":
+			if alloc < 0 {
+				alloc = first
+			}
+			if alloc < 0 {
+				ri = rowFor(UnknownKey, nil)
+				break
+			}
+			ln := h.lines[alloc]
+			f := h.funcs[ln.fn]
+			if opts.GroupBy == "function" {
+				if fnRow[ln.fn] == 0 {
+					fnRow[ln.fn] = 1 + rowFor(f.name, func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, ln.line })
+				}
+				ri = fnRow[ln.fn] - 1
+				break
+			}
+			k := site{ln.fn, ln.line}
+			var ok bool
+			if ri, ok = siteRow[k]; !ok {
+				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(ln.line, 10), func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, ln.line })
+				siteRow[k] = ri
+			}
+		case "stack":
+			names = names[:0]
+			for _, li := range locs {
+				for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+					names = append(names, h.funcs[h.lines[j].fn].name)
+				}
+			}
+			key := strings.Join(names, " <- ")
+			if key == "" {
+				key = UnknownKey
+			}
+			ri = rowFor(key, nil)
+		case "rule":
+			rule := int32(-1)
+			for _, li := range locs {
+				if r := g.locRule[li]; r >= 0 && (rule < 0 || r < rule) {
+					rule = r
+				}
+			}
+			var ok bool
+			if ri, ok = ruleRow[rule]; !ok {
+				key := UnmatchedKey
+				if rule >= 0 {
+					key = opts.Rules.List[rule].Name
+				}
+				ri = rowFor(key, nil)
+				ruleRow[rule] = ri
+			}
+		}
+		r := &rows[ri]
 		r.Objects += objects
 		r.Bytes += bytes
-		if v, ok := smp.NumLabel["bytes"]; ok {
-			for _, b := range v {
-				sizes[key][b] = true
+		r.Sampled += sampledObjects(objects, bytes, h.Period)
+		for _, b := range h.sampleSizes(i) {
+			if j, found := slices.BinarySearch(r.Sizes, b); !found {
+				r.Sizes = slices.Insert(r.Sizes, j, b)
 			}
 		}
 	}
-	for key, r := range rows {
-		for b := range sizes[key] {
-			r.Sizes = append(r.Sizes, b)
+	s.Rows = make([]Row, 0, len(rows))
+	for _, r := range rows {
+		row := r.Row
+		if row.Sizes == nil {
+			row.Sizes = []int64{}
 		}
-		sort.Slice(r.Sizes, func(i, j int) bool { return r.Sizes[i] < r.Sizes[j] })
-		s.Rows = append(s.Rows, *r)
+		row.RelError, row.LowSamples = sampling(row.Sampled, h.Period)
+		s.Rows = append(s.Rows, row)
 	}
 	sort.Slice(s.Rows, func(i, j int) bool {
 		if s.Rows[i].Bytes != s.Rows[j].Bytes {
@@ -167,72 +421,50 @@ func Summarize(p *profile.Profile, opts Options) (*Summary, error) {
 	return s, nil
 }
 
-// keep applies the focus and ignore filters to one sample's frames.
-func keep(smp *profile.Sample, opts Options) bool {
-	if opts.Focus == nil && opts.Ignore == nil && opts.FocusFunction == "" {
-		return true
+// keep applies the focus and ignore filters to one sample's locations.
+func (g *grouper) keep(locs []int32) bool {
+	var flags uint8
+	for _, li := range locs {
+		flags |= g.locFlags[li]
 	}
-	focused := opts.Focus == nil
-	exact := opts.FocusFunction == ""
-	for _, loc := range smp.Location {
-		for _, ln := range loc.Line {
-			if ln.Function == nil {
-				continue
-			}
-			name := ln.Function.Name
-			if opts.Ignore != nil && opts.Ignore.MatchString(name) {
-				return false
-			}
-			if !focused && opts.Focus.MatchString(name) {
-				focused = true
-			}
-			if !exact && name == opts.FocusFunction {
-				exact = true
-			}
-		}
+	if flags&flagIgnore != 0 {
+		return false
 	}
-	return focused && exact
+	if g.opts.Focus != nil && flags&flagFocus == 0 {
+		return false
+	}
+	if g.opts.FocusFunction != "" && flags&flagExact == 0 {
+		return false
+	}
+	return true
 }
 
-// groupKey returns the group of one sample and, for function and site
-// grouping, its allocating frame.
-func groupKey(smp *profile.Sample, groupBy string) (key, fn, file string, line int64) {
-	if groupBy == "stack" {
-		var names []string
-		for _, loc := range smp.Location {
-			for _, ln := range loc.Line {
-				if ln.Function != nil {
-					names = append(names, ln.Function.Name)
-				}
-			}
-		}
-		return strings.Join(names, " <- "), "", "", 0
+// sampledObjects recovers how many objects the runtime actually sampled
+// behind a sample of a profile with the given period. The Go runtime
+// scales a sample of count objects of average size s by
+// 1/(1-exp(-s/period)) (runtime/pprof scaleHeapSample); this inverts it.
+func sampledObjects(objects, bytes, period int64) int64 {
+	if objects <= 0 {
+		return 0
 	}
-	var first *profile.Line
-	for _, loc := range smp.Location {
-		for i := range loc.Line {
-			ln := &loc.Line[i]
-			if ln.Function == nil {
-				continue
-			}
-			if first == nil {
-				first = ln
-			}
-			if !isRuntime(ln.Function.Name) {
-				return frameKey(ln, groupBy)
-			}
-		}
+	if period <= 1 || bytes <= 0 {
+		return objects
 	}
-	if first != nil {
-		return frameKey(first, groupBy)
-	}
-	return "(unknown)", "(unknown)", "", 0
+	avg := float64(bytes) / float64(objects)
+	keep := 1 - math.Exp(-avg/float64(period))
+	n := int64(math.Ceil(float64(objects)*keep - 1e-6))
+	return max(n, 1)
 }
 
-func frameKey(ln *profile.Line, groupBy string) (key, fn, file string, line int64) {
-	fn, file, line = ln.Function.Name, ln.Function.Filename, ln.Line
-	if groupBy == "site" {
-		return fn + " " + file + ":" + strconv.FormatInt(line, 10), fn, file, line
+// sampling estimates a row's relative error from its sampled objects:
+// the count of a Poisson process has relative standard error
+// 1/sqrt(count).
+func sampling(sampled, period int64) (relError float64, low bool) {
+	if period <= 1 {
+		return 0, false
 	}
-	return fn, fn, file, line
+	if sampled <= 0 {
+		return 1, true
+	}
+	return 1 / math.Sqrt(float64(sampled)), sampled < MinSampled
 }

@@ -1,0 +1,530 @@
+package heapscan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Field numbers of perftools.profiles.Profile (profile.proto) and the
+// messages it contains.
+const (
+	fieldProfileSampleType        = 1
+	fieldProfileSample            = 2
+	fieldProfileLocation          = 4
+	fieldProfileFunction          = 5
+	fieldProfileStringTable       = 6
+	fieldProfilePeriodType        = 11
+	fieldProfilePeriod            = 12
+	fieldProfileDefaultSampleType = 14
+
+	fieldSampleLocationID = 1
+	fieldSampleValue      = 2
+	fieldSampleLabel      = 3
+
+	fieldLabelKey     = 1
+	fieldLabelStr     = 2
+	fieldLabelNum     = 3
+	fieldLabelNumUnit = 4
+
+	fieldLocationID      = 1
+	fieldLocationAddress = 3
+	fieldLocationLine    = 4
+
+	fieldLineFunctionID = 1
+	fieldLineLine       = 2
+
+	fieldFunctionID       = 1
+	fieldFunctionName     = 2
+	fieldFunctionFilename = 4
+
+	fieldValueTypeType = 1
+	fieldValueTypeUnit = 2
+)
+
+// decoder holds what the streaming reader keeps while it reads: samples
+// arrive before the tables that name their frames (the Go runtime and
+// pprof both write the string table last), so stacks are kept as location
+// IDs and labels as string indexes, and resolved at the end.
+type decoder struct {
+	h *Heap
+
+	budget   int64 // bytes the decoded data may retain
+	retained int64
+
+	sampleTypes [][2]int64 // type, unit string indexes
+	periodType  [2]int64
+	labelKeys   []int64 // string index of each numeric label's key
+	labelNums   []int64
+	labelEnd    []uint32
+
+	locIDs   []uint64
+	locAddrs []uint64
+	locLines []uint32
+	lines    []rawLine
+
+	funcIDs []uint64
+	funcs   [][2]int64 // name, filename string indexes
+
+	strings []string
+
+	badScalar bool // a message field arrived as a varint
+}
+
+type rawLine struct {
+	fnID uint64
+	line int64
+}
+
+// errTooLarge is wrapped by every error that reports an exceeded size
+// limit.
+var errTooLarge = errors.New("size limit exceeded")
+
+// ErrTooLarge reports a profile whose decompressed size, or whose decoded
+// data, exceeds ReadOptions.MaxBytes. Test for it with errors.Is.
+var ErrTooLarge = errTooLarge
+
+// decodeStream reads an uncompressed profile.proto message from r, one
+// top-level field at a time, keeping only what grouping needs. maxBytes
+// bounds the memory the decoded data retains.
+func decodeStream(r io.Reader, maxBytes int64) (*Heap, error) {
+	d := &decoder{h: &Heap{}, budget: maxBytes}
+	s := &stream{src: r, buf: make([]byte, 64<<10)}
+	for {
+		key, err := s.uvarint()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, d.posErr(s, err)
+		}
+		num, typ := protowire.DecodeTag(key)
+		if num <= 0 {
+			return nil, fmt.Errorf("malformed profile: invalid field number %d at byte %d", num, s.off)
+		}
+		switch typ {
+		case protowire.VarintType:
+			v, err := s.uvarint()
+			if err != nil {
+				return nil, d.posErr(s, err)
+			}
+			d.scalar(num, v)
+		case protowire.Fixed32Type:
+			if _, err := s.next(4); err != nil {
+				return nil, d.posErr(s, err)
+			}
+		case protowire.Fixed64Type:
+			if _, err := s.next(8); err != nil {
+				return nil, d.posErr(s, err)
+			}
+		case protowire.BytesType:
+			n, err := s.uvarint()
+			if err != nil {
+				return nil, d.posErr(s, err)
+			}
+			if n > math.MaxInt32 {
+				return nil, fmt.Errorf("malformed profile: field %d at byte %d claims %d bytes", num, s.off, n)
+			}
+			start := s.off
+			b, err := s.next(int(n))
+			if err != nil {
+				return nil, d.posErr(s, err)
+			}
+			if err := d.message(num, b); err != nil {
+				return nil, fmt.Errorf("malformed profile: field %d at byte %d: %w", num, start, err)
+			}
+			if d.retained > d.budget {
+				return nil, fmt.Errorf("decoded profile retains more than %d bytes: %w", d.budget, errTooLarge)
+			}
+		default:
+			return nil, fmt.Errorf("malformed profile: field %d at byte %d has unsupported wire type %d", num, s.off, typ)
+		}
+	}
+	if err := d.resolve(); err != nil {
+		return nil, err
+	}
+	return d.h, nil
+}
+
+// posErr describes a read error at the stream's position.
+func (d *decoder) posErr(s *stream, err error) error {
+	if errors.Is(err, errTooLarge) {
+		return err
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		return fmt.Errorf("truncated profile: unexpected end of data at byte %d", s.off)
+	}
+	if errors.Is(err, errVarint) {
+		return fmt.Errorf("malformed profile: bad varint at byte %d", s.off)
+	}
+	return err
+}
+
+// scalar handles a top-level varint field.
+func (d *decoder) scalar(num protowire.Number, v uint64) {
+	switch num {
+	case fieldProfilePeriod:
+		d.h.Period = int64(v)
+	case fieldProfileSample, fieldProfileLocation, fieldProfileFunction, fieldProfileStringTable:
+		// Wrong wire type for a message: pprof rejects it too, but a
+		// varint carries nothing to keep; ignoring it would hide
+		// corruption, so it is recorded as a bad message below.
+		d.badScalar = true
+	}
+}
+
+// message handles a top-level length-delimited field.
+func (d *decoder) message(num protowire.Number, b []byte) error {
+	switch num {
+	case fieldProfileSampleType:
+		vt, err := decodeValueType(b)
+		if err != nil {
+			return fmt.Errorf("sample type: %w", err)
+		}
+		d.sampleTypes = append(d.sampleTypes, vt)
+	case fieldProfilePeriodType:
+		vt, err := decodeValueType(b)
+		if err != nil {
+			return fmt.Errorf("period type: %w", err)
+		}
+		d.periodType = vt
+	case fieldProfileSample:
+		return d.sample(b)
+	case fieldProfileLocation:
+		return d.location(b)
+	case fieldProfileFunction:
+		return d.function(b)
+	case fieldProfileStringTable:
+		d.strings = append(d.strings, string(b))
+		d.retained += int64(len(b)) + 16
+	}
+	return nil
+}
+
+func decodeValueType(b []byte) ([2]int64, error) {
+	var vt [2]int64
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+		switch num {
+		case fieldValueTypeType:
+			vt[0] = int64(v)
+		case fieldValueTypeUnit:
+			vt[1] = int64(v)
+		}
+		return nil
+	})
+	return vt, err
+}
+
+// sample keeps one sample: its values, its location IDs (copied as the
+// varints they are), and its numeric labels.
+func (d *decoder) sample(b []byte) error {
+	h := d.h
+	stacks0, values0, labels0 := len(h.stacks), len(h.values), len(d.labelNums)
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		switch {
+		case num == fieldSampleLocationID && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			h.stacks = append(h.stacks, v...) // validated in Heap.check
+			b = b[n:]
+		case num == fieldSampleLocationID && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			h.stacks = protowire.AppendVarint(h.stacks, v)
+			b = b[n:]
+		case num == fieldSampleValue && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			for len(v) > 0 {
+				x, m := protowire.ConsumeVarint(v)
+				if m < 0 {
+					return fmt.Errorf("sample value: %w", protowire.ParseError(m))
+				}
+				h.values = append(h.values, int64(x))
+				v = v[m:]
+			}
+			b = b[n:]
+		case num == fieldSampleValue && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			h.values = append(h.values, int64(v))
+			b = b[n:]
+		case num == fieldSampleLabel && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			if err := d.label(v); err != nil {
+				return err
+			}
+			b = b[n:]
+		case num == fieldSampleLocationID || num == fieldSampleValue || num == fieldSampleLabel:
+			return fmt.Errorf("sample field %d has wire type %d", num, typ)
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			b = b[n:]
+		}
+	}
+	if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(d.labelNums)) > math.MaxUint32 {
+		return fmt.Errorf("more than 4 GiB of stacks: %w", errTooLarge)
+	}
+	h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
+	d.labelEnd = append(d.labelEnd, uint32(len(d.labelNums)))
+	h.nsamples++
+	d.retained += int64(len(h.stacks)-stacks0) + 8*int64(len(h.values)-values0) + 16*int64(len(d.labelNums)-labels0) + 8
+	return nil
+}
+
+// label keeps a numeric label (pprof's rule: a label without a string
+// value and with a number or unit is numeric).
+func (d *decoder) label(b []byte) error {
+	var key, str, num, unit int64
+	err := fields(b, func(n protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+		switch n {
+		case fieldLabelKey:
+			key = int64(v)
+		case fieldLabelStr:
+			str = int64(v)
+		case fieldLabelNum:
+			num = int64(v)
+		case fieldLabelNumUnit:
+			unit = int64(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("label: %w", err)
+	}
+	if str == 0 && (num != 0 || unit != 0) {
+		d.labelKeys = append(d.labelKeys, key)
+		d.labelNums = append(d.labelNums, num)
+	}
+	return nil
+}
+
+func (d *decoder) location(b []byte) error {
+	var id, addr uint64
+	lines0 := len(d.lines)
+	err := fields(b, func(num protowire.Number, typ protowire.Type, v uint64, msg []byte) error {
+		switch num {
+		case fieldLocationID:
+			id = v
+		case fieldLocationAddress:
+			addr = v
+		case fieldLocationLine:
+			if typ != protowire.BytesType {
+				return fmt.Errorf("location line has wire type %d", typ)
+			}
+			var ln rawLine
+			err := fields(msg, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+				switch num {
+				case fieldLineFunctionID:
+					ln.fnID = v
+				case fieldLineLine:
+					ln.line = int64(v)
+				}
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("line: %w", err)
+			}
+			d.lines = append(d.lines, ln)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("location: %w", err)
+	}
+	d.locIDs = append(d.locIDs, id)
+	d.locAddrs = append(d.locAddrs, addr)
+	d.locLines = append(d.locLines, uint32(lines0))
+	d.retained += 24 + 16*int64(len(d.lines)-lines0)
+	return nil
+}
+
+func (d *decoder) function(b []byte) error {
+	var id uint64
+	var name, file int64
+	err := fields(b, func(num protowire.Number, _ protowire.Type, v uint64, _ []byte) error {
+		switch num {
+		case fieldFunctionID:
+			id = v
+		case fieldFunctionName:
+			name = int64(v)
+		case fieldFunctionFilename:
+			file = int64(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("function: %w", err)
+	}
+	d.funcIDs = append(d.funcIDs, id)
+	d.funcs = append(d.funcs, [2]int64{name, file})
+	d.retained += 24
+	return nil
+}
+
+// fields calls f for every field of the message b. Varint fields pass
+// their value, length-delimited fields their bytes; fixed-width fields are
+// skipped.
+func fields(b []byte, f func(num protowire.Number, typ protowire.Type, v uint64, msg []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var msg []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			msg, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if typ == protowire.VarintType || typ == protowire.BytesType {
+			if err := f(num, typ, v, msg); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// str returns string i of the table, or an error naming what referred to
+// it.
+func (d *decoder) str(i int64, what string) (string, error) {
+	if i < 0 || i >= int64(len(d.strings)) {
+		return "", fmt.Errorf("malformed profile: %s refers to string %d, but the string table has %d entries", what, i, len(d.strings))
+	}
+	return d.strings[i], nil
+}
+
+// resolve turns string indexes into names, function IDs into indexes and
+// numeric labels into the "bytes" sizes, then checks the samples.
+func (d *decoder) resolve() error {
+	h := d.h
+	if d.badScalar {
+		return errors.New("malformed profile: a sample, location, function or string is encoded as a varint")
+	}
+	if len(d.strings) > 0 && d.strings[0] != "" {
+		return errors.New("malformed profile: string table does not start with the empty string")
+	}
+	var err error
+	for i, vt := range d.sampleTypes {
+		var t, u string
+		if t, err = d.str(vt[0], fmt.Sprintf("sample type %d", i)); err != nil {
+			return err
+		}
+		if u, err = d.str(vt[1], fmt.Sprintf("sample type %d unit", i)); err != nil {
+			return err
+		}
+		h.SampleTypes = append(h.SampleTypes, ValueType{t, u})
+	}
+	if h.PeriodType.Type, err = d.str(d.periodType[0], "period type"); err != nil {
+		return err
+	}
+	if h.PeriodType.Unit, err = d.str(d.periodType[1], "period type unit"); err != nil {
+		return err
+	}
+
+	// Functions: IDs to indexes.
+	funcIndex := make(map[uint64]int32, len(d.funcIDs))
+	h.funcs = make([]function, 0, len(d.funcs)+len(d.locIDs))
+	for i, f := range d.funcs {
+		id := d.funcIDs[i]
+		if id == 0 {
+			return fmt.Errorf("malformed profile: function %d has ID 0", i)
+		}
+		if _, dup := funcIndex[id]; dup {
+			return fmt.Errorf("malformed profile: duplicate function ID %d", id)
+		}
+		name, err := d.str(f[0], fmt.Sprintf("function %d name", id))
+		if err != nil {
+			return err
+		}
+		file, err := d.str(f[1], fmt.Sprintf("function %d file name", id))
+		if err != nil {
+			return err
+		}
+		funcIndex[id] = int32(len(h.funcs))
+		h.funcs = append(h.funcs, function{name: name, file: file})
+	}
+	d.funcs, d.funcIDs = nil, nil
+
+	// Locations: lines to function indexes.
+	h.locLines = make([]uint32, 0, len(d.locIDs)+1)
+	h.lines = make([]line, 0, len(d.lines))
+	for i := range d.locIDs {
+		end := len(d.lines)
+		if i+1 < len(d.locLines) {
+			end = int(d.locLines[i+1])
+		}
+		h.locLines = append(h.locLines, uint32(len(h.lines)))
+		for _, ln := range d.lines[d.locLines[i]:end] {
+			if ln.fnID == 0 {
+				continue
+			}
+			fi, ok := funcIndex[ln.fnID]
+			if !ok {
+				return fmt.Errorf("malformed profile: location %d refers to function ID %d, which the profile does not define", d.locIDs[i], ln.fnID)
+			}
+			h.lines = append(h.lines, line{fn: fi, line: ln.line})
+		}
+		if len(h.lines) == int(h.locLines[i]) {
+			h.addAddressFrame(d.locAddrs[i])
+		}
+	}
+	h.locLines = append(h.locLines, uint32(len(h.lines)))
+	if err := h.setLocationIDs(d.locIDs); err != nil {
+		return err
+	}
+	d.lines, d.locIDs, d.locAddrs, d.locLines = nil, nil, nil, nil
+
+	// Labels: keep the "bytes" values.
+	for i, k := range d.labelKeys {
+		if k < 0 || k >= int64(len(d.strings)) {
+			return fmt.Errorf("malformed profile: label %d refers to string %d, but the string table has %d entries", i, k, len(d.strings))
+		}
+	}
+	h.sizeEnd = d.labelEnd
+	h.sizes = d.labelNums[:0]
+	start := uint32(0)
+	for s, end := range d.labelEnd {
+		for j := start; j < end; j++ {
+			if d.strings[d.labelKeys[j]] == "bytes" {
+				h.sizes = append(h.sizes, d.labelNums[j])
+			}
+		}
+		start = end
+		h.sizeEnd[s] = uint32(len(h.sizes))
+	}
+	d.labelKeys = nil
+	return h.check()
+}

@@ -1,0 +1,275 @@
+package heapscan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/google/pprof/profile"
+)
+
+// ValueType names one value of a sample ("inuse_space", "bytes").
+type ValueType struct {
+	Type string
+	Unit string
+}
+
+// Heap is a heap profile held in the compact form heapscan groups: the
+// sample values, each sample's stack as a list of location IDs, the
+// "bytes" label, and the location and function tables. Both readers
+// produce it: Decode streams the protobuf wire format without building
+// pprof's object model, and FromProfile converts a parsed
+// *profile.Profile. A Heap retains nothing of its input.
+type Heap struct {
+	// SampleTypes name the values of every sample, in order.
+	SampleTypes []ValueType
+	// PeriodType and Period are the profile's sampling period: for a Go
+	// heap profile, Period is runtime.MemProfileRate (1 = every
+	// allocation recorded).
+	PeriodType ValueType
+	Period     int64
+
+	nsamples int
+	values   []int64  // nsamples*len(SampleTypes), sample after sample
+	stacks   []byte   // location IDs of every sample, leaf first, as varints
+	stackEnd []uint32 // sample i's IDs are stacks[stackEnd[i-1]:stackEnd[i]]
+	sizes    []int64  // the "bytes" label values of every sample
+	sizeEnd  []uint32 // sample i's sizes are sizes[sizeEnd[i-1]:sizeEnd[i]]
+
+	funcs    []function
+	locLines []uint32 // location i's lines are lines[locLines[i]:locLines[i+1]]
+	lines    []line
+	locDense []int32 // location ID -> index + 1 (0: none), when IDs are dense
+	locMap   map[uint64]int32
+
+	addrFuncs map[uint64]int32 // address frame -> index into funcs
+}
+
+// function is one function of the profile, resolved to its names.
+type function struct {
+	name string
+	file string
+}
+
+// line is one frame of a location: inlined callees come first.
+type line struct {
+	fn   int32 // index into Heap.funcs
+	line int64
+}
+
+// Samples returns the number of samples in the profile.
+func (h *Heap) Samples() int { return h.nsamples }
+
+// sampleStack returns sample i's encoded location IDs.
+func (h *Heap) sampleStack(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = h.stackEnd[i-1]
+	}
+	return h.stacks[start:h.stackEnd[i]]
+}
+
+// sampleSizes returns sample i's "bytes" label values.
+func (h *Heap) sampleSizes(i int) []int64 {
+	start := uint32(0)
+	if i > 0 {
+		start = h.sizeEnd[i-1]
+	}
+	return h.sizes[start:h.sizeEnd[i]]
+}
+
+// locIndex returns the index of the location with the given ID.
+func (h *Heap) locIndex(id uint64) (int32, bool) {
+	if h.locMap != nil {
+		i, ok := h.locMap[id]
+		return i, ok
+	}
+	if id < uint64(len(h.locDense)) {
+		if i := h.locDense[id]; i > 0 {
+			return i - 1, true
+		}
+	}
+	return 0, false
+}
+
+// setLocationIDs builds the ID lookup for locations whose IDs are ids.
+func (h *Heap) setLocationIDs(ids []uint64) error {
+	var maxID uint64
+	for _, id := range ids {
+		maxID = max(maxID, id)
+	}
+	if maxID <= uint64(2*len(ids)+1024) {
+		h.locDense = make([]int32, maxID+1)
+		for i, id := range ids {
+			if id == 0 {
+				return fmt.Errorf("malformed profile: location %d has ID 0", i)
+			}
+			if h.locDense[id] != 0 {
+				return fmt.Errorf("malformed profile: duplicate location ID %d", id)
+			}
+			h.locDense[id] = int32(i + 1)
+		}
+		return nil
+	}
+	h.locMap = make(map[uint64]int32, len(ids))
+	for i, id := range ids {
+		if id == 0 {
+			return fmt.Errorf("malformed profile: location %d has ID 0", i)
+		}
+		if _, dup := h.locMap[id]; dup {
+			return fmt.Errorf("malformed profile: duplicate location ID %d", id)
+		}
+		h.locMap[id] = int32(i)
+	}
+	return nil
+}
+
+// check validates what the readers could not check while reading: every
+// sample has one value per sample type and refers only to locations that
+// exist.
+func (h *Heap) check() error {
+	if len(h.SampleTypes) == 0 {
+		return errors.New("not a heap profile: it has no sample types (is it a profile at all?)")
+	}
+	if len(h.values) != h.nsamples*len(h.SampleTypes) {
+		// Find the first offender for the message.
+		return fmt.Errorf("malformed profile: samples have %d values in all, want %d (%d samples of %d sample types)",
+			len(h.values), h.nsamples*len(h.SampleTypes), h.nsamples, len(h.SampleTypes))
+	}
+	for i := 0; i < h.nsamples; i++ {
+		b := h.sampleStack(i)
+		for len(b) > 0 {
+			id, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return fmt.Errorf("malformed profile: sample %d: bad location ID: %w", i, protowire.ParseError(n))
+			}
+			b = b[n:]
+			if _, ok := h.locIndex(id); !ok {
+				return fmt.Errorf("malformed profile: sample %d refers to location ID %d, which the profile does not define", i, id)
+			}
+		}
+	}
+	return nil
+}
+
+// checkHeap reports whether the profile has the sample types of a Go heap
+// profile for kind ("inuse" or "alloc") and returns their indexes.
+func (h *Heap) sampleIndexes(kind string) (objects, space int, err error) {
+	objects, space = -1, -1
+	for i, st := range h.SampleTypes {
+		switch st.Type {
+		case kind + "_objects":
+			objects = i
+		case kind + "_space":
+			space = i
+		}
+	}
+	if objects < 0 || space < 0 {
+		return 0, 0, fmt.Errorf("not a heap profile: want sample types %s_objects and %s_space, has %s",
+			kind, kind, h.sampleTypeList())
+	}
+	return objects, space, nil
+}
+
+func (h *Heap) sampleTypeList() string {
+	s := ""
+	for i, st := range h.SampleTypes {
+		if i > 0 {
+			s += ", "
+		}
+		s += st.Type + "/" + st.Unit
+	}
+	if s == "" {
+		s = "none"
+	}
+	return s
+}
+
+// FromProfile converts a profile parsed by github.com/google/pprof/profile
+// into a Heap. p is read, not changed or retained. It is the reader for
+// the legacy text format and for profiles built in memory.
+func FromProfile(p *profile.Profile) (*Heap, error) {
+	h := &Heap{Period: p.Period}
+	if p.PeriodType != nil {
+		h.PeriodType = ValueType{p.PeriodType.Type, p.PeriodType.Unit}
+	}
+	for _, st := range p.SampleType {
+		h.SampleTypes = append(h.SampleTypes, ValueType{st.Type, st.Unit})
+	}
+	funcIndex := map[*profile.Function]int32{}
+	locIndex := make(map[*profile.Location]uint64, len(p.Location))
+	var ids []uint64
+	addLocation := func(loc *profile.Location) uint64 {
+		if id, ok := locIndex[loc]; ok {
+			return id
+		}
+		h.locLines = append(h.locLines, uint32(len(h.lines)))
+		for _, ln := range loc.Line {
+			if ln.Function == nil {
+				continue
+			}
+			fi, ok := funcIndex[ln.Function]
+			if !ok {
+				fi = int32(len(h.funcs))
+				funcIndex[ln.Function] = fi
+				h.funcs = append(h.funcs, function{name: ln.Function.Name, file: ln.Function.Filename})
+			}
+			h.lines = append(h.lines, line{fn: fi, line: ln.Line})
+		}
+		if len(h.lines) == int(h.locLines[len(h.locLines)-1]) {
+			h.addAddressFrame(loc.Address)
+		}
+		id := uint64(len(ids) + 1)
+		ids = append(ids, id)
+		locIndex[loc] = id
+		return id
+	}
+	for _, loc := range p.Location {
+		addLocation(loc)
+	}
+	for _, s := range p.Sample {
+		if len(s.Value) != len(p.SampleType) {
+			return nil, fmt.Errorf("malformed profile: sample %d has %d values, want %d", h.nsamples, len(s.Value), len(p.SampleType))
+		}
+		h.values = append(h.values, s.Value...)
+		for _, loc := range s.Location {
+			if loc == nil {
+				return nil, fmt.Errorf("malformed profile: sample %d has a nil location", h.nsamples)
+			}
+			h.stacks = protowire.AppendVarint(h.stacks, addLocation(loc))
+		}
+		h.sizes = append(h.sizes, s.NumLabel["bytes"]...)
+		if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(h.sizes)) > math.MaxUint32 {
+			return nil, errors.New("profile too large: more than 4 GiB of stacks")
+		}
+		h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
+		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
+		h.nsamples++
+	}
+	h.locLines = append(h.locLines, uint32(len(h.lines)))
+	if err := h.setLocationIDs(ids); err != nil {
+		return nil, err
+	}
+	if err := h.check(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// addAddressFrame gives a location without symbol information one frame
+// named by its address, so unsymbolized profiles still group by location.
+func (h *Heap) addAddressFrame(addr uint64) {
+	fi, ok := h.addrFuncs[addr]
+	if !ok {
+		if h.addrFuncs == nil {
+			h.addrFuncs = map[uint64]int32{}
+		}
+		fi = int32(len(h.funcs))
+		h.addrFuncs[addr] = fi
+		h.funcs = append(h.funcs, function{name: "0x" + strconv.FormatUint(addr, 16)})
+	}
+	h.lines = append(h.lines, line{fn: fi})
+}
