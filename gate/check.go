@@ -100,6 +100,7 @@ type CheckOptions struct {
 func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 	rep := &Report{File: f}
 	for _, b := range f.Budgets {
+		reported := false
 		for _, l := range b.Limits {
 			var outs []Outcome
 			var err error
@@ -109,7 +110,10 @@ func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 				outs, err = checkMemory(b, l, rs)
 			}
 			if err != nil {
-				rep.Problems = append(rep.Problems, &PosError{File: f.Path, Line: b.Line, Msg: err.Error()})
+				if !reported {
+					rep.Problems = append(rep.Problems, &PosError{File: f.Path, Line: b.Line, Msg: err.Error()})
+					reported = true
+				}
 				continue
 			}
 			rep.Outcomes = append(rep.Outcomes, outs...)
@@ -163,7 +167,7 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
 			Detail: "every selected case is unavailable: " + strings.Join(reasons, "; ")}}, nil
 	}
-	return nil, fmt.Errorf("select %s matches no measured case for %s", b.Select, l.Metric.Key())
+	return nil, fmt.Errorf("select %s matches no measured case", b.Select)
 }
 
 func memoryValue(m Metric, r *memprof.Result) float64 {
@@ -221,7 +225,7 @@ func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Ou
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
 			Detail: "timing is not available: the results hold no throughput rows"}}, nil
 	}
-	return nil, fmt.Errorf("select %s matches no measured operation for %s", b.Select, l.Metric.Key())
+	return nil, fmt.Errorf("select %s matches no measured operation", b.Select)
 }
 
 // timeVerdict applies the noise rule: a time fails only when its median
