@@ -386,9 +386,13 @@ func attribute(r *Result, prof []byte) error {
 	// C memory keeps nothing on the Go heap (see the C-heap figure).
 	r.BytesPerInstance = float64(bytesTotal) / n
 	r.AllocsPerInstance = float64(objects) / n
-	r.SlotBytes = float64(maxSlot)
-	if r.Layout != "pointer" {
+	switch r.Layout {
+	case "pointer":
+		r.SlotBytes = float64(maxSlot)
+	case "slice":
 		r.SlotBytes = float64(maxSlot) / n
+	default:
+		r.SlotBytes = 0 // a collection has no one slot per instance
 	}
 	var holderBytes int64
 	for _, row := range hold.Rows {

@@ -52,8 +52,8 @@ type Result struct {
 	// SizeofBytes is unsafe.Sizeof of the representation.
 	SizeofBytes int64 `json:"sizeof_bytes"`
 	// SlotBytes is the slot size the allocator used for the instance's
-	// largest object (the profile's "bytes" label); for the slice and
-	// collection layouts, the largest object's slot divided by N.
+	// largest object (the profile's "bytes" label); for the slice layout
+	// the backing array's slot divided by N; 0 for a collection.
 	SlotBytes float64 `json:"slot_bytes"`
 	// OffheapBytesPerInstance is runtime memory outside the heap (finalizer
 	// and cleanup records) per instance, measured with profiling off.

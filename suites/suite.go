@@ -17,12 +17,18 @@ import (
 
 // The names the registry accepts. The CLI matches them case-insensitively.
 var (
-	Types   = []string{"SecretKey", "PublicKey", "Signature", "G1", "G2"}
+	Types   = []string{"SecretKey", "PublicKey", "Signature", "G1", "G2", "PubkeyCache", "AttestationPool"}
 	Libs    = []string{"blst", "gnark", "circl"}
-	Reprs   = []string{"scalar", "affine", "jacobian", "projective", "compressed", "uncompressed"}
-	Layouts = []string{"pointer", "slice"}
+	Reprs   = []string{"scalar", "affine", "jacobian", "projective", "compressed", "uncompressed", "index-slice", "map-pointer", "wrapper-pointer", "wrapper-value", "slice-value", "slice-pointer", "slice-compressed", "map-root"}
+	Layouts = []string{"pointer", "slice", "collection"}
 	Schemes = []string{"min-pk", "min-sig"}
 )
+
+// Scenarios are the types that model a whole structure of a real client
+// (a validator public-key cache, an attestation pool) rather than one
+// object; their entries use the "collection" layout and their repr names
+// the form of the structure.
+var Scenarios = []string{"PubkeyCache", "AttestationPool"}
 
 // Entry is one combination of type, library, representation and layout.
 type Entry struct {
@@ -39,6 +45,9 @@ type Entry struct {
 	// SizeHint is unsafe.Sizeof of the representation, used to refuse an
 	// N that cannot fit in memory before anything is allocated.
 	SizeHint uintptr
+	// DefaultN, if not zero, is the N measured when the user gives none:
+	// scenarios are measured at their real scale (1,000,000 validators).
+	DefaultN int
 	// Unavailable, when not empty, says why this combination cannot be
 	// measured (the library has no such representation, or this build
 	// lacks cgo); Case is nil then.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "instances",
-		UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json] [-o FILE] [--profile-dir DIR]",
+		UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json|markdown|csv|bench] [-o FILE] [--profile-dir DIR]",
 		Short:     "measure bytes per instance of each library and representation",
 		Long: `Instances allocates N instances of each selected case in a fresh child
 process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
@@ -38,8 +39,19 @@ Type, library and representation names are case-insensitive. Exit status is
 // instances.
 type measureOptions struct {
 	n          int
+	nSet       bool // -n was given: it overrides the entries' own DefaultN
 	jobs       int
 	profileDir string
+	// started, when set, is called as each case starts (for progress).
+	started func(e suites.Entry)
+}
+
+// nFor is the number of instances to measure for e.
+func (mo measureOptions) nFor(e suites.Entry) int {
+	if !mo.nSet && e.DefaultN > 0 {
+		return e.DefaultN
+	}
+	return mo.n
 }
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
@@ -47,10 +59,10 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	var sel selection
 	sel.addFlags(fs, "pointer")
 	var mo measureOptions
-	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case")
+	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case (scenario types default to their real scale, 1000000)")
 	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
 	fs.StringVar(&mo.profileDir, "profile-dir", "", "keep each case's raw heap profile in `dir`")
-	format := fs.String("format", "table", "output `format`: table or json")
+	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
 	if code, done := inv.parse(fs, args); done {
 		return code
@@ -58,7 +70,8 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	formats := []string{"table", "json"}
+	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
+	formats := []string{"table", "json", "markdown", "csv", "bench"}
 	f, err := suites.Canonical("format", *format, formats)
 	if err != nil {
 		return inv.usageError("%v", err)
@@ -73,7 +86,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if mo.jobs <= 0 {
 		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
 	}
-	if err := checkMemoryFor(entries, mo.n); err != nil {
+	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
 	}
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
@@ -84,6 +97,8 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	switch f {
 	case "json":
 		err = rs.WriteJSON(&buf)
+	case "markdown", "csv", "bench":
+		err = renderAs(&buf, f, rs)
 	default:
 		err = render.InstancesTable(&buf, rs)
 	}
@@ -109,15 +124,13 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 
 // checkMemoryFor refuses, before anything is allocated, an N whose
 // estimated memory exceeds what the machine has.
-func checkMemoryFor(entries []suites.Entry, n int) error {
-	var largest uint64
+func checkMemoryFor(entries []suites.Entry, mo measureOptions) error {
 	for _, e := range entries {
-		largest = max(largest, uint64(e.SizeHint))
+		if err := memprof.CheckMemory(mo.nFor(e), uint64(max(e.SizeHint, 1))); err != nil {
+			return fmt.Errorf("%s: %w", e.ID(), err)
+		}
 	}
-	if largest == 0 {
-		largest = 1
-	}
-	return memprof.CheckMemory(n, largest)
+	return nil
 }
 
 // measureEntries measures each entry in its own child process, mo.jobs at a
@@ -133,6 +146,9 @@ func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptio
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if mo.started != nil {
+				mo.started(e)
+			}
 			results[i] = measureEntry(ctx, e, mo)
 		}()
 	}
@@ -144,14 +160,14 @@ func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) mempro
 	var profile string
 	if mo.profileDir != "" {
 		if err := os.MkdirAll(mo.profileDir, 0o755); err != nil {
-			return failedResult(e, mo.n, err)
+			return failedResult(e, mo.nFor(e), err)
 		}
 		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.ID()) + ".pb.gz"
 		profile = filepath.Join(mo.profileDir, name)
 	}
-	r, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), profile, memprof.N(mo.n))
+	r, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), profile, memprof.N(mo.nFor(e)))
 	if err != nil {
-		return failedResult(e, mo.n, err)
+		return failedResult(e, mo.nFor(e), err)
 	}
 	fillEntry(r, e)
 	return *r

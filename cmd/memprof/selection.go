@@ -15,15 +15,22 @@ import (
 type selection struct {
 	types, libs, reprs, layouts string
 	scheme                      string
+	defaultLayout               string
 }
 
-// addFlags adds the selection flags to fs. defaultLayout is "pointer" for
-// instances ("" means every layout).
+// addFlags adds the selection flags to fs. defaultLayout "pointer" selects
+// the pointer layout, and the collection layout of scenario types, unless
+// --layout says otherwise; "" selects every layout.
 func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
+	s.defaultLayout = defaultLayout
 	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated, or all): "+strings.Join(suites.Types, ", "))
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
-	fs.StringVar(&s.layouts, "layout", defaultLayout, "`layouts` (comma-separated, or all): "+strings.Join(suites.Layouts, ", "))
+	help := "`layouts` (comma-separated, or all): " + strings.Join(suites.Layouts, ", ")
+	if defaultLayout == "pointer" {
+		help += " (default pointer, and collection for the scenario types " + strings.Join(suites.Scenarios, ", ") + ")"
+	}
+	fs.StringVar(&s.layouts, "layout", "", help)
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
 }
 
@@ -68,6 +75,9 @@ func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailab
 	layouts, err := parseList("layout", s.layouts, suites.Layouts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if s.layouts == "" && s.defaultLayout == "pointer" {
+		layouts = []string{"pointer", "collection"}
 	}
 	scheme, err := suites.Canonical("scheme", s.scheme, suites.Schemes)
 	if err != nil {

@@ -6,4 +6,5 @@ import (
 	_ "github.com/memprof/memprof/suites/blst"
 	_ "github.com/memprof/memprof/suites/circl"
 	_ "github.com/memprof/memprof/suites/gnark"
+	_ "github.com/memprof/memprof/suites/scenarios"
 )

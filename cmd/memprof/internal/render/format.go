@@ -9,10 +9,14 @@ import (
 )
 
 // Num formats a per-instance figure: whole numbers without decimals (the
-// exact figures are whole), others with two.
+// exact figures are whole), others with two, and small fractions with two
+// significant digits so that they do not read as zero.
 func Num(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	if math.Abs(v) < 0.01 {
+		return strconv.FormatFloat(v, 'g', 2, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }

@@ -44,7 +44,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 		rows = append(rows, row{k, []string{
 			r.Type, r.Lib, r.Repr, r.Layout,
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
-			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
+			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
 			Num(r.OffheapBytesPerInstance), Num(r.HeapAllocBytesPerInstance),
 			Num(r.HolderBytesPerInstance), cHeap(r), "n=" + strconv.Itoa(r.N),
 		}})
@@ -84,7 +84,11 @@ func SitesTable(w io.Writer, rs *memprof.Results) error {
 			for _, b := range s.SlotBytes {
 				slots = append(slots, strconv.FormatInt(b, 10))
 			}
-			if err := t.Append([]string{caseName(r), s.Function, Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")}); err != nil {
+			site := ShortFunction(s.Function)
+			if s.Line > 0 {
+				site += ":" + strconv.FormatInt(s.Line, 10)
+			}
+			if err := t.Append([]string{caseName(r), site, Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")}); err != nil {
 				return err
 			}
 			n++
@@ -122,4 +126,33 @@ func firstLine(s string) string {
 // NewTable returns a terminal table that keeps header names as written.
 func NewTable(w io.Writer) *tablewriter.Table {
 	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+}
+
+// slot renders the slot column: not applicable to a collection.
+func slot(r memprof.Result) string {
+	if r.Layout == "collection" {
+		return "-"
+	}
+	return Num(r.SlotBytes)
+}
+
+// ShortFunction shortens a function name for display: generic type
+// arguments (which the runtime spells out in full) become "[...]".
+func ShortFunction(fn string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range fn {
+		switch {
+		case r == '[':
+			if depth == 0 {
+				b.WriteString("[...]")
+			}
+			depth++
+		case r == ']':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,21 @@
+// Package scenarios registers whole structures that real consensus clients
+// keep, so that the cost per validator includes everything around the keys:
+//
+//   - PubkeyCache: a validator public-key cache of N entries, in the forms
+//     clients use: a map[[48]byte]int index plus a []PublicKey by index
+//     (index-slice), a map[[48]byte]*PublicKey (map-pointer), and the index
+//     plus a slice of wrapper structs holding the key by pointer
+//     (wrapper-pointer) or by value (wrapper-value).
+//   - AttestationPool: N signatures kept with their 32-byte message roots:
+//     a slice of {root, signature} values (slice-value), of {root, *signature}
+//     (slice-pointer), of {root, compressed signature} (slice-compressed), and
+//     a map from root to *signature (map-root).
+//
+// Structures grow as a client grows them (maps without a size hint, slices
+// by append), so map and slice growth steps are part of the measurement.
+// The keys and signatures are real library values: 64 of each are made with
+// the library (KeyGen, key derivation, Sign) and instance i holds a copy of
+// value i%64; the 48-byte map keys are the compressed public key with the
+// validator index written into its last eight bytes, so every key is
+// distinct, as in a real cache.
+package scenarios
