@@ -171,7 +171,13 @@ func headCell(r gate.Row) string {
 
 func pCell(r gate.Row) string {
 	if r.P < 0 {
-		return ""
+		if r.Change == gate.New || r.Change == gate.Missing || r.Change == gate.Unmeasured {
+			return ""
+		}
+		return "exact"
+	}
+	if r.P < 0.001 {
+		return fmt.Sprintf("p<0.001 n=%d+%d", r.N1, r.N2)
 	}
 	return fmt.Sprintf("p=%.3f n=%d+%d", r.P, r.N1, r.N2)
 }
@@ -250,7 +256,7 @@ func Markdown(w io.Writer, c *gate.Comparison) error {
 		b.WriteString("No cases in either file.\n")
 	}
 	b.WriteString("\n</details>\n\n")
-	b.WriteString("<details><summary>Environments</summary>\n\n| | base | head |\n|---|---|---|\n")
+	b.WriteString("**Environments**\n\n| | base | head |\n|---|---|---|\n")
 	for _, e := range envRows(c.BaseEnv, c.HeadEnv) {
 		mark := ""
 		if e[1] != e[2] {
@@ -258,7 +264,6 @@ func Markdown(w io.Writer, c *gate.Comparison) error {
 		}
 		fmt.Fprintf(&b, "| %s%s | %s | %s |\n", e[0], mark, mdCell(e[1]), mdCell(e[2]))
 	}
-	b.WriteString("\n</details>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
