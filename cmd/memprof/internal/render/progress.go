@@ -1,0 +1,91 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// Progress reports a long run's progress on one terminal line: "case i of
+// n, the case name, elapsed". It is meant for a terminal's stderr only; the
+// CLI creates it enabled only when stderr is a terminal, and a disabled (or
+// nil) Progress writes nothing. It is safe for concurrent use.
+type Progress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	what    string
+	n       int
+	started int
+	name    string
+	start   time.Time
+	now     func() time.Time
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+// NewProgress returns a Progress over n cases of what ("case", "operation")
+// writing to w, or nil (which reports nothing) when enabled is false. With
+// tick > 0 it also refreshes the elapsed time every tick until Finish.
+func NewProgress(w io.Writer, what string, n int, enabled bool, tick time.Duration) *Progress {
+	if !enabled {
+		return nil
+	}
+	p := &Progress{w: w, what: what, n: n, start: time.Now(), now: time.Now}
+	if tick > 0 {
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		go p.tick(tick)
+	}
+	return p
+}
+
+func (p *Progress) tick(d time.Duration) {
+	defer close(p.done)
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.started > 0 {
+				p.draw()
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Start reports that the case called name has started.
+func (p *Progress) Start(name string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.started++
+	p.name = name
+	p.draw()
+}
+
+// draw rewrites the progress line in place: carriage return, the line,
+// erase to the end of the line.
+func (p *Progress) draw() {
+	fmt.Fprintf(p.w, "\r%s %d of %d: %s (%s elapsed)\x1b[K", p.what, p.started, p.n, p.name, p.now().Sub(p.start).Round(100*time.Millisecond))
+}
+
+// Finish clears the progress line and writes a last line saying how many
+// cases ran and how long they took.
+func (p *Progress) Finish() {
+	if p == nil {
+		return
+	}
+	if p.stop != nil {
+		close(p.stop)
+		<-p.done
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "\r\x1b[K%d %ss in %s\n", p.started, p.what, p.now().Sub(p.start).Round(100*time.Millisecond))
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/cmd/memprof/internal/report"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+func init() {
+	register(&command{
+		Name:      "report",
+		UsageLine: "report (--type T [selection flags] [-n N] | --from results.json) --out DIR [--force]",
+		Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
+		Long: `Report measures the selected cases (as instances does) and writes a design
+review into the directory --out:
+
+	README.md               the report: summary, one table per type, sites,
+	                        environment, method, charts embedded
+	bytes_per_instance.svg  bytes per instance, grouped by type
+	tradeoff_<type>.svg     bytes per instance against the type's key operation
+	                        (only for types with throughput rows)
+	results.json            the memprof.results/v1 file
+	results.csv             one row per measurement
+	results.bench           Go benchmark format, for benchstat
+
+With --from it renders a saved results file instead of measuring, so a run
+measured once can be rendered many times.
+
+The review is written to a temporary directory beside --out and renamed
+into place at the end. An --out that exists and is not empty is refused
+unless --force, which replaces it as a whole. Progress goes to stderr when
+stderr is a terminal, and nowhere otherwise.
+
+Exit status: 0 when the review was written and every case was measured; 1
+when a case failed (the review is still written, the failure in it), when
+the --from file is not a readable memprof.results/v1 file, or when writing
+failed; 2 for a usage error, an --out that is not empty included.`,
+		Run: runReport,
+	})
+}
+
+func runReport(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	var sel selection
+	sel.addFlags(fs, "pointer")
+	var mo measureOptions
+	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case")
+	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
+	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
+	out := fs.String("out", "", "write the review into `dir` (required)")
+	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
+	if code, done := inv.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if *out == "" {
+		return inv.usageError("--out is required: the directory to write the review into")
+	}
+	measureFlags := map[string]bool{"type": true, "lib": true, "repr": true, "layout": true, "scheme": true, "n": true, "jobs": true}
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		mo.nSet = mo.nSet || f.Name == "n"
+		if measureFlags[f.Name] {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if *from != "" && len(given) > 0 {
+		return inv.usageError("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
+	}
+	if err := report.CheckOut(*out, *force); err != nil {
+		return inv.usageError("%v", err)
+	}
+
+	opts := report.Options{Force: *force}
+	var rs *memprof.Results
+	if *from != "" {
+		var err error
+		rs, err = memprof.ReadResultsFile(*from)
+		if err != nil {
+			return inv.fail("%v", err)
+		}
+		opts.Source = *from
+	} else {
+		entries, unavailable, err := sel.resolve(true)
+		if err != nil {
+			return inv.usageError("%v", err)
+		}
+		if mo.n <= 0 {
+			return inv.usageError("-n must be positive, got %d", mo.n)
+		}
+		if mo.jobs <= 0 {
+			return inv.usageError("--jobs must be positive, got %d", mo.jobs)
+		}
+		if err := checkMemoryFor(entries, mo); err != nil {
+			return inv.fail("%v", err)
+		}
+		rs = &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+		prog := render.NewProgress(inv.stderr, "case", len(entries), isTerminal(inv.stderr), time.Second)
+		mo.started = func(e suites.Entry) { prog.Start(e.ID()) }
+		rs.Instances = measureEntries(ctx, entries, mo)
+		prog.Finish()
+		render.SortInstances(rs.Instances)
+		opts.Notes = append(opts.Notes, "This report measured bytes per instance only: memprof has no throughput command yet, so there are no throughput rows or trade-off charts. Render a results file that has them with `memprof report --from`.")
+	}
+	if err := ctx.Err(); err != nil {
+		return inv.fail("interrupted: %v; nothing written", err)
+	}
+
+	files, err := report.Write(*out, rs, opts)
+	if errors.Is(err, report.ErrOutNotEmpty) {
+		return inv.usageError("%v", err)
+	}
+	if err != nil {
+		return inv.fail("%v", err)
+	}
+	_ = files
+	code := exitOK
+	for _, r := range rs.Instances {
+		if r.Error != "" {
+			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key(), firstLine(r.Error))
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// renderAs writes rs in one of the text formats every measuring command
+// offers besides table and json: markdown, csv or bench.
+func renderAs(w io.Writer, format string, rs *memprof.Results) error {
+	switch format {
+	case "markdown":
+		return render.Markdown(w, rs)
+	case "csv":
+		return render.CSV(w, rs)
+	case "bench":
+		return render.Bench(w, rs)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// isTerminal reports whether w is a terminal (progress is shown only
+// there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
