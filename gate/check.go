@@ -2,8 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/memprof/memprof/memprof"
@@ -241,30 +239,18 @@ func timeVerdict(median, q1, limit float64) Status {
 	return Warn
 }
 
-// timeStats returns the median and quartiles of a throughput row, from
-// its raw samples when it has them, else from its summary fields.
+// timeStats returns the median and quartiles of a throughput row: the
+// row's own summary when it has one (memprof.SummarizeSamples made it),
+// else the same summary of its raw samples.
 func timeStats(t *memprof.ThroughputRow) (median, q1, q3 float64) {
-	if len(t.SamplesNs) > 0 {
-		s := slices.Clone(t.SamplesNs)
-		sort.Float64s(s)
-		return quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75)
+	if t.NsPerOpMedian > 0 {
+		return t.NsPerOpMedian, t.NsPerOpQ1, t.NsPerOpQ3
 	}
-	return t.NsPerOpMedian, t.NsPerOpQ1, t.NsPerOpQ3
-}
-
-// quantile is the linear-interpolation quantile of sorted s (type 7, as
-// R and NumPy default to).
-func quantile(s []float64, q float64) float64 {
-	if len(s) == 0 {
-		return 0
+	q, err := memprof.SummarizeSamples(t.SamplesNs)
+	if err != nil {
+		return 0, 0, 0
 	}
-	pos := q * float64(len(s)-1)
-	i := int(pos)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	frac := pos - float64(i)
-	return s[i] + frac*(s[i+1]-s[i])
+	return q.Median, q.Q1, q.Q3
 }
 
 func firstLine(s string) string {

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/suites"
+)
+
+const budgetsDir = "../../fixtures/budgets/"
+
+func TestCheckExitCodes(t *testing.T) {
+	results := budgetsDir + "results.json"
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		wantOut []string
+		wantErr []string
+	}{
+		{"all hold", []string{"--budgets", budgetsDir + "pass.yaml", "--results", results}, exitOK,
+			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 5 hold"}, nil},
+		{"exceeded", []string{"--budgets", budgetsDir + "exceeded.yaml", "--results", results}, exitFailure,
+			[]string{"FAIL  Signature/blst/affine/pointer  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
+				"exceeded.yaml:7", "owner: crypto-team", "reason: signatures cached per attestation"}, nil},
+		{"unknown keys", []string{"--budgets", budgetsDir + "unknown-key.yaml", "--results", results}, exitUsage,
+			nil, []string{`unknown-key.yaml:4: unknown key "max_byte_per_instance"`, `unknown-key.yaml:5: unknown key "tpye"`}},
+		{"selector matches nothing", []string{"--budgets", budgetsDir + "no-match.yaml", "--results", results}, exitUsage,
+			nil, []string{"no-match.yaml:6: select {type: G1, lib: circl} matches no measured case"}},
+		{"case failed to measure or unavailable", []string{"--budgets", budgetsDir + "failed-case.yaml", "--results", results}, exitFailure,
+			[]string{"ERROR Signature/gnark/affine/pointer", "failed to measure: child exited", "every selected case is unavailable", "built without cgo"}, nil},
+		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
+			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.150ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.400ms",
+				"interquartile range [1.192ms, 1.708ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450ms <= budget 2.000ms"}, nil},
+		{"time budget without results", []string{"--budgets", budgetsDir + "time.yaml"}, exitFailure,
+			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: timing is not available"}, nil},
+		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
+			nil, []string{"reading results", "nope.json"}},
+		{"results file not results", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "pass.yaml"}, exitUsage,
+			nil, []string{"not a memprof.results/v1 file"}},
+		{"missing budgets file", []string{"--budgets", budgetsDir + "nope.yaml", "--results", results}, exitUsage,
+			nil, []string{"reading budgets", "nope.yaml"}},
+		{"bad headroom", []string{"--budgets", budgetsDir + "pass.yaml", "--update", "--headroom", "0.5"}, exitUsage,
+			nil, []string{"--headroom must be >= 1, got 0.5"}},
+		{"stray argument", []string{"extra"}, exitUsage, nil, []string{"unexpected arguments: extra"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"check"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheckUpdateFromResults: --update rewrites values only, keeping the
+// comments, and the rewritten file then holds.
+func TestCheckUpdateFromResults(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "budgets.yaml")
+	copyFile(t, budgetsDir+"update.yaml", path)
+	results := budgetsDir + "results.json"
+	if code, _, stderr := runCLI(t, "check", "--budgets", path, "--results", results); code != exitFailure {
+		t.Fatalf("before update: got exit %d, want %d (the time budget is too tight); stderr %s", code, exitFailure, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "check", "--budgets", path, "--results", results, "--update", "--headroom", "1.5")
+	if code != exitOK || !strings.Contains(stdout, "updated") {
+		t.Fatalf("update: got exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"# memprof budgets: reviewed like code.", "# Signatures are cached per attestation.", "# the blst cache",
+		"   # loose on purpose", " # was too tight", "# end of budgets", `reason: "1M signatures must stay under 200 MB"`} {
+		if !strings.Contains(string(got), w) {
+			t.Errorf("updated file lost %q:\n%s", w, got)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, "check", "--budgets", path, "--results", results); code != exitOK {
+		t.Errorf("after update: got exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "check", "--budgets", path, "--results", results, "--update", "--headroom", "1.5"); code != exitOK || !strings.Contains(stdout, "already matches") {
+		t.Errorf("second update: got exit %d, stdout %q; want 0 and already matches", code, stdout)
+	}
+	// Update refuses to re-base on a case that failed to measure, and
+	// leaves the file alone.
+	bad := filepath.Join(t.TempDir(), "failed.yaml")
+	copyFile(t, budgetsDir+"failed-case.yaml", bad)
+	before, _ := os.ReadFile(bad)
+	if code, _, stderr := runCLI(t, "check", "--budgets", bad, "--results", results, "--update"); code != exitFailure || !strings.Contains(stderr, "not updating") {
+		t.Errorf("update of a failed case: got exit %d, stderr %q; want 1 and not updating", code, stderr)
+	}
+	if after, _ := os.ReadFile(bad); string(after) != string(before) {
+		t.Errorf("refused update changed the file")
+	}
+}
+
+// TestCheckMeasures runs check the way CI does: measuring in child
+// processes (this test binary serves as the child). The budget is first
+// set from the measurement by --update, so no size is written by hand;
+// then it is tightened by one byte, which must fail.
+func TestCheckMeasures(t *testing.T) {
+	var e suites.Entry
+	for _, c := range suites.All() {
+		if c.Unavailable == "" && c.Layout == "pointer" && c.DefaultN == 0 {
+			e = c
+			break
+		}
+	}
+	if e.Type == "" {
+		t.Skip("no measurable pointer-layout entry registered in this build")
+	}
+	path := filepath.Join(t.TempDir(), "budgets.yaml")
+	src := "version: 1\nbudgets:\n  # the one case\n  - select: {type: " + e.Type + ", lib: " + e.Lib + ", repr: " + e.Repr + ", layout: pointer}\n" +
+		"    max_bytes_per_instance: 0B\n    max_allocs_per_instance: 0\n    owner: test\n    reason: set by --update\n"
+	if e.Scheme != "" {
+		src = strings.Replace(src, "layout: pointer}", "layout: pointer, scheme: "+e.Scheme+"}", 1)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--budgets", path, "-n", "200", "--jobs", "1"}
+	if code, stdout, stderr := runCLI(t, append(args, "--update")...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("check after update: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	f, err := gate.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytesLimit := f.Budgets[0].Limits[0]
+	if bytesLimit.Value < 1 {
+		t.Skipf("%s keeps no heap bytes per instance; cannot tighten below 0", e.ID())
+	}
+	data, _ := os.ReadFile(path)
+	tight := strings.Replace(string(data), "max_bytes_per_instance: "+bytesLimit.Raw, "max_bytes_per_instance: "+gate.FormatSize(bytesLimit.Value-1), 1)
+	if err := os.WriteFile(path, []byte(tight), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, args...)
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+gate.InstanceName(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme)) || !strings.Contains(stdout, "(+1 B,") {
+		t.Errorf("tightened by 1 B: got exit %d, want 1 with a FAIL by +1 B\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const compareDir = "../../fixtures/compare/"
+
+func TestCompareExitCodes(t *testing.T) {
+	base, head := compareDir+"base.json", compareDir+"head.json"
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		wantOut []string
+		wantErr []string
+	}{
+		{"regressions", []string{base, head}, exitFailure,
+			[]string{"FAIL regression", "+96 B (+50.0%)", "FAIL missing", "not significant", "memprof compare: 4 regressions"}, []string{"4 regressions"}},
+		{"flags after files", []string{base, head, "--format", "markdown"}, exitFailure,
+			[]string{"### ❌ memprof: 4 regressions", "<details>"}, nil},
+		{"flags before files", []string{"--format=json", base, head}, exitFailure,
+			[]string{`"verdict": "4 regressions"`}, nil},
+		{"same file", []string{base, base}, exitOK, []string{"no regression detected"}, nil},
+		{"allow missing, loose tolerances", []string{base, head, "--allow-missing", "--tolerance-bytes", "96B", "--tolerance", "11%"}, exitOK,
+			[]string{"missing (allowed)", "no regression detected"}, nil},
+		{"env mismatch refused", []string{base, compareDir + "head-other-env.json"}, exitUsage,
+			nil, []string{"different environments", "cpu", "go_version", "--allow-env-mismatch"}},
+		{"env mismatch allowed", []string{base, compareDir + "head-other-env.json", "--allow-env-mismatch"}, exitOK,
+			[]string{`environment differs: cpu: base "Fixture CPU @ 3.00GHz", head "Other CPU @ 2.00GHz"`}, nil},
+		{"no samples", []string{base, compareDir + "head-no-samples.json"}, exitUsage, nil, []string{"has no samples_ns"}},
+		{"missing file", []string{base, compareDir + "nope.json"}, exitUsage, nil, []string{"head: reading results", "nope.json"}},
+		{"one file", []string{base}, exitUsage, nil, []string{"want two results files"}},
+		{"bad tolerance", []string{base, head, "--tolerance", "5"}, exitUsage, nil, []string{`--tolerance: "5" is not a percentage`}},
+		{"bad tolerance-bytes", []string{base, head, "--tolerance-bytes", "5XB"}, exitUsage, nil, []string{"--tolerance-bytes"}},
+		{"bad format", []string{base, head, "--format", "html"}, exitUsage, nil, []string{`unknown format "html"`, "table, markdown, json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"compare"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			for _, w := range tt.wantErr {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareOutputFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "comment.md")
+	code, stdout, _ := runCLI(t, "compare", compareDir+"base.json", compareDir+"head.json", "--format", "markdown", "-o", out)
+	if code != exitFailure || stdout != "" {
+		t.Errorf("got exit %d, stdout %q; want 1 and nothing on stdout", code, stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(data), "\n"); !strings.Contains(first, "4 regressions") {
+		t.Errorf("first line %q lacks the verdict", first)
+	}
+}
