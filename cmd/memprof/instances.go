@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -44,6 +46,9 @@ type measureOptions struct {
 	profileDir string
 	// started, when set, is called as each case starts (for progress).
 	started func(e suites.Entry)
+	// sweep, when not empty, measures each case also at these N and fits
+	// bytes = a + b*N.
+	sweep []int
 }
 
 // nFor is the number of instances to measure for e.
@@ -62,6 +67,8 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case (scenario types default to their real scale, 1000000)")
 	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
 	fs.StringVar(&mo.profileDir, "profile-dir", "", "keep each case's raw heap profile in `dir`")
+	sweep := fs.Bool("sweep", false, "also measure each case at several N (--sweep-n) and fit bytes = a + b*N, reporting the slope's 95% confidence interval and R²")
+	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
 	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
 	if code, done := inv.parse(fs, args); done {
@@ -85,6 +92,11 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}
 	if mo.jobs <= 0 {
 		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
+	}
+	if *sweep {
+		if mo.sweep, err = parseSweep(*sweepN); err != nil {
+			return inv.usageError("%v", err)
+		}
 	}
 	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
@@ -170,7 +182,39 @@ func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) mempro
 		return failedResult(e, mo.nFor(e), err)
 	}
 	fillEntry(r, e)
+	if len(mo.sweep) > 0 {
+		var points []memprof.SweepPoint
+		for _, n := range mo.sweep {
+			p, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), "", memprof.N(n))
+			if err != nil {
+				return failedResult(e, n, fmt.Errorf("sweep at N=%d: %w", n, err))
+			}
+			points = append(points, memprof.SweepPoint{N: n, Bytes: p.BytesPerInstance * float64(n), BytesPerInstance: p.BytesPerInstance})
+		}
+		if r.Sweep, err = memprof.FitSweep(points); err != nil {
+			return failedResult(e, mo.nFor(e), err)
+		}
+	}
 	return *r
+}
+
+// parseSweep reads the --sweep-n list: at least three distinct positive N.
+func parseSweep(v string) ([]int, error) {
+	var ns []int
+	for _, part := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("--sweep-n: %q is not a positive integer", part)
+		}
+		if slices.Contains(ns, n) {
+			return nil, fmt.Errorf("--sweep-n: %d appears twice", n)
+		}
+		ns = append(ns, n)
+	}
+	if len(ns) < 3 {
+		return nil, fmt.Errorf("--sweep-n needs at least 3 values of N for a confidence interval, got %d", len(ns))
+	}
+	return ns, nil
 }
 
 func fillEntry(r *memprof.Result, e suites.Entry) {

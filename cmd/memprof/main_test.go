@@ -51,6 +51,8 @@ func TestUsageErrors(t *testing.T) {
 		{"negative n", []string{"instances", "--type", "Signature", "-n", "-5"}, []string{"-n must be positive, got -5"}},
 		{"stray argument", []string{"instances", "--type", "Signature", "extra"}, []string{"unexpected arguments: extra"}},
 		{"list stray argument", []string{"list", "x"}, []string{"unexpected arguments: x"}},
+		{"sweep too short", []string{"instances", "--type", "G1", "--sweep", "--sweep-n", "1000,2000"}, []string{"--sweep-n needs at least 3 values"}},
+		{"sweep not a number", []string{"instances", "--type", "G1", "--sweep", "--sweep-n", "1000,x,3"}, []string{`--sweep-n: "x" is not a positive integer`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -70,8 +71,41 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
+	if err := SweepTable(w, rs); err != nil {
+		return err
+	}
 	return SitesTable(w, rs)
 }
+
+// SweepTable writes the sweeps of the cases that have one: bytes per
+// instance at each N and the fitted slope with its 95% interval and R².
+func SweepTable(w io.Writer, rs *memprof.Results) error {
+	t := NewTable(w)
+	t.Header("case", "B/instance at N", "slope B/instance (95% CI)", "intercept B", "R²")
+	n := 0
+	for _, r := range rs.Instances {
+		s := r.Sweep
+		if s == nil {
+			continue
+		}
+		var at []string
+		for _, p := range s.Points {
+			at = append(at, fmt.Sprintf("%s@%d", Num(p.BytesPerInstance), p.N))
+		}
+		ci := fmt.Sprintf("%s [%s, %s]", Num(round2(s.Slope)), Num(round2(s.SlopeLow)), Num(round2(s.SlopeHigh)))
+		if err := t.Append([]string{caseName(r), strings.Join(at, " "), ci, Num(round2(s.Intercept)), strconv.FormatFloat(s.R2, 'f', 6, 64)}); err != nil {
+			return err
+		}
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return t.Render()
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // SitesTable writes the allocation sites of every measured case.
 func SitesTable(w io.Writer, rs *memprof.Results) error {

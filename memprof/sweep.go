@@ -1,0 +1,55 @@
+package memprof
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// DefaultSweep are the N at which a sweep measures.
+var DefaultSweep = []int{1_000, 10_000, 100_000, 1_000_000}
+
+// FitSweep fits bytes = Intercept + Slope*N by least squares over points
+// (each point's Bytes is the total Go heap kept by its N instances) and
+// returns the fit with a 95% confidence interval on the slope (Student's t
+// with len(points)-2 degrees of freedom) and R². An exact linear cost gives
+// a zero-width interval and R² = 1; a structure that grows in steps (maps,
+// slices grown by append) shows as a wider interval.
+func FitSweep(points []SweepPoint) (*Sweep, error) {
+	if len(points) < 3 {
+		return nil, fmt.Errorf("a sweep needs at least 3 values of N for a confidence interval, got %d", len(points))
+	}
+	xs := make([]float64, len(points))
+	ys := make([]float64, len(points))
+	for i, p := range points {
+		xs[i], ys[i] = float64(p.N), p.Bytes
+	}
+	alpha, beta := stat.LinearRegression(xs, ys, nil, false)
+	var ssr, sxx float64
+	mx := stat.Mean(xs, nil)
+	for i := range xs {
+		res := ys[i] - (alpha + beta*xs[i])
+		ssr += res * res
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	if sxx == 0 {
+		return nil, fmt.Errorf("a sweep needs distinct values of N")
+	}
+	df := float64(len(points) - 2)
+	se := math.Sqrt(ssr / df / sxx)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
+	r2 := stat.RSquared(xs, ys, nil, alpha, beta)
+	if math.IsNaN(r2) {
+		r2 = 1 // every point on the line: ys had no variance left
+	}
+	return &Sweep{
+		Points:    points,
+		Intercept: alpha,
+		Slope:     beta,
+		SlopeLow:  beta - t*se,
+		SlopeHigh: beta + t*se,
+		R2:        r2,
+	}, nil
+}
