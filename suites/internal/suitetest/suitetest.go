@@ -169,6 +169,11 @@ func checkPointer(t *testing.T, r *memprof.Result) {
 	if len(slots) != 1 || float64(slots[0]) != r.SlotBytes {
 		t.Errorf("N=%d: slot sizes in the profile: got %v, want exactly [%.0f]", r.N, slots, r.SlotBytes)
 	}
+	if t.Failed() {
+		for _, s := range r.Sites {
+			t.Logf("N=%d: site %s (%s:%d): %.4f B, %.4f allocs, slots %v", r.N, s.Function, s.File, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotBytes)
+		}
+	}
 }
 
 func checkSlice(t *testing.T, r *memprof.Result) {

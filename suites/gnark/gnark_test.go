@@ -1,0 +1,13 @@
+package gnark
+
+import (
+	"testing"
+
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
+
+func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
+
+func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
