@@ -1,0 +1,172 @@
+//go:build cgo
+
+package blst
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	blst "github.com/supranational/blst/bindings/go"
+
+	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/suites"
+)
+
+var opUpdate = flag.Bool("update", false, "rewrite fixtures/vectors.json from blst")
+
+// opVectorsPath is the vectors file, relative to this package.
+var opVectorsPath = filepath.Join("..", "..", "fixtures", "vectors.json")
+
+// agreeCaseMsgLens are the message lengths of the 20 agreement cases: empty,
+// tiny, around the SHA-256 block and the field sizes, and long.
+var agreeCaseMsgLens = []int{0, 1, 2, 3, 7, 16, 31, 32, 33, 47, 48, 63, 64, 65, 96, 127, 128, 255, 256, 1000}
+
+// opBytes expands a label into n deterministic bytes (SHA-256 in counter
+// mode).
+func opBytes(label string, n int) []byte {
+	var out []byte
+	for i := 0; len(out) < n; i++ {
+		h := sha256.Sum256(fmt.Appendf(nil, "%s/%d", label, i))
+		out = append(out, h[:]...)
+	}
+	return out[:n]
+}
+
+// opGenerateVectors computes the whole vectors file with blst.
+func opGenerateVectors(t *testing.T) *fixtures.Vectors {
+	t.Helper()
+	v := &fixtures.Vectors{
+		Comment:   "BLS12-381 min-pk vectors made by blst. cases: IETF KeyGen of ikm (salt \"BLS-SIG-KEYGEN-SALT-\" hashed first, empty key info), sk big-endian, pk = sk*G1 and sig = sk*H(msg) compressed (ZCash encoding). ops: the known results of memprof's throughput operations; key i of the ops has IKM SHA-256(\"memprof op key \" followed by i in decimal).",
+		Generator: "go generate ./fixtures (runs: go test ./suites/blst -run TestVectorsFile -update; needs cgo)",
+		DST:       string(suites.OpDST),
+	}
+	for i, n := range agreeCaseMsgLens {
+		ikm := opBytes(fmt.Sprint("memprof agreement ikm ", i), 32)
+		msg := opBytes(fmt.Sprint("memprof agreement msg ", i), n)
+		sk := blst.KeyGen(ikm)
+		pk := new(blst.P1Affine).From(sk)
+		sig := new(blst.P2Affine).Sign(sk, msg, suites.OpDST)
+		v.Cases = append(v.Cases, fixtures.Case{
+			Name: fmt.Sprintf("case-%02d-msg%d", i, n), IKM: ikm, Msg: msg, SK: sk.Serialize(),
+			PK: pk.Compress(), Sig: sig.Compress(), PKUncompressed: pk.Serialize(), SigUncompressed: sig.Serialize(),
+		})
+	}
+	d, err := opInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The aggregates from the sum of the secret keys, not from adding the
+	// points: the known truth for every aggregate operation.
+	sum := new(blst.Scalar).Deserialize(d.sks[0].Serialize())
+	for _, sk := range d.sks[1:] {
+		var ok bool
+		if sum, ok = sum.Add(sk); !ok {
+			t.Fatal("blst scalar addition failed")
+		}
+	}
+	aggPK := new(blst.P1Affine).From(sum)
+	aggSig := new(blst.P2Affine).Sign(sum, suites.OpMessage, suites.OpDST)
+	p1s, p2s := opBatchP1(suites.OpBatchN), opBatchP2(suites.OpBatchN)
+	v.Ops = fixtures.Ops{
+		Keys: suites.OpAggregateN, Message: suites.OpMessage, OtherMessage: suites.OpOtherMessage,
+		PK: d.pks[0].Compress(), Sig: d.sigs[0].Compress(),
+		AggregatePK: aggPK.Compress(), AggregateSig: aggSig.Compress(),
+		AggregatePKUncompressed: aggPK.Serialize(), AggregateSigUncompressed: aggSig.Serialize(),
+		BatchN:        suites.OpBatchN,
+		ToAffineG1:    p1s[0].ToAffine().Compress(),
+		ToAffineG2:    p2s[0].ToAffine().Compress(),
+		BatchG1SHA256: suites.OpBatchHash(func(i int) []byte { return p1s[i].ToAffine().Compress() }, len(p1s)),
+		BatchG2SHA256: suites.OpBatchHash(func(i int) []byte { return p2s[i].ToAffine().Compress() }, len(p2s)),
+	}
+	// Invalid points: the smallest x (as a compressed encoding) whose point
+	// is on the curve but outside the subgroup, and the smallest whose x
+	// has no point on the curve.
+	for x := byte(1); x != 0 && (v.Ops.NotInSubgroupG1 == nil || v.Ops.NotOnCurveG1 == nil); x++ {
+		enc := make([]byte, 48)
+		enc[0], enc[47] = 0x80, x
+		p := new(blst.P1Affine).Uncompress(enc)
+		switch {
+		case p == nil && v.Ops.NotOnCurveG1 == nil:
+			v.Ops.NotOnCurveG1 = enc
+		case p != nil && !p.InG1() && v.Ops.NotInSubgroupG1 == nil:
+			v.Ops.NotInSubgroupG1 = enc
+		}
+	}
+	for x := byte(1); x != 0 && (v.Ops.NotInSubgroupG2 == nil || v.Ops.NotOnCurveG2 == nil); x++ {
+		enc := make([]byte, 96)
+		enc[0], enc[95] = 0x80, x
+		p := new(blst.P2Affine).Uncompress(enc)
+		switch {
+		case p == nil && v.Ops.NotOnCurveG2 == nil:
+			v.Ops.NotOnCurveG2 = enc
+		case p != nil && !p.InG2() && v.Ops.NotInSubgroupG2 == nil:
+			v.Ops.NotInSubgroupG2 = enc
+		}
+	}
+	if v.Ops.NotInSubgroupG1 == nil || v.Ops.NotOnCurveG1 == nil || v.Ops.NotInSubgroupG2 == nil || v.Ops.NotOnCurveG2 == nil {
+		t.Fatal("no invalid point found among x < 256")
+	}
+	return v
+}
+
+// TestVectorsFile checks fixtures/vectors.json against what blst computes
+// now; with -update it rewrites the file.
+func TestVectorsFile(t *testing.T) {
+	v := opGenerateVectors(t)
+	want, err := fixtures.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *opUpdate {
+		if err := os.WriteFile(opVectorsPath, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s", opVectorsPath)
+		return
+	}
+	got, err := os.ReadFile(opVectorsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what blst computes now; run go generate ./fixtures and review the diff", opVectorsPath)
+	}
+	if !bytes.Equal(fixtures.Raw(), got) {
+		t.Errorf("the embedded vectors differ from %s: rebuild", opVectorsPath)
+	}
+}
+
+// TestOps runs every blst operation once on valid inputs (its result must
+// match the vectors) and once on invalid inputs (it must reject them).
+func TestOps(t *testing.T) {
+	v, err := fixtures.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, op := range suites.Ops() {
+		if op.Lib != "blst" {
+			continue
+		}
+		t.Run(op.ID(), func(t *testing.T) {
+			if op.Unavailable != "" {
+				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable)
+			}
+			if _, err := suites.CheckOp(op, v); err != nil {
+				t.Error(err)
+			}
+			if err := suites.CheckOpRejects(op); err != nil {
+				t.Error(err)
+			}
+		})
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no blst operation registered")
+	}
+}

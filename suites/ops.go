@@ -1,0 +1,274 @@
+package suites
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/memprof/memprof/fixtures"
+)
+
+// OpNames are the operations the throughput registry knows, in the order
+// tables list them.
+var OpNames = []string{
+	"compress",              // encode a point to its compressed bytes
+	"serialize",             // encode a point to its uncompressed bytes
+	"decompress",            // decode compressed bytes, checking only that the point is on the curve
+	"decompress-checked",    // decode compressed bytes and check the subgroup
+	"to-affine",             // convert one Jacobian/projective point to affine
+	"to-affine-batch",       // convert OpBatchN points in one call
+	"aggregate",             // add OpAggregateN signatures or public keys
+	"sign",                  // sign OpMessage with key 0
+	"verify",                // verify key 0's signature of OpMessage
+	"fast-aggregate-verify", // verify the aggregate signature of OpMessage under OpAggregateN keys
+}
+
+// Sizes of the operations that handle many items per call.
+const (
+	OpAggregateN = 128
+	OpBatchN     = 1000
+)
+
+// OpDST is the signature DST of every operation and agreement case: the
+// basic scheme with keys in G1 and signatures in G2 (min-pk, Ethereum's).
+var OpDST = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_")
+
+// OpMessage is the message every key signs in the operations.
+var OpMessage = []byte("memprof throughput: the message every key signs")
+
+// OpOtherMessage is the message the invalid inputs of verify refer to.
+var OpOtherMessage = []byte("memprof throughput: a message nobody signed")
+
+// OpIKM returns the IKM of key i of the operations: SHA-256 of
+// "memprof op key <i>".
+func OpIKM(i int) []byte {
+	h := sha256.Sum256([]byte("memprof op key " + strconv.Itoa(i)))
+	return h[:]
+}
+
+// OpBatchScalar returns the scalar of batch point i: P_i = (i+2)·generator.
+func OpBatchScalar(i int) uint64 { return uint64(i) + 2 }
+
+// Op is one operation of one library on one representation. The suite
+// packages register them from init, next to their instance entries.
+type Op struct {
+	// Type is the object the operation handles (PublicKey, Signature, G1,
+	// G2); Repr is the representation the data is in when the operation
+	// starts (for sign, the representation it produces).
+	Type, Lib, Repr, Op string
+	// Batch is how many items one call handles (1, OpAggregateN, OpBatchN).
+	Batch int
+	// Note says exactly what is timed: the API called and the checks it
+	// runs.
+	Note string
+	// Unavailable, when not empty, says why the library does not offer the
+	// operation ("not offered by gnark: ..."); Prepare is nil then.
+	Unavailable string
+	// Prepare builds the inputs, outside any timing, and returns the
+	// harness. With in.Invalid it builds inputs the operation must reject
+	// (see OpInput); operations that have none return ErrNoInvalidInput.
+	Prepare func(in OpInput) (OpHarness, error)
+}
+
+// OpInput selects the inputs Prepare builds.
+type OpInput struct {
+	// Invalid asks for inputs the operation must reject: for verify and
+	// fast-aggregate-verify a signature of OpOtherMessage checked against
+	// OpMessage; for decompress a point not on the curve; for
+	// decompress-checked a point on the curve outside the subgroup.
+	Invalid bool
+}
+
+// ErrNoInvalidInput is returned by Prepare for operations that cannot be
+// given an input they must reject (encoding, conversion, aggregation of
+// valid points, signing).
+var ErrNoInvalidInput = errors.New("the operation has no invalid input")
+
+// OpHarness is a prepared operation.
+type OpHarness struct {
+	// Run performs the operation once. It returns an error when the
+	// library rejects the input: a failed verification or decoding.
+	Run func() error
+	// Result returns the canonical encoding of what the last Run produced
+	// (see CheckOpResult); it is not timed.
+	Result func() ([]byte, error)
+}
+
+// ID is the operation's unique name, in key=value parts.
+func (o Op) ID() string {
+	return "type=" + o.Type + "/op=" + o.Op + "/lib=" + o.Lib + "/repr=" + o.Repr
+}
+
+var (
+	opMu sync.Mutex
+	ops  = map[string]Op{}
+)
+
+// RegisterOp adds operations to the registry. It panics on a duplicate, a
+// name outside the lists, or an Op with both or neither of Prepare and
+// Unavailable: all are programming errors in a suite.
+func RegisterOp(list ...Op) {
+	opMu.Lock()
+	defer opMu.Unlock()
+	for _, o := range list {
+		check := func(what, v string, valid []string) {
+			if !slices.Contains(valid, v) {
+				panic(fmt.Sprintf("suites: op %s: %s %q is not one of %v", o.ID(), what, v, valid))
+			}
+		}
+		check("type", o.Type, Types)
+		check("lib", o.Lib, Libs)
+		check("repr", o.Repr, Reprs)
+		check("op", o.Op, OpNames)
+		if (o.Prepare == nil) == (o.Unavailable == "") {
+			panic(fmt.Sprintf("suites: op %s: exactly one of Prepare and Unavailable must be set", o.ID()))
+		}
+		if o.Batch < 1 {
+			panic(fmt.Sprintf("suites: op %s: batch must be at least 1", o.ID()))
+		}
+		if _, dup := ops[o.ID()]; dup {
+			panic("suites: duplicate op " + o.ID())
+		}
+		ops[o.ID()] = o
+	}
+}
+
+// Ops returns every registered operation, ordered by type, operation (in
+// OpNames order), library and representation: the operations compared with
+// one another are adjacent.
+func Ops() []Op {
+	opMu.Lock()
+	defer opMu.Unlock()
+	out := make([]Op, 0, len(ops))
+	for _, o := range ops {
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Type != b.Type {
+			return rank(Types, a.Type) < rank(Types, b.Type)
+		}
+		if a.Op != b.Op {
+			return rank(OpNames, a.Op) < rank(OpNames, b.Op)
+		}
+		return Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
+	})
+	return out
+}
+
+// OpTypes returns the types that have at least one registered operation,
+// in Types order.
+func OpTypes() []string {
+	var out []string
+	for _, o := range Ops() {
+		if !slices.Contains(out, o.Type) {
+			out = append(out, o.Type)
+		}
+	}
+	return out
+}
+
+// WantOpResult returns what Result must return after a successful Run of
+// op (type t) on the valid inputs, from the vectors blst made:
+//
+//   - compress, decompress, decompress-checked, aggregate: the compressed
+//     aggregate of the OpAggregateN public keys or signatures (the point
+//     every encode and decode operation handles);
+//   - serialize: that aggregate uncompressed;
+//   - sign: key 0's signature of OpMessage, compressed;
+//   - verify, fast-aggregate-verify: the single byte 1;
+//   - to-affine: P_0 compressed; to-affine-batch: SHA-256 of the OpBatchN
+//     compressed points in order.
+func WantOpResult(t, op string, v *fixtures.Vectors) ([]byte, error) {
+	g1 := t == "PublicKey" || t == "G1"
+	pick := func(forG1, forG2 []byte) []byte {
+		if g1 {
+			return forG1
+		}
+		return forG2
+	}
+	switch op {
+	case "compress", "decompress", "decompress-checked", "aggregate":
+		return pick(v.Ops.AggregatePK, v.Ops.AggregateSig), nil
+	case "serialize":
+		return pick(v.Ops.AggregatePKUncompressed, v.Ops.AggregateSigUncompressed), nil
+	case "sign":
+		return v.Ops.Sig, nil
+	case "verify", "fast-aggregate-verify":
+		return []byte{1}, nil
+	case "to-affine":
+		return pick(v.Ops.ToAffineG1, v.Ops.ToAffineG2), nil
+	case "to-affine-batch":
+		return pick(v.Ops.BatchG1SHA256, v.Ops.BatchG2SHA256), nil
+	}
+	return nil, fmt.Errorf("no known result for op %q", op)
+}
+
+// CheckOp prepares op on valid inputs, runs it once and compares its
+// result with WantOpResult; it returns the prepared harness so that the
+// caller can time it. The throughput command runs it before timing, so
+// that no number is printed for an operation that computes the wrong thing.
+func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
+	h, err := op.Prepare(OpInput{})
+	if err != nil {
+		return OpHarness{}, fmt.Errorf("%s: preparing: %w", op.ID(), err)
+	}
+	if err := h.Run(); err != nil {
+		return OpHarness{}, fmt.Errorf("%s: running on valid inputs: %w", op.ID(), err)
+	}
+	got, err := h.Result()
+	if err != nil {
+		return OpHarness{}, fmt.Errorf("%s: result: %w", op.ID(), err)
+	}
+	want, err := WantOpResult(op.Type, op.Op, v)
+	if err != nil {
+		return OpHarness{}, fmt.Errorf("%s: %w", op.ID(), err)
+	}
+	if !bytes.Equal(got, want) {
+		return OpHarness{}, fmt.Errorf("%s: wrong result: got %s, want %s (fixtures/vectors.json)", op.ID(), hex.EncodeToString(got), hex.EncodeToString(want))
+	}
+	return h, nil
+}
+
+// OpBatchHash is the Result of to-affine-batch: SHA-256 over the
+// compressed encodings of the converted points, in order.
+func OpBatchHash(compressed func(i int) []byte, n int) []byte {
+	h := sha256.New()
+	for i := range n {
+		h.Write(compressed(i))
+	}
+	return h.Sum(nil)
+}
+
+// OpBool is the Result of a verification: 1 when it succeeded.
+func OpBool(ok bool) []byte {
+	if ok {
+		return []byte{1}
+	}
+	return []byte{0}
+}
+
+// CheckOpRejects prepares op on its invalid inputs (see OpInput) and
+// returns an error if Run accepts them: a verify harness that verifies
+// nothing, or a checked decode that checks nothing, fails here. Operations
+// without invalid inputs pass.
+func CheckOpRejects(op Op) error {
+	h, err := op.Prepare(OpInput{Invalid: true})
+	if errors.Is(err, ErrNoInvalidInput) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: preparing invalid inputs: %w", op.ID(), err)
+	}
+	if err := h.Run(); err == nil {
+		got, _ := h.Result()
+		return fmt.Errorf("%s: accepted an input it must reject (result %s)", op.ID(), hex.EncodeToString(got))
+	}
+	return nil
+}

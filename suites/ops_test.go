@@ -1,0 +1,115 @@
+package suites
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/fixtures"
+)
+
+// opFake builds an Op whose harness returns result and err for valid
+// inputs, and rejectErr for invalid ones (nil: it accepts them).
+func opFake(op string, result []byte, err, rejectErr error, hasInvalid bool) Op {
+	return Op{Type: "Signature", Lib: "gnark", Repr: "affine", Op: op, Batch: 1,
+		Prepare: func(in OpInput) (OpHarness, error) {
+			if in.Invalid && !hasInvalid {
+				return OpHarness{}, ErrNoInvalidInput
+			}
+			runErr := err
+			if in.Invalid {
+				runErr = rejectErr
+			}
+			return OpHarness{Run: func() error { return runErr }, Result: func() ([]byte, error) { return result, nil }}, nil
+		}}
+}
+
+func TestCheckOpCatchesBrokenHarnesses(t *testing.T) {
+	v, err := fixtures.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rejected := errors.New("did not verify")
+	tests := []struct {
+		name        string
+		op          Op
+		wantCheck   string // substring of CheckOp's error; "" = no error
+		wantRejects string // substring of CheckOpRejects's error
+	}{
+		{"verify that verifies nothing", opFake("verify", []byte{1}, nil, nil, true), "", "accepted an input it must reject"},
+		{"honest verify", opFake("verify", []byte{1}, nil, rejected, true), "", ""},
+		{"verify that fails valid input", opFake("verify", []byte{0}, rejected, rejected, true), "running on valid inputs", ""},
+		{"compress of the wrong point", opFake("compress", v.Ops.Sig, nil, nil, false), "wrong result", ""},
+		{"compress of the right point", opFake("compress", v.Ops.AggregateSig, nil, nil, false), "", ""},
+		{"sign of the wrong key", opFake("sign", v.Ops.AggregateSig, nil, nil, false), "wrong result", ""},
+		{"checked decode that checks nothing", opFake("decompress-checked", v.Ops.AggregateSig, nil, nil, true), "", "accepted an input it must reject"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := CheckOp(tt.op, v)
+			if got := errString(err); !matches(got, tt.wantCheck) {
+				t.Errorf("CheckOp: got error %q, want one containing %q", got, tt.wantCheck)
+			}
+			err = CheckOpRejects(tt.op)
+			if got := errString(err); !matches(got, tt.wantRejects) {
+				t.Errorf("CheckOpRejects: got error %q, want one containing %q", got, tt.wantRejects)
+			}
+		})
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func matches(got, want string) bool {
+	if want == "" {
+		return got == ""
+	}
+	return strings.Contains(got, want)
+}
+
+func TestWantOpResultKnowsEveryOp(t *testing.T) {
+	v, err := fixtures.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range OpNames {
+		for _, typ := range []string{"PublicKey", "Signature", "G1", "G2"} {
+			want, err := WantOpResult(typ, op, v)
+			if err != nil || len(want) == 0 {
+				t.Errorf("WantOpResult(%s, %s): got %x, %v; want a known result", typ, op, want, err)
+			}
+		}
+	}
+	if _, err := WantOpResult("Signature", "nonsense", v); err == nil {
+		t.Error("WantOpResult of an unknown op: got no error")
+	}
+}
+
+func TestRegisterOpRejectsBadOps(t *testing.T) {
+	prep := func(OpInput) (OpHarness, error) { return OpHarness{}, nil }
+	tests := []struct {
+		name string
+		op   Op
+	}{
+		{"unknown op", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "teleport", Batch: 1, Prepare: prep}},
+		{"unknown lib", Op{Type: "Signature", Lib: "openssl", Repr: "affine", Op: "sign", Batch: 1, Prepare: prep}},
+		{"neither prepare nor reason", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Batch: 1}},
+		{"both prepare and reason", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Batch: 1, Prepare: prep, Unavailable: "x"}},
+		{"zero batch", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Prepare: prep}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("RegisterOp(%+v): got no panic, want one", tt.op)
+				}
+			}()
+			RegisterOp(tt.op)
+		})
+	}
+}
