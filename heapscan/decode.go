@@ -137,7 +137,7 @@ func decodeStream(r io.Reader, maxBytes int64) (*Heap, error) {
 				return nil, fmt.Errorf("malformed profile: field %d at byte %d: %w", num, start, err)
 			}
 			if d.retained > d.budget {
-				return nil, fmt.Errorf("decoded profile retains more than %d bytes: %w", d.budget, errTooLarge)
+				return nil, fmt.Errorf("decoded profile exceeds the limit of %d bytes of retained data: %w", d.budget, errTooLarge)
 			}
 		default:
 			return nil, fmt.Errorf("malformed profile: field %d at byte %d has unsupported wire type %d", num, s.off, typ)

@@ -82,11 +82,16 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 		return nil, errors.New("not a profile: the file is empty")
 	}
 	var src io.Reader = br
+	var gzipped *gzip.Reader
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, errors.New("truncated profile: the gzip header ends early")
 		}
+		if err != nil {
+			return nil, fmt.Errorf("corrupt gzip data: %w", err)
+		}
+		gzipped = zr
 		zr.Multistream(true)
 		src = zr
 	}
@@ -94,6 +99,9 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 	dr := bufio.NewReaderSize(lr, 64<<10)
 	head, err = dr.Peek(512)
 	if len(head) == 0 {
+		if err == io.ErrUnexpectedEOF {
+			return nil, errors.New("truncated profile: compressed data ends early")
+		}
 		if err != nil && err != io.EOF {
 			return nil, wrapGzip(err)
 		}
@@ -106,6 +114,17 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 		h, err = decodeStream(dr, limit)
 	}
 	if err != nil {
+		if gzipped != nil && !errors.Is(err, errTooLarge) {
+			// Data that decompresses to a bad profile is often a damaged
+			// gzip stream whose damage flate cannot see before the
+			// checksum: read to the end (within the limit) to tell.
+			if _, gzErr := io.Copy(io.Discard, dr); gzErr != nil && !errors.Is(gzErr, errTooLarge) {
+				if gzErr == io.ErrUnexpectedEOF {
+					return nil, fmt.Errorf("truncated profile: compressed data ends early (%w)", err)
+				}
+				return nil, wrapGzip(gzErr)
+			}
+		}
 		return nil, wrapGzip(err)
 	}
 	if _, _, err := h.sampleIndexes("inuse"); err != nil {
@@ -132,6 +151,9 @@ func wrapGzip(err error) error {
 // pprof model.
 func readModel(r io.Reader, limit int64) (*Heap, error) {
 	data, err := io.ReadAll(r)
+	if err == io.ErrUnexpectedEOF {
+		return nil, errors.New("truncated profile: compressed data ends early")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +162,7 @@ func readModel(r io.Reader, limit int64) (*Heap, error) {
 		if looksLikeText(data[:min(len(data), 512)]) {
 			return nil, fmt.Errorf("not a profile: text that is not the legacy heap profile format: %w", err)
 		}
-		return nil, fmt.Errorf("parsing profile: %w", err)
+		return nil, fmt.Errorf("malformed profile: %w", err)
 	}
 	return FromProfile(p)
 }

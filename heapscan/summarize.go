@@ -157,6 +157,12 @@ func (s *Summary) Top(n int) {
 	s.Rows = s.Rows[:n:n]
 }
 
+// Validate checks the options without reading a profile.
+func (o Options) Validate() error {
+	_, err := o.normalize()
+	return err
+}
+
 // normalize fills the defaults and checks the options.
 func (o Options) normalize() (Options, error) {
 	if o.Sample == "" {
@@ -217,7 +223,7 @@ type grouper struct {
 
 func newGrouper(h *Heap, opts Options) *grouper {
 	g := &grouper{h: h, opts: opts}
-	nloc := len(h.locLines) - 1
+	nloc := max(len(h.locLines)-1, 0)
 	fnRuntime := make([]bool, len(h.funcs))
 	for i, f := range h.funcs {
 		fnRuntime[i] = isRuntime(f.name)

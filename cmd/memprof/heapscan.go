@@ -1,0 +1,208 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/suites"
+)
+
+func init() {
+	register(&command{
+		Name:      "heapscan",
+		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] PROFILE",
+		Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
+		Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
+bytes it keeps (or allocated, with --sample alloc), bytes per object, the
+distinct object sizes seen, and the share of the total; with --instances N,
+bytes and objects per instance.
+
+PROFILE is a file (gzip-compressed or plain protobuf as Go writes it, or the
+legacy text format) or the http:// or https:// URL of a live process's
+/debug/pprof/heap endpoint, fetched with gc=1 so the profile is current.
+
+Groups: function (the allocating function, the first frame that is not the
+Go runtime; the default), site (function and line), stack, or rule (the
+first rule of --rules whose pattern matches a frame; --rules alone implies
+it). A profile sampled at a rate above 1 has each row's relative error
+estimated from the sampled objects behind it; rows with too few are marked.
+
+With --base, rows show the change from the base profile, sorted by the
+absolute change in bytes; rows only in one profile are marked new or
+vanished.
+
+Profiles are untrusted input: a damaged file, or one that is not a heap
+profile, is an error (exit 1), and reading stops when the decompressed size
+passes --max-bytes. Exit status is 0 on success, 1 when a profile cannot be
+read, 2 for a usage error.`,
+		Run: runHeapscan,
+	})
+}
+
+func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	base := fs.String("base", "", "diff against the base profile `file or URL`")
+	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")
+	groupBy := fs.String("group-by", "", "group by `g`: function, site, stack or rule (default function, or rule with --rules)")
+	rulesFile := fs.String("rules", "", "read rules (YAML: name: pattern) from `file`")
+	instances := fs.Int64("instances", 0, "report bytes and objects per instance of `n` instances")
+	focus := fs.String("focus", "", "keep only samples with a frame matching `regexp`")
+	ignore := fs.String("ignore", "", "drop samples with a frame matching `regexp`")
+	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
+	format := fs.String("format", "table", "output `format`: table, json, markdown or csv")
+	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
+	if code, done := inv.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return inv.usageError("want one profile (file or URL), got %d arguments", fs.NArg())
+	}
+	source := fs.Arg(0)
+	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	opts := heapscan.Options{Sample: *sample, GroupBy: *groupBy}
+	if opts.GroupBy == "" && *rulesFile != "" {
+		opts.GroupBy = "rule"
+	}
+	if *rulesFile != "" {
+		rules, err := heapscan.ReadRules(*rulesFile)
+		if err != nil {
+			return inv.usageError("--rules: %v", err)
+		}
+		opts.Rules = rules
+	}
+	if opts.GroupBy == "rule" && opts.Rules == nil {
+		return inv.usageError("--group-by rule needs --rules FILE")
+	}
+	if opts.Focus, err = compileFlag("focus", *focus); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if opts.Ignore, err = compileFlag("ignore", *ignore); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if *instances < 0 {
+		return inv.usageError("--instances must not be negative, got %d", *instances)
+	}
+	if *top < 0 {
+		return inv.usageError("--top must not be negative, got %d", *top)
+	}
+	if *timeout <= 0 {
+		return inv.usageError("--timeout must be positive, got %s", *timeout)
+	}
+	limit, err := parseSize(*maxBytes)
+	if err != nil {
+		return inv.usageError("--max-bytes: %v", err)
+	}
+	// Check the options before reading anything.
+	if err := opts.Validate(); err != nil {
+		return inv.usageError("%v", err)
+	}
+
+	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout}
+	s, err := summarizeSource(ctx, source, ro, opts)
+	if err != nil {
+		return inv.fail("%v", explainLimit(err))
+	}
+	if *base != "" {
+		b, err := summarizeSource(ctx, *base, ro, opts)
+		if err != nil {
+			return inv.fail("%v", explainLimit(err))
+		}
+		if s, err = heapscan.Diff(b, s); err != nil {
+			return inv.fail("%v", err)
+		}
+	}
+	s.Top(*top)
+
+	view := render.HeapscanView{Source: source, Base: *base, Instances: *instances}
+	var buf bytes.Buffer
+	switch f {
+	case "json":
+		err = s.WriteJSON(&buf, *instances)
+	case "markdown":
+		err = render.HeapscanMarkdown(&buf, s, view)
+	case "csv":
+		err = render.HeapscanCSV(&buf, s, view)
+	default:
+		err = render.HeapscanTable(&buf, s, view)
+	}
+	if err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if *out != "" {
+		if err := atomicfile.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+			return inv.fail("%v", err)
+		}
+		return exitOK
+	}
+	if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	return exitOK
+}
+
+// summarizeSource reads one profile and summarizes it; the heap is
+// dropped as soon as the summary is made.
+func summarizeSource(ctx context.Context, source string, ro heapscan.ReadOptions, opts heapscan.Options) (*heapscan.Summary, error) {
+	h, err := heapscan.Open(ctx, source, ro)
+	if err != nil {
+		return nil, err
+	}
+	s, err := h.Summarize(opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return s, nil
+}
+
+func explainLimit(err error) error {
+	if errors.Is(err, heapscan.ErrTooLarge) {
+		return fmt.Errorf("%w (raise the limit with --max-bytes if the profile is trusted)", err)
+	}
+	return err
+}
+
+func compileFlag(name, expr string) (*regexp.Regexp, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w", name, err)
+	}
+	return re, nil
+}
+
+// parseSize parses a byte count: a whole number, optionally followed by
+// B, KiB, MiB or GiB.
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("size %q must be a positive whole number of bytes, optionally with KiB, MiB or GiB", s)
+	}
+	return n * mult, nil
+}

@@ -1,0 +1,235 @@
+package render
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/memprof/memprof/heapscan"
+)
+
+// HeapscanView says what the heapscan renderers show besides the summary.
+type HeapscanView struct {
+	// Source and Base name the profile and, in a diff, the base profile.
+	Source string
+	Base   string
+	// Instances, when positive, adds bytes and objects per instance.
+	Instances int64
+}
+
+// heapscanTable is the summary as header and cells, shared by the table
+// and Markdown renderers.
+func heapscanTable(s *heapscan.Summary, v HeapscanView) (header []string, right []bool, rows [][]string) {
+	sampled := !s.Exact()
+	col := func(name string, r bool) {
+		header = append(header, name)
+		right = append(right, r)
+	}
+	col(s.GroupBy, false)
+	if s.Diff {
+		col("status", false)
+	}
+	col("objects", true)
+	if s.Diff {
+		col("Δobjects", true)
+	}
+	col("bytes", true)
+	if s.Diff {
+		col("Δbytes", true)
+		col("base bytes", true)
+	}
+	col("B/object", true)
+	col("sizes", false)
+	col("share", true)
+	if v.Instances > 0 {
+		col("B/instance", true)
+		col("objects/instance", true)
+	}
+	if sampled {
+		col("±", true)
+		col("sampled", true)
+		col("note", false)
+	}
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		var c []string
+		c = append(c, r.Key)
+		if s.Diff {
+			c = append(c, r.Status)
+		}
+		c = append(c, strconv.FormatInt(r.Objects, 10))
+		if s.Diff {
+			c = append(c, signed(r.DeltaObjects()))
+		}
+		c = append(c, strconv.FormatInt(r.Bytes, 10))
+		if s.Diff {
+			c = append(c, signed(r.DeltaBytes()), strconv.FormatInt(r.BaseBytes, 10))
+		}
+		c = append(c, Num(r.BytesPerObject()), sizesText(r.Sizes), percent(s.Share(r)))
+		if v.Instances > 0 {
+			n := float64(v.Instances)
+			c = append(c, Num(float64(r.Bytes)/n), Num(float64(r.Objects)/n))
+		}
+		if sampled {
+			note := ""
+			if r.LowSamples {
+				note = fmt.Sprintf("few samples (<%d)", heapscan.MinSampled)
+			}
+			c = append(c, percent(r.RelError), strconv.FormatInt(r.Sampled, 10), note)
+		}
+		rows = append(rows, c)
+	}
+	return header, right, rows
+}
+
+// heapscanPreamble is the text above the table: what was read and how
+// far its figures can be trusted.
+func heapscanPreamble(s *heapscan.Summary, v HeapscanView) []string {
+	var lines []string
+	lines = append(lines, fmt.Sprintf("profile %s: %s, grouped by %s; total %d B in %d objects", v.Source, s.Sample, s.GroupBy, s.TotalBytes, s.TotalObjects))
+	if s.Diff {
+		lines = append(lines, fmt.Sprintf("base %s: total %d B in %d objects; rows sorted by absolute change in bytes", v.Base, s.BaseTotalBytes, s.BaseTotalObjects))
+	}
+	lines = append(lines, samplingNote("profile", s.Period))
+	if s.Diff && s.BasePeriod != s.Period {
+		lines = append(lines, samplingNote("base", s.BasePeriod))
+	}
+	if v.Instances > 0 {
+		lines = append(lines, fmt.Sprintf("per instance: divided by %d instances", v.Instances))
+	}
+	return lines
+}
+
+func samplingNote(which string, period int64) string {
+	switch {
+	case period == 1:
+		return fmt.Sprintf("%s sampling period 1: exact, every allocation recorded", which)
+	case period <= 0:
+		return fmt.Sprintf("%s sampling period unknown (%d): figures as stated, error not estimated", which, period)
+	default:
+		return fmt.Sprintf("%s sampling period %d B: figures are the runtime's estimates; ± is each row's relative error from its sampled objects (1/√sampled); rows with fewer than %d sampled objects are marked", which, period, heapscan.MinSampled)
+	}
+}
+
+func heapscanOmitted(s *heapscan.Summary) string {
+	if s.OmittedRows == 0 {
+		return ""
+	}
+	return fmt.Sprintf("(%d more rows, %d B, not shown: see --top)", s.OmittedRows, s.OmittedBytes)
+}
+
+// HeapscanTable writes the summary as a terminal table.
+func HeapscanTable(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
+	for _, l := range heapscanPreamble(s, v) {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	header, _, rows := heapscanTable(s, v)
+	t := NewTable(w)
+	t.Header(toAny(header)...)
+	for _, r := range rows {
+		if err := t.Append(r); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if o := heapscanOmitted(s); o != "" {
+		_, err := fmt.Fprintln(w, o)
+		return err
+	}
+	return nil
+}
+
+// HeapscanMarkdown writes the summary as Markdown.
+func HeapscanMarkdown(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
+	mw := NewMarkdownWriter(w)
+	for _, l := range heapscanPreamble(s, v) {
+		mw.Line("- " + l)
+	}
+	mw.Line("")
+	header, right, rows := heapscanTable(s, v)
+	for _, r := range rows {
+		r[0] = "`" + strings.ReplaceAll(r[0], "`", "'") + "`"
+	}
+	mw.Table(MarkdownTable{Header: header, Right: right, Rows: rows})
+	if o := heapscanOmitted(s); o != "" {
+		mw.Line("")
+		mw.Line(o)
+	}
+	return mw.Err()
+}
+
+// HeapscanCSVHeader is the header of the heapscan CSV output. Every row
+// has every column; base columns are empty outside a diff, per-instance
+// columns without instances.
+var HeapscanCSVHeader = []string{
+	"key", "objects", "bytes", "bytes_per_object", "sizes", "share",
+	"sampled", "rel_error", "low_samples", "base_objects", "base_bytes", "status",
+	"bytes_per_instance", "objects_per_instance",
+}
+
+// HeapscanCSV writes the summary as comma-separated values, numbers
+// unformatted; sizes are separated by spaces.
+func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(HeapscanCSVHeader); err != nil {
+		return err
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		rec := []string{
+			r.Key, strconv.FormatInt(r.Objects, 10), strconv.FormatInt(r.Bytes, 10),
+			f(r.BytesPerObject()), sizesText(r.Sizes), f(s.Share(r)),
+			strconv.FormatInt(r.Sampled, 10), f(r.RelError), strconv.FormatBool(r.LowSamples),
+			"", "", r.Status, "", "",
+		}
+		if s.Diff {
+			rec[9], rec[10] = strconv.FormatInt(r.BaseObjects, 10), strconv.FormatInt(r.BaseBytes, 10)
+		}
+		if v.Instances > 0 {
+			n := float64(v.Instances)
+			rec[12], rec[13] = f(float64(r.Bytes)/n), f(float64(r.Objects)/n)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func sizesText(sizes []int64) string {
+	var b strings.Builder
+	for i, s := range sizes {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatInt(s, 10))
+	}
+	return b.String()
+}
+
+func signed(v int64) string {
+	if v > 0 {
+		return "+" + strconv.FormatInt(v, 10)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func percent(v float64) string {
+	return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
+}
+
+func toAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
