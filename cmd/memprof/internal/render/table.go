@@ -39,7 +39,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 	for _, r := range rs.Instances {
 		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
 		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
+			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
 			continue
 		}
 		rows = append(rows, row{k, []string{
@@ -47,7 +47,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
 			Num(r.OffheapBytesPerInstance), Num(r.HeapAllocBytesPerInstance),
-			Num(r.HolderBytesPerInstance), cHeap(r), "n=" + strconv.Itoa(r.N),
+			Num(r.HolderBytesPerInstance), cHeap(r), Num(r.RSSBytesPerInstance), Num(r.UnaccountedBytesPerInstance), "n=" + strconv.Itoa(r.N),
 		}})
 	}
 	for _, u := range rs.Unavailable {
@@ -55,14 +55,14 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 			continue
 		}
 		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
+		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key
 		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
 	})
 	t := NewTable(w)
-	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "note")
+	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note")
 	for _, r := range rows {
 		if err := t.Append(r.cells); err != nil {
 			return err
