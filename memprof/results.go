@@ -143,6 +143,9 @@ type Agreement struct {
 	Cases int      `json:"cases"`
 	Libs  []string `json:"libs"`
 	OK    bool     `json:"ok"`
+	// Unavailable lists the libraries that could not take part, as
+	// "<lib>: <reason>" (blst in a build without cgo).
+	Unavailable []string `json:"unavailable,omitempty"`
 }
 
 // Key returns the identity of a Result: type, lib, repr and layout (and the

@@ -1,0 +1,270 @@
+// Package agree proves, before any throughput figure is printed, that the
+// libraries compute the same thing. For every case of fixtures/vectors.json
+// (20 cases made by blst: 32-byte IKM, messages of varied length, DST
+// BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_) each available library must
+//
+//  1. derive the file's secret key from the IKM (IETF KeyGen), the file's
+//     public key from that key and the file's signature of the message,
+//     byte for byte;
+//  2. verify every library's public key and signature bytes, and reject the
+//     signature checked against the next case's message;
+//  3. round-trip the public key and the signature through every
+//     representation it offers back to the same compressed and uncompressed
+//     encodings.
+//
+// The libraries come from the suites registry (suites.AgreeLibs); import
+// suites/all to register them. A library this build cannot run (blst
+// without cgo) is reported as unavailable, and the others are still checked
+// against the file.
+package agree
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// fileName is how errors name the reference.
+const fileName = "fixtures/vectors.json (made by blst)"
+
+// Disagreement is the error Check returns when a library does not compute
+// what the vectors say: it names the case, the check, the libraries and
+// the differing bytes.
+type Disagreement struct {
+	Case string
+	// Check is what was compared: "secret key", "public key", "signature",
+	// "verify", "round trip <repr>"...
+	Check string
+	// Lib is the library that disagrees; Against is what it was compared
+	// with (the vectors file or another library).
+	Lib, Against string
+	// Agreeing lists the libraries that computed the expected value.
+	Agreeing []string
+	Got      []byte
+	Want     []byte
+	// Detail says more when there are no bytes to compare (a verification
+	// result, an error).
+	Detail string
+}
+
+func (d *Disagreement) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "libraries disagree: case %s: %s: %s differs from %s", d.Case, d.Check, d.Lib, d.Against)
+	if len(d.Agreeing) > 0 {
+		fmt.Fprintf(&b, " (%s agree with it)", strings.Join(d.Agreeing, ", "))
+	}
+	if d.Detail != "" {
+		fmt.Fprintf(&b, ": %s", d.Detail)
+	}
+	if d.Got != nil || d.Want != nil {
+		fmt.Fprintf(&b, "\n  %-8s %s\n  %-8s %s", d.Lib+":", hex.EncodeToString(d.Got), "want:", hex.EncodeToString(d.Want))
+		if i := firstDiff(d.Got, d.Want); i >= 0 {
+			fmt.Fprintf(&b, "\n  first difference at byte %d", i)
+		}
+	}
+	return b.String()
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+// Report is the outcome of Check.
+type Report struct {
+	Cases int
+	// Libs are the libraries checked, alphabetically.
+	Libs []string
+	// Unavailable maps the libraries that could not take part to the
+	// reason.
+	Unavailable map[string]string
+}
+
+// Agreement is the report in the results-file form.
+func (r *Report) Agreement(ok bool) *memprof.Agreement {
+	a := &memprof.Agreement{Cases: r.Cases, Libs: slices.Clone(r.Libs), OK: ok}
+	for _, lib := range slices.Sorted(mapKeys(r.Unavailable)) {
+		a.Unavailable = append(a.Unavailable, lib+": "+r.Unavailable[lib])
+	}
+	return a
+}
+
+func mapKeys(m map[string]string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Run checks the registered libraries against the embedded vectors.
+func Run() (*Report, error) {
+	v, err := fixtures.Load()
+	if err != nil {
+		return nil, err
+	}
+	return Check(v, suites.AgreeLibs())
+}
+
+// Check checks libs against v; see the package documentation. The report
+// is returned with the error too (it says which libraries took part). The
+// error is a *Disagreement when a library computes something else, or
+// another error when no library can be checked.
+func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
+	rep := &Report{Cases: len(v.Cases), Unavailable: map[string]string{}}
+	var avail []suites.AgreeLib
+	for _, l := range libs {
+		if l.Unavailable != "" {
+			rep.Unavailable[l.Lib] = l.Unavailable
+			continue
+		}
+		avail = append(avail, l)
+		rep.Libs = append(rep.Libs, l.Lib)
+	}
+	slices.Sort(rep.Libs)
+	if len(avail) == 0 {
+		return rep, fmt.Errorf("checking agreement: no library available")
+	}
+	if string(suites.OpDST) != v.DST {
+		return rep, fmt.Errorf("checking agreement: vectors use DST %q, the libraries %q", v.DST, suites.OpDST)
+	}
+	for i, c := range v.Cases {
+		made, err := checkOutputs(c, avail)
+		if err != nil {
+			return rep, err
+		}
+		next := v.Cases[(i+1)%len(v.Cases)].Msg
+		if err := checkVerify(c, next, avail, made); err != nil {
+			return rep, err
+		}
+		if err := checkRoundTrips(c, avail); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// made is what one library produced for a case.
+type made struct{ pk, sig []byte }
+
+// checkOutputs compares each library's key, public key and signature with
+// the file, and returns each library's public key and signature.
+func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[string]made, error) {
+	out := map[string]made{}
+	steps := []struct {
+		check string
+		want  []byte
+		fn    func(l suites.AgreeLib) ([]byte, error)
+	}{
+		{"secret key (KeyGen)", c.SK, func(l suites.AgreeLib) ([]byte, error) { return l.KeyGen(c.IKM) }},
+		{"public key", c.PK, func(l suites.AgreeLib) ([]byte, error) { return l.PublicKey(c.SK) }},
+		{"signature", c.Sig, func(l suites.AgreeLib) ([]byte, error) { return l.Sign(c.SK, c.Msg) }},
+	}
+	for _, s := range steps {
+		got := map[string][]byte{}
+		var errs []*Disagreement
+		for _, l := range libs {
+			b, err := s.fn(l)
+			if err != nil {
+				errs = append(errs, &Disagreement{Case: c.Name, Check: s.check, Lib: l.Lib, Against: fileName, Detail: err.Error()})
+				continue
+			}
+			got[l.Lib] = b
+		}
+		for _, l := range libs {
+			if b, ok := got[l.Lib]; ok && !bytes.Equal(b, s.want) {
+				errs = append(errs, &Disagreement{Case: c.Name, Check: s.check, Lib: l.Lib, Against: fileName, Got: b, Want: s.want})
+			}
+		}
+		if len(errs) > 0 {
+			d := errs[0]
+			for lib, b := range got {
+				if bytes.Equal(b, s.want) {
+					d.Agreeing = append(d.Agreeing, lib)
+				}
+			}
+			slices.Sort(d.Agreeing)
+			return nil, d
+		}
+		for lib, b := range got {
+			m := out[lib]
+			switch s.check {
+			case "public key":
+				m.pk = b
+			case "signature":
+				m.sig = b
+			}
+			out[lib] = m
+		}
+	}
+	return out, nil
+}
+
+// checkVerify has every library verify the public key and signature bytes
+// every library produced, and reject the signature against another
+// message.
+func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[string]made) error {
+	for _, verifier := range libs {
+		for _, producer := range libs {
+			m := byLib[producer.Lib]
+			ok, err := verifier.Verify(m.pk, c.Msg, m.sig)
+			if err != nil || !ok {
+				detail := "rejects the signature"
+				if err != nil {
+					detail = err.Error()
+				}
+				return &Disagreement{Case: c.Name, Check: "verify", Lib: verifier.Lib, Against: producer.Lib + " (public key and signature made by it)", Detail: detail}
+			}
+		}
+		if !bytes.Equal(other, c.Msg) {
+			ok, err := verifier.Verify(c.PK, other, c.Sig)
+			if err == nil && ok {
+				return &Disagreement{Case: c.Name, Check: "verify of another message", Lib: verifier.Lib, Against: fileName, Detail: "accepts the signature for a message that was not signed"}
+			}
+		}
+	}
+	return nil
+}
+
+// checkRoundTrips decodes the public key and the signature into every
+// representation of every library and compares the re-encodings.
+func checkRoundTrips(c fixtures.Case, libs []suites.AgreeLib) error {
+	for _, p := range []struct {
+		typ        string
+		comp, unco []byte
+	}{{"PublicKey", c.PK, c.PKUncompressed}, {"Signature", c.Sig, c.SigUncompressed}} {
+		for _, l := range libs {
+			trips, err := l.RoundTrips(p.typ, p.comp)
+			if err != nil {
+				return &Disagreement{Case: c.Name, Check: p.typ + " round trip", Lib: l.Lib, Against: fileName, Detail: err.Error()}
+			}
+			if len(trips) == 0 {
+				return &Disagreement{Case: c.Name, Check: p.typ + " round trip", Lib: l.Lib, Against: fileName, Detail: "no representation round-tripped"}
+			}
+			for _, t := range trips {
+				if !bytes.Equal(t.Compressed, p.comp) {
+					return &Disagreement{Case: c.Name, Check: p.typ + " round trip through " + t.Repr + " (compressed)", Lib: l.Lib, Against: fileName, Got: t.Compressed, Want: p.comp}
+				}
+				if !bytes.Equal(t.Uncompressed, p.unco) {
+					return &Disagreement{Case: c.Name, Check: p.typ + " round trip through " + t.Repr + " (uncompressed)", Lib: l.Lib, Against: fileName, Got: t.Uncompressed, Want: p.unco}
+				}
+			}
+		}
+	}
+	return nil
+}
