@@ -241,6 +241,25 @@ func cheapest(rs *memprof.Results, typ string) []memprof.Result {
 	return all[:n]
 }
 
+// andList names the series of rs: "a", "a and b", "a, b and c".
+func andList(rs []memprof.Result) string {
+	var names []string
+	for _, r := range rs {
+		names = append(names, render.SeriesOf(r).Label())
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func verb(rs []memprof.Result, one, many string) string {
+	if len(rs) == 1 {
+		return one
+	}
+	return many
+}
+
 func seriesNames(rs []memprof.Result) string {
 	var names []string
 	for _, r := range rs {
@@ -259,14 +278,19 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 		pts = render.TradeoffPoints(rs, typ, op)
 	}
 	if len(pts) == 0 {
-		small, large := all[0], all[len(all)-1]
-		if len(all) == 1 || small.BytesPerInstance == large.BytesPerInstance {
-			return fmt.Sprintf("%s takes %s B per instance (%s MB per 1M instances); no other representation was measured with a different size, and no throughput was measured.",
-				seriesNames(all), render.Num(small.BytesPerInstance), mb(small.BytesPerInstance))
+		small := cheapest(rs, typ)
+		var large []memprof.Result
+		for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
+			large = append([]memprof.Result{all[i]}, large...)
 		}
-		return fmt.Sprintf("%s is the smallest at %s B per instance; %s takes +%s B per instance (+%s MB per 1M instances); no throughput was measured, so the speed side is not shown.",
-			render.SeriesOf(small).Label(), render.Num(small.BytesPerInstance), render.SeriesOf(large).Label(),
-			render.Num(large.BytesPerInstance-small.BytesPerInstance), mb(large.BytesPerInstance-small.BytesPerInstance))
+		b := small[0].BytesPerInstance
+		if len(small) == len(all) {
+			return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
+				andList(small), verb(small, "takes", "take"), render.Num(b), mb(b), noTradeoffReason(rs, typ))
+		}
+		d := large[0].BytesPerInstance - b
+		return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
+			andList(small), verb(small, "is", "are"), render.Num(b), andList(large), verb(large, "takes", "take"), render.Num(d), mb(d), noTradeoffReason(rs, typ))
 	}
 	smallest, fastest := pts[0], pts[0]
 	for _, p := range pts[1:] {
@@ -287,7 +311,7 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per op).",
 			smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), op, render.Duration(smallest.Op.NsPerOpMedian))
 	}
-	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s (%s against %s)",
+	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
 		fastest.Series.Label(), render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
 		mb(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance), smallest.Series.Label(),
 		render.Duration(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,

@@ -1,0 +1,501 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/memprof/memprof/memprof"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fixturePath is the results file of a real run that the golden tests
+// render (see fixtures/results/README.md for how it is made).
+const fixturePath = "../../../../fixtures/results/results.json"
+
+func loadFixture(t *testing.T) *memprof.Results {
+	t.Helper()
+	rs, err := memprof.ReadResultsFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Instances) == 0 {
+		t.Fatalf("%s: no instances", fixturePath)
+	}
+	return rs
+}
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gotPath := filepath.Join(t.TempDir(), name+".got")
+		os.WriteFile(gotPath, got, 0o644)
+		t.Errorf("%s differs from the golden file; got written to %s (diff them, or run go test -update if the change is intended)", path, gotPath)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	rs := loadFixture(t)
+	tests := []struct {
+		name   string
+		render func(io.Writer, *memprof.Results) error
+	}{
+		{"fixture.md", Markdown},
+		{"fixture.csv", CSV},
+		{"fixture.bench", Bench},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tt.render(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, buf.Bytes())
+		})
+	}
+}
+
+// measured returns the instances of rs that carry a measurement.
+func measured(rs *memprof.Results) []memprof.Result {
+	var out []memprof.Result
+	for _, r := range rs.Instances {
+		if r.Error == "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// withThroughput returns a copy of rs with an "aggregate" row of batch 128
+// for every measured Signature and PublicKey representation, its times
+// made up from the row's position (1, 2, 3... µs), so that the truth of
+// every chart and sentence is known.
+func withThroughput(rs *memprof.Results) *memprof.Results {
+	c := *rs
+	c.Throughput = nil
+	i := 0
+	for _, r := range measured(rs) {
+		if r.Type != "Signature" && r.Type != "PublicKey" || r.Layout != "pointer" {
+			continue
+		}
+		i++
+		ns := float64(i) * 1000
+		c.Throughput = append(c.Throughput, memprof.ThroughputRow{
+			Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128, Samples: 10,
+			NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns,
+			OpsPerSecond: 1e9 / ns, BytesPerOp: float64(i), AllocsPerOp: 1,
+		})
+	}
+	c.Throughput = append(c.Throughput, memprof.ThroughputRow{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Error: "made-up failure"})
+	c.Unavailable = append(slices.Clone(c.Unavailable), memprof.Unavailable{Type: "Signature", Lib: "circl", Repr: "affine", Op: "aggregate", Reason: "not offered by circl: made up"})
+	return &c
+}
+
+func TestGoldenThroughput(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	for _, tt := range []struct {
+		name   string
+		render func(io.Writer, *memprof.Results) error
+	}{
+		{"throughput.md", Markdown},
+		{"throughput.csv", CSV},
+		{"throughput.bench", Bench},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tt.render(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, buf.Bytes())
+		})
+	}
+}
+
+func TestCSV(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rs   *memprof.Results
+	}{
+		{"fixture", loadFixture(t)},
+		{"with throughput", withThroughput(loadFixture(t))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := tc.rs
+			var buf bytes.Buffer
+			if err := CSV(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(&buf).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(recs[0], CSVHeader) {
+				t.Fatalf("header: got %v, want %v", recs[0], CSVHeader)
+			}
+			if got, want := len(recs)-1, len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable); got != want {
+				t.Fatalf("got %d rows, want %d (one per instance, throughput row and unavailable combination)", got, want)
+			}
+			col := map[string]int{}
+			for i, h := range CSVHeader {
+				col[h] = i
+			}
+			numeric := func(h string) bool {
+				return strings.HasSuffix(h, "_bytes") || strings.Contains(h, "_per_") || slices.Contains([]string{"n", "batch", "samples", "ops_per_s"}, h)
+			}
+			byKey := map[string][]string{}
+			for _, rec := range recs[1:] {
+				for i, h := range CSVHeader {
+					if numeric(h) && rec[i] != "" {
+						if _, err := strconv.ParseFloat(rec[i], 64); err != nil {
+							t.Errorf("column %s: %q is not a plain number: %v", h, rec[i], err)
+						}
+					}
+				}
+				if rec[col["kind"]] == CSVKindInstances {
+					byKey[strings.Join(rec[col["type"]:col["layout"]+1], "/")] = rec
+				}
+			}
+			for _, r := range measured(rs) {
+				rec, ok := byKey[r.Type+"/"+r.Lib+"/"+r.Repr+"/"+r.Layout]
+				if !ok {
+					t.Errorf("%s: no CSV row", r.Key())
+					continue
+				}
+				got, _ := strconv.ParseFloat(rec[col["bytes_per_instance"]], 64)
+				if got != r.BytesPerInstance {
+					t.Errorf("%s: bytes_per_instance got %v, want %v", r.Key(), got, r.BytesPerInstance)
+				}
+				got, _ = strconv.ParseFloat(rec[col["allocs_per_instance"]], 64)
+				if got != r.AllocsPerInstance {
+					t.Errorf("%s: allocs_per_instance got %v, want %v", r.Key(), got, r.AllocsPerInstance)
+				}
+			}
+		})
+	}
+}
+
+// readBench reads every record of a benchmark file.
+func readBench(t *testing.T, data []byte) (results []*benchfmt.Result, units benchfmt.UnitMetadataMap) {
+	t.Helper()
+	r := benchfmt.NewReader(bytes.NewReader(data), "results.bench")
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.Result:
+			results = append(results, rec.Clone())
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return results, r.Units()
+}
+
+func TestBenchParsesAndRoundTrips(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	var buf bytes.Buffer
+	if err := Bench(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	results, units := readBench(t, buf.Bytes())
+
+	want := map[string]memprof.Result{}
+	for _, r := range measured(rs) {
+		want["Instances/"+r.Key()] = r
+	}
+	timed := 0
+	for _, tr := range rs.Throughput {
+		if tr.Error == "" {
+			timed++
+		}
+	}
+	if got := len(results); got != len(want)+timed {
+		t.Fatalf("got %d result lines, want %d (one per measured case, one per timed operation)", got, len(want)+timed)
+	}
+	for _, res := range results {
+		if got := res.GetConfig("goos"); got != rs.Env.GOOS {
+			t.Errorf("%s: goos got %q, want %q", res.Name, got, rs.Env.GOOS)
+		}
+		if got := res.GetConfig("goarch"); got != rs.Env.GOARCH {
+			t.Errorf("%s: goarch got %q, want %q", res.Name, got, rs.Env.GOARCH)
+		}
+		if got := res.GetConfig("cpu"); got != rs.Env.CPU {
+			t.Errorf("%s: cpu got %q, want %q", res.Name, got, rs.Env.CPU)
+		}
+		for m, v := range rs.Env.Modules {
+			if got := res.GetConfig(m); got != v {
+				t.Errorf("%s: %s got %q, want %q", res.Name, m, got, v)
+			}
+		}
+		name := res.Name.String()
+		if !strings.HasPrefix(name, "Instances/") {
+			for _, unit := range []string{"sec/op", "B/op", "allocs/op"} {
+				if _, ok := res.Value(unit); !ok {
+					t.Errorf("%s: no %s value", name, unit)
+				}
+			}
+			continue
+		}
+		r, ok := want[name]
+		if !ok {
+			t.Errorf("unexpected result %s", name)
+			continue
+		}
+		if got, _ := res.Value("B/instance"); got != r.BytesPerInstance {
+			t.Errorf("%s: B/instance got %v, want %v", name, got, r.BytesPerInstance)
+		}
+		if got, _ := res.Value("allocs/instance"); got != r.AllocsPerInstance {
+			t.Errorf("%s: allocs/instance got %v, want %v", name, got, r.AllocsPerInstance)
+		}
+		if res.Iters != r.N {
+			t.Errorf("%s: iterations got %d, want N = %d", name, res.Iters, r.N)
+		}
+	}
+	for _, u := range BenchUnits {
+		if m := units.Get(u, "assume"); m == nil || m.Value != "exact" {
+			t.Errorf("unit %s: assume got %v, want exact", u, m)
+		}
+		if m := units.Get(u, "better"); m == nil || m.Value != "lower" {
+			t.Errorf("unit %s: better got %v, want lower", u, m)
+		}
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("\nBenchmarkInstances/type=Signature/lib=blst/repr=affine/layout=pointer ")) {
+		t.Errorf("no line named BenchmarkInstances/type=Signature/lib=blst/repr=affine/layout=pointer")
+	}
+
+	// Round trip: benchfmt.Writer writes what it read, and reading that
+	// again gives the same results.
+	var again bytes.Buffer
+	w := benchfmt.NewWriter(&again)
+	for _, res := range results {
+		if err := w.Write(res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results2, _ := readBench(t, again.Bytes())
+	if len(results2) != len(results) {
+		t.Fatalf("round trip: got %d results, want %d", len(results2), len(results))
+	}
+	for i := range results {
+		a, b := results[i], results2[i]
+		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || !slices.Equal(a.Values, b.Values) || !configEqual(a.Config, b.Config) {
+			t.Errorf("round trip: result %d got %s %d %v, want %s %d %v", i, b.Name, b.Iters, b.Values, a.Name, a.Iters, a.Values)
+		}
+	}
+}
+
+func configEqual(a, b []benchfmt.Config) bool {
+	return slices.EqualFunc(a, b, func(x, y benchfmt.Config) bool {
+		return x.Key == y.Key && bytes.Equal(x.Value, y.Value) && x.File == y.File
+	})
+}
+
+// svgTexts parses data as XML and returns the text of its <text> elements.
+func svgTexts(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var texts []string
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			inText = tok.Name.Local == "text"
+		case xml.EndElement:
+			inText = false
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(tok))
+			}
+		}
+	}
+	return texts
+}
+
+func TestBytesPerInstanceChart(t *testing.T) {
+	rs := loadFixture(t)
+	var a, b bytes.Buffer
+	if err := BytesPerInstanceChart(&a, rs); err != nil {
+		t.Fatal(err)
+	}
+	if err := BytesPerInstanceChart(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("two renderings of the same results differ")
+	}
+	texts := svgTexts(t, a.Bytes())
+	want := []string{"bytes per instance (B)", "Bytes per instance (Go heap, holder excluded)"}
+	for _, typ := range TypesMeasured(rs) {
+		want = append(want, typ)
+	}
+	for _, r := range measured(rs) {
+		want = append(want, SeriesOf(r).Label()+": "+Num(r.BytesPerInstance), r.Lib)
+	}
+	for _, w := range want {
+		if !slices.Contains(texts, w) {
+			t.Errorf("chart has no text %q", w)
+		}
+	}
+	if !bytes.Contains(a.Bytes(), []byte(`fill="#FFFFFF"`)) && !bytes.Contains(a.Bytes(), []byte("fill:#FFFFFF")) && !bytes.Contains(a.Bytes(), []byte(`fill="#ffffff"`)) {
+		t.Errorf("chart does not fill its own white background")
+	}
+}
+
+func TestBytesPerInstanceChartNoData(t *testing.T) {
+	rs := &memprof.Results{Schema: memprof.Schema, Instances: []memprof.Result{{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Error: "boom"}}}
+	err := BytesPerInstanceChart(io.Discard, rs)
+	if !errors.Is(err, ErrNoData) {
+		t.Errorf("got %v, want ErrNoData", err)
+	}
+}
+
+func TestTradeoffChart(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	var a, b bytes.Buffer
+	if err := TradeoffChart(&a, rs, "Signature"); err != nil {
+		t.Fatal(err)
+	}
+	if err := TradeoffChart(&b, rs, "Signature"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("two renderings of the same results differ")
+	}
+	texts := svgTexts(t, a.Bytes())
+	want := []string{
+		"bytes per instance (B)",
+		"aggregate (batch 128), time per op (µs): median, bar from Q1 to Q3",
+		"Signature: bytes per instance against aggregate (batch 128)",
+	}
+	for _, r := range measured(rs) {
+		if r.Type == "Signature" && r.Layout == "pointer" {
+			want = append(want, SeriesOf(r).Label())
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(texts, w) {
+			t.Errorf("chart has no text %q; it has %q", w, texts)
+		}
+	}
+	if err := TradeoffChart(io.Discard, loadFixture(t), "Signature"); !errors.Is(err, ErrNoData) {
+		t.Errorf("without throughput: got %v, want ErrNoData", err)
+	}
+}
+
+func TestKeyOpOf(t *testing.T) {
+	row := func(typ, lib, repr, op string, batch int) memprof.ThroughputRow {
+		return memprof.ThroughputRow{Type: typ, Lib: lib, Repr: repr, Op: op, Batch: batch, NsPerOpMedian: 1}
+	}
+	tests := []struct {
+		name string
+		rows []memprof.ThroughputRow
+		typ  string
+		want KeyOp
+		ok   bool
+	}{
+		{"none", nil, "Signature", KeyOp{}, false},
+		{"preferred op wins", []memprof.ThroughputRow{
+			row("Signature", "blst", "affine", "verify", 1), row("Signature", "blst", "jacobian", "verify", 1),
+			row("Signature", "blst", "affine", "aggregate", 128), row("Signature", "blst", "jacobian", "aggregate", 128),
+		}, "Signature", KeyOp{"aggregate", 128}, true},
+		{"preferred op needs two representations", []memprof.ThroughputRow{
+			row("Signature", "blst", "affine", "aggregate", 128),
+			row("Signature", "blst", "affine", "verify", 1), row("Signature", "blst", "jacobian", "verify", 1),
+		}, "Signature", KeyOp{"verify", 1}, true},
+		{"other types ignored", []memprof.ThroughputRow{row("G1", "blst", "affine", "aggregate", 128)}, "Signature", KeyOp{}, false},
+		{"unknown ops: most timed", []memprof.ThroughputRow{
+			row("Custom", "blst", "a", "x", 1), row("Custom", "blst", "a", "y", 1), row("Custom", "blst", "b", "y", 1),
+		}, "Custom", KeyOp{"y", 1}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := KeyOpOf(&memprof.Results{Throughput: tt.rows}, tt.typ)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("got %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestMarkdownTableEscapesAndAligns(t *testing.T) {
+	var buf bytes.Buffer
+	mw := NewMarkdownWriter(&buf)
+	mw.Table(MarkdownTable{Header: []string{"name", "B"}, Right: []bool{false, true}, Rows: [][]string{{"a|b", "1"}, {"µs", "100"}}})
+	want := "| name |   B |\n| ---- | --: |\n| a\\|b |   1 |\n| µs   | 100 |\n"
+	if got := buf.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	tests := []struct {
+		ns   float64
+		want string
+	}{
+		{512, "512 ns"}, {1500, "1.50 µs"}, {52_340, "52.3 µs"}, {1_234_567, "1.23 ms"}, {2e9, "2.00 s"},
+	}
+	for _, tt := range tests {
+		if got := Duration(tt.ns); got != tt.want {
+			t.Errorf("Duration(%v): got %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+func TestProgress(t *testing.T) {
+	t.Run("disabled writes nothing", func(t *testing.T) {
+		var buf bytes.Buffer
+		p := NewProgress(&buf, "case", 2, false, 0)
+		p.Start("type=Signature/lib=blst/repr=affine/layout=pointer")
+		p.Finish()
+		if buf.Len() != 0 {
+			t.Errorf("got %q, want nothing", buf.String())
+		}
+	})
+	t.Run("enabled", func(t *testing.T) {
+		var buf bytes.Buffer
+		p := NewProgress(&buf, "case", 2, true, 0)
+		start := p.start
+		p.now = func() time.Time { return start.Add(1500 * time.Millisecond) }
+		p.Start("first")
+		p.Start("second")
+		p.Finish()
+		for _, want := range []string{"case 1 of 2: first (1.5s elapsed)", "case 2 of 2: second (1.5s elapsed)", "2 cases in 1.5s\n"} {
+			if !strings.Contains(buf.String(), want) {
+				t.Errorf("got %q, want it to contain %q", buf.String(), want)
+			}
+		}
+	})
+}

@@ -1,0 +1,265 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/memprof"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const fixturePath = "../../../../fixtures/results/results.json"
+
+func loadFixture(t *testing.T) *memprof.Results {
+	t.Helper()
+	rs, err := memprof.ReadResultsFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// withThroughput adds, for every measured Signature representation, an
+// aggregate row whose time is made up from its position, so the summary's
+// sentence has a known truth: the first representation listed is the
+// fastest.
+func withThroughput(rs *memprof.Results) *memprof.Results {
+	c := *rs
+	c.Throughput = nil
+	i := 0
+	for _, r := range rs.Instances {
+		if r.Type != "Signature" || r.Layout != "pointer" || r.Error != "" {
+			continue
+		}
+		i++
+		ns := float64(i) * 10_000
+		c.Throughput = append(c.Throughput, memprof.ThroughputRow{
+			Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128, Samples: 10,
+			NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns,
+		})
+	}
+	c.Method = "Made-up rows for a golden test."
+	return &c
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gotPath := filepath.Join(t.TempDir(), name+".got")
+		os.WriteFile(gotPath, got, 0o644)
+		t.Errorf("%s differs from the golden file; got written to %s", path, gotPath)
+	}
+}
+
+func TestWriteListsEveryFile(t *testing.T) {
+	tests := []struct {
+		name      string
+		rs        *memprof.Results
+		tradeoffs []string
+	}{
+		{"instances only", loadFixture(t), nil},
+		{"with throughput", withThroughput(loadFixture(t)), []string{"Signature"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "review")
+			files, err := Write(out, tt.rs, Options{Source: "results.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{ReadmeFile, BytesChart, ResultsJSON, ResultsCSV, ResultsBench}
+			for _, typ := range tt.tradeoffs {
+				want = append(want, TradeoffFile(typ))
+			}
+			entries, err := os.ReadDir(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var onDisk []string
+			for _, e := range entries {
+				onDisk = append(onDisk, e.Name())
+			}
+			slices.Sort(want)
+			slices.Sort(onDisk)
+			if !slices.Equal(onDisk, want) {
+				t.Errorf("files in %s: got %v, want %v", out, onDisk, want)
+			}
+			slices.Sort(files)
+			if !slices.Equal(files, want) {
+				t.Errorf("files returned: got %v, want %v", files, want)
+			}
+			readme, err := os.ReadFile(filepath.Join(out, ReadmeFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range want[1:] {
+				if f != ReadmeFile && !bytes.Contains(readme, []byte("("+f+")")) {
+					t.Errorf("README.md does not link %s", f)
+				}
+			}
+			// The results file in the review reads back as the input.
+			back, err := memprof.ReadResultsFile(filepath.Join(out, ResultsJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(back.Instances) != len(tt.rs.Instances) || len(back.Throughput) != len(tt.rs.Throughput) {
+				t.Errorf("results.json: got %d instances and %d throughput rows, want %d and %d", len(back.Instances), len(back.Throughput), len(tt.rs.Instances), len(tt.rs.Throughput))
+			}
+			assertNoTemp(t, filepath.Dir(out))
+		})
+	}
+}
+
+// assertNoTemp fails if a temporary directory of Write is left in dir.
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestReadmeGolden(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		rs   *memprof.Results
+	}{
+		{"README.fixture.md", loadFixture(t)},
+		{"README.throughput.md", withThroughput(loadFixture(t))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := Render(tt.rs, Options{Source: "fixtures/results/results.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if files[0].Name != ReadmeFile {
+				t.Fatalf("first file: got %s, want %s", files[0].Name, ReadmeFile)
+			}
+			golden(t, tt.name, files[0].Data)
+		})
+	}
+}
+
+func TestRenderIsDeterministic(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	a, err := Render(rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render(rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatalf("got %d and %d files", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !bytes.Equal(a[i].Data, b[i].Data) {
+			t.Errorf("%s: two renderings differ", a[i].Name)
+		}
+	}
+}
+
+func TestTradeoffSentence(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	op, ok := render.KeyOpOf(rs, "Signature")
+	if !ok {
+		t.Fatal("no key operation")
+	}
+	pts := render.TradeoffPoints(rs, "Signature", op)
+	// By construction the first timed representation is the fastest; the
+	// smallest is the one with the fewest bytes (first listed on a tie).
+	fastest, smallest := pts[0], pts[0]
+	for _, p := range pts {
+		if p.Instance.BytesPerInstance < smallest.Instance.BytesPerInstance {
+			smallest = p
+		}
+	}
+	got := tradeoffSentence(rs, "Signature")
+	if fastest.Series == smallest.Series {
+		t.Fatalf("fixture has the fastest and the smallest the same (%s); the test needs them different", fastest.Series.Label())
+	}
+	want := fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start with %q", got, want)
+	}
+	if !strings.Contains(got, "saves "+render.Duration(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian)+" per aggregate (batch 128)") {
+		t.Errorf("got %q, want the time saved per aggregate (batch 128)", got)
+	}
+}
+
+func TestOutDirectory(t *testing.T) {
+	rs := loadFixture(t)
+	t.Run("not empty refused", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "review")
+		os.Mkdir(out, 0o755)
+		keep := filepath.Join(out, "notes.txt")
+		os.WriteFile(keep, []byte("mine"), 0o644)
+		_, err := Write(out, rs, Options{})
+		if !errors.Is(err, ErrOutNotEmpty) {
+			t.Fatalf("got %v, want ErrOutNotEmpty", err)
+		}
+		entries, _ := os.ReadDir(out)
+		if len(entries) != 1 {
+			t.Errorf("got %d files in %s, want only notes.txt", len(entries), out)
+		}
+		assertNoTemp(t, filepath.Dir(out))
+	})
+	t.Run("empty accepted", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "review")
+		os.Mkdir(out, 0o755)
+		if _, err := Write(out, rs, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(out, ReadmeFile)); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("force replaces", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "review")
+		os.Mkdir(out, 0o755)
+		old := filepath.Join(out, "old.txt")
+		os.WriteFile(old, []byte("old"), 0o644)
+		if _, err := Write(out, rs, Options{Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("old file: got %v, want it gone", err)
+		}
+		if _, err := os.Stat(filepath.Join(out, ReadmeFile)); err != nil {
+			t.Error(err)
+		}
+		assertNoTemp(t, filepath.Dir(out))
+	})
+	t.Run("a file refused even with force", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "review")
+		os.WriteFile(out, []byte("x"), 0o644)
+		if _, err := Write(out, rs, Options{Force: true}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+			t.Errorf("got %v, want an error saying it is not a directory", err)
+		}
+	})
+}
