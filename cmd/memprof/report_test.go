@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/cmd/memprof/internal/report"
+	"github.com/memprof/memprof/memprof"
+)
+
+const resultsFixture = "../../fixtures/results/results.json"
+
+// dirNames lists dir's entries.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestReportFrom(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "review")
+	code, stdout, stderr := runCLI(t, "report", "--from", resultsFixture, "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit code: got %d, want %d; stderr: %s", code, exitOK, stderr)
+	}
+	if stdout != "" || stderr != "" {
+		t.Errorf("got stdout %q and stderr %q, want both empty (stderr is not a terminal)", stdout, stderr)
+	}
+	got := dirNames(t, out)
+	for _, want := range []string{report.ReadmeFile, report.BytesChart, report.ResultsJSON, report.ResultsCSV, report.ResultsBench} {
+		if !slices.Contains(got, want) {
+			t.Errorf("review has no %s (it has %v)", want, got)
+		}
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	fixture, err := os.ReadFile(resultsFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	truncated := write("truncated.json", fixture[:len(fixture)/2])
+	otherSchema := write("other.json", []byte(`{"schema":"someone-else/v2","instances":[]}`))
+	notJSON := write("notes.txt", []byte("hello\n"))
+	full := filepath.Join(dir, "full")
+	os.Mkdir(full, 0o755)
+	mine := filepath.Join(full, "mine.txt")
+	os.WriteFile(mine, []byte("keep me"), 0o644)
+
+	tests := []struct {
+		name string
+		args []string
+		out  string // the --out that must not be created (or changed)
+		code int
+		want []string // substrings of stderr
+	}{
+		{"truncated", []string{"--from", truncated}, "r1", exitFailure, []string{truncated, "truncated"}},
+		{"other schema", []string{"--from", otherSchema}, "r2", exitFailure, []string{otherSchema, `"someone-else/v2"`, memprof.Schema}},
+		{"not JSON", []string{"--from", notJSON}, "r3", exitFailure, []string{notJSON, "not a " + memprof.Schema + " file"}},
+		{"missing", []string{"--from", filepath.Join(dir, "nope.json")}, "r4", exitFailure, []string{"nope.json", "no such file"}},
+		{"out not empty", []string{"--from", resultsFixture}, "full", exitUsage, []string{full, "not empty", "--force"}},
+		{"from with type", []string{"--from", resultsFixture, "--type", "Signature"}, "r5", exitUsage, []string{"--from", "--type"}},
+		{"no out", []string{"--from", resultsFixture}, "", exitUsage, []string{"--out is required"}},
+		{"no type", nil, "r6", exitUsage, []string{"--type is required"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"report"}, tt.args...)
+			out := ""
+			if tt.out != "" {
+				out = filepath.Join(dir, tt.out)
+				args = append(args, "--out", out)
+			}
+			before := dirNames(t, dir)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != tt.code {
+				t.Errorf("exit code: got %d, want %d; stderr: %s", code, tt.code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q does not contain %q", stderr, w)
+				}
+			}
+			if stdout != "" {
+				t.Errorf("stdout: got %q, want nothing", stdout)
+			}
+			if after := dirNames(t, dir); !slices.Equal(after, before) {
+				t.Errorf("files beside --out: got %v, want %v (nothing written)", after, before)
+			}
+			if tt.out == "full" {
+				if got := dirNames(t, full); !slices.Equal(got, []string{"mine.txt"}) {
+					t.Errorf("refused --out: got %v, want only mine.txt", got)
+				}
+			}
+		})
+	}
+}
+
+func TestReportMeasures(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "review")
+	code, stdout, stderr := runCLI(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit code: got %d, want %d; stderr: %s", code, exitOK, stderr)
+	}
+	if stdout != "" || stderr != "" {
+		t.Errorf("got stdout %q and stderr %q, want both empty (stderr is not a terminal)", stdout, stderr)
+	}
+	rs, err := memprof.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Instances) != 2 {
+		t.Fatalf("got %d instances, want 2", len(rs.Instances))
+	}
+	for _, r := range rs.Instances {
+		if r.Error != "" || r.N != 200 || r.BytesPerInstance <= 0 {
+			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key(), r.Error, r.N, r.BytesPerInstance)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(out, report.ReadmeFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(readme, []byte("gnark affine")) || !bytes.Contains(readme, []byte("gnark jacobian")) {
+		t.Errorf("README.md does not name both representations")
+	}
+}
+
+func TestInstancesFormats(t *testing.T) {
+	args := []string{"instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--format"}
+	t.Run("csv", func(t *testing.T) {
+		code, stdout, stderr := runCLI(t, append(args, "csv")...)
+		if code != exitOK {
+			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
+		}
+		recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(recs[0], render.CSVHeader) {
+			t.Errorf("header: got %v, want %v", recs[0], render.CSVHeader)
+		}
+		if len(recs) != 2 || recs[1][0] != render.CSVKindInstances {
+			t.Errorf("got %d rows (%v), want the header and one instances row", len(recs), recs)
+		}
+	})
+	t.Run("bench", func(t *testing.T) {
+		code, stdout, stderr := runCLI(t, append(args, "bench")...)
+		if code != exitOK {
+			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
+		}
+		r := benchfmt.NewReader(strings.NewReader(stdout), "stdout")
+		var names []string
+		for r.Scan() {
+			if res, ok := r.Result().(*benchfmt.Result); ok {
+				names = append(names, res.Name.String())
+			}
+		}
+		if want := []string{"Instances/type=Signature/lib=gnark/repr=affine/layout=pointer"}; !slices.Equal(names, want) {
+			t.Errorf("got results %v, want %v", names, want)
+		}
+	})
+	t.Run("markdown", func(t *testing.T) {
+		code, stdout, stderr := runCLI(t, append(args, "markdown")...)
+		if code != exitOK {
+			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
+		}
+		if !strings.Contains(stdout, "| Signature | gnark | affine ") {
+			t.Errorf("markdown has no Signature/gnark/affine row:\n%s", stdout)
+		}
+	})
+	t.Run("unknown", func(t *testing.T) {
+		code, _, stderr := runCLI(t, append(args, "yaml")...)
+		if code != exitUsage || !strings.Contains(stderr, "markdown") {
+			t.Errorf("got exit %d and stderr %q, want %d listing the formats", code, stderr, exitUsage)
+		}
+	})
+}
