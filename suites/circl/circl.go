@@ -1,0 +1,289 @@
+package circl
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+
+	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
+	"github.com/cloudflare/circl/sign/bls"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+)
+
+// lib is the library name in the registry.
+const lib = "circl"
+
+func init() {
+	suites.Register(suitekit.Entries(lib, circlLacks, "", circlImpls())...)
+}
+
+// circlLacks says why circl has no such representation, or "".
+func circlLacks(k suitekit.Key) string {
+	switch k.Repr {
+	case "affine":
+		return "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders"
+	case "jacobian":
+		return "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)"
+	}
+	return ""
+}
+
+// Sizes of the encodings circl's points produce.
+const (
+	g1Compressed   = bls12381.G1SizeCompressed
+	g1Uncompressed = bls12381.G1Size
+	g2Compressed   = bls12381.G2SizeCompressed
+	g2Uncompressed = bls12381.G2Size
+)
+
+// circlImpls returns the constructor of every combination circl offers.
+func circlImpls() map[suitekit.Key]suitekit.Impl {
+	m := map[suitekit.Key]suitekit.Impl{
+		{Type: "SecretKey", Repr: "scalar", Layout: "pointer"}: {
+			Constructor: "bls.KeyGen[KeyG1SigG2] of a 32-byte IKM with the IETF salt (returns a new *bls.PrivateKey)",
+			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
+			Case: func() memprof.Case {
+				ikm := make([][]byte, Distinct)
+				for i := range ikm {
+					ikm[i] = suitekit.IKM(i)
+				}
+				return suitekit.PointerCase(warmKeyGen, func(i int) *bls.PrivateKey[MinPk] {
+					sk, err := bls.KeyGen[MinPk](ikm[i], suitekit.KeyGenSalt, nil)
+					if err != nil {
+						return nil
+					}
+					return sk
+				})
+			},
+		},
+		{Type: "SecretKey", Repr: "scalar", Layout: "slice"}: {
+			Constructor: "[]bls.PrivateKey[KeyG1SigG2], each set by UnmarshalBinary of 32 big-endian bytes",
+			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
+			Case: func() memprof.Case {
+				return suitekit.SliceCase(prepare(SecretKeyBytes), func(dst *bls.PrivateKey[MinPk], i int) {
+					if err := dst.UnmarshalBinary(SecretKeyBytes()[i]); err != nil {
+						panic(err)
+					}
+				})
+			},
+		},
+	}
+	addPublicKey(m, "min-pk", PublicKeysMinPk)
+	addPublicKey(m, "min-sig", PublicKeysMinSig)
+	addSignatureG2(m)
+	addSignatureG1(m)
+	addRawG1(m)
+	addRawG2(m)
+	for _, t := range []string{"PublicKey", "Signature", "G1", "G2"} {
+		for _, s := range suitekit.SchemesOf(t) {
+			if suitekit.Group(t, s) == "G1" {
+				addEncodings[[g1Compressed]byte, [g1Uncompressed]byte](m, t, s, g1Points(t))
+			} else {
+				addEncodings[[g2Compressed]byte, [g2Uncompressed]byte](m, t, s, g2Points(t))
+			}
+		}
+	}
+	return m
+}
+
+// KeyGen's HMAC makes interface type assertions. The runtime caches their
+// answers per call site but builds each cache on a random ~1/1024 of the
+// misses, allocating it on the heap inside KeyGen: left to chance it would
+// be charged once to the instances of the measured pass (and, in a test
+// binary, stay live into the next case's profile). warmKeyGen runs KeyGen
+// enough times before measuring (from Prepare) that every such cache is
+// built (the chance one is not is below 1e-8).
+var warmKeyGen = sync.OnceFunc(func() {
+	ikm := suitekit.IKM(0)
+	for range 20_000 {
+		if _, err := bls.KeyGen[MinPk](ikm, suitekit.KeyGenSalt, nil); err != nil {
+			panic("circl suite: KeyGen: " + err.Error())
+		}
+	}
+})
+
+// prepare turns a vector accessor into a Prepare step.
+func prepare[T any](f func() T) func() { return func() { f() } }
+
+// what names the values of a point type in constructor sentences.
+func what(typ, scheme string) string {
+	switch typ {
+	case "PublicKey":
+		return "a " + scheme + " public key"
+	case "Signature":
+		return "a " + scheme + " signature"
+	}
+	return "a hash-to-curve point"
+}
+
+// addPublicKey adds bls.PublicKey[K], circl's public key type, in both
+// layouts.
+func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme string, keys func() []bls.PublicKey[K]) {
+	name := "bls.PublicKey[KeyG1SigG2]"
+	if scheme == "min-sig" {
+		name = "bls.PublicKey[KeyG2SigG1]"
+	}
+	size := unsafe.Sizeof(bls.PublicKey[K]{})
+	m[suitekit.Key{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: scheme}] = suitekit.Impl{
+		Constructor: "new(" + name + ") set to a copy of a real key: circl makes one only by UnmarshalBinary (square root and subgroup check, >100 µs) or PrivateKey.PublicKey, neither allocating more than the key",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(keys), func(i int) *bls.PublicKey[K] {
+				p := new(bls.PublicKey[K])
+				*p = keys()[i]
+				return p
+			})
+		},
+	}
+	m[suitekit.Key{Type: "PublicKey", Repr: "projective", Layout: "slice", Scheme: scheme}] = suitekit.Impl{
+		Constructor: "[]" + name + ", each set to a copy of a real key",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(keys), func(dst *bls.PublicKey[K], i int) { *dst = keys()[i] })
+		},
+	}
+}
+
+// addSignatureG2 adds the min-pk signature as a bls12381.G2 point.
+func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
+	size := unsafe.Sizeof(bls12381.G2{})
+	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}] = suitekit.Impl{
+		Constructor: "new(bls12381.G2) set to a copy of a signature decoded by SetBytes (whose subgroup check takes >100 µs; it allocates nothing more)",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(SignaturePointsG2), func(i int) *bls12381.G2 {
+				p := new(bls12381.G2)
+				*p = SignaturePointsG2()[i]
+				return p
+			})
+		},
+	}
+	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "slice", Scheme: "min-pk"}] = suitekit.Impl{
+		Constructor: "[]bls12381.G2, each set to a copy of a signature decoded by SetBytes",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(SignaturePointsG2), func(dst *bls12381.G2, i int) { *dst = SignaturePointsG2()[i] })
+		},
+	}
+}
+
+// addSignatureG1 adds the min-sig signature as a bls12381.G1 point.
+func addSignatureG1(m map[suitekit.Key]suitekit.Impl) {
+	size := unsafe.Sizeof(bls12381.G1{})
+	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}] = suitekit.Impl{
+		Constructor: "new(bls12381.G1) set to a copy of a signature decoded by SetBytes (whose subgroup check takes >100 µs; it allocates nothing more)",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(SignaturePointsG1), func(i int) *bls12381.G1 {
+				p := new(bls12381.G1)
+				*p = SignaturePointsG1()[i]
+				return p
+			})
+		},
+	}
+	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "slice", Scheme: "min-sig"}] = suitekit.Impl{
+		Constructor: "[]bls12381.G1, each set to a copy of a signature decoded by SetBytes",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(SignaturePointsG1), func(dst *bls12381.G1, i int) { *dst = SignaturePointsG1()[i] })
+		},
+	}
+}
+
+// addRawG1 adds raw G1 elements, made by point addition.
+func addRawG1(m map[suitekit.Key]suitekit.Impl) {
+	size := unsafe.Sizeof(bls12381.G1{})
+	m[suitekit.Key{Type: "G1", Repr: "projective", Layout: "pointer"}] = suitekit.Impl{
+		Constructor: "new(bls12381.G1) set by (*G1).Add of two hash-to-curve points",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(HashedG1), func(i int) *bls12381.G1 {
+				p := new(bls12381.G1)
+				p.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
+				return p
+			})
+		},
+	}
+	m[suitekit.Key{Type: "G1", Repr: "projective", Layout: "slice"}] = suitekit.Impl{
+		Constructor: "[]bls12381.G1, each set by (*G1).Add of two hash-to-curve points",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(HashedG1), func(dst *bls12381.G1, i int) {
+				dst.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
+			})
+		},
+	}
+}
+
+// addRawG2 adds raw G2 elements, made by point addition.
+func addRawG2(m map[suitekit.Key]suitekit.Impl) {
+	size := unsafe.Sizeof(bls12381.G2{})
+	m[suitekit.Key{Type: "G2", Repr: "projective", Layout: "pointer"}] = suitekit.Impl{
+		Constructor: "new(bls12381.G2) set by (*G2).Add of two hash-to-curve points",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(HashedG2), func(i int) *bls12381.G2 {
+				p := new(bls12381.G2)
+				p.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
+				return p
+			})
+		},
+	}
+	m[suitekit.Key{Type: "G2", Repr: "projective", Layout: "slice"}] = suitekit.Impl{
+		Constructor: "[]bls12381.G2, each set by (*G2).Add of two hash-to-curve points",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(HashedG2), func(dst *bls12381.G2, i int) {
+				dst.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
+			})
+		},
+	}
+}
+
+// byteArray is a fixed-size encoding as a program keeps it.
+type byteArray interface {
+	~[g1Compressed]byte | ~[g1Uncompressed]byte | ~[g2Uncompressed]byte
+}
+
+// addEncodings adds the compressed (C) and uncompressed (U) encodings of
+// a point type, in both layouts. circl's encoders (BytesCompressed, Bytes,
+// and through them PublicKey.MarshalBinary and Sign) first convert the
+// point to affine, a field inversion of ~20 µs: instances are copies of
+// encodings made by them in Prepare, into arrays of the same size as the
+// slices they return.
+func addEncodings[C, U byteArray, P encoder](m map[suitekit.Key]suitekit.Impl, typ, scheme string, points func() []P) {
+	v := what(typ, scheme)
+	compressed := encodings(points, true)
+	uncompressed := encodings(points, false)
+	addEncoding[C](m, suitekit.Key{Type: typ, Repr: "compressed", Scheme: scheme}, "BytesCompressed", v, compressed)
+	addEncoding[U](m, suitekit.Key{Type: typ, Repr: "uncompressed", Scheme: scheme}, "Bytes", v, uncompressed)
+}
+
+func addEncoding[A byteArray](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, encoder, v string, enc func() [][]byte) {
+	var zero A
+	size := unsafe.Sizeof(zero)
+	arr := "[" + strconv.Itoa(int(size)) + "]byte"
+	k.Layout = "pointer"
+	m[k] = suitekit.Impl{
+		Constructor: "new(" + arr + ") holding a copy of " + encoder + " of " + v + " (made in Prepare: the encoder inverts Z, ~20 µs, and allocates one " + arr + "-sized slice)",
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(enc), func(i int) *A {
+				p := new(A)
+				*p = A(enc()[i])
+				return p
+			})
+		},
+	}
+	k.Layout = "slice"
+	m[k] = suitekit.Impl{
+		Constructor: "[]" + arr + ", each a copy of " + encoder + " of " + v,
+		SizeHint:    size,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepare(enc), func(dst *A, i int) { *dst = A(enc()[i]) })
+		},
+	}
+}

@@ -1,0 +1,107 @@
+package circl
+
+import (
+	"math"
+	"testing"
+
+	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
+	"github.com/cloudflare/circl/sign/bls"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
+
+func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
+
+func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
+
+// TestCopiesAllocateLikeTheRealConstructor backs the entries whose
+// instances are copies of values made in Prepare because circl's real
+// constructor is too slow for 100,000 instances: measured at a small N,
+// the real constructor keeps alive exactly what the copy does.
+func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
+	pkG1 := encodings(PublicKeyPointsG1, true)
+	pkG2 := encodings(PublicKeyPointsG2, true)
+	real := map[suitekit.Key]memprof.Case{
+		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(prepare(pkG1), func(i int) *bls.PublicKey[MinPk] {
+			p := new(bls.PublicKey[MinPk])
+			if p.UnmarshalBinary(pkG1()[i]) != nil {
+				return nil
+			}
+			return p
+		}),
+		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(prepare(pkG2), func(i int) *bls.PublicKey[MinSig] {
+			p := new(bls.PublicKey[MinSig])
+			if p.UnmarshalBinary(pkG2()[i]) != nil {
+				return nil
+			}
+			return p
+		}),
+		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(prepare(SignaturesMinPk), func(i int) *bls12381.G2 {
+			p := new(bls12381.G2)
+			if p.SetBytes(SignaturesMinPk()[i]) != nil {
+				return nil
+			}
+			return p
+		}),
+		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(prepare(SignaturesMinSig), func(i int) *bls12381.G1 {
+			p := new(bls12381.G1)
+			if p.SetBytes(SignaturesMinSig()[i]) != nil {
+				return nil
+			}
+			return p
+		}),
+	}
+	for _, typ := range []string{"PublicKey", "Signature", "G1", "G2"} {
+		for _, scheme := range suitekit.SchemesOf(typ) {
+			switch suitekit.Group(typ, scheme) {
+			case "G1":
+				points := g1Points(typ)
+				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g1Compressed]byte {
+					return (*[g1Compressed]byte)(points()[i].BytesCompressed())
+				})
+				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g1Uncompressed]byte {
+					return (*[g1Uncompressed]byte)(points()[i].Bytes())
+				})
+			case "G2":
+				points := g2Points(typ)
+				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g2Compressed]byte {
+					return (*[g2Compressed]byte)(points()[i].BytesCompressed())
+				})
+				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g2Uncompressed]byte {
+					return (*[g2Uncompressed]byte)(points()[i].Bytes())
+				})
+			}
+		}
+	}
+	const n = 200
+	for k, rc := range real {
+		e := suites.Entry{Type: k.Type, Lib: lib, Repr: k.Repr, Layout: k.Layout, Scheme: k.Scheme}
+		t.Run(e.ID(), func(t *testing.T) {
+			entry, ok := suites.Lookup(e.ID())
+			if !ok || entry.Unavailable != "" {
+				t.Fatalf("entry %s: registered %v, unavailable %q; want an available entry", e.ID(), ok, entry.Unavailable)
+			}
+			c := entry.Case()
+			c.Name = e.ID()
+			got, err := memprof.Measure(c, memprof.N(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc.Name = e.ID() + " (real constructor)"
+			want, err := memprof.Measure(rc, memprof.N(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(got.BytesPerInstance-want.BytesPerInstance) > 0.01 || got.AllocsPerInstance != want.AllocsPerInstance || got.SlotBytes != want.SlotBytes || got.SizeofBytes != want.SizeofBytes {
+				t.Errorf("copy: %.2f B, %.3f allocs, slot %.0f, sizeof %d; real constructor: %.2f B, %.3f allocs, slot %.0f, sizeof %d; want equal",
+					got.BytesPerInstance, got.AllocsPerInstance, got.SlotBytes, got.SizeofBytes,
+					want.BytesPerInstance, want.AllocsPerInstance, want.SlotBytes, want.SizeofBytes)
+			}
+		})
+	}
+}
