@@ -57,9 +57,8 @@ type decoder struct {
 
 	sampleTypes [][2]int64 // type, unit string indexes
 	periodType  [2]int64
-	labelKeys   []int64 // string index of each numeric label's key
-	labelNums   []int64
-	labelEnd    []uint32
+	labels      []byte   // numeric labels: key string index, value, as varints
+	labelEnd    []uint32 // sample i's labels end at labels[labelEnd[i]]
 
 	locIDs   []uint64
 	locAddrs []uint64
@@ -222,7 +221,7 @@ func decodeValueType(b []byte) ([2]int64, error) {
 // varints they are), and its numeric labels.
 func (d *decoder) sample(b []byte) error {
 	h := d.h
-	stacks0, values0, labels0 := len(h.stacks), len(h.values), len(d.labelNums)
+	stacks0, values0, labels0 := len(h.stacks), len(h.values), len(d.labels)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -249,21 +248,14 @@ func (d *decoder) sample(b []byte) error {
 			if n < 0 {
 				return protowire.ParseError(n)
 			}
-			for len(v) > 0 {
-				x, m := protowire.ConsumeVarint(v)
-				if m < 0 {
-					return fmt.Errorf("sample value: %w", protowire.ParseError(m))
-				}
-				h.values = append(h.values, int64(x))
-				v = v[m:]
-			}
+			h.values = append(h.values, v...) // validated in Heap.check
 			b = b[n:]
 		case num == fieldSampleValue && typ == protowire.VarintType:
 			v, n := protowire.ConsumeVarint(b)
 			if n < 0 {
 				return protowire.ParseError(n)
 			}
-			h.values = append(h.values, int64(v))
+			h.values = protowire.AppendVarint(h.values, v)
 			b = b[n:]
 		case num == fieldSampleLabel && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)
@@ -284,13 +276,14 @@ func (d *decoder) sample(b []byte) error {
 			b = b[n:]
 		}
 	}
-	if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(d.labelNums)) > math.MaxUint32 {
-		return fmt.Errorf("more than 4 GiB of stacks: %w", errTooLarge)
+	if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(h.values)) > math.MaxUint32 || uint64(len(d.labels)) > math.MaxUint32 {
+		return fmt.Errorf("more than 4 GiB of samples: %w", errTooLarge)
 	}
 	h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
-	d.labelEnd = append(d.labelEnd, uint32(len(d.labelNums)))
+	h.valueEnd = append(h.valueEnd, uint32(len(h.values)))
+	d.labelEnd = append(d.labelEnd, uint32(len(d.labels)))
 	h.nsamples++
-	d.retained += int64(len(h.stacks)-stacks0) + 8*int64(len(h.values)-values0) + 16*int64(len(d.labelNums)-labels0) + 8
+	d.retained += int64(len(h.stacks)-stacks0) + int64(len(h.values)-values0) + int64(len(d.labels)-labels0) + 12
 	return nil
 }
 
@@ -315,8 +308,8 @@ func (d *decoder) label(b []byte) error {
 		return fmt.Errorf("label: %w", err)
 	}
 	if str == 0 && (num != 0 || unit != 0) {
-		d.labelKeys = append(d.labelKeys, key)
-		d.labelNums = append(d.labelNums, num)
+		d.labels = protowire.AppendVarint(d.labels, uint64(key))
+		d.labels = protowire.AppendVarint(d.labels, uint64(num))
 	}
 	return nil
 }
@@ -508,23 +501,23 @@ func (d *decoder) resolve() error {
 	d.lines, d.locIDs, d.locAddrs, d.locLines = nil, nil, nil, nil
 
 	// Labels: keep the "bytes" values.
-	for i, k := range d.labelKeys {
-		if k < 0 || k >= int64(len(d.strings)) {
-			return fmt.Errorf("malformed profile: label %d refers to string %d, but the string table has %d entries", i, k, len(d.strings))
-		}
-	}
-	h.sizeEnd = d.labelEnd
-	h.sizes = d.labelNums[:0]
-	start := uint32(0)
-	for s, end := range d.labelEnd {
-		for j := start; j < end; j++ {
-			if d.strings[d.labelKeys[j]] == "bytes" {
-				h.sizes = append(h.sizes, d.labelNums[j])
+	h.sizeEnd = make([]uint32, len(d.labelEnd))
+	b, start := d.labels, uint32(0)
+	for i, end := range d.labelEnd {
+		for j := start; j < end; {
+			k, n := protowire.ConsumeVarint(b[j:])
+			v, m := protowire.ConsumeVarint(b[j+uint32(n):])
+			j += uint32(n + m)
+			if k >= uint64(len(d.strings)) {
+				return fmt.Errorf("malformed profile: a label of sample %d refers to string %d, but the string table has %d entries", i, k, len(d.strings))
+			}
+			if d.strings[k] == "bytes" {
+				h.sizes = append(h.sizes, int64(v))
 			}
 		}
 		start = end
-		h.sizeEnd[s] = uint32(len(h.sizes))
+		h.sizeEnd[i] = uint32(len(h.sizes))
 	}
-	d.labelKeys = nil
+	d.labels, d.labelEnd = nil, nil
 	return h.check()
 }

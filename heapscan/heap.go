@@ -33,7 +33,8 @@ type Heap struct {
 	Period     int64
 
 	nsamples int
-	values   []int64  // nsamples*len(SampleTypes), sample after sample
+	values   []byte   // every sample's values, as varints
+	valueEnd []uint32 // sample i's values are values[valueEnd[i-1]:valueEnd[i]]
 	stacks   []byte   // location IDs of every sample, leaf first, as varints
 	stackEnd []uint32 // sample i's IDs are stacks[stackEnd[i-1]:stackEnd[i]]
 	sizes    []int64  // the "bytes" label values of every sample
@@ -70,6 +71,15 @@ func (h *Heap) sampleStack(i int) []byte {
 		start = h.stackEnd[i-1]
 	}
 	return h.stacks[start:h.stackEnd[i]]
+}
+
+// sampleValues returns sample i's encoded values.
+func (h *Heap) sampleValues(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = h.valueEnd[i-1]
+	}
+	return h.values[start:h.valueEnd[i]]
 }
 
 // sampleSizes returns sample i's "bytes" label values.
@@ -134,13 +144,19 @@ func (h *Heap) check() error {
 	if len(h.SampleTypes) == 0 {
 		return errors.New("not a heap profile: it has no sample types (is it a profile at all?)")
 	}
-	if len(h.values) != h.nsamples*len(h.SampleTypes) {
-		// Find the first offender for the message.
-		return fmt.Errorf("malformed profile: samples have %d values in all, want %d (%d samples of %d sample types)",
-			len(h.values), h.nsamples*len(h.SampleTypes), h.nsamples, len(h.SampleTypes))
-	}
 	for i := 0; i < h.nsamples; i++ {
-		b := h.sampleStack(i)
+		b, n := h.sampleValues(i), 0
+		for ; len(b) > 0; n++ {
+			_, m := protowire.ConsumeVarint(b)
+			if m < 0 {
+				return fmt.Errorf("malformed profile: sample %d: bad value: %w", i, protowire.ParseError(m))
+			}
+			b = b[m:]
+		}
+		if n != len(h.SampleTypes) {
+			return fmt.Errorf("malformed profile: sample %d has %d values, want one per sample type (%d)", i, n, len(h.SampleTypes))
+		}
+		b = h.sampleStack(i)
 		for len(b) > 0 {
 			id, n := protowire.ConsumeVarint(b)
 			if n < 0 {
@@ -234,7 +250,9 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 		if len(s.Value) != len(p.SampleType) {
 			return nil, fmt.Errorf("malformed profile: sample %d has %d values, want %d", h.nsamples, len(s.Value), len(p.SampleType))
 		}
-		h.values = append(h.values, s.Value...)
+		for _, v := range s.Value {
+			h.values = protowire.AppendVarint(h.values, uint64(v))
+		}
 		for _, loc := range s.Location {
 			if loc == nil {
 				return nil, fmt.Errorf("malformed profile: sample %d has a nil location", h.nsamples)
@@ -242,10 +260,11 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 			h.stacks = protowire.AppendVarint(h.stacks, addLocation(loc))
 		}
 		h.sizes = append(h.sizes, s.NumLabel["bytes"]...)
-		if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(h.sizes)) > math.MaxUint32 {
-			return nil, errors.New("profile too large: more than 4 GiB of stacks")
+		if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(h.values)) > math.MaxUint32 || uint64(len(h.sizes)) > math.MaxUint32 {
+			return nil, errors.New("profile too large: more than 4 GiB of samples")
 		}
 		h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
+		h.valueEnd = append(h.valueEnd, uint32(len(h.values)))
 		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
 		h.nsamples++
 	}

@@ -96,7 +96,15 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 		src = zr
 	}
 	lr := &limitReader{r: src, limit: limit, what: "decompressed size"}
-	dr := bufio.NewReaderSize(lr, 64<<10)
+	var dr *bufio.Reader
+	if gzipped != nil {
+		// Inflate in a second goroutine, ahead of the decoder.
+		pf := newPrefetch(lr)
+		defer pf.Close()
+		dr = bufio.NewReaderSize(pf, 64<<10)
+	} else {
+		dr = bufio.NewReaderSize(lr, 64<<10)
+	}
 	head, err = dr.Peek(512)
 	if len(head) == 0 {
 		if err == io.ErrUnexpectedEOF {

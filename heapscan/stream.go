@@ -128,3 +128,96 @@ func (l *limitReader) Read(p []byte) (int, error) {
 func (l *limitReader) tooLarge() error {
 	return fmt.Errorf("%s exceeds the limit of %d bytes: %w", l.what, l.limit, errTooLarge)
 }
+
+// prefetch reads src in a goroutine, a chunk ahead of the consumer, so
+// that decompression and decoding run on two cores. At most
+// prefetchChunks chunks are in flight. Close stops the goroutine.
+type prefetch struct {
+	chunks chan []byte
+	free   chan []byte
+	done   chan struct{}
+	errc   chan error
+	cur    []byte
+	buf    []byte // the chunk cur points into, returned to free when used
+	err    error
+}
+
+const (
+	prefetchChunks = 4
+	prefetchSize   = 256 << 10
+)
+
+func newPrefetch(src io.Reader) *prefetch {
+	p := &prefetch{
+		chunks: make(chan []byte, prefetchChunks),
+		free:   make(chan []byte, prefetchChunks),
+		done:   make(chan struct{}),
+		errc:   make(chan error, 1),
+	}
+	for range prefetchChunks {
+		p.free <- make([]byte, prefetchSize)
+	}
+	go p.run(src)
+	return p
+}
+
+func (p *prefetch) run(src io.Reader) {
+	defer close(p.chunks)
+	for {
+		var buf []byte
+		select {
+		case buf = <-p.free:
+		case <-p.done:
+			return
+		}
+		n := 0
+		var err error
+		for n < len(buf) && err == nil {
+			var m int
+			m, err = src.Read(buf[n:])
+			n += m
+		}
+		if n > 0 {
+			select {
+			case p.chunks <- buf[:n]:
+			case <-p.done:
+				return
+			}
+		}
+		if err != nil {
+			p.errc <- err
+			return
+		}
+	}
+}
+
+func (p *prefetch) Read(b []byte) (int, error) {
+	for len(p.cur) == 0 {
+		if p.err != nil {
+			return 0, p.err
+		}
+		if p.buf != nil {
+			p.free <- p.buf[:cap(p.buf)]
+			p.buf = nil
+		}
+		chunk, ok := <-p.chunks
+		if !ok {
+			p.err = <-p.errc
+			continue
+		}
+		p.cur, p.buf = chunk, chunk
+	}
+	n := copy(b, p.cur)
+	p.cur = p.cur[n:]
+	return n, nil
+}
+
+// Close stops the reading goroutine; it returns once the goroutine has
+// no more sends to make (it may still be inside one src.Read).
+func (p *prefetch) Close() {
+	select {
+	case <-p.done:
+	default:
+		close(p.done)
+	}
+}

@@ -288,7 +288,8 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	}
 	g := newGrouper(h, opts)
 	s := &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy}
-	stride := len(h.SampleTypes)
+	need := max(oi, si) + 1
+	vals := make([]int64, need)
 
 	var rows []rowAcc
 	byKey := map[string]int32{}
@@ -316,7 +317,13 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	}
 
 	for i := 0; i < h.nsamples; i++ {
-		objects, bytes := h.values[i*stride+oi], h.values[i*stride+si]
+		vb := h.sampleValues(i)
+		for j := 0; j < need; j++ {
+			v, n := protowire.ConsumeVarint(vb)
+			vb = vb[n:]
+			vals[j] = int64(v)
+		}
+		objects, bytes := vals[oi], vals[si]
 		s.TotalObjects += objects
 		s.TotalBytes += bytes
 		if objects == 0 && bytes == 0 {
