@@ -71,6 +71,9 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
 	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
+	var to throughputOptions
+	to.addFlags(fs)
 	if code, done := inv.parse(fs, args); done {
 		return code
 	}
@@ -98,12 +101,25 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("%v", err)
 		}
 	}
+	var ops []suites.Op
+	if *withThroughput {
+		if ops, err = sel.throughputOps(to); err != nil {
+			return inv.usageError("%v", err)
+		}
+	}
 	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
 	}
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
 	rs.Instances = measureEntries(ctx, entries, mo)
 	render.SortInstances(rs.Instances)
+	throughputCode := exitOK
+	if *withThroughput && len(ops) > 0 {
+		throughputCode = measureOps(ctx, inv, rs, ops, to)
+		if rs.Agreement != nil && !rs.Agreement.OK {
+			return throughputCode // nothing is printed after a disagreement
+		}
+	}
 
 	var buf bytes.Buffer
 	switch f {
@@ -113,6 +129,9 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		err = renderAs(&buf, f, rs)
 	default:
 		err = render.InstancesTable(&buf, rs)
+		if err == nil && *withThroughput {
+			err = render.TradeoffTables(&buf, rs)
+		}
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)
@@ -124,7 +143,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	} else if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
-	code := exitOK
+	code := throughputCode
 	for _, r := range rs.Instances {
 		if r.Error != "" {
 			fmt.Fprintf(inv.stderr, "memprof instances: %s\n", r.Error)

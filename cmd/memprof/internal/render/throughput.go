@@ -1,0 +1,271 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// ThroughputTable writes the throughput rows of rs as one terminal table,
+// with the operations a library does not offer as rows that say so, after
+// a line on the agreement check.
+func ThroughputTable(w io.Writer, rs *memprof.Results) error {
+	if err := AgreementLine(w, rs.Agreement); err != nil {
+		return err
+	}
+	t := NewTable(w)
+	t.Header("type", "op", "lib", "repr", "batch", "time/op", "Q1 – Q3", "CPU/op", "ops/s", "B/op", "allocs/op", "samples", "note")
+	var notes []string
+	for _, r := range opOrdered(rs.Throughput) {
+		var cells []string
+		if r.Error != "" {
+			cells = []string{r.Type, r.Op, r.Lib, r.Repr, batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}
+		} else {
+			note := ""
+			if r.Note != "" {
+				notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
+				note = fmt.Sprintf("[%d]", len(notes))
+			}
+			cells = []string{r.Type, r.Op, r.Lib, r.Repr, batch(r.Batch),
+				Duration(r.NsPerOpMedian), Duration(r.NsPerOpQ1) + " – " + Duration(r.NsPerOpQ3),
+				cpuTime(r), opsPerSecond(r), Num(roundTo(r.BytesPerOp, 1)), Num(roundTo(r.AllocsPerOp, 2)), strconv.Itoa(r.Samples), note}
+		}
+		if err := t.Append(cells); err != nil {
+			return err
+		}
+	}
+	for _, u := range opOrderedUnavailable(rs.Unavailable) {
+		if err := t.Append([]string{u.Type, u.Op, u.Lib, u.Repr, "-", "-", "-", "-", "-", "-", "-", "-", u.Reason}); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		if _, err := fmt.Fprintln(w, n); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "GOMAXPROCS %d, %s. time/op is the median of the samples (wall time); CPU/op counts every thread of the process. Method: memprof throughput -h.\n", rs.Env.GOMAXPROCS, rs.Env.CPU)
+	return err
+}
+
+// AgreementLine writes one line on the agreement check, if there was one.
+func AgreementLine(w io.Writer, a *memprof.Agreement) error {
+	if a == nil {
+		return nil
+	}
+	state := "agree"
+	if !a.OK {
+		state = "DISAGREE"
+	}
+	line := fmt.Sprintf("agreement: %s %s on %d cases (keys, public keys, signatures byte for byte; each verifies the others'; round trips)", strings.Join(a.Libs, ", "), state, a.Cases)
+	if len(a.Unavailable) > 0 {
+		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
+	}
+	_, err := fmt.Fprintln(w, line)
+	return err
+}
+
+// TradeoffTables writes, for each type of rs, one table with a row per
+// library and representation: the bytes per instance beside the median
+// time of every operation timed for the type. A cell says "n/a" when the
+// library does not offer the operation on that representation, and is
+// empty when the operation does not start from it.
+func TradeoffTables(w io.Writer, rs *memprof.Results) error {
+	if err := AgreementLine(w, rs.Agreement); err != nil {
+		return err
+	}
+	var types []string
+	for _, r := range rs.Instances {
+		if !slices.Contains(types, r.Type) {
+			types = append(types, r.Type)
+		}
+	}
+	for _, r := range rs.Throughput {
+		if !slices.Contains(types, r.Type) {
+			types = append(types, r.Type)
+		}
+	}
+	slices.SortStableFunc(types, func(a, b string) int {
+		return slices.Index(suites.Types, a) - slices.Index(suites.Types, b)
+	})
+	for _, typ := range types {
+		if err := tradeoffTable(w, rs, typ); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type tradeoffKey struct{ lib, repr string }
+
+type opColumn struct {
+	op    string
+	batch int
+}
+
+func (c opColumn) title() string {
+	if c.batch > 1 {
+		return c.op + " ×" + strconv.Itoa(c.batch)
+	}
+	return c.op
+}
+
+func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
+	var keys []tradeoffKey
+	add := func(k tradeoffKey) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	bytesOf := map[tradeoffKey]string{}
+	for _, r := range rs.Instances {
+		if r.Type != typ {
+			continue
+		}
+		k := tradeoffKey{r.Lib, r.Repr}
+		add(k)
+		v := "error"
+		if r.Error == "" {
+			v = Num(r.BytesPerInstance)
+			if r.Layout != "pointer" {
+				v += " (" + r.Layout + ")"
+			}
+		}
+		if _, seen := bytesOf[k]; !seen || r.Layout == "pointer" {
+			bytesOf[k] = v
+		}
+	}
+	var cols []opColumn
+	cells := map[tradeoffKey]map[opColumn]string{}
+	set := func(k tradeoffKey, c opColumn, v string) {
+		add(k)
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+		if cells[k] == nil {
+			cells[k] = map[opColumn]string{}
+		}
+		cells[k][c] = v
+	}
+	for _, r := range rs.Throughput {
+		if r.Type != typ {
+			continue
+		}
+		v := "error"
+		if r.Error == "" {
+			v = Duration(r.NsPerOpMedian)
+		}
+		set(tradeoffKey{r.Lib, r.Repr}, opColumn{r.Op, r.Batch}, v)
+	}
+	for _, u := range rs.Unavailable {
+		if u.Type == typ && u.Op != "" {
+			batchOf := 0
+			for _, c := range cols {
+				if c.op == u.Op {
+					batchOf = c.batch
+				}
+			}
+			if batchOf == 0 {
+				continue // an operation timed nowhere gets no column
+			}
+			set(tradeoffKey{u.Lib, u.Repr}, opColumn{u.Op, batchOf}, "n/a")
+		}
+	}
+	slices.SortStableFunc(cols, func(a, b opColumn) int {
+		return slices.Index(suites.OpNames, a.op) - slices.Index(suites.OpNames, b.op)
+	})
+	slices.SortStableFunc(keys, func(a, b tradeoffKey) int {
+		switch {
+		case suites.Less(typ, a.lib, a.repr, "", typ, b.lib, b.repr, ""):
+			return -1
+		case suites.Less(typ, b.lib, b.repr, "", typ, a.lib, a.repr, ""):
+			return 1
+		}
+		return 0
+	})
+	if _, err := fmt.Fprintf(w, "\n%s: bytes per instance and median time per operation (the representation the operation starts from)\n", typ); err != nil {
+		return err
+	}
+	t := NewTable(w)
+	header := []string{"lib", "repr", "B/instance"}
+	for _, c := range cols {
+		header = append(header, c.title())
+	}
+	t.Header(toAny(header)...)
+	for _, k := range keys {
+		b, ok := bytesOf[k]
+		if !ok {
+			b = "-"
+		}
+		row := []string{k.lib, k.repr, b}
+		for _, c := range cols {
+			row = append(row, cells[k][c])
+		}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// opOrdered returns rows ordered as the sampler compares them: by type,
+// operation, library and representation.
+func opOrdered(rows []memprof.ThroughputRow) []memprof.ThroughputRow {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b memprof.ThroughputRow) int {
+		return opCompare(a.Type, a.Op, a.Lib, a.Repr, b.Type, b.Op, b.Lib, b.Repr)
+	})
+	return out
+}
+
+func opOrderedUnavailable(us []memprof.Unavailable) []memprof.Unavailable {
+	var out []memprof.Unavailable
+	for _, u := range us {
+		if u.Op != "" {
+			out = append(out, u)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b memprof.Unavailable) int {
+		return opCompare(a.Type, a.Op, a.Lib, a.Repr, b.Type, b.Op, b.Lib, b.Repr)
+	})
+	return out
+}
+
+func opCompare(t1, o1, l1, r1, t2, o2, l2, r2 string) int {
+	if t1 != t2 {
+		return slices.Index(suites.Types, t1) - slices.Index(suites.Types, t2)
+	}
+	if o1 != o2 {
+		return slices.Index(suites.OpNames, o1) - slices.Index(suites.OpNames, o2)
+	}
+	switch {
+	case suites.Less(t1, l1, r1, "", t2, l2, r2, ""):
+		return -1
+	case suites.Less(t2, l2, r2, "", t1, l1, r1, ""):
+		return 1
+	}
+	return 0
+}
+
+func cpuTime(r memprof.ThroughputRow) string {
+	if r.CPUNsPerOpMedian == 0 {
+		return "n/a"
+	}
+	return Duration(r.CPUNsPerOpMedian)
+}
+
+func roundTo(v float64, decimals int) float64 {
+	p := 1.0
+	for range decimals {
+		p *= 10
+	}
+	return float64(int64(v*p+0.5)) / p
+}

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
+)
+
+func init() {
+	register(&command{
+		Name:      "throughput",
+		UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--format table|json] [-o FILE]",
+		Short:     "time the operations each representation makes cheap or expensive",
+		Long: `Throughput times encoding, decoding (with and without the subgroup check),
+conversion to affine (one point and 1,000 at once), aggregation of 128
+signatures or public keys (from affine inputs and in Jacobian form), signing,
+verification and fast aggregate verification, for every library and
+representation that offers them. An operation a library lacks is a row that
+says so. The representation of a row is the one the data is in when the
+operation starts.
+
+Before any figure is printed, memprof checks that the libraries agree (as
+'memprof verify' does) and that every operation computes the known result of
+fixtures/vectors.json and rejects invalid input; a failure exits 1.
+
+` + memprof.ThroughputMethod + `
+
+Exit status is 0 when every operation was timed, 1 when the libraries disagree
+or an operation failed, 2 for a usage error.`,
+		Run: runThroughput,
+	})
+}
+
+// throughputOptions are the flags of the throughput measurement, shared by
+// throughput and instances --with-throughput.
+type throughputOptions struct {
+	samples   int
+	minSample time.Duration
+	ops       string
+}
+
+func (to *throughputOptions) addFlags(fs *flag.FlagSet) {
+	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "`number` of samples per operation (at least 1)")
+	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "least wall-time `duration` of one sample")
+	fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+strings.Join(suites.OpNames, ", "))
+}
+
+// check validates the flags; the error is a usage error.
+func (to *throughputOptions) check() ([]string, error) {
+	if to.samples < 1 {
+		return nil, fmt.Errorf("--samples must be at least 1, got %d", to.samples)
+	}
+	if to.minSample <= 0 {
+		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
+	}
+	return parseList("op", to.ops, suites.OpNames)
+}
+
+func runThroughput(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated, or all): "+strings.Join(suites.OpTypes(), ", "))
+	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
+	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
+	var to throughputOptions
+	to.addFlags(fs)
+	format := fs.String("format", "table", "output `format`: table or json")
+	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	if code, done := inv.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	f, err := suites.Canonical("format", *format, []string{"table", "json"})
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if *types == "" {
+		return inv.usageError("--type is required: types with operations are %s, or all", strings.Join(suites.OpTypes(), ", "))
+	}
+	opTypes := suites.OpTypes()
+	typeList, err := parseList("type", *types, suites.Types)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if strings.EqualFold(*types, "all") {
+		typeList = opTypes
+	}
+	for _, t := range typeList {
+		if !slices.Contains(opTypes, t) {
+			return inv.usageError("type %s has no operations: types with operations are %s", t, strings.Join(opTypes, ", "))
+		}
+	}
+	libList, err := parseList("lib", *libs, suites.Libs)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	reprList, err := parseList("repr", *reprs, suites.Reprs)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	opList, err := to.check()
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	ops := selectOps(typeList, libList, reprList, opList)
+	if len(ops) == 0 {
+		return inv.usageError("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
+	}
+
+	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}}
+	code := measureOps(ctx, inv, rs, ops, to)
+	if code == exitFailure && rs.Agreement != nil && !rs.Agreement.OK {
+		return code // nothing is printed after a disagreement
+	}
+
+	var buf bytes.Buffer
+	switch f {
+	case "json":
+		err = rs.WriteJSON(&buf)
+	default:
+		err = render.ThroughputTable(&buf, rs)
+	}
+	if err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	return code
+}
+
+// selectOps returns the registered operations the lists choose.
+func selectOps(types, libs, reprs, ops []string) []suites.Op {
+	var out []suites.Op
+	for _, o := range suites.Ops() {
+		if slices.Contains(types, o.Type) && slices.Contains(libs, o.Lib) && slices.Contains(reprs, o.Repr) && slices.Contains(ops, o.Op) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// measureOps runs the agreement check, checks each operation's result and
+// times the operations into rs (Agreement, Method, Throughput, Unavailable).
+// It returns exitFailure, with the reason on stderr, when the libraries
+// disagree (rs then has no throughput rows) or an operation failed.
+func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops []suites.Op, to throughputOptions) int {
+	rep, err := agree.Run()
+	var d *agree.Disagreement
+	if errors.As(err, &d) {
+		rs.Agreement = rep.Agreement(false)
+		return inv.fail("%v\nno throughput figure is printed while the libraries disagree", err)
+	}
+	if err != nil {
+		return inv.fail("checking agreement: %v", err)
+	}
+	rs.Agreement = rep.Agreement(true)
+	for _, u := range rs.Agreement.Unavailable {
+		fmt.Fprintf(inv.stderr, "memprof %s: agreement checked without %s\n", inv.cmd.Name, u)
+	}
+	v, err := fixtures.Load()
+	if err != nil {
+		return inv.fail("%v", err)
+	}
+
+	code := exitOK
+	var groups [][]memprof.ThroughputCase
+	timed := 0
+	for _, o := range ops {
+		if o.Unavailable != "" {
+			rs.Unavailable = append(rs.Unavailable, memprof.Unavailable{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Reason: o.Unavailable})
+			continue
+		}
+		row := memprof.ThroughputRow{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Batch: o.Batch, Note: o.Note}
+		h, err := suites.CheckOp(o, v)
+		if err == nil {
+			err = suites.CheckOpRejects(o)
+		}
+		if err != nil {
+			row.Error = err.Error()
+			rs.Throughput = append(rs.Throughput, row)
+			fmt.Fprintf(inv.stderr, "memprof %s: %v\n", inv.cmd.Name, err)
+			code = exitFailure
+			continue
+		}
+		c := memprof.ThroughputCase{Row: row, Run: h.Run}
+		// Operations of the same type and name are compared with one
+		// another: they form one group, sampled alternately.
+		if n := len(groups); n > 0 && sameGroup(groups[n-1][0].Row, row) {
+			groups[n-1] = append(groups[n-1], c)
+		} else {
+			groups = append(groups, []memprof.ThroughputCase{c})
+		}
+		timed++
+	}
+	if timed == 0 {
+		return code
+	}
+	est := time.Duration(timed) * (time.Duration(to.samples)*to.minSample + to.minSample/2)
+	fmt.Fprintf(inv.stderr, "memprof %s: timing %d operations in %d groups (%d samples of at least %v each; at least %v)\n", inv.cmd.Name, timed, len(groups), to.samples, to.minSample, est.Round(time.Second))
+	rows, err := memprof.MeasureThroughput(ctx, groups, memprof.ThroughputOptions{Samples: to.samples, MinSample: to.minSample})
+	if err != nil {
+		return inv.fail("%v", err)
+	}
+	rs.Method = memprof.ThroughputMethod
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(inv.stderr, "memprof %s: %s\n", inv.cmd.Name, r.Error)
+			code = exitFailure
+		}
+	}
+	rs.Throughput = append(rs.Throughput, rows...)
+	return code
+}
+
+func sameGroup(a, b memprof.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
+
+// writeOutput writes b to path atomically, or to stdout when path is "".
+func writeOutput(inv *invocation, path string, b []byte) error {
+	if path != "" {
+		return atomicfile.WriteFile(path, b, 0o644)
+	}
+	_, err := io.Copy(inv.stdout, bytes.NewReader(b))
+	return err
+}
+
+// throughputOps returns the operations of the types, libraries and
+// representations the selection flags choose (instances --with-throughput);
+// types without operations are skipped. The error is a usage error.
+func (s *selection) throughputOps(to throughputOptions) ([]suites.Op, error) {
+	opList, err := to.check()
+	if err != nil {
+		return nil, err
+	}
+	types, err := parseList("type", s.types, suites.Types)
+	if err != nil {
+		return nil, err
+	}
+	libs, err := parseList("lib", s.libs, suites.Libs)
+	if err != nil {
+		return nil, err
+	}
+	reprs, err := parseList("repr", s.reprs, suites.Reprs)
+	if err != nil {
+		return nil, err
+	}
+	return selectOps(types, libs, reprs, opList), nil
+}
