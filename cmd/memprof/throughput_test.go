@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+func TestThroughputUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // substrings of stderr
+	}{
+		{"no type", []string{"throughput"}, []string{"--type is required", "PublicKey, Signature, G1, G2"}},
+		{"type without ops", []string{"throughput", "--type", "SecretKey"}, []string{"SecretKey has no operations", "Signature"}},
+		{"unknown type", []string{"throughput", "--type", "Bogus"}, []string{`unknown type "Bogus"`, "Signature"}},
+		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, strings.Join(suites.OpNames, ", ")}},
+		{"zero samples", []string{"throughput", "--type", "Signature", "--samples", "0"}, []string{"--samples must be at least 1, got 0"}},
+		{"negative samples", []string{"throughput", "--type", "Signature", "--samples", "-3"}, []string{"--samples must be at least 1, got -3"}},
+		{"zero min-sample", []string{"throughput", "--type", "Signature", "--min-sample", "0s"}, []string{"--min-sample must be a positive duration"}},
+		{"negative min-sample", []string{"throughput", "--type", "Signature", "--min-sample", "-1ms"}, []string{"--min-sample must be a positive duration"}},
+		{"bad format", []string{"throughput", "--type", "Signature", "--format", "xml"}, []string{`unknown format "xml"`, "table, json"}},
+		{"nothing selected", []string{"throughput", "--type", "G2", "--op", "sign"}, []string{"no operation matches"}},
+		{"instances bad op", []string{"instances", "--type", "Signature", "--with-throughput", "--op", "x"}, []string{`unknown op "x"`}},
+		{"verify extra args", []string{"verify", "now"}, []string{"unexpected arguments"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tt.args...)
+			if code != exitUsage {
+				t.Errorf("got exit %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("got stdout %q, want none", stdout)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q does not contain %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "verify", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
+	}
+	rs, err := memprof.ReadResults(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"circl", "gnark"}
+	if rs.Env.Cgo {
+		want = []string{"blst", "circl", "gnark"}
+	}
+	if a := rs.Agreement; a == nil || a.Cases != 20 || !a.OK || !slices.Equal(a.Libs, want) {
+		t.Errorf("got agreement %+v, want 20 cases, ok, libs %v", rs.Agreement, want)
+	}
+}
+
+// TestThroughputJSON times one cheap group for real (tiny samples) and
+// checks the results file has the fields the issue fixes.
+func TestThroughputJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.json")
+	code, stdout, stderr := runCLI(t, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
+	if code != exitOK {
+		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("with -o, got stdout %q, want none", stdout)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generic struct {
+		Throughput []map[string]any `json:"throughput"`
+		Agreement  map[string]any   `json:"agreement"`
+		Method     string           `json:"method"`
+	}
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"type", "lib", "repr", "op", "batch", "samples", "ns_per_op_median", "ns_per_op_q1", "ns_per_op_q3", "cpu_ns_per_op_median", "bytes_per_op", "allocs_per_op"}
+	if len(generic.Throughput) == 0 {
+		t.Fatal("no throughput rows")
+	}
+	for _, row := range generic.Throughput {
+		for _, k := range keys {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row %v lacks %q", row, k)
+			}
+		}
+	}
+	for _, k := range []string{"cases", "libs", "ok"} {
+		if _, ok := generic.Agreement[k]; !ok {
+			t.Errorf("agreement %v lacks %q", generic.Agreement, k)
+		}
+	}
+	if generic.Method != memprof.ThroughputMethod {
+		t.Errorf("got method %q, want memprof.ThroughputMethod", generic.Method)
+	}
+
+	rs, err := memprof.ReadResultsFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed := map[string]memprof.ThroughputRow{}
+	for _, r := range rs.Throughput {
+		if r.Error != "" {
+			t.Errorf("%s %s: %s", r.Lib, r.Op, r.Error)
+			continue
+		}
+		if r.Samples != 3 || len(r.SamplesNs) != 3 {
+			t.Errorf("%s %s: got %d samples (%d kept), want 3", r.Lib, r.Op, r.Samples, len(r.SamplesNs))
+		}
+		if !(r.NsPerOpQ1 <= r.NsPerOpMedian && r.NsPerOpMedian <= r.NsPerOpQ3) || r.NsPerOpMedian <= 0 {
+			t.Errorf("%s %s: got Q1 %v median %v Q3 %v, want 0 < Q1 <= median <= Q3", r.Lib, r.Op, r.NsPerOpQ1, r.NsPerOpMedian, r.NsPerOpQ3)
+		}
+		timed[r.Lib+"/"+r.Op] = r
+	}
+	if r, ok := timed["gnark/to-affine-batch"]; !ok || r.Batch != suites.OpBatchN {
+		t.Errorf("gnark to-affine-batch: got %+v, want a row with batch %d", r, suites.OpBatchN)
+	}
+	notOffered := false
+	for _, u := range rs.Unavailable {
+		if u.Lib == "circl" && u.Op == "to-affine-batch" && strings.HasPrefix(u.Reason, "not offered by circl") {
+			notOffered = true
+		}
+		if u.Lib == "blst" && rs.Env.Cgo {
+			t.Errorf("blst unavailable with cgo: %+v", u)
+		}
+	}
+	if !notOffered {
+		t.Errorf("no \"not offered by circl\" row for to-affine-batch in %+v", rs.Unavailable)
+	}
+}
