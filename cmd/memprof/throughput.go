@@ -159,7 +159,7 @@ func selectOps(types, libs, reprs, ops []string) []suites.Op {
 // It returns exitFailure, with the reason on stderr, when the libraries
 // disagree (rs then has no throughput rows) or an operation failed.
 func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops []suites.Op, to throughputOptions) int {
-	rep, err := agree.Run()
+	rep, err := agreeRun()
 	var d *agree.Disagreement
 	if errors.As(err, &d) {
 		rs.Agreement = rep.Agreement(false)
@@ -226,6 +226,10 @@ func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops [
 	rs.Throughput = append(rs.Throughput, rows...)
 	return code
 }
+
+// agreeRun is the agreement check; tests replace it to see a disagreement
+// handled.
+var agreeRun = agree.Run
 
 func sameGroup(a, b memprof.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
 )
 
 func TestThroughputUsageErrors(t *testing.T) {
@@ -142,5 +143,45 @@ func TestThroughputJSON(t *testing.T) {
 	}
 	if !notOffered {
 		t.Errorf("no \"not offered by circl\" row for to-affine-batch in %+v", rs.Unavailable)
+	}
+}
+
+func TestDisagreementStopsBeforeFigures(t *testing.T) {
+	saved := agreeRun
+	t.Cleanup(func() { agreeRun = saved })
+	agreeRun = func() (*agree.Report, error) {
+		return &agree.Report{Cases: 20, Libs: []string{"blst", "gnark"}}, &agree.Disagreement{
+			Case: "case-07", Check: "signature", Lib: "gnark", Against: "fixtures/vectors.json (made by blst)",
+			Agreeing: []string{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
+		}
+	}
+	for _, args := range [][]string{
+		{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"},
+		{"verify"},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != exitFailure {
+			t.Errorf("%v: got exit %d, want %d", args, code, exitFailure)
+		}
+		if stdout != "" {
+			t.Errorf("%v: got stdout %q, want nothing printed", args, stdout)
+		}
+		for _, w := range []string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"} {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q does not contain %q", args, stderr, w)
+			}
+		}
+	}
+}
+
+func TestInstancesWithThroughput(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms")
+	if code != exitOK {
+		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
+	}
+	for _, w := range []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout does not contain %q:\n%s", w, stdout)
+		}
 	}
 }

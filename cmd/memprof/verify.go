@@ -46,7 +46,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	rep, err := agree.Run()
+	rep, err := agreeRun()
 	var d *agree.Disagreement
 	if errors.As(err, &d) {
 		return inv.fail("%v", err)

@@ -170,3 +170,32 @@ func TestOps(t *testing.T) {
 		t.Fatal("no blst operation registered")
 	}
 }
+
+// TestOpListMatchesRegistry keeps opList (what a build without cgo reports
+// as unavailable) in step with the operations ops.go registers.
+func TestOpListMatchesRegistry(t *testing.T) {
+	type key struct {
+		typ, repr, op string
+		batch         int
+	}
+	want := map[key]bool{}
+	for _, o := range opList {
+		want[key{o.typ, o.repr, o.op, o.batch}] = true
+	}
+	got := map[key]bool{}
+	for _, o := range suites.Ops() {
+		if o.Lib == "blst" {
+			got[key{o.Type, o.Repr, o.Op, o.Batch}] = true
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("registered %+v is missing from opList", k)
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("opList has %+v, which ops.go does not register", k)
+		}
+	}
+}
