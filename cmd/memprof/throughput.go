@@ -30,7 +30,8 @@ signatures or public keys (from affine inputs and in Jacobian form), signing,
 verification and fast aggregate verification, for every library and
 representation that offers them. An operation a library lacks is a row that
 says so. The representation of a row is the one the data is in when the
-operation starts.
+operation starts. Signatures are min-pk (keys in G1, signatures in G2, DST
+BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_).
 
 Before any figure is printed, memprof checks that the libraries agree (as
 'memprof verify' does) and that every operation computes the known result of
@@ -246,6 +247,9 @@ func writeOutput(inv *invocation, path string, b []byte) error {
 // representations the selection flags choose (instances --with-throughput);
 // types without operations are skipped. The error is a usage error.
 func (s *selection) throughputOps(to throughputOptions) ([]suites.Op, error) {
+	if !strings.EqualFold(s.scheme, "min-pk") {
+		return nil, fmt.Errorf("--with-throughput times min-pk operations only (keys in G1, signatures in G2); drop --scheme %s", s.scheme)
+	}
 	opList, err := to.check()
 	if err != nil {
 		return nil, err

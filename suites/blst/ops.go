@@ -164,7 +164,7 @@ func init() {
 					return opDecodeHarness(g1, enc, true), nil
 				}},
 			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
-				Note: fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into a Jacobian sum, one inversion", group, suites.OpAggregateN),
+				Note: fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := opPrepare(in)
 					if err != nil {
@@ -269,7 +269,7 @@ func init() {
 				}, nil
 			}},
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys, then one verification", suites.OpAggregateN),
+			Note: fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys (P1Aggregate, on GOMAXPROCS goroutines), then one verification", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
 				if err != nil {
