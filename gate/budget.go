@@ -63,11 +63,17 @@ func (m Metric) Format(v float64) string {
 	return trimFloat(v) + " B"
 }
 
+// trimFloat renders v exactly when that is short (whole numbers, and the
+// exact per-instance figures such as 32.03096), else to six significant
+// digits.
 func trimFloat(v float64) string {
 	if v == float64(int64(v)) {
 		return strconv.FormatInt(int64(v), 10)
 	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+	if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) <= 12 {
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
 // File is a parsed budgets file. It keeps the YAML source and node tree so
@@ -106,7 +112,7 @@ type Limit struct {
 
 // Selector chooses cases. Each field lists the accepted names; an empty
 // field accepts every name. Names are canonical (as the suites registry
-// spells them); op names are kept as written.
+// spells them).
 type Selector struct {
 	Type, Lib, Repr, Layout, Scheme, Op []string
 }
@@ -133,7 +139,7 @@ type selectorField struct {
 func (s *Selector) fields() []selectorField {
 	return []selectorField{
 		{"type", s.Type, suites.Types}, {"lib", s.Lib, suites.Libs}, {"repr", s.Repr, suites.Reprs},
-		{"layout", s.Layout, suites.Layouts}, {"scheme", s.Scheme, suites.Schemes}, {"op", s.Op, nil},
+		{"layout", s.Layout, suites.Layouts}, {"scheme", s.Scheme, suites.Schemes}, {"op", s.Op, suites.OpNames},
 	}
 }
 

@@ -14,6 +14,10 @@ type Status int
 const (
 	// Pass: the measurement is within the limit.
 	Pass Status = iota
+	// Skip: a case the budget names by library is unavailable in this
+	// build (for example blst without cgo) while other selected cases were
+	// checked. It does not fail the gate but is reported.
+	Skip
 	// Warn: a time whose median exceeds the limit while part of its
 	// interquartile range does not (noise cannot be ruled out).
 	Warn
@@ -26,7 +30,7 @@ const (
 )
 
 func (s Status) String() string {
-	return [...]string{"PASS", "WARN", "FAIL", "ERROR"}[s]
+	return [...]string{"PASS", "SKIP", "WARN", "FAIL", "ERROR"}[s]
 }
 
 // Outcome is the check of one limit of one budget against one case.
@@ -152,14 +156,19 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 		}
 		outs = append(outs, o)
 	}
-	if len(outs) > 0 {
-		return outs, nil
-	}
 	var reasons []string
+	var skips []Outcome
 	for _, u := range rs.Unavailable {
 		if u.Op == "" && b.Select.MatchesInstance(u.Type, u.Lib, u.Repr, u.Layout, "") {
-			reasons = append(reasons, InstanceName(u.Type, u.Lib, u.Repr, u.Layout, "")+": "+u.Reason)
+			name := InstanceName(u.Type, u.Lib, u.Repr, u.Layout, "")
+			reasons = append(reasons, name+": "+u.Reason)
+			if len(b.Select.Lib) > 0 {
+				skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
+			}
 		}
+	}
+	if len(outs) > 0 {
+		return append(outs, skips...), nil
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,

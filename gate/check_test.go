@@ -142,4 +142,16 @@ func TestCheckFailsClosed(t *testing.T) {
 	if rep.OK() || len(rep.Problems) != 2 {
 		t.Errorf("empty results: got OK %v with problems %v, want 2 problems", rep.OK(), rep.Problems)
 	}
+
+	// A budget naming a library whose case is unavailable while others
+	// were measured: the unavailable one is reported as skipped, the rest
+	// checked.
+	f, err := Parse("skip.yaml", []byte("version: 1\nbudgets:\n  - select: {type: [PublicKey, G2], lib: blst}\n    max_bytes_per_instance: 1KiB\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep = Check(f, rs, CheckOptions{})
+	if !rep.OK() || rep.Count(Pass) != 1 || rep.Count(Skip) != 1 {
+		t.Errorf("partly unavailable: got OK %v, %d pass, %d skip; want OK, 1 pass, 1 skip", rep.OK(), rep.Count(Pass), rep.Count(Skip))
+	}
 }

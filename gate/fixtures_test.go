@@ -134,7 +134,16 @@ func fixtureCheckResults() *memprof.Results {
 	}
 }
 
+// fixtureNoTimes is results.json without its throughput rows: time
+// budgets checked against it cannot be evaluated.
+func fixtureNoTimes() *memprof.Results {
+	rs := fixtureCheckResults()
+	rs.Throughput = nil
+	return rs
+}
+
 var fixtures = map[string]func() *memprof.Results{
+	"../fixtures/budgets/no-times.json":        fixtureNoTimes,
 	"../fixtures/compare/base.json":            fixtureBase,
 	"../fixtures/compare/head.json":            fixtureHead,
 	"../fixtures/compare/head-other-env.json":  fixtureOtherEnv,

@@ -19,20 +19,22 @@ import (
 func init() {
 	register(&command{
 		Name:      "check",
-		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N]",
+		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D]",
 		Short:     "check measurements against the budgets file",
 		Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
 (--results), or, without it, fresh measurements of the instance cases the
-budgets select (each in its own child process, as 'memprof instances').
+budgets select (each in its own child process, as 'memprof instances') and
+timings of the operations they select (as 'memprof throughput').
 
 Each budget selects cases by type, lib, repr, layout, scheme and op (an
 omitted key selects all) and bounds max_bytes_per_instance,
 max_allocs_per_instance, max_offheap_bytes_per_instance or max_ns_per_op.
 Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time budget
 fails only when the median exceeds it and so does the whole interquartile
-range; otherwise it warns. Time budgets need --results (a file with
-throughput rows): without it they are errors, never passes.
+range; otherwise it warns. A time budget whose operation could not be timed
+(the libraries disagree, the operation failed, or the results file has no
+throughput rows) is an error, never a pass.
 
 Each failure names the case, the metric, measured vs budget and by how
 much, and the budget's file:line, owner and reason.
@@ -42,17 +44,13 @@ measurement (bytes and allocations exactly, times as median x --headroom),
 keeping keys, comments and layout, atomically.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
-exceeded or could not be checked (a case failed to measure, is unavailable,
-or timing is not available), 2 when the budgets file is invalid (unknown
+exceeded or could not be checked (a case failed to measure, every selected
+case is unavailable, or a time is missing), 2 when the budgets file is invalid (unknown
 keys, bad values, a selector that matches nothing) or the results file is
 missing or invalid.`,
 		Run: runCheck,
 	})
 }
-
-// timingUnavailable is why check cannot time operations itself: the
-// throughput measurement is not wired into check.
-const timingUnavailable = "timing is not available when check measures: run the throughput measurement, save it with the instances in a results file and pass --results FILE"
 
 func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
@@ -63,6 +61,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	var mo measureOptions
 	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case, when measuring (scenario types default to their own scale)")
 	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once, when measuring")
+	to := throughputOptions{samples: memprof.DefaultSamples, minSample: memprof.DefaultMinSample}
+	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "when timing, `number` of samples per operation (at least 1)")
+	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "when timing, least wall-time `duration` of one sample")
 	if code, done := inv.parse(fs, args); done {
 		return code
 	}
@@ -79,6 +80,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if mo.jobs <= 0 {
 		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
 	}
+	if _, err := to.check(); err != nil {
+		return inv.usageError("%v", err)
+	}
 	f, err := gate.ReadFile(*budgetsPath)
 	if err != nil {
 		fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
@@ -86,7 +90,6 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	var rs *memprof.Results
-	var opts gate.CheckOptions
 	if *resultsPath != "" {
 		rs, err = memprof.ReadResultsFile(*resultsPath)
 		if err != nil {
@@ -94,13 +97,12 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			return exitUsage
 		}
 	} else {
-		rs, err = measureBudgeted(ctx, f, mo)
+		rs, err = measureBudgeted(ctx, inv, f, mo, to)
 		if err != nil {
 			return inv.fail("%v", err)
 		}
-		opts.TimingUnavailable = timingUnavailable
 	}
-	rep := gate.Check(f, rs, opts)
+	rep := gate.Check(f, rs, gate.CheckOptions{})
 
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
@@ -126,10 +128,12 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 }
 
 // measureBudgeted measures, each in its own child process, every
-// registered instance case that a memory budget of f selects. Cases a
-// budget selects but that cannot be measured here are recorded as
-// unavailable, with the reason.
-func measureBudgeted(ctx context.Context, f *gate.File, mo measureOptions) (*memprof.Results, error) {
+// registered instance case that a memory budget of f selects, and times
+// every operation a time budget selects (as 'memprof throughput' does,
+// agreement and result checks first). Cases a budget selects but that
+// cannot be measured here are recorded as unavailable, with the reason;
+// failures are recorded in the rows, for Check to report.
+func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*memprof.Results, error) {
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
 	var entries []suites.Entry
 	for _, e := range suites.All() {
@@ -148,6 +152,17 @@ func measureBudgeted(ctx context.Context, f *gate.File, mo measureOptions) (*mem
 		}
 		rs.Instances = measureEntries(ctx, entries, mo)
 	}
+	var ops []suites.Op
+	for _, o := range suites.Ops() {
+		if selectedForTime(f, o) {
+			ops = append(ops, o)
+		}
+	}
+	if len(ops) > 0 {
+		// A disagreement or a failed operation leaves rows without times
+		// (or none at all): Check then reports the time budgets as errors.
+		measureOps(ctx, inv, rs, ops, to)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("measuring: %w", err)
 	}
@@ -158,6 +173,17 @@ func selectedForMemory(f *gate.File, e suites.Entry) bool {
 	for _, b := range f.Budgets {
 		for _, l := range b.Limits {
 			if !l.Metric.Timed() && b.Select.MatchesInstance(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func selectedForTime(f *gate.File, o suites.Op) bool {
+	for _, b := range f.Budgets {
+		for _, l := range b.Limits {
+			if l.Metric.Timed() && b.Select.MatchesOp(o.Type, o.Lib, o.Repr, o.Op) {
 				return true
 			}
 		}

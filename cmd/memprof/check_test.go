@@ -35,7 +35,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
 			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.150ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.400ms",
 				"interquartile range [1.192ms, 1.708ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450ms <= budget 2.000ms"}, nil},
-		{"time budget without results", []string{"--budgets", budgetsDir + "time.yaml"}, exitFailure,
+		{"results without throughput rows", []string{"--budgets", budgetsDir + "time.yaml", "--results", compareDir + "../budgets/no-times.json"}, exitFailure,
 			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: timing is not available"}, nil},
 		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
 			nil, []string{"reading results", "nope.json"}},
@@ -168,5 +168,43 @@ func TestCheckMeasures(t *testing.T) {
 	code, stdout, stderr = runCLI(t, args...)
 	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+gate.InstanceName(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme)) || !strings.Contains(stdout, "(+1 B,") {
 		t.Errorf("tightened by 1 B: got exit %d, want 1 with a FAIL by +1 B\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestCheckTimes times an operation the way check does without --results
+// (few, short samples). A budget of 1ns must fail (every sample is above
+// it); --update with a headroom of 1000 then writes a budget the same
+// operation holds.
+func TestCheckTimes(t *testing.T) {
+	var op suites.Op
+	for _, o := range suites.Ops() {
+		if o.Unavailable == "" && o.Op == "verify" {
+			op = o
+			break
+		}
+	}
+	if op.Type == "" {
+		t.Skip("no verify operation available in this build")
+	}
+	path := filepath.Join(t.TempDir(), "budgets.yaml")
+	src := "version: 1\nbudgets:\n  - select: {type: " + op.Type + ", lib: " + op.Lib + ", repr: " + op.Repr + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms"}
+	code, stdout, stderr := runCLI(t, args...)
+	name := gate.OpName(op.Type, op.Lib, op.Repr, "verify")
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1ns") {
+		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "1000")...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), "# kept") || strings.Contains(string(data), "1ns") {
+		t.Errorf("updated file: got\n%s\nwant the comment kept and the 1ns budget replaced", data)
+	}
+	if code, stdout, stderr := runCLI(t, args...); code != exitOK || !strings.Contains(stdout, "PASS  "+name) {
+		t.Errorf("after update with headroom 1000: got exit %d, want 0 with a PASS line\n%s%s", code, stdout, stderr)
 	}
 }

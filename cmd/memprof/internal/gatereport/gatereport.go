@@ -50,6 +50,7 @@ func Summary(rep *gate.Report) string {
 	add(len(rep.Problems), "invalid budget", "invalid budgets")
 	add(rep.Count(gate.Warn), "warning", "warnings")
 	add(rep.Count(gate.Pass), "holds", "hold")
+	add(rep.Count(gate.Skip), "skipped (unavailable in this build)", "skipped (unavailable in this build)")
 	verdict := "ok"
 	if !rep.OK() {
 		verdict = "FAIL"
@@ -68,6 +69,8 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 		line = fmt.Sprintf("PASS  %s  %s: %s <= budget %s", o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value))
 	case gate.Error:
 		line = fmt.Sprintf("ERROR %s  %s: not checked: %s", o.Case, m, o.Detail)
+	case gate.Skip:
+		line = fmt.Sprintf("SKIP  %s  %s: %s", o.Case, m, o.Detail)
 	default:
 		by, frac := o.Over()
 		word := "FAIL "
@@ -82,7 +85,7 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 	if _, err := fmt.Fprintln(w, line); err != nil {
 		return err
 	}
-	if o.Status == gate.Pass {
+	if o.Status == gate.Pass || o.Status == gate.Skip {
 		return nil
 	}
 	b := o.Budget
