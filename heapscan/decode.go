@@ -91,7 +91,7 @@ var ErrTooLarge = errTooLarge
 // bounds the memory the decoded data retains.
 func decodeStream(r io.Reader, maxBytes int64) (*Heap, error) {
 	d := &decoder{h: &Heap{}, budget: maxBytes}
-	s := &stream{src: r, buf: make([]byte, 64<<10)}
+	s := &stream{src: r, buf: make([]byte, 16<<10)}
 	for {
 		key, err := s.uvarint()
 		if err == io.EOF {

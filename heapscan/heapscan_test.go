@@ -612,3 +612,28 @@ func TestTop(t *testing.T) {
 		t.Errorf("got omitted %d B, first %s; want %d B, %s", s.OmittedBytes, s.Rows[0].Key, omitted, all[0].Key)
 	}
 }
+
+// oneStackHeap returns a heap profile with one sample of one 64-byte
+// object whose stack is the given frames, leaf first.
+func oneStackHeap(t *testing.T, frames ...string) *heapscan.Heap {
+	t.Helper()
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "inuse_objects", Unit: "count"}, {Type: "inuse_space", Unit: "bytes"}},
+		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"},
+		Period:     1,
+	}
+	s := &profile.Sample{Value: []int64{1, 64}, NumLabel: map[string][]int64{"bytes": {64}}}
+	for i, name := range frames {
+		f := &profile.Function{ID: uint64(i + 1), Name: name}
+		l := &profile.Location{ID: uint64(i + 1), Line: []profile.Line{{Function: f, Line: 1}}}
+		p.Function = append(p.Function, f)
+		p.Location = append(p.Location, l)
+		s.Location = append(s.Location, l)
+	}
+	p.Sample = []*profile.Sample{s}
+	h, err := heapscan.FromProfile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}

@@ -73,7 +73,7 @@ func ParseBytes(data []byte) (*profile.Profile, error) {
 // decompressed data passes opts.MaxBytes.
 func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 	limit := opts.maxBytes()
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, 16<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
 		if err != nil && err != io.EOF {
@@ -101,9 +101,9 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 		// Inflate in a second goroutine, ahead of the decoder.
 		pf := newPrefetch(lr)
 		defer pf.Close()
-		dr = bufio.NewReaderSize(pf, 64<<10)
+		dr = bufio.NewReaderSize(pf, 16<<10)
 	} else {
-		dr = bufio.NewReaderSize(lr, 64<<10)
+		dr = bufio.NewReaderSize(lr, 16<<10)
 	}
 	head, err = dr.Peek(512)
 	if len(head) == 0 {

@@ -144,7 +144,7 @@ type prefetch struct {
 
 const (
 	prefetchChunks = 4
-	prefetchSize   = 256 << 10
+	prefetchSize   = 128 << 10
 )
 
 func newPrefetch(src io.Reader) *prefetch {
@@ -154,21 +154,25 @@ func newPrefetch(src io.Reader) *prefetch {
 		done:   make(chan struct{}),
 		errc:   make(chan error, 1),
 	}
-	for range prefetchChunks {
-		p.free <- make([]byte, prefetchSize)
-	}
 	go p.run(src)
 	return p
 }
 
 func (p *prefetch) run(src io.Reader) {
 	defer close(p.chunks)
+	allocated := 0
 	for {
 		var buf []byte
-		select {
-		case buf = <-p.free:
-		case <-p.done:
-			return
+		if allocated < prefetchChunks {
+			// Chunks are made as needed: a small input needs one.
+			buf = make([]byte, prefetchSize)
+			allocated++
+		} else {
+			select {
+			case buf = <-p.free:
+			case <-p.done:
+				return
+			}
 		}
 		n := 0
 		var err error
@@ -197,7 +201,10 @@ func (p *prefetch) Read(b []byte) (int, error) {
 			return 0, p.err
 		}
 		if p.buf != nil {
-			p.free <- p.buf[:cap(p.buf)]
+			select {
+			case p.free <- p.buf[:cap(p.buf)]:
+			default: // the producer has made fewer than all chunks
+			}
 			p.buf = nil
 		}
 		chunk, ok := <-p.chunks

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/fixtures/heapgen/scenario"
+	"github.com/memprof/memprof/heapscan"
+)
+
+const heapProfiles = "../../fixtures/profiles/"
+
+// TestHeapscanJSON checks the JSON document of the issue's commands
+// against the fixtures' known content.
+func TestHeapscanJSON(t *testing.T) {
+	small := scenario.FuncName(scenario.KeepSmall)
+	code, stdout, stderr := runCLI(t, "heapscan", "--format", "json", heapProfiles+"before.pb.gz")
+	if code != exitOK {
+		t.Fatalf("got exit %d, stderr %s", code, stderr)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema"] != heapscan.Schema {
+		t.Errorf("got schema %v, want %s", doc["schema"], heapscan.Schema)
+	}
+	prof := doc["profile"].(map[string]any)
+	for _, k := range []string{"period", "sample", "total_bytes", "total_objects"} {
+		if _, ok := prof[k]; !ok {
+			t.Errorf("profile lacks %q: %v", k, prof)
+		}
+	}
+	if prof["period"] != float64(scenario.ExactRate) || prof["sample"] != "inuse" {
+		t.Errorf("got period %v, sample %v; want %d, inuse", prof["period"], prof["sample"], scenario.ExactRate)
+	}
+	var found bool
+	for _, r := range doc["rows"].([]any) {
+		row := r.(map[string]any)
+		for _, k := range []string{"key", "objects", "bytes", "bytes_per_object", "sizes", "rel_error"} {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row lacks %q: %v", k, row)
+			}
+		}
+		if row["key"] == small {
+			found = true
+			if row["objects"] != float64(scenario.SmallObjects) || row["bytes"] != float64(scenario.SmallObjects*scenario.SmallSize) ||
+				row["bytes_per_object"] != float64(scenario.SmallSize) || row["rel_error"] != float64(0) {
+				t.Errorf("row %s: got %v", small, row)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no row %s", small)
+	}
+
+	// The diff carries base figures and marks new and vanished rows.
+	code, stdout, stderr = runCLI(t, "heapscan", "--format", "json", "--base", heapProfiles+"before.pb.gz", heapProfiles+"after.pb.gz")
+	if code != exitOK {
+		t.Fatalf("diff: got exit %d, stderr %s", code, stderr)
+	}
+	var diff heapscan.JSONDocument
+	if err := json.Unmarshal([]byte(stdout), &diff); err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]string{}
+	for _, r := range diff.Rows {
+		if r.BaseObjects == nil || r.BaseBytes == nil {
+			t.Errorf("diff row %s lacks base figures", r.Key)
+		}
+		status[r.Key] = r.Status
+	}
+	if status[scenario.FuncName(scenario.KeepNew)] != "new" || status[scenario.FuncName(scenario.KeepLarge)] != "vanished" || status[small] != "" {
+		t.Errorf("got statuses %v; want KeepNew new, KeepLarge vanished, KeepSmall unmarked", status)
+	}
+
+	// --rules alone groups by rule; --instances divides.
+	code, stdout, stderr = runCLI(t, "heapscan", "--format", "json", "--rules", "../../fixtures/heapgen/heapgen.rules.yaml", "--instances", "1000", heapProfiles+"before.pb.gz")
+	if code != exitOK {
+		t.Fatalf("rules: got exit %d, stderr %s", code, stderr)
+	}
+	var rules heapscan.JSONDocument
+	if err := json.Unmarshal([]byte(stdout), &rules); err != nil {
+		t.Fatal(err)
+	}
+	var pk *heapscan.JSONRow
+	for i := range rules.Rows {
+		if rules.Rows[i].Key == "PublicKey" {
+			pk = &rules.Rows[i]
+		}
+	}
+	if rules.Profile.GroupBy != "rule" || pk == nil || pk.Objects != scenario.PublicKeys || pk.BytesPerInstance == nil ||
+		*pk.BytesPerInstance != float64(scenario.PublicKeys*scenario.PublicKeySize)/1000 {
+		t.Errorf("rules: got group-by %s, PublicKey row %+v", rules.Profile.GroupBy, pk)
+	}
+}
+
+// TestHeapscanFormats checks that every format renders and -o writes the
+// file.
+func TestHeapscanFormats(t *testing.T) {
+	want := map[string]string{
+		"table":    "exact, every allocation recorded",
+		"markdown": "| function",
+		"csv":      "key,objects,bytes,bytes_per_object",
+		"json":     `"schema": "memprof.heapscan/v1"`,
+	}
+	for f, w := range want {
+		t.Run(f, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := runCLI(t, "heapscan", "--format", f, "--top", "2", "-o", out, heapProfiles+"before.pb.gz")
+			if code != exitOK || stdout != "" {
+				t.Fatalf("got exit %d, stdout %q, stderr %s; want 0 and nothing on stdout", code, stdout, stderr)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), w) {
+				t.Errorf("output lacks %q:\n%s", w, data)
+			}
+		})
+	}
+}
+
+// TestHeapscanURL reads the fixture from a heap endpoint on loopback.
+func TestHeapscanURL(t *testing.T) {
+	data, err := os.ReadFile(heapProfiles + "before.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc := ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gc = r.URL.Query().Get("gc")
+		w.Write(data)
+	}))
+	defer srv.Close()
+	code, stdout, stderr := runCLI(t, "heapscan", "--format", "csv", srv.URL+"/debug/pprof/heap")
+	if code != exitOK || gc != "1" || !strings.Contains(stdout, scenario.FuncName(scenario.KeepSmall)) {
+		t.Errorf("got exit %d, gc=%q, stdout %q, stderr %q", code, gc, stdout, stderr)
+	}
+}
+
+// TestHeapscanExitCodes checks failures (1: the profile) and usage
+// errors (2: the command line), and that messages name the file.
+func TestHeapscanExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	notProfile := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notProfile, []byte("just some notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.pb.gz")
+	data, err := os.ReadFile(heapProfiles + "before.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"cpu profile", []string{heapProfiles + "cpu.pb.gz"}, exitFailure, []string{"cpu.pb.gz", "not a heap profile"}},
+		{"not a profile", []string{notProfile}, exitFailure, []string{"notes.txt", "not a profile"}},
+		{"truncated", []string{truncated}, exitFailure, []string{"truncated.pb.gz", "truncated profile"}},
+		{"missing", []string{filepath.Join(dir, "nope.pb.gz")}, exitFailure, []string{"nope.pb.gz"}},
+		{"bad base", []string{"--base", heapProfiles + "cpu.pb.gz", heapProfiles + "after.pb.gz"}, exitFailure, []string{"cpu.pb.gz", "not a heap profile"}},
+		{"over limit", []string{"--max-bytes", "1KiB", heapProfiles + "before.pb.gz"}, exitFailure, []string{"before.pb.gz", "exceeds the limit of 1024 bytes", "--max-bytes"}},
+		{"no profile", nil, exitUsage, []string{"want one profile"}},
+		{"two profiles", []string{"a", "b"}, exitUsage, []string{"want one profile"}},
+		{"bad group", []string{"--group-by", "module", "x"}, exitUsage, []string{"function, site, stack, rule"}},
+		{"rule without rules", []string{"--group-by", "rule", "x"}, exitUsage, []string{"--rules"}},
+		{"bad sample", []string{"--sample", "peak", "x"}, exitUsage, []string{"inuse, alloc"}},
+		{"bad format", []string{"--format", "xml", "x"}, exitUsage, []string{"format"}},
+		{"bad focus", []string{"--focus", "(", "x"}, exitUsage, []string{"--focus"}},
+		{"bad rules", []string{"--rules", notProfile, "x"}, exitUsage, []string{"notes.txt", "mapping"}},
+		{"bad max-bytes", []string{"--max-bytes", "lots", "x"}, exitUsage, []string{"--max-bytes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, append([]string{"heapscan"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("got exit %d, want %d; stderr %s", code, tt.code, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q: %s", w, stderr)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !cgo
+
+package heapscan_test
+
+// blst builds only with cgo.
+var cgoRuleCases []ruleCase

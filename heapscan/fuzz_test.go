@@ -1,0 +1,120 @@
+package heapscan_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memprof/memprof/heapscan"
+)
+
+// The fuzz targets' seed corpus lives in fixtures/: every fixture profile
+// and every file of fixtures/fuzz (hand-made damaged inputs). They are
+// added with f.Add, so "go test" runs them as ordinary tests; inputs the
+// fuzzer finds failing are written, as Go does, to
+// heapscan/testdata/fuzz/<FuzzName>/ and should be committed there.
+func addSeeds(f *testing.F) {
+	f.Helper()
+	for _, pattern := range []string{"../fixtures/profiles/*", "../fixtures/fuzz/*"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+}
+
+// fuzzLimit keeps the fuzzer's inputs from inflating far.
+const fuzzLimit = 4 << 20
+
+// checkHeap summarizes a heap that was read without error with every
+// grouping and checks the invariants that hold for any profile.
+func checkHeap(t *testing.T, h *heapscan.Heap) {
+	t.Helper()
+	for _, sample := range heapscan.Samples {
+		for _, g := range []string{"function", "site", "stack"} {
+			s, err := h.Summarize(heapscan.Options{Sample: sample, GroupBy: g})
+			if err != nil {
+				continue // e.g. an inuse-only profile asked for alloc
+			}
+			var objects, bytes int64
+			for _, r := range s.Rows {
+				objects += r.Objects
+				bytes += r.Bytes
+				if r.Sampled < 0 || r.RelError < 0 {
+					t.Fatalf("row %q: sampled %d, rel error %g", r.Key, r.Sampled, r.RelError)
+				}
+			}
+			if objects != s.TotalObjects || bytes != s.TotalBytes {
+				t.Fatalf("%s by %s: rows sum to %d objects, %d bytes; totals are %d, %d", sample, g, objects, bytes, s.TotalObjects, s.TotalBytes)
+			}
+		}
+	}
+}
+
+// FuzzRead feeds arbitrary bytes to Read, the entry point for files and
+// URLs (gzip detection, the size limit, the streaming decoder, and the
+// pprof model for text). It must never panic or exceed its limit, and
+// whatever it accepts must summarize consistently.
+func FuzzRead(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := heapscan.Read(bytes.NewReader(data), heapscan.ReadOptions{MaxBytes: fuzzLimit})
+		if err != nil {
+			return
+		}
+		checkHeap(t, h)
+	})
+}
+
+// FuzzDecode feeds arbitrary bytes to the streaming decoder and the pprof
+// model alike (plain protobuf: no gzip to get past). Neither may panic,
+// and what the streaming decoder accepts must summarize consistently.
+func FuzzDecode(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+			return // FuzzRead covers gzip
+		}
+		for _, model := range []bool{false, true} {
+			h, err := heapscan.Read(bytes.NewReader(data), heapscan.ReadOptions{MaxBytes: fuzzLimit, Model: model})
+			if err != nil {
+				continue
+			}
+			checkHeap(t, h)
+		}
+	})
+}
+
+// FuzzRules feeds arbitrary YAML to ParseRules.
+func FuzzRules(f *testing.F) {
+	for _, file := range []string{"../fixtures/bls.rules.yaml", "../fixtures/heapgen/heapgen.rules.yaml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("A: ['x', '(']\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rs, err := heapscan.ParseRules("fuzz.yaml", data)
+		if err != nil {
+			return
+		}
+		if len(rs.List) == 0 {
+			t.Fatal("no error and no rules")
+		}
+		for _, r := range rs.List {
+			if r.Name == "" || len(r.Patterns) == 0 {
+				t.Fatalf("rule %+v: empty name or no patterns", r)
+			}
+		}
+	})
+}
