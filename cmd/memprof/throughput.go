@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "throughput",
-		UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--format table|json] [-o FILE]",
+		UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--format table|json|markdown|csv|bench] [-o FILE]",
 		Short:     "time the operations each representation makes cheap or expensive",
 		Long: `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
@@ -77,7 +77,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
 	var to throughputOptions
 	to.addFlags(fs)
-	format := fs.String("format", "table", "output `format`: table or json")
+	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
 	if code, done := inv.parse(fs, args); done {
 		return code
@@ -85,7 +85,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json"})
+	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -132,6 +132,8 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	switch f {
 	case "json":
 		err = rs.WriteJSON(&buf)
+	case "markdown", "csv", "bench":
+		err = renderAs(&buf, f, rs)
 	default:
 		err = render.ThroughputTable(&buf, rs)
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,15 +33,18 @@ var BenchUnits = []string{"B/instance", "allocs/instance"}
 //     median), cpu-ns/op, B/op and allocs/op.
 //
 // The result lines are written with benchfmt.Writer. The two unit metadata
-// lines ("Unit B/instance assume=exact better=lower") are written first,
+// lines ("Unit B/instance assume=exact better=lower") are written first
+// (when there are instance lines),
 // each with both keys on one line, which benchfmt.Writer cannot do (it
 // writes one key per line); benchfmt.Reader reads them back as the same
 // metadata. Failed cases and unavailable combinations have no line: the
 // format has no way to say "not measured".
 func Bench(w io.Writer, rs *memprof.Results) error {
-	for _, u := range BenchUnits {
-		if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
-			return err
+	if slices.ContainsFunc(rs.Instances, func(r memprof.Result) bool { return r.Error == "" }) {
+		for _, u := range BenchUnits {
+			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
+				return err
+			}
 		}
 	}
 	config := benchConfig(rs.Env)
