@@ -5,9 +5,9 @@ import (
 	"runtime"
 	"testing"
 
-	gnark "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	circlecc "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
+	gnark "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
 	"github.com/memprof/memprof/heapscan"
 )
