@@ -213,7 +213,15 @@ func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
 			return err
 		}
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	if len(cols) == 0 {
+		_, err := fmt.Fprintln(w, "no operation was timed for this type")
+		return err
+	}
+	_, err := fmt.Fprintln(w, "n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); empty: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations.")
+	return err
 }
 
 // opOrdered returns rows ordered as the sampler compares them: by type,
