@@ -1,0 +1,115 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/memprof"
+)
+
+func tradeoffFixture() *memprof.Results {
+	return &memprof.Results{
+		Env:       memprof.Env{GOMAXPROCS: 2, CPU: "test cpu"},
+		Agreement: &memprof.Agreement{Cases: 20, Libs: []string{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
+		Instances: []memprof.Result{
+			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", BytesPerInstance: 192},
+			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice", BytesPerInstance: 190},
+			{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer", BytesPerInstance: 96},
+		},
+		Throughput: []memprof.ThroughputRow{
+			{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1, Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000, Note: "pairing"},
+			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1, Samples: 3, NsPerOpMedian: 250e3},
+			{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1, Error: "boom"},
+		},
+		Unavailable: []memprof.Unavailable{
+			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify", Reason: "not offered by circl: test"},
+			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify", Reason: "not offered by circl: timed nowhere"},
+			{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "no cgo"},
+		},
+	}
+}
+
+// lineWith returns the first line of s containing every part.
+func lineWith(s string, parts ...string) string {
+	for _, l := range strings.Split(s, "\n") {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestTradeoffTables(t *testing.T) {
+	var buf bytes.Buffer
+	if err := TradeoffTables(&buf, tradeoffFixture()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	checks := []struct {
+		row  []string // identifies the line
+		want []string // must be on it
+	}{
+		{[]string{"lib", "repr", "B/instance"}, []string{"decompress-checked", "verify"}},
+		{[]string{"gnark", "affine"}, []string{"192", "1.00 ms"}},
+		{[]string{"circl", "compressed"}, []string{"96", "250 µs", "n/a"}},
+		{[]string{"gnark", "compressed"}, []string{"error"}},
+		{[]string{"agreement:"}, []string{"circl, gnark agree on 20 cases", "not checked: blst: no cgo"}},
+	}
+	for _, c := range checks {
+		l := lineWith(out, c.row...)
+		if l == "" {
+			t.Errorf("no line with %v in:\n%s", c.row, out)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("line %q lacks %q", l, w)
+			}
+		}
+	}
+	if strings.Contains(out, "190") {
+		t.Errorf("the slice layout replaced the pointer layout's bytes:\n%s", out)
+	}
+	if strings.Contains(out, "fast-aggregate-verify") {
+		t.Errorf("an operation timed nowhere got a column:\n%s", out)
+	}
+}
+
+func TestThroughputTable(t *testing.T) {
+	var buf bytes.Buffer
+	if err := ThroughputTable(&buf, tradeoffFixture()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	checks := []struct {
+		row  []string
+		want []string
+	}{
+		{[]string{"verify", "gnark", "affine"}, []string{"1.00 ms", "900 µs – 1.20 ms", "2.00 ms", "1000", "[1]"}},
+		{[]string{"verify", "circl"}, []string{"not offered by circl: test"}},
+		{[]string{"decompress-checked", "gnark"}, []string{"error: boom"}},
+		{[]string{"[1] Signature"}, []string{"Signature verify gnark/affine: pairing"}},
+		{[]string{"GOMAXPROCS 2"}, []string{"test cpu"}},
+	}
+	for _, c := range checks {
+		l := lineWith(out, c.row...)
+		if l == "" {
+			t.Errorf("no line with %v in:\n%s", c.row, out)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("line %q lacks %q", l, w)
+			}
+		}
+	}
+	// Rows come in the sampler's order: decompress-checked before verify.
+	if strings.Index(out, "decompress-checked") > strings.Index(out, "│ verify") {
+		t.Errorf("rows out of order:\n%s", out)
+	}
+}
