@@ -89,8 +89,23 @@ var ErrTooLarge = errTooLarge
 // decodeStream reads an uncompressed profile.proto message from r, one
 // top-level field at a time, keeping only what grouping needs. maxBytes
 // bounds the memory the decoded data retains.
-func decodeStream(r io.Reader, maxBytes int64) (*Heap, error) {
+//
+// sizeHint, the expected uncompressed size or 0, sizes the buffers so
+// that they need not grow (and be copied) while the samples arrive: in a
+// Go heap profile, stacks take about half the bytes, values and labels a
+// sixth, and a sample about 60 bytes.
+func decodeStream(r io.Reader, maxBytes, sizeHint int64) (*Heap, error) {
 	d := &decoder{h: &Heap{}, budget: maxBytes}
+	if sizeHint > 0 {
+		h := d.h
+		n := int(sizeHint / 60)
+		h.stacks = make([]byte, 0, sizeHint*6/10)
+		h.values = make([]byte, 0, sizeHint/6)
+		d.labels = make([]byte, 0, sizeHint/12)
+		h.stackEnd = make([]uint32, 0, n)
+		h.valueEnd = make([]uint32, 0, n)
+		d.labelEnd = make([]uint32, 0, n)
+	}
 	s := &stream{src: r, buf: make([]byte, 16<<10)}
 	for {
 		key, err := s.uvarint()

@@ -73,6 +73,7 @@ func ParseBytes(data []byte) (*profile.Profile, error) {
 // decompressed data passes opts.MaxBytes.
 func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 	limit := opts.maxBytes()
+	hint := sizeHint(r)
 	br := bufio.NewReaderSize(r, 16<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
@@ -119,7 +120,7 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 	if opts.Model || looksLikeText(head) {
 		h, err = readModel(dr, limit)
 	} else {
-		h, err = decodeStream(dr, limit)
+		h, err = decodeStream(dr, limit, min(hint, limit))
 	}
 	if err != nil {
 		if gzipped != nil && !errors.Is(err, errTooLarge) {
@@ -141,6 +142,38 @@ func Read(r io.Reader, opts ReadOptions) (*Heap, error) {
 		}
 	}
 	return h, nil
+}
+
+// sizeHint guesses the decompressed size of the profile r holds, when r
+// can tell without being consumed (a file, a bytes.Reader): the size of a
+// plain profile, or the gzip trailer's ISIZE field. It returns 0 when it
+// cannot tell. The decoder only uses it to size its buffers.
+func sizeHint(r io.Reader) int64 {
+	ra, ok1 := r.(io.ReaderAt)
+	sk, ok2 := r.(io.Seeker)
+	if !ok1 || !ok2 {
+		return 0
+	}
+	cur, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return 0
+	}
+	end, err := sk.Seek(0, io.SeekEnd)
+	if _, err2 := sk.Seek(cur, io.SeekStart); err != nil || err2 != nil {
+		return 0
+	}
+	var head [2]byte
+	if n, _ := ra.ReadAt(head[:], cur); n < 2 || head[0] != 0x1f || head[1] != 0x8b {
+		return end - cur
+	}
+	var trailer [4]byte
+	if end-cur < 18 {
+		return 0
+	}
+	if n, _ := ra.ReadAt(trailer[:], end-4); n < 4 {
+		return 0
+	}
+	return int64(uint32(trailer[0]) | uint32(trailer[1])<<8 | uint32(trailer[2])<<16 | uint32(trailer[3])<<24)
 }
 
 // wrapGzip names gzip's errors as such.

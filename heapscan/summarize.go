@@ -205,9 +205,44 @@ const (
 	flagExact              // a frame is FocusFunction
 )
 
-// rowAcc accumulates one row.
+// rowAcc accumulates the figures of one row. The first distinct sizes
+// are kept inline, beside the counts, so the per-sample loop touches one
+// small region of memory per row.
 type rowAcc struct {
-	Row
+	objects, bytes, sampled int64
+	nsizes                  int
+	sizes                   [inlineSizes]int64
+	more                    map[int64]struct{} // distinct sizes beyond the inline ones
+}
+
+const inlineSizes = 16
+
+func (a *rowAcc) addSize(b int64) {
+	for _, s := range a.sizes[:a.nsizes] {
+		if s == b {
+			return
+		}
+	}
+	if a.nsizes < inlineSizes {
+		a.sizes[a.nsizes] = b
+		a.nsizes++
+		return
+	}
+	if a.more == nil {
+		a.more = map[int64]struct{}{}
+	}
+	a.more[b] = struct{}{}
+}
+
+// sortedSizes returns the distinct sizes, ascending (never nil).
+func (a *rowAcc) sortedSizes() []int64 {
+	out := make([]int64, 0, a.nsizes+len(a.more))
+	out = append(out, a.sizes[:a.nsizes]...)
+	for b := range a.more {
+		out = append(out, b)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // grouper holds the per-function and per-location facts one Summarize
@@ -291,9 +326,10 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	need := max(oi, si) + 1
 	vals := make([]int64, need)
 
-	var rows []rowAcc
+	var rows []Row
+	var accs []rowAcc
 	byKey := map[string]int32{}
-	fnRow := make([]int32, len(h.funcs)) // function/site: function index -> row+1
+	fnRow := make([]int32, len(h.funcs)) // function grouping: function index -> row+1
 	type site struct {
 		fn   int32
 		line int64
@@ -308,9 +344,10 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			return i
 		}
 		i := int32(len(rows))
-		rows = append(rows, rowAcc{Row: Row{Key: key}})
+		rows = append(rows, Row{Key: key})
+		accs = append(accs, rowAcc{})
 		if fill != nil {
-			fill(&rows[i].Row)
+			fill(&rows[i])
 		}
 		byKey[key] = i
 		return i
@@ -362,19 +399,20 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 				ri = rowFor(UnknownKey, nil)
 				break
 			}
-			ln := h.lines[alloc]
-			f := h.funcs[ln.fn]
+			fi := h.lines[alloc].fn
 			if opts.GroupBy == "function" {
-				if fnRow[ln.fn] == 0 {
-					fnRow[ln.fn] = 1 + rowFor(f.name, func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, ln.line })
+				if fnRow[fi] == 0 {
+					f, line := h.funcs[fi], h.lines[alloc].line
+					fnRow[fi] = 1 + rowFor(f.name, func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, line })
 				}
-				ri = fnRow[ln.fn] - 1
+				ri = fnRow[fi] - 1
 				break
 			}
-			k := site{ln.fn, ln.line}
+			k := site{fi, h.lines[alloc].line}
 			var ok bool
 			if ri, ok = siteRow[k]; !ok {
-				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(ln.line, 10), func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, ln.line })
+				f := h.funcs[fi]
+				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, k.line })
 				siteRow[k] = ri
 			}
 		case "stack":
@@ -406,22 +444,25 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 				ruleRow[rule] = ri
 			}
 		}
-		r := &rows[ri]
-		r.Objects += objects
-		r.Bytes += bytes
-		r.Sampled += sampledObjects(objects, bytes, h.Period)
+		a := &accs[ri]
+		a.objects += objects
+		a.bytes += bytes
+		if h.Period > 1 {
+			a.sampled += sampledObjects(objects, bytes, h.Period)
+		} else {
+			a.sampled += max(objects, 0)
+		}
 		for _, b := range h.sampleSizes(i) {
-			if j, found := slices.BinarySearch(r.Sizes, b); !found {
-				r.Sizes = slices.Insert(r.Sizes, j, b)
-			}
+			a.addSize(b)
 		}
 	}
+	for i := range rows {
+		a := &accs[i]
+		rows[i].Objects, rows[i].Bytes, rows[i].Sampled = a.objects, a.bytes, a.sampled
+		rows[i].Sizes = a.sortedSizes()
+	}
 	s.Rows = make([]Row, 0, len(rows))
-	for _, r := range rows {
-		row := r.Row
-		if row.Sizes == nil {
-			row.Sizes = []int64{}
-		}
+	for _, row := range rows {
 		row.RelError, row.LowSamples = sampling(row.Sampled, h.Period)
 		s.Rows = append(s.Rows, row)
 	}
