@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWithoutCgo builds the whole module and the CLI with CGO_ENABLED=0,
+// vets it, and runs the CLI: the blst suite must be absent with its reason
+// in list and in every table, and the pure-Go suites must still measure.
+func TestWithoutCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the module without cgo")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	root := moduleRoot(t)
+	env := append(os.Environ(), "CGO_ENABLED=0")
+	goCmd := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir, cmd.Env = root, env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("CGO_ENABLED=0 go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	goCmd("build", "./...")
+	goCmd("vet", "./...")
+	bin := filepath.Join(t.TempDir(), "memprof-nocgo")
+	goCmd("build", "-o", bin, "./cmd/memprof")
+
+	out, err := exec.Command(bin, "list", "--format", "json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Cases []struct {
+			ID          string `json:"id"`
+			Lib         string `json:"lib"`
+			Unavailable string `json:"unavailable"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatal(err)
+	}
+	// Every blst row is unavailable: the ones blst offers because this
+	// build has no cgo, the others for their own reason.
+	blst, noCgo := 0, 0
+	for _, c := range list.Cases {
+		if c.Lib != "blst" {
+			continue
+		}
+		blst++
+		if c.Unavailable == "" {
+			t.Errorf("%s: available without cgo", c.ID)
+		}
+		if strings.Contains(c.Unavailable, "CGO_ENABLED=0") {
+			noCgo++
+		}
+	}
+	if blst == 0 || noCgo == 0 {
+		t.Errorf("list shows %d blst rows, %d naming CGO_ENABLED=0: their absence must be said, not hidden", blst, noCgo)
+	}
+
+	cmd := exec.Command(bin, "instances", "--type", "Signature", "-n", "1000")
+	table, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("instances without cgo: %v\n%s", err, table)
+	}
+	s := string(table)
+	if !strings.Contains(s, "blst needs cgo") || !strings.Contains(s, "gnark") {
+		t.Errorf("table without cgo lacks the blst reason or the gnark rows:\n%s", s)
+	}
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
+}
