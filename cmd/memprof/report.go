@@ -22,10 +22,11 @@ import (
 func init() {
 	register(&command{
 		Name:      "report",
-		UsageLine: "report (--type T [selection flags] [-n N] | --from results.json) --out DIR [--force]",
+		UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json) --out DIR [--force]",
 		Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
-		Long: `Report measures the selected cases (as instances does) and writes a design
-review into the directory --out:
+		Long: `Report measures the selected cases (as instances does), times their
+operations (as throughput does, after the agreement check; --throughput=false
+skips this) and writes a design review into the directory --out:
 
 	README.md               the report: summary, one table per type, sites,
 	                        environment, method, charts embedded
@@ -59,6 +60,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	var mo measureOptions
 	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case")
 	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
+	withThroughput := fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
+	var to throughputOptions
+	to.addFlags(fs)
 	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
 	out := fs.String("out", "", "write the review into `dir` (required)")
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
@@ -71,7 +75,8 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
 	}
-	measureFlags := map[string]bool{"type": true, "lib": true, "repr": true, "layout": true, "scheme": true, "n": true, "jobs": true}
+	measureFlags := map[string]bool{"type": true, "lib": true, "repr": true, "layout": true, "scheme": true, "n": true, "jobs": true,
+		"throughput": true, "samples": true, "min-sample": true, "op": true}
 	var given []string
 	fs.Visit(func(f *flag.Flag) {
 		mo.nSet = mo.nSet || f.Name == "n"
@@ -106,6 +111,12 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if mo.jobs <= 0 {
 			return inv.usageError("--jobs must be positive, got %d", mo.jobs)
 		}
+		var ops []suites.Op
+		if *withThroughput {
+			if ops, err = sel.throughputOps(to); err != nil {
+				return inv.usageError("%v", err)
+			}
+		}
 		if err := checkMemoryFor(entries, mo); err != nil {
 			return inv.fail("%v", err)
 		}
@@ -115,7 +126,23 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		rs.Instances = measureEntries(ctx, entries, mo)
 		prog.Finish()
 		render.SortInstances(rs.Instances)
-		opts.Notes = append(opts.Notes, "This report measured bytes per instance only: memprof has no throughput command yet, so there are no throughput rows or trade-off charts. Render a results file that has them with `memprof report --from`.")
+		switch {
+		case !*withThroughput:
+			opts.Notes = append(opts.Notes, "Throughput was not measured (--throughput=false), so there are no trade-off charts.")
+		case len(ops) == 0:
+			opts.Notes = append(opts.Notes, "The selected types have no timed operations, so there are no trade-off charts.")
+		default:
+			prog := render.NewProgress(inv.stderr, "throughput", 1, isTerminal(inv.stderr), time.Second)
+			prog.Start(fmt.Sprintf("timing %d operations", len(ops)))
+			code := measureOps(ctx, inv, rs, ops, to)
+			prog.Finish()
+			if rs.Agreement != nil && !rs.Agreement.OK {
+				return code // measureOps said why; nothing is written while the libraries disagree
+			}
+			if code != exitOK && len(rs.Throughput) == 0 {
+				return inv.fail("throughput failed; no review written")
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return inv.fail("interrupted: %v; nothing written", err)
@@ -134,6 +161,11 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if r.Error != "" {
 			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key(), firstLine(r.Error))
 			code = exitFailure
+		}
+	}
+	for _, r := range rs.Throughput {
+		if r.Error != "" {
+			code = exitFailure // measureOps has reported it
 		}
 	}
 	return code

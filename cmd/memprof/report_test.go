@@ -121,12 +121,16 @@ func TestReportBadInput(t *testing.T) {
 
 func TestReportMeasures(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "review")
-	code, stdout, stderr := runCLI(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200", "--out", out)
+	code, stdout, stderr := runCLI(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200",
+		"--op", "aggregate", "--samples", "1", "--min-sample", "1ms", "--out", out)
 	if code != exitOK {
 		t.Fatalf("exit code: got %d, want %d; stderr: %s", code, exitOK, stderr)
 	}
-	if stdout != "" || stderr != "" {
-		t.Errorf("got stdout %q and stderr %q, want both empty (stderr is not a terminal)", stdout, stderr)
+	if stdout != "" {
+		t.Errorf("stdout: got %q, want nothing", stdout)
+	}
+	if strings.Contains(stderr, "\r") || strings.Contains(stderr, "case 1 of") {
+		t.Errorf("stderr %q shows progress, but it is not a terminal", stderr)
 	}
 	rs, err := memprof.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
 	if err != nil {
@@ -140,12 +144,46 @@ func TestReportMeasures(t *testing.T) {
 			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key(), r.Error, r.N, r.BytesPerInstance)
 		}
 	}
+	if len(rs.Throughput) != 2 {
+		t.Fatalf("got %d throughput rows, want 2 (aggregate of gnark affine and jacobian)", len(rs.Throughput))
+	}
+	for _, r := range rs.Throughput {
+		if r.Error != "" || r.Op != "aggregate" || r.NsPerOpMedian <= 0 {
+			t.Errorf("%s/%s %s: got error %q, %v ns/op; want a timing", r.Lib, r.Repr, r.Op, r.Error, r.NsPerOpMedian)
+		}
+	}
+	if rs.Agreement == nil || !rs.Agreement.OK {
+		t.Errorf("agreement: got %+v, want a passed check", rs.Agreement)
+	}
+	names := dirNames(t, out)
+	if !slices.Contains(names, report.TradeoffFile("Signature")) {
+		t.Errorf("review has no %s (it has %v)", report.TradeoffFile("Signature"), names)
+	}
 	readme, err := os.ReadFile(filepath.Join(out, report.ReadmeFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(readme, []byte("gnark affine")) || !bytes.Contains(readme, []byte("gnark jacobian")) {
 		t.Errorf("README.md does not name both representations")
+	}
+}
+
+func TestReportWithoutThroughput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "review")
+	code, stdout, stderr := runCLI(t, "report", "--type", "G1", "--lib", "gnark", "--repr", "affine", "-n", "200", "--throughput=false", "--out", out)
+	if code != exitOK || stdout != "" || stderr != "" {
+		t.Fatalf("got exit %d, stdout %q, stderr %q; want 0 and nothing printed", code, stdout, stderr)
+	}
+	rs, err := memprof.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Instances) != 1 || len(rs.Throughput) != 0 {
+		t.Errorf("got %d instances and %d throughput rows, want 1 and 0", len(rs.Instances), len(rs.Throughput))
+	}
+	readme, _ := os.ReadFile(filepath.Join(out, report.ReadmeFile))
+	if !bytes.Contains(readme, []byte("--throughput=false")) {
+		t.Errorf("README.md does not say throughput was skipped")
 	}
 }
 

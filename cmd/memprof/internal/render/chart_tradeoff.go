@@ -153,7 +153,10 @@ func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
 	p.Add(plotter.NewGrid())
 	legend := newLegend()
 	var seen []Series
-	for _, pt := range points {
+	// Points of equal size sit on one line: their labels alternate above
+	// and below it, further out the more there are, so they do not overlap.
+	rank := labelRanks(points)
+	for i, pt := range points {
 		xy := plotter.XYs{{X: pt.Op.NsPerOpMedian / div, Y: pt.Instance.BytesPerInstance}}
 		lowErr := max(0, pt.Op.NsPerOpMedian-pt.Op.NsPerOpQ1) / div
 		highErr := max(0, pt.Op.NsPerOpQ3-pt.Op.NsPerOpMedian) / div
@@ -178,7 +181,10 @@ func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
 			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
 		}
 		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
-		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4)}
+		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
+		if rank[i]%2 == 1 {
+			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
+		}
 		p.Add(lbl)
 		if !slices.Contains(seen, pt.Series) {
 			seen = append(seen, pt.Series)
@@ -190,4 +196,19 @@ func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
 	p.X.Min, p.X.Max = 0, slowest/div*1.25
 	p.Y.Min, p.Y.Max = 0, biggest*1.15
 	return writeSVG(w, p, legend, vg.Points(480), vg.Points(340))
+}
+
+// labelRanks gives each point its rank, by time, among the points of the
+// same bytes per instance.
+func labelRanks(points []TradeoffPoint) []int {
+	ranks := make([]int, len(points))
+	for i, p := range points {
+		for j, q := range points {
+			if j != i && q.Instance.BytesPerInstance == p.Instance.BytesPerInstance &&
+				(q.Op.NsPerOpMedian < p.Op.NsPerOpMedian || q.Op.NsPerOpMedian == p.Op.NsPerOpMedian && j < i) {
+				ranks[i]++
+			}
+		}
+	}
+	return ranks
 }

@@ -87,5 +87,5 @@ func (p *Progress) Finish() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "\r\x1b[K%d %ss in %s\n", p.started, p.what, p.now().Sub(p.start).Round(100*time.Millisecond))
+	fmt.Fprintf(p.w, "\r\x1b[K%s: %d of %d done in %s\n", p.what, p.started, p.n, p.now().Sub(p.start).Round(100*time.Millisecond))
 }

@@ -303,13 +303,20 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 			fastest = p
 		}
 	}
+	// The points are the representations timed at op; a smaller one that
+	// was not (an encoding, say) is named after the sentence.
+	overall := ""
+	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallest.Instance.BytesPerInstance {
+		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
+			andList(small), render.Num(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+	}
 	if len(pts) == 1 {
-		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op.",
-			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
+		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op",
+			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian)) + overall + "."
 	}
 	if smallest.Series == fastest.Series {
-		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per op).",
-			smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), op, render.Duration(smallest.Op.NsPerOpMedian))
+		return fmt.Sprintf("of the representations timed at %s, %s is both the smallest (%s B per instance) and the fastest, at %s per op",
+			op, smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian)) + overall + "."
 	}
 	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
 		fastest.Series.Label(), render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
@@ -319,7 +326,7 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 	if fastest.Op.NsPerOpQ3 >= smallest.Op.NsPerOpQ1 {
 		s += "; their quartile ranges overlap, so the speed difference is within the noise"
 	}
-	return s + "."
+	return s + overall + "."
 }
 
 // timedOps returns the operations timed for typ, the key operation first,

@@ -71,13 +71,28 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestWriteListsEveryFile(t *testing.T) {
+	instancesOnly := loadFixture(t)
+	instancesOnly.Throughput = nil
+	// The fixture's own throughput rows give a trade-off chart to every
+	// type with an operation timed for a measured representation.
+	var fixtureTradeoffs []string
+	fixture := loadFixture(t)
+	for _, typ := range render.TypesMeasured(fixture) {
+		if op, ok := render.KeyOpOf(fixture, typ); ok && len(render.TradeoffPoints(fixture, typ, op)) > 0 {
+			fixtureTradeoffs = append(fixtureTradeoffs, typ)
+		}
+	}
+	if len(fixtureTradeoffs) == 0 {
+		t.Fatalf("%s has no throughput rows that match its instances; regenerate it with throughput", fixturePath)
+	}
 	tests := []struct {
 		name      string
 		rs        *memprof.Results
 		tradeoffs []string
 	}{
-		{"instances only", loadFixture(t), nil},
-		{"with throughput", withThroughput(loadFixture(t)), []string{"Signature"}},
+		{"instances only", instancesOnly, nil},
+		{"fixture", fixture, fixtureTradeoffs},
+		{"made-up throughput", withThroughput(loadFixture(t)), []string{"Signature"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,7 +164,7 @@ func TestReadmeGolden(t *testing.T) {
 		rs   *memprof.Results
 	}{
 		{"README.fixture.md", loadFixture(t)},
-		{"README.throughput.md", withThroughput(loadFixture(t))},
+		{"README.madeup.md", withThroughput(loadFixture(t))},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files, err := Render(tt.rs, Options{Source: "fixtures/results/results.json"})
