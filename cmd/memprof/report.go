@@ -133,8 +133,10 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 			opts.Notes = append(opts.Notes, "The selected types have no timed operations, so there are no trade-off charts.")
 		default:
 			prog := render.NewProgress(inv.stderr, "throughput", 1, isTerminal(inv.stderr), time.Second)
-			prog.Start(fmt.Sprintf("timing %d operations", len(ops)))
-			code := measureOps(ctx, inv, rs, ops, to)
+			prog.Start("agreement check and timing of the operations")
+			quiet := *inv
+			quiet.stderr = prog.Writer(inv.stderr)
+			code := measureOps(ctx, &quiet, rs, ops, to)
 			prog.Finish()
 			if rs.Agreement != nil && !rs.Agreement.OK {
 				return code // measureOps said why; nothing is written while the libraries disagree
@@ -148,14 +150,12 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
 
-	files, err := report.Write(*out, rs, opts)
-	if errors.Is(err, report.ErrOutNotEmpty) {
+	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
+		// --out was filled while we measured.
 		return inv.usageError("%v", err)
-	}
-	if err != nil {
+	} else if err != nil {
 		return inv.fail("%v", err)
 	}
-	_ = files
 	code := exitOK
 	for _, r := range rs.Instances {
 		if r.Error != "" {

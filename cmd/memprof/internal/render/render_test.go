@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -481,6 +482,9 @@ func TestProgress(t *testing.T) {
 		var buf bytes.Buffer
 		p := NewProgress(&buf, "case", 2, false, 0)
 		p.Start("type=Signature/lib=blst/repr=affine/layout=pointer")
+		if w := p.Writer(&buf); w != io.Writer(&buf) {
+			t.Errorf("Writer of a disabled progress: got %T, want the writer itself", w)
+		}
 		p.Finish()
 		if buf.Len() != 0 {
 			t.Errorf("got %q, want nothing", buf.String())
@@ -492,8 +496,12 @@ func TestProgress(t *testing.T) {
 		start := p.start
 		p.now = func() time.Time { return start.Add(1500 * time.Millisecond) }
 		p.Start("first")
+		fmt.Fprintf(p.Writer(&buf), "a message\n")
 		p.Start("second")
 		p.Finish()
+		if !strings.Contains(buf.String(), "(1.5s elapsed)\x1b[K\r\x1b[Ka message\n") {
+			t.Errorf("got %q, want the progress line cleared before a message", buf.String())
+		}
 		for _, want := range []string{"case 1 of 2: first (1.5s elapsed)", "case 2 of 2: second (1.5s elapsed)", "case: 2 of 2 done in 1.5s\n"} {
 			if !strings.Contains(buf.String(), want) {
 				t.Errorf("got %q, want it to contain %q", buf.String(), want)
