@@ -162,6 +162,11 @@ func (p *prefetch) run(src io.Reader) {
 	defer close(p.chunks)
 	allocated := 0
 	for {
+		select {
+		case <-p.done:
+			return
+		default:
+		}
 		var buf []byte
 		if allocated < prefetchChunks {
 			// Chunks are made as needed: a small input needs one.
@@ -219,12 +224,16 @@ func (p *prefetch) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the reading goroutine; it returns once the goroutine has
-// no more sends to make (it may still be inside one src.Read).
+// Close stops the reading goroutine and waits until it has stopped, so
+// nothing reads the source after Close returns. The wait is at most one
+// read of the source.
 func (p *prefetch) Close() {
 	select {
 	case <-p.done:
+		return
 	default:
 		close(p.done)
+	}
+	for range p.chunks {
 	}
 }
