@@ -107,7 +107,11 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 	mw.Printf("N per case: %s.\n", nSummary(rs))
 	mw.Line("")
 	if rs.Method != "" {
-		mw.Printf("**Throughput.** %s\n", strings.TrimSpace(rs.Method))
+		m := strings.TrimPrefix(strings.TrimSpace(rs.Method), "Throughput method: ")
+		if r := []rune(m); len(r) > 0 {
+			m = strings.ToUpper(string(r[0])) + string(r[1:])
+		}
+		mw.Printf("**Throughput.** %s\n", m)
 		mw.Line("")
 	} else if len(rs.Throughput) > 0 {
 		mw.Line("**Throughput.** The results file does not record how the throughput rows were measured.")
@@ -414,7 +418,7 @@ func notMeasured(rs *memprof.Results) render.MarkdownTable {
 }
 
 func writeEnv(mw *render.MarkdownWriter, env memprof.Env) {
-	t := render.MarkdownTable{Header: []string{"", ""}}
+	t := render.MarkdownTable{Header: []string{"setting", "value"}}
 	add := func(k, v string) {
 		if v != "" {
 			t.Rows = append(t.Rows, []string{k, v})
