@@ -16,6 +16,9 @@ func init() {
 	suites.Register(suitekit.Entries(lib, blstLacks, "", blstImpls())...)
 }
 
+// haveCgo tells the tests which variant registered the entries.
+const haveCgo = true
+
 // blstImpls returns the constructor of every combination blst offers.
 func blstImpls() map[suitekit.Key]suitekit.Impl {
 	m := map[suitekit.Key]suitekit.Impl{

@@ -10,3 +10,6 @@ import (
 func init() {
 	suites.Register(suitekit.Entries(lib, blstLacks, cgoReason, nil)...)
 }
+
+// haveCgo tells the tests which variant registered the entries.
+const haveCgo = false

@@ -111,10 +111,17 @@ func CheckSchemes(t *testing.T, lib string) {
 //     least n*SizeofBytes bytes and less than one page or an eighth more.
 func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
 	t.Helper()
+	measured := 0
+	defer func() {
+		if measured == 0 {
+			t.Skipf("%s: no available entry in this build", lib)
+		}
+	}()
 	for _, e := range Entries(lib) {
 		if e.Unavailable != "" {
 			continue
 		}
+		measured++
 		t.Run(e.ID(), func(t *testing.T) {
 			r1 := measure(t, e, n1)
 			if r1 == nil {
