@@ -71,6 +71,25 @@ type decoder struct {
 	strings []string
 
 	badScalar bool // a message field arrived as a varint
+
+	sizeHint int64 // expected uncompressed size, or 0
+}
+
+// presize sizes the sample buffers from the size hint, when the first
+// sample arrives.
+func (d *decoder) presize() {
+	h, hint := d.h, d.sizeHint
+	d.sizeHint = 0
+	if hint <= 0 {
+		return
+	}
+	n := int(hint / 60)
+	h.stacks = make([]byte, 0, hint*6/10)
+	h.values = make([]byte, 0, hint/6)
+	d.labels = make([]byte, 0, hint/12)
+	h.stackEnd = make([]uint32, 0, n)
+	h.valueEnd = make([]uint32, 0, n)
+	d.labelEnd = make([]uint32, 0, n)
 }
 
 type rawLine struct {
@@ -95,18 +114,8 @@ var ErrTooLarge = errTooLarge
 // Go heap profile, stacks take about half the bytes, values and labels a
 // sixth, and a sample about 60 bytes.
 func decodeStream(r io.Reader, maxBytes, sizeHint int64) (*Heap, error) {
-	d := &decoder{h: &Heap{}, budget: maxBytes}
-	if sizeHint > 0 {
-		h := d.h
-		n := int(sizeHint / 60)
-		h.stacks = make([]byte, 0, sizeHint*6/10)
-		h.values = make([]byte, 0, sizeHint/6)
-		d.labels = make([]byte, 0, sizeHint/12)
-		h.stackEnd = make([]uint32, 0, n)
-		h.valueEnd = make([]uint32, 0, n)
-		d.labelEnd = make([]uint32, 0, n)
-	}
-	s := &stream{src: r, buf: make([]byte, 16<<10)}
+	d := &decoder{h: &Heap{}, budget: maxBytes, sizeHint: sizeHint}
+	s := &stream{src: r, buf: make([]byte, 16<<10), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
 	for {
 		key, err := s.uvarint()
 		if err == io.EOF {
@@ -235,6 +244,9 @@ func decodeValueType(b []byte) ([2]int64, error) {
 // sample keeps one sample: its values, its location IDs (copied as the
 // varints they are), and its numeric labels.
 func (d *decoder) sample(b []byte) error {
+	if d.sizeHint > 0 {
+		d.presize()
+	}
 	h := d.h
 	stacks0, values0, labels0 := len(h.stacks), len(h.values), len(d.labels)
 	for len(b) > 0 {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -636,4 +637,30 @@ func oneStackHeap(t *testing.T, frames ...string) *heapscan.Heap {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestBombMemory reads a gzip stream that inflates to 64 times the limit
+// (concatenated gzip members, each mostly zeros, the first announcing one
+// huge string) and checks that reading stops at the limit having
+// allocated memory in proportion to the limit, not to the bomb.
+func TestBombMemory(t *testing.T) {
+	const limit = 8 << 20
+	const member = 16 << 20
+	first := gzipBytes(t, bomb(member-16))
+	zeros := gzipBytes(t, make([]byte, member))
+	data := append([]byte(nil), first...)
+	for range 64*limit/member - 1 {
+		data = append(data, zeros...)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := heapscan.Read(bytes.NewReader(data), heapscan.ReadOptions{MaxBytes: limit})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, heapscan.ErrTooLarge) {
+		t.Fatalf("got %v, want ErrTooLarge", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*limit {
+		t.Errorf("reading the bomb allocated %d bytes, more than 3× the %d-byte limit", got, limit)
+	}
 }

@@ -173,7 +173,10 @@ func sizeHint(r io.Reader) int64 {
 	if n, _ := ra.ReadAt(trailer[:], end-4); n < 4 {
 		return 0
 	}
-	return int64(uint32(trailer[0]) | uint32(trailer[1])<<8 | uint32(trailer[2])<<16 | uint32(trailer[3])<<24)
+	isize := int64(uint32(trailer[0]) | uint32(trailer[1])<<8 | uint32(trailer[2])<<16 | uint32(trailer[3])<<24)
+	// The trailer is unchecked until the end: believe it only as far as
+	// profiles compress (a tenth of their size; allow a twentieth).
+	return min(isize, 20*(end-cur))
 }
 
 // wrapGzip names gzip's errors as such.

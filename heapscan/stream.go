@@ -18,6 +18,10 @@ type stream struct {
 	r, w int
 	err  error
 	off  int64 // bytes consumed so far
+	// maxBuf caps the buffer's growth (0: no cap); a message longer than
+	// it cannot be held, and the data behind it is over the size limit
+	// anyway.
+	maxBuf int
 }
 
 // fill makes at least n bytes available in buf[r:w], or returns the
@@ -41,6 +45,12 @@ func (s *stream) fill(n int) error {
 		if s.w == len(s.buf) {
 			// Grow by doubling, but never past what is asked.
 			size := min(2*len(s.buf), max(n, len(s.buf)))
+			if s.maxBuf > 0 && size > s.maxBuf {
+				if len(s.buf) >= s.maxBuf {
+					return fmt.Errorf("a message of %d bytes exceeds the limit of %d bytes: %w", n, s.maxBuf, errTooLarge)
+				}
+				size = s.maxBuf
+			}
 			nb := make([]byte, size)
 			copy(nb, s.buf[:s.w])
 			s.buf = nb
