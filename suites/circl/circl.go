@@ -42,7 +42,7 @@ const (
 func circlImpls() map[suitekit.Key]suitekit.Impl {
 	m := map[suitekit.Key]suitekit.Impl{
 		{Type: "SecretKey", Repr: "scalar", Layout: "pointer"}: {
-			Constructor: "new(bls.PrivateKey[KeyG1SigG2]) set by UnmarshalBinary of a key made by bls.KeyGen (KeyGen allocates only the same one object, plus ~10 HKDF temporaries that make it ~50x slower to profile)",
+			Constructor: "new(bls.PrivateKey[KeyG1SigG2]) set by UnmarshalBinary of a bls.KeyGen key (KeyGen keeps the same one object but makes ~10 HKDF temporaries, too slow to profile at N=100,000)",
 			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
 			Case: func() memprof.Case {
 				return suitekit.PointerCase(prepare(SecretKeyBytes), func(i int) *bls.PrivateKey[MinPk] {
@@ -107,7 +107,7 @@ func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme strin
 	}
 	size := unsafe.Sizeof(bls.PublicKey[K]{})
 	m[suitekit.Key{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: scheme}] = suitekit.Impl{
-		Constructor: "new(" + name + ") set to a copy of a real key: circl makes one only by UnmarshalBinary (square root and subgroup check, >100 µs) or PrivateKey.PublicKey, neither allocating more than the key",
+		Constructor: "new(" + name + ") set to a copy of a real key (UnmarshalBinary, which allocates nothing more, takes >100 µs with its subgroup check)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
 			return suitekit.PointerCase(prepare(keys), func(i int) *bls.PublicKey[K] {
@@ -130,7 +130,7 @@ func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme strin
 func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
 	size := unsafe.Sizeof(bls12381.G2{})
 	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G2) set to a copy of a signature decoded by SetBytes (whose subgroup check takes >100 µs; it allocates nothing more)",
+		Constructor: "new(bls12381.G2) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
 			return suitekit.PointerCase(prepare(SignaturePointsG2), func(i int) *bls12381.G2 {
@@ -153,7 +153,7 @@ func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
 func addSignatureG1(m map[suitekit.Key]suitekit.Impl) {
 	size := unsafe.Sizeof(bls12381.G1{})
 	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G1) set to a copy of a signature decoded by SetBytes (whose subgroup check takes >100 µs; it allocates nothing more)",
+		Constructor: "new(bls12381.G1) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
 			return suitekit.PointerCase(prepare(SignaturePointsG1), func(i int) *bls12381.G1 {
@@ -247,7 +247,7 @@ func addEncoding[A byteArray](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, 
 	arr := "[" + strconv.Itoa(int(size)) + "]byte"
 	k.Layout = "pointer"
 	m[k] = suitekit.Impl{
-		Constructor: "new(" + arr + ") holding a copy of " + encoder + " of " + v + " (made in Prepare: the encoder inverts Z, ~20 µs, and allocates one " + arr + "-sized slice)",
+		Constructor: "new(" + arr + ") holding a copy of " + encoder + " of " + v + ", encoded in Prepare (" + encoder + " allocates one " + strconv.Itoa(int(size)) + "-byte slice but inverts Z, ~20 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
 			return suitekit.PointerCase(prepare(enc), func(i int) *A {
