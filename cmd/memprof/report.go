@@ -46,9 +46,11 @@ unless --force, which replaces it as a whole. Progress goes to stderr when
 stderr is a terminal, and nowhere otherwise.
 
 Exit status: 0 when the review was written and every case was measured; 1
-when a case failed (the review is still written, the failure in it), when
-the --from file is not a readable memprof.results/v1 file, or when writing
-failed; 2 for a usage error, an --out that is not empty included.`,
+when a case or an operation failed (the review is still written, the
+failure in it), when the libraries disagree (nothing is written), when the
+--from file is not a readable memprof.results/v1 file (nothing is written),
+or when writing failed; 2 for a usage error, an --out that is not empty
+included.`,
 		Run: runReport,
 	})
 }
