@@ -81,14 +81,14 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 	raw := typ == "G1"
 	affine, jac := unsafe.Sizeof(blst.P1Affine{}), unsafe.Sizeof(blst.P1{})
 
+	m[key("affine", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P1Affine).Deserialize of " + v + "'s 96-byte uncompressed encoding (Uncompress of 48 bytes adds a square root, ~15 µs)",
+		SizeHint:    affine,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(ser), func(i int) *blst.P1Affine { return new(blst.P1Affine).Deserialize(ser()[i]) })
+		},
+	}
 	if raw {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "(*blst.P1).ToAffine of a Jacobian hash-to-curve point (the library allocates the result)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG1), func(i int) *blst.P1Affine { return HashedG1()[i].ToAffine() })
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "blst.P1s.ToAffine of n Jacobian hash-to-curve points (the library allocates the []P1Affine)",
 			SizeHint:    affine,
@@ -112,13 +112,6 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			},
 		}
 	} else {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "(*blst.P1Affine).Deserialize of " + v + "'s 96-byte uncompressed encoding (Uncompress of 48 bytes adds a square root, ~15 µs)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(ser), func(i int) *blst.P1Affine { return new(blst.P1Affine).Deserialize(ser()[i]) })
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "[]blst.P1Affine, each filled by Deserialize of " + v + "'s 96-byte uncompressed encoding",
 			SizeHint:    affine,
@@ -195,14 +188,14 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 	raw := typ == "G2"
 	affine, jac := unsafe.Sizeof(blst.P2Affine{}), unsafe.Sizeof(blst.P2{})
 
+	m[key("affine", "pointer")] = suitekit.Impl{
+		Constructor: "(*blst.P2Affine).Deserialize of " + v + "'s 192-byte uncompressed encoding (Uncompress of 96 bytes adds a square root, ~27 µs)",
+		SizeHint:    affine,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepare(ser), func(i int) *blst.P2Affine { return new(blst.P2Affine).Deserialize(ser()[i]) })
+		},
+	}
 	if raw {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "(*blst.P2).ToAffine of a Jacobian hash-to-curve point (the library allocates the result)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG2), func(i int) *blst.P2Affine { return HashedG2()[i].ToAffine() })
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "blst.P2s.ToAffine of n Jacobian hash-to-curve points (the library allocates the []P2Affine)",
 			SizeHint:    affine,
@@ -226,13 +219,6 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			},
 		}
 	} else {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "(*blst.P2Affine).Deserialize of " + v + "'s 192-byte uncompressed encoding (Uncompress of 96 bytes adds a square root, ~27 µs)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(ser), func(i int) *blst.P2Affine { return new(blst.P2Affine).Deserialize(ser()[i]) })
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "[]blst.P2Affine, each filled by Deserialize of " + v + "'s 192-byte uncompressed encoding",
 			SizeHint:    affine,

@@ -130,3 +130,5 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }

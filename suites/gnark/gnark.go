@@ -143,16 +143,16 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 	v := what(typ, scheme)
 	affine, jac := unsafe.Sizeof(bls12381.G1Affine{}), unsafe.Sizeof(bls12381.G1Jac{})
 
+	m[key("affine", "pointer")] = suitekit.Impl{
+		Constructor: "new(bls12381.G1Affine) set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 96-byte uncompressed encoding (SetBytes always checks the subgroup, ~36 µs)",
+		SizeHint:    affine,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepareDecode(raw), func(i int) *bls12381.G1Affine {
+				return decodeG1(new(bls12381.G1Affine), raw()[i])
+			})
+		},
+	}
 	if typ == "G1" {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "new(bls12381.G1Affine) set by FromJacobian of a Jacobian hash-to-curve point (one field inversion)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG1), func(i int) *bls12381.G1Affine {
-					return new(bls12381.G1Affine).FromJacobian(&HashedG1()[i])
-				})
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "bls12381.BatchJacobianToAffineG1 of n Jacobian hash-to-curve points (the library allocates the []G1Affine)",
 			SizeHint:    affine,
@@ -167,15 +167,6 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			},
 		}
 	} else {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "new(bls12381.G1Affine) set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 96-byte uncompressed encoding (SetBytes always checks the subgroup, ~36 µs)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepareDecode(raw), func(i int) *bls12381.G1Affine {
-					return decodeG1(new(bls12381.G1Affine), raw()[i])
-				})
-			},
-		}
 		m[key("affine", "slice")] = suitekit.Impl{
 			Constructor: "[]bls12381.G1Affine, each set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 96-byte uncompressed encoding",
 			SizeHint:    affine,
@@ -255,44 +246,25 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 	v := what(typ, scheme)
 	affine, jac := unsafe.Sizeof(bls12381.G2Affine{}), unsafe.Sizeof(bls12381.G2Jac{})
 
-	if typ == "G2" {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "new(bls12381.G2Affine) set by FromJacobian of a Jacobian hash-to-curve point (one field inversion)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG2), func(i int) *bls12381.G2Affine {
-					return new(bls12381.G2Affine).FromJacobian(&HashedG2()[i])
-				})
-			},
-		}
-		m[key("affine", "slice")] = suitekit.Impl{
-			Constructor: "[]bls12381.G2Affine, each set by FromJacobian of a Jacobian hash-to-curve point (gnark-crypto has no batch conversion for G2)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(HashedG2), func(dst *bls12381.G2Affine, i int) { dst.FromJacobian(&HashedG2()[i]) })
-			},
-		}
-	} else {
-		m[key("affine", "pointer")] = suitekit.Impl{
-			Constructor: "new(bls12381.G2Affine) set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 192-byte uncompressed encoding (SetBytes always checks the subgroup, ~47 µs)",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepareDecode(raw), func(i int) *bls12381.G2Affine {
-					return decodeG2(new(bls12381.G2Affine), raw()[i])
-				})
-			},
-		}
-		m[key("affine", "slice")] = suitekit.Impl{
-			Constructor: "[]bls12381.G2Affine, each set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 192-byte uncompressed encoding",
-			SizeHint:    affine,
-			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepareDecode(raw), func(dst *bls12381.G2Affine, i int) {
-					if decodeG2(dst, raw()[i]) == nil {
-						panic("gnark suite: decoding a G2 point failed")
-					}
-				})
-			},
-		}
+	m[key("affine", "pointer")] = suitekit.Impl{
+		Constructor: "new(bls12381.G2Affine) set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 192-byte uncompressed encoding (SetBytes always checks the subgroup, ~47 µs)",
+		SizeHint:    affine,
+		Case: func() memprof.Case {
+			return suitekit.PointerCase(prepareDecode(raw), func(i int) *bls12381.G2Affine {
+				return decodeG2(new(bls12381.G2Affine), raw()[i])
+			})
+		},
+	}
+	m[key("affine", "slice")] = suitekit.Impl{
+		Constructor: "[]bls12381.G2Affine, each set by a reused Decoder (NoSubgroupChecks) decoding " + v + "'s 192-byte uncompressed encoding",
+		SizeHint:    affine,
+		Case: func() memprof.Case {
+			return suitekit.SliceCase(prepareDecode(raw), func(dst *bls12381.G2Affine, i int) {
+				if decodeG2(dst, raw()[i]) == nil {
+					panic("gnark suite: decoding a G2 point failed")
+				}
+			})
+		},
 	}
 	m[key("jacobian", "pointer")] = suitekit.Impl{
 		Constructor: "new(bls12381.G2Jac) set by FromAffine of " + v,

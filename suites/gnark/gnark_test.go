@@ -11,3 +11,5 @@ func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
 func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
 
 func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
+
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }

@@ -202,3 +202,33 @@ func checkSlice(t *testing.T, r *memprof.Result) {
 		t.Errorf("N=%d: array slot: got %.0f bytes, want in [%.0f, %.0f + max(one 8 KiB page, an eighth))", r.N, array, want, want)
 	}
 }
+
+// BenchmarkNew times New of every available pointer-layout entry of lib
+// (one instance per op, profiling off), as a check that instances are
+// cheap enough to make 100,000 of them per case: sub-benchmarks are named
+// by the entry's ID.
+func BenchmarkNew(b *testing.B, lib string) {
+	for _, e := range Entries(lib) {
+		if e.Unavailable != "" || e.Layout != "pointer" {
+			continue
+		}
+		b.Run(e.ID(), func(b *testing.B) {
+			c := e.Case()
+			if c.Prepare != nil {
+				if err := c.Prepare(suitekit.Distinct); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				sink = c.New(i)
+				i++
+			}
+			sink = nil
+		})
+	}
+}
+
+// sink keeps benchmark results alive against dead-code elimination.
+var sink any
