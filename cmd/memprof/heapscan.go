@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,7 +143,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("rendering: %v", err)
 	}
 	if *out != "" {
-		if err := atomicfile.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		if err := writeHeapscanOutput(*out, buf.Bytes()); err != nil {
 			return inv.fail("%v", err)
 		}
 		return exitOK
@@ -165,6 +166,24 @@ func summarizeSource(ctx context.Context, source string, ro heapscan.ReadOptions
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return s, nil
+}
+
+// writeHeapscanOutput writes data to path atomically, unless path is not a
+// regular file (/dev/null, /dev/stdout, a pipe): an atomic rename would
+// replace the device with a file, so that is written in place.
+func writeHeapscanOutput(path string, data []byte) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if err2 := f.Close(); err == nil {
+			err = err2
+		}
+		return err
+	}
+	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 func explainLimit(err error) error {
