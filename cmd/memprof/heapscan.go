@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "heapscan",
-		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] PROFILE",
+		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE",
 		Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
 		Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
@@ -62,6 +62,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
 	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
+	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	if code, done := inv.parse(fs, args); done {
 		return code
 	}
@@ -102,6 +103,10 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if *timeout <= 0 {
 		return inv.usageError("--timeout must be positive, got %s", *timeout)
 	}
+	rd, err := suites.Canonical("reader", *reader, []string{"stream", "model"})
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
 	limit, err := parseSize(*maxBytes)
 	if err != nil {
 		return inv.usageError("--max-bytes: %v", err)
@@ -111,7 +116,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 
-	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout}
+	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
 	s, err := summarizeSource(ctx, source, ro, opts)
 	if err != nil {
 		return inv.fail("%v", explainLimit(err))
