@@ -10,14 +10,16 @@ import (
 // footprint is one reading of the process's memory, taken between GCs.
 type footprint struct {
 	heapAlloc uint64 // runtime.MemStats.HeapAlloc
-	// otherSys sums the runtime's persistent-allocator statistics:
-	// OtherSys, where finalizer and cleanup records live, and MSpanSys,
-	// MCacheSys, BuckHashSys and GCSys, which take their memory from the
-	// same chunks and move it out of OtherSys as they do. The sum changes
-	// only when the runtime maps a new chunk, so it does not drift with the
-	// heap's own span bookkeeping; its resolution is one persistent chunk
-	// (256 KiB) over N.
+	// otherSys is runtime.MemStats.OtherSys, where the runtime keeps
+	// finalizer and cleanup records. It grows in persistent chunks of
+	// 256 KiB, which the span, mcache, bucket and GC statistics also carve
+	// from (moving their share out of OtherSys), so one reading is exact
+	// only to a chunk: its resolution over N instances is 256 KiB / N.
 	otherSys uint64
+	// metaSys sums the heap's own metadata taken from those chunks:
+	// MSpanSys, MCacheSys, BuckHashSys and GCSys. It grows with the heap
+	// (about one span record per 8 KiB), not with any one object.
+	metaSys  uint64
 	cHeap    int64  // glibc malloc in use; valid when cHeapWhy == ""
 	cHeapWhy string // why cHeap is not available
 	rss      int64  // resident set size, bytes; -1 when unknown
@@ -29,7 +31,8 @@ func readFootprint() footprint {
 	c, why := cHeapInUse()
 	return footprint{
 		heapAlloc: ms.HeapAlloc,
-		otherSys:  ms.OtherSys + ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
+		otherSys:  ms.OtherSys,
+		metaSys:   ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
 		cHeap:     c,
 		cHeapWhy:  why,
 		rss:       residentBytes(),

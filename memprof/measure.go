@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -12,6 +13,18 @@ import (
 
 	"github.com/memprof/memprof/heapscan"
 )
+
+// persistentChunk is the size of the chunks in which the runtime maps its
+// off-heap memory (runtime.persistentChunkSize).
+const persistentChunk = 256 << 10
+
+// runtimeInternal matches runtime functions that allocate heap objects of
+// their own while an instance is being made: a GC started by the
+// allocation (its semaphores' sudogs, its workers' goroutines) or the
+// type-assertion and interface-switch caches the runtime builds on a
+// random miss. Those objects belong to the runtime, not to the instances,
+// so samples whose stack holds one of these frames are not attributed.
+var runtimeInternal = regexp.MustCompile(`^runtime\.(gcStart|acquireSudog|malg|newproc1?|allocm|mcommoninit|gcBgMarkStartWorkers|buildTypeAssertCache|buildInterfaceSwitchCache|newdefer|newUserArenaChunk)$`)
 
 // measureMu serialises measurements in one process: the heap profile and
 // MemProfileRate are process-wide.
@@ -96,6 +109,9 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	r.HeapAllocBytesPerInstance = (heapDelta - holder) / n
 	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
 	r.OffheapBytesPerInstance = offheap / n
+	r.OffheapResolution = float64(persistentChunk) / n
+	meta := float64(int64(after.metaSys) - int64(before.metaSys))
+	r.RuntimeMetadataBytesPerInstance = meta / n
 	var cheap float64
 	if before.cHeapWhy == "" && after.cHeapWhy == "" {
 		cheap = float64(after.cHeap - before.cHeap)
@@ -107,7 +123,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if before.rss >= 0 && after.rss >= 0 {
 		rss := float64(after.rss - before.rss)
 		r.RSSBytesPerInstance = rss / n
-		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - cheap) / n
+		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - cheap) / n
 	}
 	return r, nil
 }
@@ -355,7 +371,7 @@ func attribute(r *Result, prof []byte) error {
 	if r.Layout != "pointer" {
 		frame = sliceFrame
 	}
-	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame})
+	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame, Ignore: runtimeInternal})
 	if err != nil {
 		return err
 	}

@@ -56,8 +56,17 @@ type Result struct {
 	// the backing array's slot divided by N; 0 for a collection.
 	SlotBytes float64 `json:"slot_bytes"`
 	// OffheapBytesPerInstance is runtime memory outside the heap (finalizer
-	// and cleanup records) per instance, measured with profiling off.
+	// and cleanup records: runtime.MemStats.OtherSys) per instance,
+	// measured with profiling off, so the profiler's own records are not
+	// in it. The runtime maps this memory in chunks of 256 KiB:
+	// OffheapResolution says how far from the truth one reading can be.
 	OffheapBytesPerInstance float64 `json:"offheap_bytes_per_instance"`
+	// OffheapResolution is 256 KiB / N: the off-heap figure's resolution.
+	OffheapResolution float64 `json:"offheap_resolution_bytes_per_instance"`
+	// RuntimeMetadataBytesPerInstance is the heap's own metadata (span,
+	// mcache, profiling-bucket and GC records) that grew with the
+	// instances, per instance; it is part of the whole footprint.
+	RuntimeMetadataBytesPerInstance float64 `json:"runtime_metadata_bytes_per_instance"`
 	// HeapAllocBytesPerInstance is the runtime.MemStats.HeapAlloc delta per
 	// instance, holder excluded: a cross-check on BytesPerInstance.
 	HeapAllocBytesPerInstance float64 `json:"heapalloc_bytes_per_instance"`
@@ -71,8 +80,9 @@ type Result struct {
 	// RSSBytesPerInstance is the resident-set growth per instance.
 	RSSBytesPerInstance float64 `json:"rss_bytes_per_instance"`
 	// UnaccountedBytesPerInstance is the RSS growth that neither the Go heap
-	// (HeapAlloc delta, holder included), the off-heap runtime memory nor the
-	// C heap explains. Page granularity makes it noisy at small N.
+	// (HeapAlloc delta, holder included), the off-heap runtime memory, the
+	// runtime's metadata nor the C heap explains. Page granularity makes it
+	// noisy at small N.
 	UnaccountedBytesPerInstance float64 `json:"unaccounted_bytes_per_instance"`
 
 	Sites []Site `json:"sites"`

@@ -46,12 +46,17 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 			r.Type, r.Lib, r.Repr, r.Layout,
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
-			Num(r.OffheapBytesPerInstance), Num(r.HeapAllocBytesPerInstance),
+			Offheap(r), Num(r.HeapAllocBytesPerInstance),
 			Num(r.HolderBytesPerInstance), cHeap(r), Num(r.RSSBytesPerInstance), Num(r.UnaccountedBytesPerInstance), "n=" + strconv.Itoa(r.N),
 		}})
 	}
+	omitted := 0
 	for _, u := range rs.Unavailable {
 		if u.Op != "" {
+			continue
+		}
+		if NotApplicable(u.Reason) {
+			omitted++
 			continue
 		}
 		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
@@ -70,6 +75,9 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 	}
 	if err := t.Render(); err != nil {
 		return err
+	}
+	if omitted > 0 {
+		fmt.Fprintf(w, "%d combinations that do not apply to their type (a scalar Signature, an affine SecretKey, ...) are not shown; 'memprof list' shows every combination.\n", omitted)
 	}
 	if err := SweepTable(w, rs); err != nil {
 		return err
@@ -189,4 +197,21 @@ func ShortFunction(fn string) string {
 		}
 	}
 	return b.String()
+}
+
+// Offheap renders the off-heap figure: "~0" when it is within the
+// figure's resolution (the runtime maps off-heap memory in 256 KiB chunks),
+// the value otherwise.
+func Offheap(r memprof.Result) string {
+	if r.OffheapResolution > 0 && math.Abs(r.OffheapBytesPerInstance) < r.OffheapResolution {
+		return "~0"
+	}
+	return Num(r.OffheapBytesPerInstance)
+}
+
+// NotApplicable reports whether an unavailable combination's reason says
+// that the representation does not apply to the type at all (as opposed to
+// a library that lacks it, which tables always show).
+func NotApplicable(reason string) bool {
+	return strings.HasPrefix(reason, "does not apply")
 }
