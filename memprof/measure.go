@@ -243,19 +243,23 @@ func (c *Case) manyName() string {
 	return "NewAll"
 }
 
-// settle runs enough GC cycles that the heap profile is current (it lags up
-// to two cycles) and queued finalizers have run.
+// settle runs two GC cycles after the instances are built: the first frees
+// the construction's garbage and publishes the heap profile as of that
+// cycle (runtime.GC does), and queues the finalizers of garbage that has
+// them; the second frees what those finalizers released.
 func settle() {
-	for range 3 {
-		runtime.GC()
-	}
+	runtime.GC()
+	runtime.GC()
 }
 
 // footprintPass allocates N instances with profiling off and reads the
 // process's memory before and after.
 func (c *Case) footprintPass(n int) (before, after footprint, err error) {
+	// FreeOSMemory runs a GC and returns free pages, so that the RSS
+	// reading starts from the live heap only; the second cycle frees what
+	// finalizers queued by the first released.
 	debug.FreeOSMemory()
-	settle()
+	runtime.GC()
 	before = readFootprint()
 	holder, err := c.build(n)
 	if err != nil {
@@ -264,15 +268,13 @@ func (c *Case) footprintPass(n int) (before, after footprint, err error) {
 	settle()
 	after = readFootprint()
 	runtime.KeepAlive(holder)
-	holder = nil
-	debug.FreeOSMemory()
 	return before, after, nil
 }
 
 // profilePass allocates N instances at MemProfileRate 1 and returns the
 // heap profile written while they are alive.
 func (c *Case) profilePass(n int) ([]byte, error) {
-	settle()
+	runtime.GC() // frees the footprint pass's instances
 	// The rate stays 1 until the profile is written: the profile's period
 	// and its scaling are taken from the rate at write time.
 	runtime.MemProfileRate = 1

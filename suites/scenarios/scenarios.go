@@ -42,6 +42,7 @@ type values[PK, Sig any] struct {
 	compressed [][48]byte // compressed public keys
 	sigs       []Sig
 	sigBytes   [][96]byte // compressed signatures
+	roots      [][32]byte // message roots
 	// clonePK and cloneSig return a fresh copy of value i%distinct, as a
 	// program holds its own copy of each decoded value.
 	clonePK  func(v *PK) PK
@@ -50,6 +51,9 @@ type values[PK, Sig any] struct {
 
 func (v *values[PK, Sig]) pk(i int) PK   { return v.clonePK(&v.pks[i%len(v.pks)]) }
 func (v *values[PK, Sig]) sig(i int) Sig { return v.cloneSig(&v.sigs[i%len(v.sigs)]) }
+
+// root returns the message root of attestation i.
+func (v *values[PK, Sig]) root(i int) [32]byte { return v.roots[i%distinct] }
 
 // wrapperPtr and wrapperVal are the wrapper structs clients put around a key.
 type wrapperPtr[PK any] struct{ p *PK }
@@ -122,7 +126,7 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 	case "slice-value":
 		var pool []attValue[Sig]
 		for i := range n {
-			pool = append(pool, attValue[Sig]{root(i % distinct), v.sig(i)})
+			pool = append(pool, attValue[Sig]{v.root(i), v.sig(i)})
 		}
 		return &pool
 	case "slice-pointer":
@@ -130,13 +134,13 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		for i := range n {
 			s := new(Sig)
 			*s = v.sig(i)
-			pool = append(pool, attPointer[Sig]{root(i % distinct), s})
+			pool = append(pool, attPointer[Sig]{v.root(i), s})
 		}
 		return &pool
 	case "slice-compressed":
 		var pool []attCompressed
 		for i := range n {
-			pool = append(pool, attCompressed{root(i % distinct), v.sigBytes[i%distinct]})
+			pool = append(pool, attCompressed{v.root(i), v.sigBytes[i%distinct]})
 		}
 		return &pool
 	case "map-root":
@@ -144,7 +148,7 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		for i := range n {
 			s := new(Sig)
 			*s = v.sig(i)
-			r := root(i % distinct)
+			r := v.root(i)
 			binary.BigEndian.PutUint64(r[24:], uint64(i)) // distinct roots
 			m[r] = s
 		}
@@ -201,8 +205,13 @@ func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[
 				return memprof.Case{
 					SizeOf: size,
 					Prepare: func(int) (err error) {
-						v, err = prepare()
-						return err
+						if v, err = prepare(); err != nil {
+							return err
+						}
+						for j := range distinct {
+							v.roots = append(v.roots, root(j))
+						}
+						return nil
 					},
 					NewAll: func(n int) any {
 						if typ == "PubkeyCache" {
