@@ -5,7 +5,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -205,6 +204,12 @@ const (
 	flagExact              // a frame is FocusFunction
 )
 
+// rowName is what names a row while samples are added.
+type rowName struct {
+	Key, Function, File string
+	Line                int64
+}
+
 // rowAcc accumulates the figures of one row. The first distinct sizes
 // are kept inline, beside the counts, so the per-sample loop touches one
 // small region of memory per row.
@@ -254,6 +259,7 @@ type grouper struct {
 	locFlags []uint8
 	locRule  []int32 // first rule matching a frame of the location, or -1
 	filter   bool
+	canon    []int32 // stack grouping: function index -> first index with its name
 }
 
 func newGrouper(h *Heap, opts Options) *grouper {
@@ -287,6 +293,18 @@ func newGrouper(h *Heap, opts Options) *grouper {
 			fnRule[i] = int32(opts.Rules.match(f.name))
 		}
 		g.locRule = make([]int32, nloc)
+	}
+	if opts.GroupBy == "stack" {
+		g.canon = make([]int32, len(h.funcs))
+		first := make(map[string]int32, len(h.funcs))
+		for i, f := range h.funcs {
+			c, ok := first[f.name]
+			if !ok {
+				c = int32(i)
+				first[f.name] = c
+			}
+			g.canon[i] = c
+		}
 	}
 	g.locAlloc = make([]int32, nloc)
 	for li := 0; li < nloc; li++ {
@@ -326,7 +344,7 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	need := max(oi, si) + 1
 	vals := make([]int64, need)
 
-	var rows []Row
+	var rows []rowName
 	var accs []rowAcc
 	byKey := map[string]int32{}
 	fnRow := make([]int32, len(h.funcs)) // function grouping: function index -> row+1
@@ -338,14 +356,19 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 	ruleRow := map[int32]int32{}
 	var names []string
 	var locs []int32
+	var compact []byte
+	stackRow := map[string]int32{}
 
-	rowFor := func(key string, fill func(*Row)) int32 {
+	newRow := func(key string) int32 {
+		rows = append(rows, rowName{Key: key})
+		accs = append(accs, rowAcc{})
+		return int32(len(rows) - 1)
+	}
+	rowFor := func(key string, fill func(*rowName)) int32 {
 		if i, ok := byKey[key]; ok {
 			return i
 		}
-		i := int32(len(rows))
-		rows = append(rows, Row{Key: key})
-		accs = append(accs, rowAcc{})
+		i := newRow(key)
 		if fill != nil {
 			fill(&rows[i])
 		}
@@ -403,7 +426,7 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			if opts.GroupBy == "function" {
 				if fnRow[fi] == 0 {
 					f, line := h.funcs[fi], h.lines[alloc].line
-					fnRow[fi] = 1 + rowFor(f.name, func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, line })
+					fnRow[fi] = 1 + rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, line })
 				}
 				ri = fnRow[fi] - 1
 				break
@@ -412,21 +435,35 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			var ok bool
 			if ri, ok = siteRow[k]; !ok {
 				f := h.funcs[fi]
-				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *Row) { r.Function, r.File, r.Line = f.name, f.file, k.line })
+				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, k.line })
 				siteRow[k] = ri
 			}
 		case "stack":
-			names = names[:0]
+			// Look the stack up by its function names' indexes (a few
+			// bytes a frame); build the name key once per new stack.
+			compact = compact[:0]
 			for _, li := range locs {
 				for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
-					names = append(names, h.funcs[h.lines[j].fn].name)
+					compact = protowire.AppendVarint(compact, uint64(g.canon[h.lines[j].fn]))
 				}
 			}
-			key := strings.Join(names, " <- ")
-			if key == "" {
-				key = UnknownKey
+			var ok bool
+			if ri, ok = stackRow[string(compact)]; !ok {
+				names = names[:0]
+				for _, li := range locs {
+					for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+						names = append(names, h.funcs[h.lines[j].fn].name)
+					}
+				}
+				key := strings.Join(names, " <- ")
+				if key == "" {
+					key = UnknownKey
+				}
+				// Distinct compact keys have distinct names: no
+				// lookup by name needed.
+				ri = newRow(key)
+				stackRow[string(compact)] = ri
 			}
-			ri = rowFor(key, nil)
 		case "rule":
 			rule := int32(-1)
 			for _, li := range locs {
@@ -456,22 +493,29 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			a.addSize(b)
 		}
 	}
-	for i := range rows {
-		a := &accs[i]
-		rows[i].Objects, rows[i].Bytes, rows[i].Sampled = a.objects, a.bytes, a.sampled
-		rows[i].Sizes = a.sortedSizes()
+	// Sort an index, not the rows: rows are large and may be many.
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	s.Rows = make([]Row, 0, len(rows))
-	for _, row := range rows {
-		row.RelError, row.LowSamples = sampling(row.Sampled, h.Period)
-		s.Rows = append(s.Rows, row)
-	}
-	sort.Slice(s.Rows, func(i, j int) bool {
-		if s.Rows[i].Bytes != s.Rows[j].Bytes {
-			return s.Rows[i].Bytes > s.Rows[j].Bytes
+	slices.SortFunc(order, func(x, y int32) int {
+		if a, b := accs[x].bytes, accs[y].bytes; a != b {
+			if a > b {
+				return -1
+			}
+			return 1
 		}
-		return s.Rows[i].Key < s.Rows[j].Key
+		return strings.Compare(rows[x].Key, rows[y].Key)
 	})
+	s.Rows = make([]Row, len(rows))
+	for j, i := range order {
+		a, n := &accs[i], &rows[i]
+		r := &s.Rows[j]
+		r.Key, r.Function, r.File, r.Line = n.Key, n.Function, n.File, n.Line
+		r.Objects, r.Bytes, r.Sampled = a.objects, a.bytes, a.sampled
+		r.Sizes = a.sortedSizes()
+		r.RelError, r.LowSamples = sampling(r.Sampled, h.Period)
+	}
 	return s, nil
 }
 
