@@ -19,7 +19,8 @@ const (
 	// checked. It does not fail the gate but is reported.
 	Skip
 	// Warn: a time whose median exceeds the limit while part of its
-	// interquartile range does not (noise cannot be ruled out).
+	// interquartile range does not, or an off-heap figure above the limit
+	// by no more than its resolution (noise cannot be ruled out).
 	Warn
 	// Fail: the limit is exceeded.
 	Fail
@@ -152,6 +153,13 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 			o.Status = Pass
 			if o.Measured > l.Value {
 				o.Status = Fail
+				// The off-heap figure is read in the runtime's 256 KiB
+				// chunks: within one chunk of the budget it may be the
+				// reading, not the instances.
+				if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
+					o.Status = Warn
+					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s B per instance, 256 KiB / N): measure at a larger N to tell", trimFloat(r.OffheapResolution))
+				}
 			}
 		}
 		outs = append(outs, o)

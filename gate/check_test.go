@@ -154,4 +154,22 @@ func TestCheckFailsClosed(t *testing.T) {
 	if !rep.OK() || rep.Count(Pass) != 1 || rep.Count(Skip) != 1 {
 		t.Errorf("partly unavailable: got OK %v, %d pass, %d skip; want OK, 1 pass, 1 skip", rep.OK(), rep.Count(Pass), rep.Count(Skip))
 	}
+
+	// Off-heap within the reading's resolution warns; beyond it fails.
+	f, err = Parse("offheap.yaml", []byte("version: 1\nbudgets:\n  - select: {type: Signature, lib: blst}\n    max_offheap_bytes_per_instance: 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		offheap, resolution float64
+		want                Status
+	}{{2, 2.62, Pass}, {4.5, 2.62, Warn}, {4.62, 2.62, Warn}, {4.7, 2.62, Fail}, {2.1, 0, Fail}} {
+		one := *rs
+		one.Instances = []memprof.Result{rs.Instances[1]}
+		one.Instances[0].OffheapBytesPerInstance, one.Instances[0].OffheapResolution = tt.offheap, tt.resolution
+		rep = Check(f, &one, CheckOptions{})
+		if got := rep.Outcomes[0].Status; got != tt.want {
+			t.Errorf("off-heap %v (resolution %v) against 2: got %s, want %s", tt.offheap, tt.resolution, got, tt.want)
+		}
+	}
 }
