@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
-	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
@@ -220,7 +219,7 @@ func remeasure(ctx context.Context, inv *invocation, f *gate.File, rs *memprof.R
 		for k, r := range measureEntries(ctx, sub, mo) {
 			old := &rs.Instances[again[k]]
 			msg := fmt.Sprintf("memprof check: measured %s again: %s B, %s allocs per instance (first %s B, %s allocs)",
-				sub[k].ID(), render.Num(r.BytesPerInstance), render.Num(r.AllocsPerInstance), render.Num(old.BytesPerInstance), render.Num(old.AllocsPerInstance))
+				sub[k].ID(), gate.FormatCount(r.BytesPerInstance), gate.FormatCount(r.AllocsPerInstance), gate.FormatCount(old.BytesPerInstance), gate.FormatCount(old.AllocsPerInstance))
 			if r.Error != "" {
 				msg = fmt.Sprintf("memprof check: measuring %s again failed: %s", sub[k].ID(), r.Error)
 			} else {
