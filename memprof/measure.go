@@ -4,27 +4,25 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"regexp"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/memprof/memprof/heapscan"
 )
 
+// The automatic warm-up: at most autoWarmup instances or autoWarmupTime.
+const (
+	autoWarmup     = 10_000
+	autoWarmupTime = 250 * time.Millisecond
+)
+
 // persistentChunk is the size of the chunks in which the runtime maps its
 // off-heap memory (runtime.persistentChunkSize).
 const persistentChunk = 256 << 10
-
-// runtimeInternal matches runtime functions that allocate heap objects of
-// their own while an instance is being made: a GC started by the
-// allocation (its semaphores' sudogs, its workers' goroutines) or the
-// type-assertion and interface-switch caches the runtime builds on a
-// random miss. Those objects belong to the runtime, not to the instances,
-// so samples whose stack holds one of these frames are not attributed.
-var runtimeInternal = regexp.MustCompile(`^runtime\.(gcStart|acquireSudog|malg|newproc1?|allocm|mcommoninit|gcBgMarkStartWorkers|buildTypeAssertCache|buildInterfaceSwitchCache|newdefer|newUserArenaChunk)$`)
 
 // measureMu serialises measurements in one process: the heap profile and
 // MemProfileRate are process-wide.
@@ -133,7 +131,11 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 // instance's representation and a generous estimate of the memory N
 // instances need.
 func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error) {
-	k := max(o.Warmup, 2)
+	k, deadline := o.Warmup, time.Time{}
+	if k < 0 {
+		k, deadline = min(o.N, autoWarmup), time.Now().Add(autoWarmupTime)
+	}
+	k = max(k, 2)
 	if c.NewAll != nil {
 		if _, err := callNewSlice(c, k); err != nil {
 			return 0, 0, err
@@ -160,7 +162,7 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error)
 		return 0, 0, err
 	}
 	prev := dataWord(first)
-	for i := 1; i < k; i++ {
+	for i := 1; i < k && (deadline.IsZero() || i < 2 || time.Now().Before(deadline)); i++ {
 		v, err := callNew(c, i)
 		if err != nil {
 			return 0, 0, err
@@ -292,8 +294,14 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// build makes the n instances and returns what keeps them alive.
+// build makes the n instances and returns what keeps them alive. The
+// collector is off while it runs: a GC started by one of the constructor's
+// allocations would allocate the runtime's own objects (a semaphore's
+// sudog, which the runtime then caches) under the constructor's frames,
+// where the heap profile, which hides runtime frames, cannot tell them from
+// the instances.
 func (c *Case) build(n int) (any, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	if many := c.newMany(); many != nil {
 		v, p := constructSlice(many, n)
 		if p != nil {
@@ -373,7 +381,7 @@ func attribute(r *Result, prof []byte) error {
 	if r.Layout != "pointer" {
 		frame = sliceFrame
 	}
-	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame, Ignore: runtimeInternal})
+	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame})
 	if err != nil {
 		return err
 	}
