@@ -35,8 +35,8 @@ type JSONProfile struct {
 	OmittedBytes int64 `json:"omitted_bytes,omitempty"`
 }
 
-// JSONRow is one row. Base figures and Status appear only in a diff, the
-// per-instance figures only with instances.
+// JSONRow is one row. The base figures are null outside a diff; Status
+// appears only in a diff, the per-instance figures only with instances.
 type JSONRow struct {
 	Key                string   `json:"key"`
 	Objects            int64    `json:"objects"`
@@ -44,8 +44,8 @@ type JSONRow struct {
 	BytesPerObject     float64  `json:"bytes_per_object"`
 	Sizes              []int64  `json:"sizes"`
 	RelError           float64  `json:"rel_error"`
-	BaseObjects        *int64   `json:"base_objects,omitempty"`
-	BaseBytes          *int64   `json:"base_bytes,omitempty"`
+	BaseObjects        *int64   `json:"base_objects"`
+	BaseBytes          *int64   `json:"base_bytes"`
 	Share              float64  `json:"share"`
 	Sampled            int64    `json:"sampled"`
 	LowSamples         bool     `json:"low_samples,omitempty"`

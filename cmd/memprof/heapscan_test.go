@@ -42,10 +42,13 @@ func TestHeapscanJSON(t *testing.T) {
 	var found bool
 	for _, r := range doc["rows"].([]any) {
 		row := r.(map[string]any)
-		for _, k := range []string{"key", "objects", "bytes", "bytes_per_object", "sizes", "rel_error"} {
+		for _, k := range []string{"key", "objects", "bytes", "bytes_per_object", "sizes", "rel_error", "base_objects", "base_bytes"} {
 			if _, ok := row[k]; !ok {
 				t.Errorf("row lacks %q: %v", k, row)
 			}
+		}
+		if row["base_objects"] != nil || row["base_bytes"] != nil {
+			t.Errorf("row %v: base figures without --base, want null", row["key"])
 		}
 		if row["key"] == small {
 			found = true
