@@ -200,3 +200,27 @@ func TestHeapscanExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestHeapscanReaders checks that --reader model prints what the default
+// streaming reader prints, for every fixture heap profile.
+func TestHeapscanReaders(t *testing.T) {
+	files, err := filepath.Glob(heapProfiles + "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "cpu.") {
+			continue
+		}
+		_, stream, _ := runCLI(t, "heapscan", "--format", "csv", "--group-by", "site", f)
+		_, model, _ := runCLI(t, "heapscan", "--format", "csv", "--group-by", "site", "--reader", "model", f)
+		if stream == "" || stream != model {
+			t.Errorf("%s: readers differ or print nothing:\nstream:\n%s\nmodel:\n%s", f, stream, model)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no fixture profile found")
+	}
+}
