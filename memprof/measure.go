@@ -268,6 +268,9 @@ func (c *Case) footprintPass(n int) (before, after footprint, err error) {
 		return before, after, err
 	}
 	settle()
+	// Return the pages the construction's garbage left free, so that the
+	// RSS reading holds what the instances keep resident.
+	debug.FreeOSMemory()
 	after = readFootprint()
 	runtime.KeepAlive(holder)
 	return before, after, nil
@@ -281,7 +284,15 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	// and its scaling are taken from the rate at write time.
 	runtime.MemProfileRate = 1
 	defer func() { runtime.MemProfileRate = 0 }()
+	// The collector is off while the instances are built: a GC started by
+	// one of the constructor's allocations would allocate the runtime's
+	// own objects (a semaphore's sudog, which the runtime then caches)
+	// under the constructor's frames, where the heap profile, which hides
+	// runtime frames, cannot tell them from the instances. The footprint
+	// pass keeps the collector on, so its RSS is not inflated by garbage.
+	gcPercent := debug.SetGCPercent(-1)
 	holder, err := c.build(n)
+	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, err
 	}
@@ -294,14 +305,8 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// build makes the n instances and returns what keeps them alive. The
-// collector is off while it runs: a GC started by one of the constructor's
-// allocations would allocate the runtime's own objects (a semaphore's
-// sudog, which the runtime then caches) under the constructor's frames,
-// where the heap profile, which hides runtime frames, cannot tell them from
-// the instances.
+// build makes the n instances and returns what keeps them alive.
 func (c *Case) build(n int) (any, error) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	if many := c.newMany(); many != nil {
 		v, p := constructSlice(many, n)
 		if p != nil {

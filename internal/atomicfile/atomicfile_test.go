@@ -33,3 +33,26 @@ func TestWriteFileMissingDirFails(t *testing.T) {
 		t.Fatal("got nil error writing into a missing directory")
 	}
 }
+
+func TestWriteFileDeviceInPlace(t *testing.T) {
+	before, err := os.Stat(os.DevNull)
+	if err != nil {
+		t.Skip("no", os.DevNull)
+	}
+	if err := WriteFile(os.DevNull, []byte("discarded"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Mode() != before.Mode() || after.Mode().IsRegular() {
+		t.Errorf("%s: mode %v after writing, want the device's %v", os.DevNull, after.Mode(), before.Mode())
+	}
+}
+
+func TestWriteFileDirectoryFails(t *testing.T) {
+	if err := WriteFile(t.TempDir(), []byte("x"), 0o644); err == nil {
+		t.Fatal("got nil error writing over a directory")
+	}
+}
