@@ -66,7 +66,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 		a, b := rows[i].key, rows[j].key
 		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
 	})
-	t := NewTable(w)
+	t := newInstancesTable(w, 15)
 	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note")
 	for _, r := range rows {
 		if err := t.Append(r.cells); err != nil {
@@ -168,6 +168,20 @@ func firstLine(s string) string {
 // NewTable returns a terminal table that keeps header names as written.
 func NewTable(w io.Writer) *tablewriter.Table {
 	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+}
+
+// noteWidth is where the instances table wraps its note column, so that
+// long reasons do not make the table wider than a terminal.
+const noteWidth = 48
+
+// newInstancesTable is NewTable with the last (note) column wrapped at
+// noteWidth.
+func newInstancesTable(w io.Writer, columns int) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNormal),
+		tablewriter.WithColumnWidths(tw.NewMapper[int, int]().Set(columns-1, noteWidth)),
+	)
 }
 
 // slot renders the slot column: not applicable to a collection.
