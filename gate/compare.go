@@ -122,7 +122,9 @@ func (e *EnvMismatchError) Error() string {
 var ErrBadInput = errors.New("cannot compare")
 
 // EnvDiffs lists the fields that make two environments incomparable: CPU
-// model, GOARCH, Go version and the measured libraries' versions.
+// model, GOARCH, Go version, cgo (blst is measured only with it),
+// GOMAXPROCS (it changes the times of operations that use several
+// threads) and the measured libraries' versions.
 func EnvDiffs(base, head memprof.Env) []EnvDiff {
 	var d []EnvDiff
 	add := func(field, a, b string) {
@@ -133,6 +135,8 @@ func EnvDiffs(base, head memprof.Env) []EnvDiff {
 	add("cpu", base.CPU, head.CPU)
 	add("goarch", base.GOARCH, head.GOARCH)
 	add("go_version", base.GoVersion, head.GoVersion)
+	add("cgo", fmt.Sprint(base.Cgo), fmt.Sprint(head.Cgo))
+	add("gomaxprocs", fmt.Sprint(base.GOMAXPROCS), fmt.Sprint(head.GOMAXPROCS))
 	mods := map[string]bool{}
 	for m := range base.Modules {
 		mods[m] = true

@@ -41,7 +41,7 @@ type Options struct {
 	// so that one-time lazy initialisation (a library's tables, the
 	// runtime's type-assertion caches, which it builds on a random one in
 	// 1,024 misses) is not charged to the instances. A negative value, the
-	// default, means automatic: up to min(N, 10,000) instances or 250 ms,
+	// default, means automatic: up to min(N, 10,000) instances or 2 s,
 	// whichever comes first (at least 2).
 	Warmup int
 	// Profile, if set, receives the raw heap profile (gzip-compressed

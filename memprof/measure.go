@@ -14,10 +14,13 @@ import (
 	"github.com/memprof/memprof/heapscan"
 )
 
-// The automatic warm-up: at most autoWarmup instances or autoWarmupTime.
+// The automatic warm-up: autoWarmup instances, or as many as fit in
+// autoWarmupTime for a slow constructor. The built-in constructors take
+// at most a few microseconds, so the count, not the time, ends their
+// warm-up even on a loaded machine.
 const (
 	autoWarmup     = 10_000
-	autoWarmupTime = 250 * time.Millisecond
+	autoWarmupTime = 2 * time.Second
 )
 
 // persistentChunk is the size of the chunks in which the runtime maps its

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -78,7 +80,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "memprof %s: unknown command\nRun 'memprof help' for usage.\n", name)
+		var names []string
+		for n := range commands {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(names, ", "))
 		return exitUsage
 	}
 	return c.Run(ctx, &invocation{cmd: c, stdout: stdout, stderr: stderr}, args[1:])
@@ -140,4 +147,24 @@ func (inv *invocation) usageError(format string, a ...any) int {
 func (inv *invocation) fail(format string, a ...any) int {
 	fmt.Fprintf(inv.stderr, "memprof %s: %s\n", inv.cmd.Name, fmt.Sprintf(format, a...))
 	return exitFailure
+}
+
+// checkOutputPath fails early, before minutes of measuring, when -o names
+// a file that cannot be written: a missing or read-only directory.
+func checkOutputPath(path string) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return fmt.Errorf("-o %s: is a directory", path)
+		}
+		return nil // a device or pipe, written in place
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check-*")
+	if err != nil {
+		return fmt.Errorf("-o %s: %w", path, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

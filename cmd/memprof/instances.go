@@ -107,6 +107,9 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("%v", err)
 		}
 	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
 	}

@@ -91,6 +91,17 @@ func TestRefusesHugeN(t *testing.T) {
 	}
 }
 
+func TestUnwritableOutputFailsBeforeMeasuring(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "no", "such", "dir", "r.json")
+	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000", "-o", out)
+	if code != exitFailure || stdout != "" || !strings.Contains(stderr, "-o "+out) {
+		t.Errorf("got exit %d stdout %q stderr %q; want 1 and an error naming -o %s", code, stdout, stderr, out)
+	}
+	if strings.Contains(stderr, "child") {
+		t.Errorf("measured before failing: %s", stderr)
+	}
+}
+
 func TestListCoversRegistry(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "list", "--format", "json")
 	if code != exitOK {

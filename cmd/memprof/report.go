@@ -101,6 +101,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.fail("%v", err)
 		}
+		if len(rs.Instances) == 0 {
+			return inv.fail("reading results %s: no instance measurements in it: nothing to review", *from)
+		}
 		opts.Source = *from
 	} else {
 		entries, unavailable, err := sel.resolve(true)

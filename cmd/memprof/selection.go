@@ -23,7 +23,7 @@ type selection struct {
 // --layout says otherwise; "" selects every layout.
 func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
 	s.defaultLayout = defaultLayout
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated, or all): "+strings.Join(suites.Types, ", "))
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+strings.Join(suites.Types, ", ")+"; all = the object types "+strings.Join(objectTypes(), ", ")+"; scenarios = "+strings.Join(suites.Scenarios, ", ")+" (1,000,000 validators each: minutes); everything = both")
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
 	help := "`layouts` (comma-separated, or all): " + strings.Join(suites.Layouts, ", ")
@@ -53,14 +53,60 @@ func parseList(what, v string, valid []string) ([]string, error) {
 	return out, nil
 }
 
+// objectTypes are the single-object types: every type but the scenarios.
+func objectTypes() []string {
+	var out []string
+	for _, t := range suites.Types {
+		if !slices.Contains(suites.Scenarios, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// parseTypes canonicalises a --type list. Besides type names it takes
+// "all" (the single-object types: the matrix, measured in seconds),
+// "scenarios" (the whole-structure types, measured at 1,000,000 validators)
+// and "everything" (both); "" means all.
+func parseTypes(v string) ([]string, error) {
+	var out []string
+	add := func(ts ...string) {
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	if strings.TrimSpace(v) == "" {
+		return objectTypes(), nil
+	}
+	for _, part := range strings.Split(v, ",") {
+		switch p := strings.TrimSpace(part); {
+		case strings.EqualFold(p, "all"):
+			add(objectTypes()...)
+		case strings.EqualFold(p, "scenarios"):
+			add(suites.Scenarios...)
+		case strings.EqualFold(p, "everything"):
+			add(suites.Types...)
+		default:
+			c, err := suites.Canonical("type", p, suites.Types)
+			if err != nil {
+				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
+			}
+			add(c)
+		}
+	}
+	return out, nil
+}
+
 // resolve returns the registered entries the selection chooses: those that
 // can be measured, and those that cannot, with the reason. A usage error
 // (unknown name, missing --type) is returned as err.
 func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []memprof.Unavailable, err error) {
 	if requireType && s.types == "" {
-		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all", strings.Join(suites.Types, ", "))
+		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", strings.Join(suites.Types, ", "))
 	}
-	types, err := parseList("type", s.types, suites.Types)
+	types, err := parseTypes(s.types)
 	if err != nil {
 		return nil, nil, err
 	}

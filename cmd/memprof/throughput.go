@@ -93,11 +93,11 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--type is required: types with operations are %s, or all", strings.Join(suites.OpTypes(), ", "))
 	}
 	opTypes := suites.OpTypes()
-	typeList, err := parseList("type", *types, suites.Types)
+	typeList, err := parseTypes(*types)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if strings.EqualFold(*types, "all") {
+	if strings.EqualFold(*types, "all") || strings.EqualFold(*types, "everything") {
 		typeList = opTypes
 	}
 	for _, t := range typeList {
@@ -256,7 +256,7 @@ func (s *selection) throughputOps(to throughputOptions) ([]suites.Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	types, err := parseList("type", s.types, suites.Types)
+	types, err := parseTypes(s.types)
 	if err != nil {
 		return nil, err
 	}

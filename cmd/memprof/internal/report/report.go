@@ -77,6 +77,17 @@ func CheckOut(out string, force bool) error {
 		return fmt.Errorf("output directory %s exists and is not a directory", out)
 	}
 	if force {
+		// --force replaces an earlier review, never a directory holding
+		// anything a review does not write.
+		names, err := readDirNames(out)
+		if err != nil {
+			return fmt.Errorf("output directory: %w", err)
+		}
+		for _, n := range names {
+			if !isReviewFile(n) {
+				return fmt.Errorf("output directory %s holds %s, which a review does not write: refusing to replace it, even with --force", out, n)
+			}
+		}
 		return nil
 	}
 	f, err := os.Open(out)
@@ -90,6 +101,24 @@ func CheckOut(out string, force bool) error {
 		return fmt.Errorf("output directory: %w", err)
 	}
 	return nil
+}
+
+// isReviewFile reports whether name is one of the files a review writes.
+func isReviewFile(name string) bool {
+	switch name {
+	case "README.md", BytesChart, "results.json", "results.csv", "results.bench":
+		return true
+	}
+	return strings.HasPrefix(name, "tradeoff_") && strings.HasSuffix(name, ".svg")
+}
+
+func readDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
 }
 
 // Write renders the review of rs into the directory out and returns the

@@ -254,10 +254,10 @@ func TestOutDirectory(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	t.Run("force replaces", func(t *testing.T) {
+	t.Run("force replaces an earlier review", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "review")
 		os.Mkdir(out, 0o755)
-		old := filepath.Join(out, "old.txt")
+		old := filepath.Join(out, "tradeoff_OldType.svg")
 		os.WriteFile(old, []byte("old"), 0o644)
 		if _, err := Write(out, rs, Options{Force: true}); err != nil {
 			t.Fatal(err)
@@ -269,6 +269,19 @@ func TestOutDirectory(t *testing.T) {
 			t.Error(err)
 		}
 		assertNoTemp(t, filepath.Dir(out))
+	})
+	t.Run("force refuses a directory that is not a review", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "src")
+		os.Mkdir(out, 0o755)
+		keep := filepath.Join(out, "main.go")
+		os.WriteFile(keep, []byte("package main"), 0o644)
+		_, err := Write(out, rs, Options{Force: true})
+		if err == nil || !strings.Contains(err.Error(), "main.go") {
+			t.Errorf("got %v, want a refusal naming main.go", err)
+		}
+		if _, err := os.Stat(keep); err != nil {
+			t.Errorf("the directory's file is gone: %v", err)
+		}
 	})
 	t.Run("a file refused even with force", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "review")
