@@ -74,6 +74,9 @@ type Op struct {
 	// harness. With in.Invalid it builds inputs the operation must reject
 	// (see OpInput); operations that have none return ErrNoInvalidInput.
 	Prepare func(in OpInput) (OpHarness, error)
+	// AliasOf, set by RegisterOp, names the type whose registration this
+	// operation repeats (a G1 conversion repeated for PublicKey).
+	AliasOf string
 }
 
 // OpInput selects the inputs Prepare builds.
@@ -110,12 +113,30 @@ var (
 	ops  = map[string]Op{}
 )
 
+// conversionAlias maps a raw group to the min-pk type held in it.
+var conversionAlias = map[string]string{"G1": "PublicKey", "G2": "Signature"}
+
 // RegisterOp adds operations to the registry. It panics on a duplicate, a
 // name outside the lists, or an Op with both or neither of Prepare and
 // Unavailable: all are programming errors in a suite.
+//
+// A conversion registered for a raw group (to-affine and to-affine-batch on
+// G1 or G2) is registered for the min-pk type held in that group as well
+// (PublicKey for G1, Signature for G2): storing keys or signatures in
+// Jacobian form is exactly what makes that conversion a cost.
 func RegisterOp(list ...Op) {
 	opMu.Lock()
 	defer opMu.Unlock()
+	for _, o := range list {
+		if alias, ok := conversionAlias[o.Type]; ok && (o.Op == "to-affine" || o.Op == "to-affine-batch") {
+			a := o
+			a.Type, a.AliasOf = alias, o.Type
+			if a.Note != "" {
+				a.Note += " (the same conversion as for " + o.Type + ": a min-pk " + alias + " is a " + o.Type + " point)"
+			}
+			list = append(list, a)
+		}
+	}
 	for _, o := range list {
 		check := func(what, v string, valid []string) {
 			if !slices.Contains(valid, v) {
