@@ -65,7 +65,7 @@ func sortedRows(rs *memprof.Results) []row {
 			r.Type, r.Lib, r.Repr, r.Layout,
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
-			Num(r.OffheapBytesPerInstance), Num(r.HeapAllocBytesPerInstance),
+			Offheap(r), Num(r.HeapAllocBytesPerInstance),
 			Num(r.HolderBytesPerInstance), cHeap(r), "n=" + strconv.Itoa(r.N),
 		}})
 	}
@@ -123,7 +123,11 @@ func SitesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
 			for _, b := range s.SlotBytes {
 				slots = append(slots, strconv.FormatInt(b, 10))
 			}
-			t.Rows = append(t.Rows, []string{caseName(r), "`" + s.Function + "`", Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")})
+			site := ShortFunction(s.Function)
+			if s.Line > 0 {
+				site += ":" + strconv.FormatInt(s.Line, 10)
+			}
+			t.Rows = append(t.Rows, []string{caseName(r), "`" + site + "`", Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")})
 		}
 	}
 	mw.Table(t)
