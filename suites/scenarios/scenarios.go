@@ -194,9 +194,12 @@ func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[
 			}
 			typ, form := typ, f.repr
 			var size uintptr
-			if typ == "PubkeyCache" {
+			switch {
+			case typ == "PubkeyCache":
 				size = unsafe.Sizeof(*new(PK))
-			} else {
+			case form == "slice-compressed":
+				size = unsafe.Sizeof([96]byte{}) // the signature as kept: compressed
+			default:
 				size = unsafe.Sizeof(*new(Sig))
 			}
 			e.SizeHint = size
