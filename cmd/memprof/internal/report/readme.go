@@ -296,6 +296,44 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 		return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
 			andList(small), verb(small, "is", "are"), render.Num(b), andList(large), verb(large, "takes", "take"), render.Num(d), mb(d), noTradeoffReason(rs, typ))
 	}
+	// The trade-off that matters is between representations of one
+	// library (affine against Jacobian in blst, say): one sentence per
+	// library timed in two or more of them; across libraries only when no
+	// library was.
+	overall := ""
+	byLib := map[string][]render.TradeoffPoint{}
+	var libs []string
+	for _, p := range pts {
+		if _, seen := byLib[p.Series.Lib]; !seen {
+			libs = append(libs, p.Series.Lib)
+		}
+		byLib[p.Series.Lib] = append(byLib[p.Series.Lib], p)
+	}
+	var sentences []string
+	for _, lib := range libs {
+		if len(byLib[lib]) >= 2 {
+			sentences = append(sentences, "in "+lib+", "+pairSentence(byLib[lib], op))
+		}
+	}
+	if len(sentences) == 0 {
+		sentences = append(sentences, pairSentence(pts, op))
+	}
+	// The points are the representations timed at op; a smaller one that
+	// was not (an encoding, say) is named after the sentences.
+	smallestTimed := pts[0].Instance.BytesPerInstance
+	for _, p := range pts[1:] {
+		smallestTimed = min(smallestTimed, p.Instance.BytesPerInstance)
+	}
+	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallestTimed {
+		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
+			andList(small), render.Num(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+	}
+	out := strings.Join(sentences, "; ")
+	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
+}
+
+// pairSentence compares the smallest and the fastest of pts at op.
+func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 	smallest, fastest := pts[0], pts[0]
 	for _, p := range pts[1:] {
 		b, sb := p.Instance.BytesPerInstance, smallest.Instance.BytesPerInstance
@@ -307,20 +345,13 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 			fastest = p
 		}
 	}
-	// The points are the representations timed at op; a smaller one that
-	// was not (an encoding, say) is named after the sentence.
-	overall := ""
-	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallest.Instance.BytesPerInstance {
-		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
-			andList(small), render.Num(small[0].BytesPerInstance), verb(small, "was", "were"), op)
-	}
 	if len(pts) == 1 {
 		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op",
-			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian)) + overall + "."
+			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
 	}
 	if smallest.Series == fastest.Series {
 		return fmt.Sprintf("of the representations timed at %s, %s is both the smallest (%s B per instance) and the fastest, at %s per op",
-			op, smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian)) + overall + "."
+			op, smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
 	}
 	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
 		fastest.Series.Label(), render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
@@ -330,7 +361,7 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 	if fastest.Op.NsPerOpQ3 >= smallest.Op.NsPerOpQ1 {
 		s += "; their quartile ranges overlap, so the speed difference is within the noise"
 	}
-	return s + overall + "."
+	return s
 }
 
 // timedOps returns the operations timed for typ, the key operation first,
