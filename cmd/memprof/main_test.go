@@ -18,9 +18,29 @@ import (
 // binary.
 func TestMain(m *testing.M) {
 	if memprof.ChildRequested() {
+		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.ID()) {
+			suites.Register(crashingEntry)
+		}
 		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// crashingEntry is a case whose constructor crashes the whole process, as
+// a cgo library's abort would: a goroutine panics, which no recover can
+// catch. It is registered (under a scheme no other test selects) only by
+// TestCrashingChildExitsOne and by the child that test starts.
+var crashingEntry = suites.Entry{
+	Type: "G1", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-sig",
+	Constructor: "crashes the process (test only)", SizeHint: 8,
+	Case: func() memprof.Case {
+		return memprof.Case{New: func(i int) any {
+			done := make(chan struct{})
+			go func() { panic("test constructor aborted the process") }()
+			<-done
+			return nil
+		}}
+	},
 }
 
 // runCLI runs the CLI in-process and returns its exit code and output.
@@ -253,5 +273,29 @@ func TestInstancesTable(t *testing.T) {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("table lacks %q:\n%s", w, stdout)
 		}
+	}
+}
+
+// TestCrashingChildExitsOne: a child that crashes is that case's error,
+// with the child's stderr; the exit code is 1.
+func TestCrashingChildExitsOne(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures in child processes")
+	}
+	suites.Register(crashingEntry)
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "--scheme", "min-sig", "-n", "500")
+	if code != exitFailure {
+		t.Errorf("exit code: got %d, want %d", code, exitFailure)
+	}
+	if !strings.Contains(stderr, "child process failed") || !strings.Contains(stderr, "test constructor aborted the process") {
+		t.Errorf("stderr %q lacks the child's failure and its panic", stderr)
+	}
+	if !strings.Contains(stdout, "error: ") {
+		t.Errorf("the table does not show the case's error:\n%s", stdout)
+	}
+	// The other selected case (G1 gnark affine, which no scheme changes)
+	// was still measured.
+	if !strings.Contains(stdout, "n=500") {
+		t.Errorf("the other case was not measured:\n%s", stdout)
 	}
 }
