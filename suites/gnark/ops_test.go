@@ -1,43 +1,12 @@
 package gnark
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 // TestOps runs every gnark operation once on valid inputs (its result must
 // match the vectors blst made) and once on invalid inputs (it must reject
 // them); unavailable operations must say why.
-func TestOps(t *testing.T) {
-	v, err := fixtures.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, op := range suites.Ops() {
-		if op.Lib != "gnark" {
-			continue
-		}
-		n++
-		t.Run(op.ID(), func(t *testing.T) {
-			if op.Unavailable != "" {
-				if !strings.HasPrefix(op.Unavailable, "not offered by gnark") {
-					t.Errorf("got reason %q, want it to start with \"not offered by gnark\"", op.Unavailable)
-				}
-				return
-			}
-			if _, err := suites.CheckOp(op, v); err != nil {
-				t.Error(err)
-			}
-			if err := suites.CheckOpRejects(op); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	if n == 0 {
-		t.Fatal("no gnark operation registered")
-	}
-}
+func TestOps(t *testing.T) { suitetest.CheckOps(t, "gnark") }

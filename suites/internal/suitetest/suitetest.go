@@ -7,9 +7,11 @@ package suitetest
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
@@ -232,3 +234,39 @@ func BenchmarkNew(b *testing.B, lib string) {
 
 // sink keeps benchmark results alive against dead-code elimination.
 var sink any
+
+// CheckOps runs every operation lib registers once on valid inputs (its
+// result must match the vectors blst made, fixtures/vectors.json) and once
+// on inputs it must reject; an unavailable operation must say "not offered
+// by <lib>".
+func CheckOps(t *testing.T, lib string) {
+	t.Helper()
+	v, err := fixtures.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, op := range suites.Ops() {
+		if op.Lib != lib {
+			continue
+		}
+		n++
+		t.Run(op.ID(), func(t *testing.T) {
+			if op.Unavailable != "" {
+				if want := "not offered by " + lib; !strings.HasPrefix(op.Unavailable, want) {
+					t.Errorf("got reason %q, want it to start with %q", op.Unavailable, want)
+				}
+				return
+			}
+			if _, err := suites.CheckOp(op, v); err != nil {
+				t.Error(err)
+			}
+			if err := suites.CheckOpRejects(op); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatalf("no %s operation registered", lib)
+	}
+}
