@@ -140,13 +140,13 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error)
 	}
 	k = max(k, 2)
 	if c.NewAll != nil {
-		if _, err := callNewSlice(c, k); err != nil {
+		if _, err := callNewMany(c, k); err != nil {
 			return 0, 0, err
 		}
 		return c.SizeOf, uint64(c.SizeOf) + 128, nil
 	}
 	if c.NewSlice != nil {
-		v, err := callNewSlice(c, k)
+		v, err := callNewMany(c, k)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -227,7 +227,7 @@ func callNew(c *Case, i int) (v any, err error) {
 	return v, nil
 }
 
-func callNewSlice(c *Case, n int) (v any, err error) {
+func callNewMany(c *Case, n int) (v any, err error) {
 	name := c.manyName()
 	defer func() {
 		if p := recover(); p != nil {
