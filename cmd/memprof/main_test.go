@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
@@ -42,6 +43,9 @@ var crashingEntry = suites.Entry{
 		}}
 	},
 }
+
+// registerCrashing registers crashingEntry once, however often the test runs.
+var registerCrashing sync.Once
 
 // runCLI runs the CLI in-process and returns its exit code and output.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -282,7 +286,7 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}
-	suites.Register(crashingEntry)
+	registerCrashing.Do(func() { suites.Register(crashingEntry) })
 	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "--scheme", "min-sig", "-n", "500")
 	if code != exitFailure {
 		t.Errorf("exit code: got %d, want %d", code, exitFailure)
