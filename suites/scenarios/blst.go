@@ -3,37 +3,29 @@
 package scenarios
 
 import (
-	"fmt"
-
 	blst "github.com/supranational/blst/bindings/go"
+
+	blstsuite "github.com/memprof/memprof/suites/blst"
 )
 
 func init() {
 	register("blst", "blst.P1Affine", "blst.P2Affine", blstValues, "")
 }
 
-// blstDST is the min-pk signature DST (signatures in G2).
-var blstDST = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_")
-
+// blstValues takes the blst suite's min-pk keys and signatures.
 func blstValues() (*values[blst.P1Affine, blst.P2Affine], error) {
 	v := &values[blst.P1Affine, blst.P2Affine]{
+		pks:      blstsuite.PublicKeysG1(),
+		sigs:     blstsuite.SignaturesG2(),
 		clonePK:  func(p *blst.P1Affine) blst.P1Affine { return *p },
 		cloneSig: func(s *blst.P2Affine) blst.P2Affine { return *s },
 	}
-	for i := range distinct {
-		sk := blst.KeyGen(ikm(i))
-		if sk == nil {
-			return nil, fmt.Errorf("blst KeyGen returned nil")
-		}
-		pk := new(blst.P1Affine).From(sk)
-		sig := new(blst.P2Affine).Sign(sk, []byte(fmt.Sprintf("memprof attestation %d", i)), blstDST)
+	for i := range v.pks {
 		var c [48]byte
 		var s [96]byte
-		copy(c[:], pk.Compress())
-		copy(s[:], sig.Compress())
-		v.pks = append(v.pks, *pk)
+		copy(c[:], v.pks[i].Compress())
+		copy(s[:], v.sigs[i].Compress())
 		v.compressed = append(v.compressed, c)
-		v.sigs = append(v.sigs, *sig)
 		v.sigBytes = append(v.sigBytes, s)
 	}
 	return v, nil

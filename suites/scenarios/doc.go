@@ -13,9 +13,9 @@
 //
 // Structures grow as a client grows them (maps without a size hint, slices
 // by append), so map and slice growth steps are part of the measurement.
-// The keys and signatures are real library values: 64 of each are made with
-// the library (KeyGen, key derivation, Sign) and instance i holds a copy of
-// value i%64; the 48-byte map keys are the compressed public key with the
+// The keys and signatures are real library values, the suites' own (the
+// 64 min-pk keys and signatures that blst, gnark-crypto and circl derive
+// byte-identically); instance i holds a copy of value i%64; the 48-byte map keys are the compressed public key with the
 // validator index written into its last eight bytes, so every key is
 // distinct, as in a real cache.
 package scenarios

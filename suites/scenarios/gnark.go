@@ -1,42 +1,27 @@
 package scenarios
 
 import (
-	"fmt"
-	"math/big"
-
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
+
+	"github.com/memprof/memprof/suites/gnark"
 )
 
 func init() {
 	register("gnark", "bls12381.G1Affine", "bls12381.G2Affine", gnarkValues, "")
 }
 
-// gnarkDST is the min-pk signature DST (signatures in G2).
-var gnarkDST = []byte("BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_")
-
+// gnarkValues takes the gnark suite's min-pk keys and signatures (the same
+// values, byte for byte, as blst's and circl's).
 func gnarkValues() (*values[bls12381.G1Affine, bls12381.G2Affine], error) {
 	v := &values[bls12381.G1Affine, bls12381.G2Affine]{
+		pks:      gnark.PublicKeysG1(),
+		sigs:     gnark.SignaturesG2(),
 		clonePK:  func(p *bls12381.G1Affine) bls12381.G1Affine { return *p },
 		cloneSig: func(s *bls12381.G2Affine) bls12381.G2Affine { return *s },
 	}
-	for i := range distinct {
-		var sk fr.Element
-		sk.SetBytes(ikm(i)) // reduced mod r: a valid secret scalar
-		var skInt big.Int
-		sk.BigInt(&skInt)
-		var pk bls12381.G1Affine
-		pk.ScalarMultiplicationBase(&skInt)
-		h, err := bls12381.HashToG2([]byte(fmt.Sprintf("memprof attestation %d", i)), gnarkDST)
-		if err != nil {
-			return nil, fmt.Errorf("gnark hash to G2: %w", err)
-		}
-		var sig bls12381.G2Affine
-		sig.ScalarMultiplication(&h, &skInt)
-		v.pks = append(v.pks, pk)
-		v.compressed = append(v.compressed, pk.Bytes())
-		v.sigs = append(v.sigs, sig)
-		v.sigBytes = append(v.sigBytes, sig.Bytes())
+	for i := range v.pks {
+		v.compressed = append(v.compressed, v.pks[i].Bytes())
+		v.sigBytes = append(v.sigBytes, v.sigs[i].Bytes())
 	}
 	return v, nil
 }

@@ -8,20 +8,16 @@ import (
 
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
 // DefaultN is the scale the scenarios are measured at: one million
 // validators, the size of Ethereum's validator set.
 const DefaultN = 1_000_000
 
-// distinct is how many real keys and signatures each library makes.
-const distinct = 64
-
-// ikm returns the deterministic 32-byte key material of key i.
-func ikm(i int) []byte {
-	h := sha256.Sum256([]byte(fmt.Sprintf("memprof scenario key %d", i)))
-	return h[:]
-}
+// distinct is how many real keys and signatures each library makes: the
+// suites' own values, shared with the instance cases.
+const distinct = suitekit.Distinct
 
 // root returns the deterministic 32-byte message root of attestation i.
 func root(i int) [32]byte {
