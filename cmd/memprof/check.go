@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "check",
-		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--remeasure 2] [--samples N] [--min-sample D]",
+		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D]",
 		Short:     "check measurements against the budgets file",
 		Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -35,11 +35,6 @@ fails only when the median exceeds it and so does the whole interquartile
 range; otherwise it warns. A time budget whose operation could not be timed
 (the libraries disagree, the operation failed, or the results file has no
 throughput rows) is an error, never a pass.
-
-When check measures, a case whose bytes, allocations or off-heap bytes
-exceed a budget is measured again (--remeasure times at most) and the
-smallest figure counts: a construction temporary now and then still counted
-live can only add to a figure, while a real increase shows every time.
 
 Each failure names the case, the metric, measured vs budget and by how
 much, and the budget's file:line, owner and reason.
@@ -66,7 +61,6 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	var mo measureOptions
 	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case, when measuring (scenario types default to their own scale)")
 	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once, when measuring")
-	remeasures := fs.Int("remeasure", 2, "when measuring, measure a case up to `times` more when its figures exceed (or, with --update, differ from) its budget; the smallest figure counts")
 	to := throughputOptions{samples: memprof.DefaultSamples, minSample: memprof.DefaultMinSample}
 	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "when timing, `number` of samples per operation (at least 1)")
 	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "when timing, least wall-time `duration` of one sample")
@@ -86,9 +80,6 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if mo.jobs <= 0 {
 		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
 	}
-	if *remeasures < 0 {
-		return inv.usageError("--remeasure must be >= 0, got %d", *remeasures)
-	}
 	if _, err := to.check(); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -106,12 +97,10 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			return exitUsage
 		}
 	} else {
-		var entries []suites.Entry
-		rs, entries, err = measureBudgeted(ctx, inv, f, mo, to)
+		rs, err = measureBudgeted(ctx, inv, f, mo, to)
 		if err != nil {
 			return inv.fail("%v", err)
 		}
-		remeasure(ctx, inv, f, rs, entries, mo, *remeasures, *update)
 	}
 	rep := gate.Check(f, rs, gate.CheckOptions{})
 
@@ -146,7 +135,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 // failures are recorded in the rows, for Check to report.
 // The instances in the returned results are those of the returned
 // entries, in the same order.
-func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*memprof.Results, []suites.Entry, error) {
+func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*memprof.Results, error) {
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
 	var entries []suites.Entry
 	for _, e := range suites.All() {
@@ -161,7 +150,7 @@ func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo meas
 	}
 	if len(entries) > 0 {
 		if err := checkMemoryFor(entries, mo); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rs.Instances = measureEntries(ctx, entries, mo)
 	}
@@ -177,59 +166,9 @@ func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo meas
 		measureOps(ctx, inv, rs, ops, to)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, fmt.Errorf("measuring: %w", err)
+		return nil, fmt.Errorf("measuring: %w", err)
 	}
-	return rs, entries, nil
-}
-
-// remeasure measures again, up to times rounds, the instance cases whose
-// memory figures exceed a budget (with update: differ from it), and keeps
-// for each figure the smallest value measured. The attribution is exact
-// for what the instances retain, but now and then one temporary of the
-// construction (one object among N) is still counted live, which can only
-// add to a figure: the smallest of repeated measurements is the truthful
-// one, and a real increase shows in every measurement, so it still fails.
-// Each case measured again is reported on stderr with its figures.
-func remeasure(ctx context.Context, inv *invocation, f *gate.File, rs *memprof.Results, entries []suites.Entry, mo measureOptions, times int, update bool) {
-	index := map[string]int{}
-	for i, e := range entries {
-		index[gate.InstanceName(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme)] = i
-	}
-	for range times {
-		rep := gate.Check(f, rs, gate.CheckOptions{})
-		seen := map[int]bool{}
-		var again []int
-		for _, o := range rep.Outcomes {
-			i, ok := index[o.Case]
-			if !ok || o.Limit.Metric.Timed() || seen[i] || rs.Instances[i].Error != "" {
-				continue
-			}
-			if o.Status == gate.Fail || update && o.Status == gate.Pass && o.Measured != o.Limit.Value {
-				seen[i] = true
-				again = append(again, i)
-			}
-		}
-		if len(again) == 0 || ctx.Err() != nil {
-			return
-		}
-		sub := make([]suites.Entry, len(again))
-		for k, i := range again {
-			sub[k] = entries[i]
-		}
-		for k, r := range measureEntries(ctx, sub, mo) {
-			old := &rs.Instances[again[k]]
-			msg := fmt.Sprintf("memprof check: measured %s again: %s B, %s allocs per instance (first %s B, %s allocs)",
-				sub[k].ID(), gate.FormatCount(r.BytesPerInstance), gate.FormatCount(r.AllocsPerInstance), gate.FormatCount(old.BytesPerInstance), gate.FormatCount(old.AllocsPerInstance))
-			if r.Error != "" {
-				msg = fmt.Sprintf("memprof check: measuring %s again failed: %s", sub[k].ID(), r.Error)
-			} else {
-				old.BytesPerInstance = min(old.BytesPerInstance, r.BytesPerInstance)
-				old.AllocsPerInstance = min(old.AllocsPerInstance, r.AllocsPerInstance)
-				old.OffheapBytesPerInstance = min(old.OffheapBytesPerInstance, r.OffheapBytesPerInstance)
-			}
-			fmt.Fprintln(inv.stderr, msg)
-		}
-	}
+	return rs, nil
 }
 
 func selectedForMemory(f *gate.File, e suites.Entry) bool {
