@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 	_ "github.com/memprof/memprof/suites/all"
@@ -167,4 +168,14 @@ func checkOutputPath(path string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// writeOutput writes b to path (atomically; see atomicfile.WriteFile), or
+// to stdout when path is "". Every command's -o goes through it.
+func writeOutput(inv *invocation, path string, b []byte) error {
+	if path != "" {
+		return atomicfile.WriteFile(path, b, 0o644)
+	}
+	_, err := inv.stdout.Write(b)
+	return err
 }

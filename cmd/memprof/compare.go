@@ -11,7 +11,6 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
@@ -101,11 +100,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if *out != "" {
-		if err := atomicfile.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-			return inv.fail("%v", err)
-		}
-	} else if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	if !c.OK() {

@@ -5,14 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -147,13 +145,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if *out != "" {
-		if err := writeHeapscanOutput(*out, buf.Bytes()); err != nil {
-			return inv.fail("%v", err)
-		}
-		return exitOK
-	}
-	if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK
@@ -171,24 +163,6 @@ func summarizeSource(ctx context.Context, source string, ro heapscan.ReadOptions
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
 	return s, nil
-}
-
-// writeHeapscanOutput writes data to path atomically, unless path is not a
-// regular file (/dev/null, /dev/stdout, a pipe): an atomic rename would
-// replace the device with a file, so that is written in place.
-func writeHeapscanOutput(path string, data []byte) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(data)
-		if err2 := f.Close(); err == nil {
-			err = err2
-		}
-		return err
-	}
-	return atomicfile.WriteFile(path, data, 0o644)
 }
 
 func explainLimit(err error) error {

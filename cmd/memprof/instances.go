@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
@@ -139,11 +138,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if *out != "" {
-		if err := atomicfile.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-			return inv.fail("%v", err)
-		}
-	} else if _, err := inv.stdout.Write(buf.Bytes()); err != nil {
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	code := throughputCode

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
@@ -235,15 +233,6 @@ func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops [
 var agreeRun = agree.Run
 
 func sameGroup(a, b memprof.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
-
-// writeOutput writes b to path atomically, or to stdout when path is "".
-func writeOutput(inv *invocation, path string, b []byte) error {
-	if path != "" {
-		return atomicfile.WriteFile(path, b, 0o644)
-	}
-	_, err := io.Copy(inv.stdout, bytes.NewReader(b))
-	return err
-}
 
 // throughputOps returns the operations of the types, libraries and
 // representations the selection flags choose (instances --with-throughput);
