@@ -293,3 +293,22 @@ func CheckOpRejects(op Op) error {
 	}
 	return nil
 }
+
+// ValidInputs returns load's inputs for an operation that has no input it
+// must reject: for in.Invalid it returns ErrNoInvalidInput.
+func ValidInputs[T any](in OpInput, load func() (T, error)) (T, error) {
+	if in.Invalid {
+		var zero T
+		return zero, ErrNoInvalidInput
+	}
+	return load()
+}
+
+// OpVerifyMessage is the message verify checks: OpMessage, or for the
+// invalid input OpOtherMessage, which nobody signed.
+func OpVerifyMessage(in OpInput) []byte {
+	if in.Invalid {
+		return OpOtherMessage
+	}
+	return OpMessage
+}

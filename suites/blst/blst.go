@@ -37,26 +37,21 @@ func blstImpls() map[suitekit.Key]suitekit.Impl {
 			Constructor: "[]blst.SecretKey, each filled by (*blst.SecretKey).Deserialize of 32 big-endian bytes",
 			SizeHint:    unsafe.Sizeof(blst.SecretKey{}),
 			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(SecretKeyBytes), func(dst *blst.SecretKey, i int) {
+				return suitekit.SliceCase(suitekit.Prepare(SecretKeyBytes), func(dst *blst.SecretKey, i int) {
 					dst.Deserialize(SecretKeyBytes()[i])
 				})
 			},
 		},
 	}
-	for _, t := range []string{"PublicKey", "Signature", "G1", "G2"} {
-		for _, s := range suitekit.SchemesOf(t) {
-			if suitekit.Group(t, s) == "G1" {
-				addG1(m, t, s)
-			} else {
-				addG2(m, t, s)
-			}
+	suitekit.EachPoint(func(t, s, group string) {
+		if group == "G1" {
+			addG1(m, t, s)
+		} else {
+			addG2(m, t, s)
 		}
-	}
+	})
 	return m
 }
-
-// prepare turns a vector accessor into a Prepare step.
-func prepare[T any](f func() T) func() { return func() { f() } }
 
 // what names the values of a point type in constructor sentences.
 func what(typ, scheme string) string {
@@ -85,7 +80,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*blst.P1Affine).Deserialize of " + v + "'s 96-byte uncompressed encoding (Uncompress of 48 bytes adds a square root, ~15 µs)",
 		SizeHint:    affine,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(ser), func(i int) *blst.P1Affine { return new(blst.P1Affine).Deserialize(ser()[i]) })
+			return suitekit.PointerCase(suitekit.Prepare(ser), func(i int) *blst.P1Affine { return new(blst.P1Affine).Deserialize(ser()[i]) })
 		},
 	}
 	if raw {
@@ -94,7 +89,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			SizeHint:    affine,
 			Case: func() memprof.Case {
 				var in blst.P1s
-				return suitekit.BatchSliceCase(prepare(HashedG1), func(n int) {
+				return suitekit.BatchSliceCase(suitekit.Prepare(HashedG1), func(n int) {
 					in = make(blst.P1s, n)
 					for i := range in {
 						in[i] = HashedG1()[i%Distinct]
@@ -106,7 +101,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			Constructor: "(*blst.P1).Add of two hash-to-curve points (the library allocates the sum)",
 			SizeHint:    jac,
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG1Affine), func(i int) *blst.P1 {
+				return suitekit.PointerCase(suitekit.Prepare(HashedG1Affine), func(i int) *blst.P1 {
 					return HashedG1()[i].Add(&HashedG1Affine()[(i+1)%Distinct])
 				})
 			},
@@ -116,14 +111,14 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			Constructor: "[]blst.P1Affine, each filled by Deserialize of " + v + "'s 96-byte uncompressed encoding",
 			SizeHint:    affine,
 			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(ser), func(dst *blst.P1Affine, i int) { dst.Deserialize(ser()[i]) })
+				return suitekit.SliceCase(suitekit.Prepare(ser), func(dst *blst.P1Affine, i int) { dst.Deserialize(ser()[i]) })
 			},
 		}
 		m[key("jacobian", "pointer")] = suitekit.Impl{
 			Constructor: "new(blst.P1) filled by (*blst.P1).FromAffine of " + v,
 			SizeHint:    jac,
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(values), func(i int) *blst.P1 {
+				return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *blst.P1 {
 					p := new(blst.P1)
 					p.FromAffine(&values()[i])
 					return p
@@ -135,14 +130,14 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[]blst.P1, each filled by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *blst.P1, i int) { dst.FromAffine(&values()[i]) })
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *blst.P1, i int) { dst.FromAffine(&values()[i]) })
 		},
 	}
 	m[key("compressed", "pointer")] = suitekit.Impl{
 		Constructor: "(*blst.P1Affine).Compress of " + v + ", kept as *[48]byte (the library allocates the 48 bytes)",
 		SizeHint:    blst.BLST_P1_COMPRESS_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P1_COMPRESS_BYTES]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[blst.BLST_P1_COMPRESS_BYTES]byte {
 				return (*[blst.BLST_P1_COMPRESS_BYTES]byte)(values()[i].Compress())
 			})
 		},
@@ -151,7 +146,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][48]byte, each copied from (*blst.P1Affine).Compress of " + v,
 		SizeHint:    blst.BLST_P1_COMPRESS_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P1_COMPRESS_BYTES]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[blst.BLST_P1_COMPRESS_BYTES]byte, i int) {
 				copy(dst[:], values()[i].Compress())
 			})
 		},
@@ -160,7 +155,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*blst.P1Affine).Serialize of " + v + ", kept as *[96]byte (the library allocates the 96 bytes)",
 		SizeHint:    blst.BLST_P1_SERIALIZE_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P1_SERIALIZE_BYTES]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[blst.BLST_P1_SERIALIZE_BYTES]byte {
 				return (*[blst.BLST_P1_SERIALIZE_BYTES]byte)(values()[i].Serialize())
 			})
 		},
@@ -169,7 +164,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][96]byte, each copied from (*blst.P1Affine).Serialize of " + v,
 		SizeHint:    blst.BLST_P1_SERIALIZE_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P1_SERIALIZE_BYTES]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[blst.BLST_P1_SERIALIZE_BYTES]byte, i int) {
 				copy(dst[:], values()[i].Serialize())
 			})
 		},
@@ -192,7 +187,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*blst.P2Affine).Deserialize of " + v + "'s 192-byte uncompressed encoding (Uncompress of 96 bytes adds a square root, ~27 µs)",
 		SizeHint:    affine,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(ser), func(i int) *blst.P2Affine { return new(blst.P2Affine).Deserialize(ser()[i]) })
+			return suitekit.PointerCase(suitekit.Prepare(ser), func(i int) *blst.P2Affine { return new(blst.P2Affine).Deserialize(ser()[i]) })
 		},
 	}
 	if raw {
@@ -201,7 +196,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			SizeHint:    affine,
 			Case: func() memprof.Case {
 				var in blst.P2s
-				return suitekit.BatchSliceCase(prepare(HashedG2), func(n int) {
+				return suitekit.BatchSliceCase(suitekit.Prepare(HashedG2), func(n int) {
 					in = make(blst.P2s, n)
 					for i := range in {
 						in[i] = HashedG2()[i%Distinct]
@@ -213,7 +208,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			Constructor: "(*blst.P2).Add of two hash-to-curve points (the library allocates the sum)",
 			SizeHint:    jac,
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(HashedG2Affine), func(i int) *blst.P2 {
+				return suitekit.PointerCase(suitekit.Prepare(HashedG2Affine), func(i int) *blst.P2 {
 					return HashedG2()[i].Add(&HashedG2Affine()[(i+1)%Distinct])
 				})
 			},
@@ -223,14 +218,14 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			Constructor: "[]blst.P2Affine, each filled by Deserialize of " + v + "'s 192-byte uncompressed encoding",
 			SizeHint:    affine,
 			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(ser), func(dst *blst.P2Affine, i int) { dst.Deserialize(ser()[i]) })
+				return suitekit.SliceCase(suitekit.Prepare(ser), func(dst *blst.P2Affine, i int) { dst.Deserialize(ser()[i]) })
 			},
 		}
 		m[key("jacobian", "pointer")] = suitekit.Impl{
 			Constructor: "new(blst.P2) filled by (*blst.P2).FromAffine of " + v,
 			SizeHint:    jac,
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(values), func(i int) *blst.P2 {
+				return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *blst.P2 {
 					p := new(blst.P2)
 					p.FromAffine(&values()[i])
 					return p
@@ -242,14 +237,14 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[]blst.P2, each filled by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *blst.P2, i int) { dst.FromAffine(&values()[i]) })
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *blst.P2, i int) { dst.FromAffine(&values()[i]) })
 		},
 	}
 	m[key("compressed", "pointer")] = suitekit.Impl{
 		Constructor: "(*blst.P2Affine).Compress of " + v + ", kept as *[96]byte (the library allocates the 96 bytes)",
 		SizeHint:    blst.BLST_P2_COMPRESS_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P2_COMPRESS_BYTES]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[blst.BLST_P2_COMPRESS_BYTES]byte {
 				return (*[blst.BLST_P2_COMPRESS_BYTES]byte)(values()[i].Compress())
 			})
 		},
@@ -258,7 +253,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][96]byte, each copied from (*blst.P2Affine).Compress of " + v,
 		SizeHint:    blst.BLST_P2_COMPRESS_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P2_COMPRESS_BYTES]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[blst.BLST_P2_COMPRESS_BYTES]byte, i int) {
 				copy(dst[:], values()[i].Compress())
 			})
 		},
@@ -267,7 +262,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*blst.P2Affine).Serialize of " + v + ", kept as *[192]byte (the library allocates the 192 bytes)",
 		SizeHint:    blst.BLST_P2_SERIALIZE_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[blst.BLST_P2_SERIALIZE_BYTES]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[blst.BLST_P2_SERIALIZE_BYTES]byte {
 				return (*[blst.BLST_P2_SERIALIZE_BYTES]byte)(values()[i].Serialize())
 			})
 		},
@@ -276,7 +271,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][192]byte, each copied from (*blst.P2Affine).Serialize of " + v,
 		SizeHint:    blst.BLST_P2_SERIALIZE_BYTES,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[blst.BLST_P2_SERIALIZE_BYTES]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[blst.BLST_P2_SERIALIZE_BYTES]byte, i int) {
 				copy(dst[:], values()[i].Serialize())
 			})
 		},

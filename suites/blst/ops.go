@@ -97,7 +97,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
 				Note: fmt.Sprintf("(*%sAffine).Compress: returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -111,7 +111,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
 				Note: fmt.Sprintf("(*%sAffine).Serialize: returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -125,7 +125,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
 				Note: fmt.Sprintf("(*%s).Compress of a Jacobian point (Z != 1): converts to affine (one inversion) inside", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -166,7 +166,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
 				Note: fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -196,7 +196,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
 				Note: fmt.Sprintf("(*%s).AddAssign over %d Jacobian points; the sum stays Jacobian", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -239,7 +239,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
 			Note: "(*P2Affine).Sign into a reused value: hash to G2 and a scalar multiplication",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -258,7 +258,7 @@ func init() {
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
-				msg := opVerifyMessage(in)
+				msg := suites.OpVerifyMessage(in)
 				var ok bool
 				return suites.OpHarness{
 					Run: func() error {
@@ -275,7 +275,7 @@ func init() {
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
-				msg := opVerifyMessage(in)
+				msg := suites.OpVerifyMessage(in)
 				var ok bool
 				return suites.OpHarness{
 					Run: func() error {
@@ -343,23 +343,6 @@ func init() {
 			}},
 	)
 	suites.RegisterOp(list...)
-}
-
-// opPrepare returns the op inputs for operations that have no invalid input.
-func opPrepare(in suites.OpInput) (*opData, error) {
-	if in.Invalid {
-		return nil, suites.ErrNoInvalidInput
-	}
-	return opInputs()
-}
-
-// opVerifyMessage is the message verify checks: OpMessage, or for the
-// invalid input a message nobody signed.
-func opVerifyMessage(in suites.OpInput) []byte {
-	if in.Invalid {
-		return suites.OpOtherMessage
-	}
-	return suites.OpMessage
 }
 
 func opPick[T any](g1 bool, a, b T) T {

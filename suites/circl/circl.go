@@ -45,7 +45,7 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 			Constructor: "new(bls.PrivateKey[KeyG1SigG2]) set by UnmarshalBinary of a bls.KeyGen key (KeyGen keeps the same one object but makes ~10 HKDF temporaries, too slow to profile at N=100,000)",
 			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(SecretKeyBytes), func(i int) *bls.PrivateKey[MinPk] {
+				return suitekit.PointerCase(suitekit.Prepare(SecretKeyBytes), func(i int) *bls.PrivateKey[MinPk] {
 					sk := new(bls.PrivateKey[MinPk])
 					if sk.UnmarshalBinary(SecretKeyBytes()[i]) != nil {
 						return nil
@@ -58,7 +58,7 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 			Constructor: "[]bls.PrivateKey[KeyG1SigG2], each set by UnmarshalBinary of 32 big-endian bytes",
 			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
 			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(SecretKeyBytes), func(dst *bls.PrivateKey[MinPk], i int) {
+				return suitekit.SliceCase(suitekit.Prepare(SecretKeyBytes), func(dst *bls.PrivateKey[MinPk], i int) {
 					if err := dst.UnmarshalBinary(SecretKeyBytes()[i]); err != nil {
 						panic(err)
 					}
@@ -72,20 +72,15 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 	addSignatureG1(m)
 	addRawG1(m)
 	addRawG2(m)
-	for _, t := range []string{"PublicKey", "Signature", "G1", "G2"} {
-		for _, s := range suitekit.SchemesOf(t) {
-			if suitekit.Group(t, s) == "G1" {
-				addEncodings[[g1Compressed]byte, [g1Uncompressed]byte](m, t, s, g1Points(t))
-			} else {
-				addEncodings[[g2Compressed]byte, [g2Uncompressed]byte](m, t, s, g2Points(t))
-			}
+	suitekit.EachPoint(func(t, s, group string) {
+		if group == "G1" {
+			addEncodings[[g1Compressed]byte, [g1Uncompressed]byte](m, t, s, g1Points(t))
+		} else {
+			addEncodings[[g2Compressed]byte, [g2Uncompressed]byte](m, t, s, g2Points(t))
 		}
-	}
+	})
 	return m
 }
-
-// prepare turns a vector accessor into a Prepare step.
-func prepare[T any](f func() T) func() { return func() { f() } }
 
 // what names the values of a point type in constructor sentences.
 func what(typ, scheme string) string {
@@ -110,7 +105,7 @@ func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme strin
 		Constructor: "new(" + name + ") set to a copy of a real key (UnmarshalBinary, which allocates nothing more, takes >100 µs with its subgroup check)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(keys), func(i int) *bls.PublicKey[K] {
+			return suitekit.PointerCase(suitekit.Prepare(keys), func(i int) *bls.PublicKey[K] {
 				p := new(bls.PublicKey[K])
 				*p = keys()[i]
 				return p
@@ -121,7 +116,7 @@ func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme strin
 		Constructor: "[]" + name + ", each set to a copy of a real key",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(keys), func(dst *bls.PublicKey[K], i int) { *dst = keys()[i] })
+			return suitekit.SliceCase(suitekit.Prepare(keys), func(dst *bls.PublicKey[K], i int) { *dst = keys()[i] })
 		},
 	}
 }
@@ -133,7 +128,7 @@ func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "new(bls12381.G2) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(SignaturePointsG2), func(i int) *bls12381.G2 {
+			return suitekit.PointerCase(suitekit.Prepare(SignaturePointsG2), func(i int) *bls12381.G2 {
 				p := new(bls12381.G2)
 				*p = SignaturePointsG2()[i]
 				return p
@@ -144,7 +139,7 @@ func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "[]bls12381.G2, each set to a copy of a signature decoded by SetBytes",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(SignaturePointsG2), func(dst *bls12381.G2, i int) { *dst = SignaturePointsG2()[i] })
+			return suitekit.SliceCase(suitekit.Prepare(SignaturePointsG2), func(dst *bls12381.G2, i int) { *dst = SignaturePointsG2()[i] })
 		},
 	}
 }
@@ -156,7 +151,7 @@ func addSignatureG1(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "new(bls12381.G1) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(SignaturePointsG1), func(i int) *bls12381.G1 {
+			return suitekit.PointerCase(suitekit.Prepare(SignaturePointsG1), func(i int) *bls12381.G1 {
 				p := new(bls12381.G1)
 				*p = SignaturePointsG1()[i]
 				return p
@@ -167,7 +162,7 @@ func addSignatureG1(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "[]bls12381.G1, each set to a copy of a signature decoded by SetBytes",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(SignaturePointsG1), func(dst *bls12381.G1, i int) { *dst = SignaturePointsG1()[i] })
+			return suitekit.SliceCase(suitekit.Prepare(SignaturePointsG1), func(dst *bls12381.G1, i int) { *dst = SignaturePointsG1()[i] })
 		},
 	}
 }
@@ -179,7 +174,7 @@ func addRawG1(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "new(bls12381.G1) set by (*G1).Add of two hash-to-curve points",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(HashedG1), func(i int) *bls12381.G1 {
+			return suitekit.PointerCase(suitekit.Prepare(HashedG1), func(i int) *bls12381.G1 {
 				p := new(bls12381.G1)
 				p.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
 				return p
@@ -190,7 +185,7 @@ func addRawG1(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "[]bls12381.G1, each set by (*G1).Add of two hash-to-curve points",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(HashedG1), func(dst *bls12381.G1, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(HashedG1), func(dst *bls12381.G1, i int) {
 				dst.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
 			})
 		},
@@ -204,7 +199,7 @@ func addRawG2(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "new(bls12381.G2) set by (*G2).Add of two hash-to-curve points",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(HashedG2), func(i int) *bls12381.G2 {
+			return suitekit.PointerCase(suitekit.Prepare(HashedG2), func(i int) *bls12381.G2 {
 				p := new(bls12381.G2)
 				p.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
 				return p
@@ -215,7 +210,7 @@ func addRawG2(m map[suitekit.Key]suitekit.Impl) {
 		Constructor: "[]bls12381.G2, each set by (*G2).Add of two hash-to-curve points",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(HashedG2), func(dst *bls12381.G2, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(HashedG2), func(dst *bls12381.G2, i int) {
 				dst.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
 			})
 		},
@@ -250,7 +245,7 @@ func addEncoding[A byteArray](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, 
 		Constructor: "new(" + arr + ") holding a copy of " + encoder + " of " + v + ", encoded in Prepare (" + encoder + " allocates one " + strconv.Itoa(int(size)) + "-byte slice but inverts Z, ~20 µs)",
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(enc), func(i int) *A {
+			return suitekit.PointerCase(suitekit.Prepare(enc), func(i int) *A {
 				p := new(A)
 				*p = A(enc()[i])
 				return p
@@ -262,7 +257,7 @@ func addEncoding[A byteArray](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, 
 		Constructor: "[]" + arr + ", each a copy of " + encoder + " of " + v,
 		SizeHint:    size,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(enc), func(dst *A, i int) { *dst = A(enc()[i]) })
+			return suitekit.SliceCase(suitekit.Prepare(enc), func(dst *A, i int) { *dst = A(enc()[i]) })
 		},
 	}
 }

@@ -52,28 +52,28 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 			}
 			return sk
 		}),
-		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(prepare(pkG1), func(i int) *bls.PublicKey[MinPk] {
+		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(suitekit.Prepare(pkG1), func(i int) *bls.PublicKey[MinPk] {
 			p := new(bls.PublicKey[MinPk])
 			if p.UnmarshalBinary(pkG1()[i]) != nil {
 				return nil
 			}
 			return p
 		}),
-		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(prepare(pkG2), func(i int) *bls.PublicKey[MinSig] {
+		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(suitekit.Prepare(pkG2), func(i int) *bls.PublicKey[MinSig] {
 			p := new(bls.PublicKey[MinSig])
 			if p.UnmarshalBinary(pkG2()[i]) != nil {
 				return nil
 			}
 			return p
 		}),
-		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(prepare(SignaturesMinPk), func(i int) *bls12381.G2 {
+		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(suitekit.Prepare(SignaturesMinPk), func(i int) *bls12381.G2 {
 			p := new(bls12381.G2)
 			if p.SetBytes(SignaturesMinPk()[i]) != nil {
 				return nil
 			}
 			return p
 		}),
-		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(prepare(SignaturesMinSig), func(i int) *bls12381.G1 {
+		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(suitekit.Prepare(SignaturesMinSig), func(i int) *bls12381.G1 {
 			p := new(bls12381.G1)
 			if p.SetBytes(SignaturesMinSig()[i]) != nil {
 				return nil
@@ -86,18 +86,18 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 			switch suitekit.Group(typ, scheme) {
 			case "G1":
 				points := g1Points(typ)
-				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g1Compressed]byte {
+				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g1Compressed]byte {
 					return (*[g1Compressed]byte)(points()[i].BytesCompressed())
 				})
-				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g1Uncompressed]byte {
+				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g1Uncompressed]byte {
 					return (*[g1Uncompressed]byte)(points()[i].Bytes())
 				})
 			case "G2":
 				points := g2Points(typ)
-				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g2Compressed]byte {
+				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g2Compressed]byte {
 					return (*[g2Compressed]byte)(points()[i].BytesCompressed())
 				})
-				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(prepare(points), func(i int) *[g2Uncompressed]byte {
+				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g2Uncompressed]byte {
 					return (*[g2Uncompressed]byte)(points()[i].Bytes())
 				})
 			}

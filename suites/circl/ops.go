@@ -78,13 +78,6 @@ func opSumG2(ps []GG.G2) GG.G2 {
 	return acc
 }
 
-func opPrepare(in suites.OpInput) (*opData, error) {
-	if in.Invalid {
-		return nil, suites.ErrNoInvalidInput
-	}
-	return opInputs()
-}
-
 // opEncoder is what G1 and G2 share for the encode and decode operations.
 type opEncoder interface {
 	Bytes() []byte
@@ -108,7 +101,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "compress", Batch: 1,
 				Note: fmt.Sprintf("%s.BytesCompressed: converts a copy to affine (one inversion) and returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -124,7 +117,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "serialize", Batch: 1,
 				Note: fmt.Sprintf("%s.Bytes: converts a copy to affine (one inversion) and returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -167,7 +160,7 @@ func init() {
 			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "aggregate", Batch: suites.OpAggregateN,
 				Note: fmt.Sprintf("(*%s).Add over %d projective points (complete formulas); circl has no affine form", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opPrepare(in)
+					d, err := suites.ValidInputs(in, opInputs)
 					if err != nil {
 						return suites.OpHarness{}, err
 					}
@@ -184,7 +177,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "sign", Batch: 1,
 			Note: "bls.Sign: hash to G2, scalar multiplication, and compression (circl returns the signature as compressed bytes)",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}

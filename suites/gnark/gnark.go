@@ -35,7 +35,7 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 			Constructor: "new(fr.Element) set by SetBytesCanonical of a 32-byte big-endian key from the IETF KeyGen (gnark-crypto has no KeyGen)",
 			SizeHint:    unsafe.Sizeof(fr.Element{}),
 			Case: func() memprof.Case {
-				return suitekit.PointerCase(prepare(SecretKeyBytes), func(i int) *fr.Element {
+				return suitekit.PointerCase(suitekit.Prepare(SecretKeyBytes), func(i int) *fr.Element {
 					e := new(fr.Element)
 					if err := e.SetBytesCanonical(SecretKeyBytes()[i]); err != nil {
 						return nil
@@ -48,7 +48,7 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 			Constructor: "[]fr.Element, each set by SetBytesCanonical of a 32-byte big-endian key",
 			SizeHint:    unsafe.Sizeof(fr.Element{}),
 			Case: func() memprof.Case {
-				return suitekit.SliceCase(prepare(SecretKeyBytes), func(dst *fr.Element, i int) {
+				return suitekit.SliceCase(suitekit.Prepare(SecretKeyBytes), func(dst *fr.Element, i int) {
 					if err := dst.SetBytesCanonical(SecretKeyBytes()[i]); err != nil {
 						panic(err)
 					}
@@ -56,20 +56,15 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 			},
 		},
 	}
-	for _, t := range []string{"PublicKey", "Signature", "G1", "G2"} {
-		for _, s := range suitekit.SchemesOf(t) {
-			if suitekit.Group(t, s) == "G1" {
-				addG1(m, t, s)
-			} else {
-				addG2(m, t, s)
-			}
+	suitekit.EachPoint(func(t, s, group string) {
+		if group == "G1" {
+			addG1(m, t, s)
+		} else {
+			addG2(m, t, s)
 		}
-	}
+	})
 	return m
 }
-
-// prepare turns a vector accessor into a Prepare step.
-func prepare[T any](f func() T) func() { return func() { f() } }
 
 // prepareDecode is prepare for the cases that decode: it also warms the
 // decoder's type-assertion cache.
@@ -158,7 +153,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 			SizeHint:    affine,
 			Case: func() memprof.Case {
 				var in []bls12381.G1Jac
-				return suitekit.BatchSliceCase(prepare(HashedG1), func(n int) {
+				return suitekit.BatchSliceCase(suitekit.Prepare(HashedG1), func(n int) {
 					in = make([]bls12381.G1Jac, n)
 					for i := range in {
 						in[i] = HashedG1()[i%Distinct]
@@ -183,7 +178,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "new(bls12381.G1Jac) set by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *bls12381.G1Jac {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *bls12381.G1Jac {
 				return new(bls12381.G1Jac).FromAffine(&values()[i])
 			})
 		},
@@ -192,14 +187,14 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[]bls12381.G1Jac, each set by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *bls12381.G1Jac, i int) { dst.FromAffine(&values()[i]) })
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *bls12381.G1Jac, i int) { dst.FromAffine(&values()[i]) })
 		},
 	}
 	m[key("compressed", "pointer")] = suitekit.Impl{
 		Constructor: "(*bls12381.G1Affine).Bytes of " + v + " (a [48]byte returned by value), kept on the heap as *[48]byte",
 		SizeHint:    bls12381.SizeOfG1AffineCompressed,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[bls12381.SizeOfG1AffineCompressed]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[bls12381.SizeOfG1AffineCompressed]byte {
 				b := values()[i].Bytes()
 				return &b
 			})
@@ -209,7 +204,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][48]byte, each set to (*bls12381.G1Affine).Bytes of " + v,
 		SizeHint:    bls12381.SizeOfG1AffineCompressed,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[bls12381.SizeOfG1AffineCompressed]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[bls12381.SizeOfG1AffineCompressed]byte, i int) {
 				*dst = values()[i].Bytes()
 			})
 		},
@@ -218,7 +213,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*bls12381.G1Affine).RawBytes of " + v + " (a [96]byte returned by value), kept on the heap as *[96]byte",
 		SizeHint:    bls12381.SizeOfG1AffineUncompressed,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[bls12381.SizeOfG1AffineUncompressed]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[bls12381.SizeOfG1AffineUncompressed]byte {
 				b := values()[i].RawBytes()
 				return &b
 			})
@@ -228,7 +223,7 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][96]byte, each set to (*bls12381.G1Affine).RawBytes of " + v,
 		SizeHint:    bls12381.SizeOfG1AffineUncompressed,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[bls12381.SizeOfG1AffineUncompressed]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[bls12381.SizeOfG1AffineUncompressed]byte, i int) {
 				*dst = values()[i].RawBytes()
 			})
 		},
@@ -270,7 +265,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "new(bls12381.G2Jac) set by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *bls12381.G2Jac {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *bls12381.G2Jac {
 				return new(bls12381.G2Jac).FromAffine(&values()[i])
 			})
 		},
@@ -279,14 +274,14 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[]bls12381.G2Jac, each set by FromAffine of " + v,
 		SizeHint:    jac,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *bls12381.G2Jac, i int) { dst.FromAffine(&values()[i]) })
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *bls12381.G2Jac, i int) { dst.FromAffine(&values()[i]) })
 		},
 	}
 	m[key("compressed", "pointer")] = suitekit.Impl{
 		Constructor: "(*bls12381.G2Affine).Bytes of " + v + " (a [96]byte returned by value), kept on the heap as *[96]byte",
 		SizeHint:    bls12381.SizeOfG2AffineCompressed,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[bls12381.SizeOfG2AffineCompressed]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[bls12381.SizeOfG2AffineCompressed]byte {
 				b := values()[i].Bytes()
 				return &b
 			})
@@ -296,7 +291,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][96]byte, each set to (*bls12381.G2Affine).Bytes of " + v,
 		SizeHint:    bls12381.SizeOfG2AffineCompressed,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[bls12381.SizeOfG2AffineCompressed]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[bls12381.SizeOfG2AffineCompressed]byte, i int) {
 				*dst = values()[i].Bytes()
 			})
 		},
@@ -305,7 +300,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "(*bls12381.G2Affine).RawBytes of " + v + " (a [192]byte returned by value), kept on the heap as *[192]byte",
 		SizeHint:    bls12381.SizeOfG2AffineUncompressed,
 		Case: func() memprof.Case {
-			return suitekit.PointerCase(prepare(values), func(i int) *[bls12381.SizeOfG2AffineUncompressed]byte {
+			return suitekit.PointerCase(suitekit.Prepare(values), func(i int) *[bls12381.SizeOfG2AffineUncompressed]byte {
 				b := values()[i].RawBytes()
 				return &b
 			})
@@ -315,7 +310,7 @@ func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 		Constructor: "[][192]byte, each set to (*bls12381.G2Affine).RawBytes of " + v,
 		SizeHint:    bls12381.SizeOfG2AffineUncompressed,
 		Case: func() memprof.Case {
-			return suitekit.SliceCase(prepare(values), func(dst *[bls12381.SizeOfG2AffineUncompressed]byte, i int) {
+			return suitekit.SliceCase(suitekit.Prepare(values), func(dst *[bls12381.SizeOfG2AffineUncompressed]byte, i int) {
 				*dst = values()[i].RawBytes()
 			})
 		},

@@ -121,20 +121,6 @@ func opBatchG2(n int) []bls12381.G2Jac {
 	return out
 }
 
-func opPrepare(in suites.OpInput) (*opData, error) {
-	if in.Invalid {
-		return nil, suites.ErrNoInvalidInput
-	}
-	return opInputs()
-}
-
-func opVerifyMessage(in suites.OpInput) []byte {
-	if in.Invalid {
-		return suites.OpOtherMessage
-	}
-	return suites.OpMessage
-}
-
 func opFixtures() *fixtures.Ops {
 	f, err := fixtures.Load()
 	if err != nil {
@@ -153,7 +139,7 @@ func init() {
 		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
 			Note: "(*G1Affine).Bytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -163,7 +149,7 @@ func init() {
 		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
 			Note: "(*G1Affine).RawBytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -173,7 +159,7 @@ func init() {
 		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
 			Note: "(*G1Affine).FromJacobian then Bytes: gnark encodes only affine points",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -230,7 +216,7 @@ func init() {
 		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
 			Note: fmt.Sprintf("(*G1Jac).AddMixed of %d affine points, then (*G1Affine).FromJacobian: one inversion", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -240,7 +226,7 @@ func init() {
 		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
 			Note: fmt.Sprintf("(*G1Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -268,7 +254,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
 			Note: "(*G2Affine).Bytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -278,7 +264,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
 			Note: "(*G2Affine).RawBytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -288,7 +274,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
 			Note: "(*G2Affine).FromJacobian then Bytes: gnark encodes only affine points",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -345,7 +331,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
 			Note: fmt.Sprintf("(*G2Jac).AddMixed of %d affine points, then (*G2Affine).FromJacobian: one inversion", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -355,7 +341,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
 			Note: fmt.Sprintf("(*G2Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -383,7 +369,7 @@ func init() {
 		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
 			Note: "HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opPrepare(in)
+				d, err := suites.ValidInputs(in, opInputs)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -404,7 +390,7 @@ func init() {
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
-				msg := opVerifyMessage(in)
+				msg := suites.OpVerifyMessage(in)
 				var ok bool
 				return suites.OpHarness{
 					Run: func() error {

@@ -234,3 +234,20 @@ func prepareFunc(prepare func(), prepareN func(int)) func(int) error {
 		return nil
 	}
 }
+
+// PointTypes are the types that are curve points.
+var PointTypes = []string{"PublicKey", "Signature", "G1", "G2"}
+
+// EachPoint calls add for every point type and scheme it is registered
+// under, with the group ("G1" or "G2") its points live in.
+func EachPoint(add func(typ, scheme, group string)) {
+	for _, t := range PointTypes {
+		for _, s := range SchemesOf(t) {
+			add(t, s, Group(t, s))
+		}
+	}
+}
+
+// Prepare turns a vector accessor (a sync.OnceValue) into a Prepare step
+// that computes the vectors before anything is measured.
+func Prepare[T any](f func() T) func() { return func() { f() } }
