@@ -164,17 +164,16 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	prev := dataWord(first)
+	prev := first
 	for i := 1; i < k && (deadline.IsZero() || i < 2 || time.Now().Before(deadline)); i++ {
 		v, err := callNew(c, i)
 		if err != nil {
 			return 0, 0, err
 		}
-		if w := dataWord(v); w == prev && w != nil {
-			return 0, 0, fmt.Errorf("case %s: New returned the same object for instances %d and %d; each instance must be a new allocation (a shared object would measure as 0 B per instance)", c.Name, i-1, i)
-		} else {
-			prev = w
+		if err := c.checkDistinct(i, prev, v); err != nil {
+			return 0, 0, err
 		}
+		prev = v
 	}
 	size := representationSize(first)
 	// Round up to the next power of two as a stand-in for size classes,
@@ -324,18 +323,26 @@ func (c *Case) build(n int) (any, error) {
 	if at, p := constructInstances(c.New, holder); p != nil {
 		return nil, fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
 	}
-	prev := unsafe.Pointer(nil)
 	for i, v := range holder {
 		if isNil(v) {
 			return nil, fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
 		}
-		w := dataWord(v)
-		if i > 0 && w == prev && w != nil {
-			return nil, fmt.Errorf("case %s: New returned the same object for instances %d and %d; each instance must be a new allocation", c.Name, i-1, i)
+		if i > 0 {
+			if err := c.checkDistinct(i, holder[i-1], v); err != nil {
+				return nil, err
+			}
 		}
-		prev = w
 	}
 	return holder, nil
+}
+
+// checkDistinct fails when instance i is the object instance i-1 was: a
+// shared object would measure as 0 B per instance.
+func (c *Case) checkDistinct(i int, prev, v any) error {
+	if w := dataWord(v); w != nil && w == dataWord(prev) {
+		return fmt.Errorf("case %s: New returned the same object for instances %d and %d; each instance must be a new allocation (a shared object would measure as 0 B per instance)", c.Name, i-1, i)
+	}
+	return nil
 }
 
 // allocHolder allocates the harness's own slice that keeps instances alive.
