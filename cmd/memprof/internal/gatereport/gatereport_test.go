@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/memprof"
 )
 
@@ -35,24 +35,9 @@ func compare(t *testing.T, head string, opts gate.CompareOptions) *gate.Comparis
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.
-// A mismatch is written to testdata/name.got for inspection.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		os.WriteFile(path+".got", got, 0o644)
-		t.Errorf("%s differs from the golden file; got written to %s.got (run go test -update if the change is right)", name, path)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestMarkdownGolden(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/memprof"
 )
 
@@ -42,22 +42,7 @@ func loadFixture(t *testing.T) *memprof.Results {
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gotPath := filepath.Join(t.TempDir(), name+".got")
-		os.WriteFile(gotPath, got, 0o644)
-		t.Errorf("%s differs from the golden file; got written to %s (diff them, or run go test -update if the change is intended)", path, gotPath)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestGolden(t *testing.T) {

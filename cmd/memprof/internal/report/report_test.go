@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/memprof"
 )
 
@@ -50,24 +51,10 @@ func withThroughput(rs *memprof.Results) *memprof.Results {
 	return &c
 }
 
+// golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gotPath := filepath.Join(t.TempDir(), name+".got")
-		os.WriteFile(gotPath, got, 0o644)
-		t.Errorf("%s differs from the golden file; got written to %s", path, gotPath)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestWriteListsEveryFile(t *testing.T) {
