@@ -154,11 +154,11 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 			if o.Measured > l.Value {
 				o.Status = Fail
 				// The off-heap figure is read in the runtime's 256 KiB
-				// chunks: within one chunk of the budget it may be the
-				// reading, not the instances.
+				// chunks: within its resolution (two chunks over N) of the
+				// budget it may be the reading, not the instances.
 				if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
 					o.Status = Warn
-					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s B per instance, 256 KiB / N): measure at a larger N to tell", trimFloat(r.OffheapResolution))
+					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s B per instance, 512 KiB / N): measure at a larger N to tell", trimFloat(r.OffheapResolution))
 				}
 			}
 		}

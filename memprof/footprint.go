@@ -14,7 +14,8 @@ type footprint struct {
 	// finalizer and cleanup records. It grows in persistent chunks of
 	// 256 KiB, which the span, mcache, bucket and GC statistics also carve
 	// from (moving their share out of OtherSys), so one reading is exact
-	// only to a chunk: its resolution over N instances is 256 KiB / N.
+	// only to a chunk, and a delta of two readings to two: its resolution
+	// over N instances is 512 KiB / N.
 	otherSys uint64
 	// metaSys sums the heap's own metadata taken from those chunks:
 	// MSpanSys, MCacheSys, BuckHashSys and GCSys. It grows with the heap

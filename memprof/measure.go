@@ -110,7 +110,8 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	r.HeapAllocBytesPerInstance = (heapDelta - holder) / n
 	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
 	r.OffheapBytesPerInstance = offheap / n
-	r.OffheapResolution = float64(persistentChunk) / n
+	// Two readings, each anywhere within a chunk: two chunks over N.
+	r.OffheapResolution = 2 * float64(persistentChunk) / n
 	meta := float64(int64(after.metaSys) - int64(before.metaSys))
 	r.RuntimeMetadataBytesPerInstance = meta / n
 	var cheap float64

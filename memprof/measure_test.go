@@ -252,8 +252,8 @@ func TestMeasureInChild(t *testing.T) {
 	}
 	// The off-heap figure moves in persistent chunks of 256 KiB (a pass can
 	// straddle two), and the GC's own metadata grows a little with the heap.
-	if tol := float64(2*256<<10+128<<10) / n; math.Abs(r.OffheapBytesPerInstance) > tol {
-		t.Errorf("plain struct: off-heap per instance %v, want 0 within %v (two chunks and GC metadata over N)", r.OffheapBytesPerInstance, tol)
+	if tol := r.OffheapResolution; tol != float64(2*256<<10)/n || math.Abs(r.OffheapBytesPerInstance) > tol {
+		t.Errorf("plain struct: off-heap per instance %v, want 0 within the reported resolution %v (two 256 KiB chunks over N)", r.OffheapBytesPerInstance, tol)
 	}
 	// A finalizer's record lives outside the heap: it shows off-heap, not
 	// in the heap figure.

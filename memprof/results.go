@@ -61,7 +61,8 @@ type Result struct {
 	// in it. The runtime maps this memory in chunks of 256 KiB:
 	// OffheapResolution says how far from the truth one reading can be.
 	OffheapBytesPerInstance float64 `json:"offheap_bytes_per_instance"`
-	// OffheapResolution is 256 KiB / N: the off-heap figure's resolution.
+	// OffheapResolution is 512 KiB / N (two chunks: the figure is the
+	// difference of two readings): the off-heap figure's resolution.
 	OffheapResolution float64 `json:"offheap_resolution_bytes_per_instance"`
 	// RuntimeMetadataBytesPerInstance is the heap's own metadata (span,
 	// mcache, profiling-bucket and GC records) that grew with the

@@ -214,7 +214,7 @@ func ShortFunction(fn string) string {
 }
 
 // Offheap renders the off-heap figure: "~0" when it is within the
-// figure's resolution (the runtime maps off-heap memory in 256 KiB chunks),
+// figure's resolution (two of the runtime's 256 KiB off-heap chunks over N),
 // the value otherwise.
 func Offheap(r memprof.Result) string {
 	if r.OffheapResolution > 0 && math.Abs(r.OffheapBytesPerInstance) < r.OffheapResolution {
