@@ -28,7 +28,14 @@ process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
 and attributes its in-use bytes and objects to the instance constructor. It
 prints bytes and allocations per instance, the representation's unsafe.Sizeof,
 the slot size the allocator used, off-heap runtime memory, the HeapAlloc
-cross-check, the harness's holder, and the allocation sites.
+cross-check, the harness's holder, the C heap, the RSS growth and the part of
+it nothing above explains (unaccounted), and the allocation sites.
+
+Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
+offheap_resolution_bytes_per_instance, 512 KiB / N, and
+rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
+print ~0 for a figure within it, and n/a (N too small) for an RSS or
+unaccounted figure whose resolution is larger than the instance itself.
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.
