@@ -113,6 +113,9 @@ func TestNothingToMeasure(t *testing.T) {
 // TestFlagsThatDoNothing: a flag given where it has no effect, or given
 // with an empty value (an unset shell variable: --lib "$LIB"), is a usage
 // error naming the flag; it is never silently ignored or read as "all".
+//
+// The --scheme rows use types no test registers a scheme for
+// (TestCrashingChildExitsOne registers G1 under min-sig).
 func TestFlagsThatDoNothing(t *testing.T) {
 	checkRefusals(t, []refusal{
 		{"instances --op without --with-throughput", []string{"instances", "--type", "G1", "-n", "100", "--op", "to-affine"}, exitUsage,
@@ -125,8 +128,8 @@ func TestFlagsThatDoNothing(t *testing.T) {
 			[]string{"--op does nothing without --with-throughput"}, false, nil},
 		{"instances --sweep-n without --sweep", []string{"instances", "--type", "G1", "-n", "100", "--sweep-n", "10,20,30"}, exitUsage,
 			[]string{"--sweep-n does nothing without --sweep"}, false, nil},
-		{"instances --scheme of a type without one", []string{"instances", "--type", "G1", "-n", "100", "--scheme", "min-sig"}, exitUsage,
-			[]string{"--scheme does nothing for --type G1", "PublicKey, Signature"}, false, nil},
+		{"instances --scheme of a type without one", []string{"instances", "--type", "SecretKey,G2", "-n", "100", "--scheme", "min-sig"}, exitUsage,
+			[]string{"--scheme does nothing for --type SecretKey,G2", "PublicKey, Signature"}, false, nil},
 		{"instances --with-throughput of a type without operations", []string{"instances", "--type", "SecretKey", "-n", "100", "--with-throughput"}, exitUsage,
 			[]string{"--with-throughput does nothing: no operation matches --type SecretKey", "types with operations are"}, false, nil},
 		{"instances --with-throughput of an operation the type lacks", []string{"instances", "--type", "G1", "-n", "100", "--with-throughput", "--op", "sign"}, exitUsage,
@@ -169,8 +172,8 @@ func TestFlagsThatDoNothing(t *testing.T) {
 			[]string{"--min-sample does nothing with --throughput=false"}, false, nil},
 		{"report --op of an operation the type lacks", []string{"report", "--type", "G1", "-n", "100", "--op", "sign", "--out", "DIR"}, exitUsage,
 			[]string{"--op does nothing: no operation matches --type G1 --op sign"}, false, nil},
-		{"report --scheme of a type without one", []string{"report", "--type", "G1", "-n", "100", "--throughput=false", "--scheme", "min-sig", "--out", "DIR"}, exitUsage,
-			[]string{"--scheme does nothing for --type G1"}, false, nil},
+		{"report --scheme of a type without one", []string{"report", "--type", "G2", "-n", "100", "--throughput=false", "--scheme", "min-sig", "--out", "DIR"}, exitUsage,
+			[]string{"--scheme does nothing for --type G2"}, false, nil},
 		{"report empty --lib", []string{"report", "--type", "G1", "-n", "100", "--throughput=false", "--lib", "", "--out", "DIR"}, exitUsage,
 			[]string{"--lib is empty"}, false, nil},
 		{"report empty --from", []string{"report", "--from", "", "--type", "G1", "-n", "100", "--throughput=false", "--out", "DIR"}, exitUsage,
