@@ -3,6 +3,7 @@ package memprof
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -126,6 +127,12 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		rss := float64(after.rss - before.rss)
 		r.RSSBytesPerInstance = rss / n
 		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - cheap) / n
+		// Each reading counts whole pages (off by up to one), and is
+		// taken while the runtime fills an off-heap chunk, resident page
+		// by page but counted whole by OtherSys and the metadata figures
+		// (off by up to one chunk): two of each over N, as the figures
+		// are differences of two readings.
+		r.RSSResolution = 2 * float64(persistentChunk+os.Getpagesize()) / n
 	}
 	return r, nil
 }

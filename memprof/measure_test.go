@@ -290,3 +290,28 @@ func TestCHeapColumnSaysWhyNotAvailable(t *testing.T) {
 		}
 	}
 }
+
+// TestRSSResolution: the RSS and unaccounted figures are differences of
+// two readings of the resident set, each in whole pages and each anywhere
+// within one of the runtime's off-heap chunks it is filling: their
+// resolution is two chunks and two pages over N. Where the resident set
+// cannot be read (no /proc/self/statm), there is no figure and no
+// resolution.
+func TestRSSResolution(t *testing.T) {
+	_, statErr := os.Stat("/proc/self/statm")
+	for _, n := range []int{1, 1000} {
+		t.Run(fmt.Sprint("N=", n), func(t *testing.T) {
+			r, err := Measure(Case{Name: "forty", New: func(i int) any { return &forty{a: uint64(i)} }}, N(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 2 * float64(persistentChunk+os.Getpagesize()) / float64(n)
+			if statErr != nil {
+				want = 0
+			}
+			if r.RSSResolution != want {
+				t.Errorf("RSS resolution: got %v, want %v (two %d-byte chunks and two %d-byte pages over N=%d)", r.RSSResolution, want, persistentChunk, os.Getpagesize(), n)
+			}
+		})
+	}
+}

@@ -82,9 +82,20 @@ type Result struct {
 	RSSBytesPerInstance float64 `json:"rss_bytes_per_instance"`
 	// UnaccountedBytesPerInstance is the RSS growth that neither the Go heap
 	// (HeapAlloc delta, holder included), the off-heap runtime memory, the
-	// runtime's metadata nor the C heap explains. Page granularity makes it
-	// noisy at small N.
+	// runtime's metadata nor the C heap explains. RSSResolution says how
+	// far from the truth it can be.
 	UnaccountedBytesPerInstance float64 `json:"unaccounted_bytes_per_instance"`
+	// RSSResolution is the resolution of RSSBytesPerInstance and
+	// UnaccountedBytesPerInstance: 2 × (256 KiB + one page) / N. Each of
+	// the two readings the figures are the difference of counts whole
+	// pages (it can be off by up to a page), and is taken while the
+	// runtime is filling one of its 256 KiB off-heap chunks, which become
+	// resident page by page as they fill and which the off-heap and
+	// metadata figures (subtracted from the unaccounted one) count whole
+	// as soon as they are mapped (off by up to a chunk). It is 0 where RSS
+	// cannot be read, and in files written before it was recorded; the
+	// JSON field is then absent.
+	RSSResolution float64 `json:"rss_resolution_bytes_per_instance,omitempty"`
 
 	Sites []Site `json:"sites"`
 	Sweep *Sweep `json:"sweep,omitempty"`

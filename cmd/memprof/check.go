@@ -70,6 +70,10 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if err := checkFlags(fs, inert{*update, "without --update", []string{"headroom"}},
+		inert{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}); err != nil {
+		return inv.usageError("%v", err)
+	}
 	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
 	if *headroom < 1 {
 		return inv.usageError("--headroom must be >= 1, got %v", *headroom)

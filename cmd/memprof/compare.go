@@ -57,6 +57,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if done {
 		return code
 	}
+	if err := checkFlags(fs); err != nil {
+		return inv.usageError("%v", err)
+	}
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}

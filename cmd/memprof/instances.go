@@ -28,10 +28,21 @@ process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
 and attributes its in-use bytes and objects to the instance constructor. It
 prints bytes and allocations per instance, the representation's unsafe.Sizeof,
 the slot size the allocator used, off-heap runtime memory, the HeapAlloc
-cross-check, the harness's holder, and the allocation sites.
+cross-check, the harness's holder, the C heap, the RSS growth and the part of
+it nothing above explains (unaccounted), and the allocation sites.
+
+Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
+offheap_resolution_bytes_per_instance, 512 KiB / N, and
+rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
+print ~0 for a figure within it, and n/a (N too small) for an RSS or
+unaccounted figure whose resolution is larger than the instance itself.
 
 Type, library and representation names are case-insensitive. Exit status is
-0 when every case was measured, 1 when any failed, 2 for a usage error.`,
+0 when every case was measured, 1 when any failed, 2 for a usage error.
+
+` + nothingMeasuredHelp + `
+
+` + flagsHelp,
 		Run: runInstances,
 	})
 }
@@ -79,6 +90,10 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if err := checkFlags(fs, inert{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
+		inert{*sweep, "without --sweep", []string{"sweep-n"}}); err != nil {
+		return inv.usageError("%v", err)
+	}
 	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
 	formats := []string{"table", "json", "markdown", "csv", "bench"}
 	f, err := suites.Canonical("format", *format, formats)
@@ -88,6 +103,9 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	entries, unavailable, err := sel.resolve(true)
 	if err != nil {
 		return inv.usageError("%v", err)
+	}
+	if len(entries) == 0 {
+		return inv.refuseNothing(sel.describe(), "case", unavailableReasons(unavailable))
 	}
 	if mo.n <= 0 {
 		return inv.usageError("-n must be positive, got %d", mo.n)
@@ -104,6 +122,9 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if *withThroughput {
 		if ops, err = sel.throughputOps(to); err != nil {
 			return inv.usageError("%v", err)
+		}
+		if len(ops) == 0 {
+			return inv.usageError("--with-throughput does nothing: %s", noOpMatches(&sel, to))
 		}
 	}
 	if err := checkOutputPath(*out); err != nil {

@@ -44,6 +44,9 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if err := checkFlags(fs); err != nil {
+		return inv.usageError("%v", err)
+	}
 	f, err := suites.Canonical("format", *format, []string{"table", "json"})
 	if err != nil {
 		return inv.usageError("%v", err)

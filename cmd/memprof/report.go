@@ -50,7 +50,11 @@ when a case or an operation failed (the review is still written, the
 failure in it), when the libraries disagree (nothing is written), when the
 --from file is not a readable memprof.results/v1 file (nothing is written),
 or when writing failed; 2 for a usage error, an --out that is not empty
-included.`,
+included.
+
+` + nothingMeasuredHelp + `
+
+` + flagsHelp,
 		Run: runReport,
 	})
 }
@@ -73,6 +77,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	}
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if err := checkFlags(fs, inert{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}); err != nil {
+		return inv.usageError("%v", err)
 	}
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
@@ -110,6 +117,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.usageError("%v", err)
 		}
+		if len(entries) == 0 {
+			return inv.refuseNothing(sel.describe(), "case", unavailableReasons(unavailable))
+		}
 		if mo.n <= 0 {
 			return inv.usageError("-n must be positive, got %d", mo.n)
 		}
@@ -120,6 +130,12 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if *withThroughput {
 			if ops, err = sel.throughputOps(to); err != nil {
 				return inv.usageError("%v", err)
+			}
+			// Asked for, not merely the default: timing nothing is refused.
+			for _, name := range []string{"op", "throughput", "samples", "min-sample"} {
+				if len(ops) == 0 && wasGiven(fs, name) {
+					return inv.usageError("%s does nothing: %s", dashed(name), noOpMatches(&sel, to))
+				}
 			}
 		}
 		if err := checkMemoryFor(entries, mo); err != nil {

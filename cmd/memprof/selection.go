@@ -6,8 +6,25 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
+)
+
+// nothingMeasuredHelp and flagsHelp end the help of the measuring
+// commands: how a selection that can measure nothing, and a flag that does
+// nothing, are refused (refuseNothing, checkFlags).
+const (
+	nothingMeasuredHelp = `A selection of which nothing can be measured is refused before anything
+runs or is written: when every selected combination does not apply to its
+type (--type Signature --repr scalar) it is a usage error (2) naming why;
+when every one is unavailable for another reason (a library lacks it, or
+blst in a build without cgo) the exit status is 1, with one line saying
+that nothing was measured and why.`
+	flagsHelp = `A flag given where it does nothing (--op, --samples or --min-sample without
+the throughput they tune, --sweep-n without --sweep, --scheme for a type
+without one) or given an empty value (--lib "", --repr ,) is a usage error
+(2), never read as the default.`
 )
 
 // selection is the set of cases the --type, --lib, --repr, --layout and
@@ -16,13 +33,14 @@ type selection struct {
 	types, libs, reprs, layouts string
 	scheme                      string
 	defaultLayout               string
+	fs                          *flag.FlagSet // the flags were added to it: which were given
 }
 
 // addFlags adds the selection flags to fs. defaultLayout "pointer" selects
 // the pointer layout, and the collection layout of scenario types, unless
 // --layout says otherwise; "" selects every layout.
 func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
-	s.defaultLayout = defaultLayout
+	s.defaultLayout, s.fs = defaultLayout, fs
 	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+strings.Join(suites.Types, ", ")+"; all = the object types "+strings.Join(objectTypes(), ", ")+"; scenarios = "+strings.Join(suites.Scenarios, ", ")+" (1,000,000 validators each: minutes); everything = both")
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
@@ -129,6 +147,11 @@ func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailab
 	if err != nil {
 		return nil, nil, err
 	}
+	if s.fs != nil && wasGiven(s.fs, "scheme") {
+		if withScheme := schemeTypes(); !slices.ContainsFunc(types, func(t string) bool { return slices.Contains(withScheme, t) }) {
+			return nil, nil, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, strings.Join(withScheme, ", "))
+		}
+	}
 	for _, e := range suites.All() {
 		if !slices.Contains(types, e.Type) || !slices.Contains(libs, e.Lib) || !slices.Contains(reprs, e.Repr) || !slices.Contains(layouts, e.Layout) {
 			continue
@@ -146,6 +169,136 @@ func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailab
 		return nil, nil, fmt.Errorf("no case matches --type %s --lib %s --repr %s --layout %s; run 'memprof list' for the combinations that exist", orAll(s.types), orAll(s.libs), orAll(s.reprs), orAll(s.layouts))
 	}
 	return measure, unavailable, nil
+}
+
+// describe writes the selection as the flags that made it:
+// "--type Signature --repr scalar".
+func (s *selection) describe() string {
+	var parts []string
+	for _, f := range []struct{ name, v string }{{"type", s.types}, {"lib", s.libs}, {"repr", s.reprs}, {"layout", s.layouts}} {
+		if f.v != "" {
+			parts = append(parts, "--"+f.name+" "+f.v)
+		}
+	}
+	if !strings.EqualFold(s.scheme, "min-pk") {
+		parts = append(parts, "--scheme "+s.scheme)
+	}
+	return strings.Join(parts, " ")
+}
+
+// schemeTypes are the types whose entries the scheme changes (PublicKey
+// and Signature: the scheme decides their group), from the registry.
+func schemeTypes() []string {
+	var out []string
+	for _, e := range suites.All() {
+		if e.Scheme != "" && !slices.Contains(out, e.Type) {
+			out = append(out, e.Type)
+		}
+	}
+	return out
+}
+
+// refuseNothing refuses a selection of which nothing can be measured:
+// every selected case (what: "case" or "operation") is unavailable, for
+// the reasons given. When none of them applies to its type (a scalar
+// Signature), the selection itself is wrong: a usage error naming why.
+// Otherwise a library or this build lacks them: a failure, one line
+// saying that nothing was measured and why. Either way nothing is
+// measured or written.
+func (inv *invocation) refuseNothing(selected, what string, reasons []string) int {
+	var notApplicable, other []string
+	for _, why := range reasons {
+		list, text := &other, why
+		if render.NotApplicable(why) {
+			list, text = &notApplicable, strings.TrimPrefix(why, "does not apply: ")
+		}
+		if !slices.Contains(*list, text) {
+			*list = append(*list, text)
+		}
+	}
+	if len(other) == 0 {
+		return inv.usageError("%s selects only combinations that do not apply to their type: %s; run 'memprof list' for the combinations that exist", selected, strings.Join(notApplicable, "; "))
+	}
+	return inv.fail("nothing measured: every selected %s is unavailable: %s", what, strings.Join(other, "; "))
+}
+
+// unavailableReasons returns the reasons of us.
+func unavailableReasons(us []memprof.Unavailable) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.Reason
+	}
+	return out
+}
+
+// inert says that some flags do nothing unless a condition holds, as
+// --op without --with-throughput.
+type inert struct {
+	matters bool     // the condition holds: the flags have an effect
+	why     string   // completes "--op does nothing ...": "without --with-throughput"
+	flags   []string // the flags' names, without dashes
+}
+
+// checkFlags returns a usage error for the first flag given on the command
+// line (fs.Visit sees only those) that has an empty value, blank or only
+// commas, or that a rule says does nothing. An empty value is never read
+// as the default: an unset shell variable in --lib "$LIB" would otherwise
+// select every library, and in -o "$OUT" write to stdout.
+func checkFlags(fs *flag.FlagSet, rules ...inert) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if err != nil {
+			return
+		}
+		if g, ok := f.Value.(flag.Getter); ok {
+			if v, ok := g.Get().(string); ok && strings.Trim(v, ", \t") == "" {
+				err = fmt.Errorf("%s is empty: %s", dashed(f.Name), emptyHint(f))
+				return
+			}
+		}
+		for _, r := range rules {
+			if !r.matters && slices.Contains(r.flags, f.Name) {
+				err = fmt.Errorf("%s does nothing %s", dashed(f.Name), r.why)
+				return
+			}
+		}
+	})
+	return err
+}
+
+// emptyHint says what an empty flag could have been instead.
+func emptyHint(f *flag.Flag) string {
+	choices := map[string][]string{"type": suites.Types, "lib": suites.Libs, "repr": suites.Reprs, "layout": suites.Layouts, "op": suites.OpNames, "scheme": suites.Schemes}
+	def := "leave the flag out for the default"
+	if f.DefValue != "" {
+		def += " (" + f.DefValue + ")"
+	}
+	switch valid := choices[f.Name]; {
+	case f.Name == "type":
+		return "name one or more of " + strings.Join(valid, ", ") + ", or all, scenarios, everything"
+	case f.Name == "scheme":
+		return "name one of " + strings.Join(valid, ", ") + ", or " + def
+	case valid != nil && f.Name != "layout":
+		return "name one or more of " + strings.Join(valid, ", ") + ", or leave the flag out for all"
+	case valid != nil:
+		return "name one or more of " + strings.Join(valid, ", ") + ", or " + def
+	}
+	return "give a value, or " + def
+}
+
+// wasGiven reports whether the flag name was given on the command line.
+func wasGiven(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// dashed writes a flag's name as its help does: -n, --lib.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func orAll(v string) string {

@@ -38,7 +38,11 @@ fixtures/vectors.json and rejects invalid input; a failure exits 1.
 ` + memprof.ThroughputMethod + `
 
 Exit status is 0 when every operation was timed, 1 when the libraries disagree
-or an operation failed, 2 for a usage error.`,
+or an operation failed, 2 for a usage error.
+
+` + nothingMeasuredHelp + `
+
+` + flagsHelp,
 		Run: runThroughput,
 	})
 }
@@ -83,6 +87,9 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
+	if err := checkFlags(fs); err != nil {
+		return inv.usageError("%v", err)
+	}
 	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
 	if err != nil {
 		return inv.usageError("%v", err)
@@ -118,6 +125,14 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	ops := selectOps(typeList, libList, reprList, opList)
 	if len(ops) == 0 {
 		return inv.usageError("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
+	}
+	var reasons []string
+	for _, o := range ops {
+		reasons = append(reasons, o.Unavailable)
+	}
+	if !slices.Contains(reasons, "") {
+		sel := selection{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
+		return inv.refuseNothing(strings.TrimSpace(sel.describe()+" "+opFlag(to.ops)), "operation", reasons)
 	}
 
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}}
@@ -233,6 +248,20 @@ func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops [
 var agreeRun = agree.Run
 
 func sameGroup(a, b memprof.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
+
+// noOpMatches says that no operation matches the selection and --op, and
+// which types have operations.
+func noOpMatches(s *selection, to throughputOptions) string {
+	return fmt.Sprintf("no operation matches %s; types with operations are %s", strings.TrimSpace(s.describe()+" "+opFlag(to.ops)), strings.Join(suites.OpTypes(), ", "))
+}
+
+// opFlag writes --op as given, or "" when it was not.
+func opFlag(ops string) string {
+	if ops == "" {
+		return ""
+	}
+	return "--op " + ops
+}
 
 // throughputOps returns the operations of the types, libraries and
 // representations the selection flags choose (instances --with-throughput);

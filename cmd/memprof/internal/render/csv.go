@@ -15,7 +15,7 @@ var CSVHeader = []string{
 	"kind", "type", "lib", "repr", "layout", "scheme", "constructor", "op", "batch", "n", "samples",
 	"bytes_per_instance", "allocs_per_instance", "sizeof_bytes", "slot_bytes",
 	"offheap_bytes_per_instance", "heapalloc_bytes_per_instance", "holder_bytes_per_instance",
-	"cheap_bytes_per_instance", "rss_bytes_per_instance", "unaccounted_bytes_per_instance",
+	"cheap_bytes_per_instance", "rss_bytes_per_instance", "unaccounted_bytes_per_instance", "rss_resolution_bytes_per_instance",
 	"ns_per_op_median", "ns_per_op_q1", "ns_per_op_q3", "cpu_ns_per_op_median", "ops_per_s",
 	"bytes_per_op", "allocs_per_op", "note", "error",
 }
@@ -79,6 +79,9 @@ func CSV(w io.Writer, rs *memprof.Results) error {
 			}
 			set["rss_bytes_per_instance"] = csvNum(r.RSSBytesPerInstance)
 			set["unaccounted_bytes_per_instance"] = csvNum(r.UnaccountedBytesPerInstance)
+			if r.RSSResolution > 0 { // 0: not recorded (an older file)
+				set["rss_resolution_bytes_per_instance"] = csvNum(r.RSSResolution)
+			}
 		}
 		if err := write(set); err != nil {
 			return err

@@ -42,8 +42,8 @@ func Markdown(w io.Writer, rs *memprof.Results) error {
 // columns of the terminal table.
 func InstancesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
 	t := MarkdownTable{
-		Header: []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof B", "slot B", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "note"},
-		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, false},
+		Header: []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof B", "slot B", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note"},
+		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, true, true, false},
 	}
 	for _, r := range sortedRows(rs) {
 		t.Rows = append(t.Rows, r.cells)
@@ -58,7 +58,7 @@ func sortedRows(rs *memprof.Results) []row {
 	for _, r := range rs.Instances {
 		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
 		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
+			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
 			continue
 		}
 		rows = append(rows, row{k, []string{
@@ -66,12 +66,12 @@ func sortedRows(rs *memprof.Results) []row {
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
 			Offheap(r), Num(r.HeapAllocBytesPerInstance),
-			Num(r.HolderBytesPerInstance), cHeap(r), "n=" + strconv.Itoa(r.N),
+			Num(r.HolderBytesPerInstance), cHeap(r), RSS(r), Unaccounted(r), "n=" + strconv.Itoa(r.N),
 		}})
 	}
 	for _, u := range unavailableInstances(rs) {
 		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
+		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i].key, rows[j].key

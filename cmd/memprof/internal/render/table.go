@@ -47,7 +47,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
 			Offheap(r), Num(r.HeapAllocBytesPerInstance),
-			Num(r.HolderBytesPerInstance), cHeap(r), Num(r.RSSBytesPerInstance), Num(r.UnaccountedBytesPerInstance), "n=" + strconv.Itoa(r.N),
+			Num(r.HolderBytesPerInstance), cHeap(r), RSS(r), Unaccounted(r), "n=" + strconv.Itoa(r.N),
 		}})
 	}
 	omitted := 0
@@ -217,10 +217,50 @@ func ShortFunction(fn string) string {
 // figure's resolution (two of the runtime's 256 KiB off-heap chunks over N),
 // the value otherwise.
 func Offheap(r memprof.Result) string {
-	if r.OffheapResolution > 0 && math.Abs(r.OffheapBytesPerInstance) < r.OffheapResolution {
+	return Resolved(r.OffheapBytesPerInstance, r.OffheapResolution, math.Inf(1))
+}
+
+// RSS renders the RSS figure within its resolution (memprof.Result.RSSResolution):
+// see Resolved, with the instance's own bytes as the bound.
+func RSS(r memprof.Result) string {
+	return Resolved(r.RSSBytesPerInstance, r.RSSResolution, instanceBytes(r))
+}
+
+// Unaccounted renders the unaccounted figure, which has the RSS figure's
+// resolution: see RSS.
+func Unaccounted(r memprof.Result) string {
+	return Resolved(r.UnaccountedBytesPerInstance, r.RSSResolution, instanceBytes(r))
+}
+
+// NTooSmall is what a table shows for a figure whose resolution is larger
+// than the instance it is about.
+const NTooSmall = "n/a (N too small)"
+
+// Resolved renders a per-instance figure v known only to within
+// resolution: NTooSmall when the resolution is larger than bound (then no
+// digit of v tells the instance from nothing, or from twice itself), "~0"
+// when v is within the resolution, v otherwise. A resolution of 0 (not
+// recorded: a results file older than the figure's resolution) renders v.
+func Resolved(v, resolution, bound float64) string {
+	switch {
+	case resolution <= 0:
+		return Num(v)
+	case resolution > bound:
+		return NTooSmall
+	case math.Abs(v) < resolution:
 		return "~0"
 	}
-	return Num(r.OffheapBytesPerInstance)
+	return Num(v)
+}
+
+// instanceBytes is what one instance is known to keep: its Go heap bytes,
+// from the heap profile, and its C heap where that was measured.
+func instanceBytes(r memprof.Result) float64 {
+	b := r.BytesPerInstance
+	if r.CHeapBytesPerInstance != nil && *r.CHeapBytesPerInstance > 0 {
+		b += *r.CHeapBytesPerInstance
+	}
+	return b
 }
 
 // NotApplicable reports whether an unavailable combination's reason says

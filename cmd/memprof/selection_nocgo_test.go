@@ -1,0 +1,44 @@
+//go:build !cgo
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestNothingMeasuredWithoutCgo runs in the CGO_ENABLED=0 test run: every
+// blst case is unavailable there, so a selection of blst alone measures
+// nothing, which is a failure (exit 1) with one line naming the reason,
+// never an empty table and exit 0. check agrees: a budget whose every
+// selected case is unavailable is an error.
+func TestNothingMeasuredWithoutCgo(t *testing.T) {
+	const noCgo = "blst needs cgo; this build has CGO_ENABLED=0"
+	dir := t.TempDir()
+	budgets := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bytesBudget := budgets("bytes.yaml", "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst}\n    max_bytes_per_instance: 1KiB\n")
+	timeBudget := budgets("time.yaml", "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, op: verify}\n    max_ns_per_op: 10ms\n")
+	checkRefusals(t, []refusal{
+		{"instances of blst", []string{"instances", "--type", "Signature", "--lib", "blst", "-n", "100", "-o", "OUT"}, exitFailure,
+			[]string{"memprof instances: nothing measured: every selected case is unavailable: " + noCgo}, true, nil},
+		{"instances of every blst type", []string{"instances", "--type", "all", "--lib", "blst", "-n", "100"}, exitFailure,
+			[]string{"memprof instances: nothing measured", noCgo, "blst has no homogeneous projective point type"}, true, nil},
+		{"instances of blst scenarios", []string{"instances", "--type", "scenarios", "--lib", "blst", "-n", "100"}, exitFailure,
+			[]string{"nothing measured", "CGO_ENABLED=0"}, true, nil},
+		{"throughput of blst", []string{"throughput", "--type", "Signature", "--lib", "blst", "--samples", "1", "--min-sample", "1ms", "-o", "OUT"}, exitFailure,
+			[]string{"memprof throughput: nothing measured: every selected operation is unavailable: " + noCgo}, true, nil},
+		{"report of blst", []string{"report", "--type", "Signature", "--lib", "blst", "-n", "100", "--out", "DIR"}, exitFailure,
+			[]string{"memprof report: nothing measured: every selected case is unavailable: " + noCgo}, true, nil},
+		{"check of a blst bytes budget", []string{"check", "--budgets", bytesBudget, "-n", "100"}, exitFailure,
+			nil, false, []string{"ERROR {type: Signature, lib: blst}", "every selected case is unavailable: ", noCgo}},
+		{"check of a blst time budget", []string{"check", "--budgets", timeBudget, "--samples", "1", "--min-sample", "1ms"}, exitFailure,
+			nil, false, []string{"ERROR {type: Signature, lib: blst, op: verify}", "every selected operation is unavailable: ", noCgo}},
+	})
+}
