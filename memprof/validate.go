@@ -315,7 +315,7 @@ func (c *checker) nonNegative(key string, v float64) {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		c.add("%s is %v, want a finite number", key, v)
 	case v < 0:
-		c.add("%s is %s, want a non-negative number", key, strconv.FormatFloat(v, 'g', -1, 64))
+		c.add("%s is %s, want a non-negative number", key, fmtFloat(v))
 	}
 }
 
@@ -521,7 +521,12 @@ func closeTo(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= 1e-9*max(math.Abs(a), math.Abs(b))
 }
 
-func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func fmtFloat(v float64) string {
+	if math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
 
 // jsonError turns a decoding error into "LINE:COL: message", with field
 // paths as in the file.
