@@ -31,7 +31,7 @@ func TestCompareFixtures(t *testing.T) {
 		"G2/gnark/affine/pointer allocs/instance":       {New, false},
 		"Signature/blst/affine op=verify time/op":       {Regressed, true},
 		"Signature/blst/affine op=aggregate time/op":    {Unchanged, false},
-		"Signature/blst/affine op=decompress time/op":  {Unchanged, false},
+		"Signature/blst/affine op=decompress time/op":   {Unchanged, false},
 		"Signature/blst/affine op=sign time/op":         {Improved, false},
 	}
 	if len(c.Rows) != len(wants) {
