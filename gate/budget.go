@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -186,11 +187,32 @@ func (e *PosError) Error() string {
 // invalid (as opposed to unreadable).
 var ErrInvalid = errors.New("invalid budgets file")
 
-// ReadFile reads and parses the budgets file at path.
-func ReadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+// DefaultMaxBytes is the largest budgets file ReadFile reads: 64 MiB.
+const DefaultMaxBytes = 64 << 20
+
+// ErrTooLarge is wrapped by the error of a budgets file larger than the
+// limit; it is the same value as memprof.ErrTooLarge.
+var ErrTooLarge = readlimit.ErrTooLarge
+
+// ReadFile reads and parses the budgets file at path, up to
+// DefaultMaxBytes.
+func ReadFile(path string) (*File, error) { return ReadFileLimit(path, DefaultMaxBytes) }
+
+// ReadFileLimit reads and parses the budgets file at path, refusing, as
+// soon as it has read limit+1 bytes, a file larger than limit bytes (0
+// means DefaultMaxBytes); that error wraps ErrTooLarge.
+func ReadFileLimit(path string, limit int64) (*File, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading budgets: %w", err)
+	}
+	defer f.Close()
+	data, err := readlimit.ReadAll(f, limit)
+	if err != nil {
+		return nil, fmt.Errorf("reading budgets %s: %w", path, err)
 	}
 	return Parse(path, data)
 }

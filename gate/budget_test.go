@@ -2,7 +2,9 @@ package gate
 
 import (
 	"errors"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -169,4 +171,45 @@ func TestReadFileMissing(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "reading budgets") {
 		t.Errorf("got %v, want a reading budgets error", err)
 	}
+}
+
+// TestReadFileLimit: a budgets file past the limit is refused while
+// reading, naming the file and the limit; /dev/zero stops at once.
+func TestReadFileLimit(t *testing.T) {
+	pass := "../fixtures/budgets/pass.yaml"
+	size := fileSize(t, pass)
+	tests := []struct {
+		name  string
+		path  string
+		limit int64
+		want  string // "" accepted
+	}{
+		{"fits exactly", pass, size, ""},
+		{"default limit", pass, 0, ""},
+		{"one byte over", pass, size - 1, "reading budgets " + pass + ": larger than the limit of " + strconv.FormatInt(size-1, 10) + " B"},
+		{"endless input", "/dev/zero", 1 << 20, "reading budgets /dev/zero: larger than the limit of 1 MiB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := os.Stat(tt.path); err != nil {
+				t.Skip(err)
+			}
+			_, err := ReadFileLimit(tt.path, tt.limit)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got %v, want accepted", err)
+			case tt.want != "" && (err == nil || err.Error() != tt.want || !errors.Is(err, ErrTooLarge)):
+				t.Errorf("got %v, want %s (wrapping ErrTooLarge)", err, tt.want)
+			}
+		})
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }

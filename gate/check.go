@@ -96,10 +96,12 @@ type CheckOptions struct {
 	TimingUnavailable string
 }
 
-// Check evaluates every limit of f against rs. Each budget applies to
-// every case its selector matches. A budget that matches no case at all
-// is a Problem; one that matches only cases that failed to measure or are
-// unavailable gives Error outcomes.
+// Check evaluates every limit of f against rs, which should come from a
+// memprof.ResultsReader (validated at load). Each budget applies to every
+// case its selector matches. A budget that matches no case at all is a
+// Problem; one that matches only cases that failed to measure or are
+// unavailable gives Error outcomes. Times are TimeFigure's; every time
+// limit is an Error when rs's agreement check failed.
 func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 	rep := &Report{File: f}
 	for _, b := range f.Budgets {
@@ -125,18 +127,16 @@ func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 	return rep
 }
 
-// InstanceName names an instance case for reports.
+// InstanceName names an instance case for reports, as
+// memprof.Result.Label does: Signature/blst/affine/pointer[/min-sig].
 func InstanceName(typ, lib, repr, layout, scheme string) string {
-	s := typ + "/" + lib + "/" + repr + "/" + layout
-	if scheme == "min-sig" {
-		s += "/min-sig"
-	}
-	return s
+	return (&memprof.Result{Type: typ, Lib: lib, Repr: repr, Layout: layout, Scheme: scheme}).Label()
 }
 
-// OpName names an operation case for reports.
+// OpName names an operation case for reports, as
+// memprof.ThroughputRow.Label does: Signature/blst/affine op=verify.
 func OpName(typ, lib, repr, op string) string {
-	return typ + "/" + lib + "/" + repr + " op=" + op
+	return (&memprof.ThroughputRow{Type: typ, Lib: lib, Repr: repr, Op: op}).Label()
 }
 
 func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
@@ -199,6 +199,9 @@ func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Ou
 	if opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
+	if why := disagreement(rs); why != "" {
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
+	}
 	var outs []Outcome
 	for _, t := range rs.Throughput {
 		if !b.Select.MatchesOp(t.Type, t.Lib, t.Repr, t.Op) {
@@ -210,12 +213,13 @@ func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Ou
 			outs = append(outs, o)
 			continue
 		}
-		o.Measured, o.Q1, o.Q3 = timeStats(&t)
-		if o.Measured == 0 {
-			o.Status, o.Detail = Error, "the results carry no time for this operation"
+		q, _, err := TimeFigure(&t)
+		if err != nil {
+			o.Status, o.Detail = Error, err.Error()
 			outs = append(outs, o)
 			continue
 		}
+		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
 		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
 		if o.Status == Warn {
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
@@ -254,20 +258,6 @@ func timeVerdict(median, q1, limit float64) Status {
 		return Fail
 	}
 	return Warn
-}
-
-// timeStats returns the median and quartiles of a throughput row: the
-// row's own summary when it has one (memprof.SummarizeSamples made it),
-// else the same summary of its raw samples.
-func timeStats(t *memprof.ThroughputRow) (median, q1, q3 float64) {
-	if t.NsPerOpMedian > 0 {
-		return t.NsPerOpMedian, t.NsPerOpQ1, t.NsPerOpQ3
-	}
-	q, err := memprof.SummarizeSamples(t.SamplesNs)
-	if err != nil {
-		return 0, 0, 0
-	}
-	return q.Median, q.Q1, q.Q3
 }
 
 func firstLine(s string) string {

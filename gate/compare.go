@@ -122,7 +122,7 @@ func (e *EnvMismatchError) Error() string {
 var ErrBadInput = errors.New("cannot compare")
 
 // EnvDiffs lists the fields that make two environments incomparable: CPU
-// model, GOARCH, Go version, cgo (blst is measured only with it),
+// model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
 // GOMAXPROCS (it changes the times of operations that use several
 // threads) and the measured libraries' versions.
 func EnvDiffs(base, head memprof.Env) []EnvDiff {
@@ -133,6 +133,7 @@ func EnvDiffs(base, head memprof.Env) []EnvDiff {
 		}
 	}
 	add("cpu", base.CPU, head.CPU)
+	add("goos", base.GOOS, head.GOOS)
 	add("goarch", base.GOARCH, head.GOARCH)
 	add("go_version", base.GoVersion, head.GoVersion)
 	add("cgo", fmt.Sprint(base.Cgo), fmt.Sprint(head.Cgo))
@@ -150,14 +151,27 @@ func EnvDiffs(base, head memprof.Env) []EnvDiff {
 	return d
 }
 
-// Compare pairs the cases of base and head by (type, lib, repr, layout)
-// for instances and (type, lib, repr, op) for operations, and judges each
-// metric: bytes and allocations per instance exactly (bytes beyond
-// ToleranceBytes, any extra allocation), times by a Mann-Whitney U test
-// over samples_ns at Alpha and the Tolerance. It returns an
-// *EnvMismatchError for results from different environments (unless
-// allowed) and an error wrapping ErrBadInput for times without samples.
+// Compare pairs the cases of base and head by (type, lib, repr, layout,
+// scheme) for instances and (type, lib, repr, op, batch) for operations,
+// and judges each metric: bytes and allocations per instance exactly
+// (bytes beyond ToleranceBytes, any extra allocation), times by a
+// Mann-Whitney U test over samples_ns at Alpha and the Tolerance. A time
+// with fewer than MinSamples samples on a side, or from a file whose
+// agreement check failed, fails: nothing can be concluded from it.
+//
+// It returns an error wrapping ErrBadInput for results that break the
+// schema's rules (memprof.Results.Validate) or times without samples, and
+// an *EnvMismatchError for results from different environments (unless
+// allowed).
 func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, error) {
+	for _, side := range []struct {
+		name string
+		rs   *memprof.Results
+	}{{"base", base}, {"head", head}} {
+		if err := side.rs.Validate(nil); err != nil {
+			return nil, fmt.Errorf("%w: %s: %w", ErrBadInput, side.name, err)
+		}
+	}
 	alpha := opts.Alpha
 	if alpha == 0 {
 		alpha = benchmath.DefaultThresholds.CompareAlpha
@@ -274,10 +288,13 @@ func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
 	return rows
 }
 
-type opKey struct{ typ, lib, repr, op string }
+type opKey struct {
+	typ, lib, repr, op string
+	batch              int
+}
 
 func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64) ([]Row, error) {
-	key := func(t *memprof.ThroughputRow) opKey { return opKey{t.Type, t.Lib, t.Repr, t.Op} }
+	key := func(t *memprof.ThroughputRow) opKey { return opKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch} }
 	baseBy := map[opKey]*memprof.ThroughputRow{}
 	for i := range base.Throughput {
 		baseBy[key(&base.Throughput[i])] = &base.Throughput[i]
@@ -299,14 +316,30 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr {
 			return suites.Less(a.typ, a.lib, a.repr, "", b.typ, b.lib, b.repr, "")
 		}
-		return a.op < b.op
+		if a.op != b.op {
+			return a.op < b.op
+		}
+		return a.batch < b.batch
 	})
+	// An operation timed at two batch sizes is two cases: name the batch.
+	batches := map[opKey]int{}
+	for _, k := range keys {
+		batches[opKey{k.typ, k.lib, k.repr, k.op, 0}]++
+	}
+	caseName := func(k opKey) string {
+		name := OpName(k.typ, k.lib, k.repr, k.op)
+		if batches[opKey{k.typ, k.lib, k.repr, k.op, 0}] > 1 {
+			name += fmt.Sprintf(" batch=%d", k.batch)
+		}
+		return name
+	}
+	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
 	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
 	for _, k := range keys {
 		b, h := baseBy[k], headBy[k]
-		row := Row{Case: OpName(k.typ, k.lib, k.repr, k.op), Metric: "time/op", Unit: "ns", P: -1}
+		row := Row{Case: caseName(k), Metric: "time/op", Unit: "ns", P: -1}
 		switch {
 		case b == nil:
 			row.Change, row.Head = New, medianOf(h)
@@ -328,16 +361,29 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 			errs = append(errs, fmt.Errorf("%s: %s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", row.Case, side))
 			continue
 		default:
-			bs := benchmath.NewSample(slices.Clone(b.SamplesNs), &thresholds)
-			hs := benchmath.NewSample(slices.Clone(h.SamplesNs), &thresholds)
-			cmp := benchmath.AssumeNothing.Compare(bs, hs)
-			row.Base = benchmath.AssumeNothing.Summary(bs, 0.95).Center
-			row.Head = benchmath.AssumeNothing.Summary(hs, 0.95).Center
+			bq, n1, err := TimeFigure(b)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: base: %w", row.Case, err))
+				continue
+			}
+			hq, n2, err := TimeFigure(h)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: head: %w", row.Case, err))
+				continue
+			}
+			row.Base, row.Head, row.N1, row.N2 = bq.Median, hq.Median, n1, n2
 			row.Delta = row.Head - row.Base
 			if row.Base != 0 {
 				row.DeltaFraction = row.Delta / row.Base
 			}
-			row.P, row.N1, row.N2 = cmp.P, cmp.N1, cmp.N2
+			if why := tooFewSamples(n1, n2, alpha); why != "" {
+				row.Change, row.Fails, row.Note = Unmeasured, true, why
+				break
+			}
+			bs := benchmath.NewSample(slices.Clone(b.SamplesNs), &thresholds)
+			hs := benchmath.NewSample(slices.Clone(h.SamplesNs), &thresholds)
+			cmp := benchmath.AssumeNothing.Compare(bs, hs)
+			row.P = cmp.P
 			significant := cmp.P < cmp.Alpha
 			switch {
 			case significant && row.DeltaFraction > opts.Tolerance:
@@ -357,7 +403,25 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 				row.Note = joinNote(row.Note, w.Error())
 			}
 		}
+		// A time from a file whose libraries disagreed is no time.
+		for _, side := range []string{"head", "base"} {
+			present := (side == "head" && h != nil) || (side == "base" && b != nil)
+			if why := untrusted[side]; why != "" && present {
+				row.Change, row.Fails, row.P = Unmeasured, true, -1
+				row.Note = side + ": " + why
+				break
+			}
+		}
 		rows = append(rows, row)
+	}
+	// A file whose libraries disagreed fails the comparison even when it
+	// holds no time (measureOps writes none after a disagreement).
+	for _, side := range []string{"base", "head"} {
+		why := untrusted[side]
+		if why == "" || slices.ContainsFunc(rows, func(r Row) bool { return strings.HasPrefix(r.Note, side+": ") }) {
+			continue
+		}
+		rows = append(rows, Row{Case: "agreement check", Metric: "agreement", P: -1, Change: Unmeasured, Fails: true, Note: side + ": " + why})
 	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
@@ -365,10 +429,10 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 	return rows, nil
 }
 
-// medianOf is a row's median time: from its samples when it has them.
+// medianOf is a row's time (TimeFigure's median), 0 without samples.
 func medianOf(t *memprof.ThroughputRow) float64 {
-	m, _, _ := timeStats(t)
-	return m
+	q, _, _ := TimeFigure(t)
+	return q.Median
 }
 
 func joinNote(a, b string) string {

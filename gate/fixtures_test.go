@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the fixture results files and g
 //   - aggregate: head's samples interleave base's (base 100,300,...,1900 us,
 //     head 200,400,...,2000 us): the medians differ by 10% but the rank
 //     sums are almost equal, so the change is not significant.
-//   - deserialize: fully separated but only +2%: significant, within the
+//   - decompress: fully separated but only +2%: significant, within the
 //     tolerance, so unchanged.
 //   - sign: every head sample 20% below base: an improvement.
 //   - G1/gnark is only in base (missing), G2/gnark only in head (new).
@@ -78,7 +78,7 @@ func fixtureBase() *memprof.Results {
 		Throughput: []memprof.ThroughputRow{
 			op("Signature", "verify", seq(10, 1_000_000, 1_000)),
 			op("Signature", "aggregate", seq(10, 100_000, 200_000)),
-			op("Signature", "deserialize", seq(10, 50_000, 10)),
+			op("Signature", "decompress", seq(10, 50_000, 10)),
 			op("Signature", "sign", seq(10, 400_000, 1_000)),
 		},
 	}
@@ -94,7 +94,7 @@ func fixtureHead() *memprof.Results {
 		Throughput: []memprof.ThroughputRow{
 			op("Signature", "verify", scaled(seq(10, 1_000_000, 1_000), 1.10)),
 			op("Signature", "aggregate", seq(10, 200_000, 200_000)),
-			op("Signature", "deserialize", scaled(seq(10, 50_000, 10), 1.02)),
+			op("Signature", "decompress", scaled(seq(10, 50_000, 10), 1.02)),
 			op("Signature", "sign", scaled(seq(10, 400_000, 1_000), 0.80)),
 		},
 	}

@@ -106,7 +106,7 @@ func FormatDuration(ns float64) string {
 		unit, factor = "us", 1e3
 	}
 	v := ceilSignificant(ns/factor, 3)
-	return strconv.FormatFloat(v, 'f', -1, 64) + unit
+	return formatNumber(v) + unit
 }
 
 // HumanDuration renders ns nanoseconds for people: "2.081ms", "812ns".
@@ -123,17 +123,33 @@ func HumanDuration(ns float64) string {
 	return strconv.FormatFloat(ns, 'f', 0, 64) + "ns"
 }
 
-// ceilSignificant rounds v > 0 up to digits significant digits.
+// ceilSignificant rounds v > 0 up to digits significant digits, at any
+// magnitude: the result is never below v, and is v itself when v already
+// has that many digits (2.08 stays 2.08).
 func ceilSignificant(v float64, digits int) float64 {
-	if v <= 0 {
+	if !(v > 0) || math.IsInf(v, 0) {
 		return 0
 	}
-	scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(v)))
-	// The small epsilon keeps binary noise (2.08 stored as 2.0800000001)
-	// from rounding a value already at three digits up once more.
-	r := math.Ceil(v*scale-1e-6) / scale
-	r, _ = strconv.ParseFloat(strconv.FormatFloat(r, 'g', digits, 64), 64)
+	s := strconv.FormatFloat(v, 'e', digits-1, 64) // nearest: "2.08e+00"
+	r, _ := strconv.ParseFloat(s, 64)
+	if r >= v {
+		return r
+	}
+	// Rounded down: add one in the last digit ("208e-2" + 1).
+	mant, exp, _ := strings.Cut(s, "e")
+	m, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+	e, _ := strconv.Atoi(exp)
+	r, _ = strconv.ParseFloat(strconv.FormatInt(m+1, 10)+"e"+strconv.Itoa(e-(digits-1)), 64)
 	return r
+}
+
+// formatNumber writes v exactly and short: plainly, or with an exponent
+// when plain digits would run long (5e-324, 1.5e+291).
+func formatNumber(v float64) string {
+	if v != 0 && (math.Abs(v) < 1e-4 || math.Abs(v) >= 1e21) {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 var inf = math.Inf(1)

@@ -1,6 +1,9 @@
 package gate
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestParseSize(t *testing.T) {
 	tests := []struct {
@@ -82,6 +85,11 @@ func TestFormatRoundTrip(t *testing.T) {
 		{1234567, "1.24ms"},
 		{3e9, "3s"},
 		{12345.6, "12.4us"},
+		// Found by FuzzParseBudgets: a value just above three digits
+		// rounded down, and the smallest float became NaN.
+		{1.0000000000000002, "1.01ns"},
+		{math.SmallestNonzeroFloat64, "5e-324ns"},
+		{1.5e300, "1.5e+291s"},
 	}
 	for _, tt := range tests {
 		s := FormatDuration(tt.ns)

@@ -29,7 +29,11 @@ func TestUpdateKeepsComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	sig, pk := rs.Instances[1], rs.Instances[0]
-	median, _, _ := timeStats(&rs.Throughput[0])
+	q, _, err := TimeFigure(&rs.Throughput[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	median := q.Median
 	// line (1-based) -> the new line; all others unchanged.
 	want := map[int]string{
 		6:  "    max_bytes_per_instance: " + FormatSize(sig.BytesPerInstance) + "   # loose on purpose",

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 )
@@ -206,38 +205,18 @@ func (rs *Results) WriteFile(path string) error {
 // memprof.results/v1 file.
 var ErrNotResults = errors.New("not a " + Schema + " file")
 
-// ReadResults decodes a results file. Unknown fields are allowed (later
-// versions add fields); a wrong or missing schema, trailing garbage or a
-// truncated file is an error.
+// ReadResults reads, bounds and validates a results file (see
+// ResultsReader, whose zero value it uses: the default size limit, names
+// not checked). Unknown fields are allowed (later versions add fields); a
+// wrong or missing schema, trailing garbage or a truncated file is an
+// error wrapping ErrNotResults, a file that breaks the schema's rules an
+// *InvalidError.
 func ReadResults(r io.Reader) (*Results, error) {
-	dec := json.NewDecoder(r)
-	var rs Results
-	if err := dec.Decode(&rs); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: truncated JSON", ErrNotResults)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrNotResults, err)
-	}
-	if rs.Schema != Schema {
-		return nil, fmt.Errorf("%w: schema is %q, want %q", ErrNotResults, rs.Schema, Schema)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: data after the JSON object", ErrNotResults)
-	}
-	return &rs, nil
+	return ResultsReader{}.Read(r, "")
 }
 
-// ReadResultsFile reads and decodes the results file at path; errors name
-// the file.
+// ReadResultsFile reads the results file at path as ReadResults does;
+// errors name the file.
 func ReadResultsFile(path string) (*Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading results: %w", err)
-	}
-	defer f.Close()
-	rs, err := ReadResults(f)
-	if err != nil {
-		return nil, fmt.Errorf("reading results %s: %w", path, err)
-	}
-	return rs, nil
+	return ResultsReader{}.ReadFile(path)
 }

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "check",
-		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D]",
+		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D] [--max-bytes SIZE]",
 		Short:     "check measurements against the budgets file",
 		Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -43,11 +43,18 @@ With --update, check rewrites each limit in the file to the current
 measurement (bytes and allocations exactly, times as median x --headroom),
 keeping keys, comments and layout, atomically.
 
+A results file is validated before anything is checked (every problem is
+reported as FILE: instances[12] (case): problem); times are the median and
+quartiles of each operation's samples_ns, as compare reads them, and none
+passes when the file's agreement check failed. Budgets files are read up
+to 64 MiB and results files up to 256 MiB; --max-bytes raises the limit.
+
 Exit status: 0 when every budget holds (warnings included), 1 when one is
 exceeded or could not be checked (a case failed to measure, every selected
-case is unavailable, or a time is missing), 2 when the budgets file is invalid (unknown
-keys, bad values, a selector that matches nothing) or the results file is
-missing or invalid.`,
+case is unavailable, a time is missing, or the libraries disagreed), 2 when
+the budgets file is invalid (unknown keys, bad values, a selector that
+matches nothing) or the results file is missing, too large or invalid; with
+--update an invalid input leaves the budgets file untouched.`,
 		Run: runCheck,
 	})
 }
@@ -64,6 +71,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	to := throughputOptions{samples: memprof.DefaultSamples, minSample: memprof.DefaultMinSample}
 	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "when timing, `number` of samples per operation (at least 1)")
 	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "when timing, least wall-time `duration` of one sample")
+	var limits inputLimits
+	limits.addFlag(fs, "the budgets or results file")
 	if code, done := inv.parse(fs, args); done {
 		return code
 	}
@@ -87,18 +96,21 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if _, err := to.check(); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := gate.ReadFile(*budgetsPath)
+	if err := limits.parse(); err != nil {
+		return inv.usageError("%v", err)
+	}
+	f, err := limits.readBudgets(*budgetsPath)
 	if err != nil {
-		fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
-		return exitUsage
+		return inv.badInput("", err)
 	}
 
 	var rs *memprof.Results
 	if *resultsPath != "" {
-		rs, err = memprof.ReadResultsFile(*resultsPath)
+		// An invalid results file stops here, before --update can touch
+		// the budgets file.
+		rs, err = limits.readResults(*resultsPath)
 		if err != nil {
-			fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
-			return exitUsage
+			return inv.badInput("", err)
 		}
 	} else {
 		rs, err = measureBudgeted(ctx, inv, f, mo, to)

@@ -11,14 +11,13 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
 
 func init() {
 	register(&command{
 		Name:      "compare",
-		UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [-o FILE]",
+		UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
 		Short:     "compare two results files and report regressions",
 		Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -29,17 +28,27 @@ regression only when a Mann-Whitney U test over the raw samples
 (samples_ns) is significant at alpha 0.05, as benchstat does, and the
 median slowdown exceeds --tolerance.
 
+A time with fewer than 4 samples on either side cannot be judged (the U
+test could not reach 0.05) and fails, as does every time of a file whose
+agreement check failed. Times are the medians of samples_ns, the figure
+check reads too.
+
 Cases only in head are listed as new; cases only in base as missing, which
 fails unless --allow-missing. Results from different environments (CPU
-model, GOARCH, Go version, library versions) are refused unless
---allow-env-mismatch, naming the fields that differ.
+model, GOOS, GOARCH, Go version, cgo, GOMAXPROCS, library versions) are
+refused unless --allow-env-mismatch, naming the fields that differ.
+
+Both files are validated before anything is compared (every problem is
+reported as FILE: instances[12] (case): problem) and read up to 256 MiB
+(--max-bytes raises the limit).
 
 The markdown format is made for a pull-request comment: the verdict line
 first, the failing rows, the full table in a <details> block, and both
 environments.
 
-Exit status: 0 no regression, 1 a regression (or a missing case, or a case
-that failed to measure in head), 2 bad input (unreadable files, times
+Exit status: 0 no regression, 1 a regression (or a missing case, a case
+that failed to measure in head, a time with too few samples, or libraries
+that disagreed), 2 bad input (unreadable, too large or invalid files, times
 without samples, environment mismatch).`,
 		Run: runCompare,
 	})
@@ -53,6 +62,8 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
 	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	var limits inputLimits
+	limits.addFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
@@ -75,21 +86,21 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--tolerance: %v", err)
 	}
 	opts.AllowMissing, opts.AllowEnvMismatch = *allowMissing, *allowEnv
-
-	base, err := memprof.ReadResultsFile(files[0])
-	if err != nil {
-		fmt.Fprintf(inv.stderr, "memprof compare: base: %v\n", err)
-		return exitUsage
+	if err := limits.parse(); err != nil {
+		return inv.usageError("%v", err)
 	}
-	head, err := memprof.ReadResultsFile(files[1])
+
+	base, err := limits.readResults(files[0])
 	if err != nil {
-		fmt.Fprintf(inv.stderr, "memprof compare: head: %v\n", err)
-		return exitUsage
+		return inv.badInput("base: ", err)
+	}
+	head, err := limits.readResults(files[1])
+	if err != nil {
+		return inv.badInput("head: ", err)
 	}
 	c, err := gate.Compare(base, head, opts)
 	if err != nil {
-		fmt.Fprintf(inv.stderr, "memprof compare: %s vs %s: %v\n", files[0], files[1], err)
-		return exitUsage
+		return inv.badInput(files[0]+" vs "+files[1]+": ", err)
 	}
 	var buf bytes.Buffer
 	switch f {

@@ -22,7 +22,7 @@ import (
 func init() {
 	register(&command{
 		Name:      "report",
-		UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json) --out DIR [--force]",
+		UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json [--max-bytes SIZE]) --out DIR [--force]",
 		Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
 		Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
@@ -38,7 +38,9 @@ skips this) and writes a design review into the directory --out:
 	results.bench           Go benchmark format, for benchstat
 
 With --from it renders a saved results file instead of measuring, so a run
-measured once can be rendered many times.
+measured once can be rendered many times. The file is validated first
+(every problem is reported as FILE: instances[12] (case): problem) and read
+up to 256 MiB (--max-bytes raises the limit).
 
 The review is written to a temporary directory beside --out and renamed
 into place at the end. An --out that exists and is not empty is refused
@@ -47,10 +49,10 @@ stderr is a terminal, and nowhere otherwise.
 
 Exit status: 0 when the review was written and every case was measured; 1
 when a case or an operation failed (the review is still written, the
-failure in it), when the libraries disagree (nothing is written), when the
---from file is not a readable memprof.results/v1 file (nothing is written),
-or when writing failed; 2 for a usage error, an --out that is not empty
-included.
+failure in it), when the libraries disagree (nothing is written), or when
+writing failed; 2 for a usage error, an --out that is not empty included,
+or bad input: a --from file that is missing, too large, not a
+memprof.results/v1 file or invalid (nothing is written).
 
 ` + nothingMeasuredHelp + `
 
@@ -72,6 +74,8 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
 	out := fs.String("out", "", "write the review into `dir` (required)")
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
+	var limits inputLimits
+	limits.addFlag(fs, "the --from file")
 	if code, done := inv.parse(fs, args); done {
 		return code
 	}
@@ -96,6 +100,12 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if *from != "" && len(given) > 0 {
 		return inv.usageError("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
 	}
+	if limits.flag != "" && *from == "" {
+		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
+	}
+	if err := limits.parse(); err != nil {
+		return inv.usageError("%v", err)
+	}
 	if err := report.CheckOut(*out, *force); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -104,12 +114,12 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	var rs *memprof.Results
 	if *from != "" {
 		var err error
-		rs, err = memprof.ReadResultsFile(*from)
+		rs, err = limits.readResults(*from)
 		if err != nil {
-			return inv.fail("%v", err)
+			return inv.badInput("", err)
 		}
 		if len(rs.Instances) == 0 {
-			return inv.fail("reading results %s: no instance measurements in it: nothing to review", *from)
+			return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", *from))
 		}
 		opts.Source = *from
 	} else {

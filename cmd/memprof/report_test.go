@@ -77,10 +77,10 @@ func TestReportBadInput(t *testing.T) {
 		code int
 		want []string // substrings of stderr
 	}{
-		{"truncated", []string{"--from", truncated}, "r1", exitFailure, []string{truncated, "truncated"}},
-		{"other schema", []string{"--from", otherSchema}, "r2", exitFailure, []string{otherSchema, `"someone-else/v2"`, memprof.Schema}},
-		{"not JSON", []string{"--from", notJSON}, "r3", exitFailure, []string{notJSON, "not a " + memprof.Schema + " file"}},
-		{"missing", []string{"--from", filepath.Join(dir, "nope.json")}, "r4", exitFailure, []string{"nope.json", "no such file"}},
+		{"truncated", []string{"--from", truncated}, "r1", exitUsage, []string{truncated, "truncated"}},
+		{"other schema", []string{"--from", otherSchema}, "r2", exitUsage, []string{otherSchema, `"someone-else/v2"`, memprof.Schema}},
+		{"not JSON", []string{"--from", notJSON}, "r3", exitUsage, []string{notJSON, "not a " + memprof.Schema + " file"}},
+		{"missing", []string{"--from", filepath.Join(dir, "nope.json")}, "r4", exitUsage, []string{"nope.json", "no such file"}},
 		{"out not empty", []string{"--from", resultsFixture}, "full", exitUsage, []string{full, "not empty", "--force"}},
 		{"from with type", []string{"--from", resultsFixture, "--type", "Signature"}, "r5", exitUsage, []string{"--from", "--type"}},
 		{"no out", []string{"--from", resultsFixture}, "", exitUsage, []string{"--out is required"}},

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
+)
+
+// inputLimits are the --max-bytes of check, compare and report: the
+// largest input file read, checked while reading. 0 keeps each reader's
+// documented default (results 256 MiB, budgets 64 MiB).
+type inputLimits struct {
+	flag  string
+	bytes int64
+}
+
+func (l *inputLimits) addFlag(fs *flag.FlagSet, what string) {
+	fs.StringVar(&l.flag, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default 256MiB for results, 64MiB for budgets)")
+}
+
+// parse reads the flag; a bad size is a usage error.
+func (l *inputLimits) parse() error {
+	if l.flag == "" {
+		return nil
+	}
+	n, err := parseSize(l.flag)
+	if err != nil {
+		return fmt.Errorf("--max-bytes: %w", err)
+	}
+	l.bytes = n
+	return nil
+}
+
+// readResults reads a results file for check, compare and report:
+// bounded, and validated at load against the registry's names.
+func (l inputLimits) readResults(path string) (*memprof.Results, error) {
+	return memprof.ResultsReader{MaxBytes: l.bytes, Names: suites.Vocabulary()}.ReadFile(path)
+}
+
+// readBudgets reads a budgets file, bounded.
+func (l inputLimits) readBudgets(path string) (*gate.File, error) {
+	return gate.ReadFileLimit(path, l.bytes)
+}
+
+// badInput prints an input file's error, one "memprof CMD: PREFIX..."
+// line per line of it (an invalid results file has a line per problem),
+// says how to raise a size limit, and returns exitUsage.
+func (inv *invocation) badInput(prefix string, err error) int {
+	msg := err.Error()
+	if errors.Is(err, memprof.ErrTooLarge) {
+		msg += " (raise it with --max-bytes if the file is trusted)"
+	}
+	for _, line := range strings.Split(msg, "\n") {
+		fmt.Fprintf(inv.stderr, "memprof %s: %s%s\n", inv.cmd.Name, prefix, line)
+	}
+	return exitUsage
+}

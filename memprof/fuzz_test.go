@@ -1,0 +1,65 @@
+package memprof
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fuzzNames is the vocabulary of the fixture results files, so that the
+// fuzzer also exercises the name checks.
+var fuzzNames = &Vocabulary{
+	Types:   []string{"SecretKey", "PublicKey", "Signature", "G1", "G2", "PubkeyCache", "AttestationPool"},
+	Libs:    []string{"blst", "gnark", "circl"},
+	Reprs:   []string{"scalar", "affine", "jacobian", "projective", "compressed", "uncompressed"},
+	Layouts: []string{"pointer", "slice", "collection"},
+	Schemes: []string{"min-pk", "min-sig"},
+	Ops:     []string{"compress", "serialize", "decompress", "decompress-checked", "to-affine", "to-affine-batch", "aggregate", "sign", "verify", "fast-aggregate-verify"},
+}
+
+// FuzzReadResults feeds arbitrary bytes to the results reader, with and
+// without names. It must never panic; whatever it accepts must encode
+// (WriteJSON), read back, and encode again to the same bytes.
+func FuzzReadResults(f *testing.F) {
+	for _, pattern := range []string{"../fixtures/results/*.json", "../fixtures/compare/*.json", "../fixtures/budgets/*.json"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(files) == 0 {
+			f.Fatalf("no seed files match %s", pattern)
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"schema":"memprof.results/v1","instances":[{"type":"G1","lib":"blst","repr":"affine","layout":"pointer","n":1,"bytes_per_instance":null}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, names := range []*Vocabulary{nil, fuzzNames} {
+			rs, err := ResultsReader{MaxBytes: 1 << 20, Names: names}.Read(bytes.NewReader(data), "fuzz.json")
+			if err != nil {
+				continue
+			}
+			var first bytes.Buffer
+			if err := rs.WriteJSON(&first); err != nil {
+				t.Fatalf("accepted results do not encode: %v", err)
+			}
+			back, err := ResultsReader{Names: names}.Read(bytes.NewReader(first.Bytes()), "re-encoded.json")
+			if err != nil {
+				t.Fatalf("accepted results, re-encoded, are refused: %v\n%s", err, first.Bytes())
+			}
+			var second bytes.Buffer
+			if err := back.WriteJSON(&second); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(first.Bytes(), second.Bytes()) {
+				t.Fatalf("re-reading changed the results:\nfirst  %s\nsecond %s", first.Bytes(), second.Bytes())
+			}
+		}
+	})
+}
