@@ -11,7 +11,6 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
@@ -87,6 +86,11 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		fmt.Fprintf(inv.stderr, "memprof check: %v\n", err)
 		return exitUsage
+	}
+	if *update {
+		if err := checkWritable("budgets", f.Path); err != nil {
+			return inv.fail("%v", err)
+		}
 	}
 
 	var rs *memprof.Results
@@ -210,7 +214,7 @@ func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom flo
 		fmt.Fprintf(inv.stdout, "memprof check: %s already matches the measurements\n", f.Path)
 		return exitOK
 	}
-	if err := atomicfile.WriteFile(f.Path, src, 0o644); err != nil {
+	if err := inv.writeFile("budgets", f.Path, src); err != nil {
 		return inv.fail("%v", err)
 	}
 	fmt.Fprintf(inv.stdout, "memprof check: updated %s to the current measurements (review the diff)\n", f.Path)

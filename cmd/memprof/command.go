@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -35,11 +33,13 @@ type command struct {
 	Run func(ctx context.Context, inv *invocation, args []string) int
 }
 
-// invocation carries what a command may use: its output streams.
+// invocation carries what a command may use: its output streams, and the
+// context the command runs under.
 type invocation struct {
 	cmd    *command
 	stdout io.Writer
 	stderr io.Writer
+	ctx    context.Context // nil: never interrupted
 }
 
 var commands = map[string]*command{}
@@ -151,31 +151,50 @@ func (inv *invocation) fail(format string, a ...any) int {
 }
 
 // checkOutputPath fails early, before minutes of measuring, when -o names
-// a file that cannot be written: a missing or read-only directory.
+// a file that cannot be written (see atomicfile.Check): a missing or
+// read-only directory, a directory, a read-only file, a dangling link or a
+// link loop. The error names the path and the reason.
 func checkOutputPath(path string) error {
+	return checkWritable("results", path)
+}
+
+// checkWritable is checkOutputPath for a file holding what, for the
+// message: "writing results to PATH: ...".
+func checkWritable(what, path string) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return fmt.Errorf("-o %s: is a directory", path)
-		}
-		return nil // a device or pipe, written in place
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check-*")
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return writeError(what, atomicfile.Check(path))
 }
 
 // writeOutput writes b to path (atomically; see atomicfile.WriteFile), or
-// to stdout when path is "". Every command's -o goes through it.
+// to stdout when path is "". Every command's -o goes through it. Once the
+// command is interrupted it writes nothing: an earlier file at path stays
+// as it was.
 func writeOutput(inv *invocation, path string, b []byte) error {
 	if path != "" {
-		return atomicfile.WriteFile(path, b, 0o644)
+		return inv.writeFile("results", path, b)
 	}
 	_, err := inv.stdout.Write(b)
+	return err
+}
+
+// writeFile writes b to path atomically, unless the command was
+// interrupted.
+func (inv *invocation) writeFile(what, path string, b []byte) error {
+	if inv.ctx != nil {
+		if err := inv.ctx.Err(); err != nil {
+			return fmt.Errorf("not writing %s to %s: %w", what, path, context.Cause(inv.ctx))
+		}
+	}
+	return writeError(what, atomicfile.WriteFile(path, b, 0o644))
+}
+
+// writeError words an atomicfile error as "writing WHAT to PATH: reason".
+func writeError(what string, err error) error {
+	var fe *atomicfile.Error
+	if errors.As(err, &fe) {
+		return fmt.Errorf("writing %s to %s: %w", what, fe.Path, fe.Err)
+	}
 	return err
 }

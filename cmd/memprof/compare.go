@@ -72,6 +72,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--tolerance: %v", err)
 	}
 	opts.AllowMissing, opts.AllowEnvMismatch = *allowMissing, *allowEnv
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	base, err := memprof.ReadResultsFile(files[0])
 	if err != nil {

@@ -119,6 +119,9 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if len(ops) == 0 {
 		return inv.usageError("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
 	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}}
 	code := measureOps(ctx, inv, rs, ops, to)
