@@ -41,13 +41,17 @@ func badOutputs(t *testing.T) []badOutput {
 			mkdirT(t, filepath.Join(dir, "d"))
 			return symlinkT(t, "d", filepath.Join(dir, "link"))
 		}, "symbolic link to DIR/d, which is a directory"},
-		{"dangling link", func(t *testing.T, dir string) string { return symlinkT(t, "gone.json", filepath.Join(dir, "link.json")) },
+		{"dangling link", func(t *testing.T, dir string) string {
+			return symlinkT(t, "gone.json", filepath.Join(dir, "link.json"))
+		},
 			"symbolic link to DIR/gone.json, which does not exist"},
 		{"link loop", func(t *testing.T, dir string) string {
 			symlinkT(t, "b.json", filepath.Join(dir, "a.json"))
 			return symlinkT(t, "a.json", filepath.Join(dir, "b.json"))
 		}, "symbolic link loop: DIR/b.json -> DIR/a.json -> DIR/b.json"},
-		{"read-only file", func(t *testing.T, dir string) string { return writeFileT(t, filepath.Join(dir, "ro.json"), "keep", 0o444) },
+		{"read-only file", func(t *testing.T, dir string) string {
+			return writeFileT(t, filepath.Join(dir, "ro.json"), "keep", 0o444)
+		},
 			"DIR/ro.json is read-only (-r--r--r--)"},
 	}
 	if d, why := unwritableDir(t); d != "" {
@@ -111,7 +115,9 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 			return []string{"throughput", "--type", "Signature", "--lib", "gnark", "--samples", "1", "--min-sample", "1ms", "-o", out}
 		}},
 		{"heapscan", func(out string) []string { return []string{"heapscan", "-o", out, srv.URL + "/debug/pprof/heap"} }},
-		{"compare", func(out string) []string { return []string{"compare", compareDir + "base.json", compareDir + "head.json", "-o", out} }},
+		{"compare", func(out string) []string {
+			return []string{"compare", compareDir + "base.json", compareDir + "head.json", "-o", out}
+		}},
 	}
 	for _, c := range commands {
 		for _, b := range badOutputs(t) {
