@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
@@ -20,7 +22,54 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // a measurement failed, a budget was exceeded, a regression was found
 	exitUsage   = 2 // bad flags, arguments or input files
+	// An interrupted command exits 128 + the signal's number, as a shell
+	// reports it: 130 for SIGINT, 143 for SIGTERM (see interruptedExit).
 )
+
+// interruption is the cause with which main cancels the context of a
+// command stopped by a signal.
+type interruption struct{ signal os.Signal }
+
+func (i interruption) Error() string { return "interrupted by " + i.signal.String() }
+
+// interruptedExit returns the exit code of a command whose context is
+// done, and true: 128 + the number of the signal that caused it, or 130
+// (as for SIGINT) when the cause is not a signal.
+func interruptedExit(ctx context.Context) (int, bool) {
+	if ctx.Err() == nil {
+		return 0, false
+	}
+	var i interruption
+	if errors.As(context.Cause(ctx), &i) {
+		if s, ok := i.signal.(syscall.Signal); ok {
+			return 128 + int(s), true
+		}
+	}
+	return 128 + int(syscall.SIGINT), true
+}
+
+// liveWriter passes writes to w until ctx is done, and refuses them after:
+// an interrupted command prints nothing more (no rows of "context
+// canceled", no half report); run prints the one line that says why.
+type liveWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (l liveWriter) Write(p []byte) (int, error) {
+	if l.ctx.Err() != nil {
+		return 0, context.Cause(l.ctx)
+	}
+	return l.w.Write(p)
+}
+
+// underlying returns the writer a liveWriter wraps, or w itself.
+func underlying(w io.Writer) io.Writer {
+	if l, ok := w.(liveWriter); ok {
+		return l.w
+	}
+	return w
+}
 
 // command is one subcommand, in the style of cmd/go.
 type command struct {
@@ -52,7 +101,14 @@ func register(c *command) {
 	commands[c.Name] = c
 }
 
-// run is the whole program: main only adds os.Args and os.Exit.
+// run is the whole program: main only adds os.Args, the signals that
+// cancel ctx, and os.Exit.
+//
+// When ctx is done (main cancels it with an interruption on SIGINT or
+// SIGTERM), the command stops: children are killed with the context,
+// nothing more is printed or written (see liveWriter and
+// invocation.writeFile), and run prints "memprof: interrupted" and returns
+// 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
 		if err := memprof.ServeChild(suites.LookupCase); err != nil {
@@ -89,7 +145,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(names, ", "))
 		return exitUsage
 	}
-	return c.Run(ctx, &invocation{cmd: c, stdout: stdout, stderr: stderr}, args[1:])
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx}
+	code := c.Run(ctx, inv, args[1:])
+	if interrupted, ok := interruptedExit(ctx); ok {
+		fmt.Fprintln(stderr, "memprof: interrupted")
+		return interrupted
+	}
+	return code
 }
 
 func usage(w io.Writer) {

@@ -163,6 +163,9 @@ func selectOps(types, libs, reprs, ops []string) []suites.Op {
 // It returns exitFailure, with the reason on stderr, when the libraries
 // disagree (rs then has no throughput rows) or an operation failed.
 func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops []suites.Op, to throughputOptions) int {
+	if ctx.Err() != nil {
+		return exitFailure // interrupted: run says so
+	}
 	rep, err := agreeRun()
 	var d *agree.Disagreement
 	if errors.As(err, &d) {
