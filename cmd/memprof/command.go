@@ -165,6 +165,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].Short)
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
+	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
 }
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
