@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 )
@@ -90,6 +91,9 @@ type Child struct {
 	Env []string
 }
 
+// childWaitDelay bounds the wait for a killed child's output to close.
+const childWaitDelay = 5 * time.Second
+
 // MaxChildStderr bounds how much of a failing child's stderr is kept in the
 // error.
 const MaxChildStderr = 8 << 10
@@ -99,6 +103,9 @@ const MaxChildStderr = 8 << 10
 // profile buckets. A crash, an out-of-memory kill or an error in the child
 // is returned as an error carrying the end of the child's stderr.
 // profilePath, if not empty, receives the raw heap profile.
+//
+// When ctx is done the child is killed (or not started), its temporary
+// directory is removed, and the error wraps context.Cause(ctx).
 func MeasureInChild(ctx context.Context, child Child, name string, profilePath string, opts ...Option) (*Result, error) {
 	o := buildOptions(opts)
 	if o.N <= 0 {
@@ -110,6 +117,9 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		if exe, err = os.Executable(); err != nil {
 			return nil, fmt.Errorf("finding own executable: %w", err)
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
 	}
 	dir, err := os.MkdirTemp("", "memprof-child-*")
 	if err != nil {
@@ -123,7 +133,15 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
+	// A killed child's descendants could hold its output open: do not
+	// wait for them long.
+	cmd.WaitDelay = childWaitDelay
 	runErr := cmd.Run()
+	if runErr != nil && ctx.Err() != nil {
+		// Cancelled: the child was killed (and its directory goes with
+		// the deferred RemoveAll); say why, not "signal: killed".
+		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
+	}
 	if runErr != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
@@ -102,6 +101,11 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	f, err := limits.readBudgets(*budgetsPath)
 	if err != nil {
 		return inv.badInput("", err)
+	}
+	if *update {
+		if err := checkWritable("budgets", f.Path); err != nil {
+			return inv.fail("%v", err)
+		}
 	}
 
 	var rs *memprof.Results
@@ -226,7 +230,7 @@ func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom flo
 		fmt.Fprintf(inv.stdout, "memprof check: %s already matches the measurements\n", f.Path)
 		return exitOK
 	}
-	if err := atomicfile.WriteFile(f.Path, src, 0o644); err != nil {
+	if err := inv.writeFile("budgets", f.Path, src); err != nil {
 		return inv.fail("%v", err)
 	}
 	fmt.Fprintf(inv.stdout, "memprof check: updated %s to the current measurements (review the diff)\n", f.Path)

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
@@ -22,7 +22,54 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // a measurement failed, a budget was exceeded, a regression was found
 	exitUsage   = 2 // bad flags, arguments or input files
+	// An interrupted command exits 128 + the signal's number, as a shell
+	// reports it: 130 for SIGINT, 143 for SIGTERM (see interruptedExit).
 )
+
+// interruption is the cause with which main cancels the context of a
+// command stopped by a signal.
+type interruption struct{ signal os.Signal }
+
+func (i interruption) Error() string { return "interrupted by " + i.signal.String() }
+
+// interruptedExit returns the exit code of a command whose context is
+// done, and true: 128 + the number of the signal that caused it, or 130
+// (as for SIGINT) when the cause is not a signal.
+func interruptedExit(ctx context.Context) (int, bool) {
+	if ctx.Err() == nil {
+		return 0, false
+	}
+	var i interruption
+	if errors.As(context.Cause(ctx), &i) {
+		if s, ok := i.signal.(syscall.Signal); ok {
+			return 128 + int(s), true
+		}
+	}
+	return 128 + int(syscall.SIGINT), true
+}
+
+// liveWriter passes writes to w until ctx is done, and refuses them after:
+// an interrupted command prints nothing more (no rows of "context
+// canceled", no half report); run prints the one line that says why.
+type liveWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (l liveWriter) Write(p []byte) (int, error) {
+	if l.ctx.Err() != nil {
+		return 0, context.Cause(l.ctx)
+	}
+	return l.w.Write(p)
+}
+
+// underlying returns the writer a liveWriter wraps, or w itself.
+func underlying(w io.Writer) io.Writer {
+	if l, ok := w.(liveWriter); ok {
+		return l.w
+	}
+	return w
+}
 
 // command is one subcommand, in the style of cmd/go.
 type command struct {
@@ -35,11 +82,13 @@ type command struct {
 	Run func(ctx context.Context, inv *invocation, args []string) int
 }
 
-// invocation carries what a command may use: its output streams.
+// invocation carries what a command may use: its output streams, and the
+// context the command runs under.
 type invocation struct {
 	cmd    *command
 	stdout io.Writer
 	stderr io.Writer
+	ctx    context.Context // nil: never interrupted
 }
 
 var commands = map[string]*command{}
@@ -52,7 +101,14 @@ func register(c *command) {
 	commands[c.Name] = c
 }
 
-// run is the whole program: main only adds os.Args and os.Exit.
+// run is the whole program: main only adds os.Args, the signals that
+// cancel ctx, and os.Exit.
+//
+// When ctx is done (main cancels it with an interruption on SIGINT or
+// SIGTERM), the command stops: children are killed with the context,
+// nothing more is printed or written (see liveWriter and
+// invocation.writeFile), and run prints "memprof: interrupted" and returns
+// 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
 		if err := memprof.ServeChild(suites.LookupCase); err != nil {
@@ -89,7 +145,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(names, ", "))
 		return exitUsage
 	}
-	return c.Run(ctx, &invocation{cmd: c, stdout: stdout, stderr: stderr}, args[1:])
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx}
+	code := c.Run(ctx, inv, args[1:])
+	if interrupted, ok := interruptedExit(ctx); ok {
+		fmt.Fprintln(stderr, "memprof: interrupted")
+		return interrupted
+	}
+	return code
 }
 
 func usage(w io.Writer) {
@@ -103,6 +165,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].Short)
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
+	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
 }
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
@@ -151,31 +214,50 @@ func (inv *invocation) fail(format string, a ...any) int {
 }
 
 // checkOutputPath fails early, before minutes of measuring, when -o names
-// a file that cannot be written: a missing or read-only directory.
+// a file that cannot be written (see atomicfile.Check): a missing or
+// read-only directory, a directory, a read-only file, a dangling link or a
+// link loop. The error names the path and the reason.
 func checkOutputPath(path string) error {
+	return checkWritable("results", path)
+}
+
+// checkWritable is checkOutputPath for a file holding what, for the
+// message: "writing results to PATH: ...".
+func checkWritable(what, path string) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return fmt.Errorf("-o %s: is a directory", path)
-		}
-		return nil // a device or pipe, written in place
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check-*")
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return writeError(what, atomicfile.Check(path))
 }
 
 // writeOutput writes b to path (atomically; see atomicfile.WriteFile), or
-// to stdout when path is "". Every command's -o goes through it.
+// to stdout when path is "". Every command's -o goes through it. Once the
+// command is interrupted it writes nothing: an earlier file at path stays
+// as it was.
 func writeOutput(inv *invocation, path string, b []byte) error {
 	if path != "" {
-		return atomicfile.WriteFile(path, b, 0o644)
+		return inv.writeFile("results", path, b)
 	}
 	_, err := inv.stdout.Write(b)
+	return err
+}
+
+// writeFile writes b to path atomically, unless the command was
+// interrupted.
+func (inv *invocation) writeFile(what, path string, b []byte) error {
+	if inv.ctx != nil {
+		if err := inv.ctx.Err(); err != nil {
+			return fmt.Errorf("not writing %s to %s: %w", what, path, context.Cause(inv.ctx))
+		}
+	}
+	return writeError(what, atomicfile.WriteFile(path, b, 0o644))
+}
+
+// writeError words an atomicfile error as "writing WHAT to PATH: reason".
+func writeError(what string, err error) error {
+	var fe *atomicfile.Error
+	if errors.As(err, &fe) {
+		return fmt.Errorf("writing %s to %s: %w", what, fe.Path, fe.Err)
+	}
 	return err
 }

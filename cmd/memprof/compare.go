@@ -89,6 +89,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err := limits.parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	base, err := limits.readResults(files[0])
 	if err != nil {

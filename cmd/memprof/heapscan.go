@@ -113,6 +113,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if err := opts.Validate(); err != nil {
 		return inv.usageError("%v", err)
 	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
 	s, err := summarizeSource(ctx, source, ro, opts)

@@ -219,7 +219,7 @@ func renderAs(w io.Writer, format string, rs *memprof.Results) error {
 // isTerminal reports whether w is a terminal (progress is shown only
 // there).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := underlying(w).(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 

@@ -134,6 +134,9 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		sel := selection{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
 		return inv.refuseNothing(strings.TrimSpace(sel.describe()+" "+opFlag(to.ops)), "operation", reasons)
 	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}}
 	code := measureOps(ctx, inv, rs, ops, to)
@@ -175,6 +178,9 @@ func selectOps(types, libs, reprs, ops []string) []suites.Op {
 // It returns exitFailure, with the reason on stderr, when the libraries
 // disagree (rs then has no throughput rows) or an operation failed.
 func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops []suites.Op, to throughputOptions) int {
+	if ctx.Err() != nil {
+		return exitFailure // interrupted: run says so
+	}
 	rep, err := agreeRun()
 	var d *agree.Disagreement
 	if errors.As(err, &d) {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,8 +66,51 @@ type Options struct {
 // CheckOut returns an error when a review cannot be written to out: out
 // exists and is not a directory, or is a directory that is not empty and
 // force is false. It lets a command refuse before spending time measuring.
+//
+// An out that is a symbolic link stands for the directory it leads to (see
+// resolveOut).
 func CheckOut(out string, force bool) error {
-	fi, err := os.Stat(out)
+	dir, err := resolveOut(out)
+	if err != nil {
+		return err
+	}
+	return checkOut(out, dir, force)
+}
+
+// resolveOut returns the directory a review for out is installed as: out
+// with its symbolic links resolved, so that a link stays a link and the
+// directory it leads to receives the review. A dangling link (which would
+// put the review where nobody looks) and a link loop are errors.
+func resolveOut(out string) (string, error) {
+	p := out
+	seen := map[string]bool{}
+	for {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) && p != out {
+			return "", fmt.Errorf("output directory %s is a symbolic link to %s, which does not exist", out, p)
+		}
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil // not a link: checkOut says what is wrong, if anything
+		}
+		if seen[p] {
+			return "", fmt.Errorf("output directory %s: symbolic link loop", out)
+		}
+		seen[p] = true
+		l, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("output directory %s: %w", out, err)
+		}
+		if !filepath.IsAbs(l) {
+			l = filepath.Join(filepath.Dir(p), l)
+		}
+		p = l
+	}
+}
+
+// checkOut is CheckOut for the resolved directory dir of out (the name
+// the messages use).
+func checkOut(out, dir string, force bool) error {
+	fi, err := os.Stat(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -79,7 +123,7 @@ func CheckOut(out string, force bool) error {
 	if force {
 		// --force replaces an earlier review, never a directory holding
 		// anything a review does not write.
-		names, err := readDirNames(out)
+		names, err := readDirNames(dir)
 		if err != nil {
 			return fmt.Errorf("output directory: %w", err)
 		}
@@ -90,7 +134,7 @@ func CheckOut(out string, force bool) error {
 		}
 		return nil
 	}
-	f, err := os.Open(out)
+	f, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
@@ -125,6 +169,10 @@ func readDirNames(dir string) ([]string, error) {
 // names of the files it wrote, README.md first. It writes into a temporary
 // directory beside out and renames it into place at the end; on error,
 // nothing is left behind. rs is not modified.
+//
+// An out that is a symbolic link stays one: the review replaces the
+// directory it leads to, beside which the temporary one is made. A
+// directory replaced keeps its permission bits.
 func Write(out string, rs *memprof.Results, opts Options) (files []string, err error) {
 	if err := CheckOut(out, opts.Force); err != nil {
 		return nil, err
@@ -133,7 +181,15 @@ func Write(out string, rs *memprof.Results, opts Options) (files []string, err e
 	if err != nil {
 		return nil, err
 	}
-	parent, base := filepath.Split(filepath.Clean(out))
+	dir, err := resolveOut(out)
+	if err != nil {
+		return nil, err
+	}
+	mode := fs.FileMode(0o755)
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		mode = fi.Mode().Perm()
+	}
+	parent, base := filepath.Split(filepath.Clean(dir))
 	if parent == "" {
 		parent = "."
 	}
@@ -152,42 +208,43 @@ func Write(out string, rs *memprof.Results, opts Options) (files []string, err e
 		}
 		files = append(files, f.Name)
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		return nil, fmt.Errorf("writing review: %w", err)
 	}
-	if err := install(tmp, out, opts.Force); err != nil {
+	if err := install(tmp, out, dir, opts.Force); err != nil {
 		return nil, err
 	}
 	return files, nil
 }
 
-// install moves the finished directory tmp to out. An empty out is
-// replaced; a non-empty one only with force, by moving it aside first and
-// removing it once tmp is in place (and moving it back if that fails).
-func install(tmp, out string, force bool) error {
+// install moves the finished directory tmp to dir, the resolved out. An
+// empty dir is replaced; a non-empty one only with force, by moving it
+// aside first and removing it once tmp is in place (and moving it back if
+// that fails).
+func install(tmp, out, dir string, force bool) error {
 	// Check again: out may have changed while the review was rendered.
-	if err := CheckOut(out, force); err != nil {
+	if err := checkOut(out, dir, force); err != nil {
 		return err
 	}
-	err := os.Rename(tmp, out)
+	err := os.Rename(tmp, dir)
 	if err == nil {
 		return nil
 	}
-	if _, statErr := os.Stat(out); statErr != nil {
+	if _, statErr := os.Stat(dir); statErr != nil {
 		return fmt.Errorf("writing review: %w", err)
 	}
-	// out exists: an empty directory (which rename cannot replace on
+	// dir exists: an empty directory (which rename cannot replace on
 	// every system) or, with force, a full one.
-	aside, err := os.MkdirTemp(filepath.Dir(filepath.Clean(out)), "."+filepath.Base(out)+".old-")
+	aside, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), "."+filepath.Base(dir)+".old-")
 	if err != nil {
 		return fmt.Errorf("writing review: %w", err)
 	}
 	os.Remove(aside)
-	if err := os.Rename(out, aside); err != nil {
-		return fmt.Errorf("writing review: moving the old %s aside: %w", out, err)
+	if err := os.Rename(dir, aside); err != nil {
+		return fmt.Errorf("writing review: moving the old %s aside: %w", dir, err)
 	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.Rename(aside, out)
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(aside, dir)
 		return fmt.Errorf("writing review: %w", err)
 	}
 	return os.RemoveAll(aside)

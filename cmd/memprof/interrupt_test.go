@@ -1,0 +1,381 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// interruptLine is all an interrupted command prints once interrupted.
+const interruptLine = "memprof: interrupted\n"
+
+// earlier is the content of the -o file before the interrupted run: it
+// must stay byte for byte.
+const earlier = "earlier results, which an interrupted run must not replace\n"
+
+// lockedBuffer is a bytes.Buffer safe for a command writing and a test
+// reading at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// interruptCase is a command interrupted while it works: started reports
+// that it has started working (a child's temporary directory exists, a
+// marker line is on stderr, the server got the request).
+type interruptCase struct {
+	name string
+	args func(e *interruptEnv) []string
+	// waitFor says what shows the command has started.
+	waitFor string // "child", "stderr:TEXT" or "request"
+}
+
+// interruptEnv is one interrupted run's world.
+type interruptEnv struct {
+	dir, tmp, out, review string
+	srv                   *httptest.Server
+	requested             chan struct{}
+}
+
+func newInterruptEnv(t *testing.T) *interruptEnv {
+	t.Helper()
+	e := &interruptEnv{dir: t.TempDir(), requested: make(chan struct{}, 1)}
+	e.tmp = mkdirT(t, filepath.Join(e.dir, "tmp"))
+	e.out = writeFileT(t, filepath.Join(e.dir, "existing.json"), earlier, 0o644)
+	e.review = filepath.Join(e.dir, "review")
+	release := make(chan struct{})
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case e.requested <- struct{}{}:
+		default:
+		}
+		// Stall, as a live process's endpoint under load can, until the
+		// client gives up or the test ends.
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() {
+		close(release)
+		e.srv.Close()
+	})
+	return e
+}
+
+var interruptCases = []interruptCase{
+	{"instances", func(e *interruptEnv) []string { return []string{"instances", "--type", "all", "-o", e.out} }, "child"},
+	{"throughput", func(e *interruptEnv) []string { return []string{"throughput", "--type", "Signature", "-o", e.out} },
+		"stderr:memprof throughput: timing"},
+	{"report", func(e *interruptEnv) []string { return []string{"report", "--type", "Signature", "--out", e.review} }, "child"},
+	{"check", func(e *interruptEnv) []string { return []string{"check", "--budgets", "../../memprof.budgets.yaml"} }, "child"},
+	{"heapscan", func(e *interruptEnv) []string {
+		return []string{"heapscan", "-o", e.out, e.srv.URL + "/debug/pprof/heap"}
+	}, "request"},
+}
+
+// started reports whether the command has begun the work an interrupt
+// must stop.
+func (e *interruptEnv) started(how string, stderr func() string) bool {
+	switch {
+	case how == "child":
+		entries, _ := os.ReadDir(e.tmp)
+		return len(entries) > 0
+	case how == "request":
+		select {
+		case <-e.requested:
+			return true
+		default:
+			return false
+		}
+	case strings.HasPrefix(how, "stderr:"):
+		return strings.Contains(stderr(), strings.TrimPrefix(how, "stderr:"))
+	}
+	panic("unknown start marker " + how)
+}
+
+// waitUntil polls cond until it holds, or fails the test after d.
+func waitUntil(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up after %v waiting for %s", d, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// checkUntouched checks what an interrupted run must leave: the -o file
+// as it was, no review directory, nothing in the temporary directory.
+func (e *interruptEnv) checkUntouched(t *testing.T) {
+	t.Helper()
+	if got, err := os.ReadFile(e.out); err != nil || string(got) != earlier {
+		t.Errorf("-o file after the interrupt: got %q (%v), want it unchanged, %q", got, err, earlier)
+	}
+	want := map[string]string{"tmp": "dir", "existing.json": "file:" + earlier + " -rw-r--r--"}
+	if d := diffTree(listTree(t, e.dir), want); d != "" {
+		t.Errorf("left behind in %s (the temporary directory is tmp, the review would be review):\n%s", e.dir, d)
+	}
+}
+
+// TestInterruptInProcess cancels run's context as main does on a signal,
+// while each command works, and checks that it stops cleanly: exit 128 +
+// the signal, nothing more on stderr than the one line, nothing written,
+// nothing left in TMPDIR. Children are this test binary (see TestMain).
+func TestInterruptInProcess(t *testing.T) {
+	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}
+	for i, c := range interruptCases {
+		sig := signals[i%len(signals)]
+		t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+			e := newInterruptEnv(t)
+			t.Setenv("TMPDIR", e.tmp)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			var stdout, stderr lockedBuffer
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, c.args(e), &stdout, &stderr) }()
+			waitUntil(t, time.Minute, c.name+" to start ("+c.waitFor+")", func() bool {
+				select {
+				case code := <-done:
+					t.Fatalf("%s ended with exit %d before it was interrupted; stderr %s", c.name, code, stderr.String())
+				default:
+				}
+				return e.started(c.waitFor, stderr.String)
+			})
+			before := len(stderr.String())
+			cancel(interruption{sig})
+			var code int
+			select {
+			case code = <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("%s did not stop within a minute of the interrupt", c.name)
+			}
+			if want := 128 + int(sig); code != want {
+				t.Errorf("exit code: got %d, want %d", code, want)
+			}
+			if got := stderr.String()[before:]; got != interruptLine {
+				t.Errorf("stderr after the interrupt: got %q, want exactly %q", got, interruptLine)
+			}
+			if stdout.String() != "" {
+				t.Errorf("stdout: got %q, want nothing", stdout.String())
+			}
+			e.checkUntouched(t)
+		})
+	}
+}
+
+// TestInterruptExitCode: the exit code follows the signal in the
+// context's cause.
+func TestInterruptExitCode(t *testing.T) {
+	tests := []struct {
+		name   string
+		cancel func(context.CancelCauseFunc)
+		code   int
+		ok     bool
+	}{
+		{"not cancelled", func(context.CancelCauseFunc) {}, 0, false},
+		{"SIGINT", func(c context.CancelCauseFunc) { c(interruption{syscall.SIGINT}) }, 130, true},
+		{"SIGTERM", func(c context.CancelCauseFunc) { c(interruption{syscall.SIGTERM}) }, 143, true},
+		{"cancelled without a signal", func(c context.CancelCauseFunc) { c(nil) }, 130, true},
+		{"other cause", func(c context.CancelCauseFunc) { c(errors.New("shutting down")) }, 130, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			tt.cancel(cancel)
+			code, ok := interruptedExit(ctx)
+			if code != tt.code || ok != tt.ok {
+				t.Errorf("got %d, %v; want %d, %v", code, ok, tt.code, tt.ok)
+			}
+		})
+	}
+}
+
+// TestInterruptSignals runs the memprof binary and sends it real signals
+// while each command works: the parent must stop its children, write
+// nothing, leave TMPDIR empty, print one line and exit 128 + the signal.
+func TestInterruptSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the memprof binary and runs each command")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("finds children in /proc")
+	}
+	bin := filepath.Join(t.TempDir(), "memprof")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, c := range interruptCases {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+				e := newInterruptEnv(t)
+				cmd := exec.Command(bin, c.args(e)...)
+				cmd.Env = append(withoutEnv(os.Environ(), "TMPDIR", childStartedEnv), "TMPDIR="+e.tmp)
+				var stdout, stderr lockedBuffer
+				cmd.Stdout = &stdout
+				errPipe, err := cmd.StderrPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				copied := make(chan struct{})
+				go func() {
+					io.Copy(&stderr, errPipe)
+					close(copied)
+				}()
+				exited := make(chan error, 1)
+				pid := cmd.Process.Pid
+				defer func() {
+					cmd.Process.Kill()
+				}()
+				var kids []int
+				waitUntil(t, time.Minute, c.name+" to start ("+c.waitFor+")", func() bool {
+					if !e.started(c.waitFor, stderr.String) {
+						return false
+					}
+					if c.waitFor == "child" {
+						// A child's directory exists: wait for the child.
+						kids = childrenOf(pid)
+						return len(kids) > 0
+					}
+					return true
+				})
+				if err := syscall.Kill(pid, sig); err != nil {
+					t.Fatal(err)
+				}
+				go func() {
+					<-copied
+					exited <- cmd.Wait()
+				}()
+				select {
+				case <-exited:
+				case <-time.After(time.Minute):
+					t.Fatalf("%s did not exit within a minute of %v", c.name, sig)
+				}
+				if got, want := cmd.ProcessState.ExitCode(), 128+int(sig); got != want {
+					t.Errorf("exit code: got %d (%v), want %d", got, cmd.ProcessState, want)
+				}
+				checkInterruptStderr(t, stderr.String())
+				if stdout.String() != "" {
+					t.Errorf("stdout: got %q, want nothing", stdout.String())
+				}
+				for _, k := range kids {
+					if alive(k) {
+						t.Errorf("child %d of %d still runs after the interrupt", k, pid)
+						syscall.Kill(k, syscall.SIGKILL)
+					}
+				}
+				e.checkUntouched(t)
+			})
+		}
+	}
+}
+
+// checkInterruptStderr checks that stderr ends with the one interrupt
+// line and holds nothing else but the progress lines a command prints
+// before it is interrupted.
+func checkInterruptStderr(t *testing.T, stderr string) {
+	t.Helper()
+	progress := []string{"memprof throughput: timing ", "memprof throughput: agreement checked without "}
+	if !strings.HasSuffix(stderr, interruptLine) || strings.Count(stderr, interruptLine) != 1 {
+		t.Errorf("stderr: got %q, want it to end with the one line %q", stderr, interruptLine)
+		return
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(stderr, interruptLine), "\n") {
+		if line == "" {
+			continue
+		}
+		ok := false
+		for _, p := range progress {
+			ok = ok || strings.HasPrefix(line, p)
+		}
+		if !ok {
+			t.Errorf("stderr line %q: want only progress lines before %q", line, interruptLine)
+		}
+	}
+}
+
+// childrenOf returns the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	var kids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		if ppid, _, ok := readStat(p); ok && ppid == pid {
+			k, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			kids = append(kids, k)
+		}
+	}
+	return kids
+}
+
+// alive reports whether pid is a process that has not exited (a zombie
+// has).
+func alive(pid int) bool {
+	_, state, ok := readStat("/proc/" + strconv.Itoa(pid) + "/stat")
+	return ok && state != "Z" && state != "X"
+}
+
+// readStat reads the parent pid and state of /proc/PID/stat.
+func readStat(path string) (ppid int, state string, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, "", false
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, "", false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 2 {
+		return 0, "", false
+	}
+	ppid, err = strconv.Atoi(f[1])
+	return ppid, f[0], err == nil
+}
+
+// withoutEnv drops the named variables from env.
+func withoutEnv(env []string, names ...string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, n := range names {
+			drop = drop || name == n
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
