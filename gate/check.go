@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // Status is the verdict on one limit for one case.
@@ -97,12 +97,12 @@ type CheckOptions struct {
 }
 
 // Check evaluates every limit of f against rs, which should come from a
-// memprof.ResultsReader (validated at load). Each budget applies to every
+// model.ResultsReader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
 // Problem; one that matches only cases that failed to measure or are
 // unavailable gives Error outcomes. Times are TimeFigure's; every time
 // limit is an Error when rs's agreement check failed.
-func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
+func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 	rep := &Report{File: f}
 	for _, b := range f.Budgets {
 		reported := false
@@ -127,25 +127,13 @@ func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 	return rep
 }
 
-// InstanceName names an instance case for reports, as
-// memprof.Result.Label does: Signature/blst/affine/pointer[/min-sig].
-func InstanceName(typ, lib, repr, layout, scheme string) string {
-	return (&memprof.Result{Type: typ, Lib: lib, Repr: repr, Layout: layout, Scheme: scheme}).Label()
-}
-
-// OpName names an operation case for reports, as
-// memprof.ThroughputRow.Label does: Signature/blst/affine op=verify.
-func OpName(typ, lib, repr, op string) string {
-	return (&memprof.ThroughputRow{Type: typ, Lib: lib, Repr: repr, Op: op}).Label()
-}
-
-func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
+func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	var outs []Outcome
 	for _, r := range rs.Instances {
-		if !b.Select.MatchesInstance(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme) {
+		if !b.Select.Matches(r.Key) {
 			continue
 		}
-		o := Outcome{Budget: b, Limit: l, Case: InstanceName(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme)}
+		o := Outcome{Budget: b, Limit: l, Case: r.Key.String()}
 		if r.Error != "" {
 			o.Status, o.Detail = Error, "failed to measure: "+firstLine(r.Error)
 		} else {
@@ -167,8 +155,8 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 	var reasons []string
 	var skips []Outcome
 	for _, u := range rs.Unavailable {
-		if u.Op == "" && b.Select.MatchesInstance(u.Type, u.Lib, u.Repr, u.Layout, "") {
-			name := InstanceName(u.Type, u.Lib, u.Repr, u.Layout, "")
+		if u.Op == "" && b.Select.Matches(u.Key) {
+			name := u.Key.String()
 			reasons = append(reasons, name+": "+u.Reason)
 			if len(b.Select.Lib) > 0 {
 				skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
@@ -185,7 +173,7 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 	return nil, fmt.Errorf("select %s matches no measured case", b.Select)
 }
 
-func memoryValue(m Metric, r *memprof.Result) float64 {
+func memoryValue(m Metric, r *model.Result) float64 {
 	switch m {
 	case AllocsPerInstance:
 		return r.AllocsPerInstance
@@ -195,7 +183,7 @@ func memoryValue(m Metric, r *memprof.Result) float64 {
 	return r.BytesPerInstance
 }
 
-func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Outcome, error) {
+func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
 	if opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
@@ -204,10 +192,10 @@ func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Ou
 	}
 	var outs []Outcome
 	for _, t := range rs.Throughput {
-		if !b.Select.MatchesOp(t.Type, t.Lib, t.Repr, t.Op) {
+		if !b.Select.Matches(t.Key) {
 			continue
 		}
-		o := Outcome{Budget: b, Limit: l, Case: OpName(t.Type, t.Lib, t.Repr, t.Op)}
+		o := Outcome{Budget: b, Limit: l, Case: t.Key.String()}
 		if t.Error != "" {
 			o.Status, o.Detail = Error, "failed to measure: "+firstLine(t.Error)
 			outs = append(outs, o)
@@ -232,8 +220,8 @@ func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Ou
 	}
 	var reasons []string
 	for _, u := range rs.Unavailable {
-		if u.Op != "" && b.Select.MatchesOp(u.Type, u.Lib, u.Repr, u.Op) {
-			reasons = append(reasons, OpName(u.Type, u.Lib, u.Repr, u.Op)+": "+u.Reason)
+		if u.Op != "" && b.Select.Matches(u.Key) {
+			reasons = append(reasons, u.Key.String()+": "+u.Reason)
 		}
 	}
 	if len(reasons) > 0 {

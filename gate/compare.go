@@ -11,8 +11,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // CompareOptions tune Compare. The zero value is strict: no tolerance,
@@ -78,9 +77,9 @@ type EnvDiff struct {
 
 // Comparison is the result of Compare.
 type Comparison struct {
-	BaseEnv  memprof.Env `json:"base_env"`
-	HeadEnv  memprof.Env `json:"head_env"`
-	EnvDiffs []EnvDiff   `json:"env_diffs,omitempty"`
+	BaseEnv  model.Env `json:"base_env"`
+	HeadEnv  model.Env `json:"head_env"`
+	EnvDiffs []EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
 	Rows      []Row   `json:"rows"`
@@ -125,7 +124,7 @@ var ErrBadInput = errors.New("cannot compare")
 // model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
 // GOMAXPROCS (it changes the times of operations that use several
 // threads) and the measured libraries' versions.
-func EnvDiffs(base, head memprof.Env) []EnvDiff {
+func EnvDiffs(base, head model.Env) []EnvDiff {
 	var d []EnvDiff
 	add := func(field, a, b string) {
 		if a != b {
@@ -160,15 +159,15 @@ func EnvDiffs(base, head memprof.Env) []EnvDiff {
 // agreement check failed, fails: nothing can be concluded from it.
 //
 // It returns an error wrapping ErrBadInput for results that break the
-// schema's rules (memprof.Results.Validate) or times without samples, and
+// schema's rules (model.Results.Validate) or times without samples, and
 // an *EnvMismatchError for results from different environments (unless
 // allowed).
-func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, error) {
+func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error) {
 	for _, side := range []struct {
 		name string
-		rs   *memprof.Results
+		rs   *model.Results
 	}{{"base", base}, {"head", head}} {
-		if err := side.rs.Validate(nil); err != nil {
+		if err := side.rs.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrBadInput, side.name, err)
 		}
 	}
@@ -198,50 +197,31 @@ func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, err
 	return c, nil
 }
 
-type instanceKey struct{ typ, lib, repr, layout, scheme, name string }
-
-func keyOf(r *memprof.Result) instanceKey {
-	return instanceKey{r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Name}
-}
-
-func (k instanceKey) String() string {
-	if k.typ == "" {
-		return k.name
-	}
-	return InstanceName(k.typ, k.lib, k.repr, k.layout, k.scheme)
-}
-
-func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
-	baseBy := map[instanceKey]*memprof.Result{}
+func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
+	baseBy := map[model.Key]*model.Result{}
 	for i := range base.Instances {
-		baseBy[keyOf(&base.Instances[i])] = &base.Instances[i]
+		baseBy[base.Instances[i].Key] = &base.Instances[i]
 	}
-	headBy := map[instanceKey]*memprof.Result{}
-	var keys []instanceKey
+	headBy := map[model.Key]*model.Result{}
+	var keys []model.Key
 	for i := range head.Instances {
-		k := keyOf(&head.Instances[i])
+		k := head.Instances[i].Key
 		headBy[k] = &head.Instances[i]
 		keys = append(keys, k)
 	}
 	for i := range base.Instances {
-		if k := keyOf(&base.Instances[i]); headBy[k] == nil {
+		if k := base.Instances[i].Key; headBy[k] == nil {
 			keys = append(keys, k)
 		}
 	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr || a.layout != b.layout {
-			return suites.Less(a.typ, a.lib, a.repr, a.layout, b.typ, b.lib, b.repr, b.layout)
-		}
-		return a.scheme+a.name < b.scheme+b.name
-	})
+	slices.SortStableFunc(keys, model.Compare)
 	metrics := []struct {
 		name, unit string
-		value      func(*memprof.Result) float64
+		value      func(*model.Result) float64
 		tolerance  float64
 	}{
-		{"bytes/instance", "B", func(r *memprof.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
-		{"allocs/instance", "allocs", func(r *memprof.Result) float64 { return r.AllocsPerInstance }, 0},
+		{"bytes/instance", "B", func(r *model.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
+		{"allocs/instance", "allocs", func(r *model.Result) float64 { return r.AllocsPerInstance }, 0},
 	}
 	var rows []Row
 	for _, k := range keys {
@@ -288,58 +268,31 @@ func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
 	return rows
 }
 
-type opKey struct {
-	typ, lib, repr, op string
-	batch              int
-}
-
-func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64) ([]Row, error) {
-	key := func(t *memprof.ThroughputRow) opKey { return opKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch} }
-	baseBy := map[opKey]*memprof.ThroughputRow{}
+func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
+	baseBy := map[model.Key]*model.ThroughputRow{}
 	for i := range base.Throughput {
-		baseBy[key(&base.Throughput[i])] = &base.Throughput[i]
+		baseBy[base.Throughput[i].Key] = &base.Throughput[i]
 	}
-	headBy := map[opKey]*memprof.ThroughputRow{}
-	var keys []opKey
+	headBy := map[model.Key]*model.ThroughputRow{}
+	var keys []model.Key
 	for i := range head.Throughput {
-		k := key(&head.Throughput[i])
+		k := head.Throughput[i].Key
 		headBy[k] = &head.Throughput[i]
 		keys = append(keys, k)
 	}
 	for i := range base.Throughput {
-		if k := key(&base.Throughput[i]); headBy[k] == nil {
+		if k := base.Throughput[i].Key; headBy[k] == nil {
 			keys = append(keys, k)
 		}
 	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr {
-			return suites.Less(a.typ, a.lib, a.repr, "", b.typ, b.lib, b.repr, "")
-		}
-		if a.op != b.op {
-			return a.op < b.op
-		}
-		return a.batch < b.batch
-	})
-	// An operation timed at two batch sizes is two cases: name the batch.
-	batches := map[opKey]int{}
-	for _, k := range keys {
-		batches[opKey{k.typ, k.lib, k.repr, k.op, 0}]++
-	}
-	caseName := func(k opKey) string {
-		name := OpName(k.typ, k.lib, k.repr, k.op)
-		if batches[opKey{k.typ, k.lib, k.repr, k.op, 0}] > 1 {
-			name += fmt.Sprintf(" batch=%d", k.batch)
-		}
-		return name
-	}
+	slices.SortStableFunc(keys, model.Compare)
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
 	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
 	for _, k := range keys {
 		b, h := baseBy[k], headBy[k]
-		row := Row{Case: caseName(k), Metric: "time/op", Unit: "ns", P: -1}
+		row := Row{Case: k.String(), Metric: "time/op", Unit: "ns", P: -1}
 		switch {
 		case b == nil:
 			row.Change, row.Head = New, medianOf(h)
@@ -430,7 +383,7 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 }
 
 // medianOf is a row's time (TimeFigure's median), 0 without samples.
-func medianOf(t *memprof.ThroughputRow) float64 {
+func medianOf(t *model.ThroughputRow) float64 {
 	q, _, _ := TimeFigure(t)
 	return q.Median
 }

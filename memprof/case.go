@@ -3,6 +3,8 @@ package memprof
 import (
 	"fmt"
 	"io"
+
+	"github.com/memprof/memprof/model"
 )
 
 // Case is what the engine measures: a way to make instance i of some type
@@ -91,15 +93,16 @@ func (c *Case) check(o Options) error {
 	return nil
 }
 
-// layout names how the case holds its instances.
-func (c *Case) layout() string {
+// Layout names how the case holds its instances: model.Pointer for New,
+// model.Slice for NewSlice, model.Collection for NewAll.
+func (c *Case) Layout() model.Layout {
 	switch {
 	case c.NewSlice != nil:
-		return "slice"
+		return model.Slice
 	case c.NewAll != nil:
-		return "collection"
+		return model.Collection
 	}
-	return "pointer"
+	return model.Pointer
 }
 
 // newMany is the constructor that makes all n instances at once, if any.

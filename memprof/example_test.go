@@ -39,7 +39,7 @@ func ExampleMeasure() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s: %.0f allocations per instance (the struct and its point)\n", r.Name, r.AllocsPerInstance)
+	fmt.Printf("%s: %.0f allocations per instance (the struct and its point)\n", c.Name, r.AllocsPerInstance)
 	fmt.Println("sites:", len(r.Sites))
 	// Output:
 	// MyPubKey: 2 allocations per instance (the struct and its point)

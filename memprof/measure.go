@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/model"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -83,7 +84,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if c.SizeOf != 0 {
 		sizeof = c.SizeOf
 	}
-	r := &Result{Name: c.Name, N: o.N, SizeofBytes: int64(sizeof), Layout: c.layout()}
+	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
 	// Pass 1, profiling off: the whole-footprint deltas.
 	before, after, err := c.footprintPass(o.N)
@@ -101,7 +102,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
 		}
 	}
-	if err := attribute(r, prof); err != nil {
+	if err := attribute(r, c.Layout(), prof); err != nil {
 		return nil, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 
@@ -392,7 +393,7 @@ func constructSlice(newSlice func(int) any, n int) (v any, panicked any) {
 }
 
 // attribute fills r's per-instance figures from the heap profile prof.
-func attribute(r *Result, prof []byte) error {
+func attribute(r *Result, layout model.Layout, prof []byte) error {
 	p, err := heapscan.ParseBytes(prof)
 	if err != nil {
 		return err
@@ -401,7 +402,7 @@ func attribute(r *Result, prof []byte) error {
 		return fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
 	frame := constructFrame
-	if r.Layout != "pointer" {
+	if layout != model.Pointer {
 		frame = sliceFrame
 	}
 	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame})
@@ -428,21 +429,20 @@ func attribute(r *Result, prof []byte) error {
 			Line:              row.Line,
 			BytesPerInstance:  float64(row.Bytes) / n,
 			AllocsPerInstance: float64(row.Objects) / n,
-			SlotBytes:         row.Sizes,
+			SlotSizes:         row.Sizes,
 		})
 	}
 	// No live object is a valid answer: a binding whose instances live in
 	// C memory keeps nothing on the Go heap (see the C-heap figure).
 	r.BytesPerInstance = float64(bytesTotal) / n
 	r.AllocsPerInstance = float64(objects) / n
-	switch r.Layout {
-	case "pointer":
+	switch layout {
+	case model.Pointer:
 		r.SlotBytes = float64(maxSlot)
-	case "slice":
-		r.SlotBytes = float64(maxSlot) / n
-	default:
-		r.SlotBytes = 0 // a collection has no one slot per instance
+	case model.Slice:
+		r.ArraySlotBytesPerInstance = float64(maxSlot) / n
 	}
+	// A collection has no one slot per instance.
 	var holderBytes int64
 	for _, row := range hold.Rows {
 		holderBytes += row.Bytes

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/memprof/memprof/model"
 )
 
 // testCases are the cases a child process of this test binary can measure.
@@ -177,13 +179,14 @@ func TestMeasureTwoSites(t *testing.T) {
 
 func TestMeasureSliceLayout(t *testing.T) {
 	const n = 3000
-	r, err := Measure(Case{Name: "slice", NewSlice: func(n int) any { return make([]forty, n) }}, N(n))
+	c := Case{Name: "slice", NewSlice: func(n int) any { return make([]forty, n) }}
+	r, err := Measure(c, N(n))
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := float64(unsafe.Sizeof(forty{}))
-	if r.Layout != "slice" || r.SizeofBytes != int64(size) {
-		t.Errorf("got layout %s sizeof %d, want slice %v", r.Layout, r.SizeofBytes, size)
+	if c.Layout() != model.Slice || r.SizeofBytes != int64(size) {
+		t.Errorf("got layout %s sizeof %d, want slice %v", c.Layout(), r.SizeofBytes, size)
 	}
 	// One backing array rounded to whole pages, plus the slice header the
 	// returned interface boxes.

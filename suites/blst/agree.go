@@ -8,12 +8,14 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib: "blst",
+// agreeLib is blst's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib: lib,
 		KeyGen: func(ikm []byte) ([]byte, error) {
 			sk := blst.KeyGen(ikm)
 			if sk == nil {
@@ -47,7 +49,7 @@ func init() {
 			// Both checks on, as for bytes from another party.
 			return sig.Verify(true, pk, true, msg, suites.OpDST), nil
 		},
-		RoundTrips: func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
+		RoundTrips: func(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
 			var out []suites.AgreeRoundTrip
 			switch typ {
 			case "PublicKey":
@@ -89,7 +91,7 @@ func init() {
 			}
 			return out, nil
 		},
-	})
+	}
 }
 
 // agreeSecretKey decodes a 32-byte big-endian secret key.

@@ -8,15 +8,17 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
-func init() {
-	suites.Register(suitekit.Entries(lib, blstLacks, "", blstImpls())...)
+// entries returns every blst entry of the matrix, with its constructor.
+func entries() []suites.Entry {
+	return suitekit.Entries(lib, blstLacks, model.Why{}, blstImpls())
 }
 
-// haveCgo tells the tests which variant registered the entries.
+// haveCgo tells the tests which variant made the entries.
 const haveCgo = true
 
 // blstImpls returns the constructor of every combination blst offers.
@@ -43,8 +45,8 @@ func blstImpls() map[suitekit.Key]suitekit.Impl {
 			},
 		},
 	}
-	suitekit.EachPoint(func(t, s, group string) {
-		if group == "G1" {
+	suitekit.EachPoint(func(t model.Type, s model.Scheme, group model.Type) {
+		if group == model.G1 {
 			addG1(m, t, s)
 		} else {
 			addG2(m, t, s)
@@ -54,20 +56,20 @@ func blstImpls() map[suitekit.Key]suitekit.Impl {
 }
 
 // what names the values of a point type in constructor sentences.
-func what(typ, scheme string) string {
+func what(typ model.Type, scheme model.Scheme) string {
 	switch typ {
 	case "PublicKey":
-		return "a " + scheme + " public key"
+		return "a " + string(scheme) + " public key"
 	case "Signature":
-		return "a " + scheme + " signature"
+		return "a " + string(scheme) + " signature"
 	}
 	return "a hash-to-curve point"
 }
 
 // addG1 adds the G1 constructors of a point type: affine, jacobian,
 // compressed and uncompressed, in both layouts.
-func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
-	key := func(repr, layout string) suitekit.Key {
+func addG1(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
+	key := func(repr model.Repr, layout model.Layout) suitekit.Key {
 		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
 	}
 	values := g1Values(typ)
@@ -173,8 +175,8 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 
 // addG2 adds the G2 constructors of a point type: affine, jacobian,
 // compressed and uncompressed, in both layouts.
-func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
-	key := func(repr, layout string) suitekit.Key {
+func addG2(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
+	key := func(repr model.Repr, layout model.Layout) suitekit.Key {
 		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
 	}
 	values := g2Values(typ)

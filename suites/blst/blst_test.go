@@ -6,10 +6,10 @@ import (
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
-func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
+func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, Suite()) }
 
-func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
+func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, Suite()) }
 
-func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
+func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, Suite(), 1000, 2000) }
 
-func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, Suite()) }

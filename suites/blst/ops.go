@@ -10,6 +10,7 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -80,7 +81,9 @@ func opScalar(k uint64) *blst.Scalar {
 	return new(blst.Scalar).FromBEndian(be[:])
 }
 
-func init() {
+// operations returns every blst operation (opList names them all; a test
+// keeps the two in step).
+func operations() []suites.Op {
 	v := func() *fixtures.Ops {
 		f, err := fixtures.Load()
 		if err != nil {
@@ -88,13 +91,12 @@ func init() {
 		}
 		return &f.Ops
 	}
-	const lib = "blst"
 	var list []suites.Op
-	for _, t := range []string{"PublicKey", "Signature"} {
-		g1 := t == "PublicKey"
+	for _, t := range []model.Type{model.PublicKey, model.Signature} {
+		g1 := t == model.PublicKey
 		group := map[bool]string{true: "P1", false: "P2"}[g1]
 		list = append(list,
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "affine", Op: "compress", Batch: 1},
 				Note: fmt.Sprintf("(*%sAffine).Compress: returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -108,7 +110,7 @@ func init() {
 					}
 					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "affine", Op: "serialize", Batch: 1},
 				Note: fmt.Sprintf("(*%sAffine).Serialize: returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -122,7 +124,7 @@ func init() {
 					}
 					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1},
 				Note: fmt.Sprintf("(*%s).Compress of a Jacobian point (Z != 1): converts to affine (one inversion) inside", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -137,7 +139,7 @@ func init() {
 					j := opJacobianSumP2(d.sigs)
 					return suites.OpHarness{Run: func() error { out = j.Compress(); return nil }, Result: func() ([]byte, error) { return out, nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1},
 				Note: fmt.Sprintf("(*%sAffine).Uncompress into a reused value: blst's default decode checks the point is on the curve, not the subgroup", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := opInputs()
@@ -150,7 +152,7 @@ func init() {
 					}
 					return opDecodeHarness(g1, enc, false), nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1},
 				Note: fmt.Sprintf("(*%sAffine).Uncompress then %s: the subgroup check blst leaves to the caller", group, opPick(g1, "KeyValidate (infinity and subgroup)", "SigValidate(false) (subgroup)")),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := opInputs()
@@ -163,7 +165,7 @@ func init() {
 					}
 					return opDecodeHarness(g1, enc, true), nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN},
 				Note: fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -193,7 +195,7 @@ func init() {
 						Result: func() ([]byte, error) { return out.Compress(), nil },
 					}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN},
 				Note: fmt.Sprintf("(*%s).AddAssign over %d Jacobian points; the sum stays Jacobian", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -236,7 +238,7 @@ func init() {
 		)
 	}
 	list = append(list,
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1},
 			Note: "(*P2Affine).Sign into a reused value: hash to G2 and a scalar multiplication",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -251,7 +253,7 @@ func init() {
 					Result: func() ([]byte, error) { return sig.Compress(), nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1},
 			Note: "(*P2Affine).Verify(sigGroupcheck=false, pk, pkValidate=false): hash to G2 and a two-pairing check; the subgroup checks are timed in decompress-checked. blst may run the Miller loops on two goroutines",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -268,7 +270,7 @@ func init() {
 					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN},
 			Note: fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys (P1Aggregate, on GOMAXPROCS goroutines), then one verification", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -285,7 +287,7 @@ func init() {
 					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 				}, nil
 			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1},
 			Note: "(*P1).ToAffine: one inversion; returns a new *P1Affine",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -298,7 +300,7 @@ func init() {
 					Result: func() ([]byte, error) { return out.Compress(), nil },
 				}, nil
 			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1},
 			Note: "(*P2).ToAffine: one inversion; returns a new *P2Affine",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -311,7 +313,7 @@ func init() {
 					Result: func() ([]byte, error) { return out.Compress(), nil },
 				}, nil
 			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN},
 			Note: fmt.Sprintf("P1s.ToAffine of %d points: one shared inversion; returns a new slice; blst splits it over goroutines (512 points each, up to GOMAXPROCS)", suites.OpBatchN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -326,7 +328,7 @@ func init() {
 					},
 				}, nil
 			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN},
 			Note: fmt.Sprintf("P2s.ToAffine of %d points: one shared inversion; returns a new slice; blst splits it over goroutines (512 points each, up to GOMAXPROCS)", suites.OpBatchN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -342,7 +344,7 @@ func init() {
 				}, nil
 			}},
 	)
-	suites.RegisterOp(list...)
+	return list
 }
 
 func opPick[T any](g1 bool, a, b T) T {

@@ -12,13 +12,13 @@ import (
 // Benchmark<Op>/lib=blst/repr=<repr>/type=<type>; the same harnesses as
 // memprof throughput, checked before they are timed.
 
-func BenchmarkCompress(b *testing.B)            { opbench.Run(b, "blst", "compress") }
-func BenchmarkSerialize(b *testing.B)           { opbench.Run(b, "blst", "serialize") }
-func BenchmarkDecompress(b *testing.B)          { opbench.Run(b, "blst", "decompress") }
-func BenchmarkDecompressChecked(b *testing.B)   { opbench.Run(b, "blst", "decompress-checked") }
-func BenchmarkToAffine(b *testing.B)            { opbench.Run(b, "blst", "to-affine") }
-func BenchmarkToAffineBatch(b *testing.B)       { opbench.Run(b, "blst", "to-affine-batch") }
-func BenchmarkAggregate(b *testing.B)           { opbench.Run(b, "blst", "aggregate") }
-func BenchmarkSign(b *testing.B)                { opbench.Run(b, "blst", "sign") }
-func BenchmarkVerify(b *testing.B)              { opbench.Run(b, "blst", "verify") }
-func BenchmarkFastAggregateVerify(b *testing.B) { opbench.Run(b, "blst", "fast-aggregate-verify") }
+func BenchmarkCompress(b *testing.B)            { opbench.Run(b, Suite(), "compress") }
+func BenchmarkSerialize(b *testing.B)           { opbench.Run(b, Suite(), "serialize") }
+func BenchmarkDecompress(b *testing.B)          { opbench.Run(b, Suite(), "decompress") }
+func BenchmarkDecompressChecked(b *testing.B)   { opbench.Run(b, Suite(), "decompress-checked") }
+func BenchmarkToAffine(b *testing.B)            { opbench.Run(b, Suite(), "to-affine") }
+func BenchmarkToAffineBatch(b *testing.B)       { opbench.Run(b, Suite(), "to-affine-batch") }
+func BenchmarkAggregate(b *testing.B)           { opbench.Run(b, Suite(), "aggregate") }
+func BenchmarkSign(b *testing.B)                { opbench.Run(b, Suite(), "sign") }
+func BenchmarkVerify(b *testing.B)              { opbench.Run(b, Suite(), "verify") }
+func BenchmarkFastAggregateVerify(b *testing.B) { opbench.Run(b, Suite(), "fast-aggregate-verify") }

@@ -1,13 +1,18 @@
 package blst
 
-import "github.com/memprof/memprof/suites"
+import (
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
 
-// opList is every operation the blst suite registers (ops.go, with cgo).
-// Without cgo, ops_nocgo.go registers each as unavailable, so that tables
+// opList is every operation the blst suite offers (ops.go, with cgo).
+// Without cgo, ops_nocgo.go makes each unavailable, so that tables
 // say why the blst rows are missing; a cgo test keeps the two in step.
 var opList = []struct {
-	typ, repr, op string
-	batch         int
+	typ   model.Type
+	repr  model.Repr
+	op    model.Op
+	batch int
 }{
 	{"PublicKey", "affine", "compress", 1},
 	{"PublicKey", "affine", "serialize", 1},

@@ -2,14 +2,20 @@
 
 package blst
 
-import "github.com/memprof/memprof/suites"
+import (
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
 
-// opNoCgo is why every blst operation is missing from a build without cgo.
-const opNoCgo = "blst needs cgo; this build has CGO_ENABLED=0"
-
-func init() {
+// operations returns every blst operation, each saying that this build
+// lacks cgo.
+func operations() []suites.Op {
+	var out []suites.Op
 	for _, o := range opList {
-		suites.RegisterOp(suites.Op{Type: o.typ, Lib: "blst", Repr: o.repr, Op: o.op, Batch: o.batch, Unavailable: opNoCgo})
+		out = append(out, suites.Op{Key: model.Key{Type: o.typ, Lib: lib, Repr: o.repr, Op: o.op, Batch: o.batch}, Unavailable: cgoReason})
 	}
-	suites.RegisterAgreeLib(suites.AgreeLib{Lib: "blst", Unavailable: opNoCgo})
+	return out
 }
+
+// agreeLib is blst's part of the agreement check: absent without cgo.
+func agreeLib() suites.AgreeLib { return suites.AgreeLib{Lib: lib, Unavailable: cgoReason} }

@@ -14,6 +14,7 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -149,13 +150,10 @@ func TestOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, op := range suites.Ops() {
-		if op.Lib != "blst" {
-			continue
-		}
-		t.Run(op.ID(), func(t *testing.T) {
-			if op.Unavailable != "" {
-				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable)
+	for _, op := range Suite().Ops {
+		t.Run(op.BenchName(), func(t *testing.T) {
+			if !op.Unavailable.IsZero() {
+				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable.Reason)
 			}
 			if _, err := suites.CheckOp(op, v); err != nil {
 				t.Error(err)
@@ -175,16 +173,18 @@ func TestOps(t *testing.T) {
 // as unavailable) in step with the operations ops.go registers.
 func TestOpListMatchesRegistry(t *testing.T) {
 	type key struct {
-		typ, repr, op string
-		batch         int
+		typ   model.Type
+		repr  model.Repr
+		op    model.Op
+		batch int
 	}
 	want := map[key]bool{}
 	for _, o := range opList {
 		want[key{o.typ, o.repr, o.op, o.batch}] = true
 	}
 	got := map[key]bool{}
-	for _, o := range suites.Ops() {
-		if o.Lib == "blst" && o.AliasOf == "" {
+	for _, o := range operations() {
+		if o.AliasOf == "" {
 			got[key{o.Type, o.Repr, o.Op, o.Batch}] = true
 		}
 	}

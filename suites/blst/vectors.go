@@ -7,6 +7,7 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
@@ -122,7 +123,7 @@ var (
 
 // g1Values returns the affine G1 values of a point type under a scheme:
 // min-pk public keys, min-sig signatures or the raw hashed points.
-func g1Values(typ string) func() []blst.P1Affine {
+func g1Values(typ model.Type) func() []blst.P1Affine {
 	switch typ {
 	case "PublicKey":
 		return PublicKeysG1
@@ -133,7 +134,7 @@ func g1Values(typ string) func() []blst.P1Affine {
 }
 
 // g2Values is g1Values for G2.
-func g2Values(typ string) func() []blst.P2Affine {
+func g2Values(typ model.Type) func() []blst.P2Affine {
 	switch typ {
 	case "PublicKey":
 		return PublicKeysG2

@@ -8,12 +8,14 @@ import (
 	"github.com/cloudflare/circl/sign/bls"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib: "circl",
+// agreeLib is circl's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib: lib,
 		KeyGen: func(ikm []byte) ([]byte, error) {
 			sk, err := bls.KeyGen[bls.KeyG1SigG2](ikm, agreeSalt, nil)
 			if err != nil {
@@ -46,7 +48,7 @@ func init() {
 			}
 			return bls.Verify(&pk, msg, sigb), nil
 		},
-		RoundTrips: func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
+		RoundTrips: func(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
 			switch typ {
 			case "PublicKey":
 				var p, fromC, fromU GG.G1
@@ -83,7 +85,7 @@ func init() {
 			}
 			return nil, fmt.Errorf("circl: no round trip for type %q", typ)
 		},
-	})
+	}
 }
 
 func agreePrivateKey(b []byte) (*bls.PrivateKey[bls.KeyG1SigG2], error) {

@@ -8,26 +8,38 @@ import (
 	"github.com/cloudflare/circl/sign/bls"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
 // lib is the library name in the registry.
-const lib = "circl"
+const lib = model.Circl
 
-func init() {
-	suites.Register(suitekit.Entries(lib, circlLacks, "", circlImpls())...)
+// Module is circl's module path, whose version results record.
+const Module = "github.com/cloudflare/circl"
+
+// Suite returns circl's instance entries, operations and agreement
+// library.
+func Suite() suites.Suite {
+	return suites.Suite{
+		Name:    string(lib),
+		Modules: []string{Module},
+		Entries: suitekit.Entries(lib, circlLacks, model.Why{}, circlImpls()),
+		Ops:     operations(),
+		Agree:   []suites.AgreeLib{agreeLib()},
+	}
 }
 
-// circlLacks says why circl has no such representation, or "".
-func circlLacks(k suitekit.Key) string {
+// circlLacks says why circl has no such representation, or nothing.
+func circlLacks(k suitekit.Key) model.Why {
 	switch k.Repr {
-	case "affine":
-		return "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders"
-	case "jacobian":
-		return "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)"
+	case model.Affine:
+		return model.Because(model.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders")
+	case model.Jacobian:
+		return model.Because(model.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)")
 	}
-	return ""
+	return model.Why{}
 }
 
 // Sizes of the encodings circl's points produce.
@@ -72,8 +84,8 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 	addSignatureG1(m)
 	addRawG1(m)
 	addRawG2(m)
-	suitekit.EachPoint(func(t, s, group string) {
-		if group == "G1" {
+	suitekit.EachPoint(func(t model.Type, s model.Scheme, group model.Type) {
+		if group == model.G1 {
 			addEncodings[[g1Compressed]byte, [g1Uncompressed]byte](m, t, s, g1Points(t))
 		} else {
 			addEncodings[[g2Compressed]byte, [g2Uncompressed]byte](m, t, s, g2Points(t))
@@ -83,19 +95,19 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 }
 
 // what names the values of a point type in constructor sentences.
-func what(typ, scheme string) string {
+func what(typ model.Type, scheme model.Scheme) string {
 	switch typ {
 	case "PublicKey":
-		return "a " + scheme + " public key"
+		return "a " + string(scheme) + " public key"
 	case "Signature":
-		return "a " + scheme + " signature"
+		return "a " + string(scheme) + " signature"
 	}
 	return "a hash-to-curve point"
 }
 
 // addPublicKey adds bls.PublicKey[K], circl's public key type, in both
 // layouts.
-func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme string, keys func() []bls.PublicKey[K]) {
+func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme model.Scheme, keys func() []bls.PublicKey[K]) {
 	name := "bls.PublicKey[KeyG1SigG2]"
 	if scheme == "min-sig" {
 		name = "bls.PublicKey[KeyG2SigG1]"
@@ -228,7 +240,7 @@ type byteArray interface {
 // point to affine, a field inversion of ~20 µs: instances are copies of
 // encodings made by them in Prepare, into arrays of the same size as the
 // slices they return.
-func addEncodings[C, U byteArray, P encoder](m map[suitekit.Key]suitekit.Impl, typ, scheme string, points func() []P) {
+func addEncodings[C, U byteArray, P encoder](m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme, points func() []P) {
 	v := what(typ, scheme)
 	compressed := encodings(points, true)
 	uncompressed := encodings(points, false)

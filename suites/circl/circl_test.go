@@ -14,11 +14,11 @@ import (
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
-func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
+func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, Suite()) }
 
-func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
+func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, Suite()) }
 
-func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
+func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, Suite(), 1000, 2000) }
 
 // KeyGen's HMAC makes interface type assertions. The runtime caches their
 // answers per call site but builds each cache on a random ~1/1024 of the
@@ -81,7 +81,7 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 			return p
 		}),
 	}
-	for _, typ := range []string{"PublicKey", "Signature", "G1", "G2"} {
+	for _, typ := range suitekit.PointTypes {
 		for _, scheme := range suitekit.SchemesOf(typ) {
 			switch suitekit.Group(typ, scheme) {
 			case "G1":
@@ -105,19 +105,20 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 	}
 	const n = 200
 	for k, rc := range real {
-		e := suites.Entry{Type: k.Type, Lib: lib, Repr: k.Repr, Layout: k.Layout, Scheme: k.Scheme}
-		t.Run(e.ID(), func(t *testing.T) {
-			entry, ok := suites.Lookup(e.ID())
-			if !ok || entry.Unavailable != "" {
-				t.Fatalf("entry %s: registered %v, unavailable %q; want an available entry", e.ID(), ok, entry.Unavailable)
+		k.Lib = lib
+		name := k.BenchName()
+		t.Run(name, func(t *testing.T) {
+			entry, ok := registry(t).Lookup(name)
+			if !ok || !entry.Unavailable.IsZero() {
+				t.Fatalf("entry %s: registered %v, unavailable %q; want an available entry", name, ok, entry.Unavailable.Reason)
 			}
 			c := entry.Case()
-			c.Name = e.ID()
+			c.Name = name
 			got, err := memprof.Measure(c, memprof.N(n))
 			if err != nil {
 				t.Fatal(err)
 			}
-			rc.Name = e.ID() + " (real constructor)"
+			rc.Name = name + " (real constructor)"
 			want, err := memprof.Measure(rc, memprof.N(n))
 			if err != nil {
 				t.Fatal(err)
@@ -131,4 +132,14 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 	}
 }
 
-func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, Suite()) }
+
+// registry is a registry of this suite alone.
+func registry(t *testing.T) *suites.Registry {
+	t.Helper()
+	r, err := suites.NewRegistry(Suite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -9,6 +9,7 @@ import (
 	GG "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -84,12 +85,12 @@ type opEncoder interface {
 	BytesCompressed() []byte
 }
 
-func init() {
-	const lib = "circl"
+// operations returns every circl operation.
+func operations() []suites.Op {
 	const notOffered = "not offered by circl"
 	var list []suites.Op
-	for _, t := range []string{"PublicKey", "Signature"} {
-		g1 := t == "PublicKey"
+	for _, t := range []model.Type{model.PublicKey, model.Signature} {
+		g1 := t == model.PublicKey
 		group := map[bool]string{true: "G1", false: "G2"}[g1]
 		point := func(d *opData) opEncoder {
 			if g1 {
@@ -98,7 +99,7 @@ func init() {
 			return d.aggSig
 		}
 		list = append(list,
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "compress", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "projective", Op: "compress", Batch: 1},
 				Note: fmt.Sprintf("%s.BytesCompressed: converts a copy to affine (one inversion) and returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -114,7 +115,7 @@ func init() {
 					}
 					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "serialize", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "projective", Op: "serialize", Batch: 1},
 				Note: fmt.Sprintf("%s.Bytes: converts a copy to affine (one inversion) and returns a new slice", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -130,9 +131,9 @@ func init() {
 					}
 					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
-				Unavailable: fmt.Sprintf("%s: (*%s).SetBytes always checks the subgroup (see decompress-checked)", notOffered, group)},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1},
+				Unavailable: model.Because(model.NotOffered, "%s", fmt.Sprintf("%s: (*%s).SetBytes always checks the subgroup (see decompress-checked)", notOffered, group))},
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1},
 				Note: fmt.Sprintf("(*%s).SetBytes into a reused value: circl's only decode, on-curve and subgroup checks", group),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := opInputs()
@@ -157,7 +158,7 @@ func init() {
 					var p GG.G2
 					return suites.OpHarness{Run: func() error { return p.SetBytes(enc) }, Result: func() ([]byte, error) { return p.BytesCompressed(), nil }}, nil
 				}},
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "aggregate", Batch: suites.OpAggregateN,
+			suites.Op{Key: model.Key{Type: t, Lib: lib, Repr: "projective", Op: "aggregate", Batch: suites.OpAggregateN},
 				Note: fmt.Sprintf("(*%s).Add over %d projective points (complete formulas); circl has no affine form", group, suites.OpAggregateN),
 				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 					d, err := suites.ValidInputs(in, opInputs)
@@ -174,7 +175,7 @@ func init() {
 		)
 	}
 	list = append(list,
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "sign", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "compressed", Op: "sign", Batch: 1},
 			Note: "bls.Sign: hash to G2, scalar multiplication, and compression (circl returns the signature as compressed bytes)",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -184,7 +185,7 @@ func init() {
 				var out []byte
 				return suites.OpHarness{Run: func() error { out = bls.Sign(d.sks[0], suites.OpMessage); return nil }, Result: func() ([]byte, error) { return out, nil }}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "verify", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "compressed", Op: "verify", Batch: 1},
 			Note: "bls.Verify: takes the signature compressed, so it includes decompression with the subgroup check, and validates the public key (subgroup check) on every call",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -207,16 +208,16 @@ func init() {
 					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Unavailable: notOffered + ": sign/bls has the basic scheme only (no proof of possession, no FastAggregateVerify)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1,
-			Unavailable: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"},
-		suites.Op{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1,
-			Unavailable: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no exported batch conversion (affinize is unexported)"},
-		suites.Op{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no exported batch conversion"},
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "compressed", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": sign/bls has the basic scheme only (no proof of possession, no FastAggregateVerify)"}},
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"}},
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"}},
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": no exported batch conversion (affinize is unexported)"}},
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": no exported batch conversion"}},
 	)
-	suites.RegisterOp(list...)
+	return list
 }

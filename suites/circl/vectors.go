@@ -6,6 +6,7 @@ import (
 	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
@@ -174,7 +175,7 @@ var (
 
 // g1Points returns the G1 points of a point type: min-pk public keys,
 // min-sig signatures or raw hashed points; g2Points the G2 ones.
-func g1Points(typ string) func() []bls12381.G1 {
+func g1Points(typ model.Type) func() []bls12381.G1 {
 	switch typ {
 	case "PublicKey":
 		return PublicKeyPointsG1
@@ -184,7 +185,7 @@ func g1Points(typ string) func() []bls12381.G1 {
 	return HashedG1
 }
 
-func g2Points(typ string) func() []bls12381.G2 {
+func g2Points(typ model.Type) func() []bls12381.G2 {
 	switch typ {
 	case "PublicKey":
 		return PublicKeyPointsG2

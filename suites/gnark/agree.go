@@ -10,12 +10,14 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib:    "gnark",
+// agreeLib is gnark's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib:    lib,
 		KeyGen: agreeKeyGen,
 		PublicKey: func(skb []byte) ([]byte, error) {
 			sk, err := agreeScalar(skb)
@@ -54,7 +56,7 @@ func init() {
 			return opVerify(&pk, msg, &sig)
 		},
 		RoundTrips: agreeRoundTrips,
-	})
+	}
 }
 
 // agreeKeyGen is KeyGen of the IETF BLS signature draft (versions 4 and
@@ -89,7 +91,7 @@ func agreeKeyGen(ikm []byte) ([]byte, error) {
 	return nil, errors.New("gnark KeyGen: no non-zero key after 256 tries")
 }
 
-func agreeRoundTrips(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
+func agreeRoundTrips(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
 	switch typ {
 	case "PublicKey":
 		var a bls12381.G1Affine
@@ -141,12 +143,12 @@ func agreeRoundTrips(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
 	return nil, fmt.Errorf("gnark: no round trip for type %q", typ)
 }
 
-func g1Trip(repr string, p *bls12381.G1Affine) suites.AgreeRoundTrip {
+func g1Trip(repr model.Repr, p *bls12381.G1Affine) suites.AgreeRoundTrip {
 	c, u := p.Bytes(), p.RawBytes()
 	return suites.AgreeRoundTrip{Repr: repr, Compressed: c[:], Uncompressed: u[:]}
 }
 
-func g2Trip(repr string, p *bls12381.G2Affine) suites.AgreeRoundTrip {
+func g2Trip(repr model.Repr, p *bls12381.G2Affine) suites.AgreeRoundTrip {
 	c, u := p.Bytes(), p.RawBytes()
 	return suites.AgreeRoundTrip{Repr: repr, Compressed: c[:], Uncompressed: u[:]}
 }

@@ -9,23 +9,37 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
 // lib is the library name in the registry.
-const lib = "gnark"
+const lib = model.Gnark
 
-func init() {
-	suites.Register(suitekit.Entries(lib, gnarkLacks, "", gnarkImpls())...)
+// Module is gnark-crypto's module path, whose version results record.
+const Module = "github.com/consensys/gnark-crypto"
+
+// Suite returns gnark-crypto's instance entries, operations and agreement
+// library.
+func Suite() suites.Suite {
+	ops := operations()
+	return suites.Suite{
+		Name:    string(lib),
+		Modules: []string{Module},
+		Entries: suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()),
+		Ops:     append(ops, suites.ConversionAliases(ops)...),
+		Agree:   []suites.AgreeLib{agreeLib()},
+	}
 }
 
-// gnarkLacks says why gnark-crypto has no such representation, or "".
-func gnarkLacks(k suitekit.Key) string {
-	if k.Repr == "projective" {
-		return "gnark-crypto has no exported homogeneous projective point type: G1Jac/G2Jac are Jacobian; g1JacExtended and g2Proj are unexported"
+// gnarkLacks says why gnark-crypto has no such representation, or
+// nothing.
+func gnarkLacks(k suitekit.Key) model.Why {
+	if k.Repr == model.Projective {
+		return model.Because(model.NotOffered, "gnark-crypto has no exported homogeneous projective point type: G1Jac/G2Jac are Jacobian; g1JacExtended and g2Proj are unexported")
 	}
-	return ""
+	return model.Why{}
 }
 
 // gnarkImpls returns the constructor of every combination gnark offers.
@@ -56,8 +70,8 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 			},
 		},
 	}
-	suitekit.EachPoint(func(t, s, group string) {
-		if group == "G1" {
+	suitekit.EachPoint(func(t model.Type, s model.Scheme, group model.Type) {
+		if group == model.G1 {
 			addG1(m, t, s)
 		} else {
 			addG2(m, t, s)
@@ -71,12 +85,12 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 func prepareDecode[T any](f func() T) func() { return func() { f(); warmDecoder() } }
 
 // what names the values of a point type in constructor sentences.
-func what(typ, scheme string) string {
+func what(typ model.Type, scheme model.Scheme) string {
 	switch typ {
 	case "PublicKey":
-		return "a " + scheme + " public key"
+		return "a " + string(scheme) + " public key"
 	case "Signature":
-		return "a " + scheme + " signature"
+		return "a " + string(scheme) + " signature"
 	}
 	return "a hash-to-curve point"
 }
@@ -129,8 +143,8 @@ func decodeG2(dst *bls12381.G2Affine, enc []byte) *bls12381.G2Affine {
 
 // addG1 adds the G1 constructors of a point type: affine, jacobian,
 // compressed and uncompressed, in both layouts.
-func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
-	key := func(repr, layout string) suitekit.Key {
+func addG1(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
+	key := func(repr model.Repr, layout model.Layout) suitekit.Key {
 		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
 	}
 	values := g1Values(typ)
@@ -232,8 +246,8 @@ func addG1(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
 
 // addG2 adds the G2 constructors of a point type: affine, jacobian,
 // compressed and uncompressed, in both layouts.
-func addG2(m map[suitekit.Key]suitekit.Impl, typ, scheme string) {
-	key := func(repr, layout string) suitekit.Key {
+func addG2(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
+	key := func(repr model.Repr, layout model.Layout) suitekit.Key {
 		return suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: scheme}
 	}
 	values := g2Values(typ)

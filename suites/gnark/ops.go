@@ -11,6 +11,7 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -129,14 +130,14 @@ func opFixtures() *fixtures.Ops {
 	return &f.Ops
 }
 
-func init() {
-	const lib = "gnark"
+// operations returns every gnark operation.
+func operations() []suites.Op {
 	const notOffered = "not offered by gnark"
 	var list []suites.Op
 	// G1 (public keys) and G2 (signatures) are written out twice: the
 	// types differ and the code is the code a user would write.
 	list = append(list,
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "compress", Batch: 1},
 			Note: "(*G1Affine).Bytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -146,7 +147,7 @@ func init() {
 				var out [bls12381.SizeOfG1AffineCompressed]byte
 				return suites.OpHarness{Run: func() error { out = d.aggPK.Bytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1},
 			Note: "(*G1Affine).RawBytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -156,7 +157,7 @@ func init() {
 				var out [bls12381.SizeOfG1AffineUncompressed]byte
 				return suites.OpHarness{Run: func() error { out = d.aggPK.RawBytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1},
 			Note: "(*G1Affine).FromJacobian then Bytes: gnark encodes only affine points",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -172,7 +173,7 @@ func init() {
 					return nil
 				}, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1},
 			Note: "(*Decoder).Decode into a reused *G1Affine, from one decoder made with NoSubgroupChecks() over a reset bytes.Reader: the only gnark API that skips the subgroup check (on-curve only)",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -195,7 +196,7 @@ func init() {
 					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
 				}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1},
 			Note: "(*G1Affine).SetBytes into a reused value: gnark's default decode always checks the subgroup",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -213,7 +214,7 @@ func init() {
 					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
 				}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN},
 			Note: fmt.Sprintf("(*G1Jac).AddMixed of %d affine points, then (*G1Affine).FromJacobian: one inversion", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -223,7 +224,7 @@ func init() {
 				var out bls12381.G1Affine
 				return suites.OpHarness{Run: func() error { out = opAggregateG1(d.pks); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
 			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
+		suites.Op{Key: model.Key{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN},
 			Note: fmt.Sprintf("(*G1Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -251,7 +252,7 @@ func init() {
 					},
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "compress", Batch: 1},
 			Note: "(*G2Affine).Bytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -261,7 +262,7 @@ func init() {
 				var out [bls12381.SizeOfG2AffineCompressed]byte
 				return suites.OpHarness{Run: func() error { out = d.aggSig.Bytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1},
 			Note: "(*G2Affine).RawBytes: returns an array by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -271,7 +272,7 @@ func init() {
 				var out [bls12381.SizeOfG2AffineUncompressed]byte
 				return suites.OpHarness{Run: func() error { out = d.aggSig.RawBytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1},
 			Note: "(*G2Affine).FromJacobian then Bytes: gnark encodes only affine points",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -287,7 +288,7 @@ func init() {
 					return nil
 				}, Result: func() ([]byte, error) { return out[:], nil }}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1},
 			Note: "(*Decoder).Decode into a reused *G2Affine, from one decoder made with NoSubgroupChecks() over a reset bytes.Reader: the only gnark API that skips the subgroup check (on-curve only)",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -310,7 +311,7 @@ func init() {
 					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1},
 			Note: "(*G2Affine).SetBytes into a reused value: gnark's default decode always checks the subgroup",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -328,7 +329,7 @@ func init() {
 					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN},
 			Note: fmt.Sprintf("(*G2Jac).AddMixed of %d affine points, then (*G2Affine).FromJacobian: one inversion", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -338,7 +339,7 @@ func init() {
 				var out bls12381.G2Affine
 				return suites.OpHarness{Run: func() error { out = opAggregateG2(d.sigs); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN},
 			Note: fmt.Sprintf("(*G2Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -366,7 +367,7 @@ func init() {
 					},
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1},
 			Note: "HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := suites.ValidInputs(in, opInputs)
@@ -383,7 +384,7 @@ func init() {
 					Result: func() ([]byte, error) { b := sig.Bytes(); return b[:], nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1},
 			Note: "HashToG2 then PairingCheck of two pairs: gnark-crypto has no signature API; no subgroup check here (SetBytes does it, timed in decompress-checked)",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				d, err := opInputs()
@@ -407,9 +408,9 @@ func init() {
 					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 				}, nil
 			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Unavailable: notOffered + ": gnark-crypto has no BLS signature scheme (verify is timed as HashToG2 plus PairingCheck)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
+		suites.Op{Key: model.Key{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": gnark-crypto has no BLS signature scheme (verify is timed as HashToG2 plus PairingCheck)"}},
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1},
 			Note: "(*G1Affine).FromJacobian into a reused value: one inversion",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -419,7 +420,7 @@ func init() {
 				var out bls12381.G1Affine
 				return suites.OpHarness{Run: func() error { out.FromJacobian(&p[0]); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
 			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1},
 			Note: "(*G2Affine).FromJacobian into a reused value: one inversion",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -429,7 +430,7 @@ func init() {
 				var out bls12381.G2Affine
 				return suites.OpHarness{Run: func() error { out.FromJacobian(&p[0]); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
 			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
+		suites.Op{Key: model.Key{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN},
 			Note: fmt.Sprintf("BatchJacobianToAffineG1 of %d points: one shared inversion (Montgomery's trick); returns a new slice; the last step runs on parallel.Execute goroutines", suites.OpBatchN),
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -444,10 +445,10 @@ func init() {
 					},
 				}, nil
 			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no batch conversion for G2 (BatchJacobianToAffineG1 exists for G1 only)"},
+		suites.Op{Key: model.Key{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN},
+			Unavailable: model.Why{Kind: model.NotOffered, Reason: notOffered + ": no batch conversion for G2 (BatchJacobianToAffineG1 exists for G1 only)"}},
 	)
-	suites.RegisterOp(list...)
+	return list
 }
 
 // opJacobianSumG1 adds points in Jacobian form: the result has Z != 1.

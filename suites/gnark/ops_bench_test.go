@@ -10,13 +10,13 @@ import (
 // Benchmark<Op>/lib=gnark/repr=<repr>/type=<type>; the same harnesses as
 // memprof throughput, checked before they are timed.
 
-func BenchmarkCompress(b *testing.B)            { opbench.Run(b, "gnark", "compress") }
-func BenchmarkSerialize(b *testing.B)           { opbench.Run(b, "gnark", "serialize") }
-func BenchmarkDecompress(b *testing.B)          { opbench.Run(b, "gnark", "decompress") }
-func BenchmarkDecompressChecked(b *testing.B)   { opbench.Run(b, "gnark", "decompress-checked") }
-func BenchmarkToAffine(b *testing.B)            { opbench.Run(b, "gnark", "to-affine") }
-func BenchmarkToAffineBatch(b *testing.B)       { opbench.Run(b, "gnark", "to-affine-batch") }
-func BenchmarkAggregate(b *testing.B)           { opbench.Run(b, "gnark", "aggregate") }
-func BenchmarkSign(b *testing.B)                { opbench.Run(b, "gnark", "sign") }
-func BenchmarkVerify(b *testing.B)              { opbench.Run(b, "gnark", "verify") }
-func BenchmarkFastAggregateVerify(b *testing.B) { opbench.Run(b, "gnark", "fast-aggregate-verify") }
+func BenchmarkCompress(b *testing.B)            { opbench.Run(b, Suite(), "compress") }
+func BenchmarkSerialize(b *testing.B)           { opbench.Run(b, Suite(), "serialize") }
+func BenchmarkDecompress(b *testing.B)          { opbench.Run(b, Suite(), "decompress") }
+func BenchmarkDecompressChecked(b *testing.B)   { opbench.Run(b, Suite(), "decompress-checked") }
+func BenchmarkToAffine(b *testing.B)            { opbench.Run(b, Suite(), "to-affine") }
+func BenchmarkToAffineBatch(b *testing.B)       { opbench.Run(b, Suite(), "to-affine-batch") }
+func BenchmarkAggregate(b *testing.B)           { opbench.Run(b, Suite(), "aggregate") }
+func BenchmarkSign(b *testing.B)                { opbench.Run(b, Suite(), "sign") }
+func BenchmarkVerify(b *testing.B)              { opbench.Run(b, Suite(), "verify") }
+func BenchmarkFastAggregateVerify(b *testing.B) { opbench.Run(b, Suite(), "fast-aggregate-verify") }

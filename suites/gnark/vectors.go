@@ -10,6 +10,7 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
@@ -161,7 +162,7 @@ var (
 
 // g1Values returns the affine G1 values of a point type: min-pk public
 // keys, min-sig signatures or the raw hashed points.
-func g1Values(typ string) func() []bls12381.G1Affine {
+func g1Values(typ model.Type) func() []bls12381.G1Affine {
 	switch typ {
 	case "PublicKey":
 		return PublicKeysG1
@@ -172,7 +173,7 @@ func g1Values(typ string) func() []bls12381.G1Affine {
 }
 
 // g2Values is g1Values for G2.
-func g2Values(typ string) func() []bls12381.G2Affine {
+func g2Values(typ model.Type) func() []bls12381.G2Affine {
 	switch typ {
 	case "PublicKey":
 		return PublicKeysG2

@@ -5,11 +5,14 @@ package scenarios
 import (
 	blst "github.com/supranational/blst/bindings/go"
 
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
 	blstsuite "github.com/memprof/memprof/suites/blst"
 )
 
-func init() {
-	register("blst", "blst.P1Affine", "blst.P2Affine", blstValues, "")
+// blstEntries returns the scenarios held in blst values.
+func blstEntries() []suites.Entry {
+	return entries(model.Blst, "blst.P1Affine", "blst.P2Affine", blstValues, model.Why{})
 }
 
 // blstValues takes the blst suite's min-pk keys and signatures.

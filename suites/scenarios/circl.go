@@ -6,11 +6,14 @@ import (
 
 	"github.com/cloudflare/circl/sign/bls"
 
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/circl"
 )
 
-func init() {
-	register("circl", "bls.PublicKey[bls.KeyG1SigG2]", "bls.Signature ([]byte, compressed)", circlValues, "")
+// circlEntries returns the scenarios held in circl values.
+func circlEntries() []suites.Entry {
+	return entries(model.Circl, "bls.PublicKey[bls.KeyG1SigG2]", "bls.Signature ([]byte, compressed)", circlValues, model.Why{})
 }
 
 // circlValues takes the circl suite's min-pk keys and signatures (the same

@@ -3,11 +3,14 @@ package scenarios
 import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/gnark"
 )
 
-func init() {
-	register("gnark", "bls12381.G1Affine", "bls12381.G2Affine", gnarkValues, "")
+// gnarkEntries returns the scenarios held in gnark values.
+func gnarkEntries() []suites.Entry {
+	return entries(model.Gnark, "bls12381.G1Affine", "bls12381.G2Affine", gnarkValues, model.Why{})
 }
 
 // gnarkValues takes the gnark suite's min-pk keys and signatures (the same

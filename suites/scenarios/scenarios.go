@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
@@ -70,7 +71,7 @@ type attCompressed struct {
 }
 
 // pubkeyCache builds a cache of n validators in the given form.
-func pubkeyCache[PK, Sig any](v *values[PK, Sig], form string, n int) any {
+func pubkeyCache[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 	switch form {
 	case "index-slice":
 		c := struct {
@@ -113,11 +114,11 @@ func pubkeyCache[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		}
 		return &c
 	}
-	panic("scenarios: unknown PubkeyCache form " + form)
+	panic("scenarios: unknown PubkeyCache form " + string(form))
 }
 
 // attestationPool builds a pool of n signatures with their roots.
-func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
+func attestationPool[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 	switch form {
 	case "slice-value":
 		var pool []attValue[Sig]
@@ -150,11 +151,14 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		}
 		return m
 	}
-	panic("scenarios: unknown AttestationPool form " + form)
+	panic("scenarios: unknown AttestationPool form " + string(form))
 }
 
 // forms lists each scenario's forms and what they hold.
-var forms = map[string][]struct{ repr, what string }{
+var forms = map[model.Type][]struct {
+	repr model.Repr
+	what string
+}{
 	"PubkeyCache": {
 		{"index-slice", "map[[48]byte]int index + []PublicKey by index"},
 		{"map-pointer", "map[[48]byte]*PublicKey"},
@@ -169,17 +173,27 @@ var forms = map[string][]struct{ repr, what string }{
 	},
 }
 
-// register adds the scenario entries of one library. prepare makes its
+// Suite returns the scenario entries of every library.
+func Suite() suites.Suite {
+	var es []suites.Entry
+	for _, lib := range []func() []suites.Entry{blstEntries, gnarkEntries, circlEntries} {
+		es = append(es, lib()...)
+	}
+	return suites.Suite{Name: "scenarios", Entries: es}
+}
+
+// entries returns the scenario entries of one library. prepare makes its
 // real values; pkName and sigName name its representations in the
-// Constructor text. When unavailable is not empty, the entries are
-// registered as unavailable with that reason.
-func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[PK, Sig], error), unavailable string) {
-	for _, typ := range suites.Scenarios {
+// Constructor text. When unavailable is not zero, the entries are
+// unavailable for that reason.
+func entries[PK, Sig any](lib model.Lib, pkName, sigName string, prepare func() (*values[PK, Sig], error), unavailable model.Why) []suites.Entry {
+	var out []suites.Entry
+	for _, typ := range model.Scenarios {
 		for _, f := range forms[typ] {
-			e := suites.Entry{Type: typ, Lib: lib, Repr: f.repr, Layout: "collection", DefaultN: DefaultN}
-			if unavailable != "" {
+			e := suites.Entry{Key: model.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: model.Collection}, DefaultN: DefaultN}
+			if !unavailable.IsZero() {
 				e.Unavailable = unavailable
-				suites.Register(e)
+				out = append(out, e)
 				continue
 			}
 			what := f.what
@@ -220,7 +234,8 @@ func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[
 					},
 				}
 			}
-			suites.Register(e)
+			out = append(out, e)
 		}
 	}
+	return out
 }

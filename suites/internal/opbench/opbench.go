@@ -7,28 +7,29 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-// Run benchmarks every registered operation op of lib, one sub-benchmark
-// per type and representation, named lib=<lib>/repr=<repr>/type=<type>.
+// Run benchmarks every operation op of suite s, one sub-benchmark per
+// type and representation, named lib=<lib>/repr=<repr>/type=<type>.
 // Each harness is first checked to compute the known result (a harness
 // that computes the wrong thing fails instead of being timed). Operations
 // that handle many items also report ns/item.
-func Run(b *testing.B, lib, op string) {
+func Run(b *testing.B, s suites.Suite, op model.Op) {
 	v, err := fixtures.Load()
 	if err != nil {
 		b.Fatal(err)
 	}
 	n := 0
-	for _, o := range suites.Ops() {
-		if o.Lib != lib || o.Op != op {
+	for _, o := range s.Ops {
+		if o.Op != op {
 			continue
 		}
 		n++
-		b.Run("lib="+o.Lib+"/repr="+o.Repr+"/type="+o.Type, func(b *testing.B) {
-			if o.Unavailable != "" {
-				b.Skip(o.Unavailable)
+		b.Run("lib="+string(o.Lib)+"/repr="+string(o.Repr)+"/type="+string(o.Type), func(b *testing.B) {
+			if !o.Unavailable.IsZero() {
+				b.Skip(o.Unavailable.Reason)
 			}
 			h, err := suites.CheckOp(o, v)
 			if err != nil {
@@ -46,6 +47,6 @@ func Run(b *testing.B, lib, op string) {
 		})
 	}
 	if n == 0 {
-		b.Skipf("%s registers no %s operation", lib, op)
+		b.Skipf("%s has no %s operation", s.Name, op)
 	}
 }

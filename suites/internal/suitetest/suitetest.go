@@ -7,35 +7,30 @@ package suitetest
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
-// Entries returns lib's registered entries that belong to the instance
-// matrix (the registry may hold scenarios too).
-func Entries(lib string) []suites.Entry {
+// Entries returns the entries of s that belong to the instance matrix
+// (a suite may hold scenarios too), their keys normalized as the registry
+// does.
+func Entries(s suites.Suite) []suites.Entry {
 	var out []suites.Entry
-	for _, e := range suites.All() {
-		if e.Lib == lib && contains(suitekit.Types, e.Type) && contains(suitekit.Reprs, e.Repr) && contains(suitekit.Layouts, e.Layout) {
+	for _, e := range s.Entries {
+		e.Key = e.Key.Normalize()
+		if slices.Contains(suitekit.Types, e.Type) && slices.Contains(suitekit.Reprs, e.Repr) && slices.Contains(suitekit.Layouts, e.Layout) {
 			out = append(out, e)
 		}
 	}
 	return out
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
 
 func keyOf(e suites.Entry) suitekit.Key {
@@ -45,10 +40,11 @@ func keyOf(e suites.Entry) suitekit.Key {
 // CheckCoverage checks that lib registered exactly one entry for every
 // combination of the matrix, that each unavailable one has a reason and
 // each available one a constructor, a size and a case.
-func CheckCoverage(t *testing.T, lib string) {
+func CheckCoverage(t *testing.T, s suites.Suite) {
+	lib := s.Name
 	t.Helper()
 	got := map[suitekit.Key]suites.Entry{}
-	for _, e := range Entries(lib) {
+	for _, e := range Entries(s) {
 		k := keyOf(e)
 		if _, dup := got[k]; dup {
 			t.Errorf("%s: %s registered twice", lib, k)
@@ -63,11 +59,13 @@ func CheckCoverage(t *testing.T, lib string) {
 			continue
 		}
 		switch {
-		case e.Unavailable != "" && e.Case != nil:
-			t.Errorf("%s: %s is unavailable (%q) but has a case", lib, k, e.Unavailable)
-		case e.Unavailable == "" && e.Case == nil:
+		case !e.Unavailable.IsZero() && e.Case != nil:
+			t.Errorf("%s: %s is unavailable (%q) but has a case", lib, k, e.Unavailable.Reason)
+		case e.Unavailable.IsZero() && e.Case == nil:
 			t.Errorf("%s: %s has neither a case nor a reason", lib, k)
-		case e.Unavailable == "" && (e.Constructor == "" || e.SizeHint == 0):
+		case !e.Unavailable.IsZero() && e.Unavailable.Reason == "":
+			t.Errorf("%s: %s is unavailable (kind %s) without a reason", lib, k, e.Unavailable.Kind)
+		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0):
 			t.Errorf("%s: %s: got constructor %q, size hint %d, want both set", lib, k, e.Constructor, e.SizeHint)
 		}
 	}
@@ -80,22 +78,23 @@ func CheckCoverage(t *testing.T, lib string) {
 // both schemes in every repr and layout, and that where both are
 // available the two schemes' representations differ in size (they live
 // in different groups).
-func CheckSchemes(t *testing.T, lib string) {
+func CheckSchemes(t *testing.T, s suites.Suite) {
+	lib := s.Name
 	t.Helper()
 	byKey := map[suitekit.Key]suites.Entry{}
-	for _, e := range Entries(lib) {
+	for _, e := range Entries(s) {
 		byKey[keyOf(e)] = e
 	}
-	for _, typ := range []string{"PublicKey", "Signature"} {
+	for _, typ := range []model.Type{model.PublicKey, model.Signature} {
 		for _, repr := range suitekit.Reprs {
 			for _, layout := range suitekit.Layouts {
-				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: "min-pk"}]
-				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: "min-sig"}]
+				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinPk}]
+				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinSig}]
 				if !okPk || !okSig {
 					t.Errorf("%s: %s/%s/%s: got min-pk %v, min-sig %v, want both registered", lib, typ, repr, layout, okPk, okSig)
 					continue
 				}
-				if pk.Unavailable == "" && sig.Unavailable == "" && pk.SizeHint == sig.SizeHint {
+				if pk.Unavailable.IsZero() && sig.Unavailable.IsZero() && pk.SizeHint == sig.SizeHint {
 					t.Errorf("%s: %s/%s/%s: min-pk and min-sig both have size %d, want different groups", lib, typ, repr, layout, pk.SizeHint)
 				}
 			}
@@ -111,7 +110,8 @@ func CheckSchemes(t *testing.T, lib string) {
 //     "bytes" label gives, and the same figure at n1 and n2 to 0.01 B;
 //   - slice layout: one live object in all (the backing array), of at
 //     least n*SizeofBytes bytes and less than one page or an eighth more.
-func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
+func CheckMeasurements(t *testing.T, s suites.Suite, n1, n2 int) {
+	lib := s.Name
 	t.Helper()
 	measured := 0
 	defer func() {
@@ -119,12 +119,12 @@ func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
 			t.Skipf("%s: no available entry in this build", lib)
 		}
 	}()
-	for _, e := range Entries(lib) {
-		if e.Unavailable != "" {
+	for _, e := range Entries(s) {
+		if !e.Unavailable.IsZero() {
 			continue
 		}
 		measured++
-		t.Run(e.ID(), func(t *testing.T) {
+		t.Run(e.BenchName(), func(t *testing.T) {
 			r1 := measure(t, e, n1)
 			if r1 == nil {
 				return
@@ -133,7 +133,7 @@ func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
 				t.Errorf("SizeofBytes: got %d, want SizeHint %d", r1.SizeofBytes, e.SizeHint)
 			}
 			switch e.Layout {
-			case "pointer":
+			case model.Pointer:
 				checkPointer(t, r1)
 				if r2 := measure(t, e, n2); r2 != nil {
 					checkPointer(t, r2)
@@ -141,7 +141,7 @@ func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
 						t.Errorf("BytesPerInstance: got %.4f at N=%d and %.4f at N=%d, want equal within 0.01", r1.BytesPerInstance, n1, r2.BytesPerInstance, n2)
 					}
 				}
-			case "slice":
+			case model.Slice:
 				checkSlice(t, r1)
 			}
 		})
@@ -151,7 +151,7 @@ func CheckMeasurements(t *testing.T, lib string, n1, n2 int) {
 func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
 	t.Helper()
 	c := e.Case()
-	c.Name = e.ID()
+	c.Name = e.BenchName()
 	r, err := memprof.Measure(c, memprof.N(n))
 	if err != nil {
 		t.Errorf("Measure(N=%d): %v", n, err)
@@ -173,14 +173,14 @@ func checkPointer(t *testing.T, r *memprof.Result) {
 	}
 	var slots []int64
 	for _, s := range r.Sites {
-		slots = append(slots, s.SlotBytes...)
+		slots = append(slots, s.SlotSizes...)
 	}
 	if len(slots) != 1 || float64(slots[0]) != r.SlotBytes {
 		t.Errorf("N=%d: slot sizes in the profile: got %v, want exactly [%.0f]", r.N, slots, r.SlotBytes)
 	}
 	if t.Failed() {
 		for _, s := range r.Sites {
-			t.Logf("N=%d: site %s (%s:%d): %.4f B, %.4f allocs, slots %v", r.N, s.Function, s.File, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotBytes)
+			t.Logf("N=%d: site %s (%s:%d): %.4f B, %.4f allocs, slots %v", r.N, s.Function, s.File, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotSizes)
 		}
 	}
 }
@@ -188,7 +188,7 @@ func checkPointer(t *testing.T, r *memprof.Result) {
 func checkSlice(t *testing.T, r *memprof.Result) {
 	t.Helper()
 	n := float64(r.N)
-	array := r.SlotBytes * n
+	array := r.ArraySlotBytesPerInstance * n
 	total, want := r.BytesPerInstance*n, float64(r.SizeofBytes)*n
 	// Besides the backing array, the only other live object allowed is the
 	// slice header that NewSlice's return boxes into an interface.
@@ -209,12 +209,12 @@ func checkSlice(t *testing.T, r *memprof.Result) {
 // (one instance per op, profiling off), as a check that instances are
 // cheap enough to make 100,000 of them per case: sub-benchmarks are named
 // by the entry's ID.
-func BenchmarkNew(b *testing.B, lib string) {
-	for _, e := range Entries(lib) {
-		if e.Unavailable != "" || e.Layout != "pointer" {
+func BenchmarkNew(b *testing.B, s suites.Suite) {
+	for _, e := range Entries(s) {
+		if !e.Unavailable.IsZero() || e.Layout != model.Pointer {
 			continue
 		}
-		b.Run(e.ID(), func(b *testing.B) {
+		b.Run(e.BenchName(), func(b *testing.B) {
 			c := e.Case()
 			if c.Prepare != nil {
 				if err := c.Prepare(suitekit.Distinct); err != nil {
@@ -239,22 +239,24 @@ var sink any
 // result must match the vectors blst made, fixtures/vectors.json) and once
 // on inputs it must reject; an unavailable operation must say "not offered
 // by <lib>".
-func CheckOps(t *testing.T, lib string) {
+func CheckOps(t *testing.T, s suites.Suite) {
+	lib := s.Name
 	t.Helper()
 	v, err := fixtures.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, op := range suites.Ops() {
-		if op.Lib != lib {
-			continue
-		}
+	for _, op := range s.Ops {
+		op.Key = op.Key.Normalize()
 		n++
-		t.Run(op.ID(), func(t *testing.T) {
-			if op.Unavailable != "" {
-				if want := "not offered by " + lib; !strings.HasPrefix(op.Unavailable, want) {
-					t.Errorf("got reason %q, want it to start with %q", op.Unavailable, want)
+		t.Run(op.BenchName(), func(t *testing.T) {
+			if !op.Unavailable.IsZero() {
+				if op.Unavailable.Kind != model.NotOffered && op.Unavailable.Kind != model.NeedsCgo {
+					t.Errorf("got kind %q, want %s or %s", op.Unavailable.Kind, model.NotOffered, model.NeedsCgo)
+				}
+				if op.Unavailable.Kind == model.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
+					t.Errorf("got reason %q, want it to name %s", op.Unavailable.Reason, op.Lib)
 				}
 				return
 			}

@@ -1,4 +1,4 @@
-package memprof
+package model
 
 import (
 	"bytes"
@@ -24,15 +24,13 @@ func validResults(t *testing.T) *Results {
 	}
 	return &Results{Schema: Schema, Env: Env{GOOS: "linux", GOARCH: "amd64"},
 		Instances: []Result{
-			{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk", N: 1000,
-				BytesPerInstance: 192, AllocsPerInstance: 1, SizeofBytes: 192, SlotBytes: 192, OffheapBytesPerInstance: -4.352},
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-pk", N: 1000, Error: "child exited: signal: killed"},
-			{Name: "my/PubKey", Layout: "pointer", N: 1000, BytesPerInstance: 144, AllocsPerInstance: 2},
+			{Key: Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1, SizeofBytes: 192, SlotBytes: 192, OffheapBytesPerInstance: -4.352}},
+			{Key: Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: Measurement{N: 1000}, Error: "child exited: signal: killed"},
+			{Key: Key{Name: "my/PubKey", Layout: "pointer"}, Measurement: Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 2}},
 		},
-		Throughput: []ThroughputRow{{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Samples: len(samples),
-			NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}},
-		Unavailable: []Unavailable{{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "built without cgo"}},
-		Agreement:   &Agreement{Cases: 20, Libs: []string{"blst", "gnark"}, OK: true},
+		Throughput: []ThroughputRow{{Key: Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1}, Timing: Timing{Samples: len(samples), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}}},
+		Unavailable: []Unavailable{{Key: Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: Why{Reason: "built without cgo"}}},
+		Agreement:   &Agreement{Cases: 20, Libs: []Lib{"blst", "gnark"}, OK: true},
 	}
 }
 
@@ -204,13 +202,8 @@ func TestReadResultsAccepts(t *testing.T) {
 	}
 }
 
-var testNames = &Vocabulary{
-	Types: []string{"Signature", "G2"}, Libs: []string{"blst", "gnark"}, Reprs: []string{"affine"},
-	Layouts: []string{"pointer", "slice"}, Schemes: []string{"min-pk", "min-sig"}, Ops: []string{"verify"},
-}
-
-// TestResultsReaderNames: with a vocabulary, every name is checked (and
-// the error lists the valid ones); a case of the library API's has no
+// TestResultsReaderNames: every name is checked against the vocabulary
+// (and the error lists the valid ones); a case of the library API's has no
 // names to check.
 func TestResultsReaderNames(t *testing.T) {
 	tests := []struct {
@@ -220,19 +213,19 @@ func TestResultsReaderNames(t *testing.T) {
 	}{
 		{"as written", func(d doc) {}, ""},
 		{"unknown type", func(d doc) { d.row("instances", 0)["type"] = "signature" },
-			`instances[0] (signature/blst/affine/pointer): unknown type "signature": valid types are Signature, G2`},
+			`instances[0] (signature/blst/affine/pointer): unknown type "signature": valid types are `+Join(Types)},
 		{"unknown lib", func(d doc) { d.row("instances", 0)["lib"] = "openssl" },
-			`instances[0] (Signature/openssl/affine/pointer): unknown lib "openssl": valid libs are blst, gnark`},
+			`instances[0] (Signature/openssl/affine/pointer): unknown lib "openssl": valid libs are `+Join(Libs)},
 		{"unknown repr", func(d doc) { d.row("instances", 0)["repr"] = "montgomery" },
-			`instances[0] (Signature/blst/montgomery/pointer): unknown repr "montgomery": valid reprs are affine`},
+			`instances[0] (Signature/blst/montgomery/pointer): unknown repr "montgomery": valid reprs are `+Join(Reprs)},
 		{"unknown layout", func(d doc) { d.row("instances", 0)["layout"] = "arena" },
-			`instances[0] (Signature/blst/affine/arena): unknown layout "arena": valid layouts are pointer, slice`},
+			`instances[0] (Signature/blst/affine/arena): unknown layout "arena": valid layouts are `+Join(Layouts)},
 		{"unknown scheme", func(d doc) { d.row("instances", 0)["scheme"] = "min-both" },
-			`instances[0] (Signature/blst/affine/pointer): unknown scheme "min-both": valid schemes are min-pk, min-sig`},
+			`instances[0] (Signature/blst/affine/pointer): unknown scheme "min-both": valid schemes are `+Join(Schemes)},
 		{"unknown op", func(d doc) { d.row("throughput", 0)["op"] = "verfy" },
-			`throughput[0] (Signature/blst/affine op=verfy): unknown op "verfy": valid ops are verify`},
+			`throughput[0] (Signature/blst/affine op=verfy): unknown op "verfy": valid ops are `+Join(Ops)},
 		{"unknown type, unavailable", func(d doc) { d.row("unavailable", 0)["type"] = "G3" },
-			`unavailable[0] (G3/blst/affine/pointer): unknown type "G3": valid types are Signature, G2`},
+			`unavailable[0] (G3/blst/affine/pointer): unknown type "G3": valid types are `+Join(Types)},
 		{"custom case, names unchecked", func(d doc) { d.row("instances", 2)["name"] = "whatever/you/like" }, ""},
 	}
 	for _, tt := range tests {
@@ -243,17 +236,12 @@ func TestResultsReaderNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = ResultsReader{Names: testNames}.Read(bytes.NewReader(data), "r.json")
+			_, err = ResultsReader{}.Read(bytes.NewReader(data), "r.json")
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("got %v, want the file accepted", err)
 			case tt.want != "" && (err == nil || err.Error() != "r.json: "+tt.want):
 				t.Errorf("got %v, want r.json: %s", err, tt.want)
-			}
-			if tt.want != "" {
-				if _, err := ReadResults(bytes.NewReader(data)); err != nil {
-					t.Errorf("without a vocabulary: got %v, want names unchecked", err)
-				}
 			}
 		})
 	}
