@@ -123,7 +123,7 @@ func fixtureCheckResults() *model.Results {
 			instance("Signature", "blst", 192, 1),
 			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
-		Unavailable: []model.Unavailable{{Key: model.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Reason: "built without cgo"}}},
+		Unavailable: []model.Unavailable{{Key: model.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Kind: model.NeedsCgo, Reason: "built without cgo"}}},
 		Throughput: []model.ThroughputRow{
 			// verify: samples 1.0ms..1.9ms: median 1.45ms; quartiles
 			// (Hyndman-Fan 8, as model.SummarizeSamples) 1.19167ms, 1.70833ms.

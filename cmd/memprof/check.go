@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/memprof"
@@ -108,7 +109,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		}
 	}
 
-	var rs *memprof.Results
+	var rs *model.Results
 	if *resultsPath != "" {
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
@@ -155,15 +156,15 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 // failures are recorded in the rows, for Check to report.
 // The instances in the returned results are those of the returned
 // entries, in the same order.
-func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*memprof.Results, error) {
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
+func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*model.Results, error) {
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
 	var entries []suites.Entry
 	for _, e := range suites.All() {
 		if !selectedForMemory(f, e) {
 			continue
 		}
 		if e.Unavailable != "" {
-			rs.Unavailable = append(rs.Unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
+			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: model.Key{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout}, Why: model.Why{Reason: e.Unavailable}})
 			continue
 		}
 		entries = append(entries, e)

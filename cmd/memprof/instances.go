@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
@@ -133,7 +134,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
 	rs.Instances = measureEntries(ctx, entries, mo)
 	render.SortInstances(rs.Instances)
 	throughputCode := exitOK
@@ -186,8 +187,8 @@ func checkMemoryFor(entries []suites.Entry, mo measureOptions) error {
 // measureEntries measures each entry in its own child process, mo.jobs at a
 // time. A failed case becomes a Result carrying its error; the others still
 // run.
-func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptions) []memprof.Result {
-	results := make([]memprof.Result, len(entries))
+func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptions) []model.Result {
+	results := make([]model.Result, len(entries))
 	sem := make(chan struct{}, mo.jobs)
 	var wg sync.WaitGroup
 	for i, e := range entries {
@@ -206,7 +207,7 @@ func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptio
 	return results
 }
 
-func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) memprof.Result {
+func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) model.Result {
 	var profile string
 	if mo.profileDir != "" {
 		if err := os.MkdirAll(mo.profileDir, 0o755); err != nil {
@@ -221,13 +222,13 @@ func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) mempro
 	}
 	fillEntry(r, e)
 	if len(mo.sweep) > 0 {
-		var points []memprof.SweepPoint
+		var points []model.SweepPoint
 		for _, n := range mo.sweep {
 			p, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), "", memprof.N(n))
 			if err != nil {
 				return failedResult(e, n, fmt.Errorf("sweep at N=%d: %w", n, err))
 			}
-			points = append(points, memprof.SweepPoint{N: n, Bytes: p.BytesPerInstance * float64(n), BytesPerInstance: p.BytesPerInstance})
+			points = append(points, model.SweepPoint{N: n, Bytes: p.BytesPerInstance * float64(n), BytesPerInstance: p.BytesPerInstance})
 		}
 		if r.Sweep, err = memprof.FitSweep(points); err != nil {
 			return failedResult(e, mo.nFor(e), err)
@@ -255,13 +256,13 @@ func parseSweep(v string) ([]int, error) {
 	return ns, nil
 }
 
-func fillEntry(r *memprof.Result, e suites.Entry) {
+func fillEntry(r *model.Result, e suites.Entry) {
 	r.Name = ""
 	r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Constructor = e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor
 }
 
-func failedResult(e suites.Entry, n int, err error) memprof.Result {
-	r := memprof.Result{N: n, Error: err.Error()}
+func failedResult(e suites.Entry, n int, err error) model.Result {
+	r := model.Result{Measurement: model.Measurement{N: n}, Error: err.Error()}
 	fillEntry(&r, e)
 	return r
 }

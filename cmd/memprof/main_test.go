@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
@@ -181,8 +182,8 @@ func TestInstancesJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc["schema"] != memprof.Schema {
-		t.Errorf("schema: got %v, want %s", doc["schema"], memprof.Schema)
+	if doc["schema"] != model.Schema {
+		t.Errorf("schema: got %v, want %s", doc["schema"], model.Schema)
 	}
 	env, _ := doc["env"].(map[string]any)
 	for _, k := range []string{"go_version", "goos", "goarch", "gomaxprocs", "cpu", "cgo", "modules"} {
@@ -218,7 +219,7 @@ func TestInstancesJSON(t *testing.T) {
 		}
 	}
 	// The typed reader accepts what the command wrote.
-	rs, err := memprof.ReadResultsFile(out)
+	rs, err := model.ReadResultsFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

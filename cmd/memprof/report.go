@@ -13,6 +13,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/memprof"
@@ -111,7 +112,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	opts := report.Options{Force: *force}
-	var rs *memprof.Results
+	var rs *model.Results
 	if *from != "" {
 		var err error
 		rs, err = limits.readResults(*from)
@@ -151,7 +152,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if err := checkMemoryFor(entries, mo); err != nil {
 			return inv.fail("%v", err)
 		}
-		rs = &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+		rs = &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
 		prog := render.NewProgress(inv.stderr, "case", len(entries), isTerminal(inv.stderr), time.Second)
 		mo.started = func(e suites.Entry) { prog.Start(e.ID()) }
 		rs.Instances = measureEntries(ctx, entries, mo)
@@ -204,7 +205,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 
 // renderAs writes rs in one of the text formats every measuring command
 // offers besides table and json: markdown, csv or bench.
-func renderAs(w io.Writer, format string, rs *memprof.Results) error {
+func renderAs(w io.Writer, format string, rs *model.Results) error {
 	switch format {
 	case "markdown":
 		return render.Markdown(w, rs)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
@@ -120,7 +121,7 @@ func parseTypes(v string) ([]string, error) {
 // resolve returns the registered entries the selection chooses: those that
 // can be measured, and those that cannot, with the reason. A usage error
 // (unknown name, missing --type) is returned as err.
-func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []memprof.Unavailable, err error) {
+func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []model.Unavailable, err error) {
 	if requireType && s.types == "" {
 		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", strings.Join(suites.Types, ", "))
 	}
@@ -160,7 +161,7 @@ func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailab
 			continue
 		}
 		if e.Unavailable != "" {
-			unavailable = append(unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
+			unavailable = append(unavailable, model.Unavailable{Key: model.Key{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout}, Why: model.Why{Reason: e.Unavailable}})
 			continue
 		}
 		measure = append(measure, e)
@@ -223,7 +224,7 @@ func (inv *invocation) refuseNothing(selected, what string, reasons []string) in
 }
 
 // unavailableReasons returns the reasons of us.
-func unavailableReasons(us []memprof.Unavailable) []string {
+func unavailableReasons(us []model.Unavailable) []string {
 	out := make([]string, len(us))
 	for i, u := range us {
 		out[i] = u.Reason

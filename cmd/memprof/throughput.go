@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
@@ -138,7 +139,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Instances: []model.Result{}}
 	code := measureOps(ctx, inv, rs, ops, to)
 	if code == exitFailure && rs.Agreement != nil && !rs.Agreement.OK {
 		return code // nothing is printed after a disagreement
@@ -177,7 +178,7 @@ func selectOps(types, libs, reprs, ops []string) []suites.Op {
 // times the operations into rs (Agreement, Method, Throughput, Unavailable).
 // It returns exitFailure, with the reason on stderr, when the libraries
 // disagree (rs then has no throughput rows) or an operation failed.
-func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops []suites.Op, to throughputOptions) int {
+func measureOps(ctx context.Context, inv *invocation, rs *model.Results, ops []suites.Op, to throughputOptions) int {
 	if ctx.Err() != nil {
 		return exitFailure // interrupted: run says so
 	}
@@ -204,10 +205,10 @@ func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops [
 	timed := 0
 	for _, o := range ops {
 		if o.Unavailable != "" {
-			rs.Unavailable = append(rs.Unavailable, memprof.Unavailable{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Reason: o.Unavailable})
+			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: model.Key{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op}, Why: model.Why{Reason: o.Unavailable}})
 			continue
 		}
-		row := memprof.ThroughputRow{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Batch: o.Batch, Note: o.Note}
+		row := model.ThroughputRow{Key: model.Key{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Batch: o.Batch}, Note: o.Note}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
@@ -253,7 +254,7 @@ func measureOps(ctx context.Context, inv *invocation, rs *memprof.Results, ops [
 // handled.
 var agreeRun = agree.Run
 
-func sameGroup(a, b memprof.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
+func sameGroup(a, b model.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
 
 // noOpMatches says that no operation matches the selection and --op, and
 // which types have operations.

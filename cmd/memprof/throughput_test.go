@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
@@ -55,7 +56,7 @@ func TestVerifyCommand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	rs, err := memprof.ReadResults(strings.NewReader(stdout))
+	rs, err := model.ReadResults(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +112,11 @@ func TestThroughputJSON(t *testing.T) {
 		t.Errorf("got method %q, want memprof.ThroughputMethod", generic.Method)
 	}
 
-	rs, err := memprof.ReadResultsFile(out)
+	rs, err := model.ReadResultsFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	timed := map[string]memprof.ThroughputRow{}
+	timed := map[string]model.ThroughputRow{}
 	for _, r := range rs.Throughput {
 		if r.Error != "" {
 			t.Errorf("%s %s: %s", r.Lib, r.Op, r.Error)

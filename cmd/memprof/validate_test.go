@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/memprof"
 )
@@ -45,9 +46,9 @@ func editJSON(t *testing.T, src, dir, name string, edit func(d jsonDoc)) string 
 
 // editResults writes src, edited as decoded results (so that summaries
 // can be recomputed and stay valid), to dir/name.
-func editResults(t *testing.T, src, dir, name string, edit func(rs *memprof.Results)) string {
+func editResults(t *testing.T, src, dir, name string, edit func(rs *model.Results)) string {
 	t.Helper()
-	rs, err := memprof.ReadResultsFile(src)
+	rs, err := model.ReadResultsFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 	negBase := editJSON(t, base, dir, "negative-base.json", func(d jsonDoc) { d.row("instances", 0)["bytes_per_instance"] = -96 })
 	reportNeg := editJSON(t, resultsFixture, dir, "report-negative.json", func(d jsonDoc) { d.row("instances", 12)["bytes_per_instance"] = -192 })
 	reportCase := func() string {
-		rs, err := memprof.ReadResultsFile(resultsFixture)
+		rs, err := model.ReadResultsFile(resultsFixture)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,14 +191,14 @@ func TestUntrustedResults(t *testing.T) {
 	dir := t.TempDir()
 	checkRes := budgetsDir + "results.json"
 	base := compareDir + "base.json"
-	disagree := func(rs *memprof.Results) {
-		rs.Agreement = &memprof.Agreement{Cases: 20, Libs: []string{"blst", "circl", "gnark"}, OK: false}
+	disagree := func(rs *model.Results) {
+		rs.Agreement = &model.Agreement{Cases: 20, Libs: []string{"blst", "circl", "gnark"}, OK: false}
 	}
 	why := "the libraries disagreed (agreement.ok is false; blst, circl, gnark on 20 cases): no time measured with them can be trusted"
 	checkDisagree := editResults(t, checkRes, dir, "check-disagree.json", disagree)
 	headDisagree := editResults(t, base, dir, "head-disagree.json", disagree)
-	otherOS := editResults(t, base, dir, "head-darwin.json", func(rs *memprof.Results) { rs.Env.GOOS = "darwin" })
-	oneSample := editResults(t, base, dir, "head-one-sample.json", func(rs *memprof.Results) {
+	otherOS := editResults(t, base, dir, "head-darwin.json", func(rs *model.Results) { rs.Env.GOOS = "darwin" })
+	oneSample := editResults(t, base, dir, "head-one-sample.json", func(rs *model.Results) {
 		for i := range rs.Throughput {
 			r := &rs.Throughput[i]
 			r.SamplesNs = r.SamplesNs[:1]

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
@@ -57,7 +58,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("checking agreement: %v", err)
 	}
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}, Agreement: rep.Agreement(true)}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Instances: []model.Result{}, Agreement: rep.Agreement(true)}
 	var buf bytes.Buffer
 	if f == "json" {
 		err = rs.WriteJSON(&buf)

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/memprof"
@@ -287,7 +288,7 @@ func mdCell(s string) string {
 }
 
 // envRows lists the environment fields side by side.
-func envRows(a, b memprof.Env) [][3]string {
+func envRows(a, b model.Env) [][3]string {
 	rows := [][3]string{
 		{"cpu", a.CPU, b.CPU},
 		{"goos/goarch", a.GOOS + "/" + a.GOARCH, b.GOOS + "/" + b.GOARCH},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/memprof"
@@ -19,11 +20,11 @@ const fixtures = "../../../../fixtures/"
 
 func compare(t *testing.T, head string, opts gate.CompareOptions) *gate.Comparison {
 	t.Helper()
-	base, err := memprof.ReadResultsFile(fixtures + "compare/base.json")
+	base, err := model.ReadResultsFile(fixtures + "compare/base.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := memprof.ReadResultsFile(fixtures + "compare/" + head)
+	h, err := model.ReadResultsFile(fixtures + "compare/" + head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
-	rs, err := memprof.ReadResultsFile(fixtures + "budgets/results.json")
+	rs, err := model.ReadResultsFile(fixtures + "budgets/results.json")
 	if err != nil {
 		t.Fatal(err)
 	}

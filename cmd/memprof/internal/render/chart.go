@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -14,8 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // The charts are drawn with gonum.org/v1/plot and written as SVG. They are
@@ -30,31 +28,34 @@ var ErrNoData = errors.New("nothing to chart")
 // Series is one library and representation (and layout, scheme when not
 // the defaults): one bar colour, one legend entry, one labelled point.
 type Series struct {
-	Lib, Repr, Layout, Scheme string
+	Lib    model.Lib
+	Repr   model.Repr
+	Layout model.Layout
+	Scheme model.Scheme
 }
 
 // Label is the series as the charts and the report name it: "blst affine",
 // "gnark jacobian (slice)", "blst affine min-sig".
 func (s Series) Label() string {
-	l := s.Lib + " " + s.Repr
-	if s.Layout != "" && s.Layout != "pointer" {
-		l += " (" + s.Layout + ")"
+	l := string(s.Lib) + " " + string(s.Repr)
+	if s.Layout != "" && s.Layout != model.Pointer {
+		l += " (" + string(s.Layout) + ")"
 	}
-	if s.Scheme != "" && s.Scheme != "min-pk" {
-		l += " " + s.Scheme
+	if s.Scheme != "" && s.Scheme != model.MinPk {
+		l += " " + string(s.Scheme)
 	}
 	return l
 }
 
 // SeriesOf returns the series a result belongs to.
-func SeriesOf(r memprof.Result) Series {
+func SeriesOf(r model.Result) Series {
 	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme}
 }
 
 // libColor is the colour of a library in every chart: Okabe and Ito's
 // blue, orange and green, distinguishable with the common colour-vision
 // deficiencies and dark enough to read on white. Other names get grey.
-func libColor(lib string) color.Color {
+func libColor(lib model.Lib) color.Color {
 	switch lib {
 	case "blst":
 		return rgb(0x0072B2)
@@ -67,14 +68,14 @@ func libColor(lib string) color.Color {
 }
 
 // libsOf returns the libraries of the given series, in memprof's order.
-func libsOf(all []Series) []string {
-	var libs []string
+func libsOf(all []Series) []model.Lib {
+	var libs []model.Lib
 	for _, s := range all {
 		if !slices.Contains(libs, s.Lib) {
 			libs = append(libs, s.Lib)
 		}
 	}
-	sort.SliceStable(libs, func(i, j int) bool { return suites.Less("", libs[i], "", "", "", libs[j], "", "") })
+	slices.SortStableFunc(libs, func(a, b model.Lib) int { return model.Compare(model.Key{Lib: a}, model.Key{Lib: b}) })
 	return libs
 }
 
@@ -149,17 +150,17 @@ func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) e
 
 // typesOf returns the types with at least one measured instance, in
 // memprof's order.
-func typesOf(rs *memprof.Results) []string {
-	var out []string
+func typesOf(rs *model.Results) []model.Type {
+	var out []model.Type
 	for _, r := range rs.Instances {
 		if r.Error == "" && !slices.Contains(out, r.Type) {
 			out = append(out, r.Type)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return suites.Less(out[i], "", "", "", out[j], "", "", "") })
+	slices.SortStableFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
 	return out
 }
 
 // TypesMeasured returns the types of rs that have at least one measured
 // instance, in memprof's order.
-func TypesMeasured(rs *memprof.Results) []string { return typesOf(rs) }
+func TypesMeasured(rs *model.Results) []model.Type { return typesOf(rs) }

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // BytesPerInstanceChart writes a grouped bar chart of bytes per instance as
@@ -21,14 +21,14 @@ import (
 // value beside it however many there are; their colour is the library's.
 // Failed cases have no bar. It returns ErrNoData when rs has no measured
 // instance.
-func BytesPerInstanceChart(w io.Writer, rs *memprof.Results) error {
+func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	types := typesOf(rs)
 	if len(types) == 0 {
 		return fmt.Errorf("bytes per instance chart: %w", ErrNoData)
 	}
-	instances := append([]memprof.Result(nil), rs.Instances...)
+	instances := append([]model.Result(nil), rs.Instances...)
 	SortInstances(instances)
-	groups := make([][]memprof.Result, len(types))
+	groups := make([][]model.Result, len(types))
 	total := 0
 	for _, r := range instances {
 		if r.Error != "" {
@@ -81,7 +81,7 @@ func BytesPerInstanceChart(w io.Writer, rs *memprof.Results) error {
 			p.Add(lbl)
 			y--
 		}
-		ticks = append(ticks, plot.Tick{Value: (top + y) / 2, Label: types[gi]})
+		ticks = append(ticks, plot.Tick{Value: (top + y) / 2, Label: string(types[gi])})
 		y -= gap
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
@@ -91,7 +91,7 @@ func BytesPerInstanceChart(w io.Writer, rs *memprof.Results) error {
 	p.X.Min = 0
 	legend := newLegend()
 	for _, lib := range libsOf(series) {
-		legend.Add(lib, swatch{libColor(lib)})
+		legend.Add(string(lib), swatch{libColor(lib)})
 	}
 	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
 	return writeSVG(w, p, legend, vg.Points(620), height)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // CSVHeader is the header row of the CSV output. Every row has every
@@ -13,9 +13,9 @@ import (
 // carry no unit: the unit is in the column name.
 var CSVHeader = []string{
 	"kind", "type", "lib", "repr", "layout", "scheme", "constructor", "op", "batch", "n", "samples",
-	"bytes_per_instance", "allocs_per_instance", "sizeof_bytes", "slot_bytes",
+	"bytes_per_instance", "allocs_per_instance", "sizeof_bytes", "slot_bytes", "array_slot_bytes_per_instance",
 	"offheap_bytes_per_instance", "heapalloc_bytes_per_instance", "holder_bytes_per_instance",
-	"cheap_bytes_per_instance", "rss_bytes_per_instance", "unaccounted_bytes_per_instance", "rss_resolution_bytes_per_instance",
+	"c_heap_bytes_per_instance", "rss_bytes_per_instance", "unaccounted_bytes_per_instance", "rss_resolution_bytes_per_instance",
 	"ns_per_op_median", "ns_per_op_q1", "ns_per_op_q3", "cpu_ns_per_op_median", "ops_per_s",
 	"bytes_per_op", "allocs_per_op", "note", "error",
 }
@@ -32,7 +32,7 @@ const (
 // "throughput") and one per combination that could not be measured (kind
 // "unavailable", numbers empty, the reason in "note"). A failed case keeps
 // its row, with its numbers empty and the message in "error".
-func CSV(w io.Writer, rs *memprof.Results) error {
+func CSV(w io.Writer, rs *model.Results) error {
 	cw := csv.NewWriter(w)
 	col := make(map[string]int, len(CSVHeader))
 	for i, h := range CSVHeader {
@@ -52,12 +52,12 @@ func CSV(w io.Writer, rs *memprof.Results) error {
 		}
 		return cw.Write(rec)
 	}
-	instances := append([]memprof.Result(nil), rs.Instances...)
+	instances := append([]model.Result(nil), rs.Instances...)
 	SortInstances(instances)
 	for _, r := range instances {
 		set := map[string]string{
-			"kind": CSVKindInstances, "type": r.Type, "lib": r.Lib, "repr": r.Repr, "layout": r.Layout,
-			"scheme": r.Scheme, "constructor": r.Constructor, "n": strconv.Itoa(r.N),
+			"kind": CSVKindInstances, "type": string(r.Type), "lib": string(r.Lib), "repr": string(r.Repr), "layout": string(r.Layout),
+			"scheme": string(r.Scheme), "constructor": r.Constructor, "n": strconv.Itoa(r.N),
 		}
 		if r.Type == "" {
 			set["type"] = r.Name
@@ -69,11 +69,12 @@ func CSV(w io.Writer, rs *memprof.Results) error {
 			set["allocs_per_instance"] = csvNum(r.AllocsPerInstance)
 			set["sizeof_bytes"] = strconv.FormatInt(r.SizeofBytes, 10)
 			set["slot_bytes"] = csvNum(r.SlotBytes)
+			set["array_slot_bytes_per_instance"] = csvNum(r.ArraySlotBytesPerInstance)
 			set["offheap_bytes_per_instance"] = csvNum(r.OffheapBytesPerInstance)
 			set["heapalloc_bytes_per_instance"] = csvNum(r.HeapAllocBytesPerInstance)
 			set["holder_bytes_per_instance"] = csvNum(r.HolderBytesPerInstance)
 			if r.CHeapBytesPerInstance != nil {
-				set["cheap_bytes_per_instance"] = csvNum(*r.CHeapBytesPerInstance)
+				set["c_heap_bytes_per_instance"] = csvNum(*r.CHeapBytesPerInstance)
 			} else {
 				set["note"] = r.CHeapUnavailable
 			}
@@ -89,7 +90,7 @@ func CSV(w io.Writer, rs *memprof.Results) error {
 	}
 	for _, r := range SortedThroughput(rs.Throughput) {
 		set := map[string]string{
-			"kind": CSVKindThroughput, "type": r.Type, "lib": r.Lib, "repr": r.Repr, "op": r.Op,
+			"kind": CSVKindThroughput, "type": string(r.Type), "lib": string(r.Lib), "repr": string(r.Repr), "op": string(r.Op),
 			"batch": strconv.Itoa(r.Batch), "note": r.Note,
 		}
 		if r.Error != "" {
@@ -110,8 +111,8 @@ func CSV(w io.Writer, rs *memprof.Results) error {
 	}
 	for _, u := range append(unavailableInstances(rs), unavailableOps(rs)...) {
 		if err := write(map[string]string{
-			"kind": CSVKindUnavailable, "type": u.Type, "lib": u.Lib, "repr": u.Repr,
-			"layout": u.Layout, "op": u.Op, "note": u.Reason,
+			"kind": CSVKindUnavailable, "type": string(u.Type), "lib": string(u.Lib), "repr": string(u.Repr),
+			"layout": string(u.Layout), "op": string(u.Op), "note": u.Reason,
 		}); err != nil {
 			return err
 		}

@@ -3,20 +3,19 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // Markdown writes rs as GitHub-flavoured Markdown tables: the instances
 // (failed and unavailable cases included, with the reason), the throughput
 // rows when there are any, and the allocation sites. It is the
 // --format markdown output of the instances and throughput commands.
-func Markdown(w io.Writer, rs *memprof.Results) error {
+func Markdown(w io.Writer, rs *model.Results) error {
 	mw := &mdWriter{w: w}
 	if len(rs.Instances) > 0 || len(unavailableInstances(rs)) > 0 {
 		mw.line("### Bytes per instance")
@@ -40,7 +39,7 @@ func Markdown(w io.Writer, rs *memprof.Results) error {
 
 // InstancesMarkdownTable writes one Markdown row per case of rs: the
 // columns of the terminal table.
-func InstancesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
+func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
 	t := MarkdownTable{
 		Header: []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof B", "slot B", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note"},
 		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, true, true, false},
@@ -53,37 +52,34 @@ func InstancesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
 
 // sortedRows returns the instances and the unavailable combinations of rs
 // as table rows, in memprof's order.
-func sortedRows(rs *memprof.Results) []row {
+func sortedRows(rs *model.Results) []row {
 	var rows []row
 	for _, r := range rs.Instances {
-		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
+		k := r.Key
 		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
+			rows = append(rows, row{k, []string{string(r.Type), string(r.Lib), string(r.Repr), string(r.Layout), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
 			continue
 		}
 		rows = append(rows, row{k, []string{
-			r.Type, r.Lib, r.Repr, r.Layout,
+			string(r.Type), string(r.Lib), string(r.Repr), string(r.Layout),
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
-			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
+			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes + r.ArraySlotBytesPerInstance),
 			Offheap(r), Num(r.HeapAllocBytesPerInstance),
 			Num(r.HolderBytesPerInstance), cHeap(r), RSS(r), Unaccounted(r), "n=" + strconv.Itoa(r.N),
 		}})
 	}
 	for _, u := range unavailableInstances(rs) {
-		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
+		k := u.Key
+		rows = append(rows, row{k, []string{string(u.Type), string(u.Lib), string(u.Repr), string(u.Layout), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].key, rows[j].key
-		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
-	})
+	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
 	return rows
 }
 
 // ThroughputMarkdownTable writes the throughput rows of rs (only those of
 // type typ when typ is not empty) with the operations a library does not
 // offer, as one Markdown table.
-func ThroughputMarkdownTable(mw *MarkdownWriter, rs *memprof.Results, typ string) {
+func ThroughputMarkdownTable(mw *MarkdownWriter, rs *model.Results, typ model.Type) {
 	t := MarkdownTable{
 		Header: []string{"type", "lib", "repr", "op", "batch", "samples", "time/op (median)", "Q1–Q3", "CPU time/op", "ops/s", "B/op", "allocs/op", "note"},
 		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, false},
@@ -93,11 +89,11 @@ func ThroughputMarkdownTable(mw *MarkdownWriter, rs *memprof.Results, typ string
 			continue
 		}
 		if r.Error != "" {
-			t.Rows = append(t.Rows, []string{r.Type, r.Lib, r.Repr, r.Op, batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)})
+			t.Rows = append(t.Rows, []string{string(r.Type), string(r.Lib), string(r.Repr), string(r.Op), batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)})
 			continue
 		}
 		t.Rows = append(t.Rows, []string{
-			r.Type, r.Lib, r.Repr, r.Op, batch(r.Batch), strconv.Itoa(r.Samples),
+			string(r.Type), string(r.Lib), string(r.Repr), string(r.Op), batch(r.Batch), strconv.Itoa(r.Samples),
 			Duration(r.NsPerOpMedian), Duration(r.NsPerOpQ1) + " – " + Duration(r.NsPerOpQ3),
 			Duration(r.CPUNsPerOpMedian), opsPerSecond(r), Num(r.BytesPerOp), Num(r.AllocsPerOp), r.Note,
 		})
@@ -106,13 +102,13 @@ func ThroughputMarkdownTable(mw *MarkdownWriter, rs *memprof.Results, typ string
 		if typ != "" && u.Type != typ {
 			continue
 		}
-		t.Rows = append(t.Rows, []string{u.Type, u.Lib, u.Repr, u.Op, "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason})
+		t.Rows = append(t.Rows, []string{string(u.Type), string(u.Lib), string(u.Repr), string(u.Op), "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason})
 	}
 	mw.Table(t)
 }
 
 // SitesMarkdownTable writes the allocation sites of every measured case.
-func SitesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
+func SitesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
 	t := MarkdownTable{
 		Header: []string{"case", "allocation site", "B/instance", "allocs/instance", "slot sizes"},
 		Right:  []bool{false, false, true, true, true},
@@ -120,7 +116,7 @@ func SitesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
 	for _, r := range rs.Instances {
 		for _, s := range r.Sites {
 			var slots []string
-			for _, b := range s.SlotBytes {
+			for _, b := range s.SlotSizes {
 				slots = append(slots, strconv.FormatInt(b, 10))
 			}
 			site := ShortFunction(s.Function)
@@ -133,7 +129,7 @@ func SitesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
 	mw.Table(t)
 }
 
-func hasSites(rs *memprof.Results) bool {
+func hasSites(rs *model.Results) bool {
 	for _, r := range rs.Instances {
 		if len(r.Sites) > 0 {
 			return true
@@ -144,52 +140,34 @@ func hasSites(rs *memprof.Results) bool {
 
 // unavailableInstances returns the unavailable combinations that are not
 // operations.
-func unavailableInstances(rs *memprof.Results) []memprof.Unavailable {
-	var out []memprof.Unavailable
+func unavailableInstances(rs *model.Results) []model.Unavailable {
+	var out []model.Unavailable
 	for _, u := range rs.Unavailable {
 		if u.Op == "" {
 			out = append(out, u)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		return suites.Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
-	})
+	slices.SortStableFunc(out, func(a, b model.Unavailable) int { return model.Compare(a.Key, b.Key) })
 	return out
 }
 
 // unavailableOps returns the operations a library does not offer.
-func unavailableOps(rs *memprof.Results) []memprof.Unavailable {
-	var out []memprof.Unavailable
+func unavailableOps(rs *model.Results) []model.Unavailable {
+	var out []model.Unavailable
 	for _, u := range rs.Unavailable {
 		if u.Op != "" {
 			out = append(out, u)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Type != b.Type || a.Lib != b.Lib || a.Repr != b.Repr {
-			return suites.Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
-		}
-		return a.Op < b.Op
-	})
+	slices.SortStableFunc(out, func(a, b model.Unavailable) int { return model.Compare(a.Key, b.Key) })
 	return out
 }
 
-// SortedThroughput returns a copy of rows ordered by type, library,
-// representation, operation and batch.
-func SortedThroughput(rows []memprof.ThroughputRow) []memprof.ThroughputRow {
-	out := append([]memprof.ThroughputRow(nil), rows...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Type != b.Type || a.Lib != b.Lib || a.Repr != b.Repr {
-			return suites.Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
-		}
-		if a.Op != b.Op {
-			return a.Op < b.Op
-		}
-		return a.Batch < b.Batch
-	})
+// SortedThroughput returns a copy of rows in the one ordering of keys
+// (model.Compare: type, operation, library, representation, batch).
+func SortedThroughput(rows []model.ThroughputRow) []model.ThroughputRow {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b model.ThroughputRow) int { return model.Compare(a.Key, b.Key) })
 	return out
 }
 
@@ -200,7 +178,7 @@ func batch(b int) string {
 	return strconv.Itoa(b)
 }
 
-func opsPerSecond(r memprof.ThroughputRow) string {
+func opsPerSecond(r model.ThroughputRow) string {
 	v := r.OpsPerSecond
 	if v == 0 && r.NsPerOpMedian > 0 {
 		v = 1e9 / r.NsPerOpMedian

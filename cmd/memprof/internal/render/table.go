@@ -4,46 +4,42 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
-// SortInstances orders results by type, library, representation and
-// layout, in the order memprof lists them.
-func SortInstances(rs []memprof.Result) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		return suites.Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
-	})
+// SortInstances orders results in the one ordering of keys
+// (model.Compare).
+func SortInstances(rs []model.Result) {
+	slices.SortStableFunc(rs, func(a, b model.Result) int { return model.Compare(a.Key, b.Key) })
 }
 
 // row is one line of the instances table: a measurement, an error or an
 // unavailable combination.
 type row struct {
-	key   [4]string
+	key   model.Key
 	cells []string
 }
 
 // InstancesTable writes the instances of rs as a terminal table, one row
 // per case (unavailable and failed cases included, with the reason), then
 // a table of the allocation sites.
-func InstancesTable(w io.Writer, rs *memprof.Results) error {
+func InstancesTable(w io.Writer, rs *model.Results) error {
 	var rows []row
 	for _, r := range rs.Instances {
-		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
+		k := r.Key
 		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
+			rows = append(rows, row{k, []string{string(r.Type), string(r.Lib), string(r.Repr), string(r.Layout), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
 			continue
 		}
 		rows = append(rows, row{k, []string{
-			r.Type, r.Lib, r.Repr, r.Layout,
+			string(r.Type), string(r.Lib), string(r.Repr), string(r.Layout),
 			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
 			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
 			Offheap(r), Num(r.HeapAllocBytesPerInstance),
@@ -55,17 +51,14 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 		if u.Op != "" {
 			continue
 		}
-		if NotApplicable(u.Reason) {
+		if u.Kind == model.DoesNotApply {
 			omitted++
 			continue
 		}
-		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
+		k := u.Key
+		rows = append(rows, row{k, []string{string(u.Type), string(u.Lib), string(u.Repr), string(u.Layout), "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].key, rows[j].key
-		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
-	})
+	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
 	t := newInstancesTable(w, 15)
 	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note")
 	for _, r := range rows {
@@ -87,7 +80,7 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 
 // SweepTable writes the sweeps of the cases that have one: bytes per
 // instance at each N and the fitted slope with its 95% interval and R².
-func SweepTable(w io.Writer, rs *memprof.Results) error {
+func SweepTable(w io.Writer, rs *model.Results) error {
 	t := NewTable(w)
 	t.Header("case", "B/instance at N", "slope B/instance (95% CI)", "intercept B", "R²")
 	n := 0
@@ -116,14 +109,14 @@ func SweepTable(w io.Writer, rs *memprof.Results) error {
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // SitesTable writes the allocation sites of every measured case.
-func SitesTable(w io.Writer, rs *memprof.Results) error {
+func SitesTable(w io.Writer, rs *model.Results) error {
 	t := NewTable(w)
 	t.Header("case", "allocation site", "B/instance", "allocs/instance", "slot sizes")
 	n := 0
 	for _, r := range rs.Instances {
 		for _, s := range r.Sites {
 			var slots []string
-			for _, b := range s.SlotBytes {
+			for _, b := range s.SlotSizes {
 				slots = append(slots, strconv.FormatInt(b, 10))
 			}
 			site := ShortFunction(s.Function)
@@ -143,14 +136,9 @@ func SitesTable(w io.Writer, rs *memprof.Results) error {
 	return t.Render()
 }
 
-func caseName(r memprof.Result) string {
-	if r.Type == "" {
-		return r.Name
-	}
-	return r.Type + "/" + r.Lib + "/" + r.Repr + "/" + r.Layout
-}
+func caseName(r model.Result) string { return r.Key.String() }
 
-func cHeap(r memprof.Result) string {
+func cHeap(r model.Result) string {
 	if r.CHeapBytesPerInstance == nil {
 		return "n/a"
 	}
@@ -185,7 +173,10 @@ func newInstancesTable(w io.Writer, columns int) *tablewriter.Table {
 }
 
 // slot renders the slot column: not applicable to a collection.
-func slot(r memprof.Result) string {
+func slot(r model.Result) string {
+	if r.Layout == model.Slice {
+		return Num(r.ArraySlotBytesPerInstance)
+	}
 	if r.Layout == "collection" {
 		return "-"
 	}
@@ -216,19 +207,19 @@ func ShortFunction(fn string) string {
 // Offheap renders the off-heap figure: "~0" when it is within the
 // figure's resolution (two of the runtime's 256 KiB off-heap chunks over N),
 // the value otherwise.
-func Offheap(r memprof.Result) string {
+func Offheap(r model.Result) string {
 	return Resolved(r.OffheapBytesPerInstance, r.OffheapResolution, math.Inf(1))
 }
 
-// RSS renders the RSS figure within its resolution (memprof.Result.RSSResolution):
+// RSS renders the RSS figure within its resolution (model.Result.RSSResolution):
 // see Resolved, with the instance's own bytes as the bound.
-func RSS(r memprof.Result) string {
+func RSS(r model.Result) string {
 	return Resolved(r.RSSBytesPerInstance, r.RSSResolution, instanceBytes(r))
 }
 
 // Unaccounted renders the unaccounted figure, which has the RSS figure's
 // resolution: see RSS.
-func Unaccounted(r memprof.Result) string {
+func Unaccounted(r model.Result) string {
 	return Resolved(r.UnaccountedBytesPerInstance, r.RSSResolution, instanceBytes(r))
 }
 
@@ -255,17 +246,10 @@ func Resolved(v, resolution, bound float64) string {
 
 // instanceBytes is what one instance is known to keep: its Go heap bytes,
 // from the heap profile, and its C heap where that was measured.
-func instanceBytes(r memprof.Result) float64 {
+func instanceBytes(r model.Result) float64 {
 	b := r.BytesPerInstance
 	if r.CHeapBytesPerInstance != nil && *r.CHeapBytesPerInstance > 0 {
 		b += *r.CHeapBytesPerInstance
 	}
 	return b
-}
-
-// NotApplicable reports whether an unavailable combination's reason says
-// that the representation does not apply to the type at all (as opposed to
-// a library that lacks it, which tables always show).
-func NotApplicable(reason string) bool {
-	return strings.HasPrefix(reason, "does not apply")
 }

@@ -5,27 +5,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
-func tradeoffFixture() *memprof.Results {
-	return &memprof.Results{
-		Env:       memprof.Env{GOMAXPROCS: 2, CPU: "test cpu"},
-		Agreement: &memprof.Agreement{Cases: 20, Libs: []string{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
-		Instances: []memprof.Result{
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", BytesPerInstance: 192},
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice", BytesPerInstance: 190},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer", BytesPerInstance: 96},
+func tradeoffFixture() *model.Results {
+	return &model.Results{
+		Env:       model.Env{GOMAXPROCS: 2, CPU: "test cpu"},
+		Agreement: &model.Agreement{Cases: 20, Libs: []model.Lib{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
+		Instances: []model.Result{
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 192}},
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice"}, Measurement: model.Measurement{BytesPerInstance: 190}},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 96}},
 		},
-		Throughput: []memprof.ThroughputRow{
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1, Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000, Note: "pairing"},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1, Samples: 3, NsPerOpMedian: 250e3},
-			{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1, Error: "boom"},
+		Throughput: []model.ThroughputRow{
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000}, Note: "pairing"},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 250e3}},
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Error: "boom"},
 		},
-		Unavailable: []memprof.Unavailable{
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify", Reason: "not offered by circl: test"},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify", Reason: "not offered by circl: timed nowhere"},
-			{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "no cgo"},
+		Unavailable: []model.Unavailable{
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify"}, Why: model.Why{Reason: "not offered by circl: test"}},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify"}, Why: model.Why{Reason: "not offered by circl: timed nowhere"}},
+			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Reason: "no cgo"}},
 		},
 	}
 }

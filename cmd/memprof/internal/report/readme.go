@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
@@ -19,7 +20,7 @@ const methodInstances = `**Bytes per instance.** Each case (type × library × r
 
 **Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).`
 
-func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, files []string) error {
+func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
 	types := render.TypesMeasured(rs)
 
@@ -145,7 +146,7 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation, the constructors, the trade-off
 // chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch charts) {
+func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch charts) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
@@ -210,7 +211,7 @@ func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch ch
 	}
 }
 
-func noTradeoffReason(rs *memprof.Results, typ string) string {
+func noTradeoffReason(rs *model.Results, typ string) string {
 	if len(rs.Throughput) == 0 {
 		return "no throughput was measured"
 	}
@@ -222,8 +223,8 @@ func noTradeoffReason(rs *memprof.Results, typ string) string {
 
 // measured returns the measured instances of typ, smallest first (ties in
 // memprof's order).
-func measured(rs *memprof.Results, typ string) []memprof.Result {
-	var out []memprof.Result
+func measured(rs *model.Results, typ string) []model.Result {
+	var out []model.Result
 	for _, r := range rs.Instances {
 		if r.Type == typ && r.Error == "" {
 			out = append(out, r)
@@ -236,7 +237,7 @@ func measured(rs *memprof.Results, typ string) []memprof.Result {
 
 // cheapest returns the measured instances of typ with the fewest bytes per
 // instance (several when they tie). typ must have one.
-func cheapest(rs *memprof.Results, typ string) []memprof.Result {
+func cheapest(rs *model.Results, typ string) []model.Result {
 	all := measured(rs, typ)
 	n := 1
 	for n < len(all) && all[n].BytesPerInstance == all[0].BytesPerInstance {
@@ -246,7 +247,7 @@ func cheapest(rs *memprof.Results, typ string) []memprof.Result {
 }
 
 // andList names the series of rs: "a", "a and b", "a, b and c".
-func andList(rs []memprof.Result) string {
+func andList(rs []model.Result) string {
 	var names []string
 	for _, r := range rs {
 		names = append(names, render.SeriesOf(r).Label())
@@ -257,14 +258,14 @@ func andList(rs []memprof.Result) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func verb(rs []memprof.Result, one, many string) string {
+func verb(rs []model.Result, one, many string) string {
 	if len(rs) == 1 {
 		return one
 	}
 	return many
 }
 
-func seriesNames(rs []memprof.Result) string {
+func seriesNames(rs []model.Result) string {
 	var names []string
 	for _, r := range rs {
 		names = append(names, render.SeriesOf(r).Label())
@@ -274,7 +275,7 @@ func seriesNames(rs []memprof.Result) string {
 
 // tradeoffSentence says in one sentence what choosing among the
 // representations of typ costs and buys.
-func tradeoffSentence(rs *memprof.Results, typ string) string {
+func tradeoffSentence(rs *model.Results, typ string) string {
 	all := measured(rs, typ)
 	op, ok := render.KeyOpOf(rs, typ)
 	var pts []render.TradeoffPoint
@@ -283,9 +284,9 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 	}
 	if len(pts) == 0 {
 		small := cheapest(rs, typ)
-		var large []memprof.Result
+		var large []model.Result
 		for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
-			large = append([]memprof.Result{all[i]}, large...)
+			large = append([]model.Result{all[i]}, large...)
 		}
 		b := small[0].BytesPerInstance
 		if len(small) == len(all) {
@@ -366,7 +367,7 @@ func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 
 // timedOps returns the operations timed for typ, the key operation first,
 // then by name and batch.
-func timedOps(rs *memprof.Results, typ string) []render.KeyOp {
+func timedOps(rs *model.Results, typ string) []render.KeyOp {
 	var ops []render.KeyOp
 	for _, t := range rs.Throughput {
 		k := render.KeyOp{Op: t.Op, Batch: t.Batch}
@@ -388,7 +389,7 @@ func timedOps(rs *memprof.Results, typ string) []render.KeyOp {
 	return ops
 }
 
-func opCell(rs *memprof.Results, typ, lib, repr string, op render.KeyOp) string {
+func opCell(rs *model.Results, typ, lib, repr string, op render.KeyOp) string {
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Lib == lib && t.Repr == repr && t.Op == op.Op && t.Batch == op.Batch {
 			if t.Error != "" {
@@ -406,7 +407,7 @@ func opCell(rs *memprof.Results, typ, lib, repr string, op render.KeyOp) string 
 }
 
 // notMeasured lists failed cases and unavailable combinations.
-func notMeasured(rs *memprof.Results) render.MarkdownTable {
+func notMeasured(rs *model.Results) render.MarkdownTable {
 	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "op", "why"}}
 	type key struct{ typ, lib, repr, layout, op string }
 	var rows []struct {
@@ -448,7 +449,7 @@ func notMeasured(rs *memprof.Results) render.MarkdownTable {
 	return t
 }
 
-func writeEnv(mw *render.MarkdownWriter, env memprof.Env) {
+func writeEnv(mw *render.MarkdownWriter, env model.Env) {
 	t := render.MarkdownTable{Header: []string{"setting", "value"}}
 	add := func(k, v string) {
 		if v != "" {
@@ -476,7 +477,7 @@ func writeEnv(mw *render.MarkdownWriter, env memprof.Env) {
 	mw.Table(t)
 }
 
-func envLine(env memprof.Env) string {
+func envLine(env model.Env) string {
 	parts := []string{}
 	if env.GoVersion != "" {
 		parts = append(parts, env.GoVersion)
@@ -494,7 +495,7 @@ func envLine(env memprof.Env) string {
 }
 
 // nSummary says which N the cases were measured with.
-func nSummary(rs *memprof.Results) string {
+func nSummary(rs *model.Results) string {
 	var ns []int
 	for _, r := range rs.Instances {
 		if r.Error == "" && !slices.Contains(ns, r.N) {
@@ -522,7 +523,7 @@ func describeFile(name string) string {
 	case strings.HasPrefix(name, tradeoffStart):
 		return "bytes per instance against the time of the type's key operation"
 	case name == ResultsJSON:
-		return "the results, " + memprof.Schema + " (render again with `memprof report --from " + ResultsJSON + "`)"
+		return "the results, " + model.Schema + " (render again with `memprof report --from " + ResultsJSON + "`)"
 	case name == ResultsCSV:
 		return "one row per measurement, for spreadsheets"
 	case name == ResultsBench:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/memprof"
@@ -19,9 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const fixturePath = "../../../../fixtures/results/results.json"
 
-func loadFixture(t *testing.T) *memprof.Results {
+func loadFixture(t *testing.T) *model.Results {
 	t.Helper()
-	rs, err := memprof.ReadResultsFile(fixturePath)
+	rs, err := model.ReadResultsFile(fixturePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func loadFixture(t *testing.T) *memprof.Results {
 // aggregate row whose time is made up from its position, so the summary's
 // sentence has a known truth: the first representation listed is the
 // fastest.
-func withThroughput(rs *memprof.Results) *memprof.Results {
+func withThroughput(rs *model.Results) *model.Results {
 	c := *rs
 	c.Throughput = nil
 	i := 0
@@ -42,10 +43,7 @@ func withThroughput(rs *memprof.Results) *memprof.Results {
 		}
 		i++
 		ns := float64(i) * 10_000
-		c.Throughput = append(c.Throughput, memprof.ThroughputRow{
-			Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128, Samples: 10,
-			NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns,
-		})
+		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns},})
 	}
 	c.Method = "Made-up rows for a golden test."
 	return &c
@@ -74,7 +72,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		rs        *memprof.Results
+		rs        *model.Results
 		tradeoffs []string
 	}{
 		{"instances only", instancesOnly, nil},
@@ -119,7 +117,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 				}
 			}
 			// The results file in the review reads back as the input.
-			back, err := memprof.ReadResultsFile(filepath.Join(out, ResultsJSON))
+			back, err := model.ReadResultsFile(filepath.Join(out, ResultsJSON))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +146,7 @@ func assertNoTemp(t *testing.T, dir string) {
 func TestReadmeGolden(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		rs   *memprof.Results
+		rs   *model.Results
 	}{
 		{"README.fixture.md", loadFixture(t)},
 		{"README.madeup.md", withThroughput(loadFixture(t))},
