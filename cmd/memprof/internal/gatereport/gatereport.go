@@ -14,10 +14,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // Check writes the outcomes of a budget check, failures first, each

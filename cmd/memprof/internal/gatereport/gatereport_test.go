@@ -8,10 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

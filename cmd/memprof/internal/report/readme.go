@@ -8,10 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // methodInstances says how bytes per instance are made, for a reviewer to
@@ -43,8 +41,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("")
 		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
 		for _, typ := range types {
-			c := cheapest(rs, typ)
-			t.Rows = append(t.Rows, []string{typ, seriesNames(c), render.Num(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
+			c := cheapest(rs, model.Type(string(typ)))
+			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), render.Num(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
 		}
 		mw.Table(t)
 		mw.Line("")
@@ -53,9 +51,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("")
 		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest"}, Right: []bool{false, false, true, true, true}}
 		for _, typ := range types {
-			low := cheapest(rs, typ)[0].BytesPerInstance
-			for _, r := range measured(rs, typ) {
-				t.Rows = append(t.Rows, []string{typ, render.SeriesOf(r).Label(), render.Num(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
+			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
+			for _, r := range measured(rs, model.Type(string(typ))) {
+				t.Rows = append(t.Rows, []string{string(typ), render.SeriesOf(r).Label(), render.Num(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
 			}
 		}
 		mw.Table(t)
@@ -64,7 +62,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("### Trade-offs")
 		mw.Line("")
 		for _, typ := range types {
-			mw.Printf("- **%s**: %s\n", typ, tradeoffSentence(rs, typ))
+			mw.Printf("- **%s**: %s\n", typ, tradeoffSentence(rs, model.Type(string(typ))))
 		}
 		mw.Line("")
 	}
@@ -77,7 +75,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	}
 
 	for _, typ := range types {
-		writeType(mw, rs, typ, ch)
+		writeType(mw, rs, model.Type(string(typ)), ch)
 	}
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
@@ -127,7 +125,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		if !rs.Agreement.OK {
 			ok = "did NOT agree"
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", strings.Join(rs.Agreement.Libs, ", "), ok, rs.Agreement.Cases)
+		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases)
 		mw.Line("")
 	}
 	for _, n := range opts.Notes {
@@ -146,7 +144,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation, the constructors, the trade-off
 // chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch charts) {
+func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch charts) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
@@ -160,7 +158,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch char
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{r.Lib, r.Repr, r.Layout, render.Num(r.BytesPerInstance), render.Num(r.AllocsPerInstance), render.Num(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), render.Num(r.BytesPerInstance), render.Num(r.AllocsPerInstance), render.Num(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
@@ -168,10 +166,10 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch char
 	}
 	// Timed representations whose instances were not measured keep a row.
 	for _, tr := range render.SortedThroughput(rs.Throughput) {
-		if tr.Type != typ || slices.ContainsFunc(t.Rows, func(c []string) bool { return c[0] == tr.Lib && c[1] == tr.Repr }) {
+		if tr.Type != typ || slices.ContainsFunc(t.Rows, func(c []string) bool { return c[0] == string(tr.Lib) && c[1] == string(tr.Repr) }) {
 			continue
 		}
-		cells := []string{tr.Lib, tr.Repr, "-", "-", "-", "-", "-"}
+		cells := []string{string(tr.Lib), string(tr.Repr), "-", "-", "-", "-", "-"}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, tr.Lib, tr.Repr, op))
 		}
@@ -195,8 +193,8 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch char
 		mw.Printf("- %s: %s (N = %d)\n", render.SeriesOf(r).Label(), c, r.N)
 	}
 	mw.Line("")
-	if f, ok := ch.tradeoff[typ]; ok {
-		op, _ := render.KeyOpOf(rs, typ)
+	if f, ok := ch.tradeoff[string(typ)]; ok {
+		op, _ := render.KeyOpOf(rs, model.Type(typ))
 		mw.Printf("![%s: bytes per instance against %s](%s)\n", typ, op, f)
 		mw.Line("")
 	} else {
@@ -206,16 +204,16 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ string, ch char
 	if len(ops) > 0 {
 		mw.Printf("### %s throughput\n", typ)
 		mw.Line("")
-		render.ThroughputMarkdownTable(mw, rs, typ)
+		render.ThroughputMarkdownTable(mw, rs, model.Type(typ))
 		mw.Line("")
 	}
 }
 
-func noTradeoffReason(rs *model.Results, typ string) string {
+func noTradeoffReason(rs *model.Results, typ model.Type) string {
 	if len(rs.Throughput) == 0 {
 		return "no throughput was measured"
 	}
-	if _, ok := render.KeyOpOf(rs, typ); !ok {
+	if _, ok := render.KeyOpOf(rs, model.Type(typ)); !ok {
 		return "no operation of this type was timed"
 	}
 	return "no timed representation matches a measured instance"
@@ -223,7 +221,7 @@ func noTradeoffReason(rs *model.Results, typ string) string {
 
 // measured returns the measured instances of typ, smallest first (ties in
 // memprof's order).
-func measured(rs *model.Results, typ string) []model.Result {
+func measured(rs *model.Results, typ model.Type) []model.Result {
 	var out []model.Result
 	for _, r := range rs.Instances {
 		if r.Type == typ && r.Error == "" {
@@ -237,7 +235,7 @@ func measured(rs *model.Results, typ string) []model.Result {
 
 // cheapest returns the measured instances of typ with the fewest bytes per
 // instance (several when they tie). typ must have one.
-func cheapest(rs *model.Results, typ string) []model.Result {
+func cheapest(rs *model.Results, typ model.Type) []model.Result {
 	all := measured(rs, typ)
 	n := 1
 	for n < len(all) && all[n].BytesPerInstance == all[0].BytesPerInstance {
@@ -275,12 +273,12 @@ func seriesNames(rs []model.Result) string {
 
 // tradeoffSentence says in one sentence what choosing among the
 // representations of typ costs and buys.
-func tradeoffSentence(rs *model.Results, typ string) string {
+func tradeoffSentence(rs *model.Results, typ model.Type) string {
 	all := measured(rs, typ)
-	op, ok := render.KeyOpOf(rs, typ)
+	op, ok := render.KeyOpOf(rs, model.Type(typ))
 	var pts []render.TradeoffPoint
 	if ok {
-		pts = render.TradeoffPoints(rs, typ, op)
+		pts = render.TradeoffPoints(rs, model.Type(typ), op)
 	}
 	if len(pts) == 0 {
 		small := cheapest(rs, typ)
@@ -305,10 +303,10 @@ func tradeoffSentence(rs *model.Results, typ string) string {
 	byLib := map[string][]render.TradeoffPoint{}
 	var libs []string
 	for _, p := range pts {
-		if _, seen := byLib[p.Series.Lib]; !seen {
-			libs = append(libs, p.Series.Lib)
+		if _, seen := byLib[string(p.Series.Lib)]; !seen {
+			libs = append(libs, string(p.Series.Lib))
 		}
-		byLib[p.Series.Lib] = append(byLib[p.Series.Lib], p)
+		byLib[string(p.Series.Lib)] = append(byLib[string(p.Series.Lib)], p)
 	}
 	var sentences []string
 	for _, lib := range libs {
@@ -367,7 +365,7 @@ func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 
 // timedOps returns the operations timed for typ, the key operation first,
 // then by name and batch.
-func timedOps(rs *model.Results, typ string) []render.KeyOp {
+func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
 	var ops []render.KeyOp
 	for _, t := range rs.Throughput {
 		k := render.KeyOp{Op: t.Op, Batch: t.Batch}
@@ -375,7 +373,7 @@ func timedOps(rs *model.Results, typ string) []render.KeyOp {
 			ops = append(ops, k)
 		}
 	}
-	key, _ := render.KeyOpOf(rs, typ)
+	key, _ := render.KeyOpOf(rs, model.Type(typ))
 	sort.Slice(ops, func(i, j int) bool {
 		a, b := ops[i], ops[j]
 		if (a == key) != (b == key) {
@@ -389,7 +387,7 @@ func timedOps(rs *model.Results, typ string) []render.KeyOp {
 	return ops
 }
 
-func opCell(rs *model.Results, typ, lib, repr string, op render.KeyOp) string {
+func opCell(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, op render.KeyOp) string {
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Lib == lib && t.Repr == repr && t.Op == op.Op && t.Batch == op.Batch {
 			if t.Error != "" {
@@ -409,7 +407,7 @@ func opCell(rs *model.Results, typ, lib, repr string, op render.KeyOp) string {
 // notMeasured lists failed cases and unavailable combinations.
 func notMeasured(rs *model.Results) render.MarkdownTable {
 	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "op", "why"}}
-	type key struct{ typ, lib, repr, layout, op string }
+	type key = model.Key
 	var rows []struct {
 		k   key
 		why string
@@ -419,7 +417,7 @@ func notMeasured(rs *model.Results) render.MarkdownTable {
 			rows = append(rows, struct {
 				k   key
 				why string
-			}{key{r.Type, r.Lib, r.Repr, r.Layout, ""}, "failed: " + firstLine(r.Error)})
+			}{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, r := range rs.Throughput {
@@ -427,24 +425,18 @@ func notMeasured(rs *model.Results) render.MarkdownTable {
 			rows = append(rows, struct {
 				k   key
 				why string
-			}{key{r.Type, r.Lib, r.Repr, "", r.Op}, "failed: " + firstLine(r.Error)})
+			}{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, u := range rs.Unavailable {
 		rows = append(rows, struct {
 			k   key
 			why string
-		}{key{u.Type, u.Lib, u.Repr, u.Layout, u.Op}, u.Reason})
+		}{u.Key, u.Reason})
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].k, rows[j].k
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr || a.layout != b.layout {
-			return suites.Less(a.typ, a.lib, a.repr, a.layout, b.typ, b.lib, b.repr, b.layout)
-		}
-		return a.op < b.op
-	})
+	sort.SliceStable(rows, func(i, j int) bool { return model.Less(rows[i].k, rows[j].k) })
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.k.typ, r.k.lib, r.k.repr, dash(r.k.layout), dash(r.k.op), r.why})
+		t.Rows = append(t.Rows, []string{string(r.k.Type), string(r.k.Lib), string(r.k.Repr), dash(string(r.k.Layout)), dash(string(r.k.Op)), r.why})
 	}
 	return t
 }

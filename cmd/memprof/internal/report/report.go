@@ -19,9 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // The files of a review. Trade-off charts are named TradeoffFile(type).
@@ -286,13 +285,13 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 		charts.bytes = BytesChart
 	}
 	for _, typ := range render.TypesMeasured(&copied) {
-		name := TradeoffFile(typ)
+		name := TradeoffFile(string(typ))
 		ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, &copied, typ) })
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			charts.tradeoff[typ] = name
+			charts.tradeoff[string(typ)] = name
 		}
 	}
 	for _, f := range []struct {

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -43,7 +42,7 @@ func withThroughput(rs *model.Results) *model.Results {
 		}
 		i++
 		ns := float64(i) * 10_000
-		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns},})
+		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns}})
 	}
 	c.Method = "Made-up rows for a golden test."
 	return &c
@@ -64,7 +63,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	fixture := loadFixture(t)
 	for _, typ := range render.TypesMeasured(fixture) {
 		if op, ok := render.KeyOpOf(fixture, typ); ok && len(render.TradeoffPoints(fixture, typ, op)) > 0 {
-			fixtureTradeoffs = append(fixtureTradeoffs, typ)
+			fixtureTradeoffs = append(fixtureTradeoffs, string(typ))
 		}
 	}
 	if len(fixtureTradeoffs) == 0 {
@@ -204,7 +203,7 @@ func TestTradeoffSentence(t *testing.T) {
 	if fastest.Series == smallest.Series {
 		t.Fatalf("fixture has the fastest and the smallest the same (%s); the test needs them different", fastest.Series.Label())
 	}
-	want := "In " + fastest.Series.Lib + ", " + fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
+	want := "In " + string(fastest.Series.Lib) + ", " + fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start with %q", got, want)
 	}
