@@ -9,10 +9,10 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -157,14 +157,14 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 // The instances in the returned results are those of the returned
 // entries, in the same order.
 func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*model.Results, error) {
-	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Method: "memprof check"}
 	var entries []suites.Entry
-	for _, e := range suites.All() {
+	for _, e := range registry().Entries() {
 		if !selectedForMemory(f, e) {
 			continue
 		}
-		if e.Unavailable != "" {
-			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: model.Key{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout}, Why: model.Why{Reason: e.Unavailable}})
+		if !e.Unavailable.IsZero() {
+			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
 			continue
 		}
 		entries = append(entries, e)
@@ -176,7 +176,7 @@ func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo meas
 		rs.Instances = measureEntries(ctx, entries, mo)
 	}
 	var ops []suites.Op
-	for _, o := range suites.Ops() {
+	for _, o := range registry().Ops() {
 		if selectedForTime(f, o) {
 			ops = append(ops, o)
 		}
@@ -195,7 +195,7 @@ func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo meas
 func selectedForMemory(f *gate.File, e suites.Entry) bool {
 	for _, b := range f.Budgets {
 		for _, l := range b.Limits {
-			if !l.Metric.Timed() && b.Select.MatchesInstance(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme) {
+			if !l.Metric.Timed() && b.Select.Matches(e.Key) {
 				return true
 			}
 		}
@@ -206,7 +206,7 @@ func selectedForMemory(f *gate.File, e suites.Entry) bool {
 func selectedForTime(f *gate.File, o suites.Op) bool {
 	for _, b := range f.Budgets {
 		for _, l := range b.Limits {
-			if l.Metric.Timed() && b.Select.MatchesOp(o.Type, o.Lib, o.Repr, o.Op) {
+			if l.Metric.Timed() && b.Select.Matches(o.Key) {
 				return true
 			}
 		}

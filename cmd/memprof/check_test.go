@@ -126,8 +126,8 @@ func TestCheckUpdateFromResults(t *testing.T) {
 // then it is tightened by one byte, which must fail.
 func TestCheckMeasures(t *testing.T) {
 	var e suites.Entry
-	for _, c := range suites.All() {
-		if c.Unavailable == "" && c.Layout == "pointer" && c.DefaultN == 0 {
+	for _, c := range registry().Entries() {
+		if c.Unavailable.IsZero() && c.Layout == "pointer" && c.DefaultN == 0 {
 			e = c
 			break
 		}
@@ -136,10 +136,10 @@ func TestCheckMeasures(t *testing.T) {
 		t.Skip("no measurable pointer-layout entry registered in this build")
 	}
 	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	src := "version: 1\nbudgets:\n  # the one case\n  - select: {type: " + e.Type + ", lib: " + e.Lib + ", repr: " + e.Repr + ", layout: pointer}\n" +
+	src := "version: 1\nbudgets:\n  # the one case\n  - select: {type: " + string(e.Type) + ", lib: " + string(e.Lib) + ", repr: " + string(e.Repr) + ", layout: pointer}\n" +
 		"    max_bytes_per_instance: 0B\n    max_allocs_per_instance: 0\n    owner: test\n    reason: set by --update\n"
 	if e.Scheme != "" {
-		src = strings.Replace(src, "layout: pointer}", "layout: pointer, scheme: "+e.Scheme+"}", 1)
+		src = strings.Replace(src, "layout: pointer}", "layout: pointer, scheme: "+string(e.Scheme)+"}", 1)
 	}
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestCheckMeasures(t *testing.T) {
 	}
 	bytesLimit := f.Budgets[0].Limits[0]
 	if bytesLimit.Value < 1 {
-		t.Skipf("%s keeps no heap bytes per instance; cannot tighten below 0", e.ID())
+		t.Skipf("%s keeps no heap bytes per instance; cannot tighten below 0", e.Key)
 	}
 	data, _ := os.ReadFile(path)
 	tight := strings.Replace(string(data), "max_bytes_per_instance: "+bytesLimit.Raw, "max_bytes_per_instance: "+gate.FormatSize(bytesLimit.Value-1), 1)
@@ -166,7 +166,7 @@ func TestCheckMeasures(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runCLI(t, args...)
-	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+gate.InstanceName(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme)) || !strings.Contains(stdout, "(+1 B,") {
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+e.Key.String()) || !strings.Contains(stdout, "(+1 B,") {
 		t.Errorf("tightened by 1 B: got exit %d, want 1 with a FAIL by +1 B\n%s%s", code, stdout, stderr)
 	}
 }
@@ -177,8 +177,8 @@ func TestCheckMeasures(t *testing.T) {
 // operation holds.
 func TestCheckTimes(t *testing.T) {
 	var op suites.Op
-	for _, o := range suites.Ops() {
-		if o.Unavailable == "" && o.Op == "verify" {
+	for _, o := range registry().Ops() {
+		if o.Unavailable.IsZero() && o.Op == "verify" {
 			op = o
 			break
 		}
@@ -187,13 +187,13 @@ func TestCheckTimes(t *testing.T) {
 		t.Skip("no verify operation available in this build")
 	}
 	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	src := "version: 1\nbudgets:\n  - select: {type: " + op.Type + ", lib: " + op.Lib + ", repr: " + op.Repr + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
+	src := "version: 1\nbudgets:\n  - select: {type: " + string(op.Type) + ", lib: " + string(op.Lib) + ", repr: " + string(op.Repr) + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms"}
 	code, stdout, stderr := runCLI(t, args...)
-	name := gate.OpName(op.Type, op.Lib, op.Repr, "verify")
+	name := op.Key.String()
 	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1ns") {
 		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
 	}

@@ -13,8 +13,7 @@ import (
 
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
-	_ "github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/suites/all"
 )
 
 // Exit codes, as cmd/go uses them.
@@ -101,6 +100,10 @@ func register(c *command) {
 	commands[c.Name] = c
 }
 
+// registry is the suites registry the commands measure; tests replace it
+// with one of their own.
+var registry = all.Registry
+
 // run is the whole program: main only adds os.Args, the signals that
 // cancel ctx, and os.Exit.
 //
@@ -111,7 +114,7 @@ func register(c *command) {
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(suites.LookupCase); err != nil {
+		if err := memprof.ServeChild(registry().LookupCase); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 func init() {
@@ -74,7 +74,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "markdown", "json"})
+	f, err := model.Canonical("format", *format, []string{"table", "markdown", "json"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

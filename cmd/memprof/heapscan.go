@@ -11,7 +11,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 func init() {
@@ -68,7 +68,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("want one profile (file or URL), got %d arguments", fs.NArg())
 	}
 	source := fs.Arg(0)
-	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
+	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -101,7 +101,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if *timeout <= 0 {
 		return inv.usageError("--timeout must be positive, got %s", *timeout)
 	}
-	rd, err := suites.Canonical("reader", *reader, []string{"stream", "model"})
+	rd, err := model.Canonical("reader", *reader, []string{"stream", "model"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

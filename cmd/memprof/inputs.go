@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // inputLimits are the --max-bytes of check, compare and report: the
@@ -38,9 +36,9 @@ func (l *inputLimits) parse() error {
 }
 
 // readResults reads a results file for check, compare and report:
-// bounded, and validated at load against the registry's names.
+// bounded, and validated at load against the model's vocabulary.
 func (l inputLimits) readResults(path string) (*model.Results, error) {
-	return model.ResultsReader{MaxBytes: l.bytes, Names: suites.Vocabulary()}.ReadFile(path)
+	return model.ResultsReader{MaxBytes: l.bytes}.ReadFile(path)
 }
 
 // readBudgets reads a budgets file, bounded.

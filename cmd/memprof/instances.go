@@ -13,9 +13,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -97,7 +97,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}
 	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
 	formats := []string{"table", "json", "markdown", "csv", "bench"}
-	f, err := suites.Canonical("format", *format, formats)
+	f, err := model.Canonical("format", *format, formats)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -134,7 +134,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkMemoryFor(entries, mo); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Unavailable: unavailable}
 	rs.Instances = measureEntries(ctx, entries, mo)
 	render.SortInstances(rs.Instances)
 	throughputCode := exitOK
@@ -178,7 +178,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 func checkMemoryFor(entries []suites.Entry, mo measureOptions) error {
 	for _, e := range entries {
 		if err := memprof.CheckMemory(mo.nFor(e), uint64(max(e.SizeHint, 1))); err != nil {
-			return fmt.Errorf("%s: %w", e.ID(), err)
+			return fmt.Errorf("%s: %w", e.Key, err)
 		}
 	}
 	return nil
@@ -213,18 +213,18 @@ func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) model.
 		if err := os.MkdirAll(mo.profileDir, 0o755); err != nil {
 			return failedResult(e, mo.nFor(e), err)
 		}
-		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.ID()) + ".pb.gz"
+		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.BenchName()) + ".pb.gz"
 		profile = filepath.Join(mo.profileDir, name)
 	}
-	r, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), profile, memprof.N(mo.nFor(e)))
+	m, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.BenchName(), profile, memprof.N(mo.nFor(e)))
 	if err != nil {
 		return failedResult(e, mo.nFor(e), err)
 	}
-	fillEntry(r, e)
+	r := model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
 	if len(mo.sweep) > 0 {
 		var points []model.SweepPoint
 		for _, n := range mo.sweep {
-			p, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), "", memprof.N(n))
+			p, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.BenchName(), "", memprof.N(n))
 			if err != nil {
 				return failedResult(e, n, fmt.Errorf("sweep at N=%d: %w", n, err))
 			}
@@ -234,7 +234,7 @@ func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) model.
 			return failedResult(e, mo.nFor(e), err)
 		}
 	}
-	return *r
+	return r
 }
 
 // parseSweep reads the --sweep-n list: at least three distinct positive N.
@@ -256,13 +256,6 @@ func parseSweep(v string) ([]int, error) {
 	return ns, nil
 }
 
-func fillEntry(r *model.Result, e suites.Entry) {
-	r.Name = ""
-	r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Constructor = e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor
-}
-
 func failedResult(e suites.Entry, n int, err error) model.Result {
-	r := model.Result{Measurement: model.Measurement{N: n}, Error: err.Error()}
-	fillEntry(&r, e)
-	return r
+	return model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: model.Measurement{N: n}, Error: err.Error()}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 func init() {
@@ -25,14 +25,15 @@ why not.`,
 
 // listEntry is the JSON form of one registered combination.
 type listEntry struct {
-	ID          string `json:"id"`
-	Type        string `json:"type"`
-	Lib         string `json:"lib"`
-	Repr        string `json:"repr"`
-	Layout      string `json:"layout"`
-	Scheme      string `json:"scheme,omitempty"`
-	Constructor string `json:"constructor,omitempty"`
-	Unavailable string `json:"unavailable,omitempty"`
+	ID          string       `json:"id"`
+	Type        model.Type   `json:"type"`
+	Lib         model.Lib    `json:"lib"`
+	Repr        model.Repr   `json:"repr"`
+	Layout      model.Layout `json:"layout"`
+	Scheme      model.Scheme `json:"scheme,omitempty"`
+	Constructor string       `json:"constructor,omitempty"`
+	Unavailable string       `json:"unavailable,omitempty"`
+	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
 }
 
 func runList(ctx context.Context, inv *invocation, args []string) int {
@@ -47,20 +48,20 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkFlags(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json"})
+	f, err := model.Canonical("format", *format, []string{"table", "json"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
 	var entries []listEntry
-	for _, e := range suites.All() {
-		entries = append(entries, listEntry{e.ID(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable})
+	for _, e := range registry().Entries() {
+		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
 	if f == "json" {
 		enc := json.NewEncoder(inv.stdout)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
-			"types": suites.Types, "libs": suites.Libs, "reprs": suites.Reprs,
-			"layouts": suites.Layouts, "schemes": suites.Schemes, "cases": entries,
+			"types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
+			"layouts": model.Layouts, "schemes": model.Schemes, "cases": entries,
 		})
 		if err != nil {
 			return inv.fail("%v", err)
@@ -68,11 +69,11 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK
 	}
 	w := inv.stdout
-	fmt.Fprintf(w, "types:   %s\n", strings.Join(suites.Types, ", "))
-	fmt.Fprintf(w, "libs:    %s\n", strings.Join(suites.Libs, ", "))
-	fmt.Fprintf(w, "reprs:   %s\n", strings.Join(suites.Reprs, ", "))
-	fmt.Fprintf(w, "layouts: %s\n", strings.Join(suites.Layouts, ", "))
-	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", strings.Join(suites.Schemes, ", "))
+	fmt.Fprintf(w, "types:   %s\n", model.Join(model.Types))
+	fmt.Fprintf(w, "libs:    %s\n", model.Join(model.Libs))
+	fmt.Fprintf(w, "reprs:   %s\n", model.Join(model.Reprs))
+	fmt.Fprintf(w, "layouts: %s\n", model.Join(model.Layouts))
+	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", model.Join(model.Schemes))
 	t := render.NewTable(w)
 	t.Header("type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available")
 	for _, e := range entries {
@@ -80,7 +81,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		if e.Unavailable != "" {
 			how = "n/a: " + e.Unavailable
 		}
-		if err := t.Append([]string{e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, how}); err != nil {
+		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how}); err != nil {
 			return inv.fail("%v", err)
 		}
 	}

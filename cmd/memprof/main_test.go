@@ -10,9 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -23,8 +24,8 @@ func TestMain(m *testing.M) {
 		if p := os.Getenv(childStartedEnv); p != "" {
 			os.WriteFile(p, nil, 0o644) // a test asked to know whether any child started
 		}
-		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.ID()) {
-			suites.Register(crashingEntry)
+		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.BenchName()) {
+			registry = crashingRegistry
 		}
 		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
 	}
@@ -33,10 +34,11 @@ func TestMain(m *testing.M) {
 
 // crashingEntry is a case whose constructor crashes the whole process, as
 // a cgo library's abort would: a goroutine panics, which no recover can
-// catch. It is registered (under a scheme no other test selects) only by
-// TestCrashingChildExitsOne and by the child that test starts.
+// catch. It is in crashingRegistry only (told apart from the real
+// G1/gnark/affine/pointer by its parameter), which TestCrashingChildExitsOne
+// and the child that test starts use.
 var crashingEntry = suites.Entry{
-	Type: "G1", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-sig",
+	Key:         model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Param: "test=crash"},
 	Constructor: "crashes the process (test only)", SizeHint: 8,
 	Case: func() memprof.Case {
 		return memprof.Case{New: func(i int) any {
@@ -48,8 +50,21 @@ var crashingEntry = suites.Entry{
 	},
 }
 
-// registerCrashing registers crashingEntry once, however often the test runs.
-var registerCrashing sync.Once
+// crashingRegistry is every built-in suite and crashingEntry.
+var crashingRegistry = sync.OnceValue(func() *suites.Registry {
+	r, err := suites.NewRegistry(append(all.Suites(), suites.Suite{Name: "test", Entries: []suites.Entry{crashingEntry}})...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+})
+
+// useRegistry makes the commands measure r for the rest of the test.
+func useRegistry(t *testing.T, r func() *suites.Registry) {
+	old := registry
+	registry = r
+	t.Cleanup(func() { registry = old })
+}
 
 // runCLI runs the CLI in-process and returns its exit code and output.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -225,10 +240,10 @@ func TestInstancesJSON(t *testing.T) {
 	}
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			t.Errorf("%s: %s", r.Key(), r.Error)
+			t.Errorf("%s: %s", r.Key, r.Error)
 		}
 		if r.BytesPerInstance < float64(r.SizeofBytes) {
-			t.Errorf("%s: %v B per instance, less than sizeof %d", r.Key(), r.BytesPerInstance, r.SizeofBytes)
+			t.Errorf("%s: %v B per instance, less than sizeof %d", r.Key, r.BytesPerInstance, r.SizeofBytes)
 		}
 	}
 	// Each case kept its raw heap profile.
@@ -247,10 +262,10 @@ func TestFailingChildIsReported(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}
-	all := suites.All()
+	all := registry().Entries()
 	var good suites.Entry
 	for _, e := range all {
-		if e.Unavailable == "" {
+		if e.Unavailable.IsZero() {
 			good = e
 			break
 		}
@@ -291,8 +306,8 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}
-	registerCrashing.Do(func() { suites.Register(crashingEntry) })
-	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "--scheme", "min-sig", "-n", "500")
+	useRegistry(t, crashingRegistry)
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "-n", "500")
 	if code != exitFailure {
 		t.Errorf("exit code: got %d, want %d", code, exitFailure)
 	}
@@ -302,8 +317,8 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	if !strings.Contains(stdout, "error: ") {
 		t.Errorf("the table does not show the case's error:\n%s", stdout)
 	}
-	// The other selected case (G1 gnark affine, which no scheme changes)
-	// was still measured.
+	// The other selected case (the real G1 gnark affine) was still
+	// measured.
 	if !strings.Contains(stdout, "n=500") {
 		t.Errorf("the other case was not measured:\n%s", stdout)
 	}

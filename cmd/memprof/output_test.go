@@ -95,9 +95,9 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 	var agreed, fetched atomic.Int32
 	saved := agreeRun
 	t.Cleanup(func() { agreeRun = saved })
-	agreeRun = func() (*agree.Report, error) {
+	agreeRun = func(r *suites.Registry) (*agree.Report, error) {
 		agreed.Add(1)
-		return saved()
+		return saved(r)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetched.Add(1)
@@ -155,13 +155,13 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 		t.Skip("symbolic links need privileges on windows")
 	}
 	var e suites.Entry
-	for _, c := range suites.All() {
-		if c.Unavailable == "" && c.Layout == "pointer" && c.DefaultN == 0 {
+	for _, c := range registry().Entries() {
+		if c.Unavailable.IsZero() && c.Layout == "pointer" && c.DefaultN == 0 {
 			e = c
 			break
 		}
 	}
-	src := "version: 1\nbudgets:\n  - select: {type: " + e.Type + ", lib: " + e.Lib + ", repr: " + e.Repr + ", layout: pointer}\n" +
+	src := "version: 1\nbudgets:\n  - select: {type: " + string(e.Type) + ", lib: " + string(e.Lib) + ", repr: " + string(e.Repr) + ", layout: pointer}\n" +
 		"    max_bytes_per_instance: 0B\n    owner: test\n    reason: set by --update\n"
 	tests := []badOutput{
 		{"read-only file", func(t *testing.T, dir string) string { return writeFileT(t, filepath.Join(dir, "b.yaml"), src, 0o444) },

@@ -13,10 +13,10 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -152,9 +152,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		if err := checkMemoryFor(entries, mo); err != nil {
 			return inv.fail("%v", err)
 		}
-		rs = &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
+		rs = &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Unavailable: unavailable}
 		prog := render.NewProgress(inv.stderr, "case", len(entries), isTerminal(inv.stderr), time.Second)
-		mo.started = func(e suites.Entry) { prog.Start(e.ID()) }
+		mo.started = func(e suites.Entry) { prog.Start(e.BenchName()) }
 		rs.Instances = measureEntries(ctx, entries, mo)
 		prog.Finish()
 		render.SortInstances(rs.Instances)
@@ -191,7 +191,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	code := exitOK
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key(), firstLine(r.Error))
+			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key, firstLine(r.Error))
 			code = exitFailure
 		}
 	}

@@ -11,10 +11,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 const resultsFixture = "../../fixtures/results/results.json"
@@ -142,7 +141,7 @@ func TestReportMeasures(t *testing.T) {
 	}
 	for _, r := range rs.Instances {
 		if r.Error != "" || r.N != 200 || r.BytesPerInstance <= 0 {
-			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key(), r.Error, r.N, r.BytesPerInstance)
+			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key, r.Error, r.N, r.BytesPerInstance)
 		}
 	}
 	if len(rs.Throughput) != 2 {

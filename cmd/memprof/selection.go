@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -42,12 +40,12 @@ type selection struct {
 // --layout says otherwise; "" selects every layout.
 func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
 	s.defaultLayout, s.fs = defaultLayout, fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+strings.Join(suites.Types, ", ")+"; all = the object types "+strings.Join(objectTypes(), ", ")+"; scenarios = "+strings.Join(suites.Scenarios, ", ")+" (1,000,000 validators each: minutes); everything = both")
-	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
-	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
-	help := "`layouts` (comma-separated, or all): " + strings.Join(suites.Layouts, ", ")
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); everything = both")
+	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
+	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
+	help := "`layouts` (comma-separated, or all): " + model.Join(model.Layouts)
 	if defaultLayout == "pointer" {
-		help += " (default pointer, and collection for the scenario types " + strings.Join(suites.Scenarios, ", ") + ")"
+		help += " (default pointer, and collection for the scenario types " + model.Join(model.Scenarios) + ")"
 	}
 	fs.StringVar(&s.layouts, "layout", "", help)
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
@@ -55,13 +53,13 @@ func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
 
 // parseList canonicalises a comma-separated list of names against valid;
 // "" and "all" mean every name.
-func parseList(what, v string, valid []string) ([]string, error) {
+func parseList[T model.Name](what, v string, valid []T) ([]T, error) {
 	if v == "" || strings.EqualFold(v, "all") {
 		return valid, nil
 	}
-	var out []string
+	var out []T
 	for _, part := range strings.Split(v, ",") {
-		c, err := suites.Canonical(what, strings.TrimSpace(part), valid)
+		c, err := model.Canonical(what, strings.TrimSpace(part), valid)
 		if err != nil {
 			return nil, err
 		}
@@ -72,24 +70,13 @@ func parseList(what, v string, valid []string) ([]string, error) {
 	return out, nil
 }
 
-// objectTypes are the single-object types: every type but the scenarios.
-func objectTypes() []string {
-	var out []string
-	for _, t := range suites.Types {
-		if !slices.Contains(suites.Scenarios, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // parseTypes canonicalises a --type list. Besides type names it takes
 // "all" (the single-object types: the matrix, measured in seconds),
 // "scenarios" (the whole-structure types, measured at 1,000,000 validators)
 // and "everything" (both); "" means all.
-func parseTypes(v string) ([]string, error) {
-	var out []string
-	add := func(ts ...string) {
+func parseTypes(v string) ([]model.Type, error) {
+	var out []model.Type
+	add := func(ts ...model.Type) {
 		for _, t := range ts {
 			if !slices.Contains(out, t) {
 				out = append(out, t)
@@ -97,18 +84,18 @@ func parseTypes(v string) ([]string, error) {
 		}
 	}
 	if strings.TrimSpace(v) == "" {
-		return objectTypes(), nil
+		return model.ObjectTypes, nil
 	}
 	for _, part := range strings.Split(v, ",") {
 		switch p := strings.TrimSpace(part); {
 		case strings.EqualFold(p, "all"):
-			add(objectTypes()...)
+			add(model.ObjectTypes...)
 		case strings.EqualFold(p, "scenarios"):
-			add(suites.Scenarios...)
+			add(model.Scenarios...)
 		case strings.EqualFold(p, "everything"):
-			add(suites.Types...)
+			add(model.Types...)
 		default:
-			c, err := suites.Canonical("type", p, suites.Types)
+			c, err := model.Canonical("type", p, model.Types)
 			if err != nil {
 				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
 			}
@@ -123,45 +110,45 @@ func parseTypes(v string) ([]string, error) {
 // (unknown name, missing --type) is returned as err.
 func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []model.Unavailable, err error) {
 	if requireType && s.types == "" {
-		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", strings.Join(suites.Types, ", "))
+		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", model.Join(model.Types))
 	}
 	types, err := parseTypes(s.types)
 	if err != nil {
 		return nil, nil, err
 	}
-	libs, err := parseList("lib", s.libs, suites.Libs)
+	libs, err := parseList("lib", s.libs, model.Libs)
 	if err != nil {
 		return nil, nil, err
 	}
-	reprs, err := parseList("repr", s.reprs, suites.Reprs)
+	reprs, err := parseList("repr", s.reprs, model.Reprs)
 	if err != nil {
 		return nil, nil, err
 	}
-	layouts, err := parseList("layout", s.layouts, suites.Layouts)
+	layouts, err := parseList("layout", s.layouts, model.Layouts)
 	if err != nil {
 		return nil, nil, err
 	}
 	if s.layouts == "" && s.defaultLayout == "pointer" {
-		layouts = []string{"pointer", "collection"}
+		layouts = []model.Layout{model.Pointer, model.Collection}
 	}
-	scheme, err := suites.Canonical("scheme", s.scheme, suites.Schemes)
+	scheme, err := model.Canonical("scheme", s.scheme, model.Schemes)
 	if err != nil {
 		return nil, nil, err
 	}
 	if s.fs != nil && wasGiven(s.fs, "scheme") {
-		if withScheme := schemeTypes(); !slices.ContainsFunc(types, func(t string) bool { return slices.Contains(withScheme, t) }) {
-			return nil, nil, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, strings.Join(withScheme, ", "))
+		if !slices.ContainsFunc(types, model.Type.HasScheme) {
+			return nil, nil, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, model.Join(schemeTypes()))
 		}
 	}
-	for _, e := range suites.All() {
+	for _, e := range registry().Entries() {
 		if !slices.Contains(types, e.Type) || !slices.Contains(libs, e.Lib) || !slices.Contains(reprs, e.Repr) || !slices.Contains(layouts, e.Layout) {
 			continue
 		}
 		if e.Scheme != "" && e.Scheme != scheme {
 			continue
 		}
-		if e.Unavailable != "" {
-			unavailable = append(unavailable, model.Unavailable{Key: model.Key{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout}, Why: model.Why{Reason: e.Unavailable}})
+		if !e.Unavailable.IsZero() {
+			unavailable = append(unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
 			continue
 		}
 		measure = append(measure, e)
@@ -187,13 +174,13 @@ func (s *selection) describe() string {
 	return strings.Join(parts, " ")
 }
 
-// schemeTypes are the types whose entries the scheme changes (PublicKey
-// and Signature: the scheme decides their group), from the registry.
-func schemeTypes() []string {
-	var out []string
-	for _, e := range suites.All() {
-		if e.Scheme != "" && !slices.Contains(out, e.Type) {
-			out = append(out, e.Type)
+// schemeTypes are the types whose group the scheme decides (PublicKey and
+// Signature).
+func schemeTypes() []model.Type {
+	var out []model.Type
+	for _, t := range model.Types {
+		if t.HasScheme() {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -206,12 +193,12 @@ func schemeTypes() []string {
 // Otherwise a library or this build lacks them: a failure, one line
 // saying that nothing was measured and why. Either way nothing is
 // measured or written.
-func (inv *invocation) refuseNothing(selected, what string, reasons []string) int {
+func (inv *invocation) refuseNothing(selected, what string, reasons []model.Why) int {
 	var notApplicable, other []string
 	for _, why := range reasons {
-		list, text := &other, why
-		if render.NotApplicable(why) {
-			list, text = &notApplicable, strings.TrimPrefix(why, "does not apply: ")
+		list, text := &other, why.Reason
+		if why.Kind == model.DoesNotApply {
+			list, text = &notApplicable, strings.TrimPrefix(why.Reason, "does not apply: ")
 		}
 		if !slices.Contains(*list, text) {
 			*list = append(*list, text)
@@ -224,10 +211,10 @@ func (inv *invocation) refuseNothing(selected, what string, reasons []string) in
 }
 
 // unavailableReasons returns the reasons of us.
-func unavailableReasons(us []model.Unavailable) []string {
-	out := make([]string, len(us))
+func unavailableReasons(us []model.Unavailable) []model.Why {
+	out := make([]model.Why, len(us))
 	for i, u := range us {
-		out[i] = u.Reason
+		out[i] = u.Why
 	}
 	return out
 }
@@ -269,7 +256,7 @@ func checkFlags(fs *flag.FlagSet, rules ...inert) error {
 
 // emptyHint says what an empty flag could have been instead.
 func emptyHint(f *flag.Flag) string {
-	choices := map[string][]string{"type": suites.Types, "lib": suites.Libs, "repr": suites.Reprs, "layout": suites.Layouts, "op": suites.OpNames, "scheme": suites.Schemes}
+	choices := map[string][]string{"type": model.Strings(model.Types), "lib": model.Strings(model.Libs), "repr": model.Strings(model.Reprs), "layout": model.Strings(model.Layouts), "op": model.Strings(model.Ops), "scheme": model.Strings(model.Schemes)}
 	def := "leave the flag out for the default"
 	if f.DefValue != "" {
 		def += " (" + f.DefValue + ")"

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 )
@@ -59,25 +59,25 @@ type throughputOptions struct {
 func (to *throughputOptions) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "`number` of samples per operation (at least 1)")
 	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "least wall-time `duration` of one sample")
-	fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+strings.Join(suites.OpNames, ", "))
+	fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
 }
 
 // check validates the flags; the error is a usage error.
-func (to *throughputOptions) check() ([]string, error) {
+func (to *throughputOptions) check() ([]model.Op, error) {
 	if to.samples < 1 {
 		return nil, fmt.Errorf("--samples must be at least 1, got %d", to.samples)
 	}
 	if to.minSample <= 0 {
 		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
 	}
-	return parseList("op", to.ops, suites.OpNames)
+	return parseList("op", to.ops, model.Ops)
 }
 
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	types := fs.String("type", "", "time the operations of these `types` (comma-separated, or all): "+strings.Join(suites.OpTypes(), ", "))
-	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
-	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated, or all): "+model.Join(registry().OpTypes()))
+	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
+	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	var to throughputOptions
 	to.addFlags(fs)
 	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
@@ -91,14 +91,14 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkFlags(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
+	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *types == "" {
-		return inv.usageError("--type is required: types with operations are %s, or all", strings.Join(suites.OpTypes(), ", "))
+		return inv.usageError("--type is required: types with operations are %s, or all", model.Join(registry().OpTypes()))
 	}
-	opTypes := suites.OpTypes()
+	opTypes := registry().OpTypes()
 	typeList, err := parseTypes(*types)
 	if err != nil {
 		return inv.usageError("%v", err)
@@ -108,14 +108,14 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	}
 	for _, t := range typeList {
 		if !slices.Contains(opTypes, t) {
-			return inv.usageError("type %s has no operations: types with operations are %s", t, strings.Join(opTypes, ", "))
+			return inv.usageError("type %s has no operations: types with operations are %s", t, model.Join(opTypes))
 		}
 	}
-	libList, err := parseList("lib", *libs, suites.Libs)
+	libList, err := parseList("lib", *libs, model.Libs)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	reprList, err := parseList("repr", *reprs, suites.Reprs)
+	reprList, err := parseList("repr", *reprs, model.Reprs)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -127,11 +127,11 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if len(ops) == 0 {
 		return inv.usageError("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
 	}
-	var reasons []string
+	var reasons []model.Why
 	for _, o := range ops {
 		reasons = append(reasons, o.Unavailable)
 	}
-	if !slices.Contains(reasons, "") {
+	if !slices.Contains(reasons, model.Why{}) {
 		sel := selection{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
 		return inv.refuseNothing(strings.TrimSpace(sel.describe()+" "+opFlag(to.ops)), "operation", reasons)
 	}
@@ -139,7 +139,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Instances: []model.Result{}}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Instances: []model.Result{}}
 	code := measureOps(ctx, inv, rs, ops, to)
 	if code == exitFailure && rs.Agreement != nil && !rs.Agreement.OK {
 		return code // nothing is printed after a disagreement
@@ -164,9 +164,9 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 }
 
 // selectOps returns the registered operations the lists choose.
-func selectOps(types, libs, reprs, ops []string) []suites.Op {
+func selectOps(types []model.Type, libs []model.Lib, reprs []model.Repr, ops []model.Op) []suites.Op {
 	var out []suites.Op
-	for _, o := range suites.Ops() {
+	for _, o := range registry().Ops() {
 		if slices.Contains(types, o.Type) && slices.Contains(libs, o.Lib) && slices.Contains(reprs, o.Repr) && slices.Contains(ops, o.Op) {
 			out = append(out, o)
 		}
@@ -182,7 +182,7 @@ func measureOps(ctx context.Context, inv *invocation, rs *model.Results, ops []s
 	if ctx.Err() != nil {
 		return exitFailure // interrupted: run says so
 	}
-	rep, err := agreeRun()
+	rep, err := agreeRun(registry())
 	var d *agree.Disagreement
 	if errors.As(err, &d) {
 		rs.Agreement = rep.Agreement(false)
@@ -202,13 +202,14 @@ func measureOps(ctx context.Context, inv *invocation, rs *model.Results, ops []s
 
 	code := exitOK
 	var groups [][]memprof.ThroughputCase
+	var groupRows [][]model.ThroughputRow
 	timed := 0
 	for _, o := range ops {
-		if o.Unavailable != "" {
-			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: model.Key{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op}, Why: model.Why{Reason: o.Unavailable}})
+		if !o.Unavailable.IsZero() {
+			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: o.Key, Why: o.Unavailable})
 			continue
 		}
-		row := model.ThroughputRow{Key: model.Key{Type: o.Type, Lib: o.Lib, Repr: o.Repr, Op: o.Op, Batch: o.Batch}, Note: o.Note}
+		row := model.ThroughputRow{Key: o.Key, Note: o.Note}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
@@ -220,13 +221,15 @@ func measureOps(ctx context.Context, inv *invocation, rs *model.Results, ops []s
 			code = exitFailure
 			continue
 		}
-		c := memprof.ThroughputCase{Row: row, Run: h.Run}
+		c := memprof.ThroughputCase{Name: row.Key.String(), Run: h.Run}
 		// Operations of the same type and name are compared with one
 		// another: they form one group, sampled alternately.
-		if n := len(groups); n > 0 && sameGroup(groups[n-1][0].Row, row) {
+		if n := len(groups); n > 0 && sameGroup(groupRows[n-1][0], row) {
 			groups[n-1] = append(groups[n-1], c)
+			groupRows[n-1] = append(groupRows[n-1], row)
 		} else {
 			groups = append(groups, []memprof.ThroughputCase{c})
+			groupRows = append(groupRows, []model.ThroughputRow{row})
 		}
 		timed++
 	}
@@ -235,13 +238,24 @@ func measureOps(ctx context.Context, inv *invocation, rs *model.Results, ops []s
 	}
 	est := time.Duration(timed) * (time.Duration(to.samples)*to.minSample + to.minSample/2)
 	fmt.Fprintf(inv.stderr, "memprof %s: timing %d operations in %d groups (%d samples of at least %v each; at least %v)\n", inv.cmd.Name, timed, len(groups), to.samples, to.minSample, est.Round(time.Second))
-	rows, err := memprof.MeasureThroughput(ctx, groups, memprof.ThroughputOptions{Samples: to.samples, MinSample: to.minSample})
+	timings, err := memprof.MeasureThroughput(ctx, groups, memprof.ThroughputOptions{Samples: to.samples, MinSample: to.minSample})
 	if err != nil {
 		return inv.fail("%v", err)
 	}
 	rs.Method = memprof.ThroughputMethod
-	for _, r := range rows {
-		if r.Error != "" {
+	var rows []model.ThroughputRow
+	for _, g := range groupRows {
+		rows = append(rows, g...)
+	}
+	for i, t := range timings {
+		r := &rows[i]
+		r.Timing = t.Timing
+		if t.Note != "" {
+			r.Note = joinNote(r.Note, t.Note)
+		}
+		if t.Err != nil {
+			r.Error = t.Err.Error()
+			r.SamplesNs = nil
 			fmt.Fprintf(inv.stderr, "memprof %s: %s\n", inv.cmd.Name, r.Error)
 			code = exitFailure
 		}
@@ -256,10 +270,17 @@ var agreeRun = agree.Run
 
 func sameGroup(a, b model.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
 
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
 // noOpMatches says that no operation matches the selection and --op, and
 // which types have operations.
 func noOpMatches(s *selection, to throughputOptions) string {
-	return fmt.Sprintf("no operation matches %s; types with operations are %s", strings.TrimSpace(s.describe()+" "+opFlag(to.ops)), strings.Join(suites.OpTypes(), ", "))
+	return fmt.Sprintf("no operation matches %s; types with operations are %s", strings.TrimSpace(s.describe()+" "+opFlag(to.ops)), model.Join(registry().OpTypes()))
 }
 
 // opFlag writes --op as given, or "" when it was not.
@@ -285,11 +306,11 @@ func (s *selection) throughputOps(to throughputOptions) ([]suites.Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	libs, err := parseList("lib", s.libs, suites.Libs)
+	libs, err := parseList("lib", s.libs, model.Libs)
 	if err != nil {
 		return nil, err
 	}
-	reprs, err := parseList("repr", s.reprs, suites.Reprs)
+	reprs, err := parseList("repr", s.reprs, model.Reprs)
 	if err != nil {
 		return nil, err
 	}

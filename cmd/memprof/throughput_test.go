@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 )
@@ -23,7 +23,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"no type", []string{"throughput"}, []string{"--type is required", "PublicKey, Signature, G1, G2"}},
 		{"type without ops", []string{"throughput", "--type", "SecretKey"}, []string{"SecretKey has no operations", "Signature"}},
 		{"unknown type", []string{"throughput", "--type", "Bogus"}, []string{`unknown type "Bogus"`, "Signature"}},
-		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, strings.Join(suites.OpNames, ", ")}},
+		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, model.Join(model.Ops)}},
 		{"zero samples", []string{"throughput", "--type", "Signature", "--samples", "0"}, []string{"--samples must be at least 1, got 0"}},
 		{"negative samples", []string{"throughput", "--type", "Signature", "--samples", "-3"}, []string{"--samples must be at least 1, got -3"}},
 		{"zero min-sample", []string{"throughput", "--type", "Signature", "--min-sample", "0s"}, []string{"--min-sample must be a positive duration"}},
@@ -60,9 +60,9 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"circl", "gnark"}
+	want := []model.Lib{"circl", "gnark"}
 	if rs.Env.Cgo {
-		want = []string{"blst", "circl", "gnark"}
+		want = []model.Lib{"blst", "circl", "gnark"}
 	}
 	if a := rs.Agreement; a == nil || a.Cases != 20 || !a.OK || !slices.Equal(a.Libs, want) {
 		t.Errorf("got agreement %+v, want 20 cases, ok, libs %v", rs.Agreement, want)
@@ -128,7 +128,7 @@ func TestThroughputJSON(t *testing.T) {
 		if !(r.NsPerOpQ1 <= r.NsPerOpMedian && r.NsPerOpMedian <= r.NsPerOpQ3) || r.NsPerOpMedian <= 0 {
 			t.Errorf("%s %s: got Q1 %v median %v Q3 %v, want 0 < Q1 <= median <= Q3", r.Lib, r.Op, r.NsPerOpQ1, r.NsPerOpMedian, r.NsPerOpQ3)
 		}
-		timed[r.Lib+"/"+r.Op] = r
+		timed[string(r.Lib)+"/"+string(r.Op)] = r
 	}
 	if r, ok := timed["gnark/to-affine-batch"]; !ok || r.Batch != suites.OpBatchN {
 		t.Errorf("gnark to-affine-batch: got %+v, want a row with batch %d", r, suites.OpBatchN)
@@ -150,10 +150,10 @@ func TestThroughputJSON(t *testing.T) {
 func TestDisagreementStopsBeforeFigures(t *testing.T) {
 	saved := agreeRun
 	t.Cleanup(func() { agreeRun = saved })
-	agreeRun = func() (*agree.Report, error) {
-		return &agree.Report{Cases: 20, Libs: []string{"blst", "gnark"}}, &agree.Disagreement{
+	agreeRun = func(*suites.Registry) (*agree.Report, error) {
+		return &agree.Report{Cases: 20, Libs: []model.Lib{"blst", "gnark"}}, &agree.Disagreement{
 			Case: "case-07", Check: "signature", Lib: "gnark", Against: "fixtures/vectors.json (made by blst)",
-			Agreeing: []string{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
+			Agreeing: []model.Lib{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
 		}
 	}
 	for _, args := range [][]string{

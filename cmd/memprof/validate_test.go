@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
 )
 
 // jsonDoc is a results file as generic JSON, edited the way a person or a
@@ -54,7 +52,11 @@ func editResults(t *testing.T, src, dir, name string, edit func(rs *model.Result
 	}
 	edit(rs)
 	path := filepath.Join(dir, name)
-	if err := rs.WriteFile(path); err != nil {
+	var buf bytes.Buffer
+	if err := rs.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -125,7 +127,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := rs.Instances[12]
-		return gate.InstanceName(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme)
+		return r.Key.String()
 	}()
 	budgets := filepath.Join(dir, "budgets.yaml")
 	copyFile(t, budgetsDir+"update.yaml", budgets)
@@ -192,7 +194,7 @@ func TestUntrustedResults(t *testing.T) {
 	checkRes := budgetsDir + "results.json"
 	base := compareDir + "base.json"
 	disagree := func(rs *model.Results) {
-		rs.Agreement = &model.Agreement{Cases: 20, Libs: []string{"blst", "circl", "gnark"}, OK: false}
+		rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "circl", "gnark"}, OK: false}
 	}
 	why := "the libraries disagreed (agreement.ok is false; blst, circl, gnark on 20 cases): no time measured with them can be trusted"
 	checkDisagree := editResults(t, checkRes, dir, "check-disagree.json", disagree)

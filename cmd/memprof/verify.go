@@ -6,10 +6,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/agree"
 )
 
@@ -46,11 +45,11 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkFlags(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json"})
+	f, err := model.Canonical("format", *format, []string{"table", "json"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	rep, err := agreeRun()
+	rep, err := agreeRun(registry())
 	var d *agree.Disagreement
 	if errors.As(err, &d) {
 		return inv.fail("%v", err)
@@ -58,7 +57,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("checking agreement: %v", err)
 	}
-	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(), Instances: []model.Result{}, Agreement: rep.Agreement(true)}
+	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Instances: []model.Result{}, Agreement: rep.Agreement(true)}
 	var buf bytes.Buffer
 	if f == "json" {
 		err = rs.WriteJSON(&buf)

@@ -17,7 +17,7 @@ import (
 )
 
 // keyOps lists, per type, the operations whose cost a representation
-// changes most, best first (the names are suites.OpNames): the trade-off
+// changes most, best first (the names are model.Ops): the trade-off
 // chart and the report's summary use the first one that was timed.
 // Aggregation is where affine and Jacobian storage differ (blst-ts's
 // lesson: affine storage pays a conversion per addition); decoding is
