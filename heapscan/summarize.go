@@ -41,9 +41,12 @@ type Options struct {
 	// a frame of the stack).
 	GroupBy string
 	// Focus keeps only samples with a frame (any line of any location,
-	// inlined frames included) whose function name matches.
+	// inlined frames included) whose function name or file name matches,
+	// as pprof's -focus does (pprof also matches the mapping's file, which
+	// heapscan does not keep).
 	Focus *regexp.Regexp
-	// Ignore drops samples with a frame whose function name matches.
+	// Ignore drops samples with a frame whose function name or file name
+	// matches.
 	Ignore *regexp.Regexp
 	// FocusFunction, when set, keeps only samples with a frame whose
 	// function name is exactly this. The engine uses it to attribute its
@@ -346,10 +349,12 @@ func newGrouper(h *Heap, opts Options) *grouper {
 	if g.filter {
 		fnFlags = make([]uint8, len(h.funcs))
 		for i, f := range h.funcs {
-			if opts.Focus != nil && opts.Focus.MatchString(f.name) {
+			// As pprof's -focus and -ignore: the function's name or its
+			// file name.
+			if opts.Focus != nil && (opts.Focus.MatchString(f.name) || opts.Focus.MatchString(f.file)) {
 				fnFlags[i] |= flagFocus
 			}
-			if opts.Ignore != nil && opts.Ignore.MatchString(f.name) {
+			if opts.Ignore != nil && (opts.Ignore.MatchString(f.name) || opts.Ignore.MatchString(f.file)) {
 				fnFlags[i] |= flagIgnore
 			}
 			if opts.FocusFunction != "" && f.name == opts.FocusFunction {
