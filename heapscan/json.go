@@ -2,6 +2,7 @@ package heapscan
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 )
@@ -143,29 +144,39 @@ func (s *Summary) jsonRow(r *Row, instances int64) JSONRow {
 
 // WriteJSON writes s as an indented memprof.heapscan/v1 document, one row
 // at a time: the output is never held in memory whole, whatever the
-// number of rows.
+// number of rows, and the encoder's buffers are reused from row to row.
 func (s *Summary) WriteJSON(w io.Writer, instances int64) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	p, err := json.MarshalIndent(s.jsonProfile(instances), "  ", "  ")
-	if err != nil {
-		return err
-	}
-	schema, _ := json.Marshal(Schema)
-	bw.WriteString("{\n  \"schema\": ")
-	bw.Write(schema)
-	bw.WriteString(",\n  \"profile\": ")
-	bw.Write(p)
-	bw.WriteString(",\n  \"rows\": [")
-	for i := range s.Rows {
-		b, err := json.MarshalIndent(s.jsonRow(&s.Rows[i], instances), "    ", "  ")
-		if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// encode writes v indented at the depth it has in the document,
+	// without the newline Encode adds.
+	encode := func(v any, prefix string) error {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
 			return err
 		}
+		_, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return err
+	}
+	bw.WriteString("{\n  \"schema\": ")
+	if err := encode(Schema, "  "); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"profile\": ")
+	if err := encode(s.jsonProfile(instances), "  "); err != nil {
+		return err
+	}
+	bw.WriteString(",\n  \"rows\": [")
+	var row JSONRow
+	for i := range s.Rows {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
 		bw.WriteString("\n    ")
-		if _, err := bw.Write(b); err != nil {
+		row = s.jsonRow(&s.Rows[i], instances)
+		if err := encode(&row, "    "); err != nil {
 			return err
 		}
 	}

@@ -619,7 +619,7 @@ func (s *Summary) describe(h *Heap) {
 		s.DeltaReason = fmt.Sprintf("duration_nanos is %s: the figures are what changed over that time (as /debug/pprof/heap?seconds=N serves them)", time.Duration(h.DurationNanos))
 	case h.negatives > 0:
 		s.Delta = true
-		s.DeltaReason = fmt.Sprintf("%d of %d samples have negative values: the figures are a difference of two profiles (as pprof -diff_base saves it)", h.negatives, h.nsamples)
+		s.DeltaReason = "samples have negative values: the figures are a difference of two profiles (as pprof -diff_base saves it)"
 	}
 	if s.Delta {
 		s.Notes = append(s.Notes,
