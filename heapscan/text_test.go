@@ -126,13 +126,13 @@ func TestTextSymbols(t *testing.T) {
 	}{
 		{"function", heapscan.Options{}, wantByFunction(reps)},
 		{"site", heapscan.Options{GroupBy: "site"}, map[string]*truthRow{
-			fnMain + " " + testFile + ":18": {objects: 3 * n, bytes: 3 * 96 * n, sizes: []int64{96}},
-			fnMain + " " + testFile + ":21": {objects: 2 * n, bytes: 2 * 48 * n, sizes: []int64{48}},
-			fnAlloc + " " + testFile + ":12": {objects: 7 * n, bytes: 7 * 144 * n, sizes: []int64{144}},
+			fnMain + " " + testFile + ":18":    {objects: 3 * n, bytes: 3 * 96 * n, sizes: []int64{96}},
+			fnMain + " " + testFile + ":21":    {objects: 2 * n, bytes: 2 * 48 * n, sizes: []int64{48}},
+			fnAlloc + " " + testFile + ":12":   {objects: 7 * n, bytes: 7 * 144 * n, sizes: []int64{144}},
 			fnInlined + " " + testFile + ":30": {objects: n, bytes: 4096 * n, sizes: []int64{4096}},
 		}},
 		{"stack", heapscan.Options{GroupBy: "stack"}, map[string]*truthRow{
-			"0x47c304 <- 0x47f7e6 <- main.main <- runtime.main <- 0x484080":                {objects: 5 * n, bytes: (3*96 + 2*48) * n, sizes: []int64{48, 96}},
+			"0x47c304 <- 0x47f7e6 <- main.main <- runtime.main <- 0x484080":                 {objects: 5 * n, bytes: (3*96 + 2*48) * n, sizes: []int64{48, 96}},
 			"0x47c304 <- 0x47f7e6 <- main.alloc <- main.main <- runtime.main <- 0x484080":   {objects: 7 * n, bytes: 7 * 144 * n, sizes: []int64{144}},
 			"0x47c304 <- 0x47f7e6 <- main.inlined <- main.main <- runtime.main <- 0x484080": {objects: n, bytes: 4096 * n, sizes: []int64{4096}},
 		}},
