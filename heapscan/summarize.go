@@ -567,7 +567,7 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		a.objects += objects
 		a.bytes += bytes
 		if h.rawSampled != nil {
-			a.sampled += h.rawSampled[i]
+			a.sampled += h.rawSampled[i*len(h.SampleTypes)+oi]
 		} else if h.Period > 1 {
 			a.sampled += sampledObjects(objects, bytes, h.Period)
 		} else {

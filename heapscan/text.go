@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,11 +25,11 @@ import (
 // lines with the same stack are added together as they are read, so a
 // profile of repeated lines costs the memory of its distinct stacks.
 //
-// A line's values are kept apart by sample kind (in-use, allocated) and by
-// the signs of its count and size, so that the sums behave in Summarize
-// exactly as pprof's separate samples do: a group of lines whose values
-// are all zero for a kind contributes nothing to it (no row, no size), and
-// a group with any nonzero line never sums to zero.
+// Lines are kept apart by the signs of their values (textSample), so
+// that the sums behave in Summarize exactly as pprof's separate samples
+// do: a group of lines whose values are all zero for a kind contributes
+// nothing to it (no row, no size), and a group with any nonzero line
+// never sums to zero.
 //
 // The "#" comment lines that debug=1 writes under each sample name its
 // frames: "#\t0x47c9ab\tmain.foo+0x2b\t/src/main.go:12", one line per
@@ -288,25 +290,32 @@ func isMemoryMapSentinel(line []byte) bool {
 	return bytes.Contains(line, []byte("--- Memory map: ---")) || bytes.Contains(line, []byte("MAPPED_LIBRARIES:"))
 }
 
-// textSample accumulates the lines of one stack for one sample kind and
-// one sign pattern.
+// textSample accumulates the lines of one stack with one sign pattern
+// (the signs of the line's four values, or two): within a pattern, every
+// line is nonzero for the same kinds, so one set of sizes serves them all
+// and no kind's sum is zero unless all its lines are.
 type textSample struct {
-	sizes   []int64 // distinct "bytes" labels
-	sampled int64   // objects the runtime actually recorded (unscaled counts)
+	size  int64    // the first "bytes" label (others: textReader.more)
+	raw   [2]int64 // objects actually recorded (unscaled counts): allocated, in use
+	next  int32    // the next sample with the same hash, or -1
+	signs byte
 }
 
 // textReader reads a legacy text heap profile as a stream.
 type textReader struct {
 	hdr      textHeader
+	ntypes   int
 	budget   int64
 	retained int64
 
 	locs    map[uint64]int32 // adjusted address -> location index
 	addrs   []uint64         // location index -> adjusted address
-	samples map[string]int32 // stack, kind, signs -> sample index
+	seed    maphash.Seed
+	byHash  map[uint64]int32 // hash of stack and signs -> first sample
 	agg     []textSample
-	vals    []int64 // sample i's values are vals[i*ntypes:(i+1)*ntypes]
-	stacks  []byte  // location IDs (index+1) of every sample, as varints
+	vals    []int64           // sample i's values are vals[i*ntypes:(i+1)*ntypes]
+	more    map[int32][]int64 // sample -> its "bytes" labels after the first
+	stacks  []byte            // location IDs (index+1) of every sample, as varints
 	stackAt []uint32
 
 	syms symbolTable
@@ -332,8 +341,8 @@ func decodeText(r io.Reader, budget int64) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &textReader{hdr: hdr, budget: budget, locs: map[uint64]int32{}, samples: map[string]int32{}}
 	ntypes := len(hdr.sampleTypes())
+	t := &textReader{hdr: hdr, ntypes: ntypes, budget: budget, locs: map[uint64]int32{}, seed: maphash.MakeSeed(), byHash: map[uint64]int32{}}
 	var l textLine
 	lineNo := 1
 	inMaps := false
@@ -366,10 +375,9 @@ func decodeText(r io.Reader, budget int64) (*Heap, error) {
 		}
 		t.stack(l.addrs)
 		if hdr.hasAlloc {
-			t.add(0, alloc, blocksize, l.allocCount, ntypes)
-			t.add(2, inuse, blocksize, l.inuseCount, ntypes)
+			t.add([]int64{alloc[0], alloc[1], inuse[0], inuse[1]}, []int64{l.allocCount, 0, l.inuseCount, 0}, blocksize)
 		} else {
-			t.add(0, inuse, blocksize, l.inuseCount, ntypes)
+			t.add([]int64{inuse[0], inuse[1]}, []int64{l.inuseCount, 0}, blocksize)
 		}
 		if t.retained+t.syms.retained > t.budget {
 			return nil, fmt.Errorf("decoded profile exceeds the limit of %d bytes of retained data at line %d: %w", t.budget, lineNo, errTooLarge)
@@ -426,45 +434,63 @@ func (t *textReader) stack(addrs []uint64) {
 	t.syms.startRecord(t.pcs)
 }
 
-// add adds one kind's values of a line to the sample of its stack, kind
-// (the index of its first sample type) and signs.
-func (t *textReader) add(kind int, v [2]int64, blocksize, rawCount int64, ntypes int) {
-	if v[0] == 0 && v[1] == 0 {
-		return // pprof's sample would be skipped for this kind
-	}
-	sign := func(x int64) byte {
+// add adds a line's values (and its unscaled counts) to the sample of
+// its stack and sign pattern.
+func (t *textReader) add(v, raw []int64, blocksize int64) {
+	var signs byte
+	for i, x := range v {
 		switch {
-		case x < 0:
-			return 2
 		case x > 0:
-			return 1
+			signs |= 1 << (2 * i)
+		case x < 0:
+			signs |= 2 << (2 * i)
 		}
-		return 0
 	}
-	n := len(t.key)
-	t.key = append(t.key, byte(kind), sign(v[0])<<2|sign(v[1]))
-	si, ok := t.samples[string(t.key)]
-	if !ok {
+	if signs == 0 {
+		return // pprof's sample would be skipped by every summary
+	}
+	hash := maphash.Bytes(t.seed, t.key) ^ uint64(signs)*0x9e3779b97f4a7c15
+	si, ok := t.byHash[hash]
+	for ok && si >= 0 && (t.agg[si].signs != signs || !bytes.Equal(t.sampleStack(si), t.key)) {
+		si = t.agg[si].next
+	}
+	if !ok || si < 0 {
+		first := int32(-1)
+		if ok {
+			first = t.byHash[hash]
+		}
 		si = int32(len(t.agg))
-		t.samples[string(t.key)] = si
-		t.agg = append(t.agg, textSample{})
-		t.vals = append(t.vals, make([]int64, ntypes)...)
-		t.stacks = append(t.stacks, t.key[:n]...)
+		t.byHash[hash] = si
+		t.agg = append(t.agg, textSample{size: blocksize, next: first, signs: signs})
+		t.vals = append(t.vals, make([]int64, t.ntypes)...)
+		t.stacks = append(t.stacks, t.key...)
 		t.stackAt = append(t.stackAt, uint32(len(t.stacks)))
-		t.retained += int64(2*len(t.key)) + int64(8*ntypes) + 96
+		t.retained += int64(len(t.key)) + int64(8*t.ntypes) + 80
 	}
-	t.key = t.key[:n]
 	s := &t.agg[si]
-	t.vals[int(si)*ntypes+kind] += v[0]
-	t.vals[int(si)*ntypes+kind+1] += v[1]
-	s.sampled += max(rawCount, 0)
-	for _, b := range s.sizes {
-		if b == blocksize {
-			return
+	base := int(si) * t.ntypes
+	for i, x := range v {
+		t.vals[base+i] += x
+		if x != 0 && i%2 == 0 {
+			s.raw[i/2] += max(raw[i], 0)
 		}
 	}
-	s.sizes = append(s.sizes, blocksize)
-	t.retained += 8
+	if s.size == blocksize || slices.Contains(t.more[si], blocksize) {
+		return
+	}
+	if t.more == nil {
+		t.more = map[int32][]int64{}
+	}
+	t.more[si] = append(t.more[si], blocksize)
+	t.retained += 40
+}
+
+func (t *textReader) sampleStack(i int32) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = t.stackAt[i-1]
+	}
+	return t.stacks[start:t.stackAt[i]]
 }
 
 // heap builds the Heap: one sample per stack, kind and sign pattern, in
@@ -476,17 +502,26 @@ func (t *textReader) heap() (*Heap, error) {
 	ntypes := len(types)
 	h.stacks = t.stacks
 	h.stackEnd = t.stackAt
-	h.rawSampled = make([]int64, len(t.agg))
+	h.rawSampled = make([]int64, 0, len(t.vals))
+	h.values = make([]byte, 0, len(t.vals)*2)
+	h.valueEnd = make([]uint32, 0, len(t.agg))
+	h.sizes = make([]int64, 0, len(t.agg))
+	h.sizeEnd = make([]uint32, 0, len(t.agg))
 	for i := range t.agg {
 		for _, v := range t.vals[i*ntypes : (i+1)*ntypes] {
 			h.values = protowire.AppendVarint(h.values, uint64(v))
 		}
 		h.valueEnd = append(h.valueEnd, uint32(len(h.values)))
-		h.sizes = append(h.sizes, t.agg[i].sizes...)
+		h.sizes = append(h.sizes, t.agg[i].size)
+		h.sizes = append(h.sizes, t.more[int32(i)]...)
 		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
-		h.rawSampled[i] = t.agg[i].sampled
+		// Objects recorded, laid out as the values (for each count type).
+		for k := 0; k < ntypes; k += 2 {
+			h.rawSampled = append(h.rawSampled, t.agg[i].raw[k/2], 0)
+		}
 	}
 	h.nsamples = len(t.agg)
+	t.vals, t.agg, t.byHash, t.more = nil, nil, nil, nil
 	h.locLines = make([]uint32, 0, len(t.addrs)+1)
 	ids := make([]uint64, len(t.addrs))
 	for i, a := range t.addrs {
