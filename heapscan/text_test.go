@@ -96,6 +96,8 @@ func TestGeneratedReadersAgree(t *testing.T) {
 		{"not Go", pprofBytes(t, builtProfile(all4, "", 100, 0, []int64{1, 16, 1, 16})), true},
 		{"text, sampled", []byte(sampledText), true},
 		{"text, equal counts", []byte("heap profile: 3: 288 [3: 288] @ heap/2\n2: 192 [2: 192] @ 0x401001\n1: 96 [1: 96] @ 0x401001 0x402001\n"), true},
+		{"text, forms only pprof's expression parses", []byte("heap profile: 4: 64 [9: 144] @ heap_v2/512\nx 1: 16 [2: 32] @ 0x1 0x2 trailing\n2:   32 [ 3: 48 ] @ 0x1x0x3\n1: 16 [4: 64] @\n--- Memory map: ---\n00400000-00401000 r-xp 00000000 00:00 0 /bin/x\n"), true},
+		{"text, growthz", []byte("heap profile: 1: 16 [1: 16] @ growthz\n1: 16 [1: 16] @ 0x10 0x20\n"), true},
 		{"text, symbols", symbolized.Bytes(), false},
 		{"text, symbols, gzip", gzipBytes(t, symbolized.Bytes()), false},
 	}
