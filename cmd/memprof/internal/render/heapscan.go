@@ -223,7 +223,7 @@ func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 		rec := []string{
 			r.Key, "", strconv.FormatInt(r.Bytes, 10),
 			"", sizesText(r.Sizes), f(s.Share(r)),
-			"", "", "false",
+			"", "", "",
 			"", "", r.Status, "", "",
 		}
 		if !s.NoObjects {
