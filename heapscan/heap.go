@@ -41,7 +41,7 @@ type Heap struct {
 
 	nsamples   int
 	negatives  int      // samples with a negative value
-	rawSampled []int64  // legacy text: objects actually recorded behind sample i (nil: recover them from the values)
+	rawSampled []int64  // legacy text: objects actually recorded behind each value of sample i, laid out as values (nil: recover them from the values)
 	values     []byte   // every sample's values, as varints
 	valueEnd   []uint32 // sample i's values are values[valueEnd[i-1]:valueEnd[i]]
 	stacks     []byte   // location IDs of every sample, leaf first, as varints
@@ -229,8 +229,8 @@ func (h *Heap) sampleTypeList() string {
 }
 
 // FromProfile converts a profile parsed by github.com/google/pprof/profile
-// into a Heap. p is read, not changed or retained. It is the reader for
-// the legacy text format and for profiles built in memory.
+// into a Heap. p is read, not changed or retained. It is the model
+// reader's last step and the reader for profiles built in memory.
 func FromProfile(p *profile.Profile) (*Heap, error) {
 	h, _, err := fromProfile(p)
 	return h, err

@@ -34,8 +34,10 @@ type ReadOptions struct {
 	// DefaultTimeout.
 	Timeout time.Duration
 	// Model reads the profile with github.com/google/pprof/profile's full
-	// model instead of the streaming decoder. The legacy text format is
-	// always read that way.
+	// model instead of the streaming readers, after the streaming
+	// decoder's checks of the input (for a file, in a first pass that
+	// keeps nothing). It costs about 20 times the input in memory: it is
+	// for cross-checking.
 	Model bool
 	// Client fetches URLs; nil means a client with Timeout.
 	Client *http.Client
