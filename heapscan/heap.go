@@ -41,7 +41,7 @@ type Heap struct {
 
 	nsamples   int
 	negatives  int      // samples with a negative value
-	rawSampled []int64  // legacy text: objects actually recorded behind each value of sample i, laid out as values (nil: recover them from the values)
+	rawSampled []int64  // legacy text: objects sampled behind each value of sample i, summed over its lines, laid out as values (nil: recover them from the values)
 	values     []byte   // every sample's values, as varints
 	valueEnd   []uint32 // sample i's values are values[valueEnd[i-1]:valueEnd[i]]
 	stacks     []byte   // location IDs of every sample, leaf first, as varints

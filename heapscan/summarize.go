@@ -74,9 +74,9 @@ type Row struct {
 	// ascending.
 	Sizes []int64
 	// Sampled is the number of objects actually sampled behind the row,
-	// recovered from the runtime's scaling (a legacy text profile states
-	// it); it equals Objects at rate 1. Summary.Sampled says whether it
-	// is known.
+	// recovered from the runtime's scaling, sample by sample (line by line
+	// for a legacy text profile); it equals Objects at rate 1.
+	// Summary.Sampled says whether it is known.
 	Sampled int64
 	// RelError estimates the relative error of Objects and Bytes for a
 	// sampled profile (1/sqrt(Sampled)); 0 for an exact profile.
@@ -568,10 +568,8 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		a.bytes += bytes
 		if h.rawSampled != nil {
 			a.sampled += h.rawSampled[i*len(h.SampleTypes)+oi]
-		} else if h.Period > 1 {
-			a.sampled += sampledObjects(objects, bytes, h.Period)
 		} else {
-			a.sampled += max(objects, 0)
+			a.sampled += sampledAt(objects, bytes, h.Period)
 		}
 		for _, b := range h.sampleSizes(i) {
 			a.addSize(b)
@@ -672,6 +670,15 @@ func sampledObjects(objects, bytes, period int64) int64 {
 	keep := 1 - math.Exp(-avg/float64(period))
 	n := int64(math.Ceil(float64(objects)*keep - 1e-6))
 	return max(n, 1)
+}
+
+// sampledAt is the number of objects the runtime sampled behind a
+// sample of a profile with the given period.
+func sampledAt(objects, bytes, period int64) int64 {
+	if period > 1 {
+		return sampledObjects(objects, bytes, period)
+	}
+	return max(objects, 0)
 }
 
 // sampling estimates a row's relative error from its sampled objects:

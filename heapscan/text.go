@@ -295,10 +295,10 @@ func isMemoryMapSentinel(line []byte) bool {
 // line is nonzero for the same kinds, so one set of sizes serves them all
 // and no kind's sum is zero unless all its lines are.
 type textSample struct {
-	size  int64    // the first "bytes" label (others: textReader.more)
-	raw   [2]int64 // objects actually recorded (unscaled counts): allocated, in use
-	next  int32    // the next sample with the same hash, or -1
-	signs byte
+	size    int64    // the first "bytes" label (others: textReader.more)
+	sampled [2]int64 // objects the runtime sampled behind each kind's lines: allocated, in use
+	next    int32    // the next sample with the same hash, or -1
+	signs   byte
 }
 
 // textReader reads a legacy text heap profile as a stream.
@@ -375,9 +375,9 @@ func decodeText(r io.Reader, budget int64) (*Heap, error) {
 		}
 		t.stack(l.addrs)
 		if hdr.hasAlloc {
-			t.add([]int64{alloc[0], alloc[1], inuse[0], inuse[1]}, []int64{l.allocCount, 0, l.inuseCount, 0}, blocksize)
+			t.add([]int64{alloc[0], alloc[1], inuse[0], inuse[1]}, blocksize)
 		} else {
-			t.add([]int64{inuse[0], inuse[1]}, []int64{l.inuseCount, 0}, blocksize)
+			t.add([]int64{inuse[0], inuse[1]}, blocksize)
 		}
 		if t.retained+t.syms.retained > t.budget {
 			return nil, fmt.Errorf("decoded profile exceeds the limit of %d bytes of retained data at line %d: %w", t.budget, lineNo, errTooLarge)
@@ -434,9 +434,11 @@ func (t *textReader) stack(addrs []uint64) {
 	t.syms.startRecord(t.pcs)
 }
 
-// add adds a line's values (and its unscaled counts) to the sample of
-// its stack and sign pattern.
-func (t *textReader) add(v, raw []int64, blocksize int64) {
+// add adds a line's values to the sample of its stack and sign pattern,
+// and the objects sampled behind them, recovered per line as Summarize
+// recovers them per sample: the sum is then what pprof's separate
+// samples give.
+func (t *textReader) add(v []int64, blocksize int64) {
 	var signs byte
 	for i, x := range v {
 		switch {
@@ -471,8 +473,8 @@ func (t *textReader) add(v, raw []int64, blocksize int64) {
 	base := int(si) * t.ntypes
 	for i, x := range v {
 		t.vals[base+i] += x
-		if x != 0 && i%2 == 0 {
-			s.raw[i/2] += max(raw[i], 0)
+		if i%2 == 0 {
+			s.sampled[i/2] += sampledAt(x, v[i+1], t.hdr.period)
 		}
 	}
 	if s.size == blocksize || slices.Contains(t.more[si], blocksize) {
@@ -515,9 +517,9 @@ func (t *textReader) heap() (*Heap, error) {
 		h.sizes = append(h.sizes, t.agg[i].size)
 		h.sizes = append(h.sizes, t.more[int32(i)]...)
 		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
-		// Objects recorded, laid out as the values (for each count type).
+		// Objects sampled, laid out as the values (for each count type).
 		for k := 0; k < ntypes; k += 2 {
-			h.rawSampled = append(h.rawSampled, t.agg[i].raw[k/2], 0)
+			h.rawSampled = append(h.rawSampled, t.agg[i].sampled[k/2], 0)
 		}
 	}
 	h.nsamples = len(t.agg)
