@@ -97,7 +97,7 @@ func TestHeapscanJSON(t *testing.T) {
 			pk = &rules.Rows[i]
 		}
 	}
-	if rules.Profile.GroupBy != "rule" || pk == nil || pk.Objects != scenario.PublicKeys || pk.BytesPerInstance == nil ||
+	if rules.Profile.GroupBy != "rule" || pk == nil || pk.Objects == nil || *pk.Objects != scenario.PublicKeys || pk.BytesPerInstance == nil ||
 		*pk.BytesPerInstance != float64(scenario.PublicKeys*scenario.PublicKeySize)/1000 {
 		t.Errorf("rules: got group-by %s, PublicKey row %+v", rules.Profile.GroupBy, pk)
 	}
@@ -164,12 +164,23 @@ func TestHeapscanExitCodes(t *testing.T) {
 	if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A rules file one byte over the limit (sparse: no disk used).
+	bigRules := filepath.Join(dir, "big.rules.yaml")
+	if f, err := os.Create(bigRules); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(heapscan.DefaultMaxRulesBytes + 1); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Close()
+	}
 	tests := []struct {
 		name string
 		args []string
 		code int
 		want []string
 	}{
+		{"rules over the limit", []string{"--rules", bigRules, "x"}, exitUsage, []string{"big.rules.yaml", "larger than the limit of 67108864 bytes (64 MiB)"}},
+		{"rules /dev/zero", []string{"--rules", "/dev/zero", "x"}, exitUsage, []string{"reading rules /dev/zero", "larger than the limit of 67108864 bytes (64 MiB)"}},
 		{"cpu profile", []string{heapProfiles + "cpu.pb.gz"}, exitFailure, []string{"cpu.pb.gz", "not a heap profile"}},
 		{"not a profile", []string{notProfile}, exitFailure, []string{"notes.txt", "not a profile"}},
 		{"truncated", []string{truncated}, exitFailure, []string{"truncated.pb.gz", "truncated profile"}},
