@@ -380,6 +380,20 @@ func Fetch(ctx context.Context, rawURL string, opts ReadOptions) (*Heap, error) 
 	return h, nil
 }
 
+// ErrFetch is matched (errors.Is) by the error of a profile that could not
+// be fetched: the server could not be reached, timed out or answered with
+// another status than 200. A profile that arrived but is bad does not
+// match it.
+var ErrFetch = errors.New("fetching the profile failed")
+
+// fetchError marks a failure to get a profile from its server; its message
+// is the cause's.
+type fetchError struct{ err error }
+
+func (e fetchError) Error() string        { return e.err.Error() }
+func (e fetchError) Unwrap() error        { return e.err }
+func (e fetchError) Is(target error) bool { return target == ErrFetch }
+
 func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -418,12 +432,12 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, stopped(err)
+		return nil, fetchError{stopped(err)}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-		return nil, fmt.Errorf("server answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+		return nil, fetchError{fmt.Errorf("server answered %s: %s", resp.Status, strings.TrimSpace(string(msg)))}
 	}
 	limit := opts.maxBytes()
 	if resp.ContentLength > limit {

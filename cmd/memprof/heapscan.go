@@ -56,9 +56,11 @@ absolute change in bytes; rows only in one profile are marked new or
 vanished.
 
 Profiles are untrusted input: a damaged file, or one that is not a heap
-profile, is an error (exit 1), and reading stops when the decompressed size
+profile, is an error (exit 2), and reading stops when the decompressed size
 passes --max-bytes. Exit status is 0 on success, 1 when a profile cannot be
-read, 2 for a usage error.`,
+fetched (the server is unreachable, times out or answers another status
+than 200), 2 for a usage error or a bad profile (missing, damaged, too
+large, not a heap profile).`,
 		Run: runHeapscan,
 	})
 }
@@ -149,12 +151,12 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
-		return inv.fail("%v", explainLimit(err))
+		return inv.profileError(err)
 	}
 	if *base != "" {
 		b, err := summarizeSource(ctx, inv, *base, ro, opts)
 		if err != nil {
-			return inv.fail("%v", explainLimit(err))
+			return inv.profileError(err)
 		}
 		if s, err = heapscan.Diff(b, s); err != nil {
 			return inv.fail("%v", err)
@@ -225,6 +227,19 @@ func summarizeSource(ctx context.Context, inv *invocation, source string, ro hea
 		fmt.Fprintf(inv.stderr, "memprof %s: warning: %s is a delta profile (%s): totals are net changes, not what the heap held\n", inv.cmd.Name, displayName(source), s.DeltaReason)
 	}
 	return s, nil
+}
+
+// profileError reports a profile that could not be read: exit 1 when it
+// could not be fetched (the server is down, slow or refused: a failure),
+// 2 when the input itself is bad (missing, damaged, too large, not a heap
+// profile).
+func (inv *invocation) profileError(err error) int {
+	err = explainLimit(err)
+	if errors.Is(err, heapscan.ErrFetch) {
+		return inv.fail("%v", err)
+	}
+	fmt.Fprintf(inv.stderr, "memprof %s: %v\n", inv.cmd.Name, err)
+	return exitUsage
 }
 
 func explainLimit(err error) error {

@@ -163,7 +163,7 @@ func TestHeapscanInputs(t *testing.T) {
 			}},
 		{name: "flags after the profile", args: []string{heapProfiles + "before.pb.gz", "--format", "csv"}, code: exitOK, stdoutHave: "key,objects,bytes"},
 		{name: "stdin twice", args: []string{"--base", "-", "-"}, code: exitUsage, stderr: []string{"standard input", "only once"}},
-		{name: "stdin not a profile", args: []string{"-"}, stdin: "heapscan.go", code: exitFailure, stderr: []string{"reading heap profile (standard input)", "not a profile"}},
+		{name: "stdin not a profile", args: []string{"-"}, stdin: "heapscan.go", code: exitUsage, stderr: []string{"reading heap profile (standard input)", "not a profile"}},
 		{name: "inuse_space only", args: []string{"--format", "json", spaceOnly}, code: exitOK,
 			check: func(t *testing.T, doc map[string]any) {
 				wantFields(t, "profile", doc["profile"].(map[string]any), map[string]any{"total_bytes": 4096*10 + 64*3, "total_objects": nil})

@@ -54,3 +54,30 @@ func TestWriteStream(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteStreamThroughLink: streamed output resolves a symbolic link as
+// WriteFile does: the target is replaced, keeping its permission bits,
+// and the link stays a link.
+func TestWriteStreamThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	link := filepath.Join(dir, "link.json")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if err := WriteStream(link, 0o644, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s: got mode %v (%v), want still a symbolic link", link, fi.Mode(), err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "new" {
+		t.Errorf("target holds %q, want %q", got, "new")
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o600 {
+		t.Errorf("target mode %v, want the replaced file's 0600", fi.Mode().Perm())
+	}
+}
