@@ -2,6 +2,10 @@ package heapscan_test
 
 import (
 	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
 	"sync/atomic"
@@ -130,4 +134,132 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 		})
 	}
+}
+
+// syntheticText returns the legacy text form (debug=1, with symbol
+// comments when symbols is set) of a profile shaped like the synthetic
+// protobuf: nstacks distinct stacks of 8 to 24 frames over nfuncs
+// functions, counts as the runtime records them at synthRate.
+func syntheticText(nstacks, nfuncs int, seed uint64, symbols bool) []byte {
+	rng := rand.New(rand.NewPCG(seed, 0x7e47))
+	sizes := []int64{16, 32, 48, 64, 96, 144, 256, 512, 1024, 4096, 16384}
+	var body bytes.Buffer
+	var in, inB, al, alB int64
+	ids := make([]int, 0, synthMaxDepth)
+	for range nstacks {
+		depth := synthMinDepth + rng.IntN(synthMaxDepth-synthMinDepth+1)
+		ids = ids[:0]
+		for range depth {
+			ids = append(ids, 1+rng.IntN(nfuncs))
+		}
+		size := sizes[rng.IntN(len(sizes))]
+		allocN := int64(1 + rng.IntN(64))
+		inuseN := int64(rng.IntN(int(allocN) + 1))
+		in, inB, al, alB = in+inuseN, inB+inuseN*size, al+allocN, alB+allocN*size
+		fmt.Fprintf(&body, "%d: %d [%d: %d] @", inuseN, inuseN*size, allocN, allocN*size)
+		for _, id := range ids {
+			fmt.Fprintf(&body, " %#x", 0x400000+id*64+1)
+		}
+		body.WriteByte('\n')
+		if symbols {
+			for _, id := range ids {
+				pkg := id % 700
+				fmt.Fprintf(&body, "#\t%#x\tgithub.com/example/service/pkg%03d.(*Type%d).Method%d+0x%x\t/home/build/go/src/github.com/example/service/pkg%03d/file%d.go:%d\n",
+					0x400000+id*64, pkg, id%37, id, id%64, pkg, id%11, 20+id%500)
+			}
+			body.WriteByte('\n')
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "heap profile: %d: %d [%d: %d] @ heap/%d\n", in, inB, al, alB, 2*synthRate)
+	b.Write(body.Bytes())
+	return b.Bytes()
+}
+
+// BenchmarkReadMemory measures what reading a valid profile costs in
+// memory per MB of (uncompressed) input, for each reader and format: the
+// peak heap above the heap before reading (live data and garbage not yet
+// collected), while reading and making the default summary.
+func BenchmarkReadMemory(b *testing.B) {
+	_, proto := synthOnce()
+	inputs := []struct {
+		name string
+		data []byte
+	}{
+		{"format=proto", proto},
+		{"format=text", syntheticText(60_000, synthFunctions, 2, false)},
+		{"format=text-symbols", syntheticText(8_000, synthFunctions, 3, true)},
+	}
+	for _, in := range inputs {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestSpeed)
+		zw.Write(in.data)
+		zw.Close()
+		for _, rd := range []struct {
+			name  string
+			model bool
+		}{{"reader=stream", false}, {"reader=model", true}} {
+			b.Run(in.name+"/"+rd.name, func(b *testing.B) {
+				run := func() error {
+					h, err := heapscan.Read(bytes.NewReader(gz.Bytes()), heapscan.ReadOptions{Model: rd.model})
+					if err != nil {
+						return err
+					}
+					sinkSummary, err = h.Summarize(heapscan.Options{})
+					return err
+				}
+				var err error
+				peak := peakHeap(func() { err = run() })
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := run(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				mb := float64(len(in.data)) / (1 << 20)
+				b.ReportMetric(mb, "input-MB")
+				b.ReportMetric(float64(peak)/(1<<20)/mb, "peak-MB/input-MB")
+			})
+		}
+	}
+}
+
+// BenchmarkStackJSON measures --group-by stack with JSON output on the
+// synthetic profile: the summary (whose rows hold every distinct stack's
+// key) and the streamed document, written to nothing.
+func BenchmarkStackJSON(b *testing.B) {
+	gz, plain := synthOnce()
+	h, err := heapscan.Read(bytes.NewReader(gz), heapscan.ReadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out int64
+	run := func() error {
+		s, err := h.Summarize(heapscan.Options{GroupBy: "stack"})
+		if err != nil {
+			return err
+		}
+		cw := &countingWriter{w: io.Discard}
+		err = s.WriteJSON(cw, 0)
+		out = cw.n
+		return err
+	}
+	peak := peakHeap(func() { err = run() })
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(plain))/(1<<20), "input-MB")
+	b.ReportMetric(float64(out)/(1<<20), "output-MB")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }

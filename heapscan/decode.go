@@ -18,6 +18,7 @@ const (
 	fieldProfileFunction          = 5
 	fieldProfileStringTable       = 6
 	fieldProfilePeriodType        = 11
+	fieldProfileDurationNanos     = 10
 	fieldProfilePeriod            = 12
 	fieldProfileDefaultSampleType = 14
 
@@ -113,57 +114,61 @@ var ErrTooLarge = errTooLarge
 // that they need not grow (and be copied) while the samples arrive: in a
 // Go heap profile, stacks take about half the bytes, values and labels a
 // sixth, and a sample about 60 bytes.
-func decodeStream(r io.Reader, maxBytes, sizeHint int64) (*Heap, error) {
+//
+// inputSize is the exact size of the input when it is known (a plain
+// file), or -1: a field that claims more bytes than remain of it, or of
+// maxBytes, is refused before anything is read into it.
+func decodeStream(r io.Reader, maxBytes, sizeHint, inputSize int64) (*Heap, error) {
 	d := &decoder{h: &Heap{}, budget: maxBytes, sizeHint: sizeHint}
 	s := &stream{src: r, buf: make([]byte, 16<<10), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
 	for {
+		fieldStart := s.off
 		key, err := s.uvarint()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, d.posErr(s, err)
+			return nil, posErr(s, err)
 		}
 		num, typ := protowire.DecodeTag(key)
 		if num <= 0 {
-			return nil, fmt.Errorf("malformed profile: invalid field number %d at byte %d", num, s.off)
+			return nil, fmt.Errorf("malformed profile: invalid field number %d at byte %d", num, fieldStart)
 		}
 		switch typ {
 		case protowire.VarintType:
 			v, err := s.uvarint()
 			if err != nil {
-				return nil, d.posErr(s, err)
+				return nil, posErr(s, err)
 			}
 			d.scalar(num, v)
 		case protowire.Fixed32Type:
 			if _, err := s.next(4); err != nil {
-				return nil, d.posErr(s, err)
+				return nil, posErr(s, err)
 			}
 		case protowire.Fixed64Type:
 			if _, err := s.next(8); err != nil {
-				return nil, d.posErr(s, err)
+				return nil, posErr(s, err)
 			}
 		case protowire.BytesType:
 			n, err := s.uvarint()
 			if err != nil {
-				return nil, d.posErr(s, err)
+				return nil, posErr(s, err)
 			}
-			if n > math.MaxInt32 {
-				return nil, fmt.Errorf("malformed profile: field %d at byte %d claims %d bytes", num, s.off, n)
+			if err := checkLength(num, fieldStart, s.off, n, maxBytes, inputSize); err != nil {
+				return nil, err
 			}
-			start := s.off
 			b, err := s.next(int(n))
 			if err != nil {
-				return nil, d.posErr(s, err)
+				return nil, posErr(s, err)
 			}
 			if err := d.message(num, b); err != nil {
-				return nil, fmt.Errorf("malformed profile: field %d at byte %d: %w", num, start, err)
+				return nil, fmt.Errorf("malformed profile: field %d at byte %d: %w", num, fieldStart, err)
 			}
 			if d.retained > d.budget {
 				return nil, fmt.Errorf("decoded profile exceeds the limit of %d bytes of retained data: %w", d.budget, errTooLarge)
 			}
 		default:
-			return nil, fmt.Errorf("malformed profile: field %d at byte %d has unsupported wire type %d", num, s.off, typ)
+			return nil, fmt.Errorf("malformed profile: field %d at byte %d has unsupported wire type %d", num, fieldStart, typ)
 		}
 	}
 	if err := d.resolve(); err != nil {
@@ -172,8 +177,73 @@ func decodeStream(r io.Reader, maxBytes, sizeHint int64) (*Heap, error) {
 	return d.h, nil
 }
 
+// checkLength refuses a length-delimited field (starting at byte start
+// of the input, its data at byte off) of n bytes that cannot be there:
+// one longer than what remains of the input (when its size is known) or
+// of the limit.
+func checkLength(num protowire.Number, start, off int64, n uint64, maxBytes, inputSize int64) error {
+	if inputSize >= 0 && n > uint64(max(inputSize-off, 0)) {
+		return fmt.Errorf("truncated profile: field %d at byte %d claims %d bytes, but only %d remain", num, start, n, max(inputSize-off, 0))
+	}
+	if left := max(maxBytes-off, 0); n > uint64(left) {
+		return fmt.Errorf("field %d at byte %d claims %d bytes, which exceeds the limit of %d bytes (%d left): %w", num, start, n, maxBytes, left, errTooLarge)
+	}
+	if n > math.MaxInt32 {
+		return fmt.Errorf("malformed profile: field %d at byte %d claims %d bytes", num, start, n)
+	}
+	return nil
+}
+
+// scanStream reads an uncompressed profile.proto message from r as
+// decodeStream does, checking every top-level field's tag, wire type and
+// declared length, without keeping anything: the pprof model's reader
+// runs it on the bytes as they arrive, so that an input with a lying
+// length is refused before it has been read into memory.
+func scanStream(r io.Reader, maxBytes, inputSize int64) error {
+	s := &stream{src: r, buf: make([]byte, 16<<10), maxBuf: 16 << 10}
+	for {
+		fieldStart := s.off
+		key, err := s.uvarint()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return posErr(s, err)
+		}
+		num, typ := protowire.DecodeTag(key)
+		if num <= 0 {
+			return fmt.Errorf("malformed profile: invalid field number %d at byte %d", num, fieldStart)
+		}
+		var skip uint64
+		switch typ {
+		case protowire.VarintType:
+			if _, err := s.uvarint(); err != nil {
+				return posErr(s, err)
+			}
+		case protowire.Fixed32Type:
+			skip = 4
+		case protowire.Fixed64Type:
+			skip = 8
+		case protowire.BytesType:
+			n, err := s.uvarint()
+			if err != nil {
+				return posErr(s, err)
+			}
+			if err := checkLength(num, fieldStart, s.off, n, maxBytes, inputSize); err != nil {
+				return err
+			}
+			skip = n
+		default:
+			return fmt.Errorf("malformed profile: field %d at byte %d has unsupported wire type %d", num, fieldStart, typ)
+		}
+		if err := s.skip(int64(skip)); err != nil {
+			return posErr(s, err)
+		}
+	}
+}
+
 // posErr describes a read error at the stream's position.
-func (d *decoder) posErr(s *stream, err error) error {
+func posErr(s *stream, err error) error {
 	if errors.Is(err, errTooLarge) {
 		return err
 	}
@@ -191,6 +261,8 @@ func (d *decoder) scalar(num protowire.Number, v uint64) {
 	switch num {
 	case fieldProfilePeriod:
 		d.h.Period = int64(v)
+	case fieldProfileDurationNanos:
+		d.h.DurationNanos = int64(v)
 	case fieldProfileSample, fieldProfileLocation, fieldProfileFunction, fieldProfileStringTable:
 		// Wrong wire type for a message: pprof rejects it too, but a
 		// varint carries nothing to keep; ignoring it would hide

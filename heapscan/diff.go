@@ -23,6 +23,18 @@ func Diff(base, cur *Summary) (*Summary, error) {
 		TotalBytes: cur.TotalBytes, TotalObjects: cur.TotalObjects,
 		Diff: true, BasePeriod: base.Period,
 		BaseTotalBytes: base.TotalBytes, BaseTotalObjects: base.TotalObjects,
+		NoObjects:       base.NoObjects || cur.NoObjects,
+		NoSamplingError: base.NoSamplingError || cur.NoSamplingError,
+		Delta:           base.Delta || cur.Delta,
+		DeltaReason:     cur.DeltaReason,
+		AbsTotalBytes:   cur.AbsTotalBytes,
+		Notes:           append([]string(nil), cur.Notes...),
+	}
+	if d.DeltaReason == "" {
+		d.DeltaReason = "the base " + base.DeltaReason
+	}
+	for _, n := range base.Notes {
+		d.Notes = append(d.Notes, "base: "+n)
 	}
 	baseRows := make(map[string]*Row, len(base.Rows))
 	for i := range base.Rows {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/memprof/memprof/heapscan"
@@ -16,6 +17,18 @@ import (
 // heapscan/testdata/fuzz/<FuzzName>/ and should be committed there.
 func addSeeds(f *testing.F) {
 	f.Helper()
+	// Legacy text as debug=1 writes it (symbols, repeated stacks) and as
+	// older or delta text has it (sampled, zero and negative lines).
+	var text bytes.Buffer
+	if err := writeLegacyText(&text, testRecords(), 2, true); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(text.Bytes())
+	f.Add([]byte(sampledText))
+	// Lines only pprof's expression parses (prefix, tabs, trailing text,
+	// an address without its space), a memory map section, growthz.
+	f.Add([]byte("heap profile: 4: 64 [9: 144] @ heap_v2/512\nx 1: 16 [2: 32] @ 0x1 0x2 trailing\n2:   32 [ 3: 48 ] @ 0x1x0x3\n1: 16 [4: 64] @\n--- Memory map: ---\n00400000-00401000 r-xp 00000000 00:00 0 /bin/x\n"))
+	f.Add([]byte("heap profile: 1: 16 [1: 16] @ growthz\n1: 16 [1: 16] @ 0x10 0x20\n"))
 	for _, pattern := range []string{"../fixtures/profiles/*", "../fixtures/fuzz/*"} {
 		files, err := filepath.Glob(pattern)
 		if err != nil {
@@ -83,12 +96,25 @@ func FuzzDecode(f *testing.F) {
 		if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 			return // FuzzRead covers gzip
 		}
+		var heaps []*heapscan.Heap
 		for _, model := range []bool{false, true} {
 			h, err := heapscan.Read(bytes.NewReader(data), heapscan.ReadOptions{MaxBytes: fuzzLimit, Model: model})
 			if err != nil {
 				continue
 			}
 			checkHeap(t, h)
+			heaps = append(heaps, h)
+		}
+		// Legacy text both readers accept reads the same: the streaming
+		// text reader against pprof's parser.
+		if len(heaps) == 2 && len(data) > 0 && data[0] == 'h' {
+			for _, g := range []string{"function", "stack"} {
+				a, errA := heaps[0].Summarize(heapscan.Options{GroupBy: g})
+				b, errB := heaps[1].Summarize(heapscan.Options{GroupBy: g})
+				if (errA == nil) != (errB == nil) || (errA == nil && !reflect.DeepEqual(a, b)) {
+					t.Fatalf("readers disagree on text grouped by %s:\nstream %+v %v\nmodel  %+v %v", g, a, errA, b, errB)
+				}
+			}
 		}
 	})
 }

@@ -31,14 +31,23 @@ type Heap struct {
 	// allocation recorded).
 	PeriodType ValueType
 	Period     int64
+	// DurationNanos is the profile's duration_nanos: set (positive) for a
+	// profile of the changes over a time (/debug/pprof/heap?seconds=N),
+	// never by the Go runtime's own heap profile.
+	DurationNanos int64
+	// Notes say what a reader of the figures must know about the input
+	// (e.g. a text profile without symbols).
+	Notes []string
 
-	nsamples int
-	values   []byte   // every sample's values, as varints
-	valueEnd []uint32 // sample i's values are values[valueEnd[i-1]:valueEnd[i]]
-	stacks   []byte   // location IDs of every sample, leaf first, as varints
-	stackEnd []uint32 // sample i's IDs are stacks[stackEnd[i-1]:stackEnd[i]]
-	sizes    []int64  // the "bytes" label values of every sample
-	sizeEnd  []uint32 // sample i's sizes are sizes[sizeEnd[i-1]:sizeEnd[i]]
+	nsamples   int
+	negatives  int      // samples with a negative value
+	rawSampled []int64  // legacy text: objects sampled behind each value of sample i, summed over its lines, laid out as values (nil: recover them from the values)
+	values     []byte   // every sample's values, as varints
+	valueEnd   []uint32 // sample i's values are values[valueEnd[i-1]:valueEnd[i]]
+	stacks     []byte   // location IDs of every sample, leaf first, as varints
+	stackEnd   []uint32 // sample i's IDs are stacks[stackEnd[i-1]:stackEnd[i]]
+	sizes      []int64  // the "bytes" label values of every sample
+	sizeEnd    []uint32 // sample i's sizes are sizes[sizeEnd[i-1]:sizeEnd[i]]
 
 	funcs    []function
 	locLines []uint32 // location i's lines are lines[locLines[i]:locLines[i+1]]
@@ -53,6 +62,9 @@ type Heap struct {
 type function struct {
 	name string
 	file string
+	// runtime marks an unnamed frame known to be the Go runtime's (one
+	// the runtime left out of a text profile's symbol comments).
+	runtime bool
 }
 
 // line is one frame of a location: inlined callees come first.
@@ -144,14 +156,19 @@ func (h *Heap) check() error {
 	if len(h.SampleTypes) == 0 {
 		return errors.New("not a heap profile: it has no sample types (is it a profile at all?)")
 	}
+	h.negatives = 0
 	for i := 0; i < h.nsamples; i++ {
-		b, n := h.sampleValues(i), 0
+		b, n, neg := h.sampleValues(i), 0, false
 		for ; len(b) > 0; n++ {
-			_, m := protowire.ConsumeVarint(b)
+			v, m := protowire.ConsumeVarint(b)
 			if m < 0 {
 				return fmt.Errorf("malformed profile: sample %d: bad value: %w", i, protowire.ParseError(m))
 			}
+			neg = neg || int64(v) < 0
 			b = b[m:]
+		}
+		if neg {
+			h.negatives++
 		}
 		if n != len(h.SampleTypes) {
 			return fmt.Errorf("malformed profile: sample %d has %d values, want one per sample type (%d)", i, n, len(h.SampleTypes))
@@ -171,20 +188,27 @@ func (h *Heap) check() error {
 	return nil
 }
 
-// checkHeap reports whether the profile has the sample types of a Go heap
-// profile for kind ("inuse" or "alloc") and returns their indexes.
+// sampleIndexes returns the indexes of the sample types that count the
+// objects and the bytes of kind ("inuse" or "alloc"): kind_objects and
+// kind_space, or pprof's names for a legacy text profile whose allocated
+// and in-use figures are equal, objects and space. A profile with a
+// single sample type (inuse_space only, as continuous-profiling agents
+// write them) has no object count: objects is then -1.
 func (h *Heap) sampleIndexes(kind string) (objects, space int, err error) {
-	objects, space = -1, -1
-	for i, st := range h.SampleTypes {
-		switch st.Type {
-		case kind + "_objects":
-			objects = i
-		case kind + "_space":
-			space = i
+	find := func(name string) int {
+		for i, st := range h.SampleTypes {
+			if st.Type == name {
+				return i
+			}
 		}
+		return -1
 	}
-	if objects < 0 || space < 0 {
-		return 0, 0, fmt.Errorf("not a heap profile: want sample types %s_objects and %s_space, has %s",
+	objects, space = find(kind+"_objects"), find(kind+"_space")
+	if space < 0 {
+		objects, space = find("objects"), find("space")
+	}
+	if space < 0 {
+		return 0, 0, fmt.Errorf("not a heap profile: want sample type %s_space (with %s_objects), or space, has %s",
 			kind, kind, h.sampleTypeList())
 	}
 	return objects, space, nil
@@ -205,10 +229,17 @@ func (h *Heap) sampleTypeList() string {
 }
 
 // FromProfile converts a profile parsed by github.com/google/pprof/profile
-// into a Heap. p is read, not changed or retained. It is the reader for
-// the legacy text format and for profiles built in memory.
+// into a Heap. p is read, not changed or retained. It is the model
+// reader's last step and the reader for profiles built in memory.
 func FromProfile(p *profile.Profile) (*Heap, error) {
-	h := &Heap{Period: p.Period}
+	h, _, err := fromProfile(p)
+	return h, err
+}
+
+// fromProfile is FromProfile; it also returns the address of every
+// location of the Heap, by index.
+func fromProfile(p *profile.Profile) (*Heap, []uint64, error) {
+	h := &Heap{Period: p.Period, DurationNanos: p.DurationNanos}
 	if p.PeriodType != nil {
 		h.PeriodType = ValueType{p.PeriodType.Type, p.PeriodType.Unit}
 	}
@@ -217,7 +248,7 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 	}
 	funcIndex := map[*profile.Function]int32{}
 	locIndex := make(map[*profile.Location]uint64, len(p.Location))
-	var ids []uint64
+	var ids, addrs []uint64
 	addLocation := func(loc *profile.Location) uint64 {
 		if id, ok := locIndex[loc]; ok {
 			return id
@@ -240,6 +271,7 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 		}
 		id := uint64(len(ids) + 1)
 		ids = append(ids, id)
+		addrs = append(addrs, loc.Address)
 		locIndex[loc] = id
 		return id
 	}
@@ -248,20 +280,20 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 	}
 	for _, s := range p.Sample {
 		if len(s.Value) != len(p.SampleType) {
-			return nil, fmt.Errorf("malformed profile: sample %d has %d values, want %d", h.nsamples, len(s.Value), len(p.SampleType))
+			return nil, nil, fmt.Errorf("malformed profile: sample %d has %d values, want %d", h.nsamples, len(s.Value), len(p.SampleType))
 		}
 		for _, v := range s.Value {
 			h.values = protowire.AppendVarint(h.values, uint64(v))
 		}
 		for _, loc := range s.Location {
 			if loc == nil {
-				return nil, fmt.Errorf("malformed profile: sample %d has a nil location", h.nsamples)
+				return nil, nil, fmt.Errorf("malformed profile: sample %d has a nil location", h.nsamples)
 			}
 			h.stacks = protowire.AppendVarint(h.stacks, addLocation(loc))
 		}
 		h.sizes = append(h.sizes, s.NumLabel["bytes"]...)
 		if uint64(len(h.stacks)) > math.MaxUint32 || uint64(len(h.values)) > math.MaxUint32 || uint64(len(h.sizes)) > math.MaxUint32 {
-			return nil, errors.New("profile too large: more than 4 GiB of samples")
+			return nil, nil, errors.New("profile too large: more than 4 GiB of samples")
 		}
 		h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
 		h.valueEnd = append(h.valueEnd, uint32(len(h.values)))
@@ -270,12 +302,12 @@ func FromProfile(p *profile.Profile) (*Heap, error) {
 	}
 	h.locLines = append(h.locLines, uint32(len(h.lines)))
 	if err := h.setLocationIDs(ids); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := h.check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return h, nil
+	return h, addrs, nil
 }
 
 // addAddressFrame gives a location without symbol information one frame

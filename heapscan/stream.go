@@ -78,6 +78,26 @@ func (s *stream) next(n int) ([]byte, error) {
 	return b, nil
 }
 
+// skip discards the next n bytes without holding them: the buffer does
+// not grow.
+func (s *stream) skip(n int64) error {
+	for n > 0 {
+		if s.w == s.r {
+			if err := s.fill(1); err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return err
+			}
+		}
+		k := min(int64(s.w-s.r), n)
+		s.r += int(k)
+		s.off += k
+		n -= k
+	}
+	return nil
+}
+
 // uvarint reads a varint. It returns io.EOF only at a clean end of data.
 func (s *stream) uvarint() (uint64, error) {
 	if s.w-s.r < 10 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -40,9 +41,12 @@ type Options struct {
 	// a frame of the stack).
 	GroupBy string
 	// Focus keeps only samples with a frame (any line of any location,
-	// inlined frames included) whose function name matches.
+	// inlined frames included) whose function name or file name matches,
+	// as pprof's -focus does (pprof also matches the mapping's file, which
+	// heapscan does not keep).
 	Focus *regexp.Regexp
-	// Ignore drops samples with a frame whose function name matches.
+	// Ignore drops samples with a frame whose function name or file name
+	// matches.
 	Ignore *regexp.Regexp
 	// FocusFunction, when set, keeps only samples with a frame whose
 	// function name is exactly this. The engine uses it to attribute its
@@ -70,10 +74,13 @@ type Row struct {
 	// ascending.
 	Sizes []int64
 	// Sampled is the number of objects actually sampled behind the row,
-	// recovered from the runtime's scaling; it equals Objects at rate 1.
+	// recovered from the runtime's scaling, sample by sample (line by line
+	// for a legacy text profile); it equals Objects at rate 1.
+	// Summary.Sampled says whether it is known.
 	Sampled int64
 	// RelError estimates the relative error of Objects and Bytes for a
 	// sampled profile (1/sqrt(Sampled)); 0 for an exact profile.
+	// Summary.RelError says whether it is known.
 	RelError float64
 	// LowSamples flags a row of a sampled profile with fewer than
 	// MinSampled sampled objects.
@@ -89,7 +96,8 @@ type Row struct {
 	Status string
 }
 
-// BytesPerObject is Bytes/Objects, or 0 for a row without objects.
+// BytesPerObject is Bytes/Objects, or 0 for a row without objects (see
+// Summary.BytesPerObject for whether it is known).
 func (r *Row) BytesPerObject() float64 {
 	if r.Objects == 0 {
 		return 0
@@ -128,20 +136,87 @@ type Summary struct {
 	// OmittedRows and OmittedBytes count the rows Top dropped.
 	OmittedRows  int
 	OmittedBytes int64
+
+	// NoObjects is set when the profile does not count objects (a single
+	// sample type, inuse_space, as continuous-profiling agents write
+	// them): every Objects is 0 and unknown, and so is bytes per object.
+	NoObjects bool
+	// NoSamplingError is set when the profile's figures carry no
+	// sampling error to estimate: its period is 0 (unknown), or it is not
+	// a Go runtime heap profile (its period type is not space/bytes).
+	NoSamplingError bool
+	// Delta is set for a profile of changes rather than of what the heap
+	// held: one with duration_nanos (/debug/pprof/heap?seconds=N) or with
+	// negative values (a difference of two profiles, as pprof -diff_base
+	// saves it). DeltaReason says which. Totals are then net sums;
+	// AbsTotalBytes is the sum of absolute values, pprof's total, and
+	// shares are of it; rows are sorted by absolute bytes.
+	Delta       bool
+	DeltaReason string
+	// AbsTotalBytes sums the absolute value of every sample's bytes.
+	AbsTotalBytes int64
+	// Notes say, in words, what a reader of the figures must know: a
+	// delta profile, unknown object counts, no symbols, no sampling error.
+	Notes []string
+}
+
+// BytesPerObject returns r's bytes per object, and whether it is known:
+// the profile counts objects and r's count is positive.
+func (s *Summary) BytesPerObject(r *Row) (float64, bool) {
+	if s.NoObjects || r.Objects <= 0 {
+		return 0, false
+	}
+	return r.BytesPerObject(), true
+}
+
+// RelError returns r's estimated relative error and whether it is known:
+// not for a profile without a sampling error (NoSamplingError), not for
+// a sampled profile without object counts, not for a row of a delta
+// profile whose count is not positive.
+func (s *Summary) RelError(r *Row) (float64, bool) {
+	if s.NoSamplingError || (s.NoObjects && !s.Exact()) || s.deltaCountless(r) {
+		return 0, false
+	}
+	return r.RelError, true
+}
+
+// Sampled returns the objects actually sampled behind r and whether the
+// number is known (as for RelError, and the profile counts objects).
+func (s *Summary) Sampled(r *Row) (int64, bool) {
+	if s.NoSamplingError || s.NoObjects || s.deltaCountless(r) {
+		return 0, false
+	}
+	return r.Sampled, true
+}
+
+// deltaCountless reports whether r is a row of a delta profile whose
+// count (its base count, for a row that vanished in a diff) is not
+// positive.
+func (s *Summary) deltaCountless(r *Row) bool {
+	n := r.Objects
+	if r.Status == "vanished" {
+		n = r.BaseObjects
+	}
+	return s.Delta && n <= 0
 }
 
 // Exact reports whether every figure is exact: the profile (and the base
-// profile of a diff) recorded every allocation.
+// profile of a diff) is a Go heap profile that recorded every allocation.
 func (s *Summary) Exact() bool {
-	return s.Period == 1 && (!s.Diff || s.BasePeriod == 1)
+	return s.Period == 1 && !s.NoSamplingError && (!s.Diff || s.BasePeriod == 1)
 }
 
-// Share is the row's part of the profile's total bytes.
+// Share is the row's part of the profile's total bytes (of the sum of
+// absolute values, for a delta profile).
 func (s *Summary) Share(r *Row) float64 {
-	if s.TotalBytes == 0 {
+	total := s.TotalBytes
+	if s.Delta {
+		total = s.AbsTotalBytes
+	}
+	if total == 0 {
 		return 0
 	}
-	return float64(r.Bytes) / float64(s.TotalBytes)
+	return float64(r.Bytes) / float64(total)
 }
 
 // Top keeps the first n rows (n <= 0 keeps all) and counts the others.
@@ -267,17 +342,19 @@ func newGrouper(h *Heap, opts Options) *grouper {
 	nloc := max(len(h.locLines)-1, 0)
 	fnRuntime := make([]bool, len(h.funcs))
 	for i, f := range h.funcs {
-		fnRuntime[i] = isRuntime(f.name)
+		fnRuntime[i] = f.runtime || isRuntime(f.name)
 	}
 	g.filter = opts.Focus != nil || opts.Ignore != nil || opts.FocusFunction != ""
 	var fnFlags []uint8
 	if g.filter {
 		fnFlags = make([]uint8, len(h.funcs))
 		for i, f := range h.funcs {
-			if opts.Focus != nil && opts.Focus.MatchString(f.name) {
+			// As pprof's -focus and -ignore: the function's name or its
+			// file name.
+			if opts.Focus != nil && (opts.Focus.MatchString(f.name) || opts.Focus.MatchString(f.file)) {
 				fnFlags[i] |= flagFocus
 			}
-			if opts.Ignore != nil && opts.Ignore.MatchString(f.name) {
+			if opts.Ignore != nil && (opts.Ignore.MatchString(f.name) || opts.Ignore.MatchString(f.file)) {
 				fnFlags[i] |= flagIgnore
 			}
 			if opts.FocusFunction != "" && f.name == opts.FocusFunction {
@@ -340,7 +417,7 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	g := newGrouper(h, opts)
-	s := &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy}
+	s := &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy, NoObjects: oi < 0}
 	need := max(oi, si) + 1
 	vals := make([]int64, need)
 
@@ -383,9 +460,14 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			vb = vb[n:]
 			vals[j] = int64(v)
 		}
-		objects, bytes := vals[oi], vals[si]
+		var objects int64
+		if oi >= 0 {
+			objects = vals[oi]
+		}
+		bytes := vals[si]
 		s.TotalObjects += objects
 		s.TotalBytes += bytes
+		s.AbsTotalBytes += abs(bytes)
 		if objects == 0 && bytes == 0 {
 			continue
 		}
@@ -484,22 +566,27 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		a := &accs[ri]
 		a.objects += objects
 		a.bytes += bytes
-		if h.Period > 1 {
-			a.sampled += sampledObjects(objects, bytes, h.Period)
+		if h.rawSampled != nil {
+			a.sampled += h.rawSampled[i*len(h.SampleTypes)+oi]
 		} else {
-			a.sampled += max(objects, 0)
+			a.sampled += sampledAt(objects, bytes, h.Period)
 		}
 		for _, b := range h.sampleSizes(i) {
 			a.addSize(b)
 		}
 	}
+	s.describe(h)
 	// Sort an index, not the rows: rows are large and may be many.
 	order := make([]int32, len(rows))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(x, y int32) int {
-		if a, b := accs[x].bytes, accs[y].bytes; a != b {
+		a, b := accs[x].bytes, accs[y].bytes
+		if s.Delta {
+			a, b = abs(a), abs(b)
+		}
+		if a != b {
 			if a > b {
 				return -1
 			}
@@ -517,6 +604,37 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		r.RelError, r.LowSamples = sampling(r.Sampled, h.Period)
 	}
 	return s, nil
+}
+
+// describe sets what the summary says about its profile as a whole:
+// whether it is a delta profile, whether its sampling error can be
+// estimated, and the notes that say so.
+func (s *Summary) describe(h *Heap) {
+	s.Notes = append(s.Notes, h.Notes...)
+	switch {
+	case h.DurationNanos > 0:
+		s.Delta = true
+		s.DeltaReason = fmt.Sprintf("duration_nanos is %s: the figures are what changed over that time (as /debug/pprof/heap?seconds=N serves them)", time.Duration(h.DurationNanos))
+	case h.negatives > 0:
+		s.Delta = true
+		s.DeltaReason = "samples have negative values: the figures are a difference of two profiles (as pprof -diff_base saves it)"
+	}
+	if s.Delta {
+		s.Notes = append(s.Notes,
+			"delta profile: "+s.DeltaReason+"; they are changes, not what the heap held",
+			fmt.Sprintf("totals are net sums (gains minus losses); pprof's total is the sum of absolute values, %d B, of which shares are given; rows are sorted by absolute bytes; bytes per object and sampling errors are omitted for rows whose counts are not positive", s.AbsTotalBytes))
+	}
+	if s.NoObjects {
+		s.Notes = append(s.Notes, fmt.Sprintf("the profile counts no objects (sample types %s): objects and bytes per object are unknown", h.sampleTypeList()))
+	}
+	switch {
+	case h.PeriodType != (ValueType{"space", "bytes"}):
+		s.NoSamplingError = true
+		s.Notes = append(s.Notes, fmt.Sprintf("period type %s/%s is not the Go runtime's (space/bytes): no sampling error is estimated", h.PeriodType.Type, h.PeriodType.Unit))
+	case h.Period <= 0:
+		s.NoSamplingError = true
+		s.Notes = append(s.Notes, fmt.Sprintf("sampling period %d (unknown): no sampling error is estimated", h.Period))
+	}
 }
 
 // keep applies the focus and ignore filters to one sample's locations.
@@ -552,6 +670,15 @@ func sampledObjects(objects, bytes, period int64) int64 {
 	keep := 1 - math.Exp(-avg/float64(period))
 	n := int64(math.Ceil(float64(objects)*keep - 1e-6))
 	return max(n, 1)
+}
+
+// sampledAt is the number of objects the runtime sampled behind a
+// sample of a profile with the given period.
+func sampledAt(objects, bytes, period int64) int64 {
+	if period > 1 {
+		return sampledObjects(objects, bytes, period)
+	}
+	return max(objects, 0)
 }
 
 // sampling estimates a row's relative error from its sampled objects:

@@ -1,23 +1,33 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/model"
 )
+
+// heapscanStdin is what "heapscan -" reads (a variable for tests).
+var heapscanStdin io.Reader = os.Stdin
+
+// stdinName names standard input in messages.
+const stdinName = "(standard input)"
 
 func init() {
 	register(&command{
 		Name:      "heapscan",
-		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE",
+		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
 		Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
 		Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
@@ -25,8 +35,15 @@ distinct object sizes seen, and the share of the total; with --instances N,
 bytes and objects per instance.
 
 PROFILE is a file (gzip-compressed or plain protobuf as Go writes it, or the
-legacy text format) or the http:// or https:// URL of a live process's
+legacy text format, whose debug=1 symbol comments name its frames), - for
+standard input, or the http:// or https:// URL of a live process's
 /debug/pprof/heap endpoint, fetched with gc=1 so the profile is current.
+Flags may also follow PROFILE.
+
+A profile of changes (duration_nanos set, as /debug/pprof/heap?seconds=N
+serves it, or negative values, as pprof -diff_base saves it) is read with a
+warning on stderr: its totals are net sums. A profile with inuse_space only
+has no object counts: they show as ? (null in JSON).
 
 Groups: function (the allocating function, the first frame that is not the
 Go runtime; the default), site (function and line), stack, or rule (the
@@ -39,9 +56,11 @@ absolute change in bytes; rows only in one profile are marked new or
 vanished.
 
 Profiles are untrusted input: a damaged file, or one that is not a heap
-profile, is an error (exit 1), and reading stops when the decompressed size
+profile, is an error (exit 2), and reading stops when the decompressed size
 passes --max-bytes. Exit status is 0 on success, 1 when a profile cannot be
-read, 2 for a usage error.`,
+fetched (the server is unreachable, times out or answers another status
+than 200), 2 for a usage error or a bad profile (missing, damaged, too
+large, not a heap profile).`,
 		Run: runHeapscan,
 	})
 }
@@ -51,23 +70,27 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	base := fs.String("base", "", "diff against the base profile `file or URL`")
 	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")
 	groupBy := fs.String("group-by", "", "group by `g`: function, site, stack or rule (default function, or rule with --rules)")
-	rulesFile := fs.String("rules", "", "read rules (YAML: name: pattern) from `file`")
+	rulesFile := fs.String("rules", "", "read rules (YAML: name: pattern) from `file` (at most 64 MiB, or --max-bytes if larger)")
 	instances := fs.Int64("instances", 0, "report bytes and objects per instance of `n` instances")
-	focus := fs.String("focus", "", "keep only samples with a frame matching `regexp`")
-	ignore := fs.String("ignore", "", "drop samples with a frame matching `regexp`")
+	focus := fs.String("focus", "", "keep only samples with a frame whose function or file name matches `regexp`")
+	ignore := fs.String("ignore", "", "drop samples with a frame whose function or file name matches `regexp`")
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := fs.String("format", "table", "output `format`: table, json, markdown or csv")
 	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
 	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
-	if code, done := inv.parse(fs, args); done {
+	pos, code, done := parseInterspersed(inv, fs, args)
+	if done {
 		return code
 	}
-	if fs.NArg() != 1 {
-		return inv.usageError("want one profile (file or URL), got %d arguments", fs.NArg())
+	if len(pos) != 1 {
+		return inv.usageError("want one profile (file, URL or - for standard input), got %d arguments", len(pos))
 	}
-	source := fs.Arg(0)
+	source := pos[0]
+	if source == "-" && *base == "-" {
+		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
+	}
 	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
 	if err != nil {
 		return inv.usageError("%v", err)
@@ -76,8 +99,20 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if opts.GroupBy == "" && *rulesFile != "" {
 		opts.GroupBy = "rule"
 	}
+	limit, err := parseSize(*maxBytes)
+	if err != nil {
+		return inv.usageError("--max-bytes: %v", err)
+	}
 	if *rulesFile != "" {
-		rules, err := heapscan.ReadRules(*rulesFile)
+		// --max-bytes, when given, raises the rules file's limit too
+		// (never below its default).
+		rulesLimit := int64(heapscan.DefaultMaxRulesBytes)
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "max-bytes" {
+				rulesLimit = max(limit, rulesLimit)
+			}
+		})
+		rules, err := heapscan.ReadRulesLimit(*rulesFile, rulesLimit)
 		if err != nil {
 			return inv.usageError("--rules: %v", err)
 		}
@@ -105,10 +140,6 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	limit, err := parseSize(*maxBytes)
-	if err != nil {
-		return inv.usageError("--max-bytes: %v", err)
-	}
 	// Check the options before reading anything.
 	if err := opts.Validate(); err != nil {
 		return inv.usageError("%v", err)
@@ -118,14 +149,14 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
-	s, err := summarizeSource(ctx, source, ro, opts)
+	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
-		return inv.fail("%v", explainLimit(err))
+		return inv.profileError(err)
 	}
 	if *base != "" {
-		b, err := summarizeSource(ctx, *base, ro, opts)
+		b, err := summarizeSource(ctx, inv, *base, ro, opts)
 		if err != nil {
-			return inv.fail("%v", explainLimit(err))
+			return inv.profileError(err)
 		}
 		if s, err = heapscan.Diff(b, s); err != nil {
 			return inv.fail("%v", err)
@@ -133,39 +164,82 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	}
 	s.Top(*top)
 
-	view := render.HeapscanView{Source: source, Base: *base, Instances: *instances}
-	var buf bytes.Buffer
-	switch f {
-	case "json":
-		err = s.WriteJSON(&buf, *instances)
-	case "markdown":
-		err = render.HeapscanMarkdown(&buf, s, view)
-	case "csv":
-		err = render.HeapscanCSV(&buf, s, view)
-	default:
-		err = render.HeapscanTable(&buf, s, view)
+	view := render.HeapscanView{Source: displayName(source), Base: displayName(*base), Instances: *instances}
+	// The output is written as it is rendered, row by row for JSON and
+	// CSV, never held whole: --group-by stack can make it large.
+	write := func(w io.Writer) error {
+		switch f {
+		case "json":
+			return s.WriteJSON(w, *instances)
+		case "markdown":
+			return render.HeapscanMarkdown(w, s, view)
+		case "csv":
+			return render.HeapscanCSV(w, s, view)
+		default:
+			return render.HeapscanTable(w, s, view)
+		}
+	}
+	if *out != "" {
+		err = atomicfile.WriteStream(*out, 0o644, write)
+	} else {
+		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
+		if err = write(bw); err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			err = fmt.Errorf("writing the output: %w", err)
+		}
 	}
 	if err != nil {
-		return inv.fail("rendering: %v", err)
-	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK
 }
 
-// summarizeSource reads one profile and summarizes it; the heap is
-// dropped as soon as the summary is made.
-func summarizeSource(ctx context.Context, source string, ro heapscan.ReadOptions, opts heapscan.Options) (*heapscan.Summary, error) {
-	h, err := heapscan.Open(ctx, source, ro)
+func displayName(source string) string {
+	if source == "-" {
+		return stdinName
+	}
+	return source
+}
+
+// summarizeSource reads one profile (a file, a URL, or - for standard
+// input) and summarizes it, warning on stderr when it is a delta
+// profile; the heap is dropped as soon as the summary is made.
+func summarizeSource(ctx context.Context, inv *invocation, source string, ro heapscan.ReadOptions, opts heapscan.Options) (*heapscan.Summary, error) {
+	var h *heapscan.Heap
+	var err error
+	if source == "-" {
+		if h, err = heapscan.ReadContext(ctx, heapscanStdin, ro); err != nil {
+			err = fmt.Errorf("reading heap profile %s: %w", stdinName, err)
+		}
+	} else {
+		h, err = heapscan.Open(ctx, source, ro)
+	}
 	if err != nil {
 		return nil, err
 	}
 	s, err := h.Summarize(opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", source, err)
+		return nil, fmt.Errorf("%s: %w", displayName(source), err)
+	}
+	if s.Delta {
+		fmt.Fprintf(inv.stderr, "memprof %s: warning: %s is a delta profile (%s): totals are net changes, not what the heap held\n", inv.cmd.Name, displayName(source), s.DeltaReason)
 	}
 	return s, nil
+}
+
+// profileError reports a profile that could not be read: exit 1 when it
+// could not be fetched (the server is down, slow or refused: a failure),
+// 2 when the input itself is bad (missing, damaged, too large, not a heap
+// profile).
+func (inv *invocation) profileError(err error) int {
+	err = explainLimit(err)
+	if errors.Is(err, heapscan.ErrFetch) {
+		return inv.fail("%v", err)
+	}
+	fmt.Fprintf(inv.stderr, "memprof %s: %v\n", inv.cmd.Name, err)
+	return exitUsage
 }
 
 func explainLimit(err error) error {

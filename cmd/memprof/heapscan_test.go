@@ -97,7 +97,7 @@ func TestHeapscanJSON(t *testing.T) {
 			pk = &rules.Rows[i]
 		}
 	}
-	if rules.Profile.GroupBy != "rule" || pk == nil || pk.Objects != scenario.PublicKeys || pk.BytesPerInstance == nil ||
+	if rules.Profile.GroupBy != "rule" || pk == nil || pk.Objects == nil || *pk.Objects != scenario.PublicKeys || pk.BytesPerInstance == nil ||
 		*pk.BytesPerInstance != float64(scenario.PublicKeys*scenario.PublicKeySize)/1000 {
 		t.Errorf("rules: got group-by %s, PublicKey row %+v", rules.Profile.GroupBy, pk)
 	}
@@ -164,18 +164,29 @@ func TestHeapscanExitCodes(t *testing.T) {
 	if err := os.WriteFile(truncated, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A rules file one byte over the limit (sparse: no disk used).
+	bigRules := filepath.Join(dir, "big.rules.yaml")
+	if f, err := os.Create(bigRules); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(heapscan.DefaultMaxRulesBytes + 1); err != nil {
+		t.Fatal(err)
+	} else {
+		f.Close()
+	}
 	tests := []struct {
 		name string
 		args []string
 		code int
 		want []string
 	}{
-		{"cpu profile", []string{heapProfiles + "cpu.pb.gz"}, exitFailure, []string{"cpu.pb.gz", "not a heap profile"}},
-		{"not a profile", []string{notProfile}, exitFailure, []string{"notes.txt", "not a profile"}},
-		{"truncated", []string{truncated}, exitFailure, []string{"truncated.pb.gz", "truncated profile"}},
-		{"missing", []string{filepath.Join(dir, "nope.pb.gz")}, exitFailure, []string{"nope.pb.gz"}},
-		{"bad base", []string{"--base", heapProfiles + "cpu.pb.gz", heapProfiles + "after.pb.gz"}, exitFailure, []string{"cpu.pb.gz", "not a heap profile"}},
-		{"over limit", []string{"--max-bytes", "1KiB", heapProfiles + "before.pb.gz"}, exitFailure, []string{"before.pb.gz", "exceeds the limit of 1024 bytes", "--max-bytes"}},
+		{"rules over the limit", []string{"--rules", bigRules, "x"}, exitUsage, []string{"big.rules.yaml", "larger than the limit of 67108864 bytes (64 MiB)"}},
+		{"rules /dev/zero", []string{"--rules", "/dev/zero", "x"}, exitUsage, []string{"reading rules /dev/zero", "larger than the limit of 67108864 bytes (64 MiB)"}},
+		{"cpu profile", []string{heapProfiles + "cpu.pb.gz"}, exitUsage, []string{"cpu.pb.gz", "not a heap profile"}},
+		{"not a profile", []string{notProfile}, exitUsage, []string{"notes.txt", "not a profile"}},
+		{"truncated", []string{truncated}, exitUsage, []string{"truncated.pb.gz", "truncated profile"}},
+		{"missing", []string{filepath.Join(dir, "nope.pb.gz")}, exitUsage, []string{"nope.pb.gz"}},
+		{"bad base", []string{"--base", heapProfiles + "cpu.pb.gz", heapProfiles + "after.pb.gz"}, exitUsage, []string{"cpu.pb.gz", "not a heap profile"}},
+		{"over limit", []string{"--max-bytes", "1KiB", heapProfiles + "before.pb.gz"}, exitUsage, []string{"before.pb.gz", "exceeds the limit of 1024 bytes", "--max-bytes"}},
 		{"no profile", nil, exitUsage, []string{"want one profile"}},
 		{"two profiles", []string{"a", "b"}, exitUsage, []string{"want one profile"}},
 		{"bad group", []string{"--group-by", "module", "x"}, exitUsage, []string{"function, site, stack, rule"}},
@@ -222,5 +233,35 @@ func TestHeapscanReaders(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no fixture profile found")
+	}
+}
+
+// TestHeapscanURLExitCodes: a profile the server would not give is a
+// failure (1); one it gave that is not a heap profile is bad input (2).
+func TestHeapscanURLExitCodes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/down":
+			http.Error(w, "maintenance", http.StatusServiceUnavailable)
+		case "/garbage":
+			w.Write([]byte("this is not a heap profile\n"))
+		}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		name, path string
+		code       int
+		want       string
+	}{
+		{"server refuses", "/down", exitFailure, "server answered 503"},
+		{"server sends garbage", "/garbage", exitUsage, "not a profile"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, "heapscan", srv.URL+tt.path)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("got exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.want)
+			}
+		})
 	}
 }

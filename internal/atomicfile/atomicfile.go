@@ -21,8 +21,10 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -251,23 +253,36 @@ func Check(path string) error {
 // replaced one keeps its permission bits (its owner and extended
 // attributes are those of the writer). The error is an *Error.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return WriteStream(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteStream is WriteFile for output too large to hold: write writes the
+// content, as it is produced, through a buffer to where path resolves
+// (written in place for a device, a pipe or a descriptor link; otherwise a
+// temporary file beside the target, renamed onto it only when write and
+// the file's sync succeed: on failure the target is untouched and the
+// temporary file removed). An error of write is returned wrapped in the
+// *Error.
+func WriteStream(path string, perm os.FileMode, write func(w io.Writer) error) error {
 	d, err := resolve(path)
 	if err != nil {
 		return &Error{Path: path, Err: err}
 	}
 	if d.inPlace {
-		if err := writeInPlace(d, data); err != nil {
-			return &Error{Path: path, Err: err}
-		}
-		return nil
+		err = writeInPlace(d, write)
+	} else {
+		err = replace(d, perm, write)
 	}
-	if err := replace(d, data, perm); err != nil {
+	if err != nil {
 		return &Error{Path: path, Err: err}
 	}
 	return nil
 }
 
-func writeInPlace(d destination, data []byte) error {
+func writeInPlace(d destination, write func(w io.Writer) error) error {
 	flag := os.O_WRONLY
 	if d.appendTo {
 		flag |= os.O_APPEND
@@ -276,7 +291,12 @@ func writeInPlace(d destination, data []byte) error {
 	if err != nil {
 		return systemErr(err)
 	}
-	if _, err := f.Write(data); err != nil {
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := write(bw); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		f.Close()
 		return systemErr(err)
 	}
@@ -286,9 +306,9 @@ func writeInPlace(d destination, data []byte) error {
 	return nil
 }
 
-// replace writes data to a temporary file beside d.target and renames it
-// onto d.target.
-func replace(d destination, data []byte, perm os.FileMode) (err error) {
+// replace writes the content to a temporary file beside d.target and
+// renames it onto d.target.
+func replace(d destination, perm os.FileMode, write func(w io.Writer) error) (err error) {
 	f, err := createTemp(d.target, perm)
 	if err != nil {
 		return err
@@ -301,7 +321,11 @@ func replace(d destination, data []byte, perm os.FileMode) (err error) {
 		}
 	}()
 	wrap := func(err error) error { return because(err, "%v", unwrapPath(err)) }
-	if _, err := f.Write(data); err != nil {
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		return wrap(err)
 	}
 	if d.exists {

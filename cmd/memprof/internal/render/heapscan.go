@@ -20,9 +20,12 @@ type HeapscanView struct {
 }
 
 // heapscanTable is the summary as header and cells, shared by the table
-// and Markdown renderers.
+// and Markdown renderers. A figure the profile cannot know (objects of a
+// profile that counts none, a sampled profile's error without counts) is
+// "?"; one that does not apply (bytes per object of a row without a
+// positive count) is empty.
 func heapscanTable(s *heapscan.Summary, v HeapscanView) (header []string, right []bool, rows [][]string) {
-	sampled := !s.Exact()
+	sampled := !s.Exact() && !s.NoSamplingError
 	col := func(name string, r bool) {
 		header = append(header, name)
 		right = append(right, r)
@@ -52,6 +55,12 @@ func heapscanTable(s *heapscan.Summary, v HeapscanView) (header []string, right 
 		col("sampled", true)
 		col("note", false)
 	}
+	unknown := func(known bool, text string) string {
+		if !known {
+			return "?"
+		}
+		return text
+	}
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		var c []string
@@ -59,25 +68,41 @@ func heapscanTable(s *heapscan.Summary, v HeapscanView) (header []string, right 
 		if s.Diff {
 			c = append(c, r.Status)
 		}
-		c = append(c, strconv.FormatInt(r.Objects, 10))
+		c = append(c, unknown(!s.NoObjects, strconv.FormatInt(r.Objects, 10)))
 		if s.Diff {
-			c = append(c, signed(r.DeltaObjects()))
+			c = append(c, unknown(!s.NoObjects, signed(r.DeltaObjects())))
 		}
 		c = append(c, strconv.FormatInt(r.Bytes, 10))
 		if s.Diff {
 			c = append(c, signed(r.DeltaBytes()), strconv.FormatInt(r.BaseBytes, 10))
 		}
-		c = append(c, Num(r.BytesPerObject()), sizesText(r.Sizes), percent(s.Share(r)))
+		perObject := ""
+		if bpo, ok := s.BytesPerObject(r); ok {
+			perObject = Num(bpo)
+		} else if s.NoObjects {
+			perObject = "?"
+		}
+		c = append(c, perObject, sizesText(r.Sizes), percent(s.Share(r)))
 		if v.Instances > 0 {
 			n := float64(v.Instances)
-			c = append(c, Num(float64(r.Bytes)/n), Num(float64(r.Objects)/n))
+			c = append(c, Num(float64(r.Bytes)/n), unknown(!s.NoObjects, Num(float64(r.Objects)/n)))
 		}
 		if sampled {
-			note := ""
-			if r.LowSamples {
-				note = fmt.Sprintf("few samples (<%d)", heapscan.MinSampled)
+			relErr, count, note := "", "", ""
+			if e, ok := s.RelError(r); ok {
+				relErr = percent(e)
+				if r.LowSamples {
+					note = fmt.Sprintf("few samples (<%d)", heapscan.MinSampled)
+				}
+			} else if s.NoObjects {
+				relErr = "?"
 			}
-			c = append(c, percent(r.RelError), strconv.FormatInt(r.Sampled, 10), note)
+			if n, ok := s.Sampled(r); ok {
+				count = strconv.FormatInt(n, 10)
+			} else if s.NoObjects {
+				count = "?"
+			}
+			c = append(c, relErr, count, note)
 		}
 		rows = append(rows, c)
 	}
@@ -88,26 +113,37 @@ func heapscanTable(s *heapscan.Summary, v HeapscanView) (header []string, right 
 // far its figures can be trusted.
 func heapscanPreamble(s *heapscan.Summary, v HeapscanView) []string {
 	var lines []string
-	lines = append(lines, fmt.Sprintf("profile %s: %s, grouped by %s; total %d B in %d objects", v.Source, s.Sample, s.GroupBy, s.TotalBytes, s.TotalObjects))
-	if s.Diff {
-		lines = append(lines, fmt.Sprintf("base %s: total %d B in %d objects; rows sorted by absolute change in bytes", v.Base, s.BaseTotalBytes, s.BaseTotalObjects))
+	objects := func(n int64) string {
+		if s.NoObjects {
+			return "?"
+		}
+		return strconv.FormatInt(n, 10)
 	}
-	lines = append(lines, samplingNote("profile", s.Period))
+	lines = append(lines, fmt.Sprintf("profile %s: %s, grouped by %s; total %d B in %s objects", v.Source, s.Sample, s.GroupBy, s.TotalBytes, objects(s.TotalObjects)))
+	if s.Diff {
+		lines = append(lines, fmt.Sprintf("base %s: total %d B in %s objects; rows sorted by absolute change in bytes", v.Base, s.BaseTotalBytes, objects(s.BaseTotalObjects)))
+	}
+	lines = append(lines, samplingNote("profile", s.Period, s.NoSamplingError))
 	if s.Diff && s.BasePeriod != s.Period {
-		lines = append(lines, samplingNote("base", s.BasePeriod))
+		lines = append(lines, samplingNote("base", s.BasePeriod, s.NoSamplingError))
 	}
 	if v.Instances > 0 {
 		lines = append(lines, fmt.Sprintf("per instance: divided by %d instances", v.Instances))
 	}
+	for _, n := range s.Notes {
+		lines = append(lines, "note: "+n)
+	}
 	return lines
 }
 
-func samplingNote(which string, period int64) string {
+func samplingNote(which string, period int64, noError bool) string {
 	switch {
-	case period == 1:
-		return fmt.Sprintf("%s sampling period 1: exact, every allocation recorded", which)
 	case period <= 0:
 		return fmt.Sprintf("%s sampling period unknown (%d): figures as stated, error not estimated", which, period)
+	case noError:
+		return fmt.Sprintf("%s sampling period %d: figures as stated, error not estimated", which, period)
+	case period == 1:
+		return fmt.Sprintf("%s sampling period 1: exact, every allocation recorded", which)
 	default:
 		return fmt.Sprintf("%s sampling period %d B: figures are the runtime's estimates; ± is each row's relative error from its sampled objects (1/√sampled); rows with fewer than %d sampled objects are marked", which, period, heapscan.MinSampled)
 	}
@@ -174,7 +210,8 @@ var HeapscanCSVHeader = []string{
 }
 
 // HeapscanCSV writes the summary as comma-separated values, numbers
-// unformatted; sizes are separated by spaces.
+// unformatted; sizes are separated by spaces. A cell is empty where the
+// figure does not apply or is not known (the JSON's null).
 func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(HeapscanCSVHeader); err != nil {
@@ -184,17 +221,35 @@ func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		rec := []string{
-			r.Key, strconv.FormatInt(r.Objects, 10), strconv.FormatInt(r.Bytes, 10),
-			f(r.BytesPerObject()), sizesText(r.Sizes), f(s.Share(r)),
-			strconv.FormatInt(r.Sampled, 10), f(r.RelError), strconv.FormatBool(r.LowSamples),
+			r.Key, "", strconv.FormatInt(r.Bytes, 10),
+			"", sizesText(r.Sizes), f(s.Share(r)),
+			"", "", "",
 			"", "", r.Status, "", "",
 		}
+		if !s.NoObjects {
+			rec[1] = strconv.FormatInt(r.Objects, 10)
+		}
+		if bpo, ok := s.BytesPerObject(r); ok {
+			rec[3] = f(bpo)
+		}
+		if n, ok := s.Sampled(r); ok {
+			rec[6] = strconv.FormatInt(n, 10)
+		}
+		if e, ok := s.RelError(r); ok {
+			rec[7], rec[8] = f(e), strconv.FormatBool(r.LowSamples)
+		}
 		if s.Diff {
-			rec[9], rec[10] = strconv.FormatInt(r.BaseObjects, 10), strconv.FormatInt(r.BaseBytes, 10)
+			rec[10] = strconv.FormatInt(r.BaseBytes, 10)
+			if !s.NoObjects {
+				rec[9] = strconv.FormatInt(r.BaseObjects, 10)
+			}
 		}
 		if v.Instances > 0 {
 			n := float64(v.Instances)
-			rec[12], rec[13] = f(float64(r.Bytes)/n), f(float64(r.Objects)/n)
+			rec[12] = f(float64(r.Bytes) / n)
+			if !s.NoObjects {
+				rec[13] = f(float64(r.Objects) / n)
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return err

@@ -1,0 +1,231 @@
+package heapscan_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/memprof/memprof/fixtures/heapgen/scenario"
+	"github.com/memprof/memprof/heapscan"
+)
+
+// Some tests run part of themselves in a child process (this test binary,
+// re-executed with childEnv set): a heap scenario whose profiles must be
+// written at a fixed MemProfileRate before anything allocates, and the
+// hostile inputs whose cost is the child's maximum resident set.
+const childEnv = "HEAPSCAN_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if c := os.Getenv(childEnv); c != "" {
+		if err := runChild(c); err != nil {
+			fmt.Fprintln(os.Stderr, "child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runChild runs "scenario NAME DIR" or "read CASE SCALE".
+func runChild(spec string) error {
+	f := strings.Fields(spec)
+	switch {
+	case len(f) == 3 && f[0] == "scenario":
+		return childScenario(f[1], f[2])
+	case len(f) == 3 && f[0] == "read":
+		var scale float64
+		if _, err := fmt.Sscan(f[2], &scale); err != nil {
+			return err
+		}
+		return childRead(f[1], scale)
+	}
+	return fmt.Errorf("unknown child %q", spec)
+}
+
+// startChild runs the child spec and returns its stdout.
+func startChild(t *testing.T, spec string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"="+spec)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("child %q: %v\n%s", spec, err, errb.String())
+	}
+	return cmd, &out
+}
+
+// childScenario runs a heap scenario at its rate and writes, at the same
+// moment, its profile as protobuf (NAME.pb.gz) and as legacy text with
+// symbol comments (NAME.heap.txt), as /debug/pprof/heap?debug=1 serves it.
+func childScenario(name, dir string) error {
+	s, ok := scenario.Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown scenario %q", name)
+	}
+	for range 3 {
+		runtime.GC()
+	}
+	runtime.MemProfileRate = s.Rate
+	held := s.Run()
+	for range 3 {
+		runtime.GC()
+	}
+	var gz, text bytes.Buffer
+	if err := pprof.Lookup("heap").WriteTo(&gz, 0); err != nil {
+		return err
+	}
+	if err := pprof.Lookup("heap").WriteTo(&text, 1); err != nil {
+		return err
+	}
+	runtime.KeepAlive(held)
+	if err := os.WriteFile(filepath.Join(dir, name+".pb.gz"), gz.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, name+".heap.txt"), text.Bytes(), 0o644)
+}
+
+// A hostile input of the memory test: its reader, its limit and how it
+// is made (at scale 1, the sizes of the issue: a 512 MiB limit, about
+// 500 MB of text from a gzip of about 1 MB, a string-table entry that
+// claims 2 GB).
+type hostileCase struct {
+	name  string
+	model bool
+	// make returns the input (gzip, small) and checks the result.
+	make func(t testing.TB, limit int64) (input []byte, check func(*heapscan.Heap, error) error)
+}
+
+// hostileCases are the inputs of TestHostileRSS.
+var hostileCases = []hostileCase{
+	{"text-repeated", false, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+		reps := repsFor(t, limit*15/16)
+		gz, _ := legacyTextGzip(t, testRecords(), reps, true)
+		return gz, func(h *heapscan.Heap, err error) error {
+			if err != nil {
+				return err
+			}
+			s, err := h.Summarize(heapscan.Options{})
+			if err != nil {
+				return err
+			}
+			if r := rowKey(s, fnAlloc); r == nil || r.Objects != wantByFunction(reps)[fnAlloc].objects {
+				return fmt.Errorf("row %s: got %+v, want %d objects", fnAlloc, r, wantByFunction(reps)[fnAlloc].objects)
+			}
+			return nil
+		}
+	}},
+	{"text-over-limit/stream", false, textOverLimit},
+	{"text-over-limit/model", true, textOverLimit},
+	{"proto-claims-2GB/stream", false, protoClaim},
+	{"proto-claims-2GB/model", true, protoClaim},
+	{"proto-over-limit/stream", false, protoOverLimit},
+	{"proto-over-limit/model", true, protoOverLimit},
+}
+
+// repsFor returns how many repetitions of testRecords (with symbols) make
+// about size bytes of text.
+func repsFor(t testing.TB, size int64) int {
+	var b bytes.Buffer
+	if err := writeLegacyText(&b, testRecords(), 100, true); err != nil {
+		t.Fatal(err)
+	}
+	return int(size / (int64(b.Len()) / 100))
+}
+
+func wantTooLarge(h *heapscan.Heap, err error) error {
+	if !errors.Is(err, heapscan.ErrTooLarge) {
+		return fmt.Errorf("got %v, want an error wrapping ErrTooLarge", err)
+	}
+	return nil
+}
+
+func textOverLimit(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	gz, _ := legacyTextGzip(t, testRecords(), repsFor(t, limit*9/8), true)
+	return gz, wantTooLarge
+}
+
+func protoClaim(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	b := protowire.AppendTag(nil, 12, protowire.VarintType)
+	b = protowire.AppendVarint(b, 1)
+	b = protowire.AppendTag(b, 6, protowire.BytesType)
+	b = protowire.AppendVarint(b, 2_000_000_000)
+	gz := gzipStream(t, func(w io.Writer) error {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		_, err := io.Copy(w, textZeroReader(limit*15/16))
+		return err
+	})
+	return gz, wantTooLarge
+}
+
+// protoOverLimit is a stream of valid top-level fields (the period,
+// again and again) that goes on past the limit.
+func protoOverLimit(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	field := protowire.AppendVarint(protowire.AppendTag(nil, 12, protowire.VarintType), 1)
+	chunk := bytes.Repeat(field, 64<<10/len(field))
+	gz := gzipStream(t, func(w io.Writer) error {
+		for n := int64(0); n < limit*9/8; n += int64(len(chunk)) {
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return gz, wantTooLarge
+}
+
+func ftoa(f float64) string { return fmt.Sprint(f) }
+
+func rowKey(s *heapscan.Summary, key string) *heapscan.Row {
+	for i := range s.Rows {
+		if s.Rows[i].Key == key {
+			return &s.Rows[i]
+		}
+	}
+	return nil
+}
+
+// childRead makes a hostile input and reads it (from memory, as from a
+// file: it can be read twice).
+func childRead(name string, scale float64) error {
+	for _, c := range hostileCases {
+		if c.name != name {
+			continue
+		}
+		limit := int64(float64(heapscan.DefaultMaxBytes) * scale)
+		input, check := c.make(childTB{}, limit)
+		runtime.GC()
+		h, err := heapscan.Read(bytes.NewReader(input), heapscan.ReadOptions{MaxBytes: limit, Model: c.model})
+		if err := check(h, err); err != nil {
+			return err
+		}
+		rss, rerr := peakRSS()
+		if rerr != nil {
+			return rerr
+		}
+		fmt.Printf("peak RSS %d bytes; input %d bytes (gzip); %v\n", rss, len(input), err)
+		return nil
+	}
+	return fmt.Errorf("unknown case %q", name)
+}
+
+// childTB lets the cases' makers, written for tests, run in the child;
+// a failure there ends the child, which the parent reports.
+type childTB struct {
+	testing.TB
+}
+
+func (childTB) Helper()           {}
+func (childTB) Fatal(args ...any) { panic(fmt.Sprint(args...)) }
