@@ -175,10 +175,16 @@ func rank[T Name](list []T, v T) int {
 	return len(list)
 }
 
-// cmpName orders two names by list, then names not in it alphabetically.
+// cmpName orders two names: the empty name first, then by list, then
+// names not in it alphabetically.
 func cmpName[T Name](list []T, a, b T) int {
-	if a == b {
+	switch {
+	case a == b:
 		return 0
+	case a == "":
+		return -1
+	case b == "":
+		return 1
 	}
 	if ra, rb := rank(list, a), rank(list, b); ra != rb {
 		return ra - rb
