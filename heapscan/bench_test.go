@@ -134,6 +134,27 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 		})
 	}
+	// Two views of one profile, as the engine takes them: in one pass
+	// (SummarizeEach), and one Summarize each.
+	views := []heapscan.Options{{GroupBy: "site"}, {GroupBy: "function"}}
+	b.Run("group=site,function/pass=one", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := h.SummarizeEach(views...); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("group=site,function/pass=each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, o := range views {
+				if _, err := h.Summarize(o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
 
 // syntheticText returns the legacy text form (debug=1, with symbol

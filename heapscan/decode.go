@@ -120,7 +120,7 @@ var ErrTooLarge = errTooLarge
 // maxBytes, is refused before anything is read into it.
 func decodeStream(r io.Reader, maxBytes, sizeHint, inputSize int64) (*Heap, error) {
 	d := &decoder{h: &Heap{}, budget: maxBytes, sizeHint: sizeHint}
-	s := &stream{src: r, buf: make([]byte, 16<<10), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
+	s := &stream{src: r, buf: make([]byte, bufSize(sizeHint)), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
 	for {
 		fieldStart := s.off
 		key, err := s.uvarint()
