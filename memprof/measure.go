@@ -14,9 +14,9 @@ import (
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
-// autoWarmupTime for a slow constructor. The built-in constructors take
-// at most a few microseconds, so the count, not the time, ends their
-// warm-up even on a loaded machine.
+// autoWarmupTime for a slow constructor: for a constructor of a few
+// microseconds the count, not the time, ends the warm-up, even on a
+// loaded machine.
 const (
 	autoWarmup     = 10_000
 	autoWarmupTime = 2 * time.Second
