@@ -8,8 +8,8 @@ import (
 )
 
 // Case is what the engine measures: a way to make instance i of some type
-// the way a real program would. The built-in suites and users' own tests
-// build the same Case.
+// the way a real program would. The memprof command's own cases and
+// users' tests build the same Case.
 type Case struct {
 	// Name identifies the case in errors and results.
 	Name string
@@ -22,7 +22,7 @@ type Case struct {
 	// and returns it: the "slice" layout.
 	NewSlice func(n int) any
 	// NewAll makes a whole structure holding n instances (a map, a cache,
-	// a pool) and returns it: the "collection" layout, for scenarios whose
+	// a pool) and returns it: the "collection" layout, for cases whose
 	// cost per instance includes the structure around the instances.
 	NewAll func(n int) any
 	// SizeOf, if not zero, is reported as the representation's size
