@@ -195,7 +195,7 @@ var Columns = []Column{
 	keyColumn("lib", everywhere, allRows, func(k Key) string { return string(k.Lib) }),
 	keyColumn("repr", everywhere, allRows, func(k Key) string { return string(k.Repr) }),
 	keyColumn("layout", everywhere, instanceRows|unavailableRows, func(k Key) string { return string(k.Layout) }),
-	keyColumn("scheme", inFiles, instanceRows, func(k Key) string { return string(k.Scheme) }),
+	keyColumn("scheme", inFiles, allRows, func(k Key) string { return string(k.Scheme) }),
 	{Name: "constructor", Unit: Text, Show: inFiles,
 		Instance: func(r *Result) Cell { return words(r.Constructor) }},
 	keyColumn("op", everywhere, throughputRows|unavailableRows, func(k Key) string { return string(k.Op) }),
