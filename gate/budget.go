@@ -53,29 +53,20 @@ func (m Metric) String() string { return metricNames[m] }
 // rather than a memory figure (read from instance rows).
 func (m Metric) Timed() bool { return m == NsPerOp }
 
-// Format renders a value of the metric for people, with its unit.
-func (m Metric) Format(v float64) string {
+// Unit is the unit of the metric's values.
+func (m Metric) Unit() model.Unit {
 	switch m {
 	case NsPerOp:
-		return HumanDuration(v)
+		return model.Nanoseconds
 	case AllocsPerInstance:
-		return trimFloat(v)
+		return model.Count
 	}
-	return trimFloat(v) + " B"
+	return model.Bytes
 }
 
-// trimFloat renders v exactly when that is short (whole numbers, and the
-// exact per-instance figures such as 32.03096), else to six significant
-// digits.
-func trimFloat(v float64) string {
-	if v == float64(int64(v)) {
-		return strconv.FormatInt(int64(v), 10)
-	}
-	if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) <= 12 {
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
+// Format renders a value of the metric for people, with its unit
+// (model.Unit.Format): "192 B", "1", "2.081 ms".
+func (m Metric) Format(v float64) string { return m.Unit().Format(v) }
 
 // File is a parsed budgets file. It keeps the YAML source and node tree so
 // that Update can rewrite values in place, comments and layout untouched.

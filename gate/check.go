@@ -146,7 +146,7 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 				// budget it may be the reading, not the instances.
 				if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
 					o.Status = Warn
-					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s B per instance, 512 KiB / N): measure at a larger N to tell", trimFloat(r.OffheapResolution))
+					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
 				}
 			}
 		}
@@ -211,7 +211,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
 		if o.Status == Warn {
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
-				HumanDuration(o.Q1), HumanDuration(o.Q3))
+				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
 		outs = append(outs, o)
 	}

@@ -255,7 +255,7 @@ func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 				default:
 					row.Change = Unchanged
 					if row.Delta > 0 {
-						row.Note = fmt.Sprintf("within --tolerance-bytes %s", trimFloat(m.tolerance))
+						row.Note = fmt.Sprintf("within --tolerance-bytes %s", model.FormatNumber(m.tolerance))
 					}
 				}
 				if b.N != h.N && b.N != 0 && h.N != 0 {
@@ -399,5 +399,5 @@ func pct(f float64) string {
 	if math.IsInf(f, 0) {
 		return "∞%"
 	}
-	return trimFloat(f*100) + "%"
+	return model.FormatNumber(f*100) + "%"
 }

@@ -52,7 +52,7 @@ func tooFewSamples(n1, n2 int, alpha float64) string {
 		return fmt.Sprintf("too few samples to judge (n=%d; at least %d needed)", n, MinSamples)
 	}
 	if p := smallestP(n1, n2); p >= alpha {
-		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", trimFloat(alpha), n1, n2, p)
+		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", model.FormatNumber(alpha), n1, n2, p)
 	}
 	return ""
 }

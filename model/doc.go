@@ -15,6 +15,13 @@
 //     since under their old names.
 //   - SummarizeSamples: the one definition of a timing's median and
 //     quartiles.
+//   - Columns: the one specification of the rows' columns (JSON name,
+//     header label, unit, how to read a cell from each kind of row, which
+//     formats show it), which the terminal table, the Markdown tables and
+//     the CSV file all read; LookupColumn finds one by name or label.
+//   - Unit and its formatters (FormatFigure, FormatBytes, FormatNs, ...):
+//     every number memprof prints, written through
+//     golang.org/x/perf/benchunit.
 //
 // It imports nothing of memprof but the small internal/readlimit helper:
 // every other package may depend on it.

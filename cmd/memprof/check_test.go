@@ -33,8 +33,8 @@ func TestCheckExitCodes(t *testing.T) {
 		{"case failed to measure or unavailable", []string{"--budgets", budgetsDir + "failed-case.yaml", "--results", results}, exitFailure,
 			[]string{"ERROR Signature/gnark/affine/pointer", "failed to measure: child exited", "every selected case is unavailable", "built without cgo"}, nil},
 		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.150ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.400ms",
-				"interquartile range [1.192ms, 1.708ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450ms <= budget 2.000ms"}, nil},
+			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.400 ms",
+				"interquartile range [1.192 ms, 1.708 ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450 ms <= budget 2.000 ms"}, nil},
 		{"results without throughput rows", []string{"--budgets", budgetsDir + "time.yaml", "--results", compareDir + "../budgets/no-times.json"}, exitFailure,
 			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: timing is not available"}, nil},
 		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
@@ -194,7 +194,7 @@ func TestCheckTimes(t *testing.T) {
 	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms"}
 	code, stdout, stderr := runCLI(t, args...)
 	name := op.Key.String()
-	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1ns") {
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1.000 ns") {
 		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
 	}
 	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "1000")...); code != exitOK {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -110,7 +109,7 @@ func benchConfig(env model.Env) []benchfmt.Config {
 	for m := range env.Modules {
 		mods = append(mods, m)
 	}
-	sort.Strings(mods)
+	slices.Sort(mods)
 	for _, m := range mods {
 		// A config key starts with a lower-case letter and holds no space
 		// or upper-case letter; module paths are lower case.

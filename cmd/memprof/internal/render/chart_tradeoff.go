@@ -144,7 +144,7 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 		slowest = max(slowest, pt.Op.NsPerOpQ3, pt.Op.NsPerOpMedian)
 		biggest = max(biggest, pt.Instance.BytesPerInstance)
 	}
-	unit, div := DurationUnit(slowest)
+	unit, div := model.NsScale(slowest)
 	p := newPlot(
 		string(typ)+": bytes per instance against "+op.String(),
 		op.String()+", time per op ("+unit+"): median, bar from Q1 to Q3",

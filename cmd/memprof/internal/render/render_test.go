@@ -17,27 +17,16 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// fixturePath is the results file of a real run that the golden tests
-// render (see fixtures/results/README.md for how it is made).
-const fixturePath = "../../../../fixtures/results/results.json"
-
-func loadFixture(t *testing.T) *model.Results {
-	t.Helper()
-	rs, err := model.ReadResultsFile(fixturePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs.Instances) == 0 {
-		t.Fatalf("%s: no instances", fixturePath)
-	}
-	return rs
-}
+// loadFixture returns the results file of a real run that the golden
+// tests render.
+func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
 
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -441,20 +430,6 @@ func TestMarkdownTableEscapesAndAligns(t *testing.T) {
 	want := "| name |   B |\n| ---- | --: |\n| a\\|b |   1 |\n| µs   | 100 |\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestDuration(t *testing.T) {
-	tests := []struct {
-		ns   float64
-		want string
-	}{
-		{512, "512 ns"}, {1500, "1.50 µs"}, {52_340, "52.3 µs"}, {1_234_567, "1.23 ms"}, {2e9, "2.00 s"},
-	}
-	for _, tt := range tests {
-		if got := Duration(tt.ns); got != tt.want {
-			t.Errorf("Duration(%v): got %q, want %q", tt.ns, got, tt.want)
-		}
 	}
 }
 

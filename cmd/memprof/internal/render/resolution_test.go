@@ -88,11 +88,11 @@ func TestRSSResolution(t *testing.T) {
 				}
 			}
 			rec := csvRow(t, recs, tt.repr)
-			wantRes := csvNum(tt.res)
+			wantRes := model.FormatExact(tt.res)
 			if tt.res == 0 {
 				wantRes = "" // not recorded
 			}
-			for col, want := range map[string]string{"rss_bytes_per_instance": csvNum(tt.rss), "unaccounted_bytes_per_instance": csvNum(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
+			for col, want := range map[string]string{"rss_bytes_per_instance": model.FormatExact(tt.rss), "unaccounted_bytes_per_instance": model.FormatExact(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
 				if got := cell(recs[0], rec, col); got != want {
 					t.Errorf("csv: %s: got %q, want %q", col, got, want)
 				}

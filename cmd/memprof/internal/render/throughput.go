@@ -12,38 +12,21 @@ import (
 
 // ThroughputTable writes the throughput rows of rs as one terminal table,
 // with the operations a library does not offer as rows that say so, after
-// a line on the agreement check.
+// a line on the agreement check. A row's note (what exactly is timed) is
+// long: the table refers to it ("[1]") and lists it below.
 func ThroughputTable(w io.Writer, rs *model.Results) error {
 	if err := AgreementLine(w, rs.Agreement); err != nil {
 		return err
 	}
-	t := NewTable(w)
-	t.Header("type", "op", "lib", "repr", "batch", "time/op", "Q1 – Q3", "CPU/op", "ops/s", "B/op", "allocs/op", "samples", "note")
 	var notes []string
-	for _, r := range SortedThroughput(rs.Throughput) {
-		var cells []string
-		if r.Error != "" {
-			cells = []string{string(r.Type), string(r.Op), string(r.Lib), string(r.Repr), batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}
-		} else {
-			note := ""
-			if r.Note != "" {
-				notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
-				note = fmt.Sprintf("[%d]", len(notes))
-			}
-			cells = []string{string(r.Type), string(r.Op), string(r.Lib), string(r.Repr), batch(r.Batch),
-				Duration(r.NsPerOpMedian), Duration(r.NsPerOpQ1) + " – " + Duration(r.NsPerOpQ3),
-				cpuTime(r), opsPerSecond(r), Num(roundTo(r.BytesPerOp, 1)), Num(roundTo(r.AllocsPerOp, 2)), strconv.Itoa(r.Samples), note}
+	t := throughputTable(rs, model.InTable, "", func(r *model.ThroughputRow) string {
+		if r.Note == "" {
+			return ""
 		}
-		if err := t.Append(cells); err != nil {
-			return err
-		}
-	}
-	for _, u := range unavailableOps(rs) {
-		if err := t.Append([]string{string(u.Type), string(u.Op), string(u.Lib), string(u.Repr), "-", "-", "-", "-", "-", "-", "-", "-", u.Reason}); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
+		return fmt.Sprintf("[%d]", len(notes))
+	})
+	if err := writeTerminal(w, t, false); err != nil {
 		return err
 	}
 	for _, n := range notes {
@@ -218,19 +201,4 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 	}
 	_, err := fmt.Fprintln(w, "n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); empty: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations.")
 	return err
-}
-
-func cpuTime(r model.ThroughputRow) string {
-	if r.CPUNsPerOpMedian == 0 {
-		return "n/a"
-	}
-	return Duration(r.CPUNsPerOpMedian)
-}
-
-func roundTo(v float64, decimals int) float64 {
-	p := 1.0
-	for range decimals {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
 }

@@ -30,6 +30,30 @@ func tradeoffFixture() *model.Results {
 	}
 }
 
+// lineCheck is a line of a table (the first with every part of row) and
+// what must be on it.
+type lineCheck struct {
+	row  []string
+	want []string
+}
+
+// checkLines checks every line check on out.
+func checkLines(t *testing.T, out string, checks []lineCheck) {
+	t.Helper()
+	for _, c := range checks {
+		l := lineWith(out, c.row...)
+		if l == "" {
+			t.Errorf("no line with %v in:\n%s", c.row, out)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("line %q lacks %q", l, w)
+			}
+		}
+	}
+}
+
 // lineWith returns the first line of s containing every part.
 func lineWith(s string, parts ...string) string {
 	for _, l := range strings.Split(s, "\n") {
@@ -50,28 +74,14 @@ func TestTradeoffTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	checks := []struct {
-		row  []string // identifies the line
-		want []string // must be on it
-	}{
+	checks := []lineCheck{
 		{[]string{"lib", "repr", "B/instance"}, []string{"decompress-checked", "verify"}},
-		{[]string{"gnark", "affine"}, []string{"192", "1.00 ms"}},
-		{[]string{"circl", "compressed"}, []string{"96", "250 µs", "n/a"}},
+		{[]string{"gnark", "affine"}, []string{"192", model.FormatNs(1e6)}},
+		{[]string{"circl", "compressed"}, []string{"96", model.FormatNs(250e3), "n/a"}},
 		{[]string{"gnark", "compressed"}, []string{"error"}},
 		{[]string{"agreement:"}, []string{"circl, gnark agree on 20 cases", "not checked: blst: no cgo"}},
 	}
-	for _, c := range checks {
-		l := lineWith(out, c.row...)
-		if l == "" {
-			t.Errorf("no line with %v in:\n%s", c.row, out)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(l, w) {
-				t.Errorf("line %q lacks %q", l, w)
-			}
-		}
-	}
+	checkLines(t, out, checks)
 	if strings.Contains(out, "190") {
 		t.Errorf("the slice layout replaced the pointer layout's bytes:\n%s", out)
 	}
@@ -86,28 +96,14 @@ func TestThroughputTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	checks := []struct {
-		row  []string
-		want []string
-	}{
-		{[]string{"verify", "gnark", "affine"}, []string{"1.00 ms", "900 µs – 1.20 ms", "2.00 ms", "1000", "[1]"}},
-		{[]string{"verify", "circl"}, []string{"not offered by circl: test"}},
-		{[]string{"decompress-checked", "gnark"}, []string{"error: boom"}},
+	checks := []lineCheck{
+		{[]string{"gnark", "affine", "verify"}, []string{model.FormatNs(1e6), model.FormatNs(9e5) + " – " + model.FormatNs(1.2e6), model.FormatNs(2e6), "1000", "[1]"}},
+		{[]string{"circl", "compressed", "verify"}, []string{"n/a: not offered by circl: test"}},
+		{[]string{"gnark", "decompress-checked"}, []string{"error: boom"}},
 		{[]string{"[1] Signature"}, []string{"Signature verify gnark/affine: pairing"}},
 		{[]string{"GOMAXPROCS 2"}, []string{"test cpu"}},
 	}
-	for _, c := range checks {
-		l := lineWith(out, c.row...)
-		if l == "" {
-			t.Errorf("no line with %v in:\n%s", c.row, out)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(l, w) {
-				t.Errorf("line %q lacks %q", l, w)
-			}
-		}
-	}
+	checkLines(t, out, checks)
 	// Rows come in the sampler's order: decompress-checked before verify.
 	if strings.Index(out, "decompress-checked") > strings.Index(out, "│ verify") {
 		t.Errorf("rows out of order:\n%s", out)

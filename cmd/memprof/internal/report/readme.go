@@ -42,7 +42,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
 		for _, typ := range types {
 			c := cheapest(rs, model.Type(string(typ)))
-			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), render.Num(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
+			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), model.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
 		}
 		mw.Table(t)
 		mw.Line("")
@@ -53,7 +53,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		for _, typ := range types {
 			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
 			for _, r := range measured(rs, model.Type(string(typ))) {
-				t.Rows = append(t.Rows, []string{string(typ), render.SeriesOf(r).Label(), render.Num(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
+				t.Rows = append(t.Rows, []string{string(typ), render.SeriesOf(r).Label(), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
 			}
 		}
 		mw.Table(t)
@@ -158,7 +158,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), render.Num(r.BytesPerInstance), render.Num(r.AllocsPerInstance), render.Num(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
@@ -289,11 +289,11 @@ func tradeoffSentence(rs *model.Results, typ model.Type) string {
 		b := small[0].BytesPerInstance
 		if len(small) == len(all) {
 			return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
-				andList(small), verb(small, "takes", "take"), render.Num(b), mb(b), noTradeoffReason(rs, typ))
+				andList(small), verb(small, "takes", "take"), model.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
 		}
 		d := large[0].BytesPerInstance - b
 		return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
-			andList(small), verb(small, "is", "are"), render.Num(b), andList(large), verb(large, "takes", "take"), render.Num(d), mb(d), noTradeoffReason(rs, typ))
+			andList(small), verb(small, "is", "are"), model.FormatFigure(b), andList(large), verb(large, "takes", "take"), model.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
 	}
 	// The trade-off that matters is between representations of one
 	// library (affine against Jacobian in blst, say): one sentence per
@@ -325,7 +325,7 @@ func tradeoffSentence(rs *model.Results, typ model.Type) string {
 	}
 	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallestTimed {
 		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
-			andList(small), render.Num(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+			andList(small), model.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
 	}
 	out := strings.Join(sentences, "; ")
 	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
@@ -346,17 +346,17 @@ func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 	}
 	if len(pts) == 1 {
 		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op",
-			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
+			smallest.Series.Label(), op, model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
 	}
 	if smallest.Series == fastest.Series {
 		return fmt.Sprintf("of the representations timed at %s, %s is both the smallest (%s B per instance) and the fastest, at %s per op",
-			op, smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
+			op, smallest.Series.Label(), model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
 	}
 	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
-		fastest.Series.Label(), render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
+		fastest.Series.Label(), model.FormatFigure(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
 		mb(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance), smallest.Series.Label(),
-		render.Duration(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,
-		render.Duration(fastest.Op.NsPerOpMedian), render.Duration(smallest.Op.NsPerOpMedian))
+		model.FormatNs(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,
+		model.FormatNs(fastest.Op.NsPerOpMedian), model.FormatNs(smallest.Op.NsPerOpMedian))
 	if fastest.Op.NsPerOpQ3 >= smallest.Op.NsPerOpQ1 {
 		s += "; their quartile ranges overlap, so the speed difference is within the noise"
 	}
@@ -393,7 +393,7 @@ func opCell(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, o
 			if t.Error != "" {
 				return "error"
 			}
-			return render.Duration(t.NsPerOpMedian)
+			return model.FormatNs(t.NsPerOpMedian)
 		}
 	}
 	for _, u := range rs.Unavailable {
@@ -407,32 +407,23 @@ func opCell(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, o
 // notMeasured lists failed cases and unavailable combinations.
 func notMeasured(rs *model.Results) render.MarkdownTable {
 	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "op", "why"}}
-	type key = model.Key
-	var rows []struct {
-		k   key
+	type missing struct {
+		k   model.Key
 		why string
 	}
+	var rows []missing
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			rows = append(rows, struct {
-				k   key
-				why string
-			}{r.Key, "failed: " + firstLine(r.Error)})
+			rows = append(rows, missing{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, r := range rs.Throughput {
 		if r.Error != "" {
-			rows = append(rows, struct {
-				k   key
-				why string
-			}{r.Key, "failed: " + firstLine(r.Error)})
+			rows = append(rows, missing{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, u := range rs.Unavailable {
-		rows = append(rows, struct {
-			k   key
-			why string
-		}{u.Key, u.Reason})
+		rows = append(rows, missing{u.Key, u.Reason})
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return model.Less(rows[i].k, rows[j].k) })
 	for _, r := range rows {
@@ -524,9 +515,10 @@ func describeFile(name string) string {
 	return ""
 }
 
-// mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances.
+// mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances,
+// with one decimal.
 func mb(bytesPerInstance float64) string {
-	return strconv.FormatFloat(bytesPerInstance*1e6/1e6, 'f', 1, 64)
+	return model.FormatFixed(bytesPerInstance*1e6/1e6, 1)
 }
 
 func plusMB(d float64) string {

@@ -11,22 +11,16 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-const fixturePath = "../../../../fixtures/results/results.json"
-
-func loadFixture(t *testing.T) *model.Results {
-	t.Helper()
-	rs, err := model.ReadResultsFile(fixturePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rs
-}
+// loadFixture returns the results file of a real run that the golden
+// tests render.
+func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
 
 // withThroughput adds, for every measured Signature representation, an
 // aggregate row whose time is made up from its position, so the summary's
@@ -67,7 +61,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 		}
 	}
 	if len(fixtureTradeoffs) == 0 {
-		t.Fatalf("%s has no throughput rows that match its instances; regenerate it with throughput", fixturePath)
+		t.Fatalf("%s has no throughput rows that match its instances; regenerate it with throughput", resultsfixture.Path())
 	}
 	tests := []struct {
 		name      string
