@@ -9,5 +9,5 @@ import (
 
 // blstEntries returns the scenarios held in blst values.
 func blstEntries() []suites.Entry {
-	return entries[struct{}, struct{}](model.Blst, "", "", nil, model.Because(model.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0"))
+	return entries(source[struct{}, struct{}]{lib: model.Blst}, model.Because(model.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0"))
 }

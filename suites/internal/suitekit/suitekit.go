@@ -2,7 +2,8 @@
 // suites/gnark, suites/circl) share: the instance matrix they must cover,
 // the reasons a combination does not apply, the deterministic inputs that
 // make their values identical across libraries, and the builders of
-// pointer- and slice-layout cases.
+// pointer- and slice-layout cases, among them PointGroup, which makes
+// every constructor of a curve group from one description (points.go).
 //
 // A suite describes only what its library lacks and how it makes each
 // available combination; Entries turns that into one suites.Entry per
