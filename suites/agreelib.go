@@ -53,3 +53,55 @@ func checkAgreeLib(l AgreeLib) error {
 	}
 	return nil
 }
+
+// RoundTrips is AgreeLib.RoundTrips for the points of g: it decodes enc, a
+// compressed point, with the library's checked decode
+// (g.DecompressChecked), and encodes it back, compressed and uncompressed,
+// from every representation the library offers for it: A itself (g.Repr),
+// J (when the library has Jacobian points), and A decoded again from each
+// encoding (the uncompressed one with g.Deserialize).
+func (g Group[A, J, C, U]) RoundTrips(enc []byte) ([]AgreeRoundTrip, error) {
+	if !g.DecompressChecked.info().offered {
+		return nil, fmt.Errorf("%s: no checked decode of %s to round-trip with", g.Lib, g.Type)
+	}
+	decode := func(p *A, enc []byte) error { return g.DecompressChecked.Do(p, enc)() }
+	trip := func(repr model.Repr, c C, u U) AgreeRoundTrip {
+		return AgreeRoundTrip{Repr: repr, Compressed: encodingBytes(&c), Uncompressed: encodingBytes(&u)}
+	}
+	var p A
+	if err := decode(&p, enc); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", g.Lib, g.Type, err)
+	}
+	trips := []AgreeRoundTrip{trip(g.Repr, g.Compressed(&p), g.Uncompressed(&p))}
+	if jac := g.Jacobian; jac != nil {
+		var j J
+		jac.FromAffine(&j, &p)
+		trips = append(trips, trip(model.Jacobian, jac.Compressed(&j), jac.Uncompressed(&j)))
+	}
+	var fromC, fromU A
+	if err := decode(&fromC, g.bytes(&p)); err != nil {
+		return nil, fmt.Errorf("%s: %s compressed again: %w", g.Lib, g.Type, err)
+	}
+	u := g.Uncompressed(&p)
+	if err := g.Deserialize(&fromU, encodingBytes(&u)); err != nil {
+		return nil, fmt.Errorf("%s: %s uncompressed: %w", g.Lib, g.Type, err)
+	}
+	trips = append(trips,
+		trip(model.Compressed, g.Compressed(&fromC), g.Uncompressed(&fromC)),
+		trip(model.Uncompressed, g.Compressed(&fromU), g.Uncompressed(&fromU)))
+	return trips, nil
+}
+
+// GroupRoundTrips returns the AgreeLib.RoundTrips of lib from the round
+// trips of its PublicKey (G1) and Signature (G2) points, Group.RoundTrips.
+func GroupRoundTrips(lib model.Lib, pk, sig func(enc []byte) ([]AgreeRoundTrip, error)) func(model.Type, []byte) ([]AgreeRoundTrip, error) {
+	return func(t model.Type, enc []byte) ([]AgreeRoundTrip, error) {
+		switch t {
+		case model.PublicKey:
+			return pk(enc)
+		case model.Signature:
+			return sig(enc)
+		}
+		return nil, fmt.Errorf("%s: no round trip for type %q", lib, t)
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -49,48 +48,7 @@ func agreeLib() suites.AgreeLib {
 			// Both checks on, as for bytes from another party.
 			return sig.Verify(true, pk, true, msg, suites.OpDST), nil
 		},
-		RoundTrips: func(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
-			var out []suites.AgreeRoundTrip
-			switch typ {
-			case "PublicKey":
-				a := new(blst.P1Affine).Uncompress(enc)
-				if a == nil {
-					return nil, errors.New("blst: public key does not decompress")
-				}
-				var j blst.P1
-				j.FromAffine(a)
-				u := new(blst.P1Affine).Deserialize(a.Serialize())
-				if u == nil {
-					return nil, errors.New("blst: uncompressed public key does not deserialize")
-				}
-				out = append(out,
-					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
-					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P1Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
-				)
-			case "Signature":
-				a := new(blst.P2Affine).Uncompress(enc)
-				if a == nil {
-					return nil, errors.New("blst: signature does not decompress")
-				}
-				var j blst.P2
-				j.FromAffine(a)
-				u := new(blst.P2Affine).Deserialize(a.Serialize())
-				if u == nil {
-					return nil, errors.New("blst: uncompressed signature does not deserialize")
-				}
-				out = append(out,
-					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
-					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P2Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
-				)
-			default:
-				return nil, fmt.Errorf("blst: no round trip for type %q", typ)
-			}
-			return out, nil
-		},
+		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
 	}
 }
 
