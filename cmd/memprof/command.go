@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
 )
 
@@ -81,27 +81,50 @@ type command struct {
 	Run func(ctx context.Context, inv *invocation, args []string) int
 }
 
-// invocation carries what a command may use: its output streams, and the
-// context the command runs under.
-type invocation struct {
-	cmd    *command
-	stdout io.Writer
-	stderr io.Writer
-	ctx    context.Context // nil: never interrupted
+// commands is every subcommand, in the order help lists them.
+var commands = []*command{
+	checkCommand,
+	compareCommand,
+	heapscanCommand,
+	instancesCommand,
+	listCommand,
+	reportCommand,
+	throughputCommand,
+	verifyCommand,
 }
 
-var commands = map[string]*command{}
-
-// register adds a command; each command's file calls it from init.
-func register(c *command) {
-	if _, dup := commands[c.Name]; dup {
-		panic("memprof: duplicate command " + c.Name)
+// lookup returns the command called name.
+func lookup(name string) (*command, bool) {
+	for _, c := range commands {
+		if c.Name == name {
+			return c, true
+		}
 	}
-	commands[c.Name] = c
+	return nil, false
 }
 
-// registry is the suites registry the commands measure; tests replace it
-// with one of their own.
+// commandNames lists the commands' names, in the table's order.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// invocation carries what a command may use: its output streams, the
+// context the command runs under, and the registry of the cases and
+// operations it measures.
+type invocation struct {
+	cmd      *command
+	stdout   io.Writer
+	stderr   io.Writer
+	ctx      context.Context // nil: never interrupted
+	registry *suites.Registry
+}
+
+// registry returns the suites registry the commands measure, which run
+// passes to each command; tests replace it with one of their own.
 var registry = all.Registry
 
 // run is the whole program: main only adds os.Args, the signals that
@@ -128,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
+			if c, ok := lookup(args[1]); ok {
 				commandUsage(stdout, c, nil)
 				return exitOK
 			}
@@ -138,17 +161,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	}
-	c, ok := commands[name]
+	c, ok := lookup(name)
 	if !ok {
-		var names []string
-		for n := range commands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(names, ", "))
+		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx}
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry()}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interruptedExit(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
@@ -159,13 +177,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "memprof measures the memory and speed of BLS12-381 representations.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].Short)
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-12s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")

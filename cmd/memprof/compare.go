@@ -14,12 +14,11 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-func init() {
-	register(&command{
-		Name:      "compare",
-		UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
-		Short:     "compare two results files and report regressions",
-		Long: `Compare pairs the cases of two results files (base and head) by type, lib,
+var compareCommand = &command{
+	Name:      "compare",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
+	Short:     "compare two results files and report regressions",
+	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
 
 Bytes and allocations per instance are exact: an increase in bytes beyond
@@ -50,8 +49,7 @@ Exit status: 0 no regression, 1 a regression (or a missing case, a case
 that failed to measure in head, a time with too few samples, or libraries
 that disagreed), 2 bad input (unreadable, too large or invalid files, times
 without samples, environment mismatch).`,
-		Run: runCompare,
-	})
+	Run: runCompare,
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {

@@ -24,12 +24,11 @@ var heapscanStdin io.Reader = os.Stdin
 // stdinName names standard input in messages.
 const stdinName = "(standard input)"
 
-func init() {
-	register(&command{
-		Name:      "heapscan",
-		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
-		Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
-		Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
+var heapscanCommand = &command{
+	Name:      "heapscan",
+	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
+	Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
+	Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
 distinct object sizes seen, and the share of the total; with --instances N,
 bytes and objects per instance.
@@ -61,8 +60,7 @@ passes --max-bytes. Exit status is 0 on success, 1 when a profile cannot be
 fetched (the server is unreachable, times out or answers another status
 than 200), 2 for a usage error or a bad profile (missing, damaged, too
 large, not a heap profile).`,
-		Run: runHeapscan,
-	})
+	Run: runHeapscan,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {

@@ -10,17 +10,15 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-func init() {
-	register(&command{
-		Name:      "list",
-		UsageLine: "list [--format table|json]",
-		Short:     "list types, libraries, representations, layouts and which combinations exist",
-		Long: `List prints the names memprof accepts and every registered combination of
+var listCommand = &command{
+	Name:      "list",
+	UsageLine: "list [--format table|json]",
+	Short:     "list types, libraries, representations, layouts and which combinations exist",
+	Long: `List prints the names memprof accepts and every registered combination of
 type, library, representation and layout, with how an instance is made or,
 where a library does not offer the combination (or this build cannot run it),
 why not.`,
-		Run: runList,
-	})
+	Run: runList,
 }
 
 // listEntry is the JSON form of one registered combination.
@@ -53,7 +51,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 	var entries []listEntry
-	for _, e := range registry().Entries() {
+	for _, e := range inv.registry.Entries() {
 		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
 	if f == "json" {

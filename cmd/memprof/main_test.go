@@ -256,35 +256,6 @@ func TestInstancesJSON(t *testing.T) {
 	}
 }
 
-// TestFailingChildIsReported checks that a child that fails is that case's
-// error, with the child's stderr, and that the other cases still run.
-func TestFailingChildIsReported(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
-	all := registry().Entries()
-	var good suites.Entry
-	for _, e := range all {
-		if e.Unavailable.IsZero() {
-			good = e
-			break
-		}
-	}
-	if good.Case == nil {
-		t.Skip("no measurable case in this build")
-	}
-	// The child cannot find this entry in its registry and exits 1.
-	bad := good
-	bad.Repr = "no-such-repr"
-	got := measureEntries(context.Background(), []suites.Entry{bad, good}, measureOptions{n: 500, jobs: 2})
-	if got[0].Error == "" || !strings.Contains(got[0].Error, "child process failed") || !strings.Contains(got[0].Error, "no case") {
-		t.Errorf("failing case: got error %q, want the child's failure and stderr", got[0].Error)
-	}
-	if got[1].Error != "" || got[1].BytesPerInstance <= 0 {
-		t.Errorf("other case: got %+v, want a measurement", got[1])
-	}
-}
-
 func TestInstancesTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")

@@ -3,21 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/suites/agree"
+	workflow "github.com/memprof/memprof/run"
 )
 
-func init() {
-	register(&command{
-		Name:      "verify",
-		UsageLine: "verify [--format table|json] [-o FILE]",
-		Short:     "check that blst, gnark-crypto and circl compute the same keys and signatures",
-		Long: `Verify runs the agreement check that precedes every throughput measurement:
+var verifyCommand = &command{
+	Name:      "verify",
+	UsageLine: "verify [--format table|json] [-o FILE]",
+	Short:     "check that blst, gnark-crypto and circl compute the same keys and signatures",
+	Long: `Verify runs the agreement check that precedes every throughput measurement:
 for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
 length, DST BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_), every library must
 derive the same secret key (IETF KeyGen), public key and signature byte for
@@ -28,8 +25,7 @@ reported unavailable and gnark-crypto and circl are checked against the file.
 
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
 the case, the libraries and the differing bytes), 2 for a usage error.`,
-		Run: runVerify,
-	})
+	Run: runVerify,
 }
 
 func runVerify(ctx context.Context, inv *invocation, args []string) int {
@@ -49,15 +45,10 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	rep, err := agreeRun(registry())
-	var d *agree.Disagreement
-	if errors.As(err, &d) {
+	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun})
+	if err != nil {
 		return inv.fail("%v", err)
 	}
-	if err != nil {
-		return inv.fail("checking agreement: %v", err)
-	}
-	rs := &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(registry().Modules()...), Instances: []model.Result{}, Agreement: rep.Agreement(true)}
 	var buf bytes.Buffer
 	if f == "json" {
 		err = rs.WriteJSON(&buf)
