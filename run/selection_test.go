@@ -99,12 +99,30 @@ func TestNothingMeasuredError(t *testing.T) {
 	}
 }
 
+// parseCase is one input of a list parser and what it must return: the
+// names, or an error containing err.
+type parseCase[T any] struct {
+	in   string
+	want []T
+	err  string
+}
+
+// checkParse runs parse on each case.
+func checkParse[T comparable](t *testing.T, name string, parse func(string) ([]T, error), tests []parseCase[T]) {
+	t.Helper()
+	for _, tt := range tests {
+		got, err := parse(tt.in)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s(%q): got error %v, want one containing %q", name, tt.in, err, tt.err)
+		case tt.err == "" && (err != nil || !slices.Equal(got, tt.want)):
+			t.Errorf("%s(%q): got %v, %v; want %v", name, tt.in, got, err, tt.want)
+		}
+	}
+}
+
 func TestParseTypes(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []model.Type
-		err  string
-	}{
+	checkParse(t, "ParseTypes", ParseTypes, []parseCase[model.Type]{
 		{"", model.ObjectTypes, ""},
 		{"all", model.ObjectTypes, ""},
 		{"scenarios", model.Scenarios, ""},
@@ -113,46 +131,19 @@ func TestParseTypes(t *testing.T) {
 		{"G2,all", append([]model.Type{model.G2}, model.SecretKey, model.PublicKey, model.Signature, model.G1), ""},
 		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, everything"},
 		{"G1,,G2", nil, `unknown type ""`},
-	}
-	for _, tt := range tests {
-		got, err := ParseTypes(tt.in)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("ParseTypes(%q): got error %v, want one containing %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("ParseTypes(%q): got %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
+	})
 }
 
 func TestParseList(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []model.Lib
-		err  string
-	}{
+	parseLibs := func(v string) ([]model.Lib, error) { return ParseList("lib", v, model.Libs) }
+	checkParse(t, "ParseList", parseLibs, []parseCase[model.Lib]{
 		{"", model.Libs, ""},
 		{"ALL", model.Libs, ""},
 		{"Gnark, blst,gnark", []model.Lib{model.Gnark, model.Blst}, ""},
 		{"openssl", nil, `unknown lib "openssl": valid libs are blst, gnark, circl`},
-	}
-	for _, tt := range tests {
-		got, err := ParseList("lib", tt.in, model.Libs)
-		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("ParseList(%q): got error %v, want %q", tt.in, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("ParseList(%q): got %v, %v; want %v", tt.in, got, err, tt.want)
-		}
-	}
+	})
 	// The list returned for all is the caller's to change.
-	got, _ := ParseList("lib", "", model.Libs)
+	got, _ := parseLibs("")
 	got[0] = "changed"
 	if model.Libs[0] == "changed" {
 		t.Errorf("ParseList returned model.Libs itself")

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
@@ -66,15 +65,11 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	to.add(fs, "when timing, ", false)
 	var limits inputLimits
 	limits.addFlag(fs, "the budgets or results file")
-	if code, done := inv.parse(fs, args); done {
+	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
+		return []inert{{*update, "without --update", []string{"headroom"}},
+			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}}
+	}); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*update, "without --update", []string{"headroom"}},
-		inert{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}); err != nil {
-		return inv.usageError("%v", err)
 	}
 	if *headroom < 1 {
 		return inv.usageError("--headroom must be >= 1, got %v", *headroom)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -10,8 +11,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
 )
@@ -215,6 +218,88 @@ func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bo
 		return exitOK, true
 	}
 	return inv.usageError("%v", err), true
+}
+
+// parseFlags parses args, which must hold only flags, and checks them:
+// checkFlags, with the rules rules returns once the flags are parsed (none
+// if rules is nil), then format, if not nil, which it leaves in its
+// canonical spelling. It returns done=true with the exit code when the
+// command must stop: -h (0) or a usage error (2).
+func (inv *invocation) parseFlags(fs *flag.FlagSet, args []string, format *formatFlag, rules func() []inert) (code int, done bool) {
+	if code, done := inv.parse(fs, args); done {
+		return code, true
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " ")), true
+	}
+	var rs []inert
+	if rules != nil {
+		rs = rules()
+	}
+	if err := checkFlags(fs, rs...); err != nil {
+		return inv.usageError("%v", err), true
+	}
+	if format != nil {
+		var err error
+		if format.value, err = format.get(); err != nil {
+			return inv.usageError("%v", err), true
+		}
+	}
+	return 0, false
+}
+
+// formatFlag is --format: one of a command's output formats, the first
+// being the default.
+type formatFlag struct {
+	value string
+	valid []string
+}
+
+// addFormat adds --format to fs.
+func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
+	f := &formatFlag{valid: valid}
+	help := valid[0]
+	if n := len(valid); n > 1 {
+		help = strings.Join(valid[:n-1], ", ") + " or " + valid[n-1]
+	}
+	fs.StringVar(&f.value, "format", valid[0], "output `format`: "+help)
+	return f
+}
+
+// get returns the format given, in its canonical spelling; the error is a
+// usage error that lists the formats.
+func (f *formatFlag) get() (string, error) { return model.Canonical("format", f.value, f.valid) }
+
+// addOutput adds -o, the file to write the output to instead of stdout.
+func addOutput(fs *flag.FlagSet) *string {
+	return fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+}
+
+// writeResults renders rs in format (table with table, the others as
+// every command writes them) and writes it to out (see writeOutput). It
+// returns exitOK, or exitFailure with the error printed.
+func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "json":
+		err = rs.WriteJSON(&buf)
+	case "markdown":
+		err = render.Markdown(&buf, rs)
+	case "csv":
+		err = render.CSV(&buf, rs)
+	case "bench":
+		err = render.Bench(&buf, rs)
+	default:
+		err = table(&buf, rs)
+	}
+	if err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if err := writeOutput(inv, out, buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	return exitOK
 }
 
 // usageError prints a one-line usage error and returns exitUsage.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
 )
 
 var compareCommand = &command{
@@ -54,12 +53,12 @@ without samples, environment mismatch).`,
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table, markdown or json")
+	format := addFormat(fs, "table", "markdown", "json")
 	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
 	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
 	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	out := addOutput(fs)
 	var limits inputLimits
 	limits.addFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
@@ -72,7 +71,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := model.Canonical("format", *format, []string{"table", "markdown", "json"})
+	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

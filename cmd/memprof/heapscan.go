@@ -73,8 +73,8 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	focus := fs.String("focus", "", "keep only samples with a frame whose function or file name matches `regexp`")
 	ignore := fs.String("ignore", "", "drop samples with a frame whose function or file name matches `regexp`")
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
-	format := fs.String("format", "table", "output `format`: table, json, markdown or csv")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	format := addFormat(fs, "table", "json", "markdown", "csv")
+	out := addOutput(fs)
 	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
@@ -89,7 +89,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if source == "-" && *base == "-" {
 		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
 	}
-	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
+	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

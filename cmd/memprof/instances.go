@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,29 +49,22 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
 	sweep := fs.Bool("sweep", false, "also measure each case at several N (--sweep-n) and fit bytes = a + b*N, reporting the slope's 95% confidence interval and R²")
 	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
-	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := addOutput(fs)
 	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
 	var to timingFlags
 	to.add(fs, "", true)
-	if code, done := inv.parse(fs, args); done {
+	if code, done := inv.parseFlags(fs, args, format, func() []inert {
+		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
+			{*sweep, "without --sweep", []string{"sweep-n"}}}
+	}); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
-		inert{*sweep, "without --sweep", []string{"sweep-n"}}); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
-	if err != nil {
-		return inv.usageError("%v", err)
 	}
 	opts := workflow.Options{ProfileDir: *profileDir}
 	if err := cf.options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
+	var err error
 	if *sweep {
 		if opts.Sweep, err = parseSweep(*sweepN); err != nil {
 			return inv.usageError("%v", err)
@@ -104,24 +97,14 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-
-	var buf bytes.Buffer
-	switch f {
-	case "json":
-		err = rs.WriteJSON(&buf)
-	case "markdown", "csv", "bench":
-		err = renderAs(&buf, f, rs)
-	default:
-		err = render.InstancesTable(&buf, rs)
-		if err == nil && *withThroughput {
-			err = render.TradeoffTables(&buf, rs)
+	table := func(w io.Writer, rs *model.Results) error {
+		if err := render.InstancesTable(w, rs); err != nil || !*withThroughput {
+			return err
 		}
+		return render.TradeoffTables(w, rs)
 	}
-	if err != nil {
-		return inv.fail("rendering: %v", err)
-	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
-		return inv.fail("%v", err)
+	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
+		return code
 	}
 	for _, r := range rs.Instances {
 		if r.Error != "" {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -76,14 +75,10 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
 	var limits inputLimits
 	limits.addFlag(fs, "the --from file")
-	if code, done := inv.parse(fs, args); done {
+	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
+		return []inert{{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}}
+	}); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}); err != nil {
-		return inv.usageError("%v", err)
 	}
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
@@ -200,20 +195,6 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		}
 	}
 	return rs, exitOK
-}
-
-// renderAs writes rs in one of the text formats every measuring command
-// offers besides table and json: markdown, csv or bench.
-func renderAs(w io.Writer, format string, rs *model.Results) error {
-	switch format {
-	case "markdown":
-		return render.Markdown(w, rs)
-	case "csv":
-		return render.CSV(w, rs)
-	case "bench":
-		return render.Bench(w, rs)
-	}
-	return fmt.Errorf("unknown format %q", format)
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only

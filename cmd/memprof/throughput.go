@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -48,25 +47,16 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	var to timingFlags
 	to.add(fs, "", true)
-	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
-	if code, done := inv.parse(fs, args); done {
+	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := addOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := model.Canonical("format", *format, []string{"table", "json", "markdown", "csv", "bench"})
-	if err != nil {
-		return inv.usageError("%v", err)
 	}
 	if *types == "" {
 		return inv.usageError("--type is required: types with operations are %s, or all", model.Join(opTypes))
 	}
 	var sel workflow.Selection
+	var err error
 	if !strings.EqualFold(*types, "all") && !strings.EqualFold(*types, "everything") {
 		// all and everything leave Types nil: every type with operations.
 		if sel.Types, err = workflow.ParseTypes(*types); err != nil {
@@ -99,21 +89,8 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-
-	var buf bytes.Buffer
-	switch f {
-	case "json":
-		err = rs.WriteJSON(&buf)
-	case "markdown", "csv", "bench":
-		err = renderAs(&buf, f, rs)
-	default:
-		err = render.ThroughputTable(&buf, rs)
-	}
-	if err != nil {
-		return inv.fail("rendering: %v", err)
-	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
-		return inv.fail("%v", err)
+	if code := inv.writeResults(rs, format.value, *out, render.ThroughputTable); code != exitOK {
+		return code
 	}
 	if failedRows(rs) {
 		code = exitFailure

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"strings"
+	"io"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/model"
@@ -30,36 +29,14 @@ the case, the libraries and the differing bytes), 2 for a usage error.`,
 
 func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table or json")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
-	if code, done := inv.parse(fs, args); done {
+	format := addFormat(fs, "table", "json")
+	out := addOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := model.Canonical("format", *format, []string{"table", "json"})
-	if err != nil {
-		return inv.usageError("%v", err)
 	}
 	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun})
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	var buf bytes.Buffer
-	if f == "json" {
-		err = rs.WriteJSON(&buf)
-	} else {
-		err = render.AgreementLine(&buf, rs.Agreement)
-	}
-	if err != nil {
-		return inv.fail("rendering: %v", err)
-	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
-		return inv.fail("%v", err)
-	}
-	return exitOK
+	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *model.Results) error { return render.AgreementLine(w, rs.Agreement) })
 }
