@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -292,5 +293,20 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	// measured.
 	if !strings.Contains(stdout, "n=500") {
 		t.Errorf("the other case was not measured:\n%s", stdout)
+	}
+}
+
+// TestCommandTable: the subcommands are one table, each name once, in
+// the alphabetical order help lists them and every command can be found
+// by its name.
+func TestCommandTable(t *testing.T) {
+	names := commandNames()
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("commands: got %v, want each name once, in alphabetical order", names)
+	}
+	for _, c := range commands {
+		if got, ok := lookup(c.Name); !ok || got != c || c.Run == nil || c.Short == "" || c.UsageLine == "" {
+			t.Errorf("command %q: lookup %v, run set %v, short %q, usage %q; want itself, a Run, a short line and a usage line", c.Name, ok, c.Run != nil, c.Short, c.UsageLine)
+		}
 	}
 }
