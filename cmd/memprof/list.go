@@ -4,23 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/model"
 )
 
-func init() {
-	register(&command{
-		Name:      "list",
-		UsageLine: "list [--format table|json]",
-		Short:     "list types, libraries, representations, layouts and which combinations exist",
-		Long: `List prints the names memprof accepts and every registered combination of
+var listCommand = &command{
+	Name:      "list",
+	UsageLine: "list [--format table|json]",
+	Short:     "list types, libraries, representations, layouts and which combinations exist",
+	Long: `List prints the names memprof accepts and every registered combination of
 type, library, representation and layout, with how an instance is made or,
 where a library does not offer the combination (or this build cannot run it),
 why not.`,
-		Run: runList,
-	})
+	Run: runList,
 }
 
 // listEntry is the JSON form of one registered combination.
@@ -38,25 +35,15 @@ type listEntry struct {
 
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table or json")
-	if code, done := inv.parse(fs, args); done {
+	format := addFormat(fs, "table", "json")
+	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := model.Canonical("format", *format, []string{"table", "json"})
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
 	var entries []listEntry
-	for _, e := range registry().Entries() {
+	for _, e := range inv.registry.Entries() {
 		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
-	if f == "json" {
+	if format.value == "json" {
 		enc := json.NewEncoder(inv.stdout)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{

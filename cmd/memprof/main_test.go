@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -256,35 +257,6 @@ func TestInstancesJSON(t *testing.T) {
 	}
 }
 
-// TestFailingChildIsReported checks that a child that fails is that case's
-// error, with the child's stderr, and that the other cases still run.
-func TestFailingChildIsReported(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
-	all := registry().Entries()
-	var good suites.Entry
-	for _, e := range all {
-		if e.Unavailable.IsZero() {
-			good = e
-			break
-		}
-	}
-	if good.Case == nil {
-		t.Skip("no measurable case in this build")
-	}
-	// The child cannot find this entry in its registry and exits 1.
-	bad := good
-	bad.Repr = "no-such-repr"
-	got := measureEntries(context.Background(), []suites.Entry{bad, good}, measureOptions{n: 500, jobs: 2})
-	if got[0].Error == "" || !strings.Contains(got[0].Error, "child process failed") || !strings.Contains(got[0].Error, "no case") {
-		t.Errorf("failing case: got error %q, want the child's failure and stderr", got[0].Error)
-	}
-	if got[1].Error != "" || got[1].BytesPerInstance <= 0 {
-		t.Errorf("other case: got %+v, want a measurement", got[1])
-	}
-}
-
 func TestInstancesTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")
@@ -321,5 +293,20 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	// measured.
 	if !strings.Contains(stdout, "n=500") {
 		t.Errorf("the other case was not measured:\n%s", stdout)
+	}
+}
+
+// TestCommandTable: the subcommands are one table, each name once, in
+// the alphabetical order help lists them and every command can be found
+// by its name.
+func TestCommandTable(t *testing.T) {
+	names := commandNames()
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("commands: got %v, want each name once, in alphabetical order", names)
+	}
+	for _, c := range commands {
+		if got, ok := lookup(c.Name); !ok || got != c || c.Run == nil || c.Short == "" || c.UsageLine == "" {
+			t.Errorf("command %q: lookup %v, run set %v, short %q, usage %q; want itself, a Run, a short line and a usage line", c.Name, ok, c.Run != nil, c.Short, c.UsageLine)
+		}
 	}
 }
