@@ -1,6 +1,7 @@
 // Package run holds memprof's workflows: a selection of cases in, model
 // results out. Instances measures instance cases (and, if asked, times the
-// operations of their types), Throughput times operations, Budgeted
+// operations of their types), Report measures what a design review shows
+// (the instances and their operations), Throughput times operations, Budgeted
 // measures what a budgets file checks, and Verify runs the agreement check
 // alone. The memprof command is a thin layer over them: it parses flags
 // into a Selection and Options, prints the events and the results, and maps

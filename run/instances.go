@@ -125,3 +125,15 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 func failedResult(e suites.Entry, n int, err error) model.Result {
 	return model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: model.Measurement{N: n}, Error: err.Error()}
 }
+
+// Report measures what a design review (memprof report) shows: the
+// instance cases of sel and the operations of their types. It is Instances
+// with opts.Throughput raised to at least ThroughputIfAny, unless the
+// caller asked for no timing (NoThroughput set through
+// opts.SkipThroughput): a review without times has no trade-offs to show.
+func Report(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*model.Results, error) {
+	if !opts.SkipThroughput && opts.Throughput == NoThroughput {
+		opts.Throughput = ThroughputIfAny
+	}
+	return Instances(ctx, reg, sel, opts)
+}

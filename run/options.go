@@ -55,6 +55,9 @@ type Options struct {
 	// calls are serialised: Progress need not be safe for concurrent use.
 	// It must not retain the Event's slices.
 	Progress func(Event)
+	// SkipThroughput makes Report measure the instance cases only
+	// (memprof report --throughput=false); Instances ignores it.
+	SkipThroughput bool
 }
 
 // ThroughputMode says whether Instances times operations besides the

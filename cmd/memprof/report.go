@@ -181,7 +181,8 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		return nil, inv.usageError("%v", err)
 	}
 	opts.Progress = (&progress{inv: inv, bars: true}).event
-	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
+	opts.SkipThroughput = !withThroughput
+	rs, err := workflow.Report(ctx, inv.registry, s, opts)
 	if rs == nil {
 		return nil, inv.refused(err, sel.describe(), sel.noMatch(to, given))
 	}
