@@ -7,69 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
-
-// tree is a directory listing: name -> "file:CONTENT mode", "link:TARGET"
-// or "dir". It shows whether a write changed anything besides its target.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	got := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			return nil
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = "link:" + l
-		case fi.IsDir():
-			got[rel] = "dir"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = fmt.Sprintf("file:%s %v", b, fi.Mode().Perm())
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func diffTrees(got, want map[string]string) string {
-	var lines []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: missing, want %s", k, w))
-		} else if g != w {
-			lines = append(lines, fmt.Sprintf("%s: got %s, want %s", k, g, w))
-		}
-	}
-	for k, g := range got {
-		if _, ok := want[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: unexpected %s", k, g))
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 // umaskedMode is the mode os.WriteFile gives a new file with perm in dir:
 // the truth for a new file, umask included.
@@ -109,14 +51,14 @@ func TestWriteFileTargets(t *testing.T) {
 		},
 		{
 			name:  "existing file keeps its permission bits",
-			setup: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "out.json"), "old", 0o600) },
+			setup: func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "out.json"), "old", 0o600) },
 			path:  "out.json",
 			want:  map[string]string{"out.json": "file:" + data + " -rw-------"},
 		},
 		{
 			name: "relative link to a file is written through",
 			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "target.json"), "old", 0o640)
+				testfs.WriteFile(t, filepath.Join(dir, "target.json"), "old", 0o640)
 				symlink(t, "target.json", filepath.Join(dir, "link.json"))
 			},
 			path: "link.json",
@@ -126,7 +68,7 @@ func TestWriteFileTargets(t *testing.T) {
 			name: "chain of links into another directory",
 			setup: func(t *testing.T, dir string) {
 				mkdir(t, filepath.Join(dir, "real"))
-				writeFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
+				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
 				symlink(t, "real/r.json", filepath.Join(dir, "hop.json"))
 				symlink(t, filepath.Join(dir, "hop.json"), filepath.Join(dir, "link.json"))
 			},
@@ -141,7 +83,7 @@ func TestWriteFileTargets(t *testing.T) {
 			setup: func(t *testing.T, dir string) {
 				mkdir(t, filepath.Join(dir, "real"))
 				symlink(t, "real", filepath.Join(dir, "alias"))
-				writeFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
+				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
 			},
 			path: "alias/r.json",
 			want: map[string]string{"real": "dir", "alias": "link:real", "real/r.json": "file:" + data + " -rw-r--r--"},
@@ -163,7 +105,7 @@ func TestWriteFileTargets(t *testing.T) {
 			if err := WriteFile(path, []byte(data), 0o644); err != nil {
 				t.Fatalf("WriteFile: got %v, want nil", err)
 			}
-			if d := diffTrees(tree(t, dir), tt.want); d != "" {
+			if d := testfs.Diff(testfs.Snapshot(t, dir), tt.want); d != "" {
 				t.Errorf("after writing %s:\n%s", tt.path, d)
 			}
 		})
@@ -191,7 +133,7 @@ func TestWriteFileRefuses(t *testing.T) {
 		},
 		{
 			name:   "parent is a file",
-			setup:  func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "f"), "keep", 0o644) },
+			setup:  func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "f"), "keep", 0o644) },
 			path:   "f/x.json",
 			reason: "directory DIR/f does not exist (DIR/f is not a directory)",
 		},
@@ -228,7 +170,7 @@ func TestWriteFileRefuses(t *testing.T) {
 		},
 		{
 			name:   "read-only file",
-			setup:  func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444) },
+			setup:  func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444) },
 			path:   "ro.json",
 			reason: "DIR/ro.json is read-only (-r--r--r--)",
 			is:     fs.ErrPermission,
@@ -236,7 +178,7 @@ func TestWriteFileRefuses(t *testing.T) {
 		{
 			name: "link to a read-only file",
 			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "ro.json"), "keep", 0o400)
+				testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o400)
 				symlink(t, "ro.json", filepath.Join(dir, "link.json"))
 			},
 			path:   "link.json",
@@ -250,7 +192,7 @@ func TestWriteFileRefuses(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, dir)
 			}
-			before := tree(t, dir)
+			before := testfs.Snapshot(t, dir)
 			path := filepath.Join(dir, tt.path)
 			want := "writing " + path + ": " + strings.ReplaceAll(tt.reason, "DIR", dir)
 			for _, f := range []struct {
@@ -271,7 +213,7 @@ func TestWriteFileRefuses(t *testing.T) {
 				if tt.is != nil && !errors.Is(err, tt.is) {
 					t.Errorf("%s: got %v, want it to wrap %v", f.name, err, tt.is)
 				}
-				if d := diffTrees(tree(t, dir), before); d != "" {
+				if d := testfs.Diff(testfs.Snapshot(t, dir), before); d != "" {
 					t.Errorf("%s changed the directory:\n%s", f.name, d)
 				}
 			}
@@ -359,7 +301,7 @@ func TestWriteFileInPlace(t *testing.T) {
 		if got := <-done; got != data {
 			t.Errorf("read from the pipe: got %q, want %q", got, data)
 		}
-		if d := diffTrees(tree(t, dir), map[string]string{"stdout": "link:" + fdLink}); d != "" {
+		if d := testfs.Diff(testfs.Snapshot(t, dir), map[string]string{"stdout": "link:" + fdLink}); d != "" {
 			t.Errorf("after writing:\n%s", d)
 		}
 	})
@@ -383,20 +325,10 @@ func TestWriteFileInPlace(t *testing.T) {
 		if err := WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatalf("WriteFile: got %v, want nil", err)
 		}
-		if d := diffTrees(tree(t, dir), map[string]string{"out.json": "file:header\n" + data + " -rw-r--r--"}); d != "" {
+		if d := testfs.Diff(testfs.Snapshot(t, dir), map[string]string{"out.json": "file:header\n" + data + " -rw-r--r--"}); d != "" {
 			t.Errorf("after writing:\n%s", d)
 		}
 	})
-}
-
-func writeFile(t *testing.T, path, content string, perm fs.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), perm); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, perm); err != nil { // past the umask
-		t.Fatal(err)
-	}
 }
 
 func symlink(t *testing.T, target, link string) {
