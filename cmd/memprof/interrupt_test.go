@@ -67,7 +67,7 @@ type interruptEnv struct {
 func newInterruptEnv(t *testing.T) *interruptEnv {
 	t.Helper()
 	e := &interruptEnv{dir: t.TempDir(), requested: make(chan struct{}, 1)}
-	e.tmp = mkdirT(t, filepath.Join(e.dir, "tmp"))
+	e.tmp = testfs.Mkdir(t, filepath.Join(e.dir, "tmp"), 0o755)
 	e.out = testfs.WriteFile(t, filepath.Join(e.dir, "existing.json"), earlier, 0o644)
 	e.review = filepath.Join(e.dir, "review")
 	release := make(chan struct{})

@@ -35,19 +35,19 @@ func badOutputs(t *testing.T) []badOutput {
 	bad := []badOutput{
 		{"missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "no", "such", "x.json") },
 			"directory DIR/no/such does not exist"},
-		{"a directory", func(t *testing.T, dir string) string { return mkdirT(t, filepath.Join(dir, "d")) },
+		{"a directory", func(t *testing.T, dir string) string { return testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755) },
 			"is a directory"},
 		{"link to a directory", func(t *testing.T, dir string) string {
-			mkdirT(t, filepath.Join(dir, "d"))
-			return symlinkT(t, "d", filepath.Join(dir, "link"))
+			testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755)
+			return testfs.Symlink(t, "d", filepath.Join(dir, "link"))
 		}, "symbolic link to DIR/d, which is a directory"},
 		{"dangling link", func(t *testing.T, dir string) string {
-			return symlinkT(t, "gone.json", filepath.Join(dir, "link.json"))
+			return testfs.Symlink(t, "gone.json", filepath.Join(dir, "link.json"))
 		},
 			"symbolic link to DIR/gone.json, which does not exist"},
 		{"link loop", func(t *testing.T, dir string) string {
-			symlinkT(t, "b.json", filepath.Join(dir, "a.json"))
-			return symlinkT(t, "a.json", filepath.Join(dir, "b.json"))
+			testfs.Symlink(t, "b.json", filepath.Join(dir, "a.json"))
+			return testfs.Symlink(t, "a.json", filepath.Join(dir, "b.json"))
 		}, "symbolic link loop: DIR/b.json -> DIR/a.json -> DIR/b.json"},
 		{"read-only file", func(t *testing.T, dir string) string {
 			return testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444)
@@ -65,7 +65,7 @@ func badOutputs(t *testing.T) []badOutput {
 // files, and the kernel's reason: a chmod-ed directory, or, for root
 // (which ignores modes), /sys where the kernel refuses it.
 func unwritableDir(t *testing.T) (dir, why string) {
-	ro := mkdirT(t, filepath.Join(t.TempDir(), "ro"))
+	ro := testfs.Mkdir(t, filepath.Join(t.TempDir(), "ro"), 0o755)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 			"DIR/b.yaml is read-only (-r--r--r--)"},
 		{"link to a read-only file", func(t *testing.T, dir string) string {
 			testfs.WriteFile(t, filepath.Join(dir, "b.yaml"), src, 0o400)
-			return symlinkT(t, "b.yaml", filepath.Join(dir, "link.yaml"))
+			return testfs.Symlink(t, "b.yaml", filepath.Join(dir, "link.yaml"))
 		}, "DIR/b.yaml is read-only (-r--------)"},
 	}
 	if os.Geteuid() != 0 {
@@ -244,9 +244,9 @@ func TestOutputThroughLink(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			real := mkdirT(t, filepath.Join(dir, "real"))
+			real := testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
 			target := filepath.Join(real, "target")
-			link := symlinkT(t, "real/target", filepath.Join(dir, "link"))
+			link := testfs.Symlink(t, "real/target", filepath.Join(dir, "link"))
 			var want string
 			if tt.update {
 				// The reference: the same update of a plain copy.
@@ -291,20 +291,4 @@ func TestOutputThroughLink(t *testing.T) {
 func sameShape(a, b string) bool {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	return len(la) == len(lb) && la[0] == lb[0]
-}
-
-func symlinkT(t *testing.T, target, link string) string {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-	return link
-}
-
-func mkdirT(t *testing.T, dir string) string {
-	t.Helper()
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }

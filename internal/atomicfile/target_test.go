@@ -59,7 +59,7 @@ func TestWriteFileTargets(t *testing.T) {
 			name: "relative link to a file is written through",
 			setup: func(t *testing.T, dir string) {
 				testfs.WriteFile(t, filepath.Join(dir, "target.json"), "old", 0o640)
-				symlink(t, "target.json", filepath.Join(dir, "link.json"))
+				testfs.Symlink(t, "target.json", filepath.Join(dir, "link.json"))
 			},
 			path: "link.json",
 			want: map[string]string{"target.json": "file:" + data + " -rw-r-----", "link.json": "link:target.json"},
@@ -67,10 +67,10 @@ func TestWriteFileTargets(t *testing.T) {
 		{
 			name: "chain of links into another directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "real"))
+				testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
 				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
-				symlink(t, "real/r.json", filepath.Join(dir, "hop.json"))
-				symlink(t, filepath.Join(dir, "hop.json"), filepath.Join(dir, "link.json"))
+				testfs.Symlink(t, "real/r.json", filepath.Join(dir, "hop.json"))
+				testfs.Symlink(t, filepath.Join(dir, "hop.json"), filepath.Join(dir, "link.json"))
 			},
 			path: "link.json",
 			want: map[string]string{
@@ -81,8 +81,8 @@ func TestWriteFileTargets(t *testing.T) {
 		{
 			name: "link in a linked directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "real"))
-				symlink(t, "real", filepath.Join(dir, "alias"))
+				testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
+				testfs.Symlink(t, "real", filepath.Join(dir, "alias"))
 				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
 			},
 			path: "alias/r.json",
@@ -139,22 +139,22 @@ func TestWriteFileRefuses(t *testing.T) {
 		},
 		{
 			name:   "a directory",
-			setup:  func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, "d")) },
+			setup:  func(t *testing.T, dir string) { testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755) },
 			path:   "d",
 			reason: "is a directory",
 		},
 		{
 			name: "link to a directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "d"))
-				symlink(t, "d", filepath.Join(dir, "link"))
+				testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755)
+				testfs.Symlink(t, "d", filepath.Join(dir, "link"))
 			},
 			path:   "link",
 			reason: "symbolic link to DIR/d, which is a directory",
 		},
 		{
 			name:   "dangling link",
-			setup:  func(t *testing.T, dir string) { symlink(t, "gone.json", filepath.Join(dir, "link.json")) },
+			setup:  func(t *testing.T, dir string) { testfs.Symlink(t, "gone.json", filepath.Join(dir, "link.json")) },
 			path:   "link.json",
 			reason: "symbolic link to DIR/gone.json, which does not exist",
 			is:     fs.ErrNotExist,
@@ -162,8 +162,8 @@ func TestWriteFileRefuses(t *testing.T) {
 		{
 			name: "link loop",
 			setup: func(t *testing.T, dir string) {
-				symlink(t, "b.json", filepath.Join(dir, "a.json"))
-				symlink(t, "a.json", filepath.Join(dir, "b.json"))
+				testfs.Symlink(t, "b.json", filepath.Join(dir, "a.json"))
+				testfs.Symlink(t, "a.json", filepath.Join(dir, "b.json"))
 			},
 			path:   "a.json",
 			reason: "symbolic link loop: DIR/a.json -> DIR/b.json -> DIR/a.json",
@@ -179,7 +179,7 @@ func TestWriteFileRefuses(t *testing.T) {
 			name: "link to a read-only file",
 			setup: func(t *testing.T, dir string) {
 				testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o400)
-				symlink(t, "ro.json", filepath.Join(dir, "link.json"))
+				testfs.Symlink(t, "ro.json", filepath.Join(dir, "link.json"))
 			},
 			path:   "link.json",
 			reason: "DIR/ro.json is read-only (-r--------)",
@@ -227,7 +227,7 @@ func TestWriteFileRefuses(t *testing.T) {
 // as root (which ignores the mode), /sys if the kernel refuses it.
 func TestWriteFileUnwritableDirectory(t *testing.T) {
 	ro := filepath.Join(t.TempDir(), "ro")
-	mkdir(t, ro)
+	testfs.Mkdir(t, ro, 0o755)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestWriteFileInPlace(t *testing.T) {
 		dir := t.TempDir()
 		link := filepath.Join(dir, "stdout")
 		fdLink := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
-		symlink(t, fdLink, link)
+		testfs.Symlink(t, fdLink, link)
 		done := make(chan string)
 		go func() {
 			b := make([]byte, len(data))
@@ -329,18 +329,4 @@ func TestWriteFileInPlace(t *testing.T) {
 			t.Errorf("after writing:\n%s", d)
 		}
 	})
-}
-
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mkdir(t *testing.T, dir string) {
-	t.Helper()
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }

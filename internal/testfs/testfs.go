@@ -89,3 +89,25 @@ func WriteFile(t testing.TB, path, content string, perm fs.FileMode) string {
 	}
 	return path
 }
+
+// Mkdir makes the directory dir with exactly the mode perm (chmod'ed past
+// the umask) and returns dir.
+func Mkdir(t testing.TB, dir string, perm fs.FileMode) string {
+	t.Helper()
+	if err := os.Mkdir(dir, perm); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, perm); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// Symlink makes link a symbolic link to target and returns link.
+func Symlink(t testing.TB, target, link string) string {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}

@@ -7,18 +7,19 @@ import (
 	"testing"
 )
 
-// TestSnapshot: a tree made of a file of known mode, a directory and a
-// link is listed as such, and a change to any of them shows in Diff.
+// TestSnapshot: a tree made by WriteFile, Mkdir and Symlink (a file and
+// a directory of known modes, a link) is listed as such, and a change to any of them shows in Diff.
 func TestSnapshot(t *testing.T) {
 	dir := t.TempDir()
 	if p := WriteFile(t, filepath.Join(dir, "f"), "content", 0o640); p != filepath.Join(dir, "f") {
 		t.Errorf("WriteFile: got path %q, want %q", p, filepath.Join(dir, "f"))
 	}
-	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
-		t.Fatal(err)
+	d := Mkdir(t, filepath.Join(dir, "d"), 0o710)
+	if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o710 {
+		t.Errorf("Mkdir: got %v (%v), want a directory of mode 0o710", fi, err)
 	}
-	if err := os.Symlink("f", filepath.Join(dir, "d", "l")); err != nil {
-		t.Fatal(err)
+	if l := Symlink(t, "f", filepath.Join(d, "l")); l != filepath.Join(d, "l") {
+		t.Errorf("Symlink: got path %q, want %q", l, filepath.Join(d, "l"))
 	}
 	want := map[string]string{"f": "file:content -rw-r-----", "d": "dir", filepath.Join("d", "l"): "link:f"}
 	got := Snapshot(t, dir)
