@@ -68,11 +68,7 @@ func startChild(t *testing.T, spec string) (*exec.Cmd, *bytes.Buffer) {
 // moment, its profile as protobuf (NAME.pb.gz) and as legacy text with
 // symbol comments (NAME.heap.txt), as /debug/pprof/heap?debug=1 serves it.
 func childScenario(name, dir string) error {
-	s, ok := scenario.Lookup(name)
-	if !ok {
-		return fmt.Errorf("unknown scenario %q", name)
-	}
-	gz, text, err := s.HeapProfiles()
+	gz, text, err := scenario.HeapProfiles(name)
 	if err != nil {
 		return err
 	}
