@@ -49,20 +49,7 @@ func TestCheckExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append([]string{"check"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
+			runChecked(t, append([]string{"check"}, tt.args...), tt.code, tt.wantOut, tt.wantErr)
 		})
 	}
 }

@@ -199,15 +199,7 @@ func TestHeapscanExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, append([]string{"heapscan"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("got exit %d, want %d; stderr %s", code, tt.code, stderr)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q: %s", w, stderr)
-				}
-			}
+			runChecked(t, append([]string{"heapscan"}, tt.args...), tt.code, nil, tt.want)
 		})
 	}
 }

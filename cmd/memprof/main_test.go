@@ -75,6 +75,40 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// runChecked runs the CLI like runCLI and checks its exit code and that
+// stdout and stderr contain each of wantOut and wantErr. It returns the
+// outputs for the checks a test adds.
+func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string) (stdout, stderr string) {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", got, code, stdout, stderr)
+	}
+	checkContains(t, "stdout", stdout, wantOut)
+	checkContains(t, "stderr", stderr, wantErr)
+	return stdout, stderr
+}
+
+// checkContains checks that out, the output named what, contains each of
+// want.
+func checkContains(t *testing.T, what, out string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// checkUsageError checks that the CLI refuses args as a usage error: exit
+// 2, each of want in stderr, nothing on stdout.
+func checkUsageError(t *testing.T, args []string, want []string) {
+	t.Helper()
+	if stdout, _ := runChecked(t, args, exitUsage, nil, want); stdout != "" {
+		t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -99,20 +133,7 @@ func TestUsageErrors(t *testing.T) {
 		{"sweep not a number", []string{"instances", "--type", "G1", "--sweep", "--sweep-n", "1000,x,3"}, []string{`--sweep-n: "x" is not a positive integer`}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 

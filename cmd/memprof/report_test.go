@@ -95,15 +95,7 @@ func TestReportBadInput(t *testing.T) {
 				args = append(args, "--out", out)
 			}
 			before := dirNames(t, dir)
-			code, stdout, stderr := runCLI(t, args...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d; stderr: %s", code, tt.code, stderr)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
+			stdout, _ := runChecked(t, args, tt.code, nil, tt.want)
 			if stdout != "" {
 				t.Errorf("stdout: got %q, want nothing", stdout)
 			}

@@ -34,20 +34,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"verify extra args", []string{"verify", "now"}, []string{"unexpected arguments"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("got exit %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("got stdout %q, want none", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -160,18 +147,13 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 		{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"},
 		{"verify"},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
-		if code != exitFailure {
-			t.Errorf("%v: got exit %d, want %d", args, code, exitFailure)
-		}
-		if stdout != "" {
-			t.Errorf("%v: got stdout %q, want nothing printed", args, stdout)
-		}
-		for _, w := range []string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"} {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: stderr %q does not contain %q", args, stderr, w)
+		t.Run(args[0], func(t *testing.T) {
+			stdout, _ := runChecked(t, args, exitFailure, nil,
+				[]string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"})
+			if stdout != "" {
+				t.Errorf("got stdout %q, want nothing printed", stdout)
 			}
-		}
+		})
 	}
 }
 
@@ -180,9 +162,5 @@ func TestInstancesWithThroughput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	for _, w := range []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("stdout does not contain %q:\n%s", w, stdout)
-		}
-	}
+	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"})
 }
