@@ -115,14 +115,7 @@ func TestHeapscanFormats(t *testing.T) {
 	for f, w := range want {
 		t.Run(f, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			code, stdout, stderr := runCLI(t, "heapscan", "--format", f, "--top", "2", "-o", out, heapProfiles+"before.pb.gz")
-			if code != exitOK || stdout != "" {
-				t.Fatalf("got exit %d, stdout %q, stderr %s; want 0 and nothing on stdout", code, stdout, stderr)
-			}
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := runToFile(t, out, exitOK, "heapscan", "--format", f, "--top", "2", "-o", out, heapProfiles+"before.pb.gz")
 			if !strings.Contains(string(data), w) {
 				t.Errorf("output lacks %q:\n%s", w, data)
 			}

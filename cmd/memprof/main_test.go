@@ -75,6 +75,21 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one run of the CLI in a table of them, and what it must give.
+type cliCase struct {
+	name    string
+	args    []string
+	code    int
+	wantOut []string // substrings of stdout
+	wantErr []string // substrings of stderr
+}
+
+// check runs the case, its args after command (if any), with runChecked.
+func (c cliCase) check(t *testing.T, command ...string) {
+	t.Helper()
+	runChecked(t, append(command, c.args...), c.code, c.wantOut, c.wantErr)
+}
+
 // runChecked runs the CLI like runCLI and checks its exit code and that
 // stdout and stderr contain each of wantOut and wantErr. It returns the
 // outputs for the checks a test adds.
@@ -87,6 +102,25 @@ func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string
 	checkContains(t, "stdout", stdout, wantOut)
 	checkContains(t, "stderr", stderr, wantErr)
 	return stdout, stderr
+}
+
+// runToFile runs the CLI with args, which write to the file out (-o),
+// checks that it exits with code and prints nothing on stdout, and
+// returns what it wrote.
+func runToFile(t *testing.T, out string, code int, args ...string) []byte {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Fatalf("exit code: got %d, want %d\nstderr:\n%s", got, code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: got %q, want nothing with -o", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // checkContains checks that out, the output named what, contains each of
@@ -203,17 +237,7 @@ func TestInstancesJSON(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
-	code, stdout, stderr := runCLI(t, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr: %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("stdout %q, want nothing with -o", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
 	// The field names are a contract: check them on the raw JSON.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,17 +59,7 @@ func TestVerifyCommand(t *testing.T) {
 // checks the results file has the fields the issue fixes.
 func TestThroughputJSON(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "t.json")
-	code, stdout, stderr := runCLI(t, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
-	if code != exitOK {
-		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("with -o, got stdout %q, want none", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
 	var generic struct {
 		Throughput []map[string]any `json:"throughput"`
 		Agreement  map[string]any   `json:"agreement"`

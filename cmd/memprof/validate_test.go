@@ -208,13 +208,7 @@ func TestUntrustedResults(t *testing.T) {
 			r.NsPerOpMedian, r.NsPerOpQ1, r.NsPerOpQ3 = r.SamplesNs[0], r.SamplesNs[0], r.SamplesNs[0]
 		}
 	})
-	tests := []struct {
-		name    string
-		args    []string
-		code    int
-		wantOut []string
-		wantErr []string
-	}{
+	tests := []cliCase{
 		{"check: time budgets after a disagreement", []string{"check", "--budgets", budgetsDir + "time.yaml", "--results", checkDisagree}, exitFailure,
 			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: " + why, "memprof check: FAIL: 3 not checked (errors)"}, nil},
 		{"check: memory budgets after a disagreement", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", checkDisagree}, exitOK,
@@ -229,7 +223,7 @@ func TestUntrustedResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := snapshot(t, checkDisagree, headDisagree, otherOS, oneSample)
-			runChecked(t, tt.args, tt.code, tt.wantOut, tt.wantErr)
+			tt.check(t)
 			checkUnchanged(t, before)
 		})
 	}
