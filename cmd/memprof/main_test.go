@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
@@ -293,12 +294,8 @@ func TestInstancesJSON(t *testing.T) {
 		}
 	}
 	// Each case kept its raw heap profile.
-	entries, err := os.ReadDir(profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != len(rs.Instances) {
-		t.Errorf("got %d profiles, want one per measured case (%d)", len(entries), len(rs.Instances))
+	if got := testfs.Names(t, profiles); len(got) != len(rs.Instances) {
+		t.Errorf("got %d profiles %v, want one per measured case (%d)", len(got), got, len(rs.Instances))
 	}
 }
 

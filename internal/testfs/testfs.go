@@ -90,6 +90,20 @@ func WriteFile(t testing.TB, path, content string, perm fs.FileMode) string {
 	return path
 }
 
+// Names returns the names of dir's entries, sorted (os.ReadDir).
+func Names(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
+	}
+	return names
+}
+
 // Mkdir makes the directory dir with exactly the mode perm (chmod'ed past
 // the umask) and returns dir.
 func Mkdir(t testing.TB, dir string, perm fs.FileMode) string {

@@ -3,6 +3,7 @@ package testfs
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,9 @@ func TestSnapshot(t *testing.T) {
 	}
 	if l := Symlink(t, "f", filepath.Join(d, "l")); l != filepath.Join(d, "l") {
 		t.Errorf("Symlink: got path %q, want %q", l, filepath.Join(d, "l"))
+	}
+	if got, want := Names(t, dir), []string{"d", "f"}; !slices.Equal(got, want) {
+		t.Errorf("Names: got %v, want %v", got, want)
 	}
 	want := map[string]string{"f": "file:content -rw-r-----", "d": "dir", filepath.Join("d", "l"): "link:f"}
 	got := Snapshot(t, dir)
