@@ -128,30 +128,20 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 }
 
 func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	var outs []Outcome
-	for _, r := range rs.Instances {
-		if !b.Select.Matches(r.Key) {
-			continue
-		}
-		o := Outcome{Budget: b, Limit: l, Case: r.Key.String()}
-		if r.Error != "" {
-			o.Status, o.Detail = Error, "failed to measure: "+firstLine(r.Error)
-		} else {
-			o.Measured = memoryValue(l.Metric, &r)
-			o.Status = Pass
-			if o.Measured > l.Value {
-				o.Status = Fail
-				// The off-heap figure is read in the runtime's 256 KiB
-				// chunks: within its resolution (two chunks over N) of the
-				// budget it may be the reading, not the instances.
-				if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
-					o.Status = Warn
-					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
-				}
+	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
+		o.Measured = memoryValue(l.Metric, r)
+		o.Status = Pass
+		if o.Measured > l.Value {
+			o.Status = Fail
+			// The off-heap figure is read in the runtime's 256 KiB
+			// chunks: within its resolution (two chunks over N) of the
+			// budget it may be the reading, not the instances.
+			if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
+				o.Status = Warn
+				o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
 			}
 		}
-		outs = append(outs, o)
-	}
+	})
 	var reasons []string
 	var skips []Outcome
 	for _, u := range rs.Unavailable {
@@ -190,22 +180,11 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 	if why := disagreement(rs); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	var outs []Outcome
-	for _, t := range rs.Throughput {
-		if !b.Select.Matches(t.Key) {
-			continue
-		}
-		o := Outcome{Budget: b, Limit: l, Case: t.Key.String()}
-		if t.Error != "" {
-			o.Status, o.Detail = Error, "failed to measure: "+firstLine(t.Error)
-			outs = append(outs, o)
-			continue
-		}
-		q, _, err := TimeFigure(&t)
+	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
+		q, _, err := TimeFigure(t)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
-			outs = append(outs, o)
-			continue
+			return
 		}
 		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
 		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
@@ -213,8 +192,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
 				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
-		outs = append(outs, o)
-	}
+	})
 	if len(outs) > 0 {
 		return outs, nil
 	}

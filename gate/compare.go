@@ -198,23 +198,6 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 }
 
 func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
-	baseBy := map[model.Key]*model.Result{}
-	for i := range base.Instances {
-		baseBy[base.Instances[i].Key] = &base.Instances[i]
-	}
-	headBy := map[model.Key]*model.Result{}
-	var keys []model.Key
-	for i := range head.Instances {
-		k := head.Instances[i].Key
-		headBy[k] = &head.Instances[i]
-		keys = append(keys, k)
-	}
-	for i := range base.Instances {
-		if k := base.Instances[i].Key; headBy[k] == nil {
-			keys = append(keys, k)
-		}
-	}
-	slices.SortStableFunc(keys, model.Compare)
 	metrics := []struct {
 		name, unit string
 		value      func(*model.Result) float64
@@ -224,42 +207,13 @@ func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 		{"allocs/instance", "allocs", func(r *model.Result) float64 { return r.AllocsPerInstance }, 0},
 	}
 	var rows []Row
-	for _, k := range keys {
-		b, h := baseBy[k], headBy[k]
+	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
 		for _, m := range metrics {
-			row := Row{Case: k.String(), Metric: m.name, Unit: m.unit, P: -1}
-			switch {
-			case b == nil:
-				row.Change, row.Head = New, m.value(h)
-				if h.Error != "" {
-					row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-				}
-			case h == nil:
-				row.Change, row.Base = Missing, m.value(b)
-				row.Fails = !opts.AllowMissing
-			case h.Error != "":
-				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-			case b.Error != "":
-				row.Change, row.Head, row.Note = Unmeasured, m.value(h), "base failed to measure: "+firstLine(b.Error)
-			default:
-				row.Base, row.Head = m.value(b), m.value(h)
-				row.Delta = row.Head - row.Base
-				if row.Base != 0 {
-					row.DeltaFraction = row.Delta / row.Base
-				}
-				switch {
-				case row.Delta > m.tolerance:
-					row.Change, row.Fails = Regressed, true
-				case row.Delta < 0:
-					row.Change = Improved
-				default:
-					row.Change = Unchanged
-					if row.Delta > 0 {
-						row.Note = fmt.Sprintf("within --tolerance-bytes %s", model.FormatNumber(m.tolerance))
-					}
-				}
-				if b.N != h.N && b.N != 0 && h.N != 0 {
-					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b.N, h.N))
+			row := Row{Case: p.key.String(), Metric: m.name, Unit: m.unit, P: -1}
+			if !instanceRows.judgeAbsent(&row, p, m.value, opts.AllowMissing) {
+				judgeExact(&row, m.value(p.base), m.value(p.head), m.tolerance)
+				if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
+					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
 				}
 			}
 			rows = append(rows, row)
@@ -268,97 +222,43 @@ func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 	return rows
 }
 
-func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
-	baseBy := map[model.Key]*model.ThroughputRow{}
-	for i := range base.Throughput {
-		baseBy[base.Throughput[i].Key] = &base.Throughput[i]
+// judgeExact judges an exact figure: an increase beyond tolerance is a
+// regression, any decrease an improvement.
+func judgeExact(row *Row, base, head, tolerance float64) {
+	row.Base, row.Head = base, head
+	row.Delta = row.Head - row.Base
+	if row.Base != 0 {
+		row.DeltaFraction = row.Delta / row.Base
 	}
-	headBy := map[model.Key]*model.ThroughputRow{}
-	var keys []model.Key
-	for i := range head.Throughput {
-		k := head.Throughput[i].Key
-		headBy[k] = &head.Throughput[i]
-		keys = append(keys, k)
-	}
-	for i := range base.Throughput {
-		if k := base.Throughput[i].Key; headBy[k] == nil {
-			keys = append(keys, k)
+	switch {
+	case row.Delta > tolerance:
+		row.Change, row.Fails = Regressed, true
+	case row.Delta < 0:
+		row.Change = Improved
+	default:
+		row.Change = Unchanged
+		if row.Delta > 0 {
+			row.Note = fmt.Sprintf("within --tolerance-bytes %s", model.FormatNumber(tolerance))
 		}
 	}
-	slices.SortStableFunc(keys, model.Compare)
+}
+
+func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
 	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
-	for _, k := range keys {
-		b, h := baseBy[k], headBy[k]
-		row := Row{Case: k.String(), Metric: "time/op", Unit: "ns", P: -1}
-		switch {
-		case b == nil:
-			row.Change, row.Head = New, medianOf(h)
-			if h.Error != "" {
-				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-			}
-		case h == nil:
-			row.Change, row.Base = Missing, medianOf(b)
-			row.Fails = !opts.AllowMissing
-		case h.Error != "":
-			row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-		case b.Error != "":
-			row.Change, row.Head, row.Note = Unmeasured, medianOf(h), "base failed to measure: "+firstLine(b.Error)
-		case len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0:
-			side := "base"
-			if len(b.SamplesNs) > 0 {
-				side = "head"
-			}
-			errs = append(errs, fmt.Errorf("%s: %s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", row.Case, side))
-			continue
-		default:
-			bq, n1, err := TimeFigure(b)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: base: %w", row.Case, err))
+	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
+		row := Row{Case: p.key.String(), Metric: "time/op", Unit: "ns", P: -1}
+		if !throughputRows.judgeAbsent(&row, p, medianOf, opts.AllowMissing) {
+			if err := judgeTime(&row, p.base, p.head, opts.Tolerance, &thresholds); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
 				continue
-			}
-			hq, n2, err := TimeFigure(h)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: head: %w", row.Case, err))
-				continue
-			}
-			row.Base, row.Head, row.N1, row.N2 = bq.Median, hq.Median, n1, n2
-			row.Delta = row.Head - row.Base
-			if row.Base != 0 {
-				row.DeltaFraction = row.Delta / row.Base
-			}
-			if why := tooFewSamples(n1, n2, alpha); why != "" {
-				row.Change, row.Fails, row.Note = Unmeasured, true, why
-				break
-			}
-			bs := benchmath.NewSample(slices.Clone(b.SamplesNs), &thresholds)
-			hs := benchmath.NewSample(slices.Clone(h.SamplesNs), &thresholds)
-			cmp := benchmath.AssumeNothing.Compare(bs, hs)
-			row.P = cmp.P
-			significant := cmp.P < cmp.Alpha
-			switch {
-			case significant && row.DeltaFraction > opts.Tolerance:
-				row.Change, row.Fails = Regressed, true
-			case significant && row.DeltaFraction < -opts.Tolerance:
-				row.Change = Improved
-			default:
-				row.Change = Unchanged
-				switch {
-				case !significant:
-					row.Note = fmt.Sprintf("not significant (p=%.3f)", cmp.P)
-				case row.Delta != 0:
-					row.Note = fmt.Sprintf("within tolerance %s", pct(opts.Tolerance))
-				}
-			}
-			for _, w := range cmp.Warnings {
-				row.Note = joinNote(row.Note, w.Error())
 			}
 		}
 		// A time from a file whose libraries disagreed is no time.
 		for _, side := range []string{"head", "base"} {
-			present := (side == "head" && h != nil) || (side == "base" && b != nil)
+			present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
 			if why := untrusted[side]; why != "" && present {
 				row.Change, row.Fails, row.P = Unmeasured, true, -1
 				row.Note = side + ": " + why
@@ -380,6 +280,60 @@ func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) (
 		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
 	}
 	return rows, nil
+}
+
+// judgeTime judges the times of a case both sides measured, by a
+// Mann-Whitney U test over their samples and the relative tolerance. It
+// fails, leaving row, for a side without samples or whose samples give no
+// time figure.
+func judgeTime(row *Row, b, h *model.ThroughputRow, tolerance float64, thresholds *benchmath.Thresholds) error {
+	if len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0 {
+		side := "base"
+		if len(b.SamplesNs) > 0 {
+			side = "head"
+		}
+		return fmt.Errorf("%s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", side)
+	}
+	bq, n1, err := TimeFigure(b)
+	if err != nil {
+		return fmt.Errorf("base: %w", err)
+	}
+	hq, n2, err := TimeFigure(h)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	row.Base, row.Head, row.N1, row.N2 = bq.Median, hq.Median, n1, n2
+	row.Delta = row.Head - row.Base
+	if row.Base != 0 {
+		row.DeltaFraction = row.Delta / row.Base
+	}
+	if why := tooFewSamples(n1, n2, thresholds.CompareAlpha); why != "" {
+		row.Change, row.Fails, row.Note = Unmeasured, true, why
+		return nil
+	}
+	bs := benchmath.NewSample(slices.Clone(b.SamplesNs), thresholds)
+	hs := benchmath.NewSample(slices.Clone(h.SamplesNs), thresholds)
+	cmp := benchmath.AssumeNothing.Compare(bs, hs)
+	row.P = cmp.P
+	significant := cmp.P < cmp.Alpha
+	switch {
+	case significant && row.DeltaFraction > tolerance:
+		row.Change, row.Fails = Regressed, true
+	case significant && row.DeltaFraction < -tolerance:
+		row.Change = Improved
+	default:
+		row.Change = Unchanged
+		switch {
+		case !significant:
+			row.Note = fmt.Sprintf("not significant (p=%.3f)", cmp.P)
+		case row.Delta != 0:
+			row.Note = fmt.Sprintf("within tolerance %s", pct(tolerance))
+		}
+	}
+	for _, w := range cmp.Warnings {
+		row.Note = joinNote(row.Note, w.Error())
+	}
+	return nil
 }
 
 // medianOf is a row's time (TimeFigure's median), 0 without samples.

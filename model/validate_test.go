@@ -67,6 +67,22 @@ func writeDoc(t *testing.T, path string, d doc) []byte {
 	return data
 }
 
+// editedResults is validResults as a JSON document, edited by edit.
+func editedResults(t *testing.T, edit func(doc)) doc {
+	t.Helper()
+	d := toDoc(t, validResults(t))
+	edit(d)
+	return d
+}
+
+// writeEdited writes validResults, edited by edit, to a file in dir named
+// after name, and returns its path and what it holds.
+func writeEdited(t *testing.T, dir, name string, edit func(doc)) (path string, data []byte) {
+	t.Helper()
+	path = filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+	return path, writeDoc(t, path, editedResults(t, edit))
+}
+
 // TestReadResultsRefuses: each hostile edit of a valid file is refused
 // with exactly the problem it causes, 0-based row index and case named;
 // the file read is left as it was.
@@ -133,10 +149,7 @@ func TestReadResultsRefuses(t *testing.T) {
 	dir := t.TempDir()
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			before := writeDoc(t, path, d)
+			path, before := writeEdited(t, dir, tt.name, tt.edit)
 			rs, err := ReadResultsFile(path)
 			if err == nil {
 				t.Fatalf("case %d: got %d instances and no error, want the file refused", i, len(rs.Instances))
@@ -191,10 +204,7 @@ func TestReadResultsAccepts(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			writeDoc(t, path, d)
+			path, _ := writeEdited(t, dir, tt.name, tt.edit)
 			if _, err := ReadResultsFile(path); err != nil {
 				t.Errorf("got %v, want the file accepted", err)
 			}
@@ -230,9 +240,7 @@ func TestResultsReaderNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			data, err := json.Marshal(d)
+			data, err := json.Marshal(editedResults(t, tt.edit))
 			if err != nil {
 				t.Fatal(err)
 			}

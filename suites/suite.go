@@ -67,45 +67,21 @@ type Registry struct {
 // or neither of a constructor and a reason, that appears twice, or an
 // agreement library that is incomplete: all programming errors in a suite.
 func NewRegistry(suites ...Suite) (*Registry, error) {
+	entries := newChecked("entry", func(e Entry) (Entry, error) {
+		e.Key = e.Key.Normalize()
+		return e, checkEntry(e)
+	}, Entry.BenchName)
+	ops := newChecked("op", func(o Op) (Op, error) {
+		o.Key = o.Key.Normalize()
+		return o, checkOp(o)
+	}, func(o Op) model.Key { return o.Key })
+	agree := newChecked("agreement lib", func(l AgreeLib) (AgreeLib, error) { return l, checkAgreeLib(l) },
+		func(l AgreeLib) model.Lib { return l.Lib })
 	r := &Registry{byName: map[string]int{}}
 	var errs []error
 	for _, s := range suites {
-		for _, e := range s.Entries {
-			e.Key = e.Key.Normalize()
-			if err := checkEntry(e); err != nil {
-				errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
-				continue
-			}
-			name := e.BenchName()
-			if _, dup := r.byName[name]; dup {
-				errs = append(errs, fmt.Errorf("suite %s: duplicate entry %s", s.Name, name))
-				continue
-			}
-			r.byName[name] = len(r.entries)
-			r.entries = append(r.entries, e)
-		}
-		for _, o := range s.Ops {
-			o.Key = o.Key.Normalize()
-			if err := checkOp(o); err != nil {
-				errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
-				continue
-			}
-			if slices.ContainsFunc(r.ops, func(p Op) bool { return p.Key == o.Key }) {
-				errs = append(errs, fmt.Errorf("suite %s: duplicate op %s", s.Name, o.Key))
-				continue
-			}
-			r.ops = append(r.ops, o)
-		}
-		for _, l := range s.Agree {
-			if err := checkAgreeLib(l); err != nil {
-				errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
-				continue
-			}
-			if slices.ContainsFunc(r.agree, func(m AgreeLib) bool { return m.Lib == l.Lib }) {
-				errs = append(errs, fmt.Errorf("suite %s: duplicate agreement lib %s", s.Name, l.Lib))
-				continue
-			}
-			r.agree = append(r.agree, l)
+		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree)) {
+			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
 		}
 		for _, m := range s.Modules {
 			if !slices.Contains(r.modules, m) {
@@ -116,6 +92,7 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	r.entries, r.ops, r.agree = entries.items, ops.items, agree.items
 	slices.SortStableFunc(r.entries, func(a, b Entry) int { return model.Compare(a.Key, b.Key) })
 	for i, e := range r.entries {
 		r.byName[e.BenchName()] = i
@@ -123,6 +100,42 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	slices.SortStableFunc(r.ops, func(a, b Op) int { return model.Compare(a.Key, b.Key) })
 	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
 	return r, nil
+}
+
+// checked collects the items of one kind (entries, operations, agreement
+// libraries) from every suite: each is prepared and checked by check, and
+// kept unless check fails or an earlier item has the same id.
+type checked[T any, I comparable] struct {
+	what  string
+	check func(T) (T, error)
+	id    func(T) I
+	seen  map[I]bool
+	items []T
+}
+
+func newChecked[T any, I comparable](what string, check func(T) (T, error), id func(T) I) *checked[T, I] {
+	return &checked[T, I]{what: what, check: check, id: id, seen: map[I]bool{}}
+}
+
+// add keeps the valid, new items of one suite and returns an error for
+// each of the others.
+func (c *checked[T, I]) add(items []T) []error {
+	var errs []error
+	for _, it := range items {
+		it, err := c.check(it)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		id := c.id(it)
+		if c.seen[id] {
+			errs = append(errs, fmt.Errorf("duplicate %s %v", c.what, id))
+			continue
+		}
+		c.seen[id] = true
+		c.items = append(c.items, it)
+	}
+	return errs
 }
 
 func checkKeyNames(k model.Key) error {

@@ -14,13 +14,7 @@ const budgetsDir = "../../fixtures/budgets/"
 
 func TestCheckExitCodes(t *testing.T) {
 	results := budgetsDir + "results.json"
-	tests := []struct {
-		name    string
-		args    []string
-		code    int
-		wantOut []string
-		wantErr []string
-	}{
+	tests := []cliCase{
 		{"all hold", []string{"--budgets", budgetsDir + "pass.yaml", "--results", results}, exitOK,
 			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 5 hold"}, nil},
 		{"exceeded", []string{"--budgets", budgetsDir + "exceeded.yaml", "--results", results}, exitFailure,
@@ -48,22 +42,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"stray argument", []string{"extra"}, exitUsage, nil, []string{"unexpected arguments: extra"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append([]string{"check"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.check(t, "check") })
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
@@ -75,6 +76,74 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one run of the CLI in a table of them, and what it must give.
+type cliCase struct {
+	name    string
+	args    []string
+	code    int
+	wantOut []string // substrings of stdout
+	wantErr []string // substrings of stderr
+}
+
+// check runs the case, its args after command (if any), with runChecked.
+func (c cliCase) check(t *testing.T, command ...string) {
+	t.Helper()
+	runChecked(t, append(command, c.args...), c.code, c.wantOut, c.wantErr)
+}
+
+// runChecked runs the CLI like runCLI and checks its exit code and that
+// stdout and stderr contain each of wantOut and wantErr. It returns the
+// outputs for the checks a test adds.
+func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string) (stdout, stderr string) {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", got, code, stdout, stderr)
+	}
+	checkContains(t, "stdout", stdout, wantOut)
+	checkContains(t, "stderr", stderr, wantErr)
+	return stdout, stderr
+}
+
+// runToFile runs the CLI with args, which write to the file out (-o),
+// checks that it exits with code and prints nothing on stdout, and
+// returns what it wrote.
+func runToFile(t *testing.T, out string, code int, args ...string) []byte {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Fatalf("exit code: got %d, want %d\nstderr:\n%s", got, code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: got %q, want nothing with -o", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// checkContains checks that out, the output named what, contains each of
+// want.
+func checkContains(t *testing.T, what, out string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// checkUsageError checks that the CLI refuses args as a usage error: exit
+// 2, each of want in stderr, nothing on stdout.
+func checkUsageError(t *testing.T, args []string, want []string) {
+	t.Helper()
+	if stdout, _ := runChecked(t, args, exitUsage, nil, want); stdout != "" {
+		t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -99,20 +168,7 @@ func TestUsageErrors(t *testing.T) {
 		{"sweep not a number", []string{"instances", "--type", "G1", "--sweep", "--sweep-n", "1000,x,3"}, []string{`--sweep-n: "x" is not a positive integer`}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -182,17 +238,7 @@ func TestInstancesJSON(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
-	code, stdout, stderr := runCLI(t, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr: %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("stdout %q, want nothing with -o", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
 	// The field names are a contract: check them on the raw JSON.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -248,12 +294,8 @@ func TestInstancesJSON(t *testing.T) {
 		}
 	}
 	// Each case kept its raw heap profile.
-	entries, err := os.ReadDir(profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != len(rs.Instances) {
-		t.Errorf("got %d profiles, want one per measured case (%d)", len(entries), len(rs.Instances))
+	if got := testfs.Names(t, profiles); len(got) != len(rs.Instances) {
+		t.Errorf("got %d profiles %v, want one per measured case (%d)", len(got), got, len(rs.Instances))
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,20 +33,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"verify extra args", []string{"verify", "now"}, []string{"unexpected arguments"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("got exit %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("got stdout %q, want none", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -73,17 +59,7 @@ func TestVerifyCommand(t *testing.T) {
 // checks the results file has the fields the issue fixes.
 func TestThroughputJSON(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "t.json")
-	code, stdout, stderr := runCLI(t, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
-	if code != exitOK {
-		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("with -o, got stdout %q, want none", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
 	var generic struct {
 		Throughput []map[string]any `json:"throughput"`
 		Agreement  map[string]any   `json:"agreement"`
@@ -160,18 +136,13 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 		{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"},
 		{"verify"},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
-		if code != exitFailure {
-			t.Errorf("%v: got exit %d, want %d", args, code, exitFailure)
-		}
-		if stdout != "" {
-			t.Errorf("%v: got stdout %q, want nothing printed", args, stdout)
-		}
-		for _, w := range []string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"} {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: stderr %q does not contain %q", args, stderr, w)
+		t.Run(args[0], func(t *testing.T) {
+			stdout, _ := runChecked(t, args, exitFailure, nil,
+				[]string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"})
+			if stdout != "" {
+				t.Errorf("got stdout %q, want nothing printed", stdout)
 			}
-		}
+		})
 	}
 }
 
@@ -180,9 +151,5 @@ func TestInstancesWithThroughput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	for _, w := range []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("stdout does not contain %q:\n%s", w, stdout)
-		}
-	}
+	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"})
 }

@@ -14,11 +14,7 @@ import (
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
-func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, Suite()) }
-
-func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, Suite()) }
-
-func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, Suite()) }
+func TestSuite(t *testing.T) { suitetest.CheckSuite(t, Suite()) }
 
 // KeyGen's HMAC makes interface type assertions. The runtime caches their
 // answers per call site but builds each cache on a random ~1/1024 of the

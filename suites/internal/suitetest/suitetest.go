@@ -40,6 +40,16 @@ func keyOf(e suites.Entry) suitekit.Key {
 	return suitekit.Key{Type: e.Type, Repr: e.Repr, Layout: e.Layout, Scheme: e.Scheme}
 }
 
+// CheckSuite runs the checks every library suite's entries must pass, as
+// subtests of t: Coverage (CheckCoverage), Schemes (CheckSchemes) and
+// Measurements (CheckMeasurements; select it alone with
+// -run 'TestSuite/^Measurements$').
+func CheckSuite(t *testing.T, s suites.Suite) {
+	t.Run("Coverage", func(t *testing.T) { CheckCoverage(t, s) })
+	t.Run("Schemes", func(t *testing.T) { CheckSchemes(t, s) })
+	t.Run("Measurements", func(t *testing.T) { CheckMeasurements(t, s) })
+}
+
 // CheckCoverage checks that lib registered exactly one entry for every
 // combination of the matrix, that each unavailable one has a reason and
 // each available one a constructor, a size and a case.

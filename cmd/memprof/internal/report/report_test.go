@@ -13,6 +13,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/model"
 )
 
@@ -83,16 +84,8 @@ func TestWriteListsEveryFile(t *testing.T) {
 			for _, typ := range tt.tradeoffs {
 				want = append(want, TradeoffFile(typ))
 			}
-			entries, err := os.ReadDir(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var onDisk []string
-			for _, e := range entries {
-				onDisk = append(onDisk, e.Name())
-			}
+			onDisk := testfs.Names(t, out)
 			slices.Sort(want)
-			slices.Sort(onDisk)
 			if !slices.Equal(onDisk, want) {
 				t.Errorf("files in %s: got %v, want %v", out, onDisk, want)
 			}
@@ -125,13 +118,9 @@ func TestWriteListsEveryFile(t *testing.T) {
 // assertNoTemp fails if a temporary directory of Write is left in dir.
 func assertNoTemp(t *testing.T, dir string) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("left behind: %s", e.Name())
+	for _, name := range testfs.Names(t, dir) {
+		if strings.HasPrefix(name, ".") {
+			t.Errorf("left behind: %s", name)
 		}
 	}
 }
