@@ -12,7 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // Version is the budgets file version this package reads.
@@ -53,29 +53,20 @@ func (m Metric) String() string { return metricNames[m] }
 // rather than a memory figure (read from instance rows).
 func (m Metric) Timed() bool { return m == NsPerOp }
 
-// Format renders a value of the metric for people, with its unit.
-func (m Metric) Format(v float64) string {
+// Unit is the unit of the metric's values.
+func (m Metric) Unit() model.Unit {
 	switch m {
 	case NsPerOp:
-		return HumanDuration(v)
+		return model.Nanoseconds
 	case AllocsPerInstance:
-		return trimFloat(v)
+		return model.Count
 	}
-	return trimFloat(v) + " B"
+	return model.Bytes
 }
 
-// trimFloat renders v exactly when that is short (whole numbers, and the
-// exact per-instance figures such as 32.03096), else to six significant
-// digits.
-func trimFloat(v float64) string {
-	if v == float64(int64(v)) {
-		return strconv.FormatInt(int64(v), 10)
-	}
-	if s := strconv.FormatFloat(v, 'f', -1, 64); len(s) <= 12 {
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', 6, 64)
-}
+// Format renders a value of the metric for people, with its unit
+// (model.Unit.Format): "192 B", "1", "2.081 ms".
+func (m Metric) Format(v float64) string { return m.Unit().Format(v) }
 
 // File is a parsed budgets file. It keeps the YAML source and node tree so
 // that Update can rewrite values in place, comments and layout untouched.
@@ -139,8 +130,8 @@ type selectorField struct {
 
 func (s *Selector) fields() []selectorField {
 	return []selectorField{
-		{"type", s.Type, suites.Types}, {"lib", s.Lib, suites.Libs}, {"repr", s.Repr, suites.Reprs},
-		{"layout", s.Layout, suites.Layouts}, {"scheme", s.Scheme, suites.Schemes}, {"op", s.Op, suites.OpNames},
+		{"type", s.Type, model.Strings(model.Types)}, {"lib", s.Lib, model.Strings(model.Libs)}, {"repr", s.Repr, model.Strings(model.Reprs)},
+		{"layout", s.Layout, model.Strings(model.Layouts)}, {"scheme", s.Scheme, model.Strings(model.Schemes)}, {"op", s.Op, model.Strings(model.Ops)},
 	}
 }
 
@@ -151,22 +142,19 @@ func accepts(list []string, v string) bool {
 	return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
 }
 
-// MatchesInstance reports whether an instance case is selected. A selector
-// naming an op selects only operations, never instances. An empty scheme
-// (types the scheme does not change) is accepted by any scheme selector.
-func (s Selector) MatchesInstance(typ, lib, repr, layout, scheme string) bool {
-	if len(s.Op) > 0 {
-		return false
+// Matches reports whether the case k is selected. For an instance case
+// (no op), a selector naming an op selects only operations, never
+// instances, and an empty scheme (types the scheme does not change) is
+// accepted by any scheme selector. For an operation the layout and scheme
+// are not selected on (operations have no layout and are all min-pk;
+// Parse refuses time budgets that select on them).
+func (s Selector) Matches(k model.Key) bool {
+	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr))
+	if k.Op != "" {
+		return base && accepts(s.Op, string(k.Op))
 	}
-	return accepts(s.Type, typ) && accepts(s.Lib, lib) && accepts(s.Repr, repr) &&
-		accepts(s.Layout, layout) && (scheme == "" || accepts(s.Scheme, scheme))
-}
-
-// MatchesOp reports whether an operation row (throughput) is selected.
-// Throughput rows carry no layout or scheme; Parse refuses time budgets
-// that select on them.
-func (s Selector) MatchesOp(typ, lib, repr, op string) bool {
-	return accepts(s.Type, typ) && accepts(s.Lib, lib) && accepts(s.Repr, repr) && accepts(s.Op, op)
+	return base && len(s.Op) == 0 && accepts(s.Layout, string(k.Layout)) &&
+		(k.Scheme == "" || accepts(s.Scheme, string(k.Scheme)))
 }
 
 // PosError is a problem at a position in a budgets file.
@@ -191,7 +179,7 @@ var ErrInvalid = errors.New("invalid budgets file")
 const DefaultMaxBytes = 64 << 20
 
 // ErrTooLarge is wrapped by the error of a budgets file larger than the
-// limit; it is the same value as memprof.ErrTooLarge.
+// limit; it is the same value as model.ErrTooLarge.
 var ErrTooLarge = readlimit.ErrTooLarge
 
 // ReadFile reads and parses the budgets file at path, up to
@@ -460,7 +448,7 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 		}
 		name := it.Value
 		if f.valid != nil {
-			c, err := suites.Canonical(f.key, name, f.valid)
+			c, err := model.Canonical(f.key, name, f.valid)
 			if err != nil {
 				p.errorf(it, "select: %v", err)
 				continue

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/memprof/memprof/model"
 )
 
 func TestParseValid(t *testing.T) {
@@ -84,6 +86,8 @@ func TestSelectorMatches(t *testing.T) {
 		opType, opLib, opRepr, op      string
 		wantOp                         bool
 	}{
+		// Operations of PublicKey and Signature carry the min-pk scheme,
+		// which a time budget cannot select on.
 		{"{}", "Signature", "blst", "affine", "pointer", "min-pk", true, "Signature", "blst", "affine", "verify", true},
 		{"{type: Signature}", "PublicKey", "blst", "affine", "pointer", "min-pk", false, "PublicKey", "blst", "affine", "verify", false},
 		{"{type: [PublicKey, Signature], lib: blst}", "PublicKey", "blst", "affine", "slice", "", true, "Signature", "gnark", "affine", "verify", false},
@@ -95,14 +99,16 @@ func TestSelectorMatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := sel(tt.sel)
-		if got := s.MatchesInstance(tt.typ, tt.lib, tt.repr, tt.layout, tt.scheme); got != tt.wantInstance {
-			t.Errorf("%s MatchesInstance(%s/%s/%s/%s/%s): got %v, want %v", tt.sel, tt.typ, tt.lib, tt.repr, tt.layout, tt.scheme, got, tt.wantInstance)
+		ik := model.Key{Type: model.Type(tt.typ), Lib: model.Lib(tt.lib), Repr: model.Repr(tt.repr), Layout: model.Layout(tt.layout), Scheme: model.Scheme(tt.scheme)}
+		if got := s.Matches(ik); got != tt.wantInstance {
+			t.Errorf("%s Matches(%s): got %v, want %v", tt.sel, ik, got, tt.wantInstance)
 		}
 		if tt.op == "" {
 			continue
 		}
-		if got := s.MatchesOp(tt.opType, tt.opLib, tt.opRepr, tt.op); got != tt.wantOp {
-			t.Errorf("%s MatchesOp(%s/%s/%s %s): got %v, want %v", tt.sel, tt.opType, tt.opLib, tt.opRepr, tt.op, got, tt.wantOp)
+		ok := model.Key{Type: model.Type(tt.opType), Lib: model.Lib(tt.opLib), Repr: model.Repr(tt.opRepr), Op: model.Op(tt.op), Batch: 1}.Normalize()
+		if got := s.Matches(ok); got != tt.wantOp {
+			t.Errorf("%s Matches(%s): got %v, want %v", tt.sel, ok, got, tt.wantOp)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // Status is the verdict on one limit for one case.
@@ -97,12 +97,12 @@ type CheckOptions struct {
 }
 
 // Check evaluates every limit of f against rs, which should come from a
-// memprof.ResultsReader (validated at load). Each budget applies to every
+// model.ResultsReader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
 // Problem; one that matches only cases that failed to measure or are
 // unavailable gives Error outcomes. Times are TimeFigure's; every time
 // limit is an Error when rs's agreement check failed.
-func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
+func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 	rep := &Report{File: f}
 	for _, b := range f.Budgets {
 		reported := false
@@ -127,48 +127,26 @@ func Check(f *File, rs *memprof.Results, opts CheckOptions) *Report {
 	return rep
 }
 
-// InstanceName names an instance case for reports, as
-// memprof.Result.Label does: Signature/blst/affine/pointer[/min-sig].
-func InstanceName(typ, lib, repr, layout, scheme string) string {
-	return (&memprof.Result{Type: typ, Lib: lib, Repr: repr, Layout: layout, Scheme: scheme}).Label()
-}
-
-// OpName names an operation case for reports, as
-// memprof.ThroughputRow.Label does: Signature/blst/affine op=verify.
-func OpName(typ, lib, repr, op string) string {
-	return (&memprof.ThroughputRow{Type: typ, Lib: lib, Repr: repr, Op: op}).Label()
-}
-
-func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
-	var outs []Outcome
-	for _, r := range rs.Instances {
-		if !b.Select.MatchesInstance(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme) {
-			continue
-		}
-		o := Outcome{Budget: b, Limit: l, Case: InstanceName(r.Type, r.Lib, r.Repr, r.Layout, r.Scheme)}
-		if r.Error != "" {
-			o.Status, o.Detail = Error, "failed to measure: "+firstLine(r.Error)
-		} else {
-			o.Measured = memoryValue(l.Metric, &r)
-			o.Status = Pass
-			if o.Measured > l.Value {
-				o.Status = Fail
-				// The off-heap figure is read in the runtime's 256 KiB
-				// chunks: within its resolution (two chunks over N) of the
-				// budget it may be the reading, not the instances.
-				if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
-					o.Status = Warn
-					o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s B per instance, 512 KiB / N): measure at a larger N to tell", trimFloat(r.OffheapResolution))
-				}
+func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
+		o.Measured = memoryValue(l.Metric, r)
+		o.Status = Pass
+		if o.Measured > l.Value {
+			o.Status = Fail
+			// The off-heap figure is read in the runtime's 256 KiB
+			// chunks: within its resolution (two chunks over N) of the
+			// budget it may be the reading, not the instances.
+			if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
+				o.Status = Warn
+				o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
 			}
 		}
-		outs = append(outs, o)
-	}
+	})
 	var reasons []string
 	var skips []Outcome
 	for _, u := range rs.Unavailable {
-		if u.Op == "" && b.Select.MatchesInstance(u.Type, u.Lib, u.Repr, u.Layout, "") {
-			name := InstanceName(u.Type, u.Lib, u.Repr, u.Layout, "")
+		if u.Op == "" && b.Select.Matches(u.Key) {
+			name := u.Key.String()
 			reasons = append(reasons, name+": "+u.Reason)
 			if len(b.Select.Lib) > 0 {
 				skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
@@ -185,7 +163,7 @@ func checkMemory(b *Budget, l Limit, rs *memprof.Results) ([]Outcome, error) {
 	return nil, fmt.Errorf("select %s matches no measured case", b.Select)
 }
 
-func memoryValue(m Metric, r *memprof.Result) float64 {
+func memoryValue(m Metric, r *model.Result) float64 {
 	switch m {
 	case AllocsPerInstance:
 		return r.AllocsPerInstance
@@ -195,45 +173,33 @@ func memoryValue(m Metric, r *memprof.Result) float64 {
 	return r.BytesPerInstance
 }
 
-func checkTime(b *Budget, l Limit, rs *memprof.Results, opts CheckOptions) ([]Outcome, error) {
+func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
 	if opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
 	if why := disagreement(rs); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	var outs []Outcome
-	for _, t := range rs.Throughput {
-		if !b.Select.MatchesOp(t.Type, t.Lib, t.Repr, t.Op) {
-			continue
-		}
-		o := Outcome{Budget: b, Limit: l, Case: OpName(t.Type, t.Lib, t.Repr, t.Op)}
-		if t.Error != "" {
-			o.Status, o.Detail = Error, "failed to measure: "+firstLine(t.Error)
-			outs = append(outs, o)
-			continue
-		}
-		q, _, err := TimeFigure(&t)
+	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
+		q, _, err := TimeFigure(t)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
-			outs = append(outs, o)
-			continue
+			return
 		}
 		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
 		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
 		if o.Status == Warn {
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
-				HumanDuration(o.Q1), HumanDuration(o.Q3))
+				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
-		outs = append(outs, o)
-	}
+	})
 	if len(outs) > 0 {
 		return outs, nil
 	}
 	var reasons []string
 	for _, u := range rs.Unavailable {
-		if u.Op != "" && b.Select.MatchesOp(u.Type, u.Lib, u.Repr, u.Op) {
-			reasons = append(reasons, OpName(u.Type, u.Lib, u.Repr, u.Op)+": "+u.Reason)
+		if u.Op != "" && b.Select.Matches(u.Key) {
+			reasons = append(reasons, u.Key.String()+": "+u.Reason)
 		}
 	}
 	if len(reasons) > 0 {

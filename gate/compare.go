@@ -11,8 +11,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // CompareOptions tune Compare. The zero value is strict: no tolerance,
@@ -78,9 +77,9 @@ type EnvDiff struct {
 
 // Comparison is the result of Compare.
 type Comparison struct {
-	BaseEnv  memprof.Env `json:"base_env"`
-	HeadEnv  memprof.Env `json:"head_env"`
-	EnvDiffs []EnvDiff   `json:"env_diffs,omitempty"`
+	BaseEnv  model.Env `json:"base_env"`
+	HeadEnv  model.Env `json:"head_env"`
+	EnvDiffs []EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
 	Rows      []Row   `json:"rows"`
@@ -125,7 +124,7 @@ var ErrBadInput = errors.New("cannot compare")
 // model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
 // GOMAXPROCS (it changes the times of operations that use several
 // threads) and the measured libraries' versions.
-func EnvDiffs(base, head memprof.Env) []EnvDiff {
+func EnvDiffs(base, head model.Env) []EnvDiff {
 	var d []EnvDiff
 	add := func(field, a, b string) {
 		if a != b {
@@ -160,15 +159,15 @@ func EnvDiffs(base, head memprof.Env) []EnvDiff {
 // agreement check failed, fails: nothing can be concluded from it.
 //
 // It returns an error wrapping ErrBadInput for results that break the
-// schema's rules (memprof.Results.Validate) or times without samples, and
+// schema's rules (model.Results.Validate) or times without samples, and
 // an *EnvMismatchError for results from different environments (unless
 // allowed).
-func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, error) {
+func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error) {
 	for _, side := range []struct {
 		name string
-		rs   *memprof.Results
+		rs   *model.Results
 	}{{"base", base}, {"head", head}} {
-		if err := side.rs.Validate(nil); err != nil {
+		if err := side.rs.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrBadInput, side.name, err)
 		}
 	}
@@ -198,88 +197,23 @@ func Compare(base, head *memprof.Results, opts CompareOptions) (*Comparison, err
 	return c, nil
 }
 
-type instanceKey struct{ typ, lib, repr, layout, scheme, name string }
-
-func keyOf(r *memprof.Result) instanceKey {
-	return instanceKey{r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Name}
-}
-
-func (k instanceKey) String() string {
-	if k.typ == "" {
-		return k.name
-	}
-	return InstanceName(k.typ, k.lib, k.repr, k.layout, k.scheme)
-}
-
-func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
-	baseBy := map[instanceKey]*memprof.Result{}
-	for i := range base.Instances {
-		baseBy[keyOf(&base.Instances[i])] = &base.Instances[i]
-	}
-	headBy := map[instanceKey]*memprof.Result{}
-	var keys []instanceKey
-	for i := range head.Instances {
-		k := keyOf(&head.Instances[i])
-		headBy[k] = &head.Instances[i]
-		keys = append(keys, k)
-	}
-	for i := range base.Instances {
-		if k := keyOf(&base.Instances[i]); headBy[k] == nil {
-			keys = append(keys, k)
-		}
-	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr || a.layout != b.layout {
-			return suites.Less(a.typ, a.lib, a.repr, a.layout, b.typ, b.lib, b.repr, b.layout)
-		}
-		return a.scheme+a.name < b.scheme+b.name
-	})
+func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 	metrics := []struct {
 		name, unit string
-		value      func(*memprof.Result) float64
+		value      func(*model.Result) float64
 		tolerance  float64
 	}{
-		{"bytes/instance", "B", func(r *memprof.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
-		{"allocs/instance", "allocs", func(r *memprof.Result) float64 { return r.AllocsPerInstance }, 0},
+		{"bytes/instance", "B", func(r *model.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
+		{"allocs/instance", "allocs", func(r *model.Result) float64 { return r.AllocsPerInstance }, 0},
 	}
 	var rows []Row
-	for _, k := range keys {
-		b, h := baseBy[k], headBy[k]
+	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
 		for _, m := range metrics {
-			row := Row{Case: k.String(), Metric: m.name, Unit: m.unit, P: -1}
-			switch {
-			case b == nil:
-				row.Change, row.Head = New, m.value(h)
-				if h.Error != "" {
-					row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-				}
-			case h == nil:
-				row.Change, row.Base = Missing, m.value(b)
-				row.Fails = !opts.AllowMissing
-			case h.Error != "":
-				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-			case b.Error != "":
-				row.Change, row.Head, row.Note = Unmeasured, m.value(h), "base failed to measure: "+firstLine(b.Error)
-			default:
-				row.Base, row.Head = m.value(b), m.value(h)
-				row.Delta = row.Head - row.Base
-				if row.Base != 0 {
-					row.DeltaFraction = row.Delta / row.Base
-				}
-				switch {
-				case row.Delta > m.tolerance:
-					row.Change, row.Fails = Regressed, true
-				case row.Delta < 0:
-					row.Change = Improved
-				default:
-					row.Change = Unchanged
-					if row.Delta > 0 {
-						row.Note = fmt.Sprintf("within --tolerance-bytes %s", trimFloat(m.tolerance))
-					}
-				}
-				if b.N != h.N && b.N != 0 && h.N != 0 {
-					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b.N, h.N))
+			row := Row{Case: p.key.String(), Metric: m.name, Unit: m.unit, P: -1}
+			if !instanceRows.judgeAbsent(&row, p, m.value, opts.AllowMissing) {
+				judgeExact(&row, m.value(p.base), m.value(p.head), m.tolerance)
+				if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
+					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
 				}
 			}
 			rows = append(rows, row)
@@ -288,124 +222,43 @@ func compareInstances(base, head *memprof.Results, opts CompareOptions) []Row {
 	return rows
 }
 
-type opKey struct {
-	typ, lib, repr, op string
-	batch              int
+// judgeExact judges an exact figure: an increase beyond tolerance is a
+// regression, any decrease an improvement.
+func judgeExact(row *Row, base, head, tolerance float64) {
+	row.Base, row.Head = base, head
+	row.Delta = row.Head - row.Base
+	if row.Base != 0 {
+		row.DeltaFraction = row.Delta / row.Base
+	}
+	switch {
+	case row.Delta > tolerance:
+		row.Change, row.Fails = Regressed, true
+	case row.Delta < 0:
+		row.Change = Improved
+	default:
+		row.Change = Unchanged
+		if row.Delta > 0 {
+			row.Note = fmt.Sprintf("within --tolerance-bytes %s", model.FormatNumber(tolerance))
+		}
+	}
 }
 
-func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64) ([]Row, error) {
-	key := func(t *memprof.ThroughputRow) opKey { return opKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch} }
-	baseBy := map[opKey]*memprof.ThroughputRow{}
-	for i := range base.Throughput {
-		baseBy[key(&base.Throughput[i])] = &base.Throughput[i]
-	}
-	headBy := map[opKey]*memprof.ThroughputRow{}
-	var keys []opKey
-	for i := range head.Throughput {
-		k := key(&head.Throughput[i])
-		headBy[k] = &head.Throughput[i]
-		keys = append(keys, k)
-	}
-	for i := range base.Throughput {
-		if k := key(&base.Throughput[i]); headBy[k] == nil {
-			keys = append(keys, k)
-		}
-	}
-	sort.SliceStable(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr {
-			return suites.Less(a.typ, a.lib, a.repr, "", b.typ, b.lib, b.repr, "")
-		}
-		if a.op != b.op {
-			return a.op < b.op
-		}
-		return a.batch < b.batch
-	})
-	// An operation timed at two batch sizes is two cases: name the batch.
-	batches := map[opKey]int{}
-	for _, k := range keys {
-		batches[opKey{k.typ, k.lib, k.repr, k.op, 0}]++
-	}
-	caseName := func(k opKey) string {
-		name := OpName(k.typ, k.lib, k.repr, k.op)
-		if batches[opKey{k.typ, k.lib, k.repr, k.op, 0}] > 1 {
-			name += fmt.Sprintf(" batch=%d", k.batch)
-		}
-		return name
-	}
+func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
 	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
-	for _, k := range keys {
-		b, h := baseBy[k], headBy[k]
-		row := Row{Case: caseName(k), Metric: "time/op", Unit: "ns", P: -1}
-		switch {
-		case b == nil:
-			row.Change, row.Head = New, medianOf(h)
-			if h.Error != "" {
-				row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-			}
-		case h == nil:
-			row.Change, row.Base = Missing, medianOf(b)
-			row.Fails = !opts.AllowMissing
-		case h.Error != "":
-			row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(h.Error)
-		case b.Error != "":
-			row.Change, row.Head, row.Note = Unmeasured, medianOf(h), "base failed to measure: "+firstLine(b.Error)
-		case len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0:
-			side := "base"
-			if len(b.SamplesNs) > 0 {
-				side = "head"
-			}
-			errs = append(errs, fmt.Errorf("%s: %s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", row.Case, side))
-			continue
-		default:
-			bq, n1, err := TimeFigure(b)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: base: %w", row.Case, err))
+	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
+		row := Row{Case: p.key.String(), Metric: "time/op", Unit: "ns", P: -1}
+		if !throughputRows.judgeAbsent(&row, p, medianOf, opts.AllowMissing) {
+			if err := judgeTime(&row, p.base, p.head, opts.Tolerance, &thresholds); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
 				continue
-			}
-			hq, n2, err := TimeFigure(h)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: head: %w", row.Case, err))
-				continue
-			}
-			row.Base, row.Head, row.N1, row.N2 = bq.Median, hq.Median, n1, n2
-			row.Delta = row.Head - row.Base
-			if row.Base != 0 {
-				row.DeltaFraction = row.Delta / row.Base
-			}
-			if why := tooFewSamples(n1, n2, alpha); why != "" {
-				row.Change, row.Fails, row.Note = Unmeasured, true, why
-				break
-			}
-			bs := benchmath.NewSample(slices.Clone(b.SamplesNs), &thresholds)
-			hs := benchmath.NewSample(slices.Clone(h.SamplesNs), &thresholds)
-			cmp := benchmath.AssumeNothing.Compare(bs, hs)
-			row.P = cmp.P
-			significant := cmp.P < cmp.Alpha
-			switch {
-			case significant && row.DeltaFraction > opts.Tolerance:
-				row.Change, row.Fails = Regressed, true
-			case significant && row.DeltaFraction < -opts.Tolerance:
-				row.Change = Improved
-			default:
-				row.Change = Unchanged
-				switch {
-				case !significant:
-					row.Note = fmt.Sprintf("not significant (p=%.3f)", cmp.P)
-				case row.Delta != 0:
-					row.Note = fmt.Sprintf("within tolerance %s", pct(opts.Tolerance))
-				}
-			}
-			for _, w := range cmp.Warnings {
-				row.Note = joinNote(row.Note, w.Error())
 			}
 		}
 		// A time from a file whose libraries disagreed is no time.
 		for _, side := range []string{"head", "base"} {
-			present := (side == "head" && h != nil) || (side == "base" && b != nil)
+			present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
 			if why := untrusted[side]; why != "" && present {
 				row.Change, row.Fails, row.P = Unmeasured, true, -1
 				row.Note = side + ": " + why
@@ -429,8 +282,62 @@ func compareOps(base, head *memprof.Results, opts CompareOptions, alpha float64)
 	return rows, nil
 }
 
+// judgeTime judges the times of a case both sides measured, by a
+// Mann-Whitney U test over their samples and the relative tolerance. It
+// fails, leaving row, for a side without samples or whose samples give no
+// time figure.
+func judgeTime(row *Row, b, h *model.ThroughputRow, tolerance float64, thresholds *benchmath.Thresholds) error {
+	if len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0 {
+		side := "base"
+		if len(b.SamplesNs) > 0 {
+			side = "head"
+		}
+		return fmt.Errorf("%s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", side)
+	}
+	bq, n1, err := TimeFigure(b)
+	if err != nil {
+		return fmt.Errorf("base: %w", err)
+	}
+	hq, n2, err := TimeFigure(h)
+	if err != nil {
+		return fmt.Errorf("head: %w", err)
+	}
+	row.Base, row.Head, row.N1, row.N2 = bq.Median, hq.Median, n1, n2
+	row.Delta = row.Head - row.Base
+	if row.Base != 0 {
+		row.DeltaFraction = row.Delta / row.Base
+	}
+	if why := tooFewSamples(n1, n2, thresholds.CompareAlpha); why != "" {
+		row.Change, row.Fails, row.Note = Unmeasured, true, why
+		return nil
+	}
+	bs := benchmath.NewSample(slices.Clone(b.SamplesNs), thresholds)
+	hs := benchmath.NewSample(slices.Clone(h.SamplesNs), thresholds)
+	cmp := benchmath.AssumeNothing.Compare(bs, hs)
+	row.P = cmp.P
+	significant := cmp.P < cmp.Alpha
+	switch {
+	case significant && row.DeltaFraction > tolerance:
+		row.Change, row.Fails = Regressed, true
+	case significant && row.DeltaFraction < -tolerance:
+		row.Change = Improved
+	default:
+		row.Change = Unchanged
+		switch {
+		case !significant:
+			row.Note = fmt.Sprintf("not significant (p=%.3f)", cmp.P)
+		case row.Delta != 0:
+			row.Note = fmt.Sprintf("within tolerance %s", pct(tolerance))
+		}
+	}
+	for _, w := range cmp.Warnings {
+		row.Note = joinNote(row.Note, w.Error())
+	}
+	return nil
+}
+
 // medianOf is a row's time (TimeFigure's median), 0 without samples.
-func medianOf(t *memprof.ThroughputRow) float64 {
+func medianOf(t *model.ThroughputRow) float64 {
 	q, _, _ := TimeFigure(t)
 	return q.Median
 }
@@ -446,5 +353,5 @@ func pct(f float64) string {
 	if math.IsInf(f, 0) {
 		return "∞%"
 	}
-	return trimFloat(f*100) + "%"
+	return model.FormatNumber(f*100) + "%"
 }

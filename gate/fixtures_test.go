@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixture results files and golden files")
@@ -31,15 +31,14 @@ var update = flag.Bool("update", false, "rewrite the fixture results files and g
 // head-other-env.json is base.json measured "elsewhere": another CPU and
 // Go version.
 
-var fixtureEnv = memprof.Env{
+var fixtureEnv = model.Env{
 	GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
 	CPU: "Fixture CPU @ 3.00GHz", Cgo: true,
 	Modules: map[string]string{"github.com/supranational/blst": "v0.3.17", "github.com/consensys/gnark-crypto": "v0.22.0"},
 }
 
-func instance(typ, lib string, bytes, allocs float64) memprof.Result {
-	return memprof.Result{Type: typ, Lib: lib, Repr: "affine", Layout: "pointer", N: 1000,
-		BytesPerInstance: bytes, AllocsPerInstance: allocs, SizeofBytes: int64(bytes), SlotBytes: bytes}
+func instance(typ model.Type, lib model.Lib, bytes, allocs float64) model.Result {
+	return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: bytes, AllocsPerInstance: allocs, SizeofBytes: int64(bytes), SlotBytes: bytes}}
 }
 
 // seq returns n samples start, start+step, ...
@@ -59,23 +58,22 @@ func scaled(s []float64, f float64) []float64 {
 	return out
 }
 
-func op(typ, name string, samples []float64) memprof.ThroughputRow {
-	q, err := memprof.SummarizeSamples(samples)
+func op(typ model.Type, name model.Op, samples []float64) model.ThroughputRow {
+	q, err := model.SummarizeSamples(samples)
 	if err != nil {
 		panic(err)
 	}
-	return memprof.ThroughputRow{Type: typ, Lib: "blst", Repr: "affine", Op: name, Batch: 1, Samples: len(samples),
-		NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}
+	return model.ThroughputRow{Key: model.Key{Type: typ, Lib: "blst", Repr: "affine", Op: name, Batch: 1}, Timing: model.Timing{Samples: len(samples), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}}
 }
 
-func fixtureBase() *memprof.Results {
-	return &memprof.Results{Schema: memprof.Schema, Env: fixtureEnv,
-		Instances: []memprof.Result{
+func fixtureBase() *model.Results {
+	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
+		Instances: []model.Result{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 192, 1),
 			instance("G1", "gnark", 96, 1),
 		},
-		Throughput: []memprof.ThroughputRow{
+		Throughput: []model.ThroughputRow{
 			op("Signature", "verify", seq(10, 1_000_000, 1_000)),
 			op("Signature", "aggregate", seq(10, 100_000, 200_000)),
 			op("Signature", "decompress", seq(10, 50_000, 10)),
@@ -84,14 +82,14 @@ func fixtureBase() *memprof.Results {
 	}
 }
 
-func fixtureHead() *memprof.Results {
-	return &memprof.Results{Schema: memprof.Schema, Env: fixtureEnv,
-		Instances: []memprof.Result{
+func fixtureHead() *model.Results {
+	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
+		Instances: []model.Result{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 288, 1),
 			instance("G2", "gnark", 192, 1),
 		},
-		Throughput: []memprof.ThroughputRow{
+		Throughput: []model.ThroughputRow{
 			op("Signature", "verify", scaled(seq(10, 1_000_000, 1_000), 1.10)),
 			op("Signature", "aggregate", seq(10, 200_000, 200_000)),
 			op("Signature", "decompress", scaled(seq(10, 50_000, 10), 1.02)),
@@ -100,14 +98,14 @@ func fixtureHead() *memprof.Results {
 	}
 }
 
-func fixtureOtherEnv() *memprof.Results {
+func fixtureOtherEnv() *model.Results {
 	rs := fixtureBase()
 	rs.Env.CPU = "Other CPU @ 2.00GHz"
 	rs.Env.GoVersion = "go1.25.0"
 	return rs
 }
 
-func fixtureNoSamples() *memprof.Results {
+func fixtureNoSamples() *model.Results {
 	rs := fixtureBase()
 	for i := range rs.Throughput {
 		rs.Throughput[i].SamplesNs = nil
@@ -118,17 +116,17 @@ func fixtureNoSamples() *memprof.Results {
 // fixtureCheckResults is the results file the budget tests check: exact
 // sizes and times whose quartiles put each time budget where a test wants
 // it. Signature/gnark failed to measure; G2/blst is unavailable.
-func fixtureCheckResults() *memprof.Results {
-	return &memprof.Results{Schema: memprof.Schema, Env: fixtureEnv,
-		Instances: []memprof.Result{
+func fixtureCheckResults() *model.Results {
+	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
+		Instances: []model.Result{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 192, 1),
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", N: 1000, Error: "child exited: signal: killed"},
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
-		Unavailable: []memprof.Unavailable{{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "built without cgo"}},
-		Throughput: []memprof.ThroughputRow{
+		Unavailable: []model.Unavailable{{Key: model.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Kind: model.NeedsCgo, Reason: "built without cgo"}}},
+		Throughput: []model.ThroughputRow{
 			// verify: samples 1.0ms..1.9ms: median 1.45ms; quartiles
-			// (Hyndman-Fan 8, as memprof.SummarizeSamples) 1.19167ms, 1.70833ms.
+			// (Hyndman-Fan 8, as model.SummarizeSamples) 1.19167ms, 1.70833ms.
 			op("Signature", "verify", seq(10, 1_000_000, 100_000)),
 		},
 	}
@@ -136,13 +134,13 @@ func fixtureCheckResults() *memprof.Results {
 
 // fixtureNoTimes is results.json without its throughput rows: time
 // budgets checked against it cannot be evaluated.
-func fixtureNoTimes() *memprof.Results {
+func fixtureNoTimes() *model.Results {
 	rs := fixtureCheckResults()
 	rs.Throughput = nil
 	return rs
 }
 
-var fixtures = map[string]func() *memprof.Results{
+var fixtures = map[string]func() *model.Results{
 	"../fixtures/budgets/no-times.json":        fixtureNoTimes,
 	"../fixtures/compare/base.json":            fixtureBase,
 	"../fixtures/compare/head.json":            fixtureHead,
@@ -175,9 +173,9 @@ func TestFixtureFiles(t *testing.T) {
 	}
 }
 
-func readFixture(t *testing.T, path string) *memprof.Results {
+func readFixture(t *testing.T, path string) *model.Results {
 	t.Helper()
-	rs, err := memprof.ReadResultsFile(path)
+	rs, err := model.ReadResultsFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // MinSamples is the fewest samples a side of a time comparison needs:
@@ -20,19 +19,19 @@ var errNoSamples = errors.New("no samples_ns: times are judged over the raw samp
 
 // TimeFigure is the one timing figure check and compare judge for an
 // operation row: the median and quartiles of its samples_ns, as
-// memprof.SummarizeSamples computes them (the benchmath median that
+// model.SummarizeSamples computes them (the benchmath median that
 // benchstat prints, Hyndman-Fan definition 8 quartiles), and the number
 // of samples. The row's stored summary (ns_per_op_median, q1, q3) is not
 // read: the results reader has checked that it equals this one, so
 // reports, check and compare all show the same figure. A row without
 // samples has no figure.
-func TimeFigure(t *memprof.ThroughputRow) (q memprof.Quartiles, n int, err error) {
+func TimeFigure(t *model.ThroughputRow) (q model.Quartiles, n int, err error) {
 	if len(t.SamplesNs) == 0 {
-		return memprof.Quartiles{}, 0, errNoSamples
+		return model.Quartiles{}, 0, errNoSamples
 	}
-	q, err = memprof.SummarizeSamples(t.SamplesNs)
+	q, err = model.SummarizeSamples(t.SamplesNs)
 	if err != nil {
-		return memprof.Quartiles{}, 0, err
+		return model.Quartiles{}, 0, err
 	}
 	return q, len(t.SamplesNs), nil
 }
@@ -53,21 +52,21 @@ func tooFewSamples(n1, n2 int, alpha float64) string {
 		return fmt.Sprintf("too few samples to judge (n=%d; at least %d needed)", n, MinSamples)
 	}
 	if p := smallestP(n1, n2); p >= alpha {
-		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", trimFloat(alpha), n1, n2, p)
+		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", model.FormatNumber(alpha), n1, n2, p)
 	}
 	return ""
 }
 
 // disagreement says why the times of rs cannot be trusted (its agreement
 // check failed), or returns "".
-func disagreement(rs *memprof.Results) string {
+func disagreement(rs *model.Results) string {
 	a := rs.Agreement
 	if a == nil || a.OK {
 		return ""
 	}
 	libs := "no library"
 	if len(a.Libs) > 0 {
-		libs = strings.Join(a.Libs, ", ")
+		libs = model.Join(a.Libs)
 	}
 	return fmt.Sprintf("the libraries disagreed (agreement.ok is false; %s on %d cases): no time measured with them can be trusted", libs, a.Cases)
 }

@@ -5,15 +5,21 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/memprof/memprof/model"
 )
+
+// unitSuffix is a unit a value may carry and its size in the value's
+// base unit.
+type unitSuffix struct {
+	suffix string
+	factor float64
+}
 
 // sizeUnits are the units a size may carry, longest suffix first so that
 // "KiB" is tried before "B". Binary units are powers of 1024, decimal ones
 // powers of 1000.
-var sizeUnits = []struct {
-	suffix string
-	factor float64
-}{
+var sizeUnits = []unitSuffix{
 	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
 	{"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
 	{"B", 1},
@@ -23,27 +29,16 @@ var sizeUnits = []struct {
 // a number with a unit ("192B", "1.5KiB", "2MiB", "1kB"). Binary units
 // (KiB, MiB, GiB) are powers of 1024, decimal ones (kB, MB, GB) of 1000.
 func ParseSize(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	num, factor := t, 1.0
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(t, u.suffix) {
-			num, factor = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.factor
-			break
-		}
-	}
-	v, err := parseNonNegative(num)
+	v, err := parseWithUnit(s, sizeUnits)
 	if err != nil {
 		return 0, fmt.Errorf("size %q: %w (write bytes as 192, 192B, 1.5KiB or 2MiB)", s, err)
 	}
-	return v * factor, nil
+	return v, nil
 }
 
 // durationUnits are the units a duration may carry, in nanoseconds,
 // longest suffix first.
-var durationUnits = []struct {
-	suffix string
-	factor float64
-}{
+var durationUnits = []unitSuffix{
 	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"μs", 1e3}, {"ms", 1e6}, {"s", 1e9},
 }
 
@@ -52,19 +47,26 @@ var durationUnits = []struct {
 // Unlike time.ParseDuration it keeps fractions of a nanosecond and accepts
 // only one unit.
 func ParseDuration(s string) (float64, error) {
+	v, err := parseWithUnit(s, durationUnits)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: %w (write 800ns, 800us, 2ms or 1.5s)", s, err)
+	}
+	return v, nil
+}
+
+// parseWithUnit parses a non-negative number followed by at most one of
+// units (the first whose suffix matches), in the base unit.
+func parseWithUnit(s string, units []unitSuffix) (float64, error) {
 	t := strings.TrimSpace(s)
 	num, factor := t, 1.0
-	for _, u := range durationUnits {
+	for _, u := range units {
 		if strings.HasSuffix(t, u.suffix) {
 			num, factor = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.factor
 			break
 		}
 	}
 	v, err := parseNonNegative(num)
-	if err != nil {
-		return 0, fmt.Errorf("duration %q: %w (write 800ns, 800us, 2ms or 1.5s)", s, err)
-	}
-	return v * factor, nil
+	return v * factor, err
 }
 
 func parseNonNegative(s string) (float64, error) {
@@ -81,46 +83,29 @@ func parseNonNegative(s string) (float64, error) {
 	return v, nil
 }
 
-// FormatSize writes a byte count for a budgets file: exactly, in bytes, so
-// that parsing it gives back the same value ("192B", "96.01024B").
+// FormatSize writes a byte count for a budgets file: exactly, in bytes,
+// in the file's style ("192B", "96.01024B"), so that parsing it gives back
+// the same value.
 func FormatSize(b float64) string {
-	return strconv.FormatFloat(b, 'f', -1, 64) + "B"
+	return model.FormatExact(b) + "B"
 }
 
 // FormatCount writes a count (allocations) exactly.
 func FormatCount(v float64) string {
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return model.FormatExact(v)
 }
 
-// FormatDuration writes ns nanoseconds for a budgets file with the largest
-// unit that keeps the number at least 1, rounded up to three significant
-// digits so that the written budget is never below ns: 2080800 -> "2.09ms".
+// FormatDuration writes ns nanoseconds for a budgets file in the unit
+// model.NsScale picks for it (the largest that keeps the number at least
+// 1; "us" for µs, which the file takes in ASCII), rounded up to three
+// significant digits so that the written budget is never below ns:
+// 2080800 -> "2.09ms".
 func FormatDuration(ns float64) string {
-	unit, factor := "ns", 1.0
-	switch {
-	case ns >= 1e9:
-		unit, factor = "s", 1e9
-	case ns >= 1e6:
-		unit, factor = "ms", 1e6
-	case ns >= 1e3:
-		unit, factor = "us", 1e3
+	unit, size := model.NsScale(ns)
+	if unit == "µs" {
+		unit = "us"
 	}
-	v := ceilSignificant(ns/factor, 3)
-	return formatNumber(v) + unit
-}
-
-// HumanDuration renders ns nanoseconds for people: "2.081ms", "812ns".
-func HumanDuration(ns float64) string {
-	a := math.Abs(ns)
-	switch {
-	case a >= 1e9:
-		return strconv.FormatFloat(ns/1e9, 'f', 3, 64) + "s"
-	case a >= 1e6:
-		return strconv.FormatFloat(ns/1e6, 'f', 3, 64) + "ms"
-	case a >= 1e3:
-		return strconv.FormatFloat(ns/1e3, 'f', 3, 64) + "us"
-	}
-	return strconv.FormatFloat(ns, 'f', 0, 64) + "ns"
+	return formatNumber(ceilSignificant(ns/size, 3)) + unit
 }
 
 // ceilSignificant rounds v > 0 up to digits significant digits, at any
@@ -149,7 +134,7 @@ func formatNumber(v float64) string {
 	if v != 0 && (math.Abs(v) < 1e-4 || math.Abs(v) >= 1e21) {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return model.FormatExact(v)
 }
 
 var inf = math.Inf(1)

@@ -5,62 +5,52 @@ import (
 	"testing"
 )
 
-func TestParseSize(t *testing.T) {
+func TestParse(t *testing.T) {
+	parsers := map[string]func(string) (float64, error){"ParseSize": ParseSize, "ParseDuration": ParseDuration}
+	const size, duration = "ParseSize", "ParseDuration"
 	tests := []struct {
+		parse   string
 		in      string
 		want    float64
 		wantErr bool
 	}{
-		{"192", 192, false},
-		{"192B", 192, false},
-		{"192 B", 192, false},
-		{"1.5KiB", 1.5 * 1024, false},
-		{"2MiB", 2 << 20, false},
-		{"1GiB", 1 << 30, false},
-		{"1kB", 1000, false},
-		{"3MB", 3e6, false},
-		{"96.5", 96.5, false},
-		{"0", 0, false},
-		{"", 0, true},
-		{"B", 0, true},
-		{"-1B", 0, true},
-		{"12XB", 0, true},
-		{"1.5KiBs", 0, true},
-		{"NaN", 0, true},
+		{size, "192", 192, false},
+		{size, "192B", 192, false},
+		{size, "192 B", 192, false},
+		{size, "1.5KiB", 1.5 * 1024, false},
+		{size, "2MiB", 2 << 20, false},
+		{size, "1GiB", 1 << 30, false},
+		{size, "1kB", 1000, false},
+		{size, "3MB", 3e6, false},
+		{size, "96.5", 96.5, false},
+		{size, "0", 0, false},
+		{size, "", 0, true},
+		{size, "B", 0, true},
+		{size, "-1B", 0, true},
+		{size, "12XB", 0, true},
+		{size, "1.5KiBs", 0, true},
+		{size, "NaN", 0, true},
+		{duration, "2ms", 2e6, false},
+		{duration, "800us", 800e3, false},
+		{duration, "800µs", 800e3, false},
+		{duration, "1.5s", 1.5e9, false},
+		{duration, "250ns", 250, false},
+		{duration, "1500", 1500, false},
+		{duration, "0.5ns", 0.5, false},
+		{duration, "2 ms", 2e6, false},
+		{duration, "ms", 0, true},
+		{duration, "2m", 0, true},
+		{duration, "2h", 0, true},
+		{duration, "-2ms", 0, true},
+		{duration, "1ms500us", 0, true},
 	}
 	for _, tt := range tests {
-		got, err := ParseSize(tt.in)
-		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("ParseSize(%q): got %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
-		}
-	}
-}
-
-func TestParseDuration(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    float64
-		wantErr bool
-	}{
-		{"2ms", 2e6, false},
-		{"800us", 800e3, false},
-		{"800µs", 800e3, false},
-		{"1.5s", 1.5e9, false},
-		{"250ns", 250, false},
-		{"1500", 1500, false},
-		{"0.5ns", 0.5, false},
-		{"2 ms", 2e6, false},
-		{"ms", 0, true},
-		{"2m", 0, true},
-		{"2h", 0, true},
-		{"-2ms", 0, true},
-		{"1ms500us", 0, true},
-	}
-	for _, tt := range tests {
-		got, err := ParseDuration(tt.in)
-		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("ParseDuration(%q): got %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
-		}
+		t.Run(tt.parse+"/"+tt.in, func(t *testing.T) {
+			got, err := parsers[tt.parse](tt.in)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("%s(%q): got %v, %v; want %v, error %v", tt.parse, tt.in, got, err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }
 

@@ -54,6 +54,25 @@ func peakHeap(f func()) uint64 {
 	return peak.Load() - base
 }
 
+// peakAndLoop runs run once, returning the peak heap above the heap
+// before it (peakHeap), then in b's timed loop.
+func peakAndLoop(b *testing.B, run func() error) uint64 {
+	b.Helper()
+	var err error
+	peak := peakHeap(func() { err = run() })
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return peak
+}
+
 // BenchmarkSummarize reads the synthetic profile (gzip, as the runtime
 // writes it) and makes the default summary (inuse, by function), with
 // the streaming reader and with the pprof model, and compares
@@ -134,6 +153,27 @@ func BenchmarkGroupBy(b *testing.B) {
 			}
 		})
 	}
+	// Two views of one profile, as the engine takes them: in one pass
+	// (SummarizeEach), and one Summarize each.
+	views := []heapscan.Options{{GroupBy: "site"}, {GroupBy: "function"}}
+	b.Run("group=site,function/pass=one", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := h.SummarizeEach(views...); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("group=site,function/pass=each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, o := range views {
+				if _, err := h.Summarize(o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
 
 // syntheticText returns the legacy text form (debug=1, with symbol
@@ -208,18 +248,7 @@ func BenchmarkReadMemory(b *testing.B) {
 					sinkSummary, err = h.Summarize(heapscan.Options{})
 					return err
 				}
-				var err error
-				peak := peakHeap(func() { err = run() })
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if err := run(); err != nil {
-						b.Fatal(err)
-					}
-				}
+				peak := peakAndLoop(b, run)
 				mb := float64(len(in.data)) / (1 << 20)
 				b.ReportMetric(mb, "input-MB")
 				b.ReportMetric(float64(peak)/(1<<20)/mb, "peak-MB/input-MB")
@@ -248,17 +277,7 @@ func BenchmarkStackJSON(b *testing.B) {
 		out = cw.n
 		return err
 	}
-	peak := peakHeap(func() { err = run() })
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if err := run(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	peak := peakAndLoop(b, run)
 	b.ReportMetric(float64(len(plain))/(1<<20), "input-MB")
 	b.ReportMetric(float64(out)/(1<<20), "output-MB")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"strings"
 	"testing"
 
@@ -69,30 +68,14 @@ func startChild(t *testing.T, spec string) (*exec.Cmd, *bytes.Buffer) {
 // moment, its profile as protobuf (NAME.pb.gz) and as legacy text with
 // symbol comments (NAME.heap.txt), as /debug/pprof/heap?debug=1 serves it.
 func childScenario(name, dir string) error {
-	s, ok := scenario.Lookup(name)
-	if !ok {
-		return fmt.Errorf("unknown scenario %q", name)
-	}
-	for range 3 {
-		runtime.GC()
-	}
-	runtime.MemProfileRate = s.Rate
-	held := s.Run()
-	for range 3 {
-		runtime.GC()
-	}
-	var gz, text bytes.Buffer
-	if err := pprof.Lookup("heap").WriteTo(&gz, 0); err != nil {
+	gz, text, err := scenario.HeapProfiles(name)
+	if err != nil {
 		return err
 	}
-	if err := pprof.Lookup("heap").WriteTo(&text, 1); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name+".pb.gz"), gz, 0o644); err != nil {
 		return err
 	}
-	runtime.KeepAlive(held)
-	if err := os.WriteFile(filepath.Join(dir, name+".pb.gz"), gz.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, name+".heap.txt"), text.Bytes(), 0o644)
+	return os.WriteFile(filepath.Join(dir, name+".heap.txt"), text, 0o644)
 }
 
 // A hostile input of the memory test: its reader, its limit and how it

@@ -120,7 +120,7 @@ var ErrTooLarge = errTooLarge
 // maxBytes, is refused before anything is read into it.
 func decodeStream(r io.Reader, maxBytes, sizeHint, inputSize int64) (*Heap, error) {
 	d := &decoder{h: &Heap{}, budget: maxBytes, sizeHint: sizeHint}
-	s := &stream{src: r, buf: make([]byte, 16<<10), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
+	s := &stream{src: r, buf: make([]byte, bufSize(sizeHint)), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
 	for {
 		fieldStart := s.off
 		key, err := s.uvarint()
@@ -328,33 +328,15 @@ func (d *decoder) sample(b []byte) error {
 		}
 		b = b[n:]
 		switch {
-		case num == fieldSampleLocationID && typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(b)
+		case (num == fieldSampleLocationID || num == fieldSampleValue) && (typ == protowire.BytesType || typ == protowire.VarintType):
+			dst := &h.stacks
+			if num == fieldSampleValue {
+				dst = &h.values
+			}
+			n := appendVarints(dst, typ, b)
 			if n < 0 {
 				return protowire.ParseError(n)
 			}
-			h.stacks = append(h.stacks, v...) // validated in Heap.check
-			b = b[n:]
-		case num == fieldSampleLocationID && typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return protowire.ParseError(n)
-			}
-			h.stacks = protowire.AppendVarint(h.stacks, v)
-			b = b[n:]
-		case num == fieldSampleValue && typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return protowire.ParseError(n)
-			}
-			h.values = append(h.values, v...) // validated in Heap.check
-			b = b[n:]
-		case num == fieldSampleValue && typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return protowire.ParseError(n)
-			}
-			h.values = protowire.AppendVarint(h.values, v)
 			b = b[n:]
 		case num == fieldSampleLabel && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)
@@ -384,6 +366,25 @@ func (d *decoder) sample(b []byte) error {
 	h.nsamples++
 	d.retained += int64(len(h.stacks)-stacks0) + int64(len(h.values)-values0) + int64(len(d.labels)-labels0) + 12
 	return nil
+}
+
+// appendVarints appends the value of a repeated varint field at the
+// start of b to *dst, as varints: a packed field's bytes as they are
+// (Heap.check validates them), a single varint re-encoded. It returns
+// the bytes of b it consumed, or a negative protowire error code.
+func appendVarints(dst *[]byte, typ protowire.Type, b []byte) int {
+	if typ == protowire.BytesType {
+		v, n := protowire.ConsumeBytes(b)
+		if n >= 0 {
+			*dst = append(*dst, v...)
+		}
+		return n
+	}
+	v, n := protowire.ConsumeVarint(b)
+	if n >= 0 {
+		*dst = protowire.AppendVarint(*dst, v)
+	}
+	return n
 }
 
 // label keeps a numeric label (pprof's rule: a label without a string

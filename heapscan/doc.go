@@ -28,7 +28,10 @@
 //  2. Summarize (Heap.Summarize, or Summarize on a parsed *profile.Profile):
 //     per-location facts (the first non-runtime frame, focus and ignore
 //     matches, the first matching rule) are computed once, then each sample
-//     is added to its row. Rows carry objects, bytes, distinct sizes (the
+//     is added to its row. Heap.SummarizeEach makes several summaries of
+//     one profile (other focus, grouping or sample kind each) in one pass,
+//     each sample decoded once: the memprof engine takes its instances and
+//     its holder that way. Rows carry objects, bytes, distinct sizes (the
 //     "bytes" label) and, for a sampled profile, the number of objects the
 //     runtime actually sampled, from which the relative error follows.
 //     The summary says what its figures are: a delta profile's net sums,

@@ -51,12 +51,16 @@ const fuzzLimit = 4 << 20
 // grouping and checks the invariants that hold for any profile.
 func checkHeap(t *testing.T, h *heapscan.Heap) {
 	t.Helper()
+	var opts []heapscan.Options
+	var single []*heapscan.Summary
 	for _, sample := range heapscan.Samples {
 		for _, g := range []string{"function", "site", "stack"} {
-			s, err := h.Summarize(heapscan.Options{Sample: sample, GroupBy: g})
+			o := heapscan.Options{Sample: sample, GroupBy: g}
+			s, err := h.Summarize(o)
 			if err != nil {
 				continue // e.g. an inuse-only profile asked for alloc
 			}
+			opts, single = append(opts, o), append(single, s)
 			var objects, bytes int64
 			for _, r := range s.Rows {
 				objects += r.Objects
@@ -70,6 +74,7 @@ func checkHeap(t *testing.T, h *heapscan.Heap) {
 			}
 		}
 	}
+	checkOnePass(t, "fuzz input", h, opts, single)
 }
 
 // FuzzRead feeds arbitrary bytes to Read, the entry point for files and

@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -219,6 +221,8 @@ func checkReadersAgree(t *testing.T, name string, data []byte, withPprof bool) i
 		}
 	}
 	n := 0
+	var valid []heapscan.Options
+	var single []*heapscan.Summary
 	for _, o := range agreementOptions(t) {
 		a, errA := stream.Summarize(o)
 		b, errB := model.Summarize(o)
@@ -228,6 +232,7 @@ func checkReadersAgree(t *testing.T, name string, data []byte, withPprof bool) i
 		if errA != nil {
 			continue // e.g. alloc of an inuse-only profile: both refuse
 		}
+		valid, single = append(valid, o), append(single, a)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s %+v: readers disagree:\nstream %+v\nmodel  %+v", name, o, a, b)
 		}
@@ -248,7 +253,69 @@ func checkReadersAgree(t *testing.T, name string, data []byte, withPprof bool) i
 			n++
 		}
 	}
+	checkOnePass(t, name, stream, valid, single)
 	return n
+}
+
+// checkOnePass checks that SummarizeEach of h with opts, one pass over
+// the samples, gives each summary of want, made one by one with
+// Summarize.
+func checkOnePass(t *testing.T, name string, h *heapscan.Heap, opts []heapscan.Options, want []*heapscan.Summary) {
+	t.Helper()
+	if len(opts) == 0 {
+		return
+	}
+	got, err := h.SummarizeEach(opts...)
+	if err != nil {
+		t.Fatalf("%s: SummarizeEach of %d options: %v", name, len(opts), err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: SummarizeEach: got %d summaries, want %d", name, len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("%s %+v: one pass and Summarize disagree:\none pass  %+v\nSummarize %+v", name, opts[i], got[i], want[i])
+		}
+	}
+}
+
+// TestSummarizeEachRefuses checks that SummarizeEach refuses what
+// Summarize refuses, naming the option at fault, and refuses no options
+// at all.
+func TestSummarizeEachRefuses(t *testing.T) {
+	h, err := heapscan.ReadFile(fixture("before.pb.gz"), heapscan.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inuseOnly, err := heapscan.Read(bytes.NewReader(pprofBytes(t, builtProfile([]string{"inuse_space"}, "space/bytes", 1, 0, []int64{64}))), heapscan.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := heapscan.Options{GroupBy: "site"}
+	tests := []struct {
+		name string
+		h    *heapscan.Heap
+		opts []heapscan.Options
+		want string
+	}{
+		{"no options", h, nil, "summarizing: no options given"},
+		{"bad sample second", h, []heapscan.Options{ok, {Sample: "freed"}}, `summary 2 of 2: sample "freed" must be one of: inuse, alloc`},
+		{"bad grouping first", h, []heapscan.Options{{GroupBy: "line"}, ok}, `summary 1 of 2: group-by "line" must be one of: function, site, stack, rule`},
+		{"rule without rules", h, []heapscan.Options{ok, ok, {GroupBy: "rule"}}, "summary 3 of 3: group-by rule needs rules"},
+		{"alloc of an inuse-only profile", inuseOnly, []heapscan.Options{ok, {Sample: "alloc"}}, "summary 2 of 2: not a heap profile: want sample type alloc_space"},
+		{"one bad option reads as Summarize", h, []heapscan.Options{{Sample: "freed"}}, `sample "freed" must be one of: inuse, alloc`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.h.SummarizeEach(tt.opts...)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Fatalf("got %d summaries, error %v; want an error starting %q", len(got), err, tt.want)
+			}
+			if got != nil {
+				t.Errorf("got %d summaries beside the error, want none", len(got))
+			}
+		})
+	}
 }
 
 // TestReadersAgree checks that the streaming reader and the pprof model
@@ -703,5 +770,36 @@ func TestBombMemory(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 3*limit {
 		t.Errorf("reading the bomb allocated %d bytes, more than 3× the %d-byte limit", got, limit)
+	}
+}
+
+// TestGzipInlineAndPrefetch checks that a gzip profile reads the same
+// whether it is inflated inline (its gzip trailer, readable because the
+// input can seek, says it fits in one chunk) or in the second goroutine
+// (a plain reader tells no size): the same summary, or the same error.
+func TestGzipInlineAndPrefetch(t *testing.T) {
+	files := []string{fixture("before.pb.gz"), fixture("sampled.pb.gz"), "../fixtures/fuzz/truncated.pb.gz"}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			summarize := func(r io.Reader) (*heapscan.Summary, error) {
+				h, err := heapscan.Read(r, heapscan.ReadOptions{})
+				if err != nil {
+					return nil, err
+				}
+				return h.Summarize(heapscan.Options{GroupBy: "stack"})
+			}
+			inline, errInline := summarize(bytes.NewReader(data))
+			prefetched, errPrefetched := summarize(struct{ io.Reader }{bytes.NewReader(data)})
+			if fmt.Sprint(errInline) != fmt.Sprint(errPrefetched) {
+				t.Fatalf("got error %v inline, %v prefetched; want the same", errInline, errPrefetched)
+			}
+			if !reflect.DeepEqual(inline, prefetched) {
+				t.Errorf("inline and prefetched summaries differ:\ninline     %+v\nprefetched %+v", inline, prefetched)
+			}
+		})
 	}
 }

@@ -50,24 +50,6 @@ func (o ReadOptions) maxBytes() int64 {
 	return o.MaxBytes
 }
 
-// ParseBytes parses a heap profile held in memory (gzip-compressed or plain
-// protobuf, or the legacy text format) with the full pprof model, and checks
-// that it is a heap profile.
-func ParseBytes(data []byte) (*profile.Profile, error) {
-	p, err := profile.Parse(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("parsing heap profile: %w", err)
-	}
-	h := Heap{}
-	for _, st := range p.SampleType {
-		h.SampleTypes = append(h.SampleTypes, ValueType{st.Type, st.Unit})
-	}
-	if _, _, err := h.sampleIndexes("inuse"); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
 // Read reads a heap profile from r: gzip-compressed or plain protobuf
 // (decoded as a stream unless opts.Model is set) or the legacy text
 // format (read as a stream, lines with the same stack added together as
@@ -128,7 +110,7 @@ func readPass(ctx context.Context, r io.Reader, opts ReadOptions, kind passKind)
 	if ctx.Done() != nil {
 		r = ctxReader{ctx, r}
 	}
-	br := bufio.NewReaderSize(r, 16<<10)
+	br := bufio.NewReaderSize(r, bufSize(inputSize))
 	head, err := br.Peek(2)
 	if len(head) == 0 {
 		if err != nil && err != io.EOF {
@@ -153,13 +135,16 @@ func readPass(ctx context.Context, r io.Reader, opts ReadOptions, kind passKind)
 	}
 	lr := &limitReader{r: src, limit: limit, what: "decompressed size"}
 	var dr *bufio.Reader
-	if gzipped != nil {
-		// Inflate in a second goroutine, ahead of the decoder.
+	if gzipped != nil && (hint <= 0 || hint > prefetchSize) {
+		// Inflate in a second goroutine, ahead of the decoder. A
+		// profile that fits in one of its chunks (as the gzip trailer
+		// tells) is inflated inline: the goroutine would only add its
+		// start and its chunk's allocation.
 		pf := newPrefetch(lr)
 		defer pf.Close()
-		dr = bufio.NewReaderSize(pf, 16<<10)
+		dr = bufio.NewReaderSize(pf, bufSize(hint))
 	} else {
-		dr = bufio.NewReaderSize(lr, 16<<10)
+		dr = bufio.NewReaderSize(lr, bufSize(hint))
 	}
 	head, err = dr.Peek(512)
 	if len(head) == 0 {
@@ -206,6 +191,17 @@ func readPass(ctx context.Context, r io.Reader, opts ReadOptions, kind passKind)
 		}
 	}
 	return h, nil
+}
+
+// bufSize is the size of a read buffer for size bytes (0 or less:
+// unknown): 16 KiB, or less for a smaller input, but at least 1 KiB,
+// which holds the 512 bytes the format is told by.
+func bufSize(size int64) int {
+	const most, least = 16 << 10, 1 << 10
+	if size <= 0 || size >= most {
+		return most
+	}
+	return int(max(size, least))
 }
 
 // ctxReader stops reading once its context is done.

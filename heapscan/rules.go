@@ -3,10 +3,10 @@ package heapscan
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 
+	"github.com/memprof/memprof/internal/readlimit"
 	"gopkg.in/yaml.v3"
 )
 
@@ -122,56 +122,22 @@ func ReadRulesLimit(path string, maxBytes int64) (*Rules, error) {
 		maxBytes = DefaultMaxRulesBytes
 	}
 	tooLarge := func() error {
-		return fmt.Errorf("reading rules %s: larger than the limit of %d bytes (%s): %w", path, maxBytes, sizeText(maxBytes), errTooLarge)
+		return fmt.Errorf("reading rules %s: larger than the limit of %d bytes (%s): %w", path, maxBytes, readlimit.FormatSize(maxBytes), errTooLarge)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading rules: %w", err)
 	}
 	defer f.Close()
-	size := int64(4 << 10)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		if fi.Size() > maxBytes {
-			return nil, tooLarge()
-		}
-		size = fi.Size() + 1
-	}
-	// Read into a buffer that doubles, never past the limit (+1 to see
-	// that there is more).
-	data := make([]byte, 0, min(size, maxBytes+1))
-	for {
-		if len(data) == cap(data) {
-			if int64(len(data)) > maxBytes {
-				return nil, tooLarge()
-			}
-			grown := make([]byte, len(data), min(max(2*int64(cap(data)), 4<<10), maxBytes+1))
-			copy(grown, data)
-			data = grown
-		}
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading rules %s: %w", path, err)
-		}
-	}
-	if int64(len(data)) > maxBytes {
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxBytes {
 		return nil, tooLarge()
 	}
-	return ParseRules(path, data)
-}
-
-// sizeText writes a byte count in the largest binary unit that divides it.
-func sizeText(n int64) string {
-	for _, u := range []struct {
-		suffix string
-		size   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.size && n%u.size == 0 {
-			return fmt.Sprintf("%d %s", n/u.size, u.suffix)
-		}
+	data, err := readlimit.ReadAll(f, maxBytes)
+	if errors.Is(err, readlimit.ErrTooLarge) {
+		return nil, tooLarge()
 	}
-	return fmt.Sprintf("%d B", n)
+	if err != nil {
+		return nil, fmt.Errorf("reading rules %s: %w", path, err)
+	}
+	return ParseRules(path, data)
 }

@@ -1,6 +1,7 @@
 package heapscan
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -325,25 +326,67 @@ func (a *rowAcc) sortedSizes() []int64 {
 	return out
 }
 
-// grouper holds the per-function and per-location facts one Summarize
-// needs, computed once so the per-sample loop only looks them up.
+// grouper holds the per-function and per-location facts one summary
+// needs, computed once so the per-sample loop only looks them up, and the
+// rows the summary accumulates.
 type grouper struct {
 	h        *Heap
 	opts     Options
-	locAlloc []int32 // first non-runtime line of each location, or -1
-	locFlags []uint8
+	oi, si   int     // indexes of the objects (-1: none) and bytes values
+	locFlags []uint8 // focus and ignore matches of each location
 	locRule  []int32 // first rule matching a frame of the location, or -1
 	filter   bool
 	canon    []int32 // stack grouping: function index -> first index with its name
+	s        *Summary
+
+	rows     []rowName
+	accs     []rowAcc
+	byKey    map[string]int32
+	fnRow    []int32 // function grouping: function index -> row+1
+	siteRow  map[siteKey]int32
+	ruleRow  map[int32]int32
+	stackRow map[string]int32
+	names    []string
+	compact  []byte
 }
 
-func newGrouper(h *Heap, opts Options) *grouper {
-	g := &grouper{h: h, opts: opts}
+// siteKey names a site: a function and a line.
+type siteKey struct {
+	fn   int32
+	line int64
+}
+
+// allocLines returns, for each location of h, its first line that is not
+// the Go runtime's, or -1: the allocating frame of a sample is the first
+// such line of its stack. Every summary of h shares it.
+func allocLines(h *Heap) []int32 {
 	nloc := max(len(h.locLines)-1, 0)
 	fnRuntime := make([]bool, len(h.funcs))
 	for i, f := range h.funcs {
 		fnRuntime[i] = f.runtime || isRuntime(f.name)
 	}
+	locAlloc := make([]int32, nloc)
+	for li := range locAlloc {
+		locAlloc[li] = -1
+		for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+			if !fnRuntime[h.lines[j].fn] {
+				locAlloc[li] = int32(j)
+				break
+			}
+		}
+	}
+	return locAlloc
+}
+
+// newGrouper prepares one summary of h with opts, which are normalized.
+func newGrouper(h *Heap, opts Options) (*grouper, error) {
+	oi, si, err := h.sampleIndexes(opts.Sample)
+	if err != nil {
+		return nil, err
+	}
+	g := &grouper{h: h, opts: opts, oi: oi, si: si, byKey: map[string]int32{}}
+	g.s = &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy, NoObjects: oi < 0}
+	nloc := max(len(h.locLines)-1, 0)
 	g.filter = opts.Focus != nil || opts.Ignore != nil || opts.FocusFunction != ""
 	var fnFlags []uint8
 	if g.filter {
@@ -364,14 +407,20 @@ func newGrouper(h *Heap, opts Options) *grouper {
 		g.locFlags = make([]uint8, nloc)
 	}
 	var fnRule []int32
-	if opts.GroupBy == "rule" {
+	switch opts.GroupBy {
+	case "function":
+		g.fnRow = make([]int32, len(h.funcs))
+	case "site":
+		g.siteRow = map[siteKey]int32{}
+	case "rule":
+		g.ruleRow = map[int32]int32{}
 		fnRule = make([]int32, len(h.funcs))
 		for i, f := range h.funcs {
 			fnRule[i] = int32(opts.Rules.match(f.name))
 		}
 		g.locRule = make([]int32, nloc)
-	}
-	if opts.GroupBy == "stack" {
+	case "stack":
+		g.stackRow = map[string]int32{}
 		g.canon = make([]int32, len(h.funcs))
 		first := make(map[string]int32, len(h.funcs))
 		for i, f := range h.funcs {
@@ -383,76 +432,74 @@ func newGrouper(h *Heap, opts Options) *grouper {
 			g.canon[i] = c
 		}
 	}
-	g.locAlloc = make([]int32, nloc)
-	for li := 0; li < nloc; li++ {
-		g.locAlloc[li] = -1
-		rule := int32(-1)
-		for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
-			fn := h.lines[j].fn
-			if g.locAlloc[li] < 0 && !fnRuntime[fn] {
-				g.locAlloc[li] = int32(j)
+	if g.filter || fnRule != nil {
+		for li := 0; li < nloc; li++ {
+			rule := int32(-1)
+			for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+				fn := h.lines[j].fn
+				if g.filter {
+					g.locFlags[li] |= fnFlags[fn]
+				}
+				if fnRule != nil && fnRule[fn] >= 0 && (rule < 0 || fnRule[fn] < rule) {
+					rule = fnRule[fn]
+				}
 			}
-			if g.filter {
-				g.locFlags[li] |= fnFlags[fn]
+			if g.locRule != nil {
+				g.locRule[li] = rule
 			}
-			if fnRule != nil && fnRule[fn] >= 0 && (rule < 0 || fnRule[fn] < rule) {
-				rule = fnRule[fn]
-			}
-		}
-		if g.locRule != nil {
-			g.locRule[li] = rule
 		}
 	}
-	return g
+	return g, nil
+}
+
+// needsStack reports whether the grouper reads every location of a
+// sample's stack, not only the allocating frame.
+func (g *grouper) needsStack() bool {
+	return g.filter || g.opts.GroupBy == "stack" || g.opts.GroupBy == "rule"
 }
 
 // Summarize groups the samples of the profile. h is read, not changed.
 func (h *Heap) Summarize(opts Options) (*Summary, error) {
-	opts, err := opts.normalize()
+	s, err := h.SummarizeEach(opts)
 	if err != nil {
 		return nil, err
 	}
-	oi, si, err := h.sampleIndexes(opts.Sample)
-	if err != nil {
-		return nil, err
+	return s[0], nil
+}
+
+// SummarizeEach makes one summary of the profile for each of opts, in
+// order, each the one Summarize would make, in one pass over the samples:
+// a sample's values and stack are decoded once and added to every summary
+// that keeps it. A caller that needs several views of one profile (the
+// memprof engine: its instances by site, and its holder) reads and
+// decodes the profile once. An invalid option, or a sample kind the
+// profile lacks, is an error that names the option's position; no option
+// at all is an error. h is read, not changed; the summaries share
+// nothing with h or with one another.
+func (h *Heap) SummarizeEach(opts ...Options) ([]*Summary, error) {
+	if len(opts) == 0 {
+		return nil, errors.New("summarizing: no options given")
 	}
-	g := newGrouper(h, opts)
-	s := &Summary{Period: h.Period, Sample: opts.Sample, GroupBy: opts.GroupBy, NoObjects: oi < 0}
-	need := max(oi, si) + 1
+	groupers := make([]*grouper, len(opts))
+	need, needStack := 0, false
+	for i, o := range opts {
+		o, err := o.normalize()
+		if err == nil {
+			groupers[i], err = newGrouper(h, o)
+		}
+		if err != nil {
+			if len(opts) > 1 {
+				err = fmt.Errorf("summary %d of %d: %w", i+1, len(opts), err)
+			}
+			return nil, err
+		}
+		need = max(need, groupers[i].oi+1, groupers[i].si+1)
+		needStack = needStack || groupers[i].needsStack()
+	}
+	locAlloc := allocLines(h)
 	vals := make([]int64, need)
-
-	var rows []rowName
-	var accs []rowAcc
-	byKey := map[string]int32{}
-	fnRow := make([]int32, len(h.funcs)) // function grouping: function index -> row+1
-	type site struct {
-		fn   int32
-		line int64
-	}
-	siteRow := map[site]int32{}
-	ruleRow := map[int32]int32{}
-	var names []string
+	keeps := make([]bool, len(groupers))
 	var locs []int32
-	var compact []byte
-	stackRow := map[string]int32{}
-
-	newRow := func(key string) int32 {
-		rows = append(rows, rowName{Key: key})
-		accs = append(accs, rowAcc{})
-		return int32(len(rows) - 1)
-	}
-	rowFor := func(key string, fill func(*rowName)) int32 {
-		if i, ok := byKey[key]; ok {
-			return i
-		}
-		i := newRow(key)
-		if fill != nil {
-			fill(&rows[i])
-		}
-		byKey[key] = i
-		return i
-	}
-
 	for i := 0; i < h.nsamples; i++ {
 		vb := h.sampleValues(i)
 		for j := 0; j < need; j++ {
@@ -460,20 +507,20 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 			vb = vb[n:]
 			vals[j] = int64(v)
 		}
-		var objects int64
-		if oi >= 0 {
-			objects = vals[oi]
+		kept := false
+		for k, g := range groupers {
+			objects, bytes := g.values(vals)
+			g.s.TotalObjects += objects
+			g.s.TotalBytes += bytes
+			g.s.AbsTotalBytes += abs(bytes)
+			keeps[k] = objects != 0 || bytes != 0
+			kept = kept || keeps[k]
 		}
-		bytes := vals[si]
-		s.TotalObjects += objects
-		s.TotalBytes += bytes
-		s.AbsTotalBytes += abs(bytes)
-		if objects == 0 && bytes == 0 {
+		if !kept {
 			continue
 		}
 		stack := h.sampleStack(i)
 		locs = locs[:0]
-		needAll := g.filter || opts.GroupBy == "stack" || opts.GroupBy == "rule"
 		alloc, first := int32(-1), int32(-1)
 		for len(stack) > 0 {
 			id, n := protowire.ConsumeVarint(stack)
@@ -483,99 +530,148 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 				first = int32(h.locLines[li])
 			}
 			if alloc < 0 {
-				alloc = g.locAlloc[li]
+				alloc = locAlloc[li]
 			}
-			if needAll {
+			if needStack {
 				locs = append(locs, li)
 			} else if alloc >= 0 {
 				break
 			}
 		}
-		if g.filter && !g.keep(locs) {
-			continue
+		if alloc < 0 {
+			alloc = first
 		}
-		var ri int32
-		switch opts.GroupBy {
-		case "function", "site":
-			if alloc < 0 {
-				alloc = first
+		for k, g := range groupers {
+			if keeps[k] && (!g.filter || g.keep(locs)) {
+				g.add(i, vals, locs, alloc)
 			}
-			if alloc < 0 {
-				ri = rowFor(UnknownKey, nil)
-				break
-			}
-			fi := h.lines[alloc].fn
-			if opts.GroupBy == "function" {
-				if fnRow[fi] == 0 {
-					f, line := h.funcs[fi], h.lines[alloc].line
-					fnRow[fi] = 1 + rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, line })
-				}
-				ri = fnRow[fi] - 1
-				break
-			}
-			k := site{fi, h.lines[alloc].line}
-			var ok bool
-			if ri, ok = siteRow[k]; !ok {
-				f := h.funcs[fi]
-				ri = rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, k.line })
-				siteRow[k] = ri
-			}
-		case "stack":
-			// Look the stack up by its function names' indexes (a few
-			// bytes a frame); build the name key once per new stack.
-			compact = compact[:0]
-			for _, li := range locs {
-				for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
-					compact = protowire.AppendVarint(compact, uint64(g.canon[h.lines[j].fn]))
-				}
-			}
-			var ok bool
-			if ri, ok = stackRow[string(compact)]; !ok {
-				names = names[:0]
-				for _, li := range locs {
-					for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
-						names = append(names, h.funcs[h.lines[j].fn].name)
-					}
-				}
-				key := strings.Join(names, " <- ")
-				if key == "" {
-					key = UnknownKey
-				}
-				// Distinct compact keys have distinct names: no
-				// lookup by name needed.
-				ri = newRow(key)
-				stackRow[string(compact)] = ri
-			}
-		case "rule":
-			rule := int32(-1)
-			for _, li := range locs {
-				if r := g.locRule[li]; r >= 0 && (rule < 0 || r < rule) {
-					rule = r
-				}
-			}
-			var ok bool
-			if ri, ok = ruleRow[rule]; !ok {
-				key := UnmatchedKey
-				if rule >= 0 {
-					key = opts.Rules.List[rule].Name
-				}
-				ri = rowFor(key, nil)
-				ruleRow[rule] = ri
-			}
-		}
-		a := &accs[ri]
-		a.objects += objects
-		a.bytes += bytes
-		if h.rawSampled != nil {
-			a.sampled += h.rawSampled[i*len(h.SampleTypes)+oi]
-		} else {
-			a.sampled += sampledAt(objects, bytes, h.Period)
-		}
-		for _, b := range h.sampleSizes(i) {
-			a.addSize(b)
 		}
 	}
-	s.describe(h)
+	out := make([]*Summary, len(groupers))
+	for k, g := range groupers {
+		out[k] = g.finish()
+	}
+	return out, nil
+}
+
+// values returns a sample's objects and bytes of the grouper's kind.
+func (g *grouper) values(vals []int64) (objects, bytes int64) {
+	if g.oi >= 0 {
+		objects = vals[g.oi]
+	}
+	return objects, vals[g.si]
+}
+
+// newRow adds a row named key.
+func (g *grouper) newRow(key string) int32 {
+	g.rows = append(g.rows, rowName{Key: key})
+	g.accs = append(g.accs, rowAcc{})
+	return int32(len(g.rows) - 1)
+}
+
+// rowFor returns the row named key, adding it (and filling its name)
+// when it is new.
+func (g *grouper) rowFor(key string, fill func(*rowName)) int32 {
+	if i, ok := g.byKey[key]; ok {
+		return i
+	}
+	i := g.newRow(key)
+	if fill != nil {
+		fill(&g.rows[i])
+	}
+	g.byKey[key] = i
+	return i
+}
+
+// add adds sample i, with values vals, stack locs (every location, when
+// the grouper needs them) and allocating line alloc (-1: none), to its
+// row.
+func (g *grouper) add(i int, vals []int64, locs []int32, alloc int32) {
+	h := g.h
+	var ri int32
+	switch g.opts.GroupBy {
+	case "function", "site":
+		if alloc < 0 {
+			ri = g.rowFor(UnknownKey, nil)
+			break
+		}
+		fi := h.lines[alloc].fn
+		if g.opts.GroupBy == "function" {
+			if g.fnRow[fi] == 0 {
+				f, line := h.funcs[fi], h.lines[alloc].line
+				g.fnRow[fi] = 1 + g.rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, line })
+			}
+			ri = g.fnRow[fi] - 1
+			break
+		}
+		k := siteKey{fi, h.lines[alloc].line}
+		var ok bool
+		if ri, ok = g.siteRow[k]; !ok {
+			f := h.funcs[fi]
+			ri = g.rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, k.line })
+			g.siteRow[k] = ri
+		}
+	case "stack":
+		// Look the stack up by its function names' indexes (a few bytes
+		// a frame); build the name key once per new stack.
+		g.compact = g.compact[:0]
+		for _, li := range locs {
+			for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+				g.compact = protowire.AppendVarint(g.compact, uint64(g.canon[h.lines[j].fn]))
+			}
+		}
+		var ok bool
+		if ri, ok = g.stackRow[string(g.compact)]; !ok {
+			g.names = g.names[:0]
+			for _, li := range locs {
+				for j := h.locLines[li]; j < h.locLines[li+1]; j++ {
+					g.names = append(g.names, h.funcs[h.lines[j].fn].name)
+				}
+			}
+			key := strings.Join(g.names, " <- ")
+			if key == "" {
+				key = UnknownKey
+			}
+			// Distinct compact keys have distinct names: no lookup by
+			// name needed.
+			ri = g.newRow(key)
+			g.stackRow[string(g.compact)] = ri
+		}
+	case "rule":
+		rule := int32(-1)
+		for _, li := range locs {
+			if r := g.locRule[li]; r >= 0 && (rule < 0 || r < rule) {
+				rule = r
+			}
+		}
+		var ok bool
+		if ri, ok = g.ruleRow[rule]; !ok {
+			key := UnmatchedKey
+			if rule >= 0 {
+				key = g.opts.Rules.List[rule].Name
+			}
+			ri = g.rowFor(key, nil)
+			g.ruleRow[rule] = ri
+		}
+	}
+	objects, bytes := g.values(vals)
+	a := &g.accs[ri]
+	a.objects += objects
+	a.bytes += bytes
+	if h.rawSampled != nil {
+		a.sampled += h.rawSampled[i*len(h.SampleTypes)+g.oi]
+	} else {
+		a.sampled += sampledAt(objects, bytes, h.Period)
+	}
+	for _, b := range h.sampleSizes(i) {
+		a.addSize(b)
+	}
+}
+
+// finish sorts the grouper's rows and returns its summary.
+func (g *grouper) finish() *Summary {
+	s, rows, accs := g.s, g.rows, g.accs
+	s.describe(g.h)
 	// Sort an index, not the rows: rows are large and may be many.
 	order := make([]int32, len(rows))
 	for i := range order {
@@ -601,9 +697,9 @@ func (h *Heap) Summarize(opts Options) (*Summary, error) {
 		r.Key, r.Function, r.File, r.Line = n.Key, n.Function, n.File, n.Line
 		r.Objects, r.Bytes, r.Sampled = a.objects, a.bytes, a.sampled
 		r.Sizes = a.sortedSizes()
-		r.RelError, r.LowSamples = sampling(r.Sampled, h.Period)
+		r.RelError, r.LowSamples = sampling(r.Sampled, g.h.Period)
 	}
-	return s, nil
+	return s
 }
 
 // describe sets what the summary says about its profile as a whole:

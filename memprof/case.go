@@ -3,11 +3,13 @@ package memprof
 import (
 	"fmt"
 	"io"
+
+	"github.com/memprof/memprof/model"
 )
 
 // Case is what the engine measures: a way to make instance i of some type
-// the way a real program would. The built-in suites and users' own tests
-// build the same Case.
+// the way a real program would. The memprof command's own cases and
+// users' tests build the same Case.
 type Case struct {
 	// Name identifies the case in errors and results.
 	Name string
@@ -20,7 +22,7 @@ type Case struct {
 	// and returns it: the "slice" layout.
 	NewSlice func(n int) any
 	// NewAll makes a whole structure holding n instances (a map, a cache,
-	// a pool) and returns it: the "collection" layout, for scenarios whose
+	// a pool) and returns it: the "collection" layout, for cases whose
 	// cost per instance includes the structure around the instances.
 	NewAll func(n int) any
 	// SizeOf, if not zero, is reported as the representation's size
@@ -91,15 +93,16 @@ func (c *Case) check(o Options) error {
 	return nil
 }
 
-// layout names how the case holds its instances.
-func (c *Case) layout() string {
+// Layout names how the case holds its instances: model.Pointer for New,
+// model.Slice for NewSlice, model.Collection for NewAll.
+func (c *Case) Layout() model.Layout {
 	switch {
 	case c.NewSlice != nil:
-		return "slice"
+		return model.Slice
 	case c.NewAll != nil:
-		return "collection"
+		return model.Collection
 	}
-	return "pointer"
+	return model.Pointer
 }
 
 // newMany is the constructor that makes all n instances at once, if any.

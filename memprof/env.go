@@ -5,34 +5,18 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
+
+	"github.com/memprof/memprof/model"
 )
 
-// Env describes where a measurement was made, so that results from
-// different machines are not compared by accident.
-type Env struct {
-	GoVersion  string `json:"go_version"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	NumCPU     int    `json:"num_cpu"`
-	CPU        string `json:"cpu"`
-	Cgo        bool   `json:"cgo"`
-	// Modules maps the measured libraries' module paths to their versions,
-	// from the binary's build info.
-	Modules map[string]string `json:"modules,omitempty"`
-}
-
-// TrackedModules are the module paths whose versions Env records.
-var TrackedModules = map[string]string{
-	"github.com/supranational/blst":     "blst",
-	"github.com/consensys/gnark-crypto": "gnark-crypto",
-	"github.com/cloudflare/circl":       "circl",
-}
-
-// CurrentEnv describes this process and machine.
-func CurrentEnv() Env {
-	e := Env{
+// CurrentEnv describes this process and machine: the Go version and
+// platform, GOMAXPROCS, the CPU, whether cgo is on, and the version of
+// each module in modules (module paths) that the binary's build info
+// lists.
+func CurrentEnv(modules ...string) model.Env {
+	e := model.Env{
 		GoVersion:  runtime.Version(),
 		GOOS:       runtime.GOOS,
 		GOARCH:     runtime.GOARCH,
@@ -44,7 +28,7 @@ func CurrentEnv() Env {
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, m := range bi.Deps {
-			if _, ok := TrackedModules[m.Path]; ok {
+			if slices.Contains(modules, m.Path) {
 				v := m.Version
 				if m.Replace != nil {
 					v = m.Replace.Version

@@ -2,7 +2,6 @@ package memprof_test
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 	"unsafe"
 
@@ -39,7 +38,7 @@ func ExampleMeasure() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s: %.0f allocations per instance (the struct and its point)\n", r.Name, r.AllocsPerInstance)
+	fmt.Printf("%s: %.0f allocations per instance (the struct and its point)\n", c.Name, r.AllocsPerInstance)
 	fmt.Println("sites:", len(r.Sites))
 	// Output:
 	// MyPubKey: 2 allocations per instance (the struct and its point)
@@ -61,7 +60,7 @@ func TestMeasureInstancesUserType(t *testing.T) {
 	r := memprof.MeasureInstances(t, c, memprof.N(5_000))
 	// The truth by construction: a PubKey and a [96]byte point, each in
 	// its own object, in the runtime's size class for its size.
-	want := map[float64]bool{sizeClass(t, unsafe.Sizeof(PubKey{})): true, sizeClass(t, unsafe.Sizeof([96]byte{})): true}
+	want := map[float64]bool{memprof.SizeClass(t, unsafe.Sizeof(PubKey{})): true, memprof.SizeClass(t, unsafe.Sizeof([96]byte{})): true}
 	var sum float64
 	for _, s := range r.Sites {
 		if s.AllocsPerInstance != 1 {
@@ -75,19 +74,4 @@ func TestMeasureInstancesUserType(t *testing.T) {
 	if sum != r.BytesPerInstance || r.AllocsPerInstance != 2 || len(r.Sites) != 2 {
 		t.Errorf("got %v B in %v allocs at %d sites, sites sum %v; want 2 sites, 2 allocs, summing to the total", r.BytesPerInstance, r.AllocsPerInstance, len(r.Sites), sum)
 	}
-}
-
-// sizeClass returns the slot the runtime's allocator uses for an object of
-// n bytes, from the size-class table runtime.MemStats publishes.
-func sizeClass(t *testing.T, n uintptr) float64 {
-	t.Helper()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	for _, c := range ms.BySize {
-		if c.Size > 0 && uintptr(c.Size) >= n {
-			return float64(c.Size)
-		}
-	}
-	t.Fatalf("no size class holds %d bytes", n)
-	return 0
 }

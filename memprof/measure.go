@@ -11,14 +11,12 @@ import (
 	"sync"
 	"time"
 	"unsafe"
-
-	"github.com/memprof/memprof/heapscan"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
-// autoWarmupTime for a slow constructor. The built-in constructors take
-// at most a few microseconds, so the count, not the time, ends their
-// warm-up even on a loaded machine.
+// autoWarmupTime for a slow constructor: for a constructor of a few
+// microseconds the count, not the time, ends the warm-up, even on a
+// loaded machine.
 const (
 	autoWarmup     = 10_000
 	autoWarmupTime = 2 * time.Second
@@ -83,7 +81,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if c.SizeOf != 0 {
 		sizeof = c.SizeOf
 	}
-	r := &Result{Name: c.Name, N: o.N, SizeofBytes: int64(sizeof), Layout: c.layout()}
+	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
 	// Pass 1, profiling off: the whole-footprint deltas.
 	before, after, err := c.footprintPass(o.N)
@@ -101,7 +99,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
 		}
 	}
-	if err := attribute(r, prof); err != nil {
+	if err := attribute(r, c.Layout(), prof); err != nil {
 		return nil, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 
@@ -389,64 +387,4 @@ func constructSlice(newSlice func(int) any, n int) (v any, panicked any) {
 		}
 	}()
 	return newSlice(n), nil
-}
-
-// attribute fills r's per-instance figures from the heap profile prof.
-func attribute(r *Result, prof []byte) error {
-	p, err := heapscan.ParseBytes(prof)
-	if err != nil {
-		return err
-	}
-	if p.Period != 1 {
-		return fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
-	}
-	frame := constructFrame
-	if r.Layout != "pointer" {
-		frame = sliceFrame
-	}
-	inst, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame})
-	if err != nil {
-		return err
-	}
-	hold, err := heapscan.Summarize(p, heapscan.Options{Sample: "inuse", GroupBy: "function", FocusFunction: holderFrame})
-	if err != nil {
-		return err
-	}
-	n := float64(r.N)
-	var bytesTotal, objects int64
-	var maxSlot int64
-	r.Sites = nil
-	for _, row := range inst.Rows {
-		bytesTotal += row.Bytes
-		objects += row.Objects
-		for _, s := range row.Sizes {
-			maxSlot = max(maxSlot, s)
-		}
-		r.Sites = append(r.Sites, Site{
-			Function:          row.Function,
-			File:              row.File,
-			Line:              row.Line,
-			BytesPerInstance:  float64(row.Bytes) / n,
-			AllocsPerInstance: float64(row.Objects) / n,
-			SlotBytes:         row.Sizes,
-		})
-	}
-	// No live object is a valid answer: a binding whose instances live in
-	// C memory keeps nothing on the Go heap (see the C-heap figure).
-	r.BytesPerInstance = float64(bytesTotal) / n
-	r.AllocsPerInstance = float64(objects) / n
-	switch r.Layout {
-	case "pointer":
-		r.SlotBytes = float64(maxSlot)
-	case "slice":
-		r.SlotBytes = float64(maxSlot) / n
-	default:
-		r.SlotBytes = 0 // a collection has no one slot per instance
-	}
-	var holderBytes int64
-	for _, row := range hold.Rows {
-		holderBytes += row.Bytes
-	}
-	r.HolderBytesPerInstance = float64(holderBytes) / n
-	return nil
 }

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/memprof/memprof/model"
 )
 
 // testCases are the cases a child process of this test binary can measure.
@@ -177,13 +180,14 @@ func TestMeasureTwoSites(t *testing.T) {
 
 func TestMeasureSliceLayout(t *testing.T) {
 	const n = 3000
-	r, err := Measure(Case{Name: "slice", NewSlice: func(n int) any { return make([]forty, n) }}, N(n))
+	c := Case{Name: "slice", NewSlice: func(n int) any { return make([]forty, n) }}
+	r, err := Measure(c, N(n))
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := float64(unsafe.Sizeof(forty{}))
-	if r.Layout != "slice" || r.SizeofBytes != int64(size) {
-		t.Errorf("got layout %s sizeof %d, want slice %v", r.Layout, r.SizeofBytes, size)
+	if c.Layout() != model.Slice || r.SizeofBytes != int64(size) {
+		t.Errorf("got layout %s sizeof %d, want slice %v", c.Layout(), r.SizeofBytes, size)
 	}
 	// One backing array rounded to whole pages, plus the slice header the
 	// returned interface boxes.
@@ -231,8 +235,9 @@ func TestMeasureBadCases(t *testing.T) {
 
 func TestMeasureRefusesHugeN(t *testing.T) {
 	_, err := Measure(Case{Name: "huge", New: func(i int) any { return new([4096]byte) }}, N(math.MaxInt32))
-	if err == nil || !strings.Contains(err.Error(), "refusing N=") || !strings.Contains(err.Error(), "estimated") {
-		t.Fatalf("got %v, want a refusal naming the estimate", err)
+	want := regexp.MustCompile(`^case huge: refusing N=2147483647: estimated [0-9.]+([KMGTPE]i)?B for the instances exceeds the [0-9.]+([KMGTPE]i)?B of memory available$`)
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Fatalf("got %v, want a refusal naming the estimate and the memory available (matching %s)", err, want)
 	}
 }
 

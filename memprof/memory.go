@@ -1,6 +1,10 @@
 package memprof
 
-import "fmt"
+import (
+	"fmt"
+
+	"golang.org/x/perf/benchunit"
+)
 
 // CheckMemory refuses a measurement whose estimated memory, n instances of
 // perInstance bytes each (the holder included), exceeds the memory this
@@ -17,21 +21,7 @@ func CheckMemory(n int, perInstance uint64) error {
 	// One pass at a time is alive; the holder takes 16 B per instance.
 	est := float64(n) * float64(perInstance+16)
 	if est > float64(avail) {
-		return fmt.Errorf("refusing N=%d: estimated %s for the instances exceeds the %s of memory available", n, FormatBytes(est), FormatBytes(float64(avail)))
+		return fmt.Errorf("refusing N=%d: estimated %sB for the instances exceeds the %sB of memory available", n, benchunit.Scale(est, benchunit.Binary), benchunit.Scale(float64(avail), benchunit.Binary))
 	}
 	return nil
-}
-
-// FormatBytes renders a byte count with a binary unit (B, KiB, MiB, GiB).
-func FormatBytes(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for b >= 1024 && i < len(units)-1 {
-		b /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", b)
-	}
-	return fmt.Sprintf("%.1f %s", b, units[i])
 }

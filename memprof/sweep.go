@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/memprof/memprof/model"
 )
 
 // DefaultSweep are the N at which a sweep measures.
@@ -17,7 +19,7 @@ var DefaultSweep = []int{1_000, 10_000, 100_000, 1_000_000}
 // with len(points)-2 degrees of freedom) and R². An exact linear cost gives
 // a zero-width interval and R² = 1; a structure that grows in steps (maps,
 // slices grown by append) shows as a wider interval.
-func FitSweep(points []SweepPoint) (*Sweep, error) {
+func FitSweep(points []model.SweepPoint) (*model.Sweep, error) {
 	if len(points) < 3 {
 		return nil, fmt.Errorf("a sweep needs at least 3 values of N for a confidence interval, got %d", len(points))
 	}
@@ -44,7 +46,7 @@ func FitSweep(points []SweepPoint) (*Sweep, error) {
 	if math.IsNaN(r2) {
 		r2 = 1 // every point on the line: ys had no variance left
 	}
-	return &Sweep{
+	return &model.Sweep{
 		Points:    points,
 		Intercept: alpha,
 		Slope:     beta,

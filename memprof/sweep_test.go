@@ -3,13 +3,15 @@ package memprof
 import (
 	"math"
 	"testing"
+
+	"github.com/memprof/memprof/model"
 )
 
 func TestFitSweepExactLine(t *testing.T) {
 	const a, b = 4096.0, 48.0
-	var pts []SweepPoint
+	var pts []model.SweepPoint
 	for _, n := range DefaultSweep {
-		pts = append(pts, SweepPoint{N: n, Bytes: a + b*float64(n)})
+		pts = append(pts, model.SweepPoint{N: n, Bytes: a + b*float64(n)})
 	}
 	s, err := FitSweep(pts)
 	if err != nil {
@@ -26,13 +28,13 @@ func TestFitSweepExactLine(t *testing.T) {
 func TestFitSweepSteps(t *testing.T) {
 	// A structure that doubles its table at powers of two: per-instance
 	// cost is not constant, so the slope has a visible interval.
-	var pts []SweepPoint
+	var pts []model.SweepPoint
 	for _, n := range []int{1000, 3000, 10_000, 30_000, 100_000} {
 		table := 1
 		for table < n {
 			table *= 2
 		}
-		pts = append(pts, SweepPoint{N: n, Bytes: 100*float64(n) + 16*float64(table)})
+		pts = append(pts, model.SweepPoint{N: n, Bytes: 100*float64(n) + 16*float64(table)})
 	}
 	s, err := FitSweep(pts)
 	if err != nil {
@@ -50,7 +52,7 @@ func TestFitSweepSteps(t *testing.T) {
 }
 
 func TestFitSweepNeedsThreePoints(t *testing.T) {
-	if _, err := FitSweep([]SweepPoint{{N: 1, Bytes: 1}, {N: 2, Bytes: 2}}); err == nil {
+	if _, err := FitSweep([]model.SweepPoint{{N: 1, Bytes: 1}, {N: 2, Bytes: 2}}); err == nil {
 		t.Error("got nil error for two points")
 	}
 }

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"runtime"
 	"time"
+
+	"github.com/memprof/memprof/model"
 )
 
-// Throughput sampling defaults; the CLI flags --samples and --min-sample
-// override them.
+// Throughput sampling defaults (ThroughputOptions).
 const (
 	DefaultSamples   = 10
 	DefaultMinSample = 100 * time.Millisecond
@@ -16,24 +17,38 @@ const (
 
 // ThroughputMethod describes how MeasureThroughput times operations. It is
 // written into every results file that carries throughput rows
-// (Results.Method) and into the documentation.
+// (Results.Method) and into the documentation. It says what the engine
+// does; a caller adds how it forms the groups and what one call of an
+// operation handles.
 const ThroughputMethod = `Throughput method: each operation is prepared once (inputs built outside any timing) and checked to compute the right result. ` +
 	`It is then warmed up, running for at least half the minimum sample duration; the warm-up is not counted and sets how many calls run between clock reads. ` +
-	`Each sample then runs the operation repeatedly until at least --min-sample (default 100ms) of wall time has passed; ns/op of a sample is its wall time divided by its calls. ` +
-	`Each operation gets --samples samples (default 10). The operations compared with one another (same type and operation, every library and representation) are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike. ` +
+	`Each sample then runs the operation repeatedly until at least the minimum sample duration (default 100ms) of wall time has passed; ns/op of a sample is its wall time divided by its calls. ` +
+	`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another. ` +
 	`No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample. ` +
 	`ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel. ` +
-	`bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. An operation is one call of the library: batch says how many items (points, signatures, keys) that call handles. ` +
+	`bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
 	`GOMAXPROCS is recorded in env; other processes on the machine are not controlled.`
 
-// ThroughputCase is one operation for MeasureThroughput. Row carries the
-// labels (Type, Lib, Repr, Op, Batch, Note) that are copied into the
-// result; Run performs the operation once and returns an error when the
-// library reports a failure. Run must not retain memory across calls
-// beyond its prepared inputs.
+// ThroughputCase is one operation for MeasureThroughput. Name identifies
+// it in errors; Run performs the operation once and returns an error when
+// the operation fails. Run must not retain memory across calls beyond its
+// prepared inputs.
 type ThroughputCase struct {
-	Row ThroughputRow
-	Run func() error
+	Name string
+	Run  func() error
+}
+
+// Timed is what MeasureThroughput measured of one case.
+type Timed struct {
+	// Name is the case's.
+	Name string
+	model.Timing
+	// Note says what could not be measured although the timing could
+	// ("no CPU time: ...").
+	Note string
+	// Err is why the case has no timing: its Run failed, or its samples
+	// could not be summarized. It names the case.
+	Err error
 }
 
 // ThroughputOptions control MeasureThroughput.
@@ -92,7 +107,7 @@ type caseState struct {
 // on (see ThroughputMethod). A case whose Run fails gets a row with Error
 // set and takes no further samples; the others go on. The error return is
 // for invalid options and for ctx being cancelled.
-func MeasureThroughput(ctx context.Context, groups [][]ThroughputCase, o ThroughputOptions) ([]ThroughputRow, error) {
+func MeasureThroughput(ctx context.Context, groups [][]ThroughputCase, o ThroughputOptions) ([]Timed, error) {
 	if o.Samples == 0 {
 		o.Samples = DefaultSamples
 	}
@@ -108,12 +123,12 @@ func MeasureThroughput(ctx context.Context, groups [][]ThroughputCase, o Through
 	if o.clock == nil {
 		o.clock = &realClock{start: time.Now()}
 	}
-	var rows []ThroughputRow
+	var rows []Timed
 	for _, g := range groups {
 		states := make([]*caseState, len(g))
 		for i, c := range g {
 			if c.Run == nil {
-				return nil, fmt.Errorf("measuring throughput: case %s has no Run", rowKey(c.Row))
+				return nil, fmt.Errorf("measuring throughput: case %s has no Run", c.Name)
 			}
 			states[i] = &caseState{c: c}
 		}
@@ -197,13 +212,12 @@ func (st *caseState) takeSample(o ThroughputOptions) {
 	st.samples = append(st.samples, sample{calls: calls, wall: elapsed, cpu: c1 - c0, mallocs: m1 - m0, bytes: b1 - b0})
 }
 
-// row turns the samples into the result row.
-func (st *caseState) row() ThroughputRow {
-	r := st.c.Row
+// row turns the samples into the case's timing.
+func (st *caseState) row() Timed {
+	r := Timed{Name: st.c.Name}
 	r.Samples = len(st.samples)
 	if st.err != nil {
-		r.Error = fmt.Sprintf("%s: %v", rowKey(r), st.err)
-		r.SamplesNs = nil
+		r.Err = fmt.Errorf("%s: %w", st.c.Name, st.err)
 		return r
 	}
 	var calls int64
@@ -217,9 +231,9 @@ func (st *caseState) row() ThroughputRow {
 		mallocs += s.mallocs
 		bytes += s.bytes
 	}
-	q, err := SummarizeSamples(wall)
+	q, err := model.SummarizeSamples(wall)
 	if err != nil {
-		r.Error = fmt.Sprintf("%s: %v", rowKey(r), err)
+		r.Err = fmt.Errorf("%s: %w", st.c.Name, err)
 		return r
 	}
 	r.SamplesNs = wall
@@ -228,20 +242,9 @@ func (st *caseState) row() ThroughputRow {
 	r.BytesPerOp = float64(bytes) / float64(calls)
 	r.AllocsPerOp = float64(mallocs) / float64(calls)
 	if st.cpuErr != nil {
-		r.Note = joinNote(r.Note, "no CPU time: "+st.cpuErr.Error())
-	} else if cq, err := SummarizeSamples(cpu); err == nil {
+		r.Note = "no CPU time: " + st.cpuErr.Error()
+	} else if cq, err := model.SummarizeSamples(cpu); err == nil {
 		r.CPUNsPerOpMedian = cq.Median
 	}
 	return r
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
-}
-
-func rowKey(r ThroughputRow) string {
-	return fmt.Sprintf("type=%s/lib=%s/repr=%s/op=%s", r.Type, r.Lib, r.Repr, r.Op)
 }

@@ -51,13 +51,13 @@ func TestMeasureThroughputInterleaves(t *testing.T) {
 	const samples = 4
 	groups := [][]ThroughputCase{
 		{
-			{Row: ThroughputRow{Lib: "a", Op: "x"}, Run: clk.op("A", time.Microsecond, 1, 0, 0)},
-			{Row: ThroughputRow{Lib: "b", Op: "x"}, Run: clk.op("B", 3*time.Microsecond, 1, 0, 0)},
-			{Row: ThroughputRow{Lib: "c", Op: "x"}, Run: clk.op("C", 2*time.Microsecond, 1, 0, 0)},
+			{Name: "a/x", Run: clk.op("A", time.Microsecond, 1, 0, 0)},
+			{Name: "b/x", Run: clk.op("B", 3*time.Microsecond, 1, 0, 0)},
+			{Name: "c/x", Run: clk.op("C", 2*time.Microsecond, 1, 0, 0)},
 		},
 		{
-			{Row: ThroughputRow{Lib: "d", Op: "y"}, Run: clk.op("D", time.Microsecond, 1, 0, 0)},
-			{Row: ThroughputRow{Lib: "e", Op: "y"}, Run: clk.op("E", time.Microsecond, 1, 0, 0)},
+			{Name: "d/y", Run: clk.op("D", time.Microsecond, 1, 0, 0)},
+			{Name: "e/y", Run: clk.op("E", time.Microsecond, 1, 0, 0)},
 		},
 	}
 	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: samples, MinSample: time.Millisecond, clock: clk})
@@ -81,9 +81,9 @@ func TestMeasureThroughputInterleaves(t *testing.T) {
 	if len(rows) != 5 {
 		t.Fatalf("got %d rows, want 5", len(rows))
 	}
-	for i, lib := range []string{"a", "b", "c", "d", "e"} {
-		if rows[i].Lib != lib || rows[i].Samples != samples || len(rows[i].SamplesNs) != samples {
-			t.Errorf("row %d: got lib %s with %d samples (%d kept), want lib %s with %d", i, rows[i].Lib, rows[i].Samples, len(rows[i].SamplesNs), lib, samples)
+	for i, name := range []string{"a/x", "b/x", "c/x", "d/y", "e/y"} {
+		if rows[i].Name != name || rows[i].Samples != samples || len(rows[i].SamplesNs) != samples {
+			t.Errorf("row %d: got %s with %d samples (%d kept), want %s with %d", i, rows[i].Name, rows[i].Samples, len(rows[i].SamplesNs), name, samples)
 		}
 	}
 }
@@ -92,8 +92,8 @@ func TestMeasureThroughputFigures(t *testing.T) {
 	clk := &fakeClock{}
 	cost := 2500 * time.Nanosecond
 	groups := [][]ThroughputCase{{{
-		Row: ThroughputRow{Type: "T", Lib: "l", Repr: "r", Op: "o", Batch: 7, Note: "n"},
-		Run: clk.op("A", cost, 3, 2, 48),
+		Name: "T/l/r op=o",
+		Run:  clk.op("A", cost, 3, 2, 48),
 	}}}
 	minSample := 10 * time.Millisecond
 	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 5, MinSample: minSample, clock: clk})
@@ -101,8 +101,8 @@ func TestMeasureThroughputFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rows[0]
-	if r.Error != "" {
-		t.Fatalf("unexpected error: %s", r.Error)
+	if r.Err != nil {
+		t.Fatalf("unexpected error: %v", r.Err)
 	}
 	wantNs := float64(cost.Nanoseconds())
 	checks := []struct {
@@ -122,8 +122,8 @@ func TestMeasureThroughputFigures(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
 		}
 	}
-	if r.Type != "T" || r.Batch != 7 || r.Note != "n" || r.Samples != 5 {
-		t.Errorf("labels not kept: got %+v", r)
+	if r.Name != "T/l/r op=o" || r.Note != "" || r.Samples != 5 {
+		t.Errorf("got name %q note %q samples %d, want the case's name, no note, 5", r.Name, r.Note, r.Samples)
 	}
 	// Every sample lasted at least MinSample of (fake) wall time.
 	calls := len(clk.log) // all calls, warm-up included
@@ -144,24 +144,24 @@ func TestMeasureThroughputFailure(t *testing.T) {
 		return nil
 	}
 	groups := [][]ThroughputCase{{
-		{Row: ThroughputRow{Lib: "bad", Op: "verify"}, Run: failing},
-		{Row: ThroughputRow{Lib: "good", Op: "verify"}, Run: clk.op("G", time.Microsecond, 1, 0, 0)},
+		{Name: "bad/verify", Run: failing},
+		{Name: "good/verify", Run: clk.op("G", time.Microsecond, 1, 0, 0)},
 	}}
 	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 3, MinSample: time.Millisecond, clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(rows[0].Error, "verification failed") || rows[0].NsPerOpMedian != 0 {
-		t.Errorf("failing case: got error %q median %v, want the verification error and no figure", rows[0].Error, rows[0].NsPerOpMedian)
+	if rows[0].Err == nil || !strings.Contains(rows[0].Err.Error(), "bad/verify") || !strings.Contains(rows[0].Err.Error(), "verification failed") || rows[0].NsPerOpMedian != 0 {
+		t.Errorf("failing case: got error %v median %v, want the verification error naming the case and no figure", rows[0].Err, rows[0].NsPerOpMedian)
 	}
-	if rows[1].Error != "" || rows[1].Samples != 3 {
-		t.Errorf("good case: got error %q and %d samples, want none and 3", rows[1].Error, rows[1].Samples)
+	if rows[1].Err != nil || rows[1].Samples != 3 {
+		t.Errorf("good case: got error %v and %d samples, want none and 3", rows[1].Err, rows[1].Samples)
 	}
 }
 
 func TestMeasureThroughputNoCPU(t *testing.T) {
 	clk := &fakeClock{cpuErr: errors.New("no getrusage")}
-	groups := [][]ThroughputCase{{{Row: ThroughputRow{Op: "o"}, Run: clk.op("A", time.Microsecond, 1, 0, 0)}}}
+	groups := [][]ThroughputCase{{{Name: "o", Run: clk.op("A", time.Microsecond, 1, 0, 0)}}}
 	rows, err := MeasureThroughput(context.Background(), groups, ThroughputOptions{Samples: 2, MinSample: time.Millisecond, clock: clk})
 	if err != nil {
 		t.Fatal(err)

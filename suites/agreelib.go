@@ -2,8 +2,8 @@ package suites
 
 import (
 	"fmt"
-	"slices"
-	"sync"
+
+	"github.com/memprof/memprof/model"
 )
 
 // AgreeLib is what the cross-library agreement check (suites/agree) needs
@@ -13,10 +13,10 @@ import (
 // check can compare libraries byte for byte. Signatures are min-pk (keys in
 // G1, signatures in G2) with OpDST.
 type AgreeLib struct {
-	Lib string
-	// Unavailable, when not empty, says why the library cannot take part
+	Lib model.Lib
+	// Unavailable, when not zero, says why the library cannot take part
 	// (blst without cgo); the functions are nil then.
-	Unavailable string
+	Unavailable model.Why
 	// KeyGen derives the secret key from ikm with KeyGen of the IETF draft
 	// (salt "BLS-SIG-KEYGEN-SALT-", empty key info).
 	KeyGen func(ikm []byte) (sk []byte, err error)
@@ -31,47 +31,77 @@ type AgreeLib struct {
 	// RoundTrips decodes the compressed point enc (a PublicKey in G1 or a
 	// Signature in G2, after typ) into every representation the library
 	// offers for it, and encodes each back, compressed and uncompressed.
-	RoundTrips func(typ string, enc []byte) ([]AgreeRoundTrip, error)
+	RoundTrips func(typ model.Type, enc []byte) ([]AgreeRoundTrip, error)
 }
 
 // AgreeRoundTrip is one representation's re-encoding of a point.
 type AgreeRoundTrip struct {
-	Repr         string
+	Repr         model.Repr
 	Compressed   []byte
 	Uncompressed []byte
 }
 
-var (
-	agreeMu   sync.Mutex
-	agreeLibs = map[string]AgreeLib{}
-)
-
-// RegisterAgreeLib adds a library to the agreement check; it panics on a
-// duplicate or an unknown library.
-func RegisterAgreeLib(l AgreeLib) {
-	agreeMu.Lock()
-	defer agreeMu.Unlock()
-	if !slices.Contains(Libs, l.Lib) {
-		panic(fmt.Sprintf("suites: agreement lib %q is not one of %v", l.Lib, Libs))
+// checkAgreeLib fails on a library that is neither complete nor
+// unavailable with a reason.
+func checkAgreeLib(l AgreeLib) error {
+	if !model.Known(l.Lib, model.Libs) {
+		return fmt.Errorf("agreement lib %q is not one of %s", l.Lib, model.Join(model.Libs))
 	}
-	if _, dup := agreeLibs[l.Lib]; dup {
-		panic("suites: duplicate agreement lib " + l.Lib)
+	complete := l.KeyGen != nil && l.PublicKey != nil && l.Sign != nil && l.Verify != nil && l.RoundTrips != nil
+	if complete == !l.Unavailable.IsZero() {
+		return fmt.Errorf("agreement lib %s: set either all functions or Unavailable", l.Lib)
 	}
-	if (l.Unavailable == "") == (l.KeyGen == nil || l.PublicKey == nil || l.Sign == nil || l.Verify == nil || l.RoundTrips == nil) {
-		panic("suites: agreement lib " + l.Lib + ": set either all functions or Unavailable")
-	}
-	agreeLibs[l.Lib] = l
+	return nil
 }
 
-// AgreeLibs returns the registered libraries in Libs order.
-func AgreeLibs() []AgreeLib {
-	agreeMu.Lock()
-	defer agreeMu.Unlock()
-	var out []AgreeLib
-	for _, name := range Libs {
-		if l, ok := agreeLibs[name]; ok {
-			out = append(out, l)
-		}
+// RoundTrips is AgreeLib.RoundTrips for the points of g: it decodes enc, a
+// compressed point, with the library's checked decode
+// (g.DecompressChecked), and encodes it back, compressed and uncompressed,
+// from every representation the library offers for it: A itself (g.Repr),
+// J (when the library has Jacobian points), and A decoded again from each
+// encoding (the uncompressed one with g.Deserialize).
+func (g Group[A, J, C, U]) RoundTrips(enc []byte) ([]AgreeRoundTrip, error) {
+	if !g.DecompressChecked.info().offered {
+		return nil, fmt.Errorf("%s: no checked decode of %s to round-trip with", g.Lib, g.Type)
 	}
-	return out
+	decode := func(p *A, enc []byte) error { return g.DecompressChecked.Do(p, enc)() }
+	trip := func(repr model.Repr, c C, u U) AgreeRoundTrip {
+		return AgreeRoundTrip{Repr: repr, Compressed: encodingBytes(&c), Uncompressed: encodingBytes(&u)}
+	}
+	var p A
+	if err := decode(&p, enc); err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", g.Lib, g.Type, err)
+	}
+	trips := []AgreeRoundTrip{trip(g.Repr, g.Compressed(&p), g.Uncompressed(&p))}
+	if jac := g.Jacobian; jac != nil {
+		var j J
+		jac.FromAffine(&j, &p)
+		trips = append(trips, trip(model.Jacobian, jac.Compressed(&j), jac.Uncompressed(&j)))
+	}
+	var fromC, fromU A
+	if err := decode(&fromC, g.bytes(&p)); err != nil {
+		return nil, fmt.Errorf("%s: %s compressed again: %w", g.Lib, g.Type, err)
+	}
+	u := g.Uncompressed(&p)
+	if err := g.Deserialize(&fromU, encodingBytes(&u)); err != nil {
+		return nil, fmt.Errorf("%s: %s uncompressed: %w", g.Lib, g.Type, err)
+	}
+	trips = append(trips,
+		trip(model.Compressed, g.Compressed(&fromC), g.Uncompressed(&fromC)),
+		trip(model.Uncompressed, g.Compressed(&fromU), g.Uncompressed(&fromU)))
+	return trips, nil
+}
+
+// GroupRoundTrips returns the AgreeLib.RoundTrips of lib from the round
+// trips of its PublicKey (G1) and Signature (G2) points, Group.RoundTrips.
+func GroupRoundTrips(lib model.Lib, pk, sig func(enc []byte) ([]AgreeRoundTrip, error)) func(model.Type, []byte) ([]AgreeRoundTrip, error) {
+	return func(t model.Type, enc []byte) ([]AgreeRoundTrip, error) {
+		switch t {
+		case model.PublicKey:
+			return pk(enc)
+		case model.Signature:
+			return sig(enc)
+		}
+		return nil, fmt.Errorf("%s: no round trip for type %q", lib, t)
+	}
 }

@@ -6,28 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 )
-
-// OpNames are the operations the throughput registry knows, in the order
-// tables list them.
-var OpNames = []string{
-	"compress",              // encode a point to its compressed bytes
-	"serialize",             // encode a point to its uncompressed bytes
-	"decompress",            // decode compressed bytes, checking only that the point is on the curve
-	"decompress-checked",    // decode compressed bytes and check the subgroup
-	"to-affine",             // convert one Jacobian/projective point to affine
-	"to-affine-batch",       // convert OpBatchN points in one call
-	"aggregate",             // add OpAggregateN signatures or public keys
-	"sign",                  // sign OpMessage with key 0
-	"verify",                // verify key 0's signature of OpMessage
-	"fast-aggregate-verify", // verify the aggregate signature of OpMessage under OpAggregateN keys
-}
 
 // Sizes of the operations that handle many items per call.
 const (
@@ -55,28 +38,29 @@ func OpIKM(i int) []byte {
 // OpBatchScalar returns the scalar of batch point i: P_i = (i+2)·generator.
 func OpBatchScalar(i int) uint64 { return uint64(i) + 2 }
 
-// Op is one operation of one library on one representation. The suite
-// packages register them from init, next to their instance entries.
+// Op is one operation of one library on one representation, as a value
+// of the library's Suite.
 type Op struct {
-	// Type is the object the operation handles (PublicKey, Signature, G1,
-	// G2); Repr is the representation the data is in when the operation
-	// starts (for sign, the representation it produces).
-	Type, Lib, Repr, Op string
-	// Batch is how many items one call handles (1, OpAggregateN, OpBatchN).
-	Batch int
+	// Key names the operation: Type is the object it handles (PublicKey,
+	// Signature, G1, G2); Repr the representation the data is in when the
+	// operation starts (for sign, the representation it produces); Op and
+	// Batch (how many items one call handles: 1, OpAggregateN, OpBatchN).
+	// The registry gives PublicKey and Signature operations the min-pk
+	// scheme, the only one timed.
+	model.Key
 	// Note says exactly what is timed: the API called and the checks it
 	// runs.
 	Note string
-	// Unavailable, when not empty, says why the library does not offer the
-	// operation ("not offered by gnark: ..."); Prepare is nil then.
-	Unavailable string
+	// Unavailable, when not zero, says why the library does not offer the
+	// operation; Prepare is nil then.
+	Unavailable model.Why
 	// Prepare builds the inputs, outside any timing, and returns the
 	// harness. With in.Invalid it builds inputs the operation must reject
 	// (see OpInput); operations that have none return ErrNoInvalidInput.
 	Prepare func(in OpInput) (OpHarness, error)
-	// AliasOf, set by RegisterOp, names the type whose registration this
-	// operation repeats (a G1 conversion repeated for PublicKey).
-	AliasOf string
+	// AliasOf names the type whose operation this one repeats (a G1
+	// conversion repeated for PublicKey; see ConversionAliases).
+	AliasOf model.Type
 }
 
 // OpInput selects the inputs Prepare builds.
@@ -103,96 +87,48 @@ type OpHarness struct {
 	Result func() ([]byte, error)
 }
 
-// ID is the operation's unique name, in key=value parts.
-func (o Op) ID() string {
-	return "type=" + o.Type + "/op=" + o.Op + "/lib=" + o.Lib + "/repr=" + o.Repr
-}
-
-var (
-	opMu sync.Mutex
-	ops  = map[string]Op{}
-)
-
 // conversionAlias maps a raw group to the min-pk type held in it.
-var conversionAlias = map[string]string{"G1": "PublicKey", "G2": "Signature"}
+var conversionAlias = map[model.Type]model.Type{model.G1: model.PublicKey, model.G2: model.Signature}
 
-// RegisterOp adds operations to the registry. It panics on a duplicate, a
-// name outside the lists, or an Op with both or neither of Prepare and
-// Unavailable: all are programming errors in a suite.
-//
-// A conversion registered for a raw group (to-affine and to-affine-batch on
-// G1 or G2) is registered for the min-pk type held in that group as well
-// (PublicKey for G1, Signature for G2): storing keys or signatures in
-// Jacobian form is exactly what makes that conversion a cost.
-func RegisterOp(list ...Op) {
-	opMu.Lock()
-	defer opMu.Unlock()
-	for _, o := range list {
-		if alias, ok := conversionAlias[o.Type]; ok && (o.Op == "to-affine" || o.Op == "to-affine-batch") {
-			a := o
-			a.Type, a.AliasOf = alias, o.Type
-			if a.Note != "" {
-				a.Note += " (the same conversion as for " + o.Type + ": a min-pk " + alias + " is a " + o.Type + " point)"
-			}
-			list = append(list, a)
-		}
-	}
-	for _, o := range list {
-		check := func(what, v string, valid []string) {
-			if !slices.Contains(valid, v) {
-				panic(fmt.Sprintf("suites: op %s: %s %q is not one of %v", o.ID(), what, v, valid))
-			}
-		}
-		check("type", o.Type, Types)
-		check("lib", o.Lib, Libs)
-		check("repr", o.Repr, Reprs)
-		check("op", o.Op, OpNames)
-		if (o.Prepare == nil) == (o.Unavailable == "") {
-			panic(fmt.Sprintf("suites: op %s: exactly one of Prepare and Unavailable must be set", o.ID()))
-		}
-		if o.Batch < 1 {
-			panic(fmt.Sprintf("suites: op %s: batch must be at least 1", o.ID()))
-		}
-		if _, dup := ops[o.ID()]; dup {
-			panic("suites: duplicate op " + o.ID())
-		}
-		ops[o.ID()] = o
-	}
-}
-
-// Ops returns every registered operation, ordered by type, operation (in
-// OpNames order), library and representation: the operations compared with
-// one another are adjacent.
-func Ops() []Op {
-	opMu.Lock()
-	defer opMu.Unlock()
-	out := make([]Op, 0, len(ops))
+// ConversionAliases returns the conversions among ops (to-affine and
+// to-affine-batch on G1 or G2) repeated for the min-pk type held in that
+// group (PublicKey for G1, Signature for G2): storing keys or signatures
+// in Jacobian form is exactly what makes that conversion a cost. A suite
+// lists them beside its own operations.
+func ConversionAliases(ops []Op) []Op {
+	var out []Op
 	for _, o := range ops {
-		out = append(out, o)
+		alias, ok := conversionAlias[o.Type]
+		if !ok || (o.Op != model.ToAffine && o.Op != model.ToAffineBatch) {
+			continue
+		}
+		a := o
+		a.Type, a.AliasOf = alias, o.Type
+		if a.Note != "" {
+			a.Note += " (the same conversion as for " + string(o.Type) + ": a min-pk " + string(alias) + " is a " + string(o.Type) + " point)"
+		}
+		out = append(out, a)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Type != b.Type {
-			return rank(Types, a.Type) < rank(Types, b.Type)
-		}
-		if a.Op != b.Op {
-			return rank(OpNames, a.Op) < rank(OpNames, b.Op)
-		}
-		return Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
-	})
 	return out
 }
 
-// OpTypes returns the types that have at least one registered operation,
-// in Types order.
-func OpTypes() []string {
-	var out []string
-	for _, o := range Ops() {
-		if !slices.Contains(out, o.Type) {
-			out = append(out, o.Type)
-		}
+func checkOp(o Op) error {
+	if err := checkKeyNames(o.Key); err != nil {
+		return fmt.Errorf("op %w", err)
 	}
-	return out
+	if o.Op == "" || o.Layout != "" {
+		return fmt.Errorf("op %s: an operation has an op and no layout", o.Key)
+	}
+	if (o.Prepare == nil) == o.Unavailable.IsZero() {
+		return fmt.Errorf("op %s: exactly one of Prepare and Unavailable must be set", o.Key)
+	}
+	if !o.Unavailable.IsZero() && !model.Known(o.Unavailable.Kind, model.Kinds) {
+		return fmt.Errorf("op %s: unavailable without a known kind (%q)", o.Key, o.Unavailable.Kind)
+	}
+	if o.Batch < 1 {
+		return fmt.Errorf("op %s: batch must be at least 1", o.Key)
+	}
+	return nil
 }
 
 // WantOpResult returns what Result must return after a successful Run of
@@ -206,8 +142,8 @@ func OpTypes() []string {
 //   - verify, fast-aggregate-verify: the single byte 1;
 //   - to-affine: P_0 compressed; to-affine-batch: SHA-256 of the OpBatchN
 //     compressed points in order.
-func WantOpResult(t, op string, v *fixtures.Vectors) ([]byte, error) {
-	g1 := t == "PublicKey" || t == "G1"
+func WantOpResult(t model.Type, op model.Op, v *fixtures.Vectors) ([]byte, error) {
+	g1 := t == model.PublicKey || t == model.G1
 	pick := func(forG1, forG2 []byte) []byte {
 		if g1 {
 			return forG1
@@ -238,21 +174,21 @@ func WantOpResult(t, op string, v *fixtures.Vectors) ([]byte, error) {
 func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
 	h, err := op.Prepare(OpInput{})
 	if err != nil {
-		return OpHarness{}, fmt.Errorf("%s: preparing: %w", op.ID(), err)
+		return OpHarness{}, fmt.Errorf("%s: preparing: %w", op.Key, err)
 	}
 	if err := h.Run(); err != nil {
-		return OpHarness{}, fmt.Errorf("%s: running on valid inputs: %w", op.ID(), err)
+		return OpHarness{}, fmt.Errorf("%s: running on valid inputs: %w", op.Key, err)
 	}
 	got, err := h.Result()
 	if err != nil {
-		return OpHarness{}, fmt.Errorf("%s: result: %w", op.ID(), err)
+		return OpHarness{}, fmt.Errorf("%s: result: %w", op.Key, err)
 	}
 	want, err := WantOpResult(op.Type, op.Op, v)
 	if err != nil {
-		return OpHarness{}, fmt.Errorf("%s: %w", op.ID(), err)
+		return OpHarness{}, fmt.Errorf("%s: %w", op.Key, err)
 	}
 	if !bytes.Equal(got, want) {
-		return OpHarness{}, fmt.Errorf("%s: wrong result: got %s, want %s (fixtures/vectors.json)", op.ID(), hex.EncodeToString(got), hex.EncodeToString(want))
+		return OpHarness{}, fmt.Errorf("%s: wrong result: got %s, want %s (fixtures/vectors.json)", op.Key, hex.EncodeToString(got), hex.EncodeToString(want))
 	}
 	return h, nil
 }
@@ -285,11 +221,11 @@ func CheckOpRejects(op Op) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: preparing invalid inputs: %w", op.ID(), err)
+		return fmt.Errorf("%s: preparing invalid inputs: %w", op.Key, err)
 	}
 	if err := h.Run(); err == nil {
 		got, _ := h.Result()
-		return fmt.Errorf("%s: accepted an input it must reject (result %s)", op.ID(), hex.EncodeToString(got))
+		return fmt.Errorf("%s: accepted an input it must reject (result %s)", op.Key, hex.EncodeToString(got))
 	}
 	return nil
 }

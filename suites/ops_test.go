@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 )
 
 // opFake builds an Op whose harness returns result and err for valid
 // inputs, and rejectErr for invalid ones (nil: it accepts them).
-func opFake(op string, result []byte, err, rejectErr error, hasInvalid bool) Op {
-	return Op{Type: "Signature", Lib: "gnark", Repr: "affine", Op: op, Batch: 1,
+func opFake(op model.Op, result []byte, err, rejectErr error, hasInvalid bool) Op {
+	return Op{Key: model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Op: op, Batch: 1},
 		Prepare: func(in OpInput) (OpHarness, error) {
 			if in.Invalid && !hasInvalid {
 				return OpHarness{}, ErrNoInvalidInput
@@ -77,8 +78,8 @@ func TestWantOpResultKnowsEveryOp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, op := range OpNames {
-		for _, typ := range []string{"PublicKey", "Signature", "G1", "G2"} {
+	for _, op := range model.Ops {
+		for _, typ := range []model.Type{model.PublicKey, model.Signature, model.G1, model.G2} {
 			want, err := WantOpResult(typ, op, v)
 			if err != nil || len(want) == 0 {
 				t.Errorf("WantOpResult(%s, %s): got %x, %v; want a known result", typ, op, want, err)
@@ -90,26 +91,30 @@ func TestWantOpResultKnowsEveryOp(t *testing.T) {
 	}
 }
 
-func TestRegisterOpRejectsBadOps(t *testing.T) {
+func TestNewRegistryRejectsBadOps(t *testing.T) {
 	prep := func(OpInput) (OpHarness, error) { return OpHarness{}, nil }
+	key := func(op model.Op, lib model.Lib, batch int) model.Key {
+		return model.Key{Type: model.Signature, Lib: lib, Repr: model.Affine, Op: op, Batch: batch}
+	}
 	tests := []struct {
 		name string
-		op   Op
+		ops  []Op
+		want string
 	}{
-		{"unknown op", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "teleport", Batch: 1, Prepare: prep}},
-		{"unknown lib", Op{Type: "Signature", Lib: "openssl", Repr: "affine", Op: "sign", Batch: 1, Prepare: prep}},
-		{"neither prepare nor reason", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Batch: 1}},
-		{"both prepare and reason", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Batch: 1, Prepare: prep, Unavailable: "x"}},
-		{"zero batch", Op{Type: "Signature", Lib: "blst", Repr: "affine", Op: "sign", Prepare: prep}},
+		{"unknown op", []Op{{Key: key("teleport", model.Blst, 1), Prepare: prep}}, `op "teleport" is not one of`},
+		{"unknown lib", []Op{{Key: key(model.Sign, "openssl", 1), Prepare: prep}}, `lib "openssl" is not one of`},
+		{"neither prepare nor reason", []Op{{Key: key(model.Sign, model.Blst, 1)}}, "exactly one of Prepare and Unavailable"},
+		{"both prepare and reason", []Op{{Key: key(model.Sign, model.Blst, 1), Prepare: prep, Unavailable: model.Because(model.NotOffered, "x")}}, "exactly one of Prepare and Unavailable"},
+		{"reason without a kind", []Op{{Key: key(model.Sign, model.Blst, 1), Unavailable: model.Why{Reason: "x"}}}, "without a known kind"},
+		{"zero batch", []Op{{Key: key(model.Sign, model.Blst, 0), Prepare: prep}}, "batch must be at least 1"},
+		{"duplicate", []Op{{Key: key(model.Sign, model.Blst, 1), Prepare: prep}, {Key: key(model.Sign, model.Blst, 1), Prepare: prep}}, "duplicate op"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("RegisterOp(%+v): got no panic, want one", tt.op)
-				}
-			}()
-			RegisterOp(tt.op)
+			_, err := NewRegistry(Suite{Name: "test", Ops: tt.ops})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("NewRegistry: got error %v, want one containing %q", err, tt.want)
+			}
 		})
 	}
 }

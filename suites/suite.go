@@ -1,44 +1,27 @@
-// Package suites holds the registry of built-in cases: each package below
-// it (suites/blst, suites/gnark, suites/circl) knows one crypto library and
-// registers, from its init function, one Entry per type, representation
-// and layout that library offers, and one for each it does not, with the
-// reason. Import suites/all to register them all.
+// Package suites is the vocabulary of the built-in cases: what one crypto
+// library contributes (Suite: its instance entries, its operations and its
+// part of the agreement check, as values) and the Registry that one
+// function assembles from every suite (suites/all.Registry). Each package
+// below (suites/blst, suites/gnark, suites/circl, suites/scenarios) knows
+// one library, or one kind of structure, and exposes its Suite; nothing is
+// registered at package initialisation, and tests build registries of
+// their own.
 package suites
 
 import (
+	"errors"
 	"fmt"
 	"slices"
-	"sort"
-	"strings"
-	"sync"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
-// The names the registry accepts. The CLI matches them case-insensitively.
-var (
-	Types   = []string{"SecretKey", "PublicKey", "Signature", "G1", "G2", "PubkeyCache", "AttestationPool"}
-	Libs    = []string{"blst", "gnark", "circl"}
-	Reprs   = []string{"scalar", "affine", "jacobian", "projective", "compressed", "uncompressed", "index-slice", "map-pointer", "wrapper-pointer", "wrapper-value", "slice-value", "slice-pointer", "slice-compressed", "map-root"}
-	Layouts = []string{"pointer", "slice", "collection"}
-	Schemes = []string{"min-pk", "min-sig"}
-)
-
-// Scenarios are the types that model a whole structure of a real client
-// (a validator public-key cache, an attestation pool) rather than one
-// object; their entries use the "collection" layout and their repr names
-// the form of the structure.
-var Scenarios = []string{"PubkeyCache", "AttestationPool"}
-
-// Entry is one combination of type, library, representation and layout.
+// Entry is one instance case: a combination of type, library,
+// representation and layout (and scheme, where the type has one), with how
+// an instance is made, or why it cannot be.
 type Entry struct {
-	Type   string
-	Lib    string
-	Repr   string
-	Layout string
-	// Scheme is "min-pk" or "min-sig" for PublicKey and Signature (the
-	// scheme decides their group), "" for types it does not change.
-	Scheme string
+	model.Key
 	// Constructor says how an instance is made, for example
 	// "(*blst.P2Affine).Uncompress of 96 bytes".
 	Constructor string
@@ -48,137 +31,204 @@ type Entry struct {
 	// DefaultN, if not zero, is the N measured when the user gives none:
 	// scenarios are measured at their real scale (1,000,000 validators).
 	DefaultN int
-	// Unavailable, when not empty, says why this combination cannot be
-	// measured (the library has no such representation, or this build
-	// lacks cgo); Case is nil then.
-	Unavailable string
+	// Unavailable, when not zero, says why this combination cannot be
+	// measured; Case is nil then.
+	Unavailable model.Why
 	// Case builds the case. It is called only when the entry is measured,
-	// so registering costs nothing.
+	// so assembling a registry costs nothing.
 	Case func() memprof.Case
 }
 
-// ID is the entry's unique name, in key=value parts:
-// type=Signature/lib=blst/repr=affine/layout=pointer[/scheme=min-sig].
-func (e Entry) ID() string {
-	id := "type=" + e.Type + "/lib=" + e.Lib + "/repr=" + e.Repr + "/layout=" + e.Layout
-	if e.Scheme == "min-sig" {
-		id += "/scheme=min-sig"
-	}
-	return id
+// Suite is what one package of suites contributes to the registry: its
+// instance entries, its operations, its part of the agreement check and the
+// module paths whose versions results record. Every field may be empty.
+type Suite struct {
+	// Name names the suite in errors ("blst", "scenarios").
+	Name    string
+	Modules []string
+	Entries []Entry
+	Ops     []Op
+	Agree   []AgreeLib
 }
 
-var (
-	mu      sync.Mutex
-	entries = map[string]Entry{}
-)
+// Registry is every entry, operation and agreement library of a set of
+// suites, checked and ordered. It is read-only once built; its methods
+// return the registry's own slices, which callers must not modify.
+type Registry struct {
+	entries []Entry
+	byName  map[string]int
+	ops     []Op
+	agree   []AgreeLib
+	modules []string
+}
 
-// Register adds entries to the registry. It panics on a duplicate or on a
-// name outside the lists above: both are programming errors in a suite.
-func Register(es ...Entry) {
-	mu.Lock()
-	defer mu.Unlock()
-	for _, e := range es {
-		check := func(what, v string, valid []string) {
-			if !slices.Contains(valid, v) {
-				panic(fmt.Sprintf("suites: entry %s: %s %q is not one of %v", e.ID(), what, v, valid))
+// NewRegistry checks and assembles suites. It fails on an entry or an
+// operation whose names are outside the model's vocabulary, that has both
+// or neither of a constructor and a reason, that appears twice, or an
+// agreement library that is incomplete: all programming errors in a suite.
+func NewRegistry(suites ...Suite) (*Registry, error) {
+	entries := newChecked("entry", func(e Entry) (Entry, error) {
+		e.Key = e.Key.Normalize()
+		return e, checkEntry(e)
+	}, Entry.BenchName)
+	ops := newChecked("op", func(o Op) (Op, error) {
+		o.Key = o.Key.Normalize()
+		return o, checkOp(o)
+	}, func(o Op) model.Key { return o.Key })
+	agree := newChecked("agreement lib", func(l AgreeLib) (AgreeLib, error) { return l, checkAgreeLib(l) },
+		func(l AgreeLib) model.Lib { return l.Lib })
+	r := &Registry{byName: map[string]int{}}
+	var errs []error
+	for _, s := range suites {
+		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree)) {
+			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
+		}
+		for _, m := range s.Modules {
+			if !slices.Contains(r.modules, m) {
+				r.modules = append(r.modules, m)
 			}
 		}
-		check("type", e.Type, Types)
-		check("lib", e.Lib, Libs)
-		check("repr", e.Repr, Reprs)
-		check("layout", e.Layout, Layouts)
-		if e.Scheme != "" {
-			check("scheme", e.Scheme, Schemes)
-		}
-		if (e.Case == nil) == (e.Unavailable == "") {
-			panic(fmt.Sprintf("suites: entry %s: exactly one of Case and Unavailable must be set", e.ID()))
-		}
-		if _, dup := entries[e.ID()]; dup {
-			panic("suites: duplicate entry " + e.ID())
-		}
-		entries[e.ID()] = e
 	}
-}
-
-// All returns every registered entry in a stable order: by type, library,
-// representation and layout, in the order of the lists above.
-func All() []Entry {
-	mu.Lock()
-	defer mu.Unlock()
-	out := make([]Entry, 0, len(entries))
-	for _, e := range entries {
-		out = append(out, e)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if !sameKey(a, b) {
-			return Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
-		}
-		return a.ID() < b.ID()
-	})
-	return out
+	r.entries, r.ops, r.agree = entries.items, ops.items, agree.items
+	slices.SortStableFunc(r.entries, func(a, b Entry) int { return model.Compare(a.Key, b.Key) })
+	for i, e := range r.entries {
+		r.byName[e.BenchName()] = i
+	}
+	slices.SortStableFunc(r.ops, func(a, b Op) int { return model.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
+	return r, nil
 }
 
-func sameKey(a, b Entry) bool {
-	return a.Type == b.Type && a.Lib == b.Lib && a.Repr == b.Repr && a.Layout == b.Layout
+// checked collects the items of one kind (entries, operations, agreement
+// libraries) from every suite: each is prepared and checked by check, and
+// kept unless check fails or an earlier item has the same id.
+type checked[T any, I comparable] struct {
+	what  string
+	check func(T) (T, error)
+	id    func(T) I
+	seen  map[I]bool
+	items []T
 }
 
-// Less orders two (type, lib, repr, layout) keys by the lists above; names
-// not in a list sort after those that are, alphabetically.
-func Less(t1, l1, r1, y1, t2, l2, r2, y2 string) bool {
-	for _, p := range [][3]any{{t1, t2, Types}, {l1, l2, Libs}, {r1, r2, Reprs}, {y1, y2, Layouts}} {
-		a, b, list := p[0].(string), p[1].(string), p[2].([]string)
-		if a == b {
+func newChecked[T any, I comparable](what string, check func(T) (T, error), id func(T) I) *checked[T, I] {
+	return &checked[T, I]{what: what, check: check, id: id, seen: map[I]bool{}}
+}
+
+// add keeps the valid, new items of one suite and returns an error for
+// each of the others.
+func (c *checked[T, I]) add(items []T) []error {
+	var errs []error
+	for _, it := range items {
+		it, err := c.check(it)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
-		ia, ib := rank(list, a), rank(list, b)
-		if ia != ib {
-			return ia < ib
+		id := c.id(it)
+		if c.seen[id] {
+			errs = append(errs, fmt.Errorf("duplicate %s %v", c.what, id))
+			continue
 		}
-		return a < b
+		c.seen[id] = true
+		c.items = append(c.items, it)
 	}
-	return false
+	return errs
 }
 
-func rank(list []string, v string) int {
-	if i := slices.Index(list, v); i >= 0 {
-		return i
+func checkKeyNames(k model.Key) error {
+	type check struct {
+		what  string
+		ok    bool
+		value string
+		valid string
 	}
-	return len(list)
+	for _, c := range []check{
+		{"type", model.Known(k.Type, model.Types), string(k.Type), model.Join(model.Types)},
+		{"lib", model.Known(k.Lib, model.Libs), string(k.Lib), model.Join(model.Libs)},
+		{"repr", model.Known(k.Repr, model.Reprs), string(k.Repr), model.Join(model.Reprs)},
+		{"layout", k.Layout == "" || model.Known(k.Layout, model.Layouts), string(k.Layout), model.Join(model.Layouts)},
+		{"scheme", k.Scheme == "" || model.Known(k.Scheme, model.Schemes), string(k.Scheme), model.Join(model.Schemes)},
+		{"op", k.Op == "" || model.Known(k.Op, model.Ops), string(k.Op), model.Join(model.Ops)},
+	} {
+		if !c.ok {
+			return fmt.Errorf("%s: %s %q is not one of %s", k, c.what, c.value, c.valid)
+		}
+	}
+	if k.HasSchemeMismatch() {
+		return fmt.Errorf("%s: scheme %q for a type without one, or none for a type with one", k, k.Scheme)
+	}
+	return k.Param.Check()
 }
 
-// Lookup finds an entry by ID.
-func Lookup(id string) (Entry, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	e, ok := entries[id]
-	return e, ok
+func checkEntry(e Entry) error {
+	if err := checkKeyNames(e.Key); err != nil {
+		return fmt.Errorf("entry %w", err)
+	}
+	if e.Layout == "" || e.Op != "" || e.Batch != 0 {
+		return fmt.Errorf("entry %s: an entry has a layout and no op or batch", e.Key)
+	}
+	if (e.Case == nil) == e.Unavailable.IsZero() {
+		return fmt.Errorf("entry %s: exactly one of Case and Unavailable must be set", e.Key)
+	}
+	if !e.Unavailable.IsZero() && !model.Known(e.Unavailable.Kind, model.Kinds) {
+		return fmt.Errorf("entry %s: unavailable without a known kind (%q)", e.Key, e.Unavailable.Kind)
+	}
+	return nil
 }
 
-// LookupCase finds the case of an available entry; it is the lookup a
-// child process hands to memprof.ServeChild.
-func LookupCase(id string) (memprof.Case, error) {
-	e, ok := Lookup(id)
+// Entries returns every entry in the one ordering of keys (model.Compare).
+func (r *Registry) Entries() []Entry { return r.entries }
+
+// Lookup finds an entry by its key's BenchName.
+func (r *Registry) Lookup(name string) (Entry, bool) {
+	i, ok := r.byName[name]
 	if !ok {
-		return memprof.Case{}, fmt.Errorf("no case %q registered", id)
+		return Entry{}, false
 	}
-	if e.Unavailable != "" {
-		return memprof.Case{}, fmt.Errorf("case %s is unavailable: %s", id, e.Unavailable)
+	return r.entries[i], true
+}
+
+// LookupCase finds the case of an available entry by its key's
+// BenchName; it is the lookup a child process hands to
+// memprof.ServeChild, so the names stay stable across processes.
+func (r *Registry) LookupCase(name string) (memprof.Case, error) {
+	e, ok := r.Lookup(name)
+	if !ok {
+		return memprof.Case{}, fmt.Errorf("no case %q registered", name)
+	}
+	if !e.Unavailable.IsZero() {
+		return memprof.Case{}, fmt.Errorf("case %s is unavailable: %s", name, e.Unavailable.Reason)
 	}
 	c := e.Case()
 	if c.Name == "" {
-		c.Name = id
+		c.Name = name
 	}
 	return c, nil
 }
 
-// Canonical returns the name in valid that equals v ignoring case, or an
-// error listing the valid names.
-func Canonical(what, v string, valid []string) (string, error) {
-	for _, s := range valid {
-		if strings.EqualFold(s, v) {
-			return s, nil
+// Ops returns every operation in the one ordering of keys: by type,
+// operation, library and representation, so that the operations compared
+// with one another are adjacent.
+func (r *Registry) Ops() []Op { return r.ops }
+
+// OpTypes returns the types that have at least one operation, in
+// vocabulary order.
+func (r *Registry) OpTypes() []model.Type {
+	var out []model.Type
+	for _, o := range r.ops {
+		if !slices.Contains(out, o.Type) {
+			out = append(out, o.Type)
 		}
 	}
-	return "", fmt.Errorf("unknown %s %q: valid %ss are %s", what, v, what, strings.Join(valid, ", "))
+	return out
 }
+
+// AgreeLibs returns the agreement libraries in vocabulary order.
+func (r *Registry) AgreeLibs() []AgreeLib { return r.agree }
+
+// Modules returns the module paths of the suites' libraries, whose
+// versions results record (memprof.CurrentEnv).
+func (r *Registry) Modules() []string { return r.modules }

@@ -3,24 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 )
 
-func init() {
-	register(&command{
-		Name:      "check",
-		UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D] [--max-bytes SIZE]",
-		Short:     "check measurements against the budgets file",
-		Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
+var checkCommand = &command{
+	Name:      "check",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D] [--max-bytes SIZE]",
+	Short:     "check measurements against the budgets file",
+	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
 (--results), or, without it, fresh measurements of the instance cases the
 budgets select (each in its own child process, as 'memprof instances') and
@@ -54,8 +50,7 @@ case is unavailable, a time is missing, or the libraries disagreed), 2 when
 the budgets file is invalid (unknown keys, bad values, a selector that
 matches nothing) or the results file is missing, too large or invalid; with
 --update an invalid input leaves the budgets file untouched.`,
-		Run: runCheck,
-	})
+	Run: runCheck,
 }
 
 func runCheck(ctx context.Context, inv *invocation, args []string) int {
@@ -64,35 +59,26 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (>= 1)")
-	var mo measureOptions
-	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case, when measuring (scenario types default to their own scale)")
-	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once, when measuring")
-	to := throughputOptions{samples: memprof.DefaultSamples, minSample: memprof.DefaultMinSample}
-	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, "when timing, `number` of samples per operation (at least 1)")
-	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, "when timing, least wall-time `duration` of one sample")
+	var cf caseFlags
+	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
+	var to timingFlags
+	to.add(fs, "when timing, ", false)
 	var limits inputLimits
 	limits.addFlag(fs, "the budgets or results file")
-	if code, done := inv.parse(fs, args); done {
+	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
+		return []inert{{*update, "without --update", []string{"headroom"}},
+			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}}
+	}); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*update, "without --update", []string{"headroom"}},
-		inert{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}); err != nil {
-		return inv.usageError("%v", err)
-	}
-	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
 	if *headroom < 1 {
 		return inv.usageError("--headroom must be >= 1, got %v", *headroom)
 	}
-	if mo.n <= 0 {
-		return inv.usageError("-n must be positive, got %d", mo.n)
+	var opts workflow.Options
+	if err := cf.options(&opts); err != nil {
+		return inv.usageError("%v", err)
 	}
-	if mo.jobs <= 0 {
-		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
-	}
-	if _, err := to.check(); err != nil {
+	if _, err := to.options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := limits.parse(); err != nil {
@@ -108,7 +94,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		}
 	}
 
-	var rs *memprof.Results
+	var rs *model.Results
 	if *resultsPath != "" {
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
@@ -117,9 +103,14 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			return inv.badInput("", err)
 		}
 	} else {
-		rs, err = measureBudgeted(ctx, inv, f, mo, to)
-		if err != nil {
+		opts.Progress = (&progress{inv: inv}).event
+		rs, err = workflow.Budgeted(ctx, inv.registry, f, opts)
+		if rs == nil {
 			return inv.fail("%v", err)
+		}
+		if err != nil {
+			// The operations have no times: Check reports their budgets.
+			inv.throughputFailed(err)
 		}
 	}
 	rep := gate.Check(f, rs, gate.CheckOptions{})
@@ -145,72 +136,6 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return exitFailure
 	}
 	return exitOK
-}
-
-// measureBudgeted measures, each in its own child process, every
-// registered instance case that a memory budget of f selects, and times
-// every operation a time budget selects (as 'memprof throughput' does,
-// agreement and result checks first). Cases a budget selects but that
-// cannot be measured here are recorded as unavailable, with the reason;
-// failures are recorded in the rows, for Check to report.
-// The instances in the returned results are those of the returned
-// entries, in the same order.
-func measureBudgeted(ctx context.Context, inv *invocation, f *gate.File, mo measureOptions, to throughputOptions) (*memprof.Results, error) {
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Method: "memprof check"}
-	var entries []suites.Entry
-	for _, e := range suites.All() {
-		if !selectedForMemory(f, e) {
-			continue
-		}
-		if e.Unavailable != "" {
-			rs.Unavailable = append(rs.Unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
-			continue
-		}
-		entries = append(entries, e)
-	}
-	if len(entries) > 0 {
-		if err := checkMemoryFor(entries, mo); err != nil {
-			return nil, err
-		}
-		rs.Instances = measureEntries(ctx, entries, mo)
-	}
-	var ops []suites.Op
-	for _, o := range suites.Ops() {
-		if selectedForTime(f, o) {
-			ops = append(ops, o)
-		}
-	}
-	if len(ops) > 0 {
-		// A disagreement or a failed operation leaves rows without times
-		// (or none at all): Check then reports the time budgets as errors.
-		measureOps(ctx, inv, rs, ops, to)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("measuring: %w", err)
-	}
-	return rs, nil
-}
-
-func selectedForMemory(f *gate.File, e suites.Entry) bool {
-	for _, b := range f.Budgets {
-		for _, l := range b.Limits {
-			if !l.Metric.Timed() && b.Select.MatchesInstance(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func selectedForTime(f *gate.File, o suites.Op) bool {
-	for _, b := range f.Budgets {
-		for _, l := range b.Limits {
-			if l.Metric.Timed() && b.Select.MatchesOp(o.Type, o.Lib, o.Repr, o.Op) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom float64) int {

@@ -14,13 +14,7 @@ const budgetsDir = "../../fixtures/budgets/"
 
 func TestCheckExitCodes(t *testing.T) {
 	results := budgetsDir + "results.json"
-	tests := []struct {
-		name    string
-		args    []string
-		code    int
-		wantOut []string
-		wantErr []string
-	}{
+	tests := []cliCase{
 		{"all hold", []string{"--budgets", budgetsDir + "pass.yaml", "--results", results}, exitOK,
 			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 5 hold"}, nil},
 		{"exceeded", []string{"--budgets", budgetsDir + "exceeded.yaml", "--results", results}, exitFailure,
@@ -33,8 +27,8 @@ func TestCheckExitCodes(t *testing.T) {
 		{"case failed to measure or unavailable", []string{"--budgets", budgetsDir + "failed-case.yaml", "--results", results}, exitFailure,
 			[]string{"ERROR Signature/gnark/affine/pointer", "failed to measure: child exited", "every selected case is unavailable", "built without cgo"}, nil},
 		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.150ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450ms > budget 1.400ms",
-				"interquartile range [1.192ms, 1.708ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450ms <= budget 2.000ms"}, nil},
+			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.400 ms",
+				"interquartile range [1.192 ms, 1.708 ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450 ms <= budget 2.000 ms"}, nil},
 		{"results without throughput rows", []string{"--budgets", budgetsDir + "time.yaml", "--results", compareDir + "../budgets/no-times.json"}, exitFailure,
 			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: timing is not available"}, nil},
 		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
@@ -48,22 +42,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"stray argument", []string{"extra"}, exitUsage, nil, []string{"unexpected arguments: extra"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append([]string{"check"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.check(t, "check") })
 	}
 }
 
@@ -126,8 +105,8 @@ func TestCheckUpdateFromResults(t *testing.T) {
 // then it is tightened by one byte, which must fail.
 func TestCheckMeasures(t *testing.T) {
 	var e suites.Entry
-	for _, c := range suites.All() {
-		if c.Unavailable == "" && c.Layout == "pointer" && c.DefaultN == 0 {
+	for _, c := range registry().Entries() {
+		if c.Unavailable.IsZero() && c.Layout == "pointer" && c.DefaultN == 0 {
 			e = c
 			break
 		}
@@ -136,10 +115,10 @@ func TestCheckMeasures(t *testing.T) {
 		t.Skip("no measurable pointer-layout entry registered in this build")
 	}
 	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	src := "version: 1\nbudgets:\n  # the one case\n  - select: {type: " + e.Type + ", lib: " + e.Lib + ", repr: " + e.Repr + ", layout: pointer}\n" +
+	src := "version: 1\nbudgets:\n  # the one case\n  - select: {type: " + string(e.Type) + ", lib: " + string(e.Lib) + ", repr: " + string(e.Repr) + ", layout: pointer}\n" +
 		"    max_bytes_per_instance: 0B\n    max_allocs_per_instance: 0\n    owner: test\n    reason: set by --update\n"
 	if e.Scheme != "" {
-		src = strings.Replace(src, "layout: pointer}", "layout: pointer, scheme: "+e.Scheme+"}", 1)
+		src = strings.Replace(src, "layout: pointer}", "layout: pointer, scheme: "+string(e.Scheme)+"}", 1)
 	}
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -158,7 +137,7 @@ func TestCheckMeasures(t *testing.T) {
 	}
 	bytesLimit := f.Budgets[0].Limits[0]
 	if bytesLimit.Value < 1 {
-		t.Skipf("%s keeps no heap bytes per instance; cannot tighten below 0", e.ID())
+		t.Skipf("%s keeps no heap bytes per instance; cannot tighten below 0", e.Key)
 	}
 	data, _ := os.ReadFile(path)
 	tight := strings.Replace(string(data), "max_bytes_per_instance: "+bytesLimit.Raw, "max_bytes_per_instance: "+gate.FormatSize(bytesLimit.Value-1), 1)
@@ -166,7 +145,7 @@ func TestCheckMeasures(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr = runCLI(t, args...)
-	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+gate.InstanceName(e.Type, e.Lib, e.Repr, e.Layout, e.Scheme)) || !strings.Contains(stdout, "(+1 B,") {
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+e.Key.String()) || !strings.Contains(stdout, "(+1 B,") {
 		t.Errorf("tightened by 1 B: got exit %d, want 1 with a FAIL by +1 B\n%s%s", code, stdout, stderr)
 	}
 }
@@ -177,8 +156,8 @@ func TestCheckMeasures(t *testing.T) {
 // operation holds.
 func TestCheckTimes(t *testing.T) {
 	var op suites.Op
-	for _, o := range suites.Ops() {
-		if o.Unavailable == "" && o.Op == "verify" {
+	for _, o := range registry().Ops() {
+		if o.Unavailable.IsZero() && o.Op == "verify" {
 			op = o
 			break
 		}
@@ -187,14 +166,14 @@ func TestCheckTimes(t *testing.T) {
 		t.Skip("no verify operation available in this build")
 	}
 	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	src := "version: 1\nbudgets:\n  - select: {type: " + op.Type + ", lib: " + op.Lib + ", repr: " + op.Repr + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
+	src := "version: 1\nbudgets:\n  - select: {type: " + string(op.Type) + ", lib: " + string(op.Lib) + ", repr: " + string(op.Repr) + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms"}
 	code, stdout, stderr := runCLI(t, args...)
-	name := gate.OpName(op.Type, op.Lib, op.Repr, "verify")
-	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1ns") {
+	name := op.Key.String()
+	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1.000 ns") {
 		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
 	}
 	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "1000")...); code != exitOK {

@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"syscall"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
-	_ "github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/suites/all"
 )
 
 // Exit codes, as cmd/go uses them.
@@ -82,24 +84,51 @@ type command struct {
 	Run func(ctx context.Context, inv *invocation, args []string) int
 }
 
-// invocation carries what a command may use: its output streams, and the
-// context the command runs under.
-type invocation struct {
-	cmd    *command
-	stdout io.Writer
-	stderr io.Writer
-	ctx    context.Context // nil: never interrupted
+// commands is every subcommand, in the order help lists them.
+var commands = []*command{
+	checkCommand,
+	compareCommand,
+	heapscanCommand,
+	instancesCommand,
+	listCommand,
+	reportCommand,
+	throughputCommand,
+	verifyCommand,
 }
 
-var commands = map[string]*command{}
-
-// register adds a command; each command's file calls it from init.
-func register(c *command) {
-	if _, dup := commands[c.Name]; dup {
-		panic("memprof: duplicate command " + c.Name)
+// lookup returns the command called name.
+func lookup(name string) (*command, bool) {
+	for _, c := range commands {
+		if c.Name == name {
+			return c, true
+		}
 	}
-	commands[c.Name] = c
+	return nil, false
 }
+
+// commandNames lists the commands' names, in the table's order.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// invocation carries what a command may use: its output streams, the
+// context the command runs under, and the registry of the cases and
+// operations it measures.
+type invocation struct {
+	cmd      *command
+	stdout   io.Writer
+	stderr   io.Writer
+	ctx      context.Context // nil: never interrupted
+	registry *suites.Registry
+}
+
+// registry returns the suites registry the commands measure, which run
+// passes to each command; tests replace it with one of their own.
+var registry = all.Registry
 
 // run is the whole program: main only adds os.Args, the signals that
 // cancel ctx, and os.Exit.
@@ -111,7 +140,7 @@ func register(c *command) {
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(suites.LookupCase); err != nil {
+		if err := memprof.ServeChild(registry().LookupCase); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}
@@ -125,7 +154,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
+			if c, ok := lookup(args[1]); ok {
 				commandUsage(stdout, c, nil)
 				return exitOK
 			}
@@ -135,17 +164,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	}
-	c, ok := commands[name]
+	c, ok := lookup(name)
 	if !ok {
-		var names []string
-		for n := range commands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(names, ", "))
+		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx}
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry()}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interruptedExit(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
@@ -156,13 +180,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "memprof measures the memory and speed of BLS12-381 representations.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
-	var names []string
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "\t%-12s %s\n", n, commands[n].Short)
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-12s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
@@ -199,6 +218,88 @@ func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bo
 		return exitOK, true
 	}
 	return inv.usageError("%v", err), true
+}
+
+// parseFlags parses args, which must hold only flags, and checks them:
+// checkFlags, with the rules rules returns once the flags are parsed (none
+// if rules is nil), then format, if not nil, which it leaves in its
+// canonical spelling. It returns done=true with the exit code when the
+// command must stop: -h (0) or a usage error (2).
+func (inv *invocation) parseFlags(fs *flag.FlagSet, args []string, format *formatFlag, rules func() []inert) (code int, done bool) {
+	if code, done := inv.parse(fs, args); done {
+		return code, true
+	}
+	if fs.NArg() > 0 {
+		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " ")), true
+	}
+	var rs []inert
+	if rules != nil {
+		rs = rules()
+	}
+	if err := checkFlags(fs, rs...); err != nil {
+		return inv.usageError("%v", err), true
+	}
+	if format != nil {
+		var err error
+		if format.value, err = format.get(); err != nil {
+			return inv.usageError("%v", err), true
+		}
+	}
+	return 0, false
+}
+
+// formatFlag is --format: one of a command's output formats, the first
+// being the default.
+type formatFlag struct {
+	value string
+	valid []string
+}
+
+// addFormat adds --format to fs.
+func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
+	f := &formatFlag{valid: valid}
+	help := valid[0]
+	if n := len(valid); n > 1 {
+		help = strings.Join(valid[:n-1], ", ") + " or " + valid[n-1]
+	}
+	fs.StringVar(&f.value, "format", valid[0], "output `format`: "+help)
+	return f
+}
+
+// get returns the format given, in its canonical spelling; the error is a
+// usage error that lists the formats.
+func (f *formatFlag) get() (string, error) { return model.Canonical("format", f.value, f.valid) }
+
+// addOutput adds -o, the file to write the output to instead of stdout.
+func addOutput(fs *flag.FlagSet) *string {
+	return fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+}
+
+// writeResults renders rs in format (table with table, the others as
+// every command writes them) and writes it to out (see writeOutput). It
+// returns exitOK, or exitFailure with the error printed.
+func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
+	var buf bytes.Buffer
+	var err error
+	switch format {
+	case "json":
+		err = rs.WriteJSON(&buf)
+	case "markdown":
+		err = render.Markdown(&buf, rs)
+	case "csv":
+		err = render.CSV(&buf, rs)
+	case "bench":
+		err = render.Bench(&buf, rs)
+	default:
+		err = table(&buf, rs)
+	}
+	if err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if err := writeOutput(inv, out, buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	return exitOK
 }
 
 // usageError prints a one-line usage error and returns exitUsage.

@@ -11,15 +11,13 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	register(&command{
-		Name:      "compare",
-		UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
-		Short:     "compare two results files and report regressions",
-		Long: `Compare pairs the cases of two results files (base and head) by type, lib,
+var compareCommand = &command{
+	Name:      "compare",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
+	Short:     "compare two results files and report regressions",
+	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
 
 Bytes and allocations per instance are exact: an increase in bytes beyond
@@ -50,18 +48,17 @@ Exit status: 0 no regression, 1 a regression (or a missing case, a case
 that failed to measure in head, a time with too few samples, or libraries
 that disagreed), 2 bad input (unreadable, too large or invalid files, times
 without samples, environment mismatch).`,
-		Run: runCompare,
-	})
+	Run: runCompare,
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table, markdown or json")
+	format := addFormat(fs, "table", "markdown", "json")
 	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
 	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
 	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	out := addOutput(fs)
 	var limits inputLimits
 	limits.addFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
@@ -74,7 +71,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "markdown", "json"})
+	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

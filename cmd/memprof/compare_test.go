@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,13 +10,7 @@ const compareDir = "../../fixtures/compare/"
 
 func TestCompareExitCodes(t *testing.T) {
 	base, head := compareDir+"base.json", compareDir+"head.json"
-	tests := []struct {
-		name    string
-		args    []string
-		code    int
-		wantOut []string
-		wantErr []string
-	}{
+	tests := []cliCase{
 		{"regressions", []string{base, head}, exitFailure,
 			[]string{"FAIL regression", "+96 B (+50.0%)", "FAIL missing", "not significant", "memprof compare: 4 regressions"}, []string{"4 regressions"}},
 		{"flags after files", []string{base, head, "--format", "markdown"}, exitFailure,
@@ -39,35 +32,13 @@ func TestCompareExitCodes(t *testing.T) {
 		{"bad format", []string{base, head, "--format", "html"}, exitUsage, nil, []string{`unknown format "html"`, "table, markdown, json"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append([]string{"compare"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
-			}
-			for _, w := range tt.wantOut {
-				if !strings.Contains(stdout, w) {
-					t.Errorf("stdout lacks %q:\n%s", w, stdout)
-				}
-			}
-			for _, w := range tt.wantErr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.check(t, "compare") })
 	}
 }
 
 func TestCompareOutputFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "comment.md")
-	code, stdout, _ := runCLI(t, "compare", compareDir+"base.json", compareDir+"head.json", "--format", "markdown", "-o", out)
-	if code != exitFailure || stdout != "" {
-		t.Errorf("got exit %d, stdout %q; want 1 and nothing on stdout", code, stdout)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := runToFile(t, out, exitFailure, "compare", compareDir+"base.json", compareDir+"head.json", "--format", "markdown", "-o", out)
 	if first, _, _ := strings.Cut(string(data), "\n"); !strings.Contains(first, "4 regressions") {
 		t.Errorf("first line %q lacks the verdict", first)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // heapscanStdin is what "heapscan -" reads (a variable for tests).
@@ -24,12 +24,11 @@ var heapscanStdin io.Reader = os.Stdin
 // stdinName names standard input in messages.
 const stdinName = "(standard input)"
 
-func init() {
-	register(&command{
-		Name:      "heapscan",
-		UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
-		Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
-		Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
+var heapscanCommand = &command{
+	Name:      "heapscan",
+	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
+	Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
+	Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
 distinct object sizes seen, and the share of the total; with --instances N,
 bytes and objects per instance.
@@ -61,8 +60,7 @@ passes --max-bytes. Exit status is 0 on success, 1 when a profile cannot be
 fetched (the server is unreachable, times out or answers another status
 than 200), 2 for a usage error or a bad profile (missing, damaged, too
 large, not a heap profile).`,
-		Run: runHeapscan,
-	})
+	Run: runHeapscan,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
@@ -75,8 +73,8 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	focus := fs.String("focus", "", "keep only samples with a frame whose function or file name matches `regexp`")
 	ignore := fs.String("ignore", "", "drop samples with a frame whose function or file name matches `regexp`")
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
-	format := fs.String("format", "table", "output `format`: table, json, markdown or csv")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	format := addFormat(fs, "table", "json", "markdown", "csv")
+	out := addOutput(fs)
 	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
@@ -91,7 +89,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if source == "-" && *base == "-" {
 		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
 	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json", "markdown", "csv"})
+	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -136,7 +134,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if *timeout <= 0 {
 		return inv.usageError("--timeout must be positive, got %s", *timeout)
 	}
-	rd, err := suites.Canonical("reader", *reader, []string{"stream", "model"})
+	rd, err := model.Canonical("reader", *reader, []string{"stream", "model"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

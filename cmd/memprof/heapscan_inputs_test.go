@@ -258,11 +258,7 @@ func TestHeapscanInputs(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("got exit %d, want %d; stderr:\n%s", code, tt.code, stderr)
 			}
-			for _, w := range tt.stderr {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q:\n%s", w, stderr)
-				}
-			}
+			checkContains(t, "stderr", stderr, tt.stderr)
 			if tt.noStderr && stderr != "" {
 				t.Errorf("got stderr %q, want none", stderr)
 			}

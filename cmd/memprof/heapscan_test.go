@@ -115,14 +115,7 @@ func TestHeapscanFormats(t *testing.T) {
 	for f, w := range want {
 		t.Run(f, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			code, stdout, stderr := runCLI(t, "heapscan", "--format", f, "--top", "2", "-o", out, heapProfiles+"before.pb.gz")
-			if code != exitOK || stdout != "" {
-				t.Fatalf("got exit %d, stdout %q, stderr %s; want 0 and nothing on stdout", code, stdout, stderr)
-			}
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := runToFile(t, out, exitOK, "heapscan", "--format", f, "--top", "2", "-o", out, heapProfiles+"before.pb.gz")
 			if !strings.Contains(string(data), w) {
 				t.Errorf("output lacks %q:\n%s", w, data)
 			}
@@ -199,15 +192,7 @@ func TestHeapscanExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, append([]string{"heapscan"}, tt.args...)...)
-			if code != tt.code {
-				t.Errorf("got exit %d, want %d; stderr %s", code, tt.code, stderr)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr lacks %q: %s", w, stderr)
-				}
-			}
+			runChecked(t, append([]string{"heapscan"}, tt.args...), tt.code, nil, tt.want)
 		})
 	}
 }

@@ -7,8 +7,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // inputLimits are the --max-bytes of check, compare and report: the
@@ -37,9 +36,9 @@ func (l *inputLimits) parse() error {
 }
 
 // readResults reads a results file for check, compare and report:
-// bounded, and validated at load against the registry's names.
-func (l inputLimits) readResults(path string) (*memprof.Results, error) {
-	return memprof.ResultsReader{MaxBytes: l.bytes, Names: suites.Vocabulary()}.ReadFile(path)
+// bounded, and validated at load against the model's vocabulary.
+func (l inputLimits) readResults(path string) (*model.Results, error) {
+	return model.ResultsReader{MaxBytes: l.bytes}.ReadFile(path)
 }
 
 // readBudgets reads a budgets file, bounded.
@@ -52,7 +51,7 @@ func (l inputLimits) readBudgets(path string) (*gate.File, error) {
 // says how to raise a size limit, and returns exitUsage.
 func (inv *invocation) badInput(prefix string, err error) int {
 	msg := err.Error()
-	if errors.Is(err, memprof.ErrTooLarge) {
+	if errors.Is(err, model.ErrTooLarge) {
 		msg += " (raise it with --max-bytes if the file is trusted)"
 	}
 	for _, line := range strings.Split(msg, "\n") {

@@ -1,29 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 )
 
-func init() {
-	register(&command{
-		Name:      "instances",
-		UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json|markdown|csv|bench] [-o FILE] [--profile-dir DIR]",
-		Short:     "measure bytes per instance of each library and representation",
-		Long: `Instances allocates N instances of each selected case in a fresh child
+var instancesCommand = &command{
+	Name:      "instances",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json|markdown|csv|bench] [-o FILE] [--profile-dir DIR]",
+	Short:     "measure bytes per instance of each library and representation",
+	Long: `Instances allocates N instances of each selected case in a fresh child
 process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
 and attributes its in-use bytes and objects to the instance constructor. It
 prints bytes and allocations per instance, the representation's unsafe.Sizeof,
@@ -43,197 +37,84 @@ Type, library and representation names are case-insensitive. Exit status is
 ` + nothingMeasuredHelp + `
 
 ` + flagsHelp,
-		Run: runInstances,
-	})
-}
-
-// measureOptions are the flags shared by the commands that measure
-// instances.
-type measureOptions struct {
-	n          int
-	nSet       bool // -n was given: it overrides the entries' own DefaultN
-	jobs       int
-	profileDir string
-	// started, when set, is called as each case starts (for progress).
-	started func(e suites.Entry)
-	// sweep, when not empty, measures each case also at these N and fits
-	// bytes = a + b*N.
-	sweep []int
-}
-
-// nFor is the number of instances to measure for e.
-func (mo measureOptions) nFor(e suites.Entry) int {
-	if !mo.nSet && e.DefaultN > 0 {
-		return e.DefaultN
-	}
-	return mo.n
+	Run: runInstances,
 }
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	var sel selection
-	sel.addFlags(fs, "pointer")
-	var mo measureOptions
-	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case (scenario types default to their real scale, 1000000)")
-	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
-	fs.StringVar(&mo.profileDir, "profile-dir", "", "keep each case's raw heap profile in `dir`")
+	var sel selectionFlags
+	sel.add(fs)
+	var cf caseFlags
+	cf.add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
+	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
 	sweep := fs.Bool("sweep", false, "also measure each case at several N (--sweep-n) and fit bytes = a + b*N, reporting the slope's 95% confidence interval and R²")
 	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
-	format := fs.String("format", "table", "output `format`: table, json, markdown, csv or bench")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
+	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := addOutput(fs)
 	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
-	var to throughputOptions
-	to.addFlags(fs)
-	if code, done := inv.parse(fs, args); done {
+	var to timingFlags
+	to.add(fs, "", true)
+	if code, done := inv.parseFlags(fs, args, format, func() []inert {
+		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
+			{*sweep, "without --sweep", []string{"sweep-n"}}}
+	}); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
-		inert{*sweep, "without --sweep", []string{"sweep-n"}}); err != nil {
+	opts := workflow.Options{ProfileDir: *profileDir}
+	if err := cf.options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	fs.Visit(func(f *flag.Flag) { mo.nSet = mo.nSet || f.Name == "n" })
-	formats := []string{"table", "json", "markdown", "csv", "bench"}
-	f, err := suites.Canonical("format", *format, formats)
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	entries, unavailable, err := sel.resolve(true)
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	if len(entries) == 0 {
-		return inv.refuseNothing(sel.describe(), "case", unavailableReasons(unavailable))
-	}
-	if mo.n <= 0 {
-		return inv.usageError("-n must be positive, got %d", mo.n)
-	}
-	if mo.jobs <= 0 {
-		return inv.usageError("--jobs must be positive, got %d", mo.jobs)
-	}
+	var err error
 	if *sweep {
-		if mo.sweep, err = parseSweep(*sweepN); err != nil {
+		if opts.Sweep, err = parseSweep(*sweepN); err != nil {
 			return inv.usageError("%v", err)
 		}
 	}
-	var ops []suites.Op
+	var ops []model.Op
 	if *withThroughput {
-		if ops, err = sel.throughputOps(to); err != nil {
+		if !strings.EqualFold(sel.scheme, "min-pk") {
+			return inv.usageError("--with-throughput times min-pk operations only (keys in G1, signatures in G2); drop --scheme %s", sel.scheme)
+		}
+		if ops, err = to.options(&opts); err != nil {
 			return inv.usageError("%v", err)
 		}
-		if len(ops) == 0 {
-			return inv.usageError("--with-throughput does nothing: %s", noOpMatches(&sel, to))
-		}
+		opts.Throughput = workflow.ThroughputRequired
 	}
-	if err := checkOutputPath(*out); err != nil {
-		return inv.fail("%v", err)
-	}
-	if err := checkMemoryFor(entries, mo); err != nil {
-		return inv.fail("%v", err)
-	}
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
-	rs.Instances = measureEntries(ctx, entries, mo)
-	render.SortInstances(rs.Instances)
-	throughputCode := exitOK
-	if *withThroughput && len(ops) > 0 {
-		throughputCode = measureOps(ctx, inv, rs, ops, to)
-		if rs.Agreement != nil && !rs.Agreement.OK {
-			return throughputCode // nothing is printed after a disagreement
-		}
-	}
-
-	var buf bytes.Buffer
-	switch f {
-	case "json":
-		err = rs.WriteJSON(&buf)
-	case "markdown", "csv", "bench":
-		err = renderAs(&buf, f, rs)
-	default:
-		err = render.InstancesTable(&buf, rs)
-		if err == nil && *withThroughput {
-			err = render.TradeoffTables(&buf, rs)
-		}
-	}
+	s, err := sel.selection(ops)
 	if err != nil {
-		return inv.fail("rendering: %v", err)
+		return inv.usageError("%v", err)
 	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
-		return inv.fail("%v", err)
+	opts.Ready = func() error { return checkOutputPath(*out) }
+	opts.Progress = (&progress{inv: inv}).event
+	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
+	if rs == nil {
+		return inv.refused(err, sel.describe(), sel.noMatch(&to, "--with-throughput"))
 	}
-	code := throughputCode
+	code := exitOK
+	if err != nil {
+		code = inv.throughputFailed(err)
+		if disagree(err) {
+			return code // nothing is printed after a disagreement
+		}
+	}
+	table := func(w io.Writer, rs *model.Results) error {
+		if err := render.InstancesTable(w, rs); err != nil || !*withThroughput {
+			return err
+		}
+		return render.TradeoffTables(w, rs)
+	}
+	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
+		return code
+	}
 	for _, r := range rs.Instances {
 		if r.Error != "" {
 			fmt.Fprintf(inv.stderr, "memprof instances: %s\n", r.Error)
-			code = exitFailure
 		}
+	}
+	if failedRows(rs) {
+		code = exitFailure
 	}
 	return code
-}
-
-// checkMemoryFor refuses, before anything is allocated, an N whose
-// estimated memory exceeds what the machine has.
-func checkMemoryFor(entries []suites.Entry, mo measureOptions) error {
-	for _, e := range entries {
-		if err := memprof.CheckMemory(mo.nFor(e), uint64(max(e.SizeHint, 1))); err != nil {
-			return fmt.Errorf("%s: %w", e.ID(), err)
-		}
-	}
-	return nil
-}
-
-// measureEntries measures each entry in its own child process, mo.jobs at a
-// time. A failed case becomes a Result carrying its error; the others still
-// run.
-func measureEntries(ctx context.Context, entries []suites.Entry, mo measureOptions) []memprof.Result {
-	results := make([]memprof.Result, len(entries))
-	sem := make(chan struct{}, mo.jobs)
-	var wg sync.WaitGroup
-	for i, e := range entries {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if mo.started != nil {
-				mo.started(e)
-			}
-			results[i] = measureEntry(ctx, e, mo)
-		}()
-	}
-	wg.Wait()
-	return results
-}
-
-func measureEntry(ctx context.Context, e suites.Entry, mo measureOptions) memprof.Result {
-	var profile string
-	if mo.profileDir != "" {
-		if err := os.MkdirAll(mo.profileDir, 0o755); err != nil {
-			return failedResult(e, mo.nFor(e), err)
-		}
-		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.ID()) + ".pb.gz"
-		profile = filepath.Join(mo.profileDir, name)
-	}
-	r, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), profile, memprof.N(mo.nFor(e)))
-	if err != nil {
-		return failedResult(e, mo.nFor(e), err)
-	}
-	fillEntry(r, e)
-	if len(mo.sweep) > 0 {
-		var points []memprof.SweepPoint
-		for _, n := range mo.sweep {
-			p, err := memprof.MeasureInChild(ctx, memprof.Child{}, e.ID(), "", memprof.N(n))
-			if err != nil {
-				return failedResult(e, n, fmt.Errorf("sweep at N=%d: %w", n, err))
-			}
-			points = append(points, memprof.SweepPoint{N: n, Bytes: p.BytesPerInstance * float64(n), BytesPerInstance: p.BytesPerInstance})
-		}
-		if r.Sweep, err = memprof.FitSweep(points); err != nil {
-			return failedResult(e, mo.nFor(e), err)
-		}
-	}
-	return *r
 }
 
 // parseSweep reads the --sweep-n list: at least three distinct positive N.
@@ -253,15 +134,4 @@ func parseSweep(v string) ([]int, error) {
 		return nil, fmt.Errorf("--sweep-n needs at least 3 values of N for a confidence interval, got %d", len(ns))
 	}
 	return ns, nil
-}
-
-func fillEntry(r *memprof.Result, e suites.Entry) {
-	r.Name = ""
-	r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Constructor = e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor
-}
-
-func failedResult(e suites.Entry, n int, err error) memprof.Result {
-	r := memprof.Result{N: n, Error: err.Error()}
-	fillEntry(&r, e)
-	return r
 }

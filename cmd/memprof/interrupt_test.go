@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
 
 // interruptLine is all an interrupted command prints once interrupted.
@@ -65,8 +67,8 @@ type interruptEnv struct {
 func newInterruptEnv(t *testing.T) *interruptEnv {
 	t.Helper()
 	e := &interruptEnv{dir: t.TempDir(), requested: make(chan struct{}, 1)}
-	e.tmp = mkdirT(t, filepath.Join(e.dir, "tmp"))
-	e.out = writeFileT(t, filepath.Join(e.dir, "existing.json"), earlier, 0o644)
+	e.tmp = testfs.Mkdir(t, filepath.Join(e.dir, "tmp"), 0o755)
+	e.out = testfs.WriteFile(t, filepath.Join(e.dir, "existing.json"), earlier, 0o644)
 	e.review = filepath.Join(e.dir, "review")
 	release := make(chan struct{})
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -139,7 +141,7 @@ func (e *interruptEnv) checkUntouched(t *testing.T) {
 		t.Errorf("-o file after the interrupt: got %q (%v), want it unchanged, %q", got, err, earlier)
 	}
 	want := map[string]string{"tmp": "dir", "existing.json": "file:" + earlier + " -rw-r--r--"}
-	if d := diffTree(listTree(t, e.dir), want); d != "" {
+	if d := testfs.Diff(testfs.Snapshot(t, e.dir), want); d != "" {
 		t.Errorf("left behind in %s (the temporary directory is tmp, the review would be review):\n%s", e.dir, d)
 	}
 }

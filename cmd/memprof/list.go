@@ -4,63 +4,51 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
-func init() {
-	register(&command{
-		Name:      "list",
-		UsageLine: "list [--format table|json]",
-		Short:     "list types, libraries, representations, layouts and which combinations exist",
-		Long: `List prints the names memprof accepts and every registered combination of
+var listCommand = &command{
+	Name:      "list",
+	UsageLine: "list [--format table|json]",
+	Short:     "list types, libraries, representations, layouts and which combinations exist",
+	Long: `List prints the names memprof accepts and every registered combination of
 type, library, representation and layout, with how an instance is made or,
 where a library does not offer the combination (or this build cannot run it),
 why not.`,
-		Run: runList,
-	})
+	Run: runList,
 }
 
 // listEntry is the JSON form of one registered combination.
 type listEntry struct {
-	ID          string `json:"id"`
-	Type        string `json:"type"`
-	Lib         string `json:"lib"`
-	Repr        string `json:"repr"`
-	Layout      string `json:"layout"`
-	Scheme      string `json:"scheme,omitempty"`
-	Constructor string `json:"constructor,omitempty"`
-	Unavailable string `json:"unavailable,omitempty"`
+	ID          string       `json:"id"`
+	Type        model.Type   `json:"type"`
+	Lib         model.Lib    `json:"lib"`
+	Repr        model.Repr   `json:"repr"`
+	Layout      model.Layout `json:"layout"`
+	Scheme      model.Scheme `json:"scheme,omitempty"`
+	Constructor string       `json:"constructor,omitempty"`
+	Unavailable string       `json:"unavailable,omitempty"`
+	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
 }
 
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table or json")
-	if code, done := inv.parse(fs, args); done {
+	format := addFormat(fs, "table", "json")
+	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json"})
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
 	var entries []listEntry
-	for _, e := range suites.All() {
-		entries = append(entries, listEntry{e.ID(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable})
+	for _, e := range inv.registry.Entries() {
+		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
-	if f == "json" {
+	if format.value == "json" {
 		enc := json.NewEncoder(inv.stdout)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
-			"types": suites.Types, "libs": suites.Libs, "reprs": suites.Reprs,
-			"layouts": suites.Layouts, "schemes": suites.Schemes, "cases": entries,
+			"types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
+			"layouts": model.Layouts, "schemes": model.Schemes, "cases": entries,
 		})
 		if err != nil {
 			return inv.fail("%v", err)
@@ -68,11 +56,11 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK
 	}
 	w := inv.stdout
-	fmt.Fprintf(w, "types:   %s\n", strings.Join(suites.Types, ", "))
-	fmt.Fprintf(w, "libs:    %s\n", strings.Join(suites.Libs, ", "))
-	fmt.Fprintf(w, "reprs:   %s\n", strings.Join(suites.Reprs, ", "))
-	fmt.Fprintf(w, "layouts: %s\n", strings.Join(suites.Layouts, ", "))
-	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", strings.Join(suites.Schemes, ", "))
+	fmt.Fprintf(w, "types:   %s\n", model.Join(model.Types))
+	fmt.Fprintf(w, "libs:    %s\n", model.Join(model.Libs))
+	fmt.Fprintf(w, "reprs:   %s\n", model.Join(model.Reprs))
+	fmt.Fprintf(w, "layouts: %s\n", model.Join(model.Layouts))
+	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", model.Join(model.Schemes))
 	t := render.NewTable(w)
 	t.Header("type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available")
 	for _, e := range entries {
@@ -80,7 +68,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		if e.Unavailable != "" {
 			how = "n/a: " + e.Unavailable
 		}
-		if err := t.Append([]string{e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, how}); err != nil {
+		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how}); err != nil {
 			return inv.fail("%v", err)
 		}
 	}

@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -22,8 +26,8 @@ func TestMain(m *testing.M) {
 		if p := os.Getenv(childStartedEnv); p != "" {
 			os.WriteFile(p, nil, 0o644) // a test asked to know whether any child started
 		}
-		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.ID()) {
-			suites.Register(crashingEntry)
+		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.BenchName()) {
+			registry = crashingRegistry
 		}
 		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
 	}
@@ -32,10 +36,11 @@ func TestMain(m *testing.M) {
 
 // crashingEntry is a case whose constructor crashes the whole process, as
 // a cgo library's abort would: a goroutine panics, which no recover can
-// catch. It is registered (under a scheme no other test selects) only by
-// TestCrashingChildExitsOne and by the child that test starts.
+// catch. It is in crashingRegistry only (told apart from the real
+// G1/gnark/affine/pointer by its parameter), which TestCrashingChildExitsOne
+// and the child that test starts use.
 var crashingEntry = suites.Entry{
-	Type: "G1", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-sig",
+	Key:         model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Param: "test=crash"},
 	Constructor: "crashes the process (test only)", SizeHint: 8,
 	Case: func() memprof.Case {
 		return memprof.Case{New: func(i int) any {
@@ -47,8 +52,21 @@ var crashingEntry = suites.Entry{
 	},
 }
 
-// registerCrashing registers crashingEntry once, however often the test runs.
-var registerCrashing sync.Once
+// crashingRegistry is every built-in suite and crashingEntry.
+var crashingRegistry = sync.OnceValue(func() *suites.Registry {
+	r, err := suites.NewRegistry(append(all.Suites(), suites.Suite{Name: "test", Entries: []suites.Entry{crashingEntry}})...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+})
+
+// useRegistry makes the commands measure r for the rest of the test.
+func useRegistry(t *testing.T, r func() *suites.Registry) {
+	old := registry
+	registry = r
+	t.Cleanup(func() { registry = old })
+}
 
 // runCLI runs the CLI in-process and returns its exit code and output.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -56,6 +74,74 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// cliCase is one run of the CLI in a table of them, and what it must give.
+type cliCase struct {
+	name    string
+	args    []string
+	code    int
+	wantOut []string // substrings of stdout
+	wantErr []string // substrings of stderr
+}
+
+// check runs the case, its args after command (if any), with runChecked.
+func (c cliCase) check(t *testing.T, command ...string) {
+	t.Helper()
+	runChecked(t, append(command, c.args...), c.code, c.wantOut, c.wantErr)
+}
+
+// runChecked runs the CLI like runCLI and checks its exit code and that
+// stdout and stderr contain each of wantOut and wantErr. It returns the
+// outputs for the checks a test adds.
+func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string) (stdout, stderr string) {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Errorf("exit code: got %d, want %d\nstdout:\n%s\nstderr:\n%s", got, code, stdout, stderr)
+	}
+	checkContains(t, "stdout", stdout, wantOut)
+	checkContains(t, "stderr", stderr, wantErr)
+	return stdout, stderr
+}
+
+// runToFile runs the CLI with args, which write to the file out (-o),
+// checks that it exits with code and prints nothing on stdout, and
+// returns what it wrote.
+func runToFile(t *testing.T, out string, code int, args ...string) []byte {
+	t.Helper()
+	got, stdout, stderr := runCLI(t, args...)
+	if got != code {
+		t.Fatalf("exit code: got %d, want %d\nstderr:\n%s", got, code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout: got %q, want nothing with -o", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// checkContains checks that out, the output named what, contains each of
+// want.
+func checkContains(t *testing.T, what, out string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// checkUsageError checks that the CLI refuses args as a usage error: exit
+// 2, each of want in stderr, nothing on stdout.
+func checkUsageError(t *testing.T, args []string, want []string) {
+	t.Helper()
+	if stdout, _ := runChecked(t, args, exitUsage, nil, want); stdout != "" {
+		t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -82,20 +168,7 @@ func TestUsageErrors(t *testing.T) {
 		{"sweep not a number", []string{"instances", "--type", "G1", "--sweep", "--sweep-n", "1000,x,3"}, []string{`--sweep-n: "x" is not a positive integer`}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("stdout: got %q, want nothing on a usage error", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -165,24 +238,14 @@ func TestInstancesJSON(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
-	code, stdout, stderr := runCLI(t, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
-	if code != exitOK {
-		t.Fatalf("exit %d, stderr: %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("stdout %q, want nothing with -o", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
 	// The field names are a contract: check them on the raw JSON.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc["schema"] != memprof.Schema {
-		t.Errorf("schema: got %v, want %s", doc["schema"], memprof.Schema)
+	if doc["schema"] != model.Schema {
+		t.Errorf("schema: got %v, want %s", doc["schema"], model.Schema)
 	}
 	env, _ := doc["env"].(map[string]any)
 	for _, k := range []string{"go_version", "goos", "goarch", "gomaxprocs", "cpu", "cgo", "modules"} {
@@ -218,54 +281,21 @@ func TestInstancesJSON(t *testing.T) {
 		}
 	}
 	// The typed reader accepts what the command wrote.
-	rs, err := memprof.ReadResultsFile(out)
+	rs, err := model.ReadResultsFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			t.Errorf("%s: %s", r.Key(), r.Error)
+			t.Errorf("%s: %s", r.Key, r.Error)
 		}
 		if r.BytesPerInstance < float64(r.SizeofBytes) {
-			t.Errorf("%s: %v B per instance, less than sizeof %d", r.Key(), r.BytesPerInstance, r.SizeofBytes)
+			t.Errorf("%s: %v B per instance, less than sizeof %d", r.Key, r.BytesPerInstance, r.SizeofBytes)
 		}
 	}
 	// Each case kept its raw heap profile.
-	entries, err := os.ReadDir(profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != len(rs.Instances) {
-		t.Errorf("got %d profiles, want one per measured case (%d)", len(entries), len(rs.Instances))
-	}
-}
-
-// TestFailingChildIsReported checks that a child that fails is that case's
-// error, with the child's stderr, and that the other cases still run.
-func TestFailingChildIsReported(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
-	all := suites.All()
-	var good suites.Entry
-	for _, e := range all {
-		if e.Unavailable == "" {
-			good = e
-			break
-		}
-	}
-	if good.Case == nil {
-		t.Skip("no measurable case in this build")
-	}
-	// The child cannot find this entry in its registry and exits 1.
-	bad := good
-	bad.Repr = "no-such-repr"
-	got := measureEntries(context.Background(), []suites.Entry{bad, good}, measureOptions{n: 500, jobs: 2})
-	if got[0].Error == "" || !strings.Contains(got[0].Error, "child process failed") || !strings.Contains(got[0].Error, "no case") {
-		t.Errorf("failing case: got error %q, want the child's failure and stderr", got[0].Error)
-	}
-	if got[1].Error != "" || got[1].BytesPerInstance <= 0 {
-		t.Errorf("other case: got %+v, want a measurement", got[1])
+	if got := testfs.Names(t, profiles); len(got) != len(rs.Instances) {
+		t.Errorf("got %d profiles %v, want one per measured case (%d)", len(got), got, len(rs.Instances))
 	}
 }
 
@@ -290,8 +320,8 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}
-	registerCrashing.Do(func() { suites.Register(crashingEntry) })
-	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "--scheme", "min-sig", "-n", "500")
+	useRegistry(t, crashingRegistry)
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "--repr", "affine", "-n", "500")
 	if code != exitFailure {
 		t.Errorf("exit code: got %d, want %d", code, exitFailure)
 	}
@@ -301,9 +331,24 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	if !strings.Contains(stdout, "error: ") {
 		t.Errorf("the table does not show the case's error:\n%s", stdout)
 	}
-	// The other selected case (G1 gnark affine, which no scheme changes)
-	// was still measured.
+	// The other selected case (the real G1 gnark affine) was still
+	// measured.
 	if !strings.Contains(stdout, "n=500") {
 		t.Errorf("the other case was not measured:\n%s", stdout)
+	}
+}
+
+// TestCommandTable: the subcommands are one table, each name once, in
+// the alphabetical order help lists them and every command can be found
+// by its name.
+func TestCommandTable(t *testing.T) {
+	names := commandNames()
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("commands: got %v, want each name once, in alphabetical order", names)
+	}
+	for _, c := range commands {
+		if got, ok := lookup(c.Name); !ok || got != c || c.Run == nil || c.Short == "" || c.UsageLine == "" {
+			t.Errorf("command %q: lookup %v, run set %v, short %q, usage %q; want itself, a Run, a short line and a usage line", c.Name, ok, c.Run != nil, c.Short, c.UsageLine)
+		}
 	}
 }

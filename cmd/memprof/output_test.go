@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 )
@@ -35,22 +35,22 @@ func badOutputs(t *testing.T) []badOutput {
 	bad := []badOutput{
 		{"missing directory", func(t *testing.T, dir string) string { return filepath.Join(dir, "no", "such", "x.json") },
 			"directory DIR/no/such does not exist"},
-		{"a directory", func(t *testing.T, dir string) string { return mkdirT(t, filepath.Join(dir, "d")) },
+		{"a directory", func(t *testing.T, dir string) string { return testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755) },
 			"is a directory"},
 		{"link to a directory", func(t *testing.T, dir string) string {
-			mkdirT(t, filepath.Join(dir, "d"))
-			return symlinkT(t, "d", filepath.Join(dir, "link"))
+			testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755)
+			return testfs.Symlink(t, "d", filepath.Join(dir, "link"))
 		}, "symbolic link to DIR/d, which is a directory"},
 		{"dangling link", func(t *testing.T, dir string) string {
-			return symlinkT(t, "gone.json", filepath.Join(dir, "link.json"))
+			return testfs.Symlink(t, "gone.json", filepath.Join(dir, "link.json"))
 		},
 			"symbolic link to DIR/gone.json, which does not exist"},
 		{"link loop", func(t *testing.T, dir string) string {
-			symlinkT(t, "b.json", filepath.Join(dir, "a.json"))
-			return symlinkT(t, "a.json", filepath.Join(dir, "b.json"))
+			testfs.Symlink(t, "b.json", filepath.Join(dir, "a.json"))
+			return testfs.Symlink(t, "a.json", filepath.Join(dir, "b.json"))
 		}, "symbolic link loop: DIR/b.json -> DIR/a.json -> DIR/b.json"},
 		{"read-only file", func(t *testing.T, dir string) string {
-			return writeFileT(t, filepath.Join(dir, "ro.json"), "keep", 0o444)
+			return testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444)
 		},
 			"DIR/ro.json is read-only (-r--r--r--)"},
 	}
@@ -65,7 +65,7 @@ func badOutputs(t *testing.T) []badOutput {
 // files, and the kernel's reason: a chmod-ed directory, or, for root
 // (which ignores modes), /sys where the kernel refuses it.
 func unwritableDir(t *testing.T) (dir, why string) {
-	ro := mkdirT(t, filepath.Join(t.TempDir(), "ro"))
+	ro := testfs.Mkdir(t, filepath.Join(t.TempDir(), "ro"), 0o755)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -95,9 +95,9 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 	var agreed, fetched atomic.Int32
 	saved := agreeRun
 	t.Cleanup(func() { agreeRun = saved })
-	agreeRun = func() (*agree.Report, error) {
+	agreeRun = func(r *suites.Registry) (*agree.Report, error) {
 		agreed.Add(1)
-		return saved()
+		return saved(r)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetched.Add(1)
@@ -128,7 +128,7 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 				agreed.Store(0)
 				fetched.Store(0)
 				out := b.setup(t, dir)
-				before := listTree(t, dir)
+				before := testfs.Snapshot(t, dir)
 				code, stdout, stderr := runCLI(t, c.args(out)...)
 				want := "memprof " + c.name + ": writing results to " + out + ": " + strings.ReplaceAll(b.reason, "DIR", dir) + "\n"
 				if code != exitFailure || stderr != want || stdout != "" {
@@ -140,7 +140,7 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 				if n := agreed.Load() + fetched.Load(); n != 0 {
 					t.Errorf("got %d agreement checks or fetches before the output was refused, want 0", n)
 				}
-				if d := diffTree(listTree(t, dir), before); d != "" {
+				if d := testfs.Diff(testfs.Snapshot(t, dir), before); d != "" {
 					t.Errorf("the refused write changed %s:\n%s", dir, d)
 				}
 			})
@@ -155,25 +155,27 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 		t.Skip("symbolic links need privileges on windows")
 	}
 	var e suites.Entry
-	for _, c := range suites.All() {
-		if c.Unavailable == "" && c.Layout == "pointer" && c.DefaultN == 0 {
+	for _, c := range registry().Entries() {
+		if c.Unavailable.IsZero() && c.Layout == "pointer" && c.DefaultN == 0 {
 			e = c
 			break
 		}
 	}
-	src := "version: 1\nbudgets:\n  - select: {type: " + e.Type + ", lib: " + e.Lib + ", repr: " + e.Repr + ", layout: pointer}\n" +
+	src := "version: 1\nbudgets:\n  - select: {type: " + string(e.Type) + ", lib: " + string(e.Lib) + ", repr: " + string(e.Repr) + ", layout: pointer}\n" +
 		"    max_bytes_per_instance: 0B\n    owner: test\n    reason: set by --update\n"
 	tests := []badOutput{
-		{"read-only file", func(t *testing.T, dir string) string { return writeFileT(t, filepath.Join(dir, "b.yaml"), src, 0o444) },
+		{"read-only file", func(t *testing.T, dir string) string {
+			return testfs.WriteFile(t, filepath.Join(dir, "b.yaml"), src, 0o444)
+		},
 			"DIR/b.yaml is read-only (-r--r--r--)"},
 		{"link to a read-only file", func(t *testing.T, dir string) string {
-			writeFileT(t, filepath.Join(dir, "b.yaml"), src, 0o400)
-			return symlinkT(t, "b.yaml", filepath.Join(dir, "link.yaml"))
+			testfs.WriteFile(t, filepath.Join(dir, "b.yaml"), src, 0o400)
+			return testfs.Symlink(t, "b.yaml", filepath.Join(dir, "link.yaml"))
 		}, "DIR/b.yaml is read-only (-r--------)"},
 	}
 	if os.Geteuid() != 0 {
 		tests = append(tests, badOutput{"read-only directory", func(t *testing.T, dir string) string {
-			p := writeFileT(t, filepath.Join(dir, "b.yaml"), src, 0o644)
+			p := testfs.WriteFile(t, filepath.Join(dir, "b.yaml"), src, 0o644)
 			if err := os.Chmod(dir, 0o555); err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +189,7 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 			marker := filepath.Join(t.TempDir(), "child-started")
 			t.Setenv(childStartedEnv, marker)
 			path := tt.setup(t, dir)
-			before := listTree(t, dir)
+			before := testfs.Snapshot(t, dir)
 			code, stdout, stderr := runCLI(t, "check", "--update", "--budgets", path, "-n", "200", "--jobs", "1")
 			want := "memprof check: writing budgets to " + path + ": " + strings.ReplaceAll(tt.reason, "DIR", dir) + "\n"
 			if code != exitFailure || stderr != want || stdout != "" {
@@ -196,7 +198,7 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 			if _, err := os.Stat(marker); err == nil {
 				t.Errorf("a measuring child started before the update was refused")
 			}
-			if d := diffTree(listTree(t, dir), before); d != "" {
+			if d := testfs.Diff(testfs.Snapshot(t, dir), before); d != "" {
 				t.Errorf("the refused update changed %s:\n%s", dir, d)
 			}
 		})
@@ -242,9 +244,9 @@ func TestOutputThroughLink(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			real := mkdirT(t, filepath.Join(dir, "real"))
+			real := testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
 			target := filepath.Join(real, "target")
-			link := symlinkT(t, "real/target", filepath.Join(dir, "link"))
+			link := testfs.Symlink(t, "real/target", filepath.Join(dir, "link"))
 			var want string
 			if tt.update {
 				// The reference: the same update of a plain copy.
@@ -262,7 +264,7 @@ func TestOutputThroughLink(t *testing.T) {
 					t.Fatalf("to stdout: exit %d: %s", code, stderr)
 				}
 				want = stdout
-				writeFileT(t, target, "earlier results\n", 0o600)
+				testfs.WriteFile(t, target, "earlier results\n", 0o600)
 			}
 			if err := os.Chmod(target, 0o640); err != nil {
 				t.Fatal(err)
@@ -271,12 +273,12 @@ func TestOutputThroughLink(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("through the link: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 			}
-			got := listTree(t, dir)
+			got := testfs.Snapshot(t, dir)
 			content, _ := os.ReadFile(target)
 			if !tt.exact && sameShape(string(content), want) {
 				want = string(content)
 			}
-			if d := diffTree(got, map[string]string{"link": "link:real/target", "real": "dir",
+			if d := testfs.Diff(got, map[string]string{"link": "link:real/target", "real": "dir",
 				"real/target": fmt.Sprintf("file:%s -rw-r-----", want)}); d != "" {
 				t.Errorf("after writing through the link:\n%s", d)
 			}
@@ -289,87 +291,4 @@ func TestOutputThroughLink(t *testing.T) {
 func sameShape(a, b string) bool {
 	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
 	return len(la) == len(lb) && la[0] == lb[0]
-}
-
-// listTree maps each name under dir to "file:CONTENT MODE", "link:TARGET"
-// or "dir".
-func listTree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	got := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = "link:" + l
-		case fi.IsDir():
-			got[rel] = "dir"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = fmt.Sprintf("file:%s %v", b, fi.Mode().Perm())
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func diffTree(got, want map[string]string) string {
-	var lines []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: missing, want %.200s", k, w))
-		} else if g != w {
-			lines = append(lines, fmt.Sprintf("%s: got %.200s, want %.200s", k, g, w))
-		}
-	}
-	for k, g := range got {
-		if _, ok := want[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: unexpected %.200s", k, g))
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
-
-func writeFileT(t *testing.T, path, content string, perm fs.FileMode) string {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), perm); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, perm); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func symlinkT(t *testing.T, target, link string) string {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-	return link
-}
-
-func mkdirT(t *testing.T, dir string) string {
-	t.Helper()
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }

@@ -7,24 +7,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 )
 
-func init() {
-	register(&command{
-		Name:      "report",
-		UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json [--max-bytes SIZE]) --out DIR [--force]",
-		Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
-		Long: `Report measures the selected cases (as instances does), times their
+var reportCommand = &command{
+	Name:      "report",
+	UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json [--max-bytes SIZE]) --out DIR [--force]",
+	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
+	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
 
@@ -57,44 +54,39 @@ memprof.results/v1 file or invalid (nothing is written).
 ` + nothingMeasuredHelp + `
 
 ` + flagsHelp,
-		Run: runReport,
-	})
+	Run: runReport,
 }
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	var sel selection
-	sel.addFlags(fs, "pointer")
-	var mo measureOptions
-	fs.IntVar(&mo.n, "n", memprof.DefaultN, "number of instances per case")
-	fs.IntVar(&mo.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once")
-	withThroughput := fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
-	var to throughputOptions
-	to.addFlags(fs)
+	var sel selectionFlags
+	var cf caseFlags
+	var withThroughput *bool
+	var to timingFlags
+	// The flags that choose or tune a measurement, which --from refuses.
+	measureFlags := flagsAdded(fs, func() {
+		sel.add(fs)
+		cf.add(fs, "number of instances per case", "")
+		withThroughput = fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
+		to.add(fs, "", true)
+	})
 	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
 	out := fs.String("out", "", "write the review into `dir` (required)")
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
 	var limits inputLimits
 	limits.addFlag(fs, "the --from file")
-	if code, done := inv.parse(fs, args); done {
+	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
+		return []inert{{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}}
+	}); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs, inert{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}); err != nil {
-		return inv.usageError("%v", err)
 	}
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
 	}
-	measureFlags := map[string]bool{"type": true, "lib": true, "repr": true, "layout": true, "scheme": true, "n": true, "jobs": true,
-		"throughput": true, "samples": true, "min-sample": true, "op": true}
 	var given []string
 	fs.Visit(func(f *flag.Flag) {
-		mo.nSet = mo.nSet || f.Name == "n"
-		if measureFlags[f.Name] {
-			given = append(given, "--"+f.Name)
+		if slices.Contains(measureFlags, f.Name) {
+			given = append(given, dashed(f.Name))
 		}
 	})
 	if *from != "" && len(given) > 0 {
@@ -111,7 +103,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	opts := report.Options{Force: *force}
-	var rs *memprof.Results
+	var rs *model.Results
 	if *from != "" {
 		var err error
 		rs, err = limits.readResults(*from)
@@ -123,58 +115,16 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		}
 		opts.Source = *from
 	} else {
-		entries, unavailable, err := sel.resolve(true)
-		if err != nil {
-			return inv.usageError("%v", err)
+		var code int
+		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, *withThroughput); rs == nil {
+			return code
 		}
-		if len(entries) == 0 {
-			return inv.refuseNothing(sel.describe(), "case", unavailableReasons(unavailable))
-		}
-		if mo.n <= 0 {
-			return inv.usageError("-n must be positive, got %d", mo.n)
-		}
-		if mo.jobs <= 0 {
-			return inv.usageError("--jobs must be positive, got %d", mo.jobs)
-		}
-		var ops []suites.Op
-		if *withThroughput {
-			if ops, err = sel.throughputOps(to); err != nil {
-				return inv.usageError("%v", err)
-			}
-			// Asked for, not merely the default: timing nothing is refused.
-			for _, name := range []string{"op", "throughput", "samples", "min-sample"} {
-				if len(ops) == 0 && wasGiven(fs, name) {
-					return inv.usageError("%s does nothing: %s", dashed(name), noOpMatches(&sel, to))
-				}
-			}
-		}
-		if err := checkMemoryFor(entries, mo); err != nil {
-			return inv.fail("%v", err)
-		}
-		rs = &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Unavailable: unavailable}
-		prog := render.NewProgress(inv.stderr, "case", len(entries), isTerminal(inv.stderr), time.Second)
-		mo.started = func(e suites.Entry) { prog.Start(e.ID()) }
-		rs.Instances = measureEntries(ctx, entries, mo)
-		prog.Finish()
-		render.SortInstances(rs.Instances)
 		switch {
 		case !*withThroughput:
 			opts.Notes = append(opts.Notes, "Throughput was not measured (--throughput=false), so there are no trade-off charts.")
-		case len(ops) == 0:
+		case rs.Agreement == nil:
+			// Every timing starts with the agreement check: none ran.
 			opts.Notes = append(opts.Notes, "The selected types have no timed operations, so there are no trade-off charts.")
-		default:
-			prog := render.NewProgress(inv.stderr, "throughput", 1, isTerminal(inv.stderr), time.Second)
-			prog.Start("agreement check and timing of the operations")
-			quiet := *inv
-			quiet.stderr = prog.Writer(inv.stderr)
-			code := measureOps(ctx, &quiet, rs, ops, to)
-			prog.Finish()
-			if rs.Agreement != nil && !rs.Agreement.OK {
-				return code // measureOps said why; nothing is written while the libraries disagree
-			}
-			if code != exitOK && len(rs.Throughput) == 0 {
-				return inv.fail("throughput failed; no review written")
-			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -187,33 +137,65 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	} else if err != nil {
 		return inv.fail("%v", err)
 	}
-	code := exitOK
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key(), firstLine(r.Error))
-			code = exitFailure
+			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key, firstLine(r.Error))
 		}
 	}
-	for _, r := range rs.Throughput {
-		if r.Error != "" {
-			code = exitFailure // measureOps has reported it
-		}
+	if failedRows(rs) {
+		return exitFailure // the failed operations were reported as they failed
 	}
-	return code
+	return exitOK
 }
 
-// renderAs writes rs in one of the text formats every measuring command
-// offers besides table and json: markdown, csv or bench.
-func renderAs(w io.Writer, format string, rs *memprof.Results) error {
-	switch format {
-	case "markdown":
-		return render.Markdown(w, rs)
-	case "csv":
-		return render.CSV(w, rs)
-	case "bench":
-		return render.Bench(w, rs)
+// measureReview measures what report reviews: the selected cases, with a
+// progress line on a terminal, and unless --throughput=false the
+// operations of their types. It returns nil and the exit code when there
+// is nothing to write: a usage error, a refused selection, libraries that
+// disagree, or a timing that failed without a row.
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, withThroughput bool) (*model.Results, int) {
+	var opts workflow.Options
+	if err := cf.options(&opts); err != nil {
+		return nil, inv.usageError("%v", err)
 	}
-	return fmt.Errorf("unknown format %q", format)
+	var ops []model.Op
+	given := "" // the first flag that asks for the timing
+	if withThroughput {
+		if !strings.EqualFold(sel.scheme, "min-pk") {
+			return nil, inv.usageError("--with-throughput times min-pk operations only (keys in G1, signatures in G2); drop --scheme %s", sel.scheme)
+		}
+		var err error
+		if ops, err = to.options(&opts); err != nil {
+			return nil, inv.usageError("%v", err)
+		}
+		// Asked for, not merely the default: timing nothing is refused.
+		opts.Throughput = workflow.ThroughputIfAny
+		for _, name := range []string{"op", "throughput", "samples", "min-sample"} {
+			if given == "" && wasGiven(fs, name) {
+				given, opts.Throughput = dashed(name), workflow.ThroughputRequired
+			}
+		}
+	}
+	s, err := sel.selection(ops)
+	if err != nil {
+		return nil, inv.usageError("%v", err)
+	}
+	opts.Progress = (&progress{inv: inv, bars: true}).event
+	opts.SkipThroughput = !withThroughput
+	rs, err := workflow.Report(ctx, inv.registry, s, opts)
+	if rs == nil {
+		return nil, inv.refused(err, sel.describe(), sel.noMatch(to, given))
+	}
+	if err != nil {
+		code := inv.throughputFailed(err)
+		if disagree(err) {
+			return nil, code // nothing is written while the libraries disagree
+		}
+		if len(rs.Throughput) == 0 {
+			return nil, inv.fail("throughput failed; no review written")
+		}
+	}
+	return rs, exitOK
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only

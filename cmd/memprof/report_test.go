@@ -13,24 +13,11 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/internal/testfs"
+	"github.com/memprof/memprof/model"
 )
 
 const resultsFixture = "../../fixtures/results/results.json"
-
-// dirNames lists dir's entries.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
 
 func TestReportFrom(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "review")
@@ -41,7 +28,7 @@ func TestReportFrom(t *testing.T) {
 	if stdout != "" || stderr != "" {
 		t.Errorf("got stdout %q and stderr %q, want both empty (stderr is not a terminal)", stdout, stderr)
 	}
-	got := dirNames(t, out)
+	got := testfs.Names(t, out)
 	for _, want := range []string{report.ReadmeFile, report.BytesChart, report.ResultsJSON, report.ResultsCSV, report.ResultsBench} {
 		if !slices.Contains(got, want) {
 			t.Errorf("review has no %s (it has %v)", want, got)
@@ -78,8 +65,8 @@ func TestReportBadInput(t *testing.T) {
 		want []string // substrings of stderr
 	}{
 		{"truncated", []string{"--from", truncated}, "r1", exitUsage, []string{truncated, "truncated"}},
-		{"other schema", []string{"--from", otherSchema}, "r2", exitUsage, []string{otherSchema, `"someone-else/v2"`, memprof.Schema}},
-		{"not JSON", []string{"--from", notJSON}, "r3", exitUsage, []string{notJSON, "not a " + memprof.Schema + " file"}},
+		{"other schema", []string{"--from", otherSchema}, "r2", exitUsage, []string{otherSchema, `"someone-else/v2"`, model.Schema}},
+		{"not JSON", []string{"--from", notJSON}, "r3", exitUsage, []string{notJSON, "not a " + model.Schema + " file"}},
 		{"missing", []string{"--from", filepath.Join(dir, "nope.json")}, "r4", exitUsage, []string{"nope.json", "no such file"}},
 		{"out not empty", []string{"--from", resultsFixture}, "full", exitUsage, []string{full, "not empty", "--force"}},
 		{"from with type", []string{"--from", resultsFixture, "--type", "Signature"}, "r5", exitUsage, []string{"--from", "--type"}},
@@ -94,24 +81,16 @@ func TestReportBadInput(t *testing.T) {
 				out = filepath.Join(dir, tt.out)
 				args = append(args, "--out", out)
 			}
-			before := dirNames(t, dir)
-			code, stdout, stderr := runCLI(t, args...)
-			if code != tt.code {
-				t.Errorf("exit code: got %d, want %d; stderr: %s", code, tt.code, stderr)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
+			before := testfs.Names(t, dir)
+			stdout, _ := runChecked(t, args, tt.code, nil, tt.want)
 			if stdout != "" {
 				t.Errorf("stdout: got %q, want nothing", stdout)
 			}
-			if after := dirNames(t, dir); !slices.Equal(after, before) {
+			if after := testfs.Names(t, dir); !slices.Equal(after, before) {
 				t.Errorf("files beside --out: got %v, want %v (nothing written)", after, before)
 			}
 			if tt.out == "full" {
-				if got := dirNames(t, full); !slices.Equal(got, []string{"mine.txt"}) {
+				if got := testfs.Names(t, full); !slices.Equal(got, []string{"mine.txt"}) {
 					t.Errorf("refused --out: got %v, want only mine.txt", got)
 				}
 			}
@@ -132,7 +111,7 @@ func TestReportMeasures(t *testing.T) {
 	if strings.Contains(stderr, "\r") || strings.Contains(stderr, "case 1 of") {
 		t.Errorf("stderr %q shows progress, but it is not a terminal", stderr)
 	}
-	rs, err := memprof.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	rs, err := model.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +120,7 @@ func TestReportMeasures(t *testing.T) {
 	}
 	for _, r := range rs.Instances {
 		if r.Error != "" || r.N != 200 || r.BytesPerInstance <= 0 {
-			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key(), r.Error, r.N, r.BytesPerInstance)
+			t.Errorf("%s: got error %q, N %d, %v B/instance; want a measurement at N = 200", r.Key, r.Error, r.N, r.BytesPerInstance)
 		}
 	}
 	if len(rs.Throughput) != 2 {
@@ -155,7 +134,7 @@ func TestReportMeasures(t *testing.T) {
 	if rs.Agreement == nil || !rs.Agreement.OK {
 		t.Errorf("agreement: got %+v, want a passed check", rs.Agreement)
 	}
-	names := dirNames(t, out)
+	names := testfs.Names(t, out)
 	if !slices.Contains(names, report.TradeoffFile("Signature")) {
 		t.Errorf("review has no %s (it has %v)", report.TradeoffFile("Signature"), names)
 	}
@@ -174,7 +153,7 @@ func TestReportWithoutThroughput(t *testing.T) {
 	if code != exitOK || stdout != "" || stderr != "" {
 		t.Fatalf("got exit %d, stdout %q, stderr %q; want 0 and nothing printed", code, stdout, stderr)
 	}
-	rs, err := memprof.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	rs, err := model.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,19 +1,24 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/suites/agree"
 )
 
 // nothingMeasuredHelp and flagsHelp end the help of the measuring
 // commands: how a selection that can measure nothing, and a flag that does
-// nothing, are refused (refuseNothing, checkFlags).
+// nothing, are refused (refused, checkFlags).
 const (
 	nothingMeasuredHelp = `A selection of which nothing can be measured is refused before anything
 runs or is written: when every selected combination does not apply to its
@@ -27,153 +32,60 @@ without one) or given an empty value (--lib "", --repr ,) is a usage error
 (2), never read as the default.`
 )
 
-// selection is the set of cases the --type, --lib, --repr, --layout and
-// --scheme flags choose.
-type selection struct {
+// selectionFlags are the --type, --lib, --repr, --layout and --scheme
+// flags, as given: workflow.Selection is what they choose.
+type selectionFlags struct {
 	types, libs, reprs, layouts string
 	scheme                      string
-	defaultLayout               string
 	fs                          *flag.FlagSet // the flags were added to it: which were given
 }
 
-// addFlags adds the selection flags to fs. defaultLayout "pointer" selects
-// the pointer layout, and the collection layout of scenario types, unless
-// --layout says otherwise; "" selects every layout.
-func (s *selection) addFlags(fs *flag.FlagSet, defaultLayout string) {
-	s.defaultLayout, s.fs = defaultLayout, fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+strings.Join(suites.Types, ", ")+"; all = the object types "+strings.Join(objectTypes(), ", ")+"; scenarios = "+strings.Join(suites.Scenarios, ", ")+" (1,000,000 validators each: minutes); everything = both")
-	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+strings.Join(suites.Libs, ", "))
-	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+strings.Join(suites.Reprs, ", "))
-	help := "`layouts` (comma-separated, or all): " + strings.Join(suites.Layouts, ", ")
-	if defaultLayout == "pointer" {
-		help += " (default pointer, and collection for the scenario types " + strings.Join(suites.Scenarios, ", ") + ")"
-	}
-	fs.StringVar(&s.layouts, "layout", "", help)
+// add adds the selection flags to fs. Unless --layout says otherwise they
+// select the pointer layout, and the collection layout of scenario types.
+func (s *selectionFlags) add(fs *flag.FlagSet) {
+	s.fs = fs
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); everything = both")
+	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
+	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
+	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, and collection for the scenario types "+model.Join(model.Scenarios)+")")
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
 }
 
-// parseList canonicalises a comma-separated list of names against valid;
-// "" and "all" mean every name.
-func parseList(what, v string, valid []string) ([]string, error) {
-	if v == "" || strings.EqualFold(v, "all") {
-		return valid, nil
+// selection returns what the flags select, ops being the operations of
+// --op; a usage error (a missing --type, an unknown name, --scheme for
+// types without one) is returned as err.
+func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
+	if s.types == "" {
+		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", model.Join(model.Types))
 	}
-	var out []string
-	for _, part := range strings.Split(v, ",") {
-		c, err := suites.Canonical(what, strings.TrimSpace(part), valid)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Contains(out, c) {
-			out = append(out, c)
-		}
+	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection}}
+	var err error
+	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
+		return sel, err
 	}
-	return out, nil
-}
-
-// objectTypes are the single-object types: every type but the scenarios.
-func objectTypes() []string {
-	var out []string
-	for _, t := range suites.Types {
-		if !slices.Contains(suites.Scenarios, t) {
-			out = append(out, t)
+	if sel.Libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
+		return sel, err
+	}
+	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
+		return sel, err
+	}
+	if s.layouts != "" {
+		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
+			return sel, err
 		}
 	}
-	return out
-}
-
-// parseTypes canonicalises a --type list. Besides type names it takes
-// "all" (the single-object types: the matrix, measured in seconds),
-// "scenarios" (the whole-structure types, measured at 1,000,000 validators)
-// and "everything" (both); "" means all.
-func parseTypes(v string) ([]string, error) {
-	var out []string
-	add := func(ts ...string) {
-		for _, t := range ts {
-			if !slices.Contains(out, t) {
-				out = append(out, t)
-			}
-		}
+	if sel.Scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
+		return sel, err
 	}
-	if strings.TrimSpace(v) == "" {
-		return objectTypes(), nil
+	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, model.Type.HasScheme) {
+		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, model.Join(schemeTypes()))
 	}
-	for _, part := range strings.Split(v, ",") {
-		switch p := strings.TrimSpace(part); {
-		case strings.EqualFold(p, "all"):
-			add(objectTypes()...)
-		case strings.EqualFold(p, "scenarios"):
-			add(suites.Scenarios...)
-		case strings.EqualFold(p, "everything"):
-			add(suites.Types...)
-		default:
-			c, err := suites.Canonical("type", p, suites.Types)
-			if err != nil {
-				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
-			}
-			add(c)
-		}
-	}
-	return out, nil
-}
-
-// resolve returns the registered entries the selection chooses: those that
-// can be measured, and those that cannot, with the reason. A usage error
-// (unknown name, missing --type) is returned as err.
-func (s *selection) resolve(requireType bool) (measure []suites.Entry, unavailable []memprof.Unavailable, err error) {
-	if requireType && s.types == "" {
-		return nil, nil, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", strings.Join(suites.Types, ", "))
-	}
-	types, err := parseTypes(s.types)
-	if err != nil {
-		return nil, nil, err
-	}
-	libs, err := parseList("lib", s.libs, suites.Libs)
-	if err != nil {
-		return nil, nil, err
-	}
-	reprs, err := parseList("repr", s.reprs, suites.Reprs)
-	if err != nil {
-		return nil, nil, err
-	}
-	layouts, err := parseList("layout", s.layouts, suites.Layouts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s.layouts == "" && s.defaultLayout == "pointer" {
-		layouts = []string{"pointer", "collection"}
-	}
-	scheme, err := suites.Canonical("scheme", s.scheme, suites.Schemes)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s.fs != nil && wasGiven(s.fs, "scheme") {
-		if withScheme := schemeTypes(); !slices.ContainsFunc(types, func(t string) bool { return slices.Contains(withScheme, t) }) {
-			return nil, nil, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, strings.Join(withScheme, ", "))
-		}
-	}
-	for _, e := range suites.All() {
-		if !slices.Contains(types, e.Type) || !slices.Contains(libs, e.Lib) || !slices.Contains(reprs, e.Repr) || !slices.Contains(layouts, e.Layout) {
-			continue
-		}
-		if e.Scheme != "" && e.Scheme != scheme {
-			continue
-		}
-		if e.Unavailable != "" {
-			unavailable = append(unavailable, memprof.Unavailable{Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Reason: e.Unavailable})
-			continue
-		}
-		measure = append(measure, e)
-	}
-	if len(measure) == 0 && len(unavailable) == 0 {
-		return nil, nil, fmt.Errorf("no case matches --type %s --lib %s --repr %s --layout %s; run 'memprof list' for the combinations that exist", orAll(s.types), orAll(s.libs), orAll(s.reprs), orAll(s.layouts))
-	}
-	return measure, unavailable, nil
+	return sel, nil
 }
 
 // describe writes the selection as the flags that made it:
 // "--type Signature --repr scalar".
-func (s *selection) describe() string {
+func (s *selectionFlags) describe() string {
 	var parts []string
 	for _, f := range []struct{ name, v string }{{"type", s.types}, {"lib", s.libs}, {"repr", s.reprs}, {"layout", s.layouts}} {
 		if f.v != "" {
@@ -186,49 +98,195 @@ func (s *selection) describe() string {
 	return strings.Join(parts, " ")
 }
 
-// schemeTypes are the types whose entries the scheme changes (PublicKey
-// and Signature: the scheme decides their group), from the registry.
-func schemeTypes() []string {
-	var out []string
-	for _, e := range suites.All() {
-		if e.Scheme != "" && !slices.Contains(out, e.Type) {
-			out = append(out, e.Type)
+// schemeTypes are the types whose group the scheme decides (PublicKey and
+// Signature).
+func schemeTypes() []model.Type {
+	var out []model.Type
+	for _, t := range model.Types {
+		if t.HasScheme() {
+			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// refuseNothing refuses a selection of which nothing can be measured:
-// every selected case (what: "case" or "operation") is unavailable, for
-// the reasons given. When none of them applies to its type (a scalar
-// Signature), the selection itself is wrong: a usage error naming why.
-// Otherwise a library or this build lacks them: a failure, one line
-// saying that nothing was measured and why. Either way nothing is
-// measured or written.
-func (inv *invocation) refuseNothing(selected, what string, reasons []string) int {
-	var notApplicable, other []string
-	for _, why := range reasons {
-		list, text := &other, why
-		if render.NotApplicable(why) {
-			list, text = &notApplicable, strings.TrimPrefix(why, "does not apply: ")
-		}
-		if !slices.Contains(*list, text) {
-			*list = append(*list, text)
-		}
-	}
-	if len(other) == 0 {
-		return inv.usageError("%s selects only combinations that do not apply to their type: %s; run 'memprof list' for the combinations that exist", selected, strings.Join(notApplicable, "; "))
-	}
-	return inv.fail("nothing measured: every selected %s is unavailable: %s", what, strings.Join(other, "; "))
+// caseFlags are -n and --jobs, of the commands that measure instances in
+// child processes.
+type caseFlags struct {
+	n, jobs int
+	fs      *flag.FlagSet
 }
 
-// unavailableReasons returns the reasons of us.
-func unavailableReasons(us []memprof.Unavailable) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = u.Reason
+// add adds the flags; nHelp is -n's help, and when ends --jobs' help.
+func (c *caseFlags) add(fs *flag.FlagSet, nHelp, when string) {
+	c.fs = fs
+	fs.IntVar(&c.n, "n", memprof.DefaultN, nHelp)
+	fs.IntVar(&c.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once"+when)
+}
+
+// options checks the flags (the error is a usage error) and sets them in
+// o: -n only when given, so that the scenarios keep their own scale.
+func (c *caseFlags) options(o *workflow.Options) error {
+	if c.n <= 0 {
+		return fmt.Errorf("-n must be positive, got %d", c.n)
 	}
-	return out
+	if c.jobs <= 0 {
+		return fmt.Errorf("--jobs must be positive, got %d", c.jobs)
+	}
+	if wasGiven(c.fs, "n") {
+		o.N = c.n
+	}
+	o.Jobs = c.jobs
+	return nil
+}
+
+// timingFlags are the flags of the throughput measurement: --samples,
+// --min-sample and, where operations are chosen, --op.
+type timingFlags struct {
+	samples   int
+	minSample time.Duration
+	ops       string
+}
+
+// add adds the flags; when starts their help ("when timing, "), and
+// withOp adds --op.
+func (to *timingFlags) add(fs *flag.FlagSet, when string, withOp bool) {
+	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, when+"`number` of samples per operation (at least 1)")
+	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, when+"least wall-time `duration` of one sample")
+	if withOp {
+		fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
+	}
+}
+
+// options checks the flags (the error is a usage error), sets them in o
+// and returns the operations --op chooses.
+func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
+	if to.samples < 1 {
+		return nil, fmt.Errorf("--samples must be at least 1, got %d", to.samples)
+	}
+	if to.minSample <= 0 {
+		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
+	}
+	o.Samples, o.MinSample, o.Agree = to.samples, to.minSample, agreeRun
+	return workflow.ParseList("op", to.ops, model.Ops)
+}
+
+// opFlag writes --op as given, or "" when it was not.
+func (to *timingFlags) opFlag() string {
+	if to.ops == "" {
+		return ""
+	}
+	return "--op " + to.ops
+}
+
+// agreeRun is the agreement check; tests replace it to see a disagreement
+// handled.
+var agreeRun = agree.Run
+
+// flagsAdded runs add and returns the names of the flags it added to fs.
+func flagsAdded(fs *flag.FlagSet, add func()) []string {
+	before := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { before[f.Name] = true })
+	add()
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if !before[f.Name] {
+			names = append(names, f.Name)
+		}
+	})
+	return names
+}
+
+// refused prints why a workflow measured nothing and returns the exit
+// code: 2 when the request itself is wrong (workflow.IsUsage), 1 otherwise.
+// selected describes the selection as its flags ("--type Signature --repr
+// scalar"); noMatch words a *workflow.NoMatch for the command.
+func (inv *invocation) refused(err error, selected string, noMatch func(m *workflow.NoMatch) string) int {
+	var m *workflow.NoMatch
+	var n *workflow.NothingMeasured
+	switch {
+	case errors.As(err, &m):
+		return inv.usageError("%s", noMatch(m))
+	case errors.As(err, &n) && n.DoesNotApply():
+		return inv.usageError("%s selects only combinations that do not apply to their type: %s; run 'memprof list' for the combinations that exist", selected, strings.Join(n.Reasons(), "; "))
+	case workflow.IsUsage(err):
+		return inv.usageError("%v", err)
+	}
+	return inv.fail("%v", err)
+}
+
+// noCaseMatches says that no registered case matches the selection flags.
+func (s *selectionFlags) noCaseMatches() string {
+	return fmt.Sprintf("no case matches --type %s --lib %s --repr %s --layout %s; run 'memprof list' for the combinations that exist", orAll(s.types), orAll(s.libs), orAll(s.reprs), orAll(s.layouts))
+}
+
+// noMatch words a *workflow.NoMatch of instances --with-throughput or of
+// report: what flag did nothing (given), that no operation matches the
+// selection and --op, and which types have operations.
+func (s *selectionFlags) noMatch(to *timingFlags, given string) func(m *workflow.NoMatch) string {
+	return func(m *workflow.NoMatch) string {
+		if m.What == "case" {
+			return s.noCaseMatches()
+		}
+		return fmt.Sprintf("%s does nothing: no operation matches %s; types with operations are %s", given, strings.TrimSpace(s.describe()+" "+to.opFlag()), model.Join(m.OpTypes))
+	}
+}
+
+// throughputFailed prints the error of a workflow's operations, whose
+// instance rows are still good, and returns exitFailure.
+func (inv *invocation) throughputFailed(err error) int {
+	if disagree(err) {
+		return inv.fail("%v\nno throughput figure is printed while the libraries disagree", err)
+	}
+	return inv.fail("%v", err)
+}
+
+// disagree reports whether err is a disagreement of the libraries, after
+// which nothing is printed.
+func disagree(err error) bool {
+	var d *agree.Disagreement
+	return errors.As(err, &d)
+}
+
+// failedRows reports whether any row of rs failed.
+func failedRows(rs *model.Results) bool {
+	return slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error != "" }) ||
+		slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Error != "" })
+}
+
+// progress prints a workflow's events on the command's stderr: what
+// throughput tells (agreement checked without a library, the timing
+// started, an operation failed) always, and, when bars is set and stderr
+// is a terminal, a progress line of the cases and one of the timing.
+type progress struct {
+	inv  *invocation
+	bars bool
+	bar  *render.Progress // nil: none shown
+}
+
+func (p *progress) event(ev workflow.Event) {
+	stderr := p.inv.stderr
+	w := p.bar.Writer(stderr)
+	name := p.inv.cmd.Name
+	switch ev.Kind {
+	case workflow.CasesStarting:
+		p.bar = render.NewProgress(stderr, "case", ev.Total, p.bars && isTerminal(stderr), time.Second)
+	case workflow.CaseStarted:
+		p.bar.Start(ev.Key.BenchName())
+	case workflow.OpsStarting:
+		p.bar = render.NewProgress(stderr, "throughput", 1, p.bars && isTerminal(stderr), time.Second)
+		p.bar.Start("agreement check and timing of the operations")
+	case workflow.CasesDone, workflow.OpsDone:
+		p.bar.Finish()
+		p.bar = nil
+	case workflow.AgreementWithout:
+		fmt.Fprintf(w, "memprof %s: agreement checked without %s\n", name, ev.Message)
+	case workflow.TimingStarted:
+		t := ev.Timing
+		fmt.Fprintf(w, "memprof %s: timing %d operations in %d groups (%d samples of at least %v each; at least %v)\n", name, t.Ops, t.Groups, t.Samples, t.MinSample, t.Estimate.Round(time.Second))
+	case workflow.OpFailed:
+		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
+	}
 }
 
 // inert says that some flags do nothing unless a condition holds, as
@@ -268,7 +326,7 @@ func checkFlags(fs *flag.FlagSet, rules ...inert) error {
 
 // emptyHint says what an empty flag could have been instead.
 func emptyHint(f *flag.Flag) string {
-	choices := map[string][]string{"type": suites.Types, "lib": suites.Libs, "repr": suites.Reprs, "layout": suites.Layouts, "op": suites.OpNames, "scheme": suites.Schemes}
+	choices := map[string][]string{"type": model.Strings(model.Types), "lib": model.Strings(model.Libs), "repr": model.Strings(model.Reprs), "layout": model.Strings(model.Layouts), "op": model.Strings(model.Ops), "scheme": model.Strings(model.Schemes)}
 	def := "leave the flag out for the default"
 	if f.DefValue != "" {
 		def += " (" + f.DefValue + ")"

@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 )
@@ -22,7 +22,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"no type", []string{"throughput"}, []string{"--type is required", "PublicKey, Signature, G1, G2"}},
 		{"type without ops", []string{"throughput", "--type", "SecretKey"}, []string{"SecretKey has no operations", "Signature"}},
 		{"unknown type", []string{"throughput", "--type", "Bogus"}, []string{`unknown type "Bogus"`, "Signature"}},
-		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, strings.Join(suites.OpNames, ", ")}},
+		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, model.Join(model.Ops)}},
 		{"zero samples", []string{"throughput", "--type", "Signature", "--samples", "0"}, []string{"--samples must be at least 1, got 0"}},
 		{"negative samples", []string{"throughput", "--type", "Signature", "--samples", "-3"}, []string{"--samples must be at least 1, got -3"}},
 		{"zero min-sample", []string{"throughput", "--type", "Signature", "--min-sample", "0s"}, []string{"--min-sample must be a positive duration"}},
@@ -33,20 +33,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"verify extra args", []string{"verify", "now"}, []string{"unexpected arguments"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, tt.args...)
-			if code != exitUsage {
-				t.Errorf("got exit %d, want %d (stderr %q)", code, exitUsage, stderr)
-			}
-			if stdout != "" {
-				t.Errorf("got stdout %q, want none", stdout)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q does not contain %q", stderr, w)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkUsageError(t, tt.args, tt.want) })
 	}
 }
 
@@ -55,13 +42,13 @@ func TestVerifyCommand(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	rs, err := memprof.ReadResults(strings.NewReader(stdout))
+	rs, err := model.ReadResults(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"circl", "gnark"}
+	want := []model.Lib{"circl", "gnark"}
 	if rs.Env.Cgo {
-		want = []string{"blst", "circl", "gnark"}
+		want = []model.Lib{"blst", "circl", "gnark"}
 	}
 	if a := rs.Agreement; a == nil || a.Cases != 20 || !a.OK || !slices.Equal(a.Libs, want) {
 		t.Errorf("got agreement %+v, want 20 cases, ok, libs %v", rs.Agreement, want)
@@ -72,17 +59,7 @@ func TestVerifyCommand(t *testing.T) {
 // checks the results file has the fields the issue fixes.
 func TestThroughputJSON(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "t.json")
-	code, stdout, stderr := runCLI(t, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
-	if code != exitOK {
-		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
-	}
-	if stdout != "" {
-		t.Errorf("with -o, got stdout %q, want none", stdout)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := runToFile(t, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
 	var generic struct {
 		Throughput []map[string]any `json:"throughput"`
 		Agreement  map[string]any   `json:"agreement"`
@@ -111,11 +88,11 @@ func TestThroughputJSON(t *testing.T) {
 		t.Errorf("got method %q, want memprof.ThroughputMethod", generic.Method)
 	}
 
-	rs, err := memprof.ReadResultsFile(out)
+	rs, err := model.ReadResultsFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	timed := map[string]memprof.ThroughputRow{}
+	timed := map[string]model.ThroughputRow{}
 	for _, r := range rs.Throughput {
 		if r.Error != "" {
 			t.Errorf("%s %s: %s", r.Lib, r.Op, r.Error)
@@ -127,7 +104,7 @@ func TestThroughputJSON(t *testing.T) {
 		if !(r.NsPerOpQ1 <= r.NsPerOpMedian && r.NsPerOpMedian <= r.NsPerOpQ3) || r.NsPerOpMedian <= 0 {
 			t.Errorf("%s %s: got Q1 %v median %v Q3 %v, want 0 < Q1 <= median <= Q3", r.Lib, r.Op, r.NsPerOpQ1, r.NsPerOpMedian, r.NsPerOpQ3)
 		}
-		timed[r.Lib+"/"+r.Op] = r
+		timed[string(r.Lib)+"/"+string(r.Op)] = r
 	}
 	if r, ok := timed["gnark/to-affine-batch"]; !ok || r.Batch != suites.OpBatchN {
 		t.Errorf("gnark to-affine-batch: got %+v, want a row with batch %d", r, suites.OpBatchN)
@@ -149,28 +126,23 @@ func TestThroughputJSON(t *testing.T) {
 func TestDisagreementStopsBeforeFigures(t *testing.T) {
 	saved := agreeRun
 	t.Cleanup(func() { agreeRun = saved })
-	agreeRun = func() (*agree.Report, error) {
-		return &agree.Report{Cases: 20, Libs: []string{"blst", "gnark"}}, &agree.Disagreement{
+	agreeRun = func(*suites.Registry) (*agree.Report, error) {
+		return &agree.Report{Cases: 20, Libs: []model.Lib{"blst", "gnark"}}, &agree.Disagreement{
 			Case: "case-07", Check: "signature", Lib: "gnark", Against: "fixtures/vectors.json (made by blst)",
-			Agreeing: []string{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
+			Agreeing: []model.Lib{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
 		}
 	}
 	for _, args := range [][]string{
 		{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"},
 		{"verify"},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
-		if code != exitFailure {
-			t.Errorf("%v: got exit %d, want %d", args, code, exitFailure)
-		}
-		if stdout != "" {
-			t.Errorf("%v: got stdout %q, want nothing printed", args, stdout)
-		}
-		for _, w := range []string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"} {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("%v: stderr %q does not contain %q", args, stderr, w)
+		t.Run(args[0], func(t *testing.T) {
+			stdout, _ := runChecked(t, args, exitFailure, nil,
+				[]string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"})
+			if stdout != "" {
+				t.Errorf("got stdout %q, want nothing printed", stdout)
 			}
-		}
+		})
 	}
 }
 
@@ -179,9 +151,5 @@ func TestInstancesWithThroughput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	for _, w := range []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"} {
-		if !strings.Contains(stdout, w) {
-			t.Errorf("stdout does not contain %q:\n%s", w, stdout)
-		}
-	}
+	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"})
 }

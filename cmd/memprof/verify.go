@@ -1,23 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"strings"
+	"io"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 )
 
-func init() {
-	register(&command{
-		Name:      "verify",
-		UsageLine: "verify [--format table|json] [-o FILE]",
-		Short:     "check that blst, gnark-crypto and circl compute the same keys and signatures",
-		Long: `Verify runs the agreement check that precedes every throughput measurement:
+var verifyCommand = &command{
+	Name:      "verify",
+	UsageLine: "verify [--format table|json] [-o FILE]",
+	Short:     "check that blst, gnark-crypto and circl compute the same keys and signatures",
+	Long: `Verify runs the agreement check that precedes every throughput measurement:
 for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
 length, DST BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_), every library must
 derive the same secret key (IETF KeyGen), public key and signature byte for
@@ -28,47 +24,19 @@ reported unavailable and gnark-crypto and circl are checked against the file.
 
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
 the case, the libraries and the differing bytes), 2 for a usage error.`,
-		Run: runVerify,
-	})
+	Run: runVerify,
 }
 
 func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := fs.String("format", "table", "output `format`: table or json")
-	out := fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
-	if code, done := inv.parse(fs, args); done {
+	format := addFormat(fs, "table", "json")
+	out := addOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
-	if fs.NArg() > 0 {
-		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	if err := checkFlags(fs); err != nil {
-		return inv.usageError("%v", err)
-	}
-	f, err := suites.Canonical("format", *format, []string{"table", "json"})
+	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun})
 	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	rep, err := agreeRun()
-	var d *agree.Disagreement
-	if errors.As(err, &d) {
 		return inv.fail("%v", err)
 	}
-	if err != nil {
-		return inv.fail("checking agreement: %v", err)
-	}
-	rs := &memprof.Results{Schema: memprof.Schema, Env: memprof.CurrentEnv(), Instances: []memprof.Result{}, Agreement: rep.Agreement(true)}
-	var buf bytes.Buffer
-	if f == "json" {
-		err = rs.WriteJSON(&buf)
-	} else {
-		err = render.AgreementLine(&buf, rs.Agreement)
-	}
-	if err != nil {
-		return inv.fail("rendering: %v", err)
-	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
-		return inv.fail("%v", err)
-	}
-	return exitOK
+	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *model.Results) error { return render.AgreementLine(w, rs.Agreement) })
 }

@@ -7,69 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
-
-// tree is a directory listing: name -> "file:CONTENT mode", "link:TARGET"
-// or "dir". It shows whether a write changed anything besides its target.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	got := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			return nil
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = "link:" + l
-		case fi.IsDir():
-			got[rel] = "dir"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			got[rel] = fmt.Sprintf("file:%s %v", b, fi.Mode().Perm())
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func diffTrees(got, want map[string]string) string {
-	var lines []string
-	for k, w := range want {
-		if g, ok := got[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: missing, want %s", k, w))
-		} else if g != w {
-			lines = append(lines, fmt.Sprintf("%s: got %s, want %s", k, g, w))
-		}
-	}
-	for k, g := range got {
-		if _, ok := want[k]; !ok {
-			lines = append(lines, fmt.Sprintf("%s: unexpected %s", k, g))
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 // umaskedMode is the mode os.WriteFile gives a new file with perm in dir:
 // the truth for a new file, umask included.
@@ -109,15 +51,15 @@ func TestWriteFileTargets(t *testing.T) {
 		},
 		{
 			name:  "existing file keeps its permission bits",
-			setup: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "out.json"), "old", 0o600) },
+			setup: func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "out.json"), "old", 0o600) },
 			path:  "out.json",
 			want:  map[string]string{"out.json": "file:" + data + " -rw-------"},
 		},
 		{
 			name: "relative link to a file is written through",
 			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "target.json"), "old", 0o640)
-				symlink(t, "target.json", filepath.Join(dir, "link.json"))
+				testfs.WriteFile(t, filepath.Join(dir, "target.json"), "old", 0o640)
+				testfs.Symlink(t, "target.json", filepath.Join(dir, "link.json"))
 			},
 			path: "link.json",
 			want: map[string]string{"target.json": "file:" + data + " -rw-r-----", "link.json": "link:target.json"},
@@ -125,10 +67,10 @@ func TestWriteFileTargets(t *testing.T) {
 		{
 			name: "chain of links into another directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "real"))
-				writeFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
-				symlink(t, "real/r.json", filepath.Join(dir, "hop.json"))
-				symlink(t, filepath.Join(dir, "hop.json"), filepath.Join(dir, "link.json"))
+				testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
+				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
+				testfs.Symlink(t, "real/r.json", filepath.Join(dir, "hop.json"))
+				testfs.Symlink(t, filepath.Join(dir, "hop.json"), filepath.Join(dir, "link.json"))
 			},
 			path: "link.json",
 			want: map[string]string{
@@ -139,9 +81,9 @@ func TestWriteFileTargets(t *testing.T) {
 		{
 			name: "link in a linked directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "real"))
-				symlink(t, "real", filepath.Join(dir, "alias"))
-				writeFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
+				testfs.Mkdir(t, filepath.Join(dir, "real"), 0o755)
+				testfs.Symlink(t, "real", filepath.Join(dir, "alias"))
+				testfs.WriteFile(t, filepath.Join(dir, "real", "r.json"), "old", 0o644)
 			},
 			path: "alias/r.json",
 			want: map[string]string{"real": "dir", "alias": "link:real", "real/r.json": "file:" + data + " -rw-r--r--"},
@@ -163,7 +105,7 @@ func TestWriteFileTargets(t *testing.T) {
 			if err := WriteFile(path, []byte(data), 0o644); err != nil {
 				t.Fatalf("WriteFile: got %v, want nil", err)
 			}
-			if d := diffTrees(tree(t, dir), tt.want); d != "" {
+			if d := testfs.Diff(testfs.Snapshot(t, dir), tt.want); d != "" {
 				t.Errorf("after writing %s:\n%s", tt.path, d)
 			}
 		})
@@ -191,28 +133,28 @@ func TestWriteFileRefuses(t *testing.T) {
 		},
 		{
 			name:   "parent is a file",
-			setup:  func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "f"), "keep", 0o644) },
+			setup:  func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "f"), "keep", 0o644) },
 			path:   "f/x.json",
 			reason: "directory DIR/f does not exist (DIR/f is not a directory)",
 		},
 		{
 			name:   "a directory",
-			setup:  func(t *testing.T, dir string) { mkdir(t, filepath.Join(dir, "d")) },
+			setup:  func(t *testing.T, dir string) { testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755) },
 			path:   "d",
 			reason: "is a directory",
 		},
 		{
 			name: "link to a directory",
 			setup: func(t *testing.T, dir string) {
-				mkdir(t, filepath.Join(dir, "d"))
-				symlink(t, "d", filepath.Join(dir, "link"))
+				testfs.Mkdir(t, filepath.Join(dir, "d"), 0o755)
+				testfs.Symlink(t, "d", filepath.Join(dir, "link"))
 			},
 			path:   "link",
 			reason: "symbolic link to DIR/d, which is a directory",
 		},
 		{
 			name:   "dangling link",
-			setup:  func(t *testing.T, dir string) { symlink(t, "gone.json", filepath.Join(dir, "link.json")) },
+			setup:  func(t *testing.T, dir string) { testfs.Symlink(t, "gone.json", filepath.Join(dir, "link.json")) },
 			path:   "link.json",
 			reason: "symbolic link to DIR/gone.json, which does not exist",
 			is:     fs.ErrNotExist,
@@ -220,15 +162,15 @@ func TestWriteFileRefuses(t *testing.T) {
 		{
 			name: "link loop",
 			setup: func(t *testing.T, dir string) {
-				symlink(t, "b.json", filepath.Join(dir, "a.json"))
-				symlink(t, "a.json", filepath.Join(dir, "b.json"))
+				testfs.Symlink(t, "b.json", filepath.Join(dir, "a.json"))
+				testfs.Symlink(t, "a.json", filepath.Join(dir, "b.json"))
 			},
 			path:   "a.json",
 			reason: "symbolic link loop: DIR/a.json -> DIR/b.json -> DIR/a.json",
 		},
 		{
 			name:   "read-only file",
-			setup:  func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444) },
+			setup:  func(t *testing.T, dir string) { testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o444) },
 			path:   "ro.json",
 			reason: "DIR/ro.json is read-only (-r--r--r--)",
 			is:     fs.ErrPermission,
@@ -236,8 +178,8 @@ func TestWriteFileRefuses(t *testing.T) {
 		{
 			name: "link to a read-only file",
 			setup: func(t *testing.T, dir string) {
-				writeFile(t, filepath.Join(dir, "ro.json"), "keep", 0o400)
-				symlink(t, "ro.json", filepath.Join(dir, "link.json"))
+				testfs.WriteFile(t, filepath.Join(dir, "ro.json"), "keep", 0o400)
+				testfs.Symlink(t, "ro.json", filepath.Join(dir, "link.json"))
 			},
 			path:   "link.json",
 			reason: "DIR/ro.json is read-only (-r--------)",
@@ -250,7 +192,7 @@ func TestWriteFileRefuses(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(t, dir)
 			}
-			before := tree(t, dir)
+			before := testfs.Snapshot(t, dir)
 			path := filepath.Join(dir, tt.path)
 			want := "writing " + path + ": " + strings.ReplaceAll(tt.reason, "DIR", dir)
 			for _, f := range []struct {
@@ -271,7 +213,7 @@ func TestWriteFileRefuses(t *testing.T) {
 				if tt.is != nil && !errors.Is(err, tt.is) {
 					t.Errorf("%s: got %v, want it to wrap %v", f.name, err, tt.is)
 				}
-				if d := diffTrees(tree(t, dir), before); d != "" {
+				if d := testfs.Diff(testfs.Snapshot(t, dir), before); d != "" {
 					t.Errorf("%s changed the directory:\n%s", f.name, d)
 				}
 			}
@@ -285,7 +227,7 @@ func TestWriteFileRefuses(t *testing.T) {
 // as root (which ignores the mode), /sys if the kernel refuses it.
 func TestWriteFileUnwritableDirectory(t *testing.T) {
 	ro := filepath.Join(t.TempDir(), "ro")
-	mkdir(t, ro)
+	testfs.Mkdir(t, ro, 0o755)
 	if err := os.Chmod(ro, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +284,7 @@ func TestWriteFileInPlace(t *testing.T) {
 		dir := t.TempDir()
 		link := filepath.Join(dir, "stdout")
 		fdLink := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
-		symlink(t, fdLink, link)
+		testfs.Symlink(t, fdLink, link)
 		done := make(chan string)
 		go func() {
 			b := make([]byte, len(data))
@@ -359,7 +301,7 @@ func TestWriteFileInPlace(t *testing.T) {
 		if got := <-done; got != data {
 			t.Errorf("read from the pipe: got %q, want %q", got, data)
 		}
-		if d := diffTrees(tree(t, dir), map[string]string{"stdout": "link:" + fdLink}); d != "" {
+		if d := testfs.Diff(testfs.Snapshot(t, dir), map[string]string{"stdout": "link:" + fdLink}); d != "" {
 			t.Errorf("after writing:\n%s", d)
 		}
 	})
@@ -383,32 +325,8 @@ func TestWriteFileInPlace(t *testing.T) {
 		if err := WriteFile(path, []byte(data), 0o644); err != nil {
 			t.Fatalf("WriteFile: got %v, want nil", err)
 		}
-		if d := diffTrees(tree(t, dir), map[string]string{"out.json": "file:header\n" + data + " -rw-r--r--"}); d != "" {
+		if d := testfs.Diff(testfs.Snapshot(t, dir), map[string]string{"out.json": "file:header\n" + data + " -rw-r--r--"}); d != "" {
 			t.Errorf("after writing:\n%s", d)
 		}
 	})
-}
-
-func writeFile(t *testing.T, path, content string, perm fs.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), perm); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, perm); err != nil { // past the umask
-		t.Fatal(err)
-	}
-}
-
-func symlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mkdir(t *testing.T, dir string) {
-	t.Helper()
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }

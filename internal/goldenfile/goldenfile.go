@@ -6,13 +6,13 @@ package goldenfile
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
 // Check compares got with the golden file at path, or writes got there when
-// update is true. On a mismatch it writes got to a temporary file and names
-// both, so they can be diffed; nothing is written into the source tree.
+// update is true. On a mismatch it writes got to path+".got" beside the
+// golden file (git ignores *.got), where it survives the test for the
+// developer to diff, as x/perf's tests do; a match removes a stale .got.
 func Check(t testing.TB, path string, got []byte, update bool) {
 	t.Helper()
 	if update {
@@ -25,11 +25,13 @@ func Check(t testing.TB, path string, got []byte, update bool) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if !bytes.Equal(got, want) {
-		gotPath := filepath.Join(t.TempDir(), filepath.Base(path)+".got")
-		if err := os.WriteFile(gotPath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Errorf("%s differs from the golden file; got written to %s (diff them, or run go test -update if the change is intended)", path, gotPath)
+	gotPath := path + ".got"
+	if bytes.Equal(got, want) {
+		os.Remove(gotPath)
+		return
 	}
+	if err := os.WriteFile(gotPath, got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Errorf("%s differs from the golden file; got written to %s (diff %s %s, or run go test -update if the change is intended)", path, gotPath, path, gotPath)
 }

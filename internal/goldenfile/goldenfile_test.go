@@ -45,4 +45,13 @@ func TestCheck(t *testing.T) {
 	if !check(t, path, []byte("b"), false) {
 		t.Error("different content: got no failure")
 	}
+	if b, err := os.ReadFile(path + ".got"); err != nil || string(b) != "b" {
+		t.Errorf("mismatch: %s.got holds %q (%v), want %q beside the golden file", path, b, err, "b")
+	}
+	if check(t, path, []byte("a"), false) {
+		t.Error("equal content again: got a failure")
+	}
+	if _, err := os.Stat(path + ".got"); !os.IsNotExist(err) {
+		t.Errorf("a match left the stale %s.got (%v)", path, err)
+	}
 }

@@ -12,8 +12,7 @@
 //     representation it offers back to the same compressed and uncompressed
 //     encodings.
 //
-// The libraries come from the suites registry (suites.AgreeLibs); import
-// suites/all to register them. A library this build cannot run (blst
+// The libraries come from a suites registry (Registry.AgreeLibs). A library this build cannot run (blst
 // without cgo) is reported as unavailable, and the others are still checked
 // against the file.
 package agree
@@ -26,7 +25,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -43,9 +42,10 @@ type Disagreement struct {
 	Check string
 	// Lib is the library that disagrees; Against is what it was compared
 	// with (the vectors file or another library).
-	Lib, Against string
+	Lib     model.Lib
+	Against string
 	// Agreeing lists the libraries that computed the expected value.
-	Agreeing []string
+	Agreeing []model.Lib
 	Got      []byte
 	Want     []byte
 	// Detail says more when there are no bytes to compare (a verification
@@ -57,7 +57,7 @@ func (d *Disagreement) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "libraries disagree: case %s: %s: %s differs from %s", d.Case, d.Check, d.Lib, d.Against)
 	if len(d.Agreeing) > 0 {
-		fmt.Fprintf(&b, " (%s agree with it)", strings.Join(d.Agreeing, ", "))
+		fmt.Fprintf(&b, " (%s agree with it)", model.Join(d.Agreeing))
 	}
 	if d.Detail != "" {
 		fmt.Fprintf(&b, ": %s", d.Detail)
@@ -87,23 +87,23 @@ func firstDiff(a, b []byte) int {
 type Report struct {
 	Cases int
 	// Libs are the libraries checked, alphabetically.
-	Libs []string
+	Libs []model.Lib
 	// Unavailable maps the libraries that could not take part to the
 	// reason.
-	Unavailable map[string]string
+	Unavailable map[model.Lib]string
 }
 
 // Agreement is the report in the results-file form.
-func (r *Report) Agreement(ok bool) *memprof.Agreement {
-	a := &memprof.Agreement{Cases: r.Cases, Libs: slices.Clone(r.Libs), OK: ok}
+func (r *Report) Agreement(ok bool) *model.Agreement {
+	a := &model.Agreement{Cases: r.Cases, Libs: slices.Clone(r.Libs), OK: ok}
 	for _, lib := range slices.Sorted(mapKeys(r.Unavailable)) {
-		a.Unavailable = append(a.Unavailable, lib+": "+r.Unavailable[lib])
+		a.Unavailable = append(a.Unavailable, string(lib)+": "+r.Unavailable[lib])
 	}
 	return a
 }
 
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
+func mapKeys(m map[model.Lib]string) func(func(model.Lib) bool) {
+	return func(yield func(model.Lib) bool) {
 		for k := range m {
 			if !yield(k) {
 				return
@@ -112,13 +112,13 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 	}
 }
 
-// Run checks the registered libraries against the embedded vectors.
-func Run() (*Report, error) {
+// Run checks the libraries of r against the embedded vectors.
+func Run(r *suites.Registry) (*Report, error) {
 	v, err := fixtures.Load()
 	if err != nil {
 		return nil, err
 	}
-	return Check(v, suites.AgreeLibs())
+	return Check(v, r.AgreeLibs())
 }
 
 // Check checks libs against v; see the package documentation. The report
@@ -126,11 +126,11 @@ func Run() (*Report, error) {
 // error is a *Disagreement when a library computes something else, or
 // another error when no library can be checked.
 func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
-	rep := &Report{Cases: len(v.Cases), Unavailable: map[string]string{}}
+	rep := &Report{Cases: len(v.Cases), Unavailable: map[model.Lib]string{}}
 	var avail []suites.AgreeLib
 	for _, l := range libs {
-		if l.Unavailable != "" {
-			rep.Unavailable[l.Lib] = l.Unavailable
+		if !l.Unavailable.IsZero() {
+			rep.Unavailable[l.Lib] = l.Unavailable.Reason
 			continue
 		}
 		avail = append(avail, l)
@@ -164,8 +164,8 @@ type made struct{ pk, sig []byte }
 
 // checkOutputs compares each library's key, public key and signature with
 // the file, and returns each library's public key and signature.
-func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[string]made, error) {
-	out := map[string]made{}
+func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, error) {
+	out := map[model.Lib]made{}
 	steps := []struct {
 		check string
 		want  []byte
@@ -176,7 +176,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[string]made, err
 		{"signature", c.Sig, func(l suites.AgreeLib) ([]byte, error) { return l.Sign(c.SK, c.Msg) }},
 	}
 	for _, s := range steps {
-		got := map[string][]byte{}
+		got := map[model.Lib][]byte{}
 		var errs []*Disagreement
 		for _, l := range libs {
 			b, err := s.fn(l)
@@ -218,7 +218,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[string]made, err
 // checkVerify has every library verify the public key and signature bytes
 // every library produced, and reject the signature against another
 // message.
-func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[string]made) error {
+func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[model.Lib]made) error {
 	for _, verifier := range libs {
 		for _, producer := range libs {
 			m := byLib[producer.Lib]
@@ -228,7 +228,7 @@ func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib ma
 				if err != nil {
 					detail = err.Error()
 				}
-				return &Disagreement{Case: c.Name, Check: "verify", Lib: verifier.Lib, Against: producer.Lib + " (public key and signature made by it)", Detail: detail}
+				return &Disagreement{Case: c.Name, Check: "verify", Lib: verifier.Lib, Against: string(producer.Lib) + " (public key and signature made by it)", Detail: detail}
 			}
 		}
 		if !bytes.Equal(other, c.Msg) {
@@ -245,23 +245,23 @@ func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib ma
 // representation of every library and compares the re-encodings.
 func checkRoundTrips(c fixtures.Case, libs []suites.AgreeLib) error {
 	for _, p := range []struct {
-		typ        string
+		typ        model.Type
 		comp, unco []byte
 	}{{"PublicKey", c.PK, c.PKUncompressed}, {"Signature", c.Sig, c.SigUncompressed}} {
 		for _, l := range libs {
 			trips, err := l.RoundTrips(p.typ, p.comp)
 			if err != nil {
-				return &Disagreement{Case: c.Name, Check: p.typ + " round trip", Lib: l.Lib, Against: fileName, Detail: err.Error()}
+				return &Disagreement{Case: c.Name, Check: string(p.typ) + " round trip", Lib: l.Lib, Against: fileName, Detail: err.Error()}
 			}
 			if len(trips) == 0 {
-				return &Disagreement{Case: c.Name, Check: p.typ + " round trip", Lib: l.Lib, Against: fileName, Detail: "no representation round-tripped"}
+				return &Disagreement{Case: c.Name, Check: string(p.typ) + " round trip", Lib: l.Lib, Against: fileName, Detail: "no representation round-tripped"}
 			}
 			for _, t := range trips {
 				if !bytes.Equal(t.Compressed, p.comp) {
-					return &Disagreement{Case: c.Name, Check: p.typ + " round trip through " + t.Repr + " (compressed)", Lib: l.Lib, Against: fileName, Got: t.Compressed, Want: p.comp}
+					return &Disagreement{Case: c.Name, Check: string(p.typ) + " round trip through " + string(t.Repr) + " (compressed)", Lib: l.Lib, Against: fileName, Got: t.Compressed, Want: p.comp}
 				}
 				if !bytes.Equal(t.Uncompressed, p.unco) {
-					return &Disagreement{Case: c.Name, Check: p.typ + " round trip through " + t.Repr + " (uncompressed)", Lib: l.Lib, Against: fileName, Got: t.Uncompressed, Want: p.unco}
+					return &Disagreement{Case: c.Name, Check: string(p.typ) + " round trip through " + string(t.Repr) + " (uncompressed)", Lib: l.Lib, Against: fileName, Got: t.Uncompressed, Want: p.unco}
 				}
 			}
 		}

@@ -9,8 +9,9 @@ import (
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
-	_ "github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/suites/all"
 )
 
 func TestVectorsFile(t *testing.T) {
@@ -42,11 +43,11 @@ func TestVectorsFile(t *testing.T) {
 	}
 }
 
-func availableLibs(t *testing.T) map[string]suites.AgreeLib {
+func availableLibs(t *testing.T) map[model.Lib]suites.AgreeLib {
 	t.Helper()
-	m := map[string]suites.AgreeLib{}
-	for _, l := range suites.AgreeLibs() {
-		if l.Unavailable == "" {
+	m := map[model.Lib]suites.AgreeLib{}
+	for _, l := range all.Registry().AgreeLibs() {
+		if l.Unavailable.IsZero() {
 			m[l.Lib] = l
 		}
 	}
@@ -62,16 +63,16 @@ func availableLibs(t *testing.T) map[string]suites.AgreeLib {
 // TestLibrariesAgree is the real check: every registered library against
 // the file (blst too when cgo is on).
 func TestLibrariesAgree(t *testing.T) {
-	rep, err := Run()
+	rep, err := Run(all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Cases != 20 {
 		t.Errorf("got %d cases, want 20", rep.Cases)
 	}
-	want := []string{"circl", "gnark"}
+	want := []model.Lib{"circl", "gnark"}
 	if memprof.CurrentEnv().Cgo {
-		want = []string{"blst", "circl", "gnark"}
+		want = []model.Lib{"blst", "circl", "gnark"}
 	} else if rep.Unavailable["blst"] == "" {
 		t.Error("without cgo, blst is not reported unavailable")
 	}
@@ -107,7 +108,7 @@ func TestDisagreementsAreNamed(t *testing.T) {
 	lenient := circl
 	lenient.Verify = func(pk, msg, sig []byte) (bool, error) { return true, nil }
 	badTrip := gnark
-	badTrip.RoundTrips = func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
+	badTrip.RoundTrips = func(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
 		trips, err := gnark.RoundTrips(typ, enc)
 		if typ == "Signature" && len(trips) > 1 {
 			trips[1].Uncompressed = corrupt(trips[1].Uncompressed, 100)
@@ -157,18 +158,18 @@ func TestUnavailableLibraryReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	libs := availableLibs(t)
-	rep, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: "no cgo"}, libs["gnark"]})
+	rep, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}, libs["gnark"]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rep.Libs, []string{"gnark"}) || rep.Unavailable["blst"] != "no cgo" {
+	if !slices.Equal(rep.Libs, []model.Lib{"gnark"}) || rep.Unavailable["blst"] != "no cgo" {
 		t.Errorf("got libs %v unavailable %v, want [gnark] and blst: no cgo", rep.Libs, rep.Unavailable)
 	}
 	a := rep.Agreement(true)
 	if a.Cases != 20 || !a.OK || !slices.Equal(a.Unavailable, []string{"blst: no cgo"}) {
 		t.Errorf("got agreement %+v, want 20 cases, ok, blst unavailable", a)
 	}
-	if _, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: "no cgo"}}); err == nil {
+	if _, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}}); err == nil {
 		t.Error("no library available: got no error")
 	}
 }

@@ -1,10 +1,30 @@
-// Package all registers every built-in suite. The blst suite registers its
-// entries as unavailable, with the reason, in builds without cgo.
+// Package all assembles the registry of every built-in suite: the
+// libraries (blst, gnark-crypto, circl) and the scenarios. blst's entries
+// and operations say why they are absent in builds without cgo.
 package all
 
 import (
-	_ "github.com/memprof/memprof/suites/blst"
-	_ "github.com/memprof/memprof/suites/circl"
-	_ "github.com/memprof/memprof/suites/gnark"
-	_ "github.com/memprof/memprof/suites/scenarios"
+	"sync"
+
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/blst"
+	"github.com/memprof/memprof/suites/circl"
+	"github.com/memprof/memprof/suites/gnark"
+	"github.com/memprof/memprof/suites/scenarios"
 )
+
+// Suites returns every built-in suite, in the order of the libraries.
+func Suites() []suites.Suite {
+	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite()}
+}
+
+// Registry returns the registry of every built-in suite, assembled once.
+// It panics if the suites are inconsistent (a duplicate or unknown name):
+// a programming error that TestRegistry in this package reports first.
+var Registry = sync.OnceValue(func() *suites.Registry {
+	r, err := suites.NewRegistry(Suites()...)
+	if err != nil {
+		panic("suites/all: " + err.Error())
+	}
+	return r
+})

@@ -11,9 +11,10 @@ import (
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib: "blst",
+// agreeLib is blst's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib: lib,
 		KeyGen: func(ikm []byte) ([]byte, error) {
 			sk := blst.KeyGen(ikm)
 			if sk == nil {
@@ -47,49 +48,8 @@ func init() {
 			// Both checks on, as for bytes from another party.
 			return sig.Verify(true, pk, true, msg, suites.OpDST), nil
 		},
-		RoundTrips: func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
-			var out []suites.AgreeRoundTrip
-			switch typ {
-			case "PublicKey":
-				a := new(blst.P1Affine).Uncompress(enc)
-				if a == nil {
-					return nil, errors.New("blst: public key does not decompress")
-				}
-				var j blst.P1
-				j.FromAffine(a)
-				u := new(blst.P1Affine).Deserialize(a.Serialize())
-				if u == nil {
-					return nil, errors.New("blst: uncompressed public key does not deserialize")
-				}
-				out = append(out,
-					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
-					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P1Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
-				)
-			case "Signature":
-				a := new(blst.P2Affine).Uncompress(enc)
-				if a == nil {
-					return nil, errors.New("blst: signature does not decompress")
-				}
-				var j blst.P2
-				j.FromAffine(a)
-				u := new(blst.P2Affine).Deserialize(a.Serialize())
-				if u == nil {
-					return nil, errors.New("blst: uncompressed signature does not deserialize")
-				}
-				out = append(out,
-					suites.AgreeRoundTrip{Repr: "affine", Compressed: a.Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "jacobian", Compressed: j.Compress(), Uncompressed: j.Serialize()},
-					suites.AgreeRoundTrip{Repr: "compressed", Compressed: new(blst.P2Affine).Uncompress(a.Compress()).Compress(), Uncompressed: a.Serialize()},
-					suites.AgreeRoundTrip{Repr: "uncompressed", Compressed: u.Compress(), Uncompressed: u.Serialize()},
-				)
-			default:
-				return nil, fmt.Errorf("blst: no round trip for type %q", typ)
-			}
-			return out, nil
-		},
-	})
+		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+	}
 }
 
 // agreeSecretKey decodes a 32-byte big-endian secret key.

@@ -6,10 +6,6 @@ import (
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
-func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
+func TestSuite(t *testing.T) { suitetest.CheckSuite(t, Suite()) }
 
-func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
-
-func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
-
-func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, Suite()) }

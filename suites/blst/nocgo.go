@@ -7,9 +7,11 @@ import (
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
-func init() {
-	suites.Register(suitekit.Entries(lib, blstLacks, cgoReason, nil)...)
+// entries returns every blst entry of the matrix: those that apply and
+// that blst offers say that this build lacks cgo.
+func entries() []suites.Entry {
+	return suitekit.Entries(lib, blstLacks, cgoReason, nil)
 }
 
-// haveCgo tells the tests which variant registered the entries.
+// haveCgo tells the tests which variant made the entries.
 const haveCgo = false

@@ -5,24 +5,17 @@ package blst
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	blst "github.com/supranational/blst/bindings/go"
 
-	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-// opData is what the blst operations start from, built once: the
-// OpAggregateN keys, their public keys and their signatures of
-// suites.OpMessage, and the aggregates.
-type opData struct {
-	sks    []*blst.SecretKey
-	pks    []*blst.P1Affine
-	sigs   []*blst.P2Affine
-	aggPK  *blst.P1Affine
-	aggSig *blst.P2Affine
-}
+// opData is what the blst operations start from, built once.
+type opData = suites.Keys[*blst.SecretKey, blst.P1Affine, blst.P2Affine]
 
 var opInputs = sync.OnceValues(func() (*opData, error) {
 	d := &opData{}
@@ -31,16 +24,16 @@ var opInputs = sync.OnceValues(func() (*opData, error) {
 		if sk == nil {
 			return nil, fmt.Errorf("blst KeyGen of op key %d failed", i)
 		}
-		d.sks = append(d.sks, sk)
-		d.pks = append(d.pks, new(blst.P1Affine).From(sk))
-		d.sigs = append(d.sigs, new(blst.P2Affine).Sign(sk, suites.OpMessage, suites.OpDST))
+		d.SKs = append(d.SKs, sk)
+		d.PKs.Each = append(d.PKs.Each, new(blst.P1Affine).From(sk))
+		d.Sigs.Each = append(d.Sigs.Each, new(blst.P2Affine).Sign(sk, suites.OpMessage, suites.OpDST))
 	}
-	var ap blst.P1Aggregate
-	var as blst.P2Aggregate
-	if !ap.Aggregate(d.pks, false) || !as.Aggregate(d.sigs, false) {
+	var okPK, okSig bool
+	d.PKs.Sum, okPK = opAggregateP1(d.PKs.Each)
+	d.Sigs.Sum, okSig = opAggregateP2(d.Sigs.Each)
+	if !okPK || !okSig {
 		return nil, errors.New("blst aggregation of the op inputs failed")
 	}
-	d.aggPK, d.aggSig = ap.ToAffine(), as.ToAffine()
 	return d, nil
 })
 
@@ -54,21 +47,18 @@ func opOkOr(ok bool, err error) error {
 	return err
 }
 
-// opBatchP1 returns the Jacobian points P_i = (i+2)·G1 of the conversions.
-func opBatchP1(n int) []blst.P1 {
-	out := make([]blst.P1, n)
-	for i := range out {
-		out[i] = *blst.P1Generator().Mult(opScalar(suites.OpBatchScalar(i)))
-	}
-	return out
+// opAggregateP1 and opAggregateP2 sum affine points with a P1Aggregate or
+// P2Aggregate (no group check), then convert the sum to affine.
+func opAggregateP1(ps []*blst.P1Affine) (*blst.P1Affine, bool) {
+	var agg blst.P1Aggregate
+	ok := agg.Aggregate(ps, false)
+	return agg.ToAffine(), ok
 }
 
-func opBatchP2(n int) []blst.P2 {
-	out := make([]blst.P2, n)
-	for i := range out {
-		out[i] = *blst.P2Generator().Mult(opScalar(suites.OpBatchScalar(i)))
-	}
-	return out
+func opAggregateP2(ps []*blst.P2Affine) (*blst.P2Affine, bool) {
+	var agg blst.P2Aggregate
+	ok := agg.Aggregate(ps, false)
+	return agg.ToAffine(), ok
 }
 
 // opScalar makes a blst scalar of a small integer.
@@ -80,326 +70,157 @@ func opScalar(k uint64) *blst.Scalar {
 	return new(blst.Scalar).FromBEndian(be[:])
 }
 
-func init() {
-	v := func() *fixtures.Ops {
-		f, err := fixtures.Load()
-		if err != nil {
-			return &fixtures.Ops{}
+// blstAffine is what blst's P1Affine and P2Affine share.
+type blstAffine[A any] interface {
+	*A
+	Compress() []byte
+	Serialize() []byte
+	Uncompress(in []byte) *A
+	Deserialize(in []byte) *A
+}
+
+// blstJacobian is what blst's P1 and P2 share.
+type blstJacobian[J, A any] interface {
+	*J
+	FromAffine(pa *A)
+	AddAssign(pointIf any) *J
+	Mult(scalarIf any, optional ...int) *J
+	ToAffine() *A
+	Compress() []byte
+	Serialize() []byte
+}
+
+// blstGroupOf is what blst's G1 and G2 adapters differ in.
+type blstGroupOf[A, J any] struct {
+	typ  model.Type
+	name string // P1 or P2
+	// points selects the group's inputs.
+	points func(*opData) suites.Points[A]
+	// validate is the subgroup check blst leaves to the caller, called
+	// validateCall, which checks what validates says.
+	validate                func(*A) bool
+	validateCall, validates string
+	aggregate               func([]*A) (*A, bool)
+	toAffineBatch           func([]J) []A
+	generator               func() *J
+}
+
+// blstGroup is blst's adapter on one group, one code for G1 and G2.
+func blstGroup[A, J any, PA blstAffine[A], PJ blstJacobian[J, A]](o blstGroupOf[A, J]) suites.Group[A, J, []byte, []byte] {
+	compressed := func(p *A) []byte { return PA(p).Compress() }
+	serialized := func(p *A) []byte { return PA(p).Serialize() }
+	uncompress := func(p *A, enc []byte) error {
+		if PA(p).Uncompress(enc) == nil {
+			return errors.New("blst: Uncompress rejected the encoding")
 		}
-		return &f.Ops
+		return nil
 	}
-	const lib = "blst"
-	var list []suites.Op
-	for _, t := range []string{"PublicKey", "Signature"} {
-		g1 := t == "PublicKey"
-		group := map[bool]string{true: "P1", false: "P2"}[g1]
-		list = append(list,
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
-				Note: fmt.Sprintf("(*%sAffine).Compress: returns a new slice", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					var out []byte
-					run := func() error { out = d.aggSig.Compress(); return nil }
-					if g1 {
-						run = func() error { out = d.aggPK.Compress(); return nil }
-					}
-					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
-				Note: fmt.Sprintf("(*%sAffine).Serialize: returns a new slice", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					var out []byte
-					run := func() error { out = d.aggSig.Serialize(); return nil }
-					if g1 {
-						run = func() error { out = d.aggPK.Serialize(); return nil }
-					}
-					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
-				Note: fmt.Sprintf("(*%s).Compress of a Jacobian point (Z != 1): converts to affine (one inversion) inside", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					var out []byte
-					if g1 {
-						j := opJacobianSumP1(d.pks)
-						return suites.OpHarness{Run: func() error { out = j.Compress(); return nil }, Result: func() ([]byte, error) { return out, nil }}, nil
-					}
-					j := opJacobianSumP2(d.sigs)
-					return suites.OpHarness{Run: func() error { out = j.Compress(); return nil }, Result: func() ([]byte, error) { return out, nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
-				Note: fmt.Sprintf("(*%sAffine).Uncompress into a reused value: blst's default decode checks the point is on the curve, not the subgroup", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opInputs()
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					enc := opPick(g1, d.aggPK.Compress(), d.aggSig.Compress())
-					if in.Invalid {
-						enc = opPick(g1, v().NotOnCurveG1, v().NotOnCurveG2)
-					}
-					return opDecodeHarness(g1, enc, false), nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
-				Note: fmt.Sprintf("(*%sAffine).Uncompress then %s: the subgroup check blst leaves to the caller", group, opPick(g1, "KeyValidate (infinity and subgroup)", "SigValidate(false) (subgroup)")),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opInputs()
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					enc := opPick(g1, d.aggPK.Compress(), d.aggSig.Compress())
-					if in.Invalid {
-						enc = opPick(g1, v().NotInSubgroupG1, v().NotInSubgroupG2)
-					}
-					return opDecodeHarness(g1, enc, true), nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
-				Note: fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", group, suites.OpAggregateN),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					if g1 {
-						var out *blst.P1Affine
-						return suites.OpHarness{
-							Run: func() error {
-								var agg blst.P1Aggregate
-								ok := agg.Aggregate(d.pks, false)
-								out = agg.ToAffine()
-								return opOkOr(ok, opErrRejected)
-							},
-							Result: func() ([]byte, error) { return out.Compress(), nil },
-						}, nil
-					}
-					var out *blst.P2Affine
-					return suites.OpHarness{
-						Run: func() error {
-							var agg blst.P2Aggregate
-							ok := agg.Aggregate(d.sigs, false)
-							out = agg.ToAffine()
-							return opOkOr(ok, opErrRejected)
-						},
-						Result: func() ([]byte, error) { return out.Compress(), nil },
-					}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
-				Note: fmt.Sprintf("(*%s).AddAssign over %d Jacobian points; the sum stays Jacobian", group, suites.OpAggregateN),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					if g1 {
-						js := make([]blst.P1, len(d.pks))
-						for i, p := range d.pks {
-							js[i].FromAffine(p)
-						}
-						var acc blst.P1
-						return suites.OpHarness{
-							Run: func() error {
-								acc = js[0]
-								for i := 1; i < len(js); i++ {
-									acc.AddAssign(&js[i])
-								}
-								return nil
-							},
-							Result: func() ([]byte, error) { return acc.Compress(), nil },
-						}, nil
-					}
-					js := make([]blst.P2, len(d.sigs))
-					for i, p := range d.sigs {
-						js[i].FromAffine(p)
-					}
-					var acc blst.P2
-					return suites.OpHarness{
-						Run: func() error {
-							acc = js[0]
-							for i := 1; i < len(js); i++ {
-								acc.AddAssign(&js[i])
-							}
-							return nil
-						},
-						Result: func() ([]byte, error) { return acc.Compress(), nil },
-					}, nil
-				}},
-		)
-	}
-	list = append(list,
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
-			Note: "(*P2Affine).Sign into a reused value: hash to G2 and a scalar multiplication",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var sig blst.P2Affine
-				return suites.OpHarness{
-					Run: func() error {
-						return opOkOr(sig.Sign(d.sks[0], suites.OpMessage, suites.OpDST) != nil, opErrRejected)
-					},
-					Result: func() ([]byte, error) { return sig.Compress(), nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1,
-			Note: "(*P2Affine).Verify(sigGroupcheck=false, pk, pkValidate=false): hash to G2 and a two-pairing check; the subgroup checks are timed in decompress-checked. blst may run the Miller loops on two goroutines",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				msg := suites.OpVerifyMessage(in)
-				var ok bool
-				return suites.OpHarness{
-					Run: func() error {
-						ok = d.sigs[0].Verify(false, d.pks[0], false, msg, suites.OpDST)
-						return opOkOr(ok, errors.New("blst: signature did not verify"))
-					},
-					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys (P1Aggregate, on GOMAXPROCS goroutines), then one verification", suites.OpAggregateN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				msg := suites.OpVerifyMessage(in)
-				var ok bool
-				return suites.OpHarness{
-					Run: func() error {
-						ok = d.aggSig.FastAggregateVerify(false, d.pks, msg, suites.OpDST)
-						return opOkOr(ok, errors.New("blst: aggregate signature did not verify"))
-					},
-					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
-				}, nil
-			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
-			Note: "(*P1).ToAffine: one inversion; returns a new *P1Affine",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				p := opBatchP1(1)
-				var out *blst.P1Affine
-				return suites.OpHarness{
-					Run:    func() error { out = p[0].ToAffine(); return nil },
-					Result: func() ([]byte, error) { return out.Compress(), nil },
-				}, nil
-			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
-			Note: "(*P2).ToAffine: one inversion; returns a new *P2Affine",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				p := opBatchP2(1)
-				var out *blst.P2Affine
-				return suites.OpHarness{
-					Run:    func() error { out = p[0].ToAffine(); return nil },
-					Result: func() ([]byte, error) { return out.Compress(), nil },
-				}, nil
-			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Note: fmt.Sprintf("P1s.ToAffine of %d points: one shared inversion; returns a new slice; blst splits it over goroutines (512 points each, up to GOMAXPROCS)", suites.OpBatchN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				ps := blst.P1s(opBatchP1(suites.OpBatchN))
-				var out blst.P1Affines
-				return suites.OpHarness{
-					Run: func() error { out = ps.ToAffine(); return nil },
-					Result: func() ([]byte, error) {
-						return suites.OpBatchHash(func(i int) []byte { return out[i].Compress() }, len(out)), nil
-					},
-				}, nil
-			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Note: fmt.Sprintf("P2s.ToAffine of %d points: one shared inversion; returns a new slice; blst splits it over goroutines (512 points each, up to GOMAXPROCS)", suites.OpBatchN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				ps := blst.P2s(opBatchP2(suites.OpBatchN))
-				var out blst.P2Affines
-				return suites.OpHarness{
-					Run: func() error { out = ps.ToAffine(); return nil },
-					Result: func() ([]byte, error) {
-						return suites.OpBatchHash(func(i int) []byte { return out[i].Compress() }, len(out)), nil
-					},
-				}, nil
-			}},
-	)
-	suites.RegisterOp(list...)
-}
-
-func opPick[T any](g1 bool, a, b T) T {
-	if g1 {
-		return a
-	}
-	return b
-}
-
-// opJacobianSumP1 adds points in Jacobian form: the result has Z != 1.
-func opJacobianSumP1(ps []*blst.P1Affine) *blst.P1 {
-	var acc blst.P1
-	acc.FromAffine(ps[0])
-	for _, p := range ps[1:] {
-		acc.AddAssign(p)
-	}
-	return &acc
-}
-
-func opJacobianSumP2(ps []*blst.P2Affine) *blst.P2 {
-	var acc blst.P2
-	acc.FromAffine(ps[0])
-	for _, p := range ps[1:] {
-		acc.AddAssign(p)
-	}
-	return &acc
-}
-
-// opDecodeHarness decodes enc into a reused point, with or without the
-// subgroup check.
-func opDecodeHarness(g1 bool, enc []byte, checked bool) suites.OpHarness {
-	if g1 {
-		var p blst.P1Affine
-		return suites.OpHarness{
-			Run: func() error {
-				if p.Uncompress(enc) == nil {
-					return errors.New("blst: Uncompress rejected the encoding")
-				}
-				if checked && !p.KeyValidate() {
-					return errors.New("blst: KeyValidate rejected the point")
-				}
-				return nil
-			},
-			Result: func() ([]byte, error) { return p.Compress(), nil },
-		}
-	}
-	var p blst.P2Affine
-	return suites.OpHarness{
-		Run: func() error {
-			if p.Uncompress(enc) == nil {
-				return errors.New("blst: Uncompress rejected the encoding")
-			}
-			if checked && !p.SigValidate(false) {
-				return errors.New("blst: SigValidate rejected the point")
+	notValid := fmt.Errorf("blst: %s rejected the point", o.validateCall)
+	return suites.Group[A, J, []byte, []byte]{
+		Lib: lib, Type: o.typ, Repr: opRepr,
+		Points:     suites.PointsOf(opInputs, o.points),
+		Compressed: compressed, Uncompressed: serialized,
+		Deserialize: func(p *A, enc []byte) error {
+			if PA(p).Deserialize(enc) == nil {
+				return errors.New("blst: Deserialize rejected the encoding")
 			}
 			return nil
 		},
-		Result: func() ([]byte, error) { return p.Compress(), nil },
+		Compress:  suites.Offer(fmt.Sprintf("(*%sAffine).Compress: returns a new slice", o.name), compressed),
+		Serialize: suites.Offer(fmt.Sprintf("(*%sAffine).Serialize: returns a new slice", o.name), serialized),
+		Decompress: suites.Offer(fmt.Sprintf("(*%sAffine).Uncompress into a reused value: blst's default decode checks the point is on the curve, not the subgroup", o.name),
+			func(p *A, enc []byte) func() error { return func() error { return uncompress(p, enc) } }),
+		DecompressChecked: suites.Offer(fmt.Sprintf("(*%sAffine).Uncompress then %s (%s): the subgroup check blst leaves to the caller", o.name, o.validateCall, o.validates),
+			func(p *A, enc []byte) func() error {
+				return func() error {
+					if err := uncompress(p, enc); err != nil {
+						return err
+					}
+					return opOkOr(o.validate(p), notValid)
+				}
+			}),
+		Aggregate: suites.Offer(fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", o.name, suites.OpAggregateN),
+			func(_ *A, ps []*A) func() (*A, error) {
+				return func() (*A, error) {
+					sum, ok := o.aggregate(ps)
+					return sum, opOkOr(ok, opErrRejected)
+				}
+			}),
+		Jacobian: &suites.Jacobian[A, J, []byte, []byte]{
+			FromAffine:   func(j *J, p *A) { PJ(j).FromAffine(p) },
+			AddMixed:     func(j *J, p *A) { PJ(j).AddAssign(p) },
+			Compressed:   func(j *J) []byte { return PJ(j).Compress() },
+			Uncompressed: func(j *J) []byte { return PJ(j).Serialize() },
+			Compress: suites.Offer(fmt.Sprintf("(*%s).Compress of a Jacobian point (Z != 1): converts to affine (one inversion) inside", o.name),
+				func(j *J) func() []byte { return PJ(j).Compress }),
+			AddAssign: suites.Offer(fmt.Sprintf("(*%s).AddAssign over %d Jacobian points; the sum stays Jacobian", o.name, suites.OpAggregateN),
+				func(acc, q *J) { PJ(acc).AddAssign(q) }),
+		},
+		Convert: suites.Conversions[A, J]{
+			From: opFromRepr,
+			Points: func(n int) []J {
+				out := make([]J, n)
+				for i := range out {
+					out[i] = *PJ(o.generator()).Mult(opScalar(suites.OpBatchScalar(i)))
+				}
+				return out
+			},
+			ToAffine: suites.Offer(fmt.Sprintf("(*%s).ToAffine: one inversion; returns a new *%sAffine", o.name, o.name),
+				func(_ *A, p *J) *A { return PJ(p).ToAffine() }),
+			ToAffineBatch: suites.Offer(fmt.Sprintf("%ss.ToAffine of %d points: one shared inversion; returns a new slice; blst splits it over goroutines (512 points each, up to GOMAXPROCS)", o.name, suites.OpBatchN),
+				o.toAffineBatch),
+		},
 	}
+}
+
+// pkGroup and sigGroup are blst's adapters on G1 and G2.
+func pkGroup() suites.Group[blst.P1Affine, blst.P1, []byte, []byte] {
+	return blstGroup(blstGroupOf[blst.P1Affine, blst.P1]{
+		typ: model.PublicKey, name: "P1", points: func(d *opData) suites.Points[blst.P1Affine] { return d.PKs },
+		validate: (*blst.P1Affine).KeyValidate, validateCall: "KeyValidate", validates: "infinity and subgroup",
+		aggregate:     opAggregateP1,
+		toAffineBatch: func(ps []blst.P1) []blst.P1Affine { return blst.P1s(ps).ToAffine() },
+		generator:     blst.P1Generator,
+	})
+}
+
+func sigGroup() suites.Group[blst.P2Affine, blst.P2, []byte, []byte] {
+	return blstGroup(blstGroupOf[blst.P2Affine, blst.P2]{
+		typ: model.Signature, name: "P2", points: func(d *opData) suites.Points[blst.P2Affine] { return d.Sigs },
+		validate: func(p *blst.P2Affine) bool { return p.SigValidate(false) }, validateCall: "SigValidate(false)", validates: "subgroup",
+		aggregate:     opAggregateP2,
+		toAffineBatch: func(ps []blst.P2) []blst.P2Affine { return blst.P2s(ps).ToAffine() },
+		generator:     blst.P2Generator,
+	})
+}
+
+// opScheme is blst's adapter for the signature operations.
+func opScheme() suites.Scheme[*opData] {
+	return suites.Scheme[*opData]{
+		Lib: lib, Repr: opRepr, Inputs: opInputs,
+		Sign: suites.Offer("(*P2Affine).Sign into a reused value: hash to G2 and a scalar multiplication",
+			func(d *opData) suites.OpHarness {
+				var sig blst.P2Affine
+				return suites.OpHarness{
+					Run:    func() error { return opOkOr(sig.Sign(d.SKs[0], suites.OpMessage, suites.OpDST) != nil, opErrRejected) },
+					Result: func() ([]byte, error) { return sig.Compress(), nil },
+				}
+			}),
+		Verify: suites.Offer("(*P2Affine).Verify(sigGroupcheck=false, pk, pkValidate=false): hash to G2 and a two-pairing check; the subgroup checks are timed in decompress-checked. blst may run the Miller loops on two goroutines",
+			func(d *opData, msg []byte) func() (bool, error) {
+				return func() (bool, error) {
+					return d.Sigs.Each[0].Verify(false, d.PKs.Each[0], false, msg, suites.OpDST), nil
+				}
+			}),
+		FastAggregateVerify: suites.Offer(fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys (P1Aggregate, on GOMAXPROCS goroutines), then one verification", suites.OpAggregateN),
+			func(d *opData, msg []byte) func() (bool, error) {
+				return func() (bool, error) { return d.Sigs.Sum.FastAggregateVerify(false, d.PKs.Each, msg, suites.OpDST), nil }
+			}),
+	}
+}
+
+// operations returns every blst operation; without cgo, cgoLessOperations
+// lists the same ones as unavailable.
+func operations() []suites.Op {
+	return slices.Concat(pkGroup().Ops(), sigGroup().Ops(), opScheme().Ops())
 }

@@ -1,33 +1,34 @@
 package blst
 
-import "github.com/memprof/memprof/suites"
+import (
+	"slices"
 
-// opList is every operation the blst suite registers (ops.go, with cgo).
-// Without cgo, ops_nocgo.go registers each as unavailable, so that tables
-// say why the blst rows are missing; a cgo test keeps the two in step.
-var opList = []struct {
-	typ, repr, op string
-	batch         int
-}{
-	{"PublicKey", "affine", "compress", 1},
-	{"PublicKey", "affine", "serialize", 1},
-	{"PublicKey", "jacobian", "compress", 1},
-	{"PublicKey", "compressed", "decompress", 1},
-	{"PublicKey", "compressed", "decompress-checked", 1},
-	{"PublicKey", "affine", "aggregate", suites.OpAggregateN},
-	{"PublicKey", "jacobian", "aggregate", suites.OpAggregateN},
-	{"Signature", "affine", "compress", 1},
-	{"Signature", "affine", "serialize", 1},
-	{"Signature", "jacobian", "compress", 1},
-	{"Signature", "compressed", "decompress", 1},
-	{"Signature", "compressed", "decompress-checked", 1},
-	{"Signature", "affine", "aggregate", suites.OpAggregateN},
-	{"Signature", "jacobian", "aggregate", suites.OpAggregateN},
-	{"Signature", "affine", "sign", 1},
-	{"Signature", "affine", "verify", 1},
-	{"Signature", "affine", "fast-aggregate-verify", suites.OpAggregateN},
-	{"G1", "jacobian", "to-affine", 1},
-	{"G2", "jacobian", "to-affine", 1},
-	{"G1", "jacobian", "to-affine-batch", suites.OpBatchN},
-	{"G2", "jacobian", "to-affine-batch", suites.OpBatchN},
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// The representations blst's operations start from, in both builds:
+// affine points, keys and signatures; Jacobian points for the conversions
+// (and for the Jacobian rows of each group).
+const (
+	opRepr     = model.Affine
+	opFromRepr = model.Jacobian
+)
+
+// cgoLessOperations returns every blst operation, each unavailable for
+// why: the rows of the same table as ops.go (suites.Group and
+// suites.Scheme), without blst's types. A build without cgo lists them
+// (ops_nocgo.go); a cgo test checks that they are the operations ops.go
+// makes.
+func cgoLessOperations(why model.Why) []suites.Op {
+	type none = struct{}
+	group := func(t model.Type) []suites.Op {
+		return suites.Group[none, none, []byte, []byte]{
+			Lib: lib, Type: t, Repr: opRepr, Unavailable: why,
+			Jacobian: &suites.Jacobian[none, none, []byte, []byte]{},
+			Convert:  suites.Conversions[none, none]{From: opFromRepr},
+		}.Ops()
+	}
+	scheme := suites.Scheme[none]{Lib: lib, Repr: opRepr, Unavailable: why}
+	return slices.Concat(group(model.PublicKey), group(model.Signature), scheme.Ops())
 }

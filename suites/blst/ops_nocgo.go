@@ -4,12 +4,9 @@ package blst
 
 import "github.com/memprof/memprof/suites"
 
-// opNoCgo is why every blst operation is missing from a build without cgo.
-const opNoCgo = "blst needs cgo; this build has CGO_ENABLED=0"
+// operations returns every blst operation, each saying that this build
+// lacks cgo.
+func operations() []suites.Op { return cgoLessOperations(cgoReason) }
 
-func init() {
-	for _, o := range opList {
-		suites.RegisterOp(suites.Op{Type: o.typ, Lib: "blst", Repr: o.repr, Op: o.op, Batch: o.batch, Unavailable: opNoCgo})
-	}
-	suites.RegisterAgreeLib(suites.AgreeLib{Lib: "blst", Unavailable: opNoCgo})
-}
+// agreeLib is blst's part of the agreement check: absent without cgo.
+func agreeLib() suites.AgreeLib { return suites.AgreeLib{Lib: lib, Unavailable: cgoReason} }

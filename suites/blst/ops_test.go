@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	blst "github.com/supranational/blst/bindings/go"
@@ -62,8 +64,8 @@ func opGenerateVectors(t *testing.T) *fixtures.Vectors {
 	}
 	// The aggregates from the sum of the secret keys, not from adding the
 	// points: the known truth for every aggregate operation.
-	sum := new(blst.Scalar).Deserialize(d.sks[0].Serialize())
-	for _, sk := range d.sks[1:] {
+	sum := new(blst.Scalar).Deserialize(d.SKs[0].Serialize())
+	for _, sk := range d.SKs[1:] {
 		var ok bool
 		if sum, ok = sum.Add(sk); !ok {
 			t.Fatal("blst scalar addition failed")
@@ -71,10 +73,10 @@ func opGenerateVectors(t *testing.T) *fixtures.Vectors {
 	}
 	aggPK := new(blst.P1Affine).From(sum)
 	aggSig := new(blst.P2Affine).Sign(sum, suites.OpMessage, suites.OpDST)
-	p1s, p2s := opBatchP1(suites.OpBatchN), opBatchP2(suites.OpBatchN)
+	p1s, p2s := pkGroup().Convert.Points(suites.OpBatchN), sigGroup().Convert.Points(suites.OpBatchN)
 	v.Ops = fixtures.Ops{
 		Keys: suites.OpAggregateN, Message: suites.OpMessage, OtherMessage: suites.OpOtherMessage,
-		PK: d.pks[0].Compress(), Sig: d.sigs[0].Compress(),
+		PK: d.PKs.Each[0].Compress(), Sig: d.Sigs.Each[0].Compress(),
 		AggregatePK: aggPK.Compress(), AggregateSig: aggSig.Compress(),
 		AggregatePKUncompressed: aggPK.Serialize(), AggregateSigUncompressed: aggSig.Serialize(),
 		BatchN:        suites.OpBatchN,
@@ -83,35 +85,31 @@ func opGenerateVectors(t *testing.T) *fixtures.Vectors {
 		BatchG1SHA256: suites.OpBatchHash(func(i int) []byte { return p1s[i].ToAffine().Compress() }, len(p1s)),
 		BatchG2SHA256: suites.OpBatchHash(func(i int) []byte { return p2s[i].ToAffine().Compress() }, len(p2s)),
 	}
-	// Invalid points: the smallest x (as a compressed encoding) whose point
-	// is on the curve but outside the subgroup, and the smallest whose x
-	// has no point on the curve.
-	for x := byte(1); x != 0 && (v.Ops.NotInSubgroupG1 == nil || v.Ops.NotOnCurveG1 == nil); x++ {
-		enc := make([]byte, 48)
-		enc[0], enc[47] = 0x80, x
-		p := new(blst.P1Affine).Uncompress(enc)
-		switch {
-		case p == nil && v.Ops.NotOnCurveG1 == nil:
-			v.Ops.NotOnCurveG1 = enc
-		case p != nil && !p.InG1() && v.Ops.NotInSubgroupG1 == nil:
-			v.Ops.NotInSubgroupG1 = enc
-		}
-	}
-	for x := byte(1); x != 0 && (v.Ops.NotInSubgroupG2 == nil || v.Ops.NotOnCurveG2 == nil); x++ {
-		enc := make([]byte, 96)
-		enc[0], enc[95] = 0x80, x
-		p := new(blst.P2Affine).Uncompress(enc)
-		switch {
-		case p == nil && v.Ops.NotOnCurveG2 == nil:
-			v.Ops.NotOnCurveG2 = enc
-		case p != nil && !p.InG2() && v.Ops.NotInSubgroupG2 == nil:
-			v.Ops.NotInSubgroupG2 = enc
-		}
-	}
+	v.Ops.NotOnCurveG1, v.Ops.NotInSubgroupG1 = opInvalidPoints(48, (*blst.P1Affine).InG1)
+	v.Ops.NotOnCurveG2, v.Ops.NotInSubgroupG2 = opInvalidPoints(96, (*blst.P2Affine).InG2)
 	if v.Ops.NotInSubgroupG1 == nil || v.Ops.NotOnCurveG1 == nil || v.Ops.NotInSubgroupG2 == nil || v.Ops.NotOnCurveG2 == nil {
 		t.Fatal("no invalid point found among x < 256")
 	}
 	return v
+}
+
+// opInvalidPoints returns the invalid points of a group whose compressed
+// encodings have size bytes (the smallest x whose point is on the curve
+// but outside the subgroup, and the smallest x with no point on the curve),
+// or nil where no x below 256 has one.
+func opInvalidPoints[A any, PA blstAffine[A]](size int, inGroup func(*A) bool) (notOnCurve, notInSubgroup []byte) {
+	for x := byte(1); x != 0 && (notInSubgroup == nil || notOnCurve == nil); x++ {
+		enc := make([]byte, size)
+		enc[0], enc[size-1] = 0x80, x
+		p := PA(new(A)).Uncompress(enc)
+		switch {
+		case p == nil && notOnCurve == nil:
+			notOnCurve = enc
+		case p != nil && !inGroup(p) && notInSubgroup == nil:
+			notInSubgroup = enc
+		}
+	}
+	return notOnCurve, notInSubgroup
 }
 
 // TestVectorsFile checks fixtures/vectors.json against what blst computes
@@ -149,13 +147,10 @@ func TestOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, op := range suites.Ops() {
-		if op.Lib != "blst" {
-			continue
-		}
-		t.Run(op.ID(), func(t *testing.T) {
-			if op.Unavailable != "" {
-				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable)
+	for _, op := range Suite().Ops {
+		t.Run(op.BenchName(), func(t *testing.T) {
+			if !op.Unavailable.IsZero() {
+				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable.Reason)
 			}
 			if _, err := suites.CheckOp(op, v); err != nil {
 				t.Error(err)
@@ -171,31 +166,25 @@ func TestOps(t *testing.T) {
 	}
 }
 
-// TestOpListMatchesRegistry keeps opList (what a build without cgo reports
-// as unavailable) in step with the operations ops.go registers.
-func TestOpListMatchesRegistry(t *testing.T) {
-	type key struct {
-		typ, repr, op string
-		batch         int
-	}
-	want := map[key]bool{}
-	for _, o := range opList {
-		want[key{o.typ, o.repr, o.op, o.batch}] = true
-	}
-	got := map[key]bool{}
-	for _, o := range suites.Ops() {
-		if o.Lib == "blst" && o.AliasOf == "" {
-			got[key{o.Type, o.Repr, o.Op, o.Batch}] = true
+// TestCgoLessOperationsMatch checks that a build without cgo lists
+// exactly the operations ops.go makes (cgoLessOperations builds them from
+// the same table, with the representations both share), each unavailable
+// for lack of cgo.
+func TestCgoLessOperationsMatch(t *testing.T) {
+	keys := func(ops []suites.Op) []string {
+		var out []string
+		for _, o := range ops {
+			out = append(out, o.Key.String())
 		}
+		return out
 	}
-	for k := range got {
-		if !want[k] {
-			t.Errorf("registered %+v is missing from opList", k)
-		}
+	got, want := cgoLessOperations(cgoReason), operations()
+	if g, w := keys(got), keys(want); !slices.Equal(g, w) {
+		t.Errorf("without cgo: got operations\n  %s\nwant the ones ops.go makes\n  %s", strings.Join(g, "\n  "), strings.Join(w, "\n  "))
 	}
-	for k := range want {
-		if !got[k] {
-			t.Errorf("opList has %+v, which ops.go does not register", k)
+	for _, o := range got {
+		if o.Unavailable != cgoReason || o.Prepare != nil || o.Note != "" {
+			t.Errorf("without cgo, %s: got unavailable %+v, prepare %v, note %q; want only %+v", o.Key, o.Unavailable, o.Prepare != nil, o.Note, cgoReason)
 		}
 	}
 }

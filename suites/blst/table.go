@@ -1,23 +1,43 @@
 package blst
 
-import "github.com/memprof/memprof/suites/internal/suitekit"
+import (
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+)
 
 // The blst table: which combinations of the matrix blst offers. Both build
-// variants register their entries from it (blst.go with cgo, nocgo.go
+// variants make their entries from it (blst.go with cgo, nocgo.go
 // without), so the two lists cannot drift; with cgo, suitekit.Entries
 // panics if a constructor is missing for an available combination.
 
 // lib is the library name in the registry.
-const lib = "blst"
+const lib = model.Blst
 
-// cgoReason is what every otherwise available blst entry says in a build
-// without cgo.
-const cgoReason = "blst needs cgo; this build has CGO_ENABLED=0"
+// Module is the blst binding's module path, whose version results record.
+const Module = "github.com/supranational/blst"
 
-// blstLacks says why blst has no such representation, or "".
-func blstLacks(k suitekit.Key) string {
-	if k.Repr == "projective" {
-		return "blst has no homogeneous projective point type: blst.P1/P2 hold Jacobian coordinates (x = X/Z², y = Y/Z³)"
+// cgoReason is what every otherwise available blst entry and operation
+// says in a build without cgo.
+var cgoReason = model.Because(model.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0")
+
+// blstLacks says why blst has no such representation, or nothing.
+func blstLacks(k suitekit.Key) model.Why {
+	if k.Repr == model.Projective {
+		return model.Because(model.NotOffered, "blst has no homogeneous projective point type: blst.P1/P2 hold Jacobian coordinates (x = X/Z², y = Y/Z³)")
 	}
-	return ""
+	return model.Why{}
+}
+
+// Suite returns blst's instance entries, operations and agreement library.
+// In a build without cgo every one that blst would offer says so.
+func Suite() suites.Suite {
+	ops := operations()
+	return suites.Suite{
+		Name:    string(lib),
+		Modules: []string{Module},
+		Entries: entries(),
+		Ops:     append(ops, suites.ConversionAliases(ops)...),
+		Agree:   []suites.AgreeLib{agreeLib()},
+	}
 }

@@ -3,6 +3,7 @@ package blst
 import (
 	"testing"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
@@ -12,21 +13,21 @@ import (
 // its own reason in either build; every other one is measurable with cgo
 // and says "needs cgo" without it.
 func TestBuildVariant(t *testing.T) {
-	for _, e := range suitetest.Entries(lib) {
+	for _, e := range suitetest.Entries(Suite()) {
 		k := suitekit.Key{Type: e.Type, Repr: e.Repr, Layout: e.Layout, Scheme: e.Scheme}
 		intrinsic := suitekit.NotApplicable(k.Type, k.Repr)
-		if intrinsic == "" {
+		if intrinsic.IsZero() {
 			intrinsic = blstLacks(k)
 		}
-		var want string
+		var want model.Why
 		switch {
-		case intrinsic != "":
+		case !intrinsic.IsZero():
 			want = intrinsic
 		case !haveCgo:
 			want = cgoReason
 		}
 		if e.Unavailable != want {
-			t.Errorf("%s (cgo %v): got reason %q, want %q", e.ID(), haveCgo, e.Unavailable, want)
+			t.Errorf("%s (cgo %v): got %+v, want %+v", e.Key, haveCgo, e.Unavailable, want)
 		}
 	}
 }

@@ -1,19 +1,18 @@
 package circl
 
 import (
-	"errors"
 	"fmt"
 
 	GG "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
-	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib: "circl",
+// agreeLib is circl's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib: lib,
 		KeyGen: func(ikm []byte) ([]byte, error) {
 			sk, err := bls.KeyGen[bls.KeyG1SigG2](ikm, agreeSalt, nil)
 			if err != nil {
@@ -46,44 +45,8 @@ func init() {
 			}
 			return bls.Verify(&pk, msg, sigb), nil
 		},
-		RoundTrips: func(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
-			switch typ {
-			case "PublicKey":
-				var p, fromC, fromU GG.G1
-				if err := p.SetBytes(enc); err != nil {
-					return nil, fmt.Errorf("circl: public key: %w", err)
-				}
-				if err := fromC.SetBytes(p.BytesCompressed()); err != nil {
-					return nil, err
-				}
-				if err := fromU.SetBytes(p.Bytes()); err != nil {
-					return nil, err
-				}
-				return []suites.AgreeRoundTrip{
-					{Repr: "projective", Compressed: p.BytesCompressed(), Uncompressed: p.Bytes()},
-					{Repr: "compressed", Compressed: fromC.BytesCompressed(), Uncompressed: fromC.Bytes()},
-					{Repr: "uncompressed", Compressed: fromU.BytesCompressed(), Uncompressed: fromU.Bytes()},
-				}, nil
-			case "Signature":
-				var p, fromC, fromU GG.G2
-				if err := p.SetBytes(enc); err != nil {
-					return nil, fmt.Errorf("circl: signature: %w", err)
-				}
-				if err := fromC.SetBytes(p.BytesCompressed()); err != nil {
-					return nil, err
-				}
-				if err := fromU.SetBytes(p.Bytes()); err != nil {
-					return nil, err
-				}
-				return []suites.AgreeRoundTrip{
-					{Repr: "projective", Compressed: p.BytesCompressed(), Uncompressed: p.Bytes()},
-					{Repr: "compressed", Compressed: fromC.BytesCompressed(), Uncompressed: fromC.Bytes()},
-					{Repr: "uncompressed", Compressed: fromU.BytesCompressed(), Uncompressed: fromU.Bytes()},
-				}, nil
-			}
-			return nil, fmt.Errorf("circl: no round trip for type %q", typ)
-		},
-	})
+		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+	}
 }
 
 func agreePrivateKey(b []byte) (*bls.PrivateKey[bls.KeyG1SigG2], error) {
@@ -92,17 +55,4 @@ func agreePrivateKey(b []byte) (*bls.PrivateKey[bls.KeyG1SigG2], error) {
 		return nil, fmt.Errorf("circl: secret key %x: %w", b, err)
 	}
 	return &sk, nil
-}
-
-// opFixtures returns the operation vectors (the invalid inputs come from
-// there).
-func opFixtures() (*fixtures.Ops, error) {
-	f, err := fixtures.Load()
-	if err != nil {
-		return nil, err
-	}
-	if len(f.Ops.NotInSubgroupG1) == 0 {
-		return nil, errors.New("fixtures/vectors.json has no invalid points")
-	}
-	return &f.Ops, nil
 }

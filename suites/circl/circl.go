@@ -1,263 +1,133 @@
 package circl
 
 import (
-	"strconv"
-	"unsafe"
+	"fmt"
 
 	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
 // lib is the library name in the registry.
-const lib = "circl"
+const lib = model.Circl
 
-func init() {
-	suites.Register(suitekit.Entries(lib, circlLacks, "", circlImpls())...)
-}
+// Module is circl's module path, whose version results record.
+const Module = "github.com/cloudflare/circl"
 
-// circlLacks says why circl has no such representation, or "".
-func circlLacks(k suitekit.Key) string {
-	switch k.Repr {
-	case "affine":
-		return "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders"
-	case "jacobian":
-		return "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)"
+// Suite returns circl's instance entries, operations and agreement
+// library.
+func Suite() suites.Suite {
+	return suites.Suite{
+		Name:    string(lib),
+		Modules: []string{Module},
+		Entries: suitekit.Entries(lib, circlLacks, model.Why{}, circlImpls()),
+		Ops:     operations(),
+		Agree:   []suites.AgreeLib{agreeLib()},
 	}
-	return ""
 }
 
-// Sizes of the encodings circl's points produce.
-const (
-	g1Compressed   = bls12381.G1SizeCompressed
-	g1Uncompressed = bls12381.G1Size
-	g2Compressed   = bls12381.G2SizeCompressed
-	g2Uncompressed = bls12381.G2Size
-)
+// circlLacks says why circl has no such representation, or nothing.
+func circlLacks(k suitekit.Key) model.Why {
+	switch k.Repr {
+	case model.Affine:
+		return model.Because(model.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders")
+	case model.Jacobian:
+		return model.Because(model.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)")
+	}
+	return model.Why{}
+}
 
 // circlImpls returns the constructor of every combination circl offers.
 func circlImpls() map[suitekit.Key]suitekit.Impl {
-	m := map[suitekit.Key]suitekit.Impl{
-		{Type: "SecretKey", Repr: "scalar", Layout: "pointer"}: {
-			Constructor: "new(bls.PrivateKey[KeyG1SigG2]) set by UnmarshalBinary of a bls.KeyGen key (KeyGen keeps the same one object but makes ~10 HKDF temporaries, too slow to profile at N=100,000)",
-			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
-			Case: func() memprof.Case {
-				return suitekit.PointerCase(suitekit.Prepare(SecretKeyBytes), func(i int) *bls.PrivateKey[MinPk] {
-					sk := new(bls.PrivateKey[MinPk])
-					if sk.UnmarshalBinary(SecretKeyBytes()[i]) != nil {
-						return nil
-					}
-					return sk
-				})
-			},
-		},
-		{Type: "SecretKey", Repr: "scalar", Layout: "slice"}: {
-			Constructor: "[]bls.PrivateKey[KeyG1SigG2], each set by UnmarshalBinary of 32 big-endian bytes",
-			SizeHint:    unsafe.Sizeof(bls.PrivateKey[MinPk]{}),
-			Case: func() memprof.Case {
-				return suitekit.SliceCase(suitekit.Prepare(SecretKeyBytes), func(dst *bls.PrivateKey[MinPk], i int) {
-					if err := dst.UnmarshalBinary(SecretKeyBytes()[i]); err != nil {
-						panic(err)
-					}
-				})
-			},
-		},
-	}
-	addPublicKey(m, "min-pk", PublicKeysMinPk)
-	addPublicKey(m, "min-sig", PublicKeysMinSig)
-	addSignatureG2(m)
-	addSignatureG1(m)
-	addRawG1(m)
-	addRawG2(m)
-	suitekit.EachPoint(func(t, s, group string) {
-		if group == "G1" {
-			addEncodings[[g1Compressed]byte, [g1Uncompressed]byte](m, t, s, g1Points(t))
-		} else {
-			addEncodings[[g2Compressed]byte, [g2Uncompressed]byte](m, t, s, g2Points(t))
-		}
-	})
+	m := map[suitekit.Key]suitekit.Impl{}
+	suitekit.Fill[bls.PrivateKey[MinPk]]{
+		Name:    "bls.PrivateKey[KeyG1SigG2]",
+		How:     "set by UnmarshalBinary of a bls.KeyGen key (bls.KeyGen makes the same one object, but only after its HKDF steps, which allocate temporaries)",
+		Prepare: suitekit.Prepare(SecretKeyBytes),
+		Set:     func(dst *bls.PrivateKey[MinPk], i int) bool { return dst.UnmarshalBinary(SecretKeyBytes()[i]) == nil },
+	}.Add(m, suitekit.Key{Type: model.SecretKey, Repr: model.Scalar})
+	suitekit.AddPoints(m, g1, g2)
 	return m
 }
 
-// what names the values of a point type in constructor sentences.
-func what(typ, scheme string) string {
+// g1 and g2 describe circl's points of each group.
+var (
+	g1 = group[bls12381.G1, MinPk, [bls12381.G1SizeCompressed]byte, [bls12381.G1Size]byte, *bls12381.G1]{
+		"bls.PublicKey[KeyG1SigG2]", PublicKeysMinPk, PublicKeyPointsG1, SignaturePointsG1, HashedG1}
+	g2 = group[bls12381.G2, MinSig, [bls12381.G2SizeCompressed]byte, [bls12381.G2Size]byte, *bls12381.G2]{
+		"bls.PublicKey[KeyG2SigG1]", PublicKeysMinSig, PublicKeyPointsG2, SignaturePointsG2, HashedG2}
+)
+
+// point is the methods circl's point types, G1 and G2, share.
+type point[P any] interface {
+	*P
+	Add(P, Q *P)
+	Bytes() []byte
+	BytesCompressed() []byte
+	SetBytes(b []byte) error
+}
+
+// group describes circl's points of one group, P (bls12381.G1 or G2),
+// with C and U its compressed and uncompressed encodings: publicKeys are
+// the public keys in this group, of type keyType (circl's own key type,
+// whose point is unexported), keyPoints the same keys as P values,
+// signatures the signatures in this group and hashed the raw points.
+type group[P any, K bls.KeyGroup, C, U any, PP point[P]] struct {
+	keyType                       string
+	publicKeys                    func() []bls.PublicKey[K]
+	keyPoints, signatures, hashed func() []P
+}
+
+// points returns the P values of a point type.
+func (g group[P, K, C, U, PP]) points(typ model.Type) func() []P {
+	return suitekit.ValuesOf(typ, g.keyPoints, g.signatures, g.hashed)
+}
+
+// AddImpls adds g's constructors of point type typ under scheme: the
+// projective point in both layouts, and its two encodings. The real
+// constructors of keys, signatures and encodings decode or encode with a
+// subgroup check or a field inversion per call; the instances are copies
+// of values they made in Prepare, the same objects
+// (TestCopiesAllocateLikeTheRealConstructor).
+func (g group[P, K, C, U, PP]) AddImpls(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
+	k := suitekit.Key{Type: typ, Repr: model.Projective, Scheme: scheme}
 	switch typ {
-	case "PublicKey":
-		return "a " + scheme + " public key"
-	case "Signature":
-		return "a " + scheme + " signature"
+	case model.PublicKey:
+		suitekit.Fill[bls.PublicKey[K]]{
+			Name: g.keyType, How: "set to a copy of a real key (UnmarshalBinary makes the same one object but also checks the subgroup)",
+			Prepare: suitekit.Prepare(g.publicKeys), Set: suitekit.CopyOf(g.publicKeys),
+		}.Add(m, k)
+	case model.Signature:
+		suitekit.Fill[P]{
+			How:     "set to a copy of a signature decoded by SetBytes (which makes the same one object but also checks the subgroup)",
+			Prepare: suitekit.Prepare(g.signatures), Set: suitekit.CopyOf(g.signatures),
+		}.Add(m, k)
+	default:
+		suitekit.Fill[P]{
+			How:     "set by (*" + suitekit.TypeName[P]() + ").Add of two hash-to-curve points",
+			Prepare: suitekit.Prepare(g.hashed),
+			Set:     func(dst *P, i int) bool { PP(dst).Add(&g.hashed()[i], &g.hashed()[(i+1)%Distinct]); return true },
+		}.Add(m, k)
 	}
-	return "a hash-to-curve point"
+	v, points := suitekit.What(typ, scheme), g.points(typ)
+	k.Repr = model.Compressed
+	addEncoding(m, k, "(*"+suitekit.TypeName[P]()+").BytesCompressed of "+v,
+		suitekit.Vector(func(i int) C { return *suitekit.ArrayOf[C](PP(&points()[i]).BytesCompressed()) }))
+	k.Repr = model.Uncompressed
+	addEncoding(m, k, "(*"+suitekit.TypeName[P]()+").Bytes of "+v,
+		suitekit.Vector(func(i int) U { return *suitekit.ArrayOf[U](PP(&points()[i]).Bytes()) }))
 }
 
-// addPublicKey adds bls.PublicKey[K], circl's public key type, in both
-// layouts.
-func addPublicKey[K bls.KeyGroup](m map[suitekit.Key]suitekit.Impl, scheme string, keys func() []bls.PublicKey[K]) {
-	name := "bls.PublicKey[KeyG1SigG2]"
-	if scheme == "min-sig" {
-		name = "bls.PublicKey[KeyG2SigG1]"
-	}
-	size := unsafe.Sizeof(bls.PublicKey[K]{})
-	m[suitekit.Key{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: scheme}] = suitekit.Impl{
-		Constructor: "new(" + name + ") set to a copy of a real key (UnmarshalBinary, which allocates nothing more, takes >100 µs with its subgroup check)",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(keys), func(i int) *bls.PublicKey[K] {
-				p := new(bls.PublicKey[K])
-				*p = keys()[i]
-				return p
-			})
-		},
-	}
-	m[suitekit.Key{Type: "PublicKey", Repr: "projective", Layout: "slice", Scheme: scheme}] = suitekit.Impl{
-		Constructor: "[]" + name + ", each set to a copy of a real key",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(keys), func(dst *bls.PublicKey[K], i int) { *dst = keys()[i] })
-		},
-	}
-}
-
-// addSignatureG2 adds the min-pk signature as a bls12381.G2 point.
-func addSignatureG2(m map[suitekit.Key]suitekit.Impl) {
-	size := unsafe.Sizeof(bls12381.G2{})
-	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G2) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(SignaturePointsG2), func(i int) *bls12381.G2 {
-				p := new(bls12381.G2)
-				*p = SignaturePointsG2()[i]
-				return p
-			})
-		},
-	}
-	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "slice", Scheme: "min-pk"}] = suitekit.Impl{
-		Constructor: "[]bls12381.G2, each set to a copy of a signature decoded by SetBytes",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(SignaturePointsG2), func(dst *bls12381.G2, i int) { *dst = SignaturePointsG2()[i] })
-		},
-	}
-}
-
-// addSignatureG1 adds the min-sig signature as a bls12381.G1 point.
-func addSignatureG1(m map[suitekit.Key]suitekit.Impl) {
-	size := unsafe.Sizeof(bls12381.G1{})
-	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G1) set to a copy of a signature decoded by SetBytes (which allocates nothing more, but takes >100 µs)",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(SignaturePointsG1), func(i int) *bls12381.G1 {
-				p := new(bls12381.G1)
-				*p = SignaturePointsG1()[i]
-				return p
-			})
-		},
-	}
-	m[suitekit.Key{Type: "Signature", Repr: "projective", Layout: "slice", Scheme: "min-sig"}] = suitekit.Impl{
-		Constructor: "[]bls12381.G1, each set to a copy of a signature decoded by SetBytes",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(SignaturePointsG1), func(dst *bls12381.G1, i int) { *dst = SignaturePointsG1()[i] })
-		},
-	}
-}
-
-// addRawG1 adds raw G1 elements, made by point addition.
-func addRawG1(m map[suitekit.Key]suitekit.Impl) {
-	size := unsafe.Sizeof(bls12381.G1{})
-	m[suitekit.Key{Type: "G1", Repr: "projective", Layout: "pointer"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G1) set by (*G1).Add of two hash-to-curve points",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(HashedG1), func(i int) *bls12381.G1 {
-				p := new(bls12381.G1)
-				p.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
-				return p
-			})
-		},
-	}
-	m[suitekit.Key{Type: "G1", Repr: "projective", Layout: "slice"}] = suitekit.Impl{
-		Constructor: "[]bls12381.G1, each set by (*G1).Add of two hash-to-curve points",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(HashedG1), func(dst *bls12381.G1, i int) {
-				dst.Add(&HashedG1()[i], &HashedG1()[(i+1)%Distinct])
-			})
-		},
-	}
-}
-
-// addRawG2 adds raw G2 elements, made by point addition.
-func addRawG2(m map[suitekit.Key]suitekit.Impl) {
-	size := unsafe.Sizeof(bls12381.G2{})
-	m[suitekit.Key{Type: "G2", Repr: "projective", Layout: "pointer"}] = suitekit.Impl{
-		Constructor: "new(bls12381.G2) set by (*G2).Add of two hash-to-curve points",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(HashedG2), func(i int) *bls12381.G2 {
-				p := new(bls12381.G2)
-				p.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
-				return p
-			})
-		},
-	}
-	m[suitekit.Key{Type: "G2", Repr: "projective", Layout: "slice"}] = suitekit.Impl{
-		Constructor: "[]bls12381.G2, each set by (*G2).Add of two hash-to-curve points",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(HashedG2), func(dst *bls12381.G2, i int) {
-				dst.Add(&HashedG2()[i], &HashedG2()[(i+1)%Distinct])
-			})
-		},
-	}
-}
-
-// byteArray is a fixed-size encoding as a program keeps it.
-type byteArray interface {
-	~[g1Compressed]byte | ~[g1Uncompressed]byte | ~[g2Uncompressed]byte
-}
-
-// addEncodings adds the compressed (C) and uncompressed (U) encodings of
-// a point type, in both layouts. circl's encoders (BytesCompressed, Bytes,
-// and through them PublicKey.MarshalBinary and Sign) first convert the
-// point to affine, a field inversion of ~20 µs: instances are copies of
-// encodings made by them in Prepare, into arrays of the same size as the
-// slices they return.
-func addEncodings[C, U byteArray, P encoder](m map[suitekit.Key]suitekit.Impl, typ, scheme string, points func() []P) {
-	v := what(typ, scheme)
-	compressed := encodings(points, true)
-	uncompressed := encodings(points, false)
-	addEncoding[C](m, suitekit.Key{Type: typ, Repr: "compressed", Scheme: scheme}, "BytesCompressed", v, compressed)
-	addEncoding[U](m, suitekit.Key{Type: typ, Repr: "uncompressed", Scheme: scheme}, "Bytes", v, uncompressed)
-}
-
-func addEncoding[A byteArray](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, encoder, v string, enc func() [][]byte) {
-	var zero A
-	size := unsafe.Sizeof(zero)
-	arr := "[" + strconv.Itoa(int(size)) + "]byte"
-	k.Layout = "pointer"
-	m[k] = suitekit.Impl{
-		Constructor: "new(" + arr + ") holding a copy of " + encoder + " of " + v + ", encoded in Prepare (" + encoder + " allocates one " + strconv.Itoa(int(size)) + "-byte slice but inverts Z, ~20 µs)",
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.PointerCase(suitekit.Prepare(enc), func(i int) *A {
-				p := new(A)
-				*p = A(enc()[i])
-				return p
-			})
-		},
-	}
-	k.Layout = "slice"
-	m[k] = suitekit.Impl{
-		Constructor: "[]" + arr + ", each a copy of " + encoder + " of " + v,
-		SizeHint:    size,
-		Case: func() memprof.Case {
-			return suitekit.SliceCase(suitekit.Prepare(enc), func(dst *A, i int) { *dst = A(enc()[i]) })
-		},
-	}
+// addEncoding adds both layouts of an encoding E under k: copies of the
+// encodings call made in Prepare. The call allocates one slice as long as
+// E; it first converts the point to affine coordinates, a field
+// inversion.
+func addEncoding[E any](m map[suitekit.Key]suitekit.Impl, k suitekit.Key, call string, encodings func() []E) {
+	suitekit.Fill[E]{
+		How:     fmt.Sprintf("set to a copy of %s, encoded in Prepare (the call allocates one %d-byte slice, the same object, but first converts the point to affine coordinates: a field inversion)", call, suitekit.SizeOf[E]()),
+		Prepare: suitekit.Prepare(encodings), Set: suitekit.CopyOf(encodings),
+	}.Add(m, k)
 }

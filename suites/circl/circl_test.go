@@ -5,20 +5,16 @@ import (
 	"sync"
 	"testing"
 
-	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
-func TestCoverage(t *testing.T) { suitetest.CheckCoverage(t, lib) }
-
-func TestSchemes(t *testing.T) { suitetest.CheckSchemes(t, lib) }
-
-func TestMeasurements(t *testing.T) { suitetest.CheckMeasurements(t, lib, 1000, 2000) }
+func TestSuite(t *testing.T) { suitetest.CheckSuite(t, Suite()) }
 
 // KeyGen's HMAC makes interface type assertions. The runtime caches their
 // answers per call site but builds each cache on a random ~1/1024 of the
@@ -38,12 +34,10 @@ var warmKeyGen = sync.OnceFunc(func() {
 
 // TestCopiesAllocateLikeTheRealConstructor backs the entries whose
 // instances are made by a cheaper call (a copy, UnmarshalBinary) than
-// circl's real constructor, which is too slow to profile for 100,000
-// instances: measured at a small N, the real constructor keeps alive
-// exactly what the cheaper one does.
+// circl's real constructor, which does more work per instance (KeyGen's
+// HKDF steps, a subgroup check, a field inversion): measured at a small N,
+// the real constructor keeps alive exactly what the cheaper one does.
 func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
-	pkG1 := encodings(PublicKeyPointsG1, true)
-	pkG2 := encodings(PublicKeyPointsG2, true)
 	real := map[suitekit.Key]memprof.Case{
 		{Type: "SecretKey", Repr: "scalar", Layout: "pointer"}: suitekit.PointerCase(warmKeyGen, func(i int) *bls.PrivateKey[MinPk] {
 			sk, err := bls.KeyGen[MinPk](suitekit.IKM(i), suitekit.KeyGenSalt, nil)
@@ -52,72 +46,30 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 			}
 			return sk
 		}),
-		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(suitekit.Prepare(pkG1), func(i int) *bls.PublicKey[MinPk] {
-			p := new(bls.PublicKey[MinPk])
-			if p.UnmarshalBinary(pkG1()[i]) != nil {
-				return nil
-			}
-			return p
-		}),
-		{Type: "PublicKey", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(suitekit.Prepare(pkG2), func(i int) *bls.PublicKey[MinSig] {
-			p := new(bls.PublicKey[MinSig])
-			if p.UnmarshalBinary(pkG2()[i]) != nil {
-				return nil
-			}
-			return p
-		}),
-		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-pk"}: suitekit.PointerCase(suitekit.Prepare(SignaturesMinPk), func(i int) *bls12381.G2 {
-			p := new(bls12381.G2)
-			if p.SetBytes(SignaturesMinPk()[i]) != nil {
-				return nil
-			}
-			return p
-		}),
-		{Type: "Signature", Repr: "projective", Layout: "pointer", Scheme: "min-sig"}: suitekit.PointerCase(suitekit.Prepare(SignaturesMinSig), func(i int) *bls12381.G1 {
-			p := new(bls12381.G1)
-			if p.SetBytes(SignaturesMinSig()[i]) != nil {
-				return nil
-			}
-			return p
-		}),
 	}
-	for _, typ := range []string{"PublicKey", "Signature", "G1", "G2"} {
-		for _, scheme := range suitekit.SchemesOf(typ) {
-			switch suitekit.Group(typ, scheme) {
-			case "G1":
-				points := g1Points(typ)
-				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g1Compressed]byte {
-					return (*[g1Compressed]byte)(points()[i].BytesCompressed())
-				})
-				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g1Uncompressed]byte {
-					return (*[g1Uncompressed]byte)(points()[i].Bytes())
-				})
-			case "G2":
-				points := g2Points(typ)
-				real[suitekit.Key{Type: typ, Repr: "compressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g2Compressed]byte {
-					return (*[g2Compressed]byte)(points()[i].BytesCompressed())
-				})
-				real[suitekit.Key{Type: typ, Repr: "uncompressed", Layout: "pointer", Scheme: scheme}] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *[g2Uncompressed]byte {
-					return (*[g2Uncompressed]byte)(points()[i].Bytes())
-				})
-			}
+	suitekit.EachPoint(func(typ model.Type, scheme model.Scheme, group model.Type) {
+		if group == model.G1 {
+			g1.realConstructors(real, typ, scheme)
+		} else {
+			g2.realConstructors(real, typ, scheme)
 		}
-	}
+	})
 	const n = 200
 	for k, rc := range real {
-		e := suites.Entry{Type: k.Type, Lib: lib, Repr: k.Repr, Layout: k.Layout, Scheme: k.Scheme}
-		t.Run(e.ID(), func(t *testing.T) {
-			entry, ok := suites.Lookup(e.ID())
-			if !ok || entry.Unavailable != "" {
-				t.Fatalf("entry %s: registered %v, unavailable %q; want an available entry", e.ID(), ok, entry.Unavailable)
+		k.Lib = lib
+		name := k.BenchName()
+		t.Run(name, func(t *testing.T) {
+			entry, ok := registry(t).Lookup(name)
+			if !ok || !entry.Unavailable.IsZero() {
+				t.Fatalf("entry %s: registered %v, unavailable %q; want an available entry", name, ok, entry.Unavailable.Reason)
 			}
 			c := entry.Case()
-			c.Name = e.ID()
+			c.Name = name
 			got, err := memprof.Measure(c, memprof.N(n))
 			if err != nil {
 				t.Fatal(err)
 			}
-			rc.Name = e.ID() + " (real constructor)"
+			rc.Name = name + " (real constructor)"
 			want, err := memprof.Measure(rc, memprof.N(n))
 			if err != nil {
 				t.Fatal(err)
@@ -131,4 +83,49 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 	}
 }
 
-func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, lib) }
+func BenchmarkNew(b *testing.B) { suitetest.BenchmarkNew(b, Suite()) }
+
+// registry is a registry of this suite alone.
+func registry(t *testing.T) *suites.Registry {
+	t.Helper()
+	r, err := suites.NewRegistry(Suite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// realConstructors adds to real the pointer-layout cases of point type
+// typ that call circl's real constructors: UnmarshalBinary of a public
+// key, SetBytes of a signature, and the two encoders.
+func (g group[P, K, C, U, PP]) realConstructors(real map[suitekit.Key]memprof.Case, typ model.Type, scheme model.Scheme) {
+	points := g.points(typ)
+	compressed := suitekit.Vector(func(i int) []byte { return PP(&points()[i]).BytesCompressed() })
+	key := func(repr model.Repr) suitekit.Key {
+		return suitekit.Key{Type: typ, Repr: repr, Layout: model.Pointer, Scheme: scheme}
+	}
+	switch typ {
+	case model.PublicKey:
+		real[key(model.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *bls.PublicKey[K] {
+			p := new(bls.PublicKey[K])
+			if p.UnmarshalBinary(compressed()[i]) != nil {
+				return nil
+			}
+			return p
+		})
+	case model.Signature:
+		real[key(model.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *P {
+			p := new(P)
+			if PP(p).SetBytes(compressed()[i]) != nil {
+				return nil
+			}
+			return p
+		})
+	}
+	real[key(model.Compressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *C {
+		return suitekit.ArrayOf[C](PP(&points()[i]).BytesCompressed())
+	})
+	real[key(model.Uncompressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *U {
+		return suitekit.ArrayOf[U](PP(&points()[i]).Bytes())
+	})
+}

@@ -2,13 +2,14 @@ package circl
 
 import (
 	"crypto/sha256"
-	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	GG "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -20,19 +21,18 @@ var agreeSalt = func() []byte {
 	return h[:]
 }()
 
-// opData is what the circl operations start from, built once.
+// opData is what the circl operations start from, built once: with the
+// keys, the public keys and the signatures in the forms sign/bls takes.
 type opData struct {
-	sks     []*bls.PrivateKey[bls.KeyG1SigG2]
+	suites.Keys[*bls.PrivateKey[bls.KeyG1SigG2], GG.G1, GG.G2]
 	pubs    []*bls.PublicKey[bls.KeyG1SigG2]
-	pks     []GG.G1
-	sigs    []GG.G2
 	sigEncs [][]byte
-	aggPK   GG.G1
-	aggSig  GG.G2
 }
 
 var opInputs = sync.OnceValues(func() (*opData, error) {
 	d := &opData{}
+	pks := make([]GG.G1, suites.OpAggregateN)
+	sigs := make([]GG.G2, suites.OpAggregateN)
 	for i := range suites.OpAggregateN {
 		sk, err := bls.KeyGen[bls.KeyG1SigG2](suites.OpIKM(i), agreeSalt, nil)
 		if err != nil {
@@ -43,180 +43,116 @@ var opInputs = sync.OnceValues(func() (*opData, error) {
 		if err != nil {
 			return nil, err
 		}
-		var pk GG.G1
-		if err := pk.SetBytes(pkb); err != nil {
+		if err := pks[i].SetBytes(pkb); err != nil {
 			return nil, err
 		}
 		sigb := bls.Sign(sk, suites.OpMessage)
-		var sig GG.G2
-		if err := sig.SetBytes(sigb); err != nil {
+		if err := sigs[i].SetBytes(sigb); err != nil {
 			return nil, err
 		}
-		d.sks, d.pubs, d.pks, d.sigs, d.sigEncs = append(d.sks, sk), append(d.pubs, pub), append(d.pks, pk), append(d.sigs, sig), append(d.sigEncs, sigb)
+		d.SKs, d.pubs, d.sigEncs = append(d.SKs, sk), append(d.pubs, pub), append(d.sigEncs, sigb)
+		d.PKs.Each, d.Sigs.Each = append(d.PKs.Each, &pks[i]), append(d.Sigs.Each, &sigs[i])
 	}
-	d.aggPK = opSumG1(d.pks)
-	d.aggSig = opSumG2(d.sigs)
+	d.PKs.Sum, _ = opSum(new(GG.G1), d.PKs.Each)()
+	d.Sigs.Sum, _ = opSum(new(GG.G2), d.Sigs.Each)()
 	return d, nil
 })
 
-// opSumG1 adds projective points; circl has no other form.
-func opSumG1(ps []GG.G1) GG.G1 {
-	var acc GG.G1
-	acc.SetIdentity()
-	for i := range ps {
-		acc.Add(&acc, &ps[i])
-	}
-	return acc
-}
-
-func opSumG2(ps []GG.G2) GG.G2 {
-	var acc GG.G2
-	acc.SetIdentity()
-	for i := range ps {
-		acc.Add(&acc, &ps[i])
-	}
-	return acc
-}
-
-// opEncoder is what G1 and G2 share for the encode and decode operations.
-type opEncoder interface {
+// circlPoint is what circl's G1 and G2 share.
+type circlPoint[A any] interface {
+	*A
 	Bytes() []byte
 	BytesCompressed() []byte
+	SetBytes(b []byte) error
+	SetIdentity()
+	Add(p, q *A)
 }
 
-func init() {
-	const lib = "circl"
-	const notOffered = "not offered by circl"
-	var list []suites.Op
-	for _, t := range []string{"PublicKey", "Signature"} {
-		g1 := t == "PublicKey"
-		group := map[bool]string{true: "G1", false: "G2"}[g1]
-		point := func(d *opData) opEncoder {
-			if g1 {
-				return d.aggPK
-			}
-			return d.aggSig
+// opSum is a maker of the sum of ps into out, with projective additions;
+// circl has no other form.
+func opSum[A any, PA circlPoint[A]](out *A, ps []*A) func() (*A, error) {
+	return func() (*A, error) {
+		PA(out).SetIdentity()
+		for _, p := range ps {
+			PA(out).Add(out, p)
 		}
-		list = append(list,
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "compress", Batch: 1,
-				Note: fmt.Sprintf("%s.BytesCompressed: converts a copy to affine (one inversion) and returns a new slice", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					var out []byte
-					var run func() error
-					if g1 {
-						run = func() error { out = d.aggPK.BytesCompressed(); return nil }
-					} else {
-						run = func() error { out = d.aggSig.BytesCompressed(); return nil }
-					}
-					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "serialize", Batch: 1,
-				Note: fmt.Sprintf("%s.Bytes: converts a copy to affine (one inversion) and returns a new slice", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					var out []byte
-					var run func() error
-					if g1 {
-						run = func() error { out = d.aggPK.Bytes(); return nil }
-					} else {
-						run = func() error { out = d.aggSig.Bytes(); return nil }
-					}
-					return suites.OpHarness{Run: run, Result: func() ([]byte, error) { return out, nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
-				Unavailable: fmt.Sprintf("%s: (*%s).SetBytes always checks the subgroup (see decompress-checked)", notOffered, group)},
-			suites.Op{Type: t, Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
-				Note: fmt.Sprintf("(*%s).SetBytes into a reused value: circl's only decode, on-curve and subgroup checks", group),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := opInputs()
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					enc := point(d).BytesCompressed()
-					if in.Invalid {
-						f, err := opFixtures()
-						if err != nil {
-							return suites.OpHarness{}, err
-						}
-						enc = f.NotInSubgroupG2
-						if g1 {
-							enc = f.NotInSubgroupG1
-						}
-					}
-					if g1 {
-						var p GG.G1
-						return suites.OpHarness{Run: func() error { return p.SetBytes(enc) }, Result: func() ([]byte, error) { return p.BytesCompressed(), nil }}, nil
-					}
-					var p GG.G2
-					return suites.OpHarness{Run: func() error { return p.SetBytes(enc) }, Result: func() ([]byte, error) { return p.BytesCompressed(), nil }}, nil
-				}},
-			suites.Op{Type: t, Lib: lib, Repr: "projective", Op: "aggregate", Batch: suites.OpAggregateN,
-				Note: fmt.Sprintf("(*%s).Add over %d projective points (complete formulas); circl has no affine form", group, suites.OpAggregateN),
-				Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-					d, err := suites.ValidInputs(in, opInputs)
-					if err != nil {
-						return suites.OpHarness{}, err
-					}
-					if g1 {
-						var out GG.G1
-						return suites.OpHarness{Run: func() error { out = opSumG1(d.pks); return nil }, Result: func() ([]byte, error) { return out.BytesCompressed(), nil }}, nil
-					}
-					var out GG.G2
-					return suites.OpHarness{Run: func() error { out = opSumG2(d.sigs); return nil }, Result: func() ([]byte, error) { return out.BytesCompressed(), nil }}, nil
-				}},
-		)
+		return out, nil
 	}
-	list = append(list,
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "sign", Batch: 1,
-			Note: "bls.Sign: hash to G2, scalar multiplication, and compression (circl returns the signature as compressed bytes)",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
+}
+
+// circlGroupOf is what circl's G1 and G2 adapters differ in.
+type circlGroupOf[A any] struct {
+	typ  model.Type
+	name string // G1 or G2
+	// points selects the group's inputs.
+	points func(*opData) suites.Points[A]
+	// noBatch says why circl has no batch conversion to affine.
+	noBatch string
+}
+
+// circlGroup is circl's adapter on one group, one code for G1 and G2. Its
+// points have one form, projective: no Jacobian rows, no conversions.
+func circlGroup[A any, PA circlPoint[A]](o circlGroupOf[A]) suites.Group[A, struct{}, []byte, []byte] {
+	compressed := func(p *A) []byte { return PA(p).BytesCompressed() }
+	uncompressed := func(p *A) []byte { return PA(p).Bytes() }
+	setBytes := func(p *A, enc []byte) error { return PA(p).SetBytes(enc) }
+	return suites.Group[A, struct{}, []byte, []byte]{
+		Lib: lib, Type: o.typ, Repr: model.Projective,
+		Points:     suites.PointsOf(opInputs, o.points),
+		Compressed: compressed, Uncompressed: uncompressed, Deserialize: setBytes,
+		Compress:  suites.Offer(fmt.Sprintf("%s.BytesCompressed: converts a copy to affine (one inversion) and returns a new slice", o.name), compressed),
+		Serialize: suites.Offer(fmt.Sprintf("%s.Bytes: converts a copy to affine (one inversion) and returns a new slice", o.name), uncompressed),
+		Decompress: suites.Impl[func(*A, []byte) func() error]{
+			Lacks: suites.NotOffered(lib, "(*%s).SetBytes always checks the subgroup (see decompress-checked)", o.name)},
+		DecompressChecked: suites.Offer(fmt.Sprintf("(*%s).SetBytes into a reused value: circl's only decode, on-curve and subgroup checks", o.name),
+			func(p *A, enc []byte) func() error { return func() error { return setBytes(p, enc) } }),
+		Aggregate: suites.Offer(fmt.Sprintf("(*%s).Add over %d projective points (complete formulas); circl has no affine form", o.name, suites.OpAggregateN),
+			opSum[A, PA]),
+		Convert: suites.Conversions[A, struct{}]{
+			From: model.Projective,
+			ToAffine: suites.Impl[func(*A, *struct{}) *A]{
+				Lacks: suites.NotOffered(lib, "points are projective and toAffine is unexported (the encoders convert internally)")},
+			ToAffineBatch: suites.Impl[func([]struct{}) []A]{Lacks: suites.NotOffered(lib, "%s", o.noBatch)},
+		},
+	}
+}
+
+// pkGroup and sigGroup are circl's adapters on G1 and G2.
+func pkGroup() suites.Group[GG.G1, struct{}, []byte, []byte] {
+	return circlGroup(circlGroupOf[GG.G1]{typ: model.PublicKey, name: "G1",
+		points:  func(d *opData) suites.Points[GG.G1] { return d.PKs },
+		noBatch: "no exported batch conversion (affinize is unexported)"})
+}
+
+func sigGroup() suites.Group[GG.G2, struct{}, []byte, []byte] {
+	return circlGroup(circlGroupOf[GG.G2]{typ: model.Signature, name: "G2",
+		points:  func(d *opData) suites.Points[GG.G2] { return d.Sigs },
+		noBatch: "no exported batch conversion"})
+}
+
+// opScheme is circl's adapter for the signature operations, on the
+// compressed encodings sign/bls works with.
+func opScheme() suites.Scheme[*opData] {
+	return suites.Scheme[*opData]{
+		Lib: lib, Repr: model.Compressed, Inputs: opInputs,
+		Sign: suites.Offer("bls.Sign: hash to G2, scalar multiplication, and compression (circl returns the signature as compressed bytes)",
+			func(d *opData) suites.OpHarness {
 				var out []byte
-				return suites.OpHarness{Run: func() error { out = bls.Sign(d.sks[0], suites.OpMessage); return nil }, Result: func() ([]byte, error) { return out, nil }}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "verify", Batch: 1,
-			Note: "bls.Verify: takes the signature compressed, so it includes decompression with the subgroup check, and validates the public key (subgroup check) on every call",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				msg := suites.OpMessage
-				if in.Invalid {
-					msg = suites.OpOtherMessage
-				}
-				var ok bool
 				return suites.OpHarness{
-					Run: func() error {
-						ok = bls.Verify(d.pubs[0], msg, d.sigEncs[0])
-						if !ok {
-							return errors.New("circl: signature did not verify")
-						}
-						return nil
-					},
-					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Unavailable: notOffered + ": sign/bls has the basic scheme only (no proof of possession, no FastAggregateVerify)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1,
-			Unavailable: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"},
-		suites.Op{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine", Batch: 1,
-			Unavailable: notOffered + ": points are projective and toAffine is unexported (the encoders convert internally)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no exported batch conversion (affinize is unexported)"},
-		suites.Op{Type: "G2", Lib: lib, Repr: "projective", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no exported batch conversion"},
-	)
-	suites.RegisterOp(list...)
+					Run:    func() error { out = bls.Sign(d.SKs[0], suites.OpMessage); return nil },
+					Result: func() ([]byte, error) { return out, nil },
+				}
+			}),
+		Verify: suites.Offer("bls.Verify: takes the signature compressed, so it includes decompression with the subgroup check, and validates the public key (subgroup check) on every call",
+			func(d *opData, msg []byte) func() (bool, error) {
+				return func() (bool, error) { return bls.Verify(d.pubs[0], msg, d.sigEncs[0]), nil }
+			}),
+		FastAggregateVerify: suites.Impl[func(*opData, []byte) func() (bool, error)]{
+			Lacks: suites.NotOffered(lib, "sign/bls has the basic scheme only (no proof of possession, no FastAggregateVerify)")},
+	}
+}
+
+// operations returns every circl operation.
+func operations() []suites.Op {
+	return slices.Concat(pkGroup().Ops(), sigGroup().Ops(), opScheme().Ops())
 }

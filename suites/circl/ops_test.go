@@ -9,4 +9,4 @@ import (
 // TestOps runs every circl operation once on valid inputs (its result must
 // match the vectors blst made) and once on invalid inputs (it must reject
 // them); unavailable operations must say why.
-func TestOps(t *testing.T) { suitetest.CheckOps(t, "circl") }
+func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }

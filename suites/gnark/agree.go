@@ -13,9 +13,10 @@ import (
 	"github.com/memprof/memprof/suites"
 )
 
-func init() {
-	suites.RegisterAgreeLib(suites.AgreeLib{
-		Lib:    "gnark",
+// agreeLib is gnark's part of the agreement check.
+func agreeLib() suites.AgreeLib {
+	return suites.AgreeLib{
+		Lib:    lib,
 		KeyGen: agreeKeyGen,
 		PublicKey: func(skb []byte) ([]byte, error) {
 			sk, err := agreeScalar(skb)
@@ -53,8 +54,8 @@ func init() {
 			}
 			return opVerify(&pk, msg, &sig)
 		},
-		RoundTrips: agreeRoundTrips,
-	})
+		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+	}
 }
 
 // agreeKeyGen is KeyGen of the IETF BLS signature draft (versions 4 and
@@ -87,66 +88,4 @@ func agreeKeyGen(ikm []byte) ([]byte, error) {
 		}
 	}
 	return nil, errors.New("gnark KeyGen: no non-zero key after 256 tries")
-}
-
-func agreeRoundTrips(typ string, enc []byte) ([]suites.AgreeRoundTrip, error) {
-	switch typ {
-	case "PublicKey":
-		var a bls12381.G1Affine
-		if _, err := a.SetBytes(enc); err != nil {
-			return nil, fmt.Errorf("gnark: public key: %w", err)
-		}
-		var j bls12381.G1Jac
-		j.FromAffine(&a)
-		var ja bls12381.G1Affine
-		ja.FromJacobian(&j)
-		c, r := a.Bytes(), a.RawBytes()
-		var fromC, fromR bls12381.G1Affine
-		if _, err := fromC.SetBytes(c[:]); err != nil {
-			return nil, err
-		}
-		if _, err := fromR.SetBytes(r[:]); err != nil {
-			return nil, err
-		}
-		return []suites.AgreeRoundTrip{
-			g1Trip("affine", &a),
-			g1Trip("jacobian", &ja),
-			g1Trip("compressed", &fromC),
-			g1Trip("uncompressed", &fromR),
-		}, nil
-	case "Signature":
-		var a bls12381.G2Affine
-		if _, err := a.SetBytes(enc); err != nil {
-			return nil, fmt.Errorf("gnark: signature: %w", err)
-		}
-		var j bls12381.G2Jac
-		j.FromAffine(&a)
-		var ja bls12381.G2Affine
-		ja.FromJacobian(&j)
-		c, r := a.Bytes(), a.RawBytes()
-		var fromC, fromR bls12381.G2Affine
-		if _, err := fromC.SetBytes(c[:]); err != nil {
-			return nil, err
-		}
-		if _, err := fromR.SetBytes(r[:]); err != nil {
-			return nil, err
-		}
-		return []suites.AgreeRoundTrip{
-			g2Trip("affine", &a),
-			g2Trip("jacobian", &ja),
-			g2Trip("compressed", &fromC),
-			g2Trip("uncompressed", &fromR),
-		}, nil
-	}
-	return nil, fmt.Errorf("gnark: no round trip for type %q", typ)
-}
-
-func g1Trip(repr string, p *bls12381.G1Affine) suites.AgreeRoundTrip {
-	c, u := p.Bytes(), p.RawBytes()
-	return suites.AgreeRoundTrip{Repr: repr, Compressed: c[:], Uncompressed: u[:]}
-}
-
-func g2Trip(repr string, p *bls12381.G2Affine) suites.AgreeRoundTrip {
-	c, u := p.Bytes(), p.RawBytes()
-	return suites.AgreeRoundTrip{Repr: repr, Compressed: c[:], Uncompressed: u[:]}
 }

@@ -2,31 +2,26 @@ package gnark
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sync"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
-// opData is what the gnark operations start from, built once: the
-// OpAggregateN keys (IETF KeyGen, see agree.go), public keys, signatures of
-// suites.OpMessage, and their aggregates.
-type opData struct {
-	sks    []*big.Int
-	pks    []bls12381.G1Affine
-	sigs   []bls12381.G2Affine
-	aggPK  bls12381.G1Affine
-	aggSig bls12381.G2Affine
-}
+// opData is what the gnark operations start from, built once; the keys
+// come from the IETF KeyGen (see agree.go).
+type opData = suites.Keys[*big.Int, bls12381.G1Affine, bls12381.G2Affine]
 
 var opInputs = sync.OnceValues(func() (*opData, error) {
 	d := &opData{}
+	pks := make([]bls12381.G1Affine, suites.OpAggregateN)
+	sigs := make([]bls12381.G2Affine, suites.OpAggregateN)
 	for i := range suites.OpAggregateN {
 		skb, err := agreeKeyGen(suites.OpIKM(i))
 		if err != nil {
@@ -36,18 +31,27 @@ var opInputs = sync.OnceValues(func() (*opData, error) {
 		if err != nil {
 			return nil, err
 		}
-		var pk bls12381.G1Affine
-		pk.ScalarMultiplicationBase(sk)
-		sig, err := opSign(sk, suites.OpMessage)
-		if err != nil {
+		pks[i].ScalarMultiplicationBase(sk)
+		if sigs[i], err = opSign(sk, suites.OpMessage); err != nil {
 			return nil, err
 		}
-		d.sks, d.pks, d.sigs = append(d.sks, sk), append(d.pks, pk), append(d.sigs, sig)
+		d.SKs = append(d.SKs, sk)
 	}
-	d.aggPK = opAggregateG1(d.pks)
-	d.aggSig = opAggregateG2(d.sigs)
+	d.PKs = opPoints[bls12381.G1Jac](pks)
+	d.Sigs = opPoints[bls12381.G2Jac](sigs)
 	return d, nil
 })
+
+// opPoints returns ps and their sum, made as the aggregate operation makes
+// it.
+func opPoints[J, A any, PA gnarkAffine[A, J], PJ gnarkJacobian[J, A]](ps []A) suites.Points[A] {
+	each := make([]*A, len(ps))
+	for i := range ps {
+		each[i] = &ps[i]
+	}
+	sum, _ := opSum[J, A, PA, PJ](new(A), each)()
+	return suites.Points[A]{Each: each, Sum: sum}
+}
 
 // opSign is a min-pk BLS signature: sk·HashToG2(msg, DST). gnark-crypto
 // has no signature scheme; this is the composition every user writes.
@@ -78,395 +82,162 @@ var opNegG1 = func() bls12381.G1Affine {
 	return n
 }()
 
-// opAggregateG1 adds affine points into a Jacobian sum with mixed
-// additions and converts the sum to affine once.
-func opAggregateG1(ps []bls12381.G1Affine) bls12381.G1Affine {
-	var acc bls12381.G1Jac
-	acc.FromAffine(&ps[0])
-	for i := 1; i < len(ps); i++ {
-		acc.AddMixed(&ps[i])
-	}
-	var out bls12381.G1Affine
-	out.FromJacobian(&acc)
-	return out
+// gnarkAffine is what gnark's G1Affine and G2Affine share: their methods
+// differ only in the types (G1 or G2) and the encodings' sizes.
+type gnarkAffine[A, J any] interface {
+	*A
+	SetBytes(buf []byte) (int, error)
+	FromJacobian(p *J) *A
 }
 
-func opAggregateG2(ps []bls12381.G2Affine) bls12381.G2Affine {
-	var acc bls12381.G2Jac
-	acc.FromAffine(&ps[0])
-	for i := 1; i < len(ps); i++ {
-		acc.AddMixed(&ps[i])
-	}
-	var out bls12381.G2Affine
-	out.FromJacobian(&acc)
-	return out
+// gnarkEncoder is gnarkAffine with the encodings, C compressed and U
+// uncompressed.
+type gnarkEncoder[A, J any, C, U suites.Encoding] interface {
+	gnarkAffine[A, J]
+	Bytes() C
+	RawBytes() U
 }
 
-// opBatchG1 returns the Jacobian points P_i = (i+2)·G1 of the conversions.
-func opBatchG1(n int) []bls12381.G1Jac {
-	g1, _, _, _ := bls12381.Generators()
-	out := make([]bls12381.G1Jac, n)
-	for i := range out {
-		out[i].ScalarMultiplication(&g1, new(big.Int).SetUint64(suites.OpBatchScalar(i)))
-	}
-	return out
+// gnarkJacobian is what gnark's G1Jac and G2Jac share.
+type gnarkJacobian[J, A any] interface {
+	*J
+	FromAffine(a *A) *J
+	AddMixed(a *A) *J
+	AddAssign(q *J) *J
+	ScalarMultiplication(q *J, s *big.Int) *J
 }
 
-func opBatchG2(n int) []bls12381.G2Jac {
-	_, g2, _, _ := bls12381.Generators()
-	out := make([]bls12381.G2Jac, n)
-	for i := range out {
-		out[i].ScalarMultiplication(&g2, new(big.Int).SetUint64(suites.OpBatchScalar(i)))
+// opSum is a maker of the sum of ps: (*Jac).AddMixed of the affine points
+// into a Jacobian sum, then (*Affine).FromJacobian into out, one
+// inversion.
+func opSum[J, A any, PA gnarkAffine[A, J], PJ gnarkJacobian[J, A]](out *A, ps []*A) func() (*A, error) {
+	var acc J
+	return func() (*A, error) {
+		PJ(&acc).FromAffine(ps[0])
+		for _, p := range ps[1:] {
+			PJ(&acc).AddMixed(p)
+		}
+		return PA(out).FromJacobian(&acc), nil
 	}
-	return out
 }
 
-func opFixtures() *fixtures.Ops {
-	f, err := fixtures.Load()
-	if err != nil {
-		return &fixtures.Ops{}
-	}
-	return &f.Ops
+// gnarkGroupOf is what gnark's G1 and G2 adapters differ in.
+type gnarkGroupOf[A, J any] struct {
+	typ  model.Type
+	name string // G1 or G2
+	// points selects the group's inputs.
+	points func(*opData) suites.Points[A]
+	// generator is the group's generator in Jacobian form.
+	generator *J
+	// toAffineBatch is gnark's batch conversion (G1 only).
+	toAffineBatch suites.Impl[func([]J) []A]
 }
 
-func init() {
-	const lib = "gnark"
-	const notOffered = "not offered by gnark"
-	var list []suites.Op
-	// G1 (public keys) and G2 (signatures) are written out twice: the
-	// types differ and the code is the code a user would write.
-	list = append(list,
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
-			Note: "(*G1Affine).Bytes: returns an array by value",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out [bls12381.SizeOfG1AffineCompressed]byte
-				return suites.OpHarness{Run: func() error { out = d.aggPK.Bytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
-			Note: "(*G1Affine).RawBytes: returns an array by value",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out [bls12381.SizeOfG1AffineUncompressed]byte
-				return suites.OpHarness{Run: func() error { out = d.aggPK.RawBytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
-			Note: "(*G1Affine).FromJacobian then Bytes: gnark encodes only affine points",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				j := opJacobianSumG1(d.pks)
-				var out [bls12381.SizeOfG1AffineCompressed]byte
-				return suites.OpHarness{Run: func() error {
-					var a bls12381.G1Affine
-					a.FromJacobian(&j)
-					out = a.Bytes()
-					return nil
-				}, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
-			Note: "(*Decoder).Decode into a reused *G1Affine, from one decoder made with NoSubgroupChecks() over a reset bytes.Reader: the only gnark API that skips the subgroup check (on-curve only)",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				b := d.aggPK.Bytes()
-				enc := b[:]
-				if in.Invalid {
-					enc = opFixtures().NotOnCurveG1
-				}
-				var p bls12381.G1Affine
+// gnarkGroup is gnark's adapter on one group, one code for G1 (C and U
+// 48 and 96 bytes) and G2 (96 and 192 bytes).
+func gnarkGroup[C, U suites.Encoding, A, J any, PA gnarkEncoder[A, J, C, U], PJ gnarkJacobian[J, A]](o gnarkGroupOf[A, J]) suites.Group[A, J, C, U] {
+	compressed := func(p *A) C { return PA(p).Bytes() }
+	uncompressed := func(p *A) U { return PA(p).RawBytes() }
+	setBytes := func(p *A, enc []byte) error { _, err := PA(p).SetBytes(enc); return err }
+	affine, jac := o.name+"Affine", o.name+"Jac"
+	return suites.Group[A, J, C, U]{
+		Lib: lib, Type: o.typ, Repr: model.Affine,
+		Points:     suites.PointsOf(opInputs, o.points),
+		Compressed: compressed, Uncompressed: uncompressed, Deserialize: setBytes,
+		Compress:  suites.Offer(fmt.Sprintf("(*%s).Bytes: returns an array by value", affine), compressed),
+		Serialize: suites.Offer(fmt.Sprintf("(*%s).RawBytes: returns an array by value", affine), uncompressed),
+		Decompress: suites.Offer(fmt.Sprintf("(*Decoder).Decode into a reused *%s, from one decoder made with NoSubgroupChecks() over a reset bytes.Reader: the only gnark API that skips the subgroup check (on-curve only)", affine),
+			func(p *A, enc []byte) func() error {
 				r := bytes.NewReader(enc)
 				dec := bls12381.NewDecoder(r, bls12381.NoSubgroupChecks())
-				return suites.OpHarness{
-					Run: func() error {
-						r.Reset(enc)
-						return dec.Decode(&p)
-					},
-					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
-				}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
-			Note: "(*G1Affine).SetBytes into a reused value: gnark's default decode always checks the subgroup",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
+				return func() error {
+					r.Reset(enc)
+					return dec.Decode(p)
 				}
-				b := d.aggPK.Bytes()
-				enc := b[:]
-				if in.Invalid {
-					enc = opFixtures().NotInSubgroupG1
+			}),
+		DecompressChecked: suites.Offer(fmt.Sprintf("(*%s).SetBytes into a reused value: gnark's default decode always checks the subgroup", affine),
+			func(p *A, enc []byte) func() error { return func() error { return setBytes(p, enc) } }),
+		Aggregate: suites.Offer(fmt.Sprintf("(*%s).AddMixed of %d affine points, then (*%s).FromJacobian: one inversion", jac, suites.OpAggregateN, affine),
+			opSum[J, A, PA, PJ]),
+		Jacobian: &suites.Jacobian[A, J, C, U]{
+			FromAffine:   func(j *J, p *A) { PJ(j).FromAffine(p) },
+			AddMixed:     func(j *J, p *A) { PJ(j).AddMixed(p) },
+			Compressed:   func(j *J) C { var a A; return compressed(PA(&a).FromJacobian(j)) },
+			Uncompressed: func(j *J) U { var a A; return uncompressed(PA(&a).FromJacobian(j)) },
+			Compress: suites.Offer(fmt.Sprintf("(*%s).FromJacobian then Bytes: gnark encodes only affine points", affine),
+				func(j *J) func() C {
+					var a A
+					return func() C { PA(&a).FromJacobian(j); return PA(&a).Bytes() }
+				}),
+			AddAssign: suites.Offer(fmt.Sprintf("(*%s).AddAssign over %d Jacobian points; the sum stays Jacobian", jac, suites.OpAggregateN),
+				func(acc, q *J) { PJ(acc).AddAssign(q) }),
+		},
+		Convert: suites.Conversions[A, J]{
+			From: model.Jacobian,
+			Points: func(n int) []J {
+				out := make([]J, n)
+				for i := range out {
+					PJ(&out[i]).ScalarMultiplication(o.generator, new(big.Int).SetUint64(suites.OpBatchScalar(i)))
 				}
-				var p bls12381.G1Affine
-				return suites.OpHarness{
-					Run:    func() error { _, err := p.SetBytes(enc); return err },
-					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
-				}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*G1Jac).AddMixed of %d affine points, then (*G1Affine).FromJacobian: one inversion", suites.OpAggregateN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out bls12381.G1Affine
-				return suites.OpHarness{Run: func() error { out = opAggregateG1(d.pks); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
-			}},
-		suites.Op{Type: "PublicKey", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*G1Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				js := make([]bls12381.G1Jac, len(d.pks))
-				for i := range d.pks {
-					js[i].FromAffine(&d.pks[i])
-				}
-				var acc bls12381.G1Jac
-				return suites.OpHarness{
-					Run: func() error {
-						acc = js[0]
-						for i := 1; i < len(js); i++ {
-							acc.AddAssign(&js[i])
-						}
-						return nil
-					},
-					Result: func() ([]byte, error) {
-						var a bls12381.G1Affine
-						a.FromJacobian(&acc)
-						b := a.Bytes()
-						return b[:], nil
-					},
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "compress", Batch: 1,
-			Note: "(*G2Affine).Bytes: returns an array by value",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out [bls12381.SizeOfG2AffineCompressed]byte
-				return suites.OpHarness{Run: func() error { out = d.aggSig.Bytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "serialize", Batch: 1,
-			Note: "(*G2Affine).RawBytes: returns an array by value",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out [bls12381.SizeOfG2AffineUncompressed]byte
-				return suites.OpHarness{Run: func() error { out = d.aggSig.RawBytes(); return nil }, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "compress", Batch: 1,
-			Note: "(*G2Affine).FromJacobian then Bytes: gnark encodes only affine points",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				j := opJacobianSumG2(d.sigs)
-				var out [bls12381.SizeOfG2AffineCompressed]byte
-				return suites.OpHarness{Run: func() error {
-					var a bls12381.G2Affine
-					a.FromJacobian(&j)
-					out = a.Bytes()
-					return nil
-				}, Result: func() ([]byte, error) { return out[:], nil }}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress", Batch: 1,
-			Note: "(*Decoder).Decode into a reused *G2Affine, from one decoder made with NoSubgroupChecks() over a reset bytes.Reader: the only gnark API that skips the subgroup check (on-curve only)",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				b := d.aggSig.Bytes()
-				enc := b[:]
-				if in.Invalid {
-					enc = opFixtures().NotOnCurveG2
-				}
-				var p bls12381.G2Affine
-				r := bytes.NewReader(enc)
-				dec := bls12381.NewDecoder(r, bls12381.NoSubgroupChecks())
-				return suites.OpHarness{
-					Run: func() error {
-						r.Reset(enc)
-						return dec.Decode(&p)
-					},
-					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "compressed", Op: "decompress-checked", Batch: 1,
-			Note: "(*G2Affine).SetBytes into a reused value: gnark's default decode always checks the subgroup",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				b := d.aggSig.Bytes()
-				enc := b[:]
-				if in.Invalid {
-					enc = opFixtures().NotInSubgroupG2
-				}
-				var p bls12381.G2Affine
-				return suites.OpHarness{
-					Run:    func() error { _, err := p.SetBytes(enc); return err },
-					Result: func() ([]byte, error) { b := p.Bytes(); return b[:], nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "aggregate", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*G2Jac).AddMixed of %d affine points, then (*G2Affine).FromJacobian: one inversion", suites.OpAggregateN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				var out bls12381.G2Affine
-				return suites.OpHarness{Run: func() error { out = opAggregateG2(d.sigs); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "jacobian", Op: "aggregate", Batch: suites.OpAggregateN,
-			Note: fmt.Sprintf("(*G2Jac).AddAssign over %d Jacobian points; the sum stays Jacobian", suites.OpAggregateN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				js := make([]bls12381.G2Jac, len(d.sigs))
-				for i := range d.sigs {
-					js[i].FromAffine(&d.sigs[i])
-				}
-				var acc bls12381.G2Jac
-				return suites.OpHarness{
-					Run: func() error {
-						acc = js[0]
-						for i := 1; i < len(js); i++ {
-							acc.AddAssign(&js[i])
-						}
-						return nil
-					},
-					Result: func() ([]byte, error) {
-						var a bls12381.G2Affine
-						a.FromJacobian(&acc)
-						b := a.Bytes()
-						return b[:], nil
-					},
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "sign", Batch: 1,
-			Note: "HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := suites.ValidInputs(in, opInputs)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
+				return out
+			},
+			ToAffine: suites.Offer(fmt.Sprintf("(*%s).FromJacobian into a reused value: one inversion", affine),
+				func(out *A, p *J) *A { return PA(out).FromJacobian(p) }),
+			ToAffineBatch: o.toAffineBatch,
+		},
+	}
+}
+
+// The generators in Jacobian form.
+var opG1Gen, opG2Gen = func() (*bls12381.G1Jac, *bls12381.G2Jac) {
+	g1, g2, _, _ := bls12381.Generators()
+	return &g1, &g2
+}()
+
+// pkGroup and sigGroup are gnark's adapters on G1 and G2.
+func pkGroup() suites.Group[bls12381.G1Affine, bls12381.G1Jac, [bls12381.SizeOfG1AffineCompressed]byte, [bls12381.SizeOfG1AffineUncompressed]byte] {
+	return gnarkGroup[[bls12381.SizeOfG1AffineCompressed]byte, [bls12381.SizeOfG1AffineUncompressed]byte](gnarkGroupOf[bls12381.G1Affine, bls12381.G1Jac]{
+		typ: model.PublicKey, name: "G1", generator: opG1Gen,
+		points: func(d *opData) suites.Points[bls12381.G1Affine] { return d.PKs },
+		toAffineBatch: suites.Offer(fmt.Sprintf("BatchJacobianToAffineG1 of %d points: one shared inversion (Montgomery's trick); returns a new slice; the last step runs on parallel.Execute goroutines", suites.OpBatchN),
+			bls12381.BatchJacobianToAffineG1),
+	})
+}
+
+func sigGroup() suites.Group[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG2AffineCompressed]byte, [bls12381.SizeOfG2AffineUncompressed]byte] {
+	return gnarkGroup[[bls12381.SizeOfG2AffineCompressed]byte, [bls12381.SizeOfG2AffineUncompressed]byte](gnarkGroupOf[bls12381.G2Affine, bls12381.G2Jac]{
+		typ: model.Signature, name: "G2", generator: opG2Gen,
+		points: func(d *opData) suites.Points[bls12381.G2Affine] { return d.Sigs },
+		toAffineBatch: suites.Impl[func([]bls12381.G2Jac) []bls12381.G2Affine]{
+			Lacks: suites.NotOffered(lib, "no batch conversion for G2 (BatchJacobianToAffineG1 exists for G1 only)")},
+	})
+}
+
+// opScheme is gnark's adapter for the signature operations: gnark-crypto
+// has no signature API, so they are the compositions a user writes.
+func opScheme() suites.Scheme[*opData] {
+	return suites.Scheme[*opData]{
+		Lib: lib, Repr: model.Affine, Inputs: opInputs,
+		Sign: suites.Offer("HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
+			func(d *opData) suites.OpHarness {
 				var sig bls12381.G2Affine
 				return suites.OpHarness{
-					Run: func() error {
-						var err error
-						sig, err = opSign(d.sks[0], suites.OpMessage)
-						return err
-					},
+					Run:    func() (err error) { sig, err = opSign(d.SKs[0], suites.OpMessage); return err },
 					Result: func() ([]byte, error) { b := sig.Bytes(); return b[:], nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "verify", Batch: 1,
-			Note: "HashToG2 then PairingCheck of two pairs: gnark-crypto has no signature API; no subgroup check here (SetBytes does it, timed in decompress-checked)",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				d, err := opInputs()
-				if err != nil {
-					return suites.OpHarness{}, err
 				}
-				msg := suites.OpVerifyMessage(in)
-				var ok bool
-				return suites.OpHarness{
-					Run: func() error {
-						var err error
-						ok, err = opVerify(&d.pks[0], msg, &d.sigs[0])
-						if err != nil {
-							return err
-						}
-						if !ok {
-							return errors.New("gnark: signature did not verify")
-						}
-						return nil
-					},
-					Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
-				}, nil
-			}},
-		suites.Op{Type: "Signature", Lib: lib, Repr: "affine", Op: "fast-aggregate-verify", Batch: suites.OpAggregateN,
-			Unavailable: notOffered + ": gnark-crypto has no BLS signature scheme (verify is timed as HashToG2 plus PairingCheck)"},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
-			Note: "(*G1Affine).FromJacobian into a reused value: one inversion",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				p := opBatchG1(1)
-				var out bls12381.G1Affine
-				return suites.OpHarness{Run: func() error { out.FromJacobian(&p[0]); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
-			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine", Batch: 1,
-			Note: "(*G2Affine).FromJacobian into a reused value: one inversion",
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				p := opBatchG2(1)
-				var out bls12381.G2Affine
-				return suites.OpHarness{Run: func() error { out.FromJacobian(&p[0]); return nil }, Result: func() ([]byte, error) { b := out.Bytes(); return b[:], nil }}, nil
-			}},
-		suites.Op{Type: "G1", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Note: fmt.Sprintf("BatchJacobianToAffineG1 of %d points: one shared inversion (Montgomery's trick); returns a new slice; the last step runs on parallel.Execute goroutines", suites.OpBatchN),
-			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				if in.Invalid {
-					return suites.OpHarness{}, suites.ErrNoInvalidInput
-				}
-				ps := opBatchG1(suites.OpBatchN)
-				var out []bls12381.G1Affine
-				return suites.OpHarness{
-					Run: func() error { out = bls12381.BatchJacobianToAffineG1(ps); return nil },
-					Result: func() ([]byte, error) {
-						return suites.OpBatchHash(func(i int) []byte { b := out[i].Bytes(); return b[:] }, len(out)), nil
-					},
-				}, nil
-			}},
-		suites.Op{Type: "G2", Lib: lib, Repr: "jacobian", Op: "to-affine-batch", Batch: suites.OpBatchN,
-			Unavailable: notOffered + ": no batch conversion for G2 (BatchJacobianToAffineG1 exists for G1 only)"},
-	)
-	suites.RegisterOp(list...)
+			}),
+		Verify: suites.Offer("HashToG2 then PairingCheck of two pairs: gnark-crypto has no signature API; no subgroup check here (SetBytes does it, timed in decompress-checked)",
+			func(d *opData, msg []byte) func() (bool, error) {
+				return func() (bool, error) { return opVerify(d.PKs.Each[0], msg, d.Sigs.Each[0]) }
+			}),
+		FastAggregateVerify: suites.Impl[func(*opData, []byte) func() (bool, error)]{
+			Lacks: suites.NotOffered(lib, "gnark-crypto has no BLS signature scheme (verify is timed as HashToG2 plus PairingCheck)")},
+	}
 }
 
-// opJacobianSumG1 adds points in Jacobian form: the result has Z != 1.
-func opJacobianSumG1(ps []bls12381.G1Affine) bls12381.G1Jac {
-	var acc bls12381.G1Jac
-	acc.FromAffine(&ps[0])
-	for i := 1; i < len(ps); i++ {
-		acc.AddMixed(&ps[i])
-	}
-	return acc
-}
-
-func opJacobianSumG2(ps []bls12381.G2Affine) bls12381.G2Jac {
-	var acc bls12381.G2Jac
-	acc.FromAffine(&ps[0])
-	for i := 1; i < len(ps); i++ {
-		acc.AddMixed(&ps[i])
-	}
-	return acc
+// operations returns every gnark operation.
+func operations() []suites.Op {
+	return slices.Concat(pkGroup().Ops(), sigGroup().Ops(), opScheme().Ops())
 }
 
 // agreeScalar decodes a 32-byte big-endian secret key, refusing values not

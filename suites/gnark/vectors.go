@@ -5,7 +5,6 @@ import (
 	"crypto/hkdf"
 	"crypto/sha256"
 	"math/big"
-	"sync"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
@@ -52,156 +51,50 @@ func KeyGen(ikm []byte) fr.Element {
 	}
 }
 
-// SecretKeys returns the keys KeyGen(suitekit.IKM(i)).
-var SecretKeys = sync.OnceValue(func() []fr.Element {
-	out := make([]fr.Element, Distinct)
-	for i := range out {
-		out[i] = KeyGen(suitekit.IKM(i))
-	}
-	return out
-})
-
-// SecretKeyBytes returns the 32-byte big-endian encodings of SecretKeys.
-var SecretKeyBytes = sync.OnceValue(func() [][]byte {
-	out := make([][]byte, Distinct)
-	for i := range SecretKeys() {
-		b := SecretKeys()[i].Bytes()
-		out[i] = b[:]
-	}
-	return out
-})
+// SecretKeys returns the keys KeyGen(suitekit.IKM(i)), and
+// SecretKeyBytes their 32-byte big-endian encodings.
+var (
+	SecretKeys     = suitekit.Vector(func(i int) fr.Element { return KeyGen(suitekit.IKM(i)) })
+	SecretKeyBytes = suitekit.Vector(func(i int) []byte { b := SecretKeys()[i].Bytes(); return b[:] })
+)
 
 func bigKey(i int) *big.Int { return SecretKeys()[i].BigInt(new(big.Int)) }
 
-// PublicKeysG1 returns the min-pk public keys sk·g1.
-var PublicKeysG1 = sync.OnceValue(func() []bls12381.G1Affine {
-	out := make([]bls12381.G1Affine, Distinct)
-	for i := range out {
-		out[i].ScalarMultiplicationBase(bigKey(i))
-	}
-	return out
-})
-
-// PublicKeysG2 returns the min-sig public keys sk·g2.
-var PublicKeysG2 = sync.OnceValue(func() []bls12381.G2Affine {
-	out := make([]bls12381.G2Affine, Distinct)
-	for i := range out {
-		out[i].ScalarMultiplicationBase(bigKey(i))
-	}
-	return out
-})
+// PublicKeysG1 returns the min-pk public keys sk·g1, and PublicKeysG2
+// the min-sig ones sk·g2.
+var (
+	PublicKeysG1 = suitekit.Vector(func(i int) (pk bls12381.G1Affine) { pk.ScalarMultiplicationBase(bigKey(i)); return })
+	PublicKeysG2 = suitekit.Vector(func(i int) (pk bls12381.G2Affine) { pk.ScalarMultiplicationBase(bigKey(i)); return })
+)
 
 // SignaturesG2 returns the min-pk signatures sk·HashToG2(Message(i),
-// DSTMinPk).
-var SignaturesG2 = sync.OnceValue(func() []bls12381.G2Affine {
-	out := make([]bls12381.G2Affine, Distinct)
-	for i := range out {
-		h := HashedG2Affine()[i]
-		out[i].ScalarMultiplication(&h, bigKey(i))
-	}
-	return out
-})
-
-// SignaturesG1 returns the min-sig signatures sk·HashToG1(Message(i),
+// DSTMinPk), and SignaturesG1 the min-sig ones sk·HashToG1(Message(i),
 // DSTMinSig).
-var SignaturesG1 = sync.OnceValue(func() []bls12381.G1Affine {
-	out := make([]bls12381.G1Affine, Distinct)
-	for i := range out {
-		h := HashedG1Affine()[i]
-		out[i].ScalarMultiplication(&h, bigKey(i))
-	}
-	return out
-})
-
-// HashedG1Affine returns the raw G1 elements HashToG1(Message(i),
-// DSTMinSig), the same points as blst's HashedG1.
-var HashedG1Affine = sync.OnceValue(func() []bls12381.G1Affine {
-	out := make([]bls12381.G1Affine, Distinct)
-	for i := range out {
-		p, err := bls12381.HashToG1(suitekit.Message(i), DSTMinSig)
-		if err != nil {
-			panic("gnark suite: HashToG1: " + err.Error())
-		}
-		out[i] = p
-	}
-	return out
-})
-
-// HashedG2Affine returns the raw G2 elements HashToG2(Message(i),
-// DSTMinPk).
-var HashedG2Affine = sync.OnceValue(func() []bls12381.G2Affine {
-	out := make([]bls12381.G2Affine, Distinct)
-	for i := range out {
-		p, err := bls12381.HashToG2(suitekit.Message(i), DSTMinPk)
-		if err != nil {
-			panic("gnark suite: HashToG2: " + err.Error())
-		}
-		out[i] = p
-	}
-	return out
-})
-
-// HashedG1 and HashedG2 are the raw elements in Jacobian coordinates.
 var (
-	HashedG1 = sync.OnceValue(func() []bls12381.G1Jac {
-		out := make([]bls12381.G1Jac, Distinct)
-		for i := range out {
-			out[i].FromAffine(&HashedG1Affine()[i])
-		}
-		return out
+	SignaturesG2 = suitekit.Vector(func(i int) (sig bls12381.G2Affine) {
+		return *sig.ScalarMultiplication(&HashedG2Affine()[i], bigKey(i))
 	})
-	HashedG2 = sync.OnceValue(func() []bls12381.G2Jac {
-		out := make([]bls12381.G2Jac, Distinct)
-		for i := range out {
-			out[i].FromAffine(&HashedG2Affine()[i])
-		}
-		return out
+	SignaturesG1 = suitekit.Vector(func(i int) (sig bls12381.G1Affine) {
+		return *sig.ScalarMultiplication(&HashedG1Affine()[i], bigKey(i))
 	})
 )
 
-// g1Values returns the affine G1 values of a point type: min-pk public
-// keys, min-sig signatures or the raw hashed points.
-func g1Values(typ string) func() []bls12381.G1Affine {
-	switch typ {
-	case "PublicKey":
-		return PublicKeysG1
-	case "Signature":
-		return SignaturesG1
+// HashedG1Affine returns the raw G1 elements HashToG1(Message(i),
+// DSTMinSig), the same points as blst's HashedG1, and HashedG2Affine the
+// raw G2 elements HashToG2(Message(i), DSTMinPk); HashedG1 and HashedG2
+// are the same points in Jacobian coordinates.
+var (
+	HashedG1Affine = suitekit.Vector(func(i int) bls12381.G1Affine { return must(bls12381.HashToG1(suitekit.Message(i), DSTMinSig)) })
+	HashedG2Affine = suitekit.Vector(func(i int) bls12381.G2Affine { return must(bls12381.HashToG2(suitekit.Message(i), DSTMinPk)) })
+	HashedG1       = suitekit.Vector(func(i int) (p bls12381.G1Jac) { return *p.FromAffine(&HashedG1Affine()[i]) })
+	HashedG2       = suitekit.Vector(func(i int) (p bls12381.G2Jac) { return *p.FromAffine(&HashedG2Affine()[i]) })
+)
+
+// must returns p, or panics with err: hashing to the curve fails only on
+// a DST longer than 255 bytes.
+func must[P any](p P, err error) P {
+	if err != nil {
+		panic("gnark suite: hash to curve: " + err.Error())
 	}
-	return HashedG1Affine
-}
-
-// g2Values is g1Values for G2.
-func g2Values(typ string) func() []bls12381.G2Affine {
-	switch typ {
-	case "PublicKey":
-		return PublicKeysG2
-	case "Signature":
-		return SignaturesG2
-	}
-	return HashedG2Affine
-}
-
-// rawG1 returns a function giving the uncompressed encodings (RawBytes)
-// of values, computed once.
-func rawG1(values func() []bls12381.G1Affine) func() [][]byte {
-	return sync.OnceValue(func() [][]byte {
-		out := make([][]byte, Distinct)
-		for i := range out {
-			b := values()[i].RawBytes()
-			out[i] = b[:]
-		}
-		return out
-	})
-}
-
-func rawG2(values func() []bls12381.G2Affine) func() [][]byte {
-	return sync.OnceValue(func() [][]byte {
-		out := make([][]byte, Distinct)
-		for i := range out {
-			b := values()[i].RawBytes()
-			out[i] = b[:]
-		}
-		return out
-	})
+	return p
 }

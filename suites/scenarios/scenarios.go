@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
@@ -39,13 +40,53 @@ type values[PK, Sig any] struct {
 	sigs       []Sig
 	sigBytes   [][96]byte // compressed signatures
 	roots      [][32]byte // message roots
-	// clonePK and cloneSig return a fresh copy of value i%distinct, as a
-	// program holds its own copy of each decoded value.
-	clonePK  func(v *PK) PK
+	// cloneSig returns a fresh copy of a signature, as a program holds its
+	// own copy of each decoded value.
 	cloneSig func(v *Sig) Sig
 }
 
-func (v *values[PK, Sig]) pk(i int) PK   { return v.clonePK(&v.pks[i%len(v.pks)]) }
+// source is where one library's scenario values come from: the suite's
+// own min-pk public keys and signatures, the calls that compress them
+// (to 48 and 96 bytes), and, when a plain copy would share memory, how a
+// program copies a signature.
+type source[PK, Sig any] struct {
+	lib model.Lib
+	// pkName and sigName name the representations in Constructor texts;
+	// suitekit.TypeName when empty.
+	pkName, sigName string
+	pks             func() []PK
+	sigs            func() []Sig
+	compressPK      func(*PK) ([]byte, error)
+	compressSig     func(*Sig) []byte
+	cloneSig        func(*Sig) Sig
+}
+
+// values computes the library's values and the message roots.
+func (s source[PK, Sig]) values() (*values[PK, Sig], error) {
+	v := &values[PK, Sig]{pks: s.pks(), sigs: s.sigs(), cloneSig: s.cloneSig}
+	if v.cloneSig == nil {
+		v.cloneSig = func(sig *Sig) Sig { return *sig }
+	}
+	for i := range v.pks {
+		pk, err := s.compressPK(&v.pks[i])
+		if err != nil {
+			return nil, fmt.Errorf("%s public key: %w", s.lib, err)
+		}
+		sig := s.compressSig(&v.sigs[i])
+		if len(pk) != 48 || len(sig) != 96 {
+			return nil, fmt.Errorf("%s: compressed public key of %d bytes and signature of %d, want 48 and 96", s.lib, len(pk), len(sig))
+		}
+		v.compressed = append(v.compressed, [48]byte(pk))
+		v.sigBytes = append(v.sigBytes, [96]byte(sig))
+	}
+	for j := range distinct {
+		v.roots = append(v.roots, root(j))
+	}
+	return v, nil
+}
+
+// pk and sig return a fresh copy of key and signature i%distinct.
+func (v *values[PK, Sig]) pk(i int) PK   { return v.pks[i%len(v.pks)] }
 func (v *values[PK, Sig]) sig(i int) Sig { return v.cloneSig(&v.sigs[i%len(v.sigs)]) }
 
 // root returns the message root of attestation i.
@@ -70,18 +111,10 @@ type attCompressed struct {
 }
 
 // pubkeyCache builds a cache of n validators in the given form.
-func pubkeyCache[PK, Sig any](v *values[PK, Sig], form string, n int) any {
+func pubkeyCache[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 	switch form {
 	case "index-slice":
-		c := struct {
-			index map[[48]byte]int
-			keys  []PK
-		}{index: map[[48]byte]int{}}
-		for i := range n {
-			c.index[cacheKey(v.compressed[i%distinct], i)] = i
-			c.keys = append(c.keys, v.pk(i))
-		}
-		return &c
+		return indexed(v, n, v.pk)
 	case "map-pointer":
 		m := map[[48]byte]*PK{}
 		for i := range n {
@@ -91,33 +124,35 @@ func pubkeyCache[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		}
 		return m
 	case "wrapper-pointer":
-		c := struct {
-			index map[[48]byte]int
-			keys  []wrapperPtr[PK]
-		}{index: map[[48]byte]int{}}
-		for i := range n {
+		return indexed(v, n, func(i int) wrapperPtr[PK] {
 			p := new(PK)
 			*p = v.pk(i)
-			c.index[cacheKey(v.compressed[i%distinct], i)] = i
-			c.keys = append(c.keys, wrapperPtr[PK]{p})
-		}
-		return &c
+			return wrapperPtr[PK]{p}
+		})
 	case "wrapper-value":
-		c := struct {
-			index map[[48]byte]int
-			keys  []wrapperVal[PK]
-		}{index: map[[48]byte]int{}}
-		for i := range n {
-			c.index[cacheKey(v.compressed[i%distinct], i)] = i
-			c.keys = append(c.keys, wrapperVal[PK]{v.pk(i)})
-		}
-		return &c
+		return indexed(v, n, func(i int) wrapperVal[PK] { return wrapperVal[PK]{v.pk(i)} })
 	}
-	panic("scenarios: unknown PubkeyCache form " + form)
+	panic("scenarios: unknown PubkeyCache form " + string(form))
+}
+
+// indexed builds the index forms of a cache of n validators: a map from
+// each validator's key to its index, and the keys by index, key i made
+// by keyAt(i).
+func indexed[PK, Sig, K any](v *values[PK, Sig], n int, keyAt func(i int) K) any {
+	c := struct {
+		index map[[48]byte]int
+		keys  []K
+	}{index: map[[48]byte]int{}}
+	for i := range n {
+		k := keyAt(i)
+		c.index[cacheKey(v.compressed[i%distinct], i)] = i
+		c.keys = append(c.keys, k)
+	}
+	return &c
 }
 
 // attestationPool builds a pool of n signatures with their roots.
-func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
+func attestationPool[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 	switch form {
 	case "slice-value":
 		var pool []attValue[Sig]
@@ -150,11 +185,14 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form string, n int) any {
 		}
 		return m
 	}
-	panic("scenarios: unknown AttestationPool form " + form)
+	panic("scenarios: unknown AttestationPool form " + string(form))
 }
 
 // forms lists each scenario's forms and what they hold.
-var forms = map[string][]struct{ repr, what string }{
+var forms = map[model.Type][]struct {
+	repr model.Repr
+	what string
+}{
 	"PubkeyCache": {
 		{"index-slice", "map[[48]byte]int index + []PublicKey by index"},
 		{"map-pointer", "map[[48]byte]*PublicKey"},
@@ -169,17 +207,33 @@ var forms = map[string][]struct{ repr, what string }{
 	},
 }
 
-// register adds the scenario entries of one library. prepare makes its
-// real values; pkName and sigName name its representations in the
-// Constructor text. When unavailable is not empty, the entries are
-// registered as unavailable with that reason.
-func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[PK, Sig], error), unavailable string) {
-	for _, typ := range suites.Scenarios {
+// Suite returns the scenario entries of every library.
+func Suite() suites.Suite {
+	var es []suites.Entry
+	for _, lib := range []func() []suites.Entry{blstEntries, gnarkEntries, circlEntries} {
+		es = append(es, lib()...)
+	}
+	return suites.Suite{Name: "scenarios", Entries: es}
+}
+
+// entries returns the scenario entries of the library src takes its
+// values from. When unavailable is not zero, the entries are unavailable
+// for that reason.
+func entries[PK, Sig any](src source[PK, Sig], unavailable model.Why) []suites.Entry {
+	lib, pkName, sigName := src.lib, src.pkName, src.sigName
+	if pkName == "" {
+		pkName = suitekit.TypeName[PK]()
+	}
+	if sigName == "" {
+		sigName = suitekit.TypeName[Sig]()
+	}
+	var out []suites.Entry
+	for _, typ := range model.Scenarios {
 		for _, f := range forms[typ] {
-			e := suites.Entry{Type: typ, Lib: lib, Repr: f.repr, Layout: "collection", DefaultN: DefaultN}
-			if unavailable != "" {
+			e := suites.Entry{Key: model.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: model.Collection}, DefaultN: DefaultN}
+			if !unavailable.IsZero() {
 				e.Unavailable = unavailable
-				suites.Register(e)
+				out = append(out, e)
 				continue
 			}
 			what := f.what
@@ -204,13 +258,8 @@ func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[
 				return memprof.Case{
 					SizeOf: size,
 					Prepare: func(int) (err error) {
-						if v, err = prepare(); err != nil {
-							return err
-						}
-						for j := range distinct {
-							v.roots = append(v.roots, root(j))
-						}
-						return nil
+						v, err = src.values()
+						return err
 					},
 					NewAll: func(n int) any {
 						if typ == "PubkeyCache" {
@@ -220,7 +269,8 @@ func register[PK, Sig any](lib, pkName, sigName string, prepare func() (*values[
 					},
 				}
 			}
-			suites.Register(e)
+			out = append(out, e)
 		}
 	}
+	return out
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // TestScenariosAtSmallN measures every available scenario at a small N and
@@ -16,26 +16,26 @@ import (
 func TestScenariosAtSmallN(t *testing.T) {
 	const n = 2000
 	seen := 0
-	for _, e := range suites.All() {
-		if e.Layout != "collection" {
+	for _, e := range Suite().Entries {
+		if e.Layout != model.Collection {
 			continue
 		}
 		seen++
-		t.Run(e.ID(), func(t *testing.T) {
-			if e.Unavailable != "" {
-				if !strings.Contains(e.Unavailable, "cgo") {
-					t.Errorf("unavailable without a reason naming cgo: %q", e.Unavailable)
+		t.Run(e.BenchName(), func(t *testing.T) {
+			if !e.Unavailable.IsZero() {
+				if e.Unavailable.Kind != model.NeedsCgo {
+					t.Errorf("unavailable, kind %q, want %s: %q", e.Unavailable.Kind, model.NeedsCgo, e.Unavailable.Reason)
 				}
 				return
 			}
 			c := e.Case()
-			c.Name = e.ID()
+			c.Name = e.BenchName()
 			r := memprof.MeasureInstances(t, c, memprof.N(n))
 			if r.SizeofBytes != int64(e.SizeHint) || r.SizeofBytes == 0 {
 				t.Errorf("sizeof: got %d, want the value's size %d", r.SizeofBytes, e.SizeHint)
 			}
 			min := float64(r.SizeofBytes)
-			if strings.HasPrefix(e.Repr, "index") || strings.HasPrefix(e.Repr, "wrapper") || e.Repr == "map-pointer" {
+			if strings.HasPrefix(string(e.Repr), "index") || strings.HasPrefix(string(e.Repr), "wrapper") || e.Repr == "map-pointer" {
 				min += 48 // every validator has a 48-byte key in the index map
 			}
 			if e.Repr == "slice-compressed" {
@@ -57,7 +57,7 @@ func TestScenariosAtSmallN(t *testing.T) {
 			}
 		})
 	}
-	if want := 2 * 4 * len(suites.Libs); seen != want {
-		t.Errorf("got %d scenario entries, want %d (2 scenarios x 4 forms x %d libraries)", seen, want, len(suites.Libs))
+	if want := 2 * 4 * len(model.Libs); seen != want {
+		t.Errorf("got %d scenario entries, want %d (2 scenarios x 4 forms x %d libraries)", seen, want, len(model.Libs))
 	}
 }

@@ -2,7 +2,8 @@
 // suites/gnark, suites/circl) share: the instance matrix they must cover,
 // the reasons a combination does not apply, the deterministic inputs that
 // make their values identical across libraries, and the builders of
-// pointer- and slice-layout cases.
+// pointer- and slice-layout cases, among them PointGroup, which makes
+// every constructor of a curve group from one description (points.go).
 //
 // A suite describes only what its library lacks and how it makes each
 // available combination; Entries turns that into one suites.Entry per
@@ -17,6 +18,7 @@ import (
 	"strconv"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -24,33 +26,24 @@ import (
 // (scenarios, the collection layout); these are the built-in instance
 // cases.
 var (
-	Types   = []string{"SecretKey", "PublicKey", "Signature", "G1", "G2"}
-	Reprs   = []string{"scalar", "affine", "jacobian", "projective", "compressed", "uncompressed"}
-	Layouts = []string{"pointer", "slice"}
+	Types   = model.ObjectTypes
+	Reprs   = []model.Repr{model.Scalar, model.Affine, model.Jacobian, model.Projective, model.Compressed, model.Uncompressed}
+	Layouts = []model.Layout{model.Pointer, model.Slice}
 )
 
-// Key is one combination of the matrix. Scheme is "min-pk" or "min-sig"
-// for PublicKey and Signature, "" for the other types.
-type Key struct {
-	Type, Repr, Layout, Scheme string
-}
-
-func (k Key) String() string {
-	s := k.Type + "/" + k.Repr + "/" + k.Layout
-	if k.Scheme != "" {
-		s += "/" + k.Scheme
-	}
-	return s
-}
+// Key is one combination of the matrix: a model.Key without a library.
+// Scheme is min-pk or min-sig for PublicKey and Signature, "" for the
+// other types.
+type Key = model.Key
 
 // SchemesOf returns the schemes type typ is registered under: both for
 // PublicKey and Signature, whose group the scheme decides, and "" alone
 // for the others.
-func SchemesOf(typ string) []string {
-	if typ == "PublicKey" || typ == "Signature" {
-		return []string{"min-pk", "min-sig"}
+func SchemesOf(typ model.Type) []model.Scheme {
+	if typ.HasScheme() {
+		return model.Schemes
 	}
-	return []string{""}
+	return []model.Scheme{""}
 }
 
 // Keys returns every combination of the matrix, in matrix order.
@@ -60,7 +53,7 @@ func Keys() []Key {
 		for _, r := range Reprs {
 			for _, l := range Layouts {
 				for _, s := range SchemesOf(t) {
-					out = append(out, Key{t, r, l, s})
+					out = append(out, Key{Type: t, Repr: r, Layout: l, Scheme: s})
 				}
 			}
 		}
@@ -70,14 +63,14 @@ func Keys() []Key {
 
 // Group names the curve group of a point type under a scheme: "G1" or
 // "G2". It is "" for SecretKey.
-func Group(typ, scheme string) string {
+func Group(typ model.Type, scheme model.Scheme) model.Type {
 	switch {
-	case typ == "G1" || typ == "G2":
+	case typ == model.G1 || typ == model.G2:
 		return typ
-	case typ == "PublicKey" && scheme == "min-pk", typ == "Signature" && scheme == "min-sig":
-		return "G1"
-	case typ == "PublicKey" || typ == "Signature":
-		return "G2"
+	case typ == model.PublicKey && scheme == model.MinPk, typ == model.Signature && scheme == model.MinSig:
+		return model.G1
+	case typ.HasScheme():
+		return model.G2
 	}
 	return ""
 }
@@ -85,16 +78,16 @@ func Group(typ, scheme string) string {
 // NotApplicable says why repr does not apply to typ in any library, or ""
 // when it does: a secret key is a scalar with one 32-byte encoding, every
 // other type a curve point.
-func NotApplicable(typ, repr string) string {
+func NotApplicable(typ model.Type, repr model.Repr) model.Why {
 	switch {
-	case typ == "SecretKey" && (repr == "compressed" || repr == "uncompressed"):
-		return "does not apply: a secret key has one 32-byte big-endian encoding; compressed and uncompressed are curve-point encodings"
-	case typ == "SecretKey" && repr != "scalar":
-		return "does not apply: a secret key is a scalar, not a curve point, so it has no " + repr + " coordinates"
-	case typ != "SecretKey" && repr == "scalar":
-		return "does not apply: a " + typ + " is a curve point; the scalar representation is the SecretKey's"
+	case typ == model.SecretKey && (repr == model.Compressed || repr == model.Uncompressed):
+		return model.Because(model.DoesNotApply, "does not apply: a secret key has one 32-byte big-endian encoding; compressed and uncompressed are curve-point encodings")
+	case typ == model.SecretKey && repr != model.Scalar:
+		return model.Because(model.DoesNotApply, "does not apply: a secret key is a scalar, not a curve point, so it has no %s coordinates", repr)
+	case typ != model.SecretKey && repr == model.Scalar:
+		return model.Because(model.DoesNotApply, "does not apply: a %s is a curve point; the scalar representation is the SecretKey's", typ)
 	}
-	return ""
+	return model.Why{}
 }
 
 // Impl is how a suite makes one available combination.
@@ -109,21 +102,22 @@ type Impl struct {
 
 // Entries returns lib's entries, one per Key of the matrix. A key gets,
 // in this order: the NotApplicable reason; the reason lacks gives (the
-// library has no such representation); buildReason when it is not empty
-// (this build cannot run the library at all); otherwise impls[key]. It
-// panics when an available key has no Impl or an Impl's key is not
-// available: the suite's table and its constructors have drifted apart.
-func Entries(lib string, lacks func(Key) string, buildReason string, impls map[Key]Impl) []suites.Entry {
+// library has no such representation); build when it is not zero (this
+// build cannot run the library at all); otherwise impls[key]. It panics
+// when an available key has no Impl or an Impl's key is not available:
+// the suite's table and its constructors have drifted apart.
+func Entries(lib model.Lib, lacks func(Key) model.Why, build model.Why, impls map[Key]Impl) []suites.Entry {
 	used := map[Key]bool{}
 	var out []suites.Entry
 	for _, k := range Keys() {
-		e := suites.Entry{Type: k.Type, Lib: lib, Repr: k.Repr, Layout: k.Layout, Scheme: k.Scheme}
-		if why := NotApplicable(k.Type, k.Repr); why != "" {
+		e := suites.Entry{Key: k}
+		e.Lib = lib
+		if why := NotApplicable(k.Type, k.Repr); !why.IsZero() {
 			e.Unavailable = why
-		} else if why := lacks(k); why != "" {
+		} else if why := lacks(k); !why.IsZero() {
 			e.Unavailable = why
-		} else if buildReason != "" {
-			e.Unavailable = buildReason
+		} else if !build.IsZero() {
+			e.Unavailable = build
 		} else {
 			im, ok := impls[k]
 			if !ok {
@@ -171,9 +165,9 @@ var (
 	DSTMinSig = []byte("BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_")
 )
 
-// DST returns the signature DST of scheme ("min-pk" or "min-sig").
-func DST(scheme string) []byte {
-	if scheme == "min-sig" {
+// DST returns the signature DST of scheme (min-pk or min-sig).
+func DST(scheme model.Scheme) []byte {
+	if scheme == model.MinSig {
 		return DSTMinSig
 	}
 	return DSTMinPk
@@ -236,11 +230,11 @@ func prepareFunc(prepare func(), prepareN func(int)) func(int) error {
 }
 
 // PointTypes are the types that are curve points.
-var PointTypes = []string{"PublicKey", "Signature", "G1", "G2"}
+var PointTypes = []model.Type{model.PublicKey, model.Signature, model.G1, model.G2}
 
 // EachPoint calls add for every point type and scheme it is registered
-// under, with the group ("G1" or "G2") its points live in.
-func EachPoint(add func(typ, scheme, group string)) {
+// under, with the group (G1 or G2) its points live in.
+func EachPoint(add func(typ model.Type, scheme model.Scheme, group model.Type)) {
 	for _, t := range PointTypes {
 		for _, s := range SchemesOf(t) {
 			add(t, s, Group(t, s))

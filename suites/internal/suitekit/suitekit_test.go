@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // noLacks offers every applicable combination.
-func noLacks(Key) string { return "" }
+func noLacks(Key) model.Why { return model.Why{} }
 
 // allImpls gives a constructor to every applicable combination.
 func allImpls() map[Key]Impl {
 	m := map[Key]Impl{}
 	for _, k := range Keys() {
-		if NotApplicable(k.Type, k.Repr) == "" {
+		if NotApplicable(k.Type, k.Repr).IsZero() {
 			m[k] = Impl{Constructor: "test", SizeHint: 1, Case: func() memprof.Case { return memprof.Case{} }}
 		}
 	}
@@ -22,22 +23,23 @@ func allImpls() map[Key]Impl {
 }
 
 func TestEntriesCoverTheMatrix(t *testing.T) {
-	es := Entries("gnark", noLacks, "", allImpls())
+	es := Entries("gnark", noLacks, model.Why{}, allImpls())
 	if got, want := len(es), len(Keys()); got != want {
 		t.Fatalf("got %d entries, want %d", got, want)
 	}
 	for _, e := range es {
 		na := NotApplicable(e.Type, e.Repr)
-		if (e.Unavailable != "") != (na != "") {
-			t.Errorf("%s: got reason %q, want %q", e.ID(), e.Unavailable, na)
+		if e.Unavailable != na {
+			t.Errorf("%s: got %+v, want %+v", e.Key, e.Unavailable, na)
 		}
 	}
 }
 
 func TestEntriesBuildReason(t *testing.T) {
-	for _, e := range Entries("blst", noLacks, "needs cgo", nil) {
-		if NotApplicable(e.Type, e.Repr) == "" && e.Unavailable != "needs cgo" {
-			t.Errorf("%s: got reason %q, want %q", e.ID(), e.Unavailable, "needs cgo")
+	build := model.Because(model.NeedsCgo, "needs cgo")
+	for _, e := range Entries("blst", noLacks, build, nil) {
+		if NotApplicable(e.Type, e.Repr).IsZero() && e.Unavailable != build {
+			t.Errorf("%s: got %+v, want %+v", e.Key, e.Unavailable, build)
 		}
 	}
 }
@@ -47,15 +49,15 @@ func TestEntriesPanicsOnDrift(t *testing.T) {
 	delete(missing, Key{Type: "G1", Repr: "affine", Layout: "pointer"})
 	extra := allImpls()
 	extra[Key{Type: "G1", Repr: "scalar", Layout: "pointer"}] = Impl{}
-	lacksAffine := func(k Key) string {
+	lacksAffine := func(k Key) model.Why {
 		if k.Repr == "affine" {
-			return "no affine"
+			return model.Because(model.NotOffered, "no affine")
 		}
-		return ""
+		return model.Why{}
 	}
 	for _, tc := range []struct {
 		name  string
-		lacks func(Key) string
+		lacks func(Key) model.Why
 		impls map[Key]Impl
 		want  string
 	}{
@@ -70,15 +72,16 @@ func TestEntriesPanicsOnDrift(t *testing.T) {
 					t.Errorf("got panic %q, want one containing %q", p, tc.want)
 				}
 			}()
-			Entries("circl", tc.lacks, "", tc.impls)
+			Entries("circl", tc.lacks, model.Why{}, tc.impls)
 		})
 	}
 }
 
 func TestNotApplicable(t *testing.T) {
 	for _, tc := range []struct {
-		typ, repr string
-		applies   bool
+		typ     model.Type
+		repr    model.Repr
+		applies bool
 	}{
 		{"SecretKey", "scalar", true},
 		{"SecretKey", "affine", false},
@@ -87,14 +90,18 @@ func TestNotApplicable(t *testing.T) {
 		{"PublicKey", "affine", true},
 		{"G2", "uncompressed", true},
 	} {
-		if got := NotApplicable(tc.typ, tc.repr) == ""; got != tc.applies {
+		if got := NotApplicable(tc.typ, tc.repr).IsZero(); got != tc.applies {
 			t.Errorf("NotApplicable(%s, %s): applies %v, want %v", tc.typ, tc.repr, got, tc.applies)
 		}
 	}
 }
 
 func TestGroup(t *testing.T) {
-	for _, tc := range []struct{ typ, scheme, want string }{
+	for _, tc := range []struct {
+		typ    model.Type
+		scheme model.Scheme
+		want   model.Type
+	}{
 		{"PublicKey", "min-pk", "G1"},
 		{"PublicKey", "min-sig", "G2"},
 		{"Signature", "min-pk", "G2"},

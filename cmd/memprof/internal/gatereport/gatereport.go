@@ -16,7 +16,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // Check writes the outcomes of a budget check, failures first, each
@@ -79,7 +79,7 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 		}
 		line = fmt.Sprintf("%s %s  %s: %s > budget %s (%s, %s)", word, o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value), signed(m, by), signedPct(frac))
 		if m.Timed() {
-			line += fmt.Sprintf("; interquartile range [%s, %s]", gate.HumanDuration(o.Q1), gate.HumanDuration(o.Q3))
+			line += fmt.Sprintf("; interquartile range [%s, %s]", model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
 	}
 	if _, err := fmt.Fprintln(w, line); err != nil {
@@ -111,22 +111,27 @@ func signed(m gate.Metric, v float64) string {
 	return "+" + s
 }
 
+// signedPct writes a fraction as a signed percentage: "+50.0%".
 func signedPct(f float64) string {
-	if math.IsInf(f, 1) {
+	switch {
+	case math.IsInf(f, 1):
 		return "+∞%"
+	case f < 0:
+		return model.FormatPercent(f)
 	}
-	return fmt.Sprintf("%+.1f%%", f*100)
+	return "+" + model.FormatPercent(f)
 }
 
-// value formats a comparison value with its unit.
+// rowUnits are the model units of a comparison row's units.
+var rowUnits = map[string]model.Unit{"B": model.Bytes, "allocs": model.Count, "ns": model.Nanoseconds}
+
+// value formats a comparison value with its unit (model.Unit.Format).
 func value(r gate.Row, v float64) string {
-	switch r.Unit {
-	case "ns":
-		return gate.HumanDuration(v)
-	case "allocs":
-		return render.Num(v)
+	u, ok := rowUnits[r.Unit]
+	if !ok {
+		u = model.Bytes
 	}
-	return render.Num(v) + " B"
+	return u.Format(v)
 }
 
 // delta formats a row's change with signs and units: "+96 B (+50.0%)".
@@ -144,7 +149,7 @@ func delta(r gate.Row) string {
 	}
 	s := sign + value(r, math.Abs(r.Delta))
 	if r.Base != 0 {
-		s += fmt.Sprintf(" (%+.1f%%)", r.DeltaFraction*100)
+		s += " (" + signedPct(r.DeltaFraction) + ")"
 	}
 	return s
 }
@@ -287,7 +292,7 @@ func mdCell(s string) string {
 }
 
 // envRows lists the environment fields side by side.
-func envRows(a, b memprof.Env) [][3]string {
+func envRows(a, b model.Env) [][3]string {
 	rows := [][3]string{
 		{"cpu", a.CPU, b.CPU},
 		{"goos/goarch", a.GOOS + "/" + a.GOARCH, b.GOOS + "/" + b.GOARCH},

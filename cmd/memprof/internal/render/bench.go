@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // BenchUnits are the units of the instances lines, with their metadata:
@@ -39,8 +38,8 @@ var BenchUnits = []string{"B/instance", "allocs/instance"}
 // writes one key per line); benchfmt.Reader reads them back as the same
 // metadata. Failed cases and unavailable combinations have no line: the
 // format has no way to say "not measured".
-func Bench(w io.Writer, rs *memprof.Results) error {
-	if slices.ContainsFunc(rs.Instances, func(r memprof.Result) bool { return r.Error == "" }) {
+func Bench(w io.Writer, rs *model.Results) error {
+	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
 		for _, u := range BenchUnits {
 			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
 				return err
@@ -49,7 +48,7 @@ func Bench(w io.Writer, rs *memprof.Results) error {
 	}
 	config := benchConfig(rs.Env)
 	bw := benchfmt.NewWriter(w)
-	instances := append([]memprof.Result(nil), rs.Instances...)
+	instances := append([]model.Result(nil), rs.Instances...)
 	SortInstances(instances)
 	for _, r := range instances {
 		if r.Error != "" {
@@ -57,7 +56,7 @@ func Bench(w io.Writer, rs *memprof.Results) error {
 		}
 		res := &benchfmt.Result{
 			Config: config,
-			Name:   benchfmt.Name("Instances/" + benchName(r.Key())),
+			Name:   benchfmt.Name("Instances/" + r.Key.BenchName()),
 			Iters:  r.N,
 			Values: []benchfmt.Value{
 				{Value: r.BytesPerInstance, Unit: "B/instance"},
@@ -72,13 +71,9 @@ func Bench(w io.Writer, rs *memprof.Results) error {
 		if t.Error != "" {
 			continue
 		}
-		name := "type=" + t.Type + "/lib=" + t.Lib + "/repr=" + t.Repr + "/op=" + t.Op
-		if t.Batch > 1 {
-			name += "/batch=" + strconv.Itoa(t.Batch)
-		}
 		res := &benchfmt.Result{
 			Config: config,
-			Name:   benchfmt.Name("Throughput/" + benchName(name)),
+			Name:   benchfmt.Name("Throughput/" + t.Key.BenchName()),
 			Iters:  max(t.Samples, 1),
 			Values: []benchfmt.Value{
 				{Value: t.NsPerOpMedian, Unit: "ns/op"},
@@ -95,7 +90,7 @@ func Bench(w io.Writer, rs *memprof.Results) error {
 }
 
 // benchConfig returns the file configuration of env, in a fixed order.
-func benchConfig(env memprof.Env) []benchfmt.Config {
+func benchConfig(env model.Env) []benchfmt.Config {
 	var cfg []benchfmt.Config
 	add := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {
@@ -114,7 +109,7 @@ func benchConfig(env memprof.Env) []benchfmt.Config {
 	for m := range env.Modules {
 		mods = append(mods, m)
 	}
-	sort.Strings(mods)
+	slices.Sort(mods)
 	for _, m := range mods {
 		// A config key starts with a lower-case letter and holds no space
 		// or upper-case letter; module paths are lower case.

@@ -3,19 +3,20 @@ package render
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/color"
 	"io"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // The charts are drawn with gonum.org/v1/plot and written as SVG. They are
@@ -30,31 +31,34 @@ var ErrNoData = errors.New("nothing to chart")
 // Series is one library and representation (and layout, scheme when not
 // the defaults): one bar colour, one legend entry, one labelled point.
 type Series struct {
-	Lib, Repr, Layout, Scheme string
+	Lib    model.Lib
+	Repr   model.Repr
+	Layout model.Layout
+	Scheme model.Scheme
 }
 
 // Label is the series as the charts and the report name it: "blst affine",
 // "gnark jacobian (slice)", "blst affine min-sig".
 func (s Series) Label() string {
-	l := s.Lib + " " + s.Repr
-	if s.Layout != "" && s.Layout != "pointer" {
-		l += " (" + s.Layout + ")"
+	l := string(s.Lib) + " " + string(s.Repr)
+	if s.Layout != "" && s.Layout != model.Pointer {
+		l += " (" + string(s.Layout) + ")"
 	}
-	if s.Scheme != "" && s.Scheme != "min-pk" {
-		l += " " + s.Scheme
+	if s.Scheme != "" && s.Scheme != model.MinPk {
+		l += " " + string(s.Scheme)
 	}
 	return l
 }
 
 // SeriesOf returns the series a result belongs to.
-func SeriesOf(r memprof.Result) Series {
+func SeriesOf(r model.Result) Series {
 	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme}
 }
 
 // libColor is the colour of a library in every chart: Okabe and Ito's
 // blue, orange and green, distinguishable with the common colour-vision
 // deficiencies and dark enough to read on white. Other names get grey.
-func libColor(lib string) color.Color {
+func libColor(lib model.Lib) color.Color {
 	switch lib {
 	case "blst":
 		return rgb(0x0072B2)
@@ -67,14 +71,14 @@ func libColor(lib string) color.Color {
 }
 
 // libsOf returns the libraries of the given series, in memprof's order.
-func libsOf(all []Series) []string {
-	var libs []string
+func libsOf(all []Series) []model.Lib {
+	var libs []model.Lib
 	for _, s := range all {
 		if !slices.Contains(libs, s.Lib) {
 			libs = append(libs, s.Lib)
 		}
 	}
-	sort.SliceStable(libs, func(i, j int) bool { return suites.Less("", libs[i], "", "", "", libs[j], "", "") })
+	slices.SortStableFunc(libs, func(a, b model.Lib) int { return model.Compare(model.Key{Lib: a}, model.Key{Lib: b}) })
 	return libs
 }
 
@@ -149,17 +153,117 @@ func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) e
 
 // typesOf returns the types with at least one measured instance, in
 // memprof's order.
-func typesOf(rs *memprof.Results) []string {
-	var out []string
+func typesOf(rs *model.Results) []model.Type {
+	var out []model.Type
 	for _, r := range rs.Instances {
 		if r.Error == "" && !slices.Contains(out, r.Type) {
 			out = append(out, r.Type)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return suites.Less(out[i], "", "", "", out[j], "", "", "") })
+	slices.SortStableFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
 	return out
 }
 
 // TypesMeasured returns the types of rs that have at least one measured
 // instance, in memprof's order.
-func TypesMeasured(rs *memprof.Results) []string { return typesOf(rs) }
+func TypesMeasured(rs *model.Results) []model.Type { return typesOf(rs) }
+
+// BytesPerInstanceChart writes a grouped bar chart of bytes per instance as
+// SVG: one group per type, one bar per library and representation (and
+// layout). The bars are horizontal, so that every bar carries its name and
+// value beside it however many there are; their colour is the library's.
+// Failed cases have no bar. It returns ErrNoData when rs has no measured
+// instance.
+func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
+	types := typesOf(rs)
+	if len(types) == 0 {
+		return fmt.Errorf("bytes per instance chart: %w", ErrNoData)
+	}
+	instances := append([]model.Result(nil), rs.Instances...)
+	SortInstances(instances)
+	groups := make([][]model.Result, len(types))
+	total := 0
+	for _, r := range instances {
+		if r.Error != "" {
+			continue
+		}
+		for i, t := range types {
+			if r.Type == t {
+				groups[i] = append(groups[i], r)
+				total++
+			}
+		}
+	}
+
+	// Positions in bar units from the top: each group takes one unit per
+	// bar and one unit of gap, the first type on top.
+	const gap = 1.0
+	barWidth := vg.Points(11)
+	unit := barWidth + vg.Points(3)
+	p := newPlot("Bytes per instance (Go heap, holder excluded)", "bytes per instance (B)", "")
+	grid := plotter.NewGrid()
+	grid.Horizontal.Color = nil
+	p.Add(grid)
+	var ticks []plot.Tick
+	var series []Series
+	y := float64(total) + gap*float64(len(types)-1)
+	for gi, g := range groups {
+		top := y
+		for _, r := range g {
+			s := SeriesOf(r)
+			series = append(series, s)
+			bc, err := plotter.NewBarChart(plotter.Values{r.BytesPerInstance}, barWidth)
+			if err != nil {
+				return fmt.Errorf("bytes per instance chart: %w", err)
+			}
+			bc.Horizontal = true
+			bc.XMin = y - 0.5
+			bc.Color = libColor(r.Lib)
+			bc.LineStyle.Color = borderGrey
+			bc.LineStyle.Width = vg.Points(0.5)
+			p.Add(bc)
+			lbl, err := plotter.NewLabels(plotter.XYLabels{
+				XYs:    plotter.XYs{{X: r.BytesPerInstance, Y: y - 0.5}},
+				Labels: []string{s.Label() + ": " + Num(r.BytesPerInstance)},
+			})
+			if err != nil {
+				return fmt.Errorf("bytes per instance chart: %w", err)
+			}
+			lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), YAlign: draw.YCenter, Handler: p.Title.TextStyle.Handler}
+			lbl.Offset = vg.Point{X: vg.Points(3)}
+			p.Add(lbl)
+			y--
+		}
+		ticks = append(ticks, plot.Tick{Value: (top + y) / 2, Label: string(types[gi])})
+		y -= gap
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Tick.Length = 0
+	p.Y.Padding = vg.Points(6)
+	p.Y.Min, p.Y.Max = -gap/2, float64(total)+gap*float64(len(types)-1)+gap/2
+	p.X.Min = 0
+	legend := newLegend()
+	for _, lib := range libsOf(series) {
+		legend.Add(string(lib), swatch{libColor(lib)})
+	}
+	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
+	return writeSVG(w, p, legend, vg.Points(620), height)
+}
+
+// swatch is a legend thumbnail: a filled square with a grey outline.
+type swatch struct{ color color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	side := min(r.Size().X, r.Size().Y)
+	sq := draw.Canvas{Canvas: c.Canvas, Rectangle: r}
+	sq.Min.X = r.Min.X + (r.Size().X-side)/2
+	sq.Max.X = sq.Min.X + side
+	sq.Min.Y = r.Min.Y + (r.Size().Y-side)/2
+	sq.Max.Y = sq.Min.Y + side
+	c.SetColor(s.color)
+	c.Fill(sq.Rectangle.Path())
+	c.SetColor(borderGrey)
+	c.SetLineWidth(vg.Points(0.5))
+	c.Stroke(sq.Rectangle.Path())
+}

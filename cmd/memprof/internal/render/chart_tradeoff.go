@@ -13,16 +13,16 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // keyOps lists, per type, the operations whose cost a representation
-// changes most, best first (the names are suites.OpNames): the trade-off
+// changes most, best first (the names are model.Ops): the trade-off
 // chart and the report's summary use the first one that was timed.
 // Aggregation is where affine and Jacobian storage differ (blst-ts's
 // lesson: affine storage pays a conversion per addition); decoding is
 // where the compressed encodings pay.
-var keyOps = map[string][]string{
+var keyOps = map[model.Type][]model.Op{
 	"Signature": {"aggregate", "verify", "decompress-checked", "decompress", "to-affine"},
 	"PublicKey": {"aggregate", "fast-aggregate-verify", "verify", "decompress-checked", "decompress", "to-affine"},
 	"SecretKey": {"sign"},
@@ -32,16 +32,16 @@ var keyOps = map[string][]string{
 
 // KeyOp is the operation a type's trade-off is judged on, with its batch.
 type KeyOp struct {
-	Op    string
+	Op    model.Op
 	Batch int
 }
 
 // String names the operation for a reader: "aggregate (batch 128)".
 func (k KeyOp) String() string {
 	if k.Batch > 1 {
-		return k.Op + " (batch " + strconv.Itoa(k.Batch) + ")"
+		return string(k.Op) + " (batch " + strconv.Itoa(k.Batch) + ")"
 	}
-	return k.Op
+	return string(k.Op)
 }
 
 // KeyOpOf chooses the key operation of typ among the timed throughput rows
@@ -50,7 +50,7 @@ func (k KeyOp) String() string {
 // operation timed for the most representations (ties broken by name). For
 // an operation timed at several batch sizes it takes the largest. ok is
 // false when typ has no timed operation.
-func KeyOpOf(rs *memprof.Results, typ string) (k KeyOp, ok bool) {
+func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	count := map[KeyOp]int{}
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Error == "" && t.NsPerOpMedian > 0 {
@@ -93,27 +93,27 @@ func KeyOpOf(rs *memprof.Results, typ string) (k KeyOp, ok bool) {
 // instance beside the time of the type's key operation.
 type TradeoffPoint struct {
 	Series   Series
-	Instance memprof.Result
-	Op       memprof.ThroughputRow
+	Instance model.Result
+	Op       model.ThroughputRow
 }
 
 // TradeoffPoints pairs the measured instances of typ with the timings of
 // op, by library and representation. When a representation was measured
 // in several layouts, the pointer layout (how constructors return values)
 // is used.
-func TradeoffPoints(rs *memprof.Results, typ string, op KeyOp) []TradeoffPoint {
+func TradeoffPoints(rs *model.Results, typ model.Type, op KeyOp) []TradeoffPoint {
 	var out []TradeoffPoint
 	for _, t := range SortedThroughput(rs.Throughput) {
 		if t.Type != typ || t.Op != op.Op || t.Batch != op.Batch || t.Error != "" {
 			continue
 		}
-		var match *memprof.Result
+		var match *model.Result
 		for i := range rs.Instances {
 			r := &rs.Instances[i]
 			if r.Type != typ || r.Lib != t.Lib || r.Repr != t.Repr || r.Error != "" {
 				continue
 			}
-			if match == nil || (r.Layout == "pointer" && match.Layout != "pointer") {
+			if match == nil || (r.Layout == model.Pointer && match.Layout != model.Pointer) {
 				match = r
 			}
 		}
@@ -130,7 +130,7 @@ func TradeoffPoints(rs *memprof.Results, typ string, op KeyOp) []TradeoffPoint {
 // to the third quartile), one labelled point per library and
 // representation. It returns ErrNoData when typ has no timed operation
 // that matches a measured instance.
-func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
+func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 	op, ok := KeyOpOf(rs, typ)
 	if !ok {
 		return fmt.Errorf("trade-off chart of %s: no throughput: %w", typ, ErrNoData)
@@ -144,9 +144,9 @@ func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
 		slowest = max(slowest, pt.Op.NsPerOpQ3, pt.Op.NsPerOpMedian)
 		biggest = max(biggest, pt.Instance.BytesPerInstance)
 	}
-	unit, div := DurationUnit(slowest)
+	unit, div := model.NsScale(slowest)
 	p := newPlot(
-		typ+": bytes per instance against "+op.String(),
+		string(typ)+": bytes per instance against "+op.String(),
 		op.String()+", time per op ("+unit+"): median, bar from Q1 to Q3",
 		"bytes per instance (B)",
 	)
@@ -191,7 +191,7 @@ func TradeoffChart(w io.Writer, rs *memprof.Results, typ string) error {
 		}
 	}
 	for _, lib := range libsOf(seen) {
-		legend.Add(lib, swatch{libColor(lib)})
+		legend.Add(string(lib), swatch{libColor(lib)})
 	}
 	p.X.Min, p.X.Max = 0, slowest/div*1.25
 	p.Y.Min, p.Y.Max = 0, biggest*1.15

@@ -1,22 +1,19 @@
 // Package render turns memprof results into terminal tables (and, through
 // its other files, into the other output formats). It only formats: it
-// never measures, and it writes only to the io.Writer it is given.
+// never measures, and it writes only to the io.Writer it is given. The
+// columns of its tables and of the CSV file are model.Columns, and every
+// figure is written by model's unit formatters.
 package render
 
-import (
-	"math"
-	"strconv"
-)
+import "github.com/memprof/memprof/model"
 
-// Num formats a per-instance figure: whole numbers without decimals (the
-// exact figures are whole), others with two, and small fractions with two
-// significant digits so that they do not read as zero.
-func Num(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	if math.Abs(v) < 0.01 {
-		return strconv.FormatFloat(v, 'g', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
-}
+// Num formats a per-instance figure: model.FormatFigure (kept under this
+// name for the packages that call it).
+func Num(v float64) string { return model.FormatFigure(v) }
+
+// Duration formats a time in nanoseconds: model.FormatNs.
+func Duration(ns float64) string { return model.FormatNs(ns) }
+
+// DurationUnit returns the unit Duration uses for ns and its size in ns:
+// model.NsScale.
+func DurationUnit(ns float64) (string, float64) { return model.NsScale(ns) }

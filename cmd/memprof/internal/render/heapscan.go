@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/model"
 )
 
 // HeapscanView says what the heapscan renderers show besides the summary.
@@ -217,7 +218,7 @@ func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 	if err := cw.Write(HeapscanCSVHeader); err != nil {
 		return err
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	f := model.FormatExact
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		rec := []string{
@@ -277,9 +278,7 @@ func signed(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func percent(v float64) string {
-	return strconv.FormatFloat(100*v, 'f', 1, 64) + "%"
-}
+func percent(v float64) string { return model.FormatPercent(v) }
 
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))

@@ -3,20 +3,17 @@ package render
 import (
 	"fmt"
 	"io"
-	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // Markdown writes rs as GitHub-flavoured Markdown tables: the instances
 // (failed and unavailable cases included, with the reason), the throughput
 // rows when there are any, and the allocation sites. It is the
 // --format markdown output of the instances and throughput commands.
-func Markdown(w io.Writer, rs *memprof.Results) error {
+func Markdown(w io.Writer, rs *model.Results) error {
 	mw := &mdWriter{w: w}
 	if len(rs.Instances) > 0 || len(unavailableInstances(rs)) > 0 {
 		mw.line("### Bytes per instance")
@@ -38,212 +35,32 @@ func Markdown(w io.Writer, rs *memprof.Results) error {
 	return mw.err
 }
 
-// InstancesMarkdownTable writes one Markdown row per case of rs: the
-// columns of the terminal table.
-func InstancesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
-	t := MarkdownTable{
-		Header: []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof B", "slot B", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note"},
-		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, true, true, false},
-	}
-	for _, r := range sortedRows(rs) {
-		t.Rows = append(t.Rows, r.cells)
-	}
+// InstancesMarkdownTable writes one Markdown row per case of rs and per
+// unavailable combination: the columns of the terminal table.
+func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
+	t, _ := instanceTable(rs, model.InMarkdown, false)
 	mw.Table(t)
-}
-
-// sortedRows returns the instances and the unavailable combinations of rs
-// as table rows, in memprof's order.
-func sortedRows(rs *memprof.Results) []row {
-	var rows []row
-	for _, r := range rs.Instances {
-		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
-		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
-			continue
-		}
-		rows = append(rows, row{k, []string{
-			r.Type, r.Lib, r.Repr, r.Layout,
-			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
-			strconv.FormatInt(r.SizeofBytes, 10), Num(r.SlotBytes),
-			Offheap(r), Num(r.HeapAllocBytesPerInstance),
-			Num(r.HolderBytesPerInstance), cHeap(r), RSS(r), Unaccounted(r), "n=" + strconv.Itoa(r.N),
-		}})
-	}
-	for _, u := range unavailableInstances(rs) {
-		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].key, rows[j].key
-		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
-	})
-	return rows
 }
 
 // ThroughputMarkdownTable writes the throughput rows of rs (only those of
 // type typ when typ is not empty) with the operations a library does not
 // offer, as one Markdown table.
-func ThroughputMarkdownTable(mw *MarkdownWriter, rs *memprof.Results, typ string) {
-	t := MarkdownTable{
-		Header: []string{"type", "lib", "repr", "op", "batch", "samples", "time/op (median)", "Q1–Q3", "CPU time/op", "ops/s", "B/op", "allocs/op", "note"},
-		Right:  []bool{false, false, false, false, true, true, true, true, true, true, true, true, false},
-	}
-	for _, r := range SortedThroughput(rs.Throughput) {
-		if typ != "" && r.Type != typ {
-			continue
-		}
-		if r.Error != "" {
-			t.Rows = append(t.Rows, []string{r.Type, r.Lib, r.Repr, r.Op, batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)})
-			continue
-		}
-		t.Rows = append(t.Rows, []string{
-			r.Type, r.Lib, r.Repr, r.Op, batch(r.Batch), strconv.Itoa(r.Samples),
-			Duration(r.NsPerOpMedian), Duration(r.NsPerOpQ1) + " – " + Duration(r.NsPerOpQ3),
-			Duration(r.CPUNsPerOpMedian), opsPerSecond(r), Num(r.BytesPerOp), Num(r.AllocsPerOp), r.Note,
-		})
-	}
-	for _, u := range unavailableOps(rs) {
-		if typ != "" && u.Type != typ {
-			continue
-		}
-		t.Rows = append(t.Rows, []string{u.Type, u.Lib, u.Repr, u.Op, "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason})
-	}
-	mw.Table(t)
+func ThroughputMarkdownTable(mw *MarkdownWriter, rs *model.Results, typ model.Type) {
+	mw.Table(throughputTable(rs, model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }))
 }
 
 // SitesMarkdownTable writes the allocation sites of every measured case.
-func SitesMarkdownTable(mw *MarkdownWriter, rs *memprof.Results) {
-	t := MarkdownTable{
-		Header: []string{"case", "allocation site", "B/instance", "allocs/instance", "slot sizes"},
-		Right:  []bool{false, false, true, true, true},
-	}
-	for _, r := range rs.Instances {
-		for _, s := range r.Sites {
-			var slots []string
-			for _, b := range s.SlotBytes {
-				slots = append(slots, strconv.FormatInt(b, 10))
-			}
-			site := ShortFunction(s.Function)
-			if s.Line > 0 {
-				site += ":" + strconv.FormatInt(s.Line, 10)
-			}
-			t.Rows = append(t.Rows, []string{caseName(r), "`" + site + "`", Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")})
-		}
-	}
-	mw.Table(t)
+func SitesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
+	mw.Table(sitesTable(rs, true))
 }
 
-func hasSites(rs *memprof.Results) bool {
+func hasSites(rs *model.Results) bool {
 	for _, r := range rs.Instances {
 		if len(r.Sites) > 0 {
 			return true
 		}
 	}
 	return false
-}
-
-// unavailableInstances returns the unavailable combinations that are not
-// operations.
-func unavailableInstances(rs *memprof.Results) []memprof.Unavailable {
-	var out []memprof.Unavailable
-	for _, u := range rs.Unavailable {
-		if u.Op == "" {
-			out = append(out, u)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		return suites.Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
-	})
-	return out
-}
-
-// unavailableOps returns the operations a library does not offer.
-func unavailableOps(rs *memprof.Results) []memprof.Unavailable {
-	var out []memprof.Unavailable
-	for _, u := range rs.Unavailable {
-		if u.Op != "" {
-			out = append(out, u)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Type != b.Type || a.Lib != b.Lib || a.Repr != b.Repr {
-			return suites.Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
-		}
-		return a.Op < b.Op
-	})
-	return out
-}
-
-// SortedThroughput returns a copy of rows ordered by type, library,
-// representation, operation and batch.
-func SortedThroughput(rows []memprof.ThroughputRow) []memprof.ThroughputRow {
-	out := append([]memprof.ThroughputRow(nil), rows...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Type != b.Type || a.Lib != b.Lib || a.Repr != b.Repr {
-			return suites.Less(a.Type, a.Lib, a.Repr, "", b.Type, b.Lib, b.Repr, "")
-		}
-		if a.Op != b.Op {
-			return a.Op < b.Op
-		}
-		return a.Batch < b.Batch
-	})
-	return out
-}
-
-func batch(b int) string {
-	if b <= 0 {
-		return "-"
-	}
-	return strconv.Itoa(b)
-}
-
-func opsPerSecond(r memprof.ThroughputRow) string {
-	v := r.OpsPerSecond
-	if v == 0 && r.NsPerOpMedian > 0 {
-		v = 1e9 / r.NsPerOpMedian
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// Duration formats a time in nanoseconds with three significant digits
-// and the unit that suits it (ns, µs, ms, s).
-func Duration(ns float64) string {
-	unit, div := DurationUnit(ns)
-	return sig3(ns/div) + " " + unit
-}
-
-// DurationUnit returns the unit Duration uses for ns and its size in ns.
-func DurationUnit(ns float64) (string, float64) {
-	switch {
-	case ns >= 1e9:
-		return "s", 1e9
-	case ns >= 1e6:
-		return "ms", 1e6
-	case ns >= 1e3:
-		return "µs", 1e3
-	}
-	return "ns", 1
-}
-
-// sig3 formats v with three significant digits, without exponent.
-func sig3(v float64) string {
-	switch a := abs(v); {
-	case a >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // MarkdownTable is a Markdown table: a header, rows of cells, and which

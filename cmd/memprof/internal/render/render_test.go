@@ -17,27 +17,16 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// fixturePath is the results file of a real run that the golden tests
-// render (see fixtures/results/README.md for how it is made).
-const fixturePath = "../../../../fixtures/results/results.json"
-
-func loadFixture(t *testing.T) *memprof.Results {
-	t.Helper()
-	rs, err := memprof.ReadResultsFile(fixturePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs.Instances) == 0 {
-		t.Fatalf("%s: no instances", fixturePath)
-	}
-	return rs
-}
+// loadFixture returns the results file of a real run that the golden
+// tests render.
+func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
 
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -49,7 +38,7 @@ func TestGolden(t *testing.T) {
 	rs := loadFixture(t)
 	tests := []struct {
 		name   string
-		render func(io.Writer, *memprof.Results) error
+		render func(io.Writer, *model.Results) error
 	}{
 		{"fixture.md", Markdown},
 		{"fixture.csv", CSV},
@@ -67,8 +56,8 @@ func TestGolden(t *testing.T) {
 }
 
 // measured returns the instances of rs that carry a measurement.
-func measured(rs *memprof.Results) []memprof.Result {
-	var out []memprof.Result
+func measured(rs *model.Results) []model.Result {
+	var out []model.Result
 	for _, r := range rs.Instances {
 		if r.Error == "" {
 			out = append(out, r)
@@ -81,7 +70,7 @@ func measured(rs *memprof.Results) []memprof.Result {
 // for every measured Signature and PublicKey representation, its times
 // made up from the row's position (1, 2, 3... µs), so that the truth of
 // every chart and sentence is known.
-func withThroughput(rs *memprof.Results) *memprof.Results {
+func withThroughput(rs *model.Results) *model.Results {
 	c := *rs
 	c.Throughput = nil
 	i := 0
@@ -91,14 +80,10 @@ func withThroughput(rs *memprof.Results) *memprof.Results {
 		}
 		i++
 		ns := float64(i) * 1000
-		c.Throughput = append(c.Throughput, memprof.ThroughputRow{
-			Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128, Samples: 10,
-			NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns,
-			OpsPerSecond: 1e9 / ns, BytesPerOp: float64(i), AllocsPerOp: 1,
-		})
+		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns, BytesPerOp: float64(i), AllocsPerOp: 1}})
 	}
-	c.Throughput = append(c.Throughput, memprof.ThroughputRow{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Error: "made-up failure"})
-	c.Unavailable = append(slices.Clone(c.Unavailable), memprof.Unavailable{Type: "Signature", Lib: "circl", Repr: "affine", Op: "aggregate", Reason: "not offered by circl: made up"})
+	c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1}, Error: "made-up failure"})
+	c.Unavailable = append(slices.Clone(c.Unavailable), model.Unavailable{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "affine", Op: "aggregate"}, Why: model.Why{Reason: "not offered by circl: made up"}})
 	return &c
 }
 
@@ -106,7 +91,7 @@ func TestGoldenThroughput(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *memprof.Results) error
+		render func(io.Writer, *model.Results) error
 	}{
 		{"madeup.md", Markdown},
 		{"madeup.csv", CSV},
@@ -125,7 +110,7 @@ func TestGoldenThroughput(t *testing.T) {
 func TestCSV(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		rs   *memprof.Results
+		rs   *model.Results
 	}{
 		{"fixture", loadFixture(t)},
 		{"with throughput", withThroughput(loadFixture(t))},
@@ -167,18 +152,18 @@ func TestCSV(t *testing.T) {
 				}
 			}
 			for _, r := range measured(rs) {
-				rec, ok := byKey[r.Type+"/"+r.Lib+"/"+r.Repr+"/"+r.Layout]
+				rec, ok := byKey[string(r.Type)+"/"+string(r.Lib)+"/"+string(r.Repr)+"/"+string(r.Layout)]
 				if !ok {
-					t.Errorf("%s: no CSV row", r.Key())
+					t.Errorf("%s: no CSV row", r.Key.String())
 					continue
 				}
 				got, _ := strconv.ParseFloat(rec[col["bytes_per_instance"]], 64)
 				if got != r.BytesPerInstance {
-					t.Errorf("%s: bytes_per_instance got %v, want %v", r.Key(), got, r.BytesPerInstance)
+					t.Errorf("%s: bytes_per_instance got %v, want %v", r.Key.String(), got, r.BytesPerInstance)
 				}
 				got, _ = strconv.ParseFloat(rec[col["allocs_per_instance"]], 64)
 				if got != r.AllocsPerInstance {
-					t.Errorf("%s: allocs_per_instance got %v, want %v", r.Key(), got, r.AllocsPerInstance)
+					t.Errorf("%s: allocs_per_instance got %v, want %v", r.Key.String(), got, r.AllocsPerInstance)
 				}
 			}
 		})
@@ -211,9 +196,9 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 	}
 	results, units := readBench(t, buf.Bytes())
 
-	want := map[string]memprof.Result{}
+	want := map[string]model.Result{}
 	for _, r := range measured(rs) {
-		want["Instances/"+r.Key()] = r
+		want["Instances/"+r.Key.BenchName()] = r
 	}
 	timed := 0
 	for _, tr := range rs.Throughput {
@@ -345,10 +330,10 @@ func TestBytesPerInstanceChart(t *testing.T) {
 	texts := svgTexts(t, a.Bytes())
 	want := []string{"bytes per instance (B)", "Bytes per instance (Go heap, holder excluded)"}
 	for _, typ := range TypesMeasured(rs) {
-		want = append(want, typ)
+		want = append(want, string(typ))
 	}
 	for _, r := range measured(rs) {
-		want = append(want, SeriesOf(r).Label()+": "+Num(r.BytesPerInstance), r.Lib)
+		want = append(want, SeriesOf(r).Label()+": "+Num(r.BytesPerInstance), string(r.Lib))
 	}
 	for _, w := range want {
 		if !slices.Contains(texts, w) {
@@ -361,7 +346,7 @@ func TestBytesPerInstanceChart(t *testing.T) {
 }
 
 func TestBytesPerInstanceChartNoData(t *testing.T) {
-	rs := &memprof.Results{Schema: memprof.Schema, Instances: []memprof.Result{{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Error: "boom"}}}
+	rs := &model.Results{Schema: model.Schema, Instances: []model.Result{{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Error: "boom"}}}
 	err := BytesPerInstanceChart(io.Discard, rs)
 	if !errors.Is(err, ErrNoData) {
 		t.Errorf("got %v, want ErrNoData", err)
@@ -404,33 +389,33 @@ func TestTradeoffChart(t *testing.T) {
 }
 
 func TestKeyOpOf(t *testing.T) {
-	row := func(typ, lib, repr, op string, batch int) memprof.ThroughputRow {
-		return memprof.ThroughputRow{Type: typ, Lib: lib, Repr: repr, Op: op, Batch: batch, NsPerOpMedian: 1}
+	row := func(typ, lib, repr, op string, batch int) model.ThroughputRow {
+		return model.ThroughputRow{Key: model.Key{Type: model.Type(typ), Lib: model.Lib(lib), Repr: model.Repr(repr), Op: model.Op(op), Batch: batch}, Timing: model.Timing{NsPerOpMedian: 1}}
 	}
 	tests := []struct {
 		name string
-		rows []memprof.ThroughputRow
+		rows []model.ThroughputRow
 		typ  string
 		want KeyOp
 		ok   bool
 	}{
 		{"none", nil, "Signature", KeyOp{}, false},
-		{"preferred op wins", []memprof.ThroughputRow{
+		{"preferred op wins", []model.ThroughputRow{
 			row("Signature", "blst", "affine", "verify", 1), row("Signature", "blst", "jacobian", "verify", 1),
 			row("Signature", "blst", "affine", "aggregate", 128), row("Signature", "blst", "jacobian", "aggregate", 128),
 		}, "Signature", KeyOp{"aggregate", 128}, true},
-		{"preferred op needs two representations", []memprof.ThroughputRow{
+		{"preferred op needs two representations", []model.ThroughputRow{
 			row("Signature", "blst", "affine", "aggregate", 128),
 			row("Signature", "blst", "affine", "verify", 1), row("Signature", "blst", "jacobian", "verify", 1),
 		}, "Signature", KeyOp{"verify", 1}, true},
-		{"other types ignored", []memprof.ThroughputRow{row("G1", "blst", "affine", "aggregate", 128)}, "Signature", KeyOp{}, false},
-		{"unknown ops: most timed", []memprof.ThroughputRow{
+		{"other types ignored", []model.ThroughputRow{row("G1", "blst", "affine", "aggregate", 128)}, "Signature", KeyOp{}, false},
+		{"unknown ops: most timed", []model.ThroughputRow{
 			row("Custom", "blst", "a", "x", 1), row("Custom", "blst", "a", "y", 1), row("Custom", "blst", "b", "y", 1),
 		}, "Custom", KeyOp{"y", 1}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := KeyOpOf(&memprof.Results{Throughput: tt.rows}, tt.typ)
+			got, ok := KeyOpOf(&model.Results{Throughput: tt.rows}, model.Type(tt.typ))
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("got %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
 			}
@@ -445,20 +430,6 @@ func TestMarkdownTableEscapesAndAligns(t *testing.T) {
 	want := "| name |   B |\n| ---- | --: |\n| a\\|b |   1 |\n| µs   | 100 |\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-func TestDuration(t *testing.T) {
-	tests := []struct {
-		ns   float64
-		want string
-	}{
-		{512, "512 ns"}, {1500, "1.50 µs"}, {52_340, "52.3 µs"}, {1_234_567, "1.23 ms"}, {2e9, "2.00 s"},
-	}
-	for _, tt := range tests {
-		if got := Duration(tt.ns); got != tt.want {
-			t.Errorf("Duration(%v): got %q, want %q", tt.ns, got, tt.want)
-		}
 	}
 }
 

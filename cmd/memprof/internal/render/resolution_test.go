@@ -9,13 +9,13 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // TestRSSResolution renders RSS and unaccounted figures at, within and
 // beyond their resolution, in every format. The resolution is what the
 // engine records: two pages and two of the runtime's 256 KiB chunks over N
-// (see memprof.Result.RSSResolution); the tables print "~0" for a figure
+// (see model.Result.RSSResolution); the tables print "~0" for a figure
 // within it, "n/a (N too small)" when it is larger than the instance, and
 // the figure otherwise. JSON and CSV carry the raw figures and the
 // resolution.
@@ -41,13 +41,9 @@ func TestRSSResolution(t *testing.T) {
 		// as they are.
 		{"uncompressed", 1, 0, 73 * page, 73*page - size, Num(73 * page), Num(73*page - size)},
 	}
-	rs := &memprof.Results{Schema: memprof.Schema}
+	rs := &model.Results{Schema: model.Schema}
 	for _, tt := range tests {
-		rs.Instances = append(rs.Instances, memprof.Result{
-			Type: "G2", Lib: "gnark", Repr: tt.repr, Layout: "pointer", N: tt.n,
-			BytesPerInstance: size, AllocsPerInstance: 1, SizeofBytes: int64(size), SlotBytes: size,
-			RSSBytesPerInstance: tt.rss, UnaccountedBytesPerInstance: tt.unaccounted, RSSResolution: tt.res,
-		})
+		rs.Instances = append(rs.Instances, model.Result{Key: model.Key{Type: "G2", Lib: "gnark", Repr: model.Repr(tt.repr), Layout: "pointer"}, Measurement: model.Measurement{N: tt.n, BytesPerInstance: size, AllocsPerInstance: 1, SizeofBytes: int64(size), SlotBytes: size, RSSBytesPerInstance: tt.rss, UnaccountedBytesPerInstance: tt.unaccounted, RSSResolution: tt.res}})
 	}
 
 	var table, md, csvOut, js bytes.Buffer
@@ -92,11 +88,11 @@ func TestRSSResolution(t *testing.T) {
 				}
 			}
 			rec := csvRow(t, recs, tt.repr)
-			wantRes := csvNum(tt.res)
+			wantRes := model.FormatExact(tt.res)
 			if tt.res == 0 {
 				wantRes = "" // not recorded
 			}
-			for col, want := range map[string]string{"rss_bytes_per_instance": csvNum(tt.rss), "unaccounted_bytes_per_instance": csvNum(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
+			for col, want := range map[string]string{"rss_bytes_per_instance": model.FormatExact(tt.rss), "unaccounted_bytes_per_instance": model.FormatExact(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
 				if got := cell(recs[0], rec, col); got != want {
 					t.Errorf("csv: %s: got %q, want %q", col, got, want)
 				}

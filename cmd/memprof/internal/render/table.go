@@ -4,76 +4,21 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
-// SortInstances orders results by type, library, representation and
-// layout, in the order memprof lists them.
-func SortInstances(rs []memprof.Result) {
-	sort.SliceStable(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		return suites.Less(a.Type, a.Lib, a.Repr, a.Layout, b.Type, b.Lib, b.Repr, b.Layout)
-	})
-}
-
-// row is one line of the instances table: a measurement, an error or an
-// unavailable combination.
-type row struct {
-	key   [4]string
-	cells []string
-}
-
 // InstancesTable writes the instances of rs as a terminal table, one row
-// per case (unavailable and failed cases included, with the reason), then
-// a table of the allocation sites.
-func InstancesTable(w io.Writer, rs *memprof.Results) error {
-	var rows []row
-	for _, r := range rs.Instances {
-		k := [4]string{r.Type, r.Lib, r.Repr, r.Layout}
-		if r.Error != "" {
-			rows = append(rows, row{k, []string{r.Type, r.Lib, r.Repr, r.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}})
-			continue
-		}
-		rows = append(rows, row{k, []string{
-			r.Type, r.Lib, r.Repr, r.Layout,
-			Num(r.BytesPerInstance), Num(r.AllocsPerInstance),
-			strconv.FormatInt(r.SizeofBytes, 10), slot(r),
-			Offheap(r), Num(r.HeapAllocBytesPerInstance),
-			Num(r.HolderBytesPerInstance), cHeap(r), RSS(r), Unaccounted(r), "n=" + strconv.Itoa(r.N),
-		}})
-	}
-	omitted := 0
-	for _, u := range rs.Unavailable {
-		if u.Op != "" {
-			continue
-		}
-		if NotApplicable(u.Reason) {
-			omitted++
-			continue
-		}
-		k := [4]string{u.Type, u.Lib, u.Repr, u.Layout}
-		rows = append(rows, row{k, []string{u.Type, u.Lib, u.Repr, u.Layout, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "n/a: " + u.Reason}})
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].key, rows[j].key
-		return suites.Less(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
-	})
-	t := newInstancesTable(w, 15)
-	t.Header("type", "lib", "repr", "layout", "B/instance", "allocs/instance", "sizeof", "slot", "off-heap B", "HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "note")
-	for _, r := range rows {
-		if err := t.Append(r.cells); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+// per case (unavailable and failed cases included, with the reason; the
+// combinations that do not apply to their type are counted, not shown),
+// then the sweeps and a table of the allocation sites.
+func InstancesTable(w io.Writer, rs *model.Results) error {
+	t, omitted := instanceTable(rs, model.InTable, true)
+	if err := writeTerminal(w, t, true); err != nil {
 		return err
 	}
 	if omitted > 0 {
@@ -87,10 +32,8 @@ func InstancesTable(w io.Writer, rs *memprof.Results) error {
 
 // SweepTable writes the sweeps of the cases that have one: bytes per
 // instance at each N and the fitted slope with its 95% interval and R².
-func SweepTable(w io.Writer, rs *memprof.Results) error {
-	t := NewTable(w)
-	t.Header("case", "B/instance at N", "slope B/instance (95% CI)", "intercept B", "R²")
-	n := 0
+func SweepTable(w io.Writer, rs *model.Results) error {
+	t := MarkdownTable{Header: []string{"case", "B/instance at N", "slope B/instance (95% CI)", "intercept B", "R²"}}
 	for _, r := range rs.Instances {
 		s := r.Sweep
 		if s == nil {
@@ -101,95 +44,21 @@ func SweepTable(w io.Writer, rs *memprof.Results) error {
 			at = append(at, fmt.Sprintf("%s@%d", Num(p.BytesPerInstance), p.N))
 		}
 		ci := fmt.Sprintf("%s [%s, %s]", Num(round2(s.Slope)), Num(round2(s.SlopeLow)), Num(round2(s.SlopeHigh)))
-		if err := t.Append([]string{caseName(r), strings.Join(at, " "), ci, Num(round2(s.Intercept)), strconv.FormatFloat(s.R2, 'f', 6, 64)}); err != nil {
-			return err
-		}
-		n++
+		t.Rows = append(t.Rows, []string{r.Key.String(), strings.Join(at, " "), ci, Num(round2(s.Intercept)), model.FormatFixed(s.R2, 6)})
 	}
-	if n == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	return t.Render()
+	return writeTerminalSection(w, t)
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // SitesTable writes the allocation sites of every measured case.
-func SitesTable(w io.Writer, rs *memprof.Results) error {
-	t := NewTable(w)
-	t.Header("case", "allocation site", "B/instance", "allocs/instance", "slot sizes")
-	n := 0
-	for _, r := range rs.Instances {
-		for _, s := range r.Sites {
-			var slots []string
-			for _, b := range s.SlotBytes {
-				slots = append(slots, strconv.FormatInt(b, 10))
-			}
-			site := ShortFunction(s.Function)
-			if s.Line > 0 {
-				site += ":" + strconv.FormatInt(s.Line, 10)
-			}
-			if err := t.Append([]string{caseName(r), site, Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")}); err != nil {
-				return err
-			}
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	return t.Render()
-}
-
-func caseName(r memprof.Result) string {
-	if r.Type == "" {
-		return r.Name
-	}
-	return r.Type + "/" + r.Lib + "/" + r.Repr + "/" + r.Layout
-}
-
-func cHeap(r memprof.Result) string {
-	if r.CHeapBytesPerInstance == nil {
-		return "n/a"
-	}
-	return Num(*r.CHeapBytesPerInstance)
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 160 {
-		s = s[:157] + "..."
-	}
-	return s
+func SitesTable(w io.Writer, rs *model.Results) error {
+	return writeTerminalSection(w, sitesTable(rs, false))
 }
 
 // NewTable returns a terminal table that keeps header names as written.
 func NewTable(w io.Writer) *tablewriter.Table {
 	return tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-}
-
-// noteWidth is where the instances table wraps its note column, so that
-// long reasons do not make the table wider than a terminal.
-const noteWidth = 48
-
-// newInstancesTable is NewTable with the last (note) column wrapped at
-// noteWidth.
-func newInstancesTable(w io.Writer, columns int) *tablewriter.Table {
-	return tablewriter.NewTable(w,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNormal),
-		tablewriter.WithColumnWidths(tw.NewMapper[int, int]().Set(columns-1, noteWidth)),
-	)
-}
-
-// slot renders the slot column: not applicable to a collection.
-func slot(r memprof.Result) string {
-	if r.Layout == "collection" {
-		return "-"
-	}
-	return Num(r.SlotBytes)
 }
 
 // ShortFunction shortens a function name for display: generic type
@@ -213,59 +82,6 @@ func ShortFunction(fn string) string {
 	return b.String()
 }
 
-// Offheap renders the off-heap figure: "~0" when it is within the
-// figure's resolution (two of the runtime's 256 KiB off-heap chunks over N),
-// the value otherwise.
-func Offheap(r memprof.Result) string {
-	return Resolved(r.OffheapBytesPerInstance, r.OffheapResolution, math.Inf(1))
-}
-
-// RSS renders the RSS figure within its resolution (memprof.Result.RSSResolution):
-// see Resolved, with the instance's own bytes as the bound.
-func RSS(r memprof.Result) string {
-	return Resolved(r.RSSBytesPerInstance, r.RSSResolution, instanceBytes(r))
-}
-
-// Unaccounted renders the unaccounted figure, which has the RSS figure's
-// resolution: see RSS.
-func Unaccounted(r memprof.Result) string {
-	return Resolved(r.UnaccountedBytesPerInstance, r.RSSResolution, instanceBytes(r))
-}
-
 // NTooSmall is what a table shows for a figure whose resolution is larger
-// than the instance it is about.
-const NTooSmall = "n/a (N too small)"
-
-// Resolved renders a per-instance figure v known only to within
-// resolution: NTooSmall when the resolution is larger than bound (then no
-// digit of v tells the instance from nothing, or from twice itself), "~0"
-// when v is within the resolution, v otherwise. A resolution of 0 (not
-// recorded: a results file older than the figure's resolution) renders v.
-func Resolved(v, resolution, bound float64) string {
-	switch {
-	case resolution <= 0:
-		return Num(v)
-	case resolution > bound:
-		return NTooSmall
-	case math.Abs(v) < resolution:
-		return "~0"
-	}
-	return Num(v)
-}
-
-// instanceBytes is what one instance is known to keep: its Go heap bytes,
-// from the heap profile, and its C heap where that was measured.
-func instanceBytes(r memprof.Result) float64 {
-	b := r.BytesPerInstance
-	if r.CHeapBytesPerInstance != nil && *r.CHeapBytesPerInstance > 0 {
-		b += *r.CHeapBytesPerInstance
-	}
-	return b
-}
-
-// NotApplicable reports whether an unavailable combination's reason says
-// that the representation does not apply to the type at all (as opposed to
-// a library that lacks it, which tables always show).
-func NotApplicable(reason string) bool {
-	return strings.HasPrefix(reason, "does not apply")
-}
+// than the instance it is about (model.Unresolved).
+const NTooSmall = model.NTooSmall

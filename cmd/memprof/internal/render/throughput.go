@@ -7,44 +7,26 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // ThroughputTable writes the throughput rows of rs as one terminal table,
 // with the operations a library does not offer as rows that say so, after
-// a line on the agreement check.
-func ThroughputTable(w io.Writer, rs *memprof.Results) error {
+// a line on the agreement check. A row's note (what exactly is timed) is
+// long: the table refers to it ("[1]") and lists it below.
+func ThroughputTable(w io.Writer, rs *model.Results) error {
 	if err := AgreementLine(w, rs.Agreement); err != nil {
 		return err
 	}
-	t := NewTable(w)
-	t.Header("type", "op", "lib", "repr", "batch", "time/op", "Q1 – Q3", "CPU/op", "ops/s", "B/op", "allocs/op", "samples", "note")
 	var notes []string
-	for _, r := range opOrdered(rs.Throughput) {
-		var cells []string
-		if r.Error != "" {
-			cells = []string{r.Type, r.Op, r.Lib, r.Repr, batch(r.Batch), "-", "-", "-", "-", "-", "-", "-", "error: " + firstLine(r.Error)}
-		} else {
-			note := ""
-			if r.Note != "" {
-				notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
-				note = fmt.Sprintf("[%d]", len(notes))
-			}
-			cells = []string{r.Type, r.Op, r.Lib, r.Repr, batch(r.Batch),
-				Duration(r.NsPerOpMedian), Duration(r.NsPerOpQ1) + " – " + Duration(r.NsPerOpQ3),
-				cpuTime(r), opsPerSecond(r), Num(roundTo(r.BytesPerOp, 1)), Num(roundTo(r.AllocsPerOp, 2)), strconv.Itoa(r.Samples), note}
+	t := throughputTable(rs, model.InTable, "", func(r *model.ThroughputRow) string {
+		if r.Note == "" {
+			return ""
 		}
-		if err := t.Append(cells); err != nil {
-			return err
-		}
-	}
-	for _, u := range opOrderedUnavailable(rs.Unavailable) {
-		if err := t.Append([]string{u.Type, u.Op, u.Lib, u.Repr, "-", "-", "-", "-", "-", "-", "-", "-", u.Reason}); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
+		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
+		return fmt.Sprintf("[%d]", len(notes))
+	})
+	if err := writeTerminal(w, t, false); err != nil {
 		return err
 	}
 	for _, n := range notes {
@@ -57,7 +39,7 @@ func ThroughputTable(w io.Writer, rs *memprof.Results) error {
 }
 
 // AgreementLine writes one line on the agreement check, if there was one.
-func AgreementLine(w io.Writer, a *memprof.Agreement) error {
+func AgreementLine(w io.Writer, a *model.Agreement) error {
 	if a == nil {
 		return nil
 	}
@@ -65,7 +47,7 @@ func AgreementLine(w io.Writer, a *memprof.Agreement) error {
 	if !a.OK {
 		state = "DISAGREE"
 	}
-	line := fmt.Sprintf("agreement: %s %s on %d cases (keys, public keys, signatures byte for byte; each verifies the others'; round trips)", strings.Join(a.Libs, ", "), state, a.Cases)
+	line := fmt.Sprintf("agreement: %s %s on %d cases (keys, public keys, signatures byte for byte; each verifies the others'; round trips)", model.Join(a.Libs), state, a.Cases)
 	if len(a.Unavailable) > 0 {
 		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
 	}
@@ -78,11 +60,11 @@ func AgreementLine(w io.Writer, a *memprof.Agreement) error {
 // time of every operation timed for the type. A cell says "n/a" when the
 // library does not offer the operation on that representation, and is
 // empty when the operation does not start from it.
-func TradeoffTables(w io.Writer, rs *memprof.Results) error {
+func TradeoffTables(w io.Writer, rs *model.Results) error {
 	if err := AgreementLine(w, rs.Agreement); err != nil {
 		return err
 	}
-	var types []string
+	var types []model.Type
 	for _, r := range rs.Instances {
 		if !slices.Contains(types, r.Type) {
 			types = append(types, r.Type)
@@ -93,8 +75,8 @@ func TradeoffTables(w io.Writer, rs *memprof.Results) error {
 			types = append(types, r.Type)
 		}
 	}
-	slices.SortStableFunc(types, func(a, b string) int {
-		return slices.Index(suites.Types, a) - slices.Index(suites.Types, b)
+	slices.SortStableFunc(types, func(a, b model.Type) int {
+		return model.Compare(model.Key{Type: a}, model.Key{Type: b})
 	})
 	for _, typ := range types {
 		if err := tradeoffTable(w, rs, typ); err != nil {
@@ -104,21 +86,24 @@ func TradeoffTables(w io.Writer, rs *memprof.Results) error {
 	return nil
 }
 
-type tradeoffKey struct{ lib, repr string }
+type tradeoffKey struct {
+	lib  model.Lib
+	repr model.Repr
+}
 
 type opColumn struct {
-	op    string
+	op    model.Op
 	batch int
 }
 
 func (c opColumn) title() string {
 	if c.batch > 1 {
-		return c.op + " ×" + strconv.Itoa(c.batch)
+		return string(c.op) + " ×" + strconv.Itoa(c.batch)
 	}
-	return c.op
+	return string(c.op)
 }
 
-func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
+func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 	var keys []tradeoffKey
 	add := func(k tradeoffKey) {
 		if !slices.Contains(keys, k) {
@@ -135,11 +120,11 @@ func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
 		v := "error"
 		if r.Error == "" {
 			v = Num(r.BytesPerInstance)
-			if r.Layout != "pointer" {
-				v += " (" + r.Layout + ")"
+			if r.Layout != model.Pointer {
+				v += " (" + string(r.Layout) + ")"
 			}
 		}
-		if _, seen := bytesOf[k]; !seen || r.Layout == "pointer" {
+		if _, seen := bytesOf[k]; !seen || r.Layout == model.Pointer {
 			bytesOf[k] = v
 		}
 	}
@@ -180,16 +165,10 @@ func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
 		}
 	}
 	slices.SortStableFunc(cols, func(a, b opColumn) int {
-		return slices.Index(suites.OpNames, a.op) - slices.Index(suites.OpNames, b.op)
+		return model.Compare(model.Key{Op: a.op}, model.Key{Op: b.op})
 	})
 	slices.SortStableFunc(keys, func(a, b tradeoffKey) int {
-		switch {
-		case suites.Less(typ, a.lib, a.repr, "", typ, b.lib, b.repr, ""):
-			return -1
-		case suites.Less(typ, b.lib, b.repr, "", typ, a.lib, a.repr, ""):
-			return 1
-		}
-		return 0
+		return model.Compare(model.Key{Type: typ, Lib: a.lib, Repr: a.repr}, model.Key{Type: typ, Lib: b.lib, Repr: b.repr})
 	})
 	if _, err := fmt.Fprintf(w, "\n%s: bytes per instance and median time per operation (the representation the operation starts from)\n", typ); err != nil {
 		return err
@@ -205,7 +184,7 @@ func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
 		if !ok {
 			b = "-"
 		}
-		row := []string{k.lib, k.repr, b}
+		row := []string{string(k.lib), string(k.repr), b}
 		for _, c := range cols {
 			row = append(row, cells[k][c])
 		}
@@ -222,58 +201,4 @@ func tradeoffTable(w io.Writer, rs *memprof.Results, typ string) error {
 	}
 	_, err := fmt.Fprintln(w, "n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); empty: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations.")
 	return err
-}
-
-// opOrdered returns rows ordered as the sampler compares them: by type,
-// operation, library and representation.
-func opOrdered(rows []memprof.ThroughputRow) []memprof.ThroughputRow {
-	out := slices.Clone(rows)
-	slices.SortStableFunc(out, func(a, b memprof.ThroughputRow) int {
-		return opCompare(a.Type, a.Op, a.Lib, a.Repr, b.Type, b.Op, b.Lib, b.Repr)
-	})
-	return out
-}
-
-func opOrderedUnavailable(us []memprof.Unavailable) []memprof.Unavailable {
-	var out []memprof.Unavailable
-	for _, u := range us {
-		if u.Op != "" {
-			out = append(out, u)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b memprof.Unavailable) int {
-		return opCompare(a.Type, a.Op, a.Lib, a.Repr, b.Type, b.Op, b.Lib, b.Repr)
-	})
-	return out
-}
-
-func opCompare(t1, o1, l1, r1, t2, o2, l2, r2 string) int {
-	if t1 != t2 {
-		return slices.Index(suites.Types, t1) - slices.Index(suites.Types, t2)
-	}
-	if o1 != o2 {
-		return slices.Index(suites.OpNames, o1) - slices.Index(suites.OpNames, o2)
-	}
-	switch {
-	case suites.Less(t1, l1, r1, "", t2, l2, r2, ""):
-		return -1
-	case suites.Less(t2, l2, r2, "", t1, l1, r1, ""):
-		return 1
-	}
-	return 0
-}
-
-func cpuTime(r memprof.ThroughputRow) string {
-	if r.CPUNsPerOpMedian == 0 {
-		return "n/a"
-	}
-	return Duration(r.CPUNsPerOpMedian)
-}
-
-func roundTo(v float64, decimals int) float64 {
-	p := 1.0
-	for range decimals {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
 }

@@ -5,28 +5,52 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
-func tradeoffFixture() *memprof.Results {
-	return &memprof.Results{
-		Env:       memprof.Env{GOMAXPROCS: 2, CPU: "test cpu"},
-		Agreement: &memprof.Agreement{Cases: 20, Libs: []string{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
-		Instances: []memprof.Result{
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", BytesPerInstance: 192},
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice", BytesPerInstance: 190},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer", BytesPerInstance: 96},
+func tradeoffFixture() *model.Results {
+	return &model.Results{
+		Env:       model.Env{GOMAXPROCS: 2, CPU: "test cpu"},
+		Agreement: &model.Agreement{Cases: 20, Libs: []model.Lib{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
+		Instances: []model.Result{
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 192}},
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice"}, Measurement: model.Measurement{BytesPerInstance: 190}},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 96}},
 		},
-		Throughput: []memprof.ThroughputRow{
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1, Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000, Note: "pairing"},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1, Samples: 3, NsPerOpMedian: 250e3},
-			{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1, Error: "boom"},
+		Throughput: []model.ThroughputRow{
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000}, Note: "pairing"},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 250e3}},
+			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Error: "boom"},
 		},
-		Unavailable: []memprof.Unavailable{
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify", Reason: "not offered by circl: test"},
-			{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify", Reason: "not offered by circl: timed nowhere"},
-			{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "no cgo"},
+		Unavailable: []model.Unavailable{
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify"}, Why: model.Why{Reason: "not offered by circl: test"}},
+			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify"}, Why: model.Why{Reason: "not offered by circl: timed nowhere"}},
+			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Reason: "no cgo"}},
 		},
+	}
+}
+
+// lineCheck is a line of a table (the first with every part of row) and
+// what must be on it.
+type lineCheck struct {
+	row  []string
+	want []string
+}
+
+// checkLines checks every line check on out.
+func checkLines(t *testing.T, out string, checks []lineCheck) {
+	t.Helper()
+	for _, c := range checks {
+		l := lineWith(out, c.row...)
+		if l == "" {
+			t.Errorf("no line with %v in:\n%s", c.row, out)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("line %q lacks %q", l, w)
+			}
+		}
 	}
 }
 
@@ -50,28 +74,14 @@ func TestTradeoffTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	checks := []struct {
-		row  []string // identifies the line
-		want []string // must be on it
-	}{
+	checks := []lineCheck{
 		{[]string{"lib", "repr", "B/instance"}, []string{"decompress-checked", "verify"}},
-		{[]string{"gnark", "affine"}, []string{"192", "1.00 ms"}},
-		{[]string{"circl", "compressed"}, []string{"96", "250 µs", "n/a"}},
+		{[]string{"gnark", "affine"}, []string{"192", model.FormatNs(1e6)}},
+		{[]string{"circl", "compressed"}, []string{"96", model.FormatNs(250e3), "n/a"}},
 		{[]string{"gnark", "compressed"}, []string{"error"}},
 		{[]string{"agreement:"}, []string{"circl, gnark agree on 20 cases", "not checked: blst: no cgo"}},
 	}
-	for _, c := range checks {
-		l := lineWith(out, c.row...)
-		if l == "" {
-			t.Errorf("no line with %v in:\n%s", c.row, out)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(l, w) {
-				t.Errorf("line %q lacks %q", l, w)
-			}
-		}
-	}
+	checkLines(t, out, checks)
 	if strings.Contains(out, "190") {
 		t.Errorf("the slice layout replaced the pointer layout's bytes:\n%s", out)
 	}
@@ -86,28 +96,14 @@ func TestThroughputTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	checks := []struct {
-		row  []string
-		want []string
-	}{
-		{[]string{"verify", "gnark", "affine"}, []string{"1.00 ms", "900 µs – 1.20 ms", "2.00 ms", "1000", "[1]"}},
-		{[]string{"verify", "circl"}, []string{"not offered by circl: test"}},
-		{[]string{"decompress-checked", "gnark"}, []string{"error: boom"}},
+	checks := []lineCheck{
+		{[]string{"gnark", "affine", "verify"}, []string{model.FormatNs(1e6), model.FormatNs(9e5) + " – " + model.FormatNs(1.2e6), model.FormatNs(2e6), "1000", "[1]"}},
+		{[]string{"circl", "compressed", "verify"}, []string{"n/a: not offered by circl: test"}},
+		{[]string{"gnark", "decompress-checked"}, []string{"error: boom"}},
 		{[]string{"[1] Signature"}, []string{"Signature verify gnark/affine: pairing"}},
 		{[]string{"GOMAXPROCS 2"}, []string{"test cpu"}},
 	}
-	for _, c := range checks {
-		l := lineWith(out, c.row...)
-		if l == "" {
-			t.Errorf("no line with %v in:\n%s", c.row, out)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(l, w) {
-				t.Errorf("line %q lacks %q", l, w)
-			}
-		}
-	}
+	checkLines(t, out, checks)
 	// Rows come in the sampler's order: decompress-checked before verify.
 	if strings.Index(out, "decompress-checked") > strings.Index(out, "│ verify") {
 		t.Errorf("rows out of order:\n%s", out)

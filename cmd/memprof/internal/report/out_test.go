@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
 
 // TestOutThroughLink: an --out that is a symbolic link gets the review in
@@ -26,33 +28,33 @@ func TestOutThroughLink(t *testing.T) {
 		err   string      // DIR stands for the test directory
 	}{
 		{name: "link to an empty directory", mode: 0o750, setup: func(t *testing.T, dir string) (string, string) {
-			mustMkdir(t, filepath.Join(dir, "real"), 0o750)
-			mustSymlink(t, "real", filepath.Join(dir, "out"))
+			testfs.Mkdir(t, filepath.Join(dir, "real"), 0o750)
+			testfs.Symlink(t, "real", filepath.Join(dir, "out"))
 			return filepath.Join(dir, "out"), filepath.Join(dir, "real")
 		}},
 		{name: "chain of links to an earlier review, --force", force: true, mode: 0o700, setup: func(t *testing.T, dir string) (string, string) {
-			mustMkdir(t, filepath.Join(dir, "reviews"), 0o755)
-			mustMkdir(t, filepath.Join(dir, "reviews", "v1"), 0o700)
+			testfs.Mkdir(t, filepath.Join(dir, "reviews"), 0o755)
+			testfs.Mkdir(t, filepath.Join(dir, "reviews", "v1"), 0o700)
 			if err := os.WriteFile(filepath.Join(dir, "reviews", "v1", ReadmeFile), []byte("earlier"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			mustSymlink(t, "reviews/v1", filepath.Join(dir, "latest"))
-			mustSymlink(t, filepath.Join(dir, "latest"), filepath.Join(dir, "out"))
+			testfs.Symlink(t, "reviews/v1", filepath.Join(dir, "latest"))
+			testfs.Symlink(t, filepath.Join(dir, "latest"), filepath.Join(dir, "out"))
 			return filepath.Join(dir, "out"), filepath.Join(dir, "reviews", "v1")
 		}},
 		{name: "plain empty directory keeps its mode", mode: 0o711, setup: func(t *testing.T, dir string) (string, string) {
-			mustMkdir(t, filepath.Join(dir, "out"), 0o711)
+			testfs.Mkdir(t, filepath.Join(dir, "out"), 0o711)
 			return filepath.Join(dir, "out"), filepath.Join(dir, "out")
 		}},
 		{name: "dangling link", err: "output directory DIR/out is a symbolic link to DIR/gone, which does not exist",
 			setup: func(t *testing.T, dir string) (string, string) {
-				mustSymlink(t, "gone", filepath.Join(dir, "out"))
+				testfs.Symlink(t, "gone", filepath.Join(dir, "out"))
 				return filepath.Join(dir, "out"), ""
 			}},
 		{name: "link loop", err: "output directory DIR/out: symbolic link loop",
 			setup: func(t *testing.T, dir string) (string, string) {
-				mustSymlink(t, "out2", filepath.Join(dir, "out"))
-				mustSymlink(t, "out", filepath.Join(dir, "out2"))
+				testfs.Symlink(t, "out2", filepath.Join(dir, "out"))
+				testfs.Symlink(t, "out", filepath.Join(dir, "out2"))
 				return filepath.Join(dir, "out"), ""
 			}},
 		{name: "link to a file", force: true, err: "output directory DIR/out exists and is not a directory",
@@ -60,7 +62,7 @@ func TestOutThroughLink(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, "f"), []byte("keep"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				mustSymlink(t, "f", filepath.Join(dir, "out"))
+				testfs.Symlink(t, "f", filepath.Join(dir, "out"))
 				return filepath.Join(dir, "out"), ""
 			}},
 	}
@@ -129,21 +131,4 @@ func isLink(t *testing.T, p string) bool {
 	t.Helper()
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
-}
-
-func mustMkdir(t *testing.T, dir string, mode fs.FileMode) {
-	t.Helper()
-	if err := os.Mkdir(dir, mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func mustSymlink(t *testing.T, target, link string) {
-	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/model"
 )
 
 // methodInstances says how bytes per instance are made, for a reviewer to
@@ -19,7 +18,7 @@ const methodInstances = `**Bytes per instance.** Each case (type × library × r
 
 **Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).`
 
-func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, files []string) error {
+func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
 	types := render.TypesMeasured(rs)
 
@@ -42,8 +41,8 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 		mw.Line("")
 		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
 		for _, typ := range types {
-			c := cheapest(rs, typ)
-			t.Rows = append(t.Rows, []string{typ, seriesNames(c), render.Num(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
+			c := cheapest(rs, model.Type(string(typ)))
+			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), model.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
 		}
 		mw.Table(t)
 		mw.Line("")
@@ -52,9 +51,9 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 		mw.Line("")
 		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest"}, Right: []bool{false, false, true, true, true}}
 		for _, typ := range types {
-			low := cheapest(rs, typ)[0].BytesPerInstance
-			for _, r := range measured(rs, typ) {
-				t.Rows = append(t.Rows, []string{typ, render.SeriesOf(r).Label(), render.Num(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
+			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
+			for _, r := range measured(rs, model.Type(string(typ))) {
+				t.Rows = append(t.Rows, []string{string(typ), render.SeriesOf(r).Label(), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
 			}
 		}
 		mw.Table(t)
@@ -63,7 +62,7 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 		mw.Line("### Trade-offs")
 		mw.Line("")
 		for _, typ := range types {
-			mw.Printf("- **%s**: %s\n", typ, tradeoffSentence(rs, typ))
+			mw.Printf("- **%s**: %s\n", typ, tradeoffSentence(rs, model.Type(string(typ))))
 		}
 		mw.Line("")
 	}
@@ -76,7 +75,7 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 	}
 
 	for _, typ := range types {
-		writeType(mw, rs, typ, ch)
+		writeType(mw, rs, model.Type(string(typ)), ch)
 	}
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
@@ -126,7 +125,7 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 		if !rs.Agreement.OK {
 			ok = "did NOT agree"
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", strings.Join(rs.Agreement.Libs, ", "), ok, rs.Agreement.Cases)
+		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases)
 		mw.Line("")
 	}
 	for _, n := range opts.Notes {
@@ -145,7 +144,7 @@ func writeReadme(w io.Writer, rs *memprof.Results, opts Options, ch charts, file
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation, the constructors, the trade-off
 // chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch charts) {
+func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch charts) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
@@ -159,7 +158,7 @@ func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch ch
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{r.Lib, r.Repr, r.Layout, render.Num(r.BytesPerInstance), render.Num(r.AllocsPerInstance), render.Num(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
@@ -167,10 +166,10 @@ func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch ch
 	}
 	// Timed representations whose instances were not measured keep a row.
 	for _, tr := range render.SortedThroughput(rs.Throughput) {
-		if tr.Type != typ || slices.ContainsFunc(t.Rows, func(c []string) bool { return c[0] == tr.Lib && c[1] == tr.Repr }) {
+		if tr.Type != typ || slices.ContainsFunc(t.Rows, func(c []string) bool { return c[0] == string(tr.Lib) && c[1] == string(tr.Repr) }) {
 			continue
 		}
-		cells := []string{tr.Lib, tr.Repr, "-", "-", "-", "-", "-"}
+		cells := []string{string(tr.Lib), string(tr.Repr), "-", "-", "-", "-", "-"}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, tr.Lib, tr.Repr, op))
 		}
@@ -194,8 +193,8 @@ func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch ch
 		mw.Printf("- %s: %s (N = %d)\n", render.SeriesOf(r).Label(), c, r.N)
 	}
 	mw.Line("")
-	if f, ok := ch.tradeoff[typ]; ok {
-		op, _ := render.KeyOpOf(rs, typ)
+	if f, ok := ch.tradeoff[string(typ)]; ok {
+		op, _ := render.KeyOpOf(rs, model.Type(typ))
 		mw.Printf("![%s: bytes per instance against %s](%s)\n", typ, op, f)
 		mw.Line("")
 	} else {
@@ -205,16 +204,16 @@ func writeType(mw *render.MarkdownWriter, rs *memprof.Results, typ string, ch ch
 	if len(ops) > 0 {
 		mw.Printf("### %s throughput\n", typ)
 		mw.Line("")
-		render.ThroughputMarkdownTable(mw, rs, typ)
+		render.ThroughputMarkdownTable(mw, rs, model.Type(typ))
 		mw.Line("")
 	}
 }
 
-func noTradeoffReason(rs *memprof.Results, typ string) string {
+func noTradeoffReason(rs *model.Results, typ model.Type) string {
 	if len(rs.Throughput) == 0 {
 		return "no throughput was measured"
 	}
-	if _, ok := render.KeyOpOf(rs, typ); !ok {
+	if _, ok := render.KeyOpOf(rs, model.Type(typ)); !ok {
 		return "no operation of this type was timed"
 	}
 	return "no timed representation matches a measured instance"
@@ -222,8 +221,8 @@ func noTradeoffReason(rs *memprof.Results, typ string) string {
 
 // measured returns the measured instances of typ, smallest first (ties in
 // memprof's order).
-func measured(rs *memprof.Results, typ string) []memprof.Result {
-	var out []memprof.Result
+func measured(rs *model.Results, typ model.Type) []model.Result {
+	var out []model.Result
 	for _, r := range rs.Instances {
 		if r.Type == typ && r.Error == "" {
 			out = append(out, r)
@@ -236,7 +235,7 @@ func measured(rs *memprof.Results, typ string) []memprof.Result {
 
 // cheapest returns the measured instances of typ with the fewest bytes per
 // instance (several when they tie). typ must have one.
-func cheapest(rs *memprof.Results, typ string) []memprof.Result {
+func cheapest(rs *model.Results, typ model.Type) []model.Result {
 	all := measured(rs, typ)
 	n := 1
 	for n < len(all) && all[n].BytesPerInstance == all[0].BytesPerInstance {
@@ -246,7 +245,7 @@ func cheapest(rs *memprof.Results, typ string) []memprof.Result {
 }
 
 // andList names the series of rs: "a", "a and b", "a, b and c".
-func andList(rs []memprof.Result) string {
+func andList(rs []model.Result) string {
 	var names []string
 	for _, r := range rs {
 		names = append(names, render.SeriesOf(r).Label())
@@ -257,14 +256,14 @@ func andList(rs []memprof.Result) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func verb(rs []memprof.Result, one, many string) string {
+func verb(rs []model.Result, one, many string) string {
 	if len(rs) == 1 {
 		return one
 	}
 	return many
 }
 
-func seriesNames(rs []memprof.Result) string {
+func seriesNames(rs []model.Result) string {
 	var names []string
 	for _, r := range rs {
 		names = append(names, render.SeriesOf(r).Label())
@@ -274,27 +273,27 @@ func seriesNames(rs []memprof.Result) string {
 
 // tradeoffSentence says in one sentence what choosing among the
 // representations of typ costs and buys.
-func tradeoffSentence(rs *memprof.Results, typ string) string {
+func tradeoffSentence(rs *model.Results, typ model.Type) string {
 	all := measured(rs, typ)
-	op, ok := render.KeyOpOf(rs, typ)
+	op, ok := render.KeyOpOf(rs, model.Type(typ))
 	var pts []render.TradeoffPoint
 	if ok {
-		pts = render.TradeoffPoints(rs, typ, op)
+		pts = render.TradeoffPoints(rs, model.Type(typ), op)
 	}
 	if len(pts) == 0 {
 		small := cheapest(rs, typ)
-		var large []memprof.Result
+		var large []model.Result
 		for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
-			large = append([]memprof.Result{all[i]}, large...)
+			large = append([]model.Result{all[i]}, large...)
 		}
 		b := small[0].BytesPerInstance
 		if len(small) == len(all) {
 			return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
-				andList(small), verb(small, "takes", "take"), render.Num(b), mb(b), noTradeoffReason(rs, typ))
+				andList(small), verb(small, "takes", "take"), model.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
 		}
 		d := large[0].BytesPerInstance - b
 		return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
-			andList(small), verb(small, "is", "are"), render.Num(b), andList(large), verb(large, "takes", "take"), render.Num(d), mb(d), noTradeoffReason(rs, typ))
+			andList(small), verb(small, "is", "are"), model.FormatFigure(b), andList(large), verb(large, "takes", "take"), model.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
 	}
 	// The trade-off that matters is between representations of one
 	// library (affine against Jacobian in blst, say): one sentence per
@@ -304,10 +303,10 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 	byLib := map[string][]render.TradeoffPoint{}
 	var libs []string
 	for _, p := range pts {
-		if _, seen := byLib[p.Series.Lib]; !seen {
-			libs = append(libs, p.Series.Lib)
+		if _, seen := byLib[string(p.Series.Lib)]; !seen {
+			libs = append(libs, string(p.Series.Lib))
 		}
-		byLib[p.Series.Lib] = append(byLib[p.Series.Lib], p)
+		byLib[string(p.Series.Lib)] = append(byLib[string(p.Series.Lib)], p)
 	}
 	var sentences []string
 	for _, lib := range libs {
@@ -326,7 +325,7 @@ func tradeoffSentence(rs *memprof.Results, typ string) string {
 	}
 	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallestTimed {
 		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
-			andList(small), render.Num(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+			andList(small), model.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
 	}
 	out := strings.Join(sentences, "; ")
 	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
@@ -347,17 +346,17 @@ func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 	}
 	if len(pts) == 1 {
 		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op",
-			smallest.Series.Label(), op, render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
+			smallest.Series.Label(), op, model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
 	}
 	if smallest.Series == fastest.Series {
 		return fmt.Sprintf("of the representations timed at %s, %s is both the smallest (%s B per instance) and the fastest, at %s per op",
-			op, smallest.Series.Label(), render.Num(smallest.Instance.BytesPerInstance), render.Duration(smallest.Op.NsPerOpMedian))
+			op, smallest.Series.Label(), model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
 	}
 	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
-		fastest.Series.Label(), render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
+		fastest.Series.Label(), model.FormatFigure(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
 		mb(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance), smallest.Series.Label(),
-		render.Duration(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,
-		render.Duration(fastest.Op.NsPerOpMedian), render.Duration(smallest.Op.NsPerOpMedian))
+		model.FormatNs(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,
+		model.FormatNs(fastest.Op.NsPerOpMedian), model.FormatNs(smallest.Op.NsPerOpMedian))
 	if fastest.Op.NsPerOpQ3 >= smallest.Op.NsPerOpQ1 {
 		s += "; their quartile ranges overlap, so the speed difference is within the noise"
 	}
@@ -366,7 +365,7 @@ func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
 
 // timedOps returns the operations timed for typ, the key operation first,
 // then by name and batch.
-func timedOps(rs *memprof.Results, typ string) []render.KeyOp {
+func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
 	var ops []render.KeyOp
 	for _, t := range rs.Throughput {
 		k := render.KeyOp{Op: t.Op, Batch: t.Batch}
@@ -374,7 +373,7 @@ func timedOps(rs *memprof.Results, typ string) []render.KeyOp {
 			ops = append(ops, k)
 		}
 	}
-	key, _ := render.KeyOpOf(rs, typ)
+	key, _ := render.KeyOpOf(rs, model.Type(typ))
 	sort.Slice(ops, func(i, j int) bool {
 		a, b := ops[i], ops[j]
 		if (a == key) != (b == key) {
@@ -388,13 +387,13 @@ func timedOps(rs *memprof.Results, typ string) []render.KeyOp {
 	return ops
 }
 
-func opCell(rs *memprof.Results, typ, lib, repr string, op render.KeyOp) string {
+func opCell(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, op render.KeyOp) string {
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Lib == lib && t.Repr == repr && t.Op == op.Op && t.Batch == op.Batch {
 			if t.Error != "" {
 				return "error"
 			}
-			return render.Duration(t.NsPerOpMedian)
+			return model.FormatNs(t.NsPerOpMedian)
 		}
 	}
 	for _, u := range rs.Unavailable {
@@ -406,49 +405,34 @@ func opCell(rs *memprof.Results, typ, lib, repr string, op render.KeyOp) string 
 }
 
 // notMeasured lists failed cases and unavailable combinations.
-func notMeasured(rs *memprof.Results) render.MarkdownTable {
+func notMeasured(rs *model.Results) render.MarkdownTable {
 	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "op", "why"}}
-	type key struct{ typ, lib, repr, layout, op string }
-	var rows []struct {
-		k   key
+	type missing struct {
+		k   model.Key
 		why string
 	}
+	var rows []missing
 	for _, r := range rs.Instances {
 		if r.Error != "" {
-			rows = append(rows, struct {
-				k   key
-				why string
-			}{key{r.Type, r.Lib, r.Repr, r.Layout, ""}, "failed: " + firstLine(r.Error)})
+			rows = append(rows, missing{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, r := range rs.Throughput {
 		if r.Error != "" {
-			rows = append(rows, struct {
-				k   key
-				why string
-			}{key{r.Type, r.Lib, r.Repr, "", r.Op}, "failed: " + firstLine(r.Error)})
+			rows = append(rows, missing{r.Key, "failed: " + firstLine(r.Error)})
 		}
 	}
 	for _, u := range rs.Unavailable {
-		rows = append(rows, struct {
-			k   key
-			why string
-		}{key{u.Type, u.Lib, u.Repr, u.Layout, u.Op}, u.Reason})
+		rows = append(rows, missing{u.Key, u.Reason})
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].k, rows[j].k
-		if a.typ != b.typ || a.lib != b.lib || a.repr != b.repr || a.layout != b.layout {
-			return suites.Less(a.typ, a.lib, a.repr, a.layout, b.typ, b.lib, b.repr, b.layout)
-		}
-		return a.op < b.op
-	})
+	sort.SliceStable(rows, func(i, j int) bool { return model.Less(rows[i].k, rows[j].k) })
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{r.k.typ, r.k.lib, r.k.repr, dash(r.k.layout), dash(r.k.op), r.why})
+		t.Rows = append(t.Rows, []string{string(r.k.Type), string(r.k.Lib), string(r.k.Repr), dash(string(r.k.Layout)), dash(string(r.k.Op)), r.why})
 	}
 	return t
 }
 
-func writeEnv(mw *render.MarkdownWriter, env memprof.Env) {
+func writeEnv(mw *render.MarkdownWriter, env model.Env) {
 	t := render.MarkdownTable{Header: []string{"setting", "value"}}
 	add := func(k, v string) {
 		if v != "" {
@@ -476,7 +460,7 @@ func writeEnv(mw *render.MarkdownWriter, env memprof.Env) {
 	mw.Table(t)
 }
 
-func envLine(env memprof.Env) string {
+func envLine(env model.Env) string {
 	parts := []string{}
 	if env.GoVersion != "" {
 		parts = append(parts, env.GoVersion)
@@ -494,7 +478,7 @@ func envLine(env memprof.Env) string {
 }
 
 // nSummary says which N the cases were measured with.
-func nSummary(rs *memprof.Results) string {
+func nSummary(rs *model.Results) string {
 	var ns []int
 	for _, r := range rs.Instances {
 		if r.Error == "" && !slices.Contains(ns, r.N) {
@@ -522,7 +506,7 @@ func describeFile(name string) string {
 	case strings.HasPrefix(name, tradeoffStart):
 		return "bytes per instance against the time of the type's key operation"
 	case name == ResultsJSON:
-		return "the results, " + memprof.Schema + " (render again with `memprof report --from " + ResultsJSON + "`)"
+		return "the results, " + model.Schema + " (render again with `memprof report --from " + ResultsJSON + "`)"
 	case name == ResultsCSV:
 		return "one row per measurement, for spreadsheets"
 	case name == ResultsBench:
@@ -531,9 +515,10 @@ func describeFile(name string) string {
 	return ""
 }
 
-// mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances.
+// mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances,
+// with one decimal.
 func mb(bytesPerInstance float64) string {
-	return strconv.FormatFloat(bytesPerInstance*1e6/1e6, 'f', 1, 64)
+	return model.FormatFixed(bytesPerInstance*1e6/1e6, 1)
 }
 
 func plusMB(d float64) string {

@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
 )
 
 // The files of a review. Trade-off charts are named TradeoffFile(type).
@@ -173,7 +173,7 @@ func readDirNames(dir string) ([]string, error) {
 // An out that is a symbolic link stays one: the review replaces the
 // directory it leads to, beside which the temporary one is made. A
 // directory replaced keeps its permission bits.
-func Write(out string, rs *memprof.Results, opts Options) (files []string, err error) {
+func Write(out string, rs *model.Results, opts Options) (files []string, err error) {
 	if err := CheckOut(out, opts.Force); err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ type File struct {
 
 // Render renders every file of the review of rs in memory, README.md
 // first. A chart with nothing to draw is left out, and the README says so.
-func Render(rs *memprof.Results, opts Options) ([]File, error) {
+func Render(rs *model.Results, opts Options) ([]File, error) {
 	var files []File
 	add := func(name string, fn func(io.Writer) error) (bool, error) {
 		var buf bytes.Buffer
@@ -274,7 +274,7 @@ func Render(rs *memprof.Results, opts Options) ([]File, error) {
 	}
 	copied := *rs
 	if copied.Schema == "" {
-		copied.Schema = memprof.Schema
+		copied.Schema = model.Schema
 	}
 	charts := charts{tradeoff: map[string]string{}}
 	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(w, &copied) })
@@ -285,20 +285,20 @@ func Render(rs *memprof.Results, opts Options) ([]File, error) {
 		charts.bytes = BytesChart
 	}
 	for _, typ := range render.TypesMeasured(&copied) {
-		name := TradeoffFile(typ)
+		name := TradeoffFile(string(typ))
 		ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, &copied, typ) })
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			charts.tradeoff[typ] = name
+			charts.tradeoff[string(typ)] = name
 		}
 	}
 	for _, f := range []struct {
 		name string
-		fn   func(io.Writer, *memprof.Results) error
+		fn   func(io.Writer, *model.Results) error
 	}{
-		{ResultsJSON, func(w io.Writer, rs *memprof.Results) error { return rs.WriteJSON(w) }},
+		{ResultsJSON, func(w io.Writer, rs *model.Results) error { return rs.WriteJSON(w) }},
 		{ResultsCSV, render.CSV},
 		{ResultsBench, render.Bench},
 	} {

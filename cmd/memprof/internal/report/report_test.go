@@ -11,28 +11,23 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/internal/testfs"
+	"github.com/memprof/memprof/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-const fixturePath = "../../../../fixtures/results/results.json"
-
-func loadFixture(t *testing.T) *memprof.Results {
-	t.Helper()
-	rs, err := memprof.ReadResultsFile(fixturePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rs
-}
+// loadFixture returns the results file of a real run that the golden
+// tests render.
+func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
 
 // withThroughput adds, for every measured Signature representation, an
 // aggregate row whose time is made up from its position, so the summary's
 // sentence has a known truth: the first representation listed is the
 // fastest.
-func withThroughput(rs *memprof.Results) *memprof.Results {
+func withThroughput(rs *model.Results) *model.Results {
 	c := *rs
 	c.Throughput = nil
 	i := 0
@@ -42,10 +37,7 @@ func withThroughput(rs *memprof.Results) *memprof.Results {
 		}
 		i++
 		ns := float64(i) * 10_000
-		c.Throughput = append(c.Throughput, memprof.ThroughputRow{
-			Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128, Samples: 10,
-			NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns,
-		})
+		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns}})
 	}
 	c.Method = "Made-up rows for a golden test."
 	return &c
@@ -66,15 +58,15 @@ func TestWriteListsEveryFile(t *testing.T) {
 	fixture := loadFixture(t)
 	for _, typ := range render.TypesMeasured(fixture) {
 		if op, ok := render.KeyOpOf(fixture, typ); ok && len(render.TradeoffPoints(fixture, typ, op)) > 0 {
-			fixtureTradeoffs = append(fixtureTradeoffs, typ)
+			fixtureTradeoffs = append(fixtureTradeoffs, string(typ))
 		}
 	}
 	if len(fixtureTradeoffs) == 0 {
-		t.Fatalf("%s has no throughput rows that match its instances; regenerate it with throughput", fixturePath)
+		t.Fatalf("%s has no throughput rows that match its instances; regenerate it with throughput", resultsfixture.Path())
 	}
 	tests := []struct {
 		name      string
-		rs        *memprof.Results
+		rs        *model.Results
 		tradeoffs []string
 	}{
 		{"instances only", instancesOnly, nil},
@@ -92,16 +84,8 @@ func TestWriteListsEveryFile(t *testing.T) {
 			for _, typ := range tt.tradeoffs {
 				want = append(want, TradeoffFile(typ))
 			}
-			entries, err := os.ReadDir(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var onDisk []string
-			for _, e := range entries {
-				onDisk = append(onDisk, e.Name())
-			}
+			onDisk := testfs.Names(t, out)
 			slices.Sort(want)
-			slices.Sort(onDisk)
 			if !slices.Equal(onDisk, want) {
 				t.Errorf("files in %s: got %v, want %v", out, onDisk, want)
 			}
@@ -119,7 +103,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 				}
 			}
 			// The results file in the review reads back as the input.
-			back, err := memprof.ReadResultsFile(filepath.Join(out, ResultsJSON))
+			back, err := model.ReadResultsFile(filepath.Join(out, ResultsJSON))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -134,13 +118,9 @@ func TestWriteListsEveryFile(t *testing.T) {
 // assertNoTemp fails if a temporary directory of Write is left in dir.
 func assertNoTemp(t *testing.T, dir string) {
 	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			t.Errorf("left behind: %s", e.Name())
+	for _, name := range testfs.Names(t, dir) {
+		if strings.HasPrefix(name, ".") {
+			t.Errorf("left behind: %s", name)
 		}
 	}
 }
@@ -148,7 +128,7 @@ func assertNoTemp(t *testing.T, dir string) {
 func TestReadmeGolden(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		rs   *memprof.Results
+		rs   *model.Results
 	}{
 		{"README.fixture.md", loadFixture(t)},
 		{"README.madeup.md", withThroughput(loadFixture(t))},
@@ -206,7 +186,7 @@ func TestTradeoffSentence(t *testing.T) {
 	if fastest.Series == smallest.Series {
 		t.Fatalf("fixture has the fastest and the smallest the same (%s); the test needs them different", fastest.Series.Label())
 	}
-	want := "In " + fastest.Series.Lib + ", " + fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
+	want := "In " + string(fastest.Series.Lib) + ", " + fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start with %q", got, want)
 	}

@@ -1,4 +1,4 @@
-package memprof
+package model
 
 import (
 	"fmt"

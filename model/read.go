@@ -1,4 +1,4 @@
-package memprof
+package model
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -31,13 +30,6 @@ var ErrInvalid = errors.New("invalid " + Schema + " file")
 // maxReported is how many problems an InvalidError spells out; the rest
 // are counted.
 const maxReported = 20
-
-// Vocabulary lists the names a results file may use. memprof knows no
-// crypto library, so the names come from the caller (the CLI and gate
-// pass the suites registry's lists). A nil list accepts any name.
-type Vocabulary struct {
-	Types, Libs, Reprs, Layouts, Schemes, Ops []string
-}
 
 // Problem is one rule a results file breaks.
 type Problem struct {
@@ -97,13 +89,10 @@ func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
 // ResultsReader reads results files: bounded (the size is checked while
 // reading) and validated at load, the way pprof's profile.CheckValid
-// validates a profile. The zero value reads up to DefaultMaxResultsBytes
-// and does not check names.
+// validates a profile. The zero value reads up to DefaultMaxResultsBytes.
 type ResultsReader struct {
 	// MaxBytes is the largest file read; 0 means DefaultMaxResultsBytes.
 	MaxBytes int64
-	// Names, if set, are the names rows may use (see Results.Validate).
-	Names *Vocabulary
 }
 
 // ReadFile reads, bounds and validates the results file at path. Errors
@@ -130,16 +119,21 @@ func (rd ResultsReader) Read(r io.Reader, name string) (*Results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", readingResults(name), err)
 	}
-	return DecodeResults(data, name, rd.Names)
+	return DecodeResults(data, name)
 }
 
-// DecodeResults decodes and validates a results file held in data; name names it
-// in errors. Unknown fields are allowed (later versions add fields). A
-// wrong or missing schema, trailing data or a truncated file wraps
+// DecodeResults decodes and validates a results file held in data; name
+// names it in errors. Unknown fields are allowed (later versions add
+// fields), and fields renamed since are read under their old names
+// (cheap_bytes_per_instance, cheap_unavailable; a slice row's slot_bytes,
+// now array_slot_bytes_per_instance; a site's slot_bytes, now slot_sizes).
+// Keys are normalized: an operation of a type with a scheme, written
+// before operations carried one, gets the type's default scheme. A wrong
+// or missing schema, trailing data or a truncated file wraps
 // ErrNotResults; a file that breaks the schema's rules (Results.Validate,
 // and figures that are missing or null) is an *InvalidError. The returned
 // Results does not retain data.
-func DecodeResults(data []byte, name string, names *Vocabulary) (*Results, error) {
+func DecodeResults(data []byte, name string) (*Results, error) {
 	var w wireResults
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, fmt.Errorf("%s: %w: %s", readingResults(name), ErrNotResults, jsonError(data, err))
@@ -148,22 +142,39 @@ func DecodeResults(data []byte, name string, names *Vocabulary) (*Results, error
 		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, w.Schema, Schema)
 	}
 	rs := w.Results
-	rs.Instances = make([]Result, len(w.Instances))
-	for i, r := range w.Instances {
-		rs.Instances[i] = r.Result
-		rs.Instances[i].BytesPerInstance = r.BytesPerInstance.v
-		rs.Instances[i].AllocsPerInstance = r.AllocsPerInstance.v
+	rs.Instances = nil
+	if w.Instances != nil {
+		rs.Instances = make([]Result, len(w.Instances))
 	}
-	if w.Instances == nil {
-		rs.Instances = nil
+	for i, r := range w.Instances {
+		res := r.Result
+		res.BytesPerInstance = r.BytesPerInstance.v
+		res.AllocsPerInstance = r.AllocsPerInstance.v
+		if res.CHeapBytesPerInstance == nil {
+			res.CHeapBytesPerInstance = r.LegacyCHeap
+		}
+		if res.CHeapUnavailable == "" {
+			res.CHeapUnavailable = r.LegacyCHeapUnavailable
+		}
+		if res.Layout == Slice && r.ArraySlot == nil {
+			// Before array_slot_bytes_per_instance, a slice row's
+			// slot_bytes held the backing array's slot over N.
+			res.ArraySlotBytesPerInstance, res.SlotBytes = res.SlotBytes, 0
+		}
+		res.Key = res.Key.Normalize()
+		rs.Instances[i] = res
 	}
 	rs.Throughput = nil
 	for _, t := range w.Throughput {
 		row := t.ThroughputRow
 		row.NsPerOpMedian = t.NsPerOpMedian.v
+		row.Key = row.Key.Normalize()
 		rs.Throughput = append(rs.Throughput, row)
 	}
-	if probs := rs.problems(names, &w); len(probs) > 0 {
+	for i := range rs.Unavailable {
+		rs.Unavailable[i].Key = rs.Unavailable[i].Key.Normalize()
+	}
+	if probs := rs.problems(&w); len(probs) > 0 {
 		return nil, &InvalidError{File: name, Problems: probs}
 	}
 	return &rs, nil
@@ -180,12 +191,10 @@ func readingResults(name string) string {
 // Validate checks rs against the rules of the schema and returns an
 // *InvalidError listing every problem, or nil:
 //
-//   - every instance row names its case by type, lib, repr and layout
-//     (known names, when names is not nil), or is a case of the library
-//     API's (name set, no type);
-//   - no two rows are the same case: instances by type, lib, repr,
-//     layout, scheme and name; operations by type, lib, repr, op and
-//     batch;
+//   - every instance row names its case by type, lib, repr and layout,
+//     known names of the vocabulary, or is a case of the library API's
+//     (name set, no type);
+//   - no two rows are the same case (the same Key);
 //   - a measured instance row (no error) has a positive n and non-negative
 //     finite bytes and allocations per instance (and sizes, sites); every
 //     other figure is finite (off-heap, RSS and unaccounted figures are
@@ -193,20 +202,21 @@ func readingResults(name string) string {
 //   - a measured operation row has non-negative finite times and samples,
 //     and its median and quartiles are those of its samples_ns
 //     (SummarizeSamples), so that every reader judges the same figure;
-//   - an unavailable row names a known case and says why.
+//   - an unavailable row names a known case and says why, with a known
+//     kind if it has one (files written before kinds have none).
 //
 // Rows with an error are failed measurements: valid without figures.
 // Validate cannot tell a figure that is missing from one that is 0; the
 // readers (ResultsReader, DecodeResults) check that too.
-func (rs *Results) Validate(names *Vocabulary) error {
-	if probs := rs.problems(names, nil); len(probs) > 0 {
+func (rs *Results) Validate() error {
+	if probs := rs.problems(nil); len(probs) > 0 {
 		return &InvalidError{Problems: probs}
 	}
 	return nil
 }
 
 // wireResults is a results file as decoded, with the presence of the
-// figures a measured row must carry.
+// figures a measured row must carry and the fields read under old names.
 type wireResults struct {
 	Results
 	Instances  []wireResult     `json:"instances"`
@@ -215,8 +225,11 @@ type wireResults struct {
 
 type wireResult struct {
 	Result
-	BytesPerInstance  figure `json:"bytes_per_instance"`
-	AllocsPerInstance figure `json:"allocs_per_instance"`
+	BytesPerInstance       figure   `json:"bytes_per_instance"`
+	AllocsPerInstance      figure   `json:"allocs_per_instance"`
+	ArraySlot              *float64 `json:"array_slot_bytes_per_instance"`
+	LegacyCHeap            *float64 `json:"cheap_bytes_per_instance"`
+	LegacyCHeapUnavailable string   `json:"cheap_unavailable"`
 }
 
 type wireThroughput struct {
@@ -259,30 +272,31 @@ func (f figure) problem(key string) string {
 	return ""
 }
 
-// Label names an instance row for people: Signature/blst/affine/pointer,
-// with /min-sig for that scheme, or the name of a case of the library
-// API's.
-func (r *Result) Label() string {
-	if r.Type == "" && r.Name != "" {
-		return r.Name
+// label names a row's key in a problem: as Key.String does, with "?" for
+// a name the row lacks.
+func label(k Key) string {
+	if k.IsCustom() {
+		return k.Name
 	}
-	s := orUnknown(r.Type) + "/" + orUnknown(r.Lib) + "/" + orUnknown(r.Repr) + "/" + orUnknown(r.Layout)
-	if r.Scheme == "min-sig" {
-		s += "/min-sig"
+	q := func(s string) string {
+		if s == "" {
+			return "?"
+		}
+		return s
 	}
-	return s
-}
-
-// Label names an operation row for people: Signature/blst/affine op=verify.
-func (t *ThroughputRow) Label() string {
-	return orUnknown(t.Type) + "/" + orUnknown(t.Lib) + "/" + orUnknown(t.Repr) + " op=" + orUnknown(t.Op)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "?"
+	if k.Type == "" && k.Lib == "" && k.Repr == "" {
+		return ""
 	}
-	return s
+	l := Key{Type: Type(q(string(k.Type))), Lib: Lib(q(string(k.Lib))), Repr: Repr(q(string(k.Repr))), Scheme: k.Scheme, Param: k.Param, Batch: k.Batch}
+	if k.Op != "" {
+		l.Op = k.Op
+	} else {
+		l.Layout = Layout(q(string(k.Layout)))
+	}
+	if k.Scheme != MinSig {
+		l.Scheme = l.Type.DefaultScheme() // shown only when min-sig
+	}
+	return l.String()
 }
 
 type checker struct {
@@ -297,15 +311,34 @@ func (c *checker) add(format string, a ...any) {
 	c.probs = append(c.probs, Problem{Path: c.path, Case: c.label, Msg: fmt.Sprintf(format, a...)})
 }
 
-// name checks a name field: required (when want is set) and known.
-func (c *checker) name(key, v string, valid []string, required bool) {
+// name checks a name field: required (when required is set) and known.
+func checkName[T Name](c *checker, key string, v T, valid []T, required bool) {
 	switch {
 	case v == "":
 		if required {
 			c.add("%s is missing", key)
 		}
-	case valid != nil && !slices.Contains(valid, v):
-		c.add("unknown %s %q: valid %ss are %s", key, v, key, strings.Join(valid, ", "))
+	case !Known(v, valid):
+		c.add("unknown %s %q: valid %ss are %s", key, string(v), key, Join(valid))
+	}
+}
+
+// key checks the names of a case's key; op says whether it is an
+// operation's.
+func (c *checker) key(k Key, op bool) {
+	checkName(c, "type", k.Type, Types, true)
+	checkName(c, "lib", k.Lib, Libs, true)
+	checkName(c, "repr", k.Repr, Reprs, true)
+	if op {
+		checkName(c, "layout", k.Layout, Layouts, false)
+		checkName(c, "op", k.Op, Ops, true)
+	} else {
+		checkName(c, "layout", k.Layout, Layouts, true)
+		checkName(c, "op", k.Op, Ops, false)
+	}
+	checkName(c, "scheme", k.Scheme, Schemes, false)
+	if err := k.Param.Check(); err != nil {
+		c.add("%v", err)
 	}
 }
 
@@ -326,39 +359,28 @@ func (c *checker) finite(key string, v float64) {
 	}
 }
 
-func (rs *Results) problems(names *Vocabulary, w *wireResults) []Problem {
-	var v Vocabulary
-	if names != nil {
-		v = *names
-	}
+func (rs *Results) problems(w *wireResults) []Problem {
 	c := &checker{}
 	if rs.Schema != "" && rs.Schema != Schema {
 		c.add("schema is %q, want %q", rs.Schema, Schema)
 	}
-	type instanceKey struct{ typ, lib, repr, layout, scheme, name string }
-	seen := map[instanceKey]int{}
+	seen := map[Key]int{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
-		c.at(fmt.Sprintf("instances[%d]", i), r.Label())
-		custom := r.Type == "" && r.Name != ""
+		c.at(fmt.Sprintf("instances[%d]", i), label(r.Key))
 		switch {
 		case r.Type == "" && r.Name == "":
 			c.label = ""
 			c.add("type is missing: a row names its case by type, lib, repr and layout (or by name, for a case of the library API's)")
-		case custom:
-			c.name("layout", r.Layout, v.Layouts, false)
+		case r.IsCustom():
+			checkName(c, "layout", r.Layout, Layouts, false)
 		default:
-			c.name("type", r.Type, v.Types, true)
-			c.name("lib", r.Lib, v.Libs, true)
-			c.name("repr", r.Repr, v.Reprs, true)
-			c.name("layout", r.Layout, v.Layouts, true)
-			c.name("scheme", r.Scheme, v.Schemes, false)
+			c.key(r.Key, false)
 		}
-		k := instanceKey{r.Type, r.Lib, r.Repr, r.Layout, r.Scheme, r.Name}
-		if j, dup := seen[k]; dup {
+		if j, dup := seen[r.Key.Normalize()]; dup {
 			c.add("duplicate of instances[%d]: one case measured twice", j)
 		} else {
-			seen[k] = i
+			seen[r.Key.Normalize()] = i
 		}
 		if r.Error != "" {
 			continue // a failed measurement carries no figures
@@ -380,15 +402,17 @@ func (rs *Results) problems(names *Vocabulary, w *wireResults) []Problem {
 		c.nonNegative("allocs_per_instance", r.AllocsPerInstance)
 		c.nonNegative("sizeof_bytes", float64(r.SizeofBytes))
 		c.nonNegative("slot_bytes", r.SlotBytes)
+		c.nonNegative("array_slot_bytes_per_instance", r.ArraySlotBytesPerInstance)
 		c.nonNegative("holder_bytes_per_instance", r.HolderBytesPerInstance)
 		c.nonNegative("offheap_resolution_bytes_per_instance", r.OffheapResolution)
+		c.nonNegative("rss_resolution_bytes_per_instance", r.RSSResolution)
 		c.finite("offheap_bytes_per_instance", r.OffheapBytesPerInstance)
 		c.finite("runtime_metadata_bytes_per_instance", r.RuntimeMetadataBytesPerInstance)
 		c.finite("heapalloc_bytes_per_instance", r.HeapAllocBytesPerInstance)
 		c.finite("rss_bytes_per_instance", r.RSSBytesPerInstance)
 		c.finite("unaccounted_bytes_per_instance", r.UnaccountedBytesPerInstance)
 		if r.CHeapBytesPerInstance != nil {
-			c.finite("cheap_bytes_per_instance", *r.CHeapBytesPerInstance)
+			c.finite("c_heap_bytes_per_instance", *r.CHeapBytesPerInstance)
 		}
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
@@ -412,26 +436,18 @@ func (rs *Results) problems(names *Vocabulary, w *wireResults) []Problem {
 		}
 	}
 
-	type opKey struct {
-		typ, lib, repr, op string
-		batch              int
-	}
-	seenOp := map[opKey]int{}
+	seenOp := map[Key]int{}
 	for i := range rs.Throughput {
 		t := &rs.Throughput[i]
-		c.at(fmt.Sprintf("throughput[%d]", i), t.Label())
-		c.name("type", t.Type, v.Types, true)
-		c.name("lib", t.Lib, v.Libs, true)
-		c.name("repr", t.Repr, v.Reprs, true)
-		c.name("op", t.Op, v.Ops, true)
+		c.at(fmt.Sprintf("throughput[%d]", i), label(t.Key))
+		c.key(t.Key, true)
 		if t.Batch < 0 {
 			c.add("batch is %d, want a non-negative number", t.Batch)
 		}
-		k := opKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch}
-		if j, dup := seenOp[k]; dup {
+		if j, dup := seenOp[t.Key.Normalize()]; dup {
 			c.add("duplicate of throughput[%d]: one operation (batch %d) timed twice", j, t.Batch)
 		} else {
-			seenOp[k] = i
+			seenOp[t.Key.Normalize()] = i
 		}
 		if t.Error != "" {
 			continue
@@ -486,18 +502,14 @@ func (rs *Results) problems(names *Vocabulary, w *wireResults) []Problem {
 
 	for i := range rs.Unavailable {
 		u := &rs.Unavailable[i]
-		label := orUnknown(u.Type) + "/" + orUnknown(u.Lib) + "/" + orUnknown(u.Repr)
-		if u.Op != "" {
-			label += " op=" + u.Op
-		} else {
-			label += "/" + orUnknown(u.Layout)
-		}
-		c.at(fmt.Sprintf("unavailable[%d]", i), label)
-		c.name("type", u.Type, v.Types, true)
-		c.name("lib", u.Lib, v.Libs, true)
-		c.name("repr", u.Repr, v.Reprs, true)
-		c.name("layout", u.Layout, v.Layouts, false)
-		c.name("op", u.Op, v.Ops, false)
+		c.at(fmt.Sprintf("unavailable[%d]", i), label(u.Key))
+		checkName(c, "type", u.Type, Types, true)
+		checkName(c, "lib", u.Lib, Libs, true)
+		checkName(c, "repr", u.Repr, Reprs, true)
+		checkName(c, "layout", u.Layout, Layouts, false)
+		checkName(c, "scheme", u.Scheme, Schemes, false)
+		checkName(c, "op", u.Op, Ops, false)
+		checkName(c, "kind", u.Kind, Kinds, false)
 		if strings.TrimSpace(u.Reason) == "" {
 			c.add("reason is missing: an unavailable row says why")
 		}
@@ -509,7 +521,7 @@ func (rs *Results) problems(names *Vocabulary, w *wireResults) []Problem {
 			c.add("cases is %d, want a non-negative number", a.Cases)
 		}
 		for _, lib := range a.Libs {
-			c.name("lib", lib, v.Libs, true)
+			checkName(c, "lib", lib, Libs, true)
 		}
 	}
 	return c.probs
@@ -541,7 +553,7 @@ func jsonError(data []byte, err error) string {
 		return position(data, se.Offset) + ": " + strings.TrimPrefix(se.Error(), "json: ")
 	case errors.As(err, &te):
 		field := te.Field
-		for _, embedded := range []string{"Results.", "Result.", "ThroughputRow."} {
+		for _, embedded := range []string{"Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why."} {
 			field = strings.ReplaceAll(field, embedded, "")
 		}
 		return fmt.Sprintf("%s: %s is a %s, want %s", position(data, te.Offset), field, te.Value, jsonKind(te.Type))
@@ -577,4 +589,20 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return t.String()
+}
+
+// ErrNotResults is wrapped by the readers' errors for input that is not a
+// memprof.results/v1 file.
+var ErrNotResults = errors.New("not a " + Schema + " file")
+
+// ReadResults reads, bounds and validates a results file from r with the
+// default limit (see ResultsReader).
+func ReadResults(r io.Reader) (*Results, error) {
+	return ResultsReader{}.Read(r, "")
+}
+
+// ReadResultsFile reads the results file at path as ReadResults does;
+// errors name the file.
+func ReadResultsFile(path string) (*Results, error) {
+	return ResultsReader{}.ReadFile(path)
 }

@@ -1,4 +1,4 @@
-package memprof
+package model
 
 import (
 	"bytes"
@@ -24,15 +24,13 @@ func validResults(t *testing.T) *Results {
 	}
 	return &Results{Schema: Schema, Env: Env{GOOS: "linux", GOARCH: "amd64"},
 		Instances: []Result{
-			{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk", N: 1000,
-				BytesPerInstance: 192, AllocsPerInstance: 1, SizeofBytes: 192, SlotBytes: 192, OffheapBytesPerInstance: -4.352},
-			{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-pk", N: 1000, Error: "child exited: signal: killed"},
-			{Name: "my/PubKey", Layout: "pointer", N: 1000, BytesPerInstance: 144, AllocsPerInstance: 2},
+			{Key: Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1, SizeofBytes: 192, SlotBytes: 192, OffheapBytesPerInstance: -4.352}},
+			{Key: Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: Measurement{N: 1000}, Error: "child exited: signal: killed"},
+			{Key: Key{Name: "my/PubKey", Layout: "pointer"}, Measurement: Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 2}},
 		},
-		Throughput: []ThroughputRow{{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Samples: len(samples),
-			NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}},
-		Unavailable: []Unavailable{{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer", Reason: "built without cgo"}},
-		Agreement:   &Agreement{Cases: 20, Libs: []string{"blst", "gnark"}, OK: true},
+		Throughput:  []ThroughputRow{{Key: Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1}, Timing: Timing{Samples: len(samples), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}}},
+		Unavailable: []Unavailable{{Key: Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: Why{Reason: "built without cgo"}}},
+		Agreement:   &Agreement{Cases: 20, Libs: []Lib{"blst", "gnark"}, OK: true},
 	}
 }
 
@@ -67,6 +65,22 @@ func writeDoc(t *testing.T, path string, d doc) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// editedResults is validResults as a JSON document, edited by edit.
+func editedResults(t *testing.T, edit func(doc)) doc {
+	t.Helper()
+	d := toDoc(t, validResults(t))
+	edit(d)
+	return d
+}
+
+// writeEdited writes validResults, edited by edit, to a file in dir named
+// after name, and returns its path and what it holds.
+func writeEdited(t *testing.T, dir, name string, edit func(doc)) (path string, data []byte) {
+	t.Helper()
+	path = filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".json")
+	return path, writeDoc(t, path, editedResults(t, edit))
 }
 
 // TestReadResultsRefuses: each hostile edit of a valid file is refused
@@ -135,10 +149,7 @@ func TestReadResultsRefuses(t *testing.T) {
 	dir := t.TempDir()
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			before := writeDoc(t, path, d)
+			path, before := writeEdited(t, dir, tt.name, tt.edit)
 			rs, err := ReadResultsFile(path)
 			if err == nil {
 				t.Fatalf("case %d: got %d instances and no error, want the file refused", i, len(rs.Instances))
@@ -193,10 +204,7 @@ func TestReadResultsAccepts(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			writeDoc(t, path, d)
+			path, _ := writeEdited(t, dir, tt.name, tt.edit)
 			if _, err := ReadResultsFile(path); err != nil {
 				t.Errorf("got %v, want the file accepted", err)
 			}
@@ -204,13 +212,8 @@ func TestReadResultsAccepts(t *testing.T) {
 	}
 }
 
-var testNames = &Vocabulary{
-	Types: []string{"Signature", "G2"}, Libs: []string{"blst", "gnark"}, Reprs: []string{"affine"},
-	Layouts: []string{"pointer", "slice"}, Schemes: []string{"min-pk", "min-sig"}, Ops: []string{"verify"},
-}
-
-// TestResultsReaderNames: with a vocabulary, every name is checked (and
-// the error lists the valid ones); a case of the library API's has no
+// TestResultsReaderNames: every name is checked against the vocabulary
+// (and the error lists the valid ones); a case of the library API's has no
 // names to check.
 func TestResultsReaderNames(t *testing.T) {
 	tests := []struct {
@@ -220,40 +223,33 @@ func TestResultsReaderNames(t *testing.T) {
 	}{
 		{"as written", func(d doc) {}, ""},
 		{"unknown type", func(d doc) { d.row("instances", 0)["type"] = "signature" },
-			`instances[0] (signature/blst/affine/pointer): unknown type "signature": valid types are Signature, G2`},
+			`instances[0] (signature/blst/affine/pointer): unknown type "signature": valid types are ` + Join(Types)},
 		{"unknown lib", func(d doc) { d.row("instances", 0)["lib"] = "openssl" },
-			`instances[0] (Signature/openssl/affine/pointer): unknown lib "openssl": valid libs are blst, gnark`},
+			`instances[0] (Signature/openssl/affine/pointer): unknown lib "openssl": valid libs are ` + Join(Libs)},
 		{"unknown repr", func(d doc) { d.row("instances", 0)["repr"] = "montgomery" },
-			`instances[0] (Signature/blst/montgomery/pointer): unknown repr "montgomery": valid reprs are affine`},
+			`instances[0] (Signature/blst/montgomery/pointer): unknown repr "montgomery": valid reprs are ` + Join(Reprs)},
 		{"unknown layout", func(d doc) { d.row("instances", 0)["layout"] = "arena" },
-			`instances[0] (Signature/blst/affine/arena): unknown layout "arena": valid layouts are pointer, slice`},
+			`instances[0] (Signature/blst/affine/arena): unknown layout "arena": valid layouts are ` + Join(Layouts)},
 		{"unknown scheme", func(d doc) { d.row("instances", 0)["scheme"] = "min-both" },
-			`instances[0] (Signature/blst/affine/pointer): unknown scheme "min-both": valid schemes are min-pk, min-sig`},
+			`instances[0] (Signature/blst/affine/pointer): unknown scheme "min-both": valid schemes are ` + Join(Schemes)},
 		{"unknown op", func(d doc) { d.row("throughput", 0)["op"] = "verfy" },
-			`throughput[0] (Signature/blst/affine op=verfy): unknown op "verfy": valid ops are verify`},
+			`throughput[0] (Signature/blst/affine op=verfy): unknown op "verfy": valid ops are ` + Join(Ops)},
 		{"unknown type, unavailable", func(d doc) { d.row("unavailable", 0)["type"] = "G3" },
-			`unavailable[0] (G3/blst/affine/pointer): unknown type "G3": valid types are Signature, G2`},
+			`unavailable[0] (G3/blst/affine/pointer): unknown type "G3": valid types are ` + Join(Types)},
 		{"custom case, names unchecked", func(d doc) { d.row("instances", 2)["name"] = "whatever/you/like" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := toDoc(t, validResults(t))
-			tt.edit(d)
-			data, err := json.Marshal(d)
+			data, err := json.Marshal(editedResults(t, tt.edit))
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = ResultsReader{Names: testNames}.Read(bytes.NewReader(data), "r.json")
+			_, err = ResultsReader{}.Read(bytes.NewReader(data), "r.json")
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("got %v, want the file accepted", err)
 			case tt.want != "" && (err == nil || err.Error() != "r.json: "+tt.want):
 				t.Errorf("got %v, want r.json: %s", err, tt.want)
-			}
-			if tt.want != "" {
-				if _, err := ReadResults(bytes.NewReader(data)); err != nil {
-					t.Errorf("without a vocabulary: got %v, want names unchecked", err)
-				}
 			}
 		})
 	}

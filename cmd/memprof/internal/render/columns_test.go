@@ -1,0 +1,58 @@
+package render
+
+import (
+	"bytes"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// TestHeadersFromSpec checks that every table and the CSV take their
+// columns from model.Columns: the header of each is the spec's columns
+// for its rows and format (and, in the tables, the note column).
+func TestHeadersFromSpec(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	labels := func(cols []model.Column, f model.Formats) []string {
+		var out []string
+		for _, c := range cols {
+			out = append(out, c.Header(f))
+		}
+		return append(out, "note")
+	}
+	tests := []struct {
+		name   string
+		render func(io.Writer, *model.Results) error
+		sep    string
+		want   []string
+	}{
+		{"instances table", InstancesTable, "│", labels(model.InstanceColumns(model.InTable), model.InTable)},
+		{"instances markdown", func(w io.Writer, rs *model.Results) error {
+			mw := NewMarkdownWriter(w)
+			InstancesMarkdownTable(mw, rs)
+			return mw.Err()
+		}, "|", labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown)},
+		{"throughput table", ThroughputTable, "│", labels(model.ThroughputColumns(model.InTable), model.InTable)},
+		{"throughput markdown", func(w io.Writer, rs *model.Results) error {
+			mw := NewMarkdownWriter(w)
+			ThroughputMarkdownTable(mw, rs, "")
+			return mw.Err()
+		}, "|", labels(model.ThroughputColumns(model.InMarkdown), model.InMarkdown)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tt.render(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			got := cellsByRepr(buf.String(), tt.sep)["repr"]
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("header: got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if !slices.Equal(CSVHeader, model.CSVHeader()) {
+		t.Errorf("CSVHeader: got %v, want model.CSVHeader() %v", CSVHeader, model.CSVHeader())
+	}
+}

@@ -1,0 +1,210 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/memprof/memprof/model"
+)
+
+// The instances and throughput tables, terminal and Markdown alike, are
+// built here from model.Columns: the columns that show in the format, in
+// their one order, then a note of the table's own (the case's N, an error,
+// why a combination was not measured).
+
+// row is one line of a table: its key (for the one ordering) and cells.
+type row struct {
+	key   model.Key
+	cells []string
+}
+
+// newTable returns an empty table with the header of cols in format f
+// and the note column.
+func newTable(cols []model.Column, f model.Formats) MarkdownTable {
+	var t MarkdownTable
+	for _, c := range cols {
+		t.Header = append(t.Header, c.Header(f))
+		t.Right = append(t.Right, c.Numeric())
+	}
+	t.Header = append(t.Header, "note")
+	t.Right = append(t.Right, false)
+	return t
+}
+
+// cells reads every column of one row with read and appends note.
+func cells(cols []model.Column, read func(model.Column) model.Cell, note string) []string {
+	out := make([]string, 0, len(cols)+1)
+	for _, c := range cols {
+		out = append(out, c.Format(read(c)))
+	}
+	return append(out, note)
+}
+
+// instanceTable returns the instances table of rs in format f: a row per
+// case (a failed one with its error) and per unavailable combination (with
+// the reason), in the one ordering. With omitDoesNotApply it leaves out
+// the combinations that do not apply to their type, and says how many.
+func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
+	cols := model.InstanceColumns(f)
+	t = newTable(cols, f)
+	var rows []row
+	for i := range rs.Instances {
+		r := &rs.Instances[i]
+		note := "n=" + strconv.Itoa(r.N)
+		if r.Error != "" {
+			note = "error: " + firstLine(r.Error)
+		}
+		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, note)})
+	}
+	for _, u := range unavailableInstances(rs) {
+		if omitDoesNotApply && u.Kind == model.DoesNotApply {
+			omitted++
+			continue
+		}
+		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason)})
+	}
+	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
+	for _, r := range rows {
+		t.Rows = append(t.Rows, r.cells)
+	}
+	return t, omitted
+}
+
+// throughputTable returns the throughput table of rs in format f (only
+// the rows of type typ when typ is not empty): a row per timed operation,
+// in the one ordering, with note(r) as its note (an error instead when it
+// failed), then the operations a library does not offer.
+func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string) MarkdownTable {
+	cols := model.ThroughputColumns(f)
+	t := newTable(cols, f)
+	for _, r := range SortedThroughput(rs.Throughput) {
+		if typ != "" && r.Type != typ {
+			continue
+		}
+		n := "error: " + firstLine(r.Error)
+		if r.Error == "" {
+			n = note(&r)
+		}
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, n))
+	}
+	for _, u := range unavailableOps(rs) {
+		if typ != "" && u.Type != typ {
+			continue
+		}
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason))
+	}
+	return t
+}
+
+// sitesTable returns the allocation sites of every measured case; in
+// Markdown the site is code.
+func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
+	t := MarkdownTable{
+		Header: []string{"case", "allocation site", "B/instance", "allocs/instance", "slot sizes"},
+		Right:  []bool{false, false, true, true, true},
+	}
+	for _, r := range rs.Instances {
+		for _, s := range r.Sites {
+			var slots []string
+			for _, b := range s.SlotSizes {
+				slots = append(slots, strconv.FormatInt(b, 10))
+			}
+			site := ShortFunction(s.Function)
+			if s.Line > 0 {
+				site += ":" + strconv.FormatInt(s.Line, 10)
+			}
+			if markdown {
+				site = "`" + site + "`"
+			}
+			t.Rows = append(t.Rows, []string{r.Key.String(), site, Num(s.BytesPerInstance), Num(s.AllocsPerInstance), strings.Join(slots, " ")})
+		}
+	}
+	return t
+}
+
+// writeTerminal writes t as a terminal table. With wrapNote the last
+// (note) column wraps at noteWidth, so that long reasons do not make the
+// table wider than a terminal.
+func writeTerminal(w io.Writer, t MarkdownTable, wrapNote bool) error {
+	tt := NewTable(w)
+	if wrapNote {
+		tt = tablewriter.NewTable(w,
+			tablewriter.WithHeaderAutoFormat(tw.Off),
+			tablewriter.WithRowAutoWrap(tw.WrapNormal),
+			tablewriter.WithColumnWidths(tw.NewMapper[int, int]().Set(len(t.Header)-1, noteWidth)),
+		)
+	}
+	tt.Header(toAny(t.Header)...)
+	for _, r := range t.Rows {
+		if err := tt.Append(r); err != nil {
+			return err
+		}
+	}
+	return tt.Render()
+}
+
+// writeTerminalSection writes t after a blank line, or nothing when it has
+// no rows.
+func writeTerminalSection(w io.Writer, t MarkdownTable) error {
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return writeTerminal(w, t, false)
+}
+
+// noteWidth is where the instances table wraps its note column.
+const noteWidth = 48
+
+// unavailableInstances returns the unavailable combinations that are not
+// operations, in the one ordering.
+func unavailableInstances(rs *model.Results) []model.Unavailable {
+	return unavailable(rs, false)
+}
+
+// unavailableOps returns the operations a library does not offer, in the
+// one ordering.
+func unavailableOps(rs *model.Results) []model.Unavailable {
+	return unavailable(rs, true)
+}
+
+func unavailable(rs *model.Results, ops bool) []model.Unavailable {
+	var out []model.Unavailable
+	for _, u := range rs.Unavailable {
+		if (u.Op != "") == ops {
+			out = append(out, u)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b model.Unavailable) int { return model.Compare(a.Key, b.Key) })
+	return out
+}
+
+// SortedThroughput returns a copy of rows in the one ordering of keys
+// (model.Compare: type, operation, library, representation, batch).
+func SortedThroughput(rows []model.ThroughputRow) []model.ThroughputRow {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b model.ThroughputRow) int { return model.Compare(a.Key, b.Key) })
+	return out
+}
+
+// SortInstances orders results in the one ordering of keys
+// (model.Compare).
+func SortInstances(rs []model.Result) {
+	slices.SortStableFunc(rs, func(a, b model.Result) int { return model.Compare(a.Key, b.Key) })
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}

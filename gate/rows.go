@@ -1,0 +1,108 @@
+package gate
+
+import (
+	"slices"
+
+	"github.com/memprof/memprof/model"
+)
+
+// rowKind tells the helpers Check and Compare share how to read one kind
+// of results row (model.Result, model.ThroughputRow): its case key and
+// its error ("" when it was measured).
+type rowKind[R any] struct {
+	key func(*R) model.Key
+	err func(*R) string
+}
+
+var (
+	instanceRows = rowKind[model.Result]{
+		key: func(r *model.Result) model.Key { return r.Key },
+		err: func(r *model.Result) string { return r.Error },
+	}
+	throughputRows = rowKind[model.ThroughputRow]{
+		key: func(r *model.ThroughputRow) model.Key { return r.Key },
+		err: func(r *model.ThroughputRow) string { return r.Error },
+	}
+)
+
+// outcomes gives limit l's outcome for every row of rows that b selects,
+// in their order: an Error for a row that failed to measure; judge sets
+// the figures and the status of the others.
+func (k rowKind[R]) outcomes(b *Budget, l Limit, rows []R, judge func(*Outcome, *R)) []Outcome {
+	var outs []Outcome
+	for i := range rows {
+		r := &rows[i]
+		if !b.Select.Matches(k.key(r)) {
+			continue
+		}
+		o := Outcome{Budget: b, Limit: l, Case: k.key(r).String()}
+		if e := k.err(r); e != "" {
+			o.Status, o.Detail = Error, "failed to measure: "+firstLine(e)
+		} else {
+			judge(&o, r)
+		}
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+// pair is one case and its rows in base and head, nil on the side that
+// lacks it. The rows are base's and head's own.
+type pair[R any] struct {
+	key        model.Key
+	base, head *R
+}
+
+// pairs pairs the rows of base and head by key, in the one ordering of
+// keys (model.Compare; head's order, then the cases only base has, where
+// keys tie).
+func (k rowKind[R]) pairs(base, head []R) []pair[R] {
+	baseBy := map[model.Key]*R{}
+	for i := range base {
+		baseBy[k.key(&base[i])] = &base[i]
+	}
+	headBy := map[model.Key]*R{}
+	var keys []model.Key
+	for i := range head {
+		key := k.key(&head[i])
+		headBy[key] = &head[i]
+		keys = append(keys, key)
+	}
+	for i := range base {
+		if key := k.key(&base[i]); headBy[key] == nil {
+			keys = append(keys, key)
+		}
+	}
+	slices.SortStableFunc(keys, model.Compare)
+	out := make([]pair[R], len(keys))
+	for i, key := range keys {
+		out[i] = pair[R]{key, baseBy[key], headBy[key]}
+	}
+	return out
+}
+
+// judgeAbsent sets row for a case that one side lacks or failed to
+// measure, value giving a side's figure, and reports whether it did: a
+// case only in head is New, one only in base Missing (failing unless
+// allowMissing), one that failed in head fails, one that failed only in
+// base is Unmeasured and passes.
+func (k rowKind[R]) judgeAbsent(row *Row, p pair[R], value func(*R) float64, allowMissing bool) bool {
+	b, h := p.base, p.head
+	switch {
+	case b == nil:
+		row.Change, row.Head = New, value(h)
+		if e := k.err(h); e != "" {
+			row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(e)
+		}
+	case h == nil:
+		row.Change, row.Base = Missing, value(b)
+		row.Fails = !allowMissing
+	case k.err(h) != "":
+		row.Change, row.Fails, row.Note = Unmeasured, true, "head failed to measure: "+firstLine(k.err(h))
+	case k.err(b) != "":
+		row.Change, row.Head, row.Note = Unmeasured, value(h), "base failed to measure: "+firstLine(k.err(b))
+	default:
+		return false
+	}
+	return true
+}

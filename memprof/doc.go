@@ -1,0 +1,110 @@
+// Package memprof is the measuring engine: it measures exactly how much
+// memory one instance of a type keeps alive, the way a real program makes
+// it, and how long operations take. It knows nothing of what it measures:
+// a Case is a name and a constructor, a result is numbers (Result, an
+// alias of model.Measurement). The memprof command's built-in cases and
+// users' own tests use the same engine:
+//
+//	func TestMyPubKeySize(t *testing.T) {
+//		c := memprof.Case{Name: "MyPubKey", New: func(i int) any {
+//			return mypkg.FromBytes(vectors[i%len(vectors)])
+//		}}
+//		r := memprof.MeasureInstances(t, c, memprof.N(100_000))
+//		if r.BytesPerInstance > 120 {
+//			t.Fatalf("MyPubKey keeps %.2f B per instance, budget 120", r.BytesPerInstance)
+//		}
+//	}
+//
+//	func BenchmarkMyPubKey(b *testing.B) {
+//		c := memprof.Case{Name: "MyPubKey", New: func(i int) any {
+//			return mypkg.FromBytes(vectors[i%len(vectors)])
+//		}}
+//		memprof.ReportInstances(b, c) // B/instance and allocs/instance beside ns/op, for benchstat
+//	}
+//
+// Measure (MeasureInstances in a test, ReportInstances in a benchmark)
+// measures in this process; MeasureInChild in a fresh child process. The
+// options are N (instances, default DefaultN), Warmup and KeepProfile.
+//
+// # What is measured
+//
+// A Case makes its instances in one of three layouts (Case.Layout): New
+// makes instance i, each its own object, kept alive by the engine's
+// holder, a []any of N (pointer layout); NewSlice makes all N in one
+// slice (slice layout); NewAll makes a structure holding N, a map or a
+// cache (collection layout). The figures are per instance:
+// BytesPerInstance and AllocsPerInstance are the Go heap bytes and
+// objects still live that were allocated below the engine's constructor
+// frame, from a heap profile at runtime.MemProfileRate 1, so exact, with
+// the holder counted apart (HolderBytesPerInstance); Sites splits them
+// by allocation site, with the allocator's slot sizes. Around them, from
+// the runtime's and the system's own readings: the HeapAlloc delta (a
+// cross-check), runtime memory outside the heap (finalizer and cleanup
+// records) and the heap's metadata, the C heap (glibc's mallinfo2, with
+// cgo), the resident set, and what none of these explains, each with its
+// resolution where the reading is coarse.
+//
+// # Passes
+//
+// Measure holds a process-wide lock (the heap profile and
+// MemProfileRate are process-wide), turns profiling off, and then:
+//
+//  1. Prepare runs once, with profiling off: what it allocates (input
+//     vectors) is not attributed to the instances.
+//  2. Warm-up: instances are made and dropped (Warmup; by default up to
+//     10,000 or 2 s), so one-time lazy set-up is not charged to them; New
+//     is checked to return a new, non-nil object each time.
+//  3. CheckMemory refuses an N whose estimate exceeds the memory this
+//     machine has available.
+//  4. Footprint pass, profiling off and the collector on: the memory
+//     readings before and after the N instances are built and the
+//     construction's garbage is collected.
+//  5. Profile pass, MemProfileRate 1: the N instances are built again
+//     with the collector paused (so no runtime object of a GC lands under
+//     the constructor's frames), two GC cycles settle the heap, and the
+//     heap profile is written while the instances are alive.
+//  6. Attribution: the profile is read once, with heapscan's streaming
+//     reader, and its in-use samples grouped in one pass
+//     (heapscan.Heap.SummarizeEach): those below the constructor's frame
+//     by site, those below the holder's frame apart.
+//
+// MemProfileRate is restored when Measure returns.
+//
+// # Memory
+//
+// The instances are released before Measure returns: the Result retains
+// nothing of them, nor of the profile; it owns its Sites. Measure keeps
+// nothing between calls; ReportInstances keeps one Result per benchmark
+// name for the life of the process, as the testing package runs a
+// benchmark several times. A writer given with KeepProfile receives the
+// raw profile (gzip-compressed protobuf, for go tool pprof) once and is
+// not retained. Attribution is exact in any process, a test binary
+// included: only objects below the engine's constructor frame count.
+// Other goroutines disturb only the whole-footprint readings; a child
+// process gives them a clean heap.
+//
+// # Child processes
+//
+// MeasureInChild starts a fresh copy of a program (Child: the
+// executable, by default this one, its arguments and extra environment)
+// with ChildEnv set to a JSON request: the case's name, N, the warm-up,
+// and where to write the result and the profile. The program checks
+// ChildRequested first thing (in main, or in a test binary's TestMain)
+// and calls ServeChild with a lookup from names to cases; ServeChild
+// measures with Measure and writes the Result as JSON, atomically, where
+// the parent reads it. The name is the only identity that crosses the
+// process boundary: the parent and the child must resolve it to the same
+// case (the memprof command passes model.Key.BenchName, a stable name). A
+// crash, an out-of-memory kill or an error in the child is the parent's
+// error, with the end of the child's output (MaxChildStderr); when the
+// context is done, the child is killed and its temporary files removed.
+//
+// # Time and scale
+//
+// MeasureThroughput times groups of ThroughputCase, sampling the cases
+// of a group alternately so that a noisy machine's drift hits them
+// alike, and returns one Timed per case (ThroughputMethod says how).
+// FitSweep fits the bytes measured at several N to a line, with a
+// confidence interval on the slope. CurrentEnv describes the process and
+// machine, and the versions of the modules its caller names.
+package memprof

@@ -1,0 +1,4 @@
+package memprof
+
+// SizeClass is sizeClass, for the tests outside the package.
+var SizeClass = sizeClass

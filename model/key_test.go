@@ -1,0 +1,85 @@
+package model
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestKeyNames(t *testing.T) {
+	tests := []struct {
+		key        Key
+		str, bench string
+	}{
+		{Key{Type: Signature, Lib: Blst, Repr: Affine, Layout: Pointer, Scheme: MinPk},
+			"Signature/blst/affine/pointer", "type=Signature/lib=blst/repr=affine/layout=pointer"},
+		{Key{Type: Signature, Lib: Blst, Repr: Affine, Layout: Pointer, Scheme: MinSig},
+			"Signature/blst/affine/pointer/min-sig", "type=Signature/lib=blst/repr=affine/layout=pointer/scheme=min-sig"},
+		{Key{Type: G1, Lib: Gnark, Repr: Jacobian, Layout: Slice},
+			"G1/gnark/jacobian/slice", "type=G1/lib=gnark/repr=jacobian/layout=slice"},
+		{Key{Type: PubkeyCache, Lib: Circl, Repr: MapPointer, Layout: Collection, Param: "population=100000"},
+			"PubkeyCache/circl/map-pointer/collection/population=100000", "type=PubkeyCache/lib=circl/repr=map-pointer/layout=collection/population=100000"},
+		{Key{Type: Signature, Lib: Blst, Repr: Affine, Scheme: MinPk, Op: Verify, Batch: 1},
+			"Signature/blst/affine op=verify", "type=Signature/lib=blst/repr=affine/op=verify"},
+		{Key{Type: PublicKey, Lib: Gnark, Repr: Affine, Op: Aggregate, Batch: 128},
+			"PublicKey/gnark/affine op=aggregate batch=128", "type=PublicKey/lib=gnark/repr=affine/op=aggregate/batch=128"},
+		{Key{Name: "my pub key", Layout: Pointer}, "my pub key", "my_pub_key"},
+	}
+	for _, tt := range tests {
+		if got := tt.key.String(); got != tt.str {
+			t.Errorf("String: got %q, want %q", got, tt.str)
+		}
+		if got := tt.key.BenchName(); got != tt.bench {
+			t.Errorf("BenchName: got %q, want %q", got, tt.bench)
+		}
+	}
+}
+
+// TestCompare: the one ordering groups instance cases of a type by
+// library, operations by what they do, and orders parameters by number.
+func TestCompare(t *testing.T) {
+	want := []Key{
+		{Type: PublicKey, Lib: Blst, Repr: Affine, Layout: Pointer, Scheme: MinPk},
+		{Type: PublicKey, Lib: Blst, Repr: Compressed, Layout: Pointer, Scheme: MinPk},
+		{Type: PublicKey, Lib: Gnark, Repr: Affine, Layout: Pointer, Scheme: MinPk},
+		{Type: PublicKey, Lib: Gnark, Repr: Affine, Layout: Slice, Scheme: MinPk},
+		{Type: PublicKey, Lib: Gnark, Repr: Affine, Layout: Slice, Scheme: MinSig},
+		{Type: PublicKey, Lib: Blst, Repr: Affine, Op: Compress, Batch: 1},
+		{Type: PublicKey, Lib: Gnark, Repr: Affine, Op: Compress, Batch: 1},
+		{Type: PublicKey, Lib: Blst, Repr: Affine, Op: Aggregate, Batch: 8},
+		{Type: PublicKey, Lib: Blst, Repr: Affine, Op: Aggregate, Batch: 128},
+		{Type: Signature, Lib: Blst, Repr: Affine, Layout: Pointer, Scheme: MinPk},
+		{Type: PubkeyCache, Lib: Blst, Repr: IndexSlice, Layout: Collection, Param: "population=100000"},
+		{Type: PubkeyCache, Lib: Blst, Repr: IndexSlice, Layout: Collection, Param: "population=1000000"},
+		{Type: "Unknown", Lib: Blst, Repr: Affine, Layout: Pointer},
+	}
+	got := slices.Clone(want)
+	slices.Reverse(got)
+	slices.SortStableFunc(got, Compare)
+	if !slices.Equal(got, want) {
+		t.Errorf("order:\ngot  %v\nwant %v", got, want)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	old := Key{Type: Signature, Lib: Blst, Repr: Affine, Op: Verify, Batch: 1}
+	if got := old.Normalize().Scheme; got != MinPk {
+		t.Errorf("an operation of Signature without a scheme: got %q, want %q", got, MinPk)
+	}
+	if got := (Key{Type: G1}).Normalize().Scheme; got != "" {
+		t.Errorf("G1 has no scheme: got %q", got)
+	}
+}
+
+func TestParamCheck(t *testing.T) {
+	for _, tt := range []struct {
+		p  Param
+		ok bool
+	}{
+		{"", true}, {"population=1000000", true}, {"precompute=6", true},
+		{"population", false}, {"=6", false}, {"Population=6", false}, {"a=b/c", false}, {"a=", false},
+	} {
+		if err := tt.p.Check(); (err == nil) != tt.ok {
+			t.Errorf("Check(%q): got %v, want ok %v", tt.p, err, tt.ok)
+		}
+	}
+}

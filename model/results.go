@@ -1,0 +1,221 @@
+package model
+
+import (
+	"encoding/json"
+	"io"
+	"slices"
+)
+
+// Schema is the identifier every results file carries in its "schema" field.
+// Later versions add fields; a field renamed (cheap_bytes_per_instance to
+// c_heap_bytes_per_instance) is still read under its old name.
+const Schema = "memprof.results/v1"
+
+// Results is the memprof.results/v1 file: the contract between measuring and
+// everything after it (renderers, budgets, compare, exports). It owns its
+// slices.
+type Results struct {
+	Schema    string   `json:"schema"`
+	Env       Env      `json:"env"`
+	Method    string   `json:"method,omitempty"`
+	Instances []Result `json:"instances"`
+	// Unavailable lists the combinations that were asked for but not
+	// measured, each with its kind and reason.
+	Unavailable []Unavailable   `json:"unavailable,omitempty"`
+	Throughput  []ThroughputRow `json:"throughput,omitempty"`
+	Agreement   *Agreement      `json:"agreement,omitempty"`
+}
+
+// Result is one instance case's row: its key, how an instance was made,
+// and what N instances keep alive per instance. A Result with a non-empty
+// Error carries no measurement.
+type Result struct {
+	Key
+	// Constructor says how each instance was made (for example
+	// "(*blst.P2Affine).Deserialize of a min-pk signature's 192-byte
+	// uncompressed encoding").
+	Constructor string `json:"constructor,omitempty"`
+	Measurement
+	Sweep *Sweep `json:"sweep,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Measurement is what the engine measures of one case: domain-free
+// numbers. Sizes are in bytes, per instance unless the name says otherwise.
+type Measurement struct {
+	N int `json:"n"`
+
+	// BytesPerInstance is the Go heap kept alive per instance, from the heap
+	// profile at MemProfileRate 1, the holder excluded.
+	BytesPerInstance float64 `json:"bytes_per_instance"`
+	// AllocsPerInstance is the number of live heap objects per instance.
+	AllocsPerInstance float64 `json:"allocs_per_instance"`
+	// SizeofBytes is unsafe.Sizeof of the representation.
+	SizeofBytes int64 `json:"sizeof_bytes"`
+	// SlotBytes is the slot size the allocator used for the largest object
+	// of one instance (the profile's "bytes" label), for the pointer
+	// layout; 0 for the other layouts.
+	SlotBytes float64 `json:"slot_bytes,omitempty"`
+	// ArraySlotBytesPerInstance is the slot of the slice layout's backing
+	// array divided by N; 0 for the other layouts.
+	ArraySlotBytesPerInstance float64 `json:"array_slot_bytes_per_instance,omitempty"`
+	// OffheapBytesPerInstance is runtime memory outside the heap (finalizer
+	// and cleanup records: runtime.MemStats.OtherSys) per instance,
+	// measured with profiling off, so the profiler's own records are not
+	// in it. The runtime maps this memory in chunks of 256 KiB:
+	// OffheapResolution says how far from the truth the figure can be.
+	OffheapBytesPerInstance float64 `json:"offheap_bytes_per_instance"`
+	// OffheapResolution is 512 KiB / N (two chunks: the figure is the
+	// difference of two readings): the off-heap figure's resolution.
+	OffheapResolution float64 `json:"offheap_resolution_bytes_per_instance"`
+	// RuntimeMetadataBytesPerInstance is the heap's own metadata (span,
+	// mcache, profiling-bucket and GC records) that grew with the
+	// instances, per instance; it is part of the whole footprint.
+	RuntimeMetadataBytesPerInstance float64 `json:"runtime_metadata_bytes_per_instance"`
+	// HeapAllocBytesPerInstance is the runtime.MemStats.HeapAlloc delta per
+	// instance, holder excluded: a cross-check on BytesPerInstance.
+	HeapAllocBytesPerInstance float64 `json:"heapalloc_bytes_per_instance"`
+	// HolderBytesPerInstance is the harness's own slice that keeps the
+	// instances alive, per instance.
+	HolderBytesPerInstance float64 `json:"holder_bytes_per_instance"`
+	// CHeapBytesPerInstance is the C heap (glibc mallinfo2) delta per
+	// instance; nil when not available, with the reason in CHeapUnavailable.
+	CHeapBytesPerInstance *float64 `json:"c_heap_bytes_per_instance,omitempty"`
+	CHeapUnavailable      string   `json:"c_heap_unavailable,omitempty"`
+	// RSSBytesPerInstance is the resident-set growth per instance.
+	RSSBytesPerInstance float64 `json:"rss_bytes_per_instance"`
+	// UnaccountedBytesPerInstance is the RSS growth that neither the Go heap
+	// (HeapAlloc delta, holder included), the off-heap runtime memory, the
+	// runtime's metadata nor the C heap explains. RSSResolution says how
+	// far from the truth it can be.
+	UnaccountedBytesPerInstance float64 `json:"unaccounted_bytes_per_instance"`
+	// RSSResolution is the resolution of RSSBytesPerInstance and
+	// UnaccountedBytesPerInstance: 2 × (256 KiB + one page) / N. Each of
+	// the two readings the figures are the difference of counts whole
+	// pages (it can be off by up to a page), and is taken while the
+	// runtime is filling one of its 256 KiB off-heap chunks, which become
+	// resident page by page as they fill and which the off-heap and
+	// metadata figures (subtracted from the unaccounted one) count whole
+	// as soon as they are mapped (off by up to a chunk). It is 0 where RSS
+	// cannot be read, and in files written before it was recorded; the
+	// JSON field is then absent.
+	RSSResolution float64 `json:"rss_resolution_bytes_per_instance,omitempty"`
+
+	// Sites are the allocation sites inside the constructor, in the
+	// order the profile reader returns them.
+	Sites []Site `json:"sites"`
+}
+
+// Site is one allocation site inside the instance constructor.
+type Site struct {
+	Function          string  `json:"function"`
+	File              string  `json:"file,omitempty"`
+	Line              int64   `json:"line,omitempty"`
+	BytesPerInstance  float64 `json:"bytes_per_instance"`
+	AllocsPerInstance float64 `json:"allocs_per_instance"`
+	// SlotSizes lists the distinct slot sizes (bytes) seen at this site.
+	SlotSizes []int64 `json:"slot_sizes,omitempty"`
+}
+
+// UnmarshalJSON reads a site, also from files written before slot_sizes
+// was named so (it was slot_bytes).
+func (s *Site) UnmarshalJSON(b []byte) error {
+	type plain Site
+	var w struct {
+		plain
+		LegacySlotBytes []int64 `json:"slot_bytes"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*s = Site(w.plain)
+	if s.SlotSizes == nil {
+		s.SlotSizes = w.LegacySlotBytes
+	}
+	return nil
+}
+
+// Sweep is a fit of bytes = Intercept + Slope*N over several N.
+type Sweep struct {
+	Points    []SweepPoint `json:"points"`
+	Intercept float64      `json:"intercept_bytes"`
+	Slope     float64      `json:"slope_bytes_per_instance"`
+	SlopeLow  float64      `json:"slope_ci95_low"`
+	SlopeHigh float64      `json:"slope_ci95_high"`
+	R2        float64      `json:"r2"`
+}
+
+// SweepPoint is one N of a sweep and the total bytes measured at it.
+type SweepPoint struct {
+	N                int     `json:"n"`
+	Bytes            float64 `json:"bytes"`
+	BytesPerInstance float64 `json:"bytes_per_instance"`
+}
+
+// ThroughputRow is the timing of one operation: its key (type, lib, repr,
+// scheme, op, batch), what exactly is timed, and the timing.
+type ThroughputRow struct {
+	Key
+	Timing
+	// Note says exactly what is timed: the API called and the checks it
+	// runs.
+	Note  string `json:"note,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// Timing is what the sampler measures of one operation: domain-free
+// numbers (see the method text written into Results.Method).
+type Timing struct {
+	Samples          int       `json:"samples"`
+	NsPerOpMedian    float64   `json:"ns_per_op_median"`
+	NsPerOpQ1        float64   `json:"ns_per_op_q1"`
+	NsPerOpQ3        float64   `json:"ns_per_op_q3"`
+	CPUNsPerOpMedian float64   `json:"cpu_ns_per_op_median"`
+	OpsPerSecond     float64   `json:"ops_per_s"`
+	BytesPerOp       float64   `json:"bytes_per_op"`
+	AllocsPerOp      float64   `json:"allocs_per_op"`
+	SamplesNs        []float64 `json:"samples_ns,omitempty"`
+}
+
+// Agreement records the cross-library agreement check run before timing.
+type Agreement struct {
+	Cases int   `json:"cases"`
+	Libs  []Lib `json:"libs"`
+	OK    bool  `json:"ok"`
+	// Unavailable lists the libraries that could not take part, as
+	// "<lib>: <reason>" (blst in a build without cgo).
+	Unavailable []string `json:"unavailable,omitempty"`
+}
+
+// Env describes where a measurement was made, so that results from
+// different machines are not compared by accident.
+type Env struct {
+	GoVersion  string `json:"go_version"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	NumCPU     int    `json:"num_cpu"`
+	CPU        string `json:"cpu"`
+	Cgo        bool   `json:"cgo"`
+	// Modules maps the measured libraries' module paths to their versions,
+	// from the binary's build info.
+	Modules map[string]string `json:"modules,omitempty"`
+}
+
+// WriteJSON writes rs as indented JSON, setting its schema if empty.
+func (rs *Results) WriteJSON(w io.Writer) error {
+	if rs.Schema == "" {
+		rs.Schema = Schema
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rs)
+}
+
+// Sort orders every list of rs by the one ordering of keys (Compare),
+// stably.
+func (rs *Results) Sort() {
+	slices.SortStableFunc(rs.Instances, func(a, b Result) int { return Compare(a.Key, b.Key) })
+	slices.SortStableFunc(rs.Throughput, func(a, b ThroughputRow) int { return Compare(a.Key, b.Key) })
+	slices.SortStableFunc(rs.Unavailable, func(a, b Unavailable) int { return Compare(a.Key, b.Key) })
+}

@@ -1,0 +1,212 @@
+package run
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
+)
+
+// Options tune the workflows; the zero Options measure with the engine's
+// defaults. Fields a workflow does not use are ignored.
+type Options struct {
+	// N is the number of instances per case. 0 measures each case at its
+	// entry's DefaultN (the scenarios' real scale, 1,000,000) or else
+	// memprof.DefaultN; any other N is used for every case.
+	N int
+	// Jobs is how many child processes measure at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Jobs int
+	// ProfileDir, if not empty, keeps each case's raw heap profile in
+	// that directory (created if missing), named after the case's
+	// BenchName.
+	ProfileDir string
+	// Sweep, when not empty, measures each case also at these N (at least
+	// three, distinct and positive) and fits bytes = a + b*N
+	// (memprof.FitSweep) into the case's Sweep.
+	Sweep []int
+	// Child says how to start the measuring child process. The zero Child
+	// re-executes this program, which must serve memprof.ServeChild with
+	// the same registry's LookupCase when memprof.ChildRequested.
+	Child memprof.Child
+
+	// Throughput says whether Instances also times the operations of the
+	// selected cases' types.
+	Throughput ThroughputMode
+	// Samples and MinSample tune the timing (memprof.ThroughputOptions);
+	// 0 means memprof.DefaultSamples and memprof.DefaultMinSample.
+	Samples   int
+	MinSample time.Duration
+	// Agree is the agreement check run before any operation is timed
+	// (and by Verify); nil means agree.Run.
+	Agree func(*suites.Registry) (*agree.Report, error)
+
+	// Ready, if set, is called once the selection is resolved and found
+	// measurable, before the memory check and before anything runs: the
+	// last moment to refuse (an output that could not be written). Its
+	// error stops the workflow and is returned as it is.
+	Ready func() error
+	// Progress, if set, is told what the workflow does as it happens. The
+	// calls are serialised: Progress need not be safe for concurrent use.
+	// It must not retain the Event's slices.
+	Progress func(Event)
+	// SkipThroughput makes Report measure the instance cases only
+	// (memprof report --throughput=false); Instances ignores it.
+	SkipThroughput bool
+}
+
+// ThroughputMode says whether Instances times operations besides the
+// instance cases.
+type ThroughputMode int
+
+const (
+	// NoThroughput measures the instance cases only.
+	NoThroughput ThroughputMode = iota
+	// ThroughputIfAny also times the operations of the selected types,
+	// when they have any.
+	ThroughputIfAny
+	// ThroughputRequired also times them, and fails with a *NoMatch
+	// before anything runs when no operation matches the selection.
+	ThroughputRequired
+)
+
+// check refuses options that are wrong whatever is selected.
+func (o Options) check() error {
+	switch {
+	case o.N < 0:
+		return usagef("N must be positive, or 0 for each case's default, got %d", o.N)
+	case o.Jobs < 0:
+		return usagef("jobs must be positive, or 0 for GOMAXPROCS, got %d", o.Jobs)
+	case o.Samples < 0:
+		return usagef("samples must be at least 1, or 0 for the default, got %d", o.Samples)
+	case o.MinSample < 0:
+		return usagef("the least sample duration must be positive, or 0 for the default, got %v", o.MinSample)
+	}
+	if len(o.Sweep) > 0 {
+		if len(o.Sweep) < 3 {
+			return usagef("a sweep needs at least 3 values of N for a confidence interval, got %d", len(o.Sweep))
+		}
+		for i, n := range o.Sweep {
+			if n <= 0 {
+				return usagef("sweep: N must be positive, got %d", n)
+			}
+			if slices.Contains(o.Sweep[:i], n) {
+				return usagef("sweep: N=%d appears twice", n)
+			}
+		}
+	}
+	return nil
+}
+
+// nFor is the number of instances measured for e.
+func (o Options) nFor(e suites.Entry) int {
+	switch {
+	case o.N > 0:
+		return o.N
+	case e.DefaultN > 0:
+		return e.DefaultN
+	}
+	return memprof.DefaultN
+}
+
+func (o Options) jobs() int {
+	if o.Jobs > 0 {
+		return o.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) timing() memprof.ThroughputOptions {
+	t := memprof.ThroughputOptions{Samples: o.Samples, MinSample: o.MinSample}
+	if t.Samples == 0 {
+		t.Samples = memprof.DefaultSamples
+	}
+	if t.MinSample == 0 {
+		t.MinSample = memprof.DefaultMinSample
+	}
+	return t
+}
+
+func (o Options) agree(reg *suites.Registry) (*agree.Report, error) {
+	if o.Agree != nil {
+		return o.Agree(reg)
+	}
+	return agree.Run(reg)
+}
+
+func (o Options) ready() error {
+	if o.Ready != nil {
+		return o.Ready()
+	}
+	return nil
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// The events, in the order a workflow sends them.
+const (
+	// CasesStarting: Total instance cases are about to be measured.
+	CasesStarting EventKind = iota
+	// CaseStarted: the instance case Key has started, in its child.
+	CaseStarted
+	// CasesDone: every instance case has been measured (or has failed).
+	CasesDone
+	// OpsStarting: the agreement check, the operations' result checks
+	// and their timing are starting.
+	OpsStarting
+	// AgreementWithout: the agreement check ran without a library this
+	// build cannot run; Message names it and says why.
+	AgreementWithout
+	// TimingStarted: the operations are being timed, as Timing says.
+	TimingStarted
+	// OpFailed: the operation Key failed its result check or its timing;
+	// Err says why (its row carries the same error).
+	OpFailed
+	// OpsDone: the operations are timed, or have failed.
+	OpsDone
+)
+
+// Event is one step of a workflow, for progress reports.
+type Event struct {
+	Kind    EventKind
+	Key     model.Key // CaseStarted, OpFailed
+	Total   int       // CasesStarting
+	Message string    // AgreementWithout
+	Err     error     // OpFailed
+	Timing  TimingPlan
+}
+
+// TimingPlan is what TimingStarted announces: Ops operations in Groups
+// groups (operations compared with one another are sampled alternately),
+// Samples samples of at least MinSample each, so at least Estimate in all.
+type TimingPlan struct {
+	Ops, Groups, Samples int
+	MinSample, Estimate  time.Duration
+}
+
+// events serialises the calls of a Progress function.
+type events struct {
+	mu sync.Mutex
+	f  func(Event)
+}
+
+func (e *events) send(ev Event) {
+	if e == nil || e.f == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.f(ev)
+}
+
+// newResults starts the results of a workflow on reg: the schema and the
+// environment, with the versions of reg's libraries.
+func newResults(reg *suites.Registry) *model.Results {
+	return &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(reg.Modules()...)}
+}

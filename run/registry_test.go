@@ -1,0 +1,138 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// TestMain lets the test binary serve as the measuring child: the
+// workflows re-execute their own executable, which in tests is this
+// binary, and it measures the test registry's cases.
+func TestMain(m *testing.M) {
+	if memprof.ChildRequested() {
+		if err := memprof.ServeChild(testRegistry().LookupCase); err != nil {
+			fmt.Fprintln(os.Stderr, "run test child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// The test registry's cases allocate one array each, whose size the tests
+// read from unsafe.Sizeof and whose slot from the heap profile (the
+// engine's own tests check that slot against the runtime's size classes):
+// no figure is written here.
+type (
+	affine48   [48]byte
+	jacobian72 [72]byte
+	sigMinPk   [96]byte
+	sigMinSig  [48]byte
+)
+
+// pointerCase makes each instance a new *T.
+func pointerCase[T any]() func() memprof.Case {
+	return func() memprof.Case {
+		return memprof.Case{New: func(int) any { return new(T) }}
+	}
+}
+
+// The keys of the test registry.
+var (
+	g1Affine   = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer}
+	g1Jacobian = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Layout: model.Pointer}
+	g1Circl    = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Affine, Layout: model.Pointer}
+	g1Scalar   = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Scalar, Layout: model.Pointer}
+	// g1CirclScalar does not apply either: with g1Circl, a library of
+	// which one combination does not apply and the other is not offered.
+	g1CirclScalar = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Scalar, Layout: model.Pointer}
+	g1Blst        = model.Key{Type: model.G1, Lib: model.Blst, Repr: model.Affine, Layout: model.Pointer}
+	sigPk         = model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinPk}
+	sigSig        = model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinSig}
+	g2Crash       = model.Key{Type: model.G2, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Param: "test=crash"}
+
+	opGood  = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
+	opWrong = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Projective, Op: model.ToAffine, Batch: 1}
+	opNoCgo = model.Key{Type: model.G1, Lib: model.Blst, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
+)
+
+// The reasons of the unavailable entries.
+var (
+	notOffered = model.Because(model.NotOffered, "circl has no affine point type (test)")
+	notApplies = model.Because(model.DoesNotApply, "does not apply: a G1 is a curve point (test)")
+	needsCgo   = model.Because(model.NeedsCgo, "blst needs cgo (test)")
+)
+
+// crashCase crashes the whole child, as a cgo library's abort would: a
+// goroutine panics, which no recover can catch.
+func crashCase() memprof.Case {
+	return memprof.Case{New: func(i int) any {
+		done := make(chan struct{})
+		go func() { panic("test constructor aborted the process") }()
+		<-done
+		return nil
+	}}
+}
+
+// toAffineOp is a G1 to-affine operation whose result is the vectors'
+// (right) or not: the result checks, not the arithmetic, are under test.
+func toAffineOp(key model.Key, right bool) suites.Op {
+	return suites.Op{Key: key, Note: "test operation", Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
+		v, err := suites.ValidInputs(in, fixtures.Load)
+		if err != nil {
+			return suites.OpHarness{}, err
+		}
+		result := v.Ops.ToAffineG1
+		if !right {
+			result = []byte{1, 2, 3}
+		}
+		return suites.OpHarness{Run: func() error { return nil }, Result: func() ([]byte, error) { return result, nil }}, nil
+	}}
+}
+
+// testRegistry is the registry of every test here, and of the children.
+var testRegistry = sync.OnceValue(func() *suites.Registry {
+	r, err := suites.NewRegistry(suites.Suite{
+		Name:    "test",
+		Modules: []string{"github.com/memprof/memprof"},
+		Entries: []suites.Entry{
+			{Key: g1Affine, Constructor: "new(affine48)", SizeHint: unsafe.Sizeof(affine48{}), Case: pointerCase[affine48]()},
+			{Key: g1Jacobian, Constructor: "new(jacobian72)", SizeHint: unsafe.Sizeof(jacobian72{}), Case: pointerCase[jacobian72]()},
+			{Key: g1Circl, Unavailable: notOffered},
+			{Key: g1Scalar, Unavailable: notApplies},
+			{Key: g1CirclScalar, Unavailable: notApplies},
+			{Key: g1Blst, Unavailable: needsCgo},
+			{Key: sigPk, Constructor: "new(sigMinPk)", SizeHint: unsafe.Sizeof(sigMinPk{}), Case: pointerCase[sigMinPk]()},
+			{Key: sigSig, Constructor: "new(sigMinSig)", SizeHint: unsafe.Sizeof(sigMinSig{}), Case: pointerCase[sigMinSig]()},
+			{Key: g2Crash, Constructor: "crashes the process (test only)", SizeHint: 8, Case: crashCase},
+		},
+		Ops: []suites.Op{toAffineOp(opGood, true), toAffineOp(opWrong, false), {Key: opNoCgo, Unavailable: needsCgo}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return r
+})
+
+// keys returns the keys of rows (entries, results, unavailable and
+// throughput rows all embed model.Key), for comparisons and messages.
+func keys[T fmt.Stringer](rows []T) []string {
+	out := []string{}
+	for _, r := range rows {
+		out = append(out, r.String())
+	}
+	return out
+}
+
+// keyStrings returns the keys' String, as keys does for rows.
+func keyStrings(ks ...model.Key) []string {
+	return keys(ks)
+}

@@ -1,0 +1,131 @@
+package run
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// Selection chooses, by name, the instance cases and the operations a
+// workflow measures. A nil list selects every name of its kind, and a
+// Scheme of "" every scheme. Layouts applies to instance cases only (an
+// operation has no layout) and Ops to operations only; the operations of
+// PublicKey and Signature are min-pk, so a min-sig Selection selects none
+// of them.
+type Selection struct {
+	Types   []model.Type
+	Libs    []model.Lib
+	Reprs   []model.Repr
+	Layouts []model.Layout
+	Scheme  model.Scheme
+	Ops     []model.Op
+}
+
+// Matches reports whether s selects the case or operation k.
+func (s Selection) Matches(k model.Key) bool {
+	if !in(s.Types, k.Type) || !in(s.Libs, k.Lib) || !in(s.Reprs, k.Repr) {
+		return false
+	}
+	if k.Op == "" && !in(s.Layouts, k.Layout) || k.Op != "" && !in(s.Ops, k.Op) {
+		return false
+	}
+	return s.Scheme == "" || k.Scheme == "" || k.Scheme == s.Scheme
+}
+
+// in reports whether list selects v: a nil list selects everything.
+func in[T comparable](list []T, v T) bool { return list == nil || slices.Contains(list, v) }
+
+// ParseList canonicalises a comma-separated list of names against valid,
+// ignoring case and dropping repeats; "" and "all" mean every name. An
+// unknown name is an error naming what (type, lib, ...) and listing the
+// valid names.
+func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
+	if v == "" || strings.EqualFold(v, "all") {
+		return slices.Clone(valid), nil
+	}
+	var out []T
+	for _, part := range strings.Split(v, ",") {
+		c, err := model.Canonical(what, strings.TrimSpace(part), valid)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// ParseTypes canonicalises a comma-separated list of types. Besides type
+// names it takes "all" (the single-object types, model.ObjectTypes:
+// measured in seconds), "scenarios" (model.Scenarios, measured at
+// 1,000,000 validators) and "everything" (both); "" means all.
+func ParseTypes(v string) ([]model.Type, error) {
+	if strings.TrimSpace(v) == "" {
+		return slices.Clone(model.ObjectTypes), nil
+	}
+	var out []model.Type
+	add := func(ts ...model.Type) {
+		for _, t := range ts {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	for _, part := range strings.Split(v, ",") {
+		switch p := strings.TrimSpace(part); {
+		case strings.EqualFold(p, "all"):
+			add(model.ObjectTypes...)
+		case strings.EqualFold(p, "scenarios"):
+			add(model.Scenarios...)
+		case strings.EqualFold(p, "everything"):
+			add(model.Types...)
+		default:
+			c, err := model.Canonical("type", p, model.Types)
+			if err != nil {
+				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
+			}
+			add(c)
+		}
+	}
+	return out, nil
+}
+
+// selectCases returns the entries of reg that sel selects: those that can
+// be measured, and those that cannot, with why, both in the registry's
+// order. It fails with a *NoMatch when sel selects no entry, and with a
+// *NothingMeasured when every entry it selects is unavailable.
+func selectCases(reg *suites.Registry, sel Selection) (measure []suites.Entry, unavailable []model.Unavailable, err error) {
+	for _, e := range reg.Entries() {
+		switch {
+		case !sel.Matches(e.Key):
+		case !e.Unavailable.IsZero():
+			unavailable = append(unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
+		default:
+			measure = append(measure, e)
+		}
+	}
+	switch {
+	case len(measure) == 0 && len(unavailable) == 0:
+		return nil, nil, &NoMatch{What: "case"}
+	case len(measure) == 0:
+		return nil, nil, nothingMeasured("case", unavailable)
+	}
+	return measure, unavailable, nil
+}
+
+// selectOps returns the operations of reg that sel selects, unavailable
+// ones included, in the registry's order (those compared with one another
+// adjacent).
+func selectOps(reg *suites.Registry, sel Selection) []suites.Op {
+	var out []suites.Op
+	for _, o := range reg.Ops() {
+		if sel.Matches(o.Key) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
