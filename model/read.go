@@ -452,6 +452,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if t.Error != "" {
 			continue
 		}
+		c.checkOpCost(&t.OpCost)
 		medianBad := false
 		if w != nil {
 			if p := w.Throughput[i].NsPerOpMedian.problem("ns_per_op_median"); p != "" {
@@ -525,6 +526,28 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 	return c.probs
+}
+
+// checkOpCost checks a row's allocation sites: each names its function
+// and allocates a non-negative, finite amount; sites come with the number
+// of calls they were profiled over.
+func (c *checker) checkOpCost(o *OpCost) {
+	if o.SitesCalls < 0 {
+		c.add("sites_calls is %d, want a non-negative number", o.SitesCalls)
+	}
+	if len(o.Sites) > 0 && o.SitesCalls == 0 {
+		c.add("sites without sites_calls: the number of calls they were profiled over is missing")
+	}
+	for j, st := range o.Sites {
+		if strings.TrimSpace(st.Function) == "" {
+			c.add("sites[%d].function is missing", j)
+		}
+		if st.Line < 0 {
+			c.add("sites[%d].line is %d, want a non-negative number", j, st.Line)
+		}
+		c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
+		c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
+	}
 }
 
 // closeTo reports whether a equals b up to float rounding (a summary

@@ -22,13 +22,14 @@ const (
 // makes.
 func cgoLessOperations(why model.Why) []suites.Op {
 	type none = struct{}
-	group := func(t model.Type) []suites.Op {
+	group := func(t model.Type) suites.Group[none, none, []byte, []byte] {
 		return suites.Group[none, none, []byte, []byte]{
 			Lib: lib, Type: t, Repr: opRepr, Unavailable: why,
 			Jacobian: &suites.Jacobian[none, none, []byte, []byte]{},
 			Convert:  suites.Conversions[none, none]{From: opFromRepr},
-		}.Ops()
+		}
 	}
+	pk, sig := group(model.PublicKey), group(model.Signature)
 	scheme := suites.Scheme[none]{Lib: lib, Repr: opRepr, Unavailable: why}
-	return slices.Concat(group(model.PublicKey), group(model.Signature), scheme.Ops())
+	return suites.WithPaths(slices.Concat(pk.Ops(), sig.Ops(), scheme.Ops(), cgoLessSpeedOps(why)), pk.Paths(), sig.Paths())
 }

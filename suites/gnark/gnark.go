@@ -2,6 +2,7 @@ package gnark
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -25,8 +26,8 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:    string(lib),
 		Modules: []string{Module},
-		Entries: suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()),
-		Ops:     append(ops, suites.ConversionAliases(ops)...),
+		Entries: append(suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()), preparedEntry()),
+		Ops:     slices.Concat(ops, suites.ConversionAliases(ops), pairingOps(), msmOps()),
 		Agree:   []suites.AgreeLib{agreeLib()},
 	}
 }
