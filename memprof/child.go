@@ -25,6 +25,8 @@ type childRequest struct {
 	Warmup  int    `json:"warmup"`
 	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
+	// Ops, when set, asks for operations instead of a case (opchild.go).
+	Ops *opRequest `json:"ops,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -48,10 +50,34 @@ func ChildRequested() bool { return os.Getenv(ChildEnv) != "" }
 // writes the Result where the parent reads it. It measures with Measure, in
 // this fresh process, so no other case has touched its heap or profile.
 func ServeChild(lookup func(name string) (Case, error)) error {
+	return ServeChildren(Lookups{Case: lookup})
+}
+
+// Lookups are what a measuring child process can be asked for, by name:
+// instance cases (for MeasureInChild) and operations (for OpSitesInChild
+// and ThroughputInChild). A nil lookup refuses those requests.
+type Lookups struct {
+	Case func(name string) (Case, error)
+	// Op returns the prepared operation called name: the call to run.
+	Op func(name string) (func() error, error)
+}
+
+// ServeChildren serves the request of the parent that started this
+// process: a case, measured as ServeChild does, or operations, profiled
+// or timed (opchild.go). A program that measures in children calls it
+// first thing when ChildRequested.
+func ServeChildren(l Lookups) error {
 	var req childRequest
 	if err := json.Unmarshal([]byte(os.Getenv(ChildEnv)), &req); err != nil {
 		return fmt.Errorf("reading %s request: %w", ChildEnv, err)
 	}
+	if req.Ops != nil {
+		return serveOps(l.Op, req)
+	}
+	if l.Case == nil {
+		return fmt.Errorf("this program measures no instance case (asked for %s)", req.Case)
+	}
+	lookup := l.Case
 	c, err := lookup(req.Case)
 	if err != nil {
 		return err
@@ -111,6 +137,21 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	if o.N <= 0 {
 		return nil, fmt.Errorf("case %s: N must be positive, got %d", name, o.N)
 	}
+	b, err := runChild(ctx, child, "case "+name, childRequest{Case: name, N: o.N, Warmup: o.Warmup, Profile: profilePath})
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
+	}
+	return &r, nil
+}
+
+// runChild starts child with req, waits for it and returns what it wrote
+// to req.Out, which runChild sets to a file in a temporary directory it
+// removes. what names the request in errors ("case NAME").
+func runChild(ctx context.Context, child Child, what string, req childRequest) ([]byte, error) {
 	exe := child.Path
 	if exe == "" {
 		var err error
@@ -119,14 +160,14 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
+		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
 	dir, err := os.MkdirTemp("", "memprof-child-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath}
+	req.Out = filepath.Join(dir, "result.json")
 	rb, _ := json.Marshal(req)
 	cmd := exec.CommandContext(ctx, exe, child.Args...)
 	cmd.Env = append(append(os.Environ(), child.Env...), ChildEnv+"="+string(rb))
@@ -140,27 +181,23 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with
 		// the deferred RemoveAll); say why, not "signal: killed".
-		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
+		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
 	if runErr != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = "(no output)"
 		}
-		return nil, fmt.Errorf("case %s: child process failed (%v): %s", name, runErr, msg)
+		return nil, fmt.Errorf("%s: child process failed (%v): %s", what, runErr, msg)
 	}
 	b, err := os.ReadFile(req.Out)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("case %s: child process wrote no result (does the program call ServeChild when ChildRequested?)", name)
+			return nil, fmt.Errorf("%s: child process wrote no result (does the program call ServeChild when ChildRequested?)", what)
 		}
 		return nil, err
 	}
-	var r Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
-	}
-	return &r, nil
+	return b, nil
 }
 
 // tailBuffer keeps the last MaxChildStderr bytes written to it.

@@ -31,12 +31,15 @@ var testCases = map[string]Case{
 
 func TestMain(m *testing.M) {
 	if ChildRequested() {
-		err := ServeChild(func(name string) (Case, error) {
-			c, ok := testCases[name]
-			if !ok {
-				return Case{}, fmt.Errorf("no test case %q", name)
-			}
-			return c, nil
+		err := ServeChildren(Lookups{
+			Case: func(name string) (Case, error) {
+				c, ok := testCases[name]
+				if !ok {
+					return Case{}, fmt.Errorf("no test case %q", name)
+				}
+				return c, nil
+			},
+			Op: lookupTestOp,
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -1,16 +1,13 @@
 package memprof
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
 	"runtime"
-	"runtime/pprof"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
 )
 
@@ -19,15 +16,19 @@ import (
 // 1), at least MinOpSiteCalls and at most MaxOpSiteCalls.
 const (
 	OpSiteTarget   = 20 * time.Millisecond
-	MinOpSiteCalls = 8
+	MinOpSiteCalls = 3
 	MaxOpSiteCalls = 20_000
 )
+
+// minOpSiteWarmup is the least number of warm-up calls; the warm-up also
+// lasts at least a quarter of OpSiteTarget.
+const minOpSiteWarmup = 1
 
 // OpSitesMethod says how ProfileOpSites finds where an operation
 // allocates; it is added to the throughput method of results that carry
 // sites.
-const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a loop of calls (as many as take about 20 ms, at least 8), then the same loop with the operation removed (the baseline). ` +
-	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime), divided by the calls: so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too. ` +
+const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop, the same loop with the operation removed from all but its first call, then the loop of 1 + n calls (n as many as take about 20 ms, at least 3), both with the garbage collector off and each after a collection that publishes the profile. ` +
+	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first call after a collection allocates again (the sync.Pool contents a collection drops) is left out, as in a long run. ` +
 	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation; tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
 
 // OpSiteOptions control ProfileOpSites.
@@ -39,7 +40,8 @@ type OpSiteOptions struct {
 
 // OpSites is where one operation allocates, per call.
 type OpSites struct {
-	// Calls is the number of calls profiled (and of baseline calls).
+	// Calls is the number of calls the figures are per (the operation's
+	// loop ran one more, as did the baseline's first call).
 	Calls int
 	// BytesPerOp and AllocsPerOp are the whole process's allocations
 	// during the calls minus the baseline's, per call: the sum over every
@@ -73,50 +75,78 @@ func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 
 	// Warm up at rate 1: one-time set-up (a library's tables, a pool of
 	// worker goroutines, the profiler's buckets of these stacks) is not
-	// charged to the calls, and the warm-up times one call.
+	// charged to the calls, and the warm-up times one call and counts what
+	// it allocates.
 	calls := o.Calls
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	start := time.Now()
 	warm := 0
-	for ; warm < MinOpSiteCalls || time.Since(start) < OpSiteTarget/4; warm++ {
+	for ; warm < minOpSiteWarmup || time.Since(start) < OpSiteTarget/4; warm++ {
 		if err := run(); err != nil {
 			return nil, fmt.Errorf("profiling allocation sites: warm-up call %d: %w", warm+1, err)
 		}
 	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&m1)
 	if calls == 0 {
-		perCall := max(time.Since(start)/time.Duration(warm), 1)
+		perCall := max(elapsed/time.Duration(warm), 1)
 		calls = int(min(max(int64(OpSiteTarget/perCall), MinOpSiteCalls), MaxOpSiteCalls))
+		// The collector is off during the loops: keep what they allocate
+		// under maxOpSiteHeap.
+		if perCallBytes := (m1.TotalAlloc - m0.TotalAlloc) / uint64(warm); perCallBytes > 0 {
+			calls = max(min(calls, int(maxOpSiteHeap/perCallBytes)), 1)
+		}
 	}
 
-	// The engine's own allocations while reading the profile happen
-	// under allocSnapshot: they are left out of every summary.
-	ignore := regexp.MustCompile("^" + regexp.QuoteMeta(funcName(allocSnapshot)) + "$")
-	nop := func() error { return nil }
-	before, err := allocSnapshot(ignore)
+	// The baseline is the same loop with the operation removed from all
+	// but its first call, which bears what the first call after a
+	// collection allocates (the snapshot's collection empties every
+	// sync.Pool, which the call then fills again): the difference is
+	// what calls more calls allocate.
+	first := true
+	once := func() error {
+		if !first {
+			return nil
+		}
+		first = false
+		return run()
+	}
+	sites := stackSites
+	before, err := allocSnapshot(sites)
 	if err != nil {
 		return nil, err
 	}
-	if err := opLoop(run, calls); err != nil {
+	if err := opLoop(once, calls+1); err != nil {
+		return nil, fmt.Errorf("profiling allocation sites: baseline: %w", err)
+	}
+	mid, err := allocSnapshot(sites)
+	if err != nil {
+		return nil, err
+	}
+	if err := opLoop(run, calls+1); err != nil {
 		return nil, fmt.Errorf("profiling allocation sites: %w", err)
 	}
-	mid, err := allocSnapshot(ignore)
-	if err != nil {
-		return nil, err
-	}
-	if err := opLoop(nop, calls); err != nil {
-		return nil, err
-	}
-	after, err := allocSnapshot(ignore)
+	after, err := allocSnapshot(sites)
 	if err != nil {
 		return nil, err
 	}
 	return opSitesOf(calls, before, mid, after), nil
 }
 
-// opLoop calls run n times; the operation's loop and the baseline are the
-// same code.
+// maxOpSiteHeap bounds what the loops of ProfileOpSites may allocate
+// when it chooses the number of calls: the collector is off during them.
+const maxOpSiteHeap = 256 << 20
+
+// opLoop calls run n times, with the collector off: a cycle started by
+// the operation's allocations would allocate the runtime's own objects
+// in its loop and not in the baseline's. The operation's loop and the
+// baseline are the same code.
 //
 //go:noinline
 func opLoop(run func() error, n int) error {
+	gcPercent := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(gcPercent)
 	for i := range n {
 		if err := run(); err != nil {
 			return fmt.Errorf("call %d: %w", i+1, err)
@@ -125,63 +155,114 @@ func opLoop(run func() error, n int) error {
 	return nil
 }
 
-// siteTotals are the cumulative allocations of a profile by site.
-type siteTotals map[string]heapscan.Row
+// siteKey names an allocation site: the allocating function and line.
+type siteKey struct {
+	function, file string
+	line           int64
+}
+
+// siteTotal is what a site allocated since the process started.
+type siteTotal struct {
+	bytes, objects int64
+}
+
+// stackSites caches the site of each stack the heap profile has shown,
+// for every ProfileOpSites of the process (guarded by measureMu): the
+// profile keeps every stack ever sampled, and symbolizing one costs.
+var stackSites = map[[32]uintptr]siteKey{}
+
+// siteTotals are the cumulative allocations of the heap profile by site.
+type siteTotals map[siteKey]siteTotal
 
 // allocSnapshot completes a GC cycle, so that the heap profile holds
 // every allocation made before the call, and returns the profile's
-// cumulative allocations by site, without those of the stacks ignore
-// matches (the engine's own, under this frame).
+// cumulative allocations by site (runtime.MemProfile, every record, the
+// freed ones included), without its own (the records it allocates, under
+// this frame). It reads the records in this goroutine, so nothing else
+// allocates for it; stacks are symbolized once each (sites caches them).
 //
 //go:noinline
-func allocSnapshot(ignore *regexp.Regexp) (siteTotals, error) {
+func allocSnapshot(sites map[[32]uintptr]siteKey) (siteTotals, error) {
 	runtime.GC()
-	var buf bytes.Buffer
-	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
-		return nil, fmt.Errorf("profiling allocation sites: writing heap profile: %w", err)
+	n, _ := runtime.MemProfile(nil, true)
+	var recs []runtime.MemProfileRecord
+	for {
+		recs = make([]runtime.MemProfileRecord, n+n/4+64)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
 	}
-	h, err := heapscan.Read(&buf, heapscan.ReadOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("profiling allocation sites: reading heap profile: %w", err)
-	}
-	if h.Period != 1 {
-		return nil, fmt.Errorf("profiling allocation sites: heap profile has sampling period %d, want 1 (exact)", h.Period)
-	}
-	s, err := h.Summarize(heapscan.Options{Sample: "alloc", GroupBy: "site", Ignore: ignore})
-	if err != nil {
-		return nil, fmt.Errorf("profiling allocation sites: %w", err)
-	}
-	t := make(siteTotals, len(s.Rows))
-	for _, r := range s.Rows {
-		t[r.Key] = r
+	self := funcName(allocSnapshot)
+	t := make(siteTotals, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		k, ok := sites[r.Stack0]
+		if !ok {
+			k = stackSite(r.Stack(), self)
+			sites[r.Stack0] = k
+		}
+		if k.function == self {
+			continue
+		}
+		tot := t[k]
+		tot.bytes += r.AllocBytes
+		tot.objects += r.AllocObjects
+		t[k] = tot
 	}
 	return t, nil
 }
 
-// opSitesOf is the operation's loop (mid - before) minus the baseline
-// (after - mid), per call.
+// stackSite returns the site of an allocation's stack: its first frame
+// outside the Go runtime (the runtime's own leaf when every frame is the
+// runtime's), or the site named self when a frame of the stack is self.
+func stackSite(stack []uintptr, self string) siteKey {
+	frames := runtime.CallersFrames(stack)
+	var site, leaf siteKey
+	for {
+		f, more := frames.Next()
+		if f.Function == self {
+			return siteKey{function: self}
+		}
+		k := siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
+		if leaf.function == "" {
+			leaf = k
+		}
+		if site.function == "" && f.Function != "" && !isRuntimeFrame(f.Function) {
+			site = k
+		}
+		if !more {
+			break
+		}
+	}
+	if site.function == "" {
+		return leaf
+	}
+	return site
+}
+
+// isRuntimeFrame reports whether fn is the Go runtime's, as heapscan's
+// site grouping decides it.
+func isRuntimeFrame(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
+}
+
+// opSitesOf is the operation's loop (after - mid) minus the baseline
+// (mid - before), per call.
 func opSitesOf(calls int, before, mid, after siteTotals) *OpSites {
 	out := &OpSites{Calls: calls}
 	n := float64(calls)
 	var bytesNet, objectsNet int64
-	for key, m := range mid {
-		b, a := before[key], after[key]
-		opBytes, opObjects := m.Bytes-b.Bytes, m.Objects-b.Objects
-		baseBytes, baseObjects := a.Bytes-m.Bytes, a.Objects-m.Objects
-		db, do := opBytes-baseBytes, opObjects-baseObjects
+	for k, a := range after {
+		b, m := before[k], mid[k]
+		db := (a.bytes - m.bytes) - (m.bytes - b.bytes)
+		do := (a.objects - m.objects) - (m.objects - b.objects)
 		bytesNet += db
 		objectsNet += do
 		if db > 0 || (db == 0 && do > 0) {
-			out.Sites = append(out.Sites, model.OpSite{Function: m.Function, File: m.File, Line: m.Line,
+			out.Sites = append(out.Sites, model.OpSite{Function: k.function, File: k.file, Line: k.line,
 				BytesPerOp: float64(db) / n, AllocsPerOp: float64(do) / n})
-		}
-	}
-	// A site that appears only after the operation's loop is the
-	// baseline's own: it counts against the total.
-	for key, a := range after {
-		if _, ok := mid[key]; !ok {
-			bytesNet -= a.Bytes
-			objectsNet -= a.Objects
 		}
 	}
 	out.BytesPerOp, out.AllocsPerOp = float64(bytesNet)/n, float64(objectsNet)/n

@@ -516,6 +516,27 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 
+	for i, t := range rs.Tradeoff {
+		c.at(fmt.Sprintf("tradeoff[%d]", i), string(t.Type))
+		checkName(c, "type", t.Type, Types, true)
+		for _, o := range t.Ops {
+			checkName(c, "op", o.Op, Ops, true)
+		}
+		for j, r := range t.Rows {
+			checkName(c, "lib", r.Lib, Libs, true)
+			checkName(c, "repr", r.Repr, Reprs, true)
+			c.nonNegative(fmt.Sprintf("rows[%d].bytes_per_instance", j), r.BytesPerInstance)
+			if len(r.NsPerUse) != len(t.Ops) {
+				c.add("rows[%d] has %d times per use for %d operations", j, len(r.NsPerUse), len(t.Ops))
+			}
+			for k, v := range r.NsPerUse {
+				if v != nil {
+					c.nonNegative(fmt.Sprintf("rows[%d].ns_per_use[%d]", j, k), *v)
+				}
+			}
+		}
+	}
+
 	if a := rs.Agreement; a != nil {
 		c.at("agreement", "")
 		if a.Cases < 0 {

@@ -24,6 +24,10 @@ type Results struct {
 	Unavailable []Unavailable   `json:"unavailable,omitempty"`
 	Throughput  []ThroughputRow `json:"throughput,omitempty"`
 	Agreement   *Agreement      `json:"agreement,omitempty"`
+	// Tradeoff holds the trade-off table of each type (Tradeoffs), as
+	// the report writes it into the results it keeps; it is derived from
+	// the rows above, and renderers derive it again.
+	Tradeoff []Tradeoff `json:"tradeoff,omitempty"`
 }
 
 // Result is one instance case's row: its key, how an instance was made,

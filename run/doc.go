@@ -79,7 +79,7 @@
 //
 //	func main() {
 //		if memprof.ChildRequested() {
-//			if err := memprof.ServeChild(all.Registry().LookupCase); err != nil {
+//			if err := memprof.ServeChildren(all.Registry().ChildLookups()); err != nil {
 //				fmt.Fprintln(os.Stderr, err)
 //				os.Exit(1)
 //			}

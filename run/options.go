@@ -58,6 +58,16 @@ type Options struct {
 	// SkipThroughput makes Report measure the instance cases only
 	// (memprof report --throughput=false); Instances ignores it.
 	SkipThroughput bool
+
+	// AllPaths times every operation from every representation
+	// (throughput --paths all); by default the paths of the full matrix
+	// that the trade-off summary does not need (suites.Op.FullMatrix) are
+	// left out.
+	AllPaths bool
+	// NoSites skips the profile of where each timed operation allocates
+	// (model.OpCost.Sites), which runs in one child process after the
+	// timing.
+	NoSites bool
 }
 
 // ThroughputMode says whether Instances times operations besides the
@@ -170,13 +180,17 @@ const (
 	OpFailed
 	// OpsDone: the operations are timed, or have failed.
 	OpsDone
+	// SitesStarting: where Total timed operations allocate is being
+	// profiled, in one child process (after TimingStarted, before
+	// OpsDone).
+	SitesStarting
 )
 
 // Event is one step of a workflow, for progress reports.
 type Event struct {
 	Kind    EventKind
 	Key     model.Key // CaseStarted, OpFailed
-	Total   int       // CasesStarting
+	Total   int       // CasesStarting, SitesStarting
 	Message string    // AgreementWithout
 	Err     error     // OpFailed
 	Timing  TimingPlan

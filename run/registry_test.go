@@ -11,6 +11,7 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -18,13 +19,31 @@ import (
 // binary, and it measures the test registry's cases.
 func TestMain(m *testing.M) {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(testRegistry().LookupCase); err != nil {
+		reg := testRegistry
+		switch os.Getenv(testRegistryEnv) {
+		case "sites":
+			reg = sitesRegistry
+		case "all":
+			reg = all.Registry
+		}
+		if err := memprof.ServeChildren(reg().ChildLookups()); err != nil {
 			fmt.Fprintln(os.Stderr, "run test child:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// testRegistryEnv names the registry a child serves: the test registry,
+// or with "sites" sitesRegistry (see childOfThisTest).
+const testRegistryEnv = "MEMPROF_RUN_TEST_REGISTRY"
+
+// childOfThisTest is the child that serves registry ("sites":
+// sitesRegistry, "all": the built-in suites').
+func childOfThisTest(t *testing.T, registry string) memprof.Child {
+	t.Helper()
+	return memprof.Child{Env: []string{testRegistryEnv + "=" + registry}}
 }
 
 // The test registry's cases allocate one array each, whose size the tests

@@ -29,7 +29,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 			return nil, usagef("type %s has no operations: types with operations are %s", t, model.Join(opTypes))
 		}
 	}
-	ops := selectOps(reg, sel)
+	ops := opts.paths(selectOps(reg, sel))
 	if len(ops) == 0 {
 		return nil, &NoMatch{What: "operation", OpTypes: opTypes}
 	}
@@ -88,6 +88,7 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
+	ops = opts.paths(ops)
 	ev.send(Event{Kind: OpsStarting})
 	defer ev.send(Event{Kind: OpsDone})
 	rep, err := agreement(reg, opts)
@@ -114,7 +115,7 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: o.Key, Why: o.Unavailable})
 			continue
 		}
-		row := model.ThroughputRow{Key: o.Key, Note: o.Note}
+		row := model.ThroughputRow{Key: o.Key, Note: o.Note, OpCost: model.OpCost{Path: o.Path, CoresDependent: o.CoresDependent}}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
@@ -162,7 +163,59 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 			ev.send(Event{Kind: OpFailed, Key: r.Key, Err: t.Err})
 		}
 	}
+	if !opts.NoSites {
+		if err := profileSites(ctx, rows, opts, ev); err != nil {
+			return err
+		}
+		rs.Method += " " + memprof.OpSitesMethod
+	}
 	rs.Throughput = append(rs.Throughput, rows...)
+	return nil
+}
+
+// paths returns ops without the paths of the full matrix, unless every
+// path is asked for (Options.AllPaths).
+func (o Options) paths(ops []suites.Op) []suites.Op {
+	if o.AllPaths {
+		return ops
+	}
+	return slices.DeleteFunc(slices.Clone(ops), func(op suites.Op) bool { return op.FullMatrix })
+}
+
+// profileSites finds where each timed row of rows allocates, in one child
+// process (memprof.OpSitesInChild), and sets the rows' sites. A row whose
+// operation could not be profiled says why in its note; the error is for
+// ctx being done.
+func profileSites(ctx context.Context, rows []model.ThroughputRow, opts Options, ev *events) error {
+	var names []string
+	var at []int
+	for i, r := range rows {
+		if r.Error == "" {
+			names, at = append(names, r.BenchName()), append(at, i)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	ev.send(Event{Kind: SitesStarting, Total: len(names)})
+	res, err := memprof.OpSitesInChild(ctx, opts.Child, names, memprof.OpSiteOptions{})
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	for j, i := range at {
+		r := &rows[i]
+		switch {
+		case err != nil:
+			r.Note = joinNote(r.Note, "no allocation sites: "+err.Error())
+		case res[j].Err != nil:
+			r.Note = joinNote(r.Note, "no allocation sites: "+res[j].Err.Error())
+		default:
+			r.Sites, r.SitesCalls = res[j].Sites.Sites, res[j].Sites.Calls
+			if r.Sites == nil {
+				r.Sites = []model.OpSite{} // profiled: allocates nothing
+			}
+		}
+	}
 	return nil
 }
 

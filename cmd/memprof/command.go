@@ -140,7 +140,7 @@ var registry = all.Registry
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(registry().LookupCase); err != nil {
+		if err := memprof.ServeChildren(registry().ChildLookups()); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}

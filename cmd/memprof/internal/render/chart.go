@@ -139,6 +139,45 @@ func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) e
 	c.SetColor(borderGrey)
 	c.SetLineWidth(vg.Points(1))
 	c.Stroke(draw.Crop(dc, vg.Points(0.5), -vg.Points(0.5), vg.Points(0.5), -vg.Points(0.5)).Rectangle.Path())
+	return writeCanvasSVG(out, c)
+}
+
+// writeTiledSVG draws frame (its title) over the plots of grid, tiled
+// (nil cells left empty), with the legend to the right, on a white canvas
+// of width w and height h with a grey border, and writes it as SVG.
+func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend plot.Legend, w, h vg.Length) error {
+	var lw vg.Length
+	if lr := legend.Rectangle(draw.Canvas{}); lr.Size().X > 0 {
+		lw = lr.Size().X + vg.Points(24)
+	}
+	c := vgsvg.New(w+lw, h)
+	dc := draw.New(c)
+	c.SetColor(white)
+	c.Fill(dc.Rectangle.Path())
+	inner := draw.Crop(dc, vg.Points(8), -vg.Points(8), vg.Points(8), -vg.Points(8))
+	plots := draw.Crop(inner, 0, -lw, 0, -vg.Points(28))
+	frame.Draw(draw.Crop(inner, 0, -lw, plots.Max.Y-inner.Min.Y, 0))
+	tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: vg.Points(12), PadY: vg.Points(12)}
+	canvases := plot.Align(grid, tiles, plots)
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p != nil {
+				p.Draw(canvases[i][j])
+			}
+		}
+	}
+	if lw > 0 {
+		la := draw.Crop(inner, w-vg.Points(8), 0, 0, -vg.Points(28))
+		legend.Draw(la)
+	}
+	c.SetColor(borderGrey)
+	c.SetLineWidth(vg.Points(1))
+	c.Stroke(draw.Crop(dc, vg.Points(0.5), -vg.Points(0.5), vg.Points(0.5), -vg.Points(0.5)).Rectangle.Path())
+	return writeCanvasSVG(out, c)
+}
+
+// writeCanvasSVG writes the finished canvas c as SVG.
+func writeCanvasSVG(out io.Writer, c *vgsvg.Canvas) error {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err

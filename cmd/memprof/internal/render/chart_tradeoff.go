@@ -6,7 +6,9 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -23,11 +25,41 @@ import (
 // lesson: affine storage pays a conversion per addition); decoding is
 // where the compressed encodings pay.
 var keyOps = map[model.Type][]model.Op{
-	"Signature": {"aggregate", "verify", "decompress-checked", "decompress", "to-affine"},
-	"PublicKey": {"aggregate", "fast-aggregate-verify", "verify", "decompress-checked", "decompress", "to-affine"},
+	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
+	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
 	"SecretKey": {"sign"},
-	"G1":        {"aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	"G2":        {"aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+}
+
+// KeyColumn returns the column of t its sentence is about: the first of
+// the type's preferred operations (keyOps) among t's columns, else its
+// first column.
+func KeyColumn(t model.Tradeoff) int {
+	for _, op := range keyOps[t.Type] {
+		for i, c := range t.Ops {
+			if c.Op == op {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// ColumnName names a column of a trade-off table for a reader: "verify",
+// "aggregate (batch 128)", "msm (batch 64, tasks=1)".
+func ColumnName(c model.TradeoffOp) string {
+	var extra []string
+	if c.Batch > 1 {
+		extra = append(extra, "batch "+strconv.Itoa(c.Batch))
+	}
+	if c.Param != "" {
+		extra = append(extra, string(c.Param))
+	}
+	if len(extra) == 0 {
+		return string(c.Op)
+	}
+	return string(c.Op) + " (" + strings.Join(extra, ", ") + ")"
 }
 
 // KeyOp is the operation a type's trade-off is judged on, with its batch.
@@ -89,96 +121,118 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	return best, true
 }
 
-// TradeoffPoint is one library and representation of a type: its bytes per
-// instance beside the time of the type's key operation.
-type TradeoffPoint struct {
-	Series   Series
-	Instance model.Result
-	Op       model.ThroughputRow
+// TradeoffChart writes, as SVG, the trade-off of typ (model.TradeoffOf):
+// one panel per operation of its table, each with bytes per instance
+// against the time of that use from each representation (the median,
+// with a bar from the first to the third quartile), one labelled point
+// per library and representation; the Pareto-optimal ones are filled. It
+// returns ErrNoData when typ has no trade-off table.
+func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
+	t, ok := model.TradeoffOf(rs, typ)
+	if !ok {
+		return fmt.Errorf("trade-off chart of %s: no operation timed from two measured representations: %w", typ, ErrNoData)
+	}
+	timing := map[tradeoffCell]model.Timing{}
+	for _, tr := range rs.Throughput {
+		if tr.Type == typ && tr.Error == "" {
+			timing[tradeoffCell{tr.Lib, tr.Repr, model.TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}}] = tr.Timing
+		}
+	}
+	var biggest float64
+	for _, r := range t.Rows {
+		biggest = max(biggest, r.BytesPerInstance)
+	}
+	var panels []*plot.Plot
+	var libs []model.Lib
+	for j, c := range t.Ops {
+		p, err := tradeoffPanel(t, j, c, timing, biggest)
+		if err != nil {
+			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+		}
+		panels = append(panels, p)
+	}
+	for _, r := range t.Rows {
+		if !slices.Contains(libs, r.Lib) {
+			libs = append(libs, r.Lib)
+		}
+	}
+	legend := newLegend()
+	for _, lib := range libsOf(seriesOfLibs(libs)) {
+		legend.Add(string(lib), swatch{libColor(lib)})
+	}
+	legend.Add("filled: Pareto-optimal", swatch{paretoGrey})
+	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use", panels, legend)
 }
 
-// TradeoffPoints pairs the measured instances of typ with the timings of
-// op, by library and representation. When a representation was measured
-// in several layouts, the pointer layout (how constructors return values)
-// is used.
-func TradeoffPoints(rs *model.Results, typ model.Type, op KeyOp) []TradeoffPoint {
-	var out []TradeoffPoint
-	for _, t := range SortedThroughput(rs.Throughput) {
-		if t.Type != typ || t.Op != op.Op || t.Batch != op.Batch || t.Error != "" {
-			continue
-		}
-		var match *model.Result
-		for i := range rs.Instances {
-			r := &rs.Instances[i]
-			if r.Type != typ || r.Lib != t.Lib || r.Repr != t.Repr || r.Error != "" {
-				continue
-			}
-			if match == nil || (r.Layout == model.Pointer && match.Layout != model.Pointer) {
-				match = r
-			}
-		}
-		if match == nil {
-			continue
-		}
-		out = append(out, TradeoffPoint{Series: SeriesOf(*match), Instance: *match, Op: t})
+// tradeoffCell is one operation from one library and representation.
+type tradeoffCell struct {
+	lib  model.Lib
+	repr model.Repr
+	op   model.TradeoffOp
+}
+
+// paretoGrey is the legend's swatch for the filled points.
+var paretoGrey = rgb(0x555555)
+
+// seriesOfLibs makes the series libsOf orders.
+func seriesOfLibs(libs []model.Lib) []Series {
+	var out []Series
+	for _, l := range libs {
+		out = append(out, Series{Lib: l})
 	}
 	return out
 }
 
-// TradeoffChart writes, as SVG, bytes per instance of typ against the time
-// per operation of its key operation (the median, with a bar from the first
-// to the third quartile), one labelled point per library and
-// representation. It returns ErrNoData when typ has no timed operation
-// that matches a measured instance.
-func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
-	op, ok := KeyOpOf(rs, typ)
-	if !ok {
-		return fmt.Errorf("trade-off chart of %s: no throughput: %w", typ, ErrNoData)
-	}
-	points := TradeoffPoints(rs, typ, op)
-	if len(points) == 0 {
-		return fmt.Errorf("trade-off chart of %s: no %s timing matches a measured instance: %w", typ, op, ErrNoData)
-	}
-	var slowest, biggest float64
-	for _, pt := range points {
-		slowest = max(slowest, pt.Op.NsPerOpQ3, pt.Op.NsPerOpMedian)
-		biggest = max(biggest, pt.Instance.BytesPerInstance)
+// tradeoffPanel is the panel of column j of t: every row timed at it.
+func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[tradeoffCell]model.Timing, biggest float64) (*plot.Plot, error) {
+	var slowest float64
+	for _, r := range t.Rows {
+		if v := r.NsPerUse[j]; v != nil {
+			q3 := timing[tradeoffCell{r.Lib, r.Repr, c}].NsPerOpQ3
+			slowest = max(slowest, *v, q3)
+		}
 	}
 	unit, div := model.NsScale(slowest)
-	p := newPlot(
-		string(typ)+": bytes per instance against "+op.String(),
-		op.String()+", time per op ("+unit+"): median, bar from Q1 to Q3",
-		"bytes per instance (B)",
-	)
+	p := newPlot(ColumnName(c), "time per use ("+unit+"): median, bar Q1 to Q3", "bytes per instance (B)")
+	p.Title.TextStyle.Font = font.From(sans, 11)
 	p.Add(plotter.NewGrid())
-	legend := newLegend()
-	var seen []Series
-	// Points of equal size sit on one line: their labels alternate above
-	// and below it, further out the more there are, so they do not overlap.
+	var points []tradeoffPoint
+	for _, r := range t.Rows {
+		if v := r.NsPerUse[j]; v != nil {
+			points = append(points, tradeoffPoint{row: r, ns: *v, timing: timing[tradeoffCell{r.Lib, r.Repr, c}]})
+		}
+	}
 	rank := labelRanks(points)
 	for i, pt := range points {
-		xy := plotter.XYs{{X: pt.Op.NsPerOpMedian / div, Y: pt.Instance.BytesPerInstance}}
-		lowErr := max(0, pt.Op.NsPerOpMedian-pt.Op.NsPerOpQ1) / div
-		highErr := max(0, pt.Op.NsPerOpQ3-pt.Op.NsPerOpMedian) / div
+		xy := plotter.XYs{{X: pt.ns / div, Y: pt.row.BytesPerInstance}}
+		lowErr, highErr := 0.0, 0.0
+		if pt.timing.NsPerOpQ1 > 0 {
+			lowErr = max(0, pt.ns-pt.timing.NsPerOpQ1) / div
+			highErr = max(0, pt.timing.NsPerOpQ3-pt.ns) / div
+		}
 		eb, err := plotter.NewXErrorBars(struct {
 			plotter.XYs
 			plotter.XErrors
 		}{xy, plotter.XErrors{{Low: lowErr, High: highErr}}})
 		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+			return nil, err
 		}
-		eb.LineStyle.Color = libColor(pt.Series.Lib)
+		eb.LineStyle.Color = libColor(pt.row.Lib)
 		eb.LineStyle.Width = vg.Points(1)
 		p.Add(eb)
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+			return nil, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.Series.Lib), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
+		var shape draw.GlyphDrawer = draw.RingGlyph{}
+		if pt.row.Pareto {
+			shape = draw.CircleGlyph{}
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.row.Lib), Radius: vg.Points(4), Shape: shape}
 		p.Add(sc)
-		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.Series.Label()}})
+		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{Series{Lib: pt.row.Lib, Repr: pt.row.Repr, Layout: pt.row.Layout}.Label()}})
 		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+			return nil, err
 		}
 		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
 		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
@@ -186,29 +240,53 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
 		}
 		p.Add(lbl)
-		if !slices.Contains(seen, pt.Series) {
-			seen = append(seen, pt.Series)
-		}
 	}
-	for _, lib := range libsOf(seen) {
-		legend.Add(string(lib), swatch{libColor(lib)})
-	}
-	p.X.Min, p.X.Max = 0, slowest/div*1.25
+	p.X.Min, p.X.Max = 0, slowest/div*1.3
 	p.Y.Min, p.Y.Max = 0, biggest*1.15
-	return writeSVG(w, p, legend, vg.Points(480), vg.Points(340))
+	return p, nil
+}
+
+// tradeoffPoint is one row of a panel.
+type tradeoffPoint struct {
+	row    model.TradeoffRow
+	ns     float64
+	timing model.Timing
 }
 
 // labelRanks gives each point its rank, by time, among the points of the
 // same bytes per instance.
-func labelRanks(points []TradeoffPoint) []int {
+func labelRanks(points []tradeoffPoint) []int {
 	ranks := make([]int, len(points))
 	for i, p := range points {
 		for j, q := range points {
-			if j != i && q.Instance.BytesPerInstance == p.Instance.BytesPerInstance &&
-				(q.Op.NsPerOpMedian < p.Op.NsPerOpMedian || q.Op.NsPerOpMedian == p.Op.NsPerOpMedian && j < i) {
+			if j != i && q.row.BytesPerInstance == p.row.BytesPerInstance &&
+				(q.ns < p.ns || q.ns == p.ns && j < i) {
 				ranks[i]++
 			}
 		}
 	}
 	return ranks
+}
+
+// The size of one panel of a trade-off chart.
+const (
+	panelWidth  = 400
+	panelHeight = 290
+)
+
+// writePanelsSVG draws the panels two to a row under title, with the
+// legend on the right, and writes them as SVG.
+func writePanelsSVG(out io.Writer, title string, panels []*plot.Plot, legend plot.Legend) error {
+	cols := min(2, len(panels))
+	rows := (len(panels) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range panels {
+		grid[i/cols][i%cols] = p
+	}
+	frame := newPlot(title, "", "")
+	frame.HideAxes()
+	return writeTiledSVG(out, frame, grid, legend, vg.Points(panelWidth)*vg.Length(cols), vg.Points(panelHeight)*vg.Length(rows)+vg.Points(36))
 }
