@@ -27,6 +27,11 @@ const (
 	AllocsPerInstance
 	OffheapBytesPerInstance
 	NsPerOp
+	// What one call of an operation allocates (issue 13): exact, like the
+	// bytes budgets; tied to GOMAXPROCS where the row says the figure
+	// depends on it (Budget.GOMAXPROCS).
+	BytesPerOp
+	AllocsPerOp
 )
 
 var metricKeys = []string{
@@ -34,6 +39,8 @@ var metricKeys = []string{
 	AllocsPerInstance:       "max_allocs_per_instance",
 	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
 	NsPerOp:                 "max_ns_per_op",
+	BytesPerOp:              "max_bytes_per_op",
+	AllocsPerOp:             "max_allocs_per_op",
 }
 
 var metricNames = []string{
@@ -41,6 +48,8 @@ var metricNames = []string{
 	AllocsPerInstance:       "allocs per instance",
 	OffheapBytesPerInstance: "off-heap bytes per instance",
 	NsPerOp:                 "ns per op",
+	BytesPerOp:              "bytes per op",
+	AllocsPerOp:             "allocs per op",
 }
 
 // Key is the metric's key in a budgets file ("max_bytes_per_instance").
@@ -53,12 +62,16 @@ func (m Metric) String() string { return metricNames[m] }
 // rather than a memory figure (read from instance rows).
 func (m Metric) Timed() bool { return m == NsPerOp }
 
+// OnOps reports whether the metric bounds operation rows (a time, or
+// what one call allocates) rather than instance rows.
+func (m Metric) OnOps() bool { return m == NsPerOp || m == BytesPerOp || m == AllocsPerOp }
+
 // Unit is the unit of the metric's values.
 func (m Metric) Unit() model.Unit {
 	switch m {
 	case NsPerOp:
 		return model.Nanoseconds
-	case AllocsPerInstance:
+	case AllocsPerInstance, AllocsPerOp:
 		return model.Count
 	}
 	return model.Bytes
@@ -87,6 +100,10 @@ type Budget struct {
 	Limits []Limit
 	Owner  string
 	Reason string
+	// GOMAXPROCS is the GOMAXPROCS its max_bytes_per_op and
+	// max_allocs_per_op hold for, on operations whose allocations depend
+	// on the cores (model.OpCost.CoresDependent); 0 when not given.
+	GOMAXPROCS int
 }
 
 // Limit is one max_* key of a budget.
@@ -320,6 +337,14 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		"select": func(k, v *yaml.Node) { selNode = v; b.Select = p.selector(v) },
 		"owner":  func(k, v *yaml.Node) { b.Owner = p.text(k, v) },
 		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
+		"gomaxprocs": func(k, v *yaml.Node) {
+			n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+			if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
+				p.errorf(v, "gomaxprocs must be a whole number of at least 1, got %s", kindName(v))
+				return
+			}
+			b.GOMAXPROCS = n
+		},
 	}
 	for m := range metricKeys {
 		m := Metric(m)
@@ -339,7 +364,7 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 	}
 	var timed, memory bool
 	for _, l := range b.Limits {
-		if l.Metric.Timed() {
+		if l.Metric.OnOps() {
 			timed = true
 		} else {
 			memory = true
@@ -354,7 +379,11 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		return nil
 	}
 	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
-		p.errorf(at, "max_ns_per_op bounds operations, which have no layout or scheme: select them by type, lib, repr and op")
+		p.errorf(at, "%s bounds operations, which have no layout or scheme: select them by type, lib, repr and op", firstOpKey(b))
+		return nil
+	}
+	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric == BytesPerOp || l.Metric == AllocsPerOp }) {
+		p.errorf(at, "gomaxprocs ties max_bytes_per_op and max_allocs_per_op to a number of cores, and this budget has neither")
 		return nil
 	}
 	return b
@@ -362,7 +391,16 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 
 func firstMemoryKey(b *Budget) string {
 	for _, l := range b.Limits {
-		if !l.Metric.Timed() {
+		if !l.Metric.OnOps() {
+			return l.Metric.Key()
+		}
+	}
+	return ""
+}
+
+func firstOpKey(b *Budget) string {
+	for _, l := range b.Limits {
+		if l.Metric.OnOps() {
 			return l.Metric.Key()
 		}
 	}
@@ -389,7 +427,7 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	case NsPerOp:
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
-	case AllocsPerInstance:
+	case AllocsPerInstance, AllocsPerOp:
 		val, err = parseNonNegative(strings.TrimSpace(v.Value))
 		if err != nil {
 			err = fmt.Errorf("count %q: %w", v.Value, err)

@@ -109,9 +109,12 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		for _, l := range b.Limits {
 			var outs []Outcome
 			var err error
-			if l.Metric.Timed() {
+			switch {
+			case l.Metric.Timed():
 				outs, err = checkTime(b, l, rs, opts)
-			} else {
+			case l.Metric.OnOps():
+				outs, err = checkOpMemory(b, l, rs)
+			default:
 				outs, err = checkMemory(b, l, rs)
 			}
 			if err != nil {
