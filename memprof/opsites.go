@@ -11,11 +11,12 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// The number of calls ProfileOpSites makes when OpSiteOptions.Calls is 0:
-// as many as run in OpSiteTarget (timed in the warm-up, at profile rate
-// 1), at least MinOpSiteCalls and at most MaxOpSiteCalls.
+// The number n of calls ProfileOpSites's figures are over when
+// OpSiteOptions.Calls is 0: its loop of 2n calls takes about OpSiteTarget
+// (timed in the warm-up, at profile rate 1); n is at least MinOpSiteCalls
+// and at most MaxOpSiteCalls.
 const (
-	OpSiteTarget   = 20 * time.Millisecond
+	OpSiteTarget   = 40 * time.Millisecond
 	MinOpSiteCalls = 3
 	MaxOpSiteCalls = 20_000
 )
@@ -27,9 +28,9 @@ const minOpSiteWarmup = 1
 // OpSitesMethod says how ProfileOpSites finds where an operation
 // allocates; it is added to the throughput method of results that carry
 // sites.
-const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop, the same loop with the operation removed from all but its first call, then the loop of 1 + n calls (n as many as take about 20 ms, at least 3), both with the garbage collector off and each after a collection that publishes the profile. ` +
-	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first call after a collection allocates again (the sync.Pool contents a collection drops) is left out, as in a long run. ` +
-	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation; tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
+const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls (n such that they take about 40 ms, at least 3), both with the garbage collector off and each after a collection that publishes the profile. ` +
+	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
+	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
 
 // OpSiteOptions control ProfileOpSites.
 type OpSiteOptions struct {
@@ -40,8 +41,8 @@ type OpSiteOptions struct {
 
 // OpSites is where one operation allocates, per call.
 type OpSites struct {
-	// Calls is the number of calls the figures are per (the operation's
-	// loop ran one more, as did the baseline's first call).
+	// Calls is the number of calls the figures are per, n: the
+	// operation's loop ran 2n, the baseline's first n.
 	Calls int
 	// BytesPerOp and AllocsPerOp are the whole process's allocations
 	// during the calls minus the baseline's, per call: the sum over every
@@ -91,25 +92,25 @@ func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 	runtime.ReadMemStats(&m1)
 	if calls == 0 {
 		perCall := max(elapsed/time.Duration(warm), 1)
-		calls = int(min(max(int64(OpSiteTarget/perCall), MinOpSiteCalls), MaxOpSiteCalls))
+		calls = int(min(max(int64(OpSiteTarget/2/perCall), MinOpSiteCalls), MaxOpSiteCalls))
 		// The collector is off during the loops: keep what they allocate
-		// under maxOpSiteHeap.
+		// (3n calls) under maxOpSiteHeap.
 		if perCallBytes := (m1.TotalAlloc - m0.TotalAlloc) / uint64(warm); perCallBytes > 0 {
-			calls = max(min(calls, int(maxOpSiteHeap/perCallBytes)), 1)
+			calls = max(min(calls, int(maxOpSiteHeap/3/perCallBytes)), 1)
 		}
 	}
 
 	// The baseline is the same loop with the operation removed from all
-	// but its first call, which bears what the first call after a
-	// collection allocates (the snapshot's collection empties every
-	// sync.Pool, which the call then fills again): the difference is
-	// what calls more calls allocate.
-	first := true
-	once := func() error {
-		if !first {
+	// but its first calls, as many as the difference is over: they bear
+	// what the first calls after a collection allocate (the snapshot's
+	// collection empties every sync.Pool, which the calls fill again, on
+	// each P they run on), which the operation's loop allocates too.
+	left := calls
+	firstCalls := func() error {
+		if left == 0 {
 			return nil
 		}
-		first = false
+		left--
 		return run()
 	}
 	sites := stackSites
@@ -117,14 +118,14 @@ func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := opLoop(once, calls+1); err != nil {
+	if err := opLoop(firstCalls, 2*calls); err != nil {
 		return nil, fmt.Errorf("profiling allocation sites: baseline: %w", err)
 	}
 	mid, err := allocSnapshot(sites)
 	if err != nil {
 		return nil, err
 	}
-	if err := opLoop(run, calls+1); err != nil {
+	if err := opLoop(run, 2*calls); err != nil {
 		return nil, fmt.Errorf("profiling allocation sites: %w", err)
 	}
 	after, err := allocSnapshot(sites)
@@ -203,8 +204,8 @@ func allocSnapshot(sites map[[32]uintptr]siteKey) (siteTotals, error) {
 			k = stackSite(r.Stack(), self)
 			sites[r.Stack0] = k
 		}
-		if k.function == self {
-			continue
+		if k.function == self || k.function == "" {
+			continue // the engine's own, or the runtime's (no frame outside it)
 		}
 		tot := t[k]
 		tot.bytes += r.AllocBytes
@@ -215,29 +216,23 @@ func allocSnapshot(sites map[[32]uintptr]siteKey) (siteTotals, error) {
 }
 
 // stackSite returns the site of an allocation's stack: its first frame
-// outside the Go runtime (the runtime's own leaf when every frame is the
-// runtime's), or the site named self when a frame of the stack is self.
+// outside the Go runtime; the zero site when every frame is the runtime's
+// (its own allocations, such as its collector's: no operation's), or the
+// site named self when a frame of the stack is self.
 func stackSite(stack []uintptr, self string) siteKey {
 	frames := runtime.CallersFrames(stack)
-	var site, leaf siteKey
+	var site siteKey
 	for {
 		f, more := frames.Next()
 		if f.Function == self {
 			return siteKey{function: self}
 		}
-		k := siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
-		if leaf.function == "" {
-			leaf = k
-		}
 		if site.function == "" && f.Function != "" && !isRuntimeFrame(f.Function) {
-			site = k
+			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 		}
 		if !more {
 			break
 		}
-	}
-	if site.function == "" {
-		return leaf
 	}
 	return site
 }
