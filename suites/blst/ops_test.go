@@ -18,6 +18,7 @@ import (
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 var opUpdate = flag.Bool("update", false, "rewrite fixtures/vectors.json from blst")
@@ -160,7 +161,9 @@ func TestOps(t *testing.T) {
 			if !op.Unavailable.IsZero() {
 				t.Fatalf("blst op unavailable with cgo: %s", op.Unavailable.Reason)
 			}
-			if _, err := suites.CheckOp(op, v); err != nil {
+			if h, err := suites.CheckOp(op, v); err != nil {
+				t.Error(err)
+			} else if err := suitetest.CheckAgain(op, h, v); err != nil {
 				t.Error(err)
 			}
 			if err := suites.CheckOpRejects(op); err != nil {

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"unsafe"
 
 	blst "github.com/supranational/blst/bindings/go"
 
+	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
@@ -225,5 +227,36 @@ func msm(n int) func(suites.OpInput) (suites.OpHarness, error) {
 			},
 			Result: func() ([]byte, error) { return out.ToAffine().Compress(), nil },
 		}, nil
+	}
+}
+
+// batchEntry is the instance case of n signatures decoded at once by
+// BatchUncompress, which keeps them in one new []P2Affine and returns a
+// new slice of pointers into it.
+func batchEntry() suites.Entry {
+	var encs [][]byte
+	return suites.Entry{
+		Key:         batchEntryKey,
+		Constructor: "(*blst.P2Affine).BatchUncompress of n compressed min-pk signatures (on-curve checks on GOMAXPROCS goroutines): one []P2Affine of n and a []*P2Affine of n pointers into it",
+		SizeHint:    unsafe.Sizeof(blst.P2Affine{}) + unsafe.Sizeof((*blst.P2Affine)(nil)),
+		Case: func() memprof.Case {
+			return memprof.Case{
+				SizeOf: unsafe.Sizeof(blst.P2Affine{}),
+				Prepare: func(n int) error {
+					// The encodings are made once, outside the measurement:
+					// the Distinct signatures, over and over.
+					sigs := SignaturesG2()
+					encs = make([][]byte, n)
+					for i := range encs {
+						encs[i] = sigs[i%len(sigs)].Compress()
+					}
+					return nil
+				},
+				NewAll: func(n int) any {
+					var dummy blst.P2Affine
+					return dummy.BatchUncompress(encs[:n])
+				},
+			}
+		},
 	}
 }

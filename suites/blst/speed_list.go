@@ -44,3 +44,14 @@ func cgoLessSpeedOps(why model.Why) []suites.Op {
 	}
 	return out
 }
+
+// batchEntryKey is the instance case of signatures decoded by
+// BatchUncompress: pointers into one shared array, a structure built as
+// a whole (the collection layout), beside the pointer layout's one
+// Uncompress per point.
+var batchEntryKey = model.Key{Type: model.Signature, Lib: lib, Repr: opRepr, Layout: model.Collection, Scheme: model.MinPk}
+
+// cgoLessBatchEntry is that case, unavailable for why.
+func cgoLessBatchEntry(why model.Why) suites.Entry {
+	return suites.Entry{Key: batchEntryKey, Unavailable: why}
+}

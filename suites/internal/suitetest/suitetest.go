@@ -376,7 +376,7 @@ func CheckOps(t *testing.T, s suites.Suite) {
 			h, err := suites.CheckOp(op, v)
 			if err != nil {
 				t.Error(err)
-			} else if err := checkAgain(op, h, v); err != nil {
+			} else if err := CheckAgain(op, h, v); err != nil {
 				t.Error(err)
 			}
 			if err := suites.CheckOpRejects(op); err != nil {
@@ -389,10 +389,10 @@ func CheckOps(t *testing.T, s suites.Suite) {
 	}
 }
 
-// checkAgain runs the checked harness h of op a second time: its result
+// CheckAgain runs the checked harness h of op a second time: its result
 // must still be the known one (a harness that consumes its inputs
 // computes the right thing only once).
-func checkAgain(op suites.Op, h suites.OpHarness, v *fixtures.Vectors) error {
+func CheckAgain(op suites.Op, h suites.OpHarness, v *fixtures.Vectors) error {
 	if err := h.Run(); err != nil {
 		return fmt.Errorf("%s: second call: %w", op.Key, err)
 	}
