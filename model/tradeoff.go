@@ -85,7 +85,8 @@ func tradeoffTypes(rs *Results) []Type {
 
 // TradeoffOf returns the trade-off table of typ, and false when typ has
 // no measured instance or no operation timed from two of its
-// representations that were measured.
+// representations that were measured. Its rows are the measured
+// representations timed at one of its columns at least.
 func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 	t := Tradeoff{Type: typ}
 	// The rows: the measured instances, one per library and
@@ -139,16 +140,23 @@ func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 	slices.SortFunc(t.Ops, func(a, b TradeoffOp) int {
 		return Compare(Key{Op: a.Op, Batch: a.Batch, Param: a.Param}, Key{Op: b.Op, Batch: b.Batch, Param: b.Param})
 	})
-	for i := range t.Rows {
-		r := &t.Rows[i]
+	// A representation timed at none of the columns has no speed side:
+	// it is not a row (the report names the smallest of those).
+	rows := t.Rows[:0]
+	for _, r := range t.Rows {
 		k := [2]string{string(r.Lib), string(r.Repr)}
 		r.NsPerUse = make([]*float64, len(t.Ops))
+		timed := false
 		for j, c := range t.Ops {
 			if v, ok := times[c][k]; ok {
-				r.NsPerUse[j] = &v
+				r.NsPerUse[j], timed = &v, true
 			}
 		}
+		if timed {
+			rows = append(rows, r)
+		}
 	}
+	t.Rows = rows
 	slices.SortStableFunc(t.Rows, func(a, b TradeoffRow) int {
 		return Compare(Key{Type: typ, Lib: a.Lib, Repr: a.Repr}, Key{Type: typ, Lib: b.Lib, Repr: b.Repr})
 	})

@@ -28,8 +28,9 @@ skips this) and writes a design review into the directory --out:
 	README.md               the report: summary, one table per type, sites,
 	                        environment, method, charts embedded
 	bytes_per_instance.svg  bytes per instance, grouped by type
-	tradeoff_<type>.svg     bytes per instance against the type's key operation
-	                        (only for types with throughput rows)
+	tradeoff_<type>.svg     bytes per instance against the time of each use,
+	                        one panel per operation (only for types with
+	                        operations timed from two representations)
 	results.json            the memprof.results/v1 file
 	results.csv             one row per measurement
 	results.bench           Go benchmark format, for benchstat

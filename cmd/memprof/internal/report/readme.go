@@ -266,7 +266,7 @@ func seriesNames(rs []model.Result) string {
 }
 
 // tradeoffNote says how to read the trade-off tables.
-const tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one (an untimed use counts as slower than any). The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
+const tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one (an untimed use counts as slower than any). -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
 
 // writeTradeoffs writes the trade-off section: a sentence and a table per
 // type with a trade-off (model.TradeoffOf), one sentence for the others.
@@ -394,8 +394,15 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 		}
 		clauses = append(clauses, pairClause(rs, t.Type, col, j, rows))
 	}
+	// The smallest representation measured may have no row (timed at
+	// none of the columns): name it after the clauses.
+	overall := ""
+	if small := cheapest(rs, t.Type); !slices.ContainsFunc(t.Rows, func(r model.TradeoffRow) bool { return r.BytesPerInstance <= small[0].BytesPerInstance }) {
+		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
+			andList(small), model.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+	}
 	out := strings.Join(clauses, "; ")
-	return strings.ToUpper(out[:1]) + out[1:] + "."
+	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
 }
 
 // useCost is what one use (column col) costs from row r: CPU time per
