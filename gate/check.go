@@ -199,6 +199,14 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 	if len(outs) > 0 {
 		return outs, nil
 	}
+	return noOperation(b, l, rs, "timing is not available: the results hold no throughput rows")
+}
+
+// noOperation is the outcome of an operation limit whose budget selects
+// no measured operation row: an Error when every selected operation is
+// unavailable, or (saying noRows) when rs has no operation row at all; a
+// Problem otherwise.
+func noOperation(b *Budget, l Limit, rs *model.Results, noRows string) ([]Outcome, error) {
 	var reasons []string
 	for _, u := range rs.Unavailable {
 		if u.Op != "" && b.Select.Matches(u.Key) {
@@ -210,8 +218,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 			Detail: "every selected operation is unavailable: " + strings.Join(reasons, "; ")}}, nil
 	}
 	if len(rs.Throughput) == 0 {
-		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
-			Detail: "timing is not available: the results hold no throughput rows"}}, nil
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: noRows}}, nil
 	}
 	return nil, fmt.Errorf("select %s matches no measured operation", b.Select)
 }

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/memprof/memprof/model"
 )
@@ -41,19 +40,5 @@ func checkOpMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	if len(outs) > 0 {
 		return outs, nil
 	}
-	var reasons []string
-	for _, u := range rs.Unavailable {
-		if u.Op != "" && b.Select.Matches(u.Key) {
-			reasons = append(reasons, u.Key.String()+": "+u.Reason)
-		}
-	}
-	if len(reasons) > 0 {
-		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
-			Detail: "every selected operation is unavailable: " + strings.Join(reasons, "; ")}}, nil
-	}
-	if len(rs.Throughput) == 0 {
-		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
-			Detail: "no operation was measured: the results hold no throughput rows"}}, nil
-	}
-	return nil, fmt.Errorf("select %s matches no measured operation", b.Select)
+	return noOperation(b, l, rs, "no operation was measured: the results hold no throughput rows")
 }

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -101,5 +102,24 @@ func TestUpdateOpMemory(t *testing.T) {
 	got := []float64{back.Budgets[0].Limits[0].Value, back.Budgets[0].Limits[1].Value}
 	if got[0] != 7024 || got[1] != 57 {
 		t.Errorf("updated limits: got %v, want the measured 7024 B and 57 allocations exactly (no headroom)", got)
+	}
+}
+
+// TestParseOpMemoryRefuses: each budget (the third line of its file) is
+// refused with the problem at its line.
+func TestParseOpMemoryRefuses(t *testing.T) {
+	for _, tt := range []struct{ name, budget, want string }{
+		{"scheme selected", "max_bytes_per_op: 1KiB\n    select: {op: verify, scheme: min-sig}", "b.yaml:4: max_bytes_per_op bounds operations, which have no layout or scheme"},
+		{"with an instance limit", "select: {op: verify}\n    max_allocs_per_op: 3\n    max_bytes_per_instance: 1", "b.yaml:3: op selects operations, but max_bytes_per_instance bounds instances"},
+		{"negative count", "select: {op: verify}\n    max_allocs_per_op: -1", `b.yaml:4: max_allocs_per_op: count "-1": must be a finite number >= 0`},
+		{"gomaxprocs not a number", "select: {op: verify}\n    max_bytes_per_op: 1KiB\n    gomaxprocs: two", `b.yaml:5: gomaxprocs must be a whole number of at least 1, got "two"`},
+		{"gomaxprocs without an op memory limit", "select: {op: verify}\n    max_ns_per_op: 1ms\n    gomaxprocs: 2", "b.yaml:3: gomaxprocs ties max_bytes_per_op and max_allocs_per_op to a number of cores, and this budget has neither"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - "+tt.budget+"\n"))
+			if err == nil || !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an invalid file with %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/all"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -20,11 +19,8 @@ import (
 func TestMain(m *testing.M) {
 	if memprof.ChildRequested() {
 		reg := testRegistry
-		switch os.Getenv(testRegistryEnv) {
-		case "sites":
-			reg = sitesRegistry
-		case "all":
-			reg = all.Registry
+		if r, ok := childRegistries[os.Getenv(testRegistryEnv)]; ok {
+			reg = r
 		}
 		if err := memprof.ServeChildren(reg().ChildLookups()); err != nil {
 			fmt.Fprintln(os.Stderr, "run test child:", err)
@@ -39,8 +35,8 @@ func TestMain(m *testing.M) {
 // or with "sites" sitesRegistry (see childOfThisTest).
 const testRegistryEnv = "MEMPROF_RUN_TEST_REGISTRY"
 
-// childOfThisTest is the child that serves registry ("sites":
-// sitesRegistry, "all": the built-in suites').
+// childOfThisTest is the child that serves registry, one of
+// childRegistries.
 func childOfThisTest(t *testing.T, registry string) memprof.Child {
 	t.Helper()
 	return memprof.Child{Env: []string{testRegistryEnv + "=" + registry}}

@@ -47,6 +47,10 @@ func allocatingOp(key model.Key, alloc func()) suites.Op {
 	}}
 }
 
+// childRegistries are the registries a child of these tests may serve
+// instead of the test registry (childOfThisTest).
+var childRegistries = map[string]func() *suites.Registry{"sites": sitesRegistry, "all": all.Registry}
+
 var sitesRegistry = sync.OnceValue(func() *suites.Registry {
 	worker := func() {
 		done := make(chan struct{})

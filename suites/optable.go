@@ -500,16 +500,46 @@ func (s Scheme[D]) verifier(do func(D, []byte) func() (bool, error), failure str
 		if err != nil {
 			return OpHarness{}, err
 		}
-		check := do(d, OpVerifyMessage(in))
-		var ok bool
-		return OpHarness{
-			Run: func() (err error) {
-				if ok, err = check(); err == nil && !ok {
-					err = rejected
-				}
-				return err
-			},
-			Result: func() ([]byte, error) { return OpBool(ok), nil },
-		}, nil
+		return verifyHarness(do(d, OpVerifyMessage(in)), rejected), nil
+	}
+}
+
+// verifyHarness times check, a verification: Run fails with rejected when
+// it does not verify; Result is OpBool of the last outcome.
+func verifyHarness(check func() (bool, error), rejected error) OpHarness {
+	var ok bool
+	return OpHarness{
+		Run: func() (err error) {
+			if ok, err = check(); err == nil && !ok {
+				err = rejected
+			}
+			return err
+		},
+		Result: func() ([]byte, error) { return OpBool(ok), nil },
+	}
+}
+
+// SignWith returns the signing into a point P with the inputs load
+// makes: the Sign of a Group's Uses.
+func SignWith[D, P any](load func() (D, error), sign func(D, P) error) func(P) error {
+	return func(p P) error {
+		d, err := load()
+		if err != nil {
+			return err
+		}
+		return sign(d, p)
+	}
+}
+
+// VerifyWith returns a use of a point (or an encoding) P that verifies
+// with the inputs load makes: the verification of a Group's Uses, which
+// needs the other operand besides the point.
+func VerifyWith[D, P any](load func() (D, error), verify func(D, P, []byte) (bool, error)) func(P, []byte) (bool, error) {
+	return func(p P, msg []byte) (bool, error) {
+		d, err := load()
+		if err != nil {
+			return false, err
+		}
+		return verify(d, p, msg)
 	}
 }

@@ -23,6 +23,19 @@ import (
 // paths of the other operations are FullMatrix.
 var DefaultPathOps = []model.Op{model.Compress, model.Aggregate, model.Verify}
 
+// opGroup is what a library's Group is to OpsWithPaths.
+type opGroup interface {
+	Ops() []Op
+	Paths() []Op
+}
+
+// OpsWithPaths returns a library's operations: those of its two groups
+// (pk: G1, sig: G2), of its scheme and more, then the paths from every
+// representation of the two groups that these lack (WithPaths).
+func OpsWithPaths(pk, sig opGroup, scheme interface{ Ops() []Op }, more ...[]Op) []Op {
+	return WithPaths(slices.Concat(append([][]Op{pk.Ops(), sig.Ops(), scheme.Ops()}, more...)...), pk.Paths(), sig.Paths())
+}
+
 // WithPaths returns ops followed by the paths that are not already among
 // them (an operation of ops starts from the form the library gives it: it
 // is the row of its key).
@@ -233,17 +246,7 @@ func (g Group[A, J, C, U]) verifier(check func(Points[A], []byte) func() (bool, 
 		if err != nil {
 			return OpHarness{}, err
 		}
-		run := check(p, OpVerifyMessage(in))
-		var ok bool
-		return OpHarness{
-			Run: func() (err error) {
-				if ok, err = run(); err == nil && !ok {
-					err = rejected
-				}
-				return err
-			},
-			Result: func() ([]byte, error) { return OpBool(ok), nil },
-		}, nil
+		return verifyHarness(check(p, OpVerifyMessage(in)), rejected), nil
 	}
 }
 

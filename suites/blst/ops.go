@@ -5,7 +5,6 @@ package blst
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	blst "github.com/supranational/blst/bindings/go"
@@ -106,7 +105,7 @@ type blstGroupOf[A, J any] struct {
 	generator               func() *J
 	// verify checks key 0's signature of msg with p in place of key 0's
 	// public key (G1) or signature (G2).
-	verify func(d *opData, p *A, msg []byte) bool
+	verify func(d *opData, p *A, msg []byte) (bool, error)
 	// uses completes the group's Uses with what only one group has (the
 	// signature's fast aggregate verify and sign).
 	uses func(*suites.Uses[A, J, []byte])
@@ -130,26 +129,28 @@ func blstGroup[A, J any, PA blstAffine[A], PJ blstJacobian[J, A]](o blstGroupOf[
 		return nil
 	}
 	genAffine := PJ(o.generator()).ToAffine()
+	// decoder and checkedDecoder are makers of a decode into a reused p,
+	// the second followed by the subgroup check blst leaves to the caller.
+	decoder := func(decode func(*A, []byte) error) func(*A, []byte) func() error {
+		return func(p *A, enc []byte) func() error { return func() error { return decode(p, enc) } }
+	}
+	checkedDecoder := func(decode func(*A, []byte) error) func(*A, []byte) func() error {
+		return func(p *A, enc []byte) func() error {
+			return func() error {
+				if err := decode(p, enc); err != nil {
+					return err
+				}
+				return opOkOr(o.validate(p), notValid)
+			}
+		}
+	}
 	uses := suites.Uses[A, J, []byte]{
 		FromUncompressed: suites.Offer(fmt.Sprintf("(*%sAffine).Deserialize into a reused value: on-curve check only", o.name),
-			func(p *A, enc []byte) func() error { return func() error { return deserialize(p, enc) } }).Via("Deserialize"),
+			decoder(deserialize)).Via("Deserialize"),
 		FromUncompressedChecked: suites.Offer(fmt.Sprintf("(*%sAffine).Deserialize then %s (%s)", o.name, o.validateCall, o.validates),
-			func(p *A, enc []byte) func() error {
-				return func() error {
-					if err := deserialize(p, enc); err != nil {
-						return err
-					}
-					return opOkOr(o.validate(p), notValid)
-				}
-			}).Via("Deserialize", o.validateCall),
+			checkedDecoder(deserialize)).Via("Deserialize", o.validateCall),
 		Verify: suites.Offer("(*P2Affine).Verify(sigGroupcheck=false, pk, pkValidate=false): hash to G2 and a two-pairing check",
-			func(p *A, msg []byte) (bool, error) {
-				d, err := opInputs()
-				if err != nil {
-					return false, err
-				}
-				return o.verify(d, p, msg), nil
-			}).Via("Verify"),
+			suites.VerifyWith(opInputs, o.verify)).Via("Verify"),
 		SerializeJacobian: suites.Offer(fmt.Sprintf("(*%s).Serialize of a Jacobian point (Z != 1): converts to affine (one inversion) inside", o.name),
 			func(j *J) func() []byte { return PJ(j).Serialize }).Via("(*" + o.name + ").Serialize"),
 		ToJacobian: func(j *J, p *A) { PJ(j).FromAffine(p); PJ(j).AddAssign(genAffine); PJ(j).SubAssign(genAffine) },
@@ -166,16 +167,9 @@ func blstGroup[A, J any, PA blstAffine[A], PJ blstJacobian[J, A]](o blstGroupOf[
 		Compress:    suites.Offer(fmt.Sprintf("(*%sAffine).Compress: returns a new slice", o.name), compressed).Via("Compress"),
 		Serialize:   suites.Offer(fmt.Sprintf("(*%sAffine).Serialize: returns a new slice", o.name), serialized).Via("Serialize"),
 		Decompress: suites.Offer(fmt.Sprintf("(*%sAffine).Uncompress into a reused value: blst's default decode checks the point is on the curve, not the subgroup", o.name),
-			func(p *A, enc []byte) func() error { return func() error { return uncompress(p, enc) } }).Via("Uncompress"),
+			decoder(uncompress)).Via("Uncompress"),
 		DecompressChecked: suites.Offer(fmt.Sprintf("(*%sAffine).Uncompress then %s (%s): the subgroup check blst leaves to the caller", o.name, o.validateCall, o.validates),
-			func(p *A, enc []byte) func() error {
-				return func() error {
-					if err := uncompress(p, enc); err != nil {
-						return err
-					}
-					return opOkOr(o.validate(p), notValid)
-				}
-			}).Via("Uncompress", o.validateCall),
+			checkedDecoder(uncompress)).Via("Uncompress", o.validateCall),
 		Aggregate: suites.Offer(fmt.Sprintf("%sAggregate.Aggregate of %d affine points (no group check) then ToAffine: mixed additions into Jacobian sums on GOMAXPROCS goroutines (a cgo call and a Gosched per point), one inversion", o.name, suites.OpAggregateN),
 			func(_ *A, ps []*A) func() (*A, error) {
 				return func() (*A, error) {
@@ -218,8 +212,8 @@ func pkGroup() suites.Group[blst.P1Affine, blst.P1, []byte, []byte] {
 		aggregate:     opAggregateP1,
 		toAffineBatch: func(ps []blst.P1) []blst.P1Affine { return blst.P1s(ps).ToAffine() },
 		generator:     blst.P1Generator,
-		verify: func(d *opData, p *blst.P1Affine, msg []byte) bool {
-			return d.Sigs.Each[0].Verify(false, p, false, msg, suites.OpDST)
+		verify: func(d *opData, p *blst.P1Affine, msg []byte) (bool, error) {
+			return d.Sigs.Each[0].Verify(false, p, false, msg, suites.OpDST), nil
 		},
 	})
 }
@@ -231,26 +225,18 @@ func sigGroup() suites.Group[blst.P2Affine, blst.P2, []byte, []byte] {
 		aggregate:     opAggregateP2,
 		toAffineBatch: func(ps []blst.P2) []blst.P2Affine { return blst.P2s(ps).ToAffine() },
 		generator:     blst.P2Generator,
-		verify: func(d *opData, p *blst.P2Affine, msg []byte) bool {
-			return p.Verify(false, d.PKs.Each[0], false, msg, suites.OpDST)
+		verify: func(d *opData, p *blst.P2Affine, msg []byte) (bool, error) {
+			return p.Verify(false, d.PKs.Each[0], false, msg, suites.OpDST), nil
 		},
 		uses: func(u *suites.Uses[blst.P2Affine, blst.P2, []byte]) {
 			u.FastAggregateVerify = suites.Offer(fmt.Sprintf("(*P2Affine).FastAggregateVerify(sigGroupcheck=false) of %d affine public keys: aggregates the keys (P1Aggregate, on GOMAXPROCS goroutines), then one verification", suites.OpAggregateN),
-				func(p *blst.P2Affine, msg []byte) (bool, error) {
-					d, err := opInputs()
-					if err != nil {
-						return false, err
-					}
+				suites.VerifyWith(opInputs, func(d *opData, p *blst.P2Affine, msg []byte) (bool, error) {
 					return p.FastAggregateVerify(false, d.PKs.Each, msg, suites.OpDST), nil
-				}).Via("FastAggregateVerify").OnCores()
+				})).Via("FastAggregateVerify").OnCores()
 			u.Sign = suites.Offer("(*P2Affine).Sign into a reused value: hash to G2 and a scalar multiplication",
-				func(p *blst.P2Affine) error {
-					d, err := opInputs()
-					if err != nil {
-						return err
-					}
+				suites.SignWith(opInputs, func(d *opData, p *blst.P2Affine) error {
 					return opOkOr(p.Sign(d.SKs[0], suites.OpMessage, suites.OpDST) != nil, opErrRejected)
-				}).Via("Sign")
+				})).Via("Sign")
 		},
 	})
 }
@@ -283,6 +269,5 @@ func opScheme() suites.Scheme[*opData] {
 // operations returns every blst operation; without cgo, cgoLessOperations
 // lists the same ones as unavailable.
 func operations() []suites.Op {
-	pk, sig := pkGroup(), sigGroup()
-	return suites.WithPaths(slices.Concat(pk.Ops(), sig.Ops(), opScheme().Ops(), speedOps()), pk.Paths(), sig.Paths())
+	return suites.OpsWithPaths(pkGroup(), sigGroup(), opScheme(), speedOps())
 }

@@ -1,8 +1,6 @@
 package blst
 
 import (
-	"slices"
-
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
@@ -29,7 +27,6 @@ func cgoLessOperations(why model.Why) []suites.Op {
 			Convert:  suites.Conversions[none, none]{From: opFromRepr},
 		}
 	}
-	pk, sig := group(model.PublicKey), group(model.Signature)
 	scheme := suites.Scheme[none]{Lib: lib, Repr: opRepr, Unavailable: why}
-	return suites.WithPaths(slices.Concat(pk.Ops(), sig.Ops(), scheme.Ops(), cgoLessSpeedOps(why)), pk.Paths(), sig.Paths())
+	return suites.OpsWithPaths(group(model.PublicKey), group(model.Signature), scheme, cgoLessSpeedOps(why))
 }

@@ -3,7 +3,6 @@ package circl
 import (
 	"crypto/sha256"
 	"fmt"
-	"slices"
 	"sync"
 
 	GG "github.com/cloudflare/circl/ecc/bls12381"
@@ -110,21 +109,9 @@ func circlGroup[A any, PA circlPoint[A]](o circlGroupOf[A]) suites.Group[A, stru
 		FromUncompressedChecked: suites.Offer(fmt.Sprintf("(*%s).SetBytes of the uncompressed encoding into a reused value: circl's only decode, on-curve and subgroup checks", o.name),
 			func(p *A, enc []byte) func() error { return func() error { return setBytes(p, enc) } }).Via("SetBytes"),
 		Verify: suites.Offer("bls.Verify, which takes the signature compressed (it decodes and subgroup-checks it, and validates the public key, on every call)",
-			func(p *A, msg []byte) (bool, error) {
-				d, err := opInputs()
-				if err != nil {
-					return false, err
-				}
-				return o.verify(d, p, msg)
-			}).Via(append([]string{"BytesCompressed"}, o.verifyCalls...)...),
+			suites.VerifyWith(opInputs, o.verify)).Via(append([]string{"BytesCompressed"}, o.verifyCalls...)...),
 		VerifyEncoded: suites.Offer("bls.Verify on the encoding itself (it decodes and subgroup-checks it, and validates the public key, on every call)",
-			func(enc, msg []byte) (bool, error) {
-				d, err := opInputs()
-				if err != nil {
-					return false, err
-				}
-				return o.verifyEncoded(d, enc, msg)
-			}).Via(o.verifyCalls...),
+			suites.VerifyWith(opInputs, o.verifyEncoded)).Via(o.verifyCalls...),
 		FastAggregateVerify: suites.Impl[func(*A, []byte) (bool, error)]{
 			Lacks: suites.NotOffered(lib, "sign/bls has the basic scheme only (no proof of possession, no FastAggregateVerify)")},
 		SerializeJacobian: suites.Impl[func(*struct{}) func() []byte]{
@@ -190,13 +177,9 @@ func sigGroup() suites.Group[GG.G2, struct{}, []byte, []byte] {
 		verifyCalls:   []string{"bls.Verify"},
 		uses: func(u *suites.Uses[GG.G2, struct{}, []byte]) {
 			u.Sign = suites.Offer("bls.Sign (hash to G2, scalar multiplication, compression), then (*G2).SetBytes of the result: circl returns signatures as bytes",
-				func(p *GG.G2) error {
-					d, err := opInputs()
-					if err != nil {
-						return err
-					}
+				suites.SignWith(opInputs, func(d *opData, p *GG.G2) error {
 					return p.SetBytes(bls.Sign(d.SKs[0], suites.OpMessage))
-				}).Via("bls.Sign", "SetBytes")
+				})).Via("bls.Sign", "SetBytes")
 		},
 	})
 }
@@ -225,6 +208,5 @@ func opScheme() suites.Scheme[*opData] {
 
 // operations returns every circl operation.
 func operations() []suites.Op {
-	pk, sig := pkGroup(), sigGroup()
-	return suites.WithPaths(slices.Concat(pk.Ops(), sig.Ops(), opScheme().Ops()), pk.Paths(), sig.Paths())
+	return suites.OpsWithPaths(pkGroup(), sigGroup(), opScheme())
 }

@@ -2,7 +2,6 @@ package gnark
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -27,7 +26,7 @@ func Suite() suites.Suite {
 		Name:    string(lib),
 		Modules: []string{Module},
 		Entries: append(suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()), preparedEntry()),
-		Ops:     slices.Concat(ops, suites.ConversionAliases(ops), pairingOps(), msmOps()),
+		Ops:     append(ops, suites.ConversionAliases(ops)...),
 		Agree:   []suites.AgreeLib{agreeLib()},
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"slices"
 	"sync"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -155,13 +154,7 @@ func gnarkGroup[C, U suites.Encoding, A, J any, PA gnarkEncoder[A, J, C, U], PJ 
 		FromUncompressedChecked: suites.Offer(fmt.Sprintf("(*%s).SetBytes of the uncompressed encoding into a reused value: always checks the subgroup", affine),
 			func(p *A, enc []byte) func() error { return func() error { return setBytes(p, enc) } }).Via("SetBytes"),
 		Verify: suites.Offer("HashToG2 then PairingCheck of two pairs (gnark-crypto has no signature API)",
-			func(p *A, msg []byte) (bool, error) {
-				d, err := opInputs()
-				if err != nil {
-					return false, err
-				}
-				return o.verify(d, p, msg)
-			}).Via("HashToG2", "PairingCheck"),
+			suites.VerifyWith(opInputs, o.verify)).Via("HashToG2", "PairingCheck"),
 		FastAggregateVerify: suites.Impl[func(*A, []byte) (bool, error)]{
 			Lacks: suites.NotOffered(lib, "gnark-crypto has no BLS signature scheme (verify is timed as HashToG2 plus PairingCheck)")},
 		SerializeJacobian: suites.Offer(fmt.Sprintf("(*%s).FromJacobian then RawBytes: gnark encodes only affine points", affine),
@@ -244,18 +237,18 @@ func sigGroup() suites.Group[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOf
 		verify: func(d *opData, p *bls12381.G2Affine, msg []byte) (bool, error) {
 			return opVerify(d.PKs.Each[0], msg, p)
 		},
-		uses: func(u *suites.Uses[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG2AffineUncompressed]byte]) {
-			u.Sign = suites.Offer("HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
-				func(p *bls12381.G2Affine) (err error) {
-					d, err := opInputs()
-					if err != nil {
-						return err
-					}
-					*p, err = opSign(d.SKs[0], suites.OpMessage)
-					return err
-				}).Via("HashToG2", "ScalarMultiplication")
-		},
+		uses: signUse,
 	})
+}
+
+// signUse gives the signature group the scheme's signing into a point,
+// which the sign paths start with.
+func signUse(u *suites.Uses[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG2AffineUncompressed]byte]) {
+	u.Sign = suites.Offer("HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
+		suites.SignWith(opInputs, func(d *opData, p *bls12381.G2Affine) (err error) {
+			*p, err = opSign(d.SKs[0], suites.OpMessage)
+			return err
+		})).Via("HashToG2", "ScalarMultiplication")
 }
 
 // opScheme is gnark's adapter for the signature operations: gnark-crypto
@@ -280,10 +273,11 @@ func opScheme() suites.Scheme[*opData] {
 	}
 }
 
-// operations returns every gnark operation.
+// operations returns every gnark operation: those of the table and the
+// paths from every representation, the pairing checks and the
+// multi-scalar multiplications (speed.go).
 func operations() []suites.Op {
-	pk, sig := pkGroup(), sigGroup()
-	return suites.WithPaths(slices.Concat(pk.Ops(), sig.Ops(), opScheme().Ops()), pk.Paths(), sig.Paths())
+	return suites.OpsWithPaths(pkGroup(), sigGroup(), opScheme(), pairingOps(), msmOps())
 }
 
 // noCheckDecoder is a maker of the decoding of enc into p that checks only

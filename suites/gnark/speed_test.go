@@ -1,6 +1,7 @@
 package gnark
 
 import (
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -93,55 +94,24 @@ func TestPreparedEntry(t *testing.T) {
 }
 
 // TestSpeedOpsListed checks that the pairing checks and multi-scalar
-// multiplications are among the suite's operations, with their paths.
+// multiplications are among the suite's operations, with their paths,
+// and that only the ones with a task per core depend on the cores.
 func TestSpeedOpsListed(t *testing.T) {
-	want := map[string]string{
-		"G2/gnark/affine op=pairing-check":             "PairingCheck",
-		"G2/gnark/prepared op=pairing-check":           "copy of the lines, PairingCheckFixedQ",
-		"G1/gnark/affine/tasks=1 op=msm batch=64":      "(*G1Affine).MultiExp",
-		"G1/gnark/affine/tasks=all op=msm batch=16384": "(*G1Affine).MultiExp",
-	}
-	got := map[string]suites.Op{}
-	for _, o := range Suite().Ops {
-		got[o.Key.String()] = o
-	}
-	for k, path := range want {
-		o, ok := got[k]
-		if !ok {
-			t.Errorf("no operation %s", k)
-			continue
+	ops := Suite().Ops
+	for _, tt := range []struct {
+		key, path string
+		cores     bool
+	}{
+		{"G2/gnark/affine op=pairing-check", "PairingCheck", false},
+		{"G2/gnark/prepared op=pairing-check", "copy of the lines, PairingCheckFixedQ", false},
+		{"G1/gnark/affine/tasks=1 op=msm batch=64", "(*G1Affine).MultiExp", false},
+		{"G1/gnark/affine/tasks=all op=msm batch=16384", "(*G1Affine).MultiExp", true},
+	} {
+		i := slices.IndexFunc(ops, func(o suites.Op) bool { return o.Key.String() == tt.key })
+		if i < 0 {
+			t.Errorf("no operation %s", tt.key)
+		} else if o := ops[i]; o.Path != tt.path || o.CoresDependent != tt.cores {
+			t.Errorf("%s: got path %q, depends on the cores %v; want %q, %v", tt.key, o.Path, o.CoresDependent, tt.path, tt.cores)
 		}
-		if o.Path != path {
-			t.Errorf("%s: got path %q, want %q", k, o.Path, path)
-		}
-		if wantCores := o.Param == "tasks=all"; o.CoresDependent != wantCores {
-			t.Errorf("%s: got CoresDependent %v, want %v", k, o.CoresDependent, wantCores)
-		}
-	}
-}
-
-// TestFixedQConsumesLines pins the behaviour the prepared pairing check's
-// harness copies the lines for: gnark-crypto's MillerLoopFixedQ scales
-// the lines it is given in place, so a second use of the same lines
-// computes a wrong pairing. If a new version stops doing so, the copy in
-// pairingOps can go (and this test says so).
-func TestFixedQConsumesLines(t *testing.T) {
-	q := PublicKeysG2()[0]
-	p := []bls12381.G1Affine{HashedG1Affine()[0]}
-	want, err := bls12381.Pair(p, []bls12381.G2Affine{q})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := []Lines{bls12381.PrecomputeLines(q)}
-	var got [2]bool
-	for i := range got {
-		r, err := bls12381.PairFixedQ(p, lines)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[i] = r.Equal(&want)
-	}
-	if got != [2]bool{true, false} {
-		t.Errorf("PairFixedQ twice on the same lines: got equal to Pair %v, want [true false] (the lines consumed by the first use)", got)
 	}
 }

@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -96,12 +93,11 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	for c := range count {
 		cands = append(cands, c)
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
+	slices.SortFunc(cands, func(a, b KeyOp) int {
 		if a.Op != b.Op {
-			return a.Op < b.Op
+			return strings.Compare(string(a.Op), string(b.Op))
 		}
-		return a.Batch > b.Batch
+		return b.Batch - a.Batch
 	})
 	for _, need := range []int{2, 1} {
 		for _, op := range keyOps[typ] {
@@ -194,7 +190,7 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 	}
 	unit, div := model.NsScale(slowest)
 	p := newPlot(ColumnName(c), "time per use ("+unit+"): median, bar Q1 to Q3", "bytes per instance (B)")
-	p.Title.TextStyle.Font = font.From(sans, 11)
+	setTitleSize(p, 11)
 	p.Add(plotter.NewGrid())
 	var points []tradeoffPoint
 	for _, r := range t.Rows {
@@ -234,7 +230,7 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 		if err != nil {
 			return nil, err
 		}
-		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
+		lbl.TextStyle[0] = labelStyle(p)
 		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
 		if rank[i]%2 == 1 {
 			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -206,9 +205,10 @@ func TestTradeoffSentence(t *testing.T) {
 			t.Fatalf("no row for %s %s", r.Lib, r.Repr)
 			return 0
 		}
-		want := fmt.Sprintf("in %s, keeping Signature %s instead of %s saves %s B per instance (%s MB at 1M instances) and costs %s of CPU per %s",
-			lib, smallest.Repr, fastest.Repr, model.FormatFigure(fastest.BytesPerInstance-smallest.BytesPerInstance), mb(fastest.BytesPerInstance-smallest.BytesPerInstance),
-			model.FormatNs(cpu(smallest)-cpu(fastest)), render.ColumnName(tr.Ops[j]))
+		saved := fastest.BytesPerInstance - smallest.BytesPerInstance
+		want := "in " + string(lib) + ", keeping Signature " + string(smallest.Repr) + " instead of " + string(fastest.Repr) +
+			" saves " + model.FormatFigure(saved) + " B per instance (" + mb(saved) + " MB at 1M instances) and costs " +
+			model.FormatNs(cpu(smallest)-cpu(fastest)) + " of CPU per " + render.ColumnName(tr.Ops[j])
 		if !strings.Contains(strings.ToLower(got[:1])+got[1:], want) {
 			t.Errorf("got %q, want it to contain %q", got, want)
 		}
