@@ -147,7 +147,7 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 }
 
 func TestInstancesWithThroughput(t *testing.T) {
-	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms")
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "to-affine,to-affine-batch")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}

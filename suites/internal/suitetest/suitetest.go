@@ -164,11 +164,11 @@ func CheckMeasurements(t *testing.T, s suites.Suite) {
 }
 
 // CheckEntry measures e, an entry outside the matrix (a representation
-// only one library has), in process at each N of Ns, and checks its
-// figures as CheckMeasurements does; it returns the last measurement.
-func CheckEntry(t *testing.T, e suites.Entry) *memprof.Result {
+// only one library has), in process at each of ns, and checks its figures
+// as CheckMeasurements does; it returns the last measurement.
+func CheckEntry(t *testing.T, e suites.Entry, ns ...int) *memprof.Result {
 	t.Helper()
-	return checkEntry(t, e, Ns())
+	return checkEntry(t, e, ns)
 }
 
 func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
