@@ -17,7 +17,7 @@ import (
 // and at most MaxOpSiteCalls.
 const (
 	OpSiteTarget   = 40 * time.Millisecond
-	MinOpSiteCalls = 3
+	MinOpSiteCalls = 2
 	MaxOpSiteCalls = 20_000
 )
 
@@ -28,7 +28,7 @@ const minOpSiteWarmup = 1
 // OpSitesMethod says how ProfileOpSites finds where an operation
 // allocates; it is added to the throughput method of results that carry
 // sites.
-const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls (n such that they take about 40 ms, at least 3), both with the garbage collector off and each after a collection that publishes the profile. ` +
+const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls (n such that they take about 40 ms, at least 2), both with the garbage collector off and each after a collection that publishes the profile. ` +
 	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
 	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
 
