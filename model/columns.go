@@ -90,6 +90,10 @@ type Column struct {
 	Unit          Unit
 	// Show is the formats that show the column by default.
 	Show Formats
+	// OmitEmpty lets a table leave the column out when it is empty in
+	// every row it shows (a column only some results have: an
+	// operation's setting, path or sites).
+	OmitEmpty bool
 
 	Instance    func(*Result) Cell
 	Throughput  func(*ThroughputRow) Cell
@@ -207,6 +211,10 @@ var Columns = []Column{
 			return exact(float64(r.Batch))
 		}},
 	keyColumn("param", InJSON, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
+	// setting is the parameter of an operation timed at several settings
+	// (msm's tasks=1 and tasks=all), for the tables; files have param.
+	{Name: "setting", Label: "setting", Unit: Text, Show: inTables, OmitEmpty: true,
+		Throughput: func(r *ThroughputRow) Cell { return words(string(r.Param)) }},
 	{Name: "n", Label: "N", Unit: Count, Show: inFiles,
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
 	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),
@@ -276,9 +284,9 @@ var Columns = []Column{
 	{Name: "samples_ns", Unit: List, Show: InJSON},
 	// The cost of use (issue 13): the calls a row's path makes, where one
 	// call allocates, and whether that depends on the cores.
-	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles,
+	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,
 		Throughput: func(r *ThroughputRow) Cell { return words(r.Path) }},
-	{Name: "top_site", Label: "top site", Unit: Text, Show: inTables,
+	{Name: "top_site", Label: "top site", Unit: Text, Show: inTables, OmitEmpty: true,
 		Throughput: func(r *ThroughputRow) Cell {
 			if r.Error != "" || r.Sites == nil {
 				return notApplicable

@@ -14,6 +14,11 @@ import (
 // for its rows and format (and, in the tables, the note column).
 func TestHeadersFromSpec(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
+	// One row with a setting, a path and sites: the columns tables leave
+	// out when empty (OmitEmpty) show.
+	r := &rs.Throughput[0]
+	r.Param, r.Path, r.SitesCalls = "tasks=1", "Uncompress, Verify", 4
+	r.Sites = []model.OpSite{{Function: "pkg.f", File: "f.go", Line: 3, BytesPerOp: 96, AllocsPerOp: 1}}
 	labels := func(cols []model.Column, f model.Formats) []string {
 		var out []string
 		for _, c := range cols {
@@ -54,5 +59,31 @@ func TestHeadersFromSpec(t *testing.T) {
 	}
 	if !slices.Equal(CSVHeader, model.CSVHeader()) {
 		t.Errorf("CSVHeader: got %v, want model.CSVHeader() %v", CSVHeader, model.CSVHeader())
+	}
+}
+
+// TestOmitEmptyColumns: a table leaves out an OmitEmpty column that no
+// row fills (results without settings, paths or sites), and keeps it
+// when one row does.
+func TestOmitEmptyColumns(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(*model.ThroughputRow)
+		want bool
+	}{
+		{"no row has a setting", func(*model.ThroughputRow) {}, false},
+		{"one row has a setting", func(r *model.ThroughputRow) { r.Param = "tasks=all" }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := withThroughput(loadFixture(t))
+			tt.edit(&rs.Throughput[0])
+			var buf bytes.Buffer
+			if err := ThroughputTable(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(cellsByRepr(buf.String(), "│")["repr"], "setting"); got != tt.want {
+				t.Errorf("got a setting column %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

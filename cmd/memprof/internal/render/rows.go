@@ -82,6 +82,9 @@ func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t
 // failed), then the operations a library does not offer.
 func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string) MarkdownTable {
 	cols := model.ThroughputColumns(f)
+	if f&(model.InTable|model.InMarkdown) != 0 {
+		cols = slices.DeleteFunc(cols, func(c model.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
+	}
 	t := newTable(cols, f)
 	for _, r := range SortedThroughput(rs.Throughput) {
 		if typ != "" && r.Type != typ {
@@ -100,6 +103,21 @@ func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note fu
 		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason))
 	}
 	return t
+}
+
+// emptyColumn reports whether c holds nothing in any throughput row of
+// rs (of typ, when not empty): no words, no figure.
+func emptyColumn(c model.Column, rs *model.Results, typ model.Type) bool {
+	for i := range rs.Throughput {
+		r := &rs.Throughput[i]
+		if typ != "" && r.Type != typ {
+			continue
+		}
+		if cell := c.ReadThroughput(r); cell.State != model.NotApplicable && (cell.Text != "" || c.Numeric() && cell.Value != 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // sitesTable returns the allocation sites of every measured case; in
