@@ -58,14 +58,18 @@ func (b *batchData) inputs(n int, in suites.OpInput) (pks []*blst.P1Affine, msgs
 // randScalar sets s to 64 random bits, the blinding factor of one
 // signature of a batch, from math/rand/v2's generator (the runtime's
 // ChaCha8, seeded by the system, safe on the worker goroutines blst calls
-// it on): it allocates nothing, where crypto/rand.Read's buffer escapes
-// to the heap, 32 B per signature, which a verifier drawing from a
-// CSPRNG without allocating need not pay.
+// it on). The bytes go through a pooled buffer: Scalar.FromBEndian hands
+// its slice to C, so a buffer of the call's own would escape to the heap,
+// 32 B per signature that a verifier need not pay.
 func randScalar(s *blst.Scalar) {
-	var b [blst.BLST_SCALAR_BYTES]byte
+	b := scalarBufs.Get().(*[blst.BLST_SCALAR_BYTES]byte)
 	binary.BigEndian.PutUint64(b[len(b)-8:], rand.Uint64())
 	s.FromBEndian(b[:])
+	scalarBufs.Put(b)
 }
+
+// scalarBufs holds randScalar's buffers: the first 24 bytes stay zero.
+var scalarBufs = sync.Pool{New: func() any { return new([blst.BLST_SCALAR_BYTES]byte) }}
 
 // batchRandBits is how many bits of each blinding factor count.
 const batchRandBits = 64
