@@ -274,6 +274,7 @@ var Columns = []Column{
 	opFigure("bytes_per_op", "B/op", Bytes, everywhere, func(t *Timing) Cell { return exact(t.BytesPerOp) }),
 	opFigure("allocs_per_op", "allocs/op", Count, everywhere, func(t *Timing) Cell { return exact(t.AllocsPerOp) }),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
+	{Name: "samples_iters", Unit: List, Show: InJSON},
 
 	// note is why the C heap was not read (instances), what exactly is
 	// timed (throughput), why a combination is missing (unavailable).
