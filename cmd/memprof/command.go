@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
@@ -289,7 +290,7 @@ func (inv *invocation) writeResults(rs *model.Results, format, out string, table
 	case "csv":
 		err = render.CSV(&buf, rs)
 	case "bench":
-		err = render.Bench(&buf, rs)
+		err = export.Bench(&buf, rs)
 	default:
 		err = table(&buf, rs)
 	}

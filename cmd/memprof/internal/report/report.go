@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/model"
 )
 
@@ -300,7 +301,7 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 	}{
 		{ResultsJSON, func(w io.Writer, rs *model.Results) error { return rs.WriteJSON(w) }},
 		{ResultsCSV, render.CSV},
-		{ResultsBench, render.Bench},
+		{ResultsBench, export.Bench},
 	} {
 		if _, err := add(f.name, func(w io.Writer) error { return f.fn(w, &copied) }); err != nil {
 			return nil, err
