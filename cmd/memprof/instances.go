@@ -54,6 +54,8 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
 	var to timingFlags
 	to.add(fs, "", true)
+	var prov provenanceFlags
+	prov.add(fs)
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
 			{*sweep, "without --sweep", []string{"sweep-n"}}}
@@ -86,6 +88,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}
 	opts.Ready = func() error { return checkOutputPath(*out) }
 	opts.Progress = (&progress{inv: inv}).event
+	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
 	if rs == nil {
 		return inv.refused(err, sel.describe(), sel.noMatch(&to, "--with-throughput"))

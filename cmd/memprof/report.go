@@ -63,12 +63,14 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	var cf caseFlags
 	var withThroughput *bool
 	var to timingFlags
+	var prov provenanceFlags
 	// The flags that choose or tune a measurement, which --from refuses.
 	measureFlags := flagsAdded(fs, func() {
 		sel.add(fs)
 		cf.add(fs, "number of instances per case", "")
 		withThroughput = fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
 		to.add(fs, "", true)
+		prov.add(fs)
 	})
 	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
 	out := fs.String("out", "", "write the review into `dir` (required)")
@@ -116,7 +118,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		opts.Source = *from
 	} else {
 		var code int
-		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, *withThroughput); rs == nil {
+		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, &prov, *withThroughput); rs == nil {
 			return code
 		}
 		switch {
@@ -153,8 +155,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 // operations of their types. It returns nil and the exit code when there
 // is nothing to write: a usage error, a refused selection, libraries that
 // disagree, or a timing that failed without a row.
-func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, withThroughput bool) (*model.Results, int) {
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, prov *provenanceFlags, withThroughput bool) (*model.Results, int) {
 	var opts workflow.Options
+	prov.options(&opts)
 	if err := cf.options(&opts); err != nil {
 		return nil, inv.usageError("%v", err)
 	}

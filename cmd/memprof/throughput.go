@@ -49,6 +49,8 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	to.add(fs, "", true)
 	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
 	out := addOutput(fs)
+	var prov provenanceFlags
+	prov.add(fs)
 	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
@@ -75,6 +77,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	}
 	opts.Ready = func() error { return checkOutputPath(*out) }
 	opts.Progress = (&progress{inv: inv}).event
+	prov.options(&opts)
 	rs, err := workflow.Throughput(ctx, inv.registry, sel, opts)
 	if rs == nil {
 		sf := selectionFlags{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
