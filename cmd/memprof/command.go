@@ -89,12 +89,14 @@ type command struct {
 var commands = []*command{
 	checkCommand,
 	compareCommand,
+	exportCommand,
 	heapscanCommand,
 	instancesCommand,
 	listCommand,
 	reportCommand,
 	throughputCommand,
 	verifyCommand,
+	versionCommand,
 }
 
 // lookup returns the command called name.
@@ -164,6 +166,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return exitOK
+	case "--version", "-version":
+		name = versionCommand.Name
 	}
 	c, ok := lookup(name)
 	if !ok {
