@@ -74,6 +74,8 @@ type Report struct {
 	// Problems are budgets that select nothing: the file does not fit
 	// what exists, which makes the file invalid (the gate fails closed).
 	Problems []error
+	// Now is the instant the budgets' expires were judged at.
+	Now time.Time
 }
 
 // Count returns how many outcomes have status s.
@@ -110,11 +112,11 @@ type CheckOptions struct {
 // unavailable gives Error outcomes. Times are TimeFigure's; every time
 // limit is an Error when rs's agreement check failed.
 func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
-	rep := &Report{File: f}
 	now := time.Now()
 	if opts.Now != nil {
 		now = opts.Now()
 	}
+	rep := &Report{File: f, Now: now}
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
