@@ -192,6 +192,19 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
 }
 
+// helpWidth is the width help text is wrapped at.
+const helpWidth = 76
+
+// helpParagraphs wraps paragraphs for a command's help, a blank line
+// between them.
+func helpParagraphs(paragraphs ...string) string {
+	out := make([]string, len(paragraphs))
+	for i, p := range paragraphs {
+		out[i] = render.Wrap(p, helpWidth, "")
+	}
+	return strings.Join(out, "\n\n")
+}
+
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: memprof %s\n", c.UsageLine)
 	if c.Long != "" {

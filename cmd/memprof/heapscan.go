@@ -75,7 +75,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := addFormat(fs, "table", "json", "markdown", "csv")
 	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	pos, code, done := parseInterspersed(inv, fs, args)
@@ -260,6 +260,20 @@ func compileFlag(name, expr string) (*regexp.Regexp, error) {
 
 // parseSize parses a byte count: a whole number, optionally followed by
 // B, KiB, MiB or GiB.
+// formatSize writes n bytes as parseSize reads them, in the largest
+// binary unit that divides it: 536870912 is "512MiB".
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 func parseSize(s string) (int64, error) {
 	units := []struct {
 		suffix string

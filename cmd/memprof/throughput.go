@@ -29,7 +29,7 @@ Before any figure is printed, memprof checks that the libraries agree (as
 'memprof verify' does) and that every operation computes the known result of
 fixtures/vectors.json and rejects invalid input; a failure exits 1.
 
-` + memprof.ThroughputMethod + `
+` + helpParagraphs(memprof.ThroughputMethodParagraphs()...) + `
 
 Exit status is 0 when every operation was timed, 1 when the libraries disagree
 or an operation failed, 2 for a usage error.

@@ -18,7 +18,8 @@ rather than installed at a version), the commit it was built from when the
 build recorded one (with "modified" when the work tree had changes), the
 Go version, and the version of every crypto library module the build holds,
 all from the binary's build information. A library this build leaves out
-(blst, a cgo binding, when CGO_ENABLED=0) says so. memprof --version prints the same.`,
+(blst, a cgo binding, when CGO_ENABLED=0) says so. memprof --version prints
+the same.`,
 	Run: runVersion,
 }
 
