@@ -29,8 +29,8 @@ const (
 	methodSamples = `Each sample then runs the operation repeatedly until at least the minimum sample duration (default 100ms) of wall time has passed; ns/op of a sample is its wall time divided by its calls (samples_iters keeps each sample's calls). ` +
 		`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another.`
 	methodSummary = `No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample.`
-	methodCPU = `ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel.`
-	methodAllocs = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
+	methodCPU     = `ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel.`
+	methodAllocs  = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
 		`GOMAXPROCS is recorded in env; other processes on the machine are not controlled.`
 )
 
