@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	workflow "github.com/memprof/memprof/run"
 )
 
 // flagLine is a flag in PrintDefaults' output: "  -name type".
@@ -46,5 +50,25 @@ func TestHelpOfEveryCommand(t *testing.T) {
 				t.Errorf("a size default prints as a byte count:\n%s", flags)
 			}
 		})
+	}
+}
+
+// TestTimingLinePlurals: the timing line counts in words that agree with
+// their numbers.
+func TestTimingLinePlurals(t *testing.T) {
+	tests := []struct {
+		ops, groups, samples int
+		want                 string
+	}{
+		{1, 1, 1, "timing 1 operation in 1 group (1 sample of at least 100ms each"},
+		{28, 9, 10, "timing 28 operations in 9 groups (10 samples of at least 100ms each"},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		p := &progress{inv: &invocation{cmd: throughputCommand, stderr: &buf}}
+		p.event(workflow.Event{Kind: workflow.TimingStarted, Timing: workflow.TimingPlan{Ops: tt.ops, Groups: tt.groups, Samples: tt.samples, MinSample: 100 * time.Millisecond}})
+		if !strings.Contains(buf.String(), tt.want) {
+			t.Errorf("got %q, want it to hold %q", buf.String(), tt.want)
+		}
 	}
 }
