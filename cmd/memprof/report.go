@@ -221,11 +221,19 @@ type listFlag []string
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
 
 func (l *listFlag) Set(v string) error {
-	if strings.TrimSpace(v) == "" {
-		return errors.New("empty: give a results file")
-	}
 	*l = append(*l, v)
 	return nil
+}
+
+// Get returns the values joined, or "" when one of them is empty, so that
+// checkFlags refuses --from "" wherever it is given.
+func (l *listFlag) Get() any {
+	for _, v := range *l {
+		if strings.Trim(v, ", \t") == "" {
+			return ""
+		}
+	}
+	return l.String()
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only

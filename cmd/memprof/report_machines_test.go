@@ -65,6 +65,6 @@ func TestReportSeveralMachines(t *testing.T) {
 	if _, err := os.Stat(badOut); !os.IsNotExist(err) {
 		t.Errorf("a refused review wrote %s (%v)", badOut, err)
 	}
-	checkUsageError(t, []string{"report", "--from", pathA, "--from", "", "--out", badOut}, []string{`invalid value "" for flag -from: empty: give a results file`})
+	checkUsageError(t, []string{"report", "--from", pathA, "--from", "", "--out", badOut}, []string{"--from is empty: give a value, or leave the flag out for the default"})
 	checkUsageError(t, []string{"report", "--from", pathA, "--machine", "x", "--out", badOut}, []string{"--from renders a saved results file and measures nothing: it cannot be combined with --machine"})
 }
