@@ -15,6 +15,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
 )
 
@@ -258,21 +259,15 @@ func compileFlag(name, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
+// formatSize writes n bytes as a flag's value, as parseSize reads them:
+// readlimit.FormatSize's largest binary unit that divides it, without
+// the space: 536870912 is "512MiB".
+func formatSize(n int64) string {
+	return strings.ReplaceAll(readlimit.FormatSize(n), " ", "")
+}
+
 // parseSize parses a byte count: a whole number, optionally followed by
 // B, KiB, MiB or GiB.
-// formatSize writes n bytes as parseSize reads them, in the largest
-// binary unit that divides it: 536870912 is "512MiB".
-func formatSize(n int64) string {
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n >= u.mult && n%u.mult == 0 {
-			return strconv.FormatInt(n/u.mult, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
 
 func parseSize(s string) (int64, error) {
 	units := []struct {

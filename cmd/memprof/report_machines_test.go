@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,12 +22,12 @@ func TestReportSeveralMachines(t *testing.T) {
 		t.Fatal(err)
 	}
 	write := func(name string, rs *model.Results) string {
-		var buf bytes.Buffer
-		if err := rs.WriteJSON(&buf); err != nil {
-			t.Fatal(err)
-		}
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		f, err := os.Create(path)
+		if err == nil {
+			err = errors.Join(rs.WriteJSON(f), f.Close())
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 		return path

@@ -65,14 +65,15 @@ func readFile(t *testing.T, path string) []byte {
 // measured nine days before clock at another commit than expected.
 func staleComparison(t *testing.T) *gate.Comparison {
 	t.Helper()
-	base, err := model.ReadResultsFile(fixtures + "compare/base.json")
-	if err != nil {
-		t.Fatal(err)
+	var sides []*model.Results
+	for _, name := range []string{"base.json", "head.json"} {
+		rs, err := model.ReadResultsFile(fixtures + "compare/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sides = append(sides, rs)
 	}
-	head, err := model.ReadResultsFile(fixtures + "compare/head.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	base, head := sides[0], sides[1]
 	base.Env.Commit, base.Env.Time, base.Env.Machine = "0123abcd4567ef890123abcd4567ef8901234567", clock.Add(-9*24*time.Hour).Format(time.RFC3339), "runner-7"
 	head.Env.Commit, head.Env.Time, head.Env.Machine = measuredEnv.Commit, measuredEnv.Time, "runner-3"
 	c, err := gate.Compare(base, head, gate.CompareOptions{Tolerance: 0.05, BaseCommit: "89abcdef0123", MaxBaseAge: gate.DefaultMaxBaseAge, Now: func() time.Time { return clock }})

@@ -199,16 +199,13 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 	mw.Line("")
 	mw.Printf("This review merges the results of %d machines. Its tables are those of **%s**; a row tagged with machines shows their figures for a case where they differ from %s's, and untagged rows are the same on every machine that measured them (their times are %s's). Each machine's results file is in this review.\n",
 		len(ms), ms[0].Name, ms[0].Name, ms[0].Name)
-	mw.Line("")
-	mw.Line("### Differs across machines")
-	mw.Line("")
+	mw.Printf("\n### Differs across machines\n\n")
 	diff := ms.differing()
 	if len(diff) == 0 {
-		mw.Line("Bytes, allocations and slot per instance are the same on every machine, for every case.")
-		mw.Line("")
+		mw.Printf("Bytes, allocations and slot per instance are the same on every machine, for every case.\n\n")
 	} else {
-		mw.Line("Every case whose bytes, allocations or slot per instance differ between machines, or that some machine did not measure. Sizes can differ across architectures, Go versions and cgo; the last column says in what the machines that disagree differ.")
-		mw.Line("")
+		mw.Printf("Every case whose bytes, allocations or slot per instance differ between machines, or that some machine did not measure. " +
+			"Sizes can differ across architectures, Go versions and cgo; the last column says in what the machines that disagree differ.\n\n")
 		t := render.MarkdownTable{Header: []string{"case"}}
 		for _, m := range ms {
 			t.Header = append(t.Header, m.Name)
