@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -87,6 +88,16 @@ type Budget struct {
 	Limits []Limit
 	Owner  string
 	Reason string
+
+	// Expires, when not zero, is the last day the budget holds (UTC):
+	// afterwards it fails (see waiver.go). ExpiresLine is its line in the
+	// file; Issue links the issue that tracks the waiver. MinDelta is a
+	// time budget's noise floor.
+	Expires      time.Time
+	ExpiresLine  int
+	Issue        string
+	MinDelta     NoiseFloor
+	minDeltaLine int
 }
 
 // Limit is one max_* key of a budget.
@@ -321,6 +332,7 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		"owner":  func(k, v *yaml.Node) { b.Owner = p.text(k, v) },
 		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
 	}
+	p.waiverKeys(b, handlers)
 	for m := range metricKeys {
 		m := Metric(m)
 		handlers[m.Key()] = func(k, v *yaml.Node) {
@@ -355,6 +367,9 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 	}
 	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
 		p.errorf(at, "max_ns_per_op bounds operations, which have no layout or scheme: select them by type, lib, repr and op")
+		return nil
+	}
+	if !p.checkWaiver(b) {
 		return nil
 	}
 	return b

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/internal/readlimit"
 )
@@ -480,6 +481,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if t.Samples != len(t.SamplesNs) {
 			c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
 		}
+		c.samplesIters(t)
 		// The summary must be that of the samples: check and compare
 		// judge the samples, reports print the summary.
 		q, err := SummarizeSamples(t.SamplesNs)
@@ -515,6 +517,9 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 
+	c.at("env", "")
+	c.envTime(rs.Env)
+
 	if a := rs.Agreement; a != nil {
 		c.at("agreement", "")
 		if a.Cases < 0 {
@@ -525,6 +530,33 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 	return c.probs
+}
+
+// samplesIters checks a timed row's samples_iters (absent in files
+// written before it): one positive count of calls per sample of
+// samples_ns.
+func (c *checker) samplesIters(t *ThroughputRow) {
+	if t.SamplesIters == nil {
+		return
+	}
+	if len(t.SamplesIters) != len(t.SamplesNs) {
+		c.add("samples_iters holds %d counts but samples_ns %d samples: want one count of calls per sample", len(t.SamplesIters), len(t.SamplesNs))
+	}
+	for j, n := range t.SamplesIters {
+		if n < 1 {
+			c.add("samples_iters[%d] is %d, want a positive number of calls", j, n)
+		}
+	}
+}
+
+// envTime checks env.time, when the file records it: an RFC 3339 time.
+func (c *checker) envTime(e Env) {
+	if e.Time == "" {
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, e.Time); err != nil {
+		c.add("time is %q, want an RFC 3339 time such as 2026-11-29T10:04:05Z", e.Time)
+	}
 }
 
 // closeTo reports whether a equals b up to float rounding (a summary

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"time"
 )
 
 // Schema is the identifier every results file carries in its "schema" field.
@@ -175,6 +176,11 @@ type Timing struct {
 	BytesPerOp       float64   `json:"bytes_per_op"`
 	AllocsPerOp      float64   `json:"allocs_per_op"`
 	SamplesNs        []float64 `json:"samples_ns,omitempty"`
+	// SamplesIters holds, for each sample of SamplesNs, how many calls it
+	// timed (what go test calls a benchmark's iterations), so that each
+	// sample is a line of the benchmark format. Files written before it
+	// was recorded lack it.
+	SamplesIters []int64 `json:"samples_iters,omitempty"`
 }
 
 // Agreement records the cross-library agreement check run before timing.
@@ -200,6 +206,23 @@ type Env struct {
 	// Modules maps the measured libraries' module paths to their versions,
 	// from the binary's build info.
 	Modules map[string]string `json:"modules,omitempty"`
+
+	// Machine names the runner that measured (the --machine flag, else
+	// the host name), Commit the commit that was measured (--commit, else
+	// $GITHUB_SHA, else the binary's VCS revision), and Time when the
+	// measurement started (RFC 3339, UTC). They tell the results of
+	// several runners and runs apart; none of them makes two environments
+	// incomparable. Files written before them lack them.
+	Machine string `json:"machine,omitempty"`
+	Commit  string `json:"commit,omitempty"`
+	Time    string `json:"time,omitempty"`
+}
+
+// Measured returns when the measurement started (Time), and false when
+// the file does not record it.
+func (e Env) Measured() (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339, e.Time)
+	return t, err == nil && e.Time != ""
 }
 
 // WriteJSON writes rs as indented JSON, setting its schema if empty.

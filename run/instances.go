@@ -40,7 +40,7 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 		return nil, err
 	}
 	ev := &events{f: opts.Progress}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Unavailable = unavailable
 	rs.Instances = measureEntries(ctx, entries, opts, ev)
 	if len(ops) > 0 {

@@ -58,6 +58,11 @@ type Options struct {
 	// SkipThroughput makes Report measure the instance cases only
 	// (memprof report --throughput=false); Instances ignores it.
 	SkipThroughput bool
+
+	// Machine and Commit, when set, name the runner and the commit in the
+	// results' environment (env.machine, env.commit) instead of the host
+	// name and the binary's VCS revision (memprof.CurrentEnv).
+	Machine, Commit string
 }
 
 // ThroughputMode says whether Instances times operations besides the
@@ -206,7 +211,15 @@ func (e *events) send(ev Event) {
 }
 
 // newResults starts the results of a workflow on reg: the schema and the
-// environment, with the versions of reg's libraries.
-func newResults(reg *suites.Registry) *model.Results {
-	return &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(reg.Modules()...)}
+// environment, with the versions of reg's libraries, and the machine and
+// commit of opts where it names them.
+func newResults(reg *suites.Registry, opts Options) *model.Results {
+	env := memprof.CurrentEnv(reg.Modules()...)
+	if opts.Machine != "" {
+		env.Machine = opts.Machine
+	}
+	if opts.Commit != "" {
+		env.Commit = opts.Commit
+	}
+	return &model.Results{Schema: model.Schema, Env: env}
 }

@@ -43,7 +43,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Instances = []model.Result{}
 	err := measureOps(ctx, reg, rs, ops, opts, &events{f: opts.Progress})
 	if ctx.Err() != nil {
@@ -60,7 +60,7 @@ func Verify(reg *suites.Registry, opts Options) (*model.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Instances = []model.Result{}
 	rs.Agreement = rep.Agreement(true)
 	return rs, nil

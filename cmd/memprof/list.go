@@ -56,23 +56,22 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK
 	}
 	w := inv.stdout
-	fmt.Fprintf(w, "types:   %s\n", model.Join(model.Types))
-	fmt.Fprintf(w, "libs:    %s\n", model.Join(model.Libs))
-	fmt.Fprintf(w, "reprs:   %s\n", model.Join(model.Reprs))
-	fmt.Fprintf(w, "layouts: %s\n", model.Join(model.Layouts))
-	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", model.Join(model.Schemes))
-	t := render.NewTable(w)
-	t.Header("type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available")
+	width := terminalWidth(w)
+	for _, l := range [][2]string{{"types:   ", model.Join(model.Types)}, {"libs:    ", model.Join(model.Libs)}, {"reprs:   ", model.Join(model.Reprs)},
+		{"layouts: ", model.Join(model.Layouts)}, {"schemes: ", model.Join(model.Schemes) + " (PublicKey and Signature)"}} {
+		fmt.Fprintln(w, l[0]+render.Wrap(l[1], width, "         "))
+	}
+	fmt.Fprintln(w)
+	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available"}}
 	for _, e := range entries {
 		how := e.Constructor
 		if e.Unavailable != "" {
 			how = "n/a: " + e.Unavailable
 		}
-		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how}); err != nil {
-			return inv.fail("%v", err)
-		}
+		t.Rows = append(t.Rows, []string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how})
 	}
-	if err := t.Render(); err != nil {
+	// The last column wraps to the terminal's width.
+	if err := render.WriteFitted(w, t, width, []int{5}, nil); err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK

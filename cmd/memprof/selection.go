@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -283,7 +284,8 @@ func (p *progress) event(ev workflow.Event) {
 		fmt.Fprintf(w, "memprof %s: agreement checked without %s\n", name, ev.Message)
 	case workflow.TimingStarted:
 		t := ev.Timing
-		fmt.Fprintf(w, "memprof %s: timing %d operations in %d groups (%d samples of at least %v each; at least %v)\n", name, t.Ops, t.Groups, t.Samples, t.MinSample, t.Estimate.Round(time.Second))
+		fmt.Fprintf(w, "memprof %s: timing %s in %s (%s of at least %v each; at least %v)\n", name,
+			count(t.Ops, "operation"), count(t.Groups, "group"), count(t.Samples, "sample"), t.MinSample, t.Estimate.Round(time.Second))
 	case workflow.OpFailed:
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
 	}
@@ -357,6 +359,14 @@ func dashed(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// count writes n things: "1 operation", "2 operations".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 func orAll(v string) string {

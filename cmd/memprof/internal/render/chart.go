@@ -242,6 +242,7 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	p.Y.Padding = vg.Points(6)
 	p.Y.Min, p.Y.Max = -gap/2, float64(total)+gap*float64(len(types)-1)+gap/2
 	p.X.Min = 0
+	p.X.Tick.Marker = roundTicks{}
 	legend := newLegend()
 	for _, lib := range libsOf(series) {
 		legend.Add(string(lib), swatch{libColor(lib)})

@@ -195,6 +195,7 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 	}
 	p.X.Min, p.X.Max = 0, slowest/div*1.25
 	p.Y.Min, p.Y.Max = 0, biggest*1.15
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
 	return writeSVG(w, p, legend, vg.Points(480), vg.Points(340))
 }
 

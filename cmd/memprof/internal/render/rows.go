@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/memprof/memprof/model"
 )
 
@@ -46,12 +43,12 @@ func cells(cols []model.Column, read func(model.Column) model.Cell, note string)
 	return append(out, note)
 }
 
-// instanceTable returns the instances table of rs in format f: a row per
+// instanceTable returns the instances table of rs of columns cols, headed
+// as in format f: a row per
 // case (a failed one with its error) and per unavailable combination (with
 // the reason), in the one ordering. With omitDoesNotApply it leaves out
 // the combinations that do not apply to their type, and says how many.
-func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
-	cols := model.InstanceColumns(f)
+func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
 	t = newTable(cols, f)
 	var rows []row
 	for i := range rs.Instances {
@@ -76,12 +73,13 @@ func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t
 	return t, omitted
 }
 
-// throughputTable returns the throughput table of rs in format f (only
+// throughputTable returns the throughput table of rs of columns cols,
+// headed as in format f (only
 // the rows of type typ when typ is not empty): a row per timed operation,
 // in the one ordering, with note(r) as its note (an error instead when it
-// failed), then the operations a library does not offer.
-func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string) MarkdownTable {
-	cols := model.ThroughputColumns(f)
+// failed), then the operations a library does not offer, with naNote(u)
+// as theirs.
+func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string, naNote func(*model.Unavailable) string) MarkdownTable {
 	t := newTable(cols, f)
 	for _, r := range SortedThroughput(rs.Throughput) {
 		if typ != "" && r.Type != typ {
@@ -97,10 +95,13 @@ func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note fu
 		if typ != "" && u.Type != typ {
 			continue
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason))
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, naNote(&u)))
 	}
 	return t
 }
+
+// unavailableNote is the note of a combination not measured: n/a and why.
+func unavailableNote(u *model.Unavailable) string { return "n/a: " + u.Reason }
 
 // sitesTable returns the allocation sites of every measured case; in
 // Markdown the site is code.
@@ -128,18 +129,10 @@ func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
 	return t
 }
 
-// writeTerminal writes t as a terminal table. With wrapNote the last
-// (note) column wraps at noteWidth, so that long reasons do not make the
-// table wider than a terminal.
-func writeTerminal(w io.Writer, t MarkdownTable, wrapNote bool) error {
+// writeTerminal writes t as a terminal table; cells may hold line breaks
+// (a wrapped note).
+func writeTerminal(w io.Writer, t MarkdownTable) error {
 	tt := NewTable(w)
-	if wrapNote {
-		tt = tablewriter.NewTable(w,
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAutoWrap(tw.WrapNormal),
-			tablewriter.WithColumnWidths(tw.NewMapper[int, int]().Set(len(t.Header)-1, noteWidth)),
-		)
-	}
 	tt.Header(toAny(t.Header)...)
 	for _, r := range t.Rows {
 		if err := tt.Append(r); err != nil {
@@ -149,20 +142,17 @@ func writeTerminal(w io.Writer, t MarkdownTable, wrapNote bool) error {
 	return tt.Render()
 }
 
-// writeTerminalSection writes t after a blank line, or nothing when it has
-// no rows.
-func writeTerminalSection(w io.Writer, t MarkdownTable) error {
-	if len(t.Rows) == 0 {
+// writeTerminalSection writes the fitted table f after a blank line, or
+// nothing when it has no rows.
+func writeTerminalSection(w io.Writer, f fitted, width int) error {
+	if len(f.t.Rows) == 0 {
 		return nil
 	}
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	return writeTerminal(w, t, false)
+	return writeFitted(w, f, width)
 }
-
-// noteWidth is where the instances table wraps its note column.
-const noteWidth = 48
 
 // unavailableInstances returns the unavailable combinations that are not
 // operations, in the one ordering.

@@ -10,36 +10,61 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// ThroughputTable writes the throughput rows of rs as one terminal table,
-// with the operations a library does not offer as rows that say so, after
-// a line on the agreement check. A row's note (what exactly is timed) is
-// long: the table refers to it ("[1]") and lists it below.
+// ThroughputTable writes the throughput rows of rs as one terminal table
+// with every column and no width limit: ThroughputTableFit with Wide.
 func ThroughputTable(w io.Writer, rs *model.Results) error {
-	if err := AgreementLine(w, rs.Agreement); err != nil {
+	return ThroughputTableFit(w, rs, TableOptions{Wide: true})
+}
+
+// ThroughputTableFit writes the throughput rows of rs as one terminal
+// table of the columns o chooses, fitted to o.Width, with the operations a
+// library does not offer as rows that say so, after a line on the
+// agreement check. A row's note (what exactly is timed, or why the
+// operation is not offered) is long: the table refers to it ("[1]",
+// "n/a [2]") and lists it below, wrapped to the width.
+func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
+	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
 		return err
 	}
 	var notes []string
-	t := throughputTable(rs, model.InTable, "", func(r *model.ThroughputRow) string {
+	cols := o.columns(model.ThroughputColumns)
+	footnote := func(k model.Key, text string) string {
+		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, k.Type, k.Op, k.Lib, k.Repr, text))
+		return fmt.Sprintf("[%d]", len(notes))
+	}
+	t := throughputTable(rs, cols, model.InTable, "", func(r *model.ThroughputRow) string {
 		if r.Note == "" {
 			return ""
 		}
-		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, r.Type, r.Op, r.Lib, r.Repr, r.Note))
-		return fmt.Sprintf("[%d]", len(notes))
-	})
-	if err := writeTerminal(w, t, false); err != nil {
+		return footnote(r.Key, r.Note)
+	}, func(u *model.Unavailable) string { return "n/a " + footnote(u.Key, "n/a: "+u.Reason) })
+	if err := writeFitted(w, fit(t, o.Width, []int{len(cols)}, o.droppable(cols)), o.Width); err != nil {
 		return err
 	}
 	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
+		if _, err := fmt.Fprintln(w, Wrap(n, o.Width, "    ")); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "GOMAXPROCS %d, %s. time/op is the median of the samples (wall time); CPU/op counts every thread of the process. Method: memprof throughput -h.\n", rs.Env.GOMAXPROCS, rs.Env.CPU)
+	_, err := fmt.Fprintln(w, Wrap(fmt.Sprintf("GOMAXPROCS %d, %s. time/op is the median of the samples (wall time); CPU/op counts every thread of the process. Method: memprof throughput -h.", rs.Env.GOMAXPROCS, rs.Env.CPU), o.Width, ""))
 	return err
 }
 
+// Wrap wraps the paragraph s at width (0: not at all), starting the lines
+// after the first with indent.
+func Wrap(s string, width int, indent string) string {
+	if width <= 0 {
+		return s
+	}
+	lines := strings.Split(wrapText(s, width-len(indent)), "\n")
+	return strings.Join(lines, "\n"+indent)
+}
+
 // AgreementLine writes one line on the agreement check, if there was one.
-func AgreementLine(w io.Writer, a *model.Agreement) error {
+func AgreementLine(w io.Writer, a *model.Agreement) error { return agreementLine(w, a, 0) }
+
+// agreementLine is AgreementLine wrapped at width (0: one line).
+func agreementLine(w io.Writer, a *model.Agreement, width int) error {
 	if a == nil {
 		return nil
 	}
@@ -51,7 +76,7 @@ func AgreementLine(w io.Writer, a *model.Agreement) error {
 	if len(a.Unavailable) > 0 {
 		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
 	}
-	_, err := fmt.Fprintln(w, line)
+	_, err := fmt.Fprintln(w, Wrap(line, width, ""))
 	return err
 }
 
