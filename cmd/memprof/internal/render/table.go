@@ -31,7 +31,7 @@ func InstancesTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 		return err
 	}
 	if omitted > 0 {
-		fmt.Fprintln(w, Wrap(fmt.Sprintf("%d combinations that do not apply to their type (a scalar Signature, an affine SecretKey, ...) are not shown; 'memprof list' shows every combination.", omitted), o.Width, ""))
+		fmt.Fprintln(w, Wrap(notShown(omitted), o.Width, ""))
 	}
 	if err := sweepTable(w, rs, o); err != nil {
 		return err
@@ -103,3 +103,12 @@ func ShortFunction(fn string) string {
 // NTooSmall is what a table shows for a figure whose resolution is larger
 // than the instance it is about (model.Unresolved).
 const NTooSmall = model.NTooSmall
+
+// notShown says how many combinations that do not apply to their type a
+// table left out.
+func notShown(n int) string {
+	if n == 1 {
+		return "1 combination that does not apply to its type (a scalar Signature, an affine SecretKey, ...) is not shown; 'memprof list' shows every combination."
+	}
+	return fmt.Sprintf("%d combinations that do not apply to their type (a scalar Signature, an affine SecretKey, ...) are not shown; 'memprof list' shows every combination.", n)
+}
