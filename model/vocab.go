@@ -155,6 +155,12 @@ var (
 // BLS object matrix).
 var KZGTypes = []Type{Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
 
+// KZGOps are the KZG operations (every other operation is a BLS one).
+var KZGOps = []Op{BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
+
+// IsKZG reports whether o is a KZG operation.
+func (o Op) IsKZG() bool { return slices.Contains(KZGOps, o) }
+
 // IsKZG reports whether t is a KZG type.
 func (t Type) IsKZG() bool { return slices.Contains(KZGTypes, t) }
 

@@ -62,7 +62,9 @@ func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
 // ParseTypes canonicalises a comma-separated list of types. Besides type
 // names it takes "all" (the single-object types, model.ObjectTypes:
 // measured in seconds), "scenarios" (model.Scenarios, measured at
-// 1,000,000 validators) and "everything" (both); "" means all.
+// 1,000,000 validators), "kzg" (model.KZGTypes: blobs, cells, the
+// contexts and the PeerDAS scenario) and "everything" (every type); ""
+// means all.
 func ParseTypes(v string) ([]model.Type, error) {
 	if strings.TrimSpace(v) == "" {
 		return slices.Clone(model.ObjectTypes), nil
@@ -81,12 +83,14 @@ func ParseTypes(v string) ([]model.Type, error) {
 			add(model.ObjectTypes...)
 		case strings.EqualFold(p, "scenarios"):
 			add(model.Scenarios...)
+		case strings.EqualFold(p, "kzg"):
+			add(model.KZGTypes...)
 		case strings.EqualFold(p, "everything"):
 			add(model.Types...)
 		default:
 			c, err := model.Canonical("type", p, model.Types)
 			if err != nil {
-				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
+				return nil, fmt.Errorf("%v, or all (the object types), scenarios, kzg, everything", err)
 			}
 			add(c)
 		}
