@@ -28,6 +28,7 @@ type listEntry struct {
 	Repr        model.Repr   `json:"repr"`
 	Layout      model.Layout `json:"layout"`
 	Scheme      model.Scheme `json:"scheme,omitempty"`
+	Param       model.Param  `json:"param,omitempty"`
 	Constructor string       `json:"constructor,omitempty"`
 	Unavailable string       `json:"unavailable,omitempty"`
 	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
@@ -41,7 +42,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var entries []listEntry
 	for _, e := range inv.registry.Entries() {
-		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
+		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Param, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
 	if format.value == "json" {
 		enc := json.NewEncoder(inv.stdout)
@@ -62,13 +63,13 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	fmt.Fprintf(w, "layouts: %s\n", model.Join(model.Layouts))
 	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", model.Join(model.Schemes))
 	t := render.NewTable(w)
-	t.Header("type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available")
+	t.Header("type", "lib", "repr", "layout", "scheme", "param", "how an instance is made, or why it is not available")
 	for _, e := range entries {
 		how := e.Constructor
 		if e.Unavailable != "" {
 			how = "n/a: " + e.Unavailable
 		}
-		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how}); err != nil {
+		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), string(e.Param), how}); err != nil {
 			return inv.fail("%v", err)
 		}
 	}

@@ -148,22 +148,18 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 		},
 	}
 	for _, k := range kzgkit.PeerDASKeys(lib) {
-		im := kzgkit.Impl{SizeHint: unsafe.Sizeof(blobCells{})}
-		switch k.Repr {
-		case model.ByteForm:
-			im.Constructor = kzgkit.PeerDASConstructor(lib, "c-kzg returns them: per blob one struct of [128]ckzg4844.Cell and [128]ckzg4844.KZGProof by value, held by pointer in a []*struct grown one blob at a time")
-			im.Case = func() memprof.Case {
+		if k.Repr != model.ByteForm {
+			continue // the packed form is measured once (kzgkit.PackedLib)
+		}
+		m[k] = kzgkit.Impl{
+			Constructor: kzgkit.PeerDASConstructor("c-kzg", "as c-kzg returns them: per blob one struct of [128]ckzg4844.Cell and [128]ckzg4844.KZGProof by value, held by pointer in a []*struct grown one blob at a time"),
+			SizeHint:    unsafe.Sizeof(blobCells{}),
+			Case: func() memprof.Case {
 				return kzgkit.PeerDASCase(computed, func(bs []blobCells, n int) any {
 					return kzgkit.ReturnedNode(bs, n, func(b *blobCells) *blobCells { c := *b; return &c })
 				}, unsafe.Sizeof(blobCells{}))
-			}
-		case model.Packed:
-			im.Constructor = kzgkit.PeerDASConstructor(lib, "packed: one []struct{cells [128][2048]byte; proofs [128][48]byte} sized for N up front (no pointers)")
-			im.Case = func() memprof.Case {
-				return kzgkit.PeerDASCase(packed, kzgkit.PackedNode, unsafe.Sizeof(kzgkit.Packed{}))
-			}
+			},
 		}
-		m[k] = im
 	}
 	for _, l := range Levels {
 		m[kzgkit.ContextKey(lib, kzgkit.PrecomputeParam(l))] = kzgkit.Impl{
@@ -192,22 +188,6 @@ func points[T ~[48]byte](proofs bool) func() ([]T, error) {
 		}
 		return out, err
 	}
-}
-
-// packed returns computed's cells and proofs in the packed form.
-func packed() ([]kzgkit.Packed, error) {
-	bs, err := computed()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]kzgkit.Packed, len(bs))
-	for i, b := range bs {
-		for j := range b.Cells {
-			out[i].Cells[j] = b.Cells[j]
-			out[i].Proofs[j] = b.Proofs[j]
-		}
-	}
-	return out, nil
 }
 
 // impls returns c-kzg's operations at precompute level l.

@@ -41,8 +41,11 @@ func keys() []model.Key {
 
 // lacks says why c-kzg has no such form, or nothing.
 func lacks(k model.Key) model.Why {
-	if k.Repr == model.Decoded && k.Type != model.KZGContext {
+	switch {
+	case k.Repr == model.Decoded && k.Type != model.KZGContext:
 		return kzgkit.NotOffered(lib, "c-kzg decodes blobs, commitments, proofs and cells inside each call and exposes no decoded type: its Go binding holds them as byte arrays (Blob, KZGCommitment, KZGProof, Cell)")
+	case k.Type == model.PeerDASNode && k.Repr == model.Packed:
+		return kzgkit.PackedOnce
 	}
 	return model.Why{}
 }

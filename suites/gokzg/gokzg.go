@@ -137,7 +137,7 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 		},
 		key(model.Blob, model.Decoded): {
 			Constructor: fmt.Sprintf("goethkzg.DeserializeBlob of one of %d vector blobs: its %d field elements (fr.Element, Montgomery form) in a new slice, held by pointer", kzgkit.DistinctBlobs, fixtures.KZGFieldElementsPerBlob),
-			SizeHint:    unsafe.Sizeof(poly) + fixtures.KZGFieldElementsPerBlob*unsafe.Sizeof(fr.Element{}), DefaultN: 1_000,
+			SizeHint:    unsafe.Sizeof(poly), DefaultN: 1_000,
 			Case: func() memprof.Case {
 				return kzgkit.Made(blobs, func(b *goethkzg.Blob) any {
 					p, err := goethkzg.DeserializeBlob(b)
@@ -194,7 +194,7 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 		},
 		key(model.CellsAndProofs, model.ByteForm): {
 			Constructor: fmt.Sprintf("one blob's cells and proofs as goethkzg.ComputeCellsAndKZGProofs returns them ([128]*Cell and [128]KZGProof), kept in one new struct with 128 new cells: a copy of what go-eth-kzg computed of one of %d vector blobs", kzgkit.CellBlobs),
-			SizeHint:    cellsSize, DefaultN: 100,
+			SizeHint:    unsafe.Sizeof(blobCells{}), DefaultN: 100,
 			Case: func() memprof.Case { return kzgkit.Made(computed, func(b *blobCells) any { return b.clone() }) },
 		},
 	}
@@ -202,14 +202,14 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 		im := kzgkit.Impl{SizeHint: cellsSize}
 		switch k.Repr {
 		case model.ByteForm:
-			im.Constructor = kzgkit.PeerDASConstructor(lib, "go-eth-kzg returns them: per blob one struct of [128]*goethkzg.Cell and [128]goethkzg.KZGProof, each cell its own object, held by pointer in a []*struct grown one blob at a time")
+			im.Constructor = kzgkit.PeerDASConstructor("go-eth-kzg", "as go-eth-kzg returns them: per blob one struct of [128]*goethkzg.Cell and [128]goethkzg.KZGProof, each cell its own object, held by pointer in a []*struct grown one blob at a time")
 			im.Case = func() memprof.Case {
 				return kzgkit.PeerDASCase(computed, func(bs []blobCells, n int) any {
 					return kzgkit.ReturnedNode(bs, n, (*blobCells).clone)
 				}, cellsSize)
 			}
 		case model.Packed:
-			im.Constructor = kzgkit.PeerDASConstructor(lib, "packed: one []struct{cells [128][2048]byte; proofs [128][48]byte} sized for N up front (no pointers)")
+			im.Constructor = kzgkit.PeerDASConstructor("go-eth-kzg", "packed: one []struct{cells [128][2048]byte; proofs [128][48]byte} sized for N up front (no pointers)")
 			im.Case = func() memprof.Case {
 				return kzgkit.PeerDASCase(packed, kzgkit.PackedNode, unsafe.Sizeof(kzgkit.Packed{}))
 			}

@@ -265,11 +265,21 @@ func PeerDASCase[T any](load func() ([]T, error), node func(blobs []T, n int) an
 }
 
 // PeerDASConstructor is the constructor text of a PeerDAS entry: what the
-// node holds (form), and that the cells are computed for a few vector
-// blobs and copied, so that the memory, not the computation, is measured.
-func PeerDASConstructor(lib model.Lib, form string) string {
-	return fmt.Sprintf("a node holding the cells and proofs of N blobs as %s; %s computed the cells and proofs of %d vector blobs and blob j holds a copy of blob j%%%d's (this scenario measures the memory held, not the computation)", form, lib, CellBlobs, CellBlobs)
+// node holds (form), and that library computed the cells for a few vector
+// blobs which the node holds copies of, so that the memory, not the
+// computation, is measured.
+func PeerDASConstructor(library, form string) string {
+	return fmt.Sprintf("a node holding the cells and proofs of N blobs, %s; %s computed the cells and proofs of %d vector blobs and blob j holds a copy of blob j%%%d's (this scenario measures the memory held, not the computation)", form, library, CellBlobs, CellBlobs)
 }
+
+// PackedLib is the library under which the packed PeerDAS form is
+// measured: the form holds plain byte arrays, the same whichever library
+// computed them, so it is measured once, under the library every build
+// has.
+const PackedLib = model.GoKZG
+
+// PackedOnce is why the other KZG libraries have no packed PeerDAS entry.
+var PackedOnce = model.Because(model.DoesNotApply, "does not apply: the packed PeerDAS form holds plain byte arrays whatever library computed them, so it is measured once, under %s", PackedLib)
 
 // NotOffered is the reason of an entry lib has no form for.
 func NotOffered(lib model.Lib, format string, a ...any) model.Why {
