@@ -98,6 +98,40 @@ func ParseTypes(v string) ([]model.Type, error) {
 	return out, nil
 }
 
+// ParseOpTypes is ParseTypes for a selection of operations: the names of
+// groups (all: the object types, kzg, scenarios, everything) stand for the
+// types of the group that have operations (opTypes), so that
+// "throughput --type kzg" times every KZG operation and "--type all" the
+// BLS ones, as before there were KZG types; a type named on its own is
+// kept, and a workflow refuses it if it has no operations.
+func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
+	var out []model.Type
+	for _, part := range strings.Split(v, ",") {
+		if strings.TrimSpace(part) == "" {
+			part = `""` // not "" (which ParseTypes reads as all): an empty name is an unknown type
+		}
+		ts, err := ParseTypes(part)
+		if err != nil {
+			return nil, err
+		}
+		if p := strings.TrimSpace(part); !slices.ContainsFunc(typeGroups, func(g string) bool { return strings.EqualFold(g, p) }) {
+			if !slices.Contains(out, ts[0]) {
+				out = append(out, ts[0])
+			}
+			continue
+		}
+		for _, t := range ts {
+			if slices.Contains(opTypes, t) && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out, nil
+}
+
+// typeGroups are the names ParseTypes takes besides type names.
+var typeGroups = []string{"all", "scenarios", "kzg", "everything"}
+
 // selectCases returns the entries of reg that sel selects: those that can
 // be measured, and those that cannot, with why, both in the registry's
 // order. It fails with a *NoMatch when sel selects no entry, and with a

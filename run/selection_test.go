@@ -136,6 +136,23 @@ func TestParseTypes(t *testing.T) {
 	})
 }
 
+// TestParseOpTypes: group names select the group's types that have
+// operations (all stays the BLS ones); a type named alone is kept even
+// without operations, for the workflow to refuse.
+func TestParseOpTypes(t *testing.T) {
+	opTypes := []model.Type{model.PublicKey, model.G1, model.Proof, model.KZGCell}
+	parse := func(v string) ([]model.Type, error) { return ParseOpTypes(v, opTypes) }
+	checkParse(t, "ParseOpTypes", parse, []parseCase[model.Type]{
+		{"all", []model.Type{model.PublicKey, model.G1}, ""},
+		{"kzg", []model.Type{model.Proof, model.KZGCell}, ""},
+		{"everything", opTypes, ""},
+		{"Blob", []model.Type{model.Blob}, ""},
+		{"kzg,G1,all", []model.Type{model.Proof, model.KZGCell, model.G1, model.PublicKey}, ""},
+		{"G1,,G2", nil, `unknown type`},
+		{"Sig", nil, `unknown type "Sig"`},
+	})
+}
+
 func TestParseList(t *testing.T) {
 	parseLibs := func(v string) ([]model.Lib, error) { return ParseList("lib", v, model.Libs) }
 	checkParse(t, "ParseList", parseLibs, []parseCase[model.Lib]{

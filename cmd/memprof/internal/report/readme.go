@@ -77,6 +77,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	for _, typ := range types {
 		writeType(mw, rs, model.Type(string(typ)), ch)
 	}
+	writeKZG(mw, rs) // the KZG trade-offs (kzg.go), when rs has KZG rows
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
 		mw.Line("## Not measured")
