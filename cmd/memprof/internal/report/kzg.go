@@ -169,7 +169,9 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	if len(ops) == 0 {
 		return
 	}
-	slices.SortStableFunc(cols, func(a, b col) int { return model.Compare(model.Key{Lib: a.lib, Param: a.param}, model.Key{Lib: b.lib, Param: b.param}) })
+	slices.SortStableFunc(cols, func(a, b col) int {
+		return model.Compare(model.Key{Lib: a.lib, Param: a.param}, model.Key{Lib: b.lib, Param: b.param})
+	})
 	mw.Line("### Operations")
 	mw.Line("")
 	mw.Line("Median time per call (B/op and, for c-kzg, the C heap kept per call in the throughput tables above); one call handles `batch` items.")
