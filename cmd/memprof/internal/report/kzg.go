@@ -174,22 +174,38 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	})
 	mw.Line("### Operations")
 	mw.Line("")
-	mw.Line("Median time per call (B/op and, for c-kzg, the C heap kept per call in the throughput tables above); one call handles `batch` items.")
-	mw.Line("")
-	t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
-	for _, c := range cols {
-		t.Header = append(t.Header, strings.TrimSpace(string(c.lib)+" "+string(c.param)))
-		t.Right = append(t.Right, true)
-	}
-	for _, k := range ops {
-		cells := []string{string(k.op), fmt.Sprint(k.batch)}
+	table := func(cell func(c col, op model.Op, batch int) string) {
+		t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
 		for _, c := range cols {
-			cells = append(cells, kzgTime(rs, c.lib, c.param, k.op, k.batch))
+			t.Header = append(t.Header, strings.TrimSpace(string(c.lib)+" "+string(c.param)))
+			t.Right = append(t.Right, true)
 		}
-		t.Rows = append(t.Rows, cells)
+		for _, k := range ops {
+			cells := []string{string(k.op), fmt.Sprint(k.batch)}
+			for _, c := range cols {
+				cells = append(cells, cell(c, k.op, k.batch))
+			}
+			t.Rows = append(t.Rows, cells)
+		}
+		mw.Table(t)
+		mw.Line("")
 	}
-	mw.Table(t)
+	mw.Line("Median time per call; one call handles `batch` items.")
 	mw.Line("")
+	table(func(c col, op model.Op, batch int) string { return kzgTime(rs, c.lib, c.param, op, batch) })
+	mw.Line("Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use).")
+	mw.Line("")
+	table(func(c col, op model.Op, batch int) string {
+		t, ok := kzgOp(rs, c.lib, c.param, op, batch)
+		if !ok {
+			return kzgTime(rs, c.lib, c.param, op, batch) // "-" or "error"
+		}
+		s := model.FormatBytes(t.BytesPerOp)
+		if t.CHeapBytesPerOp != nil {
+			s += " · C " + model.FormatBytes(*t.CHeapBytesPerOp)
+		}
+		return s
+	})
 }
 
 // writeKZGObjects compares the two libraries' objects, form by form.
