@@ -177,6 +177,17 @@ func (k *kzgInputs) vectors() (*fixtures.KZGVectors, error) {
 	return v, nil
 }
 
+// load returns the vectors and, when cells is set, the library's cells of
+// the vector blobs.
+func (k *kzgInputs) load(cells bool) (*fixtures.KZGVectors, [][][]byte, error) {
+	v, err := k.vectors()
+	if err != nil || !cells {
+		return v, nil, err
+	}
+	c, err := k.cells()
+	return v, c, err
+}
+
 // blobsInput makes the input of a blob operation on n blobs (vector blob
 // i%8 for blob i), with their commitments when commitments is set and
 // their proofs when proofs is set. Its invalid input, when the operation
@@ -186,7 +197,7 @@ func blobsInput(n int, commitments, proofs bool) func(*kzgInputs, bool) (KZGInpu
 		if invalid && !proofs {
 			return KZGInput{}, ErrNoInvalidInput
 		}
-		v, err := k.vectors()
+		v, _, err := k.load(false)
 		if err != nil {
 			return KZGInput{}, err
 		}
@@ -209,60 +220,42 @@ func blobsInput(n int, commitments, proofs bool) func(*kzgInputs, bool) (KZGInpu
 	}
 }
 
-// blobCellsInput is one blob's 128 cells with their proofs; the invalid
-// input gives cell i the proof of cell i+1.
-func blobCellsInput(k *kzgInputs, invalid bool) (KZGInput, error) {
-	v, err := k.vectors()
-	if err != nil {
-		return KZGInput{}, err
-	}
-	cells, err := k.cells()
-	if err != nil {
-		return KZGInput{}, err
-	}
-	var in KZGInput
-	for i := range kzgCellsPerBlob {
-		p := i
-		if invalid {
-			p = (i + 1) % kzgCellsPerBlob
+// cellsInput is the input of a cell verification of n cells: cell j is
+// cell index(j) of vector blob blob(j), with that cell's proof, or with
+// the proof of the next cell for the invalid input.
+func cellsInput(n int, blob, index func(j int) int) func(*kzgInputs, bool) (KZGInput, error) {
+	return func(k *kzgInputs, invalid bool) (KZGInput, error) {
+		v, cells, err := k.load(true)
+		if err != nil {
+			return KZGInput{}, err
 		}
-		in.Commitments = append(in.Commitments, v.Blobs[0].Commitment)
-		in.CellIndices = append(in.CellIndices, uint64(i))
-		in.Cells = append(in.Cells, cells[0][i])
-		in.Proofs = append(in.Proofs, v.Blobs[0].CellProofs[p])
+		var in KZGInput
+		for j := range n {
+			b, c := blob(j), index(j)
+			p := c
+			if invalid {
+				p = (c + 1) % kzgCellsPerBlob
+			}
+			in.Commitments = append(in.Commitments, v.Blobs[b].Commitment)
+			in.CellIndices = append(in.CellIndices, uint64(c))
+			in.Cells = append(in.Cells, cells[b][c])
+			in.Proofs = append(in.Proofs, v.Blobs[b].CellProofs[p])
+		}
+		return in, nil
 	}
-	return in, nil
 }
 
-// columnInput is cell KZGColumnIndex of 72 blobs (vector blob j%8 for
-// blob j); the invalid input gives each cell the proof of the next cell.
-func columnInput(k *kzgInputs, invalid bool) (KZGInput, error) {
-	v, err := k.vectors()
-	if err != nil {
-		return KZGInput{}, err
-	}
-	cells, err := k.cells()
-	if err != nil {
-		return KZGInput{}, err
-	}
-	var in KZGInput
-	for j := range KZGBlobBatchMax {
-		b, p := j%kzgVectorBlobs, KZGColumnIndex
-		if invalid {
-			p++
-		}
-		in.Commitments = append(in.Commitments, v.Blobs[b].Commitment)
-		in.CellIndices = append(in.CellIndices, KZGColumnIndex)
-		in.Cells = append(in.Cells, cells[b][KZGColumnIndex])
-		in.Proofs = append(in.Proofs, v.Blobs[b].CellProofs[p])
-	}
-	return in, nil
-}
+// blobCellsInput is one blob's 128 cells; columnInput is cell
+// KZGColumnIndex of 72 blobs (vector blob j%8 for blob j).
+var (
+	blobCellsInput = cellsInput(kzgCellsPerBlob, func(int) int { return 0 }, func(j int) int { return j })
+	columnInput    = cellsInput(KZGBlobBatchMax, func(j int) int { return j % kzgVectorBlobs }, func(int) int { return KZGColumnIndex })
+)
 
 // recoverInput is half the cells of blob 0 (the even indices); the
 // invalid input is one cell fewer, which no library can recover from.
 func recoverInput(k *kzgInputs, invalid bool) (KZGInput, error) {
-	cells, err := k.cells()
+	_, cells, err := k.load(true)
 	if err != nil {
 		return KZGInput{}, err
 	}
@@ -324,6 +317,19 @@ func KZGOps(impl KZGImpls) []Op {
 		out = append(out, o)
 	}
 	return out
+}
+
+// KZGProduce is the call of an operation that makes a value: Run keeps
+// what run returns, Result encodes it with result.
+func KZGProduce[T any](run func() (T, error), result func(*T) []byte) KZGCall {
+	var out T
+	return KZGCall{
+		Run: func() (err error) {
+			out, err = run()
+			return err
+		},
+		Result: func() ([]byte, error) { return result(&out), nil },
+	}
 }
 
 // KZGVerified is the Run of a verification: ErrVerifyFailed when the

@@ -91,17 +91,10 @@ func computed() ([]blobCells, error) {
 	if err := loadAny(); err != nil {
 		return nil, err
 	}
-	blobs, err := kzgkit.Blobs(kzgkit.CellBlobs, toBlob)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]blobCells, len(blobs))
-	for i := range blobs {
-		if out[i].Cells, out[i].Proofs, err = ckzg4844.ComputeCellsAndKZGProofs(&blobs[i]); err != nil {
-			return nil, fmt.Errorf("c-kzg: cells of %s: %w", fixtures.KZGBlobName(i), err)
-		}
-	}
-	return out, nil
+	return kzgkit.Computed("c-kzg", toBlob, func(b *ckzg4844.Blob) (c blobCells, err error) {
+		c.Cells, c.Proofs, err = ckzg4844.ComputeCellsAndKZGProofs(b)
+		return c, err
+	})
 }
 
 // entryImpls returns the constructor of every entry c-kzg offers.
@@ -120,25 +113,18 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 		key(model.Commitment): {
 			Constructor: "a new ckzg4844.KZGCommitment (48 bytes) holding a copy of one of the vectors' commitments",
 			SizeHint:    unsafe.Sizeof(ckzg4844.KZGCommitment{}),
-			Case:        func() memprof.Case { return kzgkit.Copies(points[ckzg4844.KZGCommitment](false)) },
+			Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[ckzg4844.KZGCommitment](false)) },
 		},
 		key(model.Proof): {
 			Constructor: "a new ckzg4844.KZGProof (48 bytes) holding a copy of one of the vectors' blob proofs",
 			SizeHint:    unsafe.Sizeof(ckzg4844.KZGProof{}),
-			Case:        func() memprof.Case { return kzgkit.Copies(points[ckzg4844.KZGProof](true)) },
+			Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[ckzg4844.KZGProof](true)) },
 		},
 		key(model.KZGCell): {
 			Constructor: fmt.Sprintf("a new ckzg4844.Cell (%d bytes) holding a copy of one of the cells c-kzg computed of %d vector blobs", unsafe.Sizeof(ckzg4844.Cell{}), kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(ckzg4844.Cell{}), DefaultN: 10_000,
 			Case: func() memprof.Case {
-				return kzgkit.Copies(func() ([]ckzg4844.Cell, error) {
-					bs, err := computed()
-					var cells []ckzg4844.Cell
-					for _, b := range bs {
-						cells = append(cells, b.Cells[:]...)
-					}
-					return cells, err
-				})
+				return kzgkit.Copies(kzgkit.CellsOf(computed, func(b *blobCells) []ckzg4844.Cell { return b.Cells[:] }))
 			},
 		},
 		key(model.CellsAndProofs): {
@@ -178,18 +164,6 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 	return m
 }
 
-// points returns the vectors' commitments or proofs as T.
-func points[T ~[48]byte](proofs bool) func() ([]T, error) {
-	return func() ([]T, error) {
-		ps, err := kzgkit.Points(proofs)
-		out := make([]T, len(ps))
-		for i, p := range ps {
-			out[i] = T(p)
-		}
-		return out, err
-	}
-}
-
 // impls returns c-kzg's operations at precompute level l.
 func impls(l int) suites.KZGImpls {
 	ready := func() error { return load(l, false) }
@@ -219,19 +193,11 @@ func impls(l int) suites.KZGImpls {
 		Impls: map[model.Op]suites.Impl[suites.KZGMaker]{
 			model.BlobToCommitment: op("ckzg4844.BlobToKZGCommitment (checks the blob's field elements)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*ckzg4844.Blob)(in.Blobs[0])
-				var out ckzg4844.KZGCommitment
-				return suites.KZGCall{
-					Run:    func() (err error) { out, err = ckzg4844.BlobToKZGCommitment(blob); return err },
-					Result: func() ([]byte, error) { return out[:], nil },
-				}, nil
+				return suites.KZGProduce(func() (ckzg4844.KZGCommitment, error) { return ckzg4844.BlobToKZGCommitment(blob) }, kzgkit.G1Bytes), nil
 			}),
 			model.ComputeBlobProof: op("ckzg4844.ComputeBlobKZGProof (decodes the commitment)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c := (*ckzg4844.Blob)(in.Blobs[0]), ckzg4844.Bytes48(in.Commitments[0])
-				var out ckzg4844.KZGProof
-				return suites.KZGCall{
-					Run:    func() (err error) { out, err = ckzg4844.ComputeBlobKZGProof(blob, c); return err },
-					Result: func() ([]byte, error) { return out[:], nil },
-				}, nil
+				return suites.KZGProduce(func() (ckzg4844.KZGProof, error) { return ckzg4844.ComputeBlobKZGProof(blob, c) }, kzgkit.G1Bytes), nil
 			}),
 			model.VerifyBlobProof: op("ckzg4844.VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c, p := (*ckzg4844.Blob)(in.Blobs[0]), ckzg4844.Bytes48(in.Commitments[0]), ckzg4844.Bytes48(in.Proofs[0])
@@ -247,11 +213,10 @@ func impls(l int) suites.KZGImpls {
 			}),
 			model.ComputeCellsAndProofs: op("ckzg4844.ComputeCellsAndKZGProofs (FK20; the precompute tables speed up the proofs)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*ckzg4844.Blob)(in.Blobs[0])
-				var out blobCells
-				return suites.KZGCall{
-					Run:    func() (err error) { out.Cells, out.Proofs, err = ckzg4844.ComputeCellsAndKZGProofs(blob); return err },
-					Result: func() ([]byte, error) { return out.result(), nil },
-				}, nil
+				return suites.KZGProduce(func() (b blobCells, err error) {
+					b.Cells, b.Proofs, err = ckzg4844.ComputeCellsAndKZGProofs(blob)
+					return b, err
+				}, (*blobCells).result), nil
 			}),
 			model.VerifyCellProofBatch: op("ckzg4844.VerifyCellKZGProofBatch (deduplicates the commitments)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				cs, ps, cells := bytes48(in.Commitments), bytes48(in.Proofs), cellsOf(in.Cells)
@@ -260,14 +225,10 @@ func impls(l int) suites.KZGImpls {
 			}),
 			model.RecoverCellsAndProofs: op("ckzg4844.RecoverCellsAndKZGProofs (recovers the cells, then computes every proof again with FK20)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				idx, cells := slices.Clone(in.CellIndices), cellsOf(in.Cells)
-				var out blobCells
-				return suites.KZGCall{
-					Run: func() (err error) {
-						out.Cells, out.Proofs, err = ckzg4844.RecoverCellsAndKZGProofs(idx, cells)
-						return err
-					},
-					Result: func() ([]byte, error) { return out.result(), nil },
-				}, nil
+				return suites.KZGProduce(func() (b blobCells, err error) {
+					b.Cells, b.Proofs, err = ckzg4844.RecoverCellsAndKZGProofs(idx, cells)
+					return b, err
+				}, (*blobCells).result), nil
 			}),
 		},
 	}
@@ -290,21 +251,9 @@ func verified(check func() (bool, error)) suites.KZGCall {
 	}
 }
 
-func bytes48(in [][]byte) []ckzg4844.Bytes48 {
-	out := make([]ckzg4844.Bytes48, len(in))
-	for i, b := range in {
-		out[i] = ckzg4844.Bytes48(b)
-	}
-	return out
-}
+func bytes48(in [][]byte) []ckzg4844.Bytes48 { return kzgkit.G1s[ckzg4844.Bytes48](in) }
 
-func cellsOf(in [][]byte) []ckzg4844.Cell {
-	out := make([]ckzg4844.Cell, len(in))
-	for i, c := range in {
-		out[i] = ckzg4844.Cell(c)
-	}
-	return out
-}
+func cellsOf(in [][]byte) []ckzg4844.Cell { return kzgkit.Cells[ckzg4844.Cell](in) }
 
 // agreeLib returns c-kzg's part of the KZG agreement check, on a setup
 // at whatever level is loaded (precompute 0 unless one is).

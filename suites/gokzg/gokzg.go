@@ -109,17 +109,10 @@ func computed() ([]blobCells, error) {
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := kzgkit.Blobs(kzgkit.CellBlobs, toBlob)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]blobCells, len(blobs))
-	for i := range blobs {
-		if out[i].Cells, out[i].Proofs, err = ctx.ComputeCellsAndKZGProofs(&blobs[i], numGoRoutines); err != nil {
-			return nil, fmt.Errorf("go-eth-kzg: cells of %s: %w", fixtures.KZGBlobName(i), err)
-		}
-	}
-	return out, nil
+	return kzgkit.Computed("go-eth-kzg", toBlob, func(b *goethkzg.Blob) (c blobCells, err error) {
+		c.Cells, c.Proofs, err = ctx.ComputeCellsAndKZGProofs(b, numGoRoutines)
+		return c, err
+	})
 }
 
 // entryImpls returns the constructor of every entry go-eth-kzg offers.
@@ -148,48 +141,17 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 				})
 			},
 		},
-		key(model.Commitment, model.ByteForm): {
-			Constructor: "a new goethkzg.KZGCommitment (48 bytes) holding a copy of one of the vectors' commitments",
-			SizeHint:    unsafe.Sizeof(goethkzg.KZGCommitment{}),
-			Case:        func() memprof.Case { return kzgkit.Copies(points[goethkzg.KZGCommitment](false)) },
-		},
-		key(model.Commitment, model.Decoded): {
-			Constructor: "goethkzg.DeserializeKZGCommitment of one of the vectors' commitments (subgroup-checked), into a new bls12381.G1Affine",
-			SizeHint:    unsafe.Sizeof(bls12381.G1Affine{}), DefaultN: 10_000,
-			Case: func() memprof.Case {
-				return kzgkit.Made(points[goethkzg.KZGCommitment](false), func(c *goethkzg.KZGCommitment) any {
-					return decoded(goethkzg.DeserializeKZGCommitment(*c))
-				})
-			},
-		},
-		key(model.Proof, model.ByteForm): {
-			Constructor: "a new goethkzg.KZGProof (48 bytes) holding a copy of one of the vectors' blob proofs",
-			SizeHint:    unsafe.Sizeof(goethkzg.KZGProof{}),
-			Case:        func() memprof.Case { return kzgkit.Copies(points[goethkzg.KZGProof](true)) },
-		},
-		key(model.Proof, model.Decoded): {
-			Constructor: "goethkzg.DeserializeKZGProof of one of the vectors' blob proofs (subgroup-checked), into a new bls12381.G1Affine",
-			SizeHint:    unsafe.Sizeof(bls12381.G1Affine{}), DefaultN: 10_000,
-			Case: func() memprof.Case {
-				return kzgkit.Made(points[goethkzg.KZGProof](true), func(p *goethkzg.KZGProof) any {
-					return decoded(goethkzg.DeserializeKZGProof(*p))
-				})
-			},
-		},
 		key(model.KZGCell, model.ByteForm): {
 			Constructor: fmt.Sprintf("a new goethkzg.Cell (%d bytes) holding a copy of one of the cells go-eth-kzg computed of %d vector blobs", unsafe.Sizeof(goethkzg.Cell{}), kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(goethkzg.Cell{}), DefaultN: 10_000,
 			Case: func() memprof.Case {
-				return kzgkit.Copies(func() ([]goethkzg.Cell, error) {
-					bs, err := computed()
+				return kzgkit.Copies(kzgkit.CellsOf(computed, func(b *blobCells) []goethkzg.Cell {
 					var cells []goethkzg.Cell
-					for _, b := range bs {
-						for _, c := range b.Cells {
-							cells = append(cells, *c)
-						}
+					for _, c := range b.Cells {
+						cells = append(cells, *c)
 					}
-					return cells, err
-				})
+					return cells
+				}))
 			},
 		},
 		key(model.CellsAndProofs, model.ByteForm): {
@@ -198,6 +160,8 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 			Case: func() memprof.Case { return kzgkit.Made(computed, func(b *blobCells) any { return b.clone() }) },
 		},
 	}
+	addG1(m, model.Commitment, "KZGCommitment", "commitments", false, goethkzg.DeserializeKZGCommitment)
+	addG1(m, model.Proof, "KZGProof", "blob proofs", true, goethkzg.DeserializeKZGProof)
 	for _, k := range kzgkit.PeerDASKeys(lib) {
 		im := kzgkit.Impl{SizeHint: cellsSize}
 		switch k.Repr {
@@ -232,31 +196,33 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 	return m
 }
 
+// addG1 adds the entries of the vectors' commitments or blob proofs
+// (proofs), typ, in go-eth-kzg's 48-byte type T (named name) and decoded
+// by decode into a G1 point.
+func addG1[T ~[fixtures.KZGBytesPerG1]byte](m map[model.Key]kzgkit.Impl, typ model.Type, name, what string, proofs bool, decode func(T) (bls12381.G1Affine, error)) {
+	m[model.Key{Type: typ, Lib: lib, Repr: model.ByteForm, Layout: model.Pointer}] = kzgkit.Impl{
+		Constructor: fmt.Sprintf("a new goethkzg.%s (48 bytes) holding a copy of one of the vectors' %s", name, what),
+		SizeHint:    unsafe.Sizeof(*new(T)),
+		Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[T](proofs)) },
+	}
+	m[model.Key{Type: typ, Lib: lib, Repr: model.Decoded, Layout: model.Pointer}] = kzgkit.Impl{
+		Constructor: fmt.Sprintf("goethkzg.Deserialize%s of one of the vectors' %s (subgroup-checked), into a new bls12381.G1Affine", name, what),
+		SizeHint:    unsafe.Sizeof(bls12381.G1Affine{}), DefaultN: 10_000,
+		Case: func() memprof.Case {
+			return kzgkit.Made(kzgkit.Points[T](proofs), func(v *T) any {
+				p, err := decode(*v)
+				if err != nil {
+					panic(err)
+				}
+				return &p
+			})
+		},
+	}
+}
+
 // cellsSize is the bytes of one blob's cells and proofs in go-eth-kzg's
 // form: the struct and its 128 cells.
 const cellsSize = unsafe.Sizeof(blobCells{}) + goethkzg.CellsPerExtBlob*unsafe.Sizeof(goethkzg.Cell{})
-
-// decoded returns a new point holding p, or panics with err.
-func decoded(p bls12381.G1Affine, err error) any {
-	if err != nil {
-		panic(err)
-	}
-	out := new(bls12381.G1Affine)
-	*out = p
-	return out
-}
-
-// points returns the vectors' commitments or proofs as T.
-func points[T ~[48]byte](proofs bool) func() ([]T, error) {
-	return func() ([]T, error) {
-		ps, err := kzgkit.Points(proofs)
-		out := make([]T, len(ps))
-		for i, p := range ps {
-			out[i] = T(p)
-		}
-		return out, err
-	}
-}
 
 // packed returns computed's cells and proofs in the packed form.
 func packed() ([]kzgkit.Packed, error) {
@@ -299,19 +265,11 @@ func impls() suites.KZGImpls {
 		Impls: map[model.Op]suites.Impl[suites.KZGMaker]{
 			model.BlobToCommitment: op("goethkzg.(*Context).BlobToKZGCommitment (checks the blob's field elements)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*goethkzg.Blob)(in.Blobs[0])
-				var out goethkzg.KZGCommitment
-				return suites.KZGCall{
-					Run:    func() (err error) { out, err = ctx.BlobToKZGCommitment(blob, numGoRoutines); return err },
-					Result: func() ([]byte, error) { return out[:], nil },
-				}, nil
+				return suites.KZGProduce(func() (goethkzg.KZGCommitment, error) { return ctx.BlobToKZGCommitment(blob, numGoRoutines) }, kzgkit.G1Bytes), nil
 			}),
 			model.ComputeBlobProof: op("goethkzg.(*Context).ComputeBlobKZGProof (subgroup-checks the commitment)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c := (*goethkzg.Blob)(in.Blobs[0]), goethkzg.KZGCommitment(in.Commitments[0])
-				var out goethkzg.KZGProof
-				return suites.KZGCall{
-					Run:    func() (err error) { out, err = ctx.ComputeBlobKZGProof(blob, c, numGoRoutines); return err },
-					Result: func() ([]byte, error) { return out[:], nil },
-				}, nil
+				return suites.KZGProduce(func() (goethkzg.KZGProof, error) { return ctx.ComputeBlobKZGProof(blob, c, numGoRoutines) }, kzgkit.G1Bytes), nil
 			}),
 			model.VerifyBlobProof: op("goethkzg.(*Context).VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c, p := (*goethkzg.Blob)(in.Blobs[0]), goethkzg.KZGCommitment(in.Commitments[0]), goethkzg.KZGProof(in.Proofs[0])
@@ -327,14 +285,10 @@ func impls() suites.KZGImpls {
 			}),
 			model.ComputeCellsAndProofs: op("goethkzg.(*Context).ComputeCellsAndKZGProofs (FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*goethkzg.Blob)(in.Blobs[0])
-				var out blobCells
-				return suites.KZGCall{
-					Run: func() (err error) {
-						out.Cells, out.Proofs, err = ctx.ComputeCellsAndKZGProofs(blob, numGoRoutines)
-						return err
-					},
-					Result: func() ([]byte, error) { return out.result(), nil },
-				}, nil
+				return suites.KZGProduce(func() (b blobCells, err error) {
+					b.Cells, b.Proofs, err = ctx.ComputeCellsAndKZGProofs(blob, numGoRoutines)
+					return b, err
+				}, (*blobCells).result), nil
 			}),
 			model.VerifyCellProofBatch: op("goethkzg.(*Context).VerifyCellKZGProofBatch (deduplicates the commitments)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				cs, ps, cells := commitments(in.Commitments), proofs(in.Proofs), cellPointers(in.Cells)
@@ -343,14 +297,10 @@ func impls() suites.KZGImpls {
 			}),
 			model.RecoverCellsAndProofs: op("goethkzg.(*Context).RecoverCellsAndComputeKZGProofs (recovers the cells, then computes every proof again with FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				idx, cells := slices.Clone(in.CellIndices), cellPointers(in.Cells)
-				var out blobCells
-				return suites.KZGCall{
-					Run: func() (err error) {
-						out.Cells, out.Proofs, err = ctx.RecoverCellsAndComputeKZGProofs(idx, cells, numGoRoutines)
-						return err
-					},
-					Result: func() ([]byte, error) { return out.result(), nil },
-				}, nil
+				return suites.KZGProduce(func() (b blobCells, err error) {
+					b.Cells, b.Proofs, err = ctx.RecoverCellsAndComputeKZGProofs(idx, cells, numGoRoutines)
+					return b, err
+				}, (*blobCells).result), nil
 			}),
 		},
 	}
@@ -375,21 +325,9 @@ func verified(check func() error) suites.KZGCall {
 	}
 }
 
-func commitments(in [][]byte) []goethkzg.KZGCommitment {
-	out := make([]goethkzg.KZGCommitment, len(in))
-	for i, b := range in {
-		out[i] = goethkzg.KZGCommitment(b)
-	}
-	return out
-}
+func commitments(in [][]byte) []goethkzg.KZGCommitment { return kzgkit.G1s[goethkzg.KZGCommitment](in) }
 
-func proofs(in [][]byte) []goethkzg.KZGProof {
-	out := make([]goethkzg.KZGProof, len(in))
-	for i, b := range in {
-		out[i] = goethkzg.KZGProof(b)
-	}
-	return out
-}
+func proofs(in [][]byte) []goethkzg.KZGProof { return kzgkit.G1s[goethkzg.KZGProof](in) }
 
 // cellPointers copies cells into new goethkzg.Cells, as go-eth-kzg takes
 // them.

@@ -5,47 +5,22 @@ import (
 	"unsafe"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
-	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 	goethkzg "github.com/crate-crypto/go-eth-kzg"
 
-	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 // TestConstants: the library's sizes are the EIP ones the fixtures use.
 func TestConstants(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		got, want int
-	}{
-		{"blob", int(unsafe.Sizeof(goethkzg.Blob{})), fixtures.KZGBytesPerBlob},
-		{"cell", goethkzg.BytesPerCell, fixtures.KZGBytesPerCell},
-		{"cells per blob", goethkzg.CellsPerExtBlob, fixtures.KZGCellsPerBlob},
-		{"commitment", int(unsafe.Sizeof(goethkzg.KZGCommitment{})), fixtures.KZGBytesPerG1},
-		{"field elements", goethkzg.ScalarsPerBlob, fixtures.KZGFieldElementsPerBlob},
-	} {
-		if c.got != c.want {
-			t.Errorf("%s: go-eth-kzg has %d, the fixtures %d", c.name, c.got, c.want)
-		}
-	}
+	kzgtest.CheckSizes(t, "go-eth-kzg", kzgtest.Sizes{Blob: int(unsafe.Sizeof(goethkzg.Blob{})), Cell: goethkzg.BytesPerCell,
+		CellsPerBlob: goethkzg.CellsPerExtBlob, Commitment: int(unsafe.Sizeof(goethkzg.KZGCommitment{})), FieldElements: goethkzg.ScalarsPerBlob})
 }
 
 func key(t model.Type, r model.Repr) model.Key {
 	return model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer}
-}
-
-// appendedCap is the capacity of a slice of pointers grown one element at
-// a time to n, as the PeerDAS node is.
-func appendedCap(n int) int {
-	var s []*blobCells
-	for range n {
-		s = append(s, nil)
-	}
-	return cap(s)
 }
 
 // TestSuite checks the matrix and the exact bytes of every data entry and
@@ -58,18 +33,23 @@ func TestSuite(t *testing.T) {
 	kzgtest.CheckCoverage(t, s, keys())
 	slot := func(n uintptr, pointers bool) float64 { return kzgtest.Slot(t, n, pointers) }
 	cells := slot(unsafe.Sizeof(blobCells{}), true) + goethkzg.CellsPerExtBlob*slot(unsafe.Sizeof(goethkzg.Cell{}), false)
-	var poly []fr.Element
+	// A decoded blob is the slice DeserializeBlob returns: its header and
+	// its elements, sized from the value itself.
+	poly, err := goethkzg.DeserializeBlob(new(goethkzg.Blob))
+	if err != nil {
+		t.Fatal(err)
+	}
 	const nodeBlobs = 6
 	// The node is a *[]*blobCells: the slice header's box and the
 	// pointers' backing array, shared by the blobs.
-	node := slot(unsafe.Sizeof(poly), true) + slot(uintptr(appendedCap(nodeBlobs))*unsafe.Sizeof(&blobCells{}), true)
+	node := slot(unsafe.Sizeof(poly), true) + slot(uintptr(kzgtest.AppendedCap(nodeBlobs))*unsafe.Sizeof(&blobCells{}), true)
 	packed := slot(nodeBlobs*unsafe.Sizeof(kzgkit.Packed{}), false) + slot(unsafe.Sizeof(poly), true)
 	peerDAS := func(r model.Repr) model.Key {
 		return model.Key{Type: model.PeerDASNode, Lib: lib, Repr: r, Layout: model.Collection, Param: kzgkit.BlobsParam(nodeBlobs)}
 	}
 	kzgtest.CheckMeasurements(t, s, []kzgtest.Want{
 		{Key: key(model.Blob, model.ByteForm), N: 20, Bytes: slot(unsafe.Sizeof(goethkzg.Blob{}), false), Objects: 1},
-		{Key: key(model.Blob, model.Decoded), N: 20, Bytes: slot(unsafe.Sizeof(poly), true) + slot(fixtures.KZGFieldElementsPerBlob*unsafe.Sizeof(fr.Element{}), false), Objects: 2},
+		{Key: key(model.Blob, model.Decoded), N: 20, Bytes: slot(unsafe.Sizeof(poly), true) + slot(uintptr(len(poly))*unsafe.Sizeof(poly[0]), false), Objects: 2},
 		{Key: key(model.Commitment, model.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGCommitment{}), false), Objects: 1},
 		{Key: key(model.Commitment, model.Decoded), N: 200, Bytes: slot(unsafe.Sizeof(bls12381.G1Affine{}), false), Objects: 1},
 		{Key: key(model.Proof, model.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGProof{}), false), Objects: 1},
@@ -88,24 +68,12 @@ func TestContext(t *testing.T) {
 	if !*kzgtest.AllContexts {
 		t.Skip("builds two contexts, for seconds: run with -kzg.contexts (.ci/run does)")
 	}
-	s := Suite()
-	i := -1
-	for j, e := range s.Entries {
-		if e.Type == model.KZGContext {
-			i = j
-		}
-	}
-	c := s.Entries[i].Case()
-	c.Name = s.Entries[i].BenchName()
-	r, err := memprof.Measure(c)
+	r, _ := kzgtest.Measure(t, Suite(), kzgkit.ContextKey(lib, ""))
+	setup, err := parsedSetup()
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup, err := fixtures.LoadKZGTrustedSetup()
-	if err != nil {
-		t.Fatal(err)
-	}
-	least := float64(2*fixtures.KZGFieldElementsPerBlob)*float64(unsafe.Sizeof(bls12381.G1Affine{})) + float64(setup.G2Points)*float64(unsafe.Sizeof(bls12381.G2Affine{}))
+	least := float64(len(setup.SetupG1Monomial)+len(setup.SetupG1Lagrange))*float64(unsafe.Sizeof(bls12381.G1Affine{})) + float64(len(setup.SetupG2))*float64(unsafe.Sizeof(bls12381.G2Affine{}))
 	if r.N != 1 || r.BuildNs <= 0 || r.BytesPerInstance < least {
 		t.Errorf("got N %d, build %v ns, %v B; want N 1, a build time, and at least the setup's points, %v B", r.N, r.BuildNs, r.BytesPerInstance, least)
 	}
@@ -116,6 +84,4 @@ func TestContext(t *testing.T) {
 
 // TestOps runs every operation once on valid inputs and once on inputs it
 // must reject.
-func TestOps(t *testing.T) {
-	kzgtest.CheckOps(t, Suite(), func(suites.Op) bool { return true })
-}
+func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }

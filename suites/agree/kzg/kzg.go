@@ -60,19 +60,9 @@ type made struct {
 // bytes, from which the first differing byte is shown), or another error
 // when no library can be checked.
 func Check(v *fixtures.KZGVectors, libs []suites.KZGAgreeLib) (*agree.Report, error) {
-	rep := &agree.Report{Cases: len(v.Blobs), Unavailable: map[model.Lib]string{}}
-	var avail []suites.KZGAgreeLib
-	for _, l := range libs {
-		if !l.Unavailable.IsZero() {
-			rep.Unavailable[l.Lib] = l.Unavailable.Reason
-			continue
-		}
-		avail = append(avail, l)
-		rep.Libs = append(rep.Libs, l.Lib)
-	}
-	slices.Sort(rep.Libs)
-	if len(avail) == 0 {
-		return rep, fmt.Errorf("checking KZG agreement: no library available")
+	rep, avail, err := agree.Available("KZG agreement", len(v.Blobs), libs, func(l suites.KZGAgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	if err != nil {
+		return rep, err
 	}
 	blobs := make([][]byte, len(v.Blobs))
 	for i := range blobs {

@@ -1,9 +1,7 @@
 package kzg
 
 import (
-	"bytes"
 	"errors"
-
 	"slices"
 	"strings"
 	"testing"
@@ -66,7 +64,7 @@ func synthetic(t *testing.T) (*fixtures.KZGVectors, [][][]byte) {
 	for i := range v.Blobs {
 		var bc [][]byte
 		for k := range fixtures.KZGCellsPerBlob {
-			c := bytes.Repeat([]byte{byte(k)}, fixtures.KZGBytesPerCell)
+			c := slices.Repeat([]byte{byte(k)}, fixtures.KZGBytesPerCell)
 			c[0] = byte(i)
 			bc = append(bc, c)
 		}
@@ -105,7 +103,7 @@ func newFake(v *fixtures.KZGVectors, cells [][][]byte, lib model.Lib) *fake {
 func clone2(in [][]byte) [][]byte {
 	out := make([][]byte, len(in))
 	for i := range in {
-		out[i] = bytes.Clone(in[i])
+		out[i] = slices.Clone(in[i])
 	}
 	return out
 }
@@ -119,23 +117,23 @@ func (f *fake) agreeLib() suites.KZGAgreeLib {
 				return nil, f.fail
 			}
 			i := id(blob)
-			c := bytes.Clone(f.v.Blobs[i].Commitment)
+			c := slices.Clone(f.v.Blobs[i].Commitment)
 			if f.commitment != nil {
 				c = f.commitment(i, c)
 			}
 			return c, nil
 		},
-		ComputeBlobProof: func(blob, _ []byte) ([]byte, error) { return bytes.Clone(f.v.Blobs[id(blob)].Proof), nil },
+		ComputeBlobProof: func(blob, _ []byte) ([]byte, error) { return slices.Clone(f.v.Blobs[id(blob)].Proof), nil },
 		VerifyBlobProof: func(blob, c, p []byte) (bool, error) {
 			i := id(blob)
-			return f.accept || bytes.Equal(c, f.v.Blobs[i].Commitment) && bytes.Equal(p, f.v.Blobs[i].Proof), nil
+			return f.accept || slices.Equal(c, f.v.Blobs[i].Commitment) && slices.Equal(p, f.v.Blobs[i].Proof), nil
 		},
 		ComputeCellsAndProofs: func(blob []byte) ([][]byte, [][]byte, error) {
 			i := id(blob)
 			cells := clone2(f.cells[i])
 			var proofs [][]byte
 			for k := range cells {
-				proofs = append(proofs, bytes.Clone(f.v.Blobs[i].CellProofs[k]))
+				proofs = append(proofs, slices.Clone(f.v.Blobs[i].CellProofs[k]))
 				if f.cell != nil {
 					cells[k] = f.cell(i, k, cells[k])
 				}
@@ -150,15 +148,15 @@ func (f *fake) agreeLib() suites.KZGAgreeLib {
 				return true, nil
 			}
 			for j := range cells {
-				i := slices.IndexFunc(f.v.Blobs, func(b fixtures.KZGBlob) bool { return bytes.Equal(b.Commitment, cs[j]) })
-				if i < 0 || !bytes.Equal(cells[j], f.cells[i][idx[j]]) || !bytes.Equal(proofs[j], f.v.Blobs[i].CellProofs[idx[j]]) {
+				i := slices.IndexFunc(f.v.Blobs, func(b fixtures.KZGBlob) bool { return slices.Equal(b.Commitment, cs[j]) })
+				if i < 0 || !slices.Equal(cells[j], f.cells[i][idx[j]]) || !slices.Equal(proofs[j], f.v.Blobs[i].CellProofs[idx[j]]) {
 					return false, nil
 				}
 			}
 			return true, nil
 		},
 		RecoverCells: func(idx []uint64, cells [][]byte) ([][]byte, error) {
-			i := slices.IndexFunc(f.cells, func(all [][]byte) bool { return bytes.Equal(all[idx[0]], cells[0]) })
+			i := slices.IndexFunc(f.cells, func(all [][]byte) bool { return slices.Equal(all[idx[0]], cells[0]) })
 			if i < 0 {
 				return nil, errors.New("fake: unknown cells")
 			}
@@ -171,9 +169,20 @@ func (f *fake) agreeLib() suites.KZGAgreeLib {
 	}
 }
 
+// flipAt returns a breaker of cell (or cell proof) k of blob i: byte at
+// flipped.
+func flipAt(i, k, at int) func(int, int, []byte) []byte {
+	return func(bi, bk int, b []byte) []byte {
+		if bi == i && bk == k {
+			return flip(b, at)
+		}
+		return b
+	}
+}
+
 // flip returns b with byte at flipped.
 func flip(b []byte, at int) []byte {
-	b = bytes.Clone(b)
+	b = slices.Clone(b)
 	b[at] ^= 0x01
 	return b
 }
@@ -195,22 +204,10 @@ func TestDisagreements(t *testing.T) {
 				return c
 			}
 		}, []string{"case blob-3: commitment: gokzg differs", "first difference at byte 7", "(ckzg agree with it)"}},
-		{"cell", func(f *fake) {
-			f.cell = func(i, k int, c []byte) []byte {
-				if i == 2 && k == 17 {
-					return flip(c, 100)
-				}
-				return c
-			}
-		}, []string{"case blob-2: cell 17: gokzg differs from ckzg", "first difference at byte 100"}},
-		{"cell proof", func(f *fake) {
-			f.cellProof = func(i, k int, p []byte) []byte {
-				if i == 0 && k == 5 {
-					return flip(p, 0)
-				}
-				return p
-			}
-		}, []string{"case blob-0: proof of cell 5: gokzg", "first difference at byte 0"}},
+		{"cell", func(f *fake) { f.cell = flipAt(2, 17, 100) },
+			[]string{"case blob-2: cell 17: gokzg differs from ckzg", "first difference at byte 100"}},
+		{"cell proof", func(f *fake) { f.cellProof = flipAt(0, 5, 0) },
+			[]string{"case blob-0: proof of cell 5: gokzg", "first difference at byte 0"}},
 		{"accepts another blob's proofs", func(f *fake) { f.accept = true },
 			[]string{"case blob-0: reject the blob proof of blob-1: gokzg", "accepts proofs made for another blob"}},
 		{"recovery", func(f *fake) {

@@ -191,22 +191,78 @@ func Blobs[B any](n int, convert func(*[fixtures.KZGBytesPerBlob]byte) B) ([]B, 
 	return out, nil
 }
 
-// Points returns the vectors' commitments (proofs false) or blob proofs
-// (proofs true), as 48-byte arrays.
-func Points(proofs bool) ([][fixtures.KZGBytesPerG1]byte, error) {
-	v, err := fixtures.LoadKZGVectors()
+// Computed returns what compute makes (cells and proofs) of each of the
+// first CellBlobs vector blobs, converted to the library's blob type B;
+// library names the library in errors.
+func Computed[B, T any](library string, convert func(*[fixtures.KZGBytesPerBlob]byte) B, compute func(b *B) (T, error)) ([]T, error) {
+	blobs, err := Blobs(CellBlobs, convert)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][fixtures.KZGBytesPerG1]byte, len(v.Blobs))
-	for i, b := range v.Blobs {
-		p := b.Commitment
-		if proofs {
-			p = b.Proof
+	out := make([]T, len(blobs))
+	for i := range blobs {
+		if out[i], err = compute(&blobs[i]); err != nil {
+			return nil, fmt.Errorf("%s: cells of %s: %w", library, fixtures.KZGBlobName(i), err)
 		}
-		out[i] = [fixtures.KZGBytesPerG1]byte(p)
 	}
 	return out, nil
+}
+
+// CellsOf returns a loader of the cells of what load computes (cells
+// reads one blob's, as values).
+func CellsOf[T, C any](load func() ([]T, error), cells func(*T) []C) func() ([]C, error) {
+	return func() ([]C, error) {
+		bs, err := load()
+		var out []C
+		for i := range bs {
+			out = append(out, cells(&bs[i])...)
+		}
+		return out, err
+	}
+}
+
+// Points returns a loader of the vectors' commitments (proofs false) or
+// blob proofs (proofs true) as the library's 48-byte type T.
+func Points[T ~[fixtures.KZGBytesPerG1]byte](proofs bool) func() ([]T, error) {
+	return func() ([]T, error) {
+		v, err := fixtures.LoadKZGVectors()
+		if err != nil {
+			return nil, err
+		}
+		ps := make([][]byte, len(v.Blobs))
+		for i, b := range v.Blobs {
+			ps[i] = b.Commitment
+			if proofs {
+				ps[i] = b.Proof
+			}
+		}
+		return G1s[T](ps), nil
+	}
+}
+
+// G1s converts commitments or proofs of 48 bytes to the library's type.
+func G1s[T ~[fixtures.KZGBytesPerG1]byte](in [][]byte) []T {
+	out := make([]T, len(in))
+	for i, b := range in {
+		out[i] = T(b)
+	}
+	return out
+}
+
+// G1Bytes returns a copy of the bytes of a commitment or proof of the
+// library's 48-byte type: the Result of the operations that make one.
+func G1Bytes[T ~[fixtures.KZGBytesPerG1]byte](p *T) []byte {
+	b := [fixtures.KZGBytesPerG1]byte(*p)
+	return b[:]
+}
+
+// Cells converts cells to the library's cell type, by value.
+func Cells[T ~[fixtures.KZGBytesPerCell]byte](in [][]byte) []T {
+	out := make([]T, len(in))
+	for i, c := range in {
+		out[i] = T(c)
+	}
+	return out
 }
 
 // Context is the case of a library's context: prepare, once, readies the

@@ -1,25 +1,23 @@
 // Package kzgtest holds the checks the KZG suites' tests run on their own
 // entries and operations: every key of the KZG matrix registered once,
-// available or with a reason; the exact bytes each instance keeps, from a
-// truth the test derives by construction (unsafe.Sizeof of the library's
-// types and the allocator's rules, Slot); and every operation computing
-// the vectors' result and rejecting what it must.
+// available or with a reason; the library's sizes against the EIPs'; and
+// the exact bytes each instance keeps, from a truth the test derives by
+// construction (unsafe.Sizeof of the library's types and the allocator's
+// rules, Slot). The operations are checked by suitetest.CheckOps.
 package kzgtest
 
 import (
 	"flag"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
-	"strings"
-	"sync"
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 // AllContexts, set by -kzg.contexts (.ci/run passes it), makes the
@@ -43,20 +41,6 @@ const (
 	header      = 8
 )
 
-// sizeClasses are the allocator's size classes, as runtime.MemStats.BySize
-// lists them (the classes up to 18 KiB).
-var sizeClasses = sync.OnceValue(func() []uint32 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	var out []uint32
-	for _, c := range ms.BySize {
-		if c.Size > 0 {
-			out = append(out, c.Size)
-		}
-	}
-	return out
-})
-
 // Slot returns the bytes the allocator gives one object of n bytes
 // (pointers: whether its type holds pointers): its size class, the
 // malloc header of a pointerful object above 512 B included, or for a
@@ -70,13 +54,11 @@ func Slot(t *testing.T, n uintptr, pointers bool) float64 {
 	if n > maxSmall {
 		return float64((n + page - 1) / page * page)
 	}
-	for _, c := range sizeClasses() {
-		if uintptr(c) >= n {
-			return float64(c)
-		}
+	c, ok := suitetest.SizeClass(int64(n))
+	if !ok {
+		t.Fatalf("no size class runtime.MemStats lists holds %d bytes", n)
 	}
-	t.Fatalf("no size class runtime.MemStats lists holds %d bytes", n)
-	return 0
+	return float64(c)
 }
 
 // CheckCoverage checks that s registers exactly one entry for every key
@@ -102,13 +84,18 @@ func CheckCoverage(t *testing.T, s suites.Suite, keys []model.Key) {
 			t.Errorf("%s: unavailable (kind %q, reason %q) with a case %v: want a known kind, a reason and no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
 		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil):
 			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		case k.Layout == model.Single && e.FixedN != 1, k.Type == model.PeerDASNode && (e.FixedN == 0 || !strings.HasSuffix(string(k.Param), "="+strconv.Itoa(e.FixedN))):
+		case k.Layout == model.Single && e.FixedN != 1, k.Type == model.PeerDASNode && (e.FixedN == 0 || paramValue(k.Param) != strconv.Itoa(e.FixedN)):
 			t.Errorf("%s: FixedN %d, want the one its layout or parameter names", k, e.FixedN)
 		}
 	}
 	if len(got) != len(keys) {
 		t.Errorf("got %d entries, want %d (one per key)", len(got), len(keys))
 	}
+}
+
+func paramValue(p model.Param) string {
+	_, v := p.Split()
+	return v
 }
 
 // Want is the truth of one entry: the bytes and objects one instance keeps
@@ -120,6 +107,23 @@ type Want struct {
 	Objects float64
 }
 
+// Measure measures the available entry k of s in this process, and
+// returns the result and the entry.
+func Measure(t *testing.T, s suites.Suite, k model.Key, opts ...memprof.Option) (*memprof.Result, suites.Entry) {
+	t.Helper()
+	i := slices.IndexFunc(s.Entries, func(e suites.Entry) bool { return e.Key == k })
+	if i < 0 || s.Entries[i].Case == nil {
+		t.Fatalf("no available entry %s", k)
+	}
+	c := s.Entries[i].Case()
+	c.Name = k.BenchName()
+	r, err := memprof.Measure(c, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, s.Entries[i]
+}
+
 // CheckMeasurements measures each entry of wants in this process and
 // checks its bytes and objects per instance against the truth, and that
 // every object's slot in the heap profile (its bytes label) is one Slot
@@ -128,63 +132,41 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 	t.Helper()
 	for _, w := range wants {
 		t.Run(w.Key.BenchName(), func(t *testing.T) {
-			i := slices.IndexFunc(s.Entries, func(e suites.Entry) bool { return e.Key == w.Key })
-			if i < 0 || s.Entries[i].Case == nil {
-				t.Fatalf("no available entry %s", w.Key)
-			}
-			c := s.Entries[i].Case()
-			c.Name = w.Key.BenchName()
-			r, err := memprof.Measure(c, memprof.N(w.N))
-			if err != nil {
-				t.Fatal(err)
-			}
+			r, e := Measure(t, s, w.Key, memprof.N(w.N))
 			if math.Abs(r.BytesPerInstance-w.Bytes) > 1e-9 || math.Abs(r.AllocsPerInstance-w.Objects) > 1e-9 {
 				t.Errorf("got %v B in %v objects per instance, want %v B in %v objects", r.BytesPerInstance, r.AllocsPerInstance, w.Bytes, w.Objects)
 				for _, st := range r.Sites {
 					t.Logf("site %s: %.3f B, %.3f objects, slots %v", st.Function, st.BytesPerInstance, st.AllocsPerInstance, st.SlotSizes)
 				}
 			}
-			if r.SizeofBytes != int64(s.Entries[i].SizeHint) && w.Key.Layout == model.Pointer {
-				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, s.Entries[i].SizeHint)
+			if r.SizeofBytes != int64(e.SizeHint) && w.Key.Layout == model.Pointer {
+				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, e.SizeHint)
 			}
 		})
 	}
 }
 
-// CheckOps runs every available operation of s that keep selects once on
-// valid inputs (its result must be the vectors') and once on inputs it
-// must reject, and checks that each unavailable one says why.
-func CheckOps(t *testing.T, s suites.Suite, keep func(suites.Op) bool) {
+// AppendedCap is the capacity of a slice of pointers grown one element at
+// a time to n, as a PeerDAS node's list of blobs is: what append's growth
+// rule and the size classes give, read from append itself.
+func AppendedCap(n int) int {
+	var s []*byte
+	for range n {
+		s = append(s, nil)
+	}
+	return cap(s)
+}
+
+// Sizes are a library's sizes of the EIP-4844 and EIP-7594 objects.
+type Sizes struct {
+	Blob, Cell, CellsPerBlob, Commitment, FieldElements int
+}
+
+// CheckSizes checks that lib's sizes are the ones the fixtures use.
+func CheckSizes(t *testing.T, lib string, got Sizes) {
 	t.Helper()
-	v, err := fixtures.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, op := range s.Ops {
-		if !keep(op) {
-			continue
-		}
-		t.Run(op.BenchName(), func(t *testing.T) {
-			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Reason == "" || !model.Known(op.Unavailable.Kind, model.Kinds) {
-					t.Errorf("unavailable without a reason or a known kind: %+v", op.Unavailable)
-				}
-				return
-			}
-			n++
-			if op.Want == nil {
-				t.Error("no Want: a KZG operation's result comes from the KZG vectors")
-			}
-			if _, err := suites.CheckOp(op, v); err != nil {
-				t.Error(err)
-			}
-			if err := suites.CheckOpRejects(op); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	if n == 0 {
-		t.Skipf("%s: no available operation selected in this build", s.Name)
+	want := Sizes{fixtures.KZGBytesPerBlob, fixtures.KZGBytesPerCell, fixtures.KZGCellsPerBlob, fixtures.KZGBytesPerG1, fixtures.KZGFieldElementsPerBlob}
+	if got != want {
+		t.Errorf("%s: got sizes %+v, want the fixtures' (the EIPs') %+v", lib, got, want)
 	}
 }

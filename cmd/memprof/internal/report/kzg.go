@@ -54,19 +54,22 @@ func contextMemory(r model.Result) (goHeap, cHeap float64) {
 	return goHeap, cHeap
 }
 
-func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
-	var ctxs []model.Result
-	for _, r := range rs.Instances {
-		if r.Type == model.KZGContext && r.Error == "" {
-			ctxs = append(ctxs, r)
-		}
+// kzgSection returns the measured instances of typ, and when there are
+// any writes the heading of their section.
+func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, title string) []model.Result {
+	rows := measured(rs, typ)
+	if len(rows) > 0 {
+		mw.Line("### " + title)
+		mw.Line("")
 	}
+	return rows
+}
+
+func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
+	ctxs := kzgSection(mw, rs, model.KZGContext, "Contexts")
 	if len(ctxs) == 0 {
 		return
 	}
-	render.SortInstances(ctxs)
-	mw.Line("### Contexts")
-	mw.Line("")
 	t := render.MarkdownTable{Header: []string{"lib", "setting", "Go heap", "C heap", "total", "RSS", "build time"}, Right: []bool{false, false, true, true, true, true, true}}
 	for _, op := range kzgDetailOps {
 		t.Header = append(t.Header, string(op))
@@ -258,18 +261,10 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 }
 
 func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
-	var rows []model.Result
-	for _, r := range rs.Instances {
-		if r.Type == model.PeerDASNode && r.Error == "" {
-			rows = append(rows, r)
-		}
-	}
+	rows := kzgSection(mw, rs, model.PeerDASNode, "PeerDAS node")
 	if len(rows) == 0 {
 		return
 	}
-	render.SortInstances(rows)
-	mw.Line("### PeerDAS node")
-	mw.Line("")
 	mw.Line("A node holding the cells and proofs of N blobs (one block at a target of 6 blobs, at 72, and a custody window of 768).")
 	mw.Line("")
 	t := render.MarkdownTable{Header: []string{"lib", "form", "blobs", "held", "B per blob", "objects per blob"}, Right: []bool{false, false, true, true, true, true}}
