@@ -6,6 +6,8 @@ require (
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794
 	github.com/cloudflare/circl v1.6.5
 	github.com/consensys/gnark-crypto v0.22.0
+	github.com/crate-crypto/go-eth-kzg v1.5.0
+	github.com/ethereum/c-kzg-4844/v2 v2.1.8
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/mattn/go-isatty v0.0.20
 	github.com/olekukonko/tablewriter v1.1.5
@@ -27,8 +29,6 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/clipperhouse/displaywidth v0.10.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.6.0 // indirect
-	github.com/crate-crypto/go-eth-kzg v1.5.0 // indirect
-	github.com/ethereum/c-kzg-4844/v2 v2.1.8 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/kr/text v0.2.0 // indirect
