@@ -58,6 +58,7 @@ func contextMemory(r model.Result) (goHeap, cHeap float64) {
 // any writes the heading of their section.
 func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, title string) []model.Result {
 	rows := measured(rs, typ)
+	render.SortInstances(rows) // by library and setting, not by size
 	if len(rows) > 0 {
 		mw.Line("### " + title)
 		mw.Line("")

@@ -159,7 +159,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
