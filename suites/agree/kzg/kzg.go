@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -103,25 +104,46 @@ func perLib[T any](libs []suites.KZGAgreeLib, f func(suites.KZGAgreeLib) T) []T 
 }
 
 // compute makes every blob's commitment, proof, cells and cell proofs with
-// l; a failure is recorded in the blob's made and ends l's work.
+// l; a failure is recorded in the blob's made and ends l's work on that
+// blob.
 func compute(l suites.KZGAgreeLib, blobs [][]byte) []made {
 	out := make([]made, len(blobs))
-	for i, blob := range blobs {
-		m := &out[i]
+	eachBlob(len(blobs), func(i int) {
+		m, blob := &out[i], blobs[i]
 		if m.commitment, m.err = l.BlobToCommitment(blob); m.err != nil {
 			m.step = "commitment"
-			return out
+			return
 		}
 		if m.proof, m.err = l.ComputeBlobProof(blob, m.commitment); m.err != nil {
 			m.step = "blob proof"
-			return out
+			return
 		}
 		if m.cells, m.cellProofs, m.err = l.ComputeCellsAndProofs(blob); m.err != nil {
 			m.step = "cells and proofs"
-			return out
 		}
-	}
+	})
 	return out
+}
+
+// eachBlob runs f for blobs 0 to n-1, as many at once as there are
+// processors: the libraries are safe for concurrent calls on one context,
+// and c-kzg's calls use one core each. Every f writes only its blob's
+// results.
+func eachBlob(n int, f func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // compare checks blob i of every library against the file and the other
@@ -258,7 +280,8 @@ type outcome struct {
 // the proofs of the next blob, and recover each blob from half its cells.
 func check(l suites.KZGAgreeLib, v *fixtures.KZGVectors, blobs [][]byte, computed []made) []verdict {
 	out := make([]verdict, len(blobs))
-	for i, blob := range blobs {
+	eachBlob(len(blobs), func(i int) {
+		blob := blobs[i]
 		m, next := computed[i], computed[(i+1)%len(blobs)]
 		vd := &out[i]
 		vd.blobProof = verify(l.VerifyBlobProof(blob, m.commitment, m.proof))
@@ -275,7 +298,7 @@ func check(l suites.KZGAgreeLib, v *fixtures.KZGVectors, blobs [][]byte, compute
 			half, halfIdx = append(half, m.cells[k]), append(halfIdx, uint64(k))
 		}
 		vd.recovered, vd.recoverErr = l.RecoverCells(halfIdx, half)
-	}
+	})
 	return out
 }
 
