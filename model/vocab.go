@@ -158,6 +158,12 @@ var KZGTypes = []Type{Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGConte
 // KZGOps are the KZG operations (every other operation is a BLS one).
 var KZGOps = []Op{BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
 
+// KZGLibs are the KZG libraries (the others are BLS ones).
+var KZGLibs = []Lib{CKZG, GoKZG}
+
+// IsKZG reports whether l is a KZG library.
+func (l Lib) IsKZG() bool { return slices.Contains(KZGLibs, l) }
+
 // IsKZG reports whether o is a KZG operation.
 func (o Op) IsKZG() bool { return slices.Contains(KZGOps, o) }
 

@@ -126,7 +126,11 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		if !rs.Agreement.OK {
 			ok = "did NOT agree"
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases)
+		checks := "byte-identical keys and signatures, each verifying the others'"
+		if slices.ContainsFunc(rs.Agreement.Libs, model.Lib.IsKZG) {
+			checks = render.AgreementChecks(rs.Agreement) // KZG (issue 14)
+		}
+		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (%s).\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases, checks)
 		mw.Line("")
 	}
 	for _, n := range opts.Notes {
