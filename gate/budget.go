@@ -28,6 +28,10 @@ const (
 	AllocsPerInstance
 	OffheapBytesPerInstance
 	NsPerOp
+	// CHeapBytesPerInstance bounds the C heap (glibc mallinfo2) an
+	// instance keeps: the main figure of a cgo library's context (c-kzg's
+	// setup). A case without a C-heap reading is an Error outcome.
+	CHeapBytesPerInstance
 )
 
 var metricKeys = []string{
@@ -35,6 +39,7 @@ var metricKeys = []string{
 	AllocsPerInstance:       "max_allocs_per_instance",
 	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
 	NsPerOp:                 "max_ns_per_op",
+	CHeapBytesPerInstance:   "max_c_heap_bytes_per_instance",
 }
 
 var metricNames = []string{
@@ -42,6 +47,7 @@ var metricNames = []string{
 	AllocsPerInstance:       "allocs per instance",
 	OffheapBytesPerInstance: "off-heap bytes per instance",
 	NsPerOp:                 "ns per op",
+	CHeapBytesPerInstance:   "C heap bytes per instance",
 }
 
 // Key is the metric's key in a budgets file ("max_bytes_per_instance").
@@ -118,6 +124,9 @@ type Limit struct {
 // spells them).
 type Selector struct {
 	Type, Lib, Repr, Layout, Scheme, Op []string
+	// Param selects the parameter of cases measured at several settings
+	// ("precompute=8"); any value is a valid name.
+	Param []string
 }
 
 // String renders the selector as in a budgets file: {type: Signature, lib: blst}.
@@ -143,6 +152,7 @@ func (s *Selector) fields() []selectorField {
 	return []selectorField{
 		{"type", s.Type, model.Strings(model.Types)}, {"lib", s.Lib, model.Strings(model.Libs)}, {"repr", s.Repr, model.Strings(model.Reprs)},
 		{"layout", s.Layout, model.Strings(model.Layouts)}, {"scheme", s.Scheme, model.Strings(model.Schemes)}, {"op", s.Op, model.Strings(model.Ops)},
+		{"param", s.Param, nil},
 	}
 }
 
@@ -160,7 +170,7 @@ func accepts(list []string, v string) bool {
 // are not selected on (operations have no layout and are all min-pk;
 // Parse refuses time budgets that select on them).
 func (s Selector) Matches(k model.Key) bool {
-	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr))
+	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr)) && accepts(s.Param, string(k.Param))
 	if k.Op != "" {
 		return base && accepts(s.Op, string(k.Op))
 	}
@@ -427,7 +437,7 @@ func (p *parser) selector(n *yaml.Node) Selector {
 		p.errorf(n, "select must be a mapping such as {type: Signature, lib: blst}, got %s", kindName(n))
 		return s
 	}
-	targets := map[string]*[]string{"type": &s.Type, "lib": &s.Lib, "repr": &s.Repr, "layout": &s.Layout, "scheme": &s.Scheme, "op": &s.Op}
+	targets := map[string]*[]string{"type": &s.Type, "lib": &s.Lib, "repr": &s.Repr, "layout": &s.Layout, "scheme": &s.Scheme, "op": &s.Op, "param": &s.Param}
 	handlers := map[string]func(k, v *yaml.Node){}
 	for _, f := range s.fields() {
 		f := f
@@ -462,6 +472,12 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 			continue
 		}
 		name := it.Value
+		if f.key == "param" {
+			if err := model.Param(name).Check(); err != nil {
+				p.errorf(it, "select: %v", err)
+				continue
+			}
+		}
 		if f.valid != nil {
 			c, err := model.Canonical(f.key, name, f.valid)
 			if err != nil {

@@ -142,6 +142,10 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 
 func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
+		if l.Metric == CHeapBytesPerInstance && r.CHeapBytesPerInstance == nil {
+			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
+			return
+		}
 		o.Measured = memoryValue(l.Metric, r)
 		o.Status = Pass
 		if o.Measured > l.Value {
@@ -182,8 +186,17 @@ func memoryValue(m Metric, r *model.Result) float64 {
 		return r.AllocsPerInstance
 	case OffheapBytesPerInstance:
 		return r.OffheapBytesPerInstance
+	case CHeapBytesPerInstance:
+		return *r.CHeapBytesPerInstance // checkMemory refuses a row without one
 	}
 	return r.BytesPerInstance
+}
+
+func orUnknown(why string) string {
+	if why == "" {
+		return "not recorded"
+	}
+	return why
 }
 
 func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {

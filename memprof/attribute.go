@@ -88,6 +88,8 @@ func fillFigures(r *Result, layout model.Layout, inst, hold *heapscan.Summary) {
 		r.SlotBytes = float64(maxSlot)
 	case model.Slice:
 		r.ArraySlotBytesPerInstance = float64(maxSlot) / n
+	case model.Single:
+		r.SlotBytes = float64(maxSlot) // the largest object of the one
 	}
 	var holderBytes int64
 	for _, row := range hold.Rows {

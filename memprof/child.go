@@ -20,11 +20,14 @@ import (
 const ChildEnv = "MEMPROF_CHILD"
 
 type childRequest struct {
-	Case    string `json:"case"`
-	N       int    `json:"n"`
-	Warmup  int    `json:"warmup"`
+	Case    string `json:"case,omitempty"`
+	N       int    `json:"n,omitempty"`
+	Warmup  int    `json:"warmup,omitempty"`
 	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
+	// Task and Input ask for a Task instead of a case (see task.go).
+	Task  string          `json:"task,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -47,10 +50,16 @@ func ChildRequested() bool { return os.Getenv(ChildEnv) != "" }
 // ServeChild measures the case the parent asked for, found with lookup, and
 // writes the Result where the parent reads it. It measures with Measure, in
 // this fresh process, so no other case has touched its heap or profile.
-func ServeChild(lookup func(name string) (Case, error)) error {
+//
+// A request for a task (RunInChild) is served by the task of that name
+// among tasks; a program that runs no tasks in children passes none.
+func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	var req childRequest
 	if err := json.Unmarshal([]byte(os.Getenv(ChildEnv)), &req); err != nil {
 		return fmt.Errorf("reading %s request: %w", ChildEnv, err)
+	}
+	if req.Task != "" {
+		return serveTask(req, tasks)
 	}
 	c, err := lookup(req.Case)
 	if err != nil {
@@ -111,6 +120,21 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	if o.N <= 0 {
 		return nil, fmt.Errorf("case %s: N must be positive, got %d", name, o.N)
 	}
+	b, err := runChild(ctx, child, "case "+name, childRequest{Case: name, N: o.N, Warmup: o.Warmup, Profile: profilePath})
+	if err != nil {
+		return nil, err
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
+	}
+	return &r, nil
+}
+
+// runChild starts the child program with the request req (its Out set to a file in a
+// temporary directory, removed on return), waits for it and returns what
+// it wrote to Out. what names the request in errors ("case X", "task Y").
+func runChild(ctx context.Context, child Child, what string, req childRequest) ([]byte, error) {
 	exe := child.Path
 	if exe == "" {
 		var err error
@@ -119,15 +143,18 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		}
 	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
+		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
 	dir, err := os.MkdirTemp("", "memprof-child-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath}
-	rb, _ := json.Marshal(req)
+	req.Out = filepath.Join(dir, "result.json")
+	rb, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	cmd := exec.CommandContext(ctx, exe, child.Args...)
 	cmd.Env = append(append(os.Environ(), child.Env...), ChildEnv+"="+string(rb))
 	var stderr tailBuffer
@@ -140,27 +167,23 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with
 		// the deferred RemoveAll); say why, not "signal: killed".
-		return nil, fmt.Errorf("case %s: %w", name, context.Cause(ctx))
+		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
 	if runErr != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if msg == "" {
 			msg = "(no output)"
 		}
-		return nil, fmt.Errorf("case %s: child process failed (%v): %s", name, runErr, msg)
+		return nil, fmt.Errorf("%s: child process failed (%v): %s", what, runErr, msg)
 	}
 	b, err := os.ReadFile(req.Out)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("case %s: child process wrote no result (does the program call ServeChild when ChildRequested?)", name)
+			return nil, fmt.Errorf("%s: child process wrote no result (does the program call ServeChild when ChildRequested?)", what)
 		}
 		return nil, err
 	}
-	var r Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
-	}
-	return &r, nil
+	return b, nil
 }
 
 // tailBuffer keeps the last MaxChildStderr bytes written to it.

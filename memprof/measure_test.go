@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 				return Case{}, fmt.Errorf("no test case %q", name)
 			}
 			return c, nil
-		})
+		}, testTasks...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -216,7 +216,7 @@ func TestMeasureBadCases(t *testing.T) {
 			return new(forty)
 		}}, "case Panicky: New(3) panicked: bad vector"},
 		{"same pointer", Case{Name: "Shared", New: func(i int) any { return shared }}, "case Shared: New returned the same object for instances 0 and 1"},
-		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New, NewSlice and NewAll must be set"},
+		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New, NewSlice, NewAll and NewOne must be set"},
 		{"zero N", Case{Name: "Zero", New: func(i int) any { return new(forty) }}, "N must be positive"},
 	}
 	for _, tt := range tests {

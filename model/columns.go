@@ -254,6 +254,13 @@ var Columns = []Column{
 		return resolved(m.UnaccountedBytesPerInstance, m.RSSResolution, instanceBytes(m))
 	}),
 	instanceFigure("rss_resolution_bytes_per_instance", "RSS resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.RSSResolution) }),
+	// KZG: the build time of a single-layout case (a context).
+	instanceFigure("build_ns", "build time", Nanoseconds, inFiles, func(m *Measurement) Cell {
+		if m.BuildNs == 0 {
+			return notApplicable
+		}
+		return exact(m.BuildNs)
+	}),
 	{Name: "sites", Unit: List, Show: InJSON},
 	{Name: "sweep", Unit: List, Show: InJSON},
 
@@ -278,6 +285,13 @@ var Columns = []Column{
 	}),
 	opFigure("bytes_per_op", "B/op", Bytes, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.BytesPerOp) }),
 	opFigure("allocs_per_op", "allocs/op", Count, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.AllocsPerOp) }),
+	// KZG: what a cgo operation keeps in C memory per call.
+	opFigure("c_heap_bytes_per_op", "C heap B/op", Bytes, inFiles, func(t *Timing) Cell {
+		if t.CHeapBytesPerOp == nil {
+			return notApplicable
+		}
+		return exact(*t.CHeapBytesPerOp)
+	}),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
 	{Name: "samples_iters", Unit: List, Show: InJSON},
 

@@ -415,6 +415,13 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if r.CHeapBytesPerInstance != nil {
 			c.finite("c_heap_bytes_per_instance", *r.CHeapBytesPerInstance)
 		}
+		c.nonNegative("build_ns", r.BuildNs)
+		if r.BuildNs > 0 && r.Layout != Single {
+			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, Single)
+		}
+		if r.Layout == Single && r.N != 1 {
+			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, Single)
+		}
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
 			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
@@ -470,6 +477,9 @@ func (rs *Results) problems(w *wireResults) []Problem {
 			{"cpu_ns_per_op_median", t.CPUNsPerOpMedian}, {"ops_per_s", t.OpsPerSecond},
 			{"bytes_per_op", t.BytesPerOp}, {"allocs_per_op", t.AllocsPerOp}} {
 			c.nonNegative(f.key, f.v)
+		}
+		if t.CHeapBytesPerOp != nil {
+			c.finite("c_heap_bytes_per_op", *t.CHeapBytesPerOp)
 		}
 		before := len(c.probs)
 		for j, s := range t.SamplesNs {

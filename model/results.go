@@ -105,6 +105,12 @@ type Measurement struct {
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
 	Sites []Site `json:"sites"`
+
+	// BuildNs is how long building the one object of a single-layout case
+	// took (a KZG context: the trusted setup loaded and its tables
+	// precomputed), in nanoseconds of wall time, measured with profiling
+	// off; 0 for the other layouts, whose instances are many and cheap.
+	BuildNs float64 `json:"build_ns,omitempty"`
 }
 
 // Site is one allocation site inside the instance constructor.
@@ -181,6 +187,14 @@ type Timing struct {
 	// sample is a line of the benchmark format. Files written before it
 	// was recorded lack it.
 	SamplesIters []int64 `json:"samples_iters,omitempty"`
+
+	// CHeapBytesPerOp is the growth of the C heap in use (glibc
+	// mallinfo2) across the calls, divided by the calls: what an
+	// operation of a cgo library keeps in C memory per call. C memory an
+	// operation allocates and frees within the call does not show. It is
+	// nil for operations of pure-Go libraries and where the C heap cannot
+	// be read.
+	CHeapBytesPerOp *float64 `json:"c_heap_bytes_per_op,omitempty"`
 }
 
 // Agreement records the cross-library agreement check run before timing.

@@ -10,6 +10,7 @@ import (
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 )
 
 // Options tune the workflows; the zero Options measure with the engine's
@@ -45,6 +46,11 @@ type Options struct {
 	// Agree is the agreement check run before any operation is timed
 	// (and by Verify); nil means agree.Run.
 	Agree func(*suites.Registry) (*agree.Report, error)
+	// AgreeKZG is the KZG agreement check, run before any KZG operation
+	// is timed (and by Verify); nil means suites/agree/kzg.Run. Agree
+	// runs before BLS operations only, so that each selection pays for
+	// the check of what it times.
+	AgreeKZG func(*suites.Registry) (*agree.Report, error)
 
 	// Ready, if set, is called once the selection is resolved and found
 	// measurable, before the memory check and before anything runs: the
@@ -108,9 +114,12 @@ func (o Options) check() error {
 	return nil
 }
 
-// nFor is the number of instances measured for e.
+// nFor is the number of instances measured for e: its FixedN when it has
+// one, whatever N is given.
 func (o Options) nFor(e suites.Entry) int {
 	switch {
+	case e.FixedN > 0:
+		return e.FixedN
 	case o.N > 0:
 		return o.N
 	case e.DefaultN > 0:
@@ -142,6 +151,13 @@ func (o Options) agree(reg *suites.Registry) (*agree.Report, error) {
 		return o.Agree(reg)
 	}
 	return agree.Run(reg)
+}
+
+func (o Options) agreeKZG(reg *suites.Registry) (*agree.Report, error) {
+	if o.AgreeKZG != nil {
+		return o.AgreeKZG(reg)
+	}
+	return kzgagree.Run(reg)
 }
 
 func (o Options) ready() error {

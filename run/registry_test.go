@@ -18,7 +18,7 @@ import (
 // binary, and it measures the test registry's cases.
 func TestMain(m *testing.M) {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(testRegistry().LookupCase); err != nil {
+		if err := memprof.ServeChild(testRegistry().LookupCase, ChildTasks(isolatedRegistry())...); err != nil {
 			fmt.Fprintln(os.Stderr, "run test child:", err)
 			os.Exit(1)
 		}

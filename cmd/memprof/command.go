@@ -16,6 +16,7 @@ import (
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
 )
@@ -143,7 +144,7 @@ var registry = all.Registry
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(registry().LookupCase); err != nil {
+		if err := memprof.ServeChild(registry().LookupCase, workflow.ChildTasks(registry())...); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}

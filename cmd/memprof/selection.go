@@ -15,6 +15,7 @@ import (
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites/agree"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 )
 
 // nothingMeasuredHelp and flagsHelp end the help of the measuring
@@ -45,10 +46,10 @@ type selectionFlags struct {
 // select the pointer layout, and the collection layout of scenario types.
 func (s *selectionFlags) add(fs *flag.FlagSet) {
 	s.fs = fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); everything = both")
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); kzg = "+model.Join(model.KZGTypes)+"; everything = every type")
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
-	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, and collection for the scenario types "+model.Join(model.Scenarios)+")")
+	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, collection for the scenario types "+model.Join(model.Scenarios)+" and PeerDASNode, and single for KZGContext)")
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
 }
 
@@ -57,9 +58,9 @@ func (s *selectionFlags) add(fs *flag.FlagSet) {
 // types without one) is returned as err.
 func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 	if s.types == "" {
-		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", model.Join(model.Types))
+		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, kzg, everything", model.Join(model.Types))
 	}
-	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection}}
+	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
 		return sel, err
@@ -168,7 +169,7 @@ func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
 	if to.minSample <= 0 {
 		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
 	}
-	o.Samples, o.MinSample, o.Agree = to.samples, to.minSample, agreeRun
+	o.Samples, o.MinSample, o.Agree, o.AgreeKZG = to.samples, to.minSample, agreeRun, agreeKZGRun
 	return workflow.ParseList("op", to.ops, model.Ops)
 }
 
@@ -183,6 +184,9 @@ func (to *timingFlags) opFlag() string {
 // agreeRun is the agreement check; tests replace it to see a disagreement
 // handled.
 var agreeRun = agree.Run
+
+// agreeKZGRun is the KZG agreement check; tests replace it as agreeRun.
+var agreeKZGRun = kzgagree.Run
 
 // flagsAdded runs add and returns the names of the flags it added to fs.
 func flagsAdded(fs *flag.FlagSet, add func()) []string {

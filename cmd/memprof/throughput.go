@@ -43,7 +43,7 @@ or an operation failed, 2 for a usage error.
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	opTypes := inv.registry.OpTypes()
-	types := fs.String("type", "", "time the operations of these `types` (comma-separated, or all): "+model.Join(opTypes))
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS ones, kzg = the KZG ones, everything = both")
 	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	var to timingFlags
@@ -62,14 +62,13 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 	if *types == "" {
-		return inv.usageError("--type is required: types with operations are %s, or all", model.Join(opTypes))
+		return inv.usageError("--type is required: types with operations are %s, or all (the BLS ones), kzg, everything", model.Join(opTypes))
 	}
 	var sel workflow.Selection
-	if !strings.EqualFold(*types, "all") && !strings.EqualFold(*types, "everything") {
-		// all and everything leave Types nil: every type with operations.
-		if sel.Types, err = workflow.ParseTypes(*types); err != nil {
-			return inv.usageError("%v", err)
-		}
+	// all (the BLS object types), kzg and everything select the types of
+	// the group that have operations.
+	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
+		return inv.usageError("%v", err)
 	}
 	if sel.Libs, err = workflow.ParseList("lib", *libs, model.Libs); err != nil {
 		return inv.usageError("%v", err)

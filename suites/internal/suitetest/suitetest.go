@@ -208,10 +208,11 @@ var sizeClasses = sync.OnceValue(func() []int64 {
 	return out
 })
 
-// sizeClass returns the slot the allocator gives an object of n bytes
+// SizeClass returns the slot the allocator gives an object of n bytes
 // without a malloc header (one without pointers, or of at most 512
-// bytes): the smallest size class that holds n.
-func sizeClass(n int64) (int64, bool) {
+// bytes): the smallest size class that holds n, of those
+// runtime.MemStats.BySize lists (up to 18 KiB); false above them.
+func SizeClass(n int64) (int64, bool) {
 	for _, c := range sizeClasses() {
 		if c >= n {
 			return c, true
@@ -228,7 +229,7 @@ func checkPointer(t *testing.T, r *memprof.Result) {
 	if math.Abs(r.BytesPerInstance-r.SlotBytes) > 0.01 {
 		t.Errorf("N=%d: BytesPerInstance: got %.4f, want SlotBytes %.0f", r.N, r.BytesPerInstance, r.SlotBytes)
 	}
-	if class, ok := sizeClass(r.SizeofBytes); !ok {
+	if class, ok := SizeClass(r.SizeofBytes); !ok {
 		t.Errorf("N=%d: no size class in runtime.MemStats.BySize holds sizeof %d", r.N, r.SizeofBytes)
 	} else if r.SlotBytes != float64(class) {
 		t.Errorf("N=%d: SlotBytes: got %.0f, want %d, the runtime's size class for sizeof %d", r.N, r.SlotBytes, class, r.SizeofBytes)

@@ -57,14 +57,14 @@ func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omit
 		if r.Error != "" {
 			note = "error: " + firstLine(r.Error)
 		}
-		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, note)})
+		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, withParam(r.Param, note))})
 	}
 	for _, u := range unavailableInstances(rs) {
 		if omitDoesNotApply && u.Kind == model.DoesNotApply {
 			omitted++
 			continue
 		}
-		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason)})
+		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, "n/a: "+u.Reason))})
 	}
 	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
 	for _, r := range rows {
@@ -89,19 +89,29 @@ func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, ty
 		if r.Error == "" {
 			n = note(&r)
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, n))
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, withParam(r.Param, n)))
 	}
 	for _, u := range unavailableOps(rs) {
 		if typ != "" && u.Type != typ {
 			continue
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, naNote(&u)))
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, naNote(&u))))
 	}
 	return t
 }
 
 // unavailableNote is the note of a combination not measured: n/a and why.
 func unavailableNote(u *model.Unavailable) string { return "n/a: " + u.Reason }
+
+// withParam starts a row's note with its key's parameter, which tells
+// apart the rows of one case at several settings (c-kzg at precompute=6,
+// a PeerDAS node of blobs=768): the tables have no column for it.
+func withParam(p model.Param, note string) string {
+	if p == "" {
+		return note
+	}
+	return string(p) + "; " + note
+}
 
 // sitesTable returns the allocation sites of every measured case; in
 // Markdown the site is code.

@@ -72,12 +72,38 @@ func agreementLine(w io.Writer, a *model.Agreement, width int) error {
 	if !a.OK {
 		state = "DISAGREE"
 	}
-	line := fmt.Sprintf("agreement: %s %s on %d cases (keys, public keys, signatures byte for byte; each verifies the others'; round trips)", model.Join(a.Libs), state, a.Cases)
+	line := fmt.Sprintf("agreement: %s %s on %d cases (%s)", model.Join(a.Libs), state, a.Cases, AgreementChecks(a))
 	if len(a.Unavailable) > 0 {
 		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
 	}
 	_, err := fmt.Fprintln(w, Wrap(line, width, ""))
 	return err
+}
+
+// AgreementChecks says what the agreement a compared: the BLS check's
+// keys and signatures, the KZG check's commitments, proofs and cells, or
+// both, by the libraries that took part or could not.
+func AgreementChecks(a *model.Agreement) string {
+	var bls, kzg bool
+	libs := slices.Clone(a.Libs)
+	for _, u := range a.Unavailable {
+		name, _, _ := strings.Cut(u, ":")
+		libs = append(libs, model.Lib(name))
+	}
+	for _, l := range libs {
+		if l.IsKZG() {
+			kzg = true
+		} else {
+			bls = true
+		}
+	}
+	switch {
+	case kzg && bls:
+		return "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
+	case kzg:
+		return "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"
+	}
+	return "keys, public keys, signatures byte for byte; each verifies the others'; round trips"
 }
 
 // TradeoffTables writes, for each type of rs, one table with a row per

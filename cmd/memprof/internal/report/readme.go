@@ -84,6 +84,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	for _, typ := range types {
 		writeType(mw, rs, model.Type(string(typ)), ch, ms)
 	}
+	writeKZG(mw, rs) // the KZG trade-offs (kzg.go), when rs has KZG rows
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
 		mw.Line("## Not measured")
@@ -136,7 +137,11 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		if !rs.Agreement.OK {
 			ok = "did NOT agree"
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases)
+		checks := "byte-identical keys and signatures, each verifying the others'"
+		if slices.ContainsFunc(rs.Agreement.Libs, model.Lib.IsKZG) {
+			checks = render.AgreementChecks(rs.Agreement) // KZG (issue 14)
+		}
+		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (%s).\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases, checks)
 		mw.Line("")
 	}
 	for _, n := range opts.Notes {
@@ -169,7 +174,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
