@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -27,6 +28,10 @@ const (
 	AllocsPerInstance
 	OffheapBytesPerInstance
 	NsPerOp
+	// CHeapBytesPerInstance bounds the C heap (glibc mallinfo2) an
+	// instance keeps: the main figure of a cgo library's context (c-kzg's
+	// setup). A case without a C-heap reading is an Error outcome.
+	CHeapBytesPerInstance
 	// What one call of an operation allocates (issue 13): exact, like the
 	// bytes budgets; tied to GOMAXPROCS where the row says the figure
 	// depends on it (Budget.GOMAXPROCS).
@@ -39,6 +44,7 @@ var metricKeys = []string{
 	AllocsPerInstance:       "max_allocs_per_instance",
 	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
 	NsPerOp:                 "max_ns_per_op",
+	CHeapBytesPerInstance:   "max_c_heap_bytes_per_instance",
 	BytesPerOp:              "max_bytes_per_op",
 	AllocsPerOp:             "max_allocs_per_op",
 }
@@ -48,6 +54,7 @@ var metricNames = []string{
 	AllocsPerInstance:       "allocs per instance",
 	OffheapBytesPerInstance: "off-heap bytes per instance",
 	NsPerOp:                 "ns per op",
+	CHeapBytesPerInstance:   "C heap bytes per instance",
 	BytesPerOp:              "bytes per op",
 	AllocsPerOp:             "allocs per op",
 }
@@ -104,6 +111,16 @@ type Budget struct {
 	// max_allocs_per_op hold for, on operations whose allocations depend
 	// on the cores (model.OpCost.CoresDependent); 0 when not given.
 	GOMAXPROCS int
+
+	// Expires, when not zero, is the last day the budget holds (UTC):
+	// afterwards it fails (see waiver.go). ExpiresLine is its line in the
+	// file; Issue links the issue that tracks the waiver. MinDelta is a
+	// time budget's noise floor.
+	Expires      time.Time
+	ExpiresLine  int
+	Issue        string
+	MinDelta     NoiseFloor
+	minDeltaLine int
 }
 
 // Limit is one max_* key of a budget.
@@ -124,6 +141,9 @@ type Limit struct {
 // spells them).
 type Selector struct {
 	Type, Lib, Repr, Layout, Scheme, Op []string
+	// Param selects the parameter of cases measured at several settings
+	// ("precompute=8"); any value is a valid name.
+	Param []string
 }
 
 // String renders the selector as in a budgets file: {type: Signature, lib: blst}.
@@ -149,6 +169,7 @@ func (s *Selector) fields() []selectorField {
 	return []selectorField{
 		{"type", s.Type, model.Strings(model.Types)}, {"lib", s.Lib, model.Strings(model.Libs)}, {"repr", s.Repr, model.Strings(model.Reprs)},
 		{"layout", s.Layout, model.Strings(model.Layouts)}, {"scheme", s.Scheme, model.Strings(model.Schemes)}, {"op", s.Op, model.Strings(model.Ops)},
+		{"param", s.Param, nil},
 	}
 }
 
@@ -166,7 +187,7 @@ func accepts(list []string, v string) bool {
 // are not selected on (operations have no layout and are all min-pk;
 // Parse refuses time budgets that select on them).
 func (s Selector) Matches(k model.Key) bool {
-	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr))
+	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr)) && accepts(s.Param, string(k.Param))
 	if k.Op != "" {
 		return base && accepts(s.Op, string(k.Op))
 	}
@@ -346,6 +367,7 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 			b.GOMAXPROCS = n
 		},
 	}
+	p.waiverKeys(b, handlers)
 	for m := range metricKeys {
 		m := Metric(m)
 		handlers[m.Key()] = func(k, v *yaml.Node) {
@@ -384,6 +406,9 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 	}
 	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric == BytesPerOp || l.Metric == AllocsPerOp }) {
 		p.errorf(at, "gomaxprocs ties max_bytes_per_op and max_allocs_per_op to a number of cores, and this budget has neither")
+		return nil
+	}
+	if !p.checkWaiver(b) {
 		return nil
 	}
 	return b
@@ -450,7 +475,7 @@ func (p *parser) selector(n *yaml.Node) Selector {
 		p.errorf(n, "select must be a mapping such as {type: Signature, lib: blst}, got %s", kindName(n))
 		return s
 	}
-	targets := map[string]*[]string{"type": &s.Type, "lib": &s.Lib, "repr": &s.Repr, "layout": &s.Layout, "scheme": &s.Scheme, "op": &s.Op}
+	targets := map[string]*[]string{"type": &s.Type, "lib": &s.Lib, "repr": &s.Repr, "layout": &s.Layout, "scheme": &s.Scheme, "op": &s.Op, "param": &s.Param}
 	handlers := map[string]func(k, v *yaml.Node){}
 	for _, f := range s.fields() {
 		f := f
@@ -485,6 +510,12 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 			continue
 		}
 		name := it.Value
+		if f.key == "param" {
+			if err := model.Param(name).Check(); err != nil {
+				p.errorf(it, "select: %v", err)
+				continue
+			}
+		}
 		if f.valid != nil {
 			c, err := model.Canonical(f.key, name, f.valid)
 			if err != nil {

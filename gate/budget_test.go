@@ -124,7 +124,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown budget key", "version: 1\nbudgets:\n  - select: {type: Signature}\n    max_byte_per_instance: 192B\n",
 			[]string{`b.yaml:4: unknown key "max_byte_per_instance"`, "max_bytes_per_instance"}},
 		{"unknown selector key", "version: 1\nbudgets:\n  - select: {tpye: Signature}\n    max_bytes_per_instance: 1\n",
-			[]string{`b.yaml:3: unknown key "tpye": valid keys are layout, lib, op, repr, scheme, type`}},
+			[]string{`b.yaml:3: unknown key "tpye": valid keys are layout, lib, op, param, repr, scheme, type`}},
 		{"unknown type name", "version: 1\nbudgets:\n  - select: {type: Sig}\n    max_bytes_per_instance: 1\n",
 			[]string{`b.yaml:3: select: unknown type "Sig": valid types are SecretKey, PublicKey, Signature`}},
 		{"unknown lib in list", "version: 1\nbudgets:\n  - select:\n      lib: [blst, openssl]\n    max_bytes_per_instance: 1\n",

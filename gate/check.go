@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/model"
 )
@@ -48,6 +49,9 @@ type Outcome struct {
 	Q1, Q3   float64
 	// Detail explains an Error or a Warn.
 	Detail string
+	// Expired reports that the outcome fails because its budget expired
+	// (Budget.Expires), whatever was measured.
+	Expired bool
 }
 
 // Over returns how much the measurement exceeds the limit, absolutely and
@@ -70,6 +74,8 @@ type Report struct {
 	// Problems are budgets that select nothing: the file does not fit
 	// what exists, which makes the file invalid (the gate fails closed).
 	Problems []error
+	// Now is the instant the budgets' expires were judged at.
+	Now time.Time
 }
 
 // Count returns how many outcomes have status s.
@@ -94,6 +100,9 @@ type CheckOptions struct {
 	// TimingUnavailable, when set, is why no times were measured: every
 	// time limit then ends as an Error with this text, never as a pass.
 	TimingUnavailable string
+	// Now is the clock a budget's expires is judged by; nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 // Check evaluates every limit of f against rs, which should come from a
@@ -103,7 +112,11 @@ type CheckOptions struct {
 // unavailable gives Error outcomes. Times are TimeFigure's; every time
 // limit is an Error when rs's agreement check failed.
 func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
-	rep := &Report{File: f}
+	now := time.Now()
+	if opts.Now != nil {
+		now = opts.Now()
+	}
+	rep := &Report{File: f, Now: now}
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
@@ -124,7 +137,7 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 				}
 				continue
 			}
-			rep.Outcomes = append(rep.Outcomes, outs...)
+			rep.Outcomes = append(rep.Outcomes, expire(b, outs, now)...)
 		}
 	}
 	return rep
@@ -132,6 +145,10 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 
 func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
+		if l.Metric == CHeapBytesPerInstance && r.CHeapBytesPerInstance == nil {
+			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
+			return
+		}
 		o.Measured = memoryValue(l.Metric, r)
 		o.Status = Pass
 		if o.Measured > l.Value {
@@ -172,8 +189,17 @@ func memoryValue(m Metric, r *model.Result) float64 {
 		return r.AllocsPerInstance
 	case OffheapBytesPerInstance:
 		return r.OffheapBytesPerInstance
+	case CHeapBytesPerInstance:
+		return *r.CHeapBytesPerInstance // checkMemory refuses a row without one
 	}
 	return r.BytesPerInstance
+}
+
+func orUnknown(why string) string {
+	if why == "" {
+		return "not recorded"
+	}
+	return why
 }
 
 func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
@@ -195,6 +221,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
 				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
+		noiseFloor(b, l, o)
 	})
 	if len(outs) > 0 {
 		return outs, nil

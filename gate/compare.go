@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchmath"
 
@@ -31,6 +32,14 @@ type CompareOptions struct {
 	// AllowEnvMismatch compares results made in different environments;
 	// the differences are still reported.
 	AllowEnvMismatch bool
+
+	// BaseCommit, when set, is the commit the base should have been
+	// measured at; MaxBaseAge the age beyond which the base is stale (0:
+	// not checked), judged at Now (nil: time.Now). What they find is in
+	// Comparison.Warnings (BaseWarnings); it does not fail the comparison.
+	BaseCommit string
+	MaxBaseAge time.Duration
+	Now        func() time.Time
 }
 
 // Change is the verdict on one compared metric.
@@ -86,6 +95,9 @@ type Comparison struct {
 	Failures  int     `json:"failures"`
 	Tolerance float64 `json:"tolerance"`
 	Alpha     float64 `json:"alpha"`
+	// Warnings say why the base may not be the base of the change (see
+	// BaseWarnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // OK reports whether no row fails.
@@ -123,7 +135,9 @@ var ErrBadInput = errors.New("cannot compare")
 // EnvDiffs lists the fields that make two environments incomparable: CPU
 // model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
 // GOMAXPROCS (it changes the times of operations that use several
-// threads) and the measured libraries' versions.
+// threads) and the measured libraries' versions. The machine's name, the
+// commit and the time do not: a base and a head differ in them by
+// design.
 func EnvDiffs(base, head model.Env) []EnvDiff {
 	var d []EnvDiff
 	add := func(field, a, b string) {
@@ -177,6 +191,11 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 	}
 	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha}
 	c.EnvDiffs = EnvDiffs(base.Env, head.Env)
+	now := time.Now()
+	if opts.Now != nil {
+		now = opts.Now()
+	}
+	c.Warnings = BaseWarnings(base.Env, opts.BaseCommit, opts.MaxBaseAge, now)
 	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {
 		return nil, &EnvMismatchError{c.EnvDiffs}
 	}

@@ -42,6 +42,14 @@
 // A File keeps its source so that Update can rewrite the values in
 // place.
 //
+// A budget may end: with expires (a day, YYYY-MM-DD) and issue (a URL)
+// it holds through the end of that day (UTC) and then fails whatever is
+// measured, "budget expired on 2027-03-31 (owner, issue)", so that a
+// temporary exception cannot become permanent; Update never extends it.
+// A time budget may have a noise floor, min_delta (a percentage of the
+// limit or a duration), within which an excess warns instead of failing.
+// See waiver.go.
+//
 // # Check
 //
 // Check applies each limit to every case its selector matches and gives

@@ -18,13 +18,18 @@ import (
 //
 // Update refuses (and changes nothing) when the report has problems or a
 // limit has no measurement: a gate must not be re-based on a case that
-// did not measure.
+// did not measure. It never touches a budget's expires, and refuses while
+// a budget has expired: re-basing does not extend a waiver, people renew
+// or remove it.
 func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 	if headroom < 1 || math.IsNaN(headroom) || math.IsInf(headroom, 0) {
 		return nil, fmt.Errorf("headroom must be a finite number >= 1, got %v", headroom)
 	}
 	if len(rep.Problems) > 0 {
 		return nil, fmt.Errorf("not updating %s: %w", f.Path, errors.Join(rep.Problems...))
+	}
+	if err := expiredWaivers(f, rep); err != nil {
+		return nil, err
 	}
 	type key struct{ line, col int }
 	measured := map[key]float64{}

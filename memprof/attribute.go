@@ -3,6 +3,7 @@ package memprof
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
@@ -30,15 +31,26 @@ func attribute(r *Result, layout model.Layout, prof []byte) error {
 	return nil
 }
 
+// runtimeWaits matches the functions through which the runtime parks a
+// goroutine on a semaphore (sync.WaitGroup.Wait, sync.Mutex.Lock, ...).
+// Parking may allocate a sudog that the runtime then keeps in its cache
+// for good: a live object below the constructor's frame (when the
+// constructor waits on its own worker goroutines, as blst's and
+// gnark-crypto's batch conversions do) that belongs to the runtime, not to
+// the instances. The heap profile hides the runtime's frames, so these
+// functions are the innermost visible frame of such an allocation.
+var runtimeWaits = regexp.MustCompile(`^(internal/)?(sync|poll)\.runtime_(Semacquire|SemacquireMutex|SemacquireRWMutex|SemacquireRWMutexR|SemacquireWaitGroup|notifyListWait)$`)
+
 // attributionViews are the summaries attribution reads of a profile of a
-// case of the given layout: the instances, by site, and the holder.
+// case of the given layout: the instances, by site (without the runtime's
+// parking records, see runtimeWaits), and the holder.
 func attributionViews(layout model.Layout) []heapscan.Options {
 	frame := constructFrame
 	if layout != model.Pointer {
 		frame = sliceFrame
 	}
 	return []heapscan.Options{
-		{Sample: "inuse", GroupBy: "site", FocusFunction: frame},
+		{Sample: "inuse", GroupBy: "site", FocusFunction: frame, Ignore: runtimeWaits},
 		{Sample: "inuse", GroupBy: "function", FocusFunction: holderFrame},
 	}
 }
@@ -76,6 +88,8 @@ func fillFigures(r *Result, layout model.Layout, inst, hold *heapscan.Summary) {
 		r.SlotBytes = float64(maxSlot)
 	case model.Slice:
 		r.ArraySlotBytesPerInstance = float64(maxSlot) / n
+	case model.Single:
+		r.SlotBytes = float64(maxSlot) // the largest object of the one
 	}
 	var holderBytes int64
 	for _, row := range hold.Rows {

@@ -160,3 +160,44 @@ func BenchmarkAttribute(b *testing.B) {
 		}
 	}
 }
+
+// TestAttributeLeavesOutRuntimeWaits: a sudog the runtime allocates when
+// the constructor parks on a semaphore (it waits for its own worker
+// goroutines) shows in the heap profile below the constructor's frame, with
+// sync.runtime_SemacquireWaitGroup as its innermost visible frame. It is
+// the runtime's, not the instances': attribution leaves it out, and keeps
+// every other object below the constructor.
+func TestAttributeLeavesOutRuntimeWaits(t *testing.T) {
+	const n = 4
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{{Type: "inuse_objects", Unit: "count"}, {Type: "inuse_space", Unit: "bytes"}},
+		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"},
+		Period:     1,
+	}
+	addSample := func(objects, bytes int64, frames ...string) {
+		s := &profile.Sample{Value: []int64{objects, bytes}, NumLabel: map[string][]int64{"bytes": {bytes / objects}}}
+		for _, name := range frames {
+			f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name}
+			l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: f, Line: 7}}}
+			p.Function = append(p.Function, f)
+			p.Location = append(p.Location, l)
+			s.Location = append(s.Location, l)
+		}
+		p.Sample = append(p.Sample, s)
+	}
+	frame := funcName(constructSlice)
+	addSample(1, n*96, "lib.BatchToAffine", frame)
+	addSample(1, 112, "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "lib.BatchToAffine", frame)
+	addSample(1, 48, "internal/sync.runtime_SemacquireMutex", "internal/sync.(*Mutex).lockSlow", "lib.BatchToAffine", frame)
+	var buf bytes.Buffer
+	if err := p.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := &Result{N: n}
+	if err := attribute(r, model.Slice, buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if r.BytesPerInstance != 96 || r.AllocsPerInstance != 1.0/n || len(r.Sites) != 1 {
+		t.Errorf("got %v B and %v objects per instance in %d sites, want 96 B and %v objects (the array alone) in 1 site", r.BytesPerInstance, r.AllocsPerInstance, len(r.Sites), 1.0/n)
+	}
+}

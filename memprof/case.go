@@ -16,7 +16,7 @@ type Case struct {
 	// New makes instance i and returns it. Every call must return a new,
 	// distinct object (a pointer, or a value the engine boxes); the engine
 	// keeps all N alive until the heap profile is written. Exactly one of
-	// New, NewSlice and NewAll is set.
+	// New, NewSlice, NewAll and NewOne is set.
 	New func(i int) any
 	// NewSlice makes all n instances at once in one contiguous slice ([]T)
 	// and returns it: the "slice" layout.
@@ -25,6 +25,13 @@ type Case struct {
 	// a pool) and returns it: the "collection" layout, for cases whose
 	// cost per instance includes the structure around the instances.
 	NewAll func(n int) any
+	// NewOne makes the one object of a case that exists once per process
+	// and takes long to build, such as a library's KZG context: the
+	// "single" layout (see one.go). N is 1 and there is no warm-up; the
+	// engine builds it once per pass (twice in all), so a constructor of
+	// an object a library allows only once per process releases the
+	// previous one first. Its build time is Result.BuildNs.
+	NewOne func() any
 	// SizeOf, if not zero, is reported as the representation's size
 	// instead of the one derived from the instances' type (useful for
 	// collections, where it is the size of one entry).
@@ -49,6 +56,11 @@ type Options struct {
 	// Profile, if set, receives the raw heap profile (gzip-compressed
 	// protobuf, openable with go tool pprof).
 	Profile io.Writer
+
+	// nGiven records that N was set (by the N option), so that a case of
+	// one object can refuse an N other than 1 without refusing the
+	// default.
+	nGiven bool
 }
 
 // DefaultN is the number of instances measured when no N is given.
@@ -58,7 +70,7 @@ const DefaultN = 100_000
 type Option func(*Options)
 
 // N sets the number of instances.
-func N(n int) Option { return func(o *Options) { o.N = n } }
+func N(n int) Option { return func(o *Options) { o.N, o.nGiven = n, true } }
 
 // Warmup sets the number of instances made and dropped before measuring.
 func Warmup(n int) Option { return func(o *Options) { o.Warmup = n } }
@@ -79,13 +91,16 @@ func (c *Case) check(o Options) error {
 		return fmt.Errorf("case has no name")
 	}
 	set := 0
-	for _, f := range []bool{c.New != nil, c.NewSlice != nil, c.NewAll != nil} {
+	for _, f := range []bool{c.New != nil, c.NewSlice != nil, c.NewAll != nil, c.NewOne != nil} {
 		if f {
 			set++
 		}
 	}
 	if set != 1 {
-		return fmt.Errorf("case %s: exactly one of New, NewSlice and NewAll must be set", c.Name)
+		return fmt.Errorf("case %s: exactly one of New, NewSlice, NewAll and NewOne must be set", c.Name)
+	}
+	if err := c.checkOne(o); err != nil {
+		return err
 	}
 	if o.N <= 0 {
 		return fmt.Errorf("case %s: N must be positive, got %d", c.Name, o.N)
@@ -101,14 +116,20 @@ func (c *Case) Layout() model.Layout {
 		return model.Slice
 	case c.NewAll != nil:
 		return model.Collection
+	case c.NewOne != nil:
+		return model.Single
 	}
 	return model.Pointer
 }
 
-// newMany is the constructor that makes all n instances at once, if any.
+// newMany is the constructor that makes all n instances at once, if any:
+// NewSlice, NewAll, or NewOne (n is then 1).
 func (c *Case) newMany() func(n int) any {
-	if c.NewSlice != nil {
+	switch {
+	case c.NewSlice != nil:
 		return c.NewSlice
+	case c.NewOne != nil:
+		return c.oneAsMany
 	}
 	return c.NewAll
 }

@@ -20,13 +20,14 @@ import (
 const ChildEnv = "MEMPROF_CHILD"
 
 type childRequest struct {
-	Case    string `json:"case"`
-	N       int    `json:"n"`
-	Warmup  int    `json:"warmup"`
+	Case    string `json:"case,omitempty"`
+	N       int    `json:"n,omitempty"`
+	Warmup  int    `json:"warmup,omitempty"`
 	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
-	// Ops, when set, asks for operations instead of a case (opchild.go).
-	Ops *opRequest `json:"ops,omitempty"`
+	// Task and Input ask for a Task instead of a case (see task.go).
+	Task  string          `json:"task,omitempty"`
+	Input json.RawMessage `json:"input,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -49,35 +50,17 @@ func ChildRequested() bool { return os.Getenv(ChildEnv) != "" }
 // ServeChild measures the case the parent asked for, found with lookup, and
 // writes the Result where the parent reads it. It measures with Measure, in
 // this fresh process, so no other case has touched its heap or profile.
-func ServeChild(lookup func(name string) (Case, error)) error {
-	return ServeChildren(Lookups{Case: lookup})
-}
-
-// Lookups are what a measuring child process can be asked for, by name:
-// instance cases (for MeasureInChild) and operations (for OpSitesInChild
-// and ThroughputInChild). A nil lookup refuses those requests.
-type Lookups struct {
-	Case func(name string) (Case, error)
-	// Op returns the prepared operation called name: the call to run.
-	Op func(name string) (func() error, error)
-}
-
-// ServeChildren serves the request of the parent that started this
-// process: a case, measured as ServeChild does, or operations, profiled
-// or timed (opchild.go). A program that measures in children calls it
-// first thing when ChildRequested.
-func ServeChildren(l Lookups) error {
+//
+// A request for a task (RunInChild) is served by the task of that name
+// among tasks; a program that runs no tasks in children passes none.
+func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	var req childRequest
 	if err := json.Unmarshal([]byte(os.Getenv(ChildEnv)), &req); err != nil {
 		return fmt.Errorf("reading %s request: %w", ChildEnv, err)
 	}
-	if req.Ops != nil {
-		return serveOps(l.Op, req)
+	if req.Task != "" {
+		return serveTask(req, tasks)
 	}
-	if l.Case == nil {
-		return fmt.Errorf("this program measures no instance case (asked for %s)", req.Case)
-	}
-	lookup := l.Case
 	c, err := lookup(req.Case)
 	if err != nil {
 		return err
@@ -148,9 +131,9 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	return &r, nil
 }
 
-// runChild starts child with req, waits for it and returns what it wrote
-// to req.Out, which runChild sets to a file in a temporary directory it
-// removes. what names the request in errors ("case NAME").
+// runChild starts the child program with the request req (its Out set to a file in a
+// temporary directory, removed on return), waits for it and returns what
+// it wrote to Out. what names the request in errors ("case X", "task Y").
 func runChild(ctx context.Context, child Child, what string, req childRequest) ([]byte, error) {
 	exe := child.Path
 	if exe == "" {
@@ -168,7 +151,10 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	}
 	defer os.RemoveAll(dir)
 	req.Out = filepath.Join(dir, "result.json")
-	rb, _ := json.Marshal(req)
+	rb, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
 	cmd := exec.CommandContext(ctx, exe, child.Args...)
 	cmd.Env = append(append(os.Environ(), child.Env...), ChildEnv+"="+string(rb))
 	var stderr tailBuffer

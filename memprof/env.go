@@ -7,14 +7,17 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/model"
 )
 
 // CurrentEnv describes this process and machine: the Go version and
-// platform, GOMAXPROCS, the CPU, whether cgo is on, and the version of
-// each module in modules (module paths) that the binary's build info
-// lists.
+// platform, GOMAXPROCS, the CPU, whether cgo is on, the version of each
+// module in modules (module paths) that the binary's build info lists,
+// the host name as the machine, the binary's VCS revision (if the build
+// stamped one) as the commit, and the current time (UTC) as the time the
+// measurement started.
 func CurrentEnv(modules ...string) model.Env {
 	e := model.Env{
 		GoVersion:  runtime.Version(),
@@ -24,20 +27,53 @@ func CurrentEnv(modules ...string) model.Env {
 		NumCPU:     runtime.NumCPU(),
 		CPU:        cpuModel(),
 		Cgo:        cgoEnabled,
-		Modules:    map[string]string{},
+		Time:       time.Now().UTC().Format(time.RFC3339),
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, m := range bi.Deps {
-			if slices.Contains(modules, m.Path) {
-				v := m.Version
-				if m.Replace != nil {
-					v = m.Replace.Version
-				}
-				e.Modules[m.Path] = v
+	e.Machine, _ = os.Hostname()
+	e.Commit, _ = VCSRevision()
+	e.Modules = ModuleVersions(modules...)
+	return e
+}
+
+// ModuleVersions returns the version of each module of modules (module
+// paths) that the binary's build info lists, a replacement's version
+// where the module is replaced. A module the build does not hold (a cgo
+// binding in a build without cgo) has no entry.
+func ModuleVersions(modules ...string) map[string]string {
+	out := map[string]string{}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return out
+	}
+	for _, m := range bi.Deps {
+		if slices.Contains(modules, m.Path) {
+			v := m.Version
+			if m.Replace != nil {
+				v = m.Replace.Version
 			}
+			out[m.Path] = v
 		}
 	}
-	return e
+	return out
+}
+
+// VCSRevision returns the commit the binary was built from and whether
+// the work tree had changes, from the build info's VCS stamp (go build
+// stamps it in a checkout unless -buildvcs=false); "" when there is none.
+func VCSRevision() (revision string, modified bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", false
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	return revision, modified
 }
 
 // cpuModel reads the CPU model name on Linux; elsewhere it returns "".

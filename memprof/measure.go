@@ -59,6 +59,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if err := c.check(o); err != nil {
 		return nil, err
 	}
+	o = c.oneOptions(o)
 	measureMu.Lock()
 	defer measureMu.Unlock()
 	oldRate := runtime.MemProfileRate
@@ -84,10 +85,11 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
 	// Pass 1, profiling off: the whole-footprint deltas.
-	before, after, err := c.footprintPass(o.N)
+	before, after, built, err := c.footprintPass(o.N)
 	if err != nil {
 		return nil, err
 	}
+	c.recordOne(r, built)
 
 	// Pass 2, MemProfileRate 1: the exact heap profile.
 	prof, err := c.profilePass(o.N)
@@ -145,6 +147,9 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error)
 		k, deadline = min(o.N, autoWarmup), time.Now().Add(autoWarmupTime)
 	}
 	k = max(k, 2)
+	if c.NewOne != nil {
+		return c.SizeOf, 0, nil // one object, built once per pass: no warm-up
+	}
 	if c.NewAll != nil {
 		if _, err := callNewMany(c, k); err != nil {
 			return 0, 0, err
@@ -247,8 +252,11 @@ func callNewMany(c *Case, n int) (v any, err error) {
 }
 
 func (c *Case) manyName() string {
-	if c.NewSlice != nil {
+	switch {
+	case c.NewSlice != nil:
 		return "NewSlice"
+	case c.NewOne != nil:
+		return "NewOne"
 	}
 	return "NewAll"
 }
@@ -264,16 +272,20 @@ func settle() {
 
 // footprintPass allocates N instances with profiling off and reads the
 // process's memory before and after.
-func (c *Case) footprintPass(n int) (before, after footprint, err error) {
+// It returns what the instances are (the holder, or what the constructor
+// returned), as c.recordOne reads it, and how long building them took.
+func (c *Case) footprintPass(n int) (before, after footprint, built builtInstances, err error) {
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released.
 	debug.FreeOSMemory()
 	runtime.GC()
 	before = readFootprint()
+	start := time.Now()
 	holder, err := c.build(n)
+	built = builtInstances{v: holder, took: time.Since(start)}
 	if err != nil {
-		return before, after, err
+		return before, after, built, err
 	}
 	settle()
 	// Return the pages the construction's garbage left free, so that the
@@ -281,7 +293,7 @@ func (c *Case) footprintPass(n int) (before, after footprint, err error) {
 	debug.FreeOSMemory()
 	after = readFootprint()
 	runtime.KeepAlive(holder)
-	return before, after, nil
+	return before, after, built, nil
 }
 
 // profilePass allocates N instances at MemProfileRate 1 and returns the

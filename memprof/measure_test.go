@@ -31,16 +31,13 @@ var testCases = map[string]Case{
 
 func TestMain(m *testing.M) {
 	if ChildRequested() {
-		err := ServeChildren(Lookups{
-			Case: func(name string) (Case, error) {
-				c, ok := testCases[name]
-				if !ok {
-					return Case{}, fmt.Errorf("no test case %q", name)
-				}
-				return c, nil
-			},
-			Op: lookupTestOp,
-		})
+		err := ServeChild(func(name string) (Case, error) {
+			c, ok := testCases[name]
+			if !ok {
+				return Case{}, fmt.Errorf("no test case %q", name)
+			}
+			return c, nil
+		}, append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp))...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -219,7 +216,7 @@ func TestMeasureBadCases(t *testing.T) {
 			return new(forty)
 		}}, "case Panicky: New(3) panicked: bad vector"},
 		{"same pointer", Case{Name: "Shared", New: func(i int) any { return shared }}, "case Shared: New returned the same object for instances 0 and 1"},
-		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New, NewSlice and NewAll must be set"},
+		{"no constructor", Case{Name: "Empty"}, "case Empty: exactly one of New, NewSlice, NewAll and NewOne must be set"},
 		{"zero N", Case{Name: "Zero", New: func(i int) any { return new(forty) }}, "N must be positive"},
 	}
 	for _, tt := range tests {

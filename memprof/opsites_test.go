@@ -43,6 +43,10 @@ func workerOp() error {
 //go:noinline
 func allocOnWorker(done chan<- []byte) { done <- make([]byte, 5000) }
 
+// testOpSitesTask is the name under which this test binary's children
+// serve OpSitesTask on the test operations.
+const testOpSitesTask = "test-op-sites"
+
 func lookupTestOp(name string) (func() error, error) {
 	run, ok := testOps[name]
 	if !ok {
@@ -182,7 +186,7 @@ func TestOpSitesInChild(t *testing.T) {
 		t.Skip("starts a child process")
 	}
 	names := []string{"small", "nonesuch", "worker", "fails"}
-	rs, err := OpSitesInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, names, OpSiteOptions{})
+	rs, err := OpSitesInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, testOpSitesTask, names, OpSiteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,37 +227,6 @@ func TestOpSitesInChild(t *testing.T) {
 		}
 		if r.Sites.Calls < MinOpSiteCalls {
 			t.Errorf("%s: got %d calls, want at least %d", r.Name, r.Sites.Calls, MinOpSiteCalls)
-		}
-	}
-}
-
-// TestThroughputInChild times operations in a child: each gets its
-// samples; an unknown one is an error of its own.
-func TestThroughputInChild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a child process")
-	}
-	groups := [][]string{{"small", "nonesuch"}, {"none"}}
-	ts, err := ThroughputInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, groups, ThroughputOptions{Samples: 2, MinSample: 2e6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"small", "nonesuch", "none"}
-	if len(ts) != len(want) {
-		t.Fatalf("got %d rows, want %d", len(ts), len(want))
-	}
-	for i, tm := range ts {
-		if tm.Name != want[i] {
-			t.Errorf("row %d: got %q, want %q", i, tm.Name, want[i])
-		}
-		if tm.Name == "nonesuch" {
-			if tm.Err == nil {
-				t.Errorf("nonesuch: got no error")
-			}
-			continue
-		}
-		if tm.Err != nil || tm.Samples != 2 || tm.NsPerOpMedian <= 0 {
-			t.Errorf("%s: got %d samples, median %v, error %v; want 2 samples and a median", tm.Name, tm.Samples, tm.NsPerOpMedian, tm.Err)
 		}
 	}
 }

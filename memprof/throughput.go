@@ -23,15 +23,27 @@ const (
 // written into every results file that carries throughput rows
 // (Results.Method) and into the documentation. It says what the engine
 // does; a caller adds how it forms the groups and what one call of an
-// operation handles.
-const ThroughputMethod = `Throughput method: each operation is prepared once (inputs built outside any timing) and checked to compute the right result. ` +
-	`It is then warmed up, running for at least half the minimum sample duration; the warm-up is not counted and sets how many calls run between clock reads. ` +
-	`Each sample then runs the operation repeatedly until at least the minimum sample duration (default 40ms, shortened from 100ms so that timing the operations from every representation of a type stays under a minute on 2 cores) of wall time has passed; ns/op of a sample is its wall time divided by its calls. ` +
-	`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another. ` +
-	`No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample. ` +
-	`ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel. ` +
-	`bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
-	`GOMAXPROCS is recorded in env; other processes on the machine are not controlled.`
+// operation handles. It is ThroughputMethodParagraphs joined by spaces.
+const ThroughputMethod = methodPrepare + " " + methodSamples + " " + methodSummary + " " + methodCPU + " " + methodAllocs
+
+// The paragraphs of ThroughputMethod.
+const (
+	methodPrepare = `Throughput method: each operation is prepared once (inputs built outside any timing) and checked to compute the right result. ` +
+		`It is then warmed up, running for at least half the minimum sample duration; the warm-up is not counted and sets how many calls run between clock reads.`
+	methodSamples = `Each sample then runs the operation repeatedly until at least the minimum sample duration (default 40ms, shortened from 100ms so that timing the operations from every representation of a type stays under a minute on 2 cores) of wall time has passed; ns/op of a sample is its wall time divided by its calls (samples_iters keeps each sample's calls). ` +
+		`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another.`
+	methodSummary = `No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample.`
+	methodCPU     = `ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel.`
+	methodAllocs  = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
+		`GOMAXPROCS is recorded in env; other processes on the machine are not controlled.`
+)
+
+// ThroughputMethodParagraphs returns ThroughputMethod as paragraphs, for
+// help text that wraps them: how an operation is prepared, sampled,
+// summarised, and what its CPU and allocation figures are.
+func ThroughputMethodParagraphs() []string {
+	return []string{methodPrepare, methodSamples, methodSummary, methodCPU, methodAllocs}
+}
 
 // ThroughputCase is one operation for MeasureThroughput. Name identifies
 // it in errors; Run performs the operation once and returns an error when
@@ -228,9 +240,11 @@ func (st *caseState) row() Timed {
 	var mallocs, bytes uint64
 	wall := make([]float64, len(st.samples))
 	cpu := make([]float64, len(st.samples))
+	iters := make([]int64, len(st.samples))
 	for i, s := range st.samples {
 		wall[i] = float64(s.wall.Nanoseconds()) / float64(s.calls)
 		cpu[i] = float64(s.cpu.Nanoseconds()) / float64(s.calls)
+		iters[i] = s.calls
 		calls += s.calls
 		mallocs += s.mallocs
 		bytes += s.bytes
@@ -241,6 +255,7 @@ func (st *caseState) row() Timed {
 		return r
 	}
 	r.SamplesNs = wall
+	r.SamplesIters = iters
 	r.NsPerOpQ1, r.NsPerOpMedian, r.NsPerOpQ3 = q.Q1, q.Median, q.Q3
 	r.OpsPerSecond = 1e9 / q.Median
 	r.BytesPerOp = float64(bytes) / float64(calls)

@@ -17,6 +17,11 @@ const (
 	InMarkdown                     // the Markdown tables
 	InCSV                          // the CSV file
 	InJSON                         // the results file (its struct tags)
+	// InDefaultTable: the terminal table's default columns, the few a
+	// reader needs, shown within the terminal's width; InTable is every
+	// column the terminal table can show (--wide). A column that is
+	// InDefaultTable is InTable too.
+	InDefaultTable
 
 	everywhere = InTable | InMarkdown | InCSV | InJSON
 	inFiles    = InCSV | InJSON
@@ -92,7 +97,7 @@ type Column struct {
 	Show Formats
 	// OmitEmpty lets a table leave the column out when it is empty in
 	// every row it shows (a column only some results have: an
-	// operation's setting, path or sites).
+	// operation's path or sites).
 	OmitEmpty bool
 
 	Instance    func(*Result) Cell
@@ -186,7 +191,7 @@ var Columns = []Column{
 	{Name: "name", Unit: Text, Show: InJSON,
 		Instance:   func(r *Result) Cell { return words(r.Name) },
 		Throughput: func(r *ThroughputRow) Cell { return words(r.Name) }},
-	keyColumn("type", everywhere, allRows, func(k Key) string { return string(k.Type) }).
+	keyColumn("type", everywhere|InDefaultTable, allRows, func(k Key) string { return string(k.Type) }).
 		with(func(c *Column) {
 			// A user's own case has a name and no type.
 			c.Instance = func(r *Result) Cell {
@@ -196,14 +201,14 @@ var Columns = []Column{
 				return words(string(r.Type))
 			}
 		}),
-	keyColumn("lib", everywhere, allRows, func(k Key) string { return string(k.Lib) }),
-	keyColumn("repr", everywhere, allRows, func(k Key) string { return string(k.Repr) }),
-	keyColumn("layout", everywhere, instanceRows|unavailableRows, func(k Key) string { return string(k.Layout) }),
+	keyColumn("lib", everywhere|InDefaultTable, allRows, func(k Key) string { return string(k.Lib) }),
+	keyColumn("repr", everywhere|InDefaultTable, allRows, func(k Key) string { return string(k.Repr) }),
+	keyColumn("layout", everywhere|InDefaultTable, instanceRows|unavailableRows, func(k Key) string { return string(k.Layout) }),
 	keyColumn("scheme", inFiles, allRows, func(k Key) string { return string(k.Scheme) }),
 	{Name: "constructor", Unit: Text, Show: inFiles,
 		Instance: func(r *Result) Cell { return words(r.Constructor) }},
-	keyColumn("op", everywhere, throughputRows|unavailableRows, func(k Key) string { return string(k.Op) }),
-	{Name: "batch", Label: "batch", Unit: Count, Show: everywhere,
+	keyColumn("op", everywhere|InDefaultTable, throughputRows|unavailableRows, func(k Key) string { return string(k.Op) }),
+	{Name: "batch", Label: "batch", Unit: Count, Show: everywhere | InDefaultTable,
 		Throughput: func(r *ThroughputRow) Cell {
 			if r.Batch <= 0 {
 				return notApplicable
@@ -211,19 +216,15 @@ var Columns = []Column{
 			return exact(float64(r.Batch))
 		}},
 	keyColumn("param", InJSON, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
-	// setting is the parameter of an operation timed at several settings
-	// (msm's tasks=1 and tasks=all), for the tables; files have param.
-	{Name: "setting", Label: "setting", Unit: Text, Show: inTables, OmitEmpty: true,
-		Throughput: func(r *ThroughputRow) Cell { return words(string(r.Param)) }},
 	{Name: "n", Label: "N", Unit: Count, Show: inFiles,
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
 	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),
 
-	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
-	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
+	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
+	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
 	instanceFigure("sizeof_bytes", "sizeof", Bytes, everywhere, func(m *Measurement) Cell { return exact(float64(m.SizeofBytes)) }).
 		markdown("sizeof B"),
-	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: Bytes, Show: inTables,
+	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: Bytes, Show: inTables | InDefaultTable,
 		Instance: func(r *Result) Cell {
 			switch {
 			case r.Error != "" || r.Layout == Collection:
@@ -257,12 +258,19 @@ var Columns = []Column{
 		return resolved(m.UnaccountedBytesPerInstance, m.RSSResolution, instanceBytes(m))
 	}),
 	instanceFigure("rss_resolution_bytes_per_instance", "RSS resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.RSSResolution) }),
+	// KZG: the build time of a single-layout case (a context).
+	instanceFigure("build_ns", "build time", Nanoseconds, inFiles, func(m *Measurement) Cell {
+		if m.BuildNs == 0 {
+			return notApplicable
+		}
+		return exact(m.BuildNs)
+	}),
 	{Name: "sites", Unit: List, Show: InJSON},
 	{Name: "sweep", Unit: List, Show: InJSON},
 
-	opFigure("ns_per_op_median", "time/op", Nanoseconds, everywhere, func(t *Timing) Cell { return exact(t.NsPerOpMedian) }).
+	opFigure("ns_per_op_median", "time/op", Nanoseconds, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.NsPerOpMedian) }).
 		markdown("time/op (median)"),
-	opFigure("quartiles", "Q1 – Q3", Nanoseconds, inTables, func(t *Timing) Cell {
+	opFigure("quartiles", "Q1 – Q3", Nanoseconds, inTables|InDefaultTable, func(t *Timing) Cell {
 		return words(FormatNs(t.NsPerOpQ1) + " – " + FormatNs(t.NsPerOpQ3))
 	}).markdown("Q1–Q3"),
 	opFigure("ns_per_op_q1", "Q1", Nanoseconds, inFiles, func(t *Timing) Cell { return exact(t.NsPerOpQ1) }),
@@ -279,9 +287,17 @@ var Columns = []Column{
 		}
 		return exact(t.OpsPerSecond)
 	}),
-	opFigure("bytes_per_op", "B/op", Bytes, everywhere, func(t *Timing) Cell { return exact(t.BytesPerOp) }),
-	opFigure("allocs_per_op", "allocs/op", Count, everywhere, func(t *Timing) Cell { return exact(t.AllocsPerOp) }),
+	opFigure("bytes_per_op", "B/op", Bytes, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.BytesPerOp) }),
+	opFigure("allocs_per_op", "allocs/op", Count, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.AllocsPerOp) }),
+	// KZG: what a cgo operation keeps in C memory per call.
+	opFigure("c_heap_bytes_per_op", "C heap B/op", Bytes, inFiles, func(t *Timing) Cell {
+		if t.CHeapBytesPerOp == nil {
+			return notApplicable
+		}
+		return exact(*t.CHeapBytesPerOp)
+	}),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
+	{Name: "samples_iters", Unit: List, Show: InJSON},
 	// The cost of use (issue 13): the calls a row's path makes, where one
 	// call allocates, and whether that depends on the cores.
 	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,

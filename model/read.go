@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/memprof/memprof/internal/readlimit"
 )
@@ -414,6 +415,13 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if r.CHeapBytesPerInstance != nil {
 			c.finite("c_heap_bytes_per_instance", *r.CHeapBytesPerInstance)
 		}
+		c.nonNegative("build_ns", r.BuildNs)
+		if r.BuildNs > 0 && r.Layout != Single {
+			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, Single)
+		}
+		if r.Layout == Single && r.N != 1 {
+			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, Single)
+		}
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
 			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
@@ -471,6 +479,9 @@ func (rs *Results) problems(w *wireResults) []Problem {
 			{"bytes_per_op", t.BytesPerOp}, {"allocs_per_op", t.AllocsPerOp}} {
 			c.nonNegative(f.key, f.v)
 		}
+		if t.CHeapBytesPerOp != nil {
+			c.finite("c_heap_bytes_per_op", *t.CHeapBytesPerOp)
+		}
 		before := len(c.probs)
 		for j, s := range t.SamplesNs {
 			c.nonNegative(fmt.Sprintf("samples_ns[%d]", j), s)
@@ -481,6 +492,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if t.Samples != len(t.SamplesNs) {
 			c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
 		}
+		c.samplesIters(t)
 		// The summary must be that of the samples: check and compare
 		// judge the samples, reports print the summary.
 		q, err := SummarizeSamples(t.SamplesNs)
@@ -537,6 +549,9 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 
+	c.at("env", "")
+	c.envTime(rs.Env)
+
 	if a := rs.Agreement; a != nil {
 		c.at("agreement", "")
 		if a.Cases < 0 {
@@ -568,6 +583,33 @@ func (c *checker) checkOpCost(o *OpCost) {
 		}
 		c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
 		c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
+	}
+}
+
+// samplesIters checks a timed row's samples_iters (absent in files
+// written before it): one positive count of calls per sample of
+// samples_ns.
+func (c *checker) samplesIters(t *ThroughputRow) {
+	if t.SamplesIters == nil {
+		return
+	}
+	if len(t.SamplesIters) != len(t.SamplesNs) {
+		c.add("samples_iters holds %d counts but samples_ns %d samples: want one count of calls per sample", len(t.SamplesIters), len(t.SamplesNs))
+	}
+	for j, n := range t.SamplesIters {
+		if n < 1 {
+			c.add("samples_iters[%d] is %d, want a positive number of calls", j, n)
+		}
+	}
+}
+
+// envTime checks env.time, when the file records it: an RFC 3339 time.
+func (c *checker) envTime(e Env) {
+	if e.Time == "" {
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, e.Time); err != nil {
+		c.add("time is %q, want an RFC 3339 time such as 2026-11-29T10:04:05Z", e.Time)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"time"
 )
 
 // Schema is the identifier every results file carries in its "schema" field.
@@ -108,6 +109,12 @@ type Measurement struct {
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
 	Sites []Site `json:"sites"`
+
+	// BuildNs is how long building the one object of a single-layout case
+	// took (a KZG context: the trusted setup loaded and its tables
+	// precomputed), in nanoseconds of wall time, measured with profiling
+	// off; 0 for the other layouts, whose instances are many and cheap.
+	BuildNs float64 `json:"build_ns,omitempty"`
 }
 
 // Site is one allocation site inside the instance constructor.
@@ -222,6 +229,19 @@ type Timing struct {
 	BytesPerOp       float64   `json:"bytes_per_op"`
 	AllocsPerOp      float64   `json:"allocs_per_op"`
 	SamplesNs        []float64 `json:"samples_ns,omitempty"`
+	// SamplesIters holds, for each sample of SamplesNs, how many calls it
+	// timed (what go test calls a benchmark's iterations), so that each
+	// sample is a line of the benchmark format. Files written before it
+	// was recorded lack it.
+	SamplesIters []int64 `json:"samples_iters,omitempty"`
+
+	// CHeapBytesPerOp is the growth of the C heap in use (glibc
+	// mallinfo2) across the calls, divided by the calls: what an
+	// operation of a cgo library keeps in C memory per call. C memory an
+	// operation allocates and frees within the call does not show. It is
+	// nil for operations of pure-Go libraries and where the C heap cannot
+	// be read.
+	CHeapBytesPerOp *float64 `json:"c_heap_bytes_per_op,omitempty"`
 }
 
 // Agreement records the cross-library agreement check run before timing.
@@ -247,6 +267,23 @@ type Env struct {
 	// Modules maps the measured libraries' module paths to their versions,
 	// from the binary's build info.
 	Modules map[string]string `json:"modules,omitempty"`
+
+	// Machine names the runner that measured (the --machine flag, else
+	// the host name), Commit the commit that was measured (--commit, else
+	// $GITHUB_SHA, else the binary's VCS revision), and Time when the
+	// measurement started (RFC 3339, UTC). They tell the results of
+	// several runners and runs apart; none of them makes two environments
+	// incomparable. Files written before them lack them.
+	Machine string `json:"machine,omitempty"`
+	Commit  string `json:"commit,omitempty"`
+	Time    string `json:"time,omitempty"`
+}
+
+// Measured returns when the measurement started (Time), and false when
+// the file does not record it.
+func (e Env) Measured() (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339, e.Time)
+	return t, err == nil && e.Time != ""
 }
 
 // WriteJSON writes rs as indented JSON, setting its schema if empty.

@@ -150,6 +150,14 @@ func TestReadResultsRefuses(t *testing.T) {
 		{"op sites without calls", func(d doc) {
 			d.row("throughput", 0)["sites"] = []any{map[string]any{"function": "f", "bytes_per_op": 8, "allocs_per_op": 1}}
 		}, []string{verify + "sites without sites_calls: the number of calls they were profiled over is missing"}},
+		// KZG (issue 14): the build time belongs to single-layout rows,
+		// which hold one object.
+		{"build_ns on a pointer case", func(d doc) { d.row("instances", 0)["build_ns"] = 5e9 },
+			[]string{sig + `build_ns is 5000000000 for layout "pointer": only a case of the single layout records its build time`}},
+		{"build_ns negative", func(d doc) { d.row("instances", 0)["build_ns"] = -1 },
+			[]string{sig + "build_ns is -1, want a non-negative number"}},
+		{"single layout of 1000 instances", func(d doc) { d.row("instances", 0)["layout"] = "single" },
+			[]string{"instances[0] (Signature/blst/affine/single): n is 1000 for layout single, want 1 (one object per process)"}},
 		{"every problem reported", func(d doc) {
 			d.row("instances", 0)["bytes_per_instance"] = nil
 			d.row("instances", 2)["allocs_per_instance"] = -2

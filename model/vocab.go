@@ -42,11 +42,24 @@ const (
 	AttestationPool Type = "AttestationPool"
 )
 
+// The KZG types (EIP-4844 blobs and EIP-7594 cells; see KZGTypes).
+const (
+	Blob           Type = "Blob"           // a 131,072-byte blob
+	Commitment     Type = "Commitment"     // a KZG commitment to a blob (a G1 point)
+	Proof          Type = "Proof"          // a KZG proof (a G1 point)
+	KZGCell        Type = "Cell"           // one of a blob's 128 cells of 2,048 bytes
+	CellsAndProofs Type = "CellsAndProofs" // one blob's 128 cells and their 128 proofs
+	KZGContext     Type = "KZGContext"     // a library's trusted setup and precomputed tables
+	PeerDASNode    Type = "PeerDASNode"    // a node holding the cells and proofs of N blobs
+)
+
 // The libraries.
 const (
 	Blst  Lib = "blst"
 	Gnark Lib = "gnark"
 	Circl Lib = "circl"
+	CKZG  Lib = "ckzg"  // github.com/ethereum/c-kzg-4844 (cgo, on blst)
+	GoKZG Lib = "gokzg" // github.com/crate-crypto/go-eth-kzg (pure Go, on gnark-crypto)
 )
 
 // The representations of single objects.
@@ -71,11 +84,30 @@ const (
 	MapRoot         Repr = "map-root"
 )
 
+// The representations of the KZG objects.
+const (
+	// ByteForm is the library's own byte-array type (a blob, a cell, a
+	// commitment or proof as 48 bytes; for CellsAndProofs and
+	// PeerDASNode, the form the library returns them in).
+	ByteForm Repr = "bytes"
+	// Decoded is the form a library decodes the bytes into, where it
+	// exposes one: a commitment or proof as a G1 point, a blob as its
+	// field elements; for KZGContext, the trusted setup decoded into the
+	// library's points and tables.
+	Decoded Repr = "decoded"
+	// Packed is a pointer-free form of many cells and proofs: fixed-size
+	// arrays in one contiguous slice.
+	Packed Repr = "packed"
+)
+
 // The layouts.
 const (
 	Pointer    Layout = "pointer"
 	Slice      Layout = "slice"
 	Collection Layout = "collection"
+	// Single is one object per process (a library's KZG context): built
+	// once per pass, never warmed up, N is 1.
+	Single Layout = "single"
 )
 
 // The schemes.
@@ -96,6 +128,14 @@ const (
 	Sign                Op = "sign"                  // sign a message
 	Verify              Op = "verify"                // verify a signature
 	FastAggregateVerify Op = "fast-aggregate-verify" // verify an aggregate signature of one message under many keys
+
+	BlobToCommitment      Op = "blob-to-commitment"       // commit to a blob
+	ComputeBlobProof      Op = "compute-blob-proof"       // compute a blob's KZG proof for its commitment
+	VerifyBlobProof       Op = "verify-blob-proof"        // verify one blob's proof
+	VerifyBlobProofBatch  Op = "verify-blob-proof-batch"  // verify the proofs of many blobs in one call
+	ComputeCellsAndProofs Op = "compute-cells-and-proofs" // extend a blob to its 128 cells and their proofs
+	VerifyCellProofBatch  Op = "verify-cell-proof-batch"  // verify many cells' proofs in one call
+	RecoverCellsAndProofs Op = "recover-cells-and-proofs" // recover a blob's cells and proofs from half its cells
 )
 
 // The operations of the representations that trade memory for speed
@@ -116,13 +156,34 @@ const Prepared Repr = "prepared"
 // The vocabulary, in the order tables list it. Names outside these lists
 // sort after those in them.
 var (
-	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool}
-	Libs    = []Lib{Blst, Gnark, Circl}
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot}
-	Layouts = []Layout{Pointer, Slice, Collection}
+	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool, Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
+	Libs    = []Lib{Blst, Gnark, Circl, CKZG, GoKZG}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, ByteForm, Decoded, Packed}
+	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
-	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify, BatchVerify, PairingCtxVerify, PairingCheck, MSM}
+	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify, BatchVerify, PairingCtxVerify, PairingCheck, MSM,
+		BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
 )
+
+// KZGTypes are the KZG types, the PeerDAS scenario included: what --type
+// kzg selects. They are not among the ObjectTypes (--type all stays the
+// BLS object matrix).
+var KZGTypes = []Type{Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
+
+// KZGOps are the KZG operations (every other operation is a BLS one).
+var KZGOps = []Op{BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
+
+// KZGLibs are the KZG libraries (the others are BLS ones).
+var KZGLibs = []Lib{CKZG, GoKZG}
+
+// IsKZG reports whether l is a KZG library.
+func (l Lib) IsKZG() bool { return slices.Contains(KZGLibs, l) }
+
+// IsKZG reports whether o is a KZG operation.
+func (o Op) IsKZG() bool { return slices.Contains(KZGOps, o) }
+
+// IsKZG reports whether t is a KZG type.
+func (t Type) IsKZG() bool { return slices.Contains(KZGTypes, t) }
 
 // Scenarios are the types that model a whole structure of a real client (a
 // validator public-key cache, an attestation pool) rather than one object;

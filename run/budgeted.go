@@ -25,7 +25,7 @@ func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Opti
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Method = "memprof check"
 	var entries []suites.Entry
 	for _, e := range reg.Entries() {

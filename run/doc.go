@@ -41,8 +41,11 @@
 //
 //  4. Check the agreement. Before any operation is timed, the libraries
 //     must compute the same keys and signatures as fixtures/vectors.json
-//     (agree.Run, or Options.Agree). When they disagree nothing is timed,
-//     Results.Agreement says so and the error is the *agree.Disagreement.
+//     (agree.Run, or Options.Agree) when a BLS operation is selected, and
+//     the same KZG commitments, proofs and cells as fixtures/kzg-vectors.json
+//     (suites/agree/kzg.Run, or Options.AgreeKZG) when a KZG one is; Verify
+//     runs both. When they disagree nothing is timed, Results.Agreement
+//     says so and the error is the *agree.Disagreement.
 //
 //  5. Check each operation. Each available operation is prepared and run
 //     once, and must compute the known result of fixtures/vectors.json
@@ -52,7 +55,13 @@
 //  6. Time the operations (memprof.MeasureThroughput). The operations of
 //     one type and name, every library and representation, form a group
 //     sampled alternately, so that drift of a noisy machine hits them
-//     alike. Each becomes a throughput row, in the registry's order.
+//     alike. Each becomes a throughput row, in the registry's order. The
+//     operations of an isolation group (suites.Op.Isolate: c-kzg's at one
+//     precompute level, as c-kzg holds one setup per process) are checked
+//     and timed in a child process of their own, one group after another,
+//     after the others (memprof.RunInChild; the child serves ChildTasks).
+//     An operation of a cgo library (suites.Op.CHeap) also records the C
+//     heap it keeps per call, measured on untimed calls.
 //
 //  7. Return the results: a *model.Results with the schema, the
 //     environment (memprof.CurrentEnv with the registry's module
@@ -79,7 +88,8 @@
 //
 //	func main() {
 //		if memprof.ChildRequested() {
-//			if err := memprof.ServeChildren(all.Registry().ChildLookups()); err != nil {
+//			reg := all.Registry()
+//			if err := memprof.ServeChild(reg.LookupCase, run.ChildTasks(reg)...); err != nil {
 //				fmt.Fprintln(os.Stderr, err)
 //				os.Exit(1)
 //			}

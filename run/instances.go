@@ -40,7 +40,7 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 		return nil, err
 	}
 	ev := &events{f: opts.Progress}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Unavailable = unavailable
 	rs.Instances = measureEntries(ctx, entries, opts, ev)
 	if len(ops) > 0 {
@@ -59,7 +59,9 @@ func checkMemory(entries []suites.Entry, opts Options) error {
 	for _, e := range entries {
 		n := opts.nFor(e)
 		for _, s := range opts.Sweep {
-			n = max(n, s)
+			if e.FixedN == 0 {
+				n = max(n, s)
+			}
 		}
 		if err := memprof.CheckMemory(n, uint64(max(e.SizeHint, 1))); err != nil {
 			return fmt.Errorf("%s: %w", e.Key, err)
@@ -106,7 +108,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 		return failedResult(e, n, err)
 	}
 	r := model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
-	if len(opts.Sweep) > 0 {
+	if len(opts.Sweep) > 0 && e.FixedN == 0 { // an entry of one N has no sweep
 		var points []model.SweepPoint
 		for _, sn := range opts.Sweep {
 			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn))

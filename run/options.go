@@ -10,6 +10,7 @@ import (
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 )
 
 // Options tune the workflows; the zero Options measure with the engine's
@@ -45,6 +46,11 @@ type Options struct {
 	// Agree is the agreement check run before any operation is timed
 	// (and by Verify); nil means agree.Run.
 	Agree func(*suites.Registry) (*agree.Report, error)
+	// AgreeKZG is the KZG agreement check, run before any KZG operation
+	// is timed (and by Verify); nil means suites/agree/kzg.Run. Agree
+	// runs before BLS operations only, so that each selection pays for
+	// the check of what it times.
+	AgreeKZG func(*suites.Registry) (*agree.Report, error)
 
 	// Ready, if set, is called once the selection is resolved and found
 	// measurable, before the memory check and before anything runs: the
@@ -59,14 +65,20 @@ type Options struct {
 	// (memprof report --throughput=false); Instances ignores it.
 	SkipThroughput bool
 
+	// Machine and Commit, when set, name the runner and the commit in the
+	// results' environment (env.machine, env.commit) instead of the host
+	// name and the binary's VCS revision (memprof.CurrentEnv).
+	Machine, Commit string
+
 	// AllPaths times every operation from every representation
 	// (throughput --paths all); by default the paths of the full matrix
 	// that the trade-off summary does not need (suites.Op.FullMatrix) are
 	// left out.
 	AllPaths bool
 	// NoSites skips the profile of where each timed operation allocates
-	// (model.OpCost.Sites), which runs in one child process after the
-	// timing.
+	// (model.OpCost.Sites), which runs after the timing in a child
+	// process (one for the operations timed here, one per isolation
+	// group).
 	NoSites bool
 }
 
@@ -113,9 +125,12 @@ func (o Options) check() error {
 	return nil
 }
 
-// nFor is the number of instances measured for e.
+// nFor is the number of instances measured for e: its FixedN when it has
+// one, whatever N is given.
 func (o Options) nFor(e suites.Entry) int {
 	switch {
+	case e.FixedN > 0:
+		return e.FixedN
 	case o.N > 0:
 		return o.N
 	case e.DefaultN > 0:
@@ -147,6 +162,13 @@ func (o Options) agree(reg *suites.Registry) (*agree.Report, error) {
 		return o.Agree(reg)
 	}
 	return agree.Run(reg)
+}
+
+func (o Options) agreeKZG(reg *suites.Registry) (*agree.Report, error) {
+	if o.AgreeKZG != nil {
+		return o.AgreeKZG(reg)
+	}
+	return kzgagree.Run(reg)
 }
 
 func (o Options) ready() error {
@@ -220,7 +242,15 @@ func (e *events) send(ev Event) {
 }
 
 // newResults starts the results of a workflow on reg: the schema and the
-// environment, with the versions of reg's libraries.
-func newResults(reg *suites.Registry) *model.Results {
-	return &model.Results{Schema: model.Schema, Env: memprof.CurrentEnv(reg.Modules()...)}
+// environment, with the versions of reg's libraries, and the machine and
+// commit of opts where it names them.
+func newResults(reg *suites.Registry, opts Options) *model.Results {
+	env := memprof.CurrentEnv(reg.Modules()...)
+	if opts.Machine != "" {
+		env.Machine = opts.Machine
+	}
+	if opts.Commit != "" {
+		env.Commit = opts.Commit
+	}
+	return &model.Results{Schema: model.Schema, Env: env}
 }

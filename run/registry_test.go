@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 		if r, ok := childRegistries[os.Getenv(testRegistryEnv)]; ok {
 			reg = r
 		}
-		if err := memprof.ServeChildren(reg().ChildLookups()); err != nil {
+		if err := memprof.ServeChild(reg().LookupCase, ChildTasks(reg())...); err != nil {
 			fmt.Fprintln(os.Stderr, "run test child:", err)
 			os.Exit(1)
 		}
@@ -31,8 +31,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testRegistryEnv names the registry a child serves: the test registry,
-// or with "sites" sitesRegistry (see childOfThisTest).
+// testRegistryEnv names the registry a child serves, its cases and its
+// tasks (ChildTasks): the test registry, or one of childRegistries (see
+// childOfThisTest).
 const testRegistryEnv = "MEMPROF_RUN_TEST_REGISTRY"
 
 // childOfThisTest is the child that serves registry, one of

@@ -62,7 +62,9 @@ func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
 // ParseTypes canonicalises a comma-separated list of types. Besides type
 // names it takes "all" (the single-object types, model.ObjectTypes:
 // measured in seconds), "scenarios" (model.Scenarios, measured at
-// 1,000,000 validators) and "everything" (both); "" means all.
+// 1,000,000 validators), "kzg" (model.KZGTypes: blobs, cells, the
+// contexts and the PeerDAS scenario) and "everything" (every type); ""
+// means all.
 func ParseTypes(v string) ([]model.Type, error) {
 	if strings.TrimSpace(v) == "" {
 		return slices.Clone(model.ObjectTypes), nil
@@ -81,18 +83,54 @@ func ParseTypes(v string) ([]model.Type, error) {
 			add(model.ObjectTypes...)
 		case strings.EqualFold(p, "scenarios"):
 			add(model.Scenarios...)
+		case strings.EqualFold(p, "kzg"):
+			add(model.KZGTypes...)
 		case strings.EqualFold(p, "everything"):
 			add(model.Types...)
 		default:
 			c, err := model.Canonical("type", p, model.Types)
 			if err != nil {
-				return nil, fmt.Errorf("%v, or all (the object types), scenarios, everything", err)
+				return nil, fmt.Errorf("%v, or all (the object types), scenarios, kzg, everything", err)
 			}
 			add(c)
 		}
 	}
 	return out, nil
 }
+
+// ParseOpTypes is ParseTypes for a selection of operations: the names of
+// groups (all: the object types, kzg, scenarios, everything) stand for the
+// types of the group that have operations (opTypes), so that
+// "throughput --type kzg" times every KZG operation and "--type all" the
+// BLS ones, as before there were KZG types; a type named on its own is
+// kept, and a workflow refuses it if it has no operations.
+func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
+	var out []model.Type
+	for _, part := range strings.Split(v, ",") {
+		if strings.TrimSpace(part) == "" {
+			part = `""` // not "" (which ParseTypes reads as all): an empty name is an unknown type
+		}
+		ts, err := ParseTypes(part)
+		if err != nil {
+			return nil, err
+		}
+		if p := strings.TrimSpace(part); !slices.ContainsFunc(typeGroups, func(g string) bool { return strings.EqualFold(g, p) }) {
+			if !slices.Contains(out, ts[0]) {
+				out = append(out, ts[0])
+			}
+			continue
+		}
+		for _, t := range ts {
+			if slices.Contains(opTypes, t) && !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out, nil
+}
+
+// typeGroups are the names ParseTypes takes besides type names.
+var typeGroups = []string{"all", "scenarios", "kzg", "everything"}
 
 // selectCases returns the entries of reg that sel selects: those that can
 // be measured, and those that cannot, with why, both in the registry's

@@ -127,10 +127,29 @@ func TestParseTypes(t *testing.T) {
 		{"all", model.ObjectTypes, ""},
 		{"scenarios", model.Scenarios, ""},
 		{"EVERYTHING", model.Types, ""},
+		{"kzg", model.KZGTypes, ""},
+		{"Blob,KZG", model.KZGTypes, ""},
 		{"signature, g1,Signature", []model.Type{model.Signature, model.G1}, ""},
 		{"G2,all", append([]model.Type{model.G2}, model.SecretKey, model.PublicKey, model.Signature, model.G1), ""},
-		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, everything"},
+		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, kzg, everything"},
 		{"G1,,G2", nil, `unknown type ""`},
+	})
+}
+
+// TestParseOpTypes: group names select the group's types that have
+// operations (all stays the BLS ones); a type named alone is kept even
+// without operations, for the workflow to refuse.
+func TestParseOpTypes(t *testing.T) {
+	opTypes := []model.Type{model.PublicKey, model.G1, model.Proof, model.KZGCell}
+	parse := func(v string) ([]model.Type, error) { return ParseOpTypes(v, opTypes) }
+	checkParse(t, "ParseOpTypes", parse, []parseCase[model.Type]{
+		{"all", []model.Type{model.PublicKey, model.G1}, ""},
+		{"kzg", []model.Type{model.Proof, model.KZGCell}, ""},
+		{"everything", opTypes, ""},
+		{"Blob", []model.Type{model.Blob}, ""},
+		{"kzg,G1,all", []model.Type{model.Proof, model.KZGCell, model.G1, model.PublicKey}, ""},
+		{"G1,,G2", nil, `unknown type`},
+		{"Sig", nil, `unknown type "Sig"`},
 	})
 }
 
@@ -154,17 +173,21 @@ func TestNFor(t *testing.T) {
 	scenario := testRegistry().Entries()[0]
 	scenario.DefaultN = 1_000_000
 	plain := testRegistry().Entries()[0]
+	// fixed is measured at its FixedN whatever N is given: a context (1),
+	// a PeerDAS node of 768 blobs.
+	fixed := testRegistry().Entries()[0]
+	fixed.FixedN = 768
 	tests := []struct {
 		name string
 		n    int
-		want [2]int // for plain, for scenario
+		want [3]int // for plain, for scenario, for fixed
 	}{
-		{"default", 0, [2]int{memprof.DefaultN, scenario.DefaultN}},
-		{"given", 1234, [2]int{1234, 1234}},
+		{"default", 0, [3]int{memprof.DefaultN, scenario.DefaultN, fixed.FixedN}},
+		{"given", 1234, [3]int{1234, 1234, fixed.FixedN}},
 	}
 	for _, tt := range tests {
 		o := Options{N: tt.n}
-		if got := [2]int{o.nFor(plain), o.nFor(scenario)}; got != tt.want {
+		if got := [3]int{o.nFor(plain), o.nFor(scenario), o.nFor(fixed)}; got != tt.want {
 			t.Errorf("%s: got N %v, want %v", tt.name, got, tt.want)
 		}
 	}

@@ -49,7 +49,7 @@ func allocatingOp(key model.Key, alloc func()) suites.Op {
 
 // childRegistries are the registries a child of these tests may serve
 // instead of the test registry (childOfThisTest).
-var childRegistries = map[string]func() *suites.Registry{"sites": sitesRegistry, "all": all.Registry}
+var childRegistries = map[string]func() *suites.Registry{"sites": sitesRegistry, "all": all.Registry, "isolated": isolatedRegistry}
 
 var sitesRegistry = sync.OnceValue(func() *suites.Registry {
 	worker := func() {

@@ -43,7 +43,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Instances = []model.Result{}
 	err := measureOps(ctx, reg, rs, ops, opts, &events{f: opts.Progress})
 	if ctx.Err() != nil {
@@ -52,29 +52,70 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 	return rs, err
 }
 
-// Verify runs the agreement check alone (agree.Run, or opts.Agree) and
-// returns results holding only its outcome. When the libraries disagree
-// the error is the *agree.Disagreement, and there are no results.
+// Verify runs the agreement checks alone, the signatures' (agree.Run, or
+// opts.Agree) and the KZG one (suites/agree/kzg.Run, or opts.AgreeKZG),
+// and returns results holding only their outcome. When the libraries
+// disagree the error is the *agree.Disagreement, and there are no results.
+//
+// A check runs when reg has libraries for it or opts gives it; when
+// neither does for either, the signatures' runs (and says that no library
+// is available).
 func Verify(reg *suites.Registry, opts Options) (*model.Results, error) {
-	rep, err := agreement(reg, opts)
+	bls := len(reg.AgreeLibs()) > 0 || opts.Agree != nil
+	kzg := len(reg.KZGAgreeLibs()) > 0 || opts.AgreeKZG != nil
+	rep, err := agreement(reg, opts, bls || !kzg, kzg)
 	if err != nil {
 		return nil, err
 	}
-	rs := newResults(reg)
+	rs := newResults(reg, opts)
 	rs.Instances = []model.Result{}
 	rs.Agreement = rep.Agreement(true)
 	return rs, nil
 }
 
-// agreement runs the agreement check; an error that is not a
-// disagreement says the check could not run.
-func agreement(reg *suites.Registry, opts Options) (*agree.Report, error) {
-	rep, err := opts.agree(reg)
-	var d *agree.Disagreement
-	if err != nil && !errors.As(err, &d) {
-		return nil, fmt.Errorf("checking agreement: %w", err)
+// agreement runs the agreement checks asked for, the signatures' (bls)
+// then the KZG one (kzg), and returns their reports merged; an error that
+// is not a disagreement says a check could not run.
+func agreement(reg *suites.Registry, opts Options, bls, kzg bool) (*agree.Report, error) {
+	var checks []func(*suites.Registry) (*agree.Report, error)
+	if bls {
+		checks = append(checks, opts.agree)
 	}
-	return rep, err
+	if kzg {
+		checks = append(checks, opts.agreeKZG)
+	}
+	var merged *agree.Report
+	for _, check := range checks {
+		rep, err := check(reg)
+		merged = mergeReports(merged, rep)
+		var d *agree.Disagreement
+		if err != nil && !errors.As(err, &d) {
+			return nil, fmt.Errorf("checking agreement: %w", err)
+		}
+		if err != nil {
+			return merged, err
+		}
+	}
+	return merged, nil
+}
+
+// mergeReports adds b's cases, libraries and unavailable libraries to a's.
+func mergeReports(a, b *agree.Report) *agree.Report {
+	switch {
+	case b == nil:
+		return a
+	case a == nil:
+		return b
+	}
+	m := &agree.Report{Cases: a.Cases + b.Cases, Libs: slices.Concat(a.Libs, b.Libs), Unavailable: map[model.Lib]string{}}
+	slices.Sort(m.Libs)
+	m.Libs = slices.Compact(m.Libs)
+	for _, u := range []map[model.Lib]string{a.Unavailable, b.Unavailable} {
+		for lib, why := range u {
+			m.Unavailable[lib] = why
+		}
+	}
+	return m
 }
 
 // measureOps runs the agreement check, checks each operation's result and
@@ -84,6 +125,12 @@ func agreement(reg *suites.Registry, opts Options) (*agree.Report, error) {
 // error is the *agree.Disagreement when the libraries disagree (rs.Agreement
 // then says so and no operation is timed), or says why nothing could be
 // timed.
+//
+// The operations of an isolation group (suites.Op.Isolate: c-kzg's at one
+// precompute level) are checked and timed in a child process of their
+// own, one group after another, after the others (see isolate.go). Then,
+// unless opts.NoSites, where each timed operation allocates is profiled
+// in child processes (see sites.go).
 func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, ops []suites.Op, opts Options, ev *events) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
@@ -91,7 +138,9 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 	ops = opts.paths(ops)
 	ev.send(Event{Kind: OpsStarting})
 	defer ev.send(Event{Kind: OpsDone})
-	rep, err := agreement(reg, opts)
+	bls := slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() && !o.Type.IsKZG() })
+	kzg := slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() && o.Type.IsKZG() })
+	rep, err := agreement(reg, opts, bls || !kzg, kzg)
 	if err != nil {
 		if rep != nil {
 			rs.Agreement = rep.Agreement(false)
@@ -102,58 +151,144 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 	for _, u := range rs.Agreement.Unavailable {
 		ev.send(Event{Kind: AgreementWithout, Message: u})
 	}
-	v, err := fixtures.Load()
+
+	var here []suites.Op
+	isolated := map[string][]suites.Op{}
+	var groupNames []string
+	for _, o := range ops {
+		switch {
+		case !o.Unavailable.IsZero():
+			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: o.Key, Why: o.Unavailable})
+		case o.Isolate != "":
+			if _, ok := isolated[o.Isolate]; !ok {
+				groupNames = append(groupNames, o.Isolate)
+			}
+			isolated[o.Isolate] = append(isolated[o.Isolate], o)
+		default:
+			here = append(here, o)
+		}
+	}
+	checked, err := checkOps(here, ev)
 	if err != nil {
 		return err
 	}
-
-	var groups [][]memprof.ThroughputCase
-	var groupRows [][]model.ThroughputRow
-	timed := 0
-	for _, o := range ops {
-		if !o.Unavailable.IsZero() {
-			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: o.Key, Why: o.Unavailable})
-			continue
+	timed := checked.timed
+	for _, g := range groupNames {
+		timed += len(isolated[g])
+	}
+	rs.Throughput = append(rs.Throughput, checked.failed...)
+	if timed == 0 {
+		return nil
+	}
+	to := opts.timing()
+	plan := TimingPlan{Ops: timed, Groups: len(checked.groups) + len(groupNames), Samples: to.Samples, MinSample: to.MinSample,
+		Estimate: time.Duration(timed) * (time.Duration(to.Samples)*to.MinSample + to.MinSample/2)}
+	ev.send(Event{Kind: TimingStarted, Timing: plan})
+	rows, err := checked.time(ctx, to, ev)
+	if err != nil {
+		return err
+	}
+	for _, g := range groupNames {
+		grows, err := timeIsolated(ctx, opts.Child, g, isolated[g], to)
+		if err != nil {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
+			grows = failedRows(isolated[g], err)
 		}
+		for _, r := range grows {
+			if r.Error != "" {
+				ev.send(Event{Kind: OpFailed, Key: r.Key, Err: errors.New(r.Error)})
+			}
+		}
+		rows = append(rows, grows...)
+	}
+	rs.Method = memprof.ThroughputMethod
+	if !opts.NoSites {
+		if err := profileSites(ctx, rows, ops, opts, ev); err != nil {
+			return err
+		}
+		rs.Method += " " + memprof.OpSitesMethod
+	}
+	rs.Throughput = append(rs.Throughput, rows...)
+	return nil
+}
+
+// checkedOps are operations checked and ready to time: the groups the
+// sampler takes (the operations of one type and name, every library and
+// representation, sampled alternately) and their rows, and the rows of
+// those that failed their check.
+type checkedOps struct {
+	groups    [][]memprof.ThroughputCase
+	groupRows [][]model.ThroughputRow
+	failed    []model.ThroughputRow
+	timed     int
+}
+
+// checkOps checks each operation's result (suites.CheckOp) and that it
+// rejects what it must (suites.CheckOpRejects), records the C heap the
+// operations of a cgo library keep per call, and forms the groups. An
+// operation that fails is a row with its error and an OpFailed event. The
+// error is for a failure that is no operation's: the vectors cannot be
+// read.
+func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
+	c := &checkedOps{}
+	if len(ops) == 0 {
+		return c, nil
+	}
+	v, err := fixtures.Load()
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range ops {
 		row := model.ThroughputRow{Key: o.Key, Note: o.Note, OpCost: model.OpCost{Path: o.Path, CoresDependent: o.CoresDependent}}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
 		}
+		if err == nil && o.CHeap {
+			row.CHeapBytesPerOp, err = cHeapPerCall(h.Run)
+			if err != nil {
+				row.Note = joinNote(row.Note, "no C heap figure: "+err.Error())
+				err = nil
+			}
+		}
 		if err != nil {
 			row.Error = err.Error()
-			rs.Throughput = append(rs.Throughput, row)
+			c.failed = append(c.failed, row)
 			ev.send(Event{Kind: OpFailed, Key: o.Key, Err: err})
 			continue
 		}
-		c := memprof.ThroughputCase{Name: row.Key.String(), Run: h.Run}
+		tc := memprof.ThroughputCase{Name: row.Key.String(), Run: h.Run}
 		// Operations of the same type and name are compared with one
 		// another: they form one group, sampled alternately.
-		if n := len(groups); n > 0 && sameGroup(groupRows[n-1][0], row) {
-			groups[n-1] = append(groups[n-1], c)
-			groupRows[n-1] = append(groupRows[n-1], row)
+		if n := len(c.groups); n > 0 && sameGroup(c.groupRows[n-1][0], row) {
+			c.groups[n-1] = append(c.groups[n-1], tc)
+			c.groupRows[n-1] = append(c.groupRows[n-1], row)
 		} else {
-			groups = append(groups, []memprof.ThroughputCase{c})
-			groupRows = append(groupRows, []model.ThroughputRow{row})
+			c.groups = append(c.groups, []memprof.ThroughputCase{tc})
+			c.groupRows = append(c.groupRows, []model.ThroughputRow{row})
 		}
-		timed++
+		c.timed++
 	}
-	if timed == 0 {
-		return nil
+	return c, nil
+}
+
+// time times the groups and returns their rows, in group order.
+func (c *checkedOps) time(ctx context.Context, to memprof.ThroughputOptions, ev *events) ([]model.ThroughputRow, error) {
+	if c.timed == 0 {
+		return nil, nil
 	}
-	to := opts.timing()
-	plan := TimingPlan{Ops: timed, Groups: len(groups), Samples: to.Samples, MinSample: to.MinSample,
-		Estimate: time.Duration(timed) * (time.Duration(to.Samples)*to.MinSample + to.MinSample/2)}
-	ev.send(Event{Kind: TimingStarted, Timing: plan})
-	timings, err := memprof.MeasureThroughput(ctx, groups, to)
+	timings, err := memprof.MeasureThroughput(ctx, c.groups, to)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	rs.Method = memprof.ThroughputMethod
-	rows := slices.Concat(groupRows...)
+	rows := slices.Concat(c.groupRows...)
 	for i, t := range timings {
 		r := &rows[i]
+		cheap := r.CHeapBytesPerOp // measured by checkOps, not by the sampler
 		r.Timing = t.Timing
+		r.CHeapBytesPerOp = cheap
 		if t.Note != "" {
 			r.Note = joinNote(r.Note, t.Note)
 		}
@@ -163,14 +298,32 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 			ev.send(Event{Kind: OpFailed, Key: r.Key, Err: t.Err})
 		}
 	}
-	if !opts.NoSites {
-		if err := profileSites(ctx, rows, opts, ev); err != nil {
-			return err
-		}
-		rs.Method += " " + memprof.OpSitesMethod
+	return rows, nil
+}
+
+// cHeapCalls is how many calls, besides the timed ones, measure the C heap
+// an operation keeps per call.
+const cHeapCalls = 2
+
+// cHeapPerCall runs run cHeapCalls times, untimed, and returns the growth
+// of the C heap in use divided by the calls (memprof.CHeapInUse before and
+// after).
+func cHeapPerCall(run func() error) (*float64, error) {
+	before, err := memprof.CHeapInUse()
+	if err != nil {
+		return nil, err
 	}
-	rs.Throughput = append(rs.Throughput, rows...)
-	return nil
+	for range cHeapCalls {
+		if err := run(); err != nil {
+			return nil, err
+		}
+	}
+	after, err := memprof.CHeapInUse()
+	if err != nil {
+		return nil, err
+	}
+	v := float64(after-before) / cHeapCalls
+	return &v, nil
 }
 
 // paths returns ops without the paths of the full matrix, unless every
@@ -180,43 +333,6 @@ func (o Options) paths(ops []suites.Op) []suites.Op {
 		return ops
 	}
 	return slices.DeleteFunc(slices.Clone(ops), func(op suites.Op) bool { return op.FullMatrix })
-}
-
-// profileSites finds where each timed row of rows allocates, in one child
-// process (memprof.OpSitesInChild), and sets the rows' sites. A row whose
-// operation could not be profiled says why in its note; the error is for
-// ctx being done.
-func profileSites(ctx context.Context, rows []model.ThroughputRow, opts Options, ev *events) error {
-	var names []string
-	var at []int
-	for i, r := range rows {
-		if r.Error == "" {
-			names, at = append(names, r.BenchName()), append(at, i)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	ev.send(Event{Kind: SitesStarting, Total: len(names)})
-	res, err := memprof.OpSitesInChild(ctx, opts.Child, names, memprof.OpSiteOptions{})
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	for j, i := range at {
-		r := &rows[i]
-		switch {
-		case err != nil:
-			r.Note = joinNote(r.Note, "no allocation sites: "+err.Error())
-		case res[j].Err != nil:
-			r.Note = joinNote(r.Note, "no allocation sites: "+res[j].Err.Error())
-		default:
-			r.Sites, r.SitesCalls = res[j].Sites.Sites, res[j].Sites.Calls
-			if r.Sites == nil {
-				r.Sites = []model.OpSite{} // profiled: allocates nothing
-			}
-		}
-	}
-	return nil
 }
 
 func sameGroup(a, b model.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }

@@ -4,14 +4,13 @@ import (
 	"fmt"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/memprof"
 )
 
 // LookupOp finds an available operation by its key's BenchName, prepares
 // it and checks that it computes the known result (CheckOp), and returns
-// the call to run: the lookup a child process hands to
-// memprof.ServeChildren (memprof.Lookups.Op), so that the parent and the
-// child name an operation the same way.
+// the call to run: the lookup of the child process that profiles where
+// operations allocate (memprof.OpSitesTask; run.ChildTasks), so that the
+// parent and the child name an operation the same way.
 func (r *Registry) LookupOp(name string) (func() error, error) {
 	for _, o := range r.ops {
 		if o.BenchName() != name {
@@ -31,10 +30,4 @@ func (r *Registry) LookupOp(name string) (func() error, error) {
 		return h.Run, nil
 	}
 	return nil, fmt.Errorf("no operation %q registered", name)
-}
-
-// ChildLookups returns what a measuring child process serves for r (see
-// memprof.ServeChildren): its instance cases and its operations, by name.
-func (r *Registry) ChildLookups() memprof.Lookups {
-	return memprof.Lookups{Case: r.LookupCase, Op: r.LookupOp}
 }

@@ -114,6 +114,20 @@ type Op struct {
 	// CoresDependent says that what one call allocates depends on the
 	// number of cores (model.OpCost.CoresDependent).
 	CoresDependent bool
+	// Isolate, when not empty, names the group of operations that must be
+	// timed in a process of their own, one process per group: a library
+	// that holds one context per process (c-kzg: "ckzg/precompute=6").
+	// Operations of one group share the process; the workflows run each
+	// group in a child (run.ChildTasks).
+	Isolate string
+	// CHeap says that the operation's library allocates in C: its timing
+	// records the C heap kept per call (model.Timing.CHeapBytesPerOp).
+	CHeap bool
+	// Want, if set, returns what Result must return after a Run on the
+	// valid inputs: the KZG operations know theirs from
+	// fixtures/kzg-vectors.json. When nil, CheckOp uses WantOpResult (the
+	// BLS vectors).
+	Want func() ([]byte, error)
 }
 
 // OpInput selects the inputs Prepare builds.
@@ -199,6 +213,16 @@ func WantOpResult(t model.Type, op model.Op, v *fixtures.Vectors) ([]byte, error
 	return WantResult(model.Key{Type: t, Op: op, Batch: 1}, v)
 }
 
+// OpWant is the result op must compute on the valid inputs: op.Want's
+// when set (the KZG operations), else WantResult's from v (the BLS
+// vectors).
+func OpWant(op Op, v *fixtures.Vectors) ([]byte, error) {
+	if op.Want != nil {
+		return op.Want()
+	}
+	return WantResult(op.Key, v)
+}
+
 // WantResult is WantOpResult for the operation k, whose batch decides
 // the result of some operations:
 //
@@ -243,7 +267,7 @@ func WantResult(k model.Key, v *fixtures.Vectors) ([]byte, error) {
 }
 
 // CheckOp prepares op on valid inputs, runs it once and compares its
-// result with WantOpResult; it returns the prepared harness so that the
+// result with OpWant; it returns the prepared harness so that the
 // caller can time it. The throughput command runs it before timing, so
 // that no number is printed for an operation that computes the wrong thing.
 func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
@@ -258,12 +282,12 @@ func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
 	if err != nil {
 		return OpHarness{}, fmt.Errorf("%s: result: %w", op.Key, err)
 	}
-	want, err := WantResult(op.Key, v)
+	want, err := OpWant(op, v)
 	if err != nil {
 		return OpHarness{}, fmt.Errorf("%s: %w", op.Key, err)
 	}
 	if !bytes.Equal(got, want) {
-		return OpHarness{}, fmt.Errorf("%s: wrong result: got %s, want %s (fixtures/vectors.json)", op.Key, hex.EncodeToString(got), hex.EncodeToString(want))
+		return OpHarness{}, fmt.Errorf("%s: wrong result: got %s, want %s (%s)", op.Key, hex.EncodeToString(got), hex.EncodeToString(want), opVectorsFile(op))
 	}
 	return h, nil
 }
@@ -322,4 +346,12 @@ func OpVerifyMessage(in OpInput) []byte {
 		return OpOtherMessage
 	}
 	return OpMessage
+}
+
+// opVectorsFile names the file an operation's known result comes from.
+func opVectorsFile(op Op) string {
+	if op.Type.IsKZG() {
+		return fixtures.KZGVectorsFile
+	}
+	return "fixtures/vectors.json"
 }

@@ -31,6 +31,11 @@ type Entry struct {
 	// DefaultN, if not zero, is the N measured when the user gives none:
 	// scenarios are measured at their real scale (1,000,000 validators).
 	DefaultN int
+	// FixedN, if not zero, is the only N the entry is measured at,
+	// whatever N the user gives, and no sweep applies: 1 for a case of
+	// the single layout (one object per process), the size its parameter
+	// names for a scenario measured at several sizes (blobs=768).
+	FixedN int
 	// Unavailable, when not zero, says why this combination cannot be
 	// measured; Case is nil then.
 	Unavailable model.Why
@@ -49,6 +54,9 @@ type Suite struct {
 	Entries []Entry
 	Ops     []Op
 	Agree   []AgreeLib
+	// KZGAgree is the suite's part of the KZG agreement check
+	// (suites/agree/kzg).
+	KZGAgree []KZGAgreeLib
 }
 
 // Registry is every entry, operation and agreement library of a set of
@@ -59,6 +67,7 @@ type Registry struct {
 	byName  map[string]int
 	ops     []Op
 	agree   []AgreeLib
+	kzg     []KZGAgreeLib
 	modules []string
 }
 
@@ -77,10 +86,12 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	}, func(o Op) model.Key { return o.Key })
 	agree := newChecked("agreement lib", func(l AgreeLib) (AgreeLib, error) { return l, checkAgreeLib(l) },
 		func(l AgreeLib) model.Lib { return l.Lib })
+	kzg := newChecked("KZG agreement lib", func(l KZGAgreeLib) (KZGAgreeLib, error) { return l, checkKZGAgreeLib(l) },
+		func(l KZGAgreeLib) model.Lib { return l.Lib })
 	r := &Registry{byName: map[string]int{}}
 	var errs []error
 	for _, s := range suites {
-		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree)) {
+		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree), kzg.add(s.KZGAgree)) {
 			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
 		}
 		for _, m := range s.Modules {
@@ -92,13 +103,14 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	r.entries, r.ops, r.agree = entries.items, ops.items, agree.items
+	r.entries, r.ops, r.agree, r.kzg = entries.items, ops.items, agree.items, kzg.items
 	slices.SortStableFunc(r.entries, func(a, b Entry) int { return model.Compare(a.Key, b.Key) })
 	for i, e := range r.entries {
 		r.byName[e.BenchName()] = i
 	}
 	slices.SortStableFunc(r.ops, func(a, b Op) int { return model.Compare(a.Key, b.Key) })
 	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
+	slices.SortStableFunc(r.kzg, func(a, b KZGAgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
 	return r, nil
 }
 
@@ -173,6 +185,12 @@ func checkEntry(e Entry) error {
 	if (e.Case == nil) == e.Unavailable.IsZero() {
 		return fmt.Errorf("entry %s: exactly one of Case and Unavailable must be set", e.Key)
 	}
+	if (e.Layout == model.Single) != (e.FixedN == 1) {
+		return fmt.Errorf("entry %s: an entry of the %s layout, and only one, has FixedN 1 (got %d)", e.Key, model.Single, e.FixedN)
+	}
+	if e.FixedN < 0 {
+		return fmt.Errorf("entry %s: FixedN must not be negative, got %d", e.Key, e.FixedN)
+	}
 	if !e.Unavailable.IsZero() && !model.Known(e.Unavailable.Kind, model.Kinds) {
 		return fmt.Errorf("entry %s: unavailable without a known kind (%q)", e.Key, e.Unavailable.Kind)
 	}
@@ -228,6 +246,9 @@ func (r *Registry) OpTypes() []model.Type {
 
 // AgreeLibs returns the agreement libraries in vocabulary order.
 func (r *Registry) AgreeLibs() []AgreeLib { return r.agree }
+
+// KZGAgreeLibs returns the KZG agreement libraries in vocabulary order.
+func (r *Registry) KZGAgreeLibs() []KZGAgreeLib { return r.kzg }
 
 // Modules returns the module paths of the suites' libraries, whose
 // versions results record (memprof.CurrentEnv).

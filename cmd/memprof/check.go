@@ -14,7 +14,7 @@ import (
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--update [--headroom 1.2]] [-n N] [--samples N] [--min-sample D] [--max-bytes SIZE]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -32,7 +32,18 @@ range; otherwise it warns. A time budget whose operation could not be timed
 throughput rows) is an error, never a pass.
 
 Each failure names the case, the metric, measured vs budget and by how
-much, and the budget's file:line, owner and reason.
+much, and the budget's file:line, owner and reason. --format markdown
+writes the same for a pull-request comment: the verdict first, the
+outcomes that did not pass with their change against the budget (bytes
+and percent), every outcome in a <details> block, and the waivers.
+
+A budget with expires: 2027-03-31 (and issue: URL) is a waiver that ends:
+it holds through the end of that day (UTC) and then fails, whatever is
+measured, with "budget expired on 2027-03-31 (owner, issue)"; --update
+does not extend it (it refuses while one has expired). A time budget with
+min_delta: 5% (or a duration, 50us) warns instead of failing when the
+median is over the budget by no more than that: a noise floor. Bytes and
+allocation budgets stay exact.
 
 With --update, check rewrites each limit in the file to the current
 measurement (bytes and allocations exactly, times as median x --headroom),
@@ -65,8 +76,11 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	to.add(fs, "when timing, ", false)
 	var limits inputLimits
 	limits.addFlag(fs, "the budgets or results file")
-	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
+	format := addFormat(fs, "text", "markdown")
+	out := addOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*update, "without --update", []string{"headroom"}},
+			{!*update, "with --update: it rewrites the budgets file and prints no report", []string{"format", "o"}},
 			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}}
 	}); done {
 		return code
@@ -93,6 +107,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			return inv.fail("%v", err)
 		}
 	}
+	if err := checkWritable("the check", *out); err != nil {
+		return inv.fail("%v", err)
+	}
 
 	var rs *model.Results
 	if *resultsPath != "" {
@@ -118,11 +135,16 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
 	}
-	var out bytes.Buffer
-	if err := gatereport.Check(&out, rep); err != nil {
+	var buf bytes.Buffer
+	if format.value == "markdown" {
+		err = gatereport.CheckMarkdown(&buf, rep, rs.Env)
+	} else {
+		err = gatereport.Check(&buf, rep)
+	}
+	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if _, err := inv.stdout.Write(out.Bytes()); err != nil {
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	switch {

@@ -12,9 +12,11 @@ import (
 	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
 )
@@ -88,12 +90,14 @@ type command struct {
 var commands = []*command{
 	checkCommand,
 	compareCommand,
+	exportCommand,
 	heapscanCommand,
 	instancesCommand,
 	listCommand,
 	reportCommand,
 	throughputCommand,
 	verifyCommand,
+	versionCommand,
 }
 
 // lookup returns the command called name.
@@ -140,7 +144,7 @@ var registry = all.Registry
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChildren(registry().ChildLookups()); err != nil {
+		if err := memprof.ServeChild(registry().LookupCase, workflow.ChildTasks(registry())...); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}
@@ -163,6 +167,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usage(stdout)
 		return exitOK
+	case "--version", "-version":
+		name = versionCommand.Name
 	}
 	c, ok := lookup(name)
 	if !ok {
@@ -185,6 +191,19 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
+}
+
+// helpWidth is the width help text is wrapped at.
+const helpWidth = 76
+
+// helpParagraphs wraps paragraphs for a command's help, a blank line
+// between them.
+func helpParagraphs(paragraphs ...string) string {
+	out := make([]string, len(paragraphs))
+	for i, p := range paragraphs {
+		out[i] = render.Wrap(p, helpWidth, "")
+	}
+	return strings.Join(out, "\n\n")
 }
 
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
@@ -289,7 +308,7 @@ func (inv *invocation) writeResults(rs *model.Results, format, out string, table
 	case "csv":
 		err = render.CSV(&buf, rs)
 	case "bench":
-		err = render.Bench(&buf, rs)
+		err = export.Bench(&buf, rs)
 	default:
 		err = table(&buf, rs)
 	}

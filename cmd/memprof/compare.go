@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 
 var compareCommand = &command{
 	Name:      "compare",
-	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--max-bytes SIZE] [-o FILE]",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [-o FILE]",
 	Short:     "compare two results files and report regressions",
 	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -41,8 +42,16 @@ reported as FILE: instances[12] (case): problem) and read up to 256 MiB
 (--max-bytes raises the limit).
 
 The markdown format is made for a pull-request comment: the verdict line
-first, the failing rows, the full table in a <details> block, and both
-environments.
+first, where and when each side was measured (commit, time, machine) with
+a link to the base run (--base-url), the failing rows, the full table in a
+<details> block, and both environments.
+
+A base that may not be the base of the change is warned about (in every
+format, and on stderr), never failed: one measured at another commit than
+--base-commit, or longer ago than --max-base-age (default 7 days), or one
+that does not record its commit or time when they are to be checked.
+Results record them as env.commit (--commit, $GITHUB_SHA, or the binary's
+VCS revision) and env.time when they are measured.
 
 Exit status: 0 no regression, 1 a regression (or a missing case, a case
 that failed to measure in head, a time with too few samples, or libraries
@@ -58,6 +67,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
 	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
+	baseURL := fs.String("base-url", "", "link the base run at `url` in the markdown comment")
+	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
+	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
 	out := addOutput(fs)
 	var limits inputLimits
 	limits.addFlag(fs, "a results file")
@@ -83,6 +95,18 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--tolerance: %v", err)
 	}
 	opts.AllowMissing, opts.AllowEnvMismatch = *allowMissing, *allowEnv
+	opts.BaseCommit = *baseCommit
+	if opts.MaxBaseAge, err = gate.ParseAge(*maxAge); err != nil {
+		return inv.usageError("--max-base-age: %v", err)
+	}
+	if *baseURL != "" {
+		if u, err := url.Parse(*baseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return inv.usageError("--base-url: %q is not a URL: give the base run's page, https://...", *baseURL)
+		}
+		if f != "markdown" {
+			return inv.usageError("--base-url does nothing with --format %s: the link is for the markdown comment", f)
+		}
+	}
 	if err := limits.parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -105,7 +129,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	var buf bytes.Buffer
 	switch f {
 	case "markdown":
-		err = gatereport.Markdown(&buf, c)
+		err = gatereport.CompareMarkdown(&buf, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
 	case "json":
 		err = gatereport.JSON(&buf, c)
 	default:
@@ -116,6 +140,11 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	}
 	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
+	}
+	if *out != "" || f != "table" {
+		for _, w := range c.Warnings {
+			fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)
+		}
 	}
 	if !c.OK() {
 		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", c.Verdict())

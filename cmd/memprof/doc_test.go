@@ -145,7 +145,7 @@ func (tb docTable) rowsBy(t *testing.T, keyCols ...string) (order []string, rows
 // the columns of each whose figures are exact for a fixed-size value: the
 // README must show what the command prints in them, to the digit.
 var docTables = []docSpec{
-	{"cases", []string{"type", "lib", "repr", "layout"}, []string{"B/instance", "allocs/instance", "sizeof", "slot"}, "note"},
+	{"cases", []string{"type", "lib", "repr", "layout"}, []string{"B/instance", "allocs/instance", "slot"}, "note"},
 	{"allocation sites", []string{"case"}, []string{"B/instance", "allocs/instance", "slot sizes"}, ""},
 }
 
@@ -163,7 +163,8 @@ var nNote = regexp.MustCompile(`^n=\d+$`)
 // TestDoc runs the README's instances commands whose output it prints
 // (a command line `go run ./cmd/memprof instances ...` and the fenced block
 // after it) and checks, row by row, the columns whose figures are exact:
-// B/instance, allocs/instance, sizeof and slot of the cases, and
+// B/instance, allocs/instance and slot of the cases (the default
+// columns, at the default width of 120), and
 // B/instance, allocs/instance and slot sizes of their allocation sites, and
 // the lines around the tables. The other columns (off-heap, RSS, ...) and
 // the sites' functions and lines depend on the machine and the code;
@@ -173,6 +174,7 @@ var nNote = regexp.MustCompile(`^n=\d+$`)
 // The commands run at the README's N. With -short only one case of each is
 // run (still at the README's N), and only its rows are compared.
 func TestDoc(t *testing.T) {
+	t.Setenv("COLUMNS", "120") // the README shows the tables at 120 columns
 	examples := readmeExamples(t)
 	if len(examples) == 0 {
 		t.Fatalf("%s shows no instances command with its output", readmePath)

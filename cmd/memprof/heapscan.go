@@ -15,6 +15,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
 )
 
@@ -75,7 +76,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := addFormat(fs, "table", "json", "markdown", "csv")
 	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", strconv.Itoa(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	pos, code, done := parseInterspersed(inv, fs, args)
@@ -258,8 +259,16 @@ func compileFlag(name, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
+// formatSize writes n bytes as a flag's value, as parseSize reads them:
+// readlimit.FormatSize's largest binary unit that divides it, without
+// the space: 536870912 is "512MiB".
+func formatSize(n int64) string {
+	return strings.ReplaceAll(readlimit.FormatSize(n), " ", "")
+}
+
 // parseSize parses a byte count: a whole number, optionally followed by
 // B, KiB, MiB or GiB.
+
 func parseSize(s string) (int64, error) {
 	units := []struct {
 		suffix string

@@ -19,7 +19,8 @@ type inputLimits struct {
 }
 
 func (l *inputLimits) addFlag(fs *flag.FlagSet, what string) {
-	fs.StringVar(&l.flag, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default 256MiB for results, 64MiB for budgets)")
+	fs.StringVar(&l.flag, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default "+
+		formatSize(model.DefaultMaxResultsBytes)+" for results, "+formatSize(gate.DefaultMaxBytes)+" for budgets)")
 }
 
 // parse reads the flag; a bad size is a usage error.

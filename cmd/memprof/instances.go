@@ -15,7 +15,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice] [-n N] [--format table|json|markdown|csv|bench] [-o FILE] [--profile-dir DIR]",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances allocates N instances of each selected case in a fresh child
 process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
@@ -54,17 +54,24 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
 	var to timingFlags
 	to.add(fs, "", true)
+	var prov provenanceFlags
+	prov.add(fs)
+	var tf tableFlags
+	tf.add(fs)
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
-			{*sweep, "without --sweep", []string{"sweep-n"}}}
+			{*sweep, "without --sweep", []string{"sweep-n"}}, tf.inert(format.value)}
 	}); done {
 		return code
+	}
+	tableOpts, err := tf.options(tableWriter(inv, *out), "instance", func(c model.Column) bool { return c.Instance != nil })
+	if err != nil {
+		return inv.usageError("%v", err)
 	}
 	opts := workflow.Options{ProfileDir: *profileDir}
 	if err := cf.options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	var err error
 	if *sweep {
 		if opts.Sweep, err = parseSweep(*sweepN); err != nil {
 			return inv.usageError("%v", err)
@@ -86,6 +93,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}
 	opts.Ready = func() error { return checkOutputPath(*out) }
 	opts.Progress = (&progress{inv: inv}).event
+	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
 	if rs == nil {
 		return inv.refused(err, sel.describe(), sel.noMatch(&to, "--with-throughput"))
@@ -98,7 +106,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		}
 	}
 	table := func(w io.Writer, rs *model.Results) error {
-		if err := render.InstancesTable(w, rs); err != nil || !*withThroughput {
+		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
 			return err
 		}
 		return render.TradeoffTables(w, rs)

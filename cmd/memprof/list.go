@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/model"
@@ -28,6 +29,7 @@ type listEntry struct {
 	Repr        model.Repr   `json:"repr"`
 	Layout      model.Layout `json:"layout"`
 	Scheme      model.Scheme `json:"scheme,omitempty"`
+	Param       model.Param  `json:"param,omitempty"`
 	Constructor string       `json:"constructor,omitempty"`
 	Unavailable string       `json:"unavailable,omitempty"`
 	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
@@ -41,7 +43,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var entries []listEntry
 	for _, e := range inv.registry.Entries() {
-		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
+		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Param, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
 	if format.value == "json" {
 		enc := json.NewEncoder(inv.stdout)
@@ -56,23 +58,26 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK
 	}
 	w := inv.stdout
-	fmt.Fprintf(w, "types:   %s\n", model.Join(model.Types))
-	fmt.Fprintf(w, "libs:    %s\n", model.Join(model.Libs))
-	fmt.Fprintf(w, "reprs:   %s\n", model.Join(model.Reprs))
-	fmt.Fprintf(w, "layouts: %s\n", model.Join(model.Layouts))
-	fmt.Fprintf(w, "schemes: %s (PublicKey and Signature)\n\n", model.Join(model.Schemes))
-	t := render.NewTable(w)
-	t.Header("type", "lib", "repr", "layout", "scheme", "how an instance is made, or why it is not available")
+	width := terminalWidth(w)
+	for _, l := range [][2]string{{"types:   ", model.Join(model.Types)}, {"libs:    ", model.Join(model.Libs)}, {"reprs:   ", model.Join(model.Reprs)},
+		{"layouts: ", model.Join(model.Layouts)}, {"schemes: ", model.Join(model.Schemes) + " (PublicKey and Signature)"}} {
+		fmt.Fprintln(w, l[0]+render.Wrap(l[1], width, "         "))
+	}
+	fmt.Fprintln(w)
+	// The scheme (PublicKey and Signature) and the parameter (a population,
+	// a precompute level) share a column: no case has both, and the table
+	// then fits 80 columns.
+	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "variant", "how an instance is made, or why it is not available"}}
 	for _, e := range entries {
 		how := e.Constructor
 		if e.Unavailable != "" {
 			how = "n/a: " + e.Unavailable
 		}
-		if err := t.Append([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), string(e.Scheme), how}); err != nil {
-			return inv.fail("%v", err)
-		}
+		variant := strings.TrimSpace(string(e.Scheme) + " " + string(e.Param))
+		t.Rows = append(t.Rows, []string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), variant, how})
 	}
-	if err := t.Render(); err != nil {
+	// The last column wraps to the terminal's width.
+	if err := render.WriteFitted(w, t, width, []int{5}, nil); err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK

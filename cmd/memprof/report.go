@@ -19,7 +19,7 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [selection flags] [-n N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] | --from results.json [--max-bytes SIZE]) --out DIR [--force]",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
 	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
@@ -36,7 +36,14 @@ skips this) and writes a design review into the directory --out:
 	results.bench           Go benchmark format, for benchstat
 
 With --from it renders a saved results file instead of measuring, so a run
-measured once can be rendered many times. The file is validated first
+measured once can be rendered many times. --from given several times (one
+file per runner: amd64 and arm64, two Go versions, cgo on and off) writes
+one review of them all: the first file's, with one environment section per
+machine (named by env.machine: --machine when measuring, else the host
+name), the rows of cases whose bytes differ tagged by machine, a "differs
+across machines" table saying in what the machines differ, the time of
+each operation on each machine, and each machine's results file
+(results-<machine>.json). The file is validated first
 (every problem is reported as FILE: instances[12] (case): problem) and read
 up to 256 MiB (--max-bytes raises the limit).
 
@@ -64,14 +71,17 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	var cf caseFlags
 	var withThroughput *bool
 	var to timingFlags
+	var prov provenanceFlags
 	// The flags that choose or tune a measurement, which --from refuses.
 	measureFlags := flagsAdded(fs, func() {
 		sel.add(fs)
 		cf.add(fs, "number of instances per case", "")
 		withThroughput = fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
 		to.add(fs, "", true)
+		prov.add(fs)
 	})
-	from := fs.String("from", "", "render the results `file` (memprof.results/v1) instead of measuring")
+	var from listFlag
+	fs.Var(&from, "from", "render the results `file` (memprof.results/v1) instead of measuring; repeat it to review several machines at once")
 	out := fs.String("out", "", "write the review into `dir` (required)")
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
 	var limits inputLimits
@@ -90,10 +100,10 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 			given = append(given, dashed(f.Name))
 		}
 	})
-	if *from != "" && len(given) > 0 {
+	if len(from) > 0 && len(given) > 0 {
 		return inv.usageError("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
 	}
-	if limits.flag != "" && *from == "" {
+	if limits.flag != "" && len(from) == 0 {
 		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
 	}
 	if err := limits.parse(); err != nil {
@@ -105,19 +115,25 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 
 	opts := report.Options{Force: *force}
 	var rs *model.Results
-	if *from != "" {
-		var err error
-		rs, err = limits.readResults(*from)
-		if err != nil {
-			return inv.badInput("", err)
+	if len(from) > 0 {
+		var rss []*model.Results
+		for _, f := range from {
+			r, err := limits.readResults(f)
+			if err != nil {
+				return inv.badInput("", err)
+			}
+			if len(r.Instances) == 0 {
+				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
+			}
+			rss = append(rss, r)
 		}
-		if len(rs.Instances) == 0 {
-			return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", *from))
+		rs, opts.Source = rss[0], from[0]
+		if len(from) > 1 {
+			opts.Machines = report.NameMachines(from, rss)
 		}
-		opts.Source = *from
 	} else {
 		var code int
-		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, *withThroughput); rs == nil {
+		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, &prov, *withThroughput); rs == nil {
 			return code
 		}
 		switch {
@@ -154,8 +170,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 // operations of their types. It returns nil and the exit code when there
 // is nothing to write: a usage error, a refused selection, libraries that
 // disagree, or a timing that failed without a row.
-func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, withThroughput bool) (*model.Results, int) {
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, prov *provenanceFlags, withThroughput bool) (*model.Results, int) {
 	var opts workflow.Options
+	prov.options(&opts)
 	if err := cf.options(&opts); err != nil {
 		return nil, inv.usageError("%v", err)
 	}
@@ -197,6 +214,27 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		}
 	}
 	return rs, exitOK
+}
+
+// listFlag is a flag given several times: --from a.json --from b.json.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// Get returns the values joined, or "" when one of them is empty, so that
+// checkFlags refuses --from "" wherever it is given.
+func (l *listFlag) Get() any {
+	for _, v := range *l {
+		if strings.Trim(v, ", \t") == "" {
+			return ""
+		}
+	}
+	return l.String()
 }
 
 // isTerminal reports whether w is a terminal (progress is shown only

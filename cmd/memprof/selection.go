@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 )
 
 // nothingMeasuredHelp and flagsHelp end the help of the measuring
@@ -45,10 +47,10 @@ type selectionFlags struct {
 // select the pointer layout, and the collection layout of scenario types.
 func (s *selectionFlags) add(fs *flag.FlagSet) {
 	s.fs = fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); everything = both")
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); kzg = "+model.Join(model.KZGTypes)+"; everything = every type")
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
-	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, and collection for the scenario types "+model.Join(model.Scenarios)+")")
+	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, collection for the scenario types "+model.Join(model.Scenarios)+" and PeerDASNode, and single for KZGContext)")
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
 }
 
@@ -57,9 +59,9 @@ func (s *selectionFlags) add(fs *flag.FlagSet) {
 // types without one) is returned as err.
 func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 	if s.types == "" {
-		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, everything", model.Join(model.Types))
+		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, kzg, everything", model.Join(model.Types))
 	}
-	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection}}
+	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
 		return sel, err
@@ -172,7 +174,7 @@ func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
 	if to.minSample <= 0 {
 		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
 	}
-	o.Samples, o.MinSample, o.Agree = to.samples, to.minSample, agreeRun
+	o.Samples, o.MinSample, o.Agree, o.AgreeKZG = to.samples, to.minSample, agreeRun, agreeKZGRun
 	switch strings.ToLower(to.paths) {
 	case "default":
 	case "all":
@@ -195,6 +197,9 @@ func (to *timingFlags) opFlag() string {
 // agreeRun is the agreement check; tests replace it to see a disagreement
 // handled.
 var agreeRun = agree.Run
+
+// agreeKZGRun is the KZG agreement check; tests replace it as agreeRun.
+var agreeKZGRun = kzgagree.Run
 
 // flagsAdded runs add and returns the names of the flags it added to fs.
 func flagsAdded(fs *flag.FlagSet, add func()) []string {
@@ -296,11 +301,12 @@ func (p *progress) event(ev workflow.Event) {
 		fmt.Fprintf(w, "memprof %s: agreement checked without %s\n", name, ev.Message)
 	case workflow.TimingStarted:
 		t := ev.Timing
-		fmt.Fprintf(w, "memprof %s: timing %d operations in %d groups (%d samples of at least %v each; at least %v)\n", name, t.Ops, t.Groups, t.Samples, t.MinSample, t.Estimate.Round(time.Second))
+		fmt.Fprintf(w, "memprof %s: timing %s in %s (%s of at least %v each; at least %v)\n", name,
+			count(t.Ops, "operation"), count(t.Groups, "group"), count(t.Samples, "sample"), t.MinSample, t.Estimate.Round(time.Second))
 	case workflow.OpFailed:
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
 	case workflow.SitesStarting:
-		fmt.Fprintf(w, "memprof %s: profiling where %d operations allocate, in one child process\n", name, ev.Total)
+		fmt.Fprintf(w, "memprof %s: profiling the allocation sites of %s, in child processes\n", name, count(ev.Total, "operation"))
 	}
 }
 
@@ -372,6 +378,14 @@ func dashed(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// count writes n things: "1 operation", "2 operations".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 func orAll(v string) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -13,7 +14,7 @@ import (
 
 var throughputCommand = &command{
 	Name:      "throughput",
-	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [-o FILE]",
+	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--machine NAME] [--commit SHA]",
 	Short:     "time the operations each representation makes cheap or expensive",
 	Long: `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
@@ -38,9 +39,9 @@ those of compress, aggregate and verify; --paths all times every operation
 from every representation. An operation whose input already is its output
 (compress from compressed) does not apply.
 
-` + memprof.ThroughputMethod + `
+` + helpParagraphs(memprof.ThroughputMethodParagraphs()...) + `
 
-` + memprof.OpSitesMethod + `
+` + helpParagraphs(memprof.OpSitesMethod) + `
 
 Exit status is 0 when every operation was timed, 1 when the libraries disagree
 or an operation failed, 2 for a usage error.
@@ -54,26 +55,32 @@ or an operation failed, 2 for a usage error.
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	opTypes := inv.registry.OpTypes()
-	types := fs.String("type", "", "time the operations of these `types` (comma-separated, or all): "+model.Join(opTypes))
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS ones, kzg = the KZG ones, everything = both")
 	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	var to timingFlags
 	to.add(fs, "", true)
 	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
 	out := addOutput(fs)
-	if code, done := inv.parseFlags(fs, args, format, nil); done {
+	var prov provenanceFlags
+	prov.add(fs)
+	var tf tableFlags
+	tf.add(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []inert { return []inert{tf.inert(format.value)} }); done {
 		return code
 	}
+	tableOpts, err := tf.options(tableWriter(inv, *out), "throughput", func(c model.Column) bool { return c.Throughput != nil })
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
 	if *types == "" {
-		return inv.usageError("--type is required: types with operations are %s, or all", model.Join(opTypes))
+		return inv.usageError("--type is required: types with operations are %s, or all (the BLS ones), kzg, everything", model.Join(opTypes))
 	}
 	var sel workflow.Selection
-	var err error
-	if !strings.EqualFold(*types, "all") && !strings.EqualFold(*types, "everything") {
-		// all and everything leave Types nil: every type with operations.
-		if sel.Types, err = workflow.ParseTypes(*types); err != nil {
-			return inv.usageError("%v", err)
-		}
+	// all (the BLS object types), kzg and everything select the types of
+	// the group that have operations.
+	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
+		return inv.usageError("%v", err)
 	}
 	if sel.Libs, err = workflow.ParseList("lib", *libs, model.Libs); err != nil {
 		return inv.usageError("%v", err)
@@ -87,6 +94,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	}
 	opts.Ready = func() error { return checkOutputPath(*out) }
 	opts.Progress = (&progress{inv: inv}).event
+	prov.options(&opts)
 	rs, err := workflow.Throughput(ctx, inv.registry, sel, opts)
 	if rs == nil {
 		sf := selectionFlags{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
@@ -101,7 +109,8 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-	if code := inv.writeResults(rs, format.value, *out, render.ThroughputTable); code != exitOK {
+	table := func(w io.Writer, rs *model.Results) error { return render.ThroughputTableFit(w, rs, tableOpts) }
+	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code
 	}
 	if failedRows(rs) {

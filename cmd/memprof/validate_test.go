@@ -147,7 +147,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 		{"check: negative bytes", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", negative},
 			[]string{"memprof check: " + negative + ": instances[1] " + sig + ": bytes_per_instance is -192, want a non-negative number"}, nil, ""},
 		{"check: unknown type", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", unknownType},
-			[]string{"memprof check: " + unknownType + `: instances[0] (PubKey/blst/affine/pointer): unknown type "PubKey": valid types are SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool`}, nil, ""},
+			[]string{"memprof check: " + unknownType + `: instances[0] (PubKey/blst/affine/pointer): unknown type "PubKey": valid types are ` + model.Join(model.Types)}, nil, ""},
 		{"check: negative sample", []string{"check", "--budgets", budgetsDir + "time.yaml", "--results", negSample},
 			[]string{"memprof check: " + negSample + ": throughput[0] (Signature/blst/affine op=verify): samples_ns[0] is -1, want a non-negative number"}, nil, ""},
 		{"check --update: bytes null", []string{"check", "--budgets", budgets, "--results", nullBytes, "--update"},

@@ -12,9 +12,10 @@ import (
 var verifyCommand = &command{
 	Name:      "verify",
 	UsageLine: "verify [--format table|json] [-o FILE]",
-	Short:     "check that blst, gnark-crypto and circl compute the same keys and signatures",
-	Long: `Verify runs the agreement check that precedes every throughput measurement:
-for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
+	Short:     "check that the BLS libraries compute the same keys and signatures, and the KZG libraries the same commitments, proofs and cells",
+	Long: `Verify runs the agreement checks that precede every throughput measurement.
+
+BLS: for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
 length, DST BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_), every library must
 derive the same secret key (IETF KeyGen), public key and signature byte for
 byte, verify every library's bytes and reject them for another message, and
@@ -22,8 +23,16 @@ round-trip the public key and the signature through each of its
 representations to the same encodings. In a build without cgo, blst is
 reported unavailable and gnark-crypto and circl are checked against the file.
 
+KZG: for the 8 deterministic blobs of fixtures/kzg-vectors.json (made from the
+file's seed), c-kzg and go-eth-kzg must compute the file's commitment, blob
+proof, cells (the file keeps their SHA-256) and cell proofs byte for byte,
+verify each other's blob proofs and cell proofs, reject the proofs of another
+blob, and recover every blob's cells from half of them. In a build without
+cgo, c-kzg is reported unavailable and go-eth-kzg is checked against the file.
+
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
-the case, the libraries and the differing bytes), 2 for a usage error.`,
+the case or blob, the object, the libraries and the first differing byte), 2
+for a usage error.`,
 	Run: runVerify,
 }
 
@@ -34,7 +43,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
-	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun})
+	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun, AgreeKZG: agreeKZGRun})
 	if err != nil {
 		return inv.fail("%v", err)
 	}

@@ -126,19 +126,9 @@ func Run(r *suites.Registry) (*Report, error) {
 // error is a *Disagreement when a library computes something else, or
 // another error when no library can be checked.
 func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
-	rep := &Report{Cases: len(v.Cases), Unavailable: map[model.Lib]string{}}
-	var avail []suites.AgreeLib
-	for _, l := range libs {
-		if !l.Unavailable.IsZero() {
-			rep.Unavailable[l.Lib] = l.Unavailable.Reason
-			continue
-		}
-		avail = append(avail, l)
-		rep.Libs = append(rep.Libs, l.Lib)
-	}
-	slices.Sort(rep.Libs)
-	if len(avail) == 0 {
-		return rep, fmt.Errorf("checking agreement: no library available")
+	rep, avail, err := Available("agreement", len(v.Cases), libs, func(l suites.AgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	if err != nil {
+		return rep, err
 	}
 	if string(suites.OpDST) != v.DST {
 		return rep, fmt.Errorf("checking agreement: vectors use DST %q, the libraries %q", v.DST, suites.OpDST)
@@ -157,6 +147,30 @@ func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// Available starts the report of a check (what: "agreement") on cases:
+// it returns the report, naming the libraries of libs that take part and
+// those that cannot with why, and the libraries that take part, in the
+// order of libs. lib reads a library's name and why it cannot take part
+// (zero when it can). The error says that none can.
+func Available[L any](what string, cases int, libs []L, lib func(L) (model.Lib, model.Why)) (*Report, []L, error) {
+	rep := &Report{Cases: cases, Unavailable: map[model.Lib]string{}}
+	var avail []L
+	for _, l := range libs {
+		name, why := lib(l)
+		if !why.IsZero() {
+			rep.Unavailable[name] = why.Reason
+			continue
+		}
+		avail = append(avail, l)
+		rep.Libs = append(rep.Libs, name)
+	}
+	slices.Sort(rep.Libs)
+	if len(avail) == 0 {
+		return rep, nil, fmt.Errorf("checking %s: no library available", what)
+	}
+	return rep, avail, nil
 }
 
 // made is what one library produced for a case.

@@ -45,7 +45,14 @@ func Summary(rep *gate.Report) string {
 			parts = append(parts, strconv.Itoa(n)+" "+many)
 		}
 	}
-	add(rep.Count(gate.Fail), "budget exceeded", "budgets exceeded")
+	expired := 0
+	for _, o := range rep.Outcomes {
+		if o.Expired {
+			expired++
+		}
+	}
+	add(rep.Count(gate.Fail)-expired, "budget exceeded", "budgets exceeded")
+	add(expired, "budget expired", "budgets expired")
 	add(rep.Count(gate.Error), "not checked (error)", "not checked (errors)")
 	add(len(rep.Problems), "invalid budget", "invalid budgets")
 	add(rep.Count(gate.Warn), "warning", "warnings")
@@ -71,6 +78,12 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 		line = fmt.Sprintf("ERROR %s  %s: not checked: %s", o.Case, m, o.Detail)
 	case gate.Skip:
 		line = fmt.Sprintf("SKIP  %s  %s: %s", o.Case, m, o.Detail)
+	case gate.Fail:
+		if o.Expired {
+			line = fmt.Sprintf("FAIL  %s  %s: %s; measured %s, budget %s", o.Case, m, o.Detail, m.Format(o.Measured), m.Format(o.Limit.Value))
+			break
+		}
+		fallthrough
 	default:
 		by, frac := o.Over()
 		word := "FAIL "
@@ -217,14 +230,26 @@ func Table(w io.Writer, c *gate.Comparison) error {
 	for _, d := range c.EnvDiffs {
 		fmt.Fprintf(w, "environment differs: %s: base %q, head %q\n", d.Field, d.Base, d.Head)
 	}
+	for _, warn := range c.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 	_, err := fmt.Fprintf(w, "memprof compare: %s\n", c.Verdict())
 	return err
 }
 
 // Markdown writes a comparison for a pull-request comment: the verdict
 // line first, the failing rows with signed deltas and units, the full
-// table in a <details> block, and the two environments.
+// table in a <details> block, and the two environments. It is
+// CompareMarkdown without options.
 func Markdown(w io.Writer, c *gate.Comparison) error {
+	return CompareMarkdown(w, c, MarkdownOptions{})
+}
+
+// CompareMarkdown is Markdown with what opts adds: after the verdict, a
+// line on the base and head runs (the link to the base run, their
+// commits, times and machines) and a warning for each of c.Warnings (a
+// stale base).
+func CompareMarkdown(w io.Writer, c *gate.Comparison, opts MarkdownOptions) error {
 	var b strings.Builder
 	icon := "✅"
 	if !c.OK() {
@@ -233,6 +258,8 @@ func Markdown(w io.Writer, c *gate.Comparison) error {
 	fmt.Fprintf(&b, "### %s memprof: %s\n\n", icon, c.Verdict())
 	fmt.Fprintf(&b, "Bytes and allocations per instance are exact; times regress only when a Mann-Whitney U test is significant (alpha %s) and the slowdown exceeds %s.\n\n",
 		strconv.FormatFloat(c.Alpha, 'f', -1, 64), strconv.FormatFloat(c.Tolerance*100, 'f', -1, 64)+"%")
+	runsLine(&b, c, opts)
+	warnings(&b, c.Warnings)
 	if len(c.EnvDiffs) > 0 {
 		var fields []string
 		for _, d := range c.EnvDiffs {

@@ -35,6 +35,9 @@ type Series struct {
 	Repr   model.Repr
 	Layout model.Layout
 	Scheme model.Scheme
+	// Param tells apart one case at several settings (c-kzg's
+	// precompute=6).
+	Param model.Param
 }
 
 // Label is the series as the charts and the report name it: "blst affine",
@@ -47,12 +50,15 @@ func (s Series) Label() string {
 	if s.Scheme != "" && s.Scheme != model.MinPk {
 		l += " " + string(s.Scheme)
 	}
+	if s.Param != "" {
+		l += " " + string(s.Param)
+	}
 	return l
 }
 
 // SeriesOf returns the series a result belongs to.
 func SeriesOf(r model.Result) Series {
-	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme}
+	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme, Param: r.Param}
 }
 
 // libColor is the colour of a library in every chart: Okabe and Ito's
@@ -282,6 +288,7 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	p.Y.Padding = vg.Points(6)
 	p.Y.Min, p.Y.Max = -gap/2, float64(total)+gap*float64(len(types)-1)+gap/2
 	p.X.Min = 0
+	p.X.Tick.Marker = roundTicks{}
 	legend := newLegend()
 	for _, lib := range libsOf(series) {
 		legend.Add(string(lib), swatch{libColor(lib)})

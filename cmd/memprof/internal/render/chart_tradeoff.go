@@ -238,6 +238,7 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 		p.Add(lbl)
 	}
 	p.X.Min, p.X.Max = 0, slowest/div*1.3
+	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
 	// Times a hundred-fold apart (an aggregate from compressed decodes
 	// every point) would crowd the fast ones at zero: a log scale then.
 	fastest := slowest

@@ -62,27 +62,40 @@ func TestHeadersFromSpec(t *testing.T) {
 	}
 }
 
-// TestOmitEmptyColumns: a table leaves out an OmitEmpty column that no
-// row fills (results without settings, paths or sites), and keeps it
-// when one row does.
+// TestOmitEmptyColumns: a table of the default columns leaves out an
+// OmitEmpty column that no row fills (results without paths or sites),
+// and keeps it when one row does; columns a reader chose are all shown.
 func TestOmitEmptyColumns(t *testing.T) {
+	var chosen []model.Column
+	for _, name := range []string{"type", "lib", "repr", "top_site"} {
+		c, err := model.LookupColumn(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chosen = append(chosen, c)
+	}
+	withSite := func(r *model.ThroughputRow) {
+		r.Sites, r.SitesCalls = []model.OpSite{{Function: "example.com/lib.Verify", File: "lib.go", Line: 7, BytesPerOp: 64, AllocsPerOp: 1}}, 10
+	}
 	for _, tt := range []struct {
 		name string
 		edit func(*model.ThroughputRow)
+		opts TableOptions
 		want bool
 	}{
-		{"no row has a setting", func(*model.ThroughputRow) {}, false},
-		{"one row has a setting", func(r *model.ThroughputRow) { r.Param = "tasks=all" }, true},
+		{"no row has sites", func(*model.ThroughputRow) {}, TableOptions{Wide: true}, false},
+		{"one row has sites", withSite, TableOptions{Wide: true}, true},
+		{"chosen, though no row has sites", func(*model.ThroughputRow) {}, TableOptions{Columns: chosen}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rs := withThroughput(loadFixture(t))
 			tt.edit(&rs.Throughput[0])
 			var buf bytes.Buffer
-			if err := ThroughputTable(&buf, rs); err != nil {
+			if err := ThroughputTableFit(&buf, rs, tt.opts); err != nil {
 				t.Fatal(err)
 			}
-			if got := slices.Contains(cellsByRepr(buf.String(), "│")["repr"], "setting"); got != tt.want {
-				t.Errorf("got a setting column %v, want %v", got, tt.want)
+			if got := slices.Contains(cellsByRepr(buf.String(), "│")["repr"], "top site"); got != tt.want {
+				t.Errorf("got a top site column %v, want %v:\n%s", got, tt.want, buf.String())
 			}
 		})
 	}

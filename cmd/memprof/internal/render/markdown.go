@@ -38,7 +38,7 @@ func Markdown(w io.Writer, rs *model.Results) error {
 // InstancesMarkdownTable writes one Markdown row per case of rs and per
 // unavailable combination: the columns of the terminal table.
 func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
-	t, _ := instanceTable(rs, model.InMarkdown, false)
+	t, _ := instanceTable(rs, model.InstanceColumns(model.InMarkdown), model.InMarkdown, false)
 	mw.Table(t)
 }
 
@@ -46,7 +46,7 @@ func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
 // type typ when typ is not empty) with the operations a library does not
 // offer, as one Markdown table.
 func ThroughputMarkdownTable(mw *MarkdownWriter, rs *model.Results, typ model.Type) {
-	mw.Table(throughputTable(rs, model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }))
+	mw.Table(throughputTable(rs, omitEmpty(model.ThroughputColumns(model.InMarkdown), rs, typ), model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }, unavailableNote))
 }
 
 // SitesMarkdownTable writes the allocation sites of every measured case.

@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/model"
@@ -42,7 +40,6 @@ func TestGolden(t *testing.T) {
 	}{
 		{"fixture.md", Markdown},
 		{"fixture.csv", CSV},
-		{"fixture.bench", Bench},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,7 +92,6 @@ func TestGoldenThroughput(t *testing.T) {
 	}{
 		{"madeup.md", Markdown},
 		{"madeup.csv", CSV},
-		{"madeup.bench", Bench},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -168,123 +164,6 @@ func TestCSV(t *testing.T) {
 			}
 		})
 	}
-}
-
-// readBench reads every record of a benchmark file.
-func readBench(t *testing.T, data []byte) (results []*benchfmt.Result, units benchfmt.UnitMetadataMap) {
-	t.Helper()
-	r := benchfmt.NewReader(bytes.NewReader(data), "results.bench")
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Errorf("syntax error: %v", rec)
-		case *benchfmt.Result:
-			results = append(results, rec.Clone())
-		}
-	}
-	if err := r.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return results, r.Units()
-}
-
-func TestBenchParsesAndRoundTrips(t *testing.T) {
-	rs := withThroughput(loadFixture(t))
-	var buf bytes.Buffer
-	if err := Bench(&buf, rs); err != nil {
-		t.Fatal(err)
-	}
-	results, units := readBench(t, buf.Bytes())
-
-	want := map[string]model.Result{}
-	for _, r := range measured(rs) {
-		want["Instances/"+r.Key.BenchName()] = r
-	}
-	timed := 0
-	for _, tr := range rs.Throughput {
-		if tr.Error == "" {
-			timed++
-		}
-	}
-	if got := len(results); got != len(want)+timed {
-		t.Fatalf("got %d result lines, want %d (one per measured case, one per timed operation)", got, len(want)+timed)
-	}
-	for _, res := range results {
-		if got := res.GetConfig("goos"); got != rs.Env.GOOS {
-			t.Errorf("%s: goos got %q, want %q", res.Name, got, rs.Env.GOOS)
-		}
-		if got := res.GetConfig("goarch"); got != rs.Env.GOARCH {
-			t.Errorf("%s: goarch got %q, want %q", res.Name, got, rs.Env.GOARCH)
-		}
-		if got := res.GetConfig("cpu"); got != rs.Env.CPU {
-			t.Errorf("%s: cpu got %q, want %q", res.Name, got, rs.Env.CPU)
-		}
-		for m, v := range rs.Env.Modules {
-			if got := res.GetConfig(m); got != v {
-				t.Errorf("%s: %s got %q, want %q", res.Name, m, got, v)
-			}
-		}
-		name := res.Name.String()
-		if !strings.HasPrefix(name, "Instances/") {
-			for _, unit := range []string{"sec/op", "B/op", "allocs/op"} {
-				if _, ok := res.Value(unit); !ok {
-					t.Errorf("%s: no %s value", name, unit)
-				}
-			}
-			continue
-		}
-		r, ok := want[name]
-		if !ok {
-			t.Errorf("unexpected result %s", name)
-			continue
-		}
-		if got, _ := res.Value("B/instance"); got != r.BytesPerInstance {
-			t.Errorf("%s: B/instance got %v, want %v", name, got, r.BytesPerInstance)
-		}
-		if got, _ := res.Value("allocs/instance"); got != r.AllocsPerInstance {
-			t.Errorf("%s: allocs/instance got %v, want %v", name, got, r.AllocsPerInstance)
-		}
-		if res.Iters != r.N {
-			t.Errorf("%s: iterations got %d, want N = %d", name, res.Iters, r.N)
-		}
-	}
-	for _, u := range BenchUnits {
-		if m := units.Get(u, "assume"); m == nil || m.Value != "exact" {
-			t.Errorf("unit %s: assume got %v, want exact", u, m)
-		}
-		if m := units.Get(u, "better"); m == nil || m.Value != "lower" {
-			t.Errorf("unit %s: better got %v, want lower", u, m)
-		}
-	}
-	if !bytes.Contains(buf.Bytes(), []byte("\nBenchmarkInstances/type=Signature/lib=blst/repr=affine/layout=pointer ")) {
-		t.Errorf("no line named BenchmarkInstances/type=Signature/lib=blst/repr=affine/layout=pointer")
-	}
-
-	// Round trip: benchfmt.Writer writes what it read, and reading that
-	// again gives the same results.
-	var again bytes.Buffer
-	w := benchfmt.NewWriter(&again)
-	for _, res := range results {
-		if err := w.Write(res); err != nil {
-			t.Fatal(err)
-		}
-	}
-	results2, _ := readBench(t, again.Bytes())
-	if len(results2) != len(results) {
-		t.Fatalf("round trip: got %d results, want %d", len(results2), len(results))
-	}
-	for i := range results {
-		a, b := results[i], results2[i]
-		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || !slices.Equal(a.Values, b.Values) || !configEqual(a.Config, b.Config) {
-			t.Errorf("round trip: result %d got %s %d %v, want %s %d %v", i, b.Name, b.Iters, b.Values, a.Name, a.Iters, a.Values)
-		}
-	}
-}
-
-func configEqual(a, b []benchfmt.Config) bool {
-	return slices.EqualFunc(a, b, func(x, y benchfmt.Config) bool {
-		return x.Key == y.Key && bytes.Equal(x.Value, y.Value) && x.File == y.File
-	})
 }
 
 // svgTexts parses data as XML and returns the text of its <text> elements.

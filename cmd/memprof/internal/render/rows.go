@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/memprof/memprof/model"
 )
 
@@ -46,12 +43,12 @@ func cells(cols []model.Column, read func(model.Column) model.Cell, note string)
 	return append(out, note)
 }
 
-// instanceTable returns the instances table of rs in format f: a row per
+// instanceTable returns the instances table of rs of columns cols, headed
+// as in format f: a row per
 // case (a failed one with its error) and per unavailable combination (with
 // the reason), in the one ordering. With omitDoesNotApply it leaves out
 // the combinations that do not apply to their type, and says how many.
-func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
-	cols := model.InstanceColumns(f)
+func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
 	t = newTable(cols, f)
 	var rows []row
 	for i := range rs.Instances {
@@ -60,14 +57,14 @@ func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t
 		if r.Error != "" {
 			note = "error: " + firstLine(r.Error)
 		}
-		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, note)})
+		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, withParam(r.Param, note))})
 	}
 	for _, u := range unavailableInstances(rs) {
 		if omitDoesNotApply && u.Kind == model.DoesNotApply {
 			omitted++
 			continue
 		}
-		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason)})
+		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, "n/a: "+u.Reason))})
 	}
 	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
 	for _, r := range rows {
@@ -76,15 +73,13 @@ func instanceTable(rs *model.Results, f model.Formats, omitDoesNotApply bool) (t
 	return t, omitted
 }
 
-// throughputTable returns the throughput table of rs in format f (only
+// throughputTable returns the throughput table of rs of columns cols,
+// headed as in format f (only
 // the rows of type typ when typ is not empty): a row per timed operation,
 // in the one ordering, with note(r) as its note (an error instead when it
-// failed), then the operations a library does not offer.
-func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string) MarkdownTable {
-	cols := model.ThroughputColumns(f)
-	if f&(model.InTable|model.InMarkdown) != 0 {
-		cols = slices.DeleteFunc(cols, func(c model.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
-	}
+// failed), then the operations a library does not offer, with naNote(u)
+// as theirs.
+func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string, naNote func(*model.Unavailable) string) MarkdownTable {
 	t := newTable(cols, f)
 	for _, r := range SortedThroughput(rs.Throughput) {
 		if typ != "" && r.Type != typ {
@@ -94,15 +89,23 @@ func throughputTable(rs *model.Results, f model.Formats, typ model.Type, note fu
 		if r.Error == "" {
 			n = note(&r)
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, n))
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, withParam(r.Param, n)))
 	}
 	for _, u := range unavailableOps(rs) {
 		if typ != "" && u.Type != typ {
 			continue
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, "n/a: "+u.Reason))
+		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, naNote(&u))))
 	}
 	return t
+}
+
+// omitEmpty returns cols without the columns that may be left out when
+// empty (model.Column.OmitEmpty) and hold nothing in any throughput row
+// of rs (of typ, when not empty): no words, no figure. The tables of the
+// default columns call it; columns a reader chose are all shown.
+func omitEmpty(cols []model.Column, rs *model.Results, typ model.Type) []model.Column {
+	return slices.DeleteFunc(slices.Clone(cols), func(c model.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
 }
 
 // emptyColumn reports whether c holds nothing in any throughput row of
@@ -118,6 +121,19 @@ func emptyColumn(c model.Column, rs *model.Results, typ model.Type) bool {
 		}
 	}
 	return true
+}
+
+// unavailableNote is the note of a combination not measured: n/a and why.
+func unavailableNote(u *model.Unavailable) string { return "n/a: " + u.Reason }
+
+// withParam starts a row's note with its key's parameter, which tells
+// apart the rows of one case at several settings (c-kzg at precompute=6,
+// a PeerDAS node of blobs=768): the tables have no column for it.
+func withParam(p model.Param, note string) string {
+	if p == "" {
+		return note
+	}
+	return string(p) + "; " + note
 }
 
 // sitesTable returns the allocation sites of every measured case; in
@@ -146,18 +162,10 @@ func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
 	return t
 }
 
-// writeTerminal writes t as a terminal table. With wrapNote the last
-// (note) column wraps at noteWidth, so that long reasons do not make the
-// table wider than a terminal.
-func writeTerminal(w io.Writer, t MarkdownTable, wrapNote bool) error {
+// writeTerminal writes t as a terminal table; cells may hold line breaks
+// (a wrapped note).
+func writeTerminal(w io.Writer, t MarkdownTable) error {
 	tt := NewTable(w)
-	if wrapNote {
-		tt = tablewriter.NewTable(w,
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAutoWrap(tw.WrapNormal),
-			tablewriter.WithColumnWidths(tw.NewMapper[int, int]().Set(len(t.Header)-1, noteWidth)),
-		)
-	}
 	tt.Header(toAny(t.Header)...)
 	for _, r := range t.Rows {
 		if err := tt.Append(r); err != nil {
@@ -167,20 +175,17 @@ func writeTerminal(w io.Writer, t MarkdownTable, wrapNote bool) error {
 	return tt.Render()
 }
 
-// writeTerminalSection writes t after a blank line, or nothing when it has
-// no rows.
-func writeTerminalSection(w io.Writer, t MarkdownTable) error {
-	if len(t.Rows) == 0 {
+// writeTerminalSection writes the fitted table f after a blank line, or
+// nothing when it has no rows.
+func writeTerminalSection(w io.Writer, f fitted, width int) error {
+	if len(f.t.Rows) == 0 {
 		return nil
 	}
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	return writeTerminal(w, t, false)
+	return writeFitted(w, f, width)
 }
-
-// noteWidth is where the instances table wraps its note column.
-const noteWidth = 48
 
 // unavailableInstances returns the unavailable combinations that are not
 // operations, in the one ordering.

@@ -10,36 +10,64 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// ThroughputTable writes the throughput rows of rs as one terminal table,
-// with the operations a library does not offer as rows that say so, after
-// a line on the agreement check. A row's note (what exactly is timed) is
-// long: the table refers to it ("[1]") and lists it below.
+// ThroughputTable writes the throughput rows of rs as one terminal table
+// with every column and no width limit: ThroughputTableFit with Wide.
 func ThroughputTable(w io.Writer, rs *model.Results) error {
-	if err := AgreementLine(w, rs.Agreement); err != nil {
+	return ThroughputTableFit(w, rs, TableOptions{Wide: true})
+}
+
+// ThroughputTableFit writes the throughput rows of rs as one terminal
+// table of the columns o chooses, fitted to o.Width, with the operations a
+// library does not offer as rows that say so, after a line on the
+// agreement check. A row's note (what exactly is timed, or why the
+// operation is not offered) is long: the table refers to it ("[1]",
+// "n/a [2]") and lists it below, wrapped to the width.
+func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
+	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
 		return err
 	}
 	var notes []string
-	t := throughputTable(rs, model.InTable, "", func(r *model.ThroughputRow) string {
-		if r.Note == "" && r.Path == "" {
+	cols := o.columns(model.ThroughputColumns)
+	if o.Columns == nil {
+		cols = omitEmpty(cols, rs, "")
+	}
+	footnote := func(k model.Key, text string) string {
+		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, k.Type, k.Op, k.Lib, k.Repr, text))
+		return fmt.Sprintf("[%d]", len(notes))
+	}
+	t := throughputTable(rs, cols, model.InTable, "", func(r *model.ThroughputRow) string {
+		if r.Note == "" && r.Path == "" && len(r.Sites) == 0 {
 			return ""
 		}
-		notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, r.Key, rowNote(r)))
-		return fmt.Sprintf("[%d]", len(notes))
-	})
-	if err := writeTerminal(w, t, false); err != nil {
+		return footnote(r.Key, rowNote(r))
+	}, func(u *model.Unavailable) string { return "n/a " + footnote(u.Key, "n/a: "+u.Reason) })
+	if err := writeFitted(w, fit(t, o.Width, []int{len(cols)}, o.droppable(cols)), o.Width); err != nil {
 		return err
 	}
 	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, n); err != nil {
+		if _, err := fmt.Fprintln(w, Wrap(n, o.Width, "    ")); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(w, "GOMAXPROCS %d, %s. time/op is the median of the samples (wall time); CPU/op counts every thread of the process. Method: memprof throughput -h.\n", rs.Env.GOMAXPROCS, rs.Env.CPU)
+	_, err := fmt.Fprintln(w, Wrap(fmt.Sprintf("GOMAXPROCS %d, %s. time/op is the median of the samples (wall time); CPU/op counts every thread of the process. Method: memprof throughput -h.", rs.Env.GOMAXPROCS, rs.Env.CPU), o.Width, ""))
 	return err
 }
 
+// Wrap wraps the paragraph s at width (0: not at all), starting the lines
+// after the first with indent.
+func Wrap(s string, width int, indent string) string {
+	if width <= 0 {
+		return s
+	}
+	lines := strings.Split(wrapText(s, width-len(indent)), "\n")
+	return strings.Join(lines, "\n"+indent)
+}
+
 // AgreementLine writes one line on the agreement check, if there was one.
-func AgreementLine(w io.Writer, a *model.Agreement) error {
+func AgreementLine(w io.Writer, a *model.Agreement) error { return agreementLine(w, a, 0) }
+
+// agreementLine is AgreementLine wrapped at width (0: one line).
+func agreementLine(w io.Writer, a *model.Agreement, width int) error {
 	if a == nil {
 		return nil
 	}
@@ -47,12 +75,38 @@ func AgreementLine(w io.Writer, a *model.Agreement) error {
 	if !a.OK {
 		state = "DISAGREE"
 	}
-	line := fmt.Sprintf("agreement: %s %s on %d cases (keys, public keys, signatures byte for byte; each verifies the others'; round trips)", model.Join(a.Libs), state, a.Cases)
+	line := fmt.Sprintf("agreement: %s %s on %d cases (%s)", model.Join(a.Libs), state, a.Cases, AgreementChecks(a))
 	if len(a.Unavailable) > 0 {
 		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
 	}
-	_, err := fmt.Fprintln(w, line)
+	_, err := fmt.Fprintln(w, Wrap(line, width, ""))
 	return err
+}
+
+// AgreementChecks says what the agreement a compared: the BLS check's
+// keys and signatures, the KZG check's commitments, proofs and cells, or
+// both, by the libraries that took part or could not.
+func AgreementChecks(a *model.Agreement) string {
+	var bls, kzg bool
+	libs := slices.Clone(a.Libs)
+	for _, u := range a.Unavailable {
+		name, _, _ := strings.Cut(u, ":")
+		libs = append(libs, model.Lib(name))
+	}
+	for _, l := range libs {
+		if l.IsKZG() {
+			kzg = true
+		} else {
+			bls = true
+		}
+	}
+	switch {
+	case kzg && bls:
+		return "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
+	case kzg:
+		return "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"
+	}
+	return "keys, public keys, signatures byte for byte; each verifies the others'; round trips"
 }
 
 // TradeoffTables writes, for each type of rs, one table with a row per

@@ -98,9 +98,10 @@ func TestThroughputTable(t *testing.T) {
 	out := buf.String()
 	checks := []lineCheck{
 		{[]string{"gnark", "affine", "verify"}, []string{model.FormatNs(1e6), model.FormatNs(9e5) + " – " + model.FormatNs(1.2e6), model.FormatNs(2e6), "1000", "[1]"}},
-		{[]string{"circl", "compressed", "verify"}, []string{"n/a: not offered by circl: test"}},
+		{[]string{"circl", "compressed", "verify"}, []string{"n/a [2]"}},
+		{[]string{"[2] Signature"}, []string{"Signature verify circl/compressed: n/a: not offered by circl: test"}},
 		{[]string{"gnark", "decompress-checked"}, []string{"error: boom"}},
-		{[]string{"[1] Signature"}, []string{"[1] Signature/gnark/affine op=verify: pairing"}},
+		{[]string{"[1] Signature"}, []string{"Signature verify gnark/affine: pairing"}},
 		{[]string{"GOMAXPROCS 2"}, []string{"test cpu"}},
 	}
 	checkLines(t, out, checks)

@@ -28,7 +28,12 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	if opts.Source != "" {
 		src = "`" + opts.Source + "`"
 	}
-	mw.Printf("Written by `memprof report` from %s (%s). %s\n", src, rs.Schema, envLine(rs.Env))
+	ms := machines(opts.Machines)
+	if ms.several() {
+		mw.Printf("Written by `memprof report` from %s (%s).\n", ms.sources(), rs.Schema)
+	} else {
+		mw.Printf("Written by `memprof report` from %s (%s). %s\n", src, rs.Schema, envLine(rs.Env))
+	}
 	mw.Line("")
 
 	mw.Line("## Summary")
@@ -62,6 +67,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		writeTradeoffs(mw, rs, types)
 	}
 
+	ms.write(mw)
+
 	if ch.bytes != "" {
 		mw.Line("## Charts")
 		mw.Line("")
@@ -70,8 +77,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	}
 
 	for _, typ := range types {
-		writeType(mw, rs, model.Type(string(typ)), ch)
+		writeType(mw, rs, model.Type(string(typ)), ch, ms)
 	}
+	writeKZG(mw, rs) // the KZG trade-offs (kzg.go), when rs has KZG rows
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
 		mw.Line("## Not measured")
@@ -91,8 +99,12 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 
 	mw.Line("## Environment")
 	mw.Line("")
-	writeEnv(mw, rs.Env)
-	mw.Line("")
+	if ms.several() {
+		ms.writeEnvs(mw)
+	} else {
+		writeEnv(mw, rs.Env)
+		mw.Line("")
+	}
 
 	mw.Line("## Method")
 	mw.Line("")
@@ -120,7 +132,11 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		if !rs.Agreement.OK {
 			ok = "did NOT agree"
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (byte-identical keys and signatures, each verifying the others').\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases)
+		checks := "byte-identical keys and signatures, each verifying the others'"
+		if slices.ContainsFunc(rs.Agreement.Libs, model.Lib.IsKZG) {
+			checks = render.AgreementChecks(rs.Agreement) // KZG (issue 14)
+		}
+		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (%s).\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases, checks)
 		mw.Line("")
 	}
 	for _, n := range opts.Notes {
@@ -139,7 +155,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation, the constructors, the trade-off
 // chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch charts) {
+func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch charts, ms machines) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
@@ -153,11 +169,12 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{string(r.Lib), string(r.Repr), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
 		}
 		t.Rows = append(t.Rows, cells)
+		t.Rows = append(t.Rows, ms.variantRows(r, ops, typ)...)
 	}
 	// Timed representations whose instances were not measured keep a row.
 	for _, tr := range render.SortedThroughput(rs.Throughput) {
@@ -170,6 +187,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 		}
 		t.Rows = append(t.Rows, cells)
 	}
+	ms.tagColumn(&t)
 	mw.Table(t)
 	mw.Line("")
 	if len(ops) > 0 {
@@ -544,6 +562,9 @@ func writeEnv(mw *render.MarkdownWriter, env model.Env) {
 		add("GOMAXPROCS", strconv.Itoa(env.GOMAXPROCS))
 	}
 	add("cgo", map[bool]string{true: "on", false: "off (blst is not measured)"}[env.Cgo])
+	add("machine", env.Machine)
+	add("commit", env.Commit)
+	add("measured", env.Time)
 	var mods []string
 	for m := range env.Modules {
 		mods = append(mods, m)
@@ -606,6 +627,8 @@ func describeFile(name string) string {
 		return "one row per measurement, for spreadsheets"
 	case name == ResultsBench:
 		return "Go benchmark format, for `benchstat old.bench new.bench`"
+	case isMachineFile(name):
+		return "the results of another machine of this review, " + model.Schema
 	}
 	return ""
 }

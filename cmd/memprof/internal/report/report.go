@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/model"
 )
 
@@ -61,6 +62,10 @@ type Options struct {
 	// Notes are sentences added to the report's method section: what this
 	// run did not measure, and why.
 	Notes []string
+	// Machines, when it holds more than one, makes the review one of
+	// several machines (see machines.go): the results rendered are the
+	// first machine's, and the others are compared with them.
+	Machines []Machine
 }
 
 // CheckOut returns an error when a review cannot be written to out: out
@@ -151,6 +156,9 @@ func checkOut(out, dir string, force bool) error {
 func isReviewFile(name string) bool {
 	switch name {
 	case "README.md", BytesChart, "results.json", "results.csv", "results.bench":
+		return true
+	}
+	if isMachineFile(name) {
 		return true
 	}
 	return strings.HasPrefix(name, "tradeoff_") && strings.HasSuffix(name, ".svg")
@@ -303,10 +311,17 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 	}{
 		{ResultsJSON, func(w io.Writer, rs *model.Results) error { return rs.WriteJSON(w) }},
 		{ResultsCSV, render.CSV},
-		{ResultsBench, render.Bench},
+		{ResultsBench, export.Bench},
 	} {
 		if _, err := add(f.name, func(w io.Writer) error { return f.fn(w, &copied) }); err != nil {
 			return nil, err
+		}
+	}
+	if ms := machines(opts.Machines); ms.several() {
+		for _, m := range ms[1:] {
+			if _, err := add(MachineFile(m.Name), m.Results.WriteJSON); err != nil {
+				return nil, err
+			}
 		}
 	}
 	var names []string

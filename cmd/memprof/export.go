@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/memprof/memprof/export"
+	"github.com/memprof/memprof/model"
+)
+
+var exportCommand = &command{
+	Name:      "export",
+	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE]",
+	Short:     "write a results file for benchmark dashboards (github-action-benchmark, Bencher, benchstat)",
+	Long: `Export writes a saved results file in the format of a benchmark dashboard,
+so that its history charts and alerts follow bytes and allocations per
+instance as well as time per operation:
+
+	github-action-benchmark  its customSmallerIsBetter JSON: one entry per
+	                         bytes/instance, allocs/instance and ns/op
+	                         figure, named by the case's bench name and the
+	                         unit ("type=Signature/lib=blst/repr=affine/
+	                         layout=pointer - B/instance"); a time's range
+	                         is its first to third quartile, exact figures
+	                         have none
+	bencher                  Bencher Metric Format JSON: per case, the
+	                         measures bytes-per-instance and
+	                         allocs-per-instance, and for an operation
+	                         Bencher's latency (ns) with the quartiles as
+	                         its bounds
+	benchfmt                 the Go benchmark format, as results.bench of a
+	                         review holds it (one line per sample, for
+	                         benchstat)
+
+The file is read and validated as check and compare read it (every problem
+is reported as FILE: instances[12] (case): problem), up to 256 MiB
+(--max-bytes raises the limit). A case that failed to measure has no figure
+to export: it is named on stderr.
+
+Exit status: 0 when every case of the file is exported, 1 when a case
+failed to measure (the others are exported) or writing failed, 2 for a
+usage error or a results file that is missing, too large or invalid.`,
+	Run: runExport,
+}
+
+func runExport(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	valid := model.Strings(export.Formats)
+	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
+	out := addOutput(fs)
+	var limits inputLimits
+	limits.addFlag(fs, "the results file")
+	files, code, done := parseInterspersed(inv, fs, args)
+	if done {
+		return code
+	}
+	if err := checkFlags(fs); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if *to == "" {
+		return inv.usageError("--to is required: the formats are %s", model.Join(export.Formats))
+	}
+	format, err := model.Canonical("format", *to, valid)
+	if err != nil {
+		return inv.usageError("--to: %v", err)
+	}
+	if len(files) != 1 {
+		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
+	}
+	if err := limits.parse(); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
+	rs, err := limits.readResults(files[0])
+	if err != nil {
+		return inv.badInput("", err)
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, rs, export.Format(format)); err != nil {
+		return inv.fail("rendering: %v", err)
+	}
+	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+		return inv.fail("%v", err)
+	}
+	if failed := export.Failed(rs); len(failed) > 0 {
+		for _, k := range failed {
+			fmt.Fprintf(inv.stderr, "memprof export: %s failed to measure in %s: it has no figure to export\n", k, files[0])
+		}
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,302 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/model"
+)
+
+// The KZG section of the review: the two trade-offs a client team weighs
+// when it picks a KZG library and its setting. It reads only the results:
+// the KZG instance rows (contexts, objects, the PeerDAS node) and the KZG
+// operation rows, matched by library and parameter.
+
+// kzgDetailOps are the operations the contexts table shows beside each
+// context, the first the one precomputation speeds up.
+var kzgDetailOps = []model.Op{model.ComputeCellsAndProofs, model.RecoverCellsAndProofs, model.BlobToCommitment, model.VerifyBlobProof}
+
+// writeKZG writes the KZG section when rs holds KZG rows.
+func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
+	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Type.IsKZG() }) &&
+		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Type.IsKZG() }) {
+		return
+	}
+	mw.Line("## KZG: cgo against pure Go, memory against speed")
+	mw.Line("")
+	mw.Line("c-kzg (`ckzg`) is C behind cgo and keeps its setup in C memory; go-eth-kzg (`gokzg`) is pure Go on gnark-crypto. A c-kzg context's precompute level buys faster cell proofs with fixed-base MSM tables. The figures below pair each context with the operations timed on it (c-kzg's at each level in a process of their own).")
+	mw.Line("")
+	writeKZGContexts(mw, rs)
+	writeKZGOps(mw, rs)
+	writeKZGObjects(mw, rs)
+	writeKZGPeerDAS(mw, rs)
+}
+
+// kzgOp returns the row of op (at batch, 0 for any) timed with lib at
+// param, if it was timed without error.
+func kzgOp(rs *model.Results, lib model.Lib, param model.Param, op model.Op, batch int) (model.ThroughputRow, bool) {
+	for _, t := range rs.Throughput {
+		if t.Lib == lib && t.Param == param && t.Op == op && (batch == 0 || t.Batch == batch) && t.Error == "" {
+			return t, true
+		}
+	}
+	return model.ThroughputRow{}, false
+}
+
+// contextMemory is the memory a context holds: Go heap and C heap.
+func contextMemory(r model.Result) (goHeap, cHeap float64) {
+	goHeap = r.BytesPerInstance
+	if r.CHeapBytesPerInstance != nil {
+		cHeap = *r.CHeapBytesPerInstance
+	}
+	return goHeap, cHeap
+}
+
+// kzgSection returns the measured instances of typ, and when there are
+// any writes the heading of their section.
+func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, title string) []model.Result {
+	rows := measured(rs, typ)
+	render.SortInstances(rows) // by library and setting, not by size
+	if len(rows) > 0 {
+		mw.Line("### " + title)
+		mw.Line("")
+	}
+	return rows
+}
+
+func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
+	ctxs := kzgSection(mw, rs, model.KZGContext, "Contexts")
+	if len(ctxs) == 0 {
+		return
+	}
+	t := render.MarkdownTable{Header: []string{"lib", "setting", "Go heap", "C heap", "total", "RSS", "build time"}, Right: []bool{false, false, true, true, true, true, true}}
+	for _, op := range kzgDetailOps {
+		t.Header = append(t.Header, string(op))
+		t.Right = append(t.Right, true)
+	}
+	for _, r := range ctxs {
+		g, c := contextMemory(r)
+		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), mib(r.RSSBytesPerInstance), model.FormatNs(r.BuildNs)}
+		for _, op := range kzgDetailOps {
+			cells = append(cells, kzgTime(rs, r.Lib, r.Param, op, 0))
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	mw.Table(t)
+	mw.Line("")
+	for _, s := range precomputeSentences(rs, ctxs) {
+		mw.Printf("- %s\n", s)
+	}
+	mw.Line("")
+}
+
+// precomputeSentences says, for each library measured at several
+// settings, what each setting costs over the smallest and what it buys in
+// compute-cells-and-proofs; and how the libraries compare at their
+// smallest settings.
+func precomputeSentences(rs *model.Results, ctxs []model.Result) []string {
+	var out []string
+	byLib := map[model.Lib][]model.Result{}
+	var libs []model.Lib
+	for _, r := range ctxs {
+		if _, ok := byLib[r.Lib]; !ok {
+			libs = append(libs, r.Lib)
+		}
+		byLib[r.Lib] = append(byLib[r.Lib], r)
+	}
+	op := model.ComputeCellsAndProofs
+	for _, lib := range libs {
+		rows := byLib[lib]
+		base := rows[0]
+		bg, bc := contextMemory(base)
+		bt, bok := kzgOp(rs, lib, base.Param, op, 0)
+		for _, r := range rows {
+			g, c := contextMemory(r)
+			s := fmt.Sprintf("**%s %s**: %s (%s Go heap, %s C heap)", lib, settingName(r.Param), mib(g+c), mib(g), mib(c))
+			if r.Param != base.Param {
+				s += fmt.Sprintf(", +%s over %s", mib(g+c-bg-bc), settingName(base.Param))
+			}
+			if t, ok := kzgOp(rs, lib, r.Param, op, 0); ok {
+				s += fmt.Sprintf("; %s %s", op, model.FormatNs(t.NsPerOpMedian))
+				if bok && r.Param != base.Param && t.NsPerOpMedian > 0 {
+					s += fmt.Sprintf(" against %s (%s× as fast)", model.FormatNs(bt.NsPerOpMedian), model.FormatFixed(bt.NsPerOpMedian/t.NsPerOpMedian, 2))
+				}
+			}
+			out = append(out, s+".")
+		}
+	}
+	if len(libs) >= 2 {
+		a, b := byLib[libs[0]][0], byLib[libs[1]][0]
+		ta, oka := kzgOp(rs, a.Lib, a.Param, op, 0)
+		tb, okb := kzgOp(rs, b.Lib, b.Param, op, 0)
+		if oka && okb && tb.NsPerOpMedian > 0 {
+			ga, ca := contextMemory(a)
+			gb, cb := contextMemory(b)
+			out = append(out, fmt.Sprintf("**%s against %s**, each at its smallest setting: %s against %s of context, %s %s against %s (%s: %s× the time).",
+				a.Lib, b.Lib, mib(ga+ca), mib(gb+cb), op, model.FormatNs(ta.NsPerOpMedian), model.FormatNs(tb.NsPerOpMedian), a.Lib, model.FormatFixed(ta.NsPerOpMedian/tb.NsPerOpMedian, 2)))
+		}
+	}
+	return out
+}
+
+func settingName(p model.Param) string {
+	if p == "" {
+		return "(its one setting)"
+	}
+	return strings.ReplaceAll(string(p), "=", " ")
+}
+
+func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
+	type col struct {
+		lib   model.Lib
+		param model.Param
+	}
+	var cols []col
+	type opKey struct {
+		op    model.Op
+		batch int
+	}
+	var ops []opKey
+	for _, t := range render.SortedThroughput(rs.Throughput) {
+		if !t.Type.IsKZG() {
+			continue
+		}
+		if c := (col{t.Lib, t.Param}); !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+		if k := (opKey{t.Op, t.Batch}); !slices.Contains(ops, k) {
+			ops = append(ops, k)
+		}
+	}
+	if len(ops) == 0 {
+		return
+	}
+	slices.SortStableFunc(cols, func(a, b col) int {
+		return model.Compare(model.Key{Lib: a.lib, Param: a.param}, model.Key{Lib: b.lib, Param: b.param})
+	})
+	mw.Line("### Operations")
+	mw.Line("")
+	table := func(cell func(c col, op model.Op, batch int) string) {
+		t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
+		for _, c := range cols {
+			t.Header = append(t.Header, strings.TrimSpace(string(c.lib)+" "+string(c.param)))
+			t.Right = append(t.Right, true)
+		}
+		for _, k := range ops {
+			cells := []string{string(k.op), fmt.Sprint(k.batch)}
+			for _, c := range cols {
+				cells = append(cells, cell(c, k.op, k.batch))
+			}
+			t.Rows = append(t.Rows, cells)
+		}
+		mw.Table(t)
+		mw.Line("")
+	}
+	mw.Line("Median time per call; one call handles `batch` items.")
+	mw.Line("")
+	table(func(c col, op model.Op, batch int) string { return kzgTime(rs, c.lib, c.param, op, batch) })
+	mw.Line("Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use).")
+	mw.Line("")
+	table(func(c col, op model.Op, batch int) string {
+		t, ok := kzgOp(rs, c.lib, c.param, op, batch)
+		if !ok {
+			return kzgTime(rs, c.lib, c.param, op, batch) // "-" or "error"
+		}
+		s := model.FormatBytes(t.BytesPerOp)
+		if t.CHeapBytesPerOp != nil {
+			s += " · C " + model.FormatBytes(*t.CHeapBytesPerOp)
+		}
+		return s
+	})
+}
+
+// writeKZGObjects compares the two libraries' objects, form by form.
+func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
+	var libs []model.Lib
+	type form struct {
+		typ  model.Type
+		repr model.Repr
+	}
+	var forms []form
+	for _, r := range rs.Instances {
+		if !r.Type.IsKZG() || r.Layout != model.Pointer || r.Error != "" {
+			continue
+		}
+		if !slices.Contains(libs, r.Lib) {
+			libs = append(libs, r.Lib)
+		}
+		if f := (form{r.Type, r.Repr}); !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	if len(forms) == 0 {
+		return
+	}
+	slices.SortFunc(libs, func(a, b model.Lib) int { return model.Compare(model.Key{Lib: a}, model.Key{Lib: b}) })
+	mw.Line("### Objects")
+	mw.Line("")
+	mw.Line("Go heap per object (B), each held by pointer; c-kzg's objects are byte arrays, the C library decodes them inside each call.")
+	mw.Line("")
+	t := render.MarkdownTable{Header: []string{"type", "repr"}, Right: []bool{false, false}}
+	for _, l := range libs {
+		t.Header = append(t.Header, string(l)+" B", string(l)+" objects")
+		t.Right = append(t.Right, true, true)
+	}
+	for _, f := range forms {
+		cells := []string{string(f.typ), string(f.repr)}
+		for _, l := range libs {
+			b, o := "-", "-"
+			for _, r := range rs.Instances {
+				if r.Type == f.typ && r.Repr == f.repr && r.Lib == l && r.Layout == model.Pointer && r.Error == "" {
+					b, o = model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance)
+				}
+			}
+			cells = append(cells, b, o)
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	mw.Table(t)
+	mw.Line("")
+}
+
+func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
+	rows := kzgSection(mw, rs, model.PeerDASNode, "PeerDAS node")
+	if len(rows) == 0 {
+		return
+	}
+	mw.Line("A node holding the cells and proofs of N blobs (one block at a target of 6 blobs, at 72, and a custody window of 768).")
+	mw.Line("")
+	t := render.MarkdownTable{Header: []string{"lib", "form", "blobs", "held", "B per blob", "objects per blob"}, Right: []bool{false, false, true, true, true, true}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), fmt.Sprint(r.N), mib(r.BytesPerInstance * float64(r.N)), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance)})
+	}
+	mw.Table(t)
+	mw.Line("")
+}
+
+// kzgTime is the median time of op for lib at param, "-" when it was not
+// timed, "error" when it failed.
+func kzgTime(rs *model.Results, lib model.Lib, param model.Param, op model.Op, batch int) string {
+	if t, ok := kzgOp(rs, lib, param, op, batch); ok {
+		return model.FormatNs(t.NsPerOpMedian)
+	}
+	for _, t := range rs.Throughput {
+		if t.Lib == lib && t.Param == param && t.Op == op && (batch == 0 || t.Batch == batch) {
+			return "error"
+		}
+	}
+	return "-"
+}
+
+func cHeapCell(r model.Result) string {
+	if r.CHeapBytesPerInstance == nil {
+		return "n/a"
+	}
+	return mib(*r.CHeapBytesPerInstance)
+}
+
+// mib writes bytes in MiB with one decimal: the unit of contexts and
+// nodes.
+func mib(b float64) string { return model.FormatFixed(b/(1<<20), 1) + " MiB" }

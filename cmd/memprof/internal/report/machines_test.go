@@ -1,0 +1,122 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// twoMachines returns the fixture as measured on an amd64 runner, and a
+// copy "measured" on an arm64 runner with another Go version, where the
+// circl projective G1 takes 8 B more per instance, the gnark compressed
+// G2 was not measured, and every time is 1.5 times longer. The test's
+// construction makes the truth of the review known.
+func twoMachines(t *testing.T) []Machine {
+	t.Helper()
+	a, b := loadFixture(t), loadFixture(t)
+	a.Env.Machine = "amd64-runner"
+	b.Env.Machine, b.Env.GOARCH, b.Env.GoVersion, b.Env.CPU = "arm64-runner", "arm64", "go1.25.9", "Neoverse-N1"
+	var kept []model.Result
+	for _, r := range b.Instances {
+		switch r.Key.String() {
+		case "G1/circl/projective/pointer":
+			r.BytesPerInstance += 8
+		case "G2/gnark/compressed/pointer":
+			continue
+		}
+		kept = append(kept, r)
+	}
+	b.Instances = kept
+	for i := range b.Throughput {
+		tr := &b.Throughput[i]
+		for j := range tr.SamplesNs {
+			tr.SamplesNs[j] *= 1.5
+		}
+		tr.NsPerOpMedian, tr.NsPerOpQ1, tr.NsPerOpQ3 = tr.NsPerOpMedian*1.5, tr.NsPerOpQ1*1.5, tr.NsPerOpQ3*1.5
+	}
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return NameMachines([]string{"ci/amd64.json", "ci/arm64.json"}, []*model.Results{a, b})
+}
+
+func TestReviewOfSeveralMachines(t *testing.T) {
+	ms := twoMachines(t)
+	files, err := Render(ms[0].Results, Options{Source: "ci/amd64.json", Machines: ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "README.machines.md", files[0].Data)
+	readme := regexp.MustCompile(` +`).ReplaceAllString(string(files[0].Data), " ") // the tables' padding
+
+	// Every machine's results are in the review.
+	i := slices.IndexFunc(files, func(f File) bool { return f.Name == "results-arm64-runner.json" })
+	if i < 0 {
+		t.Fatalf("no results-arm64-runner.json among %d files", len(files))
+	}
+	var want bytes.Buffer
+	if err := ms[1].Results.WriteJSON(&want); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(files[i].Data, want.Bytes()) {
+		t.Errorf("results-arm64-runner.json is not the arm64 results file")
+	}
+
+	// The cases that differ, and nothing else, are in the table, with
+	// what the machines differ in.
+	section := readme[strings.Index(readme, "### Differs across machines"):strings.Index(readme, "### Time per operation on each machine")]
+	for _, w := range []string{
+		"| G1/circl/projective/pointer | 144 B, 1 allocs | 152 B, 1 allocs | cpu (amd64-runner Intel(R) Xeon(R) Processor, arm64-runner Neoverse-N1); goarch (amd64-runner amd64, arm64-runner arm64); go_version (amd64-runner go1.26.8, arm64-runner go1.25.9) |",
+		"| G2/gnark/compressed/pointer | 96 B, 1 allocs | not measured | not measured on arm64-runner |",
+	} {
+		if !strings.Contains(section, w) {
+			t.Errorf("differs table lacks %q:\n%s", w, section)
+		}
+	}
+	if n := strings.Count(section, "\n| G"); n != 2 {
+		t.Errorf("differs table has %d rows, want the 2 cases that differ:\n%s", n, section)
+	}
+	// In G1's table the circl row is tagged, followed by arm64's.
+	for _, w := range []string{
+		"| amd64-runner | circl | projective | pointer | 144 |",
+		"| arm64-runner | circl | projective | pointer | 152 |",
+		"| | blst | affine | pointer | 96 |",
+		"### amd64-runner\n\nFrom `ci/amd64.json`.",
+		"### arm64-runner\n\nFrom `ci/arm64.json`.",
+		"| machine | arm64-runner |",
+		"Written by `memprof report` from `ci/amd64.json` (machine **amd64-runner**), `ci/arm64.json` (machine **arm64-runner**)",
+	} {
+		if !strings.Contains(readme, w) {
+			t.Errorf("README lacks %q", w)
+		}
+	}
+}
+
+func TestNameMachines(t *testing.T) {
+	rs := func(machine string) *model.Results { return &model.Results{Env: model.Env{Machine: machine}} }
+	tests := []struct {
+		name  string
+		files []string
+		rs    []*model.Results
+		want  []string
+	}{
+		{"by env.machine", []string{"a.json", "b.json"}, []*model.Results{rs("amd64"), rs("arm64")}, []string{"amd64", "arm64"}},
+		{"older files: by file", []string{"ci/go1.25.json", "ci/go1.26.json"}, []*model.Results{rs(""), rs("")}, []string{"go1.25", "go1.26"}},
+		{"one runner twice", []string{"cgo.json", "nocgo.json"}, []*model.Results{rs("runner"), rs("runner")}, []string{"runner (cgo.json)", "runner (nocgo.json)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, m := range NameMachines(tt.files, tt.rs) {
+				got = append(got, m.Name)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

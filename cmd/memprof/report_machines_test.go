@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// TestReportSeveralMachines: report --from a.json --from b.json writes one
+// review of both (each machine's environment, the cases that differ, the
+// other machine's results file); a bad second file is refused (2) and
+// nothing is written; an empty --from is a usage error.
+func TestReportSeveralMachines(t *testing.T) {
+	dir := t.TempDir()
+	fixture := "../../fixtures/results/results.json"
+	a, err := model.ReadResultsFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, rs *model.Results) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err == nil {
+			err = errors.Join(rs.WriteJSON(f), f.Close())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	a.Env.Machine = "amd64-runner"
+	pathA := write("amd64.json", a)
+	b, _ := model.ReadResultsFile(fixture)
+	b.Env.Machine, b.Env.GOARCH = "arm64-runner", "arm64"
+	b.Instances[0].BytesPerInstance += 16
+	pathB := write("arm64.json", b)
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"schema": "memprof.results/v1", "instances": [{"type": "G1"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	out := filepath.Join(dir, "review")
+	runChecked(t, []string{"report", "--from", pathA, "--from", pathB, "--out", out}, exitOK, nil, nil)
+	readme, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := b.Instances[0].Key.String()
+	for _, w := range []string{"## Machines", "### Differs across machines", "| " + first + " ", "### amd64-runner", "### arm64-runner", "results-arm64-runner.json"} {
+		if !strings.Contains(string(readme), w) {
+			t.Errorf("README lacks %q", w)
+		}
+	}
+	other, err := model.ReadResultsFile(filepath.Join(out, "results-arm64-runner.json"))
+	if err != nil || other.Env.Machine != "arm64-runner" {
+		t.Errorf("results-arm64-runner.json: got %v, %v; want arm64's results", other, err)
+	}
+
+	badOut := filepath.Join(dir, "bad-review")
+	runChecked(t, []string{"report", "--from", pathA, "--from", bad, "--out", badOut}, exitUsage, nil, []string{bad + ": instances[0]"})
+	if _, err := os.Stat(badOut); !os.IsNotExist(err) {
+		t.Errorf("a refused review wrote %s (%v)", badOut, err)
+	}
+	checkUsageError(t, []string{"report", "--from", pathA, "--from", "", "--out", badOut}, []string{"--from is empty: give a value, or leave the flag out for the default"})
+	checkUsageError(t, []string{"report", "--from", pathA, "--machine", "x", "--out", badOut}, []string{"--from renders a saved results file and measures nothing: it cannot be combined with --machine"})
+}

@@ -1,0 +1,230 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/memprof/memprof/model"
+)
+
+// BenchUnits are the units of the instances lines, with their metadata:
+// the figures are exact (a repeated run does not add confidence), and
+// lower is better.
+var BenchUnits = []string{"B/instance", "allocs/instance"}
+
+// EstimatedSample is the sample duration Bench assumes for a results file
+// written before samples_iters was recorded, to estimate each sample's
+// calls: the sampler's default minimum sample duration
+// (memprof.DefaultMinSample; a sample lasts at least that, and at most
+// about a twentieth longer).
+const EstimatedSample = 100 * time.Millisecond
+
+// Bench writes rs in the Go benchmark format, as go test -count=N would
+// write it, so that benchstat can compare two runs:
+//
+//   - configuration lines: goos, goarch, cpu, go, gomaxprocs, cgo, the
+//     version of each measured library's module (its module path as key),
+//     and machine and commit when the results record them;
+//   - one line per measured case, named
+//     BenchmarkInstances/type=T/lib=L/repr=R/layout=Y[/scheme=min-sig],
+//     with its N as the iteration count and the units B/instance and
+//     allocs/instance, which are exact (the "Unit ... assume=exact" lines
+//     say so, and benchstat then reports any difference);
+//   - one line per sample of each timed operation, named
+//     BenchmarkThroughput/type=T/lib=L/repr=R/op=O[/batch=B], with that
+//     sample's calls (samples_iters) as the iteration count and its ns/op,
+//     and the operation's B/op and allocs/op (the sampler reads them over
+//     all samples, so every line of an operation carries the same ones).
+//     benchstat therefore sees every sample and can find a change
+//     significant. The median CPU time per op has no line: the results
+//     keep no CPU time per sample, and one value would read as one
+//     sample.
+//
+// For a results file written before samples_iters, each sample's calls
+// are estimated as EstimatedSample divided by its ns/op, and a comment
+// line says so (benchstat's statistics do not read the iteration count).
+// An operation row without samples_ns (older still) gets one line holding
+// its median, and a comment line says benchstat sees one sample for it.
+//
+// The result lines are written with benchfmt.Writer. The two unit
+// metadata lines ("Unit B/instance assume=exact better=lower") are written
+// first (when there are instance lines), each with both keys on one line,
+// which benchfmt.Writer cannot do (it writes one key per line);
+// benchfmt.Reader reads them back as the same metadata. Failed cases and
+// unavailable combinations have no line: the format has no way to say
+// "not measured".
+func Bench(w io.Writer, rs *model.Results) error {
+	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
+		for _, u := range BenchUnits {
+			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
+				return err
+			}
+		}
+	}
+	if err := benchComments(w, rs.Throughput); err != nil {
+		return err
+	}
+	config := benchConfig(rs.Env)
+	bw := benchfmt.NewWriter(w)
+	for _, r := range sortedInstances(rs) {
+		if r.Error != "" {
+			continue
+		}
+		res := &benchfmt.Result{
+			Config: config,
+			Name:   benchfmt.Name("Instances/" + r.Key.BenchName()),
+			Iters:  r.N,
+			Values: []benchfmt.Value{
+				{Value: r.BytesPerInstance, Unit: "B/instance"},
+				{Value: r.AllocsPerInstance, Unit: "allocs/instance"},
+			},
+		}
+		if err := bw.Write(res); err != nil {
+			return err
+		}
+	}
+	for _, t := range sortedThroughput(rs) {
+		if t.Error != "" {
+			continue
+		}
+		name := benchfmt.Name("Throughput/" + t.Key.BenchName())
+		for _, s := range benchSamples(&t) {
+			res := &benchfmt.Result{
+				Config: config,
+				Name:   name,
+				Iters:  s.iters,
+				Values: []benchfmt.Value{
+					{Value: s.ns, Unit: "ns/op"},
+					{Value: t.BytesPerOp, Unit: "B/op"},
+					{Value: t.AllocsPerOp, Unit: "allocs/op"},
+				},
+			}
+			if err := bw.Write(res); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// benchSample is one line of an operation: its iterations and ns/op.
+type benchSample struct {
+	iters int
+	ns    float64
+}
+
+// benchSamples are the lines of an operation: one per sample, with its
+// recorded calls or, for a file without them, calls estimated from
+// EstimatedSample; one holding the median for a row without samples.
+func benchSamples(t *model.ThroughputRow) []benchSample {
+	if len(t.SamplesNs) == 0 {
+		return []benchSample{{max(t.Samples, 1), t.NsPerOpMedian}}
+	}
+	out := make([]benchSample, len(t.SamplesNs))
+	for i, ns := range t.SamplesNs {
+		if len(t.SamplesIters) == len(t.SamplesNs) {
+			out[i] = benchSample{int(t.SamplesIters[i]), ns}
+		} else {
+			out[i] = benchSample{estimatedIters(ns), ns}
+		}
+	}
+	return out
+}
+
+// estimatedIters is the calls of a sample of ns per call that lasted
+// EstimatedSample: at least one.
+func estimatedIters(ns float64) int {
+	if !(ns > 0) {
+		return 1
+	}
+	return int(max(1, math.Round(float64(EstimatedSample.Nanoseconds())/ns)))
+}
+
+// benchComments writes the comment lines that say where the benchmark
+// lines are not what the sampler measured: estimated iteration counts,
+// and operations with a single line.
+func benchComments(w io.Writer, rows []model.ThroughputRow) error {
+	var estimated, single []string
+	for _, t := range rows {
+		switch {
+		case t.Error != "":
+		case len(t.SamplesNs) == 0:
+			single = append(single, t.Key.String())
+		case len(t.SamplesIters) != len(t.SamplesNs):
+			estimated = append(estimated, t.Key.String())
+		}
+	}
+	if len(estimated) > 0 {
+		if _, err := fmt.Fprintf(w, "# samples_iters not recorded (results written before it): the iteration counts of %s are estimated as %v / the sample's ns/op\n",
+			operations(len(estimated)), EstimatedSample); err != nil {
+			return err
+		}
+	}
+	if len(single) > 0 {
+		_, err := fmt.Fprintf(w, "# samples_ns not recorded for %s: one line each, holding the median (benchstat sees one sample): %s\n",
+			operations(len(single)), strings.Join(single, ", "))
+		return err
+	}
+	return nil
+}
+
+// operations counts operations: "1 operation", "2 operations".
+func operations(n int) string {
+	if n == 1 {
+		return "1 operation"
+	}
+	return strconv.Itoa(n) + " operations"
+}
+
+// benchConfig returns the file configuration of env, in a fixed order.
+func benchConfig(env model.Env) []benchfmt.Config {
+	var cfg []benchfmt.Config
+	add := func(k, v string) {
+		if v = strings.TrimSpace(v); v != "" {
+			cfg = append(cfg, benchfmt.Config{Key: k, Value: []byte(v), File: true})
+		}
+	}
+	add("goos", env.GOOS)
+	add("goarch", env.GOARCH)
+	add("cpu", env.CPU)
+	add("go", env.GoVersion)
+	if env.GOMAXPROCS > 0 {
+		add("gomaxprocs", strconv.Itoa(env.GOMAXPROCS))
+	}
+	add("cgo", strconv.FormatBool(env.Cgo))
+	mods := make([]string, 0, len(env.Modules))
+	for m := range env.Modules {
+		mods = append(mods, m)
+	}
+	slices.Sort(mods)
+	for _, m := range mods {
+		// A config key starts with a lower-case letter and holds no space
+		// or upper-case letter; module paths are lower case.
+		add(strings.ToLower(m), env.Modules[m])
+	}
+	add("machine", strings.Join(strings.Fields(env.Machine), "_"))
+	add("commit", env.Commit)
+	return cfg
+}
+
+// sortedInstances returns the instance rows of rs in the one ordering of
+// keys (model.Compare); rs is not modified.
+func sortedInstances(rs *model.Results) []model.Result {
+	out := slices.Clone(rs.Instances)
+	slices.SortStableFunc(out, func(a, b model.Result) int { return model.Compare(a.Key, b.Key) })
+	return out
+}
+
+// sortedThroughput returns the operation rows of rs in the one ordering.
+func sortedThroughput(rs *model.Results) []model.ThroughputRow {
+	out := slices.Clone(rs.Throughput)
+	slices.SortStableFunc(out, func(a, b model.ThroughputRow) int { return model.Compare(a.Key, b.Key) })
+	return out
+}

@@ -1,0 +1,336 @@
+package export
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+	"golang.org/x/perf/benchproc"
+
+	"github.com/memprof/memprof/model"
+)
+
+// readBench reads every record of a benchmark file named name.
+func readBench(t *testing.T, name string, data []byte) (results []*benchfmt.Result, units benchfmt.UnitMetadataMap) {
+	t.Helper()
+	r := benchfmt.NewReader(bytes.NewReader(data), name)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.Result:
+			results = append(results, rec.Clone())
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return results, r.Units()
+}
+
+// benchstatCell is what benchstat gathers for one row (a benchmark and a
+// unit) of one file: its values.
+type benchstatCell struct {
+	row  string // .fullname and .unit, as benchstat's row and table
+	file string
+}
+
+// benchstatRow is benchstat's comparison of one row of two files: the
+// number of values on each side and the delta column as benchstat
+// prints it ("~" when not significant, "+30.00%").
+type benchstatRow struct {
+	n1, n2 int
+	delta  string
+	p      float64
+}
+
+// benchstat groups the lines of the files as the benchstat command does
+// by default (rows by .fullname, a table per unit, a column per file),
+// with x/perf's benchproc, and compares each row of base with head's
+// with benchmath, assuming what each unit's metadata says (assume=exact,
+// else nothing) and writing the delta with benchmath's FormatDelta, as
+// benchstat does.
+func benchstat(t *testing.T, base, head []byte) map[string]benchstatRow {
+	t.Helper()
+	var pp benchproc.ProjectionParser
+	rows, unitField, err := pp.ParseWithUnit(".fullname", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[benchstatCell][]float64{}
+	var order []string
+	assume := map[string]benchmath.Assumption{}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"base.bench", base}, {"head.bench", head}} {
+		results, units := readBench(t, f.name, f.data)
+		for _, res := range results {
+			for i, k := range rows.ProjectValues(res) {
+				row := k.StringValues()
+				cell := benchstatCell{row, f.name}
+				if !slices.Contains(order, row) {
+					order = append(order, row)
+				}
+				values[cell] = append(values[cell], res.Values[i].Value)
+				assume[row] = benchmath.AssumeNothing
+				if m := units.Get(k.Get(unitField), "assume"); m != nil && m.Value == "exact" {
+					assume[row] = benchmath.AssumeExact
+				}
+			}
+		}
+	}
+	out := map[string]benchstatRow{}
+	th := &benchmath.DefaultThresholds
+	for _, row := range order {
+		a := assume[row]
+		b := benchmath.NewSample(values[benchstatCell{row, "base.bench"}], th)
+		h := benchmath.NewSample(values[benchstatCell{row, "head.bench"}], th)
+		cmp := a.Compare(b, h)
+		delta := cmp.FormatDelta(a.Summary(b, 0.95).Center, a.Summary(h, 0.95).Center)
+		out[row] = benchstatRow{len(b.Values), len(h.Values), delta, cmp.P}
+	}
+	return out
+}
+
+// TestBenchstatFindsTimingChange: two results files whose verify times
+// differ by 30% (every sample of head is base's × 1.3) and whose other
+// figures are equal give benchmark files in which benchstat's own
+// statistics (x/perf's benchproc and benchmath, as the benchstat command
+// uses them) find the verify change significant, from all ten samples,
+// and nothing else. With one line per operation holding the median (the
+// format before), benchstat saw n=1 and could never find a change. It
+// also holds for a file written before samples_iters, whose iteration
+// counts are estimated.
+func TestBenchstatFindsTimingChange(t *testing.T) {
+	for _, noIters := range []bool{false, true} {
+		name := "samples_iters"
+		if noIters {
+			name = "estimated iterations"
+		}
+		t.Run(name, func(t *testing.T) {
+			var base, head bytes.Buffer
+			if err := Bench(&base, timed(t, 1, noIters)); err != nil {
+				t.Fatal(err)
+			}
+			if err := Bench(&head, timed(t, 1.3, noIters)); err != nil {
+				t.Fatal(err)
+			}
+			rows := benchstat(t, base.Bytes(), head.Bytes())
+			verify := "Throughput/type=Signature/lib=blst/repr=affine/op=verify sec/op"
+			for row, r := range rows {
+				if strings.HasPrefix(row, "Throughput/") && (r.n1 != 10 || r.n2 != 10) {
+					t.Errorf("%s: benchstat got n=%d+%d, want 10+10 (one line per sample)", row, r.n1, r.n2)
+				}
+				want := "~"
+				switch {
+				case row == verify:
+					want = "+30.00%"
+				case strings.HasPrefix(row, "Instances/"):
+					want = "0.00%" // exact: equal
+				}
+				if r.delta != want {
+					t.Errorf("%s: benchstat's delta got %q (p=%.4f n=%d+%d), want %q", row, r.delta, r.p, r.n1, r.n2, want)
+				}
+			}
+			if _, ok := rows[verify]; !ok {
+				t.Fatalf("no row %q among %d rows", verify, len(rows))
+			}
+			comment := "# samples_iters not recorded"
+			if got := strings.Contains(base.String(), comment); got != noIters {
+				t.Errorf("comment %q in the output: got %v, want %v", comment, got, noIters)
+			}
+		})
+	}
+}
+
+// TestBenchParsesAndRoundTrips: every measured case is one line with its
+// exact figures and N as iterations; every timed operation one line per
+// sample, with that sample's calls as iterations and its ns/op; failed
+// rows none; the configuration is the environment's; and benchfmt reads
+// back what it writes.
+func TestBenchParsesAndRoundTrips(t *testing.T) {
+	rs := timed(t, 1, false)
+	var buf bytes.Buffer
+	if err := Bench(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	results, units := readBench(t, "results.bench", buf.Bytes())
+
+	type line struct {
+		iters int
+		ns    float64
+	}
+	wantInstances := map[string]model.Result{}
+	for _, r := range rs.Instances {
+		if r.Error == "" {
+			wantInstances["Instances/"+r.Key.BenchName()] = r
+		}
+	}
+	wantOps := map[string][]line{}
+	for _, tr := range rs.Throughput {
+		if tr.Error != "" {
+			continue
+		}
+		for i, ns := range tr.SamplesNs {
+			name := "Throughput/" + tr.Key.BenchName()
+			wantOps[name] = append(wantOps[name], line{int(tr.SamplesIters[i]), ns})
+		}
+	}
+	gotOps := map[string][]line{}
+	nInstances := 0
+	for _, res := range results {
+		for k, v := range map[string]string{"goos": rs.Env.GOOS, "cpu": rs.Env.CPU, "machine": "runner_1", "commit": rs.Env.Commit,
+			"github.com/supranational/blst": rs.Env.Modules["github.com/supranational/blst"]} {
+			if got := res.GetConfig(k); got != v {
+				t.Errorf("%s: %s got %q, want %q", res.Name, k, got, v)
+			}
+		}
+		name := res.Name.String()
+		if strings.HasPrefix(name, "Throughput/") {
+			ns, _ := res.Value("sec/op")
+			gotOps[name] = append(gotOps[name], line{res.Iters, ns * 1e9})
+			for _, unit := range []string{"B/op", "allocs/op"} {
+				if _, ok := res.Value(unit); !ok {
+					t.Errorf("%s: no %s value", name, unit)
+				}
+			}
+			continue
+		}
+		nInstances++
+		r, ok := wantInstances[name]
+		if !ok {
+			t.Errorf("unexpected result %s", name)
+			continue
+		}
+		if got, _ := res.Value("B/instance"); got != r.BytesPerInstance {
+			t.Errorf("%s: B/instance got %v, want %v", name, got, r.BytesPerInstance)
+		}
+		if got, _ := res.Value("allocs/instance"); got != r.AllocsPerInstance {
+			t.Errorf("%s: allocs/instance got %v, want %v", name, got, r.AllocsPerInstance)
+		}
+		if res.Iters != r.N {
+			t.Errorf("%s: iterations got %d, want N = %d", name, res.Iters, r.N)
+		}
+	}
+	if nInstances != len(wantInstances) {
+		t.Errorf("got %d instance lines, want %d (one per measured case)", nInstances, len(wantInstances))
+	}
+	for name, want := range wantOps {
+		got := gotOps[name]
+		if len(got) != len(want) {
+			t.Errorf("%s: got %d lines, want %d (one per sample)", name, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if got[i].iters != want[i].iters || !closeTo(got[i].ns, want[i].ns) {
+				t.Errorf("%s line %d: got %d iterations at %v ns/op, want %d at %v", name, i, got[i].iters, got[i].ns, want[i].iters, want[i].ns)
+			}
+		}
+	}
+	if len(gotOps) != len(wantOps) {
+		t.Errorf("got lines of %d operations, want %d (failed ones have none)", len(gotOps), len(wantOps))
+	}
+	for _, u := range BenchUnits {
+		if m := units.Get(u, "assume"); m == nil || m.Value != "exact" {
+			t.Errorf("unit %s: assume got %v, want exact", u, m)
+		}
+		if m := units.Get(u, "better"); m == nil || m.Value != "lower" {
+			t.Errorf("unit %s: better got %v, want lower", u, m)
+		}
+	}
+
+	// Round trip: benchfmt.Writer writes what it read, and reading that
+	// again gives the same results.
+	var again bytes.Buffer
+	w := benchfmt.NewWriter(&again)
+	for _, res := range results {
+		if err := w.Write(res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	results2, _ := readBench(t, "again.bench", again.Bytes())
+	if len(results2) != len(results) {
+		t.Fatalf("round trip: got %d results, want %d", len(results2), len(results))
+	}
+	for i := range results {
+		a, b := results[i], results2[i]
+		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || !slices.Equal(a.Values, b.Values) || !configEqual(a.Config, b.Config) {
+			t.Errorf("round trip: result %d got %s %d %v, want %s %d %v", i, b.Name, b.Iters, b.Values, a.Name, a.Iters, a.Values)
+		}
+	}
+}
+
+// TestBenchEstimatesIters: without samples_iters, a sample's calls are
+// EstimatedSample over its ns/op (at least one), and a comment says so;
+// without samples_ns, an operation has one line holding its median, and a
+// comment names it.
+func TestBenchEstimatesIters(t *testing.T) {
+	rs := timed(t, 1, true)
+	rs.Throughput = append(rs.Throughput, model.ThroughputRow{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Op: "to-affine", Batch: 1},
+		Timing: model.Timing{Samples: 3, NsPerOpMedian: 4000, NsPerOpQ1: 3900, NsPerOpQ3: 4100}})
+	var buf bytes.Buffer
+	if err := Bench(&buf, rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# samples_iters not recorded (results written before it): the iteration counts of 2 operations are estimated as 100ms / the sample's ns/op\n",
+		"# samples_ns not recorded for 1 operation: one line each, holding the median (benchstat sees one sample): G1/blst/jacobian op=to-affine\n",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, buf.String())
+		}
+	}
+	results, _ := readBench(t, "old.bench", buf.Bytes())
+	perSample := map[float64]int{}
+	for _, tr := range rs.Throughput {
+		for _, ns := range tr.SamplesNs {
+			perSample[ns] = int(max(1, float64(EstimatedSample.Nanoseconds())/ns+0.5))
+		}
+	}
+	lines := 0
+	for _, res := range results {
+		if !strings.HasPrefix(res.Name.String(), "Throughput/") {
+			continue
+		}
+		lines++
+		sec, _ := res.Value("sec/op")
+		ns := sec * 1e9
+		if strings.Contains(res.Name.String(), "op=to-affine") {
+			if res.Iters != 3 || !closeTo(ns, 4000) {
+				t.Errorf("%s: got %d iterations at %v ns/op, want one line of the 3 samples' median 4000", res.Name, res.Iters, ns)
+			}
+			continue
+		}
+		want, ok := perSample[roundNs(ns, rs)]
+		if !ok || res.Iters != want {
+			t.Errorf("%s at %v ns/op: got %d iterations, want %d (100ms / ns/op)", res.Name, ns, res.Iters, want)
+		}
+	}
+	if lines != 21 {
+		t.Errorf("got %d operation lines, want 21 (10 + 10 samples, 1 median)", lines)
+	}
+}
+
+// roundNs finds the sample of rs that ns (read back through sec/op) is.
+func roundNs(ns float64, rs *model.Results) float64 {
+	for _, tr := range rs.Throughput {
+		for _, s := range tr.SamplesNs {
+			if closeTo(s, ns) {
+				return s
+			}
+		}
+	}
+	return ns
+}
+
+func closeTo(a, b float64) bool { return a == b || (a-b)*(a-b) <= 1e-18*max(a*a, b*b) }
+
+func configEqual(a, b []benchfmt.Config) bool {
+	return slices.EqualFunc(a, b, func(x, y benchfmt.Config) bool {
+		return x.Key == y.Key && bytes.Equal(x.Value, y.Value) && x.File == y.File
+	})
+}

@@ -1,0 +1,57 @@
+package export
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/memprof/memprof/model"
+)
+
+// Format is an export format, named as the tool that reads it.
+type Format string
+
+// The formats.
+const (
+	// GitHubActionBenchmark is github-action-benchmark's
+	// customSmallerIsBetter JSON (GitHubActionBenchmark).
+	GitHubActionBenchmark Format = "github-action-benchmark"
+	// BencherMetricFormat is Bencher's Metric Format JSON (Bencher).
+	BencherMetricFormat Format = "bencher"
+	// Benchfmt is the Go benchmark format, as results.bench holds it
+	// (Bench).
+	Benchfmt Format = "benchfmt"
+)
+
+// Formats lists the formats, in the order help lists them.
+var Formats = []Format{GitHubActionBenchmark, BencherMetricFormat, Benchfmt}
+
+// Write writes rs to w in format f. An unknown format is an error that
+// lists the formats.
+func Write(w io.Writer, rs *model.Results, f Format) error {
+	switch f {
+	case GitHubActionBenchmark:
+		return GitHubActionBenchmarkJSON(w, rs)
+	case BencherMetricFormat:
+		return Bencher(w, rs)
+	case Benchfmt:
+		return Bench(w, rs)
+	}
+	return fmt.Errorf("unknown export format %q: must be one of %s", string(f), model.Join(Formats))
+}
+
+// Failed returns the cases of rs that failed to measure (instances and
+// operations), which no format can hold, in the one ordering of keys.
+func Failed(rs *model.Results) []model.Key {
+	var out []model.Key
+	for _, r := range sortedInstances(rs) {
+		if r.Error != "" {
+			out = append(out, r.Key)
+		}
+	}
+	for _, t := range sortedThroughput(rs) {
+		if t.Error != "" {
+			out = append(out, t.Key)
+		}
+	}
+	return out
+}

@@ -1,0 +1,120 @@
+package export
+
+import (
+	"bytes"
+	"flag"
+	"path/filepath"
+	"testing"
+
+	"github.com/memprof/memprof/internal/goldenfile"
+	"github.com/memprof/memprof/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fixturePath is the results file of a real run (fixtures/results; its
+// README says how it is made).
+const fixturePath = "../fixtures/results/results.json"
+
+// loadFixture reads the fixture through the validating reader.
+func loadFixture(t *testing.T) *model.Results {
+	t.Helper()
+	rs, err := model.ReadResultsFile(fixturePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// timed returns results holding two instance cases, one failed case and
+// two operations of ten samples each, verify's samples scaled by
+// verifyScale, and one failed operation. Each sample records its calls
+// unless noIters, as in a file written before samples_iters.
+func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
+	t.Helper()
+	rs := &model.Results{Schema: model.Schema,
+		Env: model.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2, CPU: "Fixture CPU", Cgo: true,
+			Modules: map[string]string{"github.com/supranational/blst": "v0.3.17"}, Machine: "runner 1", Commit: "0123abc"},
+		Instances: []model.Result{
+			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}},
+			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 1}},
+			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
+		},
+	}
+	for _, op := range []struct {
+		op    model.Op
+		ns    float64
+		scale float64
+	}{{"sign", 400_000, 1}, {"verify", 1_000_000, verifyScale}} {
+		var ns []float64
+		var iters []int64
+		for i := range 10 {
+			v := (op.ns + float64(i)*op.ns/100) * op.scale // a 1% step between samples
+			ns = append(ns, v)
+			iters = append(iters, int64(100_000_000/v)+1)
+		}
+		q, err := model.SummarizeSamples(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: op.op, Batch: 1},
+			Timing: model.Timing{Samples: len(ns), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, CPUNsPerOpMedian: q.Median,
+				OpsPerSecond: 1e9 / q.Median, BytesPerOp: 288, AllocsPerOp: 1, SamplesNs: ns, SamplesIters: iters}}
+		if noIters {
+			row.SamplesIters = nil
+		}
+		rs.Throughput = append(rs.Throughput, row)
+	}
+	rs.Throughput = append(rs.Throughput, model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: "aggregate", Batch: 128}, Error: "made-up failure"})
+	if err := rs.Validate(); err != nil {
+		t.Fatalf("the test's results are invalid: %v", err)
+	}
+	return rs
+}
+
+// goldenExt names the golden file of each format.
+var goldenExt = map[Format]string{GitHubActionBenchmark: "github-action-benchmark.json", BencherMetricFormat: "bencher.json", Benchfmt: "bench"}
+
+// TestGolden renders the real run's fixture and the synthetic results in
+// every format and compares them with testdata (go test -update
+// rewrites them).
+func TestGolden(t *testing.T) {
+	inputs := []struct {
+		name string
+		rs   func(*testing.T) *model.Results
+	}{
+		{"fixture", loadFixture},
+		{"timed", func(t *testing.T) *model.Results { return timed(t, 1, false) }},
+	}
+	for _, in := range inputs {
+		for _, f := range Formats {
+			name := in.name + "." + goldenExt[f]
+			t.Run(name, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := Write(&buf, in.rs(t), f); err != nil {
+					t.Fatal(err)
+				}
+				goldenfile.Check(t, filepath.Join("testdata", name), buf.Bytes(), *update)
+			})
+		}
+	}
+}
+
+func TestWriteUnknownFormat(t *testing.T) {
+	err := Write(&bytes.Buffer{}, timed(t, 1, false), "csv")
+	want := `unknown export format "csv": must be one of github-action-benchmark, bencher, benchfmt`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestFailed(t *testing.T) {
+	var got []string
+	for _, k := range Failed(timed(t, 1, false)) {
+		got = append(got, k.String())
+	}
+	want := []string{"G1/blst/affine/pointer", "Signature/blst/affine op=aggregate batch=128"}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
