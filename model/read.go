@@ -364,6 +364,10 @@ func (rs *Results) problems(w *wireResults) []Problem {
 	if rs.Schema != "" && rs.Schema != Schema {
 		c.add("schema is %q, want %q", rs.Schema, Schema)
 	}
+	if rs.Env.GC != "" {
+		c.at("env", "")
+		checkName(c, "gc", rs.Env.GC, Collectors, false)
+	}
 	seen := map[Key]int{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
@@ -414,6 +418,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if r.CHeapBytesPerInstance != nil {
 			c.finite("c_heap_bytes_per_instance", *r.CHeapBytesPerInstance)
 		}
+		c.gcFigures(&r.Measurement)
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
 			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)

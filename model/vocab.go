@@ -71,6 +71,14 @@ const (
 	MapRoot         Repr = "map-root"
 )
 
+// The forms of the PubkeyCache shaped like clients' caches: a map to an
+// interface value wrapping a pointer to the key (interface-map, the shape
+// of Prysm's crypto/bls wrapper), and the same in an LRU cache (lru).
+const (
+	InterfaceMap Repr = "interface-map"
+	LRU          Repr = "lru"
+)
+
 // The layouts.
 const (
 	Pointer    Layout = "pointer"
@@ -103,7 +111,7 @@ const (
 var (
 	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool}
 	Libs    = []Lib{Blst, Gnark, Circl}
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU}
 	Layouts = []Layout{Pointer, Slice, Collection}
 	Schemes = []Scheme{MinPk, MinSig}
 	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify}
