@@ -25,6 +25,8 @@ type childRequest struct {
 	Warmup  int    `json:"warmup"`
 	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
+	// MarkLock is the lock file of Options.MarkLock.
+	MarkLock string `json:"mark_lock,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -56,7 +58,7 @@ func ServeChild(lookup func(name string) (Case, error)) error {
 	if err != nil {
 		return err
 	}
-	opts := []Option{N(req.N)}
+	opts := []Option{N(req.N), MarkLock(req.MarkLock)}
 	if req.Warmup >= 0 {
 		opts = append(opts, Warmup(req.Warmup))
 	}
@@ -126,7 +128,7 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath}
+	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath, MarkLock: o.MarkLock}
 	rb, _ := json.Marshal(req)
 	cmd := exec.CommandContext(ctx, exe, child.Args...)
 	cmd.Env = append(append(os.Environ(), child.Env...), ChildEnv+"="+string(rb))

@@ -12,9 +12,10 @@ import (
 )
 
 // CurrentEnv describes this process and machine: the Go version and
-// platform, GOMAXPROCS, the CPU, whether cgo is on, and the version of
-// each module in modules (module paths) that the binary's build info
-// lists.
+// platform, GOMAXPROCS, the CPU, whether cgo is on, the garbage
+// collector (env.gc: from the build settings' GOEXPERIMENT, else the
+// default of this Go version), and the version of each module in modules
+// (module paths) that the binary's build info lists.
 func CurrentEnv(modules ...string) model.Env {
 	e := model.Env{
 		GoVersion:  runtime.Version(),
@@ -25,6 +26,7 @@ func CurrentEnv(modules ...string) model.Env {
 		CPU:        cpuModel(),
 		Cgo:        cgoEnabled,
 		Modules:    map[string]string{},
+		GC:         currentCollector(),
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, m := range bi.Deps {

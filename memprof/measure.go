@@ -61,6 +61,11 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	measureMu.Lock()
 	defer measureMu.Unlock()
+	lock, err := openMarkLock(o.MarkLock)
+	if err != nil {
+		return nil, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	defer lock.close()
 	oldRate := runtime.MemProfileRate
 	runtime.MemProfileRate = 0
 	defer func() { runtime.MemProfileRate = oldRate }()
@@ -83,10 +88,14 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
-	// Pass 1, profiling off: the whole-footprint deltas.
-	before, after, err := c.footprintPass(o.N)
+	// Pass 1, profiling off: the whole-footprint deltas, then the
+	// collector's readings.
+	before, after, gc, err := c.footprintPass(o.N, lock)
 	if err != nil {
 		return nil, err
+	}
+	if err := gc.setFigures(r, o.N); err != nil {
+		return nil, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 
 	// Pass 2, MemProfileRate 1: the exact heap profile.
@@ -263,25 +272,37 @@ func settle() {
 }
 
 // footprintPass allocates N instances with profiling off and reads the
-// process's memory before and after.
-func (c *Case) footprintPass(n int) (before, after footprint, err error) {
+// process's memory before and after; around them, the collector's
+// readings (gcPass): with the holder alone before the instances are
+// built, and with the instances live and then dropped after. It releases
+// the instances.
+func (c *Case) footprintPass(n int, lock *markLock) (before, after footprint, gc gcReadings, err error) {
+	gr, err := newGCReader()
+	if err != nil {
+		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	}
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released.
 	debug.FreeOSMemory()
 	runtime.GC()
 	before = readFootprint()
-	holder, err := c.build(n)
-	if err != nil {
-		return before, after, err
+	h := c.hold(n)
+	if gc.beforeScan, gc.beforeMark, err = gr.exclusiveCycles(lock); err != nil {
+		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	if err := c.fill(&h, n); err != nil {
+		return before, after, gc, err
 	}
 	settle()
 	// Return the pages the construction's garbage left free, so that the
 	// RSS reading holds what the instances keep resident.
 	debug.FreeOSMemory()
 	after = readFootprint()
-	runtime.KeepAlive(holder)
-	return before, after, nil
+	if err := gcPass(&h, gr, lock, &gc); err != nil {
+		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	return before, after, gc, nil
 }
 
 // profilePass allocates N instances at MemProfileRate 1 and returns the
@@ -299,7 +320,7 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	// runtime frames, cannot tell them from the instances. The footprint
 	// pass keeps the collector on, so its RSS is not inflated by garbage.
 	gcPercent := debug.SetGCPercent(-1)
-	holder, err := c.build(n)
+	h, err := c.build(n)
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, err
@@ -309,37 +330,55 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
 		return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
 	}
-	runtime.KeepAlive(holder)
+	runtime.KeepAlive(h.holder)
+	runtime.KeepAlive(h.many)
 	return buf.Bytes(), nil
 }
 
 // build makes the n instances and returns what keeps them alive.
-func (c *Case) build(n int) (any, error) {
+func (c *Case) build(n int) (held, error) {
+	h := c.hold(n)
+	return h, c.fill(&h, n)
+}
+
+// hold returns what will keep n instances alive, still empty: the
+// engine's holder of n nil entries for the pointer layout, nothing for
+// the others (their constructor returns the structure).
+func (c *Case) hold(n int) held {
+	if c.New == nil {
+		return held{}
+	}
+	return held{holder: allocHolder(n)}
+}
+
+// fill makes the n instances into h.
+func (c *Case) fill(h *held, n int) error {
 	if many := c.newMany(); many != nil {
 		v, p := constructSlice(many, n)
 		if p != nil {
-			return nil, fmt.Errorf("case %s: %s(%d) panicked: %v", c.Name, c.manyName(), n, p)
+			return fmt.Errorf("case %s: %s(%d) panicked: %v", c.Name, c.manyName(), n, p)
 		}
 		if isNil(v) {
-			return nil, fmt.Errorf("case %s: %s(%d) returned nil", c.Name, c.manyName(), n)
+			return fmt.Errorf("case %s: %s(%d) returned nil", c.Name, c.manyName(), n)
 		}
-		return v, nil
+		h.many = v
+		return nil
 	}
-	holder := allocHolder(n)
+	holder := h.holder
 	if at, p := constructInstances(c.New, holder); p != nil {
-		return nil, fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
+		return fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
 	}
 	for i, v := range holder {
 		if isNil(v) {
-			return nil, fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
+			return fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
 		}
 		if i > 0 {
 			if err := c.checkDistinct(i, holder[i-1], v); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return holder, nil
+	return nil
 }
 
 // checkDistinct fails when instance i is the object instance i-1 was: a
