@@ -71,8 +71,21 @@ func checkMemory(entries []suites.Entry, opts Options) error {
 // measureEntries measures each entry in its own child process, opts.jobs()
 // at a time. A failed case becomes a Result carrying its error; the others
 // still run. The results are in the order of entries.
+//
+// The children share a mark lock (memprof.MarkLock), a file in a
+// temporary directory of this call's own, removed when it returns: each
+// child takes its GC mark readings with none of the others running.
 func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, ev *events) []model.Result {
 	results := make([]model.Result, len(entries))
+	lockDir, err := os.MkdirTemp("", "memprof-run-*")
+	if err != nil {
+		for i, e := range entries {
+			results[i] = failedResult(e, opts.nFor(e), fmt.Errorf("making the mark lock's directory: %w", err))
+		}
+		return results
+	}
+	defer os.RemoveAll(lockDir)
+	lock := memprof.MarkLock(filepath.Join(lockDir, "mark.lock"))
 	ev.send(Event{Kind: CasesStarting, Total: len(entries)})
 	sem := make(chan struct{}, opts.jobs())
 	var wg sync.WaitGroup
@@ -81,7 +94,7 @@ func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, e
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			ev.send(Event{Kind: CaseStarted, Key: e.Key})
-			results[i] = measureEntry(ctx, e, opts)
+			results[i] = measureEntry(ctx, e, opts, lock)
 		})
 	}
 	wg.Wait()
@@ -90,8 +103,8 @@ func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, e
 }
 
 // measureEntry measures e at opts.nFor(e), keeping its profile in
-// opts.ProfileDir, then at each N of the sweep.
-func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Result {
+// opts.ProfileDir, then at each N of the sweep, with the run's mark lock.
+func measureEntry(ctx context.Context, e suites.Entry, opts Options, lock memprof.Option) model.Result {
 	n := opts.nFor(e)
 	var profile string
 	if opts.ProfileDir != "" {
@@ -101,7 +114,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.BenchName()) + ".pb.gz"
 		profile = filepath.Join(opts.ProfileDir, name)
 	}
-	m, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), profile, memprof.N(n))
+	m, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), profile, memprof.N(n), lock)
 	if err != nil {
 		return failedResult(e, n, err)
 	}
@@ -109,7 +122,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 	if len(opts.Sweep) > 0 {
 		var points []model.SweepPoint
 		for _, sn := range opts.Sweep {
-			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn))
+			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn), lock)
 			if err != nil {
 				return failedResult(e, sn, fmt.Errorf("sweep at N=%d: %w", sn, err))
 			}

@@ -17,7 +17,8 @@ import (
 type Options struct {
 	// N is the number of instances per case. 0 measures each case at its
 	// entry's DefaultN (the scenarios' real scale, 1,000,000) or else
-	// memprof.DefaultN; any other N is used for every case.
+	// memprof.DefaultN; any other N is used for every case but those
+	// with a FixedN (an LRU at the population its key names).
 	N int
 	// Jobs is how many child processes measure at once; 0 means
 	// runtime.GOMAXPROCS(0).
@@ -106,6 +107,8 @@ func (o Options) check() error {
 // nFor is the number of instances measured for e.
 func (o Options) nFor(e suites.Entry) int {
 	switch {
+	case e.FixedN > 0:
+		return e.FixedN
 	case o.N > 0:
 		return o.N
 	case e.DefaultN > 0:

@@ -31,6 +31,10 @@ type Entry struct {
 	// DefaultN, if not zero, is the N measured when the user gives none:
 	// scenarios are measured at their real scale (1,000,000 validators).
 	DefaultN int
+	// FixedN, if not zero, is the one N the entry is measured at, whatever
+	// N is asked for: its key's parameter names it (an LRU cache measured
+	// at a population of population=100000 validators).
+	FixedN int
 	// Unavailable, when not zero, says why this combination cannot be
 	// measured; Case is nil then.
 	Unavailable model.Why
