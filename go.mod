@@ -7,6 +7,7 @@ require (
 	github.com/cloudflare/circl v1.6.5
 	github.com/consensys/gnark-crypto v0.22.0
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/mattn/go-isatty v0.0.20
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/supranational/blst v0.3.17

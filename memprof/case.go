@@ -49,12 +49,9 @@ type Options struct {
 	// Profile, if set, receives the raw heap profile (gzip-compressed
 	// protobuf, openable with go tool pprof).
 	Profile io.Writer
-	// MarkLock, if set, is the path of a lock file shared by the
-	// processes that measure at the same time (MeasureInChild passes it
-	// to the child): Measure holds it shared while it measures and alone
-	// while it reads the collector's mark time, so that no other of them
-	// runs then. Without it, other processes' work is in the mark figures.
-	MarkLock string
+	// quiet is the pipe to the parent's Quiet of a child that MeasureInChild
+	// started with Child.Quiet; nil otherwise.
+	quiet *quietPipe
 }
 
 // DefaultN is the number of instances measured when no N is given.
@@ -71,10 +68,6 @@ func Warmup(n int) Option { return func(o *Options) { o.Warmup = n } }
 
 // KeepProfile copies the raw heap profile to w.
 func KeepProfile(w io.Writer) Option { return func(o *Options) { o.Profile = w } }
-
-// MarkLock sets the lock file that keeps the processes measuring at the
-// same time out of each other's mark readings (see Options.MarkLock).
-func MarkLock(path string) Option { return func(o *Options) { o.MarkLock = path } }
 
 func buildOptions(opts []Option) Options {
 	o := Options{N: DefaultN, Warmup: -1}

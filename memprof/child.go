@@ -25,8 +25,9 @@ type childRequest struct {
 	Warmup  int    `json:"warmup"`
 	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
-	// MarkLock is the lock file of Options.MarkLock.
-	MarkLock string `json:"mark_lock,omitempty"`
+	// Quiet says that the parent serves a quiet pipe (Child.Quiet) on
+	// the child's descriptors 3 and 4.
+	Quiet bool `json:"quiet,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -58,7 +59,11 @@ func ServeChild(lookup func(name string) (Case, error)) error {
 	if err != nil {
 		return err
 	}
-	opts := []Option{N(req.N), MarkLock(req.MarkLock)}
+	opts := []Option{N(req.N)}
+	if req.Quiet {
+		q := childQuietPipe()
+		opts = append(opts, func(o *Options) { o.quiet = q })
+	}
 	if req.Warmup >= 0 {
 		opts = append(opts, Warmup(req.Warmup))
 	}
@@ -91,6 +96,10 @@ type Child struct {
 	Args []string
 	// Env is added to the current environment.
 	Env []string
+	// Quiet, if set, is shared by the children of one run: while one of
+	// them reads the collector's mark time, the others are stopped (see
+	// Quiet). Nil lets them read side by side.
+	Quiet *Quiet
 }
 
 // childWaitDelay bounds the wait for a killed child's output to close.
@@ -128,7 +137,7 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath, MarkLock: o.MarkLock}
+	req := childRequest{Case: name, N: o.N, Warmup: o.Warmup, Out: filepath.Join(dir, "result.json"), Profile: profilePath, Quiet: child.Quiet != nil && quietSupported}
 	rb, _ := json.Marshal(req)
 	cmd := exec.CommandContext(ctx, exe, child.Args...)
 	cmd.Env = append(append(os.Environ(), child.Env...), ChildEnv+"="+string(rb))
@@ -138,7 +147,7 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	// A killed child's descendants could hold its output open: do not
 	// wait for them long.
 	cmd.WaitDelay = childWaitDelay
-	runErr := cmd.Run()
+	runErr := runQuiet(cmd, child.Quiet, req.Quiet)
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with
 		// the deferred RemoveAll); say why, not "signal: killed".
@@ -163,6 +172,51 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
 	}
 	return &r, nil
+}
+
+// runQuiet runs cmd; with serve, it is one of q's children: it gets a
+// quiet pipe (descriptors 3 and 4), is registered with q while it runs,
+// and q answers its requests. When it returns the child's turn, if it
+// held one, is over.
+func runQuiet(cmd *exec.Cmd, q *Quiet, serve bool) error {
+	if !serve {
+		return cmd.Run()
+	}
+	answerR, answerW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	requestR, requestW, err := os.Pipe()
+	if err != nil {
+		answerR.Close()
+		answerW.Close()
+		return err
+	}
+	defer answerW.Close()
+	defer requestR.Close()
+	cmd.ExtraFiles = []*os.File{answerR, requestW}
+	err = cmd.Start()
+	// The child has its copies; closing ours lets its exit end serve.
+	answerR.Close()
+	requestW.Close()
+	if err != nil {
+		return err
+	}
+	if err := q.add(cmd.Process); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		q.remove(cmd.Process)
+		return fmt.Errorf("stopping the child while another reads its mark time: %w", err)
+	}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		q.serve(cmd.Process, requestR, answerW)
+	}()
+	err = cmd.Wait()
+	q.remove(cmd.Process)
+	<-served
+	return err
 }
 
 // tailBuffer keeps the last MaxChildStderr bytes written to it.

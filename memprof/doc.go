@@ -24,8 +24,7 @@
 //
 // Measure (MeasureInstances in a test, ReportInstances in a benchmark)
 // measures in this process; MeasureInChild in a fresh child process. The
-// options are N (instances, default DefaultN), Warmup, KeepProfile and
-// MarkLock.
+// options are N (instances, default DefaultN), Warmup and KeepProfile.
 //
 // # What is measured
 //
@@ -64,18 +63,18 @@
 //  4. Footprint pass, profiling off and the collector on: the memory
 //     readings before and after the N instances are built and the
 //     construction's garbage is collected. Around them, the GC pass
-//     (gc.go): MarkCycles forced collections with the holder alone (N nil
-//     entries for the pointer layout, nothing for the others) before the
-//     instances are built, as many with them live, and as many again with
-//     the holder alone once they are dropped and collected. Each is read
+//     (gc.go): MarkCycles forced collections with the instances live, and
+//     as many with the holder alone (N nil entries for the pointer
+//     layout, nothing for the others), three before the instances are
+//     built and four once they are dropped and collected. Each is read
 //     right after runtime.GC returns: /gc/scan/heap:bytes, the scan work
 //     of that cycle, and the cycle's share of
 //     /cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds. The scan
 //     bytes are the live median minus the holder's over N; each mark
 //     sample is a live cycle minus the holder's median, over N. The mark
-//     workers use whatever CPU is free, so with Options.MarkLock the GC
-//     pass holds a lock file alone while it reads, and the other
-//     processes measuring with it (which hold it shared) wait.
+//     workers use whatever CPU is free, so a child of MeasureInChild with
+//     a Child.Quiet asks its parent to stop the other children while it
+//     reads (SIGSTOP, then SIGCONT).
 //  5. Profile pass, MemProfileRate 1: the N instances are built again
 //     with the collector paused (so no runtime object of a GC lands under
 //     the constructor's frames), two GC cycles settle the heap, and the

@@ -11,9 +11,16 @@ import (
 )
 
 // MarkCycles is how many forced collections the GC pass reads with the
-// instances live, and as many again with the holder alone: one mark
-// sample per cycle, summarised by their median and quartiles.
+// instances live, and as many with the holder alone: one mark sample per
+// live cycle, summarised by their median and quartiles. The holder's
+// cycles are split, holderCyclesBefore before the instances are built
+// and the rest after they are dropped, so that they bracket the live
+// ones in time.
 const MarkCycles = 7
+
+// holderCyclesBefore is how many of the holder's MarkCycles cycles are
+// read before the instances are built.
+const holderCyclesBefore = 3
 
 // runtimePage is the runtime's page size (runtime.pageSize), the unit in
 // which it allocates spans. The scan figure's resolution allows one page
@@ -91,58 +98,59 @@ type held struct {
 }
 
 // gcReadings are the GC pass's readings: MarkCycles collections with the
-// holder alone before the instances are built, as many with the
-// instances live, and as many with the holder alone again once they are
-// dropped. The two sets of the holder alone bracket the live set in
-// time: how far apart they are is how much the machine drifted meanwhile.
+// instances live, and as many with the holder alone, some before the
+// instances are built and the others once they are dropped. The two sets
+// of the holder alone bracket the live set in time: how far apart they
+// are is how much the machine drifted meanwhile.
 type gcReadings struct {
 	beforeScan, beforeMark []float64
 	liveScan, liveMark     []float64
 	afterScan, afterMark   []float64
 }
 
-// exclusiveCycles forces MarkCycles collections under lock's exclusive
-// lock, so that no other process measuring with the same lock runs
-// meanwhile; the lock is held shared again when it returns.
-func (g *gcReader) exclusiveCycles(lock *markLock) (scan, markNs []float64, err error) {
-	if err := lock.exclusive(); err != nil {
+// quietCycles forces k collections while the parent keeps the other
+// processes measuring at the same time stopped (quiet).
+func (g *gcReader) quietCycles(quiet *quietPipe, k int) (scan, markNs []float64, err error) {
+	if err := quiet.quiet(); err != nil {
 		return nil, nil, err
 	}
-	if afterExclusive != nil {
-		afterExclusive()
+	if afterQuiet != nil {
+		afterQuiet()
 	}
-	scan, markNs = g.cycles(MarkCycles)
-	return scan, markNs, lock.shared()
+	scan, markNs = g.cycles(k)
+	return scan, markNs, quiet.resume()
 }
 
-// afterExclusive, when set (by tests), is called as soon as the GC pass
-// holds the mark lock alone.
-var afterExclusive func()
+// afterQuiet, when set (by tests), is called as soon as the GC pass has
+// its quiet.
+var afterQuiet func()
 
 // gcPass takes the collector's readings of the instances h keeps alive:
 // MarkCycles forced collections with them live; then the instances are
-// dropped (the holder's entries set to nil, a structure released), two
-// collections free them, and MarkCycles more are read with the holder
-// alone. The holder (N nil entries) is scanned and marked alike with and
-// without the instances, so it cancels. All are read under lock's
-// exclusive lock, held shared again when gcPass returns. h's instances
-// are released.
-func gcPass(h *held, gr *gcReader, lock *markLock, r *gcReadings) error {
-	if err := lock.exclusive(); err != nil {
+// dropped (the holder's entries set to nil, a structure released), a
+// collection frees them, and the rest of the holder's cycles are read. The holder (N nil entries) is scanned and marked alike with and
+// without the instances, so it cancels. All are read while the parent
+// keeps the other processes measuring at the same time stopped (quiet).
+// h's instances are released.
+func gcPass(h *held, gr *gcReader, quiet *quietPipe, r *gcReadings) error {
+	if err := quiet.quiet(); err != nil {
 		return err
 	}
-	if afterExclusive != nil {
-		afterExclusive()
+	if afterQuiet != nil {
+		afterQuiet()
 	}
 	r.liveScan, r.liveMark = gr.cycles(MarkCycles)
 	runtime.KeepAlive(h.holder)
 	runtime.KeepAlive(h.many)
 	clear(h.holder)
 	h.many = nil
-	settle()
-	r.afterScan, r.afterMark = gr.cycles(MarkCycles)
+	// One collection frees the instances. Those with a finalizer it
+	// keeps for the finalizer, marking them in this cycle, which is not
+	// read; the next frees them, unmarked.
+	runtime.GC()
+	r.afterScan, r.afterMark = gr.cycles(MarkCycles - holderCyclesBefore)
 	runtime.KeepAlive(h.holder)
-	return lock.shared()
+	return quiet.resume()
 }
 
 // setFigures sets m's collector figures from readings over n instances.

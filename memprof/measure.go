@@ -61,11 +61,6 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	measureMu.Lock()
 	defer measureMu.Unlock()
-	lock, err := openMarkLock(o.MarkLock)
-	if err != nil {
-		return nil, fmt.Errorf("case %s: %w", c.Name, err)
-	}
-	defer lock.close()
 	oldRate := runtime.MemProfileRate
 	runtime.MemProfileRate = 0
 	defer func() { runtime.MemProfileRate = oldRate }()
@@ -90,7 +85,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 
 	// Pass 1, profiling off: the whole-footprint deltas, then the
 	// collector's readings.
-	before, after, gc, err := c.footprintPass(o.N, lock)
+	before, after, gc, err := c.footprintPass(o.N, o.quiet)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +271,7 @@ func settle() {
 // readings (gcPass): with the holder alone before the instances are
 // built, and with the instances live and then dropped after. It releases
 // the instances.
-func (c *Case) footprintPass(n int, lock *markLock) (before, after footprint, gc gcReadings, err error) {
+func (c *Case) footprintPass(n int, quiet *quietPipe) (before, after footprint, gc gcReadings, err error) {
 	gr, err := newGCReader()
 	if err != nil {
 		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
@@ -288,7 +283,7 @@ func (c *Case) footprintPass(n int, lock *markLock) (before, after footprint, gc
 	runtime.GC()
 	before = readFootprint()
 	h := c.hold(n)
-	if gc.beforeScan, gc.beforeMark, err = gr.exclusiveCycles(lock); err != nil {
+	if gc.beforeScan, gc.beforeMark, err = gr.quietCycles(quiet, holderCyclesBefore); err != nil {
 		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	if err := c.fill(&h, n); err != nil {
@@ -299,7 +294,7 @@ func (c *Case) footprintPass(n int, lock *markLock) (before, after footprint, gc
 	// RSS reading holds what the instances keep resident.
 	debug.FreeOSMemory()
 	after = readFootprint()
-	if err := gcPass(&h, gr, lock, &gc); err != nil {
+	if err := gcPass(&h, gr, quiet, &gc); err != nil {
 		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	return before, after, gc, nil

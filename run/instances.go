@@ -72,20 +72,13 @@ func checkMemory(entries []suites.Entry, opts Options) error {
 // at a time. A failed case becomes a Result carrying its error; the others
 // still run. The results are in the order of entries.
 //
-// The children share a mark lock (memprof.MarkLock), a file in a
-// temporary directory of this call's own, removed when it returns: each
-// child takes its GC mark readings with none of the others running.
+// The children share a memprof.Quiet (unless opts.Child has one): while
+// one reads the collector's mark time, the others are stopped.
 func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, ev *events) []model.Result {
 	results := make([]model.Result, len(entries))
-	lockDir, err := os.MkdirTemp("", "memprof-run-*")
-	if err != nil {
-		for i, e := range entries {
-			results[i] = failedResult(e, opts.nFor(e), fmt.Errorf("making the mark lock's directory: %w", err))
-		}
-		return results
+	if opts.Child.Quiet == nil {
+		opts.Child.Quiet = &memprof.Quiet{}
 	}
-	defer os.RemoveAll(lockDir)
-	lock := memprof.MarkLock(filepath.Join(lockDir, "mark.lock"))
 	ev.send(Event{Kind: CasesStarting, Total: len(entries)})
 	sem := make(chan struct{}, opts.jobs())
 	var wg sync.WaitGroup
@@ -94,7 +87,7 @@ func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, e
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			ev.send(Event{Kind: CaseStarted, Key: e.Key})
-			results[i] = measureEntry(ctx, e, opts, lock)
+			results[i] = measureEntry(ctx, e, opts)
 		})
 	}
 	wg.Wait()
@@ -103,8 +96,8 @@ func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, e
 }
 
 // measureEntry measures e at opts.nFor(e), keeping its profile in
-// opts.ProfileDir, then at each N of the sweep, with the run's mark lock.
-func measureEntry(ctx context.Context, e suites.Entry, opts Options, lock memprof.Option) model.Result {
+// opts.ProfileDir, then at each N of the sweep.
+func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Result {
 	n := opts.nFor(e)
 	var profile string
 	if opts.ProfileDir != "" {
@@ -114,7 +107,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options, lock mempro
 		name := strings.NewReplacer("/", "_", "=", "-").Replace(e.BenchName()) + ".pb.gz"
 		profile = filepath.Join(opts.ProfileDir, name)
 	}
-	m, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), profile, memprof.N(n), lock)
+	m, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), profile, memprof.N(n))
 	if err != nil {
 		return failedResult(e, n, err)
 	}
@@ -122,7 +115,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options, lock mempro
 	if len(opts.Sweep) > 0 {
 		var points []model.SweepPoint
 		for _, sn := range opts.Sweep {
-			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn), lock)
+			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn))
 			if err != nil {
 				return failedResult(e, sn, fmt.Errorf("sweep at N=%d: %w", sn, err))
 			}
