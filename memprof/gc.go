@@ -108,49 +108,38 @@ type gcReadings struct {
 	afterScan, afterMark   []float64
 }
 
-// quietCycles forces k collections while the parent keeps the other
-// processes measuring at the same time stopped (quiet).
-func (g *gcReader) quietCycles(quiet *quietPipe, k int) (scan, markNs []float64, err error) {
+// quietly runs read while the parent keeps the other processes measuring
+// at the same time stopped (quiet).
+func quietly(quiet *quietPipe, read func()) error {
 	if err := quiet.quiet(); err != nil {
-		return nil, nil, err
+		return err
 	}
-	if afterQuiet != nil {
-		afterQuiet()
-	}
-	scan, markNs = g.cycles(k)
-	return scan, markNs, quiet.resume()
+	read()
+	return quiet.resume()
 }
-
-// afterQuiet, when set (by tests), is called as soon as the GC pass has
-// its quiet.
-var afterQuiet func()
 
 // gcPass takes the collector's readings of the instances h keeps alive:
 // MarkCycles forced collections with them live; then the instances are
 // dropped (the holder's entries set to nil, a structure released), a
-// collection frees them, and the rest of the holder's cycles are read. The holder (N nil entries) is scanned and marked alike with and
-// without the instances, so it cancels. All are read while the parent
-// keeps the other processes measuring at the same time stopped (quiet).
-// h's instances are released.
+// collection frees them, and the rest of the holder's cycles are read.
+// The holder (N nil entries) is scanned and marked alike with and without
+// the instances, so it cancels. All are read while the parent keeps the
+// other processes measuring at the same time stopped (quiet). h's
+// instances are released.
 func gcPass(h *held, gr *gcReader, quiet *quietPipe, r *gcReadings) error {
-	if err := quiet.quiet(); err != nil {
-		return err
-	}
-	if afterQuiet != nil {
-		afterQuiet()
-	}
-	r.liveScan, r.liveMark = gr.cycles(MarkCycles)
-	runtime.KeepAlive(h.holder)
-	runtime.KeepAlive(h.many)
-	clear(h.holder)
-	h.many = nil
-	// One collection frees the instances. Those with a finalizer it
-	// keeps for the finalizer, marking them in this cycle, which is not
-	// read; the next frees them, unmarked.
-	runtime.GC()
-	r.afterScan, r.afterMark = gr.cycles(MarkCycles - holderCyclesBefore)
-	runtime.KeepAlive(h.holder)
-	return quiet.resume()
+	return quietly(quiet, func() {
+		r.liveScan, r.liveMark = gr.cycles(MarkCycles)
+		runtime.KeepAlive(h.holder)
+		runtime.KeepAlive(h.many)
+		clear(h.holder)
+		h.many = nil
+		// One collection frees the instances. Those with a finalizer it
+		// keeps for the finalizer, marking them in this cycle, which is
+		// not read; the next frees them, unmarked.
+		runtime.GC()
+		r.afterScan, r.afterMark = gr.cycles(MarkCycles - holderCyclesBefore)
+		runtime.KeepAlive(h.holder)
+	})
 }
 
 // setFigures sets m's collector figures from readings over n instances.
@@ -158,9 +147,10 @@ func gcPass(h *held, gr *gcReader, quiet *quietPipe, r *gcReadings) error {
 // scan bytes are the median live reading minus the baseline's median, to
 // a resolution of one runtime page plus the spreads of the live readings
 // and of the baseline's. Each mark sample is a live cycle's mark time
-// minus the baseline's median; the resolution is the largest of the live
-// cycles' interquartile range, the baseline's, and the drift between the
-// baseline's medians before and after.
+// minus the baseline's median. The figure is thus a difference of two
+// medians, each known to about its interquartile range, and the baseline
+// may have drifted by the distance between its medians before and after:
+// the resolution is the sum of the three.
 func (r gcReadings) setFigures(m *Result, n int) error {
 	var err error
 	summary := func(vs []float64) model.Quartiles {
@@ -190,7 +180,7 @@ func (r gcReadings) setFigures(m *Result, n int) error {
 	}
 	m.GCMarkNsPerInstance, m.GCMarkNsPerInstanceQ1, m.GCMarkNsPerInstanceQ3 = s.Median, s.Q1, s.Q3
 	m.GCMarkSamplesNs = samples
-	m.GCMarkResolution = max(live.Q3-live.Q1, base.Q3-base.Q1, drift) / nf
+	m.GCMarkResolution = (live.Q3 - live.Q1 + base.Q3 - base.Q1 + drift) / nf
 	return nil
 }
 

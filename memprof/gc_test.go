@@ -147,3 +147,35 @@ func TestGCMarkFigures(t *testing.T) {
 		t.Errorf("one array: mark %v ns per instance, resolution %v: got %q, want ~0", array.GCMarkNsPerInstance, array.GCMarkResolution, col.Format(cell))
 	}
 }
+
+// TestSkipGC: without the GC pass the bytes are measured as ever and the
+// GC figures are absent, which the columns read as not measured.
+func TestSkipGC(t *testing.T) {
+	c := Case{Name: "skip", New: func(int) any { return &wrapped{p: new([96]byte)} }}
+	r, err := Measure(c, N(2000), SkipGC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Measure(c, N(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.BytesPerInstance != with.BytesPerInstance || r.AllocsPerInstance != with.AllocsPerInstance {
+		t.Errorf("bytes and allocs: got %v %v, want %v %v as with the GC pass", r.BytesPerInstance, r.AllocsPerInstance, with.BytesPerInstance, with.AllocsPerInstance)
+	}
+	if r.ScanResolution != 0 || r.ScanBytesPerInstance != 0 || len(r.GCMarkSamplesNs) != 0 || r.GCMarkNsPerInstance != 0 {
+		t.Errorf("GC figures: got scan %v (resolution %v), mark %v with %d samples; want none", r.ScanBytesPerInstance, r.ScanResolution, r.GCMarkNsPerInstance, len(r.GCMarkSamplesNs))
+	}
+	if with.ScanResolution == 0 || len(with.GCMarkSamplesNs) != MarkCycles {
+		t.Errorf("with the GC pass: got resolution %v and %d samples, want them measured", with.ScanResolution, len(with.GCMarkSamplesNs))
+	}
+	for _, name := range []string{"scan_bytes_per_instance", "gc_mark_ns_per_instance"} {
+		col, err := model.LookupColumn(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cell := col.ReadInstance(&model.Result{Measurement: *r}); cell.State != model.Unknown {
+			t.Errorf("%s without the GC pass: got %q, want n/a", name, col.Format(cell))
+		}
+	}
+}

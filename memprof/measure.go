@@ -85,12 +85,14 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 
 	// Pass 1, profiling off: the whole-footprint deltas, then the
 	// collector's readings.
-	before, after, gc, err := c.footprintPass(o.N, o.quiet)
+	before, after, gc, err := c.footprintPass(o)
 	if err != nil {
 		return nil, err
 	}
-	if err := gc.setFigures(r, o.N); err != nil {
-		return nil, fmt.Errorf("case %s: %w", c.Name, err)
+	if !o.SkipGC {
+		if err := gc.setFigures(r, o.N); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
 	}
 
 	// Pass 2, MemProfileRate 1: the exact heap profile.
@@ -267,11 +269,12 @@ func settle() {
 }
 
 // footprintPass allocates N instances with profiling off and reads the
-// process's memory before and after; around them, the collector's
-// readings (gcPass): with the holder alone before the instances are
-// built, and with the instances live and then dropped after. It releases
-// the instances.
-func (c *Case) footprintPass(n int, quiet *quietPipe) (before, after footprint, gc gcReadings, err error) {
+// process's memory before and after; around them, unless o.SkipGC, the
+// collector's readings (gcPass): with the holder alone before the
+// instances are built, and with the instances live and then dropped
+// after.
+func (c *Case) footprintPass(o Options) (before, after footprint, gc gcReadings, err error) {
+	n, quiet := o.N, o.quiet
 	gr, err := newGCReader()
 	if err != nil {
 		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
@@ -283,8 +286,10 @@ func (c *Case) footprintPass(n int, quiet *quietPipe) (before, after footprint, 
 	runtime.GC()
 	before = readFootprint()
 	h := c.hold(n)
-	if gc.beforeScan, gc.beforeMark, err = gr.quietCycles(quiet, holderCyclesBefore); err != nil {
-		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	if !o.SkipGC {
+		if err := quietly(quiet, func() { gc.beforeScan, gc.beforeMark = gr.cycles(holderCyclesBefore) }); err != nil {
+			return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
+		}
 	}
 	if err := c.fill(&h, n); err != nil {
 		return before, after, gc, err
@@ -294,6 +299,11 @@ func (c *Case) footprintPass(n int, quiet *quietPipe) (before, after footprint, 
 	// RSS reading holds what the instances keep resident.
 	debug.FreeOSMemory()
 	after = readFootprint()
+	if o.SkipGC {
+		runtime.KeepAlive(h.holder)
+		runtime.KeepAlive(h.many)
+		return before, after, gc, nil
+	}
 	if err := gcPass(&h, gr, quiet, &gc); err != nil {
 		return before, after, gc, fmt.Errorf("case %s: %w", c.Name, err)
 	}

@@ -129,9 +129,10 @@ type Measurement struct {
 	// median of the same with the holder alone, over N. Empty in files
 	// written before the figure.
 	GCMarkSamplesNs []float64 `json:"gc_mark_samples_ns,omitempty"`
-	// GCMarkResolution is the resolution of the mark figures: the larger
-	// interquartile range of the two sets of cycles (instances live,
-	// holder alone), over N.
+	// GCMarkResolution is the resolution of the mark figures: the
+	// interquartile ranges of the two sets of cycles (instances live,
+	// holder alone) plus the drift of the holder's median between its
+	// cycles before and after the live ones, over N.
 	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
 
 	// Sites are the allocation sites inside the constructor, in the

@@ -32,7 +32,7 @@ func TestScenariosAtSmallN(t *testing.T) {
 			}
 			c := e.Case()
 			c.Name = e.BenchName()
-			r := memprof.MeasureInstances(t, c, memprof.N(n))
+			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.SkipGC()) // gc_test.go checks the GC figures
 			if r.SizeofBytes != int64(e.SizeHint) || r.SizeofBytes == 0 {
 				t.Errorf("sizeof: got %d, want the value's size %d", r.SizeofBytes, e.SizeHint)
 			}

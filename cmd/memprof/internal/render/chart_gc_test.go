@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"slices"
@@ -40,17 +39,7 @@ func gcResults(t *testing.T) *model.Results {
 // results without the figures.
 func TestGCChart(t *testing.T) {
 	rs := gcResults(t)
-	var a, b bytes.Buffer
-	if err := GCChart(&a, rs); err != nil {
-		t.Fatal(err)
-	}
-	if err := GCChart(&b, rs); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Errorf("two renderings of the same results differ")
-	}
-	texts := svgTexts(t, a.Bytes())
+	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(w, rs) }))
 	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's mark time"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("chart texts %q: want %q", texts, want)
