@@ -206,7 +206,7 @@ var Columns = []Column{
 			}
 			return exact(float64(r.Batch))
 		}},
-	keyColumn("param", InJSON, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
+	keyColumn("param", inFiles, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
 	{Name: "n", Label: "N", Unit: Count, Show: inFiles,
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
 	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,7 +19,7 @@ func TestInstancesQuietChildren(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	requests := filepath.Join(t.TempDir(), "requests")
+	requests := t.TempDir() + string(os.PathSeparator) + "requests"
 	// A child that records the request it was given and fails.
 	child := memprof.Child{Path: sh, Args: []string{"-c", `printf '%s\n' "$` + memprof.ChildEnv + `" >> "$REQUESTS"; exit 3`},
 		Env: []string{"REQUESTS=" + requests}}

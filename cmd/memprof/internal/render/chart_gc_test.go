@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/model"
@@ -52,5 +53,25 @@ func TestGCChart(t *testing.T) {
 	old.Instances = old.Instances[2:]
 	if err := GCChart(io.Discard, old); !errors.Is(err, ErrNoData) {
 		t.Errorf("results without GC figures: got %v, want ErrNoData", err)
+	}
+}
+
+// TestParamInNote: rows of one case at several settings (an LRU's
+// populations) are told apart in the tables by their note, which names
+// the parameter, and in the CSV by its param column.
+func TestParamInNote(t *testing.T) {
+	rs := gcResults(t)
+	var table, csv strings.Builder
+	if err := InstancesTable(&table, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "population=100000, n=1000000") {
+		t.Errorf("table: no note naming the parameter:\n%s", table.String())
+	}
+	if err := CSV(&csv, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), ",population=100000,") {
+		t.Errorf("CSV: no param cell:\n%s", csv.String())
 	}
 }
