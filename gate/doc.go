@@ -28,10 +28,13 @@
 // A Selector names accepted values of a case's key (type, lib, repr,
 // layout, scheme, op; an omitted key accepts every value), checked
 // against model's names and canonicalised. The limits are the Metric
-// keys: max_bytes_per_instance, max_allocs_per_instance and
-// max_offheap_bytes_per_instance bound instance rows, max_ns_per_op
-// bounds operation rows (a memory limit does not go with an op selector,
-// nor a time limit with a layout or scheme selector). Sizes and
+// keys: max_bytes_per_instance, max_allocs_per_instance,
+// max_offheap_bytes_per_instance, max_scan_bytes_per_instance and
+// max_gc_mark_ns_per_instance bound instance rows, max_ns_per_op bounds
+// operation rows (an instance limit does not go with an op selector, nor
+// an operation's time limit with a layout or scheme selector). The GC
+// mark time is a time of instances: judged like ns/op (MarkFigure), read
+// from instance rows. Sizes and
 // durations take units (ParseSize, ParseDuration). Parse reports every
 // problem of a file at once, each as file:line (PosError), wrapping
 // ErrInvalid; ReadFile bounds the read (DefaultMaxBytes, ErrTooLarge).

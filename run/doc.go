@@ -37,7 +37,11 @@
 //     with Registry.LookupCase (see below). Options.ProfileDir keeps each
 //     raw heap profile; Options.Sweep measures again at each N and fits
 //     bytes = a + b*N. A child that fails or crashes is its row's Error,
-//     with the end of its stderr; the other cases still run.
+//     with the end of its stderr; the other cases still run. While a child
+//     reads the collector's mark time, the others are stopped (a
+//     memprof.Quiet shared by the run's children); an entry
+//     with a FixedN (an LRU at a population its key names) is measured at
+//     that N whatever Options.N says.
 //
 //  4. Check the agreement. Before any operation is timed, the libraries
 //     must compute the same keys and signatures as fixtures/vectors.json

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -151,47 +152,14 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 		"bytes per instance (B)",
 	)
 	p.Add(plotter.NewGrid())
-	legend := newLegend()
-	var seen []Series
-	// Points of equal size sit on one line: their labels alternate above
-	// and below it, further out the more there are, so they do not overlap.
-	rank := labelRanks(points)
-	for i, pt := range points {
-		xy := plotter.XYs{{X: pt.Op.NsPerOpMedian / div, Y: pt.Instance.BytesPerInstance}}
-		lowErr := max(0, pt.Op.NsPerOpMedian-pt.Op.NsPerOpQ1) / div
-		highErr := max(0, pt.Op.NsPerOpQ3-pt.Op.NsPerOpMedian) / div
-		eb, err := plotter.NewXErrorBars(struct {
-			plotter.XYs
-			plotter.XErrors
-		}{xy, plotter.XErrors{{Low: lowErr, High: highErr}}})
-		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
-		}
-		eb.LineStyle.Color = libColor(pt.Series.Lib)
-		eb.LineStyle.Width = vg.Points(1)
-		p.Add(eb)
-		sc, err := plotter.NewScatter(xy)
-		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.Series.Lib), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
-		p.Add(sc)
-		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.Series.Label()}})
-		if err != nil {
-			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
-		}
-		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
-		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
-		if rank[i]%2 == 1 {
-			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
-		}
-		p.Add(lbl)
-		if !slices.Contains(seen, pt.Series) {
-			seen = append(seen, pt.Series)
-		}
+	var pts []point
+	for _, pt := range points {
+		pts = append(pts, point{x: pt.Op.NsPerOpMedian / div, low: pt.Op.NsPerOpQ1 / div, high: pt.Op.NsPerOpQ3 / div,
+			y: pt.Instance.BytesPerInstance, label: pt.Series.Label(), series: pt.Series})
 	}
-	for _, lib := range libsOf(seen) {
-		legend.Add(string(lib), swatch{libColor(lib)})
+	legend, err := addPoints(p, pts)
+	if err != nil {
+		return fmt.Errorf("trade-off chart of %s: %w", typ, err)
 	}
 	p.X.Min, p.X.Max = 0, slowest/div*1.25
 	p.Y.Min, p.Y.Max = 0, biggest*1.15
@@ -199,14 +167,68 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 	return writeSVG(w, p, legend, vg.Points(480), vg.Points(340))
 }
 
-// labelRanks gives each point its rank, by time, among the points of the
-// same bytes per instance.
-func labelRanks(points []TradeoffPoint) []int {
+// point is one labelled point of a scatter chart: its x with a bar from
+// low to high (a median and its quartiles), its y, and its series, whose
+// library colours it.
+type point struct {
+	x, low, high, y float64
+	label           string
+	series          Series
+}
+
+// addPoints draws pts on p, each a dot with its bar and its label, and
+// returns the legend of their libraries. Points of equal y sit on one
+// line: their labels alternate above and below it, further out the more
+// there are, so they do not overlap.
+func addPoints(p *plot.Plot, pts []point) (plot.Legend, error) {
+	legend := newLegend()
+	var seen []Series
+	rank := labelRanks(pts)
+	for i, pt := range pts {
+		xy := plotter.XYs{{X: pt.x, Y: pt.y}}
+		eb, err := plotter.NewXErrorBars(struct {
+			plotter.XYs
+			plotter.XErrors
+		}{xy, plotter.XErrors{{Low: max(0, pt.x-pt.low), High: max(0, pt.high-pt.x)}}})
+		if err != nil {
+			return legend, err
+		}
+		eb.LineStyle.Color = libColor(pt.series.Lib)
+		eb.LineStyle.Width = vg.Points(1)
+		p.Add(eb)
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return legend, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.label}})
+		if err != nil {
+			return legend, err
+		}
+		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
+		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
+		if rank[i]%2 == 1 {
+			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
+		}
+		p.Add(lbl)
+		if !slices.Contains(seen, pt.series) {
+			seen = append(seen, pt.series)
+		}
+	}
+	for _, lib := range libsOf(seen) {
+		legend.Add(string(lib), swatch{libColor(lib)})
+	}
+	return legend, nil
+}
+
+// labelRanks gives each point its rank, by x, among the points of the
+// same y.
+func labelRanks(points []point) []int {
 	ranks := make([]int, len(points))
 	for i, p := range points {
 		for j, q := range points {
-			if j != i && q.Instance.BytesPerInstance == p.Instance.BytesPerInstance &&
-				(q.Op.NsPerOpMedian < p.Op.NsPerOpMedian || q.Op.NsPerOpMedian == p.Op.NsPerOpMedian && j < i) {
+			if j != i && q.y == p.y && (q.x < p.x || q.x == p.x && j < i) {
 				ranks[i]++
 			}
 		}
