@@ -9,6 +9,7 @@ require (
 	github.com/crate-crypto/go-eth-kzg v1.5.0
 	github.com/ethereum/c-kzg-4844/v2 v2.1.8
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/mattn/go-isatty v0.0.20
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/supranational/blst v0.3.17

@@ -32,6 +32,11 @@ const (
 	// instance keeps: the main figure of a cgo library's context (c-kzg's
 	// setup). A case without a C-heap reading is an Error outcome.
 	CHeapBytesPerInstance
+	// The collector's share of an instance: the heap bytes it scans (an
+	// exact figure, to its resolution) and the time it marks, per cycle
+	// (a time, judged by the noise rule like ns/op).
+	ScanBytesPerInstance
+	GCMarkNsPerInstance
 	// What one call of an operation allocates (issue 13): exact, like the
 	// bytes budgets; tied to GOMAXPROCS where the row says the figure
 	// depends on it (Budget.GOMAXPROCS).
@@ -45,6 +50,8 @@ var metricKeys = []string{
 	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
 	NsPerOp:                 "max_ns_per_op",
 	CHeapBytesPerInstance:   "max_c_heap_bytes_per_instance",
+	ScanBytesPerInstance:    "max_scan_bytes_per_instance",
+	GCMarkNsPerInstance:     "max_gc_mark_ns_per_instance",
 	BytesPerOp:              "max_bytes_per_op",
 	AllocsPerOp:             "max_allocs_per_op",
 }
@@ -55,6 +62,8 @@ var metricNames = []string{
 	OffheapBytesPerInstance: "off-heap bytes per instance",
 	NsPerOp:                 "ns per op",
 	CHeapBytesPerInstance:   "C heap bytes per instance",
+	ScanBytesPerInstance:    "GC scan bytes per instance",
+	GCMarkNsPerInstance:     "GC mark time per instance per cycle",
 	BytesPerOp:              "bytes per op",
 	AllocsPerOp:             "allocs per op",
 }
@@ -65,18 +74,25 @@ func (m Metric) Key() string { return metricKeys[m] }
 // String is the metric's name for people ("bytes per instance").
 func (m Metric) String() string { return metricNames[m] }
 
-// Timed reports whether the metric is a time (read from throughput rows)
-// rather than a memory figure (read from instance rows).
+// Timed reports whether the metric is an operation's time (read from
+// throughput rows) rather than a figure of instances (read from instance
+// rows; the GC mark time is one).
 func (m Metric) Timed() bool { return m == NsPerOp }
 
 // OnOps reports whether the metric bounds operation rows (a time, or
 // what one call allocates) rather than instance rows.
 func (m Metric) OnOps() bool { return m == NsPerOp || m == BytesPerOp || m == AllocsPerOp }
 
+// IsTime reports whether the metric's values are times: an operation's
+// or the GC mark time. They are written with a duration unit, judged by
+// the noise rule (median against the interquartile range) and updated
+// with headroom.
+func (m Metric) IsTime() bool { return m == NsPerOp || m == GCMarkNsPerInstance }
+
 // Unit is the unit of the metric's values.
 func (m Metric) Unit() model.Unit {
 	switch m {
-	case NsPerOp:
+	case NsPerOp, GCMarkNsPerInstance:
 		return model.Nanoseconds
 	case AllocsPerInstance, AllocsPerOp:
 		return model.Count
@@ -449,7 +465,7 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	var err error
 	hadUnit := false
 	switch m {
-	case NsPerOp:
+	case NsPerOp, GCMarkNsPerInstance:
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
 	case AllocsPerInstance, AllocsPerOp:

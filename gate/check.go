@@ -149,6 +149,9 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
 			return
 		}
+		if gcFigure(o, l, r) {
+			return
+		}
 		o.Measured = memoryValue(l.Metric, r)
 		o.Status = Pass
 		if o.Measured > l.Value {

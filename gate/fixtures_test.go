@@ -153,23 +153,30 @@ var fixtures = map[string]func() *model.Results{
 // construction above; -update rewrites them.
 func TestFixtureFiles(t *testing.T) {
 	for path, build := range fixtures {
-		var buf bytes.Buffer
-		if err := build().WriteJSON(&buf); err != nil {
+		checkFixtureFile(t, path, build)
+	}
+}
+
+// checkFixtureFile checks that the results file at path is what build
+// makes, or with -update writes it.
+func checkFixtureFile(t *testing.T, path string, build func() *model.Results) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := build().WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		got, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./gate -update)", err)
-		}
-		if !bytes.Equal(got, buf.Bytes()) {
-			t.Errorf("%s differs from its construction in fixtures_test.go; run go test ./gate -update", filepath.Base(path))
-		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./gate -update)", err)
+	}
+	if !bytes.Equal(got, buf.Bytes()) {
+		t.Errorf("%s differs from its construction in the gate tests; run go test ./gate -update", filepath.Base(path))
 	}
 }
 

@@ -55,7 +55,7 @@ func FuzzParseBudgets(f *testing.F) {
 			for j, l := range b.Limits {
 				nl := nb.Limits[j]
 				same := nl.Value == l.Value
-				if l.Metric.Timed() {
+				if l.Metric.IsTime() {
 					same = nl.Value >= l.Value
 				}
 				if nl.Metric != l.Metric || !same {

@@ -23,10 +23,9 @@ func opMemoryResults() *model.Results {
 
 func TestCheckOpMemory(t *testing.T) {
 	tests := []struct {
-		name   string
-		budget string
-		want   []Status
-		detail string
+		name, budget string
+		want         []Status
+		detail       string
 	}{
 		{"exact pass", "select: {lib: gnark, op: verify}\n    max_bytes_per_op: 7024\n    max_allocs_per_op: 57", []Status{Pass, Pass}, ""},
 		{"one byte over fails", "select: {lib: gnark, op: verify}\n    max_bytes_per_op: 7023", []Status{Fail}, ""},
@@ -38,11 +37,7 @@ func TestCheckOpMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - "+tt.budget+"\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := Check(f, opMemoryResults(), CheckOptions{})
+			rep := checkBudget(t, tt.budget, opMemoryResults())
 			if len(rep.Problems) > 0 || len(rep.Outcomes) != len(tt.want) {
 				t.Fatalf("got outcomes %+v, problems %v; want %v", rep.Outcomes, rep.Problems, tt.want)
 			}
@@ -122,4 +117,15 @@ func TestParseOpMemoryRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkBudget checks rs against a budgets file of one budget, the YAML of
+// its list item, which must parse.
+func checkBudget(t *testing.T, budget string, rs *model.Results) *Report {
+	t.Helper()
+	f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - "+budget+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Check(f, rs, CheckOptions{})
 }

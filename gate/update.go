@@ -11,8 +11,9 @@ import (
 // Update returns the budgets file's source with every limit set to the
 // current measurements in rep (a Report of Check on the same File): for
 // each limit the largest value among the cases its budget selects, bytes
-// and allocations exactly, times (the median) multiplied by headroom and
-// rounded up to three significant digits. Only the values change: keys,
+// (scan bytes too) and allocations exactly, times (the median of an
+// operation or of the GC mark samples) multiplied by headroom and rounded
+// up to three significant digits. Only the values change: keys,
 // comments, order and layout stay byte for byte, so the diff is the
 // budget change to review.
 //
@@ -61,7 +62,7 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 		}
 		var text string
 		switch l.Metric {
-		case NsPerOp:
+		case NsPerOp, GCMarkNsPerInstance:
 			text = FormatDuration(v * headroom)
 		case AllocsPerInstance, AllocsPerOp:
 			text = FormatCount(v)

@@ -61,6 +61,16 @@ type Options struct {
 	// one object can refuse an N other than 1 without refusing the
 	// default.
 	nGiven bool
+
+	// SkipGC leaves out the GC pass, the collector's share (scan bytes
+	// and mark time), and its 15 forced collections: for a test that
+	// checks bytes and objects only. The GC figures are then absent (no
+	// resolution, no samples: tables show n/a).
+	SkipGC bool
+
+	// quiet is the pipe to the parent's Quiet of a child that MeasureInChild
+	// started with Child.Quiet; nil otherwise.
+	quiet *quietPipe
 }
 
 // DefaultN is the number of instances measured when no N is given.
@@ -77,6 +87,9 @@ func Warmup(n int) Option { return func(o *Options) { o.Warmup = n } }
 
 // KeepProfile copies the raw heap profile to w.
 func KeepProfile(w io.Writer) Option { return func(o *Options) { o.Profile = w } }
+
+// SkipGC leaves out the GC pass (see Options.SkipGC).
+func SkipGC() Option { return func(o *Options) { o.SkipGC = true } }
 
 func buildOptions(opts []Option) Options {
 	o := Options{N: DefaultN, Warmup: -1}

@@ -42,7 +42,11 @@
 // cross-check), runtime memory outside the heap (finalizer and cleanup
 // records) and the heap's metadata, the C heap (glibc's mallinfo2, with
 // cgo), the resident set, and what none of these explains, each with its
-// resolution where the reading is coarse.
+// resolution where the reading is coarse. And the collector's share, from
+// runtime/metrics: the heap bytes the collector scans per instance on
+// every cycle (ScanBytesPerInstance) and the time it spends marking them
+// (GCMarkNsPerInstance, with quartiles and one sample per cycle), both
+// holder excluded and with their resolutions.
 //
 // # Passes
 //
@@ -58,7 +62,19 @@
 //     machine has available.
 //  4. Footprint pass, profiling off and the collector on: the memory
 //     readings before and after the N instances are built and the
-//     construction's garbage is collected.
+//     construction's garbage is collected. Around them, the GC pass
+//     (gc.go): MarkCycles forced collections with the instances live, and
+//     as many with the holder alone (N nil entries for the pointer
+//     layout, nothing for the others), three before the instances are
+//     built and four once they are dropped and collected. Each is read
+//     right after runtime.GC returns: /gc/scan/heap:bytes, the scan work
+//     of that cycle, and the cycle's share of
+//     /cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds. The scan
+//     bytes are the live median minus the holder's over N; each mark
+//     sample is a live cycle minus the holder's median, over N. The mark
+//     workers use whatever CPU is free, so a child of MeasureInChild with
+//     a Child.Quiet asks its parent to stop the other children while it
+//     reads (SIGSTOP, then SIGCONT).
 //  5. Profile pass, MemProfileRate 1: the N instances are built again
 //     with the collector paused (so no runtime object of a GC lands under
 //     the constructor's frames), two GC cycles settle the heap, and the

@@ -13,11 +13,12 @@ import (
 )
 
 // CurrentEnv describes this process and machine: the Go version and
-// platform, GOMAXPROCS, the CPU, whether cgo is on, the version of each
-// module in modules (module paths) that the binary's build info lists,
-// the host name as the machine, the binary's VCS revision (if the build
-// stamped one) as the commit, and the current time (UTC) as the time the
-// measurement started.
+// platform, GOMAXPROCS, the CPU, whether cgo is on, the garbage
+// collector (env.gc: from the build settings' GOEXPERIMENT, else the
+// default of this Go version), the version of each module in modules
+// (module paths) that the binary's build info lists, the host name as the
+// machine, the binary's VCS revision (if the build stamped one) as the
+// commit, and the current time (UTC) as the time the measurement started.
 func CurrentEnv(modules ...string) model.Env {
 	e := model.Env{
 		GoVersion:  runtime.Version(),
@@ -28,6 +29,7 @@ func CurrentEnv(modules ...string) model.Env {
 		CPU:        cpuModel(),
 		Cgo:        cgoEnabled,
 		Time:       time.Now().UTC().Format(time.RFC3339),
+		GC:         currentCollector(),
 	}
 	e.Machine, _ = os.Hostname()
 	e.Commit, _ = VCSRevision()

@@ -84,12 +84,18 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
-	// Pass 1, profiling off: the whole-footprint deltas.
-	before, after, built, err := c.footprintPass(o.N)
+	// Pass 1, profiling off: the whole-footprint deltas, then the
+	// collector's readings.
+	before, after, built, gc, err := c.footprintPass(o)
 	if err != nil {
 		return nil, err
 	}
 	c.recordOne(r, built)
+	if !o.SkipGC {
+		if err := gc.setFigures(r, o.N); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
 
 	// Pass 2, MemProfileRate 1: the exact heap profile.
 	prof, err := c.profilePass(o.N)
@@ -271,29 +277,49 @@ func settle() {
 }
 
 // footprintPass allocates N instances with profiling off and reads the
-// process's memory before and after.
-// It returns what the instances are (the holder, or what the constructor
-// returned), as c.recordOne reads it, and how long building them took.
-func (c *Case) footprintPass(n int) (before, after footprint, built builtInstances, err error) {
+// process's memory before and after; around them, unless o.SkipGC, the
+// collector's readings (gcPass): with the holder alone before the
+// instances are built, and with the instances live and then dropped
+// after. It also returns what c.recordOne reads of the instances and how
+// long building them took.
+func (c *Case) footprintPass(o Options) (before, after footprint, built builtInstances, gc gcReadings, err error) {
+	n, quiet := o.N, o.quiet
+	gr, err := newGCReader()
+	if err != nil {
+		return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	}
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released.
 	debug.FreeOSMemory()
 	runtime.GC()
 	before = readFootprint()
+	h := c.hold(n)
+	if !o.SkipGC {
+		if err := quietly(quiet, func() { gc.beforeScan, gc.beforeMark = gr.cycles(holderCyclesBefore) }); err != nil {
+			return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
 	start := time.Now()
-	holder, err := c.build(n)
-	built = builtInstances{v: holder, took: time.Since(start)}
+	err = c.fill(&h, n)
+	built = c.built(&h, time.Since(start))
 	if err != nil {
-		return before, after, built, err
+		return before, after, built, gc, err
 	}
 	settle()
 	// Return the pages the construction's garbage left free, so that the
 	// RSS reading holds what the instances keep resident.
 	debug.FreeOSMemory()
 	after = readFootprint()
-	runtime.KeepAlive(holder)
-	return before, after, built, nil
+	if o.SkipGC {
+		runtime.KeepAlive(h.holder)
+		runtime.KeepAlive(h.many)
+		return before, after, built, gc, nil
+	}
+	if err := gcPass(&h, gr, quiet, &gc); err != nil {
+		return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	}
+	return before, after, built, gc, nil
 }
 
 // profilePass allocates N instances at MemProfileRate 1 and returns the
@@ -311,7 +337,7 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	// runtime frames, cannot tell them from the instances. The footprint
 	// pass keeps the collector on, so its RSS is not inflated by garbage.
 	gcPercent := debug.SetGCPercent(-1)
-	holder, err := c.build(n)
+	h, err := c.build(n)
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, err
@@ -321,37 +347,55 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
 		return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
 	}
-	runtime.KeepAlive(holder)
+	runtime.KeepAlive(h.holder)
+	runtime.KeepAlive(h.many)
 	return buf.Bytes(), nil
 }
 
 // build makes the n instances and returns what keeps them alive.
-func (c *Case) build(n int) (any, error) {
+func (c *Case) build(n int) (held, error) {
+	h := c.hold(n)
+	return h, c.fill(&h, n)
+}
+
+// hold returns what will keep n instances alive, still empty: the
+// engine's holder of n nil entries for the pointer layout, nothing for
+// the others (their constructor returns the structure).
+func (c *Case) hold(n int) held {
+	if c.New == nil {
+		return held{}
+	}
+	return held{holder: allocHolder(n)}
+}
+
+// fill makes the n instances into h.
+func (c *Case) fill(h *held, n int) error {
 	if many := c.newMany(); many != nil {
 		v, p := constructSlice(many, n)
 		if p != nil {
-			return nil, fmt.Errorf("case %s: %s(%d) panicked: %v", c.Name, c.manyName(), n, p)
+			return fmt.Errorf("case %s: %s(%d) panicked: %v", c.Name, c.manyName(), n, p)
 		}
 		if isNil(v) {
-			return nil, fmt.Errorf("case %s: %s(%d) returned nil", c.Name, c.manyName(), n)
+			return fmt.Errorf("case %s: %s(%d) returned nil", c.Name, c.manyName(), n)
 		}
-		return v, nil
+		h.many = v
+		return nil
 	}
-	holder := allocHolder(n)
+	holder := h.holder
 	if at, p := constructInstances(c.New, holder); p != nil {
-		return nil, fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
+		return fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
 	}
 	for i, v := range holder {
 		if isNil(v) {
-			return nil, fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
+			return fmt.Errorf("case %s: New(%d) returned nil", c.Name, i)
 		}
 		if i > 0 {
 			if err := c.checkDistinct(i, holder[i-1], v); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return holder, nil
+	return nil
 }
 
 // checkDistinct fails when instance i is the object instance i-1 was: a

@@ -16,10 +16,22 @@ import (
 // therefore in the footprint pass's readings and not in the profiled
 // bytes.
 
-// builtInstances is what the footprint pass built and how long that took.
+// builtInstances is what the footprint pass learnt of what it built: the
+// size of what a case of one object's NewOne returned (0 for other cases:
+// nothing of the instances is kept, so the GC pass can drop them), and how
+// long building took.
 type builtInstances struct {
-	v    any
+	size uintptr
 	took time.Duration
+}
+
+// built returns what recordOne reads of the instances in h, built in took.
+func (c *Case) built(h *held, took time.Duration) builtInstances {
+	b := builtInstances{took: took}
+	if c.NewOne != nil && h.many != nil {
+		b.size = representationSize(h.many)
+	}
+	return b
 }
 
 // checkOne refuses options a case of one object cannot honour: an N
@@ -51,7 +63,7 @@ func (c *Case) recordOne(r *Result, built builtInstances) {
 		return
 	}
 	r.BuildNs = float64(built.took.Nanoseconds())
-	if c.SizeOf == 0 && built.v != nil {
-		r.SizeofBytes = int64(representationSize(built.v))
+	if c.SizeOf == 0 && built.size != 0 {
+		r.SizeofBytes = int64(built.size)
 	}
 }

@@ -1,13 +1,14 @@
 package memprof
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
 )
 
@@ -227,7 +228,7 @@ func stackSite(stack []uintptr, self string) siteKey {
 		if f.Function == self {
 			return siteKey{function: self}
 		}
-		if site.function == "" && f.Function != "" && !isRuntimeFrame(f.Function) {
+		if site.function == "" && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function) {
 			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 		}
 		if !more {
@@ -235,12 +236,6 @@ func stackSite(stack []uintptr, self string) siteKey {
 		}
 	}
 	return site
-}
-
-// isRuntimeFrame reports whether fn is the Go runtime's, as heapscan's
-// site grouping decides it.
-func isRuntimeFrame(fn string) bool {
-	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
 
 // opSitesOf is the operation's loop (after - mid) minus the baseline
@@ -269,7 +264,7 @@ func opSitesOf(calls int, before, mid, after siteTotals) *OpSites {
 			}
 			return 1
 		case x.Function != y.Function:
-			return strings.Compare(x.Function, y.Function)
+			return cmp.Compare(x.Function, y.Function)
 		}
 		return int(x.Line - y.Line)
 	})

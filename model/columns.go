@@ -215,13 +215,32 @@ var Columns = []Column{
 			}
 			return exact(float64(r.Batch))
 		}},
-	keyColumn("param", InJSON, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
+	keyColumn("param", inFiles, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
 	{Name: "n", Label: "N", Unit: Count, Show: inFiles,
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
 	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),
 
 	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
 	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
+	// The collector's share, beside the bytes and objects: scan bytes and
+	// mark time per instance (per cycle), each known to its resolution.
+	instanceFigure("scan_bytes_per_instance", "GC scan B", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell {
+		if m.ScanResolution <= 0 {
+			return Cell{State: Unknown} // a file older than the figure
+		}
+		return resolved(m.ScanBytesPerInstance, m.ScanResolution, math.Inf(1))
+	}),
+	instanceFigure("scan_resolution_bytes_per_instance", "GC scan resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.ScanResolution) }),
+	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, everywhere, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
+	instanceFigure("gc_mark_ns_per_instance_q1", "GC mark Q1", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ1 }, false)),
+	instanceFigure("gc_mark_ns_per_instance_q3", "GC mark Q3", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ3 }, false)),
+	{Name: "gc_mark_samples_ns", Unit: List, Show: InJSON},
+	instanceFigure("gc_mark_resolution_ns_per_instance", "GC mark resolution", Nanoseconds, inFiles, func(m *Measurement) Cell {
+		if len(m.GCMarkSamplesNs) == 0 {
+			return Cell{State: Unknown}
+		}
+		return exact(m.GCMarkResolution)
+	}),
 	instanceFigure("sizeof_bytes", "sizeof", Bytes, everywhere, func(m *Measurement) Cell { return exact(float64(m.SizeofBytes)) }).
 		markdown("sizeof B"),
 	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: Bytes, Show: inTables | InDefaultTable,
@@ -409,6 +428,21 @@ func resolved(v, resolution, bound float64) Cell {
 		c.State = NearZero
 	}
 	return c
+}
+
+// markFigure reads one of the mark-time figures: unknown in a file
+// older than them (no samples); the median, when withResolution, is
+// NearZero within its resolution.
+func markFigure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
+	return func(m *Measurement) Cell {
+		switch {
+		case len(m.GCMarkSamplesNs) == 0:
+			return Cell{State: Unknown}
+		case withResolution:
+			return resolved(get(m), m.GCMarkResolution, math.Inf(1))
+		}
+		return exact(get(m))
+	}
 }
 
 // recorded is a figure that 0 means was not recorded.

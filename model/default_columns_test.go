@@ -28,7 +28,7 @@ func TestDefaultTableColumns(t *testing.T) {
 		got  []Column
 		want []string
 	}{
-		{"instance", InstanceColumns(InDefaultTable), []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "slot"}},
+		{"instance", InstanceColumns(InDefaultTable), []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "slot"}},
 		{"throughput", ThroughputColumns(InDefaultTable), []string{"type", "lib", "repr", "op", "batch", "time/op", "Q1 – Q3", "B/op", "allocs/op"}},
 	}
 	for _, tt := range tests {

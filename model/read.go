@@ -365,6 +365,10 @@ func (rs *Results) problems(w *wireResults) []Problem {
 	if rs.Schema != "" && rs.Schema != Schema {
 		c.add("schema is %q, want %q", rs.Schema, Schema)
 	}
+	if rs.Env.GC != "" {
+		c.at("env", "")
+		checkName(c, "gc", rs.Env.GC, Collectors, false)
+	}
 	seen := map[Key]int{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
@@ -422,6 +426,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if r.Layout == Single && r.N != 1 {
 			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, Single)
 		}
+		c.gcFigures(&r.Measurement)
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
 			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)

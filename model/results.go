@@ -106,6 +106,40 @@ type Measurement struct {
 	// JSON field is then absent.
 	RSSResolution float64 `json:"rss_resolution_bytes_per_instance,omitempty"`
 
+	// The collector's share: what the instances cost the garbage
+	// collector on every cycle (see memprof's GC pass).
+
+	// ScanBytesPerInstance is the heap the collector scans per instance on
+	// every cycle, holder excluded: the runtime/metrics reading
+	// /gc/scan/heap:bytes right after forced collections with the
+	// instances live, minus the same with the holder alone, over N. A
+	// pointer-free instance scans nothing. ScanResolution says how far
+	// from the truth it can be.
+	ScanBytesPerInstance float64 `json:"scan_bytes_per_instance"`
+	// ScanResolution is the resolution of ScanBytesPerInstance: the
+	// runtime's own objects, which come and go between readings, allowed
+	// one runtime page (8 KiB) plus the spread of the readings, over N.
+	// It is 0 in files written before the figure; the scan figure is then
+	// unknown.
+	ScanResolution float64 `json:"scan_resolution_bytes_per_instance,omitempty"`
+	// GCMarkNsPerInstance is the CPU time the collector spends marking
+	// per instance per cycle: the median of GCMarkSamplesNs, with their
+	// first and third quartiles (SummarizeSamples, as a timing's).
+	GCMarkNsPerInstance   float64 `json:"gc_mark_ns_per_instance"`
+	GCMarkNsPerInstanceQ1 float64 `json:"gc_mark_ns_per_instance_q1"`
+	GCMarkNsPerInstanceQ3 float64 `json:"gc_mark_ns_per_instance_q3"`
+	// GCMarkSamplesNs holds one sample per forced collection with the
+	// instances live: the mark time of the cycle (the runtime/metrics
+	// /cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds) minus the
+	// median of the same with the holder alone, over N. Empty in files
+	// written before the figure.
+	GCMarkSamplesNs []float64 `json:"gc_mark_samples_ns,omitempty"`
+	// GCMarkResolution is the resolution of the mark figures: the
+	// interquartile ranges of the two sets of cycles (instances live,
+	// holder alone) plus the drift of the holder's median between its
+	// cycles before and after the live ones, over N.
+	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
+
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
 	Sites []Site `json:"sites"`
@@ -277,6 +311,12 @@ type Env struct {
 	Machine string `json:"machine,omitempty"`
 	Commit  string `json:"commit,omitempty"`
 	Time    string `json:"time,omitempty"`
+
+	// GC is the garbage collector the measuring binary ran under (from its
+	// build settings' GOEXPERIMENT, else the default of its Go version):
+	// the collector's figures differ between them. Empty in files written
+	// before it was recorded.
+	GC Collector `json:"gc,omitempty"`
 }
 
 // Measured returns when the measurement started (Time), and false when

@@ -100,6 +100,14 @@ const (
 	Packed Repr = "packed"
 )
 
+// The forms of the PubkeyCache shaped like clients' caches: a map to an
+// interface value wrapping a pointer to the key (interface-map, the shape
+// of Prysm's crypto/bls wrapper), and the same in an LRU cache (lru).
+const (
+	InterfaceMap Repr = "interface-map"
+	LRU          Repr = "lru"
+)
+
 // The layouts.
 const (
 	Pointer    Layout = "pointer"
@@ -158,7 +166,7 @@ const Prepared Repr = "prepared"
 var (
 	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool, Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
 	Libs    = []Lib{Blst, Gnark, Circl, CKZG, GoKZG}
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, ByteForm, Decoded, Packed}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed}
 	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
 	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify, BatchVerify, PairingCtxVerify, PairingCheck, MSM,

@@ -37,7 +37,11 @@
 //     with Registry.LookupCase (see below). Options.ProfileDir keeps each
 //     raw heap profile; Options.Sweep measures again at each N and fits
 //     bytes = a + b*N. A child that fails or crashes is its row's Error,
-//     with the end of its stderr; the other cases still run.
+//     with the end of its stderr; the other cases still run. While a child
+//     reads the collector's mark time, the others are stopped (a
+//     memprof.Quiet shared by the run's children); an entry
+//     with a FixedN (an LRU at a population its key names) is measured at
+//     that N whatever Options.N says.
 //
 //  4. Check the agreement. Before any operation is timed, the libraries
 //     must compute the same keys and signatures as fixtures/vectors.json
@@ -62,6 +66,12 @@
 //     after the others (memprof.RunInChild; the child serves ChildTasks).
 //     An operation of a cgo library (suites.Op.CHeap) also records the C
 //     heap it keeps per call, measured on untimed calls.
+//     Unless Options.AllPaths, the paths of the full matrix that the
+//     trade-off summary does not need (suites.Op.FullMatrix) are left
+//     out. Then, unless Options.NoSites, where each timed operation
+//     allocates is profiled in child processes (the task sitesTask,
+//     memprof.OpSitesTask; see sites.go): one for the operations timed
+//     here, one per isolation group.
 //
 //  7. Return the results: a *model.Results with the schema, the
 //     environment (memprof.CurrentEnv with the registry's module

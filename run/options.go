@@ -18,7 +18,8 @@ import (
 type Options struct {
 	// N is the number of instances per case. 0 measures each case at its
 	// entry's DefaultN (the scenarios' real scale, 1,000,000) or else
-	// memprof.DefaultN; any other N is used for every case.
+	// memprof.DefaultN; any other N is used for every case but those
+	// with a FixedN (an LRU at the population its key names).
 	N int
 	// Jobs is how many child processes measure at once; 0 means
 	// runtime.GOMAXPROCS(0).
@@ -33,7 +34,8 @@ type Options struct {
 	Sweep []int
 	// Child says how to start the measuring child process. The zero Child
 	// re-executes this program, which must serve memprof.ServeChild with
-	// the same registry's LookupCase when memprof.ChildRequested.
+	// the same registry's LookupCase when memprof.ChildRequested. Without
+	// a Quiet of its own, the children of one workflow get one.
 	Child memprof.Child
 
 	// Throughput says whether Instances also times the operations of the

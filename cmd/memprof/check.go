@@ -24,11 +24,16 @@ timings of the operations they select (as 'memprof throughput').
 
 Each budget selects cases by type, lib, repr, layout, scheme and op (an
 omitted key selects all) and bounds max_bytes_per_instance,
-max_allocs_per_instance, max_offheap_bytes_per_instance or max_ns_per_op.
-Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time budget
-fails only when the median exceeds it and so does the whole interquartile
-range; otherwise it warns. A time budget whose operation could not be timed
-(the libraries disagree, the operation failed, or the results file has no
+max_allocs_per_instance, max_offheap_bytes_per_instance,
+max_c_heap_bytes_per_instance, max_scan_bytes_per_instance,
+max_gc_mark_ns_per_instance (the collector's share per instance: heap
+bytes scanned and mark time per cycle) or max_ns_per_op. Sizes and
+durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time budget
+(ns/op, GC mark) fails only when the median exceeds it and so does the
+whole interquartile range; otherwise it warns. An off-heap or scan
+figure above its budget by no more than its resolution warns. A time
+budget whose operation could not be timed (the libraries disagree, the
+operation failed, or the results file has no
 throughput rows) is an error, never a pass.
 
 Each failure names the case, the metric, measured vs budget and by how
@@ -46,7 +51,8 @@ median is over the budget by no more than that: a noise floor. Bytes and
 allocation budgets stay exact.
 
 With --update, check rewrites each limit in the file to the current
-measurement (bytes and allocations exactly, times as median x --headroom),
+measurement (bytes, scan bytes and allocations exactly, times as median x
+--headroom),
 keeping keys, comments and layout, atomically.
 
 A results file is validated before anything is checked (every problem is

@@ -23,13 +23,21 @@ and attributes its in-use bytes and objects to the instance constructor. It
 prints bytes and allocations per instance, the representation's unsafe.Sizeof,
 the slot size the allocator used, off-heap runtime memory, the HeapAlloc
 cross-check, the harness's holder, the C heap, the RSS growth and the part of
-it nothing above explains (unaccounted), and the allocation sites.
+it nothing above explains (unaccounted), and the allocation sites. Beside
+the bytes and objects, the collector's share: the heap bytes it scans per
+instance on every cycle (GC scan B) and the time it spends marking them
+(GC mark/cycle: the median of 7 forced collections, quartiles and samples in
+JSON), both holder excluded; while a child takes these readings the other
+children are stopped (see docs/gc.md).
 
 Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
 offheap_resolution_bytes_per_instance, 512 KiB / N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
 print ~0 for a figure within it, and n/a (N too small) for an RSS or
-unaccounted figure whose resolution is larger than the instance itself.
+unaccounted figure whose resolution is larger than the instance itself. So
+are the GC figures (scan_resolution_bytes_per_instance, one runtime page plus
+the readings' spread over N; gc_mark_resolution_ns_per_instance, the
+cycles' interquartile ranges and drift added, over N).
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.

@@ -5,7 +5,13 @@
 //     clients use: a map[[48]byte]int index plus a []PublicKey by index
 //     (index-slice), a map[[48]byte]*PublicKey (map-pointer), and the index
 //     plus a slice of wrapper structs holding the key by pointer
-//     (wrapper-pointer) or by value (wrapper-value).
+//     (wrapper-pointer) or by value (wrapper-value); and shaped like
+//     clients' caches: a map[[48]byte] of an interface value holding a
+//     *struct{p *PublicKey}, the wrapper Prysm's crypto/bls uses, two
+//     objects and an interface per validator (interface-map), and the same
+//     keys and values in a github.com/hashicorp/golang-lru/v2 Cache of
+//     capacity 2,000,000 (lru), measured at populations of 100,000 and
+//     1,000,000, two rows told apart by their parameter population=N.
 //   - AttestationPool: N signatures kept with their 32-byte message roots:
 //     a slice of {root, signature} values (slice-value), of {root, *signature}
 //     (slice-pointer), of {root, compressed signature} (slice-compressed), and

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
@@ -96,6 +98,30 @@ func (v *values[PK, Sig]) root(i int) [32]byte { return v.roots[i%distinct] }
 type wrapperPtr[PK any] struct{ p *PK }
 type wrapperVal[PK any] struct{ p PK }
 
+// publicKey is the interface a client holds its keys behind (Prysm's
+// crypto/bls common.PublicKey): a value of it holds a *wrapperPtr, the
+// wrapper struct around a pointer to the library's key, so each validator
+// is two objects and the map entry an interface value.
+type publicKey[PK any] interface{ point() *PK }
+
+func (w *wrapperPtr[PK]) point() *PK { return w.p }
+
+// lruCapacity is the capacity of the lru form's cache: Prysm's pubkey
+// cache holds up to 2,000,000 keys, mainnet's next years.
+const lruCapacity = 2_000_000
+
+// lruPopulations are the populations the lru form is measured at: what a
+// cache of lruCapacity costs a tenth full and half full.
+var lruPopulations = []int{100_000, 1_000_000}
+
+// wrapped returns validator i's key as a client holds it behind
+// publicKey: a new key and a new wrapper around it.
+func wrapped[PK, Sig any](v *values[PK, Sig], i int) publicKey[PK] {
+	p := new(PK)
+	*p = v.pk(i)
+	return &wrapperPtr[PK]{p}
+}
+
 // attestation forms.
 type attValue[Sig any] struct {
 	root [32]byte
@@ -131,6 +157,21 @@ func pubkeyCache[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 		})
 	case "wrapper-value":
 		return indexed(v, n, func(i int) wrapperVal[PK] { return wrapperVal[PK]{v.pk(i)} })
+	case model.InterfaceMap:
+		m := map[[48]byte]publicKey[PK]{}
+		for i := range n {
+			m[cacheKey(v.compressed[i%distinct], i)] = wrapped(v, i)
+		}
+		return m
+	case model.LRU:
+		c, err := lru.New[[48]byte, publicKey[PK]](lruCapacity)
+		if err != nil {
+			panic("scenarios: " + err.Error())
+		}
+		for i := range n {
+			c.Add(cacheKey(v.compressed[i%distinct], i), wrapped(v, i))
+		}
+		return c
 	}
 	panic("scenarios: unknown PubkeyCache form " + string(form))
 }
@@ -188,24 +229,33 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) an
 	panic("scenarios: unknown AttestationPool form " + string(form))
 }
 
-// forms lists each scenario's forms and what they hold.
+// forms lists each scenario's forms and what they hold; a form measured
+// at several populations (populations) has one entry for each, told apart
+// by its key's parameter population=N and measured at exactly that N.
 var forms = map[model.Type][]struct {
-	repr model.Repr
-	what string
+	repr        model.Repr
+	what        string
+	populations []int
 }{
 	"PubkeyCache": {
-		{"index-slice", "map[[48]byte]int index + []PublicKey by index"},
-		{"map-pointer", "map[[48]byte]*PublicKey"},
-		{"wrapper-pointer", "map[[48]byte]int index + []struct{p *PublicKey}"},
-		{"wrapper-value", "map[[48]byte]int index + []struct{p PublicKey}"},
+		{"index-slice", "map[[48]byte]int index + []PublicKey by index", nil},
+		{"map-pointer", "map[[48]byte]*PublicKey", nil},
+		{"wrapper-pointer", "map[[48]byte]int index + []struct{p *PublicKey}", nil},
+		{"wrapper-value", "map[[48]byte]int index + []struct{p PublicKey}", nil},
+		{model.InterfaceMap, "map[[48]byte]iface, iface an interface holding a *struct{p *PublicKey} (the wrapper of Prysm's crypto/bls)", nil},
+		{model.LRU, fmt.Sprintf("github.com/hashicorp/golang-lru/v2 Cache[[48]byte, iface] of capacity %d (iface as in interface-map)", lruCapacity), lruPopulations},
 	},
 	"AttestationPool": {
-		{"slice-value", "[]struct{root [32]byte; sig Signature}"},
-		{"slice-pointer", "[]struct{root [32]byte; sig *Signature}"},
-		{"slice-compressed", "[]struct{root [32]byte; sig [96]byte} (compressed)"},
-		{"map-root", "map[[32]byte]*Signature"},
+		{"slice-value", "[]struct{root [32]byte; sig Signature}", nil},
+		{"slice-pointer", "[]struct{root [32]byte; sig *Signature}", nil},
+		{"slice-compressed", "[]struct{root [32]byte; sig [96]byte} (compressed)", nil},
+		{"map-root", "map[[32]byte]*Signature", nil},
 	},
 }
+
+// lruModule is the module of the lru form's cache, whose version the
+// results record.
+const lruModule = "github.com/hashicorp/golang-lru/v2"
 
 // Suite returns the scenario entries of every library.
 func Suite() suites.Suite {
@@ -213,7 +263,7 @@ func Suite() suites.Suite {
 	for _, lib := range []func() []suites.Entry{blstEntries, gnarkEntries, circlEntries} {
 		es = append(es, lib()...)
 	}
-	return suites.Suite{Name: "scenarios", Entries: es}
+	return suites.Suite{Name: "scenarios", Modules: []string{lruModule}, Entries: es}
 }
 
 // entries returns the scenario entries of the library src takes its
@@ -230,47 +280,72 @@ func entries[PK, Sig any](src source[PK, Sig], unavailable model.Why) []suites.E
 	var out []suites.Entry
 	for _, typ := range model.Scenarios {
 		for _, f := range forms[typ] {
-			e := suites.Entry{Key: model.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: model.Collection}, DefaultN: DefaultN}
-			if !unavailable.IsZero() {
-				e.Unavailable = unavailable
-				out = append(out, e)
-				continue
+			for _, e := range populations(suites.Entry{Key: model.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: model.Collection}, DefaultN: DefaultN}, f.populations) {
+				out = append(out, entry(src, e, f.what, pkName, sigName, unavailable))
 			}
-			what := f.what
-			if typ == "PubkeyCache" {
-				e.Constructor = fmt.Sprintf("%s, PublicKey = %s, grown one validator at a time", what, pkName)
-			} else {
-				e.Constructor = fmt.Sprintf("%s, Signature = %s, grown one attestation at a time", what, sigName)
-			}
-			typ, form := typ, f.repr
-			var size uintptr
-			switch {
-			case typ == "PubkeyCache":
-				size = unsafe.Sizeof(*new(PK))
-			case form == "slice-compressed":
-				size = unsafe.Sizeof([96]byte{}) // the signature as kept: compressed
-			default:
-				size = unsafe.Sizeof(*new(Sig))
-			}
-			e.SizeHint = size
-			e.Case = func() memprof.Case {
-				var v *values[PK, Sig]
-				return memprof.Case{
-					SizeOf: size,
-					Prepare: func(int) (err error) {
-						v, err = src.values()
-						return err
-					},
-					NewAll: func(n int) any {
-						if typ == "PubkeyCache" {
-							return pubkeyCache(v, form, n)
-						}
-						return attestationPool(v, form, n)
-					},
-				}
-			}
-			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// populations returns e once for each population (one entry with the
+// parameter population=N and N fixed at it), or e itself when there are
+// none.
+func populations(e suites.Entry, pops []int) []suites.Entry {
+	if len(pops) == 0 {
+		return []suites.Entry{e}
+	}
+	var out []suites.Entry
+	for _, n := range pops {
+		p := e
+		p.Param, p.DefaultN, p.FixedN = model.NewParam("population", n), n, n
+		out = append(out, p)
+	}
+	return out
+}
+
+// entry completes the scenario entry e of the library src takes its
+// values from: its constructor text, size and case, or the reason it is
+// unavailable.
+func entry[PK, Sig any](src source[PK, Sig], e suites.Entry, what, pkName, sigName string, unavailable model.Why) suites.Entry {
+	if !unavailable.IsZero() {
+		e.Unavailable = unavailable
+		return e
+	}
+	typ, form := e.Type, e.Repr
+	if typ == "PubkeyCache" {
+		e.Constructor = fmt.Sprintf("%s, PublicKey = %s, grown one validator at a time", what, pkName)
+		if e.FixedN > 0 {
+			e.Constructor += fmt.Sprintf(", holding %d", e.FixedN)
+		}
+	} else {
+		e.Constructor = fmt.Sprintf("%s, Signature = %s, grown one attestation at a time", what, sigName)
+	}
+	var size uintptr
+	switch {
+	case typ == "PubkeyCache":
+		size = unsafe.Sizeof(*new(PK))
+	case form == "slice-compressed":
+		size = unsafe.Sizeof([96]byte{}) // the signature as kept: compressed
+	default:
+		size = unsafe.Sizeof(*new(Sig))
+	}
+	e.SizeHint = size
+	e.Case = func() memprof.Case {
+		var v *values[PK, Sig]
+		return memprof.Case{
+			SizeOf: size,
+			Prepare: func(int) (err error) {
+				v, err = src.values()
+				return err
+			},
+			NewAll: func(n int) any {
+				if typ == "PubkeyCache" {
+					return pubkeyCache(v, form, n)
+				}
+				return attestationPool(v, form, n)
+			},
+		}
+	}
+	return e
 }

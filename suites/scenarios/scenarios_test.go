@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -31,12 +32,12 @@ func TestScenariosAtSmallN(t *testing.T) {
 			}
 			c := e.Case()
 			c.Name = e.BenchName()
-			r := memprof.MeasureInstances(t, c, memprof.N(n))
+			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.SkipGC()) // gc_test.go checks the GC figures
 			if r.SizeofBytes != int64(e.SizeHint) || r.SizeofBytes == 0 {
 				t.Errorf("sizeof: got %d, want the value's size %d", r.SizeofBytes, e.SizeHint)
 			}
 			min := float64(r.SizeofBytes)
-			if strings.HasPrefix(string(e.Repr), "index") || strings.HasPrefix(string(e.Repr), "wrapper") || e.Repr == "map-pointer" {
+			if e.Type == model.PubkeyCache {
 				min += 48 // every validator has a 48-byte key in the index map
 			}
 			if e.Repr == "slice-compressed" {
@@ -46,7 +47,15 @@ func TestScenariosAtSmallN(t *testing.T) {
 				t.Errorf("bytes per instance: got %v, want at least %v", r.BytesPerInstance, min)
 			}
 			pointerForm := e.Repr == "map-pointer" || e.Repr == "wrapper-pointer" || e.Repr == "slice-pointer" || e.Repr == "map-root"
+			// The objects each validator is in the client-shaped
+			// forms: its key and the wrapper around it, and for the
+			// LRU its list entry.
+			wrapped := map[model.Repr]float64{model.InterfaceMap: 2, model.LRU: 3}[e.Repr]
 			switch {
+			case wrapped > 0 && e.Lib != "circl":
+				if r.AllocsPerInstance < wrapped || r.AllocsPerInstance > wrapped+0.01 {
+					t.Errorf("allocs per instance: got %v, want %v (the key, its wrapper, the LRU's entry) plus growth", r.AllocsPerInstance, wrapped)
+				}
 			case pointerForm && e.Lib != "circl":
 				if r.AllocsPerInstance < 1 || r.AllocsPerInstance > 1.01 {
 					t.Errorf("allocs per instance: got %v, want 1 (one value object each) plus growth", r.AllocsPerInstance)
@@ -58,9 +67,43 @@ func TestScenariosAtSmallN(t *testing.T) {
 			}
 		})
 	}
+	// PubkeyCache: 5 forms and the LRU at 2 populations; AttestationPool:
+	// 4 forms.
 	// The BLS libraries' scenarios (the KZG libraries have PeerDASNode).
 	bls := slices.DeleteFunc(slices.Clone(model.Libs), model.Lib.IsKZG)
-	if want := 2 * 4 * len(bls); seen != want {
-		t.Errorf("got %d scenario entries, want %d (2 scenarios x 4 forms x %d libraries)", seen, want, len(bls))
+	if want := (5 + len(lruPopulations) + 4) * len(bls); seen != want {
+		t.Errorf("got %d scenario entries, want %d ((5 + %d LRU populations + 4 forms) x %d libraries)", seen, want, len(lruPopulations), len(bls))
+	}
+}
+
+// TestLRUPopulations: the LRU form is two entries per library, one per
+// population, told apart by the parameter population=N and measured at
+// exactly that N (FixedN), the population its constructor names.
+func TestLRUPopulations(t *testing.T) {
+	for _, lib := range model.Libs {
+		if lib.IsKZG() {
+			continue
+		}
+		var got []model.Param
+		for _, e := range Suite().Entries {
+			if e.Lib != lib || e.Repr != model.LRU {
+				continue
+			}
+			got = append(got, e.Param)
+			name, value := e.Param.Split()
+			if name != "population" || value != strconv.Itoa(e.FixedN) || e.DefaultN != e.FixedN {
+				t.Errorf("%s: parameter %q, fixed N %d, default N %d: want population=N with both N", e.Key, e.Param, e.FixedN, e.DefaultN)
+			}
+			if e.Unavailable.IsZero() && !strings.Contains(e.Constructor, "holding "+value) {
+				t.Errorf("%s: constructor %q does not say it holds %s", e.Key, e.Constructor, value)
+			}
+		}
+		var want []model.Param
+		for _, n := range lruPopulations {
+			want = append(want, model.NewParam("population", n))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: LRU entries %v, want %v", lib, got, want)
+		}
 	}
 }

@@ -201,7 +201,7 @@ func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
 	t.Helper()
 	c := e.Case()
 	c.Name = e.BenchName()
-	r, err := memprof.Measure(c, memprof.N(n))
+	r, err := memprof.Measure(c, memprof.N(n), memprof.SkipGC()) // bytes and objects only
 	if err != nil {
 		t.Errorf("Measure(N=%d): %v", n, err)
 		return nil

@@ -91,7 +91,7 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 			word = "WARN "
 		}
 		line = fmt.Sprintf("%s %s  %s: %s > budget %s (%s, %s)", word, o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value), signed(m, by), signedPct(frac))
-		if m.Timed() {
+		if m.IsTime() {
 			line += fmt.Sprintf("; interquartile range [%s, %s]", model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
 	}

@@ -192,59 +192,29 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 	p := newPlot(ColumnName(c), "time per use ("+unit+"): median, bar Q1 to Q3", "bytes per instance (B)")
 	setTitleSize(p, 11)
 	p.Add(plotter.NewGrid())
-	var points []tradeoffPoint
+	var pts []point
+	fastest := slowest
 	for _, r := range t.Rows {
-		if v := r.NsPerUse[j]; v != nil {
-			points = append(points, tradeoffPoint{row: r, ns: *v, timing: timing[tradeoffCell{r.Lib, r.Repr, c}]})
+		v := r.NsPerUse[j]
+		if v == nil {
+			continue
 		}
+		tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
+		low, high := *v, *v
+		if tm.NsPerOpQ1 > 0 {
+			low, high = tm.NsPerOpQ1, tm.NsPerOpQ3
+		}
+		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
+		pts = append(pts, point{x: *v / div, low: low / div, high: high / div, y: r.BytesPerInstance, label: s.Label(), series: s, ring: !r.Pareto})
+		fastest = min(fastest, *v, max(tm.NsPerOpQ1, *v/2))
 	}
-	rank := labelRanks(points)
-	for i, pt := range points {
-		xy := plotter.XYs{{X: pt.ns / div, Y: pt.row.BytesPerInstance}}
-		lowErr, highErr := 0.0, 0.0
-		if pt.timing.NsPerOpQ1 > 0 {
-			lowErr = max(0, pt.ns-pt.timing.NsPerOpQ1) / div
-			highErr = max(0, pt.timing.NsPerOpQ3-pt.ns) / div
-		}
-		eb, err := plotter.NewXErrorBars(struct {
-			plotter.XYs
-			plotter.XErrors
-		}{xy, plotter.XErrors{{Low: lowErr, High: highErr}}})
-		if err != nil {
-			return nil, err
-		}
-		eb.LineStyle.Color = libColor(pt.row.Lib)
-		eb.LineStyle.Width = vg.Points(1)
-		p.Add(eb)
-		sc, err := plotter.NewScatter(xy)
-		if err != nil {
-			return nil, err
-		}
-		var shape draw.GlyphDrawer = draw.RingGlyph{}
-		if pt.row.Pareto {
-			shape = draw.CircleGlyph{}
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.row.Lib), Radius: vg.Points(4), Shape: shape}
-		p.Add(sc)
-		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{Series{Lib: pt.row.Lib, Repr: pt.row.Repr, Layout: pt.row.Layout}.Label()}})
-		if err != nil {
-			return nil, err
-		}
-		lbl.TextStyle[0] = labelStyle(p)
-		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
-		if rank[i]%2 == 1 {
-			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
-		}
-		p.Add(lbl)
+	if _, err := addPoints(p, pts); err != nil {
+		return nil, err
 	}
 	p.X.Min, p.X.Max = 0, slowest/div*1.3
 	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
 	// Times a hundred-fold apart (an aggregate from compressed decodes
 	// every point) would crowd the fast ones at zero: a log scale then.
-	fastest := slowest
-	for _, pt := range points {
-		fastest = min(fastest, pt.ns, max(pt.timing.NsPerOpQ1, pt.ns/2))
-	}
 	if fastest > 0 && slowest/fastest > 100 {
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
 		p.X.Min = fastest / div / 1.5
@@ -254,21 +224,74 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 	return p, nil
 }
 
-// tradeoffPoint is one row of a panel.
-type tradeoffPoint struct {
-	row    model.TradeoffRow
-	ns     float64
-	timing model.Timing
+// point is one labelled point of a scatter chart: its x with a bar from
+// low to high (a median and its quartiles), its y, and its series, whose
+// library colours it; a ring instead of a dot when ring is set (a
+// trade-off point that is not Pareto-optimal).
+type point struct {
+	x, low, high, y float64
+	label           string
+	series          Series
+	ring            bool
 }
 
-// labelRanks gives each point its rank, by time, among the points of the
-// same bytes per instance.
-func labelRanks(points []tradeoffPoint) []int {
+// addPoints draws pts on p, each a dot with its bar and its label, and
+// returns the legend of their libraries. Points of equal y sit on one
+// line: their labels alternate above and below it, further out the more
+// there are, so they do not overlap.
+func addPoints(p *plot.Plot, pts []point) (plot.Legend, error) {
+	legend := newLegend()
+	var seen []Series
+	rank := labelRanks(pts)
+	for i, pt := range pts {
+		xy := plotter.XYs{{X: pt.x, Y: pt.y}}
+		eb, err := plotter.NewXErrorBars(struct {
+			plotter.XYs
+			plotter.XErrors
+		}{xy, plotter.XErrors{{Low: max(0, pt.x-pt.low), High: max(0, pt.high-pt.x)}}})
+		if err != nil {
+			return legend, err
+		}
+		eb.LineStyle.Color = libColor(pt.series.Lib)
+		eb.LineStyle.Width = vg.Points(1)
+		p.Add(eb)
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return legend, err
+		}
+		var shape draw.GlyphDrawer = draw.CircleGlyph{}
+		if pt.ring {
+			shape = draw.RingGlyph{}
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(4), Shape: shape}
+		p.Add(sc)
+		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.label}})
+		if err != nil {
+			return legend, err
+		}
+		lbl.TextStyle[0] = labelStyle(p)
+		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
+		if rank[i]%2 == 1 {
+			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
+		}
+		p.Add(lbl)
+		if !slices.Contains(seen, pt.series) {
+			seen = append(seen, pt.series)
+		}
+	}
+	for _, lib := range libsOf(seen) {
+		legend.Add(string(lib), swatch{libColor(lib)})
+	}
+	return legend, nil
+}
+
+// labelRanks gives each point its rank, by x, among the points of the
+// same y.
+func labelRanks(points []point) []int {
 	ranks := make([]int, len(points))
 	for i, p := range points {
 		for j, q := range points {
-			if j != i && q.row.BytesPerInstance == p.row.BytesPerInstance &&
-				(q.ns < p.ns || q.ns == p.ns && j < i) {
+			if j != i && q.y == p.y && (q.x < p.x || q.x == p.x && j < i) {
 				ranks[i]++
 			}
 		}

@@ -194,19 +194,28 @@ func svgTexts(t *testing.T, data []byte) []string {
 	return texts
 }
 
-func TestBytesPerInstanceChart(t *testing.T) {
-	rs := loadFixture(t)
+// drawTwice draws a chart twice and returns it, failing the test when
+// drawing fails or the two renderings of the same results differ (the
+// charts are deterministic, so that they diff cleanly).
+func drawTwice(t *testing.T, draw func(io.Writer) error) []byte {
+	t.Helper()
 	var a, b bytes.Buffer
-	if err := BytesPerInstanceChart(&a, rs); err != nil {
+	if err := draw(&a); err != nil {
 		t.Fatal(err)
 	}
-	if err := BytesPerInstanceChart(&b, rs); err != nil {
+	if err := draw(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Errorf("two renderings of the same results differ")
 	}
-	texts := svgTexts(t, a.Bytes())
+	return a.Bytes()
+}
+
+func TestBytesPerInstanceChart(t *testing.T) {
+	rs := loadFixture(t)
+	svg := drawTwice(t, func(w io.Writer) error { return BytesPerInstanceChart(w, rs) })
+	texts := svgTexts(t, svg)
 	want := []string{"bytes per instance (B)", "Bytes per instance (Go heap, holder excluded)"}
 	for _, typ := range TypesMeasured(rs) {
 		want = append(want, string(typ))
@@ -219,7 +228,7 @@ func TestBytesPerInstanceChart(t *testing.T) {
 			t.Errorf("chart has no text %q", w)
 		}
 	}
-	if !bytes.Contains(a.Bytes(), []byte(`fill="#FFFFFF"`)) && !bytes.Contains(a.Bytes(), []byte("fill:#FFFFFF")) && !bytes.Contains(a.Bytes(), []byte(`fill="#ffffff"`)) {
+	if !bytes.Contains(svg, []byte(`fill="#FFFFFF"`)) && !bytes.Contains(svg, []byte("fill:#FFFFFF")) && !bytes.Contains(svg, []byte(`fill="#ffffff"`)) {
 		t.Errorf("chart does not fill its own white background")
 	}
 }
@@ -234,17 +243,7 @@ func TestBytesPerInstanceChartNoData(t *testing.T) {
 
 func TestTradeoffChart(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
-	var a, b bytes.Buffer
-	if err := TradeoffChart(&a, rs, "Signature"); err != nil {
-		t.Fatal(err)
-	}
-	if err := TradeoffChart(&b, rs, "Signature"); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
-		t.Errorf("two renderings of the same results differ")
-	}
-	texts := svgTexts(t, a.Bytes())
+	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return TradeoffChart(w, rs, "Signature") }))
 	want := []string{
 		"bytes per instance (B)",
 		"aggregate (batch 128)",

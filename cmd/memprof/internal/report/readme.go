@@ -18,6 +18,34 @@ const methodInstances = `**Bytes per instance.** Each case (type × library × r
 
 **Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).`
 
+// methodGC says how the collector's share is measured (memprof/gc.go).
+const methodGC = `**The collector's share.** In the same child, with profiling off, the engine forces garbage collections and reads ` + "`runtime/metrics`" + ` right after each: ` + "`/gc/scan/heap:bytes`" + ` (the heap the cycle scanned) and the cycle's mark time (` + "`/cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds`" + `). Seven cycles run with the instances live and seven with the holder alone (three before the instances are built, four after they are dropped), so the holder cancels. **GC scan** is the live median minus the holder's, over N; **mark** is each live cycle minus the holder's median, over N (the median of the seven, per cycle). While a child reads, the other children are stopped, so the mark workers, which use whatever CPU is free, time this case alone. **GC scan MB at 1M instances** and **mark ms per cycle at 1M instances** are the per-instance figures × 10⁶; ~0 is a figure within its resolution (in results.json). Stacks, globals and other goroutines' garbage are not in them; see docs/gc.md.`
+
+// perMillion writes the figure of column col for r, per instance, times
+// 10⁶ with one decimal (bytes as MB, nanoseconds as ms), or what the
+// column's state says instead: ~0 within its resolution, n/a when not
+// measured.
+func perMillion(col string, r model.Result) string {
+	c, err := model.LookupColumn(col)
+	if err != nil {
+		return "n/a"
+	}
+	cell := c.ReadInstance(&r)
+	if cell.State != model.Exact {
+		return c.Format(cell)
+	}
+	return mb(cell.Value)
+}
+
+// seriesLabel is the series of r as the summary names it, with its
+// parameter (an LRU's population) when it has one.
+func seriesLabel(r model.Result) string {
+	if r.Param != "" {
+		return render.SeriesOf(r).Label() + " " + string(r.Param)
+	}
+	return render.SeriesOf(r).Label()
+}
+
 func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
 	types := render.TypesMeasured(rs)
@@ -54,11 +82,13 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 
 		mw.Line("### Memory at 1M instances")
 		mw.Line("")
-		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest"}, Right: []bool{false, false, true, true, true}}
+		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "mark ms per cycle at 1M instances"},
+			Right: []bool{false, false, true, true, true, true, true}}
 		for _, typ := range types {
 			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
 			for _, r := range measured(rs, model.Type(string(typ))) {
-				t.Rows = append(t.Rows, []string{string(typ), render.SeriesOf(r).Label(), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low)})
+				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
+					perMillion("scan_bytes_per_instance", r), perMillion("gc_mark_ns_per_instance", r)})
 			}
 		}
 		mw.Table(t)
@@ -74,6 +104,10 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("")
 		mw.Printf("![Bytes per instance by type, library and representation](%s)\n", ch.bytes)
 		mw.Line("")
+		if ch.gc != "" {
+			mw.Printf("![Bytes per instance against the GC's mark time per instance per cycle: the pointer-free forms sit near 0](%s)\n", ch.gc)
+			mw.Line("")
+		}
 	}
 
 	for _, typ := range types {
@@ -109,6 +143,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	mw.Line("## Method")
 	mw.Line("")
 	mw.Line(methodInstances)
+	mw.Line("")
+	mw.Line(methodGC)
 	mw.Line("")
 	mw.Printf("N per case: %s.\n", nSummary(rs))
 	mw.Line("")
@@ -565,6 +601,7 @@ func writeEnv(mw *render.MarkdownWriter, env model.Env) {
 	add("machine", env.Machine)
 	add("commit", env.Commit)
 	add("measured", env.Time)
+	add("garbage collector", string(env.GC))
 	var mods []string
 	for m := range env.Modules {
 		mods = append(mods, m)
@@ -619,6 +656,8 @@ func describeFile(name string) string {
 	switch {
 	case name == BytesChart:
 		return "bytes per instance, one group per type, one bar per library and representation"
+	case name == GCChart:
+		return "bytes per instance against the GC's mark time per instance per cycle, one point per case"
 	case strings.HasPrefix(name, tradeoffStart):
 		return "bytes per instance against the time of each use, one panel per operation, the Pareto-optimal representations filled"
 	case name == ResultsJSON:

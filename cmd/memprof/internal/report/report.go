@@ -28,6 +28,7 @@ import (
 const (
 	ReadmeFile    = "README.md"
 	BytesChart    = "bytes_per_instance.svg"
+	GCChart       = "gc_mark_per_instance.svg"
 	ResultsJSON   = "results.json"
 	ResultsCSV    = "results.csv"
 	ResultsBench  = "results.bench"
@@ -155,7 +156,7 @@ func checkOut(out, dir string, force bool) error {
 // isReviewFile reports whether name is one of the files a review writes.
 func isReviewFile(name string) bool {
 	switch name {
-	case "README.md", BytesChart, "results.json", "results.csv", "results.bench":
+	case "README.md", BytesChart, GCChart, "results.json", "results.csv", "results.bench":
 		return true
 	}
 	if isMachineFile(name) {
@@ -295,6 +296,12 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 	if ok {
 		charts.bytes = BytesChart
 	}
+	if ok, err = add(GCChart, func(w io.Writer) error { return render.GCChart(w, &copied) }); err != nil {
+		return nil, err
+	}
+	if ok {
+		charts.gc = GCChart
+	}
 	for _, typ := range render.TypesMeasured(&copied) {
 		name := TradeoffFile(string(typ))
 		ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, &copied, typ) })
@@ -339,5 +346,6 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 // and the trade-off chart of each type that has one.
 type charts struct {
 	bytes    string
+	gc       string // the GC chart, "" if none
 	tradeoff map[string]string
 }

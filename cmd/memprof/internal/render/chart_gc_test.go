@@ -1,0 +1,77 @@
+package render
+
+import (
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// gcResults holds two PubkeyCache forms with the GC figures: one that
+// marks ~0 (pointer-free) and one that marks 13.5 ns per validator; a
+// third row, from an older memprof, has none and is left out of the chart.
+func gcResults(t *testing.T) *model.Results {
+	t.Helper()
+	row := func(repr model.Repr, param model.Param, bytes float64, marks []float64) model.Result {
+		r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Gnark, Repr: repr, Layout: model.Collection, Param: param},
+			Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: bytes, AllocsPerInstance: 1}}
+		if marks != nil {
+			q, err := model.SummarizeSamples(marks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
+			r.GCMarkSamplesNs, r.GCMarkResolution, r.ScanResolution = marks, 0.1, 0.008
+		}
+		return r
+	}
+	return &model.Results{Schema: model.Schema, Env: model.Env{GC: model.GreenTeaGC}, Instances: []model.Result{
+		row(model.IndexSlice, "", 240, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		row(model.LRU, model.NewParam("population", 100_000), 337, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
+		row(model.MapPointer, "", 230, nil),
+	}}
+}
+
+// TestGCChart: one labelled point per case with GC figures (the LRU's
+// population in its label), deterministic bytes, and ErrNoData for
+// results without the figures.
+func TestGCChart(t *testing.T) {
+	rs := gcResults(t)
+	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(w, rs) }))
+	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's mark time"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("chart texts %q: want %q", texts, want)
+		}
+	}
+	if slices.Contains(texts, "gnark map-pointer (collection)") {
+		t.Errorf("the row without GC figures is charted")
+	}
+	old := gcResults(t)
+	old.Instances = old.Instances[2:]
+	if err := GCChart(io.Discard, old); !errors.Is(err, ErrNoData) {
+		t.Errorf("results without GC figures: got %v, want ErrNoData", err)
+	}
+}
+
+// TestParamInNote: rows of one case at several settings (an LRU's
+// populations) are told apart in the tables by their note, which names
+// the parameter, and in the CSV by its param column.
+func TestParamInNote(t *testing.T) {
+	rs := gcResults(t)
+	var table, csv strings.Builder
+	if err := InstancesTable(&table, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "population=100000, n=1000000") {
+		t.Errorf("table: no note naming the parameter:\n%s", table.String())
+	}
+	if err := CSV(&csv, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), ",population=100000,") {
+		t.Errorf("CSV: no param cell:\n%s", csv.String())
+	}
+}

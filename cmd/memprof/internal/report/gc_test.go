@@ -1,0 +1,57 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// TestReadmeGCSummary: the summary gives each case's GC scan and mark
+// time at 1M instances (× 10⁶: MB and ms per cycle), ~0 within the
+// figure's resolution and n/a where the results have no GC figures; the
+// review holds the GC chart and the environment names the collector.
+func TestReadmeGCSummary(t *testing.T) {
+	row := func(repr model.Repr, scan float64, marks []float64) model.Result {
+		r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Blst, Repr: repr, Layout: model.Collection},
+			Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: 240, AllocsPerInstance: 1}}
+		if marks != nil {
+			q, _ := model.SummarizeSamples(marks)
+			r.ScanBytesPerInstance, r.ScanResolution = scan, 0.008
+			r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
+			r.GCMarkSamplesNs, r.GCMarkResolution = marks, 0.2
+		}
+		return r
+	}
+	rs := &model.Results{Schema: model.Schema, Env: model.Env{GoVersion: "go1.26.8", GC: model.GreenTeaGC}, Instances: []model.Result{
+		row(model.IndexSlice, 0.0004, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		row(model.InterfaceMap, 126.04, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
+		row(model.MapPointer, 0, nil),
+	}}
+	files, err := Render(rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cells compared without their padding.
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	readme := squeeze(string(files[0].Data))
+	for _, want := range []string{
+		"| GC scan MB at 1M instances | mark ms per cycle at 1M instances |",
+		"| blst index-slice (collection)     |        240 |              240.0 |    cheapest |                         ~0 |                                ~0 |",
+		"| blst interface-map (collection)   |        240 |              240.0 |    cheapest |                      126.0 |                              13.5 |",
+		"| blst map-pointer (collection)     |        240 |              240.0 |    cheapest |                        n/a |                               n/a |",
+		"](" + GCChart + ")",
+		"| garbage collector | greenteagc |",
+	} {
+		if want = squeeze(want); !strings.Contains(readme, want) {
+			t.Errorf("README lacks %q:\n%s", want, readme)
+		}
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	if !strings.Contains(strings.Join(names, " "), GCChart) || !isReviewFile(GCChart) {
+		t.Errorf("review files %v: want %s, a review file", names, GCChart)
+	}
+}

@@ -1,0 +1,49 @@
+package memprof
+
+import (
+	"go/version"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/memprof/memprof/model"
+)
+
+// greenTeaDefault is the first Go version whose default collector is
+// Green Tea.
+const greenTeaDefault = "go1.26"
+
+// collector says which garbage collector a binary built by goVersion
+// with the build settings settings runs: the last of greenteagc and
+// nogreenteagc that its GOEXPERIMENT names, else the default of its Go
+// version (Green Tea from Go 1.26; a development version is taken as
+// the newest).
+func collector(goVersion string, settings []debug.BuildSetting) model.Collector {
+	c := model.NoGreenTeaGC
+	if v := version.Lang(strings.Fields(goVersion + " ")[0]); v == "" || version.Compare(v, greenTeaDefault) >= 0 {
+		c = model.GreenTeaGC
+	}
+	for _, s := range settings {
+		if s.Key != "GOEXPERIMENT" {
+			continue
+		}
+		for _, exp := range strings.Split(s.Value, ",") {
+			switch model.Collector(strings.TrimSpace(exp)) {
+			case model.GreenTeaGC:
+				c = model.GreenTeaGC
+			case model.NoGreenTeaGC:
+				c = model.NoGreenTeaGC
+			}
+		}
+	}
+	return c
+}
+
+// currentCollector is the collector this binary runs.
+func currentCollector() model.Collector {
+	var settings []debug.BuildSetting
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		settings = bi.Settings
+	}
+	return collector(runtime.Version(), settings)
+}

@@ -1,0 +1,9 @@
+//go:build !goexperiment.greenteagc
+
+package memprof
+
+import "github.com/memprof/memprof/model"
+
+// builtWith is the collector the compiler built this test binary for, from
+// the build tag the go command sets for each experiment it enables.
+const builtWith = model.NoGreenTeaGC
