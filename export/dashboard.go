@@ -11,19 +11,24 @@ import (
 
 // instanceMetric is one figure of an instance row that the dashboards
 // chart: its unit (github-action-benchmark's entry is named by it) and
-// Bencher measure, and how to read it. A new exact per-instance figure
-// (scan bytes per instance, say) is one more line of instanceMetrics.
+// Bencher measure, and how to read it: the figure, and false when the row
+// lacks it (a file older than the figure). A new exact per-instance figure
+// is one more line of instanceMetrics.
 type instanceMetric struct {
 	unit    string
 	measure string // Bencher's measure slug
-	value   func(*model.Result) float64
+	value   func(*model.Result) (float64, bool)
 }
 
 // instanceMetrics are the figures exported per measured instance case, in
-// order. They are exact (a heap profile at MemProfileRate 1): no range.
+// order. They are exact (a heap profile at MemProfileRate 1; the scan
+// bytes to their resolution): no range.
 var instanceMetrics = []instanceMetric{
-	{"B/instance", "bytes-per-instance", func(r *model.Result) float64 { return r.BytesPerInstance }},
-	{"allocs/instance", "allocs-per-instance", func(r *model.Result) float64 { return r.AllocsPerInstance }},
+	{"B/instance", "bytes-per-instance", func(r *model.Result) (float64, bool) { return r.BytesPerInstance, true }},
+	{"allocs/instance", "allocs-per-instance", func(r *model.Result) (float64, bool) { return r.AllocsPerInstance, true }},
+	{"scan B/instance", "scan-bytes-per-instance", func(r *model.Result) (float64, bool) {
+		return r.ScanBytesPerInstance, r.ScanResolution > 0
+	}},
 }
 
 // timeUnit is the unit of an operation's time, and latency Bencher's
@@ -64,10 +69,14 @@ func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 			continue
 		}
 		for _, m := range instanceMetrics {
+			v, ok := m.value(&r)
+			if !ok {
+				continue
+			}
 			out = append(out, ActionBenchmarkEntry{
 				Name:  entryName(r.Key, m.unit),
 				Unit:  m.unit,
-				Value: m.value(&r),
+				Value: v,
 				Extra: "N=" + strconv.Itoa(r.N) + " instances, exact (heap profile at MemProfileRate=1)" + machine,
 			})
 		}
@@ -111,8 +120,9 @@ type BencherMetric struct {
 }
 
 // BencherMetrics returns rs in Bencher Metric Format: for each measured
-// case, by its key's bench name, the measures bytes-per-instance and
-// allocs-per-instance (see instanceMetrics); for each timed operation,
+// case, by its key's bench name, the measures bytes-per-instance,
+// allocs-per-instance and, where the row has it, scan-bytes-per-instance
+// (see instanceMetrics); for each timed operation,
 // Bencher's built-in latency (ns) with the median as value and the first
 // and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
@@ -123,7 +133,9 @@ func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
 		}
 		ms := map[string]BencherMetric{}
 		for _, m := range instanceMetrics {
-			ms[m.measure] = BencherMetric{Value: m.value(&r)}
+			if v, ok := m.value(&r); ok {
+				ms[m.measure] = BencherMetric{Value: v}
+			}
 		}
 		out[r.Key.BenchName()] = ms
 	}

@@ -26,7 +26,8 @@ func loadFixture(t *testing.T) *model.Results {
 	return rs
 }
 
-// timed returns results holding two instance cases, one failed case and
+// timed returns results holding three instance cases (one with a scan
+// figure), one failed case and
 // two operations of ten samples each, verify's samples scaled by
 // verifyScale, and one failed operation. Each sample records its calls
 // unless noIters, as in a file written before samples_iters.
@@ -38,6 +39,9 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		Instances: []model.Result{
 			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}},
 			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 1}},
+			// A map of pointers, with the collector's scan figure.
+			{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
+				Measurement: model.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5}},
 			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
 	}

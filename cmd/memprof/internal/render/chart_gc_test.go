@@ -65,7 +65,7 @@ func TestParamInNote(t *testing.T) {
 	if err := InstancesTable(&table, rs); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(table.String(), "population=100000, n=1000000") {
+	if !strings.Contains(table.String(), "population=100000; n=1000000") {
 		t.Errorf("table: no note naming the parameter:\n%s", table.String())
 	}
 	if err := CSV(&csv, rs); err != nil {

@@ -54,11 +54,6 @@ func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omit
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
 		note := "n=" + strconv.Itoa(r.N)
-		if r.Param != "" {
-			// The rows of one case at several settings (an LRU's
-			// populations) differ only by it.
-			note = string(r.Param) + ", " + note
-		}
 		if r.Error != "" {
 			note = "error: " + firstLine(r.Error)
 		}
