@@ -185,28 +185,24 @@ func parseTextSampleFast(b []byte, l *textLine) bool {
 			i++
 		}
 	}
-	var ok bool
-	if l.inuseCount, ok = num(true); !ok || !lit(':') {
+	// pair reads "count: size" and the spaces after it.
+	pair := func(signed bool, count, size *int64) bool {
+		var ok bool
+		if *count, ok = num(signed); !ok || !lit(':') {
+			return false
+		}
+		spaces()
+		if *size, ok = num(signed); !ok {
+			return false
+		}
+		spaces()
+		return true
+	}
+	if !pair(true, &l.inuseCount, &l.inuseSize) || !lit('[') {
 		return false
 	}
 	spaces()
-	if l.inuseSize, ok = num(true); !ok {
-		return false
-	}
-	spaces()
-	if !lit('[') {
-		return false
-	}
-	spaces()
-	if l.allocCount, ok = num(false); !ok || !lit(':') {
-		return false
-	}
-	spaces()
-	if l.allocSize, ok = num(false); !ok {
-		return false
-	}
-	spaces()
-	if !lit(']') || !lit(' ') || !lit('@') {
+	if !pair(false, &l.allocCount, &l.allocSize) || !lit(']') || !lit(' ') || !lit('@') {
 		return false
 	}
 	for i < len(b) {

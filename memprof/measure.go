@@ -288,6 +288,7 @@ func (c *Case) footprintPass(o Options) (before, after footprint, built builtIns
 	if err != nil {
 		return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
 	}
+	startThreads()
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released.

@@ -27,6 +27,12 @@ var testCases = map[string]Case{
 		os.Exit(7)
 		return nil
 	}, New: func(i int) any { return new(forty) }},
+	// One object whose build runs on as many OS threads at once as the
+	// engine starts beforehand (startThreads).
+	"threads": {Name: "threads", NewOne: func() any {
+		lockThreads(runtime.GOMAXPROCS(0) + spareThreads)
+		return new(forty)
+	}},
 }
 
 func TestMain(m *testing.M) {

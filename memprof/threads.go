@@ -1,0 +1,51 @@
+package memprof
+
+import (
+	"runtime"
+	"sync"
+)
+
+// spareThreads is how many OS threads beyond GOMAXPROCS a build may keep
+// busy at once and still charge nothing for them (startThreads): a build
+// whose goroutine sits in a long cgo call (sysmon hands its P to another
+// thread) while the collector's workers run on the others.
+const spareThreads = 2
+
+// startThreads makes the runtime start the OS threads a build may need
+// before the footprint pass's first reading, so that a thread started
+// during the build does not charge the C heap what glibc allocates for it
+// (its TLS vector and more: about 3 KiB for two threads here) and the
+// off-heap figure its runtime structures: neither is the instances'. A
+// case of one object (c-kzg's context, built for seconds in C) has no
+// warm-up to do it.
+//
+// It locks one goroutine more than a build may lock at once
+// (TestThreadsStartedBeforeReading: with exactly as many, the build still
+// started a thread).
+func startThreads() {
+	lockThreads(runtime.GOMAXPROCS(0) + spareThreads + 1)
+}
+
+// lockThreads has n goroutines locked to OS threads at the same time,
+// then returns, leaving the threads idle for the runtime to reuse: the
+// runtime must have n threads, and starts those it lacks.
+func lockThreads(n int) {
+	var locked, done sync.WaitGroup
+	release := make(chan struct{})
+	locked.Add(n)
+	done.Add(n)
+	for range n {
+		go func() {
+			defer done.Done()
+			runtime.LockOSThread()
+			// Unlocked before the goroutine returns, the thread is kept
+			// for reuse (a goroutine that exits locked takes its thread).
+			defer runtime.UnlockOSThread()
+			locked.Done()
+			<-release
+		}()
+	}
+	locked.Wait()
+	close(release)
+	done.Wait()
+}
