@@ -37,6 +37,11 @@ const (
 	// (a time, judged by the noise rule like ns/op).
 	ScanBytesPerInstance
 	GCMarkNsPerInstance
+	// What one call of an operation allocates (issue 13): exact, like the
+	// bytes budgets; tied to GOMAXPROCS where the row says the figure
+	// depends on it (Budget.GOMAXPROCS).
+	BytesPerOp
+	AllocsPerOp
 )
 
 var metricKeys = []string{
@@ -47,6 +52,8 @@ var metricKeys = []string{
 	CHeapBytesPerInstance:   "max_c_heap_bytes_per_instance",
 	ScanBytesPerInstance:    "max_scan_bytes_per_instance",
 	GCMarkNsPerInstance:     "max_gc_mark_ns_per_instance",
+	BytesPerOp:              "max_bytes_per_op",
+	AllocsPerOp:             "max_allocs_per_op",
 }
 
 var metricNames = []string{
@@ -57,6 +64,8 @@ var metricNames = []string{
 	CHeapBytesPerInstance:   "C heap bytes per instance",
 	ScanBytesPerInstance:    "GC scan bytes per instance",
 	GCMarkNsPerInstance:     "GC mark time per instance per cycle",
+	BytesPerOp:              "bytes per op",
+	AllocsPerOp:             "allocs per op",
 }
 
 // Key is the metric's key in a budgets file ("max_bytes_per_instance").
@@ -70,6 +79,10 @@ func (m Metric) String() string { return metricNames[m] }
 // rows; the GC mark time is one).
 func (m Metric) Timed() bool { return m == NsPerOp }
 
+// OnOps reports whether the metric bounds operation rows (a time, or
+// what one call allocates) rather than instance rows.
+func (m Metric) OnOps() bool { return m == NsPerOp || m == BytesPerOp || m == AllocsPerOp }
+
 // IsTime reports whether the metric's values are times: an operation's
 // or the GC mark time. They are written with a duration unit, judged by
 // the noise rule (median against the interquartile range) and updated
@@ -81,7 +94,7 @@ func (m Metric) Unit() model.Unit {
 	switch m {
 	case NsPerOp, GCMarkNsPerInstance:
 		return model.Nanoseconds
-	case AllocsPerInstance:
+	case AllocsPerInstance, AllocsPerOp:
 		return model.Count
 	}
 	return model.Bytes
@@ -110,6 +123,10 @@ type Budget struct {
 	Limits []Limit
 	Owner  string
 	Reason string
+	// GOMAXPROCS is the GOMAXPROCS its max_bytes_per_op and
+	// max_allocs_per_op hold for, on operations whose allocations depend
+	// on the cores (model.OpCost.CoresDependent); 0 when not given.
+	GOMAXPROCS int
 
 	// Expires, when not zero, is the last day the budget holds (UTC):
 	// afterwards it fails (see waiver.go). ExpiresLine is its line in the
@@ -357,6 +374,14 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		"select": func(k, v *yaml.Node) { selNode = v; b.Select = p.selector(v) },
 		"owner":  func(k, v *yaml.Node) { b.Owner = p.text(k, v) },
 		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
+		"gomaxprocs": func(k, v *yaml.Node) {
+			n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+			if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
+				p.errorf(v, "gomaxprocs must be a whole number of at least 1, got %s", kindName(v))
+				return
+			}
+			b.GOMAXPROCS = n
+		},
 	}
 	p.waiverKeys(b, handlers)
 	for m := range metricKeys {
@@ -377,7 +402,7 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 	}
 	var timed, memory bool
 	for _, l := range b.Limits {
-		if l.Metric.Timed() {
+		if l.Metric.OnOps() {
 			timed = true
 		} else {
 			memory = true
@@ -392,7 +417,11 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		return nil
 	}
 	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
-		p.errorf(at, "max_ns_per_op bounds operations, which have no layout or scheme: select them by type, lib, repr and op")
+		p.errorf(at, "%s bounds operations, which have no layout or scheme: select them by type, lib, repr and op", firstOpKey(b))
+		return nil
+	}
+	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric == BytesPerOp || l.Metric == AllocsPerOp }) {
+		p.errorf(at, "gomaxprocs ties max_bytes_per_op and max_allocs_per_op to a number of cores, and this budget has neither")
 		return nil
 	}
 	if !p.checkWaiver(b) {
@@ -403,7 +432,16 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 
 func firstMemoryKey(b *Budget) string {
 	for _, l := range b.Limits {
-		if !l.Metric.Timed() {
+		if !l.Metric.OnOps() {
+			return l.Metric.Key()
+		}
+	}
+	return ""
+}
+
+func firstOpKey(b *Budget) string {
+	for _, l := range b.Limits {
+		if l.Metric.OnOps() {
 			return l.Metric.Key()
 		}
 	}
@@ -430,7 +468,7 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	case NsPerOp, GCMarkNsPerInstance:
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
-	case AllocsPerInstance:
+	case AllocsPerInstance, AllocsPerOp:
 		val, err = parseNonNegative(strings.TrimSpace(v.Value))
 		if err != nil {
 			err = fmt.Errorf("count %q: %w", v.Value, err)

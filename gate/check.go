@@ -122,9 +122,12 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		for _, l := range b.Limits {
 			var outs []Outcome
 			var err error
-			if l.Metric.Timed() {
+			switch {
+			case l.Metric.Timed():
 				outs, err = checkTime(b, l, rs, opts)
-			} else {
+			case l.Metric.OnOps():
+				outs, err = checkOpMemory(b, l, rs)
+			default:
 				outs, err = checkMemory(b, l, rs)
 			}
 			if err != nil {
@@ -226,6 +229,14 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 	if len(outs) > 0 {
 		return outs, nil
 	}
+	return noOperation(b, l, rs, "timing is not available: the results hold no throughput rows")
+}
+
+// noOperation is the outcome of an operation limit whose budget selects
+// no measured operation row: an Error when every selected operation is
+// unavailable, or (saying noRows) when rs has no operation row at all; a
+// Problem otherwise.
+func noOperation(b *Budget, l Limit, rs *model.Results, noRows string) ([]Outcome, error) {
 	var reasons []string
 	for _, u := range rs.Unavailable {
 		if u.Op != "" && b.Select.Matches(u.Key) {
@@ -237,8 +248,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 			Detail: "every selected operation is unavailable: " + strings.Join(reasons, "; ")}}, nil
 	}
 	if len(rs.Throughput) == 0 {
-		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
-			Detail: "timing is not available: the results hold no throughput rows"}}, nil
+		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: noRows}}, nil
 	}
 	return nil, fmt.Errorf("select %s matches no measured operation", b.Select)
 }

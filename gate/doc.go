@@ -30,11 +30,15 @@
 // against model's names and canonicalised. The limits are the Metric
 // keys: max_bytes_per_instance, max_allocs_per_instance,
 // max_offheap_bytes_per_instance, max_scan_bytes_per_instance and
-// max_gc_mark_ns_per_instance bound instance rows, max_ns_per_op bounds
-// operation rows (an instance limit does not go with an op selector, nor
-// an operation's time limit with a layout or scheme selector). The GC
-// mark time is a time of instances: judged like ns/op (MarkFigure), read
-// from instance rows. Sizes and
+// max_gc_mark_ns_per_instance bound instance rows, max_ns_per_op,
+// max_bytes_per_op and max_allocs_per_op bound operation rows (an
+// instance limit does not go with an op selector, nor an operation limit
+// with a layout or scheme selector). The GC mark time is a time of
+// instances: judged like ns/op (MarkFigure), read from instance rows.
+// What one call allocates is checked exactly; where it depends on the
+// cores (a row's allocs_depend_on_gomaxprocs) the budget names the
+// GOMAXPROCS it holds for (gomaxprocs: N), and results measured at
+// another are an Error. Sizes and
 // durations take units (ParseSize, ParseDuration). Parse reports every
 // problem of a file at once, each as file:line (PosError), wrapping
 // ErrInvalid; ReadFile bounds the read (DefaultMaxBytes, ErrTooLarge).

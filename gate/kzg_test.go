@@ -40,11 +40,7 @@ func TestKZGBudgets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("kzg.yaml", []byte("version: 1\nbudgets:\n  - select: "+tt.src+"\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := Check(f, kzgResults(), CheckOptions{})
+			rep := checkBudget(t, "select: "+tt.src, kzgResults())
 			var got []Status
 			for _, o := range rep.Outcomes {
 				got = append(got, o.Status)

@@ -64,7 +64,7 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 		switch l.Metric {
 		case NsPerOp, GCMarkNsPerInstance:
 			text = FormatDuration(v * headroom)
-		case AllocsPerInstance:
+		case AllocsPerInstance, AllocsPerOp:
 			text = FormatCount(v)
 		default:
 			if l.hadUnit {

@@ -258,8 +258,10 @@ func (o Options) normalize() (Options, error) {
 	return o, nil
 }
 
-// isRuntime reports whether fn belongs to the Go runtime's allocator path.
-func isRuntime(fn string) bool {
+// IsRuntimeFunction reports whether the function named fn belongs to the
+// Go runtime (its allocator path, its collector): the frames the site
+// grouping looks past for the allocating function.
+func IsRuntimeFunction(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
 
@@ -363,7 +365,7 @@ func allocLines(h *Heap) []int32 {
 	nloc := max(len(h.locLines)-1, 0)
 	fnRuntime := make([]bool, len(h.funcs))
 	for i, f := range h.funcs {
-		fnRuntime[i] = f.runtime || isRuntime(f.name)
+		fnRuntime[i] = f.runtime || IsRuntimeFunction(f.name)
 	}
 	locAlloc := make([]int32, nloc)
 	for li := range locAlloc {

@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 				return Case{}, fmt.Errorf("no test case %q", name)
 			}
 			return c, nil
-		}, testTasks...)
+		}, append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp))...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

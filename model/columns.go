@@ -95,6 +95,10 @@ type Column struct {
 	Unit          Unit
 	// Show is the formats that show the column by default.
 	Show Formats
+	// OmitEmpty lets a table leave the column out when it is empty in
+	// every row it shows (a column only some results have: an
+	// operation's path or sites).
+	OmitEmpty bool
 
 	Instance    func(*Result) Cell
 	Throughput  func(*ThroughputRow) Cell
@@ -313,6 +317,26 @@ var Columns = []Column{
 	}),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
 	{Name: "samples_iters", Unit: List, Show: InJSON},
+	// The cost of use (issue 13): the calls a row's path makes, where one
+	// call allocates, and whether that depends on the cores.
+	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,
+		Throughput: func(r *ThroughputRow) Cell { return words(r.Path) }},
+	{Name: "top_site", Label: "top site", Unit: Text, Show: inTables, OmitEmpty: true,
+		Throughput: func(r *ThroughputRow) Cell {
+			if r.Error != "" || r.Sites == nil {
+				return notApplicable
+			}
+			return words(TopSite(r.Sites))
+		}},
+	{Name: "sites_calls", Label: "sites calls", Unit: Count, Show: InJSON,
+		Throughput: func(r *ThroughputRow) Cell { return recorded(float64(r.SitesCalls)) }},
+	{Name: "allocs_depend_on_gomaxprocs", Label: "allocs depend on GOMAXPROCS", Unit: Text, Show: inFiles,
+		Throughput: func(r *ThroughputRow) Cell {
+			if r.CoresDependent {
+				return words("yes")
+			}
+			return words("")
+		}},
 
 	// note is why the C heap was not read (instances), what exactly is
 	// timed (throughput), why a combination is missing (unavailable).
@@ -490,4 +514,31 @@ func LookupColumn(name string) (Column, error) {
 		names = append(names, strconv.Quote(c.Name))
 	}
 	return Column{}, fmt.Errorf("unknown column %q: must be one of %s (or a table's header label)", name, strings.Join(names, ", "))
+}
+
+// TopSite names the largest of sites (they come largest first) for a
+// table: its function without the package path, its file and line, and
+// what one call allocates there ("PairingCtx blst.go:345 3.1 KB"); "none"
+// when there is none (the operation allocates nothing).
+func TopSite(sites []OpSite) string {
+	if len(sites) == 0 {
+		return "none"
+	}
+	s := sites[0]
+	where := ShortFunction(s.Function)
+	if s.File != "" {
+		where += " " + s.File[strings.LastIndexByte(s.File, '/')+1:] + ":" + strconv.FormatInt(s.Line, 10)
+	}
+	return where + " " + Bytes.Format(s.BytesPerOp)
+}
+
+// ShortFunction is a function's name without its package path:
+// "(*P2Affine).Uncompress" for
+// "github.com/supranational/blst/bindings/go.(*P2Affine).Uncompress".
+func ShortFunction(fn string) string {
+	base := fn[strings.LastIndexByte(fn, '/')+1:]
+	if i := strings.IndexByte(base, '.'); i >= 0 {
+		return base[i+1:]
+	}
+	return base
 }

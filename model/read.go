@@ -465,6 +465,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if t.Error != "" {
 			continue
 		}
+		c.checkOpCost(&t.OpCost)
 		medianBad := false
 		if w != nil {
 			if p := w.Throughput[i].NsPerOpMedian.problem("ns_per_op_median"); p != "" {
@@ -532,6 +533,27 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 
+	for i, t := range rs.Tradeoff {
+		c.at(fmt.Sprintf("tradeoff[%d]", i), string(t.Type))
+		checkName(c, "type", t.Type, Types, true)
+		for _, o := range t.Ops {
+			checkName(c, "op", o.Op, Ops, true)
+		}
+		for j, r := range t.Rows {
+			checkName(c, "lib", r.Lib, Libs, true)
+			checkName(c, "repr", r.Repr, Reprs, true)
+			c.nonNegative(fmt.Sprintf("rows[%d].bytes_per_instance", j), r.BytesPerInstance)
+			if len(r.NsPerUse) != len(t.Ops) {
+				c.add("rows[%d] has %d times per use for %d operations", j, len(r.NsPerUse), len(t.Ops))
+			}
+			for k, v := range r.NsPerUse {
+				if v != nil {
+					c.nonNegative(fmt.Sprintf("rows[%d].ns_per_use[%d]", j, k), *v)
+				}
+			}
+		}
+	}
+
 	c.at("env", "")
 	c.envTime(rs.Env)
 
@@ -545,6 +567,28 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		}
 	}
 	return c.probs
+}
+
+// checkOpCost checks a row's allocation sites: each names its function
+// and allocates a non-negative, finite amount; sites come with the number
+// of calls they were profiled over.
+func (c *checker) checkOpCost(o *OpCost) {
+	if o.SitesCalls < 0 {
+		c.add("sites_calls is %d, want a non-negative number", o.SitesCalls)
+	}
+	if len(o.Sites) > 0 && o.SitesCalls == 0 {
+		c.add("sites without sites_calls: the number of calls they were profiled over is missing")
+	}
+	for j, st := range o.Sites {
+		if strings.TrimSpace(st.Function) == "" {
+			c.add("sites[%d].function is missing", j)
+		}
+		if st.Line < 0 {
+			c.add("sites[%d].line is %d, want a non-negative number", j, st.Line)
+		}
+		c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
+		c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
+	}
 }
 
 // samplesIters checks a timed row's samples_iters (absent in files

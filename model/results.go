@@ -25,6 +25,10 @@ type Results struct {
 	Unavailable []Unavailable   `json:"unavailable,omitempty"`
 	Throughput  []ThroughputRow `json:"throughput,omitempty"`
 	Agreement   *Agreement      `json:"agreement,omitempty"`
+	// Tradeoff holds the trade-off table of each type (Tradeoffs), as
+	// the report writes it into the results it keeps; it is derived from
+	// the rows above, and renderers derive it again.
+	Tradeoff []Tradeoff `json:"tradeoff,omitempty"`
 }
 
 // Result is one instance case's row: its key, how an instance was made,
@@ -202,6 +206,49 @@ type ThroughputRow struct {
 	// runs.
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
+	OpCost
+}
+
+// OpCost is what a throughput row says about the cost of use beyond its
+// timing: the calls its path makes from the representation it starts
+// from, where it allocates, and whether that depends on the cores.
+type OpCost struct {
+	// Path names the calls one timed call makes, in order, from the
+	// row's representation to the operation's result ("Uncompress,
+	// SigValidate, Verify"). It describes the row; it is not part of its
+	// key.
+	Path string `json:"path,omitempty"`
+	// Sites are where one call allocates, largest first, from a separate
+	// profiled run (see OpSite); nil when they were not profiled.
+	Sites []OpSite `json:"sites,omitempty"`
+	// SitesCalls is the number of calls that run profiled: a site's
+	// figures are multiples of 1/SitesCalls.
+	SitesCalls int `json:"sites_calls,omitempty"`
+	// CoresDependent says that what one call allocates depends on the
+	// number of cores (the library starts worker goroutines up to
+	// GOMAXPROCS, or splits its work in as many tasks): its B/op, allocs/op
+	// and sites hold for the GOMAXPROCS recorded in Env only.
+	CoresDependent bool `json:"allocs_depend_on_gomaxprocs,omitempty"`
+}
+
+// OpSite is one allocation site of an operation: the allocating function
+// and line (the first frame outside the Go runtime) and what one call
+// allocates there, in the allocator's slots.
+type OpSite struct {
+	Function    string  `json:"function"`
+	File        string  `json:"file,omitempty"`
+	Line        int64   `json:"line,omitempty"`
+	BytesPerOp  float64 `json:"bytes_per_op"`
+	AllocsPerOp float64 `json:"allocs_per_op"`
+}
+
+// SitesBytesPerOp is the sum of the row's sites' bytes per call.
+func (c *OpCost) SitesBytesPerOp() float64 {
+	var b float64
+	for _, s := range c.Sites {
+		b += s.BytesPerOp
+	}
+	return b
 }
 
 // Timing is what the sampler measures of one operation: domain-free

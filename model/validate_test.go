@@ -139,6 +139,17 @@ func TestReadResultsRefuses(t *testing.T) {
 		{"duplicated operation", func(d doc) {
 			d["throughput"] = append(d["throughput"].([]any), d.row("throughput", 0))
 		}, []string{"throughput[1] (Signature/blst/affine op=verify): duplicate of throughput[0]: one operation (batch 1) timed twice"}},
+		{"op site negative", func(d doc) {
+			d.row("throughput", 0)["sites"] = []any{map[string]any{"function": "f", "bytes_per_op": -8, "allocs_per_op": 1}}
+			d.row("throughput", 0)["sites_calls"] = 10
+		}, []string{verify + "sites[0].bytes_per_op is -8, want a non-negative number"}},
+		{"op site without function", func(d doc) {
+			d.row("throughput", 0)["sites"] = []any{map[string]any{"bytes_per_op": 8, "allocs_per_op": 1}}
+			d.row("throughput", 0)["sites_calls"] = 10
+		}, []string{verify + "sites[0].function is missing"}},
+		{"op sites without calls", func(d doc) {
+			d.row("throughput", 0)["sites"] = []any{map[string]any{"function": "f", "bytes_per_op": 8, "allocs_per_op": 1}}
+		}, []string{verify + "sites without sites_calls: the number of calls they were profiled over is missing"}},
 		// KZG (issue 14): the build time belongs to single-layout rows,
 		// which hold one object.
 		{"build_ns on a pointer case", func(d doc) { d.row("instances", 0)["build_ns"] = 5e9 },
@@ -196,6 +207,11 @@ func TestReadResultsAccepts(t *testing.T) {
 		}},
 		{"no instances (a throughput file)", func(d doc) { d["instances"] = nil }},
 		{"timing without samples", func(d doc) { delete(d.row("throughput", 0), "samples_ns") }},
+		{"operation with its path and sites", func(d doc) {
+			r := d.row("throughput", 0)
+			r["path"], r["sites_calls"], r["allocs_depend_on_gomaxprocs"] = "Uncompress, SigValidate, Verify", 40, true
+			r["sites"] = []any{map[string]any{"function": "f", "file": "f.go", "line": 3, "bytes_per_op": 3072, "allocs_per_op": 1}}
+		}},
 		{"negative differences of readings", func(d doc) {
 			r := d.row("instances", 0)
 			r["rss_bytes_per_instance"], r["unaccounted_bytes_per_instance"], r["heapalloc_bytes_per_instance"] = -12.5, -80, -0.25

@@ -146,15 +146,30 @@ const (
 	RecoverCellsAndProofs Op = "recover-cells-and-proofs" // recover a blob's cells and proofs from half its cells
 )
 
+// The operations of the representations that trade memory for speed
+// (issue 13): prepared G2 points, pairing contexts, multi-scalar
+// multiplication scratch.
+const (
+	PairingCheck     Op = "pairing-check"      // check that a product of two pairings is one (a min-sig verification, message hashed beforehand)
+	BatchVerify      Op = "batch-verify"       // verify many signatures of distinct messages at once, with random scalars
+	PairingCtxVerify Op = "pairing-ctx-verify" // the same in one pairing context, on the calling goroutine
+	MSM              Op = "msm"                // multi-scalar multiplication: the sum of scalar·point over many points
+)
+
+// Prepared is the representation of a G2 point kept with its Miller-loop
+// lines precomputed (gnark-crypto's PrecomputeLines): memory bought for
+// the speed of pairings with a fixed point.
+const Prepared Repr = "prepared"
+
 // The vocabulary, in the order tables list it. Names outside these lists
 // sort after those in them.
 var (
 	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool, Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
 	Libs    = []Lib{Blst, Gnark, Circl, CKZG, GoKZG}
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed}
 	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
-	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify,
+	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify, BatchVerify, PairingCtxVerify, PairingCheck, MSM,
 		BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
 )
 

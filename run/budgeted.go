@@ -61,12 +61,12 @@ func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Opti
 	return rs, err
 }
 
-// budgeted reports whether a budget of f with a limit on a time (timed) or
-// on memory (!timed) selects k.
-func budgeted(f *gate.File, k model.Key, timed bool) bool {
+// budgeted reports whether a budget of f with a limit on operations (a
+// time, or what a call allocates: ops) or on instances (!ops) selects k.
+func budgeted(f *gate.File, k model.Key, ops bool) bool {
 	for _, b := range f.Budgets {
 		for _, l := range b.Limits {
-			if l.Metric.Timed() == timed && b.Select.Matches(k) {
+			if l.Metric.OnOps() == ops && b.Select.Matches(k) {
 				return true
 			}
 		}

@@ -66,6 +66,12 @@
 //     after the others (memprof.RunInChild; the child serves ChildTasks).
 //     An operation of a cgo library (suites.Op.CHeap) also records the C
 //     heap it keeps per call, measured on untimed calls.
+//     Unless Options.AllPaths, the paths of the full matrix that the
+//     trade-off summary does not need (suites.Op.FullMatrix) are left
+//     out. Then, unless Options.NoSites, where each timed operation
+//     allocates is profiled in child processes (the task sitesTask,
+//     memprof.OpSitesTask; see sites.go): one for the operations timed
+//     here, one per isolation group.
 //
 //  7. Return the results: a *model.Results with the schema, the
 //     environment (memprof.CurrentEnv with the registry's module

@@ -38,14 +38,20 @@ type opsResponse struct {
 
 // ChildTasks returns the tasks a program that runs the workflows on reg
 // must serve when it is a measuring child (memprof.ServeChild's tasks):
-// timing an isolation group of operations.
+// timing an isolation group of operations, and profiling where
+// operations allocate (sites.go).
 //
 //	if memprof.ChildRequested() {
 //		err := memprof.ServeChild(reg.LookupCase, run.ChildTasks(reg)...)
 //		...
 //	}
 func ChildTasks(reg *suites.Registry) []memprof.Task {
-	return []memprof.Task{{Name: opsTask, Run: func(ctx context.Context, in json.RawMessage) (any, error) {
+	return []memprof.Task{timeIsolatedTask(reg), memprof.OpSitesTask(sitesTask, reg.LookupOp)}
+}
+
+// timeIsolatedTask is the task opsTask on the operations of reg.
+func timeIsolatedTask(reg *suites.Registry) memprof.Task {
+	return memprof.Task{Name: opsTask, Run: func(ctx context.Context, in json.RawMessage) (any, error) {
 		var req opsRequest
 		if err := json.Unmarshal(in, &req); err != nil {
 			return nil, fmt.Errorf("reading the request: %w", err)
@@ -67,7 +73,7 @@ func ChildTasks(reg *suites.Registry) []memprof.Task {
 			return nil, err
 		}
 		return opsResponse{Rows: append(checked.failed, rows...)}, nil
-	}}}
+	}}
 }
 
 // timeIsolated checks and times ops, the isolation group isolate, in a

@@ -58,12 +58,14 @@ var isolatedRegistry = sync.OnceValue(func() *suites.Registry {
 	return r
 })
 
-// TestThroughputIsolated: each isolation group is checked and timed in a
-// child process of its own (the operations fail anywhere else), and a
-// cgo library's operations record their C heap per call.
+// TestThroughputIsolated: each isolation group is checked, timed and
+// profiled for its allocation sites in child processes of its own (the
+// operations fail anywhere else), and a cgo library's operations record
+// their C heap per call.
 func TestThroughputIsolated(t *testing.T) {
 	var rec recorder
-	rs, err := Throughput(context.Background(), isolatedRegistry(), Selection{}, Options{Samples: 2, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record})
+	opts := Options{Samples: 2, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record, Child: childOfThisTest(t, "isolated")}
+	rs, err := Throughput(context.Background(), isolatedRegistry(), Selection{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +78,23 @@ func TestThroughputIsolated(t *testing.T) {
 		if !timed {
 			t.Errorf("%s: got error %q, %d samples, median %v; want 2 samples timed in a child", r.Key, r.Error, r.Samples, r.NsPerOpMedian)
 		}
+		// The operation allocates nothing: profiled, it has no site.
+		if r.Sites == nil || len(r.Sites) != 0 || strings.Contains(r.Note, "no allocation sites") {
+			t.Errorf("%s: got sites %+v and note %q, want none, profiled in the group's own child", r.Key, r.Sites, r.Note)
+		}
 		if cheapErr == nil && r.CHeapBytesPerOp == nil {
 			t.Errorf("%s: no C heap per op, want one (the C heap can be read here)", r.Key)
 		} else if cheapErr != nil && (r.CHeapBytesPerOp != nil || !strings.Contains(r.Note, "no C heap figure")) {
 			t.Errorf("%s: got C heap %v and note %q, want none and a note saying why", r.Key, r.CHeapBytesPerOp, r.Note)
 		}
 	}
-	if plan := rec.events[len(rec.events)-2].Timing; plan.Ops != 3 || plan.Groups != 2 {
+	var plan TimingPlan
+	for _, e := range rec.events {
+		if e.Kind == TimingStarted {
+			plan = e.Timing
+		}
+	}
+	if plan.Ops != 3 || plan.Groups != 2 {
 		t.Errorf("TimingStarted: got %+v, want 3 operations in 2 groups", plan)
 	}
 }

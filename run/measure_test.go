@@ -183,10 +183,13 @@ func TestThroughput(t *testing.T) {
 	if got, want := keys(rs.Unavailable), keyStrings(opNoCgo); !slices.Equal(got, want) {
 		t.Errorf("unavailable: got %v, want %v", got, want)
 	}
-	if rs.Agreement == nil || !rs.Agreement.OK || rs.Method != memprof.ThroughputMethod || rs.Instances == nil || len(rs.Instances) != 0 {
-		t.Errorf("got agreement %+v, method %q, instances %v; want a passed agreement, the throughput method, an empty list of instances", rs.Agreement, rs.Method, rs.Instances)
+	if rs.Agreement == nil || !rs.Agreement.OK || rs.Method != memprof.ThroughputMethod+" "+memprof.OpSitesMethod || rs.Instances == nil || len(rs.Instances) != 0 {
+		t.Errorf("got agreement %+v, method %q, instances %v; want a passed agreement, the throughput and sites methods, an empty list of instances", rs.Agreement, rs.Method, rs.Instances)
 	}
-	want := []EventKind{OpsStarting, AgreementWithout, OpFailed, TimingStarted, OpsDone}
+	if good.Sites == nil || len(good.Sites) != 0 || good.SitesCalls < memprof.MinOpSiteCalls {
+		t.Errorf("%s: got sites %+v over %d calls; want none (it allocates nothing), profiled over at least %d calls", good.Key, good.Sites, good.SitesCalls, memprof.MinOpSiteCalls)
+	}
+	want := []EventKind{OpsStarting, AgreementWithout, OpFailed, TimingStarted, SitesStarting, OpsDone}
 	if got := rec.kinds(); !slices.Equal(got, want) {
 		t.Fatalf("events: got %v, want %v", got, want)
 	}
@@ -257,7 +260,7 @@ func TestInstancesWithThroughput(t *testing.T) {
 	if got, want := keys(rs.Unavailable), keyStrings(g1Scalar); !slices.Equal(got, want) {
 		t.Errorf("unavailable: got %v, want %v", got, want)
 	}
-	want := []EventKind{CasesStarting, CaseStarted, CaseStarted, CasesDone, OpsStarting, AgreementWithout, TimingStarted, OpsDone}
+	want := []EventKind{CasesStarting, CaseStarted, CaseStarted, CasesDone, OpsStarting, AgreementWithout, TimingStarted, SitesStarting, OpsDone}
 	if got := rec.kinds(); !slices.Equal(got, want) {
 		t.Errorf("events: got %v, want %v", got, want)
 	}

@@ -71,6 +71,17 @@ type Options struct {
 	// results' environment (env.machine, env.commit) instead of the host
 	// name and the binary's VCS revision (memprof.CurrentEnv).
 	Machine, Commit string
+
+	// AllPaths times every operation from every representation
+	// (throughput --paths all); by default the paths of the full matrix
+	// that the trade-off summary does not need (suites.Op.FullMatrix) are
+	// left out.
+	AllPaths bool
+	// NoSites skips the profile of where each timed operation allocates
+	// (model.OpCost.Sites), which runs after the timing in a child
+	// process (one for the operations timed here, one per isolation
+	// group).
+	NoSites bool
 }
 
 // ThroughputMode says whether Instances times operations besides the
@@ -193,13 +204,17 @@ const (
 	OpFailed
 	// OpsDone: the operations are timed, or have failed.
 	OpsDone
+	// SitesStarting: where Total timed operations allocate is being
+	// profiled, in one child process (after TimingStarted, before
+	// OpsDone).
+	SitesStarting
 )
 
 // Event is one step of a workflow, for progress reports.
 type Event struct {
 	Kind    EventKind
 	Key     model.Key // CaseStarted, OpFailed
-	Total   int       // CasesStarting
+	Total   int       // CasesStarting, SitesStarting
 	Message string    // AgreementWithout
 	Err     error     // OpFailed
 	Timing  TimingPlan

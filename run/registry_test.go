@@ -18,13 +18,29 @@ import (
 // binary, and it measures the test registry's cases.
 func TestMain(m *testing.M) {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(testRegistry().LookupCase, ChildTasks(isolatedRegistry())...); err != nil {
+		reg := testRegistry
+		if r, ok := childRegistries[os.Getenv(testRegistryEnv)]; ok {
+			reg = r
+		}
+		if err := memprof.ServeChild(reg().LookupCase, ChildTasks(reg())...); err != nil {
 			fmt.Fprintln(os.Stderr, "run test child:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// testRegistryEnv names the registry a child serves, its cases and its
+// tasks (ChildTasks): the test registry, or one of childRegistries (see
+// childOfThisTest).
+const testRegistryEnv = "MEMPROF_RUN_TEST_REGISTRY"
+
+// childOfThisTest is the child that serves registry, one of
+// childRegistries.
+func childOfThisTest(t *testing.T, registry string) memprof.Child {
+	t.Helper()
+	return memprof.Child{Env: []string{testRegistryEnv + "=" + registry}}
 }
 
 // The test registry's cases allocate one array each, whose size the tests

@@ -29,7 +29,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 			return nil, usagef("type %s has no operations: types with operations are %s", t, model.Join(opTypes))
 		}
 	}
-	ops := selectOps(reg, sel)
+	ops := opts.paths(selectOps(reg, sel))
 	if len(ops) == 0 {
 		return nil, &NoMatch{What: "operation", OpTypes: opTypes}
 	}
@@ -128,11 +128,14 @@ func mergeReports(a, b *agree.Report) *agree.Report {
 //
 // The operations of an isolation group (suites.Op.Isolate: c-kzg's at one
 // precompute level) are checked and timed in a child process of their
-// own, one group after another, after the others (see isolate.go).
+// own, one group after another, after the others (see isolate.go). Then,
+// unless opts.NoSites, where each timed operation allocates is profiled
+// in child processes (see sites.go).
 func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, ops []suites.Op, opts Options, ev *events) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
+	ops = opts.paths(ops)
 	ev.send(Event{Kind: OpsStarting})
 	defer ev.send(Event{Kind: OpsDone})
 	bls := slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() && !o.Type.IsKZG() })
@@ -201,6 +204,12 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 		rows = append(rows, grows...)
 	}
 	rs.Method = memprof.ThroughputMethod
+	if !opts.NoSites {
+		if err := profileSites(ctx, rows, ops, opts, ev); err != nil {
+			return err
+		}
+		rs.Method += " " + memprof.OpSitesMethod
+	}
 	rs.Throughput = append(rs.Throughput, rows...)
 	return nil
 }
@@ -232,7 +241,7 @@ func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
 		return nil, err
 	}
 	for _, o := range ops {
-		row := model.ThroughputRow{Key: o.Key, Note: o.Note}
+		row := model.ThroughputRow{Key: o.Key, Note: o.Note, OpCost: model.OpCost{Path: o.Path, CoresDependent: o.CoresDependent}}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
@@ -315,6 +324,15 @@ func cHeapPerCall(run func() error) (*float64, error) {
 	}
 	v := float64(after-before) / cHeapCalls
 	return &v, nil
+}
+
+// paths returns ops without the paths of the full matrix, unless every
+// path is asked for (Options.AllPaths).
+func (o Options) paths(ops []suites.Op) []suites.Op {
+	if o.AllPaths {
+		return ops
+	}
+	return slices.DeleteFunc(slices.Clone(ops), func(op suites.Op) bool { return op.FullMatrix })
 }
 
 func sameGroup(a, b model.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }

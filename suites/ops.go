@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 
 	"github.com/memprof/memprof/fixtures"
@@ -38,6 +39,46 @@ func OpIKM(i int) []byte {
 // OpBatchScalar returns the scalar of batch point i: P_i = (i+2)·generator.
 func OpBatchScalar(i int) uint64 { return uint64(i) + 2 }
 
+// OpMSMSizes are the numbers of points the multi-scalar multiplications
+// are timed at; their points are the batch points P_i.
+var OpMSMSizes = []int{64, 1024, 16384}
+
+// OpBatchVerifySizes are the numbers of signatures the batch
+// verifications are timed at.
+var OpBatchVerifySizes = []int{1, 8, 64, 128}
+
+// groupOrder is r, the order of the BLS12-381 groups G1 and G2.
+var groupOrder, _ = new(big.Int).SetString("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16)
+
+// OpMSMScalar returns scalar i of the multi-scalar multiplications, 32
+// bytes big-endian: SHA-256 of "memprof msm scalar <i>" modulo the group
+// order.
+func OpMSMScalar(i int) [32]byte {
+	h := sha256.Sum256([]byte("memprof msm scalar " + strconv.Itoa(i)))
+	var out [32]byte
+	new(big.Int).Mod(new(big.Int).SetBytes(h[:]), groupOrder).FillBytes(out[:])
+	return out
+}
+
+// OpMSMCombined returns the scalar k, 32 bytes big-endian, with
+// k·generator equal to the multi-scalar multiplication of the first n
+// batch points by the scalars OpMSMScalar: the sum of s_i·(i+2) modulo
+// the group order. The vectors' known results are made from it.
+func OpMSMCombined(n int) [32]byte {
+	k := new(big.Int)
+	for i := range n {
+		s := OpMSMScalar(i)
+		k.Add(k, new(big.Int).Mul(new(big.Int).SetBytes(s[:]), new(big.Int).SetUint64(OpBatchScalar(i))))
+	}
+	var out [32]byte
+	k.Mod(k, groupOrder).FillBytes(out[:])
+	return out
+}
+
+// OpBatchMessage returns the message signature i of a batch verification
+// signs: "memprof batch message <i>", each distinct.
+func OpBatchMessage(i int) []byte { return []byte("memprof batch message " + strconv.Itoa(i)) }
+
 // Op is one operation of one library on one representation, as a value
 // of the library's Suite.
 type Op struct {
@@ -62,6 +103,17 @@ type Op struct {
 	// conversion repeated for PublicKey; see ConversionAliases).
 	AliasOf model.Type
 
+	// Path names the calls one timed call makes, from the representation
+	// the data is in to the operation's result ("Uncompress, SigValidate,
+	// Verify"); see model.OpCost.
+	Path string
+	// FullMatrix marks a path of the full matrix of operations and
+	// representations that the trade-off summary does not need: timed
+	// only when every path is asked for (throughput --paths all).
+	FullMatrix bool
+	// CoresDependent says that what one call allocates depends on the
+	// number of cores (model.OpCost.CoresDependent).
+	CoresDependent bool
 	// Isolate, when not empty, names the group of operations that must be
 	// timed in a process of their own, one process per group: a library
 	// that holds one context per process (c-kzg: "ckzg/precompute=6").
@@ -158,6 +210,38 @@ func checkOp(o Op) error {
 //   - to-affine: P_0 compressed; to-affine-batch: SHA-256 of the OpBatchN
 //     compressed points in order.
 func WantOpResult(t model.Type, op model.Op, v *fixtures.Vectors) ([]byte, error) {
+	return WantResult(model.Key{Type: t, Op: op, Batch: 1}, v)
+}
+
+// OpWant is the result op must compute on the valid inputs: op.Want's
+// when set (the KZG operations), else WantResult's from v (the BLS
+// vectors).
+func OpWant(op Op, v *fixtures.Vectors) ([]byte, error) {
+	if op.Want != nil {
+		return op.Want()
+	}
+	return WantResult(op.Key, v)
+}
+
+// WantResult is WantOpResult for the operation k, whose batch decides
+// the result of some operations:
+//
+//   - batch-verify, pairing-ctx-verify, pairing-check: the single byte 1;
+//   - msm: the known result of the multi-scalar multiplication of k.Batch
+//     points (fixtures.Ops.MSMResult);
+//   - decompress of a batch: the compressed aggregate of the decoded
+//     points, as for one point.
+func WantResult(k model.Key, v *fixtures.Vectors) ([]byte, error) {
+	t, op := k.Type, k.Op
+	switch op {
+	case model.BatchVerify, model.PairingCtxVerify, model.PairingCheck:
+		return []byte{1}, nil
+	case model.MSM:
+		if r := v.Ops.MSMResult(k.Batch); r != nil {
+			return r, nil
+		}
+		return nil, fmt.Errorf("fixtures/vectors.json has no msm result of %d points", k.Batch)
+	}
 	g1 := t == model.PublicKey || t == model.G1
 	pick := func(forG1, forG2 []byte) []byte {
 		if g1 {
@@ -183,7 +267,7 @@ func WantOpResult(t model.Type, op model.Op, v *fixtures.Vectors) ([]byte, error
 }
 
 // CheckOp prepares op on valid inputs, runs it once and compares its
-// result with WantOpResult; it returns the prepared harness so that the
+// result with OpWant; it returns the prepared harness so that the
 // caller can time it. The throughput command runs it before timing, so
 // that no number is printed for an operation that computes the wrong thing.
 func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
@@ -198,12 +282,7 @@ func CheckOp(op Op, v *fixtures.Vectors) (OpHarness, error) {
 	if err != nil {
 		return OpHarness{}, fmt.Errorf("%s: result: %w", op.Key, err)
 	}
-	var want []byte
-	if op.Want != nil {
-		want, err = op.Want()
-	} else {
-		want, err = WantOpResult(op.Type, op.Op, v)
-	}
+	want, err := OpWant(op, v)
 	if err != nil {
 		return OpHarness{}, fmt.Errorf("%s: %w", op.Key, err)
 	}

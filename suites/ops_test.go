@@ -83,9 +83,15 @@ func TestWantOpResultKnowsEveryOp(t *testing.T) {
 			continue // their results come from Op.Want (TestKZGOpsKnowTheirResults)
 		}
 		for _, typ := range []model.Type{model.PublicKey, model.Signature, model.G1, model.G2} {
-			want, err := WantOpResult(typ, op, v)
-			if err != nil || len(want) == 0 {
-				t.Errorf("WantOpResult(%s, %s): got %x, %v; want a known result", typ, op, want, err)
+			batches := []int{1}
+			if op == model.MSM {
+				batches = OpMSMSizes
+			}
+			for _, n := range batches {
+				want, err := WantResult(model.Key{Type: typ, Op: op, Batch: n}, v)
+				if err != nil || len(want) == 0 {
+					t.Errorf("WantResult(%s, %s, batch %d): got %x, %v; want a known result", typ, op, n, want, err)
+				}
 			}
 		}
 	}

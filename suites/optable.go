@@ -3,6 +3,7 @@ package suites
 import (
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/model"
@@ -25,6 +26,28 @@ type Impl[F any] struct {
 	Note  string
 	Do    F
 	Lacks model.Why
+	// Calls names the library calls Do makes, in order (see Via): they
+	// make the row's path.
+	Calls []string
+	// Cores says that what Do allocates depends on the number of cores
+	// (see OnCores).
+	Cores bool
+}
+
+// Via returns i naming the library calls its Do makes, in order
+// ("Uncompress", "SigValidate"): a row's path joins them, after the calls
+// that bring the data from the row's representation.
+func (i Impl[F]) Via(calls ...string) Impl[F] {
+	i.Calls = calls
+	return i
+}
+
+// OnCores returns i marked as allocating according to the number of
+// cores: the library starts worker goroutines up to GOMAXPROCS, or splits
+// the call into as many tasks, each with its own scratch.
+func (i Impl[F]) OnCores() Impl[F] {
+	i.Cores = true
+	return i
 }
 
 // Offer returns the Impl that does an operation with do, timed as note
@@ -42,12 +65,14 @@ type implInfo struct {
 	note    string
 	lacks   model.Why
 	offered bool
+	calls   []string
+	cores   bool
 }
 
 func (i Impl[F]) info() implInfo {
 	do := reflect.ValueOf(&i.Do).Elem()
 	nilDo := do.Kind() == reflect.Func && do.IsNil()
-	return implInfo{note: i.Note, lacks: i.Lacks, offered: i.Note != "" && !nilDo}
+	return implInfo{note: i.Note, lacks: i.Lacks, offered: i.Note != "" && !nilDo, calls: i.Calls, cores: i.Cores}
 }
 
 // Encoding is the type of an encoded point as a library returns it: a new
@@ -142,6 +167,39 @@ type Group[A, J any, C, U Encoding] struct {
 	Jacobian *Jacobian[A, J, C, U]
 	// Convert holds the conversions to affine.
 	Convert Conversions[A, J]
+	// Uses holds what the paths from every representation need beyond
+	// the rows above (see Paths).
+	Uses Uses[A, J, U]
+}
+
+// Uses is the part of a Group that the paths from every representation
+// (Group.Paths) need beyond the group's own rows: the decodes of the
+// uncompressed encoding, and the uses of a point that the paths end in.
+type Uses[A, J any, U Encoding] struct {
+	// FromUncompressed and FromUncompressedChecked are makers of the
+	// decoding of the uncompressed enc into p: checking only that the
+	// point is on the curve, and checking the subgroup too. A library
+	// whose decode always checks offers FromUncompressedChecked only.
+	FromUncompressed, FromUncompressedChecked Impl[func(p *A, enc []byte) func() error]
+	// Verify checks, against msg, key 0's signature of OpMessage with p
+	// in place of key 0's public key (PublicKey) or of the signature
+	// itself (Signature); the other operand is affine.
+	Verify Impl[func(p *A, msg []byte) (bool, error)]
+	// VerifyEncoded, when offered, verifies an encoding of p as Verify
+	// does, for a library whose verify takes bytes: the verify paths from
+	// an encoding call it instead of decoding first.
+	VerifyEncoded Impl[func(enc, msg []byte) (bool, error)]
+	// FastAggregateVerify checks p as the aggregate signature of the
+	// OpAggregateN keys (Signature only).
+	FastAggregateVerify Impl[func(p *A, msg []byte) (bool, error)]
+	// Sign signs OpMessage with key 0 into p (Signature only).
+	Sign Impl[func(p *A) error]
+	// SerializeJacobian is a maker of the uncompressed encoding of j.
+	SerializeJacobian Impl[func(j *J) func() U]
+	// ToJacobian sets j to p in Jacobian form with Z != 1, as a program
+	// that computed p holds it; it makes the inputs of the paths from
+	// Jacobian (not timed).
+	ToJacobian func(j *J, p *A)
 }
 
 // Jacobian is the part of a Group on Jacobian points.
@@ -262,6 +320,7 @@ func tableOps(lib model.Lib, why model.Why, rows []opRow) []Op {
 			o.Unavailable = r.impl.lacks
 		case r.impl.offered:
 			o.Note, o.Prepare = r.impl.note, r.prepare
+			o.Path, o.CoresDependent = strings.Join(r.impl.calls, ", "), r.impl.cores
 		}
 		ops = append(ops, o)
 	}
@@ -311,7 +370,7 @@ func (g Group[A, J, C, U]) decode(in OpInput, op model.Op, do func(*A, []byte) f
 	}
 	enc := g.bytes(p.Sum)
 	if in.Invalid {
-		if enc, err = invalidEncoding(g.Type, op); err != nil {
+		if enc, err = InvalidEncoding(g.Type, op); err != nil {
 			return OpHarness{}, err
 		}
 	}
@@ -319,10 +378,10 @@ func (g Group[A, J, C, U]) decode(in OpInput, op model.Op, do func(*A, []byte) f
 	return OpHarness{Run: do(&dst, enc), Result: func() ([]byte, error) { return g.bytes(&dst), nil }}, nil
 }
 
-// invalidEncoding returns the compressed point of fixtures/vectors.json in
+// InvalidEncoding returns the compressed point of fixtures/vectors.json in
 // t's group that op must reject: one not on the curve for decompress, one
 // on the curve outside the subgroup for decompress-checked.
-func invalidEncoding(t model.Type, op model.Op) ([]byte, error) {
+func InvalidEncoding(t model.Type, op model.Op) ([]byte, error) {
 	v, err := fixtures.Load()
 	if err != nil {
 		return nil, err
@@ -441,16 +500,46 @@ func (s Scheme[D]) verifier(do func(D, []byte) func() (bool, error), failure str
 		if err != nil {
 			return OpHarness{}, err
 		}
-		check := do(d, OpVerifyMessage(in))
-		var ok bool
-		return OpHarness{
-			Run: func() (err error) {
-				if ok, err = check(); err == nil && !ok {
-					err = rejected
-				}
-				return err
-			},
-			Result: func() ([]byte, error) { return OpBool(ok), nil },
-		}, nil
+		return verifyHarness(do(d, OpVerifyMessage(in)), rejected), nil
+	}
+}
+
+// verifyHarness times check, a verification: Run fails with rejected when
+// it does not verify; Result is OpBool of the last outcome.
+func verifyHarness(check func() (bool, error), rejected error) OpHarness {
+	var ok bool
+	return OpHarness{
+		Run: func() (err error) {
+			if ok, err = check(); err == nil && !ok {
+				err = rejected
+			}
+			return err
+		},
+		Result: func() ([]byte, error) { return OpBool(ok), nil },
+	}
+}
+
+// SignWith returns the signing into a point P with the inputs load
+// makes: the Sign of a Group's Uses.
+func SignWith[D, P any](load func() (D, error), sign func(D, P) error) func(P) error {
+	return func(p P) error {
+		d, err := load()
+		if err != nil {
+			return err
+		}
+		return sign(d, p)
+	}
+}
+
+// VerifyWith returns a use of a point (or an encoding) P that verifies
+// with the inputs load makes: the verification of a Group's Uses, which
+// needs the other operand besides the point.
+func VerifyWith[D, P any](load func() (D, error), verify func(D, P, []byte) (bool, error)) func(P, []byte) (bool, error) {
+	return func(p P, msg []byte) (bool, error) {
+		d, err := load()
+		if err != nil {
+			return false, err
+		}
+		return verify(d, p, msg)
 	}
 }

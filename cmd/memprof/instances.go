@@ -15,7 +15,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances allocates N instances of each selected case in a fresh child
 process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile

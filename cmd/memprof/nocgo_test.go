@@ -71,6 +71,8 @@ func TestWithoutCgo(t *testing.T) {
 	}
 
 	cmd := exec.Command(bin, "instances", "--type", "Signature", "-n", "1000")
+	// Wide enough that the note is not wrapped mid-reason.
+	cmd.Env = append(os.Environ(), "COLUMNS=200")
 	table, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("instances without cgo: %v\n%s", err, table)

@@ -19,7 +19,7 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
 	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
@@ -28,8 +28,9 @@ skips this) and writes a design review into the directory --out:
 	README.md               the report: summary, one table per type, sites,
 	                        environment, method, charts embedded
 	bytes_per_instance.svg  bytes per instance, grouped by type
-	tradeoff_<type>.svg     bytes per instance against the type's key
-	                        operation (only for types with throughput rows)
+	tradeoff_<type>.svg     bytes per instance against the time of each use,
+	                        one panel per operation (only for types with
+	                        operations timed from two representations)
 	results.json            the memprof.results/v1 file
 	results.csv             one row per measurement
 	results.bench           Go benchmark format, for benchstat

@@ -14,6 +14,7 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 )
@@ -148,6 +149,8 @@ type timingFlags struct {
 	samples   int
 	minSample time.Duration
 	ops       string
+	paths     string // default or all
+	sites     bool
 }
 
 // add adds the flags; when starts their help ("when timing, "), and
@@ -158,6 +161,8 @@ func (to *timingFlags) add(fs *flag.FlagSet, when string, withOp bool) {
 	if withOp {
 		fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
 	}
+	fs.StringVar(&to.paths, "paths", "default", when+"which `paths` to time: default (the natural operations, and "+model.Join(suites.DefaultPathOps)+" from every representation) or all (every operation from every representation)")
+	fs.BoolVar(&to.sites, "sites", true, when+"also profile where each operation allocates (sites), in one child process after the timing")
 }
 
 // options checks the flags (the error is a usage error), sets them in o
@@ -170,6 +175,14 @@ func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
 		return nil, fmt.Errorf("--min-sample must be a positive duration such as 100ms, got %v", to.minSample)
 	}
 	o.Samples, o.MinSample, o.Agree, o.AgreeKZG = to.samples, to.minSample, agreeRun, agreeKZGRun
+	switch strings.ToLower(to.paths) {
+	case "default":
+	case "all":
+		o.AllPaths = true
+	default:
+		return nil, fmt.Errorf("--paths must be default or all, got %q", to.paths)
+	}
+	o.NoSites = !to.sites
 	return workflow.ParseList("op", to.ops, model.Ops)
 }
 
@@ -292,6 +305,8 @@ func (p *progress) event(ev workflow.Event) {
 			count(t.Ops, "operation"), count(t.Groups, "group"), count(t.Samples, "sample"), t.MinSample, t.Estimate.Round(time.Second))
 	case workflow.OpFailed:
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
+	case workflow.SitesStarting:
+		fmt.Fprintf(w, "memprof %s: profiling the allocation sites of %s, in child processes\n", name, count(ev.Total, "operation"))
 	}
 }
 

@@ -14,12 +14,15 @@ import (
 
 var throughputCommand = &command{
 	Name:      "throughput",
-	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--machine NAME] [--commit SHA]",
+	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--machine NAME] [--commit SHA]",
 	Short:     "time the operations each representation makes cheap or expensive",
 	Long: `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
 signatures or public keys (from affine inputs and in Jacobian form), signing,
-verification and fast aggregate verification, for every library and
+verification and fast aggregate verification, batch verification (blst's
+MultipleAggregateVerify and one PairingCtx, 1 to 128 signatures), pairing
+checks with G2 points plain and prepared (gnark's PrecomputeLines) and G1
+multi-scalar multiplication (64 to 16,384 points), for every library and
 representation that offers them. An operation a library lacks is a row that
 says so. The representation of a row is the one the data is in when the
 operation starts. Signatures are min-pk (keys in G1, signatures in G2, DST
@@ -29,7 +32,16 @@ Before any figure is printed, memprof checks that the libraries agree (as
 'memprof verify' does) and that every operation computes the known result of
 fixtures/vectors.json and rejects invalid input; a failure exits 1.
 
+Each operation is timed from every representation its library keeps the
+data in, the conversions a program must make first included in the one timed
+call (its path: compressed -> Uncompress, SigValidate -> Verify). By default
+those of compress, aggregate and verify; --paths all times every operation
+from every representation. An operation whose input already is its output
+(compress from compressed) does not apply.
+
 ` + helpParagraphs(memprof.ThroughputMethodParagraphs()...) + `
+
+` + helpParagraphs(memprof.OpSitesMethod) + `
 
 Exit status is 0 when every operation was timed, 1 when the libraries disagree
 or an operation failed, 2 for a usage error.

@@ -76,7 +76,7 @@ func TestThroughputJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &generic); err != nil {
 		t.Fatal(err)
 	}
-	keys := []string{"type", "lib", "repr", "op", "batch", "samples", "ns_per_op_median", "ns_per_op_q1", "ns_per_op_q3", "cpu_ns_per_op_median", "bytes_per_op", "allocs_per_op"}
+	keys := []string{"type", "lib", "repr", "op", "batch", "samples", "ns_per_op_median", "ns_per_op_q1", "ns_per_op_q3", "cpu_ns_per_op_median", "bytes_per_op", "allocs_per_op", "path", "sites_calls"}
 	if len(generic.Throughput) == 0 {
 		t.Fatal("no throughput rows")
 	}
@@ -92,8 +92,8 @@ func TestThroughputJSON(t *testing.T) {
 			t.Errorf("agreement %v lacks %q", generic.Agreement, k)
 		}
 	}
-	if generic.Method != memprof.ThroughputMethod {
-		t.Errorf("got method %q, want memprof.ThroughputMethod", generic.Method)
+	if generic.Method != memprof.ThroughputMethod+" "+memprof.OpSitesMethod {
+		t.Errorf("got method %q, want memprof.ThroughputMethod and memprof.OpSitesMethod", generic.Method)
 	}
 
 	rs, err := model.ReadResultsFile(out)
@@ -171,7 +171,7 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 }
 
 func TestInstancesWithThroughput(t *testing.T) {
-	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms")
+	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "to-affine,to-affine-batch")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}

@@ -12,7 +12,7 @@ import (
 
 // entries returns every blst entry of the matrix, with its constructor.
 func entries() []suites.Entry {
-	return suitekit.Entries(lib, blstLacks, model.Why{}, blstImpls())
+	return append(suitekit.Entries(lib, blstLacks, model.Why{}, blstImpls()), batchEntry())
 }
 
 // haveCgo tells the tests which variant made the entries.

@@ -10,7 +10,7 @@ import (
 // entries returns every blst entry of the matrix: those that apply and
 // that blst offers say that this build lacks cgo.
 func entries() []suites.Entry {
-	return suitekit.Entries(lib, blstLacks, cgoReason, nil)
+	return append(suitekit.Entries(lib, blstLacks, cgoReason, nil), cgoLessBatchEntry(cgoReason))
 }
 
 // haveCgo tells the tests which variant made the entries.

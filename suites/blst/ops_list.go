@@ -1,8 +1,6 @@
 package blst
 
 import (
-	"slices"
-
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 )
@@ -22,13 +20,13 @@ const (
 // makes.
 func cgoLessOperations(why model.Why) []suites.Op {
 	type none = struct{}
-	group := func(t model.Type) []suites.Op {
+	group := func(t model.Type) suites.Group[none, none, []byte, []byte] {
 		return suites.Group[none, none, []byte, []byte]{
 			Lib: lib, Type: t, Repr: opRepr, Unavailable: why,
 			Jacobian: &suites.Jacobian[none, none, []byte, []byte]{},
 			Convert:  suites.Conversions[none, none]{From: opFromRepr},
-		}.Ops()
+		}
 	}
 	scheme := suites.Scheme[none]{Lib: lib, Repr: opRepr, Unavailable: why}
-	return slices.Concat(group(model.PublicKey), group(model.Signature), scheme.Ops())
+	return suites.OpsWithPaths(group(model.PublicKey), group(model.Signature), scheme, cgoLessSpeedOps(why))
 }

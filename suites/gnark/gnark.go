@@ -25,7 +25,7 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:    string(lib),
 		Modules: []string{Module},
-		Entries: suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()),
+		Entries: append(suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()), preparedEntry()),
 		Ops:     append(ops, suites.ConversionAliases(ops)...),
 		Agree:   []suites.AgreeLib{agreeLib()},
 	}

@@ -44,8 +44,8 @@ const (
 // Slot returns the bytes the allocator gives one object of n bytes
 // (pointers: whether its type holds pointers): its size class, the
 // malloc header of a pointerful object above 512 B included, or for a
-// large object n rounded up to whole pages. It fails t when n falls
-// between the classes runtime.MemStats lists and the large objects.
+// large object n rounded up to whole pages. It fails t when no size class
+// suitetest.SizeClass knows holds a small object of n bytes.
 func Slot(t *testing.T, n uintptr, pointers bool) float64 {
 	t.Helper()
 	if pointers && n > headerAbove {
@@ -56,7 +56,7 @@ func Slot(t *testing.T, n uintptr, pointers bool) float64 {
 	}
 	c, ok := suitetest.SizeClass(int64(n))
 	if !ok {
-		t.Fatalf("no size class runtime.MemStats lists holds %d bytes", n)
+		t.Fatalf("no size class the runtime lists holds %d bytes", n)
 	}
 	return float64(c)
 }

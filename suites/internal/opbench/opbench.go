@@ -4,6 +4,7 @@
 package opbench
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
@@ -14,7 +15,9 @@ import (
 // RunAll benchmarks every operation of suite s, in the order of model.Ops,
 // one sub-benchmark per operation, type and representation, named with
 // key=value parts as gnark-crypto's benchmarks are, so that benchstat can
-// pivot on them: op=<op>/lib=<lib>/repr=<repr>/type=<type>. Each harness
+// pivot on them: op=<op>/lib=<lib>/repr=<repr>/type=<type>, then
+// batch=<n> for a batch and the parameter (tasks=1) where the operation
+// is timed at several. Each harness
 // is first checked to compute the known result (a harness that computes
 // the wrong thing fails instead of being timed); an unavailable operation
 // is skipped with its reason. Operations that handle many items also
@@ -32,7 +35,14 @@ func RunAll(b *testing.B, s suites.Suite) {
 			if o.Op != op {
 				continue
 			}
-			b.Run("op="+string(o.Op)+"/lib="+string(o.Lib)+"/repr="+string(o.Repr)+"/type="+string(o.Type), func(b *testing.B) {
+			name := "op=" + string(o.Op) + "/lib=" + string(o.Lib) + "/repr=" + string(o.Repr) + "/type=" + string(o.Type)
+			if o.Batch > 1 {
+				name += "/batch=" + strconv.Itoa(o.Batch)
+			}
+			if o.Param != "" {
+				name += "/" + string(o.Param)
+			}
+			b.Run(name, func(b *testing.B) {
 				if !o.Unavailable.IsZero() {
 					b.Skip(o.Unavailable.Reason)
 				}

@@ -6,9 +6,11 @@
 package suitetest
 
 import (
+	"bytes"
 	"flag"
+	"fmt"
 	"math"
-	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -157,29 +159,42 @@ func CheckMeasurements(t *testing.T, s suites.Suite) {
 			continue
 		}
 		measured++
-		t.Run(e.BenchName(), func(t *testing.T) {
-			var first *memprof.Result
-			for _, n := range ns {
-				r := measure(t, e, n)
-				if r == nil {
-					continue
-				}
-				if r.SizeofBytes != int64(e.SizeHint) {
-					t.Errorf("N=%d: SizeofBytes: got %d, want SizeHint %d", n, r.SizeofBytes, e.SizeHint)
-				}
-				if e.Layout == model.Slice {
-					checkSlice(t, r)
-					continue
-				}
-				checkPointer(t, r)
-				if first == nil {
-					first = r
-				} else if d := math.Abs(first.BytesPerInstance - r.BytesPerInstance); d > 0.01 {
-					t.Errorf("BytesPerInstance: got %.4f at N=%d and %.4f at N=%d, want equal within 0.01", first.BytesPerInstance, first.N, r.BytesPerInstance, n)
-				}
-			}
-		})
+		t.Run(e.BenchName(), func(t *testing.T) { checkEntry(t, e, ns) })
 	}
+}
+
+// CheckEntry measures e, an entry outside the matrix (a representation
+// only one library has), in process at each of ns, and checks its figures
+// as CheckMeasurements does; it returns the last measurement.
+func CheckEntry(t *testing.T, e suites.Entry, ns ...int) *memprof.Result {
+	t.Helper()
+	return checkEntry(t, e, ns)
+}
+
+func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
+	t.Helper()
+	var first, last *memprof.Result
+	for _, n := range ns {
+		r := measure(t, e, n)
+		if r == nil {
+			continue
+		}
+		last = r
+		if r.SizeofBytes != int64(e.SizeHint) {
+			t.Errorf("N=%d: SizeofBytes: got %d, want SizeHint %d", n, r.SizeofBytes, e.SizeHint)
+		}
+		if e.Layout == model.Slice {
+			checkSlice(t, r)
+			continue
+		}
+		checkPointer(t, r)
+		if first == nil {
+			first = r
+		} else if d := math.Abs(first.BytesPerInstance - r.BytesPerInstance); d > 0.01 {
+			t.Errorf("BytesPerInstance: got %.4f at N=%d and %.4f at N=%d, want equal within 0.01", first.BytesPerInstance, first.N, r.BytesPerInstance, n)
+		}
+	}
+	return last
 }
 
 func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
@@ -194,15 +209,20 @@ func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
 	return r
 }
 
-// sizeClasses are the allocator's size classes, as runtime.MemStats.BySize
-// lists them (the small ones, which hold every fixed-size entry).
+// sizeClasses are the allocator's size classes, from the bucket
+// boundaries of runtime/metrics' /gc/heap/allocs-by-size:bytes, which are
+// each class's size plus one (runtime.MemStats.BySize stops at 61 classes,
+// before 24,576 B).
 var sizeClasses = sync.OnceValue(func() []int64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
+	s := []metrics.Sample{{Name: "/gc/heap/allocs-by-size:bytes"}}
+	metrics.Read(s)
 	var out []int64
-	for _, c := range ms.BySize {
-		if c.Size > 0 {
-			out = append(out, int64(c.Size))
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return nil
+	}
+	for _, b := range s[0].Value.Float64Histogram().Buckets {
+		if c := int64(b) - 1; b > 1 && !math.IsInf(b, 1) {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -210,8 +230,8 @@ var sizeClasses = sync.OnceValue(func() []int64 {
 
 // SizeClass returns the slot the allocator gives an object of n bytes
 // without a malloc header (one without pointers, or of at most 512
-// bytes): the smallest size class that holds n, of those
-// runtime.MemStats.BySize lists (up to 18 KiB); false above them.
+// bytes): the smallest size class that holds n, of those sizeClasses
+// lists (up to 32 KiB); false above them.
 func SizeClass(n int64) (int64, bool) {
 	for _, c := range sizeClasses() {
 		if c >= n {
@@ -230,7 +250,7 @@ func checkPointer(t *testing.T, r *memprof.Result) {
 		t.Errorf("N=%d: BytesPerInstance: got %.4f, want SlotBytes %.0f", r.N, r.BytesPerInstance, r.SlotBytes)
 	}
 	if class, ok := SizeClass(r.SizeofBytes); !ok {
-		t.Errorf("N=%d: no size class in runtime.MemStats.BySize holds sizeof %d", r.N, r.SizeofBytes)
+		t.Errorf("N=%d: no size class in runtime/metrics holds sizeof %d", r.N, r.SizeofBytes)
 	} else if r.SlotBytes != float64(class) {
 		t.Errorf("N=%d: SlotBytes: got %.0f, want %d, the runtime's size class for sizeof %d", r.N, r.SlotBytes, class, r.SizeofBytes)
 	}
@@ -313,10 +333,11 @@ func BenchmarkNew(b *testing.B, s suites.Suite) {
 // sink keeps benchmark results alive against dead-code elimination.
 var sink any
 
-// CheckOps runs every operation lib registers once on valid inputs (its
-// result must match the vectors blst made, fixtures/vectors.json) and once
-// on inputs it must reject; an unavailable operation must say "not offered
-// by <lib>".
+// CheckOps runs every operation lib registers on valid inputs (its
+// result must match the vectors blst made, fixtures/vectors.json, after
+// the first call and after a second one: the timing calls a harness many
+// times) and once on inputs it must reject; an unavailable operation must
+// say "not offered by <lib>".
 func CheckOps(t *testing.T, s suites.Suite) {
 	lib := s.Name
 	t.Helper()
@@ -330,15 +351,21 @@ func CheckOps(t *testing.T, s suites.Suite) {
 		n++
 		t.Run(op.BenchName(), func(t *testing.T) {
 			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Kind != model.NotOffered && op.Unavailable.Kind != model.NeedsCgo {
-					t.Errorf("got kind %q, want %s or %s", op.Unavailable.Kind, model.NotOffered, model.NeedsCgo)
+				if op.Unavailable.Kind != model.NotOffered && op.Unavailable.Kind != model.NeedsCgo && op.Unavailable.Kind != model.DoesNotApply {
+					t.Errorf("got kind %q, want %s, %s or %s", op.Unavailable.Kind, model.NotOffered, model.NeedsCgo, model.DoesNotApply)
+				}
+				if op.Unavailable.Kind == model.DoesNotApply && !slices.Contains([][2]model.Op{{model.Compress, model.Op(model.Compressed)}, {model.Serialize, model.Op(model.Uncompressed)}}, [2]model.Op{op.Op, model.Op(op.Repr)}) {
+					t.Errorf("got kind %s for %s from %s, want it only where the input is the output (compress from compressed, serialize from uncompressed)", model.DoesNotApply, op.Op, op.Repr)
 				}
 				if op.Unavailable.Kind == model.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
 					t.Errorf("got reason %q, want it to name %s", op.Unavailable.Reason, op.Lib)
 				}
 				return
 			}
-			if _, err := suites.CheckOp(op, v); err != nil {
+			h, err := suites.CheckOp(op, v)
+			if err != nil {
+				t.Error(err)
+			} else if err := CheckAgain(op, h, v); err != nil {
 				t.Error(err)
 			}
 			if err := suites.CheckOpRejects(op); err != nil {
@@ -349,4 +376,25 @@ func CheckOps(t *testing.T, s suites.Suite) {
 	if n == 0 {
 		t.Fatalf("no %s operation registered", lib)
 	}
+}
+
+// CheckAgain runs the checked harness h of op a second time: its result
+// must still be the known one (a harness that consumes its inputs
+// computes the right thing only once).
+func CheckAgain(op suites.Op, h suites.OpHarness, v *fixtures.Vectors) error {
+	if err := h.Run(); err != nil {
+		return fmt.Errorf("%s: second call: %w", op.Key, err)
+	}
+	got, err := h.Result()
+	if err != nil {
+		return fmt.Errorf("%s: second call: result: %w", op.Key, err)
+	}
+	want, err := suites.OpWant(op, v)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("%s: second call: got result %x, want %x (the first call's)", op.Key, got, want)
+	}
+	return nil
 }

@@ -115,6 +115,15 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
+// labelStyle is the style of a point's label on p.
+func labelStyle(p *plot.Plot) text.Style {
+	return text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
+}
+
+// setTitleSize sets the size of p's title (a panel's, smaller than a
+// chart's).
+func setTitleSize(p *plot.Plot, points vg.Length) { p.Title.TextStyle.Font = font.From(sans, points) }
+
 // newLegend returns a legend in memprof's styling, drawn beside the plot.
 func newLegend() plot.Legend {
 	l := plot.NewLegend()
@@ -128,6 +137,32 @@ func newLegend() plot.Legend {
 // writeSVG draws p, and the legend to its right, on a white canvas of
 // width w and height h with a grey border, and writes it as SVG.
 func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) error {
+	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
+}
+
+// writeTiledSVG draws frame (its title) over the plots of grid, tiled
+// (nil cells left empty), with the legend to the right, on a white canvas
+// of width w and height h with a grey border, and writes it as SVG.
+func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend plot.Legend, w, h vg.Length) error {
+	return writeFramedSVG(out, legend, w, h, func(area draw.Canvas) {
+		plots := draw.Crop(area, 0, 0, 0, -vg.Points(28))
+		frame.Draw(draw.Crop(area, 0, 0, plots.Max.Y-area.Min.Y, 0))
+		tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: vg.Points(12), PadY: vg.Points(12)}
+		canvases := plot.Align(grid, tiles, plots)
+		for i := range grid {
+			for j, p := range grid[i] {
+				if p != nil {
+					p.Draw(canvases[i][j])
+				}
+			}
+		}
+	})
+}
+
+// writeFramedSVG makes a white canvas of width w (and the legend's) and
+// height h with a grey border, has drawPlots draw in its area left of the
+// legend, draws the legend and writes the canvas as SVG.
+func writeFramedSVG(out io.Writer, legend plot.Legend, w, h vg.Length, drawPlots func(draw.Canvas)) error {
 	var lw vg.Length
 	if lr := legend.Rectangle(draw.Canvas{}); lr.Size().X > 0 {
 		lw = lr.Size().X + vg.Points(24)
@@ -137,7 +172,7 @@ func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) e
 	c.SetColor(white)
 	c.Fill(dc.Rectangle.Path())
 	inner := draw.Crop(dc, vg.Points(8), -vg.Points(8), vg.Points(8), -vg.Points(8))
-	p.Draw(draw.Crop(inner, 0, -lw, 0, 0))
+	drawPlots(draw.Crop(inner, 0, -lw, 0, 0))
 	if lw > 0 {
 		la := draw.Crop(inner, w-vg.Points(8), 0, 0, -vg.Points(28))
 		legend.Draw(la)
@@ -145,6 +180,11 @@ func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) e
 	c.SetColor(borderGrey)
 	c.SetLineWidth(vg.Points(1))
 	c.Stroke(draw.Crop(dc, vg.Points(0.5), -vg.Points(0.5), vg.Points(0.5), -vg.Points(0.5)).Rectangle.Path())
+	return writeCanvasSVG(out, c)
+}
+
+// writeCanvasSVG writes the finished canvas c as SVG.
+func writeCanvasSVG(out io.Writer, c *vgsvg.Canvas) error {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -24,11 +22,41 @@ import (
 // lesson: affine storage pays a conversion per addition); decoding is
 // where the compressed encodings pay.
 var keyOps = map[model.Type][]model.Op{
-	"Signature": {"aggregate", "verify", "decompress-checked", "decompress", "to-affine"},
-	"PublicKey": {"aggregate", "fast-aggregate-verify", "verify", "decompress-checked", "decompress", "to-affine"},
+	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
+	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
 	"SecretKey": {"sign"},
-	"G1":        {"aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	"G2":        {"aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+}
+
+// KeyColumn returns the column of t its sentence is about: the first of
+// the type's preferred operations (keyOps) among t's columns, else its
+// first column.
+func KeyColumn(t model.Tradeoff) int {
+	for _, op := range keyOps[t.Type] {
+		for i, c := range t.Ops {
+			if c.Op == op {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// ColumnName names a column of a trade-off table for a reader: "verify",
+// "aggregate (batch 128)", "msm (batch 64, tasks=1)".
+func ColumnName(c model.TradeoffOp) string {
+	var extra []string
+	if c.Batch > 1 {
+		extra = append(extra, "batch "+strconv.Itoa(c.Batch))
+	}
+	if c.Param != "" {
+		extra = append(extra, string(c.Param))
+	}
+	if len(extra) == 0 {
+		return string(c.Op)
+	}
+	return string(c.Op) + " (" + strings.Join(extra, ", ") + ")"
 }
 
 // KeyOp is the operation a type's trade-off is judged on, with its batch.
@@ -65,12 +93,11 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	for c := range count {
 		cands = append(cands, c)
 	}
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
+	slices.SortFunc(cands, func(a, b KeyOp) int {
 		if a.Op != b.Op {
-			return a.Op < b.Op
+			return strings.Compare(string(a.Op), string(b.Op))
 		}
-		return a.Batch > b.Batch
+		return b.Batch - a.Batch
 	})
 	for _, need := range []int{2, 1} {
 		for _, op := range keyOps[typ] {
@@ -90,90 +117,122 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	return best, true
 }
 
-// TradeoffPoint is one library and representation of a type: its bytes per
-// instance beside the time of the type's key operation.
-type TradeoffPoint struct {
-	Series   Series
-	Instance model.Result
-	Op       model.ThroughputRow
+// TradeoffChart writes, as SVG, the trade-off of typ (model.TradeoffOf):
+// one panel per operation of its table, each with bytes per instance
+// against the time of that use from each representation (the median,
+// with a bar from the first to the third quartile), one labelled point
+// per library and representation; the Pareto-optimal ones are filled. It
+// returns ErrNoData when typ has no trade-off table.
+func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
+	t, ok := model.TradeoffOf(rs, typ)
+	if !ok {
+		return fmt.Errorf("trade-off chart of %s: no operation timed from two measured representations: %w", typ, ErrNoData)
+	}
+	timing := map[tradeoffCell]model.Timing{}
+	for _, tr := range rs.Throughput {
+		if tr.Type == typ && tr.Error == "" {
+			timing[tradeoffCell{tr.Lib, tr.Repr, model.TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}}] = tr.Timing
+		}
+	}
+	var biggest float64
+	for _, r := range t.Rows {
+		biggest = max(biggest, r.BytesPerInstance)
+	}
+	var panels []*plot.Plot
+	var libs []model.Lib
+	for j, c := range t.Ops {
+		p, err := tradeoffPanel(t, j, c, timing, biggest)
+		if err != nil {
+			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+		}
+		panels = append(panels, p)
+	}
+	for _, r := range t.Rows {
+		if !slices.Contains(libs, r.Lib) {
+			libs = append(libs, r.Lib)
+		}
+	}
+	legend := newLegend()
+	for _, lib := range libsOf(seriesOfLibs(libs)) {
+		legend.Add(string(lib), swatch{libColor(lib)})
+	}
+	legend.Add("filled: Pareto-optimal", swatch{paretoGrey})
+	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use", panels, legend)
 }
 
-// TradeoffPoints pairs the measured instances of typ with the timings of
-// op, by library and representation. When a representation was measured
-// in several layouts, the pointer layout (how constructors return values)
-// is used.
-func TradeoffPoints(rs *model.Results, typ model.Type, op KeyOp) []TradeoffPoint {
-	var out []TradeoffPoint
-	for _, t := range SortedThroughput(rs.Throughput) {
-		if t.Type != typ || t.Op != op.Op || t.Batch != op.Batch || t.Error != "" {
-			continue
-		}
-		var match *model.Result
-		for i := range rs.Instances {
-			r := &rs.Instances[i]
-			if r.Type != typ || r.Lib != t.Lib || r.Repr != t.Repr || r.Error != "" {
-				continue
-			}
-			if match == nil || (r.Layout == model.Pointer && match.Layout != model.Pointer) {
-				match = r
-			}
-		}
-		if match == nil {
-			continue
-		}
-		out = append(out, TradeoffPoint{Series: SeriesOf(*match), Instance: *match, Op: t})
+// tradeoffCell is one operation from one library and representation.
+type tradeoffCell struct {
+	lib  model.Lib
+	repr model.Repr
+	op   model.TradeoffOp
+}
+
+// paretoGrey is the legend's swatch for the filled points.
+var paretoGrey = rgb(0x555555)
+
+// seriesOfLibs makes the series libsOf orders.
+func seriesOfLibs(libs []model.Lib) []Series {
+	var out []Series
+	for _, l := range libs {
+		out = append(out, Series{Lib: l})
 	}
 	return out
 }
 
-// TradeoffChart writes, as SVG, bytes per instance of typ against the time
-// per operation of its key operation (the median, with a bar from the first
-// to the third quartile), one labelled point per library and
-// representation. It returns ErrNoData when typ has no timed operation
-// that matches a measured instance.
-func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
-	op, ok := KeyOpOf(rs, typ)
-	if !ok {
-		return fmt.Errorf("trade-off chart of %s: no throughput: %w", typ, ErrNoData)
-	}
-	points := TradeoffPoints(rs, typ, op)
-	if len(points) == 0 {
-		return fmt.Errorf("trade-off chart of %s: no %s timing matches a measured instance: %w", typ, op, ErrNoData)
-	}
-	var slowest, biggest float64
-	for _, pt := range points {
-		slowest = max(slowest, pt.Op.NsPerOpQ3, pt.Op.NsPerOpMedian)
-		biggest = max(biggest, pt.Instance.BytesPerInstance)
+// tradeoffPanel is the panel of column j of t: every row timed at it.
+func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[tradeoffCell]model.Timing, biggest float64) (*plot.Plot, error) {
+	var slowest float64
+	for _, r := range t.Rows {
+		if v := r.NsPerUse[j]; v != nil {
+			q3 := timing[tradeoffCell{r.Lib, r.Repr, c}].NsPerOpQ3
+			slowest = max(slowest, *v, q3)
+		}
 	}
 	unit, div := model.NsScale(slowest)
-	p := newPlot(
-		string(typ)+": bytes per instance against "+op.String(),
-		op.String()+", time per op ("+unit+"): median, bar from Q1 to Q3",
-		"bytes per instance (B)",
-	)
+	p := newPlot(ColumnName(c), "time per use ("+unit+"): median, bar Q1 to Q3", "bytes per instance (B)")
+	setTitleSize(p, 11)
 	p.Add(plotter.NewGrid())
 	var pts []point
-	for _, pt := range points {
-		pts = append(pts, point{x: pt.Op.NsPerOpMedian / div, low: pt.Op.NsPerOpQ1 / div, high: pt.Op.NsPerOpQ3 / div,
-			y: pt.Instance.BytesPerInstance, label: pt.Series.Label(), series: pt.Series})
+	fastest := slowest
+	for _, r := range t.Rows {
+		v := r.NsPerUse[j]
+		if v == nil {
+			continue
+		}
+		tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
+		low, high := *v, *v
+		if tm.NsPerOpQ1 > 0 {
+			low, high = tm.NsPerOpQ1, tm.NsPerOpQ3
+		}
+		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
+		pts = append(pts, point{x: *v / div, low: low / div, high: high / div, y: r.BytesPerInstance, label: s.Label(), series: s, ring: !r.Pareto})
+		fastest = min(fastest, *v, max(tm.NsPerOpQ1, *v/2))
 	}
-	legend, err := addPoints(p, pts)
-	if err != nil {
-		return fmt.Errorf("trade-off chart of %s: %w", typ, err)
+	if _, err := addPoints(p, pts); err != nil {
+		return nil, err
 	}
-	p.X.Min, p.X.Max = 0, slowest/div*1.25
-	p.Y.Min, p.Y.Max = 0, biggest*1.15
+	p.X.Min, p.X.Max = 0, slowest/div*1.3
 	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
-	return writeSVG(w, p, legend, vg.Points(480), vg.Points(340))
+	// Times a hundred-fold apart (an aggregate from compressed decodes
+	// every point) would crowd the fast ones at zero: a log scale then.
+	if fastest > 0 && slowest/fastest > 100 {
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+		p.X.Min = fastest / div / 1.5
+		p.X.Label.Text = "time per use (" + unit + ", log scale): median, bar Q1 to Q3"
+	}
+	p.Y.Min, p.Y.Max = 0, biggest*1.15
+	return p, nil
 }
 
 // point is one labelled point of a scatter chart: its x with a bar from
 // low to high (a median and its quartiles), its y, and its series, whose
-// library colours it.
+// library colours it; a ring instead of a dot when ring is set (a
+// trade-off point that is not Pareto-optimal).
 type point struct {
 	x, low, high, y float64
 	label           string
 	series          Series
+	ring            bool
 }
 
 // addPoints draws pts on p, each a dot with its bar and its label, and
@@ -200,13 +259,17 @@ func addPoints(p *plot.Plot, pts []point) (plot.Legend, error) {
 		if err != nil {
 			return legend, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
+		var shape draw.GlyphDrawer = draw.CircleGlyph{}
+		if pt.ring {
+			shape = draw.RingGlyph{}
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(4), Shape: shape}
 		p.Add(sc)
 		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.label}})
 		if err != nil {
 			return legend, err
 		}
-		lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}
+		lbl.TextStyle[0] = labelStyle(p)
 		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
 		if rank[i]%2 == 1 {
 			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
@@ -234,4 +297,27 @@ func labelRanks(points []point) []int {
 		}
 	}
 	return ranks
+}
+
+// The size of one panel of a trade-off chart.
+const (
+	panelWidth  = 400
+	panelHeight = 290
+)
+
+// writePanelsSVG draws the panels two to a row under title, with the
+// legend on the right, and writes them as SVG.
+func writePanelsSVG(out io.Writer, title string, panels []*plot.Plot, legend plot.Legend) error {
+	cols := min(2, len(panels))
+	rows := (len(panels) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range panels {
+		grid[i/cols][i%cols] = p
+	}
+	frame := newPlot(title, "", "")
+	frame.HideAxes()
+	return writeTiledSVG(out, frame, grid, legend, vg.Points(panelWidth)*vg.Length(cols), vg.Points(panelHeight)*vg.Length(rows)+vg.Points(36))
 }

@@ -46,7 +46,7 @@ func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
 // type typ when typ is not empty) with the operations a library does not
 // offer, as one Markdown table.
 func ThroughputMarkdownTable(mw *MarkdownWriter, rs *model.Results, typ model.Type) {
-	mw.Table(throughputTable(rs, model.ThroughputColumns(model.InMarkdown), model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }, unavailableNote))
+	mw.Table(throughputTable(rs, omitEmpty(model.ThroughputColumns(model.InMarkdown), rs, typ), model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }, unavailableNote))
 }
 
 // SitesMarkdownTable writes the allocation sites of every measured case.

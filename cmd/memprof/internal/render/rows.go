@@ -100,6 +100,29 @@ func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, ty
 	return t
 }
 
+// omitEmpty returns cols without the columns that may be left out when
+// empty (model.Column.OmitEmpty) and hold nothing in any throughput row
+// of rs (of typ, when not empty): no words, no figure. The tables of the
+// default columns call it; columns a reader chose are all shown.
+func omitEmpty(cols []model.Column, rs *model.Results, typ model.Type) []model.Column {
+	return slices.DeleteFunc(slices.Clone(cols), func(c model.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
+}
+
+// emptyColumn reports whether c holds nothing in any throughput row of
+// rs (of typ, when not empty): no words, no figure.
+func emptyColumn(c model.Column, rs *model.Results, typ model.Type) bool {
+	for i := range rs.Throughput {
+		r := &rs.Throughput[i]
+		if typ != "" && r.Type != typ {
+			continue
+		}
+		if cell := c.ReadThroughput(r); cell.State != model.NotApplicable && (cell.Text != "" || c.Numeric() && cell.Value != 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // unavailableNote is the note of a combination not measured: n/a and why.
 func unavailableNote(u *model.Unavailable) string { return "n/a: " + u.Reason }
 

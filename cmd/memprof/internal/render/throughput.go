@@ -28,15 +28,18 @@ func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 	}
 	var notes []string
 	cols := o.columns(model.ThroughputColumns)
+	if o.Columns == nil {
+		cols = omitEmpty(cols, rs, "")
+	}
 	footnote := func(k model.Key, text string) string {
 		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, k.Type, k.Op, k.Lib, k.Repr, text))
 		return fmt.Sprintf("[%d]", len(notes))
 	}
 	t := throughputTable(rs, cols, model.InTable, "", func(r *model.ThroughputRow) string {
-		if r.Note == "" {
+		if r.Note == "" && r.Path == "" && len(r.Sites) == 0 {
 			return ""
 		}
-		return footnote(r.Key, r.Note)
+		return footnote(r.Key, rowNote(r))
 	}, func(u *model.Unavailable) string { return "n/a " + footnote(u.Key, "n/a: "+u.Reason) })
 	if err := writeFitted(w, fit(t, o.Width, []int{len(cols)}, o.droppable(cols)), o.Width); err != nil {
 		return err
@@ -252,4 +255,45 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 	}
 	_, err := fmt.Fprintln(w, "n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); empty: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations.")
 	return err
+}
+
+// maxNoteSites is how many of a row's allocation sites its note lists.
+const maxNoteSites = 3
+
+// rowNote is what the note under the throughput table says of r: its
+// path, what is timed, and where one call allocates (the largest sites).
+func rowNote(r *model.ThroughputRow) string {
+	var parts []string
+	if r.Path != "" {
+		parts = append(parts, "path "+r.Path)
+	}
+	if r.Note != "" {
+		parts = append(parts, r.Note)
+	}
+	if len(r.Sites) > 0 {
+		var sites []string
+		for _, s := range r.Sites[:min(len(r.Sites), maxNoteSites)] {
+			sites = append(sites, siteText(s))
+		}
+		more := ""
+		if n := len(r.Sites) - maxNoteSites; n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		per := ""
+		if r.CoresDependent {
+			per = fmt.Sprintf(" (at GOMAXPROCS %s: depends on the cores)", "of the run")
+		}
+		parts = append(parts, "allocates per call"+per+": "+strings.Join(sites, ", ")+more)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// siteText writes one allocation site: "PairingCtx (blst.go:345) 3.1 KB
+// in 1 object".
+func siteText(s model.OpSite) string {
+	where := model.ShortFunction(s.Function)
+	if s.File != "" {
+		where += " (" + s.File[strings.LastIndexByte(s.File, '/')+1:] + ":" + strconv.FormatInt(s.Line, 10) + ")"
+	}
+	return where + " " + model.Bytes.Format(s.BytesPerOp) + " in " + model.Count.Format(s.AllocsPerOp) + " objects"
 }

@@ -94,12 +94,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Table(t)
 		mw.Line("")
 
-		mw.Line("### Trade-offs")
-		mw.Line("")
-		for _, typ := range types {
-			mw.Printf("- **%s**: %s\n", typ, tradeoffSentence(rs, model.Type(string(typ))))
-		}
-		mw.Line("")
+		writeTradeoffs(mw, rs, types)
 	}
 
 	ms.write(mw)
@@ -248,8 +243,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	}
 	mw.Line("")
 	if f, ok := ch.tradeoff[string(typ)]; ok {
-		op, _ := render.KeyOpOf(rs, model.Type(typ))
-		mw.Printf("![%s: bytes per instance against %s](%s)\n", typ, op, f)
+		mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", typ, f)
 		mw.Line("")
 	} else {
 		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ))
@@ -270,7 +264,7 @@ func noTradeoffReason(rs *model.Results, typ model.Type) string {
 	if _, ok := render.KeyOpOf(rs, model.Type(typ)); !ok {
 		return "no operation of this type was timed"
 	}
-	return "no timed representation matches a measured instance"
+	return "no operation was timed from two of its measured representations"
 }
 
 // measured returns the measured instances of typ, smallest first (ties in
@@ -325,94 +319,195 @@ func seriesNames(rs []model.Result) string {
 	return strings.Join(names, ", ")
 }
 
-// tradeoffSentence says in one sentence what choosing among the
-// representations of typ costs and buys.
-func tradeoffSentence(rs *model.Results, typ model.Type) string {
+// tradeoffNote says how to read the trade-off tables.
+const tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one (an untimed use counts as slower than any). -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
+
+// writeTradeoffs writes the trade-off section: a sentence and a table per
+// type with a trade-off (model.TradeoffOf), one sentence for the others.
+func writeTradeoffs(mw *render.MarkdownWriter, rs *model.Results, types []model.Type) {
+	mw.Line("### Trade-offs")
+	mw.Line("")
+	var without []model.Type
+	var with []model.Tradeoff
+	for _, typ := range types {
+		if t, ok := model.TradeoffOf(rs, typ); ok {
+			with = append(with, t)
+		} else {
+			without = append(without, typ)
+		}
+	}
+	if len(with) > 0 {
+		mw.Line(tradeoffNote)
+		mw.Line("")
+	}
+	for _, t := range with {
+		mw.Printf("#### %s\n", t.Type)
+		mw.Line("")
+		mw.Line(tradeoffSentence(rs, t))
+		mw.Line("")
+		mw.Table(tradeoffTable(t))
+		mw.Line("")
+	}
+	for _, typ := range without {
+		mw.Printf("- **%s**: %s\n", typ, sizeSentence(rs, typ))
+	}
+	if len(without) > 0 {
+		mw.Line("")
+	}
+}
+
+// tradeoffTable is t as a Markdown table.
+func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
+	tb := render.MarkdownTable{Header: []string{"lib", "repr", "B/instance", "MB at 1M"}, Right: []bool{false, false, true, true}}
+	scan := slices.ContainsFunc(t.Rows, func(r model.TradeoffRow) bool { return r.ScanBytesPerInstance != nil })
+	if scan {
+		tb.Header = append(tb.Header, "scan B/instance")
+		tb.Right = append(tb.Right, true)
+	}
+	for _, c := range t.Ops {
+		tb.Header = append(tb.Header, render.ColumnName(c))
+		tb.Right = append(tb.Right, true)
+	}
+	tb.Header = append(tb.Header, "Pareto")
+	tb.Right = append(tb.Right, false)
+	for _, r := range t.Rows {
+		cells := []string{string(r.Lib), string(r.Repr), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance)}
+		if scan {
+			v := "-"
+			if r.ScanBytesPerInstance != nil {
+				v = model.FormatFigure(*r.ScanBytesPerInstance)
+			}
+			cells = append(cells, v)
+		}
+		for _, v := range r.NsPerUse {
+			if v == nil {
+				cells = append(cells, "-")
+			} else {
+				cells = append(cells, model.FormatNs(*v))
+			}
+		}
+		p := ""
+		if r.Pareto {
+			p = "✓"
+		}
+		tb.Rows = append(tb.Rows, append(cells, p))
+	}
+	return tb
+}
+
+// sizeSentence says what choosing among the representations of typ
+// costs in memory, for a type whose speed side was not measured.
+func sizeSentence(rs *model.Results, typ model.Type) string {
 	all := measured(rs, typ)
-	op, ok := render.KeyOpOf(rs, model.Type(typ))
-	var pts []render.TradeoffPoint
-	if ok {
-		pts = render.TradeoffPoints(rs, model.Type(typ), op)
+	small := cheapest(rs, typ)
+	var large []model.Result
+	for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
+		large = append([]model.Result{all[i]}, large...)
 	}
-	if len(pts) == 0 {
-		small := cheapest(rs, typ)
-		var large []model.Result
-		for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
-			large = append([]model.Result{all[i]}, large...)
-		}
-		b := small[0].BytesPerInstance
-		if len(small) == len(all) {
-			return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
-				andList(small), verb(small, "takes", "take"), model.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
-		}
-		d := large[0].BytesPerInstance - b
-		return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
-			andList(small), verb(small, "is", "are"), model.FormatFigure(b), andList(large), verb(large, "takes", "take"), model.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
+	b := small[0].BytesPerInstance
+	if len(small) == len(all) {
+		return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
+			andList(small), verb(small, "takes", "take"), model.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
 	}
-	// The trade-off that matters is between representations of one
-	// library (affine against Jacobian in blst, say): one sentence per
-	// library timed in two or more of them; across libraries only when no
-	// library was.
-	overall := ""
-	byLib := map[string][]render.TradeoffPoint{}
-	var libs []string
-	for _, p := range pts {
-		if _, seen := byLib[string(p.Series.Lib)]; !seen {
-			libs = append(libs, string(p.Series.Lib))
+	d := large[0].BytesPerInstance - b
+	return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
+		andList(small), verb(small, "is", "are"), model.FormatFigure(b), andList(large), verb(large, "takes", "take"), model.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
+}
+
+// tradeoffSentence says in one sentence what keeping t's type in its
+// smallest representation costs, in each library, at the key operation:
+// both sides from the figures, no threshold of its own.
+func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
+	j := render.KeyColumn(t)
+	col := t.Ops[j]
+	op := render.ColumnName(col)
+	byLib := map[model.Lib][]model.TradeoffRow{}
+	var libs []model.Lib
+	for _, r := range t.Rows {
+		if r.NsPerUse[j] == nil {
+			continue
 		}
-		byLib[string(p.Series.Lib)] = append(byLib[string(p.Series.Lib)], p)
+		if _, seen := byLib[r.Lib]; !seen {
+			libs = append(libs, r.Lib)
+		}
+		byLib[r.Lib] = append(byLib[r.Lib], r)
 	}
-	var sentences []string
+	var clauses []string
 	for _, lib := range libs {
-		if len(byLib[lib]) >= 2 {
-			sentences = append(sentences, "in "+lib+", "+pairSentence(byLib[lib], op))
+		if rows := byLib[lib]; len(rows) >= 2 {
+			clauses = append(clauses, "in "+string(lib)+", "+pairClause(rs, t.Type, col, j, rows))
 		}
 	}
-	if len(sentences) == 0 {
-		sentences = append(sentences, pairSentence(pts, op))
+	if len(clauses) == 0 {
+		var rows []model.TradeoffRow
+		for _, lib := range libs {
+			rows = append(rows, byLib[lib]...)
+		}
+		if len(rows) == 0 {
+			return fmt.Sprintf("No representation of %s was timed at %s.", t.Type, op)
+		}
+		clauses = append(clauses, pairClause(rs, t.Type, col, j, rows))
 	}
-	// The points are the representations timed at op; a smaller one that
-	// was not (an encoding, say) is named after the sentences.
-	smallestTimed := pts[0].Instance.BytesPerInstance
-	for _, p := range pts[1:] {
-		smallestTimed = min(smallestTimed, p.Instance.BytesPerInstance)
-	}
-	if small := cheapest(rs, typ); small[0].BytesPerInstance < smallestTimed {
+	// The smallest representation measured may have no row (timed at
+	// none of the columns): name it after the clauses.
+	overall := ""
+	if small := cheapest(rs, t.Type); !slices.ContainsFunc(t.Rows, func(r model.TradeoffRow) bool { return r.BytesPerInstance <= small[0].BytesPerInstance }) {
 		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
 			andList(small), model.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
 	}
-	out := strings.Join(sentences, "; ")
+	out := strings.Join(clauses, "; ")
 	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
 }
 
-// pairSentence compares the smallest and the fastest of pts at op.
-func pairSentence(pts []render.TradeoffPoint, op render.KeyOp) string {
-	smallest, fastest := pts[0], pts[0]
-	for _, p := range pts[1:] {
-		b, sb := p.Instance.BytesPerInstance, smallest.Instance.BytesPerInstance
-		if b < sb || (b == sb && p.Op.NsPerOpMedian < smallest.Op.NsPerOpMedian) {
-			smallest = p
-		}
-		t, ft := p.Op.NsPerOpMedian, fastest.Op.NsPerOpMedian
-		if t < ft || (t == ft && p.Instance.BytesPerInstance < fastest.Instance.BytesPerInstance) {
-			fastest = p
+// useCost is what one use (column col) costs from row r: CPU time per
+// call where it was measured, else the median wall time, and which.
+func useCost(rs *model.Results, typ model.Type, col model.TradeoffOp, r model.TradeoffRow, j int) (ns float64, cpu bool, tm model.Timing) {
+	for _, tr := range rs.Throughput {
+		if tr.Type == typ && tr.Lib == r.Lib && tr.Repr == r.Repr && tr.Op == col.Op && tr.Batch == col.Batch && tr.Param == col.Param && tr.Error == "" {
+			if tr.CPUNsPerOpMedian > 0 {
+				return tr.CPUNsPerOpMedian, true, tr.Timing
+			}
+			return tr.NsPerOpMedian, false, tr.Timing
 		}
 	}
-	if len(pts) == 1 {
-		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per op",
-			smallest.Series.Label(), op, model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
+	return *r.NsPerUse[j], false, model.Timing{}
+}
+
+// pairClause compares the smallest of rows with the fastest at column j.
+func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+	op := render.ColumnName(col)
+	smallest, fastest := rows[0], rows[0]
+	for _, r := range rows[1:] {
+		if r.BytesPerInstance < smallest.BytesPerInstance || (r.BytesPerInstance == smallest.BytesPerInstance && *r.NsPerUse[j] < *smallest.NsPerUse[j]) {
+			smallest = r
+		}
+		if *r.NsPerUse[j] < *fastest.NsPerUse[j] || (*r.NsPerUse[j] == *fastest.NsPerUse[j] && r.BytesPerInstance < fastest.BytesPerInstance) {
+			fastest = r
+		}
 	}
-	if smallest.Series == fastest.Series {
-		return fmt.Sprintf("of the representations timed at %s, %s is both the smallest (%s B per instance) and the fastest, at %s per op",
-			op, smallest.Series.Label(), model.FormatFigure(smallest.Instance.BytesPerInstance), model.FormatNs(smallest.Op.NsPerOpMedian))
+	name := func(r model.TradeoffRow) string { return string(r.Lib) + " " + string(r.Repr) }
+	if len(rows) == 1 {
+		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per %s", name(smallest), op, model.FormatFigure(smallest.BytesPerInstance), model.FormatNs(*smallest.NsPerUse[j]), op)
 	}
-	s := fmt.Sprintf("%s costs +%s B per instance (+%s MB per 1M instances) over %s and saves %s per %s: %s against %s",
-		fastest.Series.Label(), model.FormatFigure(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance),
-		mb(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance), smallest.Series.Label(),
-		model.FormatNs(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian), op,
-		model.FormatNs(fastest.Op.NsPerOpMedian), model.FormatNs(smallest.Op.NsPerOpMedian))
-	if fastest.Op.NsPerOpQ3 >= smallest.Op.NsPerOpQ1 {
-		s += "; their quartile ranges overlap, so the speed difference is within the noise"
+	if smallest.Repr == fastest.Repr && smallest.Lib == fastest.Lib {
+		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per call)", name(smallest), model.FormatFigure(smallest.BytesPerInstance), op, model.FormatNs(*smallest.NsPerUse[j]))
+	}
+	saved := fastest.BytesPerInstance - smallest.BytesPerInstance
+	sNs, sCPU, sT := useCost(rs, typ, col, smallest, j)
+	fNs, fCPU, fT := useCost(rs, typ, col, fastest, j)
+	what := "of CPU"
+	if !sCPU || !fCPU {
+		sNs, fNs, what = *smallest.NsPerUse[j], *fastest.NsPerUse[j], "(median wall time)"
+	}
+	s := fmt.Sprintf("keeping %s %s instead of %s saves %s B per instance (%s MB at 1M instances) and costs %s %s per %s: %s against %s",
+		typ, smallest.Repr, fastest.Repr, model.FormatFigure(saved), mb(saved), model.FormatNs(sNs-fNs), what, op, model.FormatNs(sNs), model.FormatNs(fNs))
+	if sT.NsPerOpQ1 > 0 && fT.NsPerOpQ3 >= sT.NsPerOpQ1 {
+		s += "; their wall-time quartile ranges overlap, so the difference in speed is within the noise"
+	}
+	if smallest.ScanBytesPerInstance != nil && fastest.ScanBytesPerInstance != nil {
+		if d := *fastest.ScanBytesPerInstance - *smallest.ScanBytesPerInstance; d != 0 {
+			s += fmt.Sprintf("; the larger form makes the collector scan %s B more per instance in every cycle", model.FormatFigure(d))
+		}
 	}
 	return s
 }
@@ -564,9 +659,9 @@ func describeFile(name string) string {
 	case name == GCChart:
 		return "bytes per instance against the GC's mark time per instance per cycle, one point per case"
 	case strings.HasPrefix(name, tradeoffStart):
-		return "bytes per instance against the time of the type's key operation"
+		return "bytes per instance against the time of each use, one panel per operation, the Pareto-optimal representations filled"
 	case name == ResultsJSON:
-		return "the results, " + model.Schema + " (render again with `memprof report --from " + ResultsJSON + "`)"
+		return "the results, " + model.Schema + ", with the trade-off tables (`tradeoff`, `pareto: true` on the Pareto-optimal rows; render again with `memprof report --from " + ResultsJSON + "`)"
 	case name == ResultsCSV:
 		return "one row per measurement, for spreadsheets"
 	case name == ResultsBench:

@@ -285,6 +285,9 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 	if copied.Schema == "" {
 		copied.Schema = model.Schema
 	}
+	// The trade-off tables, derived again from the rows (a file's own are
+	// not trusted), go into the results the review keeps.
+	copied.Tradeoff = model.Tradeoffs(&copied)
 	charts := charts{tradeoff: map[string]string{}}
 	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(w, &copied) })
 	if err != nil {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
@@ -57,7 +58,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	var fixtureTradeoffs []string
 	fixture := loadFixture(t)
 	for _, typ := range render.TypesMeasured(fixture) {
-		if op, ok := render.KeyOpOf(fixture, typ); ok && len(render.TradeoffPoints(fixture, typ, op)) > 0 {
+		if _, ok := model.TradeoffOf(fixture, typ); ok {
 			fixtureTradeoffs = append(fixtureTradeoffs, string(typ))
 		}
 	}
@@ -166,32 +167,51 @@ func TestRenderIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestTradeoffSentence checks the sentence against the figures of the
+// made-up rows: in each library the smallest representation against the
+// fastest at the key operation, with both differences from the rows' own
+// figures (CPU time per call).
 func TestTradeoffSentence(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
-	op, ok := render.KeyOpOf(rs, "Signature")
+	tr, ok := model.TradeoffOf(rs, "Signature")
 	if !ok {
-		t.Fatal("no key operation")
+		t.Fatal("no trade-off for Signature")
 	}
-	pts := render.TradeoffPoints(rs, "Signature", op)
-	// By construction the first timed representation is the fastest; the
-	// sentence compares it with the smallest of its own library (the one
-	// with the fewest bytes, first listed on a tie).
-	fastest, smallest := pts[0], pts[0]
-	for _, p := range pts {
-		if p.Series.Lib == fastest.Series.Lib && p.Instance.BytesPerInstance < smallest.Instance.BytesPerInstance {
-			smallest = p
+	got := tradeoffSentence(rs, tr)
+	j := render.KeyColumn(tr)
+	for _, lib := range []model.Lib{"blst", "gnark"} {
+		var smallest, fastest *model.TradeoffRow
+		for i := range tr.Rows {
+			r := &tr.Rows[i]
+			if r.Lib != lib || r.NsPerUse[j] == nil {
+				continue
+			}
+			if smallest == nil || r.BytesPerInstance < smallest.BytesPerInstance {
+				smallest = r
+			}
+			if fastest == nil || *r.NsPerUse[j] < *fastest.NsPerUse[j] {
+				fastest = r
+			}
 		}
-	}
-	got := tradeoffSentence(rs, "Signature")
-	if fastest.Series == smallest.Series {
-		t.Fatalf("fixture has the fastest and the smallest the same (%s); the test needs them different", fastest.Series.Label())
-	}
-	want := "In " + string(fastest.Series.Lib) + ", " + fastest.Series.Label() + " costs +" + render.Num(fastest.Instance.BytesPerInstance-smallest.Instance.BytesPerInstance) + " B per instance"
-	if !strings.HasPrefix(got, want) {
-		t.Errorf("got %q, want it to start with %q", got, want)
-	}
-	if !strings.Contains(got, "saves "+render.Duration(smallest.Op.NsPerOpMedian-fastest.Op.NsPerOpMedian)+" per aggregate (batch 128)") {
-		t.Errorf("got %q, want the time saved per aggregate (batch 128)", got)
+		if smallest == nil || smallest == fastest {
+			t.Fatalf("%s: the fixture needs a smallest and a different fastest representation", lib)
+		}
+		cpu := func(r *model.TradeoffRow) float64 {
+			for _, tp := range rs.Throughput {
+				if tp.Type == "Signature" && tp.Lib == r.Lib && tp.Repr == r.Repr && tp.Op == tr.Ops[j].Op {
+					return tp.CPUNsPerOpMedian
+				}
+			}
+			t.Fatalf("no row for %s %s", r.Lib, r.Repr)
+			return 0
+		}
+		saved := fastest.BytesPerInstance - smallest.BytesPerInstance
+		want := "in " + string(lib) + ", keeping Signature " + string(smallest.Repr) + " instead of " + string(fastest.Repr) +
+			" saves " + model.FormatFigure(saved) + " B per instance (" + mb(saved) + " MB at 1M instances) and costs " +
+			model.FormatNs(cpu(smallest)-cpu(fastest)) + " of CPU per " + render.ColumnName(tr.Ops[j])
+		if !strings.Contains(strings.ToLower(got[:1])+got[1:], want) {
+			t.Errorf("got %q, want it to contain %q", got, want)
+		}
 	}
 }
 
@@ -258,4 +278,48 @@ func TestOutDirectory(t *testing.T) {
 			t.Errorf("got %v, want an error saying it is not a directory", err)
 		}
 	})
+}
+
+// TestReviewJSONTradeoff checks the trade-off tables the review keeps in
+// its results.json: derived from the rows (a table the input carried is
+// replaced), with pareto: true on the rows no other dominates, and read
+// back by the validating reader.
+func TestReviewJSONTradeoff(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	rs.Tradeoff = []model.Tradeoff{{Type: "G1", Ops: []model.TradeoffOp{{Op: "verify"}}}} // stale: replaced
+	files, err := Render(rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	for _, f := range files {
+		if f.Name == ResultsJSON {
+			data = f.Data
+		}
+	}
+	var raw struct {
+		Tradeoff []struct {
+			Type string `json:"type"`
+			Rows []struct {
+				Lib    string `json:"lib"`
+				Repr   string `json:"repr"`
+				Pareto *bool  `json:"pareto"`
+			} `json:"rows"`
+		} `json:"tradeoff"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := model.TradeoffOf(rs, "Signature")
+	if len(raw.Tradeoff) != 1 || raw.Tradeoff[0].Type != "Signature" || len(raw.Tradeoff[0].Rows) != len(want.Rows) {
+		t.Fatalf("got tradeoff %+v, want Signature's table alone", raw.Tradeoff)
+	}
+	for i, r := range raw.Tradeoff[0].Rows {
+		if r.Pareto == nil || *r.Pareto != want.Rows[i].Pareto {
+			t.Errorf("row %s %s: got pareto %v, want %v", r.Lib, r.Repr, r.Pareto, want.Rows[i].Pareto)
+		}
+	}
+	if _, err := model.ReadResults(bytes.NewReader(data)); err != nil {
+		t.Errorf("the review's results.json does not read back: %v", err)
+	}
 }

@@ -1,0 +1,272 @@
+package memprof
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/model"
+)
+
+// The number n of calls ProfileOpSites's figures are over when
+// OpSiteOptions.Calls is 0: its loop of 2n calls takes about OpSiteTarget
+// (timed in the warm-up, at profile rate 1); n is at least MinOpSiteCalls
+// and at most MaxOpSiteCalls.
+const (
+	OpSiteTarget   = 40 * time.Millisecond
+	MinOpSiteCalls = 2
+	MaxOpSiteCalls = 20_000
+)
+
+// minOpSiteWarmup is the least number of warm-up calls; the warm-up also
+// lasts at least a quarter of OpSiteTarget.
+const minOpSiteWarmup = 1
+
+// OpSitesMethod says how ProfileOpSites finds where an operation
+// allocates; it is added to the throughput method of results that carry
+// sites.
+const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls (n such that they take about 40 ms, at least 2), both with the garbage collector off and each after a collection that publishes the profile. ` +
+	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
+	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
+
+// OpSiteOptions control ProfileOpSites.
+type OpSiteOptions struct {
+	// Calls is how many calls the profiled loop makes; 0 chooses them
+	// (see OpSiteTarget).
+	Calls int
+}
+
+// OpSites is where one operation allocates, per call.
+type OpSites struct {
+	// Calls is the number of calls the figures are per, n: the
+	// operation's loop ran 2n, the baseline's first n.
+	Calls int
+	// BytesPerOp and AllocsPerOp are the whole process's allocations
+	// during the calls minus the baseline's, per call: the sum over every
+	// site, including those the baseline allocated more at.
+	BytesPerOp  float64 `json:"bytes_per_op"`
+	AllocsPerOp float64 `json:"allocs_per_op"`
+	// Sites are the sites that allocated more during the operation's loop
+	// than during the baseline, largest first.
+	Sites []model.OpSite `json:"sites"`
+}
+
+// ProfileOpSites finds where run allocates: it runs it under
+// MemProfileRate 1, in a loop of calls, then the same loop with run
+// removed, and returns the difference per call by allocation site
+// (OpSitesMethod). It holds the engine's process-wide lock and restores
+// MemProfileRate after. Every allocation of the process during the loops
+// counts, so other goroutines of the caller disturb the figures:
+// OpSitesInChild gives a clean process. Nothing run allocates is retained.
+func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
+	if run == nil {
+		return nil, fmt.Errorf("profiling allocation sites: no operation")
+	}
+	if o.Calls < 0 {
+		return nil, fmt.Errorf("profiling allocation sites: calls must be positive, or 0 to choose, got %d", o.Calls)
+	}
+	measureMu.Lock()
+	defer measureMu.Unlock()
+	oldRate := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = oldRate }()
+
+	// Warm up at rate 1: one-time set-up (a library's tables, a pool of
+	// worker goroutines, the profiler's buckets of these stacks) is not
+	// charged to the calls, and the warm-up times one call and counts what
+	// it allocates.
+	calls := o.Calls
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	warm := 0
+	for ; warm < minOpSiteWarmup || time.Since(start) < OpSiteTarget/4; warm++ {
+		if err := run(); err != nil {
+			return nil, fmt.Errorf("profiling allocation sites: warm-up call %d: %w", warm+1, err)
+		}
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&m1)
+	if calls == 0 {
+		perCall := max(elapsed/time.Duration(warm), 1)
+		calls = int(min(max(int64(OpSiteTarget/2/perCall), MinOpSiteCalls), MaxOpSiteCalls))
+		// The collector is off during the loops: keep what they allocate
+		// (3n calls) under maxOpSiteHeap.
+		if perCallBytes := (m1.TotalAlloc - m0.TotalAlloc) / uint64(warm); perCallBytes > 0 {
+			calls = max(min(calls, int(maxOpSiteHeap/3/perCallBytes)), 1)
+		}
+	}
+
+	// The baseline is the same loop with the operation removed from all
+	// but its first calls, as many as the difference is over: they bear
+	// what the first calls after a collection allocate (the snapshot's
+	// collection empties every sync.Pool, which the calls fill again, on
+	// each P they run on), which the operation's loop allocates too.
+	left := calls
+	firstCalls := func() error {
+		if left == 0 {
+			return nil
+		}
+		left--
+		return run()
+	}
+	sites := stackSites
+	before, err := allocSnapshot(sites)
+	if err != nil {
+		return nil, err
+	}
+	if err := opLoop(firstCalls, 2*calls); err != nil {
+		return nil, fmt.Errorf("profiling allocation sites: baseline: %w", err)
+	}
+	mid, err := allocSnapshot(sites)
+	if err != nil {
+		return nil, err
+	}
+	if err := opLoop(run, 2*calls); err != nil {
+		return nil, fmt.Errorf("profiling allocation sites: %w", err)
+	}
+	after, err := allocSnapshot(sites)
+	if err != nil {
+		return nil, err
+	}
+	return opSitesOf(calls, before, mid, after), nil
+}
+
+// maxOpSiteHeap bounds what the loops of ProfileOpSites may allocate
+// when it chooses the number of calls: the collector is off during them.
+const maxOpSiteHeap = 256 << 20
+
+// opLoop calls run n times, with the collector off: a cycle started by
+// the operation's allocations would allocate the runtime's own objects
+// in its loop and not in the baseline's. The operation's loop and the
+// baseline are the same code.
+//
+//go:noinline
+func opLoop(run func() error, n int) error {
+	gcPercent := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(gcPercent)
+	for i := range n {
+		if err := run(); err != nil {
+			return fmt.Errorf("call %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// siteKey names an allocation site: the allocating function and line.
+type siteKey struct {
+	function, file string
+	line           int64
+}
+
+// siteTotal is what a site allocated since the process started.
+type siteTotal struct {
+	bytes, objects int64
+}
+
+// stackSites caches the site of each stack the heap profile has shown,
+// for every ProfileOpSites of the process (guarded by measureMu): the
+// profile keeps every stack ever sampled, and symbolizing one costs.
+var stackSites = map[[32]uintptr]siteKey{}
+
+// siteTotals are the cumulative allocations of the heap profile by site.
+type siteTotals map[siteKey]siteTotal
+
+// allocSnapshot completes a GC cycle, so that the heap profile holds
+// every allocation made before the call, and returns the profile's
+// cumulative allocations by site (runtime.MemProfile, every record, the
+// freed ones included), without its own (the records it allocates, under
+// this frame). It reads the records in this goroutine, so nothing else
+// allocates for it; stacks are symbolized once each (sites caches them).
+//
+//go:noinline
+func allocSnapshot(sites map[[32]uintptr]siteKey) (siteTotals, error) {
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, true)
+	var recs []runtime.MemProfileRecord
+	for {
+		recs = make([]runtime.MemProfileRecord, n+n/4+64)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	self := funcName(allocSnapshot)
+	t := make(siteTotals, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		k, ok := sites[r.Stack0]
+		if !ok {
+			k = stackSite(r.Stack(), self)
+			sites[r.Stack0] = k
+		}
+		if k.function == self || k.function == "" {
+			continue // the engine's own, or the runtime's (no frame outside it)
+		}
+		tot := t[k]
+		tot.bytes += r.AllocBytes
+		tot.objects += r.AllocObjects
+		t[k] = tot
+	}
+	return t, nil
+}
+
+// stackSite returns the site of an allocation's stack: its first frame
+// outside the Go runtime; the zero site when every frame is the runtime's
+// (its own allocations, such as its collector's: no operation's), or the
+// site named self when a frame of the stack is self.
+func stackSite(stack []uintptr, self string) siteKey {
+	frames := runtime.CallersFrames(stack)
+	var site siteKey
+	for {
+		f, more := frames.Next()
+		if f.Function == self {
+			return siteKey{function: self}
+		}
+		if site.function == "" && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function) {
+			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
+		}
+		if !more {
+			break
+		}
+	}
+	return site
+}
+
+// opSitesOf is the operation's loop (after - mid) minus the baseline
+// (mid - before), per call.
+func opSitesOf(calls int, before, mid, after siteTotals) *OpSites {
+	out := &OpSites{Calls: calls}
+	n := float64(calls)
+	var bytesNet, objectsNet int64
+	for k, a := range after {
+		b, m := before[k], mid[k]
+		db := (a.bytes - m.bytes) - (m.bytes - b.bytes)
+		do := (a.objects - m.objects) - (m.objects - b.objects)
+		bytesNet += db
+		objectsNet += do
+		if db > 0 || (db == 0 && do > 0) {
+			out.Sites = append(out.Sites, model.OpSite{Function: k.function, File: k.file, Line: k.line,
+				BytesPerOp: float64(db) / n, AllocsPerOp: float64(do) / n})
+		}
+	}
+	out.BytesPerOp, out.AllocsPerOp = float64(bytesNet)/n, float64(objectsNet)/n
+	slices.SortFunc(out.Sites, func(x, y model.OpSite) int {
+		switch {
+		case x.BytesPerOp != y.BytesPerOp:
+			if x.BytesPerOp > y.BytesPerOp {
+				return -1
+			}
+			return 1
+		case x.Function != y.Function:
+			return cmp.Compare(x.Function, y.Function)
+		}
+		return int(x.Line - y.Line)
+	})
+	return out
+}

@@ -1,0 +1,247 @@
+package memprof
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// opSink keeps what the test operations allocate reachable until the
+// next call, so that every allocation is a heap one.
+var opSink any
+
+// The test operations, by name (the child looks them up too): each
+// allocates what its name says, the worker one on a goroutine of its own,
+// whose stack does not hold the caller's frames.
+var testOps = map[string]func() error{
+	"none":   func() error { return nil },
+	"small":  smallOp,
+	"large":  largeOp,
+	"two":    twoOp,
+	"worker": workerOp,
+	"fails":  func() error { return errors.New("the test operation fails") },
+}
+
+func smallOp() error { opSink = make([]byte, 1000); return nil }
+func largeOp() error { opSink = make([]byte, 40_000); return nil }
+func twoOp() error   { opSink = [2]any{make([]byte, 1000), make([]byte, 3000)}; return nil }
+
+// workerOp allocates 5,000 bytes on a goroutine it starts and waits for.
+func workerOp() error {
+	done := make(chan []byte)
+	go allocOnWorker(done)
+	opSink = <-done
+	return nil
+}
+
+//go:noinline
+func allocOnWorker(done chan<- []byte) { done <- make([]byte, 5000) }
+
+// testOpSitesTask is the name under which this test binary's children
+// serve OpSitesTask on the test operations.
+const testOpSitesTask = "test-op-sites"
+
+func lookupTestOp(name string) (func() error, error) {
+	run, ok := testOps[name]
+	if !ok {
+		return nil, fmt.Errorf("no test operation %q", name)
+	}
+	return run, nil
+}
+
+// slotOf returns what one call of alloc allocates, by the runtime's own
+// count (runtime.MemStats.TotalAlloc, which counts slots): the least of
+// a few tries, so that an allocation of another goroutine in between
+// does not count.
+func slotOf(t *testing.T, alloc func() error) (bytes, objects float64) {
+	t.Helper()
+	bytes, objects = math.Inf(1), math.Inf(1)
+	for range 5 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		if err := alloc(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&b)
+		bytes, objects = min(bytes, float64(b.TotalAlloc-a.TotalAlloc)), min(objects, float64(b.Mallocs-a.Mallocs))
+	}
+	return bytes, objects
+}
+
+// byteSink holds a slice without boxing it in an interface.
+var byteSink []byte
+
+// workerSlot is what allocOnWorker's make allocates.
+func workerSlot(t *testing.T) float64 {
+	t.Helper()
+	b, _ := slotOf(t, func() error { byteSink = make([]byte, 5000); return nil })
+	return b
+}
+
+// siteOf returns the site of sites whose function is fn, or fails.
+func siteOf(t *testing.T, s *OpSites, fn string) model.OpSite {
+	t.Helper()
+	for _, st := range s.Sites {
+		if st.Function == fn {
+			return st
+		}
+	}
+	t.Fatalf("no site in %s; sites %+v", fn, s.Sites)
+	return model.OpSite{}
+}
+
+// TestProfileOpSites checks the sites of the test operations against the
+// runtime's own count of one call (for the worker, of its allocation
+// alone: starting a goroutine and a channel allocate too).
+func TestProfileOpSites(t *testing.T) {
+	tests := []struct {
+		op   string
+		site string // a function whose sites must hold what one call allocates (the whole call, for all but the worker)
+	}{
+		{"none", ""},
+		{"small", "memprof.smallOp"},
+		{"large", "memprof.largeOp"},
+		{"two", "memprof.twoOp"},
+		{"worker", "memprof.allocOnWorker"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.op, func(t *testing.T) {
+			wantBytes, wantObjects := slotOf(t, testOps[tt.op])
+			siteBytes := wantBytes
+			if tt.op == "worker" {
+				siteBytes = workerSlot(t)
+			}
+			s, err := ProfileOpSites(testOps[tt.op], OpSiteOptions{Calls: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Calls != 50 {
+				t.Errorf("got %d calls, want 50", s.Calls)
+			}
+			for _, st := range s.Sites {
+				if st.BytesPerOp < 0 || st.AllocsPerOp < 0 {
+					t.Errorf("site %s: got %v B, %v objects, want non-negative", st.Function, st.BytesPerOp, st.AllocsPerOp)
+				}
+			}
+			// In this process the test framework's goroutines may
+			// allocate during a loop: only the operation's own sites are
+			// checked (TestOpSitesInChild checks a clean process).
+			if tt.site == "" {
+				for _, st := range s.Sites {
+					if strings.Contains(st.Function, "memprof.") {
+						t.Errorf("got site %+v, want none of this package", st)
+					}
+				}
+				return
+			}
+			// "two" allocates on two lines of one function: two sites.
+			fn := "github.com/memprof/memprof/" + tt.site
+			var got, objects float64
+			for _, st := range s.Sites {
+				if st.Function == fn {
+					got, objects = got+st.BytesPerOp, objects+st.AllocsPerOp
+				}
+			}
+			if got != siteBytes || (tt.op != "worker" && objects != wantObjects) {
+				t.Errorf("sites of %s: got %v B in %v objects per call, want %v B (in %v objects, but for the worker); sites %+v", fn, got, objects, siteBytes, wantObjects, s.Sites)
+			}
+		})
+	}
+}
+
+func TestProfileOpSitesRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		run  func() error
+		opts OpSiteOptions
+		want string
+	}{
+		{"no operation", nil, OpSiteOptions{}, "no operation"},
+		{"negative calls", testOps["none"], OpSiteOptions{Calls: -1}, "calls must be positive"},
+		{"failing operation", testOps["fails"], OpSiteOptions{}, "the test operation fails"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ProfileOpSites(tt.run, tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestOpSitesInChild profiles in a fresh child (this test binary): the
+// worker's allocation, on a goroutine without the caller's frames, is
+// found; an unknown operation and a failing one are errors of their
+// own, not of the others.
+func TestOpSitesInChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	names := []string{"small", "nonesuch", "worker", "fails"}
+	rs, err := OpSitesInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, testOpSitesTask, names, OpSiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != len(names) {
+		t.Fatalf("got %d results, want %d", len(rs), len(names))
+	}
+	small, smallObjects := slotOf(t, smallOp)
+	worker := workerSlot(t)
+	for i, want := range []struct {
+		err  string
+		site string
+		b    float64
+	}{{"", "github.com/memprof/memprof/memprof.smallOp", small}, {`no test operation "nonesuch"`, "", 0}, {"", "github.com/memprof/memprof/memprof.allocOnWorker", worker}, {"the test operation fails", "", 0}} {
+		r := rs[i]
+		if r.Name != names[i] {
+			t.Errorf("result %d: got name %q, want %q", i, r.Name, names[i])
+		}
+		if want.err != "" {
+			if r.Err == nil || !strings.Contains(r.Err.Error(), want.err) {
+				t.Errorf("%s: got error %v, want one containing %q", r.Name, r.Err, want.err)
+			}
+			continue
+		}
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.Name, r.Err)
+			continue
+		}
+		// The worker's channel send may allocate the runtime's sudogs
+		// now and then (a per-P cache refilled), in the operation's loop
+		// or in the baseline's, whose first frame outside the runtime is
+		// the same line: bytes more or fewer there come with as many
+		// objects more or fewer, each smaller than the worker's buffer.
+		st := siteOf(t, r.Sites, want.site)
+		switch {
+		case r.Name == "small" && (st.BytesPerOp != want.b || st.AllocsPerOp != smallObjects):
+			t.Errorf("%s: site %s: got %v B in %v objects per call, want %v B in %v (the runtime's count)", r.Name, want.site, st.BytesPerOp, st.AllocsPerOp, want.b, smallObjects)
+		case r.Name == "worker" && !runtimeObjectsExplain(st, want.b, r.Sites.Calls):
+			t.Errorf("%s: site %s: got %v B in %v objects per call over %d calls, want %v B in one object (more or fewer bytes only with as many objects more or fewer, each under %v B)", r.Name, want.site, st.BytesPerOp, st.AllocsPerOp, r.Sites.Calls, want.b, want.b)
+		}
+		if r.Sites.Calls < MinOpSiteCalls {
+			t.Errorf("%s: got %d calls, want at least %d", r.Name, r.Sites.Calls, MinOpSiteCalls)
+		}
+	}
+}
+
+// runtimeObjectsExplain reports whether site st of an operation that
+// allocates one object of b bytes per call, over calls calls, differs
+// from b only by whole objects more or fewer, each smaller than b (the
+// runtime's own, allocated now and then under the same line).
+func runtimeObjectsExplain(st model.OpSite, b float64, calls int) bool {
+	n := float64(calls)
+	objects := math.Round((st.AllocsPerOp - 1) * n)
+	bytes := (st.BytesPerOp - b) * n
+	if objects == 0 {
+		return math.Abs(bytes) < 0.5
+	}
+	return (bytes > 0) == (objects > 0) && math.Abs(bytes) < math.Abs(objects)*b
+}

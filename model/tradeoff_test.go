@@ -1,0 +1,112 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tradeoffResults is a type measured in four forms, timed at two
+// operations: compressed is the smallest and slowest at verify; affine
+// larger and faster; jacobian larger still, as fast at verify and slower
+// at aggregate than affine (dominated by it); prepared the largest and
+// fastest at verify, not timed at aggregate.
+func tradeoffResults() *Results {
+	inst := func(repr Repr, b float64, layout Layout) Result {
+		return Result{Key: Key{Type: Signature, Lib: Blst, Repr: repr, Layout: layout, Scheme: MinPk}, Measurement: Measurement{N: 100, BytesPerInstance: b}}
+	}
+	op := func(repr Repr, o Op, batch int, ns float64) ThroughputRow {
+		return ThroughputRow{Key: Key{Type: Signature, Lib: Blst, Repr: repr, Op: o, Batch: batch, Scheme: MinPk}, Timing: Timing{NsPerOpMedian: ns}}
+	}
+	return &Results{
+		Instances: []Result{
+			inst(Compressed, 96, Pointer), inst(Affine, 192, Pointer), inst(Affine, 190, Slice), inst(Jacobian, 288, Pointer), inst(Prepared, 24576, Pointer),
+			{Key: Key{Type: Signature, Lib: Circl, Repr: Compressed, Layout: Pointer, Scheme: MinPk}, Measurement: Measurement{N: 100, BytesPerInstance: 48}}, // timed at nothing: no row
+			{Key: Key{Type: Signature, Lib: Gnark, Repr: Affine, Layout: Pointer, Scheme: MinPk}, Error: "failed"},
+		},
+		Throughput: []ThroughputRow{
+			op(Compressed, Verify, 1, 1100), op(Affine, Verify, 1, 1000), op(Jacobian, Verify, 1, 1000), op(Prepared, Verify, 1, 500),
+			op(Compressed, Aggregate, 128, 9000), op(Affine, Aggregate, 128, 200), op(Jacobian, Aggregate, 128, 250),
+			op(Affine, Sign, 1, 400), // timed from one representation only: no column
+			{Key: Key{Type: Signature, Lib: Blst, Repr: Uncompressed, Op: Verify, Batch: 1}, Timing: Timing{NsPerOpMedian: 1050}}, // no instance row
+		},
+	}
+}
+
+func TestTradeoffOf(t *testing.T) {
+	tr, ok := TradeoffOf(tradeoffResults(), Signature)
+	if !ok {
+		t.Fatal("got no trade-off")
+	}
+	var cols []string
+	for _, c := range tr.Ops {
+		cols = append(cols, fmt.Sprintf("%s/%d", c.Op, c.Batch))
+	}
+	if want := []string{"aggregate/128", "verify/1"}; !slices.Equal(cols, want) {
+		t.Errorf("columns: got %v, want %v (ops timed from two measured forms, in vocabulary order)", cols, want)
+	}
+	type row struct {
+		repr   Repr
+		layout Layout
+		bytes  float64
+		times  string
+		pareto bool
+	}
+	want := []row{
+		{Affine, Pointer, 192, "200 1000", true},
+		{Jacobian, Pointer, 288, "250 1000", false},
+		{Compressed, Pointer, 96, "9000 1100", true},
+		{Prepared, Pointer, 24576, "- 500", true},
+	}
+	if len(tr.Rows) != len(want) {
+		t.Fatalf("got %d rows, want %d: %+v", len(tr.Rows), len(want), tr.Rows)
+	}
+	for i, w := range want {
+		r := tr.Rows[i]
+		var times []string
+		for _, v := range r.NsPerUse {
+			if v == nil {
+				times = append(times, "-")
+			} else {
+				times = append(times, fmt.Sprint(*v))
+			}
+		}
+		got := row{r.Repr, r.Layout, r.BytesPerInstance, strings.Join(times, " "), r.Pareto}
+		if got != w {
+			t.Errorf("row %d: got %+v, want %+v", i, got, w)
+		}
+	}
+}
+
+func TestTradeoffOfNone(t *testing.T) {
+	rs := tradeoffResults()
+	if _, ok := TradeoffOf(rs, PublicKey); ok {
+		t.Error("PublicKey: got a trade-off, want none (nothing measured)")
+	}
+	rs.Throughput = rs.Throughput[7:8] // sign from affine alone
+	if _, ok := TradeoffOf(rs, Signature); ok {
+		t.Error("one form timed: got a trade-off, want none")
+	}
+	if got := Tradeoffs(rs); len(got) != 0 {
+		t.Errorf("Tradeoffs: got %d tables, want none", len(got))
+	}
+}
+
+func TestDominates(t *testing.T) {
+	nan := func() float64 { var z float64; return z / z }()
+	tests := []struct {
+		a, b []float64
+		want bool
+	}{
+		{[]float64{1, 2}, []float64{1, 3}, true},
+		{[]float64{1, 2}, []float64{1, 2}, false},
+		{[]float64{1, 4}, []float64{2, 3}, false},
+		{[]float64{1, nan, 2}, []float64{1, 5, 3}, true},
+	}
+	for _, tt := range tests {
+		if got := dominates(tt.a, tt.b); got != tt.want {
+			t.Errorf("dominates(%v, %v): got %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
