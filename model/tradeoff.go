@@ -32,8 +32,8 @@ type TradeoffRow struct {
 	// representation was measured in several.
 	Layout           Layout  `json:"layout"`
 	BytesPerInstance float64 `json:"bytes_per_instance"`
-	// ScanBytesPerInstance is what the collector scans per instance; nil
-	// until results carry it (see scanBytesPerInstance).
+	// ScanBytesPerInstance is what the collector scans per instance in
+	// every cycle; nil where the results do not carry it.
 	ScanBytesPerInstance *float64 `json:"scan_bytes_per_instance,omitempty"`
 	// NsPerUse holds, for each column of the table (Tradeoff.Ops), the
 	// median time of the operation from this representation; nil where
@@ -53,10 +53,15 @@ type Tradeoff struct {
 	Rows []TradeoffRow `json:"rows"`
 }
 
-// scanBytesPerInstance is the hook for the collector's scan bytes per
-// instance: nil until model.Measurement records them (issue 12), when it
-// returns that figure and the trade-off gains the column.
-func scanBytesPerInstance(*Result) *float64 { return nil }
+// scanBytesPerInstance is the collector's scan bytes per instance of r,
+// or nil where r has no such figure (results older than it).
+func scanBytesPerInstance(r *Result) *float64 {
+	if r.ScanResolution <= 0 {
+		return nil
+	}
+	v := r.ScanBytesPerInstance
+	return &v
+}
 
 // Tradeoffs returns the trade-off table of each type of rs that has both
 // measured instances and operations timed from at least two of its

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,42 @@ func TestReadmeGCSummary(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(names, " "), GCChart) || !isReviewFile(GCChart) {
 		t.Errorf("review files %v: want %s, a review file", names, GCChart)
+	}
+}
+
+// TestTradeoffScan: where the results carry the collector's scan bytes,
+// the trade-off table has a scan column with each row's figure, and the
+// sentence says what the larger form makes the collector scan more per
+// instance and per cycle at 1M instances: the difference of the two rows'
+// own figures.
+func TestTradeoffScan(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	scan := map[model.Repr]float64{}
+	for i := range rs.Instances {
+		r := &rs.Instances[i]
+		if r.Type != "Signature" || r.Error != "" {
+			continue
+		}
+		// Made-up figures that differ by representation.
+		r.ScanBytesPerInstance, r.ScanResolution = float64(len(r.Repr)), 0.01
+		scan[r.Repr] = r.ScanBytesPerInstance
+	}
+	tr, ok := model.TradeoffOf(rs, "Signature")
+	if !ok {
+		t.Fatal("no trade-off for Signature")
+	}
+	tb := tradeoffTable(tr)
+	col := slices.Index(tb.Header, "scan B/instance")
+	if col < 0 {
+		t.Fatalf("header %q: no scan column", tb.Header)
+	}
+	for i, r := range tr.Rows {
+		if got, want := tb.Rows[i][col], model.FormatFigure(scan[r.Repr]); got != want {
+			t.Errorf("%s %s: scan cell %q, want %q", r.Lib, r.Repr, got, want)
+		}
+	}
+	got := tradeoffSentence(rs, tr)
+	if !strings.Contains(got, "makes the collector scan") || !strings.Contains(got, "MB per cycle at 1M instances") {
+		t.Errorf("sentence %q: want what the larger form costs the collector", got)
 	}
 }

@@ -505,8 +505,13 @@ func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, 
 		s += "; their wall-time quartile ranges overlap, so the difference in speed is within the noise"
 	}
 	if smallest.ScanBytesPerInstance != nil && fastest.ScanBytesPerInstance != nil {
-		if d := *fastest.ScanBytesPerInstance - *smallest.ScanBytesPerInstance; d != 0 {
-			s += fmt.Sprintf("; the larger form makes the collector scan %s B more per instance in every cycle", model.FormatFigure(d))
+		d := *fastest.ScanBytesPerInstance - *smallest.ScanBytesPerInstance
+		if d != 0 {
+			more := "more"
+			if d < 0 {
+				d, more = -d, "less"
+			}
+			s += fmt.Sprintf("; the larger form makes the collector scan %s B %s per instance in every cycle (%s MB per cycle at 1M instances)", model.FormatFigure(d), more, mb(d))
 		}
 	}
 	return s
