@@ -14,16 +14,18 @@ const spareThreads = 2
 // startThreads makes the runtime start the OS threads a build may need
 // before the footprint pass's first reading, so that a thread started
 // during the build does not charge the C heap what glibc allocates for it
-// (its TLS vector and more: about 3 KiB for two threads here) and the
+// (its TLS vector and more, some KiB per thread) and the
 // off-heap figure its runtime structures: neither is the instances'. A
 // case of one object (c-kzg's context, built for seconds in C) has no
 // warm-up to do it.
 //
-// It locks one goroutine more than a build may lock at once
-// (TestThreadsStartedBeforeReading: with exactly as many, the build still
-// started a thread).
+// How many threads the runtime starts for n goroutines locked at once is
+// not fixed (a locked goroutine that blocks hands its P to another thread,
+// idle threads may be spinning): it locks twice as many goroutines as a
+// build may lock at once (TestThreadsStartedBeforeReading: with one more
+// than that, a loaded machine still started a thread in the build).
 func startThreads() {
-	lockThreads(runtime.GOMAXPROCS(0) + spareThreads + 1)
+	lockThreads(2 * (runtime.GOMAXPROCS(0) + spareThreads))
 }
 
 // lockThreads has n goroutines locked to OS threads at the same time,
