@@ -52,7 +52,7 @@ func attributeWithModel(r *Result, layout model.Layout, prof []byte) ([]*heapsca
 		return nil, fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
 	var views []*heapscan.Summary
-	for _, o := range attributionViews(layout) {
+	for _, o := range attributionViews(layout, false) {
 		s, err := heapscan.Summarize(p, o)
 		if err != nil {
 			return nil, err
@@ -98,7 +98,7 @@ func TestAttributeMatchesModel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			prof := engineProfile(t, tt.c, n)
 			got := &Result{N: n}
-			if err := attribute(got, tt.c.Layout(), prof); err != nil {
+			if _, err := attribute(got, tt.c.Layout(), prof, attributionPlan{full: n}, footprintReadings{}); err != nil {
 				t.Fatal(err)
 			}
 			want := &Result{N: n}
@@ -113,7 +113,7 @@ func TestAttributeMatchesModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotViews, err := h.SummarizeEach(attributionViews(tt.c.Layout())...)
+			gotViews, err := h.SummarizeEach(attributionViews(tt.c.Layout(), false)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func BenchmarkAttribute(b *testing.B) {
 	b.SetBytes(int64(len(prof)))
 	for b.Loop() {
 		r := &Result{N: 10_000}
-		if err := attribute(r, c.Layout(), prof); err != nil {
+		if _, err := attribute(r, c.Layout(), prof, attributionPlan{full: 10_000}, footprintReadings{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -194,7 +194,7 @@ func TestAttributeLeavesOutRuntimeWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Result{N: n}
-	if err := attribute(r, model.Slice, buf.Bytes()); err != nil {
+	if _, err := attribute(r, model.Slice, buf.Bytes(), attributionPlan{full: n}, footprintReadings{}); err != nil {
 		t.Fatal(err)
 	}
 	if r.BytesPerInstance != 96 || r.AllocsPerInstance != 1.0/n || len(r.Sites) != 1 {

@@ -71,6 +71,10 @@ type Options struct {
 	// quiet is the pipe to the parent's Quiet of a child that MeasureInChild
 	// started with Child.Quiet; nil otherwise.
 	quiet *quietPipe
+
+	// profileAll profiles all N instances, never fewer (see
+	// attributionPlan): for the tests that compare the two.
+	profileAll bool
 }
 
 // DefaultN is the number of instances measured when no N is given.

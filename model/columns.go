@@ -280,6 +280,16 @@ var Columns = []Column{
 		}
 		return exact(m.BuildNs)
 	}),
+	// How many instances the sites were profiled on, and how they were
+	// extended to N where that is not simply a profile.
+	instanceFigure("attributed_n", "sites from", Count, inFiles|InTable, func(m *Measurement) Cell {
+		if m.AttributedN == 0 {
+			return Cell{State: Unknown} // a file older than the figure
+		}
+		return exact(float64(m.AttributedN))
+	}),
+	{Name: "attribution_note", Label: "attribution", Unit: Text, Show: inFiles,
+		Instance: func(r *Result) Cell { return words(r.AttributionNote) }},
 	{Name: "sites", Unit: List, Show: InJSON},
 	{Name: "sweep", Unit: List, Show: InJSON},
 
