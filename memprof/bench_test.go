@@ -15,6 +15,7 @@ import (
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/blst"
+	"github.com/memprof/memprof/suites/circl"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/scenarios"
 )
@@ -41,9 +42,11 @@ var benchCases = []struct {
 	{model.Key{Type: model.PubkeyCache, Lib: "blst", Repr: "map-pointer", Layout: model.Collection}, scenarios.DefaultN},
 }
 
-// benchRegistry holds the suites the benchmarks take their cases from.
+// benchRegistry holds the suites the benchmarks take their cases from:
+// the BLS libraries' objects and scenarios, so that the floor task serves
+// every case of `memprof instances --type all` and `--type scenarios`.
 var benchRegistry = func() *suites.Registry {
-	r, err := suites.NewRegistry(blst.Suite(), gnark.Suite(), scenarios.Suite())
+	r, err := suites.NewRegistry(blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite())
 	if err != nil {
 		panic("memprof benchmarks: " + err.Error())
 	}

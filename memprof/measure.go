@@ -112,7 +112,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if o.profileAll {
 		plan = attributionPlan{full: o.N}
 	}
-	prof, err := c.profilePass(plan, o.N)
+	prof, err := c.profilePass(plan, o.N, !o.SkipGC)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	if fallback != "" {
 		plan = attributionPlan{full: o.N}
-		if prof, err = c.profilePass(plan, o.N); err != nil {
+		if prof, err = c.profilePass(plan, o.N, false); err != nil {
 			return nil, err
 		}
 		if _, err := attribute(r, c.Layout(), prof, plan, fp); err != nil {
@@ -384,8 +384,8 @@ type attributionPlan struct{ full, fewer int }
 // ratio that a structure growing in steps (a map's tables, a slice grown
 // by append) is unlikely to keep.
 const (
-	attributionFull  = 4096
-	attributionFewer = 3072
+	attributionFull  = 2048
+	attributionFewer = 1536
 )
 
 // attributionPlan returns what the profiled pass of n instances builds:
@@ -403,12 +403,15 @@ func (c *Case) attributionPlan(n int) attributionPlan {
 
 // profilePass builds the instances of plan at MemProfileRate 1, on a
 // shallow stack (onShallowStack), and returns the heap profile written
-// while they are alive. The
+// while they are alive. Unless collected (the GC pass dropped and
+// collected the footprint pass's instances), it collects them first. The
 // pointer layout's holder is one of n entries, as the footprint pass's,
 // of which the two sets take the first ones: the profile has the
 // holder's figure at N.
-func (c *Case) profilePass(plan attributionPlan, n int) ([]byte, error) {
-	runtime.GC() // frees the footprint pass's instances
+func (c *Case) profilePass(plan attributionPlan, n int, collected bool) ([]byte, error) {
+	if !collected {
+		runtime.GC() // frees the footprint pass's instances
+	}
 	// The rate stays 1 until the profile is written: the profile's period
 	// and its scaling are taken from the rate at write time.
 	runtime.MemProfileRate = 1
