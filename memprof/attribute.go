@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
@@ -169,32 +168,30 @@ type siteKey struct {
 //     them: its bytes and objects per instance are the full set's;
 //   - a site of the same bytes and objects in both sets costs that once,
 //     whatever N is;
-//   - the sites that grow otherwise (a map's tables, a slice grown by
-//     append) take what the N instances keep beyond the others: exactly,
-//     when one site grows; in proportion to their bytes and objects in
-//     the full set, when several do (r.AttributionNote says so).
+//   - the one site that grows otherwise (a map's tables, a slice grown by
+//     append) takes what the N instances keep beyond the others.
 //
 // r's figures are the sum of its sites'. Without a growing site, the
 // sites must add up to the live heap of the N instances to within its
 // resolution (liveResolutionBytes and liveResolutionObjects), and their
 // figures are exactly those a profile of the N instances gives; with
-// growing sites, that live heap is the N instances' figure, to that
-// resolution, and the growing sites' share of it is never taken below
-// zero. Otherwise (a site of one set only; sites that add up to more or
-// less than the N instances keep, beyond the resolution) it sets nothing
-// and returns why. r retains the sites' slot-size slices of full.
+// one, that live heap is the N instances' figure, to that resolution,
+// and the growing site's share of it is never taken below zero.
+// Otherwise (two growing sites, whose shares of the rest only a profile
+// of N tells; a site of one set only; sites that add up to more or less
+// than the N instances keep, beyond the resolution) it sets nothing and
+// returns why. r retains the sites' slot-size slices of full.
 func extendSites(r *Result, layout model.Layout, full, fewer, hold *heapscan.Summary, plan attributionPlan, fp footprintReadings) (fallback string) {
 	n := float64(r.N)
 	fewerRows := make(map[siteKey]heapscan.Row, len(fewer.Rows))
 	for _, row := range fewer.Rows {
 		fewerRows[siteKey{row.Function, row.File, row.Line}] = row
 	}
-	// known is what the sites that do not grow keep at N, and growing
-	// what the growing ones keep in the full set, both times plan.full
-	// (so that known is a whole number).
-	var known, growing heapCount
-	var growingSites []string
+	// known is what the sites that do not grow keep at N, times
+	// plan.full, so that it is a whole number.
+	var known heapCount
 	classes := make([]siteClass, len(full.Rows))
+	growing := -1
 	for i, row := range full.Rows {
 		k := siteKey{row.Function, row.File, row.Line}
 		classes[i] = classify(row, fewerRows[k], plan)
@@ -207,9 +204,10 @@ func extendSites(r *Result, layout model.Layout, full, fewer, hold *heapscan.Sum
 			known.bytes += row.Bytes * int64(plan.full)
 			known.objects += row.Objects * int64(plan.full)
 		case grows:
-			growing.bytes += row.Bytes
-			growing.objects += row.Objects
-			growingSites = append(growingSites, fmt.Sprintf("%s:%d", row.Function, row.Line))
+			if growing >= 0 {
+				return fmt.Sprintf("two sites grow in steps with the instances (%s:%d and %s:%d), and only all %d instances tell their shares", full.Rows[growing].Function, full.Rows[growing].Line, row.Function, row.Line, r.N)
+			}
+			growing = i
 		}
 	}
 	for k := range fewerRows {
@@ -222,26 +220,14 @@ func extendSites(r *Result, layout model.Layout, full, fewer, hold *heapscan.Sum
 	perN := func(v int64) float64 { return float64(v) / (float64(plan.full) * n) }
 	account := fmt.Sprintf("the sites of %d instances account for %.2f B and %.4f objects per instance, the %d instances keep %.2f B and %.4f", plan.full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
 	switch {
-	case len(growingSites) == 0 && (abs(rest.bytes) > tol.bytes || abs(rest.objects) > tol.objects):
+	case growing < 0 && (abs(rest.bytes) > tol.bytes || abs(rest.objects) > tol.objects):
 		return account + ": more than one runtime page apart, and no site grows in steps to take the difference"
-	case len(growingSites) > 0 && (rest.bytes < -tol.bytes || rest.objects < -tol.objects):
-		return account + ": more than one runtime page less, leaving nothing to the sites that grow (" + strings.Join(growingSites, ", ") + ")"
-	}
-	if len(growingSites) > 0 {
+	case growing >= 0 && (rest.bytes < -tol.bytes || rest.objects < -tol.objects):
+		return account + fmt.Sprintf(": more than one runtime page less, leaving nothing to the site that grows (%s:%d)", full.Rows[growing].Function, full.Rows[growing].Line)
+	case growing >= 0:
 		rest = heapCount{max(rest.bytes, 0), max(rest.objects, 0)}
 		known.bytes += rest.bytes
 		known.objects += rest.objects
-	}
-	if len(growingSites) > 1 {
-		r.AttributionNote = fmt.Sprintf("%d sites grow in steps (%s): they share what the %d instances keep beyond the other sites, %.2f B and %.4f objects per instance, in proportion to their bytes and objects in %d instances", len(growingSites), strings.Join(growingSites, ", "), r.N, perN(rest.bytes), perN(rest.objects), plan.full)
-	}
-	// share is a growing site's part of v: in proportion to its part of
-	// the growing sites' total in the full set.
-	share := func(v, part, total int64) float64 {
-		if total == 0 {
-			return 0
-		}
-		return perN(v) * float64(part) / float64(total)
 	}
 	r.BytesPerInstance, r.AllocsPerInstance = perN(known.bytes), perN(known.objects)
 	r.Sites = nil
@@ -256,8 +242,7 @@ func extendSites(r *Result, layout model.Layout, full, fewer, hold *heapscan.Sum
 			s.BytesPerInstance = float64(row.Bytes) / n
 			s.AllocsPerInstance = float64(row.Objects) / n
 		case grows:
-			s.BytesPerInstance = share(rest.bytes, row.Bytes, growing.bytes)
-			s.AllocsPerInstance = share(rest.objects, row.Objects, growing.objects)
+			s.BytesPerInstance, s.AllocsPerInstance = perN(rest.bytes), perN(rest.objects)
 		}
 		for _, size := range row.Sizes {
 			maxSlot = max(maxSlot, size)

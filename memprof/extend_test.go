@@ -48,8 +48,8 @@ func TestExtendedSitesAreExact(t *testing.T) {
 			if got.AttributedN != attributionFull || want.AttributedN != extendN {
 				t.Errorf("attributed N: got %d and %d with profileAll, want %d and %d", got.AttributedN, want.AttributedN, attributionFull, extendN)
 			}
-			if got.AttributionNote != "" {
-				t.Errorf("attribution note: got %q, want none", got.AttributionNote)
+			if got.AttributionFallback != "" {
+				t.Errorf("fallback: got %q, want none", got.AttributionFallback)
 			}
 			if got.BytesPerInstance != tt.bytes || got.AllocsPerInstance != tt.allocs {
 				t.Errorf("got %v B in %v objects per instance, want %v B in %v", got.BytesPerInstance, got.AllocsPerInstance, tt.bytes, tt.allocs)
@@ -97,16 +97,18 @@ type indexed struct {
 // takes its figure at N from the live heap of the N instances; the site
 // that costs the same per instance keeps its exact figure, the one that
 // grows takes the rest, and the sites add up to the figure. With two
-// growing sites, they share the rest, and the row says so.
+// growing sites, whose shares only all N tell, the case is profiled at N,
+// and the row says why.
 func TestExtendedCollections(t *testing.T) {
 	entry := sizeClass(t, unsafe.Sizeof(forty{}))
 	tests := []struct {
 		name string
 		c    Case
-		// perInstance is a site's exact figure, the bytes and objects of
-		// one value behind a pointer; 0 for a form without one.
+		// perInstance is a site's exact figure, the bytes of one value
+		// behind a pointer (one object); 0 for a form without one.
 		perInstance float64
-		note        string // a substring of the attribution note, "" for none
+		attributed  int
+		fallback    string // a substring of the fallback's reason, "" for none
 	}{
 		{"map of pointers", Case{Name: "map", NewAll: func(n int) any {
 			m := make(map[int]*forty)
@@ -115,7 +117,7 @@ func TestExtendedCollections(t *testing.T) {
 				m[i] = p
 			}
 			return m
-		}}, entry, ""},
+		}}, entry, attributionFull, ""},
 		{"index and values", Case{Name: "indexed", NewAll: func(n int) any {
 			x := &indexed{index: map[int]int32{}}
 			for i := range n {
@@ -123,7 +125,7 @@ func TestExtendedCollections(t *testing.T) {
 				x.values = append(x.values, [40]byte{byte(i)})
 			}
 			return x
-		}}, 0, "2 sites grow in steps"},
+		}}, 0, extendN, "two sites grow in steps"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,11 +133,11 @@ func TestExtendedCollections(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.AttributedN != attributionFull {
-				t.Fatalf("attributed N: got %d (note %q), want %d", r.AttributedN, r.AttributionNote, attributionFull)
+			if r.AttributedN != tt.attributed {
+				t.Errorf("attributed N: got %d (fallback %q), want %d", r.AttributedN, r.AttributionFallback, tt.attributed)
 			}
-			if tt.note == "" && r.AttributionNote != "" || !strings.Contains(r.AttributionNote, tt.note) {
-				t.Errorf("attribution note: got %q, want one containing %q", r.AttributionNote, tt.note)
+			if tt.fallback == "" && r.AttributionFallback != "" || !strings.Contains(r.AttributionFallback, tt.fallback) {
+				t.Errorf("fallback: got %q, want one containing %q", r.AttributionFallback, tt.fallback)
 			}
 			// The figure is the live heap of the N instances, to the
 			// runtime's own records (one runtime page over N).
@@ -164,12 +166,12 @@ func TestExtendedCollections(t *testing.T) {
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 
 // TestExtendFallsBack: instances that the profiled pass's fewer ones do
-// not represent (here, from instance 10,000 on, each holds a second,
+// not represent (here, from instance extendN/2 on, each holds a second,
 // larger object) make the extended sites disagree with the live heap of
 // the N instances: the case is profiled at N, and the row says why; its
 // figures are the ones the construction makes known.
 func TestExtendFallsBack(t *testing.T) {
-	const from = 10_000
+	const from = extendN / 2 // above what the profiled pass builds
 	c := Case{Name: "changing", New: func(i int) any {
 		p := &twoPart{}
 		if i >= from {
@@ -181,8 +183,8 @@ func TestExtendFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.AttributedN != extendN || !strings.HasPrefix(r.AttributionNote, "profiled all N: ") {
-		t.Errorf("got sites from %d instances, note %q; want all %d, profiled after the fewer disagreed", r.AttributedN, r.AttributionNote, extendN)
+	if r.AttributedN != extendN || !strings.Contains(r.AttributionFallback, "more than one runtime page apart") {
+		t.Errorf("got sites from %d instances, fallback %q; want all %d, profiled after the fewer disagreed", r.AttributedN, r.AttributionFallback, extendN)
 	}
 	head, tail := sizeClass(t, unsafe.Sizeof(twoPart{})), sizeClass(t, 100)
 	tails := float64(extendN - from)
@@ -216,8 +218,8 @@ func TestAttributedN(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.AttributedN != tt.want || r.AttributionNote != "" {
-				t.Errorf("got sites from %d instances (note %q), want %d", r.AttributedN, r.AttributionNote, tt.want)
+			if r.AttributedN != tt.want || r.AttributionFallback != "" {
+				t.Errorf("got sites from %d instances (fallback %q), want %d", r.AttributedN, r.AttributionFallback, tt.want)
 			}
 		})
 	}

@@ -128,7 +128,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		if _, err := attribute(r, c.Layout(), prof, plan, fp); err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.Name, err)
 		}
-		r.AttributionNote = "profiled all N: " + fallback
+		r.AttributionFallback = fallback
 	}
 	if o.Profile != nil {
 		if _, err := o.Profile.Write(prof); err != nil {
@@ -380,12 +380,14 @@ type attributionPlan struct{ full, fewer int }
 // The profiled pass builds at most attributionFull instances below the
 // engine's constructor frames and attributionFewer below their twins: a
 // few thousand, so that every site of an instance appears in thousands of
-// them, and multiples of 64 (the suites cycle through 64 vectors), with a
-// ratio that a structure growing in steps (a map's tables, a slice grown
-// by append) is unlikely to keep.
+// them, and multiples of 64 (the suites cycle through 64 vectors). They
+// are four times apart, so that a structure growing in steps (a map's
+// tables, a slice grown by append, rounded to the allocator's size
+// classes) does not keep the same bytes in both, which would make it look
+// like a structure's header, allocated once.
 const (
 	attributionFull  = 2048
-	attributionFewer = 1536
+	attributionFewer = 512
 )
 
 // attributionPlan returns what the profiled pass of n instances builds:

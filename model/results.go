@@ -143,18 +143,15 @@ type Measurement struct {
 	// or a few thousand of them when the engine profiled fewer and
 	// extended their sites to N with the live heap of all N (memprof's
 	// passes: a site that costs the same in every instance is exact from
-	// fewer; one that grows in steps, such as a map's tables, takes what
-	// the N instances keep beyond the others). It is at most N; 0 (the
-	// field absent) in files written before it was recorded.
+	// fewer; the one that grows in steps, such as a map's tables, takes
+	// what the N instances keep beyond the others). It is at most N; 0
+	// (the field absent) in files written before it was recorded.
 	AttributedN int `json:"attributed_n,omitempty"`
-	// AttributionNote, when set, says how the sites were made where it
-	// is not simply a profile: why all N instances were profiled although
-	// fewer were first (their sites did not account for what the N
-	// instances keep; AttributedN is then N), or that several sites that
-	// grow in steps share what the N instances keep beyond the others in
-	// proportion to their bytes among the AttributedN instances (their
-	// figures are then estimates; the row's figures stay exact).
-	AttributionNote string `json:"attribution_note,omitempty"`
+	// AttributionFallback, when set, says why all N instances were
+	// profiled although fewer were first: their sites did not account for
+	// what the N instances keep, or two of them grow in steps.
+	// AttributedN is then N.
+	AttributionFallback string `json:"attribution_fallback,omitempty"`
 
 	// BuildNs is how long building the one object of a single-layout case
 	// took (a KZG context: the trusted setup loaded and its tables
