@@ -18,9 +18,13 @@ var instancesCommand = &command{
 	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances allocates N instances of each selected case in a fresh child
-process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
-and attributes its in-use bytes and objects to the instance constructor. It
-prints bytes and allocations per instance, the representation's unsafe.Sizeof,
+process, profiling off, and reads the live heap, off-heap, C heap and RSS
+they keep; then it allocates 2,048 more at runtime.MemProfileRate=1 (and 512
+beside them), keeps them alive, writes a heap profile and attributes its
+in-use bytes and objects to the instance constructor, site by site, extended
+to N with the live heap of all N (all N are profiled when that does not tell
+the figures at N: sites from, attributed_n and attribution_fallback in JSON,
+say which). It prints bytes and allocations per instance, the representation's unsafe.Sizeof,
 the slot size the allocator used, off-heap runtime memory, the HeapAlloc
 cross-check, the harness's holder, the C heap, the RSS growth and the part of
 it nothing above explains (unaccounted), and the allocation sites. Beside
