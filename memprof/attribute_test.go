@@ -98,7 +98,7 @@ func TestAttributeMatchesModel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			prof := engineProfile(t, tt.c, n)
 			got := &Result{N: n}
-			if _, err := attribute(got, tt.c.Layout(), prof, attributionPlan{full: n}, footprintReadings{}); err != nil {
+			if err := attribute(got, tt.c.Layout(), prof); err != nil {
 				t.Fatal(err)
 			}
 			want := &Result{N: n}
@@ -155,7 +155,7 @@ func BenchmarkAttribute(b *testing.B) {
 	b.SetBytes(int64(len(prof)))
 	for b.Loop() {
 		r := &Result{N: 10_000}
-		if _, err := attribute(r, c.Layout(), prof, attributionPlan{full: 10_000}, footprintReadings{}); err != nil {
+		if err := attribute(r, c.Layout(), prof); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -194,7 +194,7 @@ func TestAttributeLeavesOutRuntimeWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Result{N: n}
-	if _, err := attribute(r, model.Slice, buf.Bytes(), attributionPlan{full: n}, footprintReadings{}); err != nil {
+	if err := attribute(r, model.Slice, buf.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 	if r.BytesPerInstance != 96 || r.AllocsPerInstance != 1.0/n || len(r.Sites) != 1 {

@@ -163,6 +163,66 @@ func TestExtendedCollections(t *testing.T) {
 	}
 }
 
+// bigIndexed is indexed with values large enough that their slice, grown
+// by append, is at N a backing array of more than growthExactSize bytes.
+type bigIndexed struct {
+	index  map[int]int32
+	values [][400]byte
+}
+
+// TestExtendedTwoGrowingSites: of two sites that grow in steps, the one
+// whose objects at N are all large (a slice grown by append) is read
+// exactly from the profile the footprint pass samples, and the other (a
+// map's tables) takes the rest: the slice's site is what a profile of all
+// N gives, to the byte, and the sites add up to the figure.
+func TestExtendedTwoGrowingSites(t *testing.T) {
+	c := Case{Name: "big-indexed", NewAll: func(n int) any {
+		x := &bigIndexed{index: map[int]int32{}}
+		for i := range n {
+			x.index[i] = int32(len(x.values))
+			x.values = append(x.values, [400]byte{byte(i)})
+		}
+		return x
+	}}
+	if float64(extendN*400) < growthExactSize {
+		t.Fatalf("the fixture's slice at N is %d bytes, want at least growthExactSize %d", extendN*400, growthExactSize)
+	}
+	got, err := Measure(c, N(extendN), SkipGC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Measure(c, N(extendN), SkipGC(), profileAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.AttributedN != attributionFull || got.AttributionFallback != "" {
+		t.Fatalf("got sites from %d instances (fallback %q), want %d", got.AttributedN, got.AttributionFallback, attributionFull)
+	}
+	// The slice's site is the one whose slots are large.
+	slice := func(r *Result) *Site {
+		for i, s := range r.Sites {
+			if len(s.SlotSizes) > 0 && float64(s.SlotSizes[len(s.SlotSizes)-1]) >= growthExactSize {
+				return &r.Sites[i]
+			}
+		}
+		t.Fatalf("no site of slots of at least %d bytes in %+v", growthExactSize, r.Sites)
+		return nil
+	}
+	if g, w := slice(got), slice(want); !reflect.DeepEqual(g, w) {
+		t.Errorf("the slice's site: got %+v, want %+v as from all %d instances", *g, *w, extendN)
+	}
+	var bytes float64
+	for _, s := range got.Sites {
+		bytes += s.BytesPerInstance
+	}
+	if !closeTo(bytes, got.BytesPerInstance) {
+		t.Errorf("sites add up to %v B, want the row's %v", bytes, got.BytesPerInstance)
+	}
+	if d := math.Abs(got.BytesPerInstance - got.HeapAllocBytesPerInstance); d > runtimePage/float64(extendN) {
+		t.Errorf("bytes per instance: got %v, want the N instances' live heap %v within a page over N", got.BytesPerInstance, got.HeapAllocBytesPerInstance)
+	}
+}
+
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 
 // TestExtendFallsBack: instances that the profiled pass's fewer ones do

@@ -92,9 +92,28 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
-	// Pass 1, profiling off, all N instances: the whole-footprint
-	// deltas and the live heap they keep, then the collector's readings.
-	fp, err := c.footprintPass(o)
+	// The profiled pass of fewer instances comes first, when their sites
+	// will be extended to N: what they say decides whether the footprint
+	// pass samples the sites that grow (see growthSampleRate).
+	plan := c.attributionPlan(o.N)
+	if o.profileAll {
+		plan = attributionPlan{full: o.N}
+	}
+	var fewer *fewerSites
+	var prof []byte
+	if plan.fewer > 0 {
+		if prof, err = c.profilePass(plan, o.N, false); err != nil {
+			return nil, err
+		}
+		if fewer, err = readFewerSites(c.Layout(), prof, plan); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
+
+	// Pass 1, profiling off (or sampling the growing sites), all N
+	// instances: the whole-footprint deltas and the live heap they keep,
+	// then the collector's readings.
+	fp, err := c.footprintPass(o, fewer.sampleRate())
 	if err != nil {
 		return nil, err
 	}
@@ -106,26 +125,20 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		}
 	}
 
-	// Pass 2, MemProfileRate 1: the heap profile of fewer instances, its
-	// sites checked against pass 1's live heap, or of all N.
-	plan := c.attributionPlan(o.N)
-	if o.profileAll {
+	// Pass 2, MemProfileRate 1: the sites of fewer instances extended to
+	// N with pass 1's readings, or the heap profile of all N.
+	fallback := ""
+	if fewer != nil {
+		if fallback, err = fewer.extend(r, fp); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
+	if fewer == nil || fallback != "" {
 		plan = attributionPlan{full: o.N}
-	}
-	prof, err := c.profilePass(plan, o.N, !o.SkipGC)
-	if err != nil {
-		return nil, err
-	}
-	fallback, err := attribute(r, c.Layout(), prof, plan, fp)
-	if err != nil {
-		return nil, fmt.Errorf("case %s: %w", c.Name, err)
-	}
-	if fallback != "" {
-		plan = attributionPlan{full: o.N}
-		if prof, err = c.profilePass(plan, o.N, false); err != nil {
+		if prof, err = c.profilePass(plan, o.N, fewer == nil && !o.SkipGC); err != nil {
 			return nil, err
 		}
-		if _, err := attribute(r, c.Layout(), prof, plan, fp); err != nil {
+		if err := attribute(r, c.Layout(), prof); err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.Name, err)
 		}
 		r.AttributionFallback = fallback
@@ -313,6 +326,10 @@ type footprintReadings struct {
 	live  heapCount
 	built builtInstances
 	gc    gcReadings
+	// sampled is the heap profile the pass wrote while its instances were
+	// alive, when it sampled them (footprintPass's sampleRate); nil
+	// otherwise.
+	sampled []byte
 }
 
 // footprintPass allocates N instances with profiling off and reads the
@@ -323,7 +340,12 @@ type footprintReadings struct {
 // long building them took. Between its readings of the heap the engine
 // allocates nothing (readFootprint, the GC and quiet readings), so that
 // their difference is the instances'.
-func (c *Case) footprintPass(o Options) (fp footprintReadings, err error) {
+//
+// With sampleRate above 0 the pass samples allocations at that
+// runtime.MemProfileRate (growthSampleRate) and keeps the heap profile
+// written once the readings are taken, while the instances are alive
+// (fp.sampled): the sizes at N of the sites that grow in large objects.
+func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, err error) {
 	n, quiet := o.N, o.quiet
 	gr, err := newGCReader()
 	if err != nil {
@@ -332,6 +354,8 @@ func (c *Case) footprintPass(o Options) (fp footprintReadings, err error) {
 	fp.gc = newGCReadings()
 	st := openStatm()
 	defer st.close()
+	runtime.MemProfileRate = sampleRate
+	defer func() { runtime.MemProfileRate = 0 }()
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released (and what sync.Pool caches
@@ -360,6 +384,14 @@ func (c *Case) footprintPass(o Options) (fp footprintReadings, err error) {
 	debug.FreeOSMemory()
 	fp.after = readFootprint(st)
 	fp.live = heapCount{int64(fp.after.heapAlloc), int64(fp.after.heapObjects)}.sub(held)
+	if sampleRate > 0 {
+		var buf bytes.Buffer
+		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
+			return fp, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+		}
+		runtime.MemProfileRate = 0
+		fp.sampled = buf.Bytes()
+	}
 	if o.SkipGC {
 		runtime.KeepAlive(h.holder)
 		runtime.KeepAlive(h.many)
