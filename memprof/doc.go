@@ -91,9 +91,10 @@
 //     instances below the engine's constructor frame and 512 below a twin
 //     frame, in one holder of N entries (attributionPlan); all N when N
 //     is at most 2,560, for the slice layout (its one backing array's
-//     slot at N is known from N only) and for one object. Two GC cycles
-//     settle the heap, and the heap profile is written while the
-//     instances are alive.
+//     slot at N is known from N only) and for one object. When its sites
+//     are to be extended to N, this pass comes before the footprint
+//     pass. Two GC cycles settle the heap, and the heap profile is
+//     written while the instances are alive.
 //  6. Attribution: the profile is read once, with heapscan's streaming
 //     reader, and its in-use samples grouped in one pass
 //     (heapscan.Heap.SummarizeEach): those below each constructor frame
@@ -103,14 +104,18 @@
 //     one of the same bytes and objects in both is allocated once (a
 //     map's header); the one site that grows otherwise (a map's tables, a
 //     slice grown by append) takes what the N instances keep beyond the
-//     others. Without a growing site the extended sites must account for
-//     the live heap of the N instances to within one runtime page, and
-//     their figures are then exactly those of a profile of all N; with
-//     one, the live heap of all N is the figure. The sites add up to the
-//     figures. When the sites do not account for the live heap, or two of
-//     them grow (only all N tell their shares), all N instances are
-//     profiled as in step 5 and Result.AttributionFallback says why.
-//     Result.AttributedN is how many instances the sites come from.
+//     others. With two growing sites the footprint pass samples its
+//     allocations (growthSampleRate), and a growing site whose objects at
+//     N are all large (a slice's backing array) is exact from that
+//     profile. Without a site to take the rest the extended sites must
+//     account for the live heap of the N instances to within one runtime
+//     page, and their figures are then exactly those of a profile of all
+//     N; with one, the live heap of all N is the figure. The sites add up
+//     to the figures. When the sites do not account for the live heap, or
+//     two are left to take the rest (only all N tell their shares), all N
+//     instances are profiled as in step 5 and Result.AttributionFallback
+//     says why. Result.AttributedN is how many instances the sites come
+//     from.
 //
 // MemProfileRate is restored when Measure returns.
 //
