@@ -17,14 +17,24 @@ import (
 
 // The N instances' live heap comes from two readings of the whole heap,
 // between which the runtime takes and frees a little for itself (a
-// wait's record, 112 bytes, comes and goes; a new thread's records are 7
-// objects, 5.5 KiB): sites extended from fewer instances account for it
-// when they come within one runtime page of it, in objects of at least
-// 16 bytes.
+// wait's record, 112 bytes, comes and goes) and keeps the records of
+// each thread it starts meanwhile (7 objects, 5.5 KiB in Go 1.26, when a
+// cgo call or a collection wakes one): sites extended from fewer
+// instances account for it when they come within one runtime page of it,
+// and one more for each thread started, in objects of at least 16 bytes
+// (liveResolution).
 const (
 	liveResolutionBytes   = runtimePage
 	liveResolutionObjects = runtimePage / 16
 )
+
+// liveResolution is how far the N instances' live heap, read across a
+// pass in which the runtime started threads new threads, can be from
+// what they keep, times plan.full.
+func liveResolution(threads int, full int64) heapCount {
+	pages := int64(1 + max(threads, 0))
+	return heapCount{pages * liveResolutionBytes * full, pages * liveResolutionObjects * full}
+}
 
 // growthSampleRate is the runtime.MemProfileRate at which the footprint
 // pass samples its instances when two sites grow in steps: the profile
@@ -154,7 +164,7 @@ func (f *fewerSites) sampleRate() int {
 //
 // r's figures are the sum of its sites'. Without a site to take the
 // rest, the sites must add up to the live heap of the N instances to
-// within its resolution (liveResolutionBytes and liveResolutionObjects),
+// within its resolution (liveResolution),
 // and their figures are then exactly those a profile of the N instances
 // gives; with one, that live heap is the N instances' figure, to that
 // resolution, and the site's share of it is never taken below zero.
@@ -198,14 +208,14 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string, e
 	// left is what the N instances keep beyond the other sites, times
 	// plan.full.
 	left := heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
-	tol := heapCount{liveResolutionBytes * full, liveResolutionObjects * full}
+	tol := liveResolution(fp.threads, full)
 	perN := func(v int64) float64 { return float64(v) / (float64(full) * n) }
 	account := fmt.Sprintf("the sites of %d instances account for %.2f B and %.4f objects per instance, the %d instances keep %.2f B and %.4f", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
 	switch {
 	case rest < 0 && (abs(left.bytes) > tol.bytes || abs(left.objects) > tol.objects):
-		return account + ": more than one runtime page apart, and no site grows in steps to take the difference", nil
+		return account + fmt.Sprintf(": more than %d runtime pages apart (one, and one for each of the %d threads started), and no site grows in steps to take the difference", 1+max(fp.threads, 0), max(fp.threads, 0)), nil
 	case rest >= 0 && (left.bytes < -tol.bytes || left.objects < -tol.objects):
-		return account + fmt.Sprintf(": more than one runtime page less, leaving nothing to the site that grows (%s:%d)", f.full.Rows[rest].Function, f.full.Rows[rest].Line), nil
+		return account + fmt.Sprintf(": more than %d runtime pages less, leaving nothing to the site that grows (%s:%d)", 1+max(fp.threads, 0), f.full.Rows[rest].Function, f.full.Rows[rest].Line), nil
 	case rest >= 0:
 		left = heapCount{max(left.bytes, 0), max(left.objects, 0)}
 		known.bytes += left.bytes

@@ -243,7 +243,7 @@ func TestExtendFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.AttributedN != extendN || !strings.Contains(r.AttributionFallback, "more than one runtime page apart") {
+	if r.AttributedN != extendN || !strings.Contains(r.AttributionFallback, "runtime pages apart") {
 		t.Errorf("got sites from %d instances, fallback %q; want all %d, profiled after the fewer disagreed", r.AttributedN, r.AttributionFallback, extendN)
 	}
 	head, tail := sizeClass(t, unsafe.Sizeof(twoPart{})), sizeClass(t, 100)
@@ -305,6 +305,7 @@ func TestReadingsAllocateNothing(t *testing.T) {
 	}{
 		{"readFootprint", func() { _ = readFootprint(st) }},
 		{"liveHeap", func() { _ = liveHeap() }},
+		{"threadsCreated", func() { _ = threadsCreated() }},
 		{"gc cycles", func() { gr.cycles(scan, mark) }},
 		{"quiet and resume", func() {
 			if err := pipe.quiet(); err != nil {
@@ -398,4 +399,20 @@ func TestOnShallowStack(t *testing.T) {
 	}()
 	onShallowStack(func() { panic("boom") })
 	t.Error("onShallowStack returned after a panic")
+}
+
+// TestLiveResolution: the live heap's resolution is one runtime page, and
+// one more for each thread the runtime started between the readings.
+func TestLiveResolution(t *testing.T) {
+	tests := []struct {
+		threads int
+		pages   int64
+	}{{0, 1}, {1, 2}, {3, 4}, {-1, 1}}
+	for _, tt := range tests {
+		got := liveResolution(tt.threads, 2)
+		want := heapCount{2 * tt.pages * runtimePage, 2 * tt.pages * runtimePage / 16}
+		if got != want {
+			t.Errorf("liveResolution(%d threads, 2): got %+v, want %+v (%d pages)", tt.threads, got, want, tt.pages)
+		}
+	}
 }

@@ -59,6 +59,13 @@ func liveHeap() heapCount {
 	return heapCount{int64(ms.HeapAlloc), int64(ms.HeapObjects)}
 }
 
+// threadsCreated is how many threads the runtime has started in this
+// process (the threadcreate profile's count); it allocates nothing.
+func threadsCreated() int {
+	n, _ := runtime.ThreadCreateProfile(nil)
+	return n
+}
+
 // sub is h minus o.
 func (h heapCount) sub(o heapCount) heapCount {
 	return heapCount{h.bytes - o.bytes, h.objects - o.objects}

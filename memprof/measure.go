@@ -322,10 +322,12 @@ type footprintReadings struct {
 	// live is what the instances keep: the live heap's growth across
 	// their construction, from once the holder is allocated. Nothing
 	// else is allocated between the readings but what the runtime takes
-	// for itself (a new thread's records, a wait's), rarely and little.
-	live  heapCount
-	built builtInstances
-	gc    gcReadings
+	// for itself (a wait's record, and the records of each thread it
+	// starts meanwhile, threads), rarely and little.
+	live    heapCount
+	threads int
+	built   builtInstances
+	gc      gcReadings
 	// sampled is the heap profile the pass wrote while its instances were
 	// alive, when it sampled them (footprintPass's sampleRate); nil
 	// otherwise.
@@ -364,7 +366,7 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 	runtime.GC()
 	fp.before = readFootprint(st)
 	h := c.hold(n)
-	held := liveHeap()
+	held, threads := liveHeap(), threadsCreated()
 	if !o.SkipGC {
 		if err := quietly(quiet, func() { gr.cycles(fp.gc.beforeScan, fp.gc.beforeMark) }); err != nil {
 			return fp, fmt.Errorf("case %s: %w", c.Name, err)
@@ -384,6 +386,7 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 	debug.FreeOSMemory()
 	fp.after = readFootprint(st)
 	fp.live = heapCount{int64(fp.after.heapAlloc), int64(fp.after.heapObjects)}.sub(held)
+	fp.threads = threadsCreated() - threads
 	if sampleRate > 0 {
 		var buf bytes.Buffer
 		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
