@@ -23,7 +23,7 @@ func attribute(r *Result, layout model.Layout, prof []byte) error {
 	if h.Period != 1 {
 		return fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", h.Period)
 	}
-	views, err := h.SummarizeEach(attributionViews(layout)...)
+	views, err := h.SummarizeEach(attributionViews(layout, false)...)
 	if err != nil {
 		return fmt.Errorf("attributing heap profile: %w", err)
 	}
@@ -43,21 +43,32 @@ var runtimeWaits = regexp.MustCompile(`^(internal/)?(sync|poll)\.runtime_(Semacq
 
 // attributionViews are the summaries attribution reads of a profile of a
 // case of the given layout: the instances, by site (without the runtime's
-// parking records, see runtimeWaits), and the holder.
-func attributionViews(layout model.Layout) []heapscan.Options {
-	frame := constructFrame
-	if layout != model.Pointer {
-		frame = sliceFrame
-	}
-	return []heapscan.Options{
-		{Sample: "inuse", GroupBy: "site", FocusFunction: frame, Ignore: runtimeWaits},
+// parking records, see runtimeWaits), and the holder; with fewer, the
+// profiled pass's other instances (attributionPlan), by site.
+func attributionViews(layout model.Layout, fewer bool) []heapscan.Options {
+	views := []heapscan.Options{
+		siteView(layout, constructFrame, sliceFrame),
 		{Sample: "inuse", GroupBy: "function", FocusFunction: holderFrame},
 	}
+	if fewer {
+		views = append(views, siteView(layout, fewerConstructFrame, fewerSliceFrame))
+	}
+	return views
+}
+
+// siteView is the summary by site of the instances below a constructor
+// frame: instances, for the pointer layout, slice for the others.
+func siteView(layout model.Layout, instances, slice string) heapscan.Options {
+	frame := instances
+	if layout != model.Pointer {
+		frame = slice
+	}
+	return heapscan.Options{Sample: "inuse", GroupBy: "site", FocusFunction: frame, Ignore: runtimeWaits}
 }
 
 // fillFigures sets r's per-instance figures from the summaries of the
-// instances (grouped by site) and of the holder. r retains the sites'
-// slot-size slices of inst.
+// instances (grouped by site) and of the holder, a profile of all r.N
+// instances. r retains the sites' slot-size slices of inst.
 func fillFigures(r *Result, layout model.Layout, inst, hold *heapscan.Summary) {
 	n := float64(r.N)
 	var bytesTotal, objects int64
@@ -96,4 +107,5 @@ func fillFigures(r *Result, layout model.Layout, inst, hold *heapscan.Summary) {
 		holderBytes += row.Bytes
 	}
 	r.HolderBytesPerInstance = float64(holderBytes) / n
+	r.AttributedN = r.N
 }

@@ -52,7 +52,7 @@ func attributeWithModel(r *Result, layout model.Layout, prof []byte) ([]*heapsca
 		return nil, fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
 	var views []*heapscan.Summary
-	for _, o := range attributionViews(layout) {
+	for _, o := range attributionViews(layout, false) {
 		s, err := heapscan.Summarize(p, o)
 		if err != nil {
 			return nil, err
@@ -113,7 +113,7 @@ func TestAttributeMatchesModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotViews, err := h.SummarizeEach(attributionViews(tt.c.Layout())...)
+			gotViews, err := h.SummarizeEach(attributionViews(tt.c.Layout(), false)...)
 			if err != nil {
 				t.Fatal(err)
 			}

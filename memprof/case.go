@@ -53,8 +53,11 @@ type Options struct {
 	// default, means automatic: up to min(N, 10,000) instances or 2 s,
 	// whichever comes first (at least 2).
 	Warmup int
-	// Profile, if set, receives the raw heap profile (gzip-compressed
-	// protobuf, openable with go tool pprof).
+	// Profile, if set, receives the raw heap profile the sites were read
+	// from (gzip-compressed protobuf, openable with go tool pprof): of the
+	// profiled pass's 2,048 instances and the 512 beside them (below
+	// their own frame) when the sites were extended to N, of all N
+	// otherwise (Result.AttributedN).
 	Profile io.Writer
 
 	// nGiven records that N was set (by the N option), so that a case of
@@ -71,6 +74,10 @@ type Options struct {
 	// quiet is the pipe to the parent's Quiet of a child that MeasureInChild
 	// started with Child.Quiet; nil otherwise.
 	quiet *quietPipe
+
+	// profileAll profiles all N instances, never fewer (see
+	// attributionPlan): for the tests that compare the two.
+	profileAll bool
 }
 
 // DefaultN is the number of instances measured when no N is given.

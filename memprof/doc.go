@@ -37,7 +37,10 @@
 // objects still live that were allocated below the engine's constructor
 // frame, from a heap profile at runtime.MemProfileRate 1, so exact, with
 // the holder counted apart (HolderBytesPerInstance); Sites splits them
-// by allocation site, with the allocator's slot sizes. Around them, from
+// by allocation site, with the allocator's slot sizes. The profile is of
+// a few thousand instances, its sites extended to N with the live heap
+// of all N, which an unprofiled pass reads (see Passes; AttributedN says
+// from how many instances the sites come). Around them, from
 // the runtime's and the system's own readings: the HeapAlloc delta (a
 // cross-check), runtime memory outside the heap (finalizer and cleanup
 // records) and the heap's metadata, the C heap (glibc's mallinfo2, with
@@ -60,9 +63,15 @@
 //     is checked to return a new, non-nil object each time.
 //  3. CheckMemory refuses an N whose estimate exceeds the memory this
 //     machine has available.
-//  4. Footprint pass, profiling off and the collector on: the memory
-//     readings before and after the N instances are built and the
-//     construction's garbage is collected. Around them, the GC pass
+//  4. Footprint pass, profiling off and the collector on, all N
+//     instances: the memory readings before and after the N instances
+//     are built and the construction's garbage is collected; between
+//     them the engine allocates nothing of its own (the readings, the GC
+//     samples and the quiet requests use memory allocated beforehand, the
+//     resident set is read from /proc/self/statm kept open), so the live
+//     heap's growth from once the holder is allocated (HeapAlloc and
+//     HeapObjects) is what the N instances keep, to within the runtime's
+//     own records (one runtime page). Around them, the GC pass
 //     (gc.go): MarkCycles forced collections with the instances live, and
 //     as many with the holder alone (N nil entries for the pointer
 //     layout, nothing for the others), three before the instances are
@@ -75,14 +84,38 @@
 //     workers use whatever CPU is free, so a child of MeasureInChild with
 //     a Child.Quiet asks its parent to stop the other children while it
 //     reads (SIGSTOP, then SIGCONT).
-//  5. Profile pass, MemProfileRate 1: the N instances are built again
-//     with the collector paused (so no runtime object of a GC lands under
-//     the constructor's frames), two GC cycles settle the heap, and the
-//     heap profile is written while the instances are alive.
+//  5. Profile pass, MemProfileRate 1, with the collector paused (so no
+//     runtime object of a GC lands under the constructor's frames) and on
+//     a goroutine of its own (the profiler walks every frame of every
+//     allocation's stack: a shallow one costs a third as much): 2,048
+//     instances below the engine's constructor frame and 512 below a twin
+//     frame, in one holder of N entries (attributionPlan); all N when N
+//     is at most 2,560, for the slice layout (its one backing array's
+//     slot at N is known from N only) and for one object. When its sites
+//     are to be extended to N, this pass comes before the footprint
+//     pass. Two GC cycles settle the heap, and the heap profile is
+//     written while the instances are alive.
 //  6. Attribution: the profile is read once, with heapscan's streaming
 //     reader, and its in-use samples grouped in one pass
-//     (heapscan.Heap.SummarizeEach): those below the constructor's frame
-//     by site, those below the holder's frame apart.
+//     (heapscan.Heap.SummarizeEach): those below each constructor frame
+//     by site, those below the holder's frame apart. Sites of 2,048
+//     instances are extended to N (extendSites): a site of the same bytes
+//     and objects per instance in both sets costs that in every instance;
+//     one of the same bytes and objects in both is allocated once (a
+//     map's header); the one site that grows otherwise (a map's tables, a
+//     slice grown by append) takes what the N instances keep beyond the
+//     others. With two growing sites the footprint pass samples its
+//     allocations (growthSampleRate), and a growing site whose objects at
+//     N are all large (a slice's backing array) is exact from that
+//     profile. Without a site to take the rest the extended sites must
+//     account for the live heap of the N instances to within one runtime
+//     page, and their figures are then exactly those of a profile of all
+//     N; with one, the live heap of all N is the figure. The sites add up
+//     to the figures. When the sites do not account for the live heap, or
+//     two are left to take the rest (only all N tell their shares), all N
+//     instances are profiled as in step 5 and Result.AttributionFallback
+//     says why. Result.AttributedN is how many instances the sites come
+//     from.
 //
 // MemProfileRate is restored when Measure returns.
 //
@@ -93,7 +126,8 @@
 // nothing between calls; ReportInstances keeps one Result per benchmark
 // name for the life of the process, as the testing package runs a
 // benchmark several times. A writer given with KeepProfile receives the
-// raw profile (gzip-compressed protobuf, for go tool pprof) once and is
+// raw profile the sites were read from (gzip-compressed protobuf, for go
+// tool pprof: of the profiled pass's instances, or of all N) once and is
 // not retained. Attribution is exact in any process, a test binary
 // included: only objects below the engine's constructor frame count.
 // Other goroutines disturb only the whole-footprint readings; a child

@@ -9,7 +9,11 @@ import (
 
 // footprint is one reading of the process's memory, taken between GCs.
 type footprint struct {
-	heapAlloc uint64 // runtime.MemStats.HeapAlloc
+	// heapAlloc and heapObjects are runtime.MemStats.HeapAlloc and
+	// HeapObjects: the bytes and the objects of the heap, live and not yet
+	// freed (right after a collection, the live ones).
+	heapAlloc   uint64
+	heapObjects uint64
 	// otherSys is runtime.MemStats.OtherSys, where the runtime keeps
 	// finalizer and cleanup records. It grows in persistent chunks of
 	// 256 KiB, which the span, mcache, bucket and GC statistics also carve
@@ -26,36 +30,72 @@ type footprint struct {
 	rss      int64  // resident set size, bytes; -1 when unknown
 }
 
-func readFootprint() footprint {
+// readFootprint reads the process's memory; the heap first, so that
+// nothing the reading does is in it. It allocates nothing on the Go heap
+// (the footprint pass's live-heap totals count every object allocated
+// between two readings).
+func readFootprint(s statm) footprint {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	c, why := cHeapInUse()
 	return footprint{
-		heapAlloc: ms.HeapAlloc,
-		otherSys:  ms.OtherSys,
-		metaSys:   ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
-		cHeap:     c,
-		cHeapWhy:  why,
-		rss:       residentBytes(),
+		heapAlloc:   ms.HeapAlloc,
+		heapObjects: ms.HeapObjects,
+		otherSys:    ms.OtherSys,
+		metaSys:     ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
+		cHeap:       c,
+		cHeapWhy:    why,
+		rss:         s.resident(),
 	}
 }
 
-// residentBytes reads the resident set size from /proc/self/statm; it
-// returns -1 where that file does not exist.
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return -1
+// heapCount is a part of the live heap: its bytes and objects.
+type heapCount struct{ bytes, objects int64 }
+
+// liveHeap reads the heap's bytes and objects; it allocates nothing.
+func liveHeap() heapCount {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return heapCount{int64(ms.HeapAlloc), int64(ms.HeapObjects)}
+}
+
+// threadsCreated is how many threads the runtime has started in this
+// process (the threadcreate profile's count); it allocates nothing.
+func threadsCreated() int {
+	n, _ := runtime.ThreadCreateProfile(nil)
+	return n
+}
+
+// sub is h minus o.
+func (h heapCount) sub(o heapCount) heapCount {
+	return heapCount{h.bytes - o.bytes, h.objects - o.objects}
+}
+
+// parseStatm returns the resident set of /proc/self/statm's content b,
+// in pages (its second field), or -1.
+func parseStatm(b []byte) int64 {
+	field, pages, digits := 0, int64(0), 0
+	for _, ch := range b {
+		switch {
+		case ch == ' ' || ch == '\n':
+			if digits > 0 {
+				if field == 1 {
+					return pages
+				}
+				field++
+			}
+			pages, digits = 0, 0
+		case ch >= '0' && ch <= '9' && digits < 18:
+			pages = pages*10 + int64(ch-'0')
+			digits++
+		default:
+			return -1
+		}
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return -1
+	if field == 1 && digits > 0 {
+		return pages
 	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return -1
-	}
-	return pages * int64(os.Getpagesize())
+	return -1
 }
 
 // availableMemory returns MemAvailable from /proc/meminfo in bytes, or 0

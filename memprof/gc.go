@@ -76,18 +76,17 @@ func (g *gcReader) read() (scan, markNs float64) {
 	return scan, markNs
 }
 
-// cycles forces k collections and returns, for each, the heap scan work
-// of the cycle and the time it spent marking.
-func (g *gcReader) cycles(k int) (scan, markNs []float64) {
+// cycles forces len(scan) collections and sets, for each, the heap scan
+// work of the cycle and the time it spent marking (markNs is as long as
+// scan). It allocates nothing.
+func (g *gcReader) cycles(scan, markNs []float64) {
 	_, prev := g.read()
-	for range k {
+	for i := range scan {
 		runtime.GC()
 		s, m := g.read()
-		scan = append(scan, s)
-		markNs = append(markNs, m-prev)
+		scan[i], markNs[i] = s, m-prev
 		prev = m
 	}
-	return scan, markNs
 }
 
 // held is what keeps a pass's instances alive: the engine's holder (the
@@ -106,6 +105,18 @@ type gcReadings struct {
 	beforeScan, beforeMark []float64
 	liveScan, liveMark     []float64
 	afterScan, afterMark   []float64
+}
+
+// newGCReadings returns readings with room for every cycle, allocated
+// before the footprint pass reads anything (taking them allocates
+// nothing).
+func newGCReadings() gcReadings {
+	f := func(n int) []float64 { return make([]float64, n) }
+	return gcReadings{
+		beforeScan: f(holderCyclesBefore), beforeMark: f(holderCyclesBefore),
+		liveScan: f(MarkCycles), liveMark: f(MarkCycles),
+		afterScan: f(MarkCycles - holderCyclesBefore), afterMark: f(MarkCycles - holderCyclesBefore),
+	}
 }
 
 // quietly runs read while the parent keeps the other processes measuring
@@ -128,7 +139,7 @@ func quietly(quiet *quietPipe, read func()) error {
 // instances are released.
 func gcPass(h *held, gr *gcReader, quiet *quietPipe, r *gcReadings) error {
 	return quietly(quiet, func() {
-		r.liveScan, r.liveMark = gr.cycles(MarkCycles)
+		gr.cycles(r.liveScan, r.liveMark)
 		runtime.KeepAlive(h.holder)
 		runtime.KeepAlive(h.many)
 		clear(h.holder)
@@ -137,7 +148,7 @@ func gcPass(h *held, gr *gcReader, quiet *quietPipe, r *gcReadings) error {
 		// keeps for the finalizer, marking them in this cycle, which is
 		// not read; the next frees them, unmarked.
 		runtime.GC()
-		r.afterScan, r.afterMark = gr.cycles(MarkCycles - holderCyclesBefore)
+		gr.cycles(r.afterScan, r.afterMark)
 		runtime.KeepAlive(h.holder)
 	})
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/memprof/memprof/model"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -33,9 +35,11 @@ var measureMu sync.Mutex
 // Frame names the engine looks for in the profile; derived from the
 // functions themselves so that a renamed module keeps working.
 var (
-	constructFrame = funcName(constructInstances)
-	sliceFrame     = funcName(constructSlice)
-	holderFrame    = funcName(allocHolder)
+	constructFrame      = funcName(constructInstances)
+	sliceFrame          = funcName(constructSlice)
+	holderFrame         = funcName(allocHolder)
+	fewerConstructFrame = funcName(constructFewerInstances)
+	fewerSliceFrame     = funcName(constructFewerSlice)
 )
 
 func funcName(f any) string {
@@ -48,9 +52,13 @@ func funcName(f any) string {
 //
 // Attribution stays exact in any process, a test binary included: only
 // objects allocated below the engine's constructor frame, and still live
-// when the profile is written, are counted. Other goroutines' allocations
-// only disturb the HeapAlloc, RSS and off-heap cross-checks; for those,
-// MeasureInChild gives a clean process.
+// when the profile is written, are counted, and the figures at N are
+// checked against the live heap of all N instances (see attribute.go),
+// which another goroutine allocating meanwhile can only make disagree:
+// the case is then profiled at N. Other goroutines' allocations also
+// disturb the HeapAlloc, RSS and off-heap cross-checks, and the figures
+// of a collection whose structure grows in steps (a map), which come
+// from that live heap; for those, MeasureInChild gives a clean process.
 //
 // The instances are released before Measure returns; the Result retains
 // nothing of them.
@@ -84,37 +92,66 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
-	// Pass 1, profiling off: the whole-footprint deltas, then the
-	// collector's readings.
-	before, after, built, gc, err := c.footprintPass(o)
-	if err != nil {
-		return nil, err
+	// The profiled pass of fewer instances comes first, when their sites
+	// will be extended to N: what they say decides whether the footprint
+	// pass samples the sites that grow (see growthSampleRate).
+	plan := c.attributionPlan(o.N)
+	if o.profileAll {
+		plan = attributionPlan{full: o.N}
 	}
-	c.recordOne(r, built)
-	if !o.SkipGC {
-		if err := gc.setFigures(r, o.N); err != nil {
+	var fewer *fewerSites
+	var prof []byte
+	if plan.fewer > 0 {
+		if prof, err = c.profilePass(plan, o.N, false); err != nil {
+			return nil, err
+		}
+		if fewer, err = readFewerSites(c.Layout(), prof, plan); err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.Name, err)
 		}
 	}
 
-	// Pass 2, MemProfileRate 1: the exact heap profile.
-	prof, err := c.profilePass(o.N)
+	// Pass 1, profiling off (or sampling the growing sites), all N
+	// instances: the whole-footprint deltas and the live heap they keep,
+	// then the collector's readings.
+	fp, err := c.footprintPass(o, fewer.sampleRate())
 	if err != nil {
 		return nil, err
+	}
+	before, after := fp.before, fp.after
+	c.recordOne(r, fp.built)
+	if !o.SkipGC {
+		if err := fp.gc.setFigures(r, o.N); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
+
+	// Pass 2, MemProfileRate 1: the sites of fewer instances extended to
+	// N with pass 1's readings, or the heap profile of all N.
+	fallback := ""
+	if fewer != nil {
+		if fallback, err = fewer.extend(r, fp); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+	}
+	if fewer == nil || fallback != "" {
+		plan = attributionPlan{full: o.N}
+		if prof, err = c.profilePass(plan, o.N, fewer == nil && !o.SkipGC); err != nil {
+			return nil, err
+		}
+		if err := attribute(r, c.Layout(), prof); err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.Name, err)
+		}
+		r.AttributionFallback = fallback
 	}
 	if o.Profile != nil {
 		if _, err := o.Profile.Write(prof); err != nil {
 			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
 		}
 	}
-	if err := attribute(r, c.Layout(), prof); err != nil {
-		return nil, fmt.Errorf("case %s: %w", c.Name, err)
-	}
 
 	n := float64(o.N)
-	holder := r.HolderBytesPerInstance * n
 	heapDelta := float64(int64(after.heapAlloc) - int64(before.heapAlloc))
-	r.HeapAllocBytesPerInstance = (heapDelta - holder) / n
+	r.HeapAllocBytesPerInstance = float64(fp.live.bytes) / n
 	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
 	r.OffheapBytesPerInstance = offheap / n
 	// Two readings, each anywhere within a chunk: two chunks over N.
@@ -276,57 +313,143 @@ func settle() {
 	runtime.GC()
 }
 
+// footprintReadings are what the footprint pass reads of N instances.
+type footprintReadings struct {
+	// before and after are the process's memory before the holder is
+	// allocated and once the instances are built and their garbage
+	// collected.
+	before, after footprint
+	// live is what the instances keep: the live heap's growth across
+	// their construction, from once the holder is allocated. Nothing
+	// else is allocated between the readings but what the runtime takes
+	// for itself (a wait's record, and the records of each thread it
+	// starts meanwhile, threads), rarely and little.
+	live    heapCount
+	threads int
+	built   builtInstances
+	gc      gcReadings
+	// sampled is the heap profile the pass wrote while its instances were
+	// alive, when it sampled them (footprintPass's sampleRate); nil
+	// otherwise.
+	sampled []byte
+}
+
 // footprintPass allocates N instances with profiling off and reads the
 // process's memory before and after; around them, unless o.SkipGC, the
 // collector's readings (gcPass): with the holder alone before the
 // instances are built, and with the instances live and then dropped
 // after. It also returns what c.recordOne reads of the instances and how
-// long building them took.
-func (c *Case) footprintPass(o Options) (before, after footprint, built builtInstances, gc gcReadings, err error) {
+// long building them took. Between its readings of the heap the engine
+// allocates nothing (readFootprint, the GC and quiet readings), so that
+// their difference is the instances'.
+//
+// With sampleRate above 0 the pass samples allocations at that
+// runtime.MemProfileRate (growthSampleRate) and keeps the heap profile
+// written once the readings are taken, while the instances are alive
+// (fp.sampled): the sizes at N of the sites that grow in large objects.
+func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, err error) {
 	n, quiet := o.N, o.quiet
 	gr, err := newGCReader()
 	if err != nil {
-		return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	startThreads()
+	fp.gc = newGCReadings()
+	st := openStatm()
+	defer st.close()
+	runtime.MemProfileRate = sampleRate
+	defer func() { runtime.MemProfileRate = 0 }()
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
-	// finalizers queued by the first released.
+	// finalizers queued by the first released (and what sync.Pool caches
+	// the first one moved aside held).
 	debug.FreeOSMemory()
 	runtime.GC()
-	before = readFootprint()
+	fp.before = readFootprint(st)
 	h := c.hold(n)
+	held, threads := liveHeap(), threadsCreated()
 	if !o.SkipGC {
-		if err := quietly(quiet, func() { gc.beforeScan, gc.beforeMark = gr.cycles(holderCyclesBefore) }); err != nil {
-			return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+		if err := quietly(quiet, func() { gr.cycles(fp.gc.beforeScan, fp.gc.beforeMark) }); err != nil {
+			return fp, fmt.Errorf("case %s: %w", c.Name, err)
 		}
 	}
 	start := time.Now()
-	err = c.fill(&h, n)
-	built = c.built(&h, time.Since(start))
+	err = c.fill(&h, n, mainFrames)
+	fp.built = c.built(&h, time.Since(start))
 	if err != nil {
-		return before, after, built, gc, err
+		return fp, err
 	}
-	settle()
-	// Return the pages the construction's garbage left free, so that the
-	// RSS reading holds what the instances keep resident.
+	// One cycle frees the construction's garbage and queues the
+	// finalizers of what has them; FreeOSMemory's cycle frees what they
+	// released, and returns the free pages, so that the RSS reading holds
+	// what the instances keep resident.
+	runtime.GC()
 	debug.FreeOSMemory()
-	after = readFootprint()
+	fp.after = readFootprint(st)
+	fp.live = heapCount{int64(fp.after.heapAlloc), int64(fp.after.heapObjects)}.sub(held)
+	fp.threads = threadsCreated() - threads
+	if sampleRate > 0 {
+		var buf bytes.Buffer
+		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
+			return fp, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+		}
+		runtime.MemProfileRate = 0
+		fp.sampled = buf.Bytes()
+	}
 	if o.SkipGC {
 		runtime.KeepAlive(h.holder)
 		runtime.KeepAlive(h.many)
-		return before, after, built, gc, nil
+		return fp, nil
 	}
-	if err := gcPass(&h, gr, quiet, &gc); err != nil {
-		return before, after, built, gc, fmt.Errorf("case %s: %w", c.Name, err)
+	if err := gcPass(&h, gr, quiet, &fp.gc); err != nil {
+		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	return before, after, built, gc, nil
+	return fp, nil
 }
 
-// profilePass allocates N instances at MemProfileRate 1 and returns the
-// heap profile written while they are alive.
-func (c *Case) profilePass(n int) ([]byte, error) {
-	runtime.GC() // frees the footprint pass's instances
+// attributionPlan says which instances the profiled pass builds: full
+// instances below the engine's constructor frames and, when fewer is not
+// zero, that many more below their twins (fewerFrames), built beside them to
+// tell the sites that cost the same per instance from those that do not.
+type attributionPlan struct{ full, fewer int }
+
+// The profiled pass builds at most attributionFull instances below the
+// engine's constructor frames and attributionFewer below their twins: a
+// few thousand, so that every site of an instance appears in thousands of
+// them, and multiples of 64 (the suites cycle through 64 vectors). They
+// are four times apart, so that a structure growing in steps (a map's
+// tables, a slice grown by append, rounded to the allocator's size
+// classes) does not keep the same bytes in both, which would make it look
+// like a structure's header, allocated once.
+const (
+	attributionFull  = 2048
+	attributionFewer = 512
+)
+
+// attributionPlan returns what the profiled pass of n instances builds:
+// all n when there are few (no more than the two sets would be), or one
+// instance (the single layout), or when the layout holds them in one
+// backing array (the slice layout: its slot at N comes from N);
+// attributionFull and attributionFewer instances otherwise, from which
+// attribute extends the sites to N.
+func (c *Case) attributionPlan(n int) attributionPlan {
+	if n <= attributionFull+attributionFewer || c.Layout() == model.Slice || c.Layout() == model.Single {
+		return attributionPlan{full: n}
+	}
+	return attributionPlan{full: attributionFull, fewer: attributionFewer}
+}
+
+// profilePass builds the instances of plan at MemProfileRate 1, on a
+// shallow stack (onShallowStack), and returns the heap profile written
+// while they are alive. Unless collected (the GC pass dropped and
+// collected the footprint pass's instances), it collects them first. The
+// pointer layout's holder is one of n entries, as the footprint pass's,
+// of which the two sets take the first ones: the profile has the
+// holder's figure at N.
+func (c *Case) profilePass(plan attributionPlan, n int, collected bool) ([]byte, error) {
+	if !collected {
+		runtime.GC() // frees the footprint pass's instances
+	}
 	// The rate stays 1 until the profile is written: the profile's period
 	// and its scaling are taken from the rate at write time.
 	runtime.MemProfileRate = 1
@@ -338,7 +461,18 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	// runtime frames, cannot tell them from the instances. The footprint
 	// pass keeps the collector on, so its RSS is not inflated by garbage.
 	gcPercent := debug.SetGCPercent(-1)
-	h, err := c.build(n)
+	var full, fewer held
+	var err error
+	onShallowStack(func() {
+		h := c.hold(n)
+		if h.holder != nil {
+			full.holder, fewer.holder = h.holder[:plan.full], h.holder[plan.full:plan.full+plan.fewer]
+		}
+		if err = c.fill(&full, plan.full, mainFrames); err != nil || plan.fewer == 0 {
+			return
+		}
+		err = c.fill(&fewer, plan.fewer, fewerFrames)
+	})
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return nil, err
@@ -348,15 +482,11 @@ func (c *Case) profilePass(n int) ([]byte, error) {
 	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
 		return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
 	}
-	runtime.KeepAlive(h.holder)
-	runtime.KeepAlive(h.many)
+	for _, h := range []*held{&full, &fewer} {
+		runtime.KeepAlive(h.holder)
+		runtime.KeepAlive(h.many)
+	}
 	return buf.Bytes(), nil
-}
-
-// build makes the n instances and returns what keeps them alive.
-func (c *Case) build(n int) (held, error) {
-	h := c.hold(n)
-	return h, c.fill(&h, n)
 }
 
 // hold returns what will keep n instances alive, still empty: the
@@ -369,10 +499,25 @@ func (c *Case) hold(n int) held {
 	return held{holder: allocHolder(n)}
 }
 
-// fill makes the n instances into h.
-func (c *Case) fill(h *held, n int) error {
+// frames are the engine's constructor frames a pass builds instances
+// below: the profile tells the instances of each apart by them.
+type frames struct {
+	instances func(newFn func(int) any, holder []any) (at int, panicked any)
+	slice     func(newSlice func(int) any, n int) (v any, panicked any)
+}
+
+var (
+	// mainFrames build every pass's instances.
+	mainFrames = frames{constructInstances, constructSlice}
+	// fewerFrames build the profiled pass's other instances (see
+	// attributionPlan).
+	fewerFrames = frames{constructFewerInstances, constructFewerSlice}
+)
+
+// fill makes the n instances into h, below the frames f.
+func (c *Case) fill(h *held, n int, f frames) error {
 	if many := c.newMany(); many != nil {
-		v, p := constructSlice(many, n)
+		v, p := f.slice(many, n)
 		if p != nil {
 			return fmt.Errorf("case %s: %s(%d) panicked: %v", c.Name, c.manyName(), n, p)
 		}
@@ -383,7 +528,7 @@ func (c *Case) fill(h *held, n int) error {
 		return nil
 	}
 	holder := h.holder
-	if at, p := constructInstances(c.New, holder); p != nil {
+	if at, p := f.instances(c.New, holder); p != nil {
 		return fmt.Errorf("case %s: New(%d) panicked: %v", c.Name, at, p)
 	}
 	for i, v := range holder {
@@ -421,6 +566,35 @@ func allocHolder(n int) []any {
 //
 //go:noinline
 func constructInstances(newFn func(int) any, holder []any) (at int, panicked any) {
+	return buildInstances(newFn, holder)
+}
+
+// constructSlice calls NewSlice(n) or NewAll(n). Everything allocated below this frame
+// and still live is charged to the instances.
+//
+//go:noinline
+func constructSlice(newSlice func(int) any, n int) (v any, panicked any) {
+	return buildSlice(newSlice, n)
+}
+
+// constructFewerInstances is constructInstances below a frame of its own:
+// the profiled pass's other instances (see attributionPlan).
+//
+//go:noinline
+func constructFewerInstances(newFn func(int) any, holder []any) (at int, panicked any) {
+	return buildInstances(newFn, holder)
+}
+
+// constructFewerSlice is constructSlice below a frame of its own.
+//
+//go:noinline
+func constructFewerSlice(newSlice func(int) any, n int) (v any, panicked any) {
+	return buildSlice(newSlice, n)
+}
+
+// buildInstances fills holder with New(i) and returns what New panicked
+// with, if it did, and at which i.
+func buildInstances(newFn func(int) any, holder []any) (at int, panicked any) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked = p
@@ -433,11 +607,9 @@ func constructInstances(newFn func(int) any, holder []any) (at int, panicked any
 	return 0, nil
 }
 
-// constructSlice calls NewSlice(n) or NewAll(n). Everything allocated below this frame
-// and still live is charged to the instances.
-//
-//go:noinline
-func constructSlice(newSlice func(int) any, n int) (v any, panicked any) {
+// buildSlice calls newSlice(n) and returns what it panicked with, if it
+// did.
+func buildSlice(newSlice func(int) any, n int) (v any, panicked any) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked = p

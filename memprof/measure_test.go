@@ -39,11 +39,14 @@ func TestMain(m *testing.M) {
 	if ChildRequested() {
 		err := ServeChild(func(name string) (Case, error) {
 			c, ok := testCases[name]
+			if !ok && childLookup != nil {
+				return childLookup(name)
+			}
 			if !ok {
 				return Case{}, fmt.Errorf("no test case %q", name)
 			}
 			return c, nil
-		}, append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp))...)
+		}, append(append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp)), childTasks...)...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -157,7 +157,8 @@ func opLoop(run func() error, n int) error {
 	return nil
 }
 
-// siteKey names an allocation site: the allocating function and line.
+// siteKey names an allocation site: the allocating function and line (for
+// op sites, and across the views of the profiled pass's profiles).
 type siteKey struct {
 	function, file string
 	line           int64

@@ -160,6 +160,7 @@ func (q *Quiet) serve(p *os.Process, r io.Reader, w io.Writer) {
 // measuring alone) does nothing.
 type quietPipe struct {
 	r, w *os.File
+	buf  [1]byte // a request, then its answer: asking allocates nothing
 }
 
 // The descriptors of a child's quiet pipe: the first two of
@@ -185,14 +186,14 @@ func (g *quietPipe) ask(req byte) error {
 	if g == nil {
 		return nil
 	}
-	if _, err := g.w.Write([]byte{req}); err != nil {
+	g.buf[0] = req
+	if _, err := g.w.Write(g.buf[:]); err != nil {
 		return fmt.Errorf("asking the parent for quiet: %w", err)
 	}
-	buf := make([]byte, 1)
-	if _, err := io.ReadFull(g.r, buf); err != nil {
+	if _, err := io.ReadFull(g.r, g.buf[:]); err != nil {
 		return fmt.Errorf("asking the parent for quiet: %w", err)
 	}
-	if buf[0] != answerOK {
+	if g.buf[0] != answerOK {
 		return fmt.Errorf("asking the parent for quiet: it could not stop or continue the other children")
 	}
 	return nil

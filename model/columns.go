@@ -284,6 +284,16 @@ var Columns = []Column{
 		}
 		return exact(m.BuildNs)
 	}),
+	// How many instances the sites were profiled on, and why all N were
+	// when fewer did not tell the figures at N.
+	instanceFigure("attributed_n", "sites from", Count, inFiles|InTable, func(m *Measurement) Cell {
+		if m.AttributedN == 0 {
+			return Cell{State: Unknown} // a file older than the figure
+		}
+		return exact(float64(m.AttributedN))
+	}),
+	{Name: "attribution_fallback", Label: "attribution fallback", Unit: Text, Show: inFiles,
+		Instance: func(r *Result) Cell { return words(r.AttributionFallback) }},
 	{Name: "sites", Unit: List, Show: InJSON},
 	{Name: "sweep", Unit: List, Show: InJSON},
 

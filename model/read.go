@@ -199,7 +199,8 @@ func readingResults(name string) string {
 //   - a measured instance row (no error) has a positive n and non-negative
 //     finite bytes and allocations per instance (and sizes, sites); every
 //     other figure is finite (off-heap, RSS and unaccounted figures are
-//     differences of readings and may be negative);
+//     differences of readings and may be negative), and attributed_n,
+//     where the file has it, is in [1, n];
 //   - a measured operation row has non-negative finite times and samples,
 //     and its median and quartiles are those of its samples_ns
 //     (SummarizeSamples), so that every reader judges the same figure;
@@ -427,6 +428,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, Single)
 		}
 		c.gcFigures(&r.Measurement)
+		c.attributed(&r.Measurement)
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
 			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
@@ -588,6 +590,18 @@ func (c *checker) checkOpCost(o *OpCost) {
 		}
 		c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
 		c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
+	}
+}
+
+// attributed checks a measured row's attributed_n (absent in files
+// written before it): a positive number of instances, at most n.
+func (c *checker) attributed(m *Measurement) {
+	switch {
+	case m.AttributedN == 0:
+	case m.AttributedN < 0:
+		c.add("attributed_n is %d, want a positive number of instances", m.AttributedN)
+	case m.AttributedN > m.N:
+		c.add("attributed_n is %d, more than the row's n %d: the sites come from at most the instances measured", m.AttributedN, m.N)
 	}
 }
 

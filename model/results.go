@@ -143,6 +143,19 @@ type Measurement struct {
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
 	Sites []Site `json:"sites"`
+	// AttributedN is how many instances the sites were profiled on: N,
+	// or a few thousand of them when the engine profiled fewer and
+	// extended their sites to N with the live heap of all N (memprof's
+	// passes: a site that costs the same in every instance is exact from
+	// fewer; the one that grows in steps, such as a map's tables, takes
+	// what the N instances keep beyond the others). It is at most N; 0
+	// (the field absent) in files written before it was recorded.
+	AttributedN int `json:"attributed_n,omitempty"`
+	// AttributionFallback, when set, says why all N instances were
+	// profiled although fewer were first: their sites did not account for
+	// what the N instances keep, or two of them grow in steps.
+	// AttributedN is then N.
+	AttributionFallback string `json:"attribution_fallback,omitempty"`
 
 	// BuildNs is how long building the one object of a single-layout case
 	// took (a KZG context: the trusted setup loaded and its tables

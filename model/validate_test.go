@@ -158,6 +158,11 @@ func TestReadResultsRefuses(t *testing.T) {
 			[]string{sig + "build_ns is -1, want a non-negative number"}},
 		{"single layout of 1000 instances", func(d doc) { d.row("instances", 0)["layout"] = "single" },
 			[]string{"instances[0] (Signature/blst/affine/single): n is 1000 for layout single, want 1 (one object per process)"}},
+		// The engine's sites come from at most the n instances measured.
+		{"attributed_n above n", func(d doc) { d.row("instances", 0)["attributed_n"] = 1001 },
+			[]string{sig + "attributed_n is 1001, more than the row's n 1000: the sites come from at most the instances measured"}},
+		{"attributed_n negative", func(d doc) { d.row("instances", 0)["attributed_n"] = -4096 },
+			[]string{sig + "attributed_n is -4096, want a positive number of instances"}},
 		{"every problem reported", func(d doc) {
 			d.row("instances", 0)["bytes_per_instance"] = nil
 			d.row("instances", 2)["allocs_per_instance"] = -2
@@ -216,6 +221,9 @@ func TestReadResultsAccepts(t *testing.T) {
 			r := d.row("instances", 0)
 			r["rss_bytes_per_instance"], r["unaccounted_bytes_per_instance"], r["heapalloc_bytes_per_instance"] = -12.5, -80, -0.25
 		}},
+		{"sites from fewer instances than n", func(d doc) { d.row("instances", 0)["attributed_n"] = 512 }},
+		{"sites from all n", func(d doc) { d.row("instances", 0)["attributed_n"] = 1000 }},
+		{"attributed_n absent (an older file)", func(d doc) { delete(d.row("instances", 0), "attributed_n") }},
 		{"same case in two schemes", func(d doc) {
 			r := map[string]any{}
 			for k, v := range d.row("instances", 0) {

@@ -148,8 +148,9 @@ func TestThroughputSites(t *testing.T) {
 // allocated on some calls only (a math/big buffer too small for the
 // result, a sync.Pool miss, a slice grown by doubling, a goroutine's
 // descriptor) falls differently in each; one 16-byte block (the smallest
-// slot) or 5% of the figure.
-func sitesTolerance(bytesPerOp float64) float64 { return max(16, bytesPerOp/20) }
+// slot) or 10% of the figure (circl's verify, whose math/big buffers
+// depend on the data, was seen 5.0% apart over two profiled calls).
+func sitesTolerance(bytesPerOp float64) float64 { return max(16, bytesPerOp/10) }
 
 func sitesMatch(sum, bytesPerOp float64) bool {
 	return math.Abs(sum-bytesPerOp) <= sitesTolerance(bytesPerOp)

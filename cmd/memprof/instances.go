@@ -17,13 +17,18 @@ var instancesCommand = &command{
 	Name:      "instances",
 	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
-	Long: `Instances allocates N instances of each selected case in a fresh child
-process at runtime.MemProfileRate=1, keeps them alive, writes a heap profile
-and attributes its in-use bytes and objects to the instance constructor. It
-prints bytes and allocations per instance, the representation's unsafe.Sizeof,
-the slot size the allocator used, off-heap runtime memory, the HeapAlloc
-cross-check, the harness's holder, the C heap, the RSS growth and the part of
-it nothing above explains (unaccounted), and the allocation sites. Beside
+	Long: `Instances measures each selected case in a fresh child process: it
+allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
+keeps them alive, writes a heap profile and attributes its in-use bytes and
+objects to the instance constructor, site by site; then it allocates N
+instances with profiling off, reads the live heap, off-heap, C heap and RSS
+they keep, and extends the sites to N with that live heap (all N are
+profiled when that does not tell the figures at N: sites from, and in JSON
+attributed_n and attribution_fallback, say which). It prints bytes and
+allocations per instance, the representation's unsafe.Sizeof, the slot size
+the allocator used, off-heap runtime memory, the HeapAlloc cross-check, the
+harness's holder, the C heap, the RSS growth and the part of it nothing
+above explains (unaccounted), and the allocation sites. Beside
 the bytes and objects, the collector's share: the heap bytes it scans per
 instance on every cycle (GC scan B) and the time it spends marking them
 (GC mark/cycle: the median of 7 forced collections, quartiles and samples in
