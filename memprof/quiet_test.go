@@ -4,6 +4,8 @@ package memprof
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strconv"
@@ -39,6 +41,29 @@ func waitState(t *testing.T, p *os.Process, stopped bool) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("process %d: state %s, want stopped %v", p.Pid, st, stopped)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stoppedOrGone polls until p is stopped (state T), a zombie (Z, X) or
+// reaped, or fails after a few seconds; it returns the last state read.
+func stoppedOrGone(p *os.Process) (string, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p.Pid) + "/stat")
+		if errors.Is(err, fs.ErrNotExist) {
+			return "gone", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 0 && (f[0] == "T" || f[0] == "Z" || f[0] == "X") {
+			return f[0], nil
+		}
+		if time.Now().After(deadline) {
+			return strings.Join(f[:min(len(f), 1)], ""), errors.New("not stopped after 5 s")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -94,8 +119,14 @@ func TestMeasureInChildQuiet(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		readings++
+		// observe runs on the parent's goroutine for the reading child:
+		// it reports with Errorf (Fatal would leave the turn held and
+		// the run hung). A child may have exited as it was stopped (a
+		// zombie, or reaped): it runs no more either.
 		for _, p := range stopped {
-			waitState(t, p, true)
+			if st, err := stoppedOrGone(p); err != nil {
+				t.Errorf("process %d: state %s, want it stopped while process %d reads: %v", p.Pid, st, reading.Pid, err)
+			}
 		}
 	}
 	child := Child{Args: []string{"-test.run=^$"}, Quiet: q}
