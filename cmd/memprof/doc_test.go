@@ -284,6 +284,15 @@ func compareDocTable(t *testing.T, ex docExample, spec docSpec, want, got docTab
 			continue
 		}
 		compared = append(compared, k)
+		if e.Layout == model.Collection && only == "" {
+			// A structure is not a fixed-size value: its figures and
+			// sites move by a map's table or a worker goroutine's
+			// records from run to run (blst's BatchUncompress: 200.71
+			// and 200.72 B). It must be there; its figures are not
+			// compared.
+			t.Logf("%s: figures not compared: a collection's are not fixed by its type", k)
+			continue
+		}
 		w, g := wantRows[k], gotRows[k]
 		if len(w) != len(g) {
 			t.Errorf("%s: %s: README shows %d rows, the command prints %d", where, k, len(w), len(g))
