@@ -230,11 +230,7 @@ func TestInterruptSignals(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("finds children in /proc")
 	}
-	bin := filepath.Join(t.TempDir(), "memprof")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	for _, c := range interruptCases {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {

@@ -17,24 +17,7 @@ func TestWithoutCgo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the module without cgo")
 	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
-	root := moduleRoot(t)
-	env := append(os.Environ(), "CGO_ENABLED=0")
-	goCmd := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command(gobin, args...)
-		cmd.Dir, cmd.Env = root, env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("CGO_ENABLED=0 go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	bin := filepath.Join(t.TempDir(), "memprof-nocgo")
-	goCmd("build", "-o", bin, "./cmd/memprof")
+	bin := buildCLI(t, "CGO_ENABLED=0")
 
 	out, err := exec.Command(bin, "list", "--format", "json").Output()
 	if err != nil {
@@ -80,6 +63,24 @@ func TestWithoutCgo(t *testing.T) {
 	if !strings.Contains(s, "blst needs cgo") || !strings.Contains(s, "gnark") {
 		t.Errorf("table without cgo lacks the blst reason or the gnark rows:\n%s", s)
 	}
+}
+
+// buildCLI builds the memprof binary into a temporary directory, with env
+// added to the environment, and returns its path; without a go command on
+// PATH the test is skipped.
+func buildCLI(t *testing.T, env ...string) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "memprof")
+	cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/memprof")
+	cmd.Dir, cmd.Env = moduleRoot(t), append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", strings.Join(env, " "), err, out)
+	}
+	return bin
 }
 
 func moduleRoot(t *testing.T) string {
