@@ -29,7 +29,8 @@ const (
 )
 
 // liveResolution is how far the N instances' live heap, read across a
-// pass in which the runtime started threads new threads, can be from
+// pass in which the runtime started `threads` new threads (few, since
+// startThreads runs first), can be from
 // what they keep, times plan.full.
 func liveResolution(threads int, full int64) heapCount {
 	pages := int64(1 + max(threads, 0))
