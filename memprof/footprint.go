@@ -1,8 +1,10 @@
 package memprof
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 )
@@ -24,10 +26,13 @@ type footprint struct {
 	// metaSys sums the heap's own metadata taken from those chunks:
 	// MSpanSys, MCacheSys, BuckHashSys and GCSys. It grows with the heap
 	// (about one span record per 8 KiB), not with any one object.
-	metaSys  uint64
-	cHeap    int64  // glibc malloc in use; valid when cHeapWhy == ""
-	cHeapWhy string // why cHeap is not available
-	rss      int64  // resident set size, bytes; -1 when unknown
+	metaSys uint64
+	// stackInuse is runtime.MemStats.StackInuse: the goroutine stacks'
+	// spans, outside the heap.
+	stackInuse uint64
+	cHeap      int64  // glibc malloc in use; valid when cHeapWhy == ""
+	cHeapWhy   string // why cHeap is not available
+	rss        int64  // resident set size, bytes; -1 when unknown
 }
 
 // readFootprint reads the process's memory; the heap first, so that
@@ -43,11 +48,67 @@ func readFootprint(s statm) footprint {
 		heapObjects: ms.HeapObjects,
 		otherSys:    ms.OtherSys,
 		metaSys:     ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
+		stackInuse:  ms.StackInuse,
 		cHeap:       c,
 		cHeapWhy:    why,
 		rss:         s.resident(),
 	}
 }
+
+// The runtime keeps a record outside the heap for every finalizer
+// (runtime.SetFinalizer) and every cleanup (runtime.AddCleanup) of a live
+// object: runtime.specialfinalizer and runtime.specialCleanup
+// (runtime/mheap.go, Go 1.26: a 24-byte special header and 32 bytes of
+// the function and its argument's description), from fixed-size
+// allocators counted in runtime.MemStats.OtherSys. TestRecordSizes checks
+// them against OtherSys's growth in a fresh process.
+const (
+	finalizerRecordBytes = 56
+	cleanupRecordBytes   = 56
+)
+
+// The runtime/metrics that count finalizers and cleanups the runtime has
+// queued to run, each once, when the collector finds its object
+// unreachable.
+const (
+	metricFinalizersQueued = "/gc/finalizers/queued:finalizers"
+	metricCleanupsQueued   = "/gc/cleanups/queued:cleanups"
+)
+
+// finalizerReader reads the queued finalizer and cleanup counts into
+// samples allocated once, so that a reading allocates nothing.
+type finalizerReader struct{ samples []metrics.Sample }
+
+// newFinalizerReader returns a reader, having read once (the runtime
+// builds its table of metrics on the first read).
+func newFinalizerReader() (*finalizerReader, error) {
+	r := &finalizerReader{samples: []metrics.Sample{{Name: metricFinalizersQueued}, {Name: metricCleanupsQueued}}}
+	metrics.Read(r.samples)
+	for _, s := range r.samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return nil, fmt.Errorf("this Go runtime (%s) has no metric %s", runtime.Version(), s.Name)
+		}
+	}
+	return r, nil
+}
+
+// read returns how many finalizers and cleanups the runtime has queued
+// so far.
+func (r *finalizerReader) read() (finalizers, cleanups uint64) {
+	metrics.Read(r.samples)
+	return r.samples[0].Value.Uint64(), r.samples[1].Value.Uint64()
+}
+
+// Goroutine stacks are allocated from spans of stackSpanBytes (the
+// runtime's _StackCacheSize), which the stack figure may be off by; each
+// thread the runtime starts takes a stack for its scheduler (g0) and one
+// for its signal handler, up to threadStackBytes, in those spans where
+// the runtime allocates them (it does not with cgo, which lets the
+// thread library allocate g0's).
+const (
+	stackSpanBytes   = 32 << 10
+	threadStackBytes = 48 << 10
+)
 
 // heapCount is a part of the live heap: its bytes and objects.
 type heapCount struct{ bytes, objects int64 }
