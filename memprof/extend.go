@@ -3,9 +3,7 @@ package memprof
 import (
 	"fmt"
 	"math"
-	"os"
 
-	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
 )
 
@@ -22,13 +20,14 @@ import (
 // of the heap profile do not show (a wait record taken from or returned
 // to its central cache, which every collection empties, allocated while
 // profiling was off): sites that account for a build's live heap to
-// within liveSlackBytes and liveSlackObjects account for it. Across the
+// within liveSlackBytes and liveSlackObjects account for it (a goroutine's
+// descriptor takes 480 B, a wait record 112 B). Across the
 // footprint pass, which does not profile every allocation, the runtime
 // also keeps the records of each thread it starts (7 objects, 5.5 KiB in
 // Go 1.26, when a cgo call or a collection wakes one): one runtime page
 // more for each.
 const (
-	liveSlackBytes   = 1 << 10
+	liveSlackBytes   = 2 << 10
 	liveSlackObjects = 16
 )
 
@@ -231,11 +230,17 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	// left is what the N instances keep beyond the other sites, times
 	// plan.full.
 	left := heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
-	if debugAccounts {
-		fmt.Fprintf(os.Stderr, "memprof: extending to %d: live %+v left %.1f B %.2f objects, rest site %d, threads %d, sample rate %d\n", r.N, fp.live, float64(left.bytes)/float64(full), float64(left.objects)/float64(full), rest, fp.threads, rate)
+	if fp.sampled != nil {
+		// The runtime's records the sampled profile shows (a goroutine's
+		// descriptor, wait records), estimated, when that brings the
+		// sites closer to the live heap.
+		rt := heapCount{fp.sampled.runtime.bytes * full, fp.sampled.runtime.objects * full}
+		if without := left.sub(rt); abs(without.bytes) < abs(left.bytes) {
+			left = without
+		}
 	}
 	if debugAccounts {
-		fmt.Fprintf(os.Stderr, "memprof: extending to %d: live %+v left %.1f B %.2f objects, rest site %d, threads %d, sample rate %d\n", r.N, fp.live, float64(left.bytes)/float64(full), float64(left.objects)/float64(full), rest, fp.threads, rate)
+		debugf("extending to %d: live %+v left %.1f B %.2f objects, rest site %d, threads %d, sample rate %d", r.N, fp.live, float64(left.bytes)/float64(full), float64(left.objects)/float64(full), rest, fp.threads, rate)
 	}
 	tol := liveTolerance(fp.threads)
 	tolFull := heapCount{tol.bytes * full, tol.objects * full}
@@ -249,18 +254,37 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 		return account + fmt.Sprintf(": more than %s less, leaving nothing to the site that grows (%s:%d)", slack, f.full[rest].site.function, f.full[rest].site.line)
 	case rest >= 0:
 		left = heapCount{max(left.bytes, 0), max(left.objects, 0)}
-		if at, ok := sampled[f.full[rest].site]; ok && at.sampled >= heapscan.MinSampled {
-			// The sampled profile's estimate of the site at N, known to
-			// about 1/sqrt(samples): the rest must be about that, or part
-			// of it is not the site's.
-			est := float64(at.bytes)
-			if d := perN(left.bytes)*n - est; math.Abs(d) > 4*est/math.Sqrt(float64(at.sampled))+float64(tol.bytes) {
-				return account + fmt.Sprintf(": the site that grows (%s:%d) would take %.4g B per instance, where the heap profile of the %d instances, sampled every %d B, says it holds about %.4g", f.full[rest].site.function, f.full[rest].site.line, perN(left.bytes), r.N, rate, est/n)
-			}
-		}
 		known.bytes += left.bytes
 		known.objects += left.objects
 		r.HeapResolution = float64(tol.bytes) / n
+	}
+
+	// Every site's figure at N must be what the sampled profile of the N
+	// instances says it holds, to four standard deviations of its
+	// estimate and the tolerance: a site whose figure the profiled
+	// instances do not tell (shared growth every few thousand instances,
+	// taken for a structure's header; a rest that is not the growing
+	// site's) is profiled at N.
+	for i, row := range f.full {
+		if fp.sampled == nil || row.site == unattributedKey {
+			continue
+		}
+		at := sampled[row.site] // none sampled: zero
+		var atN, objectsAtN float64 // bytes and objects at N, as extended
+		switch {
+		case f.classes[i] == perInstance:
+			atN, objectsAtN = float64(row.bytes)*n/float64(full), float64(row.objects)*n/float64(full)
+		case f.classes[i] == once:
+			atN, objectsAtN = float64(row.bytes), float64(row.objects)
+		case exactAtN(at):
+			continue
+		default:
+			atN, objectsAtN = float64(left.bytes)/float64(full), float64(left.objects)/float64(full)
+		}
+		sigma := max(at.sigma(), estimateSigma(atN, objectsAtN, rate))
+		if d := math.Abs(atN - float64(at.bytes)); d > 4*sigma+float64(tol.bytes) {
+			return fmt.Sprintf("site %s:%d keeps %.4g B per instance as extended from %d instances, where the heap profile of the %d, sampled every %d B, says %.4g (to %.2g)", row.site.function, row.site.line, atN/n, full, r.N, rate, float64(at.bytes)/n, (4*sigma+float64(tol.bytes))/n)
+		}
 	}
 
 	r.BytesPerInstance, r.AllocsPerInstance = perN(known.bytes), perN(known.objects)
@@ -293,6 +317,19 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	r.HolderBytesPerInstance = float64(f.holder.bytes) / n
 	r.AttributedN = f.plan.full
 	return ""
+}
+
+// estimateSigma is the standard deviation of a sampled profile's estimate
+// of a site that holds bytes in objects objects, at sampling rate rate:
+// each of its objects, of their mean size z and sampled with probability
+// p, adds z²(1-p)/p to the variance.
+func estimateSigma(bytes, objects float64, rate int) float64 {
+	if objects <= 0 || bytes <= 0 || rate <= 1 {
+		return 0
+	}
+	z := bytes / objects
+	p := 1 - math.Exp(-z/float64(rate))
+	return math.Sqrt(objects * z * z * (1 - p) / p)
 }
 
 // resultSite is the result's site of row, its figures not set.

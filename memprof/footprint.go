@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // footprint is one reading of the process's memory, taken between GCs.
@@ -67,22 +68,34 @@ const (
 	cleanupRecordBytes   = 56
 )
 
-// The runtime/metrics that count finalizers and cleanups the runtime has
-// queued to run, each once, when the collector finds its object
-// unreachable.
+// The runtime/metrics that count the finalizers and cleanups the runtime
+// has queued to run, each once, when the collector found its object
+// unreachable, and those it has run; and the stack size of new
+// goroutines.
 const (
-	metricFinalizersQueued = "/gc/finalizers/queued:finalizers"
-	metricCleanupsQueued   = "/gc/cleanups/queued:cleanups"
+	metricFinalizersQueued   = "/gc/finalizers/queued:finalizers"
+	metricFinalizersExecuted = "/gc/finalizers/executed:finalizers"
+	metricCleanupsQueued     = "/gc/cleanups/queued:cleanups"
+	metricCleanupsExecuted   = "/gc/cleanups/executed:cleanups"
+	metricStartingStack      = "/gc/stack/starting-size:bytes"
 )
 
-// finalizerReader reads the queued finalizer and cleanup counts into
-// samples allocated once, so that a reading allocates nothing.
-type finalizerReader struct{ samples []metrics.Sample }
+// queueReader reads those metrics into samples allocated once, so that a
+// reading allocates nothing.
+type queueReader struct{ samples []metrics.Sample }
 
-// newFinalizerReader returns a reader, having read once (the runtime
-// builds its table of metrics on the first read).
-func newFinalizerReader() (*finalizerReader, error) {
-	r := &finalizerReader{samples: []metrics.Sample{{Name: metricFinalizersQueued}, {Name: metricCleanupsQueued}}}
+// queueCounts are the queued and run finalizers and cleanups so far.
+type queueCounts struct {
+	finalizersQueued, finalizersRun, cleanupsQueued, cleanupsRun uint64
+}
+
+// newQueueReader returns a reader, having read once (the runtime builds
+// its table of metrics on the first read).
+func newQueueReader() (*queueReader, error) {
+	r := &queueReader{}
+	for _, name := range []string{metricFinalizersQueued, metricFinalizersExecuted, metricCleanupsQueued, metricCleanupsExecuted, metricStartingStack} {
+		r.samples = append(r.samples, metrics.Sample{Name: name})
+	}
 	metrics.Read(r.samples)
 	for _, s := range r.samples {
 		if s.Value.Kind() != metrics.KindUint64 {
@@ -92,11 +105,48 @@ func newFinalizerReader() (*finalizerReader, error) {
 	return r, nil
 }
 
-// read returns how many finalizers and cleanups the runtime has queued
-// so far.
-func (r *finalizerReader) read() (finalizers, cleanups uint64) {
+// read returns the counts so far.
+func (r *queueReader) read() queueCounts {
 	metrics.Read(r.samples)
-	return r.samples[0].Value.Uint64(), r.samples[1].Value.Uint64()
+	v := func(i int) uint64 { return r.samples[i].Value.Uint64() }
+	return queueCounts{v(0), v(1), v(2), v(3)}
+}
+
+// startingStack is the size of the stack a new goroutine gets now (the
+// runtime adapts it to the stacks its collections scan).
+func (r *queueReader) startingStack() int64 {
+	metrics.Read(r.samples)
+	return int64(r.samples[4].Value.Uint64())
+}
+
+// maxDrain bounds how long drain waits for finalizers and cleanups to run.
+const maxDrain = time.Second
+
+// drain collects garbage until no finalizer or cleanup the collections
+// queued is left to run (or maxDrain has passed), so that objects an
+// earlier pass left with finalizers (resurrected until theirs has run)
+// are freed before a pass reads the heap, not during its build.
+func (r *queueReader) drain() {
+	deadline := time.Now().Add(maxDrain)
+	last := r.read()
+	runtime.GC()
+	for {
+		c := r.read()
+		switch {
+		case c.finalizersRun < c.finalizersQueued || c.cleanupsRun < c.cleanupsQueued:
+			if time.Now().After(deadline) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+			continue
+		case c == last:
+			return // the last collection queued nothing more: settled
+		}
+		// Some ran since: collect what they released (and the objects
+		// they kept), which may queue more.
+		last = c
+		runtime.GC()
+	}
 }
 
 // Goroutine stacks are allocated from spans of stackSpanBytes (the
@@ -104,11 +154,24 @@ func (r *finalizerReader) read() (finalizers, cleanups uint64) {
 // thread the runtime starts takes a stack for its scheduler (g0) and one
 // for its signal handler, up to threadStackBytes, in those spans where
 // the runtime allocates them (it does not with cgo, which lets the
-// thread library allocate g0's).
+// thread library allocate g0's); and each P keeps up to freeStacksPerP
+// exited goroutines with their stacks of the starting size, for new
+// goroutines to reuse (runtime.gfput; the collector frees those of the
+// global list), so that a build's new goroutines may take up to that
+// many stacks that were already counted.
 const (
 	stackSpanBytes   = 32 << 10
 	threadStackBytes = 48 << 10
+	freeStacksPerP   = 63
 )
+
+// stackResolution is how far the growth of the stacks in use across a
+// build can be from the stacks its goroutines keep, in bytes, when the
+// runtime started threads threads meanwhile and new goroutines get
+// stacks of starting bytes.
+func stackResolution(threads int, starting int64) int64 {
+	return stackSpanBytes + int64(max(threads, 0))*threadStackBytes + freeStacksPerP*int64(runtime.GOMAXPROCS(0))*starting
+}
 
 // heapCount is a part of the live heap: its bytes and objects.
 type heapCount struct{ bytes, objects int64 }

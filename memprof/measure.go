@@ -153,7 +153,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
 	r.OffheapBytesPerInstance = float64(fp.finalizers*finalizerRecordBytes+fp.cleanups*cleanupRecordBytes) / n
 	r.StackBytesPerInstance = float64(int64(after.stackInuse)-int64(before.stackInuse)) / n
-	r.StackResolution = float64(stackSpanBytes+int64(max(fp.threads, 0))*threadStackBytes) / n
+	r.StackResolution = float64(stackResolution(fp.threads, fp.startingStack)) / n
 	meta := float64(int64(after.metaSys) - int64(before.metaSys))
 	r.RuntimeMetadataBytesPerInstance = meta / n
 	var cheap float64
@@ -330,6 +330,9 @@ type footprintReadings struct {
 	// runtime's counts of queued finalizers and cleanups moved by them
 	// when the instances were dropped and collected.
 	finalizers, cleanups int64
+	// startingStack is the stack size of new goroutines once the
+	// instances were built.
+	startingStack int64
 	// sampleRate is the rate at which the pass sampled its allocations
 	// (footprintSampleRate), 0 for none; sampled is what the sampled heap
 	// profile says the build added, within the measurement's scope.
@@ -358,7 +361,7 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	if err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	fr, err := newFinalizerReader()
+	qr, err := newQueueReader()
 	if err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
@@ -378,6 +381,7 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	// finalizers queued by the first released (and what sync.Pool caches
 	// the first one moved aside held), and what taking the snapshot of the
 	// heap profile's records left.
+	qr.drain()
 	debug.FreeOSMemory()
 	if sampleRate > 0 {
 		snapBefore = recsBefore.snapshot()
@@ -419,7 +423,8 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 			runtime.GC()
 		}
 	}
-	fin0, clean0 := fr.read()
+	fp.startingStack = qr.startingStack()
+	q0 := qr.read()
 	if o.SkipGC {
 		runtime.KeepAlive(h.holder)
 		runtime.KeepAlive(h.many)
@@ -429,8 +434,8 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	} else if err := gcPass(&h, gr, quiet, &fp.gc); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	fin1, clean1 := fr.read()
-	fp.finalizers, fp.cleanups = int64(fin1-fin0), int64(clean1-clean0)
+	q1 := qr.read()
+	fp.finalizers, fp.cleanups = int64(q1.finalizersQueued-q0.finalizersQueued), int64(q1.cleanupsQueued-q0.cleanupsQueued)
 	if sampleRate > 0 {
 		a := account(snapBefore, snapshotOf(afterRecs), sc, sampleRate)
 		fp.sampled = &a
@@ -485,9 +490,18 @@ type profiledSet struct {
 }
 
 // unexplained is the part of the set's live heap that neither its sites
-// nor the runtime's records explain.
+// nor the runtime's records explain. The runtime's records that the
+// snapshots show may or may not be in the live heap's readings (a thread
+// the runtime starts for the collection that publishes a snapshot
+// allocates its records after the reading before it): of the two
+// accounts, with and without them, the one closer to the live heap.
 func (p profiledSet) unexplained() heapCount {
-	return p.live.sub(p.account.total()).sub(p.account.runtime)
+	without := p.live.sub(p.account.total())
+	with := without.sub(p.account.runtime)
+	if abs(with.bytes) <= abs(without.bytes) {
+		return with
+	}
+	return without
 }
 
 // profiledPass is what the profiled pass read: its sets of instances (the
@@ -514,6 +528,9 @@ type profiledPass struct {
 func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope, keep bool) (*profiledPass, error) {
 	if !collected {
 		runtime.GC() // frees the footprint pass's instances
+	}
+	if qr, err := newQueueReader(); err == nil {
+		qr.drain() // and those an earlier pass left with finalizers
 	}
 	pass := &profiledPass{plan: plan}
 	buf := newRecordBuffer(recordSpare)
@@ -583,7 +600,7 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 	}
 	if debugAccounts {
 		for i, set := range pass.sets {
-			fmt.Fprintf(os.Stderr, "memprof: %s: profiled set %d of %d: live %+v sites %+v runtime %+v outside %+v unexplained %+v threads %d\n", c.Name, i, []int{plan.full, plan.fewer}[i], set.live, set.account.total(), set.account.runtime, set.account.outside, set.unexplained(), pass.threads)
+			debugf("%s: profiled set %d of %d: live %+v sites %+v runtime %+v outside %+v unexplained %+v threads %d", c.Name, i, []int{plan.full, plan.fewer}[i], set.live, set.account.total(), set.account.runtime, set.account.outside, set.unexplained(), pass.threads)
 		}
 	}
 	runtime.MemProfileRate = 1

@@ -1,6 +1,7 @@
 package memprof
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"runtime"
@@ -216,7 +217,14 @@ type siteRow struct {
 	// allocBytes is what the site allocated in the pass, freed or not
 	// (scaled as bytes).
 	allocBytes int64
+	// variance is the variance of bytes, an estimate from a sampled
+	// profile (0 from an exact one): each live object of size z sampled
+	// with probability p, standing for z/p bytes, adds (z/p)²(1-p).
+	variance float64
 }
+
+// sigma is the standard deviation of the row's bytes.
+func (r siteRow) sigma() float64 { return math.Sqrt(r.variance) }
 
 // buildAccount is what one build added to the heap, from the difference
 // of two snapshots: its sites, the runtime's records apart, the holder's,
@@ -288,6 +296,11 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		r.objects += objects
 		r.sampled += dIn
 		r.allocBytes += allocBytes
+		if rate > 1 && dIn > 0 {
+			p := 1 - math.Exp(-float64(k.size)/float64(rate))
+			z := float64(k.size) / p
+			r.variance += float64(dIn) * z * z * (1 - p)
+		}
 		if dIn > 0 && !slices.Contains(r.sizes, k.size) {
 			r.sizes = append(r.sizes, k.size)
 		}
@@ -334,6 +347,17 @@ func (a buildAccount) total() heapCount {
 	return t
 }
 
-// debugAccounts, when set (MEMPROF_DEBUG_ACCOUNTS), prints what each
-// pass's builds added and explained: a tool for developing the engine.
+// debugAccounts, when set (MEMPROF_DEBUG_ACCOUNTS names a file), appends
+// what each pass's builds added and explained there: a tool for
+// developing the engine.
 var debugAccounts = os.Getenv("MEMPROF_DEBUG_ACCOUNTS") != ""
+
+// debugf appends a line to the MEMPROF_DEBUG_ACCOUNTS file.
+func debugf(format string, args ...any) {
+	f, err := os.OpenFile(os.Getenv("MEMPROF_DEBUG_ACCOUNTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, format+"\n", args...)
+}

@@ -220,7 +220,13 @@ var Columns = []Column{
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
 	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),
 
-	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
+	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell {
+		return resolved(m.BytesPerInstance, m.HeapResolution, math.Inf(1))
+	}),
+	// 0: exact (the sites of all N, or extended and checked against a
+	// sampled profile of all N); otherwise the part of the live heap the
+	// runtime's records and threads may take.
+	instanceFigure("heap_resolution_bytes_per_instance", "B/instance resolution", Bytes, inFiles, func(m *Measurement) Cell { return exact(m.HeapResolution) }),
 	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
 	// The collector's share, beside the bytes and objects: scan bytes and
 	// mark time per instance (per cycle), each known to its resolution.
@@ -259,6 +265,14 @@ var Columns = []Column{
 		return resolved(m.OffheapBytesPerInstance, m.OffheapResolution, math.Inf(1))
 	}),
 	instanceFigure("offheap_resolution_bytes_per_instance", "off-heap resolution B", Bytes, InJSON, func(m *Measurement) Cell { return recorded(m.OffheapResolution) }),
+	// Goroutine stacks the instances keep alive, outside the heap.
+	instanceFigure("stack_bytes_per_instance", "stack B", Bytes, everywhere, func(m *Measurement) Cell {
+		if m.StackResolution <= 0 {
+			return Cell{State: Unknown} // a file older than the figure
+		}
+		return resolved(m.StackBytesPerInstance, m.StackResolution, math.Inf(1))
+	}),
+	instanceFigure("stack_resolution_bytes_per_instance", "stack resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.StackResolution) }),
 	instanceFigure("runtime_metadata_bytes_per_instance", "runtime metadata B", Bytes, InJSON, func(m *Measurement) Cell { return exact(m.RuntimeMetadataBytesPerInstance) }),
 	instanceFigure("heapalloc_bytes_per_instance", "HeapAlloc B", Bytes, everywhere, func(m *Measurement) Cell { return exact(m.HeapAllocBytesPerInstance) }),
 	instanceFigure("holder_bytes_per_instance", "holder B", Bytes, everywhere, func(m *Measurement) Cell { return exact(m.HolderBytesPerInstance) }),
@@ -343,6 +357,13 @@ var Columns = []Column{
 	{Name: "allocs_depend_on_gomaxprocs", Label: "allocs depend on GOMAXPROCS", Unit: Text, Show: inFiles,
 		Throughput: func(r *ThroughputRow) Cell {
 			if r.CoresDependent {
+				return words("yes")
+			}
+			return words("")
+		}},
+	{Name: "allocs_depend_on_scheduling", Label: "allocs depend on scheduling", Unit: Text, Show: inFiles,
+		Throughput: func(r *ThroughputRow) Cell {
+			if r.SchedulingDependent {
 				return words("yes")
 			}
 			return words("")
