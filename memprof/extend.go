@@ -269,7 +269,7 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 		if fp.sampled == nil || row.site == unattributedKey {
 			continue
 		}
-		at := sampled[row.site] // none sampled: zero
+		at := sampled[row.site]     // none sampled: zero
 		var atN, objectsAtN float64 // bytes and objects at N, as extended
 		switch {
 		case f.classes[i] == perInstance:
