@@ -266,7 +266,7 @@ var Columns = []Column{
 	}),
 	instanceFigure("offheap_resolution_bytes_per_instance", "off-heap resolution B", Bytes, InJSON, func(m *Measurement) Cell { return recorded(m.OffheapResolution) }),
 	// Goroutine stacks the instances keep alive, outside the heap.
-	instanceFigure("stack_bytes_per_instance", "stack B", Bytes, everywhere, func(m *Measurement) Cell {
+	instanceFigure("stack_bytes_per_instance", "stack B", Bytes, InTable|inFiles, func(m *Measurement) Cell {
 		if m.StackResolution <= 0 {
 			return Cell{State: Unknown} // a file older than the figure
 		}
