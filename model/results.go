@@ -121,8 +121,10 @@ type Measurement struct {
 	// it can be.
 	StackBytesPerInstance float64 `json:"stack_bytes_per_instance"`
 	// StackResolution is the stack figure's resolution: one span of
-	// stacks, and the two stacks of each thread the runtime started
-	// meanwhile, over N. 0 in files written before the figure.
+	// stacks, the stacks the runtime keeps with exited goroutines for new
+	// ones to reuse (up to 63 per P, of the starting size), and the two
+	// stacks of each thread the runtime started meanwhile, over N. 0 in
+	// files written before the figure.
 	StackResolution float64 `json:"stack_resolution_bytes_per_instance,omitempty"`
 	// HeapResolution is how far BytesPerInstance can be from what the N
 	// instances keep: 0 when it is exact (its sites come from a heap
