@@ -11,14 +11,20 @@ import (
 // liveTolerance), a site of that, model.UnattributedSite. The figures are
 // the sum of the sites; they are exact (r.HeapResolution 0): every
 // allocation of the build was recorded, and the live heap was read across
-// the same build. r retains the sites' slot-size slices.
+// the same build; but for what no site explains, read from the live heap
+// with the runtime's own churn in it (r.HeapResolution is then that
+// tolerance). r retains the sites' slot-size slices.
 func fillFigures(r *Result, layout model.Layout, pass *profiledPass) {
 	set := pass.sets[0]
 	n := float64(r.N)
 	var bytesTotal, objects int64
 	var maxSlot int64
 	r.Sites = nil
+	r.HeapResolution = 0
 	for _, row := range setRows(set) {
+		if row.site == unattributedKey {
+			r.HeapResolution = float64(liveTolerance(0).bytes) / n
+		}
 		bytesTotal += row.bytes
 		objects += row.objects
 		for _, s := range row.sizes {
@@ -32,7 +38,6 @@ func fillFigures(r *Result, layout model.Layout, pass *profiledPass) {
 	// C memory keeps nothing on the Go heap (see the C-heap figure).
 	r.BytesPerInstance = float64(bytesTotal) / n
 	r.AllocsPerInstance = float64(objects) / n
-	r.HeapResolution = 0
 	// A collection has no one slot per instance.
 	switch layout {
 	case model.Pointer:

@@ -3,6 +3,7 @@ package memprof
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/memprof/memprof/model"
 )
@@ -28,7 +29,7 @@ import (
 // more for each.
 const (
 	liveSlackBytes   = 2 << 10
-	liveSlackObjects = 16
+	liveSlackObjects = 64
 )
 
 // liveTolerance is how far the sites' account of a build can be from its
@@ -230,20 +231,21 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	// left is what the N instances keep beyond the other sites, times
 	// plan.full.
 	left := heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
-	if fp.sampled != nil {
+	tol := liveTolerance(fp.threads)
+	tolFull := heapCount{tol.bytes * full, tol.objects * full}
+	if fp.sampled != nil && rest < 0 {
 		// The runtime's records the sampled profile shows (a goroutine's
 		// descriptor, wait records), estimated, when that brings the
-		// sites closer to the live heap.
+		// sites closer to the live heap. (A site that takes the rest
+		// takes them, to the tolerance.)
 		rt := heapCount{fp.sampled.runtime.bytes * full, fp.sampled.runtime.objects * full}
-		if without := left.sub(rt); abs(without.bytes) < abs(left.bytes) {
+		if without := left.sub(rt); abs(without.bytes) < abs(left.bytes) && abs(without.objects) <= abs(left.objects)+tolFull.objects {
 			left = without
 		}
 	}
 	if debugAccounts {
 		debugf("extending to %d: live %+v left %.1f B %.2f objects, rest site %d, threads %d, sample rate %d", r.N, fp.live, float64(left.bytes)/float64(full), float64(left.objects)/float64(full), rest, fp.threads, rate)
 	}
-	tol := liveTolerance(fp.threads)
-	tolFull := heapCount{tol.bytes * full, tol.objects * full}
 	perN := func(v int64) float64 { return float64(v) / (float64(full) * n) }
 	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
 	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))
@@ -313,6 +315,11 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	}
 	if f.layout == model.Pointer {
 		r.SlotBytes = float64(maxSlot)
+	}
+	if slices.ContainsFunc(f.full, func(row siteRow) bool { return row.site == unattributedKey }) {
+		// What no site explains comes from the live heap, with the
+		// runtime's own churn in it.
+		r.HeapResolution = float64(tol.bytes) / n
 	}
 	r.HolderBytesPerInstance = float64(f.holder.bytes) / n
 	r.AttributedN = f.plan.full
