@@ -50,15 +50,19 @@ func funcName(f any) string {
 // keeps alive. It holds a process-wide lock while it runs, sets
 // runtime.MemProfileRate to 1 for the profiled pass and restores it after.
 //
-// Attribution stays exact in any process, a test binary included: only
-// objects allocated below the engine's constructor frame, and still live
-// when the profile is written, are counted, and the figures at N are
-// checked against the live heap of all N instances (see attribute.go),
-// which another goroutine allocating meanwhile can only make disagree:
-// the case is then profiled at N. Other goroutines' allocations also
-// disturb the HeapAlloc, RSS and off-heap cross-checks, and the figures
-// of a collection whose structure grows in steps (a map), which come
-// from that live heap; for those, MeasureInChild gives a clean process.
+// In a process shared with other code, a test binary included, only
+// objects allocated below the engine's constructor frame are attributed
+// to sites (other goroutines' allocations cannot be told from the
+// instances'), and what else the live heap of a build holds is the
+// (unattributed) site, reported with the figure (model.UnattributedSite):
+// objects a worker goroutine allocated for the instances, and whatever
+// other goroutines allocated meanwhile. Other goroutines' allocations
+// also disturb the HeapAlloc, RSS and off-heap cross-checks. A process
+// of its own (MeasureInChild, ServeChild) attributes every object its
+// builds add, on any goroutine, to the site that allocated it. (The
+// engine reads the heap profile's records, which keep an allocation's
+// first 32 frames: in a shared process, an object allocated deeper below
+// the constructor than that is (unattributed) too.)
 //
 // The instances are released before Measure returns; the Result retains
 // nothing of them.
@@ -94,7 +98,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 
 	// The profiled pass of fewer instances comes first, when their sites
 	// will be extended to N: what they allocate decides the rate at which
-	// the footprint pass samples all N (footprintSampleRate).
+	// the footprint pass samples all N (fewerSites.sampleRate).
 	plan := c.attributionPlan(o.N)
 	if o.profileAll {
 		plan = attributionPlan{full: o.N}
@@ -167,7 +171,8 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if before.rss >= 0 && after.rss >= 0 {
 		rss := float64(after.rss - before.rss)
 		r.RSSBytesPerInstance = rss / n
-		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - cheap) / n
+		stacks := float64(int64(after.stackInuse) - int64(before.stackInuse))
+		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - stacks - cheap) / n
 		// Each reading counts whole pages (off by up to one), and is
 		// taken while the runtime fills an off-heap chunk, resident page
 		// by page but counted whole by OtherSys and the metadata figures

@@ -97,8 +97,9 @@ type Measurement struct {
 	// RSSBytesPerInstance is the resident-set growth per instance.
 	RSSBytesPerInstance float64 `json:"rss_bytes_per_instance"`
 	// UnaccountedBytesPerInstance is the RSS growth that neither the Go heap
-	// (HeapAlloc delta, holder included), the off-heap runtime memory, the
-	// runtime's metadata nor the C heap explains. RSSResolution says how
+	// (HeapAlloc delta, holder included), the runtime's memory outside it
+	// (MemStats.OtherSys), the runtime's metadata, the goroutine stacks nor
+	// the C heap explains. RSSResolution says how
 	// far from the truth it can be.
 	UnaccountedBytesPerInstance float64 `json:"unaccounted_bytes_per_instance"`
 	// RSSResolution is the resolution of RSSBytesPerInstance and
