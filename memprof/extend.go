@@ -243,9 +243,6 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 			left = without
 		}
 	}
-	if debugAccounts {
-		debugf("extending to %d: live %+v left %.1f B %.2f objects, rest site %d, threads %d, sample rate %d", r.N, fp.live, float64(left.bytes)/float64(full), float64(left.objects)/float64(full), rest, fp.threads, rate)
-	}
 	perN := func(v int64) float64 { return float64(v) / (float64(full) * n) }
 	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
 	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))

@@ -603,11 +603,6 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 			live:    lives[i],
 		})
 	}
-	if debugAccounts {
-		for i, set := range pass.sets {
-			debugf("%s: profiled set %d of %d: live %+v sites %+v runtime %+v outside %+v unexplained %+v threads %d", c.Name, i, []int{plan.full, plan.fewer}[i], set.live, set.account.total(), set.account.runtime, set.account.outside, set.unexplained(), pass.threads)
-		}
-	}
 	runtime.MemProfileRate = 1
 	if keep {
 		var buf bytes.Buffer

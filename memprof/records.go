@@ -1,9 +1,7 @@
 package memprof
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -345,19 +343,4 @@ func (a buildAccount) total() heapCount {
 		t.objects += r.objects
 	}
 	return t
-}
-
-// debugAccounts, when set (MEMPROF_DEBUG_ACCOUNTS names a file), appends
-// what each pass's builds added and explained there: a tool for
-// developing the engine.
-var debugAccounts = os.Getenv("MEMPROF_DEBUG_ACCOUNTS") != ""
-
-// debugf appends a line to the MEMPROF_DEBUG_ACCOUNTS file.
-func debugf(format string, args ...any) {
-	f, err := os.OpenFile(os.Getenv("MEMPROF_DEBUG_ACCOUNTS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, format+"\n", args...)
 }
