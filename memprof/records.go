@@ -233,6 +233,9 @@ type buildAccount struct {
 	runtime heapCount
 	holder  heapCount
 	outside heapCount
+	// freed is what the sites that freed more than they allocated
+	// (objects live before the build) lost.
+	freed heapCount
 	// allocBytes is everything the build allocated, freed or not, on any
 	// goroutine, the holder excepted.
 	allocBytes int64
@@ -304,7 +307,16 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		}
 	}
 	for _, r := range rows {
-		if r.bytes == 0 && r.objects == 0 {
+		switch {
+		case r.bytes == 0 && r.objects == 0:
+			continue
+		case r.bytes < 0 || r.objects < 0:
+			// More freed at the site than the build allocated there:
+			// objects live before the build that it freed. No site
+			// keeps them; the live heap's growth shows them, and what
+			// no site explains is their account.
+			a.freed.bytes += r.bytes
+			a.freed.objects += r.objects
 			continue
 		}
 		slices.Sort(r.sizes)
