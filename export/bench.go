@@ -91,8 +91,12 @@ const EstimatedSample = 100 * time.Millisecond
 // which benchfmt.Writer cannot do (it writes one key per line);
 // benchfmt.Reader reads them back as the same metadata. Failed cases and
 // unavailable combinations have no line: the format has no way to say
-// "not measured".
+// "not measured". Two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bench(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
 		for _, u := range BenchUnits {
 			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {

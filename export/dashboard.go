@@ -113,8 +113,12 @@ func samples(n int) string {
 }
 
 // GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter.
+// array github-action-benchmark reads with tool: customSmallerIsBetter;
+// two cases with one name are an error (ErrAmbiguousNames).
 func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, ActionBenchmarkEntries(rs))
 }
 
@@ -167,8 +171,12 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]Bencher
 }
 
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json.
+// bencher run --adapter json; two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bencher(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, BencherMetrics(rs))
 }
 

@@ -75,7 +75,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	budgetsPath := fs.String("budgets", "memprof.budgets.yaml", "read budgets from `file`")
 	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
-	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (>= 1)")
+	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
 	var to timingFlags
@@ -91,8 +91,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}); done {
 		return code
 	}
-	if *headroom < 1 {
-		return inv.usageError("--headroom must be >= 1, got %v", *headroom)
+	if !(*headroom >= 1 && *headroom <= gate.MaxHeadroom) {
+		return inv.usageError("--headroom must be a number from 1 to %d, got %v", gate.MaxHeadroom, *headroom)
 	}
 	var opts workflow.Options
 	if err := cf.options(&opts); err != nil {
@@ -136,7 +136,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			inv.throughputFailed(err)
 		}
 	}
-	rep := gate.Check(f, rs, gate.CheckOptions{})
+	// The budgets select from the registry, so a case the results lack is
+	// an error, not a budget that checks less than it says.
+	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry)})
 
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
