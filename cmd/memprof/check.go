@@ -22,8 +22,8 @@ every budget against measurements: those of a saved results file
 budgets select (each in its own child process, as 'memprof instances') and
 timings of the operations they select (as 'memprof throughput').
 
-Each budget selects cases by type, lib, repr, layout, scheme and op (an
-omitted key selects all) and bounds max_bytes_per_instance,
+Each budget selects cases by type, lib, repr, layout, scheme, op and param
+(an omitted key selects all) and bounds max_bytes_per_instance,
 max_allocs_per_instance, max_offheap_bytes_per_instance,
 max_c_heap_bytes_per_instance, max_scan_bytes_per_instance,
 max_gc_mark_ns_per_instance (the collector's share per instance: heap
@@ -35,6 +35,15 @@ figure above its budget by no more than its resolution warns. A time
 budget whose operation could not be timed (the libraries disagree, the
 operation failed, or the results file has no
 throughput rows) is an error, never a pass.
+
+A budget selects the cases memprof knows (as 'memprof list' shows them),
+not only those the results hold: a selected case the results lack is an
+error naming it, unless the budget says optional: true (then it is
+skipped); a selector, or a param value, that matches no case memprof knows
+makes the file invalid. A budget on a figure the results lack (a file
+older than the figure) is an error, never a pass. Sizes are 0 to 1 TiB,
+durations 0 to 1 hour, counts 0 to 10^12, min_delta at most 100% or the
+budget; a budgets file is one YAML document.
 
 Each failure names the case, the metric, measured vs budget and by how
 much, and the budget's file:line, owner and reason. --format markdown
@@ -52,8 +61,7 @@ allocation budgets stay exact.
 
 With --update, check rewrites each limit in the file to the current
 measurement (bytes, scan bytes and allocations exactly, times as median x
---headroom),
-keeping keys, comments and layout, atomically.
+--headroom, from 1 to 100), keeping keys, comments and layout, atomically.
 
 A results file is validated before anything is checked (every problem is
 reported as FILE: instances[12] (case): problem); times are the median and
