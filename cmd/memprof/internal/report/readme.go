@@ -163,17 +163,16 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("**Throughput.** This results file has no throughput rows, so the tables show bytes per instance only and there are no trade-off charts.")
 		mw.Line("")
 	}
-	if rs.Agreement != nil {
-		ok := "agreed"
-		if !rs.Agreement.OK {
-			ok = "did NOT agree"
-		}
+	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
-		if slices.ContainsFunc(rs.Agreement.Libs, model.Lib.IsKZG) {
-			checks = render.AgreementChecks(rs.Agreement) // KZG (issue 14)
+		if slices.ContainsFunc(a.Libs, model.KZG.HasLib) {
+			checks = render.AgreementChecks(a) // KZG (issue 14)
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (%s).\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases, checks)
-		mw.Line("")
+		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
+	} else if a != nil {
+		for _, f := range a.Families {
+			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.FamilyChecks(f.Family))
+		}
 	}
 	for _, n := range opts.Notes {
 		mw.Printf("**Note.** %s\n", strings.TrimSpace(n))
@@ -186,6 +185,21 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Printf("- [`%s`](%s): %s\n", f, f, describeFile(f))
 	}
 	return mw.Err()
+}
+
+// writeAgreement writes the paragraph of one agreement check, of family
+// when it is not "" (a record of several families).
+func writeAgreement(mw *render.MarkdownWriter, family model.Family, libs []model.Lib, ok bool, cases int, checks string) {
+	state := "agreed"
+	if !ok {
+		state = "did NOT agree"
+	}
+	title := "Agreement"
+	if family != "" {
+		title += " (" + string(family) + ")"
+	}
+	mw.Printf("**%s.** Before timing, %s %s on %d deterministic cases (%s).\n", title, model.Join(libs), state, cases, checks)
+	mw.Line("")
 }
 
 // writeType writes the section of one type: bytes per instance beside the
