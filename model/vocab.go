@@ -8,7 +8,8 @@ import (
 
 // Type is the kind of object a case measures or an operation handles: a
 // secret key, a public key, a signature, a raw curve point, or a whole
-// structure of a real client (a scenario).
+// structure of a real client (a scenario). Every type belongs to one
+// family (Type.Family).
 type Type string
 
 // Lib names the crypto library that makes the objects.
