@@ -46,8 +46,10 @@ type Options struct {
 	// 0 means memprof.DefaultSamples and memprof.DefaultMinSample.
 	Samples   int
 	MinSample time.Duration
-	// Agree is the agreement check run before any operation is timed
-	// (and by Verify); nil means agree.Run.
+	// Agree is BLS12-381's agreement check, run before any of its
+	// operations is timed (and by Verify); nil means agree.Run. The
+	// checks of the families after KZG come from the registry
+	// (suites.FamilyCheck).
 	Agree func(*suites.Registry) (*agree.Report, error)
 	// AgreeKZG is the KZG agreement check, run before any KZG operation
 	// is timed (and by Verify); nil means suites/agree/kzg.Run. Agree
