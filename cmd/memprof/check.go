@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
@@ -23,14 +24,12 @@ budgets select (each in its own child process, as 'memprof instances') and
 timings of the operations they select (as 'memprof throughput').
 
 Each budget selects cases by type, lib, repr, layout, scheme, op and param
-(an omitted key selects all) and bounds max_bytes_per_instance,
-max_allocs_per_instance, max_offheap_bytes_per_instance,
-max_c_heap_bytes_per_instance, max_scan_bytes_per_instance,
-max_gc_mark_ns_per_instance (the collector's share per instance: heap
-bytes scanned and mark time per cycle) or max_ns_per_op. Sizes and
-durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time budget
-(ns/op, GC mark) fails only when the median exceeds it and so does the
-whole interquartile range; otherwise it warns. An off-heap or scan
+(an omitted key selects all) and bounds one or more of these figures:
+
+` + limitsHelp() + `
+Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time
+budget (ns/op, GC mark) fails only when the median exceeds it and so does
+the whole interquartile range; otherwise it warns. An off-heap or scan
 figure above its budget by no more than its resolution warns. A time
 budget whose operation could not be timed (the libraries disagree, the
 operation failed, or the results file has no
@@ -76,6 +75,16 @@ the budgets file is invalid (unknown keys, bad values, a selector that
 matches nothing) or the results file is missing, too large or invalid; with
 --update an invalid input leaves the budgets file untouched.`,
 	Run: runCheck,
+}
+
+// limitsHelp lists the budget keys and the figures they bound, one a
+// line, from the one list of figures (gate.Metrics).
+func limitsHelp() string {
+	var b strings.Builder
+	for _, m := range gate.Metrics {
+		fmt.Fprintf(&b, "\t%-32s%s\n", m.Key(), m)
+	}
+	return b.String()
 }
 
 func runCheck(ctx context.Context, inv *invocation, args []string) int {
