@@ -22,13 +22,7 @@ var BenchUnits = benchUnits(model.RowInstances)
 // benchFigures are the figures of kind with a unit in the Go benchmark
 // format (model.Figure.Bench).
 func benchFigures(kind model.RowKind) []*model.Figure {
-	var out []*model.Figure
-	for _, f := range model.FiguresOf(kind) {
-		if f.Bench != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Bench != "" })
 }
 
 func benchUnits(kind model.RowKind) []string {

@@ -19,13 +19,7 @@ import (
 // dashboardFigures are the figures of kind with a Dashboard unit, or
 // with a Bencher measure (bencher set).
 func dashboardFigures(kind model.RowKind, bencher bool) []*model.Figure {
-	var out []*model.Figure
-	for _, f := range model.FiguresOf(kind) {
-		if !bencher && f.Dashboard != "" || bencher && f.Bencher != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return !bencher && f.Dashboard != "" || bencher && f.Bencher != "" })
 }
 
 // quartilesOf returns the first and third quartiles of the samples f is

@@ -400,9 +400,15 @@ func FigureNamed(name string) *Figure {
 
 // FiguresOf returns the figures of one kind of row, in order.
 func FiguresOf(kind RowKind) []*Figure {
+	return FiguresWhere(kind, func(*Figure) bool { return true })
+}
+
+// FiguresWhere returns the figures of one kind of row that keep keeps, in
+// order: those with a Compare metric, an export name, a budget key.
+func FiguresWhere(kind RowKind, keep func(*Figure) bool) []*Figure {
 	var out []*Figure
 	for _, f := range Figures {
-		if f.Row == kind {
+		if f.Row == kind && keep(f) {
 			out = append(out, f)
 		}
 	}
