@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"errors"
+	"math/big"
 	"strconv"
 	"sync"
 
@@ -81,10 +82,10 @@ func Address(uncompressed []byte) [AddressBytes]byte {
 // order is N, the order of the group, and halfOrder ⌊N/2⌋, 32 bytes
 // big-endian each.
 var order, halfOrder = func() ([32]byte, [32]byte) {
-	n := secp256k1.Params().N
+	n := secp256k1.Params().N // decred's own: not to be modified
 	var o, h [32]byte
 	n.FillBytes(o[:])
-	n.Rsh(n, 1).FillBytes(h[:])
+	new(big.Int).Rsh(n, 1).FillBytes(h[:])
 	return o, h
 }()
 
