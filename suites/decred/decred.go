@@ -121,7 +121,7 @@ func entryImpls() map[model.Key]secpkit.Impl {
 				*a = secpkit.Address(objects().pubs[i].SerializeUncompressed())
 				return a
 			}),
-		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding ecdsa.SignCompact's V‖R‖S converted to R‖S‖V (SignCompact allocates the same 65-byte pointer-free object, and takes tens of µs)",
+		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding ecdsa.SignCompact's V‖R‖S converted to R‖S‖V (SignCompact allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
 			func(v *secpkit.Values, i int) *[65]byte { s := new([65]byte); *s = v.RSV[i]; return s }),
 		key(model.Secp256k1Signature, model.RS): made("new([64]byte) holding the R‖S of the signature",
 			func(v *secpkit.Values, i int) *[64]byte { s := new([64]byte); *s = [64]byte(v.RSV[i][:64]); return s }),
@@ -133,7 +133,7 @@ func entryImpls() map[model.Key]secpkit.Impl {
 			}),
 	}
 	m[key(model.Secp256k1Signature, model.DER)] = secpkit.Impl{
-		Constructor: "(*ecdsa.Signature).Serialize: DER of 70 to 72 bytes (strict, low S), the slice's backing array kept (a []byte field holds its 24-byte header beside)",
+		Constructor: "(*ecdsa.Signature).Serialize: DER of at most 72 bytes (strict, low S), the slice's backing array kept (a []byte field holds its 24-byte header beside)",
 		SizeHint:    secpkit.MaxDERBytes,
 		Case: func() memprof.Case {
 			c := secpkit.Pointer(values, func(_ *secpkit.Values, i int) *byte { return unsafe.SliceData(objects().sigs[i].Serialize()) })

@@ -46,7 +46,7 @@ var values = secpkit.ValuesOf(string(lib), func(sk *[32]byte, hash *[32]byte) (c
 // key u (uncompressed) as crypto.ToECDSA makes one: the struct, and three
 // big.Ints set from 32 bytes each (crypto.ToECDSA's D by SetBytes, X and Y
 // by SetBytes in secp256k1's ScalarMult). It leaves out ToECDSA's scalar
-// multiplication (tens of µs) and keeps alive the same objects, which
+// multiplication and keeps alive the same objects, which
 // TestPrivateKeyAsToECDSA checks.
 func privateKey(sk *[32]byte, u *[65]byte) *ecdsa.PrivateKey {
 	return &ecdsa.PrivateKey{
@@ -94,7 +94,7 @@ func entryImpls() map[model.Key]secpkit.Impl {
 				*a = crypto.PubkeyToAddress(*publicKey(&v.Uncompressed[i]))
 				return a
 			}),
-		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding crypto.Sign's R‖S‖V (crypto.Sign allocates the same 65-byte pointer-free object, and takes tens of µs)",
+		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding crypto.Sign's R‖S‖V (crypto.Sign allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
 			func(v *secpkit.Values, i int) *[65]byte { s := new([65]byte); *s = v.RSV[i]; return s }),
 		key(model.Secp256k1Signature, model.RS): made("new([64]byte) holding the R‖S of crypto.Sign's signature",
 			func(v *secpkit.Values, i int) *[64]byte { s := new([64]byte); *s = [64]byte(v.RSV[i][:64]); return s }),
