@@ -114,3 +114,13 @@ func TestSenderCaches(t *testing.T) {
 		return [20]byte{}
 	})
 }
+
+// TestSenderCacheScan: the collector scans nothing per entry of the
+// address map (a [32]byte key, a [20]byte value) and at least the map's
+// pointer per entry of the key map.
+func TestSenderCacheScan(t *testing.T) {
+	word := float64(unsafe.Sizeof(uintptr(0)))
+	secptest.CheckSenderCacheScan(t, Suite(), 5_000,
+		map[model.Repr]float64{model.MapPointer: word},
+		map[model.Repr]float64{model.MapAddress: word / 8})
+}

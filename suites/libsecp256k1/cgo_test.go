@@ -165,3 +165,15 @@ func TestSenderCaches(t *testing.T) {
 		return [20]byte{}
 	})
 }
+
+// TestSenderCacheScan: the collector scans nothing per entry of the
+// address map; per entry of the key map at least the map's pointer, the
+// struct's interface and two pointers, and the two big.Ints' word
+// slices; per entry of the sigcache form at least the map's pointer, the
+// atomic pointer and the sigCache's interface.
+func TestSenderCacheScan(t *testing.T) {
+	word := float64(unsafe.Sizeof(uintptr(0)))
+	secptest.CheckSenderCacheScan(t, Suite(), 5_000,
+		map[model.Repr]float64{model.MapPointer: 1*word + 4*word + 2*word, model.SigCache: 1*word + 1*word + 2*word},
+		map[model.Repr]float64{model.MapAddress: word / 8})
+}

@@ -239,3 +239,35 @@ func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testi
 		})
 	}
 }
+
+// CheckSenderCacheScan measures every available sender-cache form of s
+// at n transactions, the collector's figures included, and checks what
+// the collector scans per entry against the form's shape: at least
+// atLeast[form] bytes (the pointers each entry holds), or below
+// below[form] (a pointer-free form: only the map's own tables, a few
+// pointers per thousand entries), each within the figure's resolution.
+func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below map[model.Repr]float64) {
+	t.Helper()
+	for _, e := range s.Entries {
+		if e.Type != model.SenderCache || !e.Unavailable.IsZero() || e.FixedN != secpkit.Populations[0] {
+			continue
+		}
+		t.Run(e.BenchName(), func(t *testing.T) {
+			c := e.Case()
+			c.Name = e.BenchName()
+			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
+			got := r.ScanBytesPerInstance
+			if min, ok := atLeast[e.Repr]; ok && got < min-r.ScanResolution {
+				t.Errorf("scan bytes per entry: got %v, want at least %v", got, min)
+			}
+			if max, ok := below[e.Repr]; ok && got > max+r.ScanResolution {
+				t.Errorf("scan bytes per entry: got %v, want below %v (no pointer per entry)", got, max)
+			}
+			if _, ok := atLeast[e.Repr]; !ok {
+				if _, ok := below[e.Repr]; !ok {
+					t.Errorf("no expectation for form %s", e.Repr)
+				}
+			}
+		})
+	}
+}
