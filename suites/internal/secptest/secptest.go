@@ -133,9 +133,9 @@ func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k model.
 }
 
 // Same measures two cases at n instances and fails unless they keep the
-// same bytes and objects per instance, in the same slots: a cheap
-// constructor standing in for the real one keeps alive what the real one
-// does.
+// same bytes and objects per instance, in the same slots, to one object
+// in all (see below): a cheap constructor standing in for the real one
+// keeps alive what the real one does.
 func Same(t *testing.T, n int, cheap, real memprof.Case) {
 	t.Helper()
 	var rs [2]*memprof.Result
@@ -156,8 +156,20 @@ func Same(t *testing.T, n int, cheap, real memprof.Case) {
 		return slices.Compact(out)
 	}
 	a, b := rs[0], rs[1]
-	if math.Abs(a.BytesPerInstance-b.BytesPerInstance) > 0.01 || math.Abs(a.AllocsPerInstance-b.AllocsPerInstance) > 0.01 || !slices.Equal(slots(a), slots(b)) {
+	// In all n instances the real call may keep one object more, of at
+	// most the largest slot: a cgo call on a thread the runtime has just
+	// started leaves a record of its own (one 48 B object in 300
+	// instances of crypto.ToECDSA, once, at a load average of 35). Per
+	// instance, the figures must agree to that one object.
+	largest := float64(slices.Max(append(slots(b), 0)))
+	dBytes, dObjects := (b.BytesPerInstance-a.BytesPerInstance)*float64(n), (b.AllocsPerInstance-a.AllocsPerInstance)*float64(n)
+	if dBytes < -0.5 || dBytes > largest+0.5 || dObjects < -0.5 || dObjects > 1.5 || !slices.Equal(slots(a), slots(b)) {
 		t.Errorf("cheap constructor: %.3f B, %.3f objects, slots %v; real one: %.3f B, %.3f objects, slots %v; want the same", a.BytesPerInstance, a.AllocsPerInstance, slots(a), b.BytesPerInstance, b.AllocsPerInstance, slots(b))
+		for i, r := range rs {
+			for _, s := range r.Sites {
+				t.Logf("%s: site %s (%s:%d): %.4f B, %.4f objects, slots %v", [2]string{"cheap", "real"}[i], s.Function, s.File, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotSizes)
+			}
+		}
 	}
 }
 
