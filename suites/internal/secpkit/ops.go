@@ -343,21 +343,18 @@ func Ops(lib LibOps) []suites.Op {
 	return out
 }
 
-// Rows returns every row of the table, in table order, and whether it
-// applies at all.
-func Rows() []struct {
-	Row     Row
+// TableRow is one row of the table as Rows lists it: the row, and
+// whether it applies at all (in some library).
+type TableRow struct {
+	Row
 	Applies bool
-} {
-	var out []struct {
-		Row     Row
-		Applies bool
-	}
-	for _, s := range specs {
-		out = append(out, struct {
-			Row     Row
-			Applies bool
-		}{s.row, s.doesNotApply == ""})
+}
+
+// Rows returns every row of the table, in table order.
+func Rows() []TableRow {
+	out := make([]TableRow, len(specs))
+	for i, s := range specs {
+		out[i] = TableRow{s.row, s.doesNotApply == ""}
 	}
 	return out
 }
