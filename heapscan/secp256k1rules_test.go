@@ -46,24 +46,7 @@ var secpRuleCases = []ruleCase{
 // whose stacks are those frames, and that a decoded key's curve
 // arithmetic below crypto.ToECDSA is the key's.
 func TestSecp256k1Rules(t *testing.T) {
-	rules, err := heapscan.ReadRules("../fixtures/secp256k1.rules.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := append(append([]ruleCase{}, secpRuleCases...), secpCgoRuleCases...)
-	for _, c := range cases {
-		name := funcName(c.fn)
-		t.Run(name, func(t *testing.T) {
-			h := oneStackHeap(t, name, "main.main")
-			s, err := h.Summarize(heapscan.Options{GroupBy: "rule", Rules: rules})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Rows) != 1 || s.Rows[0].Key != c.rule {
-				t.Errorf("frame %s: got rows %+v, want rule %s", name, s.Rows, c.rule)
-			}
-		})
-	}
+	rules := checkRules(t, "../fixtures/secp256k1.rules.yaml", append(append([]ruleCase{}, secpRuleCases...), secpCgoRuleCases...))
 	h := oneStackHeap(t, "math/big.nat.make", "github.com/ethereum/go-ethereum/crypto/secp256k1.(*BitCurve).ScalarMult", funcName(crypto.ToECDSA), "main.main")
 	s, err := h.Summarize(heapscan.Options{GroupBy: "rule", Rules: rules})
 	if err != nil {
