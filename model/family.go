@@ -65,7 +65,7 @@ var families = []family{
 	{SLHDSA,
 		[]Type{SLHDSAPrivateKey, SLHDSAPublicKey, SLHDSASignature},
 		[]Lib{Circl},
-		[]Op{KeyGen, Parse, Pack, Sign, Verify}},
+		[]Op{KeyGen, Parse, Pack, ToSeed, Sign, Verify}},
 }
 
 // Families are the families, in the order tables list them.

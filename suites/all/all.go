@@ -11,17 +11,22 @@ import (
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/blst"
 	"github.com/memprof/memprof/suites/circl"
+	"github.com/memprof/memprof/suites/circlpq"
 	"github.com/memprof/memprof/suites/ckzg"
+	"github.com/memprof/memprof/suites/filippomldsa"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/gokzg"
 	"github.com/memprof/memprof/suites/scenarios"
+	"github.com/memprof/memprof/suites/stdmlkem"
 )
 
 // Suites returns every built-in suite, in the order of the libraries.
 func Suites() []suites.Suite {
 	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
-		ckzg.Suite(), gokzg.Suite()}
+		ckzg.Suite(), gokzg.Suite(),
+		// Post-quantum (issue 25): ML-KEM, ML-DSA, SLH-DSA.
+		stdmlkem.Suite(), circlpq.Suite(), filippomldsa.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -10,7 +10,6 @@ package stdmlkem
 import (
 	"crypto/mlkem"
 	"crypto/mlkem/mlkemtest"
-	"fmt"
 	"slices"
 
 	"github.com/memprof/memprof/model"
@@ -96,5 +95,3 @@ func Suite() suites.Suite {
 		Checks:      []suites.FamilyCheck{{Family: model.MLKEM, Run: pqkit.CheckKEM}},
 	}
 }
-
-var _ = fmt.Sprint

@@ -91,4 +91,3 @@ func TestAgree(t *testing.T) {
 		t.Error("no case checked")
 	}
 }
-

@@ -8,7 +8,6 @@ import (
 	"github.com/memprof/memprof/fixtures/pq"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/agree"
 )
 
 // VectorsPerKind is how many known answers of each kind per set the
@@ -25,23 +24,29 @@ type KEMLib struct {
 
 // disagree returns the disagreement of lib on a case.
 func disagree(c, check string, lib model.Lib, against string, got, want []byte, detail string) error {
-	return &agree.Disagreement{Case: c, Check: check, Lib: lib, Against: against, Got: got, Want: want, Detail: detail}
+	return &suites.Disagreement{Case: c, Check: check, Lib: lib, Against: against, Got: got, Want: want, Detail: detail}
 }
 
 // libsOf returns the family's libraries of type L that can take part,
 // and the report started with the others' reasons.
 func libsOf[L any](family model.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
-	rep, avail, err := agree.Available(string(family)+" agreement", 0, libs, func(l suites.FamilyAgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
-	if err != nil {
-		return rep, nil, err
-	}
+	rep := &suites.AgreeReport{Unavailable: map[model.Lib]string{}}
 	var out []L
-	for _, l := range avail {
+	for _, l := range libs {
+		if !l.Unavailable.IsZero() {
+			rep.Unavailable[l.Lib] = l.Unavailable.Reason
+			continue
+		}
 		impl, ok := l.Impl.(L)
 		if !ok {
 			return rep, nil, fmt.Errorf("%s agreement: library %s gives a %T, want a %T", family, l.Lib, l.Impl, *new(L))
 		}
 		out = append(out, impl)
+		rep.Libs = append(rep.Libs, l.Lib)
+	}
+	slices.Sort(rep.Libs)
+	if len(out) == 0 {
+		return rep, nil, fmt.Errorf("checking %s agreement: no library available", family)
 	}
 	return rep, out, nil
 }

@@ -110,7 +110,9 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 		forms[key(model.MLKEMDecapsulationKey, model.Seed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding one of %d seeds d‖z, as a program keeps it to expand with %s", d.SeedSize, Distinct, d.KeyGen.API),
 			SizeHint:    uintptr(d.SeedSize),
-			Case:        func() memprof.Case { return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return in.seeds })) },
+			Case: func() memprof.Case {
+				return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return in.seeds }))
+			},
 		}
 		if d.PackDK.ok() && d.ParseDK.ok() {
 			forms[key(model.MLKEMDecapsulationKey, model.Packed)] = Form{
@@ -229,11 +231,11 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 			},
 			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
 		{typ: dk, repr: model.Parsed, op: model.Pack, path: []string{d.PackDK.API}, lacks: d.PackDK.Lacks,
-			note: d.PackDK.API + " of the key of the first ACVP keyGen vector",
+			note:    d.PackDK.API + " of the key of the first ACVP keyGen vector",
 			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackDK.Do(p), nil } }),
 			want:    func() ([]byte, error) { k, err := keyGen(); return k.DK, err }},
 		{typ: dk, repr: model.Parsed, op: model.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
-			note: d.ToSeed.API + " of the key of the first ACVP keyGen vector",
+			note:    d.ToSeed.API + " of the key of the first ACVP keyGen vector",
 			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(p), nil } }),
 			want:    func() ([]byte, error) { k, err := keyGen(); return k.Seed(), err }},
 		{typ: ek, repr: model.Packed, op: model.Parse, path: []string{d.ParseEK.API}, lacks: d.ParseEK.Lacks,
