@@ -47,6 +47,7 @@ func slhOf(id slhdsa.ID) pqkit.Sig[slhdsa.PrivateKey, slhdsa.PublicKey] {
 			return slhdsa.Verify(pk, slhdsa.NewMessage(msg), sig, ctx)
 		}),
 		Vectors: pqkit.SLHVectors,
+		Values:  pqkit.SLHValues,
 	}
 }
 

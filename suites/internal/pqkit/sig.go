@@ -60,6 +60,17 @@ type Sig[SK, PK any] struct {
 
 	// Vectors are the known answers of the set's operations.
 	Vectors SigVectors
+	// Values, when set, gives the values of the cases instead of keys
+	// generated from Seed and signatures made in Prepare: SLH-DSA's
+	// signing takes seconds, so its cases hold the known answers' keys and
+	// signatures.
+	Values func(Set) (Values, error)
+}
+
+// Values are the encodings a signature scheme's cases hold: seeds, packed
+// private and public keys, signatures (at least one of each).
+type Values struct {
+	Seeds, PackedSKs, PackedPKs, Sigs [][]byte
 }
 
 // SigVectors give the known answers an operation starts from and must
@@ -82,6 +93,28 @@ type sigInputs[SK, PK any] struct {
 
 func (d Sig[SK, PK]) inputs() (*sigInputs[SK, PK], error) {
 	in := &sigInputs[SK, PK]{}
+	if d.Values != nil {
+		v, err := d.Values(d.Set)
+		if err != nil {
+			return nil, err
+		}
+		in.seeds, in.sigs = v.Seeds, v.Sigs
+		for _, b := range v.PackedSKs {
+			sk, err := d.ParseSK.Do(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %s: %w", d.Lib, d.Set, d.ParseSK.API, err)
+			}
+			in.sks = append(in.sks, sk)
+		}
+		for _, b := range v.PackedPKs {
+			pk, err := d.ParsePK.Do(b)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %s: %w", d.Lib, d.Set, d.ParsePK.API, err)
+			}
+			in.pks = append(in.pks, pk)
+		}
+		return in, nil
+	}
 	for i := range Distinct {
 		seed := Seed(i, d.SeedSize)
 		sk, err := d.KeyGen.Do(seed)
@@ -147,38 +180,42 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 			}
 			return out
 		}
+		made := fmt.Sprintf("%d", Distinct)
+		if d.Values != nil {
+			made = "the known answers' (fixtures/pq)"
+		}
 		forms[key(t.Private, model.Seed)] = Form{
-			Constructor: fmt.Sprintf("a new [%d]byte holding one of %d seeds, as a program keeps it to expand with %s", d.SeedSize, Distinct, d.KeyGen.API),
+			Constructor: fmt.Sprintf("a new [%d]byte holding one of %s seeds, as a program keeps it to expand with %s", d.SeedSize, made, d.KeyGen.API),
 			SizeHint:    uintptr(d.SeedSize),
 			Case:        bytesOf(func(in *sigInputs[SK, PK]) [][]byte { return in.seeds }),
 		}
 		if d.PackSK.ok() && d.ParseSK.ok() {
 			forms[key(t.Private, model.Packed)] = Form{
-				Constructor: fmt.Sprintf("a new [%d]byte holding the packed private key of the standard (%s of one of %d keys)", d.PackedSKSize, d.PackSK.API, Distinct),
+				Constructor: fmt.Sprintf("a new [%d]byte holding the packed private key of the standard (one of %s keys)", d.PackedSKSize, made),
 				SizeHint:    uintptr(d.PackedSKSize),
 				Case:        bytesOf(packedSKs),
 			}
 		}
 		forms[key(t.Public, model.Packed)] = Form{
-			Constructor: fmt.Sprintf("a new [%d]byte holding a public key (%s of one of %d keys)", d.PKSize, d.PackPK.API, Distinct),
+			Constructor: fmt.Sprintf("a new [%d]byte holding a public key (one of %s keys)", d.PKSize, made),
 			SizeHint:    uintptr(d.PKSize),
 			Case:        bytesOf(packedPKs),
 		}
 		forms[key(t.Signature, model.Packed)] = Form{
-			Constructor: fmt.Sprintf("a new [%d]byte holding a signature (%s by one of %d keys)", d.SigSize, d.Sign.API, Distinct),
+			Constructor: fmt.Sprintf("a new [%d]byte holding a signature (one of %s signatures, made by %s)", d.SigSize, made, d.Sign.API),
 			SizeHint:    uintptr(d.SigSize),
 			Case:        bytesOf(func(in *sigInputs[SK, PK]) [][]byte { return in.sigs }),
 		}
 		if d.MakeParsed {
 			forms[key(t.Private, model.Parsed)] = Form{
-				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed from one of %d packed keys", d.SKName, d.ParseSK.API, d.SKHolds, Distinct),
+				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.SKName, d.ParseSK.API, d.SKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(SK)),
 				Case: func() memprof.Case {
 					return MadeCase(d.loadBytes(packedSKs), func(b []byte) any { return must(d.ParseSK.Do(b)) })
 				},
 			}
 			forms[key(t.Public, model.Parsed)] = Form{
-				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed from one of %d packed keys", d.PKName, d.ParsePK.API, d.PKHolds, Distinct),
+				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.PKName, d.ParsePK.API, d.PKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(PK)),
 				Case: func() memprof.Case {
 					return MadeCase(d.loadBytes(packedPKs), func(b []byte) any { return must(d.ParsePK.Do(b)) })

@@ -52,6 +52,27 @@ func SlowSet(set Set) bool {
 	return strings.HasPrefix(string(set), "SLH-DSA-") && strings.HasSuffix(string(set), "s")
 }
 
+// SLHValues are the values of the SLH-DSA cases: the keys of the set's
+// ACVP key generations and the signatures of its signing and verification
+// vectors (signing takes seconds in the small sets).
+func SLHValues(s Set) (Values, error) {
+	v, err := pq.Load()
+	if err != nil {
+		return Values{}, err
+	}
+	var out Values
+	for _, k := range OfSet(v.SLHKeyGen, slhKeyGenSet, s, nil, 0) {
+		out.Seeds, out.PackedSKs, out.PackedPKs = append(out.Seeds, k.Seed()), append(out.PackedSKs, k.SK), append(out.PackedPKs, k.PK)
+	}
+	for _, g := range OfSet(v.SLHSign, slhSignSet, s, nil, 0) {
+		out.Sigs = append(out.Sigs, g.Signature)
+	}
+	if len(out.Seeds) == 0 || len(out.Sigs) == 0 {
+		return Values{}, fmt.Errorf("%s has no SLH-DSA key generation or signature of %s", pq.Dir, s)
+	}
+	return out, nil
+}
+
 // slhSeed is the key-generation seed of a packed SLH-DSA private key of
 // 4n bytes: its first 3n.
 func slhSeed(sk []byte) []byte { return bytes.Clone(sk[:len(sk)/4*3]) }
