@@ -16,6 +16,7 @@ import (
 	"github.com/memprof/memprof/suites/filippomldsa"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/gokzg"
+	"github.com/memprof/memprof/suites/pqscenarios"
 	"github.com/memprof/memprof/suites/scenarios"
 	"github.com/memprof/memprof/suites/stdmlkem"
 )
@@ -26,7 +27,7 @@ func Suites() []suites.Suite {
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
 		ckzg.Suite(), gokzg.Suite(),
 		// Post-quantum (issue 25): ML-KEM, ML-DSA, SLH-DSA.
-		stdmlkem.Suite(), circlpq.Suite(), filippomldsa.Suite()}
+		stdmlkem.Suite(), circlpq.Suite(), filippomldsa.Suite(), pqscenarios.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -12,6 +12,9 @@
 package circlpq
 
 import (
+	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
+
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
@@ -69,3 +72,9 @@ func Suite() suites.Suite {
 		Checks: []suites.FamilyCheck{{Family: model.SLHDSA, Run: pqkit.CheckSLH}},
 	}
 }
+
+// KEM768 returns circl's ML-KEM-768 description (suites/pqscenarios).
+func KEM768() pqkit.KEM[mlkem768.PrivateKey, mlkem768.PublicKey] { return kem768 }
+
+// DSA65 returns circl's ML-DSA-65 description (suites/pqscenarios).
+func DSA65() pqkit.Sig[mldsa65.PrivateKey, mldsa65.PublicKey] { return dsa65 }

@@ -74,3 +74,7 @@ func Suite() suites.Suite {
 	}
 	return s
 }
+
+// DSA65 returns filippo.io/mldsa's ML-DSA-65 description
+// (suites/pqscenarios).
+func DSA65() pqkit.Sig[mldsa.PrivateKey, mldsa.PublicKey] { return sets[1] }

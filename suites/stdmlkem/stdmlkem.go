@@ -95,3 +95,7 @@ func Suite() suites.Suite {
 		Checks:      []suites.FamilyCheck{{Family: model.MLKEM, Run: pqkit.CheckKEM}},
 	}
 }
+
+// KEM768 returns crypto/mlkem's ML-KEM-768 description, X25519MLKEM768's
+// (suites/pqscenarios builds the TLS scenario on it).
+func KEM768() pqkit.KEM[mlkem.DecapsulationKey768, mlkem.EncapsulationKey768] { return kem768 }

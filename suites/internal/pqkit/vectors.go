@@ -58,3 +58,14 @@ func slhVerifySet(v pq.SLHVerify) string { return v.Set }
 // validSeed keeps the Wycheproof ML-KEM tests a decapsulation must
 // succeed on.
 func validSeed(v pq.KEMSeed) bool { return v.Result == "valid" }
+
+// DecapsVector returns the first valid Wycheproof ML-KEM test of set: a
+// seed, a ciphertext and its shared key.
+func DecapsVector(set Set) (pq.KEMSeed, error) {
+	return pick(func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, set, validSeed, "decapsulation")
+}
+
+// EncapsVector returns the first ACVP ML-KEM encapsulation vector of set.
+func EncapsVector(set Set) (pq.KEMEncaps, error) {
+	return pick(func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, set, nil, "encapsulation")
+}
