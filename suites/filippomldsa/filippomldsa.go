@@ -24,8 +24,8 @@ func dsaOf(params mldsa.Parameters, sigSize int) pqkit.Sig[mldsa.PrivateKey, mld
 	return pqkit.Sig[mldsa.PrivateKey, mldsa.PublicKey]{
 		Lib: lib, Set: pqkit.Set(params.String()),
 		SeedSize: mldsa.PrivateKeySize, PKSize: params.PublicKeySize(), SigSize: sigSize,
-		SKName: "*mldsa.PrivateKey", SKHolds: "the seed, the matrix A and s1, s2, t0 in the NTT domain, t1 and tr, in one struct sized for ML-DSA-87 whatever the set",
-		PKName: "*mldsa.PublicKey", PKHolds: "ρ, t1 in the NTT domain and tr, in one struct sized for ML-DSA-87; the matrix A is expanded at each verification",
+		SKName: "*mldsa.PrivateKey", SKHolds: "the seed ξ, K, the public key, the matrix A and t1, s1, s2, t0 in the NTT domain, in one struct sized for ML-DSA-87 whatever the set",
+		PKName: "*mldsa.PublicKey", PKHolds: "its encoding in an array sized for ML-DSA-87, the set and tr, the key's hash; nothing expanded: the matrix A is made again at each verification",
 		KeyGen:  pqkit.Offers("mldsa.NewPrivateKey", func(seed []byte) (*mldsa.PrivateKey, error) { return mldsa.NewPrivateKey(params, seed) }),
 		ParseSK: pqkit.Lacks[func([]byte) (*mldsa.PrivateKey, error)](lib, noPacked),
 		PackSK:  pqkit.Lacks[func(*mldsa.PrivateKey) []byte](lib, noPacked),
