@@ -79,10 +79,10 @@ func Tradeoffs(rs *Results) []Tradeoff {
 	return out
 }
 
-// TradeoffsOf returns the trade-off tables of typ: one per parameter of
-// its measured instances (the parameter set of a post-quantum key: its
-// rows and columns are that set's alone), in the order of their
-// parameters; for a type measured without one, its one table.
+// TradeoffsOf returns the trade-off tables of typ: one per parameter set
+// of its measured instances (set=ML-DSA-65: the rows and columns of a
+// table are that set's alone), in the order of the sets; for a type
+// measured without parameter sets, its one table.
 func TradeoffsOf(rs *Results, typ Type) []Tradeoff {
 	var out []Tradeoff
 	for _, p := range instanceParams(rs, typ) {
@@ -93,18 +93,27 @@ func TradeoffsOf(rs *Results, typ Type) []Tradeoff {
 	return out
 }
 
-// instanceParams returns the parameters of typ's measured instances, each
-// once, in the order of keys.
+// instanceParams returns the parameter sets of typ's measured instances,
+// each once, in the order of keys; [""] for a type measured without
+// parameter sets (other parameters, a population, do not split a table).
 func instanceParams(rs *Results, typ Type) []Param {
 	var ps []Param
 	for _, r := range rs.Instances {
-		if r.Type == typ && r.Error == "" && !slices.Contains(ps, r.Param) {
+		if r.Type == typ && r.Error == "" && r.Param.IsSet() && !slices.Contains(ps, r.Param) {
 			ps = append(ps, r.Param)
 		}
+	}
+	if len(ps) == 0 {
+		return []Param{""}
 	}
 	slices.SortFunc(ps, func(a, b Param) int { return a.compare(b) })
 	return ps
 }
+
+// IsSet reports whether p names a parameter set (set=ML-KEM-768), which
+// tells apart objects of different sizes and strengths rather than a
+// setting of one measurement.
+func (p Param) IsSet() bool { name, _ := p.Split(); return name == "set" }
 
 func tradeoffTypes(rs *Results) []Type {
 	var types []Type
@@ -128,13 +137,13 @@ func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 	return Tradeoff{Type: typ}, false
 }
 
-// TradeoffAt returns the trade-off table of typ's instances measured with
-// the parameter param ("" for none), and false when there is none (see
-// TradeoffOf). With a parameter, its columns are the operations timed
-// with that same parameter; without one, every operation of the type
-// (a column then keeps the operation's own parameter, such as a number of
-// tasks). Its rows are the measured representations timed at one of its
-// columns at least.
+// TradeoffAt returns the trade-off table of typ's instances of the
+// parameter set param ("" for all of typ's instances), and false when
+// there is none (see TradeoffOf). With a set, its columns are the
+// operations timed at that same set; without one, every operation of the
+// type (a column then keeps the operation's own parameter, such as a
+// number of tasks). Its rows are the measured representations timed at one
+// of its columns at least.
 func TradeoffAt(rs *Results, typ Type, param Param) (Tradeoff, bool) {
 	t := Tradeoff{Type: typ, Param: param}
 	// The rows: the measured instances, one per library and
@@ -142,7 +151,7 @@ func TradeoffAt(rs *Results, typ Type, param Param) (Tradeoff, bool) {
 	at := map[[2]string]int{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
-		if r.Type != typ || r.Error != "" || r.Param != param {
+		if r.Type != typ || r.Error != "" || (param != "" && r.Param != param) {
 			continue
 		}
 		k := [2]string{string(r.Lib), string(r.Repr)}
@@ -258,4 +267,31 @@ func dominates(a, b []float64) bool {
 		}
 	}
 	return better
+}
+
+// InstanceParams returns the parameter sets typ's measured instances were
+// measured at, in order ([""] for a type without sets): the tables
+// TradeoffsOf makes.
+func InstanceParams(rs *Results, typ Type) []Param { return instanceParams(rs, typ) }
+
+// AtParam returns the results of typ measured with the parameter p alone:
+// its instances and operations of that parameter, with the parameter taken
+// off, so that what reads one type's rows (a review's trade-off sentence)
+// reads one parameter set's as it reads a type's. The rows are copies;
+// rs is not modified.
+func AtParam(rs *Results, typ Type, p Param) *Results {
+	out := &Results{Schema: rs.Schema, Env: rs.Env}
+	for _, r := range rs.Instances {
+		if r.Type == typ && r.Param == p {
+			r.Param = ""
+			out.Instances = append(out.Instances, r)
+		}
+	}
+	for _, tr := range rs.Throughput {
+		if tr.Type == typ && tr.Param == p {
+			tr.Param = ""
+			out.Throughput = append(out.Throughput, tr)
+		}
+	}
+	return out
 }
