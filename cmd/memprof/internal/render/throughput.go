@@ -109,6 +109,9 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 var familyChecks = map[model.Family]string{
 	model.BLS12381: "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
 	model.KZG:      "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.MLKEM:    "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
+	model.MLDSA:    "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
+	model.SLHDSA:   "SLH-DSA keys, signatures and verifications against known answers",
 }
 
 // FamilyChecks says what family f's agreement check compares.
