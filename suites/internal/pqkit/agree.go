@@ -73,7 +73,7 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	v, err := pq.Load()
+	v, err := pq.KEM()
 	if err != nil {
 		return rep, err
 	}

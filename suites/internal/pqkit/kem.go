@@ -194,13 +194,13 @@ func (in *kemInputs[DK, EK]) dksOr(err error) ([]*DK, error) {
 // (keyGen, encapsulation) and Wycheproof's (decapsulation from a seed).
 func (d KEM[DK, EK]) Ops() []suites.Op {
 	keyGen := func() (pq.KEMKeyGen, error) {
-		return pick(func(v *pq.Vectors) []pq.KEMKeyGen { return v.KEMKeyGen }, kemKeyGenSet, d.Set, nil, "keyGen")
+		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMKeyGen { return v.KEMKeyGen }, kemKeyGenSet, d.Set, nil, "keyGen")
 	}
 	encaps := func() (pq.KEMEncaps, error) {
-		return pick(func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, d.Set, nil, "encapsulation")
+		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, d.Set, nil, "encapsulation")
 	}
 	decaps := func() (pq.KEMSeed, error) {
-		return pick(func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, d.Set, validSeed, "decapsulation")
+		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, d.Set, validSeed, "decapsulation")
 	}
 	ekBytes := func(dk *DK) ([]byte, error) { return d.PackEK.Do(d.EKOf(dk)), nil }
 	dk, ek := model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey

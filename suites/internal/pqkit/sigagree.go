@@ -15,15 +15,15 @@ import (
 // Wycheproof's deterministic signatures from a seed and verifications.
 var DSAVectors = SigVectors{
 	KeyGen: func(s Set) ([]byte, []byte, []byte, error) {
-		v, err := pick(func(v *pq.Vectors) []pq.DSAKeyGen { return v.DSAKeyGen }, dsaKeyGenSet, s, nil, "keyGen")
+		v, err := pick(pq.DSA, func(v *pq.Vectors) []pq.DSAKeyGen { return v.DSAKeyGen }, dsaKeyGenSet, s, nil, "keyGen")
 		return v.Seed, v.PK, v.SK, err
 	},
 	Sign: func(s Set) (seed, sk, msg, ctx, sig []byte, err error) {
-		v, err := pick(func(v *pq.Vectors) []pq.DSASign { return v.DSASign }, dsaSignSet, s, func(v pq.DSASign) bool { return v.Valid }, "signature")
+		v, err := pick(pq.DSA, func(v *pq.Vectors) []pq.DSASign { return v.DSASign }, dsaSignSet, s, func(v pq.DSASign) bool { return v.Valid }, "signature")
 		return v.Seed, nil, v.Msg, v.Ctx, v.Sig, err
 	},
 	Verify: func(s Set) (pk, msg, ctx, sig []byte, err error) {
-		v, err := pick(func(v *pq.Vectors) []pq.DSAVerify { return v.DSAVerify }, dsaVerifySet, s, func(v pq.DSAVerify) bool { return v.Valid }, "verification")
+		v, err := pick(pq.DSA, func(v *pq.Vectors) []pq.DSAVerify { return v.DSAVerify }, dsaVerifySet, s, func(v pq.DSAVerify) bool { return v.Valid }, "verification")
 		return v.PK, v.Msg, v.Ctx, v.Sig, err
 	},
 }
@@ -33,15 +33,15 @@ var DSAVectors = SigVectors{
 // key (SK.seed‖SK.prf‖PK.seed).
 var SLHVectors = SigVectors{
 	KeyGen: func(s Set) ([]byte, []byte, []byte, error) {
-		v, err := pick(func(v *pq.Vectors) []pq.SLHKeyGen { return v.SLHKeyGen }, slhKeyGenSet, s, nil, "keyGen")
+		v, err := pick(pq.SLH, func(v *pq.Vectors) []pq.SLHKeyGen { return v.SLHKeyGen }, slhKeyGenSet, s, nil, "keyGen")
 		return v.Seed(), v.PK, v.SK, err
 	},
 	Sign: func(s Set) (seed, sk, msg, ctx, sig []byte, err error) {
-		v, err := pick(func(v *pq.Vectors) []pq.SLHSign { return v.SLHSign }, slhSignSet, s, func(v pq.SLHSign) bool { return v.Deterministic }, "deterministic signature")
+		v, err := pick(pq.SLH, func(v *pq.Vectors) []pq.SLHSign { return v.SLHSign }, slhSignSet, s, func(v pq.SLHSign) bool { return v.Deterministic }, "deterministic signature")
 		return slhSeed(v.SK), v.SK, v.Message, v.Context, v.Signature, err
 	},
 	Verify: func(s Set) (pk, msg, ctx, sig []byte, err error) {
-		v, err := pick(func(v *pq.Vectors) []pq.SLHVerify { return v.SLHVerify }, slhVerifySet, s, func(v pq.SLHVerify) bool { return v.TestPassed }, "valid verification")
+		v, err := pick(pq.SLH, func(v *pq.Vectors) []pq.SLHVerify { return v.SLHVerify }, slhVerifySet, s, func(v pq.SLHVerify) bool { return v.TestPassed }, "valid verification")
 		return v.PK, v.Message, v.Context, v.Signature, err
 	},
 }
@@ -56,7 +56,7 @@ func SlowSet(set Set) bool {
 // ACVP key generations and the signatures of its signing and verification
 // vectors (signing takes seconds in the small sets).
 func SLHValues(s Set) (Values, error) {
-	v, err := pq.Load()
+	v, err := pq.SLH()
 	if err != nil {
 		return Values{}, err
 	}
@@ -107,7 +107,7 @@ func CheckDSA(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	v, err := pq.Load()
+	v, err := pq.DSA()
 	if err != nil {
 		return rep, err
 	}
@@ -228,7 +228,7 @@ func CheckSLH(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	v, err := pq.Load()
+	v, err := pq.SLH()
 	if err != nil {
 		return rep, err
 	}

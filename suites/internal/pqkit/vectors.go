@@ -34,9 +34,9 @@ func OfSet[V any](list []V, setOf func(V) string, set Set, keep func(V) bool, li
 }
 
 // pick returns the first vector of set (for which keep holds) of the
-// list of the embedded vectors that of selects.
-func pick[V any](of func(*pq.Vectors) []V, setOf func(V) string, set Set, keep func(V) bool, what string) (V, error) {
-	v, err := pq.Load()
+// list that of selects of the family's vectors load returns.
+func pick[V any](load func() (*pq.Vectors, error), of func(*pq.Vectors) []V, setOf func(V) string, set Set, keep func(V) bool, what string) (V, error) {
+	v, err := load()
 	if err != nil {
 		var zero V
 		return zero, err
@@ -62,10 +62,10 @@ func validSeed(v pq.KEMSeed) bool { return v.Result == "valid" }
 // DecapsVector returns the first valid Wycheproof ML-KEM test of set: a
 // seed, a ciphertext and its shared key.
 func DecapsVector(set Set) (pq.KEMSeed, error) {
-	return pick(func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, set, validSeed, "decapsulation")
+	return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, set, validSeed, "decapsulation")
 }
 
 // EncapsVector returns the first ACVP ML-KEM encapsulation vector of set.
 func EncapsVector(set Set) (pq.KEMEncaps, error) {
-	return pick(func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, set, nil, "encapsulation")
+	return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, set, nil, "encapsulation")
 }
