@@ -88,7 +88,6 @@ func Agree() suites.FamilyAgreeLib {
 func Suite() suites.Suite {
 	return suites.Suite{
 		Name:        "stdmlkem",
-		Modules:     nil,
 		Entries:     slices.Concat(kem512.Entries(), kem768.Entries(), kem1024.Entries()),
 		Ops:         slices.Concat(kem512.Ops(), kem768.Ops(), kem1024.Ops()),
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
