@@ -304,10 +304,19 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 		mw.Printf("- %s: %s (N = %d)\n", render.SeriesOf(r).Label(), c, r.N)
 	}
 	mw.Line("")
-	if f, ok := ch.tradeoff[string(typ)]; ok {
-		mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", typ, f)
-		mw.Line("")
-	} else {
+	drawn := false
+	for _, p := range model.InstanceParams(rs, model.Type(typ)) {
+		if f, ok := ch.tradeoff[tradeoffKey(model.Type(typ), p)]; ok {
+			name := string(typ)
+			if p != "" {
+				name += " (" + string(p) + ")"
+			}
+			mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", name, f)
+			mw.Line("")
+			drawn = true
+		}
+	}
+	if !drawn {
 		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ))
 		mw.Line("")
 	}
