@@ -106,9 +106,6 @@ func verified(check func() (bool, error)) suites.OpHarness {
 	}
 }
 
-// wantBytes is an operation's Want: the bytes of a known answer.
-func wantBytes(load func() ([]byte, error)) func() ([]byte, error) { return load }
-
 // wantTrue is the Want of a verification.
 func wantTrue() ([]byte, error) { return suites.OpBool(true), nil }
 

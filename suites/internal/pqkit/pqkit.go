@@ -253,19 +253,5 @@ func hasPointers(t reflect.Type) bool {
 	return false
 }
 
-// Made returns the Distinct values make returns for i = 0..Distinct-1,
-// failing on the first error.
-func Made[T any](mk func(i int) (T, error)) ([]T, error) {
-	out := make([]T, Distinct)
-	for i := range out {
-		v, err := mk(i)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
 // Calls joins the names of the calls a path makes, for Op.Path.
 func Calls(calls ...string) string { return strings.Join(calls, ", ") }
