@@ -68,7 +68,7 @@ func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	if err != nil {
 		return err
 	}
-	opts := []Option{N(req.N)}
+	opts := []Option{N(req.N), func(o *Options) { o.wholeProcess = true }}
 	if req.Quiet {
 		q := childQuietPipe()
 		opts = append(opts, func(o *Options) { o.quiet = q })

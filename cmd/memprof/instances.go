@@ -19,24 +19,29 @@ var instancesCommand = &command{
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process: it
 allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
-keeps them alive, writes a heap profile and attributes its in-use bytes and
-objects to the instance constructor, site by site; then it allocates N
-instances with profiling off, reads the live heap, off-heap, C heap and RSS
-they keep, and extends the sites to N with that live heap (all N are
-profiled when that does not tell the figures at N: sites from, and in JSON
-attributed_n and attribution_fallback, say which). It prints bytes and
-allocations per instance, the representation's unsafe.Sizeof, the slot size
-the allocator used, off-heap runtime memory, the HeapAlloc cross-check, the
-harness's holder, the C heap, the RSS growth and the part of it nothing
-above explains (unaccounted), and the allocation sites. Beside
+keeps them alive, and attributes what each build added to the heap profile's
+records, on whatever goroutine, to its allocation sites; then it allocates N
+instances sampling a few thousand allocations, reads the live heap, off-heap,
+C heap and RSS they keep, and extends the sites to N with that live heap and
+the sampled profile (all N are profiled when that does not tell the figures at
+N: sites from, and in JSON attributed_n and attribution_fallback, say which;
+heap_resolution_bytes_per_instance is 0 where the figure is exact). It prints
+bytes and allocations per instance, the representation's unsafe.Sizeof, the
+slot size the allocator used, off-heap runtime memory (the instances'
+finalizer and cleanup records, counted), goroutine stacks, the HeapAlloc
+cross-check, the harness's holder, the C heap, the RSS growth and the part of
+it nothing above explains (unaccounted), and the allocation sites. Beside
 the bytes and objects, the collector's share: the heap bytes it scans per
 instance on every cycle (GC scan B) and the time it spends marking them
 (GC mark/cycle: the median of 7 forced collections, quartiles and samples in
 JSON), both holder excluded; while a child takes these readings the other
 children are stopped (see docs/gc.md).
 
-Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
-offheap_resolution_bytes_per_instance, 512 KiB / N, and
+` + helpParagraphs(model.BytesPerInstanceDefinition) + `
+
+Stack, RSS and unaccounted bytes are known only to a resolution (in JSON
+stack_resolution_bytes_per_instance, a span of stacks, the stacks the
+runtime keeps for reuse and those of the threads it started, over N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
 print ~0 for a figure within it, and n/a (N too small) for an RSS or
 unaccounted figure whose resolution is larger than the instance itself. So
