@@ -9,10 +9,15 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/suites/blst"
+	"github.com/memprof/memprof/suites/bn256cloudflare"
+	"github.com/memprof/memprof/suites/bn256gnark"
+	"github.com/memprof/memprof/suites/bn256google"
 	"github.com/memprof/memprof/suites/circl"
 	"github.com/memprof/memprof/suites/ckzg"
 	"github.com/memprof/memprof/suites/gnark"
+	"github.com/memprof/memprof/suites/gnarkbn254"
 	"github.com/memprof/memprof/suites/gokzg"
 	"github.com/memprof/memprof/suites/scenarios"
 )
@@ -21,7 +26,9 @@ import (
 func Suites() []suites.Suite {
 	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
-		ckzg.Suite(), gokzg.Suite()}
+		ckzg.Suite(), gokzg.Suite(),
+		// BN254 (issue 24): all pure Go.
+		gnarkbn254.Suite(), bn256cloudflare.Suite(), bn256google.Suite(), bn256gnark.Suite(), bn254.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -7,15 +7,29 @@ import (
 )
 
 // Held is what the heap objects reachable from a value cost, counted by
-// construction: every distinct object the value's pointers, slices,
-// strings and maps lead to (the value itself included when it is reached
-// through a pointer), each in the slot the allocator gives it.
+// construction: every distinct object the value's pointers, slices and
+// strings lead to (the value itself included when it is reached through
+// a pointer), each in the slot the allocator gives it.
 type Held struct {
+	// Objects and Bytes count the objects with a slot of their own, Sizes
+	// their slots in the order they were reached.
 	Objects int
 	Bytes   int64
-	// Sizes are the objects' slot sizes, in the order they were reached.
-	Sizes []int64
+	Sizes   []int64
+	// Tiny counts the pointer-free objects below 16 bytes, which the
+	// allocator packs into shared 16-byte blocks, and TinyBytes their
+	// sizes (rounded up to 8): they take between TinyBlocks() and Tiny
+	// blocks, depending on what else was allocated between them, and the
+	// heap profile records each block as one 16-byte object.
+	Tiny      int
+	TinyBytes int64
 }
+
+// TinyBlock is the tiny allocator's block.
+const TinyBlock = tinySize
+
+// TinyBlocks is the fewest blocks the tiny objects fit in.
+func (h Held) TinyBlocks() int { return int((h.TinyBytes + TinyBlock - 1) / TinyBlock) }
 
 // The allocator's rules the slots follow (runtime/malloc.go, Go 1.22 and
 // later on 64-bit platforms): an object with pointers above
@@ -29,17 +43,17 @@ const (
 )
 
 // tinySize is the allocator's tiny block: pointer-free objects below it
-// share blocks, so no slot is theirs alone.
+// are packed into shared blocks.
 const tinySize = 16
 
 // Slot returns the slot of one heap object of size bytes, with pointers
 // or not: its size class (SizeClass), the malloc header counted, or whole
 // pages above the largest class. A pointer-free object below 16 bytes has
-// no slot of its own (the tiny allocator packs several in one block): an
-// error.
+// no slot of its own (the tiny allocator packs it into a shared block):
+// an error.
 func Slot(size int64, pointers bool) (int64, error) {
 	if !pointers && size < tinySize {
-		return 0, fmt.Errorf("a pointer-free object of %d bytes shares a tiny block: its slot is not its own", size)
+		return 0, fmt.Errorf("a pointer-free object of %d bytes shares a tiny block: it has no slot of its own", size)
 	}
 	if pointers && size > minSizeForMallocHeader && size <= maxSmallSize-mallocHeaderSize {
 		size += mallocHeaderSize
@@ -93,6 +107,16 @@ func (w *walker) object(p uintptr, size int64, pointers bool) (bool, error) {
 	}
 	if w.inside(p) {
 		return false, nil // a pointer into an object already counted
+	}
+	if !pointers && size < tinySize {
+		if size < 8 {
+			return false, fmt.Errorf("a pointer-free object of %d bytes: its place in a tiny block depends on its alignment", size)
+		}
+		w.seen[p] = true
+		w.spans = append(w.spans, [2]uintptr{p, p + uintptr(size)})
+		w.held.Tiny++
+		w.held.TinyBytes += (size + 7) &^ 7
+		return true, nil
 	}
 	slot, err := Slot(size, pointers)
 	if err != nil {
