@@ -19,6 +19,7 @@ import (
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/gnarkbn254"
 	"github.com/memprof/memprof/suites/gokzg"
+	"github.com/memprof/memprof/suites/groth16"
 	"github.com/memprof/memprof/suites/scenarios"
 )
 
@@ -28,7 +29,7 @@ func Suites() []suites.Suite {
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
 		ckzg.Suite(), gokzg.Suite(),
 		// BN254 (issue 24): all pure Go.
-		gnarkbn254.Suite(), bn256cloudflare.Suite(), bn256google.Suite(), bn256gnark.Suite(), bn254.Suite()}
+		gnarkbn254.Suite(), bn256cloudflare.Suite(), bn256google.Suite(), bn256gnark.Suite(), groth16.Suite(), bn254.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -22,13 +22,18 @@ import (
 // value i % suitekit.Distinct), and the profile's slot sizes must
 // be the slots Reachable finds; a slice-layout case is its backing array
 // and what the elements reach (plus, at most, the 24-byte slice header
-// NewSlice's result boxes). It returns the measurement and what one
-// instance (pointer) or all n (slice) hold.
+// NewSlice's result boxes); a single-layout case is the one object (n is
+// not used). It returns the measurement and what one instance (pointer,
+// single) or all n (slice) hold.
 func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 	t.Helper()
 	c := e.Case()
 	c.Name = e.BenchName()
-	r, err := memprof.Measure(c, memprof.N(n), memprof.SkipGC())
+	opts := []memprof.Option{memprof.SkipGC()}
+	if e.Layout != model.Single {
+		opts = append(opts, memprof.N(n))
+	}
+	r, err := memprof.Measure(c, opts...)
 	if err != nil {
 		t.Fatalf("Measure(N=%d): %v", n, err)
 	}
@@ -42,6 +47,18 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 		if err := c.Prepare(n); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if e.Layout == model.Single {
+		held, err := Reachable(c.NewOne())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := held.range_()
+		if r.BytesPerInstance < lo.bytes-0.01 || r.BytesPerInstance > hi.bytes+0.01 || r.AllocsPerInstance < lo.objects || r.AllocsPerInstance > hi.objects {
+			t.Errorf("measured %.1f bytes and %.1f objects, the object holds %s by construction", r.BytesPerInstance, r.AllocsPerInstance, held.describe())
+			logSites(t, r)
+		}
+		return r, held
 	}
 	if e.Layout == model.Slice {
 		held, err := Reachable(c.NewSlice(n))
