@@ -76,7 +76,7 @@ var (
 		Unmarshal: suites.Offer("coordinates below the modulus and on the curve (G1 is the whole curve); encodings with gnark-crypto's flag bits refused first",
 			unmarshalG1).Via("SetBytes"),
 		Marshal: suites.Offer("(*G1Affine).RawBytes: gnark-crypto's uncompressed form, which is the EIP-196 encoding for every point",
-			func(p *bn254.G1Affine) []byte { b := p.RawBytes(); return b[:] }).Via("RawBytes"),
+			marshalG1).Via("RawBytes"),
 		MarshalKept: "RawBytes returns an array by value, moved to the heap",
 		Add: suites.Offer("(*G1Affine).Add: a Jacobian addition, then one inversion to affine",
 			func(dst, a, b *bn254.G1Affine) { dst.Add(a, b) }).Via("Add"),
@@ -90,7 +90,7 @@ var (
 		Unmarshal: suites.Offer("coordinates below the modulus, on the twist, in the subgroup; encodings with gnark-crypto's flag bits refused first",
 			unmarshalG2).Via("SetBytes"),
 		Marshal: suites.Offer("(*G2Affine).RawBytes: gnark-crypto's uncompressed form, which is the EIP-197 encoding for every point",
-			func(p *bn254.G2Affine) []byte { b := p.RawBytes(); return b[:] }).Via("RawBytes"),
+			marshalG2).Via("RawBytes"),
 		MarshalKept: "RawBytes returns an array by value, moved to the heap",
 		Add: suites.Offer("(*G2Affine).Add: a Jacobian addition, then one inversion to affine",
 			func(dst, a, b *bn254.G2Affine) { dst.Add(a, b) }).Via("Add"),
@@ -104,6 +104,8 @@ var (
 )
 
 func unmarshalG1(p *bn254.G1Affine, enc []byte) error { return unmarshal(p, enc, bn254kit.G1Size) }
+func marshalG1(p *bn254.G1Affine) []byte              { b := p.RawBytes(); return b[:] }
+func marshalG2(p *bn254.G2Affine) []byte              { b := p.RawBytes(); return b[:] }
 func unmarshalG2(p *bn254.G2Affine, enc []byte) error { return unmarshal(p, enc, bn254kit.G2Size) }
 
 // Curve is gnark-crypto's BN254 description.

@@ -109,10 +109,10 @@ func eip(typ model.Type) string {
 // decoded beforehand.
 func groupImpls[P any](g *Group[P]) (pointer, slice entryImpl) {
 	encs := func() { Points(g.Type) }
-	how := fmt.Sprintf("set by Unmarshal of point i's %s encoding (%s)", eip(g.Type), g.Unmarshal.Note)
+	how := fmt.Sprintf("set by %s of point i's %s encoding (%s)", callName(g.Unmarshal.Calls, "Unmarshal"), eip(g.Type), g.Unmarshal.Note)
 	set := func(dst *P, i int) bool { return g.Unmarshal.Do(dst, Points(g.Type)[i]) == nil }
 	if c := g.Copy; c != nil {
-		how = fmt.Sprintf("set by %s of point i, decoded by Unmarshal beforehand (%s)", c.Call, c.Why)
+		how = fmt.Sprintf("set by %s of point i, decoded by %s beforehand (%s)", c.Call, callName(g.Unmarshal.Calls, "Unmarshal"), c.Why)
 		encs = func() { g.Values() }
 		set = func(dst *P, i int) bool { c.Set(dst, &g.Values()[i]); return true }
 	}
@@ -127,7 +127,7 @@ func groupImpls[P any](g *Group[P]) (pointer, slice entryImpl) {
 // E the encoding as a byte array: the library's Marshal kept as *E, and
 // one []E of copies.
 func encodingImpls[P, E any](g *Group[P]) (pointer, slice entryImpl) {
-	call := fmt.Sprintf("(*%s).Marshal of point i (its %s encoding)", g.Name, eip(g.Type))
+	call := fmt.Sprintf("(*%s).%s of point i (its %s encoding)", g.Name, callName(g.Marshal.Calls, "Marshal"), eip(g.Type))
 	prepare := func() { g.Values() }
 	pointer = entryImpl{Impl: suitekit.Made(fmt.Sprintf("%s, kept as *%s (%s)", call, suitekit.TypeName[E](), g.MarshalKept), prepare,
 		func(i int) *E { return suitekit.ArrayOf[E](g.Marshal.Do(&g.Values()[i])) })}
@@ -141,7 +141,7 @@ func (f *PointForm[P, F]) key() (model.Type, model.Repr) { return f.Group.Type, 
 
 func (f *PointForm[P, F]) impls() (pointer, slice entryImpl) {
 	g := f.Group
-	fill := suitekit.Fill[F]{Name: f.Name, How: fmt.Sprintf("set by %s of point i, decoded by Unmarshal beforehand", f.FromCall),
+	fill := suitekit.Fill[F]{Name: f.Name, How: fmt.Sprintf("set by %s of point i, decoded by %s beforehand", f.FromCall, callName(g.Unmarshal.Calls, "Unmarshal")),
 		Prepare: func() { g.Values() }, Set: func(dst *F, i int) bool { f.From(dst, &g.Values()[i]); return true }}
 	return entryImpl{Impl: fill.Pointer()}, entryImpl{Impl: fill.Slice()}
 }
@@ -163,7 +163,7 @@ func (f *PreparedForm[P1, P2, L]) key() (model.Type, model.Repr) { return f.G2.T
 
 func (f *PreparedForm[P1, P2, L]) impls() (pointer, slice entryImpl) {
 	g := f.G2
-	call := f.PrepareCall + " of G2 point i (decoded by Unmarshal beforehand)"
+	call := f.PrepareCall + " of G2 point i (decoded by " + callName(g.Unmarshal.Calls, "Unmarshal") + " beforehand)"
 	prepare := func() { g.Values() }
 	pointer = entryImpl{Impl: suitekit.Made(fmt.Sprintf("%s into a new %s: what the pairing takes instead of the point", call, f.Name), prepare,
 		func(i int) *L { l := new(L); *l = f.Prepare(&g.Values()[i]); return l }), DefaultN: f.DefaultN}
