@@ -48,9 +48,22 @@ type TradeoffRow struct {
 
 // Tradeoff is the trade-off table of one type.
 type Tradeoff struct {
-	Type Type          `json:"type"`
-	Ops  []TradeoffOp  `json:"ops"`
-	Rows []TradeoffRow `json:"rows"`
+	Type Type `json:"type"`
+	// OpsOf, when set, is the type whose operations are the columns, for
+	// a table whose rows are a structure holding points of that type (a
+	// Groth16VerifyingKey's G2 points, used by BN254G2's pairing check);
+	// empty when the operations are Type's own.
+	OpsOf Type          `json:"ops_of,omitempty"`
+	Ops   []TradeoffOp  `json:"ops"`
+	Rows  []TradeoffRow `json:"rows"`
+}
+
+// OpType is the type whose operations are t's columns: OpsOf, or Type.
+func (t Tradeoff) OpType() Type {
+	if t.OpsOf != "" {
+		return t.OpsOf
+	}
+	return t.Type
 }
 
 // scanBytesPerInstance is the collector's scan bytes per instance of r,
@@ -92,8 +105,19 @@ func tradeoffTypes(rs *Results) []Type {
 // no measured instance or no operation timed from two of its
 // representations that were measured. Its rows are the measured
 // representations timed at one of its columns at least.
-func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
+func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) { return TradeoffAcross(rs, typ, typ) }
+
+// TradeoffAcross is TradeoffOf with the rows from the instances of typ
+// and the columns from the operations of opsOf, matched by library and
+// representation, and only those of ops when any are given: the
+// trade-off of a structure whose representations are those of the points
+// it holds (a verifying key plain or prepared, against the pairing check
+// from affine or prepared G2 points).
+func TradeoffAcross(rs *Results, typ, opsOf Type, ops ...Op) (Tradeoff, bool) {
 	t := Tradeoff{Type: typ}
+	if opsOf != typ {
+		t.OpsOf = opsOf
+	}
 	// The rows: the measured instances, one per library and
 	// representation (the pointer layout where there are several).
 	at := map[[2]string]int{}
@@ -122,7 +146,7 @@ func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 	times := map[TradeoffOp]map[[2]string]float64{}
 	for _, tr := range rs.Throughput {
 		k := [2]string{string(tr.Lib), string(tr.Repr)}
-		if _, ok := at[k]; !ok || tr.Type != typ || tr.Error != "" || tr.NsPerOpMedian <= 0 {
+		if _, ok := at[k]; !ok || tr.Type != opsOf || tr.Error != "" || tr.NsPerOpMedian <= 0 || (len(ops) > 0 && !slices.Contains(ops, tr.Op)) {
 			continue
 		}
 		c := TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}

@@ -27,13 +27,16 @@ var keyOps = map[model.Type][]model.Op{
 	"SecretKey": {"sign"},
 	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
 	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	// BN254: the precompiles' operations, then the encodings.
+	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
+	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
 }
 
 // KeyColumn returns the column of t its sentence is about: the first of
-// the type's preferred operations (keyOps) among t's columns, else its
-// first column.
+// the preferred operations (keyOps) of the type whose operations the
+// columns are among t's columns, else its first column.
 func KeyColumn(t model.Tradeoff) int {
-	for _, op := range keyOps[t.Type] {
+	for _, op := range keyOps[t.OpType()] {
 		for i, c := range t.Ops {
 			if c.Op == op {
 				return i

@@ -109,6 +109,7 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 var familyChecks = map[model.Family]string{
 	model.BLS12381: "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
 	model.KZG:      "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.BN254:    "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips",
 }
 
 // FamilyChecks says what family f's agreement check compares.
