@@ -215,7 +215,9 @@ func twoPoints(in []byte, conv func([]byte) ([]byte, error)) ([]byte, []byte, er
 }
 
 // eipFileName names a vectors file in disagreements.
-func eipFileName(name string) string { return fixtures.EIP2537Dir + "/" + name + " (go-ethereum v1.17.10)" }
+func eipFileName(name string) string {
+	return fixtures.EIP2537Dir + "/" + name + " (go-ethereum v1.17.10)"
+}
 
 // EIP2537Cases is the number of vectors the EIP-2537 part runs: every
 // vector of every file of fixtures/eip2537.

@@ -17,12 +17,22 @@ func eip2537() suites.EIP2537 {
 		G1Add: func(a, b []byte) ([]byte, error) {
 			return addOnCurve[bls12381.G1Affine, bls12381.G1Jac](a, b, (*bls12381.G1Affine).IsOnCurve,
 				func(j *bls12381.G1Jac, p *bls12381.G1Affine) { j.FromAffine(p) }, (*bls12381.G1Jac).AddAssign,
-				func(j *bls12381.G1Jac) []byte { var p bls12381.G1Affine; p.FromJacobian(j); b := p.RawBytes(); return b[:] })
+				func(j *bls12381.G1Jac) []byte {
+					var p bls12381.G1Affine
+					p.FromJacobian(j)
+					b := p.RawBytes()
+					return b[:]
+				})
 		},
 		G2Add: func(a, b []byte) ([]byte, error) {
 			return addOnCurve[bls12381.G2Affine, bls12381.G2Jac](a, b, (*bls12381.G2Affine).IsOnCurve,
 				func(j *bls12381.G2Jac, p *bls12381.G2Affine) { j.FromAffine(p) }, (*bls12381.G2Jac).AddAssign,
-				func(j *bls12381.G2Jac) []byte { var p bls12381.G2Affine; p.FromJacobian(j); b := p.RawBytes(); return b[:] })
+				func(j *bls12381.G2Jac) []byte {
+					var p bls12381.G2Affine
+					p.FromJacobian(j)
+					b := p.RawBytes()
+					return b[:]
+				})
 		},
 		G1Mul: func(pb, k []byte) ([]byte, error) {
 			var p bls12381.G1Affine
