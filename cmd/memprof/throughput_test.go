@@ -54,12 +54,30 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Lib{"circl", "ckzg", "gnark", "gokzg"}
-	if rs.Env.Cgo {
-		want = []model.Lib{"blst", "circl", "ckzg", "gnark", "gokzg"}
+	// BLS12-381: the 20 cases and the EIP-2537 vectors; KZG: the stand-in;
+	// BN254: its own check (suites/agree/bn254), for real.
+	eip, err := agree.EIP2537Cases()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if a := rs.Agreement; a == nil || a.Cases != 20+8 || !a.OK || !slices.Equal(a.Libs, want) {
-		t.Errorf("got agreement %+v, want 20 + 8 cases, ok, libs %v", rs.Agreement, want)
+	bls := []model.Lib{"circl", "gnark"}
+	if rs.Env.Cgo {
+		bls = []model.Lib{"blst", "circl", "gnark"}
+	}
+	want := []model.FamilyAgreement{
+		{Family: model.BLS12381, Cases: 20 + eip, Libs: bls, OK: true},
+		{Family: model.KZG, Cases: 8, Libs: []model.Lib{"ckzg", "gokzg"}, OK: true},
+		{Family: model.BN254, Libs: []model.Lib{"bn256-cloudflare", "bn256-gnark", "bn256-google", "gnark"}, OK: true},
+	}
+	a := rs.Agreement
+	if a == nil || !a.OK || len(a.Families) != len(want) {
+		t.Fatalf("got agreement %+v, want the families %v", a, want)
+	}
+	for i, w := range want {
+		g := a.Families[i]
+		if g.Family != w.Family || !g.OK || !slices.Equal(g.Libs, w.Libs) || (w.Cases != 0 && g.Cases != w.Cases) || g.Cases == 0 {
+			t.Errorf("family %d: got %+v, want %+v", i, g, w)
+		}
 	}
 }
 

@@ -10,7 +10,10 @@
 //  2. verify every library's blob proof and cell proofs, and reject the
 //     blob proof of the next blob, and the blob's cells given the next
 //     blob's cell proofs;
-//  3. recover the blob's 128 cells from half of them (the even indices).
+//  3. recover the blob's 128 cells from half of them (the even indices);
+//  4. verify the proofs of go-ethereum's point evaluation vectors
+//     (fixtures/kzg-precompile) through the precompile's checks, and refuse
+//     them for another value (pointevaluation.go).
 //
 // The libraries come from a suites registry (Registry.KZGAgreeLibs). A
 // library this build cannot run (c-kzg without cgo) is reported
@@ -37,13 +40,31 @@ import (
 // fileName is how disagreements name the reference.
 const fileName = fixtures.KZGVectorsFile + " (made by c-kzg)"
 
-// Run checks the KZG libraries of r against the embedded vectors.
+// Run checks the KZG libraries of r against the embedded vectors
+// (Check), then against go-ethereum's point evaluation vectors
+// (CheckPointEvaluation), which the report's cases count too.
 func Run(r *suites.Registry) (*agree.Report, error) {
 	v, err := fixtures.LoadKZGVectors()
 	if err != nil {
 		return nil, err
 	}
-	return Check(v, r.KZGAgreeLibs())
+	libs := r.KZGAgreeLibs()
+	rep, err := Check(v, libs)
+	if err != nil {
+		return rep, err
+	}
+	n, err := PointEvaluationCases()
+	if err != nil {
+		return rep, err
+	}
+	rep.Cases += n
+	var avail []suites.KZGAgreeLib
+	for _, l := range libs {
+		if l.Unavailable.IsZero() {
+			avail = append(avail, l)
+		}
+	}
+	return rep, CheckPointEvaluation(avail)
 }
 
 // made is what one library computed of one blob.
