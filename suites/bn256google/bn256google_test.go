@@ -1,7 +1,6 @@
 package bn256google
 
 import (
-	"math/big"
 	"testing"
 
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/google"
@@ -18,6 +17,9 @@ import (
 // the walker from the values' own capacities).
 func TestSuite(t *testing.T) {
 	held := bn254test.CheckSuite(t, Suite())
+	if held == nil {
+		return // -run left the measurements out
+	}
 	bigSlot, err := suitetest.Slot(int64(bigIntSize), true)
 	if err != nil {
 		t.Fatal(err)
@@ -51,5 +53,3 @@ func TestSuite(t *testing.T) {
 		}
 	}
 }
-
-var _ = big.NewInt

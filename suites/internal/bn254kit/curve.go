@@ -64,7 +64,8 @@ type Group[P any] struct {
 	ScalarMul   suites.Impl[func(dst, a *P, k *big.Int)]
 	// Copy, when set, makes an instance from a point decoded beforehand
 	// instead of decoding it again: for a group whose Unmarshal is too slow
-	// to make 100,000 instances (a G2 subgroup check takes 0.1-3 ms). The
+	// to make 100,000 instances (a G2 subgroup check multiplies by the
+	// group order). The
 	// suite's tests show it keeps what Unmarshal keeps.
 	Copy *Copying[P]
 	// DefaultN, if not zero, is the N of the entries of the group's type

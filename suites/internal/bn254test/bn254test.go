@@ -22,12 +22,13 @@ import (
 // the inputs it must refuse: suitetest.CheckOps; those of at most 1,024
 // items per call unless -bn254.all-ops is set). It returns what one
 // pointer instance of each available entry holds, by key, for the suite's
-// own checks of its representations.
+// own checks of its representations: nil when -run leaves Held out.
 func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
 	t.Helper()
-	held := map[model.Key]suitetest.Held{}
+	var held map[model.Key]suitetest.Held
 	t.Run("Coverage", func(t *testing.T) { checkCoverage(t, s) })
 	t.Run("Held", func(t *testing.T) {
+		held = map[model.Key]suitetest.Held{}
 		for _, e := range s.Entries {
 			if !e.Unavailable.IsZero() {
 				continue
