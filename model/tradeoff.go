@@ -69,10 +69,10 @@ func (t Tradeoff) OpType() Type {
 // scanBytesPerInstance is the collector's scan bytes per instance of r,
 // or nil where r has no such figure (results older than it).
 func scanBytesPerInstance(r *Result) *float64 {
-	if r.ScanResolution <= 0 {
+	v, ok := FigureNamed("scan_bytes_per_instance").Value(r)
+	if !ok {
 		return nil
 	}
-	v := r.ScanBytesPerInstance
 	return &v
 }
 

@@ -103,7 +103,7 @@ func writeBN254Key(mw *render.MarkdownWriter, rs *model.Results) {
 		Right: []bool{false, false, false, true, true, true, true, true}}
 	for _, r := range keys {
 		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), string(r.Layout), fmt.Sprint(r.N), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance),
-			figure("scan_bytes_per_instance", r), figure("gc_mark_ns_per_instance", r)})
+			columnCell("scan_bytes_per_instance", r), columnCell("gc_mark_ns_per_instance", r)})
 	}
 	mw.Table(t)
 	mw.Line("")
@@ -123,8 +123,8 @@ func writeBN254Key(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 }
 
-// figure is the figure of column col for r, as the columns format it.
-func figure(col string, r model.Result) string {
+// columnCell is the cell of column col for r, as the columns format it.
+func columnCell(col string, r model.Result) string {
 	c, err := model.LookupColumn(col)
 	if err != nil {
 		return "n/a"
@@ -155,7 +155,7 @@ func writeBN254IC(mw *render.MarkdownWriter, rs *model.Results) {
 		Right: []bool{false, false, true, true, true, true, true}}
 	for _, r := range ic {
 		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance),
-			model.FormatFixed(r.BytesPerInstance*float64(r.N)/1024, 1), figure("scan_bytes_per_instance", r), figure("gc_mark_ns_per_instance", r)})
+			model.FormatFixed(r.BytesPerInstance*float64(r.N)/1024, 1), columnCell("scan_bytes_per_instance", r), columnCell("gc_mark_ns_per_instance", r)})
 	}
 	mw.Table(t)
 	mw.Line("")
