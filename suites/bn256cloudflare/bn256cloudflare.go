@@ -9,7 +9,6 @@ package bn256cloudflare
 
 import (
 	"fmt"
-	"math/big"
 
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/cloudflare"
 
@@ -28,46 +27,29 @@ const Module = "github.com/ethereum/go-ethereum"
 // go-ethereum's crypto/bn256/cloudflare.
 func Suite() suites.Suite {
 	c := Curve()
-	return suites.Suite{
-		Name:        string(lib),
-		Modules:     []string{Module},
-		Entries:     c.Entries(),
-		Ops:         c.Ops(),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: lib, Impl: c.AgreeLib()}},
-	}
+	return c.Suite(string(lib), []string{Module}, c.AgreeLib())
 }
 
-func unmarshalG1(p *bn256.G1, enc []byte) error { _, err := p.Unmarshal(enc); return err }
+// unmarshalG2 is the G2 Unmarshal, for the test of the copies.
 func unmarshalG2(p *bn256.G2, enc []byte) error { _, err := p.Unmarshal(enc); return err }
 
 var (
-	g1 = &bn254kit.Group[bn256.G1]{
-		Type: model.BN254G1, Repr: model.Decoded, Name: "bn256.G1",
+	g1 = bn254kit.WrapperGroup[bn256.G1](bn254kit.Wrapper{Type: model.BN254G1, Name: "bn256.G1",
 		Holds: fmt.Sprintf("the %d-byte wrapper and the %d-byte curvePoint it points to (x, y, z, t in Montgomery form), which Unmarshal allocates",
 			bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()),
-		Unmarshal: suites.Offer("coordinates below the modulus and on the curve; 64 zero bytes the point at infinity",
-			unmarshalG1).Via("Unmarshal"),
-		Marshal:     suites.Offer("(*G1).Marshal: converts the point to affine in place, allocates the 64 bytes", (*bn256.G1).Marshal).Via("Marshal"),
-		MarshalKept: "the library allocates the slice",
-		Add:         suites.Offer("(*G1).Add (its curvePoint allocated on first use)", func(dst, a, b *bn256.G1) { dst.Add(a, b) }).Via("Add"),
-		ScalarMul:   suites.Offer("(*G1).ScalarMult", func(dst, a *bn256.G1, k *big.Int) { dst.ScalarMult(a, k) }).Via("ScalarMult"),
-		Values:      bn254kit.DecodedPoints(model.BN254G1, "bn256.G1", unmarshalG1),
-	}
-	g2 = &bn254kit.Group[bn256.G2]{
-		Type: model.BN254G2, Repr: model.Decoded, Name: "bn256.G2",
-		Holds: fmt.Sprintf("the %d-byte wrapper and the %d-byte twistPoint it points to (x, y, z, t in Fp², Montgomery form)",
-			bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()),
-		Unmarshal: suites.Offer("coordinates below the modulus, on the twist, in the subgroup (a scalar multiplication by the group order); 128 zero bytes the point at infinity",
-			unmarshalG2).Via("Unmarshal"),
-		Marshal:     suites.Offer("(*G2).Marshal: converts the point to affine in place, allocates the 128 bytes", (*bn256.G2).Marshal).Via("Marshal"),
-		MarshalKept: "the library allocates the slice",
-		Add:         suites.Offer("(*G2).Add (its twistPoint allocated on first use)", func(dst, a, b *bn256.G2) { dst.Add(a, b) }).Via("Add"),
-		ScalarMul:   suites.Offer("(*G2).ScalarMult", func(dst, a *bn256.G2, k *big.Int) { dst.ScalarMult(a, k) }).Via("ScalarMult"),
-		Copy: &bn254kit.Copying[bn256.G2]{Call: "(*G2).Set",
+		Checks:  "coordinates below the modulus and on the curve",
+		AddNote: "(its curvePoint allocated on first use)"})
+	g2 = func() *bn254kit.Group[bn256.G2] {
+		g := bn254kit.WrapperGroup[bn256.G2](bn254kit.Wrapper{Type: model.BN254G2, Name: "bn256.G2",
+			Holds: fmt.Sprintf("the %d-byte wrapper and the %d-byte twistPoint it points to (x, y, z, t in Fp², Montgomery form)",
+				bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()),
+			Checks:  "coordinates below the modulus, on the twist, in the subgroup (a scalar multiplication by the group order)",
+			AddNote: "(its twistPoint allocated on first use)"})
+		g.Copy = &bn254kit.Copying[bn256.G2]{Call: "(*G2).Set",
 			Why: "Unmarshal's subgroup check, a multiplication by the group order, is too slow to make 100,000 instances; Set allocates the same twistPoint and copies the coordinates",
-			Set: func(dst, src *bn256.G2) { dst.Set(src) }},
-		Values: bn254kit.DecodedPoints(model.BN254G2, "bn256.G2", unmarshalG2),
-	}
+			Set: func(dst, src *bn256.G2) { dst.Set(src) }}
+		return g
+	}()
 )
 
 // Curve is go-ethereum's crypto/bn256/cloudflare described for the kit.

@@ -28,13 +28,7 @@ const Module = "github.com/ethereum/go-ethereum"
 // go-ethereum's crypto/bn256/gnark.
 func Suite() suites.Suite {
 	c := Curve()
-	return suites.Suite{
-		Name:        string(lib),
-		Modules:     []string{Module},
-		Entries:     c.Entries(),
-		Ops:         c.Ops(),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: lib, Impl: c.AgreeLib()}},
-	}
+	return c.Suite(string(lib), []string{Module}, c.AgreeLib())
 }
 
 func unmarshalG1(p *bn256.G1, enc []byte) error { _, err := p.Unmarshal(enc); return err }

@@ -35,47 +35,27 @@ const G2DefaultN = 256
 // go-ethereum's crypto/bn256/google.
 func Suite() suites.Suite {
 	c := Curve()
-	return suites.Suite{
-		Name:        string(lib),
-		Modules:     []string{Module},
-		Entries:     c.Entries(),
-		Ops:         c.Ops(),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: lib, Impl: c.AgreeLib()}},
-	}
+	return c.Suite(string(lib), []string{Module}, c.AgreeLib())
 }
-
-func unmarshalG1(p *bn256.G1, enc []byte) error { _, err := p.Unmarshal(enc); return err }
-func unmarshalG2(p *bn256.G2, enc []byte) error { _, err := p.Unmarshal(enc); return err }
 
 var bigIntSize = unsafe.Sizeof(big.Int{})
 
 var (
-	g1 = &bn254kit.Group[bn256.G1]{
-		Type: model.BN254G1, Repr: model.Decoded, Name: "bn256.G1",
+	g1 = bn254kit.WrapperGroup[bn256.G1](bn254kit.Wrapper{Type: model.BN254G1, Name: "bn256.G1",
 		Holds: fmt.Sprintf("the %d-byte wrapper, the %d-byte curvePoint it points to (four *big.Int: x, y, z, t) and each %d-byte big.Int with its words, all allocated by Unmarshal",
 			bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1](), bigIntSize),
-		Unmarshal: suites.Offer("coordinates below the modulus and on the curve; 64 zero bytes the point at infinity",
-			unmarshalG1).Via("Unmarshal"),
-		Marshal:     suites.Offer("(*G1).Marshal: converts the point to affine in place, allocates the 64 bytes", (*bn256.G1).Marshal).Via("Marshal"),
-		MarshalKept: "the library allocates the slice",
-		Add:         suites.Offer("(*G1).Add (math/big arithmetic)", func(dst, a, b *bn256.G1) { dst.Add(a, b) }).Via("Add"),
-		ScalarMul:   suites.Offer("(*G1).ScalarMult (math/big arithmetic)", func(dst, a *bn256.G1, k *big.Int) { dst.ScalarMult(a, k) }).Via("ScalarMult"),
-		Values:      bn254kit.DecodedPoints(model.BN254G1, "bn256.G1", unmarshalG1),
-	}
-	g2 = &bn254kit.Group[bn256.G2]{
-		Type: model.BN254G2, Repr: model.Decoded, Name: "bn256.G2",
-		Holds: fmt.Sprintf("the %d-byte wrapper, the %d-byte twistPoint it points to (four *gfP2), each gfP2 (two *big.Int) and each big.Int with its words, all allocated by Unmarshal",
-			bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()),
-		Unmarshal: suites.Offer("coordinates below the modulus, on the twist, in the subgroup (a scalar multiplication by the group order); 128 zero bytes the point at infinity",
-			unmarshalG2).Via("Unmarshal"),
-		Marshal:     suites.Offer("(*G2).Marshal: converts the point to affine in place, allocates the 128 bytes", (*bn256.G2).Marshal).Via("Marshal"),
-		MarshalKept: "the library allocates the slice",
-		Add: suites.Offer("(*G2).Add (math/big arithmetic; wrong for a point added to itself, the package's BUG note: the vectors add distinct points)",
-			func(dst, a, b *bn256.G2) { dst.Add(a, b) }).Via("Add"),
-		ScalarMul: suites.Offer("(*G2).ScalarMult (math/big arithmetic)", func(dst, a *bn256.G2, k *big.Int) { dst.ScalarMult(a, k) }).Via("ScalarMult"),
-		DefaultN:  G2DefaultN,
-		Values:    bn254kit.DecodedPoints(model.BN254G2, "bn256.G2", unmarshalG2),
-	}
+		Checks:  "coordinates below the modulus and on the curve",
+		AddNote: "(math/big arithmetic)", ScalarMulNote: "(math/big arithmetic)"})
+	g2 = func() *bn254kit.Group[bn256.G2] {
+		g := bn254kit.WrapperGroup[bn256.G2](bn254kit.Wrapper{Type: model.BN254G2, Name: "bn256.G2",
+			Holds: fmt.Sprintf("the %d-byte wrapper, the %d-byte twistPoint it points to (four *gfP2), each gfP2 (two *big.Int) and each big.Int with its words, all allocated by Unmarshal",
+				bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()),
+			Checks:        "coordinates below the modulus, on the twist, in the subgroup (a scalar multiplication by the group order)",
+			AddNote:       "(math/big arithmetic; wrong for a point added to itself, the package's BUG note: the vectors add distinct points)",
+			ScalarMulNote: "(math/big arithmetic)"})
+		g.DefaultN = G2DefaultN
+		return g
+	}()
 )
 
 // Curve is go-ethereum's crypto/bn256/google described for the kit.

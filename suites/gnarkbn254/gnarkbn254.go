@@ -36,13 +36,7 @@ func Suite() suites.Suite {
 	c := Curve()
 	agree := c.AgreeLib()
 	agree.MSM = agreeMSM
-	return suites.Suite{
-		Name:        "gnark (bn254)",
-		Modules:     []string{Module},
-		Entries:     c.Entries(),
-		Ops:         append(c.Ops(), msmOps()...),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: lib, Impl: agree}},
-	}
+	return c.Suite("gnark (bn254)", []string{Module}, agree, msmOps()...)
 }
 
 // flagBits are the two top bits of the first byte, where gnark-crypto's
@@ -236,12 +230,7 @@ func rejectCompressedG1() []byte {
 // in Fp², b' = 3/(9+u) the twist's coefficient, with the flag of a
 // compressed point.
 func rejectCompressedG2() []byte {
-	var b, nine bn254.E2
-	b.A0.SetUint64(3)
-	nine.A0.SetUint64(9)
-	nine.A1.SetUint64(1)
-	nine.Inverse(&nine)
-	b.Mul(&b, &nine)
+	b := bn254kit.TwistCoefficient()
 	var x, rhs bn254.E2
 	for v := uint64(1); ; v++ {
 		x.A0.SetUint64(v)

@@ -50,7 +50,7 @@ func TestEntries(t *testing.T) {
 
 // slowKeys is the number of keys measured of a library whose keys take
 // milliseconds each (bn256-google's three G2 Unmarshal).
-const slowKeys = 4
+const slowKeys = 2
 
 // TestHeld measures every available entry and checks its figures against
 // what it holds by construction, and the keys of gnark-crypto against

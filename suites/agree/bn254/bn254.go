@@ -28,8 +28,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/big"
-	"runtime"
-	"sync"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/model"
@@ -242,9 +240,9 @@ func CheckLibs(libs []Lib) (*suites.AgreeReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	results := perLib(avail, func(l Lib) []outcome {
+	results := agree.PerLib(avail, func(l Lib) []outcome {
 		out := make([]outcome, len(cs))
-		eachCase(len(cs), func(i int) {
+		agree.Each(len(cs), func(i int) {
 			if c := cs[i]; c.applies(l) {
 				b, err := c.run(l)
 				out[i] = outcome{ran: true, out: b, err: err}
@@ -357,36 +355,4 @@ func roundTrip(l Lib, p point) *agree.Disagreement {
 		}
 	}
 	return nil
-}
-
-// perLib runs f for every library, each on its own goroutine, and returns
-// the results in the order of libs.
-func perLib[T any](libs []Lib, f func(Lib) T) []T {
-	out := make([]T, len(libs))
-	var wg sync.WaitGroup
-	for i, l := range libs {
-		wg.Go(func() { out[i] = f(l) })
-	}
-	wg.Wait()
-	return out
-}
-
-// eachCase runs f for cases 0 to n-1, as many at once as there are
-// processors: the libraries' calls share no state between calls. Every f
-// writes only its case's outcome.
-func eachCase(n int, f func(i int)) {
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
 }

@@ -191,3 +191,17 @@ type PreparedForm[P1, P2, L any] struct {
 	// DefaultN is the N of the form's entries when the user gives none.
 	DefaultN int
 }
+
+// Suite returns the library's suite: its entries, its operations (and
+// more, the library's own: gnark-crypto's multi-scalar multiplications)
+// and its part of the agreement check (agree, AgreeLib's, which a suite
+// may complete).
+func (c Curve[P1, P2]) Suite(name string, modules []string, agree AgreeLib, more ...suites.Op) suites.Suite {
+	return suites.Suite{
+		Name:        name,
+		Modules:     modules,
+		Entries:     c.Entries(),
+		Ops:         append(c.Ops(), more...),
+		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: c.Lib, Impl: agree}},
+	}
+}

@@ -66,9 +66,9 @@ func lacks[F any](lib model.Lib, what string, impl suites.Impl[F]) model.Why {
 }
 
 // withInputs returns the Prepare of an operation whose inputs come from
-// the vectors: make builds the harness from them, invalid says whether
-// the operation has inputs it must reject (make then gets invalid set).
-func withInputs(invalid bool, make func(v *opVectors, invalid bool) (suites.OpHarness, error)) func(suites.OpInput) (suites.OpHarness, error) {
+// the vectors: build makes the harness from them, invalid says whether
+// the operation has inputs it must reject (build then gets invalid set).
+func withInputs(invalid bool, build func(v *opVectors, invalid bool) (suites.OpHarness, error)) func(suites.OpInput) (suites.OpHarness, error) {
 	return func(in suites.OpInput) (suites.OpHarness, error) {
 		if in.Invalid && !invalid {
 			return suites.OpHarness{}, suites.ErrNoInvalidInput
@@ -77,7 +77,7 @@ func withInputs(invalid bool, make func(v *opVectors, invalid bool) (suites.OpHa
 		if err != nil {
 			return suites.OpHarness{}, err
 		}
-		return make(v, in.Invalid)
+		return build(v, in.Invalid)
 	}
 }
 

@@ -142,3 +142,15 @@ func MSMPoints(typ model.Type, n int) [][]byte {
 	}
 	return out
 }
+
+// TwistCoefficient returns b' = 3/(9+u), the coefficient of BN254's twist
+// y² = x³ + b', on which G2 lies.
+func TwistCoefficient() bn254.E2 {
+	var b, nine bn254.E2
+	b.A0.SetUint64(3)
+	nine.A0.SetUint64(9)
+	nine.A1.SetUint64(1)
+	nine.Inverse(&nine)
+	b.Mul(&b, &nine)
+	return b
+}

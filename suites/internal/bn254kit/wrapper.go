@@ -1,7 +1,10 @@
 package bn254kit
 
 import (
+	"fmt"
+	"math/big"
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/memprof/memprof/model"
@@ -48,4 +51,52 @@ func Pointers[P any](ps []P) []*P {
 		out[i] = &ps[i]
 	}
 	return out
+}
+
+// GethPoint is what go-ethereum's cloudflare and google points, of either
+// group, have: a wrapper type W with the same methods.
+type GethPoint[W any] interface {
+	*W
+	Unmarshal(m []byte) ([]byte, error)
+	Marshal() []byte
+	Add(a, b *W) *W
+	ScalarMult(a *W, k *big.Int) *W
+}
+
+// Wrapper describes one group of a go-ethereum package whose points are
+// wrappers around a hidden point, for WrapperGroup.
+type Wrapper struct {
+	Type model.Type
+	Name string // "bn256.G1"
+	// Holds says what one point keeps (see Group.Holds).
+	Holds string
+	// Checks says what Unmarshal checks, before "; the zero bytes the
+	// point at infinity".
+	Checks string
+	// AddNote and ScalarMulNote complete the sentences of Add and
+	// ScalarMult: "(math/big arithmetic)".
+	AddNote, ScalarMulNote string
+}
+
+// WrapperGroup is the Group of the wrapper type W: decoded by Unmarshal,
+// encoded by Marshal, with Add and ScalarMult. Copy and DefaultN are the
+// caller's to set.
+func WrapperGroup[W any, PW GethPoint[W]](w Wrapper) *Group[W] {
+	method := "(*" + w.Name[strings.LastIndex(w.Name, ".")+1:] + ")."
+	size := G1Size
+	if w.Type == model.BN254G2 {
+		size = G2Size
+	}
+	unmarshal := func(p *W, enc []byte) error { _, err := PW(p).Unmarshal(enc); return err }
+	return &Group[W]{
+		Type: w.Type, Repr: model.Decoded, Name: w.Name, Holds: w.Holds,
+		Unmarshal: suites.Offer(fmt.Sprintf("%s; %d zero bytes the point at infinity", w.Checks, size), unmarshal).Via("Unmarshal"),
+		Marshal: suites.Offer(fmt.Sprintf("%sMarshal: converts the point to affine in place, allocates the %d bytes", method, size),
+			func(p *W) []byte { return PW(p).Marshal() }).Via("Marshal"),
+		MarshalKept: "the library allocates the slice",
+		Add:         suites.Offer(strings.TrimSpace(method+"Add "+w.AddNote), func(dst, a, b *W) { PW(dst).Add(a, b) }).Via("Add"),
+		ScalarMul: suites.Offer(strings.TrimSpace(method+"ScalarMult "+w.ScalarMulNote),
+			func(dst, a *W, k *big.Int) { PW(dst).ScalarMult(a, k) }).Via("ScalarMult"),
+		Values: DecodedPoints(w.Type, w.Name, unmarshal),
+	}
 }

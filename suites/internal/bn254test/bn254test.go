@@ -45,7 +45,7 @@ func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
 	return held
 }
 
-// TestN is the number of instances the tests measure e at: 1,000; 16 for
+// TestN is the number of instances the tests measure e at: 1,000; 4 for
 // an entry whose constructor takes milliseconds (a DefaultN below 1,000);
 // the Distinct values once for an entry whose instances are large
 // (prepared lines, 16 KiB each). The figures are per instance and exact
@@ -63,7 +63,7 @@ func TestN(e suites.Entry) int {
 // slowN is the N of an entry whose constructor takes milliseconds
 // (bn256-google's G2 Unmarshal: 3 ms on a quiet machine, tens on a loaded
 // one).
-const slowN = 16
+const slowN = 4
 
 // largeInstance is the size above which TestN measures few instances.
 const largeInstance = 4 << 10
