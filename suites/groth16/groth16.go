@@ -9,8 +9,10 @@
 //     and bn256-gnark affine, bn256-cloudflare and bn256-google their
 //     wrappers), against prepared, what gnark-crypto's verifier keeps
 //     instead of β, γ and δ: e(α, β) in GT and the Miller-loop lines of -γ
-//     and -δ (PairingCheckFixedQ's input), which buy a faster verification
-//     with 34 KiB;
+//     and -δ (PairingCheckFixedQ's input), which spare each verification
+//     the Miller loop's G2 arithmetic for the lines' bytes (two
+//     [2][66]LineEvaluationAff per key; the BN254G2 pairing checks from
+//     affine and from prepared points time what that buys);
 //   - its IC (the G1 points K_i, one per public input and one more) of a
 //     circuit with 999 public inputs, 1,000 points in one slice (the slice
 //     layout), in every representation of BN254G1 each library offers: the

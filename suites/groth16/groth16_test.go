@@ -55,7 +55,7 @@ const slowKeys = 2
 // TestHeld measures every available entry and checks its figures against
 // what it holds by construction, and the keys of gnark-crypto against
 // their types: each one object, pointer-free, in its slot (the prepared
-// key's 34 KiB in whole pages).
+// key's lines in whole pages).
 func TestHeld(t *testing.T) {
 	held := map[model.Key]suitetest.Held{}
 	for _, e := range Entries() {
