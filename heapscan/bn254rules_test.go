@@ -18,7 +18,6 @@ var bn254RuleCases = []ruleCase{
 	{(*google.G2).Marshal, "BN254Encoding"},
 	{(*gethgnark.G1).Marshal, "BN254Encoding"},
 	{(*bn254.G1Affine).Marshal, "BN254Encoding"},
-	{bn254.PrecomputeLines, "BN254Lines"},
 	{bn254.PairingCheck, "BN254Pairing"},
 	{bn254.PairingCheckFixedQ, "BN254Pairing"},
 	{cloudflare.PairingCheck, "BN254Pairing"},
