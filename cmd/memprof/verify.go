@@ -38,6 +38,16 @@ precompile's checks, and refuse them with the claimed value changed. In a
 build without cgo, c-kzg is reported unavailable and go-eth-kzg is checked
 against the files.
 
+secp256k1: go-ethereum's libsecp256k1 and decred must derive the public keys
+and address of fixtures/secp256k1/ops.json's key (go-ethereum's own test
+answer) and its RFC 6979 signature; derive byte-identical keys and R‖S‖V
+signatures for 64 more keys and verify and recover each other's; give
+go-ethereum's ecRecover precompile vectors their output; and accept exactly
+what Wycheproof's ECDSA secp256k1 SHA-256 vectors accept (DER with Ethereum's
+low-S rule; R‖S, where a high S verifies only without the rule, and recovers
+the test's key). In a build without cgo, libsecp256k1 is reported unavailable
+and decred is checked against the files.
+
 BN254: gnark-crypto and go-ethereum's bn256-gnark, bn256-cloudflare and
 bn256-google (all pure Go) run go-ethereum's EIP-196/197 precompile vectors
 (fixtures/bn254: bn256Add, bn256ScalarMul, bn256Pairing) through the
@@ -48,8 +58,20 @@ modulus, G2 points outside the subgroup, truncated input); compute its G2
 additions and scalar multiplications and the multi-scalar multiplications;
 and round-trip every point through each representation.
 
-Every other family (secp256k1, ml-kem, ml-dsa, slh-dsa) with suites in this
-build has its own check, run here too. When more than one family is
+Post-quantum (fixtures/pq: circl's ACVP files and Wycheproof's mlkem_* and
+mldsa_* files): for every parameter set, each library must give the known
+keys from the vectors' seeds, encapsulations, decapsulations and deterministic
+signatures byte for byte and refuse the invalid inputs; crypto/mlkem and circl
+must make the same ML-KEM keys from the same seeds, decapsulate each other's
+ciphertexts to the same key, a modified ciphertext to the same
+implicit-rejection key, and refuse one of the wrong length; circl and
+filippo.io/mldsa must make the same ML-DSA keys and deterministic signatures,
+verify each other's and refuse a flipped bit and a short public key. SLH-DSA
+(circl alone) is checked against its known answers; the signatures of its
+small (s) sets take seconds each and are checked in .ci/run only.
+
+Every other family with suites in
+this build has its own check, run here too. When more than one family is
 checked, the table prints one line per family, and the results' agreement
 record keeps each family's check under "families".
 

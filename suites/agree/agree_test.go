@@ -1,3 +1,5 @@
+// The tests are of package agree_test: they use the registry of every suite
+// (suites/all), which holds the secp256k1 check that imports this package.
 package agree_test
 
 import (
@@ -143,7 +145,7 @@ func TestDisagreementsAreNamed(t *testing.T) {
 			_, err := agree.Check(v, tt.libs)
 			var d *agree.Disagreement
 			if !errors.As(err, &d) {
-				t.Fatalf("got error %v, want a *agree.Disagreement", err)
+				t.Fatalf("got error %v, want a *Disagreement", err)
 			}
 			if d.Case != tt.check.Case || d.Lib != tt.check.Lib || (tt.check.Check != "" && d.Check != tt.check.Check) {
 				t.Errorf("got case %q check %q lib %q, want case %q check %q lib %q", d.Case, d.Check, d.Lib, tt.check.Case, tt.check.Check, tt.check.Lib)
