@@ -53,7 +53,7 @@ var families = []family{
 	{BN254,
 		[]Type{BN254G1, BN254G2, Groth16VerifyingKey},
 		[]Lib{Gnark, BN256Cloudflare, BN256Google, BN256Gnark},
-		[]Op{PairingCheck, MSM}},
+		[]Op{Add, ScalarMul, PairingCheck, MSM, Marshal, Unmarshal}},
 	{MLKEM,
 		[]Type{MLKEMDecapsulationKey, MLKEMEncapsulationKey, MLKEMCiphertext, TLSHandshakes},
 		[]Lib{Stdlib, Circl},

@@ -50,10 +50,23 @@ type TradeoffRow struct {
 // of a type whose instances are measured at several (Param: set=ML-DSA-65
 // compares only that set's keys, and the uses timed at that set).
 type Tradeoff struct {
-	Type  Type          `json:"type"`
-	Param Param         `json:"param,omitempty"`
+	Type  Type  `json:"type"`
+	Param Param `json:"param,omitempty"`
+	// OpsOf, when set, is the type whose operations are the columns, for
+	// a table whose rows are a structure holding points of that type (a
+	// Groth16VerifyingKey's G2 points, used by BN254G2's pairing check);
+	// empty when the operations are Type's own.
+	OpsOf Type          `json:"ops_of,omitempty"`
 	Ops   []TradeoffOp  `json:"ops"`
 	Rows  []TradeoffRow `json:"rows"`
+}
+
+// OpType is the type whose operations are t's columns: OpsOf, or Type.
+func (t Tradeoff) OpType() Type {
+	if t.OpsOf != "" {
+		return t.OpsOf
+	}
+	return t.Type
 }
 
 // scanBytesPerInstance is the collector's scan bytes per instance of r,
@@ -145,7 +158,26 @@ func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 // number of tasks). Its rows are the measured representations timed at one
 // of its columns at least.
 func TradeoffAt(rs *Results, typ Type, param Param) (Tradeoff, bool) {
+	return tradeoff(rs, typ, typ, param, nil)
+}
+
+// TradeoffAcross is TradeoffOf with the rows from the instances of typ
+// and the columns from the operations of opsOf, matched by library and
+// representation, and only those of ops when any are given: the
+// trade-off of a structure whose representations are those of the points
+// it holds (a verifying key plain or prepared, against the pairing check
+// from affine or prepared G2 points).
+func TradeoffAcross(rs *Results, typ, opsOf Type, ops ...Op) (Tradeoff, bool) {
+	return tradeoff(rs, typ, opsOf, "", ops)
+}
+
+// tradeoff is TradeoffAt's and TradeoffAcross's table: typ's rows (of
+// param, when set) against the operations of opsOf (only ops, when any).
+func tradeoff(rs *Results, typ, opsOf Type, param Param, ops []Op) (Tradeoff, bool) {
 	t := Tradeoff{Type: typ, Param: param}
+	if opsOf != typ {
+		t.OpsOf = opsOf
+	}
 	// The rows: the measured instances, one per library and
 	// representation (the pointer layout where there are several).
 	at := map[[2]string]int{}
@@ -174,7 +206,7 @@ func TradeoffAt(rs *Results, typ Type, param Param) (Tradeoff, bool) {
 	times := map[TradeoffOp]map[[2]string]float64{}
 	for _, tr := range rs.Throughput {
 		k := [2]string{string(tr.Lib), string(tr.Repr)}
-		if _, ok := at[k]; !ok || tr.Type != typ || tr.Error != "" || tr.NsPerOpMedian <= 0 || (param != "" && tr.Param != param) {
+		if _, ok := at[k]; !ok || tr.Type != opsOf || tr.Error != "" || tr.NsPerOpMedian <= 0 || (param != "" && tr.Param != param) || (len(ops) > 0 && !slices.Contains(ops, tr.Op)) {
 			continue
 		}
 		c := TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}

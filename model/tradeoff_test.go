@@ -111,6 +111,51 @@ func TestDominates(t *testing.T) {
 	}
 }
 
+// TestTradeoffAcross: a structure's rows (a verifying key plain or
+// prepared) against the operations of the type of the points it holds,
+// matched by library and representation, with only the operations asked
+// for as columns.
+func TestTradeoffAcross(t *testing.T) {
+	key := func(lib Lib, repr Repr, b float64) Result {
+		return Result{Key: Key{Type: Groth16VerifyingKey, Lib: lib, Repr: repr, Layout: Pointer}, Measurement: Measurement{N: 1000, BytesPerInstance: b}}
+	}
+	op := func(lib Lib, repr Repr, o Op, ns float64) ThroughputRow {
+		return ThroughputRow{Key: Key{Type: BN254G2, Lib: lib, Repr: repr, Op: o, Batch: 1}, Timing: Timing{NsPerOpMedian: ns}}
+	}
+	rs := &Results{
+		Instances: []Result{key(Gnark, Affine, 448), key(Gnark, Prepared, 40960), key(BN256Cloudflare, Decoded, 928)},
+		Throughput: []ThroughputRow{
+			op(Gnark, Affine, PairingCheck, 800e3), op(Gnark, Prepared, PairingCheck, 600e3), op(BN256Cloudflare, Decoded, PairingCheck, 3e6),
+			op(Gnark, Affine, Add, 5e3), op(BN256Cloudflare, Decoded, Add, 6e3), // a column unless only pairing-check is asked for
+			{Key: Key{Type: BN254G1, Lib: Gnark, Repr: Affine, Op: PairingCheck, Batch: 1}, Timing: Timing{NsPerOpMedian: 1}}, // another type: ignored
+		},
+	}
+	tr, ok := TradeoffAcross(rs, Groth16VerifyingKey, BN254G2, PairingCheck)
+	if !ok {
+		t.Fatal("got no trade-off")
+	}
+	if tr.Type != Groth16VerifyingKey || tr.OpsOf != BN254G2 || tr.OpType() != BN254G2 {
+		t.Errorf("got type %s, ops of %s, want %s of %s", tr.Type, tr.OpsOf, Groth16VerifyingKey, BN254G2)
+	}
+	if len(tr.Ops) != 1 || tr.Ops[0].Op != PairingCheck {
+		t.Errorf("got columns %v, want the pairing check alone", tr.Ops)
+	}
+	var got []string
+	for _, r := range tr.Rows {
+		got = append(got, fmt.Sprintf("%s/%s %.0f %.0f %v", r.Lib, r.Repr, r.BytesPerInstance, *r.NsPerUse[0], r.Pareto))
+	}
+	want := []string{"gnark/affine 448 800000 true", "gnark/prepared 40960 600000 true", "bn256-cloudflare/decoded 928 3000000 false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got rows %v, want %v", got, want)
+	}
+	if all, _ := TradeoffAcross(rs, Groth16VerifyingKey, BN254G2); len(all.Ops) != 2 {
+		t.Errorf("without an operation asked for: got %d columns, want 2 (add and pairing-check)", len(all.Ops))
+	}
+	if same, _ := TradeoffOf(rs, Groth16VerifyingKey); same.OpsOf != "" || len(same.Ops) != 0 {
+		t.Errorf("TradeoffOf the key's own operations: got %+v, want none", same)
+	}
+}
+
 // TestTradeoffsOfParams builds a type measured at two parameter sets by two
 // libraries: each set gets its own table, whose rows are that set's
 // instances and whose columns are the operations timed at that set, so

@@ -235,6 +235,17 @@ const (
 	MSM              Op = "msm"                // multi-scalar multiplication: the sum of scalar·point over many points
 )
 
+// The operations of the BN254 points (EIP-196/197), which a family's row
+// lists where they apply: the precompiles' addition and scalar
+// multiplication, and the conversions between a library's point and the
+// 64- and 128-byte encodings with their checks.
+const (
+	Add       Op = "add"        // add two points
+	ScalarMul Op = "scalar-mul" // multiply a point by a scalar
+	Marshal   Op = "marshal"    // encode a point to the EIP-196/197 encoding (x‖y, big-endian)
+	Unmarshal Op = "unmarshal"  // decode an encoding with the library's checks (coordinates below the modulus, on the curve, in the subgroup)
+)
+
 // The operations of the post-quantum keys (ML-KEM, ML-DSA, SLH-DSA). An
 // operation's Repr is the form its input is in: keygen starts from the
 // seed, parse from the packed encoding, pack and to-seed from the parsed

@@ -64,14 +64,22 @@ func TestVerifyCommand(t *testing.T) {
 	if a == nil || !a.OK {
 		t.Fatalf("got agreement %+v, want ok", a)
 	}
-	// One record per family: BLS12-381's 20 cases, the KZG stand-in's 8,
+	// One record per family: BLS12-381's 20 cases and EIP-2537 vectors, the
+	// KZG stand-in's 8,
 	// and the check of every other family the registry has.
 	byFamily := map[model.Family]model.FamilyAgreement{}
 	for _, f := range a.Families {
 		byFamily[f.Family] = f
 	}
-	if f := byFamily[model.BLS12381]; f.Cases != 20 || !f.OK || !slices.Equal(f.Libs, want) {
-		t.Errorf("BLS12-381: got %+v, want 20 cases, ok, libs %v", f, want)
+	eip, err := agree.EIP2537Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := byFamily[model.BLS12381]; f.Cases != 20+eip || !f.OK || !slices.Equal(f.Libs, want) {
+		t.Errorf("BLS12-381: got %+v, want 20 cases and the %d EIP-2537 vectors, ok, libs %v", f, eip, want)
+	}
+	if f := byFamily[model.BN254]; !slices.Equal(f.Libs, []model.Lib{"bn256-cloudflare", "bn256-gnark", "bn256-google", "gnark"}) { // the BN254 check runs for real
+		t.Errorf("BN254: got %+v, want its four libraries", f)
 	}
 	if f := byFamily[model.KZG]; f.Cases != 8 || !f.OK {
 		t.Errorf("KZG: got %+v, want the stand-in's 8 cases, ok", f)

@@ -10,7 +10,11 @@
 //     signature checked against the next case's message;
 //  3. round-trip the public key and the signature through every
 //     representation it offers back to the same compressed and uncompressed
-//     encodings.
+//     encodings;
+//  4. run go-ethereum's EIP-2537 precompile vectors (fixtures/eip2537:
+//     additions, G1 scalar multiplications, pairing checks and the maps to
+//     G1 and G2, with their fail- files) where it offers the operation
+//     (eip2537.go).
 //
 // The libraries come from a suites registry (Registry.AgreeLibs). A library this build cannot run (blst
 // without cgo) is reported as unavailable, and the others are still checked
@@ -39,13 +43,31 @@ type Disagreement = suites.Disagreement
 // every family return).
 type Report = suites.AgreeReport
 
-// Run checks the libraries of r against the embedded vectors.
+// Run checks the libraries of r against the embedded vectors: the 20
+// cases of fixtures/vectors.json (Check), then the EIP-2537 vectors
+// (CheckEIP2537), which the report's cases count too.
 func Run(r *suites.Registry) (*Report, error) {
 	v, err := fixtures.Load()
 	if err != nil {
 		return nil, err
 	}
-	return Check(v, r.AgreeLibs())
+	libs := r.AgreeLibs()
+	rep, err := Check(v, libs)
+	if err != nil {
+		return rep, err
+	}
+	n, err := EIP2537Cases()
+	if err != nil {
+		return rep, err
+	}
+	rep.Cases += n
+	var avail []suites.AgreeLib
+	for _, l := range libs {
+		if l.Unavailable.IsZero() {
+			avail = append(avail, l)
+		}
+	}
+	return rep, CheckEIP2537(avail)
 }
 
 // Check checks libs against v; see the package documentation. The report

@@ -70,8 +70,12 @@ func TestLibrariesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases != 20 {
-		t.Errorf("got %d cases, want 20", rep.Cases)
+	eip, err := agree.EIP2537Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 20+eip {
+		t.Errorf("got %d cases, want 20 and the %d EIP-2537 vectors", rep.Cases, eip)
 	}
 	want := []model.Lib{"circl", "gnark"}
 	if memprof.CurrentEnv().Cgo {

@@ -32,13 +32,16 @@ var keyOps = map[model.Type][]model.Op{
 	model.Secp256k1Signature: {model.Verify, model.Recover, model.RecoverAddress},
 	model.Secp256k1PublicKey: {model.Verify, model.ToAddress, model.Decompress},
 	model.Secp256k1SecretKey: {model.Sign},
+	// BN254: the precompiles' operations, then the encodings.
+	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
+	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
 }
 
 // KeyColumn returns the column of t its sentence is about: the first of
-// the type's preferred operations (keyOps) among t's columns, else its
-// first column.
+// the preferred operations (keyOps) of the type whose operations the
+// columns are among t's columns, else its first column.
 func KeyColumn(t model.Tradeoff) int {
-	for _, op := range keyOps[t.Type] {
+	for _, op := range keyOps[t.OpType()] {
 		for i, c := range t.Ops {
 			if c.Op == op {
 				return i

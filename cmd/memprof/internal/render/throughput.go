@@ -110,6 +110,7 @@ var familyChecks = map[model.Family]string{
 	model.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
 	model.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
 	model.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
+	model.BN254:     "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips",
 	model.MLKEM:     "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
 	model.MLDSA:     "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
 	model.SLHDSA:    "SLH-DSA keys, signatures and verifications against known answers",

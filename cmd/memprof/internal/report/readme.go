@@ -198,6 +198,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 var familySections = map[model.Family]func(*render.MarkdownWriter, *model.Results){
 	model.KZG:       writeKZG,       // kzg.go
 	model.Secp256k1: writeSecp256k1, // secp256k1.go
+	model.BN254:     writeBN254,     // bn254.go
 }
 
 // familySubjects name the families in the review's title; KZG's objects
@@ -520,7 +521,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 	var clauses []string
 	for _, lib := range libs {
 		if rows := byLib[lib]; len(rows) >= 2 {
-			clauses = append(clauses, "in "+string(lib)+", "+pairClause(rs, t.Type, col, j, rows))
+			clauses = append(clauses, "in "+string(lib)+", "+pairClause(rs, t, col, j, rows))
 		}
 	}
 	if len(clauses) == 0 {
@@ -531,7 +532,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 		if len(rows) == 0 {
 			return fmt.Sprintf("No representation of %s was timed at %s.", t.Type, op)
 		}
-		clauses = append(clauses, pairClause(rs, t.Type, col, j, rows))
+		clauses = append(clauses, pairClause(rs, t, col, j, rows))
 	}
 	// The smallest representation measured may have no row (timed at
 	// none of the columns): name it after the clauses.
@@ -558,8 +559,10 @@ func useCost(rs *model.Results, typ model.Type, col model.TradeoffOp, r model.Tr
 	return *r.NsPerUse[j], false, model.Timing{}
 }
 
-// pairClause compares the smallest of rows with the fastest at column j.
-func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+// pairClause compares the smallest of rows with the fastest at column j
+// of t.
+func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+	typ := t.Type
 	op := render.ColumnName(col)
 	smallest, fastest := rows[0], rows[0]
 	for _, r := range rows[1:] {
@@ -578,8 +581,8 @@ func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, 
 		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per call)", name(smallest), model.FormatFigure(smallest.BytesPerInstance), op, model.FormatNs(*smallest.NsPerUse[j]))
 	}
 	saved := fastest.BytesPerInstance - smallest.BytesPerInstance
-	sNs, sCPU, sT := useCost(rs, typ, col, smallest, j)
-	fNs, fCPU, fT := useCost(rs, typ, col, fastest, j)
+	sNs, sCPU, sT := useCost(rs, t.OpType(), col, smallest, j)
+	fNs, fCPU, fT := useCost(rs, t.OpType(), col, fastest, j)
 	what := "of CPU"
 	if !sCPU || !fCPU {
 		sNs, fNs, what = *smallest.NsPerUse[j], *fastest.NsPerUse[j], "(median wall time)"
