@@ -95,6 +95,7 @@ var commands = []*command{
 	instancesCommand,
 	listCommand,
 	reportCommand,
+	showCommand,
 	throughputCommand,
 	verifyCommand,
 	versionCommand,

@@ -122,7 +122,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
 			return err
 		}
-		return render.TradeoffTables(w, rs)
+		return render.TradeoffTablesFit(w, rs, tableOpts)
 	}
 	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code

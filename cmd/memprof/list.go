@@ -77,7 +77,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		t.Rows = append(t.Rows, []string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), variant, how})
 	}
 	// The last column wraps to the terminal's width.
-	if err := render.WriteFitted(w, t, width, []int{5}, nil); err != nil {
+	if err := render.WriteTable(w, t, width, 5); err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK

@@ -1,0 +1,89 @@
+// Package tabletest reads back, for tests, the terminal tables memprof
+// prints: plain tables (aligned columns, two spaces or more between
+// cells) and box-drawn ones.
+package tabletest
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Table is one table of a command's output: its header and rows.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// cellGap is what separates two cells of a plain table.
+var cellGap = regexp.MustCompile(`\s{2,}`)
+
+// Parse returns the tables of text and its other lines (headings,
+// footnotes). A plain table is a run of lines of two cells or more, the
+// first its header; a box-drawn table is read between its borders, the
+// lines that only continue a wrapped cell (their first cell empty) left
+// out.
+func Parse(text string) (tables []Table, other []string) {
+	var cur *Table
+	box := false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "┌"):
+			tables = append(tables, Table{})
+			cur, box = &tables[len(tables)-1], true
+		case box && (strings.HasPrefix(line, "├") || strings.HasPrefix(line, "└")):
+			if strings.HasPrefix(line, "└") {
+				cur, box = nil, false
+			}
+		case box && strings.HasPrefix(line, "│"):
+			parts := strings.Split(strings.Trim(line, "│"), "│")
+			cells := make([]string, len(parts))
+			for i, p := range parts {
+				cells[i] = strings.TrimSpace(p)
+			}
+			switch {
+			case cur.Header == nil:
+				cur.Header = cells
+			case cells[0] != "":
+				cur.Rows = append(cur.Rows, cells)
+			}
+		default:
+			cells := cellGap.Split(strings.TrimSpace(line), -1)
+			if len(cells) < 2 {
+				cur = nil
+				if strings.TrimSpace(line) != "" {
+					other = append(other, line)
+				}
+				continue
+			}
+			if cur == nil {
+				tables = append(tables, Table{Header: cells})
+				cur = &tables[len(tables)-1]
+				continue
+			}
+			cur.Rows = append(cur.Rows, cells)
+		}
+	}
+	return tables, other
+}
+
+// Column returns the index of the column called name, or -1.
+func (t Table) Column(name string) int { return slices.Index(t.Header, name) }
+
+// Cell returns the cell of row under the column called name, or "".
+func (t Table) Cell(row []string, name string) string {
+	if i := t.Column(name); i >= 0 && i < len(row) {
+		return row[i]
+	}
+	return ""
+}
+
+// Row returns the first row whose cells include every one of cells.
+func (t Table) Row(cells ...string) ([]string, bool) {
+	for _, r := range t.Rows {
+		if !slices.ContainsFunc(cells, func(c string) bool { return !slices.Contains(r, c) }) {
+			return r, true
+		}
+	}
+	return nil, false
+}
