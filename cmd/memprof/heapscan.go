@@ -27,7 +27,7 @@ const stdinName = "(standard input)"
 
 var heapscanCommand = &command{
 	Name:      "heapscan",
-	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
+	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] [--style plain|box] PROFILE|-",
 	Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
 	Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
@@ -79,6 +79,8 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
+	var style string
+	addStyle(fs, &style)
 	pos, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
@@ -93,6 +95,13 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
+	}
+	tableStyle, err := parseStyle(style)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if wasGiven(fs, "style") && f != "table" {
+		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	opts := heapscan.Options{Sample: *sample, GroupBy: *groupBy}
 	if opts.GroupBy == "" && *rulesFile != "" {
@@ -175,7 +184,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		case "csv":
 			return render.HeapscanCSV(w, s, view)
 		default:
-			return render.HeapscanTable(w, s, view)
+			return render.HeapscanTableFit(w, s, view, terminalWidth(tableWriter(inv, *out)), tableStyle)
 		}
 	}
 	if *out != "" {

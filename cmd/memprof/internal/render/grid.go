@@ -60,6 +60,7 @@ type gridCol struct {
 	// fromLeft.
 	shorten  bool
 	fromLeft bool
+	middle   bool // shortened in the middle, keeping both ends (a case's name)
 }
 
 // gridCell is one cell: its text and the footnote it refers to (0 for
@@ -112,10 +113,11 @@ type layout struct {
 }
 
 // fitGrid fits g to width columns (0: no limit): the short headers,
-// then, unless all, the prose columns left out (unless shortening them
-// is enough), then the columns that may be shortened cut down, then,
-// unless all, the ranges and the figures left out from the right; keys
-// and kept columns never. all keeps every column (--wide, --columns).
+// then, unless all, the prose columns (unless shortening what may be
+// shortened is enough) and the ranges left out, then the columns that
+// may be shortened cut down, then, unless all, the figures left out from the
+// right; keys and kept columns never. all keeps every column (--wide,
+// --columns).
 func fitGrid(g *grid, width int, all bool) *layout {
 	l := &layout{g: g, keep: make([]bool, len(g.cols)), limit: make([]int, len(g.cols)), width: width}
 	for i := range l.keep {
@@ -143,13 +145,16 @@ func fitGrid(g *grid, width int, all bool) *layout {
 			}
 		}
 	}
+	for i := len(g.cols) - 1; !all && i >= 0 && l.total() > width; i-- {
+		if c := g.cols[i]; c.kind == rangeCol && !c.keep && l.keep[i] {
+			drop(i)
+		}
+	}
 	l.shortenAll()
-	for _, kind := range []colKind{rangeCol, figureCol} {
-		for i := len(g.cols) - 1; !all && i >= 0 && l.total() > width; i-- {
-			if c := g.cols[i]; c.kind == kind && !c.keep && l.keep[i] {
-				drop(i)
-				l.shortenAll()
-			}
+	for i := len(g.cols) - 1; !all && i >= 0 && l.total() > width; i-- {
+		if c := g.cols[i]; c.kind == figureCol && !c.keep && l.keep[i] {
+			drop(i)
+			l.shortenAll()
 		}
 	}
 	l.overflow = l.total() > width
@@ -224,7 +229,12 @@ func (l *layout) text(i int, c gridCell) string {
 		s += "[" + strconv.Itoa(l.numbers[c.note]) + "]"
 	}
 	if lim := l.limit[i]; lim > 0 && twwidth.Width(s) > lim {
-		s = ellipsis(s, lim, l.g.cols[i].fromLeft)
+		switch c := l.g.cols[i]; {
+		case c.middle:
+			s = middleEllipsis(s, lim)
+		default:
+			s = ellipsis(s, lim, c.fromLeft)
+		}
 	}
 	return s
 }
@@ -278,6 +288,19 @@ func ellipsis(s string, width int, fromLeft bool) string {
 	}
 	for i := len(rs); i > 0; i-- {
 		if t := string(rs[:i]) + "…"; twwidth.Width(t) <= width {
+			return t
+		}
+	}
+	return "…"
+}
+
+// middleEllipsis shortens s to width display columns with "…" in its
+// middle.
+func middleEllipsis(s string, width int) string {
+	rs := []rune(s)
+	for keep := len(rs) - 1; keep > 0; keep-- {
+		head := (keep + 1) / 2
+		if t := string(rs[:head]) + "…" + string(rs[len(rs)-(keep-head):]); twwidth.Width(t) <= width {
 			return t
 		}
 	}
@@ -482,14 +505,25 @@ func footnoteUnits(s string) []string {
 // the columns of prose (their indexes) are left out or shortened ("…")
 // where the table does not fit, the others never.
 func WriteTable(w io.Writer, t MarkdownTable, width int, prose ...int) error {
+	return WriteTableStyled(w, t, width, Plain, prose, nil, nil)
+}
+
+// WriteTableStyled is WriteTable in style, the columns of shorten (their
+// indexes) shortened in the middle with "…" where the table does not
+// fit, those of secondary left out before that, and the lines after
+// written under it.
+func WriteTableStyled(w io.Writer, t MarkdownTable, width int, style Style, shorten, secondary []int, after []string) error {
 	g := &grid{}
 	for i, h := range t.Header {
 		c := gridCol{label: h, kind: keyCol}
 		if i < len(t.Right) && t.Right[i] {
 			c.right, c.kind = true, figureCol
 		}
-		if slices.Contains(prose, i) {
-			c.kind, c.shorten = proseCol, true
+		if slices.Contains(shorten, i) {
+			c.shorten, c.middle = true, true
+		}
+		if slices.Contains(secondary, i) {
+			c.kind = rangeCol
 		}
 		g.cols = append(g.cols, c)
 	}
@@ -500,5 +534,6 @@ func WriteTable(w io.Writer, t MarkdownTable, width int, prose ...int) error {
 		}
 		g.add(cells...)
 	}
-	return writeGrid(w, g, width, false, Plain)
+	g.after = after
+	return writeGrid(w, g, width, false, style)
 }
