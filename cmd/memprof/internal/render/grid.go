@@ -162,23 +162,31 @@ func fitGrid(g *grid, width int, all bool) *layout {
 }
 
 // shortenAll shortens the columns that may be shortened, the widest
-// first, down to minShort, until the table fits (the limits set before
-// are undone first: a column left out gives the others room).
+// first, down to minShort (or their header's width), until the table
+// fits (the limits set before are undone first: a column left out gives
+// the others room).
 func (l *layout) shortenAll() {
 	for i := range l.limit {
 		l.limit[i] = 0
 	}
+	done := make([]bool, len(l.g.cols))
 	for l.total() > l.width {
 		widest, ws := -1, l.widths()
 		for i, c := range l.g.cols {
-			if l.keep[i] && c.shorten && ws[i] > minShort && (widest < 0 || ws[i] > ws[widest]) {
+			if l.keep[i] && c.shorten && !done[i] && (widest < 0 || ws[i] > ws[widest]) {
 				widest = i
 			}
 		}
 		if widest < 0 {
 			return
 		}
-		l.limit[widest] = max(minShort, ws[widest]-(l.total()-l.width))
+		floor := max(minShort, twwidth.Width(l.header(widest)))
+		lim := max(floor, ws[widest]-(l.total()-l.width))
+		if lim >= ws[widest] {
+			done[widest] = true
+			continue
+		}
+		l.limit[widest] = lim
 	}
 }
 
