@@ -6,6 +6,10 @@
 //     give them their order (Types, Libs, ...), and Key: the one identity of
 //     a case, with one String for people, one BenchName for Go benchmark
 //     names and child processes, and one ordering (Compare).
+//   - Family: the families of types (bls12-381, kzg, secp256k1, bn254,
+//     ml-kem, ml-dsa, slh-dsa), from one table (family.go) that gives each
+//     type its family (Type.Family) and each family its libraries and
+//     operations; Types, Libs and Ops are its union.
 //   - Why and its Kind: why a combination was not measured, decided by
 //     kind, never by the text of the reason.
 //   - The memprof.results/v1 structures (Results, Result, ThroughputRow,

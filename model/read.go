@@ -339,6 +339,9 @@ func (c *checker) key(k Key, op bool) {
 		checkName(c, "op", k.Op, Ops, false)
 	}
 	checkName(c, "scheme", k.Scheme, Schemes, false)
+	if why := k.FamilyMismatch(); why != "" {
+		c.add("%s", why)
+	}
 	if err := k.Param.Check(); err != nil {
 		c.add("%v", err)
 	}
@@ -567,6 +570,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		for _, lib := range a.Libs {
 			checkName(c, "lib", lib, Libs, true)
 		}
+		c.checkFamilies(a)
 	}
 	return c.probs
 }

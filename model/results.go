@@ -299,6 +299,11 @@ type Agreement struct {
 	// Unavailable lists the libraries that could not take part, as
 	// "<lib>: <reason>" (blst in a build without cgo).
 	Unavailable []string `json:"unavailable,omitempty"`
+	// Families is each family's check, in family order, when the record
+	// is not of BLS12-381 alone or of KZG alone: then the fields above
+	// are their sums. Records without it (every file written before
+	// families) are BLS12-381's, KZG's or both, as their libraries say.
+	Families []FamilyAgreement `json:"families,omitempty"`
 }
 
 // Env describes where a measurement was made, so that results from

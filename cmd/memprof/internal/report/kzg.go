@@ -20,8 +20,8 @@ var kzgDetailOps = []model.Op{model.ComputeCellsAndProofs, model.RecoverCellsAnd
 
 // writeKZG writes the KZG section when rs holds KZG rows.
 func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
-	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Type.IsKZG() }) &&
-		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Type.IsKZG() }) {
+	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Family() == model.KZG }) &&
+		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Family() == model.KZG }) {
 		return
 	}
 	mw.Line("## KZG: cgo against pure Go, memory against speed")
@@ -160,7 +160,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	var ops []opKey
 	for _, t := range render.SortedThroughput(rs.Throughput) {
-		if !t.Type.IsKZG() {
+		if t.Family() != model.KZG {
 			continue
 		}
 		if c := (col{t.Lib, t.Param}); !slices.Contains(cols, c) {
@@ -221,7 +221,7 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	var forms []form
 	for _, r := range rs.Instances {
-		if !r.Type.IsKZG() || r.Layout != model.Pointer || r.Error != "" {
+		if r.Family() != model.KZG || r.Layout != model.Pointer || r.Error != "" {
 			continue
 		}
 		if !slices.Contains(libs, r.Lib) {
