@@ -545,3 +545,30 @@ func WriteTableStyled(w io.Writer, t MarkdownTable, width int, style Style, shor
 	g.after = after
 	return writeGrid(w, g, width, false, style)
 }
+
+// Footnotes numbers the footnotes of a table a command builds itself
+// (the list's matrix): one number per distinct text.
+type Footnotes struct{ texts []string }
+
+// Ref returns the reference to text, "[k]", adding it unless it is there.
+func (f *Footnotes) Ref(text string) string {
+	i := slices.Index(f.texts, text)
+	if i < 0 {
+		f.texts = append(f.texts, text)
+		i = len(f.texts) - 1
+	}
+	return "[" + strconv.Itoa(i+1) + "]"
+}
+
+// Write writes lead and the footnotes as one paragraph wrapped at width.
+func (f *Footnotes) Write(w io.Writer, lead string, width int) error {
+	parts := []string{lead}
+	for i, t := range f.texts {
+		if !strings.HasSuffix(t, ".") {
+			t += "."
+		}
+		parts = append(parts, "["+strconv.Itoa(i+1)+"] "+t)
+	}
+	_, err := fmt.Fprintln(w, wrapUnits(footnoteUnits(strings.TrimSpace(strings.Join(parts, " "))), width, ""))
+	return err
+}
