@@ -58,6 +58,10 @@ that failed to measure in head, a time with too few samples, or libraries
 that disagreed), 2 bad input (unreadable, too large or invalid files, times
 without samples, environment mismatch).`,
 	Run: runCompare,
+	Examples: []example{
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json", What: "regressions of head against base (exit 1 when there is one)"},
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json --format markdown --tolerance 10%", What: "a pull-request comment, tolerating a 10% slowdown"},
+	},
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {

@@ -15,7 +15,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process: it
 allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
@@ -51,6 +51,12 @@ Type, library and representation names are case-insensitive. Exit status is
 
 ` + flagsHelp,
 	Run: runInstances,
+	Examples: []example{
+		{Line: "memprof instances --type Signature", What: "bytes per instance of every signature representation", Measures: true},
+		{Line: "memprof instances --type kzg", What: "the KZG objects and contexts (C heap included)", Measures: true},
+		{Line: "memprof instances --type PubkeyCache --lib blst --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
+		{Line: "memprof instances --type Signature --with-throughput --op verify,aggregate", What: "bytes per instance beside the time of each use", Measures: true},
+	},
 }
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
@@ -104,7 +110,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = func() error { return checkOutputPath(*out) }
+	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)

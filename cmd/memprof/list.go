@@ -17,7 +17,7 @@ import (
 var listCommand = &command{
 	Name:      "list",
 	UsageLine: "list [--type T,...] [--long] [--format table|json]",
-	Short:     "show what can be measured: the types, representations and libraries, by family",
+	Short:     "what can be measured: types, representations, libraries by family",
 	Long: `List shows what memprof can measure in this build, one screen per
 question: for each family (bls12-381, kzg, ...) that has cases, a matrix
 of type and representation (rows) by library (columns), each cell the
@@ -31,6 +31,11 @@ Signature,G1). --long says, for every combination instead, how an
 instance is made or why it is not available. --format json lists every
 name of the vocabulary and every combination with its family.`,
 	Run: runList,
+	Examples: []example{
+		{Line: "memprof list", What: "the matrix of what can be measured"},
+		{Line: "memprof list --type kzg", What: "one family"},
+		{Line: "memprof list --type Signature --long", What: "how each Signature is made, or why it is not available"},
+	},
 }
 
 // listEntry is the JSON form of one registered combination.
@@ -62,7 +67,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if *types != "" {
 		var err error
 		if keep, err = workflow.ParseTypes(*types); err != nil {
-			return inv.usageError("%v", err)
+			return inv.usageError("%v", suggest(err, *types, typeNames()))
 		}
 	}
 	var entries []listEntry

@@ -20,7 +20,7 @@ import (
 var reportCommand = &command{
 	Name:      "report",
 	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
-	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
+	Short:     "write a design review: Markdown, SVG charts, JSON, CSV, bench text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
@@ -63,6 +63,10 @@ memprof.results/v1 file or invalid (nothing is written).
 
 ` + flagsHelp,
 	Run: runReport,
+	Examples: []example{
+		{Line: "memprof report --type Signature,PublicKey --out review", What: "measure and write a design review into review/", Measures: true},
+		{Line: "memprof report --from fixtures/results/results.json --out review --force", What: "render a saved results file as a review", Measures: true},
+	},
 }
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {
@@ -147,6 +151,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if err := ctx.Err(); err != nil {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
+	if inv.dryRun {
+		return exitOK
+	}
 
 	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
 		// --out was filled while we measured.
@@ -199,6 +206,7 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		return nil, inv.usageError("%v", err)
 	}
 	opts.Progress = (&progress{inv: inv, bars: true}).event
+	opts.Ready = inv.ready(func() error { return nil })
 	opts.SkipThroughput = !withThroughput
 	rs, err := workflow.Report(ctx, inv.registry, s, opts)
 	if rs == nil {

@@ -15,7 +15,7 @@ import (
 var showCommand = &command{
 	Name:      "show",
 	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] RESULTS.json",
-	Short:     "print a saved results file as instances and throughput print it",
+	Short:     "print a saved results file as instances and throughput do",
 	Long: `Show prints a saved results file (memprof.results/v1, as -o or report
 writes it) as the instances and throughput commands print what they
 measure: the cases tables, the sweeps and the allocation sites, then the
@@ -34,6 +34,10 @@ Exit status: 0 when the file was shown, 2 for a usage error, a selection
 that matches no row of the file, or a results file that is missing, too
 large or invalid.`,
 	Run: runShow,
+	Examples: []example{
+		{Line: "memprof show fixtures/results/results.json --type Signature", What: "a saved run's tables, as instances and throughput printed them"},
+		{Line: "memprof show fixtures/results/results.json --type G1 --format markdown", What: "the same as Markdown"},
+	},
 }
 
 func runShow(ctx context.Context, inv *invocation, args []string) int {
@@ -153,32 +157,32 @@ func (s *selectionFlags) filter(ops string) (rowFilter, error) {
 	var err error
 	if s.types != "" {
 		if f.types, err = workflow.ParseTypes(s.types); err != nil {
-			return f, err
+			return f, suggest(err, s.types, typeNames())
 		}
 	}
 	if s.libs != "" {
 		if f.libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
-			return f, err
+			return f, suggest(err, s.libs, model.Strings(model.Libs))
 		}
 	}
 	if s.reprs != "" {
 		if f.reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
-			return f, err
+			return f, suggest(err, s.reprs, model.Strings(model.Reprs))
 		}
 	}
 	if s.layouts != "" {
 		if f.layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
-			return f, err
+			return f, suggest(err, s.layouts, model.Strings(model.Layouts))
 		}
 	}
 	if wasGiven(s.fs, "scheme") {
 		if f.scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
-			return f, err
+			return f, suggest(err, s.scheme, model.Strings(model.Schemes))
 		}
 	}
 	if ops != "" {
 		if f.ops, err = workflow.ParseList("op", ops, model.Ops); err != nil {
-			return f, err
+			return f, suggest(err, ops, model.Strings(model.Ops))
 		}
 	}
 	return f, nil

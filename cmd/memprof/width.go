@@ -59,7 +59,8 @@ func addStyle(fs *flag.FlagSet, style *string) {
 
 // parseStyle reads --style; the error is a usage error.
 func parseStyle(v string) (render.Style, error) {
-	return model.Canonical("style", v, render.Styles)
+	s, err := model.Canonical("style", v, render.Styles)
+	return s, suggest(err, v, model.Strings(render.Styles))
 }
 
 // inert says that --wide and --columns do nothing in a format other than

@@ -128,3 +128,64 @@ func wrapUnits(units []string, width int, indent string) string {
 	}
 	return strings.Join(lines, "\n"+indent)
 }
+
+// WrapGroups wraps a usage line: first columns are left on the first
+// line, width on the others, which start with indent. It breaks only at
+// spaces between bracketed groups ("[--lib L,...]" stays whole), and
+// inside a group only where the group is wider than a line.
+func WrapGroups(s string, first, width int, indent string) string {
+	room := width - twwidth.Width(indent)
+	var units []string
+	var split func(s string, depth int)
+	split = func(s string, depth int) {
+		for _, u := range groups(s, depth) {
+			if twwidth.Width(u) > room && strings.Contains(u, " ") && depth < 4 {
+				split(u, depth+1)
+				continue
+			}
+			units = append(units, u)
+		}
+	}
+	split(s, 0)
+	var lines []string
+	line, avail := "", first
+	for _, u := range units {
+		switch {
+		case line == "":
+			line = u
+		case twwidth.Width(line)+1+twwidth.Width(u) <= avail:
+			line += " " + u
+		default:
+			lines = append(lines, line)
+			line, avail = u, room
+		}
+	}
+	lines = append(lines, line)
+	return strings.Join(lines, "\n"+indent)
+}
+
+// groups splits s at the spaces that are inside depth brackets (0: at
+// the top level), "[" and "(" opening one.
+func groups(s string, depth int) []string {
+	var out []string
+	level, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '[', '(':
+			level++
+		case ']', ')':
+			level--
+		case ' ':
+			if level == depth {
+				if i > start {
+					out = append(out, s[start:i])
+				}
+				start = i + 1
+			}
+		}
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
