@@ -3,7 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,4 +226,85 @@ func TestTimingLinePlurals(t *testing.T) {
 			t.Errorf("got %q, want it to hold %q", buf.String(), tt.want)
 		}
 	}
+}
+
+var measureExamples = flag.Bool("examples.measure", false, "run the help's measuring examples for real, at a small N (.ci/run does)")
+
+// TestHelpExamplesMeasure runs, with -examples.measure, every example of
+// the help that measures, as a reader would type it but at a small N and
+// a short timing (-n 2000, --samples 1 --min-sample 1ms where the command
+// times, --sweep-n 1000,2000,4000), its --out and -o in a temporary
+// directory, its budgets file a copy, a URL fetched from a local server
+// that serves a fixture profile. Each must succeed (check may find a
+// budget exceeded at its N: exit 1).
+func TestHelpExamplesMeasure(t *testing.T) {
+	if !*measureExamples {
+		t.Skip("measures for minutes: -examples.measure (.ci/run) runs it")
+	}
+	t.Chdir("../..")
+	profile, err := os.ReadFile("fixtures/profiles/before.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(profile) }))
+	defer srv.Close()
+	for _, c := range commands {
+		for _, e := range c.Examples {
+			if !e.Measures {
+				continue
+			}
+			t.Run(e.Line, func(t *testing.T) {
+				args := smallExample(t, exampleArgs(t, c, e), srv.URL)
+				var stdout, stderr bytes.Buffer
+				code := run(context.Background(), args, &stdout, &stderr)
+				if code != exitOK && !(c == checkCommand && code == exitFailure) {
+					t.Errorf("memprof %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+				}
+				t.Logf("memprof %s: exit %d, %d bytes of output", strings.Join(args, " "), code, stdout.Len())
+			})
+		}
+	}
+}
+
+// smallExample returns an example's arguments for a quick real run (see
+// TestHelpExamplesMeasure).
+func smallExample(t *testing.T, args []string, serverURL string) []string {
+	t.Helper()
+	given := func(name string) bool { return slices.Contains(args, name) }
+	out := slices.Clone(args)
+	for i := range out {
+		switch {
+		case i > 0 && (out[i-1] == "--out" || out[i-1] == "-o"):
+			out[i] = filepath.Join(t.TempDir(), "out")
+		case i > 0 && out[i-1] == "--budgets":
+			copied := filepath.Join(t.TempDir(), filepath.Base(out[i]))
+			data, err := os.ReadFile(out[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(copied, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out[i] = copied
+		case strings.HasPrefix(out[i], "http://localhost:6060"):
+			out[i] = serverURL + strings.TrimPrefix(out[i], "http://localhost:6060")
+		}
+	}
+	switch args[0] {
+	case "instances", "report":
+		if !given("-n") && !given("--from") {
+			out = append(out, "-n", "2000")
+		}
+		if given("--sweep") && !given("--sweep-n") {
+			out = append(out, "--sweep-n", "1000,2000,4000")
+		}
+	}
+	times := args[0] == "throughput" || args[0] == "instances" && given("--with-throughput") || args[0] == "report" && !given("--from") && !given("--throughput=false")
+	if times && !given("--samples") {
+		out = append(out, "--samples", "1")
+	}
+	if times && !given("--min-sample") {
+		out = append(out, "--min-sample", "1ms")
+	}
+	return out
 }
