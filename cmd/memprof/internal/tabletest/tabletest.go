@@ -9,10 +9,12 @@ import (
 	"strings"
 )
 
-// Table is one table of a command's output: its header and rows.
+// Table is one table of a command's output: its heading (the line just
+// above a plain table's header, "" if none), header and rows.
 type Table struct {
-	Header []string
-	Rows   [][]string
+	Heading string
+	Header  []string
+	Rows    [][]string
 }
 
 // cellGap is what separates two cells of a plain table.
@@ -26,6 +28,7 @@ var cellGap = regexp.MustCompile(`\s{2,}`)
 func Parse(text string) (tables []Table, other []string) {
 	var cur *Table
 	box := false
+	above := "" // the line above, when it is not a table's
 	for _, line := range strings.Split(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "┌"):
@@ -50,14 +53,14 @@ func Parse(text string) (tables []Table, other []string) {
 		default:
 			cells := cellGap.Split(strings.TrimSpace(line), -1)
 			if len(cells) < 2 {
-				cur = nil
+				cur, above = nil, line
 				if strings.TrimSpace(line) != "" {
 					other = append(other, line)
 				}
 				continue
 			}
 			if cur == nil {
-				tables = append(tables, Table{Header: cells})
+				tables = append(tables, Table{Heading: strings.TrimSpace(above), Header: cells})
 				cur = &tables[len(tables)-1]
 				continue
 			}
