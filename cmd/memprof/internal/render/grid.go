@@ -40,7 +40,7 @@ type colKind uint8
 const (
 	keyCol    colKind = iota // names the row: never left out
 	figureCol                // one figure per cell
-	rangeCol                 // a figure written as a range (quartiles): left out before the figures
+	rangeCol                 // a figure written as a range (quartiles), or a secondary one: left out before words are shortened
 	proseCol                 // words (a site, a note): left out first
 )
 
@@ -108,6 +108,7 @@ type layout struct {
 	limit    []int // the most a column may take (0: no limit)
 	numbers  map[int]int
 	width    int
+	style    Style
 	omitted  []string
 	overflow bool
 }
@@ -118,8 +119,8 @@ type layout struct {
 // may be shortened cut down, then, unless all, the figures left out from the
 // right; keys and kept columns never. all keeps every column (--wide,
 // --columns).
-func fitGrid(g *grid, width int, all bool) *layout {
-	l := &layout{g: g, keep: make([]bool, len(g.cols)), limit: make([]int, len(g.cols)), width: width}
+func fitGrid(g *grid, width int, all bool, style Style) *layout {
+	l := &layout{g: g, keep: make([]bool, len(g.cols)), limit: make([]int, len(g.cols)), width: width, style: style}
 	for i := range l.keep {
 		l.keep[i] = true
 	}
@@ -276,8 +277,11 @@ func (l *layout) total() int {
 			sum += w
 		}
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		return 0
+	case l.style == Box:
+		return sum + 3*n + 1 // a space either side of each cell, and the borders
 	}
 	return sum + len(gap)*(n-1)
 }
@@ -463,7 +467,7 @@ func (l *layout) writeBox(w io.Writer) error {
 // writeGrid fits g to width and writes it in style; all keeps every
 // column.
 func writeGrid(w io.Writer, g *grid, width int, all bool, style Style) error {
-	return fitGrid(g, width, all).write(w, style)
+	return fitGrid(g, width, all, style).write(w, style)
 }
 
 // paraWriter writes paragraphs wrapped at width, remembering the first

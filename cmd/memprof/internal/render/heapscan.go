@@ -180,12 +180,15 @@ func HeapscanTableFit(w io.Writer, s *heapscan.Summary, v HeapscanView, width in
 	header, right, rows := heapscanTable(s, v)
 	g := &grid{}
 	for i, h := range header[1:] {
-		c := gridCol{label: h, right: right[i+1], kind: figureCol, keep: true}
+		// The bytes, objects and share (and, in a diff, the change in
+		// bytes; with --instances, bytes per instance) are never left
+		// out; the other figures go before the name is shortened.
+		c := gridCol{label: h, right: right[i+1], kind: rangeCol}
 		switch h {
+		case "objects", "bytes", "share", "status", "Δbytes", "B/instance":
+			c.kind, c.keep = figureCol, true
 		case "note":
-			c.kind, c.keep = proseCol, false
-		case "sizes":
-			c.kind, c.keep = rangeCol, false
+			c.kind = proseCol
 		}
 		g.cols = append(g.cols, c)
 	}

@@ -90,3 +90,57 @@ func (t Table) Row(cells ...string) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// footnoteRef is a footnote's number in a cell or a paragraph: the
+// numbers of two renderings of one table may differ (a column left out
+// takes its footnotes with it).
+var footnoteRef = regexp.MustCompile(`\[\d+\]`)
+
+// token normalises a word for Split: its footnote numbers and the
+// punctuation a sentence adds around it removed.
+func token(w string) string {
+	w = strings.Trim(w, "│┌┐└┘├┤┬┴┼─") // a box-drawn table's borders
+	return strings.Trim(footnoteRef.ReplaceAllString(w, "[]"), ",.;:()")
+}
+
+// Tokens returns the words of text (split at white space, normalised by
+// token), each once.
+func Tokens(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		out[token(w)] = true
+	}
+	return out
+}
+
+// Split returns the words of fitted (a table rendered at some width) that
+// are not words of whole (the same table without a width limit), nor of
+// extra (the words a fitted table may add: the columns' short headers and
+// the line naming the columns left out), nor a visibly shortened one: a
+// word holding "…" whose other parts begin and end a word of whole. An
+// empty result means no word was split.
+func Split(whole, fitted string, extra map[string]bool) []string {
+	words := Tokens(whole)
+	var split []string
+	for w := range Tokens(fitted) {
+		if words[w] || extra[w] || w == "" {
+			continue
+		}
+		if head, tail, ok := strings.Cut(w, "…"); ok && shortens(words, head, tail) {
+			continue
+		}
+		split = append(split, w)
+	}
+	slices.Sort(split)
+	return split
+}
+
+// shortens reports whether some word begins with head and ends with tail.
+func shortens(words map[string]bool, head, tail string) bool {
+	for w := range words {
+		if strings.HasPrefix(w, head) && strings.HasSuffix(strings.TrimPrefix(w, head), tail) {
+			return true
+		}
+	}
+	return false
+}
