@@ -41,7 +41,7 @@ func TestNoTokenSplit(t *testing.T) {
 		{"list"},
 		{"list", "--long", "--type", "kzg"},
 	}
-	extra := tabletest.Tokens("Not shown at columns --wide shows them, as do CSV and JSON = B/inst allocs slots b a")
+	extra := tabletest.Tokens("Not shown at columns --wide shows them, as do CSV and JSON --format csv or json = B/inst allocs slots b a")
 	for _, c := range model.Columns {
 		for w := range tabletest.Tokens(c.ShortLabel()) {
 			extra[w] = true

@@ -310,7 +310,7 @@ func TableFit(w io.Writer, c *gate.Comparison, width int, style render.Style) er
 		after = append(after, "warning: "+warn)
 	}
 	after = append(after, "memprof compare: "+Headline(c))
-	return render.WriteTableStyled(w, t, width, style, []int{1}, []int{6, 7, 8}, after)
+	return render.WriteTableStyled(w, t, width, style, []int{1}, []int{6, 7, 8}, "--format json shows them", after)
 }
 
 // token writes a table figure as one token: "192", "1.004ms".

@@ -80,6 +80,9 @@ type grid struct {
 	// aside ends the heading where it fits the width, else it is a line
 	// after the footnotes.
 	aside string
+	// more says what shows the columns a narrow table leaves out ("" for
+	// a table of results: --wide, CSV and JSON).
+	more string
 }
 
 // note returns the reference to the footnote text, adding it unless the
@@ -355,7 +358,11 @@ func (l *layout) write(w io.Writer, style Style) error {
 	}
 	notes = append(notes, l.footnotes()...)
 	if len(l.omitted) > 0 {
-		notes = append(notes, fmt.Sprintf("Not shown at %d columns: %s (--wide shows them, as do CSV and JSON).", l.width, strings.Join(l.omitted, ", ")))
+		more := l.g.more
+		if more == "" {
+			more = "--wide shows them, as do CSV and JSON"
+		}
+		notes = append(notes, fmt.Sprintf("Not shown at %d columns: %s (%s).", l.width, strings.Join(l.omitted, ", "), more))
 	}
 	if len(notes) > 0 {
 		pw.units(footnoteUnits(strings.Join(notes, " ")))
@@ -517,14 +524,14 @@ func footnoteUnits(s string) []string {
 // the columns of prose (their indexes) are left out or shortened ("…")
 // where the table does not fit, the others never.
 func WriteTable(w io.Writer, t MarkdownTable, width int, prose ...int) error {
-	return WriteTableStyled(w, t, width, Plain, prose, nil, nil)
+	return WriteTableStyled(w, t, width, Plain, prose, nil, "", nil)
 }
 
 // WriteTableStyled is WriteTable in style, the columns of shorten (their
 // indexes) shortened in the middle with "…" where the table does not
-// fit, those of secondary left out before that, and the lines after
-// written under it.
-func WriteTableStyled(w io.Writer, t MarkdownTable, width int, style Style, shorten, secondary []int, after []string) error {
+// fit, those of secondary left out before that (more says what shows
+// them), and the lines after written under it.
+func WriteTableStyled(w io.Writer, t MarkdownTable, width int, style Style, shorten, secondary []int, more string, after []string) error {
 	g := &grid{}
 	for i, h := range t.Header {
 		c := gridCol{label: h, kind: keyCol}
@@ -546,7 +553,7 @@ func WriteTableStyled(w io.Writer, t MarkdownTable, width int, style Style, shor
 		}
 		g.add(cells...)
 	}
-	g.after = after
+	g.after, g.more = after, more
 	return writeGrid(w, g, width, false, style)
 }
 

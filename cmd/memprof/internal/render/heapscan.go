@@ -178,7 +178,7 @@ func HeapscanTableFit(w io.Writer, s *heapscan.Summary, v HeapscanView, width in
 		return pw.err
 	}
 	header, right, rows := heapscanTable(s, v)
-	g := &grid{}
+	g := &grid{more: "--format csv or json shows them"}
 	for i, h := range header[1:] {
 		// The bytes, objects and share (and, in a diff, the change in
 		// bytes; with --instances, bytes per instance) are never left
