@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,3 +94,47 @@ func TestTableFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestSignatureOnOneScreen is issue 22's acceptance: instances --type
+// Signature prints its cases table with its footnotes in at most 25 lines
+// and its whole output in at most 45, at 80 and at 120 columns, with every
+// default figure column (by its label or its short header) at 80.
+func TestSignatureOnOneScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures every Signature case")
+	}
+	// Measured once; show prints it as instances does (one renderer).
+	results := filepath.Join(t.TempDir(), "signature.json")
+	if code, _, stderr := runCLI(t, "instances", "--type", "Signature", "--format", "json", "-o", results); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, width := range []string{"80", "120"} {
+		t.Run(width, func(t *testing.T) {
+			t.Setenv("COLUMNS", width)
+			code, stdout, stderr := runCLI(t, "show", results)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			cases, _, _ := strings.Cut(stdout, "\n\n")
+			if n := strings.Count(cases, "\n") + 1; n > 25 {
+				t.Errorf("the cases table and its footnotes take %d lines, want at most 25:\n%s", n, cases)
+			}
+			if n := strings.Count(stdout, "\n"); n > 45 {
+				t.Errorf("the output takes %d lines, want at most 45:\n%s", n, stdout)
+			}
+			tables, _ := parseTables(stdout)
+			for _, c := range model.InstanceColumns(model.InDefaultTable) {
+				if slices.Contains(keyColumnNames, c.Name) {
+					continue
+				}
+				if !slices.Contains(tables[0].Header, c.Header(model.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
+					t.Errorf("no %s column at %s columns: %q", c.Header(model.InTable), width, tables[0].Header)
+				}
+			}
+		})
+	}
+}
+
+// keyColumnNames are the columns that name a case (the heading holds
+// those with one value).
+var keyColumnNames = []string{"type", "lib", "repr", "layout", "scheme", "param"}
