@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -25,15 +26,7 @@ var reportCommand = &command{
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
 
-	README.md               the report: summary, one table per type, sites,
-	                        environment, method, charts embedded
-	bytes_per_instance.svg  bytes per instance, grouped by type
-	tradeoff_<type>.svg     bytes per instance against the time of each use,
-	                        one panel per operation (only for types with
-	                        operations timed from two representations)
-	results.json            the memprof.results/v1 file
-	results.csv             one row per measurement
-	results.bench           Go benchmark format, for benchstat
+` + reviewFiles() + `
 
 With --from it renders a saved results file instead of measuring, so a run
 measured once can be rendered many times. --from given several times (one
@@ -67,6 +60,23 @@ memprof.results/v1 file or invalid (nothing is written).
 		{Line: "memprof report --type Signature,PublicKey --out review", What: "measure and write a design review into review/", Measures: true},
 		{Line: "memprof report --from fixtures/results/results.json --out review --force", What: "render a saved results file as a review", Measures: true},
 	},
+}
+
+// reviewFiles lists the files a review writes (report.Files), for the
+// help: a name and what it holds, wrapped beside it.
+func reviewFiles() string {
+	files := report.Files()
+	width := 0
+	for _, f := range files {
+		width = max(width, len(f.Name))
+	}
+	indent := "\t" + strings.Repeat(" ", width+2)
+	var lines []string
+	for _, f := range files {
+		what := render.Wrap(f.What, helpWidth-8-width-2, "") // the tab takes 8 columns
+		lines = append(lines, "\t"+f.Name+strings.Repeat(" ", width+2-len(f.Name))+strings.ReplaceAll(what, "\n", "\n"+indent))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {

@@ -42,7 +42,7 @@ func gcResults(t *testing.T) *model.Results {
 func TestGCChart(t *testing.T) {
 	rs := gcResults(t)
 	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(w, rs) }))
-	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's mark time"} {
+	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's mark time (median, bar Q1 to Q3)"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("chart texts %q: want %q", texts, want)
 		}
