@@ -66,7 +66,9 @@ func TestThroughputKeepsBytesAndAllocs(t *testing.T) {
 	for _, section := range strings.Split(buf.String(), "\n\n") {
 		tables, _ := tabletest.Parse(section)
 		for _, tb := range tables {
-			has := func(h ...string) bool { return slices.ContainsFunc(h, func(h string) bool { return slices.Contains(tb.Header, h) }) }
+			has := func(h ...string) bool {
+				return slices.ContainsFunc(h, func(h string) bool { return slices.Contains(tb.Header, h) })
+			}
 			if !has("B/op") || !has("allocs/op", "allocs") {
 				t.Errorf("no B/op or allocs/op at 80 columns: %q", tb.Header)
 			}
