@@ -209,18 +209,36 @@ func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend 
 // drawn twice: first on a scratch canvas, which places their labels,
 // then, the legend naming the labels that are numbers, for real.
 func writeFramedSVG(out io.Writer, legend *chartLegend, w, h vg.Length, drawPlots func(draw.Canvas)) error {
-	var lw vg.Length
-	widest := legend.build(true)
-	if lr := widest.Rectangle(draw.Canvas{}); lr.Size().X > 0 {
-		lw = lr.Size().X + vg.Points(24)
+	size := func(l plot.Legend) (vg.Length, vg.Length) {
+		r := l.Rectangle(draw.Canvas{})
+		if r.Size().X <= 0 {
+			return 0, 0
+		}
+		return r.Size().X + vg.Points(24), r.Size().Y + vg.Points(44)
 	}
+	// The legend's width is first the widest it can be (every label a
+	// number); once the labels are placed, the legend takes the width and
+	// the height it needs (a taller chart, whose plots have more room and
+	// fewer numbers), and they are placed again, until that holds.
+	lw, _ := size(legend.build(true))
 	hook := labelBoxesHook
-	labelBoxesHook = nil // the scratch drawing's labels are not the chart's
-	drawFrame(newCanvas(w+lw, h), nil, w, lw, drawPlots)
+	labelBoxesHook = nil // the scratch drawings' labels are not the chart's
+	for range 6 {
+		drawFrame(newCanvas(w+lw, h), nil, w, lw, drawPlots)
+		needW, needH := size(legend.build(false))
+		if needW == lw && needH <= h {
+			break
+		}
+		lw, h = needW, max(h, needH)
+		for _, l := range legend.layers {
+			l.done = false
+		}
+	}
+	drawFrame(newCanvas(w+lw, h), nil, w, lw, drawPlots) // places any label not placed at this size
 	labelBoxesHook = hook
 	c := newCanvas(w+lw, h)
 	leg := legend.build(false)
-	drawFrame(c, &leg, w, lw, drawPlots)
+	drawFrame(c, &leg, w, max(lw, 0), drawPlots)
 	return writeCanvasSVG(out, c)
 }
 
@@ -338,7 +356,7 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 			x := sc.at(r.BytesPerInstance)
 			biggest = max(biggest, x)
 			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, color: libColor(r.Lib)})
-			labels.items = append(labels.items, labelItem{x: x, y: y - 0.5, text: s.Label() + ": " + Num(r.BytesPerInstance), color: color.Black, only: true})
+			labels.items = append(labels.items, labelItem{x: x, y: y - 0.5, text: s.Label() + ": " + Num(r.BytesPerInstance), color: color.Black, only: true, from: sc.at(0)})
 			y--
 		}
 		ticks = append(ticks, plot.Tick{Value: (top + y) / 2, Label: string(types[gi])})

@@ -25,9 +25,11 @@ type labelItem struct {
 	x, y, xLow, xHigh float64
 	text              string
 	color             color.Color
-	// only is the one place the label may go (a bar's end): beside the
-	// point to its right. Where it does not fit, the label is a number.
+	// only: the label goes beside the point to its right (a bar's end),
+	// or, where that does not fit, inside the bar, which starts at from,
+	// in white; else it is a number.
 	only bool
+	from float64
 }
 
 // labelLayer is a plotter that places and draws the labels of items; it
@@ -47,6 +49,7 @@ type placement struct {
 	box    vg.Rectangle
 	text   string
 	number int
+	inside bool // inside its bar: written in white
 }
 
 // labelBoxesHook, when set (by a test), gets every label layer a chart
@@ -70,6 +73,9 @@ func (l *labelLayer) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		sty := l.style
 		sty.Color = l.items[i].color
+		if pl.inside {
+			sty.Color = white
+		}
 		sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
 		c.FillText(sty, pl.box.Min, pl.text)
 	}
@@ -98,8 +104,18 @@ func (l *labelLayer) place(c draw.Canvas, trX, trY func(float64) vg.Length) {
 			right = max(right, trX(it.xHigh)+labelGap)
 		}
 		for _, t := range []string{it.text, strconv.Itoa(number + 1)} {
-			if box, ok := l.find(c, taken, t, px, py, right, r, it.only); ok {
-				l.placed[i] = placement{box: box, text: t}
+			box, ok := l.find(c, taken, t, px, py, right, r, it.only)
+			inBar := false
+			if !ok && it.only {
+				// Inside the bar, its end's side.
+				w, h := l.style.Width(t), l.style.Height(t)
+				b := vg.Rectangle{Min: vg.Point{X: px - labelGap - w, Y: py - h/2}, Max: vg.Point{X: px - labelGap, Y: py + h/2}}
+				if b.Min.X >= trX(it.from)+labelGap {
+					box, ok, inBar = b, true, true
+				}
+			}
+			if ok {
+				l.placed[i] = placement{box: box, text: t, inside: inBar}
 				taken = append(taken, box)
 				if t != it.text {
 					number++

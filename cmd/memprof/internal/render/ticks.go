@@ -68,13 +68,19 @@ type logTicks struct {
 	zeroAt float64 // the axis' floor, where zeros are drawn (0: none)
 }
 
+// maxLogLabels is the most powers of ten a log axis labels: beyond, it
+// labels every second (or third...) one, so that labels never crowd.
+const maxLogLabels = 6
+
 // Ticks implements plot.Ticker.
 func (l logTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	if l.zeroAt > 0 {
 		ticks = append(ticks, plot.Tick{Value: l.zeroAt, Label: "0"})
 	}
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+	first, last := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	every := math.Ceil((last - first + 1) / maxLogLabels)
+	for e := first; e <= last; e++ {
 		p := math.Pow(10, e)
 		for m := 1.0; m < 10; m++ {
 			v := m * p
@@ -82,7 +88,7 @@ func (l logTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 {
+			if m == 1 && math.Mod(last-e, every) == 0 {
 				t.Label = model.FormatNumber(v)
 			}
 			ticks = append(ticks, t)
