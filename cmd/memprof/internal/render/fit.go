@@ -109,9 +109,15 @@ func wrapUnits(units []string, width int, indent string) string {
 	if width <= 0 {
 		return strings.Join(units, " ")
 	}
+	return strings.Join(fillLines(units, width, width-twwidth.Width(indent)), "\n"+indent)
+}
+
+// fillLines joins units with spaces into lines of at most first display
+// columns for the first line and rest for the others (a unit wider than
+// its line alone on it).
+func fillLines(units []string, first, rest int) []string {
 	var lines []string
-	line := ""
-	room := width
+	line, room := "", first
 	for _, u := range units {
 		switch {
 		case line == "":
@@ -120,13 +126,13 @@ func wrapUnits(units []string, width int, indent string) string {
 			line += " " + u
 		default:
 			lines = append(lines, line)
-			line, room = u, width-twwidth.Width(indent)
+			line, room = u, rest
 		}
 	}
 	if line != "" || len(lines) == 0 {
 		lines = append(lines, line)
 	}
-	return strings.Join(lines, "\n"+indent)
+	return lines
 }
 
 // WrapGroups wraps a usage line: first columns are left on the first
@@ -147,21 +153,7 @@ func WrapGroups(s string, first, width int, indent string) string {
 		}
 	}
 	split(s, 0)
-	var lines []string
-	line, avail := "", first
-	for _, u := range units {
-		switch {
-		case line == "":
-			line = u
-		case twwidth.Width(line)+1+twwidth.Width(u) <= avail:
-			line += " " + u
-		default:
-			lines = append(lines, line)
-			line, avail = u, room
-		}
-	}
-	lines = append(lines, line)
-	return strings.Join(lines, "\n"+indent)
+	return strings.Join(fillLines(units, first, room), "\n"+indent)
 }
 
 // groups splits s at the spaces that are inside depth brackets (0: at
