@@ -2,8 +2,10 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/internal/goldenfile"
@@ -120,5 +122,57 @@ func TestFailed(t *testing.T) {
 	want := []string{"G1/blst/affine/pointer", "Signature/blst/affine op=aggregate batch=128"}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestExportLeavesOutUnknownFigures: a figure the results file lacks
+// (missing or null: a file older than the figure) has no entry in any
+// format, never a 0: the scan bytes of a cache, what one call of an
+// operation allocates.
+func TestExportLeavesOutUnknownFigures(t *testing.T) {
+	var buf bytes.Buffer
+	if err := timed(t, 1, false).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	cache := d["instances"].([]any)[2].(map[string]any)
+	cache["scan_bytes_per_instance"] = nil
+	sign := d["throughput"].([]any)[0].(map[string]any)
+	delete(sign, "bytes_per_op")
+	sign["allocs_per_op"] = nil
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := model.DecodeResults(data, "r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheName := rs.Instances[2].Key.BenchName()
+	signName := rs.Throughput[0].Key.BenchName()
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var out bytes.Buffer
+			if err := Write(&out, rs, f); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(out.String(), "\n") {
+				switch {
+				case strings.Contains(line, cacheName) && strings.Contains(line, "scan"):
+					t.Errorf("the cache's unknown scan bytes exported: %s", line)
+				case strings.Contains(line, "Throughput/"+signName) && (strings.Contains(line, "B/op") || strings.Contains(line, "allocs/op")):
+					t.Errorf("sign's unknown allocations exported: %s", line)
+				}
+			}
+			if f == BencherMetricFormat {
+				ms := BencherMetrics(rs)[cacheName]
+				if _, ok := ms["scan-bytes-per-instance"]; ok || len(ms) != 2 {
+					t.Errorf("the cache's measures: got %v, want bytes and allocations only", ms)
+				}
+			}
+		})
 	}
 }

@@ -122,13 +122,10 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		for _, l := range b.Limits {
 			var outs []Outcome
 			var err error
-			switch {
-			case l.Metric.Timed():
-				outs, err = checkTime(b, l, rs, opts)
-			case l.Metric.OnOps():
-				outs, err = checkOpMemory(b, l, rs)
-			default:
-				outs, err = checkMemory(b, l, rs)
+			if l.Metric.OnOps() {
+				outs, err = checkOps(b, l, rs, opts)
+			} else {
+				outs, err = checkInstances(b, l, rs)
 			}
 			if err != nil {
 				if !reported {
@@ -143,28 +140,10 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 	return rep
 }
 
-func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
-		if l.Metric == CHeapBytesPerInstance && r.CHeapBytesPerInstance == nil {
-			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
-			return
-		}
-		if gcFigure(o, l, r) {
-			return
-		}
-		o.Measured = memoryValue(l.Metric, r)
-		o.Status = Pass
-		if o.Measured > l.Value {
-			o.Status = Fail
-			// The off-heap figure is read in the runtime's 256 KiB
-			// chunks: within its resolution (two chunks over N) of the
-			// budget it may be the reading, not the instances.
-			if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
-				o.Status = Warn
-				o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
-			}
-		}
-	})
+// checkInstances checks a limit on a figure of instances against the
+// instance rows b selects.
+func checkInstances(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) { judge(o, b, l, r) })
 	var reasons []string
 	var skips []Outcome
 	for _, u := range rs.Unavailable {
@@ -186,34 +165,49 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	return nil, fmt.Errorf("select %s matches no measured case", b.Select)
 }
 
-func memoryValue(m Metric, r *model.Result) float64 {
-	switch m {
-	case AllocsPerInstance:
-		return r.AllocsPerInstance
-	case OffheapBytesPerInstance:
-		return r.OffheapBytesPerInstance
-	case CHeapBytesPerInstance:
-		return *r.CHeapBytesPerInstance // checkMemory refuses a row without one
-	}
-	return r.BytesPerInstance
-}
-
-func orUnknown(why string) string {
-	if why == "" {
-		return "not recorded"
-	}
-	return why
-}
-
-func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
-	if opts.TimingUnavailable != "" {
+// checkOps checks a limit on a figure of operations (a time, or what one
+// call allocates) against the operation rows b selects. None holds when
+// the results' libraries disagreed; a time none when timing was not
+// available.
+func checkOps(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
+	if l.Metric.Timed() && opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
 	if why := disagreement(rs); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
 	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
-		q, _, err := TimeFigure(t)
+		if l.Metric.f.PerGOMAXPROCS && t.CoresDependent {
+			switch {
+			case b.GOMAXPROCS == 0:
+				o.Status, o.Detail = Error, fmt.Sprintf("what one call allocates depends on the cores (measured at GOMAXPROCS %d): say which the budget holds for with gomaxprocs: N", rs.Env.GOMAXPROCS)
+				return
+			case b.GOMAXPROCS != rs.Env.GOMAXPROCS:
+				o.Status, o.Detail = Error, fmt.Sprintf("what one call allocates depends on the cores: measured at GOMAXPROCS %d, the budget holds for gomaxprocs %d", rs.Env.GOMAXPROCS, b.GOMAXPROCS)
+				return
+			}
+		}
+		judge(o, b, l, t)
+	})
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	noRows := "no operation was measured: the results hold no throughput rows"
+	if l.Metric.Timed() {
+		noRows = "timing is not available: the results hold no throughput rows"
+	}
+	return noOperation(b, l, rs, noRows)
+}
+
+// judge holds the figure of limit l in the measured row to the limit, as
+// its entry's Judge says, setting o's figures and status. A row that
+// lacks the figure (a file older than it, a reading the engine could not
+// take) is an Error: a budget is never held by a figure that was not
+// measured.
+func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
+	f := l.Metric.f
+	if f.Judge == model.JudgeNoise {
+		q, _, err := SampleFigure(f, row)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
 			return
@@ -225,11 +219,25 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
 		}
 		noiseFloor(b, l, o)
-	})
-	if len(outs) > 0 {
-		return outs, nil
+		return
 	}
-	return noOperation(b, l, rs, "timing is not available: the results hold no throughput rows")
+	v, ok := f.Value(row)
+	if !ok {
+		o.Status, o.Detail = Error, f.Missing(row)
+		return
+	}
+	o.Measured, o.Status = v, Pass
+	if v <= l.Value {
+		return
+	}
+	o.Status = Fail
+	// A figure read to a resolution (the off-heap figure in the runtime's
+	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
+	// the reading, not the instances.
+	if res := f.ResolutionOf(row); f.Judge == model.JudgeResolution && v-l.Value <= res {
+		o.Status = Warn
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", model.FormatBytes(res))
+	}
 }
 
 // noOperation is the outcome of an operation limit whose budget selects

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/memprof/memprof/model"
 )
 
 // Update returns the budgets file's source with every limit set to the
@@ -61,10 +63,10 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 			return nil, &PosError{File: f.Path, Line: l.Line, Msg: l.Metric.Key() + ": no measurement to update from"}
 		}
 		var text string
-		switch l.Metric {
-		case NsPerOp, GCMarkNsPerInstance:
+		switch {
+		case l.Metric.IsTime():
 			text = FormatDuration(v * headroom)
-		case AllocsPerInstance, AllocsPerOp:
+		case l.Metric.Unit() == model.Count:
 			text = FormatCount(v)
 		default:
 			if l.hadUnit {

@@ -165,12 +165,12 @@ func (p *parser) checkWaiver(b *Budget) bool {
 		return true
 	}
 	for _, l := range b.Limits {
-		if l.Metric.Timed() {
+		if l.Metric.IsTime() {
 			return true
 		}
 	}
 	p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
-		Msg: "min_delta is a noise floor for max_ns_per_op: bytes and allocation budgets stay exact"})
+		Msg: "min_delta is a noise floor for " + strings.Join(metricKeys(Metric.IsTime), " and ") + ": bytes and allocation budgets stay exact"})
 	return false
 }
 

@@ -23,6 +23,12 @@
 //     header label, unit, how to read a cell from each kind of row, which
 //     formats show it), which the terminal table, the Markdown tables and
 //     the CSV file all read; LookupColumn finds one by name or label.
+//   - Figures, grown from Columns: the one list of the measured figures
+//     (name, unit, how obtained, range, resolution, samples, budget key,
+//     compare metric, export names), which the results reader validates
+//     by, the tables show by, and the gate, compare and export all draw
+//     on; a figure a file lacks is unknown, never 0. figures.go says how
+//     to add one: a field and one entry.
 //   - Unit and its formatters (FormatFigure, FormatBytes, FormatNs, ...):
 //     every number memprof prints, written through
 //     golang.org/x/perf/benchunit.

@@ -43,6 +43,10 @@ type Result struct {
 	Measurement
 	Sweep *Sweep `json:"sweep,omitempty"`
 	Error string `json:"error,omitempty"`
+
+	// figures records the figures the file this row was read from
+	// lacked (see Figure).
+	figures figureState
 }
 
 // Measurement is what the engine measures of one case: domain-free
@@ -220,6 +224,8 @@ type ThroughputRow struct {
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
 	OpCost
+
+	figures figureState
 }
 
 // OpCost is what a throughput row says about the cost of use beyond its

@@ -78,7 +78,7 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	for _, r := range ctxs {
 		g, c := contextMemory(r)
-		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), mib(r.RSSBytesPerInstance), model.FormatNs(r.BuildNs)}
+		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), knownOr(figure("rss_bytes_per_instance"), &r, mib), knownOr(figure("build_ns"), &r, model.FormatNs)}
 		for _, op := range kzgDetailOps {
 			cells = append(cells, kzgTime(rs, r.Lib, r.Param, op, 0))
 		}
@@ -204,7 +204,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 		if !ok {
 			return kzgTime(rs, c.lib, c.param, op, batch) // "-" or "error"
 		}
-		s := model.FormatBytes(t.BytesPerOp)
+		s := knownOr(figure("bytes_per_op"), &t, model.FormatBytes)
 		if t.CHeapBytesPerOp != nil {
 			s += " · C " + model.FormatBytes(*t.CHeapBytesPerOp)
 		}
@@ -288,6 +288,19 @@ func kzgTime(rs *model.Results, lib model.Lib, param model.Param, op model.Op, b
 		}
 	}
 	return "-"
+}
+
+// figure is model's figure called name.
+func figure(name string) *model.Figure { return model.FigureNamed(name) }
+
+// knownOr writes f's value in row with format, or n/a where the row
+// lacks it (a results file older than the figure).
+func knownOr(f *model.Figure, row model.FigureRow, format func(float64) string) string {
+	v, ok := f.Value(row)
+	if !ok {
+		return "n/a"
+	}
+	return format(v)
 }
 
 func cHeapCell(r model.Result) string {
