@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -339,7 +340,7 @@ func TestCrashingChildExitsOne(t *testing.T) {
 	}
 	// The other selected case (the real G1 gnark affine) was still
 	// measured.
-	if !strings.Contains(stdout, "n=500") {
+	if !strings.Contains(stdout, "N=500") || !regexp.MustCompile(`(?m)^- +96 +1 `).MatchString(stdout) {
 		t.Errorf("the other case was not measured:\n%s", stdout)
 	}
 }

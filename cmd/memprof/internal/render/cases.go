@@ -233,7 +233,7 @@ func caseGrid(cols []model.Column, chosen bool, rows []caseRow, withN bool, note
 	for _, r := range rows {
 		var cells []gridCell
 		for _, c := range keys {
-			cells = append(cells, plain(c.Format(r.read(c))))
+			cells = append(cells, keyCell(c, r))
 		}
 		if withN {
 			n := "-"
@@ -386,4 +386,14 @@ func notApply(n int) string {
 		return "not shown: 1 that does not apply"
 	}
 	return "not shown: " + strconv.Itoa(n) + " that do not apply"
+}
+
+// keyCell is the cell of key column c of row r: its value, or "-" where
+// the row has none (a case without a parameter beside one with), so that
+// every cell is a token.
+func keyCell(c model.Column, r caseRow) gridCell {
+	if v := c.Format(r.read(c)); v != "" {
+		return plain(v)
+	}
+	return plain("-")
 }

@@ -82,7 +82,7 @@ func sweepGrid(rs *model.Results) *grid {
 		s := sweeps[i]
 		var cells []gridCell
 		for _, c := range keys {
-			cells = append(cells, plain(c.Format(r.read(c))))
+			cells = append(cells, keyCell(c, r))
 		}
 		for _, n := range ns {
 			v := "-"

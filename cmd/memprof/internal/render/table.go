@@ -106,7 +106,7 @@ func sitesGrid(rs *model.Results) *grid {
 	for i, r := range rows {
 		var cells []gridCell
 		for _, c := range keys {
-			cells = append(cells, plain(c.Format(r.read(c))))
+			cells = append(cells, keyCell(c, r))
 		}
 		s := sites[i].s
 		var slots []string
