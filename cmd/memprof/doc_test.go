@@ -174,6 +174,21 @@ func (spec docSpec) of(tables []docTable) []docTable {
 	return out
 }
 
+// footnoteRef is a footnote's number in a cell: "n/a[2]".
+var footnoteRef = regexp.MustCompile(`\[\d+\]`)
+
+// partialBuild reports whether this build cannot measure some case the
+// tables show (blst and c-kzg without cgo).
+func partialBuild(t *testing.T, tables []docTable) bool {
+	order, _ := rowsOf(t, tables)
+	for _, k := range order {
+		if e, ok := lookupDocCase(k); ok && e.Unavailable.Kind == model.NeedsCgo {
+			return true
+		}
+	}
+	return false
+}
+
 // docRow is a row of a table, with the table (for its columns).
 type docRow struct {
 	table *docTable
@@ -242,7 +257,10 @@ func TestDoc(t *testing.T) {
 			for _, spec := range docTables {
 				compareDocTables(t, ex, spec, spec.of(want), spec.of(got), only)
 			}
-			if only == "" && !slices.Equal(gotOther, wantOther) {
+			// A build without cgo prints its cgo cases n/a: the lines
+			// around the tables (the footnotes) and the columns of the
+			// sites (no collection) differ from the README's.
+			if only == "" && !partialBuild(t, want) && !slices.Equal(gotOther, wantOther) {
 				t.Errorf("%s:%d: the lines around the tables: README shows %q, the command prints %q", readmePath, ex.line, wantOther, gotOther)
 			}
 			ran++
@@ -298,7 +316,7 @@ func lookupDocCase(key string) (suites.Entry, bool) {
 func compareDocTables(t *testing.T, ex docExample, spec docSpec, want, got []docTable, only string) {
 	t.Helper()
 	where := fmt.Sprintf("%s:%d: %s", readmePath, ex.line, spec.name)
-	if only == "" {
+	if only == "" && !partialBuild(t, want) {
 		if len(want) != len(got) {
 			t.Errorf("%s: README shows %d tables, the command prints %d", where, len(want), len(got))
 			return
@@ -343,7 +361,9 @@ func compareDocTables(t *testing.T, ex docExample, spec docSpec, want, got []doc
 		}
 		for i := range w {
 			for _, c := range spec.exact {
-				if wc, gc := w[i].cells[w[i].table.column(t, c)], g[i].cells[g[i].table.column(t, c)]; wc != gc {
+				// A footnote's number depends on the rows before it.
+				wc, gc := w[i].cells[w[i].table.column(t, c)], g[i].cells[g[i].table.column(t, c)]
+				if footnoteRef.ReplaceAllString(wc, "[]") != footnoteRef.ReplaceAllString(gc, "[]") {
 					t.Errorf("%s: %s, %s: README shows %q, the command prints %q", where, k, c, wc, gc)
 				}
 			}
