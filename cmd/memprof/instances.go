@@ -54,7 +54,7 @@ Type, library and representation names are case-insensitive. Exit status is
 	Examples: []example{
 		{Line: "memprof instances --type Signature", What: "bytes per instance of every signature representation", Measures: true},
 		{Line: "memprof instances --type kzg", What: "the KZG objects and contexts (C heap included)", Measures: true},
-		{Line: "memprof instances --type PubkeyCache --lib blst --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
+		{Line: "memprof instances --type PubkeyCache --lib gnark --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
 		{Line: "memprof instances --type Signature --with-throughput --op verify,aggregate", What: "bytes per instance beside the time of each use", Measures: true},
 	},
 }
