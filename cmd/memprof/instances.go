@@ -38,11 +38,20 @@ children are stopped (see docs/gc.md).
 Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
 offheap_resolution_bytes_per_instance, 512 KiB / N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
-print ~0 for a figure within it, and n/a (N too small) for an RSS or
-unaccounted figure whose resolution is larger than the instance itself. So
+print ~0 for a figure within it, and n/a (N too small; in the terminal
+n/a[k], footnote k saying so) for an RSS or unaccounted figure whose
+resolution is larger than the instance itself. So
 are the GC figures (scan_resolution_bytes_per_instance, one runtime page plus
 the readings' spread over N; gc_mark_resolution_ns_per_instance, the
 cycles' interquartile ranges and drift added, over N).
+
+The terminal table has one token per cell (units in the header): one
+table per type, the values every row shares in its heading (the type,
+layout, scheme and N), "n/a[k]" or "error[k]" where a case is not
+available or failed, footnote k saying why, short headers and a legend
+where the terminal is narrow, and, where it still does not fit, columns
+left out (prose first, figures last) and named under it. --wide keeps
+every column; --style box draws it in boxes.
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.
