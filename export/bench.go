@@ -22,13 +22,7 @@ var BenchUnits = benchUnits(model.RowInstances)
 // benchFigures are the figures of kind with a unit in the Go benchmark
 // format (model.Figure.Bench).
 func benchFigures(kind model.RowKind) []*model.Figure {
-	var out []*model.Figure
-	for _, f := range model.FiguresOf(kind) {
-		if f.Bench != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Bench != "" })
 }
 
 func benchUnits(kind model.RowKind) []string {
@@ -91,8 +85,12 @@ const EstimatedSample = 100 * time.Millisecond
 // which benchfmt.Writer cannot do (it writes one key per line);
 // benchfmt.Reader reads them back as the same metadata. Failed cases and
 // unavailable combinations have no line: the format has no way to say
-// "not measured".
+// "not measured". Two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bench(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
 		for _, u := range BenchUnits {
 			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {

@@ -19,13 +19,7 @@ import (
 // dashboardFigures are the figures of kind with a Dashboard unit, or
 // with a Bencher measure (bencher set).
 func dashboardFigures(kind model.RowKind, bencher bool) []*model.Figure {
-	var out []*model.Figure
-	for _, f := range model.FiguresOf(kind) {
-		if !bencher && f.Dashboard != "" || bencher && f.Bencher != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return !bencher && f.Dashboard != "" || bencher && f.Bencher != "" })
 }
 
 // quartilesOf returns the first and third quartiles of the samples f is
@@ -113,8 +107,12 @@ func samples(n int) string {
 }
 
 // GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter.
+// array github-action-benchmark reads with tool: customSmallerIsBetter;
+// two cases with one name are an error (ErrAmbiguousNames).
 func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, ActionBenchmarkEntries(rs))
 }
 
@@ -167,8 +165,12 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]Bencher
 }
 
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json.
+// bencher run --adapter json; two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bencher(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, BencherMetrics(rs))
 }
 

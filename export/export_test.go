@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"path/filepath"
 	"strings"
@@ -169,10 +170,50 @@ func TestExportLeavesOutUnknownFigures(t *testing.T) {
 			}
 			if f == BencherMetricFormat {
 				ms := BencherMetrics(rs)[cacheName]
-				if _, ok := ms["scan-bytes-per-instance"]; ok || len(ms) != 2 {
-					t.Errorf("the cache's measures: got %v, want bytes and allocations only", ms)
+				_, scan := ms["scan-bytes-per-instance"]
+				_, bytes := ms["bytes-per-instance"]
+				if scan || !bytes {
+					t.Errorf("the cache's measures: got %v, want bytes-per-instance and no scan-bytes-per-instance", ms)
 				}
 			}
 		})
+	}
+}
+
+// TestExportNamesUnambiguous: two cases whose export names would be one
+// (cases of the library API's whose names differ only in white space, or
+// in white space against _) are refused by every format, naming both,
+// rather than one figure kept for two cases or two entries under one
+// name; distinct names export.
+func TestExportNamesUnambiguous(t *testing.T) {
+	custom := func(names ...string) *model.Results {
+		rs := &model.Results{Schema: model.Schema}
+		for _, n := range names {
+			rs.Instances = append(rs.Instances, model.Result{Key: model.Key{Name: n, Layout: "pointer"}, Measurement: model.Measurement{N: 10, BytesPerInstance: 8, AllocsPerInstance: 1}})
+		}
+		return rs
+	}
+	tests := []struct {
+		name  string
+		rs    *model.Results
+		clash string // "": exported
+	}{
+		{"distinct", custom("my key", "my other key"), ""},
+		{"one space and two", custom("my key", "my  key"), `"my  key" and "my key" are both exported as "my_key"`},
+		{"a tab", custom("my\tkey", "my key"), `are both exported as "my_key"`},
+		{"white space and _", custom("my key", "my_key"), `"my key" and "my_key" are both exported as "my_key"`},
+	}
+	for _, tt := range tests {
+		for _, f := range Formats {
+			t.Run(tt.name+"/"+string(f), func(t *testing.T) {
+				err := Write(new(bytes.Buffer), tt.rs, f)
+				switch {
+				case tt.clash == "" && err != nil:
+					t.Errorf("got %v, want exported", err)
+				case tt.clash != "" && (!errors.Is(err, ErrAmbiguousNames) || !strings.Contains(err.Error(), tt.clash)):
+					t.Errorf("got %v, want ErrAmbiguousNames saying %s", err, tt.clash)
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -135,12 +136,17 @@ type Budget struct {
 	// max_allocs_per_op hold for, on operations whose allocations depend
 	// on the cores (model.OpCost.CoresDependent); 0 when not given.
 	GOMAXPROCS int
+	// Optional lets the results lack cases the budget selects (optional:
+	// true): Check reports each as a Skip instead of an Error. Cases the
+	// results have are checked as ever.
+	Optional bool
 
-	// Expires, when not zero, is the last day the budget holds (UTC):
-	// afterwards it fails (see waiver.go). ExpiresLine is its line in the
-	// file; Issue links the issue that tracks the waiver. MinDelta is a
-	// time budget's noise floor.
+	// Expires, when set (HasExpiry), is the last day the budget holds
+	// (UTC): afterwards it fails (see waiver.go). ExpiresLine is its line
+	// in the file; Issue links the issue that tracks the waiver. MinDelta
+	// is a time budget's noise floor.
 	Expires      time.Time
+	ExpiresSet   bool // Expires was given (see HasExpiry)
 	ExpiresLine  int
 	Issue        string
 	MinDelta     NoiseFloor
@@ -275,9 +281,22 @@ func ReadFileLimit(path string, limit int64) (*File, error) {
 func Parse(path string, data []byte) (*File, error) {
 	p := &parser{path: path}
 	f := &File{Path: path, src: data}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
+	}
+	// One document per file: a second (after ---) would be ignored, and a
+	// budgets file assembled from two would check only the first.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, fmt.Errorf("%w: %s:%d: a second YAML document starts here (---), and it is not valid YAML (%v): a budgets file is one document; put every budget in the first one's budgets list",
+			ErrInvalid, path, secondDocumentLine(data), err)
+	default:
+		return nil, fmt.Errorf("%w: %s:%d: a second YAML document starts here (---): a budgets file is one document; put every budget in the first one's budgets list",
+			ErrInvalid, path, next.Line)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty file: want version: %d and a list of budgets", ErrInvalid, path, Version)
@@ -384,11 +403,22 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
 		"gomaxprocs": func(k, v *yaml.Node) {
 			n, err := strconv.Atoi(strings.TrimSpace(v.Value))
-			if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
+			switch {
+			case v.Kind != yaml.ScalarNode || err != nil || n < 1:
 				p.errorf(v, "gomaxprocs must be a whole number of at least 1, got %s", kindName(v))
+				return
+			case n > maxGOMAXPROCS:
+				p.errorf(v, "gomaxprocs must be at most %d, got %s", maxGOMAXPROCS, kindName(v))
 				return
 			}
 			b.GOMAXPROCS = n
+		},
+		"optional": func(k, v *yaml.Node) {
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				p.errorf(v, "optional must be true or false, got %s", kindName(v))
+				return
+			}
+			b.Optional = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
 		},
 	}
 	p.waiverKeys(b, handlers)
@@ -476,10 +506,7 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
 	case model.Count:
-		val, err = parseNonNegative(strings.TrimSpace(v.Value))
-		if err != nil {
-			err = fmt.Errorf("count %q: %w", v.Value, err)
-		}
+		val, err = ParseCount(v.Value)
 	default:
 		val, err = ParseSize(v.Value)
 		_, perr := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
@@ -567,6 +594,30 @@ func kindName(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "nothing"
+}
+
+// secondDocumentLine returns the line of the marker (---) that starts the
+// second YAML document of src: the second marker when the first document
+// starts with one, else the first.
+func secondDocumentLine(src []byte) int {
+	var markers []int
+	firstContent := 0
+	for i, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimRight(line, " \t\r")
+		if bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- ")) {
+			markers = append(markers, i+1)
+		}
+		if firstContent == 0 && len(bytes.TrimSpace(t)) > 0 && !bytes.HasPrefix(bytes.TrimSpace(t), []byte("#")) {
+			firstContent = i + 1
+		}
+	}
+	switch {
+	case len(markers) > 1 && markers[0] == firstContent:
+		return markers[1]
+	case len(markers) > 0 && markers[0] != firstContent:
+		return markers[0]
+	}
+	return 0
 }
 
 // lineText returns line (1-based) of src without its newline.

@@ -103,6 +103,33 @@ type CheckOptions struct {
 	// Now is the clock a budget's expires is judged by; nil means
 	// time.Now.
 	Now func() time.Time
+	// Registry, when set, is every case memprof knows (the suites'
+	// registry: its instance entries and operations), each with why it
+	// cannot be measured where it cannot. A budget's selection is then
+	// complete: it selects the registry's cases, not only the results'.
+	// A selector, or a param value of one, that matches no case of the
+	// registry is a Problem; a selected case the results lack (neither
+	// measured nor listed as unavailable) is an Error naming it, or a
+	// Skip when the budget is optional. Cases the registry lists as not
+	// offered or not applying are never lacking. Without a Registry a
+	// budget selects what the results hold.
+	Registry []RegistryCase
+}
+
+// RegistryCase is one case of the registry: its key, and why it cannot
+// be measured (the zero Why when it can; needs-cgo in a build without
+// cgo).
+type RegistryCase struct {
+	Key model.Key
+	Why model.Why
+}
+
+// real reports whether the case exists to be measured somewhere: it is
+// available, or unavailable only in this build (cgo) or for a failure
+// here, not a combination the library does not offer or that does not
+// apply.
+func (c RegistryCase) real() bool {
+	return c.Why.IsZero() || c.Why.Kind != model.NotOffered && c.Why.Kind != model.DoesNotApply
 }
 
 // Check evaluates every limit of f against rs, which should come from a
@@ -117,15 +144,21 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		now = opts.Now()
 	}
 	rep := &Report{File: f, Now: now}
+	present := presentKeys(rs)
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
 			var outs []Outcome
-			var err error
-			if l.Metric.OnOps() {
+			lacking, err := lackingCases(b, l, opts.Registry, present)
+			switch {
+			case err != nil:
+			case l.Metric.OnOps():
 				outs, err = checkOps(b, l, rs, opts)
-			} else {
+			default:
 				outs, err = checkInstances(b, l, rs)
+			}
+			if err != nil && len(lacking) > 0 {
+				outs, err = nil, nil // nothing of it in the results: the lacking cases say so
 			}
 			if err != nil {
 				if !reported {
@@ -134,10 +167,74 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 				}
 				continue
 			}
-			rep.Outcomes = append(rep.Outcomes, expire(b, outs, now)...)
+			rep.Outcomes = append(rep.Outcomes, expire(b, append(outs, lacking...), now)...)
 		}
 	}
 	return rep
+}
+
+// presentKeys are the keys of rs's rows, measured, failed or listed as
+// unavailable, normalized.
+func presentKeys(rs *model.Results) map[model.Key]bool {
+	keys := map[model.Key]bool{}
+	for _, r := range rs.Instances {
+		keys[r.Key.Normalize()] = true
+	}
+	for _, t := range rs.Throughput {
+		keys[t.Key.Normalize()] = true
+	}
+	for _, u := range rs.Unavailable {
+		keys[u.Key.Normalize()] = true
+	}
+	return keys
+}
+
+// lackingCases expands limit l's budget against the registry (when there
+// is one): an error when the selector, or one of its param values,
+// matches no case of the registry of l's kind (instances or operations);
+// else an outcome for each selected real case the results lack, an Error
+// naming it or, for an optional budget, a Skip.
+func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model.Key]bool) ([]Outcome, error) {
+	if registry == nil {
+		return nil, nil
+	}
+	ofKind := func(sel Selector) []RegistryCase {
+		var out []RegistryCase
+		for _, c := range registry {
+			if c.Key.IsOp() == l.Metric.OnOps() && sel.Matches(c.Key) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	what := "case"
+	if l.Metric.OnOps() {
+		what = "operation"
+	}
+	selected := ofKind(b.Select)
+	if len(selected) == 0 {
+		return nil, fmt.Errorf("select %s matches no %s memprof knows: run 'memprof list' for the cases there are", b.Select, what)
+	}
+	for _, p := range b.Select.Param {
+		one := b.Select
+		one.Param = []string{p}
+		if len(ofKind(one)) == 0 {
+			return nil, fmt.Errorf("select %s: param %s matches no %s memprof knows: run 'memprof list' for the cases there are", b.Select, p, what)
+		}
+	}
+	var out []Outcome
+	for _, c := range selected {
+		if !c.real() || present[c.Key.Normalize()] {
+			continue
+		}
+		o := Outcome{Budget: b, Limit: l, Case: c.Key.String(), Status: Error,
+			Detail: "selected, but the results do not have it: measure it, or mark the budget optional: true"}
+		if b.Optional {
+			o.Status, o.Detail = Skip, "optional: the results do not have it"
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 // checkInstances checks a limit on a figure of instances against the

@@ -199,11 +199,11 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {
 		return nil, &EnvMismatchError{c.EnvDiffs}
 	}
-	var rows []Row
-	rows = append(rows, compareInstances(base, head, opts)...)
-	trows, err := compareOps(base, head, opts, alpha)
-	if err != nil {
-		return nil, err
+	thresholds := &benchmath.Thresholds{CompareAlpha: alpha}
+	rows, errs := compareInstances(base, head, opts, thresholds)
+	trows, terrs := compareOps(base, head, opts, thresholds)
+	if errs = append(errs, terrs...); len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
 	}
 	rows = append(rows, trows...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Fails && !rows[j].Fails })
@@ -219,13 +219,7 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 // compared returns the figures of kind that compare judges
 // (model.Figure.Compare), in order.
 func compared(kind model.RowKind) []*model.Figure {
-	var out []*model.Figure
-	for _, f := range model.FiguresOf(kind) {
-		if f.Compare != "" {
-			out = append(out, f)
-		}
-	}
-	return out
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Compare != "" })
 }
 
 // rowUnit is the unit a comparison row names: "B", "ns", and "allocs"
@@ -279,17 +273,35 @@ func judgeKnown(row *Row, f *model.Figure, b, h model.FigureRow, allowMissing bo
 	return true, false
 }
 
-func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
+// judgeFigure judges figure f of a case both sides measured: missing or
+// new where one side lacks it (skip where neither has it), over the
+// samples for a figure judged over them, exactly otherwise. It fails,
+// leaving row, for a figure judged over samples that a side has none of.
+func judgeFigure(row *Row, f *model.Figure, b, h model.FigureRow, opts CompareOptions, thresholds *benchmath.Thresholds) (skip bool, err error) {
+	if done, skip := judgeKnown(row, f, b, h, opts.AllowMissing); done {
+		return skip, nil
+	}
+	if f.Samples != "" {
+		return false, judgeTime(row, f, b, h, opts.Tolerance, thresholds)
+	}
+	judgeExact(row, figureOf(f, b), figureOf(f, h), exactTolerance(f, opts))
+	return false, nil
+}
+
+func compareInstances(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	var rows []Row
+	var errs []error
 	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
 		for _, f := range compared(model.RowInstances) {
 			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(r *model.Result) float64 { return figureOf(f, r) }
 			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
-				if done, skip := judgeKnown(&row, f, p.base, p.head, opts.AllowMissing); skip {
+				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
+				}
+				if skip || err != nil {
 					continue
-				} else if !done {
-					judgeExact(&row, value(p.base), value(p.head), exactTolerance(f, opts))
 				}
 				if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
 					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
@@ -298,7 +310,7 @@ func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 			rows = append(rows, row)
 		}
 	}
-	return rows
+	return rows, errs
 }
 
 // exactTolerance is the increase of exact figure f a comparison allows:
@@ -331,9 +343,8 @@ func judgeExact(row *Row, base, head, tolerance float64) {
 	}
 }
 
-func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
+func compareOps(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
-	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
 	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
@@ -341,15 +352,12 @@ func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) (
 			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(t *model.ThroughputRow) float64 { return figureOf(f, t) }
 			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
-				if done, skip := judgeKnown(&row, f, p.base, p.head, opts.AllowMissing); skip {
+				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
+				}
+				if skip || err != nil {
 					continue
-				} else if !done {
-					if f.Samples == "" {
-						judgeExact(&row, value(p.base), value(p.head), exactTolerance(f, opts))
-					} else if err := judgeTime(&row, f, p.base, p.head, opts.Tolerance, &thresholds); err != nil {
-						errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
-						continue
-					}
 				}
 			}
 			rows = append(rows, untrustedRow(row, p, untrusted))
@@ -364,10 +372,7 @@ func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) (
 		}
 		rows = append(rows, Row{Case: "agreement check", Metric: "agreement", P: -1, Change: Unmeasured, Fails: true, Note: side + ": " + why})
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
-	}
-	return rows, nil
+	return rows, errs
 }
 
 // untrustedRow is row failed when a side it compares comes from a file

@@ -49,7 +49,7 @@ var families = []family{
 	{Secp256k1,
 		[]Type{Secp256k1SecretKey, Secp256k1PublicKey, Secp256k1Signature, SenderCache},
 		[]Lib{Libsecp256k1, Decred},
-		[]Op{Sign, Verify}},
+		[]Op{Sign, Verify, Recover, RecoverAddress, Compress, Serialize, Decompress, ToAddress, Convert}},
 	{BN254,
 		[]Type{BN254G1, BN254G2, Groth16VerifyingKey},
 		[]Lib{Gnark, BN256Cloudflare, BN256Google, BN256Gnark},

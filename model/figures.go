@@ -31,10 +31,17 @@ import (
 //     Budget and Judge for a budget key (max_...), Compare for compare,
 //     Dashboard, Bencher and Bench for the exports.
 //  3. Make the engine (memprof/) produce it.
+//  4. Rewrite the golden files the new column or entry shows in: go test
+//     ./gate ./export ./cmd/memprof/internal/... -update, and review the
+//     diff.
 //
-// Nothing else changes: TestEveryJSONFieldHasAColumn and
-// TestFiguresWellFormed fail until steps 1 and 2 agree. A GC CPU time per
-// instance judged like the mark time, for example, is
+// Nothing else changes: the reader validates the figure, the tables and
+// the CSV show it (in the formats its column's Show names), a budget key
+// becomes a limit of the gate (gate.Metrics; check's help lists it),
+// Compare makes compare judge it, the export names make the dashboards
+// chart it. TestEveryJSONFieldHasAColumn and TestFiguresWellFormed fail
+// until steps 1 and 2 agree. A GC CPU time per instance judged like the
+// mark time, for example, is
 //
 //	figureColumn("GC CPU/cycle", everywhere, &Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances,
 //		Title: "GC CPU time per instance per cycle", Unit: Nanoseconds, Signed: true,
@@ -43,7 +50,9 @@ import (
 //		Budget: "max_gc_cpu_ns_per_instance", Judge: JudgeNoise}),
 //
 // with its quartiles (Summary SummaryQ1, SummaryQ3), its samples (a List
-// column) and its resolution (a figure of its own) beside it.
+// column, {Name: "gc_cpu_samples_ns", Unit: List, Show: InJSON}) and its
+// resolution (a figure of its own, with Samples and NeedsSamples) beside
+// it: five fields, five entries, one budget key.
 //
 // # The rule
 //
@@ -391,9 +400,15 @@ func FigureNamed(name string) *Figure {
 
 // FiguresOf returns the figures of one kind of row, in order.
 func FiguresOf(kind RowKind) []*Figure {
+	return FiguresWhere(kind, func(*Figure) bool { return true })
+}
+
+// FiguresWhere returns the figures of one kind of row that keep keeps, in
+// order: those with a Compare metric, an export name, a budget key.
+func FiguresWhere(kind RowKind, keep func(*Figure) bool) []*Figure {
 	var out []*Figure
 	for _, f := range Figures {
-		if f.Row == kind {
+		if f.Row == kind && keep(f) {
 			out = append(out, f)
 		}
 	}

@@ -256,6 +256,26 @@ const (
 	Parsed Repr = "parsed"
 )
 
+// The forms of the SenderCache scenario that the names above do not give
+// (map-pointer keeps its meaning: a map to a pointer to the library's
+// public key).
+const (
+	MapAddress Repr = "map-address" // map[[32]byte][20]byte: the sender's address by transaction hash, pointer-free
+	SigCache   Repr = "sigcache"    // go-ethereum's per-transaction form: each sender in a sigCache behind an atomic.Pointer
+)
+
+// The operations of the secp256k1 family beyond sign, verify, compress,
+// serialize and decompress (which keep their meaning for its public keys).
+const (
+	Recover        Op = "recover"         // recover the public key from a hash and an R‖S‖V signature (ecrecover)
+	RecoverAddress Op = "recover-address" // recover the signer's address, as the ecRecover precompile does
+	ToAddress      Op = "to-address"      // derive a public key's 20-byte Ethereum address
+	// Convert makes the representation its key's parameter names (to=der)
+	// from the row's: a signature from DER to R‖S, a secret key from its
+	// bytes to the library's object.
+	Convert Op = "convert"
+)
+
 // The vocabulary, in the order tables list it. Names outside these lists
 // sort after those in them. Types, Libs and Ops are the families' (the
 // table in family.go), family by family, so that the rows of a family are
@@ -263,7 +283,7 @@ const (
 var (
 	Types   = union(func(f family) []Type { return f.types })
 	Libs    = union(func(f family) []Lib { return f.libs })
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed, MapAddress, SigCache}
 	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
 	Ops     = union(func(f family) []Op { return f.ops })

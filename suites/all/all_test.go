@@ -10,7 +10,7 @@ import (
 
 // withoutSuite are the families whose suites have not been written yet:
 // the registry has nothing of them. A family's suites remove it from here.
-var withoutSuite = []model.Family{model.Secp256k1, model.BN254, model.MLKEM, model.MLDSA, model.SLHDSA}
+var withoutSuite = []model.Family{model.BN254, model.MLKEM, model.MLDSA, model.SLHDSA}
 
 // TestRegistry assembles every built-in suite: no duplicate, no name
 // outside the vocabulary, every library and type of every family with

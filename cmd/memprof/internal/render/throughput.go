@@ -110,8 +110,9 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 // familyChecks says what each family's agreement check compares. A
 // family whose check is added says it here.
 var familyChecks = map[model.Family]string{
-	model.BLS12381: "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
-	model.KZG:      "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
+	model.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
 }
 
 // FamilyChecks says what family f's agreement check compares.

@@ -196,7 +196,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 // order): each writes nothing unless rs has rows of its family. A family
 // with a section of its own adds its writer here.
 var familySections = map[model.Family]func(*render.MarkdownWriter, *model.Results){
-	model.KZG: writeKZG, // kzg.go
+	model.KZG:       writeKZG,       // kzg.go
+	model.Secp256k1: writeSecp256k1, // secp256k1.go
 }
 
 // familySubjects name the families in the review's title; KZG's objects
