@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,35 +61,38 @@ func round2(v float64) float64 { return math.Round(v*100) / 100 }
 // SitesTable writes the allocation sites of every measured case.
 func SitesTable(w io.Writer, rs *model.Results) error { return sitesTerminal(w, rs, TableOptions{}) }
 
-// sitesTerminal writes the allocation sites fitted to o.Width, after a
-// blank line: one line per site, its name shortened from the left ("…")
-// where it does not fit.
+// sitesTerminal writes the allocation sites fitted to o.Width, one table
+// per type, each after a blank line: one line per site, its name
+// shortened from the left ("…") where it does not fit.
 func sitesTerminal(w io.Writer, rs *model.Results, o TableOptions) error {
-	g := sitesGrid(rs)
-	if len(g.rows) == 0 {
-		return nil
+	instances := slices.Clone(rs.Instances)
+	SortInstances(instances)
+	for _, s := range sections(instances, func(r model.Result) string { return typeName(r.Key) }) {
+		g := sitesGrid(s.rows)
+		if len(g.rows) == 0 {
+			continue
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+		if err := writeGrid(w, g, o.Width, o.Wide, o.Style); err != nil {
+			return err
+		}
 	}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	return writeGrid(w, g, o.Width, o.Wide, o.Style)
+	return nil
 }
 
-// sitesGrid is the grid of the allocation sites of every measured case:
+// sitesGrid is the grid of the allocation sites of the cases results:
 // the case's key (the values every site shares in the heading), the
 // site, its bytes and objects per instance and its slot sizes.
-func sitesGrid(rs *model.Results) *grid {
+func sitesGrid(results []model.Result) *grid {
 	var rows []caseRow
-	type site struct {
-		r *model.Result
-		s model.Site
-	}
-	var sites []site
-	for i := range rs.Instances {
-		r := &rs.Instances[i]
+	var sites []model.Site
+	for i := range results {
+		r := normalized(results[i])
 		for _, s := range r.Sites {
 			rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadInstance(r) }})
-			sites = append(sites, site{r, s})
+			sites = append(sites, s)
 		}
 	}
 	g := &grid{}
@@ -108,7 +112,7 @@ func sitesGrid(rs *model.Results) *grid {
 		for _, c := range keys {
 			cells = append(cells, keyCell(c, r))
 		}
-		s := sites[i].s
+		s := sites[i]
 		var slots []string
 		for _, b := range s.SlotSizes {
 			slots = append(slots, strconv.FormatInt(b, 10))
