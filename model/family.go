@@ -57,15 +57,15 @@ var families = []family{
 	{MLKEM,
 		[]Type{MLKEMDecapsulationKey, MLKEMEncapsulationKey, MLKEMCiphertext, TLSHandshakes},
 		[]Lib{Stdlib, Circl},
-		nil},
+		[]Op{KeyGen, Parse, Pack, ToSeed, Encapsulate, Decapsulate}},
 	{MLDSA,
 		[]Type{MLDSAPrivateKey, MLDSAPublicKey, MLDSASignature, MLDSAPubkeyCache},
 		[]Lib{Circl, FilippoMLDSA},
-		[]Op{Sign, Verify}},
+		[]Op{KeyGen, Parse, Pack, ToSeed, Sign, Verify}},
 	{SLHDSA,
 		[]Type{SLHDSAPrivateKey, SLHDSAPublicKey, SLHDSASignature},
 		[]Lib{Circl},
-		[]Op{Sign, Verify}},
+		[]Op{KeyGen, Parse, Pack, ToSeed, Sign, Verify}},
 }
 
 // Families are the families, in the order tables list them.

@@ -517,6 +517,9 @@ func (rs *Results) problems() []Problem {
 	for i, t := range rs.Tradeoff {
 		c.at(fmt.Sprintf("tradeoff[%d]", i), string(t.Type))
 		checkName(c, "type", t.Type, Types, true)
+		if err := t.Param.Check(); err != nil {
+			c.add("%v", err)
+		}
 		for _, o := range t.Ops {
 			checkName(c, "op", o.Op, Ops, true)
 		}

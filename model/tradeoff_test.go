@@ -110,3 +110,54 @@ func TestDominates(t *testing.T) {
 		}
 	}
 }
+
+// TestTradeoffsOfParams builds a type measured at two parameter sets by two
+// libraries: each set gets its own table, whose rows are that set's
+// instances and whose columns are the operations timed at that set, so
+// that ML-DSA-44's keys are never compared with ML-DSA-87's.
+func TestTradeoffsOfParams(t *testing.T) {
+	inst := func(lib Lib, repr Repr, set Param, b float64) Result {
+		return Result{Key: Key{Type: MLDSAPublicKey, Lib: lib, Repr: repr, Layout: Pointer, Param: set}, Measurement: Measurement{N: 100, BytesPerInstance: b}}
+	}
+	op := func(lib Lib, repr Repr, set Param, ns float64) ThroughputRow {
+		return ThroughputRow{Key: Key{Type: MLDSAPublicKey, Lib: lib, Repr: repr, Op: Verify, Batch: 1, Param: set}, Timing: Timing{NsPerOpMedian: ns}}
+	}
+	const small, large Param = "set=ML-DSA-44", "set=ML-DSA-87"
+	rs := &Results{
+		Instances: []Result{
+			inst(Circl, Packed, large, 2592), inst(Circl, Parsed, large, 70000), inst(FilippoMLDSA, Parsed, large, 2720),
+			inst(Circl, Packed, small, 1312), inst(Circl, Parsed, small, 40000),
+		},
+		Throughput: []ThroughputRow{
+			op(Circl, Packed, large, 900), op(Circl, Parsed, large, 300), op(FilippoMLDSA, Parsed, large, 400),
+			op(Circl, Packed, small, 500), op(Circl, Parsed, small, 200),
+			op(FilippoMLDSA, Packed, small, 100), // no instance row of its own set: not a row
+		},
+	}
+	ts := TradeoffsOf(rs, MLDSAPublicKey)
+	if len(ts) != 2 || ts[0].Param != small || ts[1].Param != large {
+		t.Fatalf("got %d tables %+v, want one for %s then one for %s", len(ts), ts, small, large)
+	}
+	for _, tc := range []struct {
+		tr    Tradeoff
+		bytes []float64
+		ns    []float64
+	}{
+		{ts[0], []float64{1312, 40000}, []float64{500, 200}},
+		{ts[1], []float64{2592, 70000, 2720}, []float64{900, 300, 400}},
+	} {
+		if len(tc.tr.Ops) != 1 || tc.tr.Ops[0] != (TradeoffOp{Op: Verify, Batch: 1}) {
+			t.Errorf("%s: got columns %+v, want verify alone, without the set (the table's)", tc.tr.Param, tc.tr.Ops)
+		}
+		var bytes, ns []float64
+		for _, r := range tc.tr.Rows {
+			bytes, ns = append(bytes, r.BytesPerInstance), append(ns, *r.NsPerUse[0])
+		}
+		if !slices.Equal(bytes, tc.bytes) || !slices.Equal(ns, tc.ns) {
+			t.Errorf("%s: got bytes %v, times %v; want %v, %v", tc.tr.Param, bytes, ns, tc.bytes, tc.ns)
+		}
+	}
+	if got := Tradeoffs(rs); len(got) != 2 {
+		t.Errorf("Tradeoffs: got %d tables, want 2", len(got))
+	}
+}

@@ -235,6 +235,21 @@ const (
 	MSM              Op = "msm"                // multi-scalar multiplication: the sum of scalar·point over many points
 )
 
+// The operations of the post-quantum keys (ML-KEM, ML-DSA, SLH-DSA). An
+// operation's Repr is the form its input is in: keygen starts from the
+// seed, parse from the packed encoding, pack and to-seed from the parsed
+// object; encapsulate, decapsulate, sign and verify from every form the
+// library keeps, the conversions to the parsed object included in the
+// timed call.
+const (
+	KeyGen      Op = "keygen"      // expand a seed into the library's key (FIPS 203, 204, 205 key generation)
+	Parse       Op = "parse"       // decode the packed encoding of the standard into the library's object, with its checks
+	Pack        Op = "pack"        // encode the library's object into the packed encoding of the standard
+	ToSeed      Op = "to-seed"     // return the seed a parsed key was expanded from
+	Encapsulate Op = "encapsulate" // make a shared key and its ciphertext for an encapsulation key (deterministic randomness)
+	Decapsulate Op = "decapsulate" // recover the shared key of a ciphertext
+)
+
 // Prepared is the representation of a G2 point kept with its Miller-loop
 // lines precomputed (gnark-crypto's PrecomputeLines): memory bought for
 // the speed of pairings with a fixed point.

@@ -56,17 +56,37 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Lib{"circl", "ckzg", "decred", "gnark", "gokzg"}
+	want := []model.Lib{"circl", "gnark"}
 	if rs.Env.Cgo {
-		want = []model.Lib{"blst", "circl", "ckzg", "decred", "gnark", "gokzg", "libsecp256k1"}
+		want = []model.Lib{"blst", "circl", "gnark"}
+	}
+	a := rs.Agreement
+	if a == nil || !a.OK {
+		t.Fatalf("got agreement %+v, want ok", a)
+	}
+	// One record per family: BLS12-381's 20 cases, the KZG stand-in's 8,
+	// and the check of every other family the registry has.
+	byFamily := map[model.Family]model.FamilyAgreement{}
+	for _, f := range a.Families {
+		byFamily[f.Family] = f
+	}
+	if f := byFamily[model.BLS12381]; f.Cases != 20 || !f.OK || !slices.Equal(f.Libs, want) {
+		t.Errorf("BLS12-381: got %+v, want 20 cases, ok, libs %v", f, want)
+	}
+	if f := byFamily[model.KZG]; f.Cases != 8 || !f.OK {
+		t.Errorf("KZG: got %+v, want the stand-in's 8 cases, ok", f)
 	}
 	sv, err := fixtures.LoadSecp256k1()
 	if err != nil {
 		t.Fatal(err)
 	}
-	secp := secpagree.Cases(sv) // the secp256k1 check runs for real
-	if a := rs.Agreement; a == nil || a.Cases != 20+8+secp || !a.OK || !slices.Equal(a.Libs, want) {
-		t.Errorf("got agreement %+v, want 20 + 8 + %d cases, ok, libs %v", rs.Agreement, secp, want)
+	if f, want := byFamily[model.Secp256k1], secpagree.Cases(sv); f.Cases != want { // the secp256k1 check runs for real
+		t.Errorf("secp256k1: got %d cases, want %d", f.Cases, want)
+	}
+	for _, c := range registry().Checks() {
+		if f, ok := byFamily[c.Family]; !ok || !f.OK || f.Cases == 0 {
+			t.Errorf("family %s: got %+v, want its check, ok, with cases", c.Family, f)
+		}
 	}
 }
 

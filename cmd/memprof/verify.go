@@ -40,7 +40,19 @@ low-S rule; R‖S, where a high S verifies only without the rule, and recovers
 the test's key). In a build without cgo, libsecp256k1 is reported unavailable
 and decred is checked against the files.
 
-Every other family (bn254, ml-kem, ml-dsa, slh-dsa) with suites in
+Post-quantum (fixtures/pq: circl's ACVP files and Wycheproof's mlkem_* and
+mldsa_* files): for every parameter set, each library must give the known
+keys from the vectors' seeds, encapsulations, decapsulations and deterministic
+signatures byte for byte and refuse the invalid inputs; crypto/mlkem and circl
+must make the same ML-KEM keys from the same seeds, decapsulate each other's
+ciphertexts to the same key, a modified ciphertext to the same
+implicit-rejection key, and refuse one of the wrong length; circl and
+filippo.io/mldsa must make the same ML-DSA keys and deterministic signatures,
+verify each other's and refuse a flipped bit and a short public key. SLH-DSA
+(circl alone) is checked against its known answers; the signatures of its
+small (s) sets take seconds each and are checked in .ci/run only.
+
+Every other family with suites in
 this build has its own check, run here too. When more than one family is
 checked, the table prints one line per family, and the results' agreement
 record keeps each family's check under "families".

@@ -12,12 +12,16 @@ import (
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/blst"
 	"github.com/memprof/memprof/suites/circl"
+	"github.com/memprof/memprof/suites/circlpq"
 	"github.com/memprof/memprof/suites/ckzg"
 	"github.com/memprof/memprof/suites/decred"
+	"github.com/memprof/memprof/suites/filippomldsa"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/gokzg"
 	"github.com/memprof/memprof/suites/libsecp256k1"
+	"github.com/memprof/memprof/suites/pqscenarios"
 	"github.com/memprof/memprof/suites/scenarios"
+	"github.com/memprof/memprof/suites/stdmlkem"
 )
 
 // Suites returns every built-in suite, in the order of the libraries.
@@ -26,7 +30,9 @@ func Suites() []suites.Suite {
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
 		ckzg.Suite(), gokzg.Suite(),
 		// secp256k1: libsecp256k1's rows say why they are absent without cgo.
-		libsecp256k1.Suite(), decred.Suite()}
+		libsecp256k1.Suite(), decred.Suite(),
+		// Post-quantum (issue 25): ML-KEM, ML-DSA, SLH-DSA.
+		stdmlkem.Suite(), circlpq.Suite(), filippomldsa.Suite(), pqscenarios.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -113,6 +113,9 @@ var familyChecks = map[model.Family]string{
 	model.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
 	model.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
 	model.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
+	model.MLKEM:     "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
+	model.MLDSA:     "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
+	model.SLHDSA:    "SLH-DSA keys, signatures and verifications against known answers",
 }
 
 // FamilyChecks says what family f's agreement check compares.

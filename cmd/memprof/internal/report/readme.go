@@ -305,10 +305,19 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 		mw.Printf("- %s: %s (N = %d)\n", render.SeriesOf(r).Label(), c, r.N)
 	}
 	mw.Line("")
-	if f, ok := ch.tradeoff[string(typ)]; ok {
-		mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", typ, f)
-		mw.Line("")
-	} else {
+	drawn := false
+	for _, p := range model.InstanceParams(rs, model.Type(typ)) {
+		if f, ok := ch.tradeoff[tradeoffKey(model.Type(typ), p)]; ok {
+			name := string(typ)
+			if p != "" {
+				name += " (" + string(p) + ")"
+			}
+			mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", name, f)
+			mw.Line("")
+			drawn = true
+		}
+	}
+	if !drawn {
 		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ))
 		mw.Line("")
 	}
@@ -390,29 +399,42 @@ const tradeoffNote = "One table per type: the bytes one instance keeps in each r
 func writeTradeoffs(mw *render.MarkdownWriter, rs *model.Results, types []model.Type) {
 	mw.Line("### Trade-offs")
 	mw.Line("")
-	var without []model.Type
-	var with []model.Tradeoff
+	// A type measured at several parameter sets (ML-DSA-44, -65, -87) has
+	// one table per set, read from that set's rows alone (model.AtParam).
+	type table struct {
+		name string
+		rs   *model.Results
+		typ  model.Type
+	}
+	var without, with []table
+	var tables []model.Tradeoff
 	for _, typ := range types {
-		if t, ok := model.TradeoffOf(rs, typ); ok {
-			with = append(with, t)
-		} else {
-			without = append(without, typ)
+		for _, p := range model.InstanceParams(rs, typ) {
+			tb := table{string(typ), rs, typ}
+			if p != "" {
+				tb.name, tb.rs = string(typ)+" ("+string(p)+")", model.AtParam(rs, typ, p)
+			}
+			if t, ok := model.TradeoffOf(tb.rs, typ); ok {
+				with, tables = append(with, tb), append(tables, t)
+			} else {
+				without = append(without, tb)
+			}
 		}
 	}
 	if len(with) > 0 {
 		mw.Line(tradeoffNote)
 		mw.Line("")
 	}
-	for _, t := range with {
-		mw.Printf("#### %s\n", t.Type)
+	for i, tb := range with {
+		mw.Printf("#### %s\n", tb.name)
 		mw.Line("")
-		mw.Line(tradeoffSentence(rs, t))
+		mw.Line(tradeoffSentence(tb.rs, tables[i]))
 		mw.Line("")
-		mw.Table(tradeoffTable(t))
+		mw.Table(tradeoffTable(tables[i]))
 		mw.Line("")
 	}
-	for _, typ := range without {
-		mw.Printf("- **%s**: %s\n", typ, sizeSentence(rs, typ))
+	for _, tb := range without {
+		mw.Printf("- **%s**: %s\n", tb.name, sizeSentence(tb.rs, tb.typ))
 	}
 	if len(without) > 0 {
 		mw.Line("")

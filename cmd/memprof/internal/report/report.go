@@ -66,6 +66,17 @@ func TradeoffFile(typ string) string {
 	return tradeoffStart + safe + ".svg"
 }
 
+// tradeoffKey names the trade-off chart of typ at the parameter set p
+// ("" for a type without sets): the type, then the set's value
+// (MLDSAPublicKey_ML-DSA-65).
+func tradeoffKey(typ model.Type, p model.Param) string {
+	if p == "" {
+		return string(typ)
+	}
+	_, v := p.Split()
+	return string(typ) + "_" + v
+}
+
 // ErrOutNotEmpty is wrapped by the error for a destination that exists and
 // is not empty when Options.Force is false.
 var ErrOutNotEmpty = errors.New("exists and is not empty")
@@ -322,13 +333,21 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 		charts.gc = GCChart
 	}
 	for _, typ := range render.TypesMeasured(&copied) {
-		name := TradeoffFile(string(typ))
-		ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, &copied, typ) })
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			charts.tradeoff[string(typ)] = name
+		// A type measured at several parameter sets has a chart per set,
+		// drawn from that set's rows alone (model.AtParam).
+		for _, p := range model.InstanceParams(&copied, typ) {
+			key, from := tradeoffKey(typ, p), &copied
+			if p != "" {
+				from = model.AtParam(&copied, typ, p)
+			}
+			name := TradeoffFile(key)
+			ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, from, typ) })
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				charts.tradeoff[key] = name
+			}
 		}
 	}
 	for _, f := range []struct {
