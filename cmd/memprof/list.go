@@ -186,7 +186,7 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 // such combination or it does not apply.
 func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.Lib, letters map[model.Layout]string, notes *render.Footnotes) string {
 	settings := map[model.Layout]map[model.Param]bool{}
-	reason := ""
+	var reasons []string // of the combinations not offered, one per combination
 	for _, e := range entries {
 		if e.Type != typ || e.Repr != repr || e.Lib != lib {
 			continue
@@ -197,8 +197,16 @@ func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.
 				settings[e.Layout] = map[model.Param]bool{}
 			}
 			settings[e.Layout][e.Param] = true
-		case e.Kind != model.DoesNotApply && reason == "":
-			reason = e.Unavailable
+		case e.Kind != model.DoesNotApply:
+			reasons = append(reasons, e.Unavailable)
+		}
+	}
+	// The reason most of them share (crypto/mlkem has no packed key of
+	// any parameter set, beside one parameter set it lacks altogether).
+	reason := ""
+	for _, r := range reasons {
+		if occurrences(reasons, r) > occurrences(reasons, reason) {
+			reason = r
 		}
 	}
 	var parts []string
@@ -218,6 +226,17 @@ func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.
 		return "n/a" + notes.Ref(reason)
 	}
 	return "-"
+}
+
+// occurrences returns how many of list are s.
+func occurrences(list []string, s string) int {
+	n := 0
+	for _, v := range list {
+		if v == s {
+			n++
+		}
+	}
+	return n
 }
 
 // listLong writes every combination, family by family: its key and,
