@@ -75,6 +75,12 @@ the budgets file is invalid (unknown keys, bad values, a selector that
 matches nothing) or the results file is missing, too large or invalid; with
 --update an invalid input leaves the budgets file untouched.`,
 	Run: runCheck,
+	Examples: []example{
+		{Line: "memprof check --budgets fixtures/budgets/pass.yaml --results fixtures/budgets/results.json", What: "check a saved results file against budgets (exit 1 when one is exceeded)"},
+		{Line: "memprof check --budgets fixtures/budgets/exceeded.yaml --results fixtures/budgets/results.json --format markdown", What: "the same for a pull-request comment"},
+		{Line: "memprof check --budgets memprof.budgets.yaml", What: "measure what the project's budgets select, and check them", Measures: true},
+		{Line: "memprof check --budgets memprof.budgets.yaml --update", What: "rewrite the budgets to the current measurements, keeping comments", Measures: true},
+	},
 }
 
 // limitsHelp lists the budget keys and the figures they bound, one a
@@ -134,6 +140,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
+	if inv.dryRun && (*resultsPath == "" || *update) {
+		return exitOK // it would measure, or write the budgets file
+	}
 	var rs *model.Results
 	if *resultsPath != "" {
 		// An invalid results file stops here, before --update can touch

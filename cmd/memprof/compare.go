@@ -13,7 +13,7 @@ import (
 
 var compareCommand = &command{
 	Name:      "compare",
-	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [-o FILE]",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [--style plain|box] [-o FILE]",
 	Short:     "compare two results files and report regressions",
 	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -60,6 +60,10 @@ that failed to measure in head, a time with too few samples, or libraries
 that disagreed), 2 bad input (unreadable, too large or invalid files, a
 base with no rows, times without samples, environment mismatch).`,
 	Run: runCompare,
+	Examples: []example{
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json", What: "regressions of head against base (exit 1 when there is one)"},
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json --format markdown --tolerance 10%", What: "a pull-request comment, tolerating a 10% slowdown"},
+	},
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
@@ -73,6 +77,8 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
 	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
 	out := addOutput(fs)
+	var style string
+	addStyle(fs, &style)
 	var limits inputLimits
 	limits.addFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
@@ -88,6 +94,13 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
+	}
+	tableStyle, err := parseStyle(style)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if wasGiven(fs, "style") && f != "table" {
+		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	var opts gate.CompareOptions
 	if opts.ToleranceBytes, err = gate.ParseSize(*tolBytes); err != nil {
@@ -138,7 +151,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	case "json":
 		err = gatereport.JSON(&buf, c)
 	default:
-		err = gatereport.Table(&buf, c)
+		err = gatereport.TableFit(&buf, c, terminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)
@@ -152,7 +165,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)
 	}
 	if !c.OK() {
-		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", c.Verdict())
+		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", gatereport.Headline(c))
 		return exitFailure
 	}
 	return exitOK

@@ -13,7 +13,7 @@ import (
 var exportCommand = &command{
 	Name:      "export",
 	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE]",
-	Short:     "write a results file for benchmark dashboards (github-action-benchmark, Bencher, benchstat)",
+	Short:     "write a results file for benchmark dashboards and benchstat",
 	Long: `Export writes a saved results file in the format of a benchmark dashboard,
 so that its history charts and alerts follow bytes and allocations per
 instance as well as time per operation:
@@ -48,6 +48,10 @@ failed to measure (the others are exported) or writing failed, 2 for a
 usage error or a results file that is missing, too large, invalid, holds
 no rows, or has two cases with one export name.`,
 	Run: runExport,
+	Examples: []example{
+		{Line: "memprof export --to github-action-benchmark fixtures/results/results.json", What: "bytes, allocations and times for github-action-benchmark"},
+		{Line: "memprof export --to benchfmt fixtures/results/results.json", What: "the Go benchmark format, for benchstat"},
+	},
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
@@ -69,7 +73,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	}
 	format, err := model.Canonical("format", *to, valid)
 	if err != nil {
-		return inv.usageError("--to: %v", err)
+		return inv.usageError("--to: %v", suggest(err, *to, valid))
 	}
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))

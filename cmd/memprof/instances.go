@@ -15,7 +15,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process: it
 allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
@@ -43,11 +43,20 @@ Stack, RSS and unaccounted bytes are known only to a resolution (in JSON
 stack_resolution_bytes_per_instance, a span of stacks, the stacks the
 runtime keeps for reuse and those of the threads it started, over N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
-print ~0 for a figure within it, and n/a (N too small) for an RSS or
-unaccounted figure whose resolution is larger than the instance itself. So
+print ~0 for a figure within it, and n/a (N too small; in the terminal
+n/a[k], footnote k saying so) for an RSS or unaccounted figure whose
+resolution is larger than the instance itself. So
 are the GC figures (scan_resolution_bytes_per_instance, one runtime page plus
 the readings' spread over N; gc_mark_resolution_ns_per_instance, the
 cycles' interquartile ranges and drift added, over N).
+
+The terminal table has one token per cell (units in the header): one
+table per type, the values every row shares in its heading (the type,
+layout, scheme and N), "n/a[k]" or "error[k]" where a case is not
+available or failed, footnote k saying why, short headers and a legend
+where the terminal is narrow, and, where it still does not fit, columns
+left out (prose first, figures last) and named under it. --wide keeps
+every column; --style box draws it in boxes.
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.
@@ -56,6 +65,12 @@ Type, library and representation names are case-insensitive. Exit status is
 
 ` + flagsHelp,
 	Run: runInstances,
+	Examples: []example{
+		{Line: "memprof instances --type Signature", What: "bytes per instance of every signature representation", Measures: true},
+		{Line: "memprof instances --type kzg", What: "the KZG objects and contexts (C heap included)", Measures: true},
+		{Line: "memprof instances --type PubkeyCache --lib gnark --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
+		{Line: "memprof instances --type Signature --with-throughput --op verify,aggregate", What: "bytes per instance beside the time of each use", Measures: true},
+	},
 }
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
@@ -109,7 +124,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = func() error { return checkOutputPath(*out) }
+	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
@@ -127,7 +142,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
 			return err
 		}
-		return render.TradeoffTables(w, rs)
+		return render.TradeoffTablesFit(w, rs, tableOpts)
 	}
 	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code

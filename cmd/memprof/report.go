@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -20,20 +21,12 @@ import (
 var reportCommand = &command{
 	Name:      "report",
 	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
-	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
+	Short:     "write a design review: Markdown, SVG charts, JSON, CSV, bench text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
 
-	README.md               the report: summary, one table per type, sites,
-	                        environment, method, charts embedded
-	bytes_per_instance.svg  bytes per instance, grouped by type
-	tradeoff_<type>.svg     bytes per instance against the time of each use,
-	                        one panel per operation (only for types with
-	                        operations timed from two representations)
-	results.json            the memprof.results/v1 file
-	results.csv             one row per measurement
-	results.bench           Go benchmark format, for benchstat
+` + reviewFiles() + `
 
 With --from it renders a saved results file instead of measuring, so a run
 measured once can be rendered many times. --from given several times (one
@@ -63,6 +56,27 @@ memprof.results/v1 file or invalid (nothing is written).
 
 ` + flagsHelp,
 	Run: runReport,
+	Examples: []example{
+		{Line: "memprof report --type Signature,PublicKey --out review", What: "measure and write a design review into review/", Measures: true},
+		{Line: "memprof report --from fixtures/results/results.json --out review --force", What: "render a saved results file as a review", Measures: true},
+	},
+}
+
+// reviewFiles lists the files a review writes (report.Files), for the
+// help: a name and what it holds, wrapped beside it.
+func reviewFiles() string {
+	files := report.Files()
+	width := 0
+	for _, f := range files {
+		width = max(width, len(f.Name))
+	}
+	indent := "\t" + strings.Repeat(" ", width+2)
+	var lines []string
+	for _, f := range files {
+		what := render.Wrap(f.What, helpWidth-8-width-2, "") // the tab takes 8 columns
+		lines = append(lines, "\t"+f.Name+strings.Repeat(" ", width+2-len(f.Name))+strings.ReplaceAll(what, "\n", "\n"+indent))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {
@@ -147,6 +161,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if err := ctx.Err(); err != nil {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
+	if inv.dryRun {
+		return exitOK
+	}
 
 	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
 		// --out was filled while we measured.
@@ -199,6 +216,7 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		return nil, inv.usageError("%v", err)
 	}
 	opts.Progress = (&progress{inv: inv, bars: true}).event
+	opts.Ready = inv.ready(func() error { return nil })
 	opts.SkipThroughput = !withThroughput
 	rs, err := workflow.Report(ctx, inv.registry, s, opts)
 	if rs == nil {

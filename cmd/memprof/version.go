@@ -12,7 +12,7 @@ import (
 var versionCommand = &command{
 	Name:      "version",
 	UsageLine: "version",
-	Short:     "print the versions of memprof, Go and the crypto libraries in this build",
+	Short:     "print the versions of memprof, Go and the crypto libraries",
 	Long: `Version prints memprof's version ((devel) when built from a checkout
 rather than installed at a version), the commit it was built from when the
 build recorded one (with "modified" when the work tree had changes), the
@@ -21,6 +21,9 @@ all from the binary's build information. A library this build leaves out
 (blst, a cgo binding, when CGO_ENABLED=0) says so. memprof --version prints
 the same.`,
 	Run: runVersion,
+	Examples: []example{
+		{Line: "memprof version", What: "memprof's version and the libraries in this build"},
+	},
 }
 
 func runVersion(ctx context.Context, inv *invocation, args []string) int {

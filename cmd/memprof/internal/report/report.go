@@ -35,6 +35,25 @@ const (
 	tradeoffStart = "tradeoff_"
 )
 
+// FileDoc says what one file of a review holds, for report's help.
+type FileDoc struct{ Name, What string }
+
+// Files are the files a review may write, in the order it writes them:
+// what report's help lists. A name with <type> or <machine> stands for
+// one file per type or machine.
+func Files() []FileDoc {
+	return []FileDoc{
+		{ReadmeFile, "the report: summary, one table per type, sites, environment, method, charts embedded"},
+		{BytesChart, "bytes per instance, grouped by type (log scale where they span more than a factor of 100)"},
+		{GCChart, "bytes per instance against the GC's mark time per instance per cycle (only with cases that have GC figures)"},
+		{tradeoffStart + "<type>.svg", "bytes per instance against the time of each use, one panel per operation (only for types with operations timed from two representations)"},
+		{ResultsJSON, "the memprof.results/v1 file"},
+		{ResultsCSV, "one row per measurement"},
+		{ResultsBench, "Go benchmark format, for benchstat"},
+		{"results-<machine>.json", "with --from given several times, each machine's results file but the first's"},
+	}
+}
+
 // TradeoffFile is the name of the trade-off chart of typ.
 func TradeoffFile(typ string) string {
 	safe := strings.Map(func(r rune) rune {
