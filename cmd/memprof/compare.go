@@ -16,7 +16,7 @@ import (
 
 var compareCommand = &command{
 	Name:      "compare",
-	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [-o FILE]",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [--max-rows N] [-o FILE]",
 	Short:     "compare two results files and report regressions",
 	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -39,7 +39,7 @@ refused unless --allow-env-mismatch, naming the fields that differ.
 
 Both files are validated before anything is compared (every problem is
 reported as FILE: instances[12] (case): problem) and read up to 256 MiB
-(--max-bytes raises the limit).
+(--max-bytes raises the limit) and ` + defaultRows + ` rows each (--max-rows).
 
 The markdown format is made for a pull-request comment: the verdict line
 first, where and when each side was measured (commit, time, machine) with
@@ -114,11 +114,11 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	base, err := limits.readResults(files[0])
+	base, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("base: ", err)
 	}
-	head, err := limits.readResults(files[1])
+	head, err := limits.readResults(ctx, files[1])
 	if err != nil {
 		return inv.badInput("head: ", err)
 	}

@@ -11,7 +11,7 @@ import (
 
 var exportCommand = &command{
 	Name:      "export",
-	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE]",
+	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "write a results file for benchmark dashboards (github-action-benchmark, Bencher, benchstat)",
 	Long: `Export writes a saved results file in the format of a benchmark dashboard,
 so that its history charts and alerts follow bytes and allocations per
@@ -35,8 +35,8 @@ instance as well as time per operation:
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
-(--max-bytes raises the limit). A case that failed to measure has no figure
-to export: it is named on stderr.
+(--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows). A case that
+failed to measure has no figure to export: it is named on stderr.
 
 Exit status: 0 when every case of the file is exported, 1 when a case
 failed to measure (the others are exported) or writing failed, 2 for a
@@ -74,7 +74,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.readResults(files[0])
+	rs, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}

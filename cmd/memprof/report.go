@@ -19,7 +19,7 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE] [--max-rows N]) --out DIR [--force]",
 	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
@@ -45,7 +45,7 @@ across machines" table saying in what the machines differ, the time of
 each operation on each machine, and each machine's results file
 (results-<machine>.json). The file is validated first
 (every problem is reported as FILE: instances[12] (case): problem) and read
-up to 256 MiB (--max-bytes raises the limit).
+up to 256 MiB (--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows).
 
 The review is written to a temporary directory beside --out and renamed
 into place at the end. An --out that exists and is not empty is refused
@@ -106,6 +106,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if limits.flag != "" && len(from) == 0 {
 		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
 	}
+	if wasGiven(fs, "max-rows") && len(from) == 0 {
+		return inv.usageError("--max-rows bounds the --from file: give it with --from")
+	}
 	if err := limits.parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -118,7 +121,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if len(from) > 0 {
 		var rss []*model.Results
 		for _, f := range from {
-			r, err := limits.readResults(f)
+			r, err := limits.readResults(ctx, f)
 			if err != nil {
 				return inv.badInput("", err)
 			}
