@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -560,21 +559,4 @@ func kindName(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "nothing"
-}
-
-// lineText returns line (1-based) of src without its newline.
-func lineText(src []byte, line int) ([]byte, int, bool) {
-	start := 0
-	for i := 1; i < line; i++ {
-		j := bytes.IndexByte(src[start:], '\n')
-		if j < 0 {
-			return nil, 0, false
-		}
-		start += j + 1
-	}
-	end := bytes.IndexByte(src[start:], '\n')
-	if end < 0 {
-		end = len(src) - start
-	}
-	return src[start : start+end], start, true
 }

@@ -117,6 +117,7 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		now = opts.Now()
 	}
 	rep := &Report{File: f, Now: now}
+	ix := indexResults(rs)
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
@@ -124,11 +125,11 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 			var err error
 			switch {
 			case l.Metric.Timed():
-				outs, err = checkTime(b, l, rs, opts)
+				outs, err = checkTime(b, l, ix, opts)
 			case l.Metric.OnOps():
-				outs, err = checkOpMemory(b, l, rs)
+				outs, err = checkOpMemory(b, l, ix)
 			default:
-				outs, err = checkMemory(b, l, rs)
+				outs, err = checkMemory(b, l, ix)
 			}
 			if err != nil {
 				if !reported {
@@ -143,8 +144,8 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 	return rep
 }
 
-func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
+func checkMemory(b *Budget, l Limit, rs *indexed) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) {
 		if l.Metric == CHeapBytesPerInstance && r.CHeapBytesPerInstance == nil {
 			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
 			return
@@ -167,13 +168,11 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	})
 	var reasons []string
 	var skips []Outcome
-	for _, u := range rs.Unavailable {
-		if u.Op == "" && b.Select.Matches(u.Key) {
-			name := u.Key.String()
-			reasons = append(reasons, name+": "+u.Reason)
-			if len(b.Select.Lib) > 0 {
-				skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
-			}
+	for _, u := range rs.selectedUnavailable(b.Select, false) {
+		name := u.Key.String()
+		reasons = append(reasons, name+": "+u.Reason)
+		if len(b.Select.Lib) > 0 {
+			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
 		}
 	}
 	if len(outs) > 0 {
@@ -205,14 +204,14 @@ func orUnknown(why string) string {
 	return why
 }
 
-func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
+func checkTime(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, error) {
 	if opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
-	if why := disagreement(rs); why != "" {
+	if why := disagreement(rs.Results); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
+	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *model.ThroughputRow) {
 		q, _, err := TimeFigure(t)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
@@ -236,12 +235,10 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 // no measured operation row: an Error when every selected operation is
 // unavailable, or (saying noRows) when rs has no operation row at all; a
 // Problem otherwise.
-func noOperation(b *Budget, l Limit, rs *model.Results, noRows string) ([]Outcome, error) {
+func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, error) {
 	var reasons []string
-	for _, u := range rs.Unavailable {
-		if u.Op != "" && b.Select.Matches(u.Key) {
-			reasons = append(reasons, u.Key.String()+": "+u.Reason)
-		}
+	for _, u := range rs.selectedUnavailable(b.Select, true) {
+		reasons = append(reasons, u.Key.String()+": "+u.Reason)
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,

@@ -13,11 +13,11 @@ import (
 // GOMAXPROCS the results were measured with: the budget must name it
 // (gomaxprocs: N), and a budget for another GOMAXPROCS is an Error, never
 // a pass.
-func checkOpMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	if why := disagreement(rs); why != "" {
+func checkOpMemory(b *Budget, l Limit, rs *indexed) ([]Outcome, error) {
+	if why := disagreement(rs.Results); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
+	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *model.ThroughputRow) {
 		o.Measured = t.BytesPerOp
 		if l.Metric == AllocsPerOp {
 			o.Measured = t.AllocsPerOp

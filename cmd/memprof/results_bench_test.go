@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/memprof/memprof/internal/testresults"
+)
+
+// resultsFiles is a results file of some rows and a budgets file of one
+// budget per row, for the commands that read them.
+type resultsFiles struct {
+	dir, results, budgets string
+}
+
+// writeResultsFiles writes testresults.Make(rows) and its budgets into
+// dir.
+func writeResultsFiles(tb testing.TB, dir string, rows int) resultsFiles {
+	tb.Helper()
+	rs, err := testresults.Make(rows, 8)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	f := resultsFiles{dir: dir, results: filepath.Join(dir, "results.json"), budgets: filepath.Join(dir, "budgets.yaml")}
+	var buf bytes.Buffer
+	if err := rs.WriteJSON(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(f.results, buf.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(f.budgets, testresults.Budgets(rs, 1), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// resultsCommands are the commands that only read results files, as the
+// benchmark and the memory test run them on f.
+var resultsCommands = []struct {
+	name string
+	args func(f resultsFiles) []string
+}{
+	{"check", func(f resultsFiles) []string { return []string{"check", "--results", f.results, "--budgets", f.budgets} }},
+	{"check-update", func(f resultsFiles) []string {
+		return []string{"check", "--update", "--results", f.results, "--budgets", f.budgets}
+	}},
+	{"compare", func(f resultsFiles) []string { return []string{"compare", f.results, f.results} }},
+	{"compare-markdown", func(f resultsFiles) []string {
+		return []string{"compare", "--format", "markdown", f.results, f.results}
+	}},
+	{"export-gab", func(f resultsFiles) []string { return []string{"export", "--to", "github-action-benchmark", f.results} }},
+	{"export-benchfmt", func(f resultsFiles) []string { return []string{"export", "--to", "benchfmt", f.results} }},
+	{"report", func(f resultsFiles) []string {
+		return []string{"report", "--from", f.results, "--out", filepath.Join(f.dir, "review"), "--force"}
+	}},
+}
+
+// BenchmarkResultsCommand times each command that reads results files at
+// two sizes: the time per row must not grow with the rows (linear time).
+// The budgets file holds one budget per row, so check and check --update
+// grow with both.
+func BenchmarkResultsCommand(b *testing.B) {
+	for _, rows := range []int{5000, 20000} {
+		f := writeResultsFiles(b, b.TempDir(), rows)
+		for _, c := range resultsCommands {
+			b.Run("cmd="+c.name+"/rows="+strconv.Itoa(rows), func(b *testing.B) {
+				args := c.args(f)
+				for b.Loop() {
+					if code := run(context.Background(), args, io.Discard, io.Discard); code > exitFailure {
+						b.Fatalf("memprof %v: exit %d", args, code)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows), "ns/row")
+			})
+		}
+	}
+}
