@@ -40,6 +40,12 @@ const RetainedPerRow = 1 << 10
 // (RetainedPerRow); raising the row limit raises both.
 var ErrTooManyRows = errors.New("results file exceeds its row limit")
 
+// rowLimitError is a file past the row limit: msg says how.
+type rowLimitError struct{ msg string }
+
+func (e *rowLimitError) Error() string        { return e.msg }
+func (e *rowLimitError) Is(target error) bool { return target == ErrTooManyRows }
+
 // ReadFileContext is ReadFile that stops, with ctx's cause, when ctx is
 // done: it looks at ctx for every block read and every row decoded. A
 // file larger than the byte limit is refused before it is read.
@@ -434,7 +440,7 @@ func streamRows[T any](s *stream, key string, into *[]T, inner func(*T) int) err
 		what := fmt.Sprintf("%s[%d]", key, i)
 		s.rows++
 		if s.rows > s.maxRows {
-			return fmt.Errorf("%w: more than the limit of %d rows (instances, throughput, unavailable and trade-off rows together; %s is one too many)", ErrTooManyRows, s.maxRows, what)
+			return &rowLimitError{fmt.Sprintf("more than the limit of %d rows (instances, throughput, unavailable and trade-off rows together; %s is one too many)", s.maxRows, what)}
 		}
 		raw, start, err := s.raw(what)
 		if err != nil {
@@ -449,8 +455,8 @@ func streamRows[T any](s *stream, key string, into *[]T, inner func(*T) int) err
 		}
 		s.retained += retainedSize(reflect.ValueOf(&row).Elem())
 		if limit := int64(s.maxRows) * RetainedPerRow; s.retained > limit {
-			return fmt.Errorf("%w: the rows up to %s keep more than %s once decoded (the limit: %s a row on average, at the limit of %d rows)",
-				ErrTooManyRows, what, readlimit.FormatSize(limit), readlimit.FormatSize(RetainedPerRow), s.maxRows)
+			return &rowLimitError{fmt.Sprintf("the rows up to %s keep more than %s once decoded (the limit: %s a row on average, at the limit of %d rows)",
+				what, readlimit.FormatSize(limit), readlimit.FormatSize(RetainedPerRow), s.maxRows)}
 		}
 		*into = append(*into, row)
 	}

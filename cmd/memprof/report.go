@@ -119,11 +119,24 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	opts := report.Options{Force: *force}
 	var rs *model.Results
 	if len(from) > 0 {
+		// The files of a review are held at once: they share the row
+		// limit.
 		var rss []*model.Results
-		for _, f := range from {
-			r, err := limits.readResults(ctx, f)
+		shared := limits
+		for i, f := range from {
+			r, err := shared.readResults(ctx, f)
+			if errors.Is(err, model.ErrTooManyRows) && i > 0 {
+				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.rows)
+			}
 			if err != nil {
 				return inv.badInput("", err)
+			}
+			shared.rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
+			for _, t := range r.Tradeoff {
+				shared.rows -= len(t.Rows)
+			}
+			if shared.rows <= 0 && i+1 < len(from) {
+				return inv.badInput("", fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], limits.rows))
 			}
 			if len(r.Instances) == 0 {
 				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
@@ -151,7 +164,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
 
-	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
+	if _, err := report.WriteContext(ctx, *out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
 		// --out was filled while we measured.
 		return inv.usageError("%v", err)
 	} else if err != nil {

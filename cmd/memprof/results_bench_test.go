@@ -46,7 +46,9 @@ var resultsCommands = []struct {
 	name string
 	args func(f resultsFiles) []string
 }{
-	{"check", func(f resultsFiles) []string { return []string{"check", "--results", f.results, "--budgets", f.budgets} }},
+	{"check", func(f resultsFiles) []string {
+		return []string{"check", "--results", f.results, "--budgets", f.budgets}
+	}},
 	{"check-update", func(f resultsFiles) []string {
 		return []string{"check", "--update", "--results", f.results, "--budgets", f.budgets}
 	}},
