@@ -145,9 +145,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var buf bytes.Buffer
 	if format.value == "markdown" {
-		err = gatereport.CheckMarkdown(&buf, rep, rs.Env)
+		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
-		err = gatereport.Check(&buf, rep)
+		err = gatereport.Check(inv.live(&buf), rep)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

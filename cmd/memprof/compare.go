@@ -127,13 +127,13 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.badInput(files[0]+" vs "+files[1]+": ", err)
 	}
 	var buf bytes.Buffer
-	switch f {
+	switch w := inv.live(&buf); f {
 	case "markdown":
-		err = gatereport.CompareMarkdown(&buf, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
+		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
 	case "json":
-		err = gatereport.JSON(&buf, c)
+		err = gatereport.JSON(w, c)
 	default:
-		err = gatereport.Table(&buf, c)
+		err = gatereport.Table(w, c)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

@@ -79,7 +79,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 		return inv.badInput("", err)
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, rs, export.Format(format)); err != nil {
+	if err := export.Write(inv.live(&buf), rs, export.Format(format)); err != nil {
 		return inv.fail("rendering: %v", err)
 	}
 	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {

@@ -185,6 +185,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		if err = write(bw); err == nil {
 			err = bw.Flush()
 		}
+		if inv.stdoutFailed() {
+			return exitOK // run reports it
+		}
 		if err != nil {
 			err = fmt.Errorf("writing the output: %w", err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -45,8 +46,12 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	for _, e := range inv.registry.Entries() {
 		entries = append(entries, listEntry{e.BenchName(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Param, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
+	// Rendered whole, then written at once: an interrupt leaves nothing
+	// half printed.
+	var buf bytes.Buffer
+	w := inv.live(&buf)
 	if format.value == "json" {
-		enc := json.NewEncoder(inv.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
 			"types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
@@ -55,10 +60,9 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.fail("%v", err)
 		}
-		return exitOK
+		return inv.print(buf.Bytes())
 	}
-	w := inv.stdout
-	width := terminalWidth(w)
+	width := terminalWidth(inv.stdout)
 	for _, l := range [][2]string{{"types:   ", model.Join(model.Types)}, {"libs:    ", model.Join(model.Libs)}, {"reprs:   ", model.Join(model.Reprs)},
 		{"layouts: ", model.Join(model.Layouts)}, {"schemes: ", model.Join(model.Schemes) + " (PublicKey and Signature)"}} {
 		fmt.Fprintln(w, l[0]+render.Wrap(l[1], width, "         "))
@@ -80,5 +84,5 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if err := render.WriteFitted(w, t, width, []int{5}, nil); err != nil {
 		return inv.fail("%v", err)
 	}
-	return exitOK
+	return inv.print(buf.Bytes())
 }
