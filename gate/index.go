@@ -91,36 +91,38 @@ func newRowIndex[R any](rows []R, key func(*R) model.Key, keys ...selKey) *rowIn
 // candidates returns, in row order, the rows s may select: those of the
 // indexed key of s that has the fewest; all, when s names no indexed key.
 func (ix *rowIndex) candidates(s Selector) []int {
-	var best []int
-	found, merged := false, false
+	best, bestN := selKey(-1), 0
 	for k := range numSelKeys {
-		vs := s.values(k)
-		if ix.by[k] == nil || len(vs) == 0 {
+		if ix.by[k] == nil || len(s.values(k)) == 0 {
 			continue
 		}
-		var rows []int
-		seen := map[string]bool{}
-		for _, v := range vs {
-			if f := fold(v); !seen[f] {
-				seen[f] = true
-				rows = append(rows, ix.by[k][f]...)
-			}
+		n := 0
+		for _, v := range s.values(k) {
+			n += len(ix.by[k][fold(v)]) // a value given twice counts twice: a bound
 		}
-		if !found || len(rows) < len(best) {
-			best, found, merged = rows, true, len(seen) > 1
+		if best < 0 || n < bestN {
+			best, bestN = k, n
 		}
 	}
-	if !found {
+	if best < 0 {
 		all := make([]int, ix.n)
 		for i := range all {
 			all[i] = i
 		}
 		return all
 	}
-	if merged {
-		slices.Sort(best) // the rows of several values, in row order
+	var rows []int
+	seen := map[string]bool{}
+	for _, v := range s.values(best) {
+		if f := fold(v); !seen[f] {
+			seen[f] = true
+			rows = append(rows, ix.by[best][f]...)
+		}
 	}
-	return best
+	if len(seen) > 1 {
+		slices.Sort(rows) // the rows of several values, in row order
+	}
+	return rows
 }
 
 // fold returns s in the form strings.EqualFold compares: each rune the

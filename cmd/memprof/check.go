@@ -8,6 +8,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
@@ -59,8 +60,9 @@ A results file is validated before anything is checked (every problem is
 reported as FILE: instances[12] (case): problem); times are the median and
 quartiles of each operation's samples_ns, as compare reads them, and none
 passes when the file's agreement check failed. Budgets files are read up
-to 64 MiB and results files up to 256 MiB (--max-bytes raises the limit)
-and ` + defaultRows + ` rows (--max-rows), so that checking stays within its memory.
+to ` + readlimit.FormatSize(gate.DefaultMaxBytes) + ` and half a million YAML nodes, results files up to 256 MiB
+(--max-bytes raises these) and ` + defaultRows + ` rows (--max-rows), so that
+checking stays within its memory.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
 exceeded or could not be checked (a case failed to measure, every selected
@@ -121,6 +123,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 
 	var rs *model.Results
 	if *resultsPath != "" {
+		defer limitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
 		rs, err = limits.readResults(ctx, *resultsPath)

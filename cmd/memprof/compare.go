@@ -61,6 +61,7 @@ without samples, environment mismatch).`,
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	format := addFormat(fs, "table", "markdown", "json")
 	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")

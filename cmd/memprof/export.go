@@ -45,6 +45,7 @@ usage error or a results file that is missing, too large or invalid.`,
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	valid := model.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))

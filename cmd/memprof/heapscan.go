@@ -65,6 +65,7 @@ large, not a heap profile).`,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	base := fs.String("base", "", "diff against the base profile `file or URL`")
 	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")

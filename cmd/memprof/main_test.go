@@ -22,6 +22,9 @@ import (
 // instances command re-executes its own executable, which in tests is this
 // binary.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(rssChildEnv); spec != "" {
+		os.Exit(rssChild(spec))
+	}
 	if memprof.ChildRequested() {
 		if p := os.Getenv(childStartedEnv); p != "" {
 			os.WriteFile(p, nil, 0o644) // a test asked to know whether any child started

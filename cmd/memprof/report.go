@@ -121,6 +121,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if len(from) > 0 {
 		// The files of a review are held at once: they share the row
 		// limit.
+		defer limitMemory()()
 		var rss []*model.Results
 		shared := limits
 		for i, f := range from {

@@ -90,3 +90,119 @@ func Budgets(rs *model.Results, every int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// Shape is how the rows of a made results file look: the hostile shapes
+// cost the most of what the reader's limits allow.
+type Shape string
+
+// The shapes.
+const (
+	// Realistic rows are the fixture's (Make).
+	Realistic Shape = "realistic"
+	// Minimal rows hold the fewest fields a valid row has: the most rows
+	// per byte.
+	Minimal Shape = "minimal"
+	// LongLists are few operation rows of thousands of samples each,
+	// keeping nine tenths of what the rows of a file at the row limit may
+	// keep (model.RetainedPerRow).
+	LongLists Shape = "long-lists"
+	// LongStrings are instance rows with long constructors, keeping nine
+	// tenths of what the rows may keep.
+	LongStrings Shape = "long-strings"
+	// ManyColumns are instance rows at distinct N, operations at distinct
+	// batches and KZG contexts and operations at distinct settings: the
+	// widest tables a review could be asked for.
+	ManyColumns Shape = "many-columns"
+)
+
+// Shapes lists every shape.
+var Shapes = []Shape{Realistic, Minimal, LongLists, LongStrings, ManyColumns}
+
+// MakeShape returns a valid results file of about rows rows of shape s.
+func MakeShape(rows int, s Shape) (*model.Results, error) {
+	if s == Realistic {
+		return Make(rows, 8)
+	}
+	fx, err := model.ReadResultsFile(FixturePath())
+	if err != nil {
+		return nil, err
+	}
+	out := &model.Results{Schema: model.Schema, Env: fx.Env}
+	inst := func(i int, typ model.Type, lib model.Lib, repr model.Repr) model.Result {
+		return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Layout: model.Pointer, Param: Param(i)},
+			Measurement: model.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 1}}
+	}
+	op := func(i int, typ model.Type, lib model.Lib, repr model.Repr, o model.Op, samples []float64) (model.ThroughputRow, error) {
+		q, err := model.SummarizeSamples(samples)
+		t := model.ThroughputRow{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1, Param: Param(i)},
+			Timing: model.Timing{Samples: len(samples), SamplesNs: samples, NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3}}
+		return t, err
+	}
+	retained := float64(model.DefaultMaxRows) * model.RetainedPerRow * 0.9 * float64(rows) / float64(model.DefaultMaxRows)
+	switch s {
+	case Minimal:
+		for i := range rows {
+			if i%2 == 0 {
+				out.Instances = append(out.Instances, inst(i, model.G1, model.Gnark, model.Affine))
+				continue
+			}
+			t, err := op(i, model.G1, model.Gnark, model.Affine, model.Op("verify"), []float64{1, 1, 1, 1})
+			if err != nil {
+				return nil, err
+			}
+			out.Throughput = append(out.Throughput, t)
+		}
+	case LongLists:
+		n := max(rows/50, 1)
+		per := int(retained / float64(n) / 8)
+		for i := range n {
+			samples := make([]float64, per)
+			for j := range samples {
+				samples[j] = float64(1 + j%9)
+			}
+			t, err := op(i, model.G1, model.Gnark, model.Affine, model.Op("verify"), samples)
+			if err != nil {
+				return nil, err
+			}
+			out.Throughput = append(out.Throughput, t)
+		}
+	case LongStrings:
+		n := max(rows/2, 1)
+		l := int(retained/float64(n)) - 700 // the row's own size and its other strings
+		for i := range n {
+			r := inst(i, model.G1, model.Gnark, model.Affine)
+			r.Constructor = strings.Repeat("x", max(l, 1))
+			out.Instances = append(out.Instances, r)
+		}
+	case ManyColumns:
+		for i := range rows {
+			switch i % 4 {
+			case 0:
+				r := inst(i, model.G1, model.Gnark, model.Affine)
+				r.N = i + 1
+				out.Instances = append(out.Instances, r)
+			case 1:
+				t, err := op(i, model.G1, model.Gnark, model.Affine, model.Op("verify"), []float64{1, 2, 3, 4})
+				if err != nil {
+					return nil, err
+				}
+				t.Batch = i + 1
+				out.Throughput = append(out.Throughput, t)
+			case 2:
+				r := inst(i, model.KZGContext, model.Lib("ckzg"), model.Decoded)
+				r.Layout, r.N = model.Single, 1
+				out.Instances = append(out.Instances, r)
+			case 3:
+				t, err := op(i, model.KZGContext, model.Lib("ckzg"), model.Decoded, model.ComputeCellsAndProofs, []float64{1, 2, 3, 4})
+				if err != nil {
+					return nil, err
+				}
+				t.Param, t.Batch = Param(i-1), i
+				out.Throughput = append(out.Throughput, t)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("unknown shape %q", s)
+	}
+	return out, out.Validate()
+}
