@@ -377,7 +377,8 @@ func Fetch(ctx context.Context, rawURL string, opts ReadOptions) (*Heap, error) 
 }
 
 // ErrFetch is matched (errors.Is) by the error of a profile that could not
-// be fetched: the server could not be reached, timed out or answered with
+// be fetched: the server could not be reached, timed out (before its
+// answer or while sending its body), cut the connection or answered with
 // another status than 200. A profile that arrived but is bad does not
 // match it.
 var ErrFetch = errors.New("fetching the profile failed")
@@ -439,12 +440,36 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	if resp.ContentLength > limit {
 		return nil, fmt.Errorf("download size %d exceeds the limit of %d bytes: %w", resp.ContentLength, limit, errTooLarge)
 	}
-	body := &limitReader{r: resp.Body, limit: limit, what: "download size"}
+	// A body that stops arriving (too slow for the timeout, the
+	// connection cut) is a failure to fetch, not a bad profile.
+	transport := &transportReader{r: resp.Body}
+	body := &limitReader{r: transport, limit: limit, what: "download size"}
 	h, err := readProfile(ctx, body, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fetchError{stopped(err)}
+		}
+		if transport.err != nil {
+			return nil, fetchError{fmt.Errorf("the body did not arrive whole (%v): %w", transport.err, err)}
+		}
 		return nil, stopped(err)
 	}
 	return h, nil
+}
+
+// transportReader passes a response body through and keeps the first
+// error of the transport (anything but the body's end).
+type transportReader struct {
+	r   io.Reader
+	err error
+}
+
+func (t *transportReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err != nil && err != io.EOF && t.err == nil {
+		t.err = err
+	}
+	return n, err
 }
 
 // Open reads the heap profile named by name: a URL (see Fetch) or a file
