@@ -21,14 +21,20 @@ import (
 // DefaultMaxBytes is the default limit on a profile's decompressed size.
 const DefaultMaxBytes = 512 << 20
 
+// DefaultMaxModelBytes is the default limit with ReadOptions.Model: pprof's
+// model costs up to some 30 times the decompressed profile in memory
+// (a protobuf profile of distinct stacks), so it reads a profile of at
+// most 8 MiB unless told otherwise, to stay under 300 MB.
+const DefaultMaxModelBytes = 8 << 20
+
 // DefaultTimeout is the default time limit for fetching a profile by URL.
 const DefaultTimeout = 60 * time.Second
 
 // ReadOptions bound what reading an untrusted profile may cost.
 type ReadOptions struct {
 	// MaxBytes limits the profile's decompressed size, enforced while
-	// reading, and the memory its decoded data retains. Zero means
-	// DefaultMaxBytes.
+	// reading, and the memory its decoded data retains (a fifth of it).
+	// Zero means DefaultMaxBytes, or DefaultMaxModelBytes with Model.
 	MaxBytes int64
 	// Timeout limits fetching a profile by URL. Zero means
 	// DefaultTimeout.
@@ -44,10 +50,13 @@ type ReadOptions struct {
 }
 
 func (o ReadOptions) maxBytes() int64 {
-	if o.MaxBytes <= 0 {
-		return DefaultMaxBytes
+	switch {
+	case o.MaxBytes > 0:
+		return o.MaxBytes
+	case o.Model:
+		return DefaultMaxModelBytes
 	}
-	return o.MaxBytes
+	return DefaultMaxBytes
 }
 
 // Read reads a heap profile from r: gzip-compressed or plain protobuf
@@ -162,7 +171,7 @@ func readPass(ctx context.Context, r io.Reader, opts ReadOptions, kind passKind)
 	case kind == passModel:
 		h, err = readModel(dr, limit, min(hint, limit), inputSize, text)
 	case text:
-		h, err = decodeText(dr, limit)
+		h, err = decodeText(dr, retainedBudget(limit))
 	case kind == passCheck:
 		err = scanStream(dr, limit, inputSize)
 	default:
@@ -312,7 +321,7 @@ func readModel(r io.Reader, limit, hint, inputSize int64, text bool) (*Heap, err
 		if err != nil {
 			return nil, fmt.Errorf("malformed profile: %w", err)
 		}
-		h.symbolize(addrs, syms)
+		h.symbolize(addrs, syms, -1)
 	}
 	return h, nil
 }

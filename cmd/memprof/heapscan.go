@@ -77,7 +77,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := addFormat(fs, "table", "json", "markdown", "csv")
 	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+formatSize(heapscan.DefaultMaxModelBytes)+")")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	pos, code, done := parseInterspersed(inv, fs, args)
@@ -149,6 +149,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
+	if ro.Model && !wasGiven(fs, "max-bytes") {
+		ro.MaxBytes = 0 // the model's own default, heapscan.DefaultMaxModelBytes
+	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
 		return inv.profileError(err)
