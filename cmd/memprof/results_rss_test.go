@@ -81,7 +81,7 @@ func TestResultsRSS(t *testing.T) {
 		for name, args := range cases {
 			t.Run(string(shape)+"/"+name, func(t *testing.T) {
 				rss, out := runRSSChild(t, args)
-				t.Logf("%s, %d rows: peak RSS %d MB (bound %d MB)", shape, rows, rss/1e6, bound/1e6)
+				t.Logf("%s, %d rows, %s: peak RSS %d MB (bound %d MB)", shape, rows, name, rss/1e6, bound/1e6)
 				if rss > bound {
 					t.Errorf("peak RSS %d bytes, want under %d; the command said:\n%s", rss, bound, out)
 				}
