@@ -307,11 +307,19 @@ func cheapest(rs *model.Results, typ model.Type) []model.Result {
 	return all[:n]
 }
 
-// andList names the series of rs: "a", "a and b", "a, b and c".
+// maxNamed is how many series a sentence or a cell names; the rest are
+// counted ("and 12 others").
+const maxNamed = 8
+
+// andList names the series of rs: "a", "a and b", "a, b and c", and past
+// maxNamed "a, b, ... and 12 others".
 func andList(rs []model.Result) string {
 	var names []string
-	for _, r := range rs {
+	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		return strings.Join(names, ", ") + " and " + strconv.Itoa(more) + " others"
 	}
 	if len(names) == 1 {
 		return names[0]
@@ -328,8 +336,11 @@ func verb(rs []model.Result, one, many string) string {
 
 func seriesNames(rs []model.Result) string {
 	var names []string
-	for _, r := range rs {
+	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		names = append(names, "and "+strconv.Itoa(more)+" others")
 	}
 	return strings.Join(names, ", ")
 }
@@ -415,10 +426,11 @@ func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
 func sizeSentence(rs *model.Results, typ model.Type) string {
 	all := measured(rs, typ)
 	small := cheapest(rs, typ)
-	var large []model.Result
-	for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
-		large = append([]model.Result{all[i]}, large...)
+	first := len(all) - 1
+	for first > 0 && all[first-1].BytesPerInstance == all[len(all)-1].BytesPerInstance {
+		first--
 	}
+	large := all[first:]
 	b := small[0].BytesPerInstance
 	if len(small) == len(all) {
 		return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
