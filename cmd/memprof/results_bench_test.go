@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/memprof/memprof/internal/testresults"
@@ -91,12 +90,3 @@ func BenchmarkResultsCommand(b *testing.B) {
 	}
 }
 
-// cpuTime is the CPU time this process has used (user and system), in
-// nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}
