@@ -89,4 +89,3 @@ func BenchmarkResultsCommand(b *testing.B) {
 		}
 	}
 }
-
