@@ -1,11 +1,13 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/memprof/memprof/export"
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/model"
 )
 
@@ -79,11 +81,22 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
-	var buf bytes.Buffer
-	if err := export.Write(inv.live(&buf), rs, export.Format(format)); err != nil {
-		return inv.fail("rendering: %v", err)
+	// Streamed to the output as rendered: benchfmt writes a line per
+	// sample, far more than the file holds (-o is still replaced
+	// atomically, only once complete).
+	write := func(w io.Writer) error { return export.Write(inv.live(w), rs, export.Format(format)) }
+	if *out != "" {
+		err = writeError("results", atomicfile.WriteStream(*out, 0o644, write))
+	} else {
+		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
+		if err = write(bw); err == nil {
+			err = bw.Flush()
+		}
+		if inv.stdoutFailed() {
+			err = nil // run reports it
+		}
 	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+	if err != nil {
 		return inv.fail("%v", err)
 	}
 	if failed := export.Failed(rs); len(failed) > 0 {
