@@ -73,7 +73,7 @@ func interruptedResultsArgs(f resultsFiles, out, review string) map[string][]str
 // written nothing. The commands must look at the context all along: at
 // least once per few rows.
 func TestInterruptResultsCommands(t *testing.T) {
-	const rows = 2000
+	const rows = 1000
 	f := writeResultsFiles(t, t.TempDir(), rows)
 	budgets, err := os.ReadFile(f.budgets)
 	if err != nil {
@@ -142,14 +142,14 @@ func readFile(t *testing.T, path string) string {
 }
 
 // TestInterruptResultsCommandsDeadline interrupts each results command,
-// by a real cancel of its context, while it works on a file at the row
-// limit, and checks that it stops within a generous deadline (not that
+// by a real cancel of its context, while it works on a file of a fifth of
+// the row limit, and checks that it stops within a generous deadline (not that
 // it is fast: that it looks at the interrupt at all).
 func TestInterruptResultsCommandsDeadline(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a results file at the row limit")
+		t.Skip("writes a results file of 10,000 rows")
 	}
-	f := writeResultsFiles(t, t.TempDir(), 20000)
+	f := writeResultsFiles(t, t.TempDir(), 10000)
 	for name, args := range interruptedResultsArgs(f, filepath.Join(f.dir, "out"), filepath.Join(f.dir, "review")) {
 		if name == "list" {
 			continue

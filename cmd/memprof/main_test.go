@@ -34,7 +34,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtCLI.dir != "" {
+		os.RemoveAll(builtCLI.dir)
+	}
+	os.Exit(code)
 }
 
 // crashingEntry is a case whose constructor crashes the whole process, as
