@@ -18,6 +18,7 @@ import (
 
 	"github.com/memprof/memprof/fixtures/heapgen/scenario"
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/peakrss"
 )
 
 // Some tests run part of themselves in a child process (this test binary,
@@ -351,7 +352,7 @@ func childRead(name string, scale float64) error {
 		if err := check(h, err); err != nil {
 			return err
 		}
-		rss, rerr := peakRSS()
+		rss, rerr := peakrss.Self()
 		if rerr != nil {
 			return rerr
 		}

@@ -1,10 +1,7 @@
 package heapscan_test
 
 import (
-	"bufio"
 	"flag"
-	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -46,21 +43,4 @@ func TestHostileRSS(t *testing.T) {
 			}
 		})
 	}
-}
-
-// peakRSS returns this process's peak resident set (VmHWM), in bytes.
-func peakRSS() (int64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var kb int64
-		if _, err := fmt.Sscanf(sc.Text(), "VmHWM: %d kB", &kb); err == nil {
-			return kb * 1024, nil
-		}
-	}
-	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/internal/peakrss"
 	"github.com/memprof/memprof/internal/testresults"
 	"github.com/memprof/memprof/model"
 )
@@ -136,28 +136,11 @@ func rssChild(spec string) int {
 	if code := run(context.Background(), args, io.Discard, os.Stderr); code > exitFailure {
 		return code
 	}
-	rss, err := peakRSS()
+	rss, err := peakrss.Self()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	fmt.Printf("peak RSS %d\n", rss)
 	return 0
-}
-
-// peakRSS returns this process's peak resident set (VmHWM), in bytes.
-func peakRSS() (int64, error) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var kb int64
-		if _, err := fmt.Sscanf(sc.Text(), "VmHWM: %d kB", &kb); err == nil {
-			return kb * 1024, nil
-		}
-	}
-	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
 }
