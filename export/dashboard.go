@@ -9,34 +9,33 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// instanceMetric is one figure of an instance row that the dashboards
-// chart: its unit (github-action-benchmark's entry is named by it) and
-// Bencher measure, and how to read it: the figure, and false when the row
-// lacks it (a file older than the figure). A new exact per-instance figure
-// is one more line of instanceMetrics.
-type instanceMetric struct {
-	unit    string
-	measure string // Bencher's measure slug
-	value   func(*model.Result) (float64, bool)
+// The figures the dashboards chart are those of model.Figures with a
+// Dashboard unit (github-action-benchmark's entry is named by it) or a
+// Bencher measure, read with model.Figure.Value: a figure a row lacks (a
+// file older than it) has no entry. The exact per-instance figures have
+// no range; a figure that is the median of samples has its quartiles as
+// its range.
+
+// dashboardFigures are the figures of kind with a Dashboard unit, or
+// with a Bencher measure (bencher set).
+func dashboardFigures(kind model.RowKind, bencher bool) []*model.Figure {
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return !bencher && f.Dashboard != "" || bencher && f.Bencher != "" })
 }
 
-// instanceMetrics are the figures exported per measured instance case, in
-// order. They are exact (a heap profile at MemProfileRate 1; the scan
-// bytes to their resolution): no range.
-var instanceMetrics = []instanceMetric{
-	{"B/instance", "bytes-per-instance", func(r *model.Result) (float64, bool) { return r.BytesPerInstance, true }},
-	{"allocs/instance", "allocs-per-instance", func(r *model.Result) (float64, bool) { return r.AllocsPerInstance, true }},
-	{"scan B/instance", "scan-bytes-per-instance", func(r *model.Result) (float64, bool) {
-		return r.ScanBytesPerInstance, r.ScanResolution > 0
-	}},
+// quartilesOf returns the first and third quartiles of the samples f is
+// the median of in row, where row has them.
+func quartilesOf(f *model.Figure, row model.FigureRow) (q1, q3 float64, ok bool) {
+	if f.Summary != model.SummaryMedian {
+		return 0, 0, false
+	}
+	f1, f3 := f.Sibling(model.SummaryQ1), f.Sibling(model.SummaryQ3)
+	if f1 == nil || f3 == nil {
+		return 0, 0, false
+	}
+	q1, ok1 := f1.Value(row)
+	q3, ok3 := f3.Value(row)
+	return q1, q3, ok1 && ok3
 }
-
-// timeUnit is the unit of an operation's time, and latency Bencher's
-// built-in measure of it (in nanoseconds).
-const (
-	timeUnit = "ns/op"
-	latency  = "latency"
-)
 
 // ActionBenchmarkEntry is one entry of github-action-benchmark's
 // customSmallerIsBetter input.
@@ -55,8 +54,9 @@ type ActionBenchmarkEntry struct {
 }
 
 // ActionBenchmarkEntries returns the entries of rs for
-// github-action-benchmark, one per figure of each measured case (see
-// instanceMetrics) and one per timed operation (its median ns/op), in
+// github-action-benchmark, one per figure with a Dashboard unit of each
+// measured case (bytes and allocations per instance, and scan bytes where
+// the row has them) and of each timed operation (its median ns/op), in
 // the one ordering of keys.
 func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
@@ -65,33 +65,34 @@ func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 		machine = "; machine " + rs.Env.Machine
 	}
 	for _, r := range sortedInstances(rs) {
-		if r.Error != "" {
-			continue
-		}
-		for _, m := range instanceMetrics {
-			v, ok := m.value(&r)
+		for _, f := range dashboardFigures(model.RowInstances, false) {
+			v, ok := f.Value(&r)
 			if !ok {
 				continue
 			}
 			out = append(out, ActionBenchmarkEntry{
-				Name:  entryName(r.Key, m.unit),
-				Unit:  m.unit,
+				Name:  entryName(r.Key, f.Dashboard),
+				Unit:  f.Dashboard,
 				Value: v,
 				Extra: "N=" + strconv.Itoa(r.N) + " instances, exact (heap profile at MemProfileRate=1)" + machine,
 			})
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
-		if t.Error != "" {
-			continue
+		for _, f := range dashboardFigures(model.RowThroughput, false) {
+			v, ok := f.Value(&t)
+			if !ok {
+				continue
+			}
+			e := ActionBenchmarkEntry{Name: entryName(t.Key, f.Dashboard), Unit: f.Dashboard, Value: v, Extra: strings.TrimPrefix(machine, "; ")}
+			if q1, q3, ok := quartilesOf(f, &t); ok {
+				e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
+			}
+			if f.Summary == model.SummaryMedian {
+				e.Extra = "median of " + samples(t.Samples) + machine
+			}
+			out = append(out, e)
 		}
-		out = append(out, ActionBenchmarkEntry{
-			Name:  entryName(t.Key, timeUnit),
-			Unit:  timeUnit,
-			Value: t.NsPerOpMedian,
-			Range: "Q1–Q3 " + model.FormatNs(t.NsPerOpQ1) + " – " + model.FormatNs(t.NsPerOpQ3),
-			Extra: "median of " + samples(t.Samples) + machine,
-		})
 	}
 	return out
 }
@@ -106,8 +107,12 @@ func samples(n int) string {
 }
 
 // GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter.
+// array github-action-benchmark reads with tool: customSmallerIsBetter;
+// two cases with one name are an error (ErrAmbiguousNames).
 func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, ActionBenchmarkEntries(rs))
 }
 
@@ -120,38 +125,52 @@ type BencherMetric struct {
 }
 
 // BencherMetrics returns rs in Bencher Metric Format: for each measured
-// case, by its key's bench name, the measures bytes-per-instance,
-// allocs-per-instance and, where the row has it, scan-bytes-per-instance
-// (see instanceMetrics); for each timed operation,
-// Bencher's built-in latency (ns) with the median as value and the first
-// and third quartiles as bounds.
+// case, by its key's bench name, the measures of its figures with a
+// Bencher measure that the row has (bytes-per-instance,
+// allocs-per-instance, scan-bytes-per-instance); for each timed
+// operation, Bencher's built-in latency (ns) with the median as value and
+// the first and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			continue
 		}
-		ms := map[string]BencherMetric{}
-		for _, m := range instanceMetrics {
-			if v, ok := m.value(&r); ok {
-				ms[m.measure] = BencherMetric{Value: v}
-			}
-		}
-		out[r.Key.BenchName()] = ms
+		out[r.Key.BenchName()] = bencherMeasures(model.RowInstances, &r)
 	}
 	for _, t := range sortedThroughput(rs) {
 		if t.Error != "" {
 			continue
 		}
-		q1, q3 := t.NsPerOpQ1, t.NsPerOpQ3
-		out[t.Key.BenchName()] = map[string]BencherMetric{latency: {Value: t.NsPerOpMedian, LowerValue: &q1, UpperValue: &q3}}
+		out[t.Key.BenchName()] = bencherMeasures(model.RowThroughput, &t)
 	}
 	return out
 }
 
+// bencherMeasures are the measures of row, a row of kind.
+func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]BencherMetric {
+	ms := map[string]BencherMetric{}
+	for _, f := range dashboardFigures(kind, true) {
+		v, ok := f.Value(row)
+		if !ok {
+			continue
+		}
+		m := BencherMetric{Value: v}
+		if q1, q3, ok := quartilesOf(f, row); ok {
+			m.LowerValue, m.UpperValue = &q1, &q3
+		}
+		ms[f.Bencher] = m
+	}
+	return ms
+}
+
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json.
+// bencher run --adapter json; two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bencher(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, BencherMetrics(rs))
 }
 

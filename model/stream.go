@@ -108,10 +108,10 @@ func (rd ResultsReader) decode(ctx context.Context, r io.Reader, name string, ag
 	s := &stream{ctx: ctx, maxRows: rd.maxRows()}
 	s.in = &boundedReader{ctx: ctx, r: r, limit: rd.maxBytes()}
 	s.dec = json.NewDecoder(s.in)
-	var w wireResults
-	err := s.results(&w)
+	var plain plainResults
+	err := s.results(&plain)
 	if err == nil {
-		return decodedResults(&w, name)
+		return decodedResults((*Results)(&plain), name)
 	}
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: %w", readingResults(name), context.Cause(ctx))
@@ -129,7 +129,7 @@ func (rd ResultsReader) decode(ctx context.Context, r io.Reader, name string, ag
 	var pe *posError
 	switch {
 	case errors.As(err, &pe):
-		w = wireResults{} // what was decoded is not needed to say where
+		plain = plainResults{} // what was decoded is not needed to say where
 		pos, msg := locate(again, pe)
 		return nil, fmt.Errorf("%s: %w: %s: %s", readingResults(name), ErrNotResults, pos, msg)
 	case errors.Is(err, errTruncated):
@@ -257,7 +257,7 @@ type stream struct {
 }
 
 // results decodes the file into w.
-func (s *stream) results(w *wireResults) error {
+func (s *stream) results(w *plainResults) error {
 	s.in.rowStart = -1
 	tok, err := s.token()
 	if err != nil {
@@ -274,13 +274,13 @@ func (s *stream) results(w *wireResults) error {
 		key, _ := tok.(string)
 		switch {
 		case strings.EqualFold(key, "instances"):
-			err = streamRows(s, "instances", &w.Instances, nil)
+			err = streamRows(s, "instances", &w.Instances, decodeInstance, nil)
 		case strings.EqualFold(key, "throughput"):
-			err = streamRows(s, "throughput", &w.Throughput, nil)
+			err = streamRows(s, "throughput", &w.Throughput, decodeOp, nil)
 		case strings.EqualFold(key, "unavailable"):
-			err = streamRows(s, "unavailable", &w.Results.Unavailable, nil)
+			err = streamRows(s, "unavailable", &w.Unavailable, unmarshal, nil)
 		case strings.EqualFold(key, "tradeoff"):
-			err = streamRows(s, "tradeoff", &w.Results.Tradeoff, func(t *Tradeoff) int { return len(t.Rows) })
+			err = streamRows(s, "tradeoff", &w.Tradeoff, unmarshal, func(t *Tradeoff) int { return len(t.Rows) })
 		default:
 			err = s.member(key, w)
 		}
@@ -349,7 +349,7 @@ func (s *stream) decodeError(err error, start int64, field string) error {
 		return &posError{off: s.dec.InputOffset(), msg: strings.TrimPrefix(se.Error(), "json: ")}
 	case errors.As(err, &te):
 		f := te.Field
-		for _, embedded := range []string{"Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why.", "wireResult.", "wireThroughput."} {
+		for _, embedded := range []string{"Plain.", "Extra0.", "Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why."} {
 			f = strings.ReplaceAll(f, embedded, "")
 		}
 		if field != "" {
@@ -398,7 +398,7 @@ func (b *boundedReader) rowStartOr(off int64) int64 {
 // member decodes one member of the file other than the row lists into w
 // (as json.Unmarshal would: a key matched without regard to case, an
 // unknown key ignored, a repeated one replacing the first).
-func (s *stream) member(key string, w *wireResults) error {
+func (s *stream) member(key string, w *plainResults) error {
 	raw, start, err := s.raw(strconv.Quote(key))
 	if err != nil {
 		return err
@@ -418,9 +418,9 @@ func (s *stream) member(key string, w *wireResults) error {
 }
 
 // streamRows decodes the list of rows under key into *into, a row at a
-// time, checking ctx and the limits at each. inner, if not nil, counts
-// the rows a row holds (a trade-off table's).
-func streamRows[T any](s *stream, key string, into *[]T, inner func(*T) int) error {
+// time with decode, checking ctx and the limits at each. inner, if not
+// nil, counts the rows a row holds (a trade-off table's).
+func streamRows[T any](s *stream, key string, into *[]T, decode func([]byte, *T) error, inner func(*T) int) error {
 	tok, err := s.token()
 	if err != nil {
 		return err
@@ -447,7 +447,7 @@ func streamRows[T any](s *stream, key string, into *[]T, inner func(*T) int) err
 			return err
 		}
 		var row T
-		if err := json.Unmarshal(raw, &row); err != nil {
+		if err := decode(raw, &row); err != nil {
 			return s.decodeError(err, start, key)
 		}
 		if inner != nil {
@@ -462,6 +462,37 @@ func streamRows[T any](s *stream, key string, into *[]T, inner func(*T) int) err
 	}
 	_, err = s.token() // the closing bracket
 	return err
+}
+
+// unmarshal decodes a row of a plain type.
+func unmarshal[T any](raw []byte, row *T) error { return json.Unmarshal(raw, row) }
+
+// decodeInstance decodes an instance row through its wire struct, which
+// records the figures the row lacks (see figurejson.go).
+func decodeInstance(raw []byte, r *Result) error {
+	return decodeWire(raw, func(d *wireDoc) *wireRow { return d.instances }, func(d *wireDoc, wv reflect.Value) bool { return d.instanceRow(wv, r) })
+}
+
+// decodeOp decodes a throughput row through its wire struct.
+func decodeOp(raw []byte, t *ThroughputRow) error {
+	return decodeWire(raw, func(d *wireDoc) *wireRow { return d.ops }, func(d *wireDoc, wv reflect.Value) bool { return d.opRow(wv, t) })
+}
+
+// decodeWire decodes raw into a new wire row of kind and converts it with
+// set; a row with a figure that is not a number is decoded again through
+// the wire doc that keeps the figures' texts, for the message.
+func decodeWire(raw []byte, kind func(*wireDoc) *wireRow, set func(*wireDoc, reflect.Value) bool) error {
+	docs := wireDocs()
+	for _, d := range docs {
+		wv := reflect.New(kind(d).t)
+		if err := json.Unmarshal(raw, wv.Interface()); err != nil {
+			return err
+		}
+		if !set(d, wv.Elem()) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // tokenKind names a JSON token's kind for a message.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -40,9 +41,14 @@ is reported as FILE: instances[12] (case): problem), up to 256 MiB
 (--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows). A case that
 failed to measure has no figure to export: it is named on stderr.
 
+A figure a row lacks (a file older than the figure) has no entry: never
+a 0. Two cases whose export names would be one (cases of the library
+API's whose names differ only in white space) are refused.
+
 Exit status: 0 when every case of the file is exported, 1 when a case
 failed to measure (the others are exported) or writing failed, 2 for a
-usage error or a results file that is missing, too large or invalid.`,
+usage error or a results file that is missing, too large, invalid, holds
+no rows, or has two cases with one export name.`,
 	Run: runExport,
 }
 
@@ -81,12 +87,21 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
+	if err := requireRows(files[0], rs, "nothing to export"); err != nil {
+		return inv.badInput("", err)
+	}
 	// Streamed to the output as rendered: benchfmt writes a line per
 	// sample, far more than the file holds (-o is still replaced
 	// atomically, only once complete).
 	write := func(w io.Writer) error { return export.Write(inv.live(w), rs, export.Format(format)) }
 	if *out != "" {
-		err = writeError("results", atomicfile.WriteStream(*out, 0o644, write))
+		err = atomicfile.WriteStream(*out, 0o644, write)
+		var fe *atomicfile.Error
+		if errors.Is(err, export.ErrAmbiguousNames) && errors.As(err, &fe) {
+			err = fe.Err // the file's fault, said as without -o
+		} else {
+			err = writeError("results", err)
+		}
 	} else {
 		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
 		if err = write(bw); err == nil {
@@ -95,6 +110,9 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 		if inv.stdoutFailed() {
 			err = nil // run reports it
 		}
+	}
+	if errors.Is(err, export.ErrAmbiguousNames) {
+		return inv.badInput(files[0]+": ", err)
 	}
 	if err != nil {
 		return inv.fail("%v", err)

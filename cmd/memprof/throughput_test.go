@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	secpagree "github.com/memprof/memprof/suites/agree/secp256k1"
 )
 
 func TestThroughputUsageErrors(t *testing.T) {
@@ -54,12 +56,17 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Lib{"circl", "ckzg", "gnark", "gokzg"}
+	want := []model.Lib{"circl", "ckzg", "decred", "gnark", "gokzg"}
 	if rs.Env.Cgo {
-		want = []model.Lib{"blst", "circl", "ckzg", "gnark", "gokzg"}
+		want = []model.Lib{"blst", "circl", "ckzg", "decred", "gnark", "gokzg", "libsecp256k1"}
 	}
-	if a := rs.Agreement; a == nil || a.Cases != 20+8 || !a.OK || !slices.Equal(a.Libs, want) {
-		t.Errorf("got agreement %+v, want 20 + 8 cases, ok, libs %v", rs.Agreement, want)
+	sv, err := fixtures.LoadSecp256k1()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secp := secpagree.Cases(sv) // the secp256k1 check runs for real
+	if a := rs.Agreement; a == nil || a.Cases != 20+8+secp || !a.OK || !slices.Equal(a.Libs, want) {
+		t.Errorf("got agreement %+v, want 20 + 8 + %d cases, ok, libs %v", rs.Agreement, secp, want)
 	}
 }
 

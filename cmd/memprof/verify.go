@@ -30,6 +30,21 @@ verify each other's blob proofs and cell proofs, reject the proofs of another
 blob, and recover every blob's cells from half of them. In a build without
 cgo, c-kzg is reported unavailable and go-eth-kzg is checked against the file.
 
+secp256k1: go-ethereum's libsecp256k1 and decred must derive the public keys
+and address of fixtures/secp256k1/ops.json's key (go-ethereum's own test
+answer) and its RFC 6979 signature; derive byte-identical keys and R‖S‖V
+signatures for 64 more keys and verify and recover each other's; give
+go-ethereum's ecRecover precompile vectors their output; and accept exactly
+what Wycheproof's ECDSA secp256k1 SHA-256 vectors accept (DER with Ethereum's
+low-S rule; R‖S, where a high S verifies only without the rule, and recovers
+the test's key). In a build without cgo, libsecp256k1 is reported unavailable
+and decred is checked against the files.
+
+Every other family (bn254, ml-kem, ml-dsa, slh-dsa) with suites in
+this build has its own check, run here too. When more than one family is
+checked, the table prints one line per family, and the results' agreement
+record keeps each family's check under "families".
+
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
 the case or blob, the object, the libraries and the first differing byte), 2
 for a usage error.`,

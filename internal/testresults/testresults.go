@@ -24,10 +24,11 @@ func FixturePath() string {
 func Param(i int) model.Param { return model.NewParam("row", i) }
 
 // Make returns a valid results file of rows rows: instance and throughput
-// rows of the fixture, in the fixture's proportion, each the fixture's row
-// with the parameter row=I. Throughput rows get samples samples (at least
-// 4, so that compare judges them), their summary recomputed. The
-// agreement check is the fixture's. Each call returns a new value.
+// rows of the fixture, in the fixture's proportion, the first copy of each
+// the fixture's row, the others told apart by the parameter row=I.
+// Throughput rows get samples samples (at least 4, so that compare judges
+// them), their summary recomputed. The agreement check is the fixture's.
+// Each call returns a new value.
 func Make(rows, samples int) (*model.Results, error) {
 	fx, err := model.ReadResultsFile(FixturePath())
 	if err != nil {
@@ -38,15 +39,20 @@ func Make(rows, samples int) (*model.Results, error) {
 	ni, nt := len(fx.Instances), len(fx.Throughput)
 	for i := 0; i < rows; i++ {
 		j := i % (ni + nt)
+		first := i < ni+nt
 		if j < ni {
 			r := fx.Instances[j]
-			r.Param = Param(i)
+			if !first {
+				r.Param = Param(i)
+			}
 			r.Sites = append([]model.Site(nil), r.Sites...)
 			out.Instances = append(out.Instances, r)
 			continue
 		}
 		t := fx.Throughput[j-ni]
-		t.Param = Param(i)
+		if !first {
+			t.Param = Param(i)
+		}
 		if t.Error == "" {
 			base := t.NsPerOpMedian
 			t.SamplesNs = make([]float64, samples)
@@ -66,23 +72,66 @@ func Make(rows, samples int) (*model.Results, error) {
 	return out, nil
 }
 
-// Budgets returns a budgets file of one budget per row of rs (every n-th
-// row when every > 1): a bytes and allocations budget for an instance
-// row, a time budget for an operation, each selecting its row by its
-// parameter and set to its figures.
-func Budgets(rs *model.Results, every int) []byte {
+// Budgets returns a budgets file of a bytes and allocations budget per
+// case of the instance rows of rs that a registry knows: each selecting
+// the case by its type, lib, repr, layout, and scheme and parameter where
+// it has them (not a row=I parameter of Make's copies, which the budget
+// selects with their case), set to the largest figures it selects. The
+// selections are complete: check's registry has every case.
+func Budgets(rs *model.Results) []byte {
+	type limits struct {
+		line          string
+		bytes, allocs float64
+	}
+	var order []string
+	byCase := map[string]*limits{}
+	for _, r := range rs.Instances {
+		if r.Error != "" || r.IsCustom() {
+			continue
+		}
+		sel := fmt.Sprintf("type: %s, lib: %s, repr: %s, layout: %s", r.Type, r.Lib, r.Repr, r.Layout)
+		if r.Scheme != "" {
+			sel += ", scheme: " + string(r.Scheme)
+		}
+		if name, _ := r.Param.Split(); r.Param != "" && name != "row" {
+			sel += ", param: " + string(r.Param)
+		}
+		l := byCase[sel]
+		if l == nil {
+			l = &limits{line: sel}
+			byCase[sel] = l
+			order = append(order, sel)
+		}
+		l.bytes, l.allocs = max(l.bytes, r.BytesPerInstance), max(l.allocs, r.AllocsPerInstance)
+	}
+	var b strings.Builder
+	b.WriteString("version: 1\nbudgets:\n")
+	for _, sel := range order {
+		l := byCase[sel]
+		fmt.Fprintf(&b, "  - select: {%s}\n    max_bytes_per_instance: %gB\n    max_allocs_per_instance: %g\n    owner: t\n    reason: r\n", sel, l.bytes, l.allocs)
+	}
+	return []byte(b.String())
+}
+
+// RowBudgets returns a budgets file of one budget per row of rs with a
+// parameter (every n-th row when every > 1): a bytes and allocations budget for an
+// instance row, a time budget for an operation, each selecting its row by
+// its parameter and set to its figures. Its selections are complete only
+// without a registry (gate.Check with no CheckOptions.Registry): the
+// row=I parameters are Make's own.
+func RowBudgets(rs *model.Results, every int) []byte {
 	every = max(every, 1)
 	var b strings.Builder
 	b.WriteString("version: 1\nbudgets:\n")
 	for i, r := range rs.Instances {
-		if i%every != 0 || r.Error != "" {
+		if i%every != 0 || r.Error != "" || r.Param == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "  - select: {type: %s, lib: %s, repr: %s, layout: %s, param: %s}\n    max_bytes_per_instance: %gB\n    max_allocs_per_instance: %g\n    owner: t\n    reason: r\n",
 			r.Type, r.Lib, r.Repr, r.Layout, r.Param, r.BytesPerInstance, r.AllocsPerInstance)
 	}
 	for i, t := range rs.Throughput {
-		if i%every != 0 || t.Error != "" {
+		if i%every != 0 || t.Error != "" || t.Param == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "  - select: {type: %s, lib: %s, repr: %s, op: %s, param: %s}\n    max_ns_per_op: %gns\n    owner: t\n    reason: r\n",

@@ -1,7 +1,9 @@
 // Package all assembles the registry of every built-in suite: the
-// libraries (blst, gnark-crypto, circl), the scenarios, and the KZG
-// libraries (c-kzg, go-eth-kzg). blst's and c-kzg's entries and operations
-// say why they are absent in builds without cgo.
+// libraries (blst, gnark-crypto, circl), the scenarios, the KZG
+// libraries (c-kzg, go-eth-kzg) and the secp256k1 libraries (go-ethereum's
+// libsecp256k1, decred). blst's and c-kzg's entries and operations
+// say why they are absent in builds without cgo. A new family's suites are
+// added to Suites, one line each (docs/suites.md, "Adding a family").
 package all
 
 import (
@@ -11,8 +13,10 @@ import (
 	"github.com/memprof/memprof/suites/blst"
 	"github.com/memprof/memprof/suites/circl"
 	"github.com/memprof/memprof/suites/ckzg"
+	"github.com/memprof/memprof/suites/decred"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/gokzg"
+	"github.com/memprof/memprof/suites/libsecp256k1"
 	"github.com/memprof/memprof/suites/scenarios"
 )
 
@@ -20,7 +24,9 @@ import (
 func Suites() []suites.Suite {
 	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
 		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
-		ckzg.Suite(), gokzg.Suite()}
+		ckzg.Suite(), gokzg.Suite(),
+		// secp256k1: libsecp256k1's rows say why they are absent without cgo.
+		libsecp256k1.Suite(), decred.Suite()}
 }
 
 // Registry returns the registry of every built-in suite, assembled once.

@@ -27,6 +27,11 @@ var keyOps = map[model.Type][]model.Op{
 	"SecretKey": {"sign"},
 	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
 	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	// secp256k1: an execution client verifies signatures and recovers
+	// senders; a key kept compressed or as an address pays at verify.
+	model.Secp256k1Signature: {model.Verify, model.Recover, model.RecoverAddress},
+	model.Secp256k1PublicKey: {model.Verify, model.ToAddress, model.Decompress},
+	model.Secp256k1SecretKey: {model.Sign},
 }
 
 // KeyColumn returns the column of t its sentence is about: the first of
