@@ -1,9 +1,12 @@
 package model
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -397,14 +400,87 @@ func (e Env) Measured() (time.Time, bool) {
 	return t, err == nil && e.Time != ""
 }
 
-// WriteJSON writes rs as indented JSON, setting its schema if empty.
+// WriteJSON writes rs as indented JSON, setting its schema if empty. It
+// writes what encoding/json's indenting Encoder writes of rs, a row at a
+// time: no more than one row's text is held, whatever the rows.
 func (rs *Results) WriteJSON(w io.Writer) error {
 	if rs.Schema == "" {
 		rs.Schema = Schema
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rs)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := writeIndented(bw, reflect.ValueOf(rs).Elem()); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// isEmptyValue reports whether omitempty leaves v out, as encoding/json
+// decides it.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// writeIndented writes the struct v as json.Encoder with SetIndent("",
+// "  ") does, each element of a list field marshalled on its own.
+func writeIndented(w *bufio.Writer, v reflect.Value) error {
+	w.WriteString("{")
+	first := true
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		fv := v.Field(i)
+		if name == "-" || !f.IsExported() || (opts == "omitempty" && isEmptyValue(fv)) {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		key, err := json.Marshal(name)
+		if err != nil {
+			return err
+		}
+		w.WriteString("\n  ")
+		w.Write(key)
+		w.WriteString(": ")
+		if fv.Kind() == reflect.Slice && fv.Len() > 0 {
+			w.WriteString("[")
+			for j := range fv.Len() {
+				b, err := json.MarshalIndent(fv.Index(j).Interface(), "    ", "  ")
+				if err != nil {
+					return err
+				}
+				if j > 0 {
+					w.WriteString(",")
+				}
+				w.WriteString("\n    ")
+				w.Write(b)
+			}
+			w.WriteString("\n  ]")
+			continue
+		}
+		b, err := json.MarshalIndent(fv.Interface(), "  ", "  ")
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	}
+	if !first {
+		w.WriteString("\n")
+	}
+	_, err := w.WriteString("}\n")
+	return err
 }
 
 // Sort orders every list of rs by the one ordering of keys (Compare),

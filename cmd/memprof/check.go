@@ -9,13 +9,14 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -66,7 +67,9 @@ A results file is validated before anything is checked (every problem is
 reported as FILE: instances[12] (case): problem); times are the median and
 quartiles of each operation's samples_ns, as compare reads them, and none
 passes when the file's agreement check failed. Budgets files are read up
-to 64 MiB and results files up to 256 MiB; --max-bytes raises the limit.
+to ` + readlimit.FormatSize(gate.DefaultMaxBytes) + ` and half a million YAML nodes, results files up to 256 MiB
+(--max-bytes raises these) and ` + defaultRows + ` rows (--max-rows), so that
+checking stays within its memory.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
 exceeded or could not be checked (a case failed to measure, every selected
@@ -110,7 +113,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*update, "without --update", []string{"headroom"}},
 			{!*update, "with --update: it rewrites the budgets file and prints no report", []string{"format", "o"}},
-			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}}
+			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}},
+			{*resultsPath == "", "without --results: it bounds a results file", []string{"max-rows"}}}
 	}); done {
 		return code
 	}
@@ -145,9 +149,10 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var rs *model.Results
 	if *resultsPath != "" {
+		defer limitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
-		rs, err = limits.readResults(*resultsPath)
+		rs, err = limits.readResults(ctx, *resultsPath)
 		if err != nil {
 			return inv.badInput("", err)
 		}
@@ -171,9 +176,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var buf bytes.Buffer
 	if format.value == "markdown" {
-		err = gatereport.CheckMarkdown(&buf, rep, rs.Env)
+		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
-		err = gatereport.Check(&buf, rep)
+		err = gatereport.Check(inv.live(&buf), rep)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

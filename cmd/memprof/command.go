@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -65,6 +66,16 @@ func (l liveWriter) Write(p []byte) (int, error) {
 		return 0, context.Cause(l.ctx)
 	}
 	return l.w.Write(p)
+}
+
+// live returns w as a liveWriter of the command's context: a command
+// renders into it, so that rendering stops at an interrupt (at its next
+// write) and nothing rendered after is written anywhere.
+func (inv *invocation) live(w io.Writer) io.Writer {
+	if inv.ctx == nil {
+		return w
+	}
+	return liveWriter{inv.ctx, w}
 }
 
 // underlying returns the writer a liveWriter wraps, or w itself.
@@ -186,19 +197,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		shortUsage(stderr)
 		return exitUsage
 	}
+	out := &stdoutWriter{w: stdout}
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if c, ok := lookup(args[1]); ok {
-				commandUsage(stdout, c, nil)
-				return exitOK
+				commandUsage(out, c, nil)
+				return out.exit(stderr, "help", exitOK)
 			}
 			fmt.Fprintf(stderr, "memprof help %s: unknown command%s Run 'memprof help'.\n", args[1], commandSuggestion(args[1]))
 			return exitUsage
 		}
-		usage(stdout)
-		return exitOK
+		usage(out)
+		return out.exit(stderr, "help", exitOK)
 	case "--version", "-version":
 		name = versionCommand.Name
 	}
@@ -207,13 +219,63 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name), strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, out}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interruptedExit(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
 		return interrupted
 	}
-	return code
+	return out.exit(stderr, c.Name, code)
+}
+
+// stdoutWriter is standard output as the commands write to it: it keeps
+// the first error (a full disk, a closed pipe) and drops what follows it,
+// so that run reports the error once, whichever command printed.
+type stdoutWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// exit returns the exit code of command name that returned code: at
+// least exitFailure, with the error on stderr, when standard output
+// could not be written; a closed pipe (the reader had enough, as head
+// does) ends quietly with the command's own code.
+func (s *stdoutWriter) exit(stderr io.Writer, name string, code int) int {
+	if s.err == nil || errors.Is(s.err, syscall.EPIPE) {
+		return code
+	}
+	err := s.err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	fmt.Fprintf(stderr, "memprof %s: writing to standard output: %v\n", name, err)
+	return max(code, exitFailure)
+}
+
+// stdoutFailed reports whether a write to standard output failed (run
+// reports it).
+func (inv *invocation) stdoutFailed() bool {
+	s, ok := underlying(inv.stdout).(*stdoutWriter)
+	return ok && s.err != nil
+}
+
+// print writes b to standard output and returns exitOK; run reports an
+// error of standard output (see stdoutWriter).
+func (inv *invocation) print(b []byte) int {
+	inv.stdout.Write(b)
+	return exitOK
 }
 
 // commandSuggestion is "; did you mean instances?" for a near miss of a
@@ -432,18 +494,19 @@ func addOutput(fs *flag.FlagSet) *string {
 // returns exitOK, or exitFailure with the error printed.
 func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
 	var buf bytes.Buffer
+	w := inv.live(&buf)
 	var err error
 	switch format {
 	case "json":
-		err = rs.WriteJSON(&buf)
+		err = rs.WriteJSON(w)
 	case "markdown":
-		err = render.Markdown(&buf, rs)
+		err = render.Markdown(w, rs)
 	case "csv":
-		err = render.CSV(&buf, rs)
+		err = render.CSV(w, rs)
 	case "bench":
-		err = export.Bench(&buf, rs)
+		err = export.Bench(w, rs)
 	default:
-		err = table(&buf, rs)
+		err = table(w, rs)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)
@@ -491,8 +554,8 @@ func writeOutput(inv *invocation, path string, b []byte) error {
 	if path != "" {
 		return inv.writeFile("results", path, b)
 	}
-	_, err := inv.stdout.Write(b)
-	return err
+	inv.stdout.Write(b) // run reports an error of standard output
+	return nil
 }
 
 // writeFile writes b to path atomically, unless the command was

@@ -71,6 +71,7 @@ large, not a heap profile).`,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	base := fs.String("base", "", "diff against the base profile `file or URL`")
 	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")
@@ -82,7 +83,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := addFormat(fs, "table", "json", "markdown", "csv")
 	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+formatSize(heapscan.DefaultMaxModelBytes)+")")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	var style string
@@ -166,6 +167,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK // it would read or fetch the profiles
 	}
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
+	if ro.Model && !wasGiven(fs, "max-bytes") {
+		ro.MaxBytes = 0 // the model's own default, heapscan.DefaultMaxModelBytes
+	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
 		return inv.profileError(err)
@@ -202,6 +206,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
 		if err = write(bw); err == nil {
 			err = bw.Flush()
+		}
+		if inv.stdoutFailed() {
+			return exitOK // run reports it
 		}
 		if err != nil {
 			err = fmt.Errorf("writing the output: %w", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
@@ -124,7 +125,17 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
+	opts.Ready = inv.ready(func() error {
+		if err := checkOutputPath(*out); err != nil {
+			return err
+		}
+		if *profileDir != "" {
+			// Before minutes of measuring, not after: a directory that
+			// cannot be made or written keeps no profile.
+			return writeError("profiles", atomicfile.CheckDir(*profileDir))
+		}
+		return nil
+	})
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)

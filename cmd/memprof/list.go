@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -80,8 +81,12 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if len(entries) == 0 {
 		return inv.usageError("--type %s: no combination is registered for it in this build", *types)
 	}
+	// Rendered whole, then written at once: an interrupt leaves nothing
+	// half printed.
+	var buf bytes.Buffer
+	w := inv.live(&buf)
 	if format.value == "json" {
-		enc := json.NewEncoder(inv.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
 			"families": model.Families, "types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
@@ -90,10 +95,9 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.fail("%v", err)
 		}
-		return exitOK
+		return inv.print(buf.Bytes())
 	}
-	w := inv.stdout
-	width := terminalWidth(w)
+	width := terminalWidth(inv.stdout)
 	families, _, _ := listedFamilies(entries)
 	var err error
 	if *long {
@@ -104,7 +108,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	return exitOK
+	return inv.print(buf.Bytes())
 }
 
 // layoutLetters are the letters the matrix writes a layout as: its first

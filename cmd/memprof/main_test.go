@@ -23,6 +23,9 @@ import (
 // instances command re-executes its own executable, which in tests is this
 // binary.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(rssChildEnv); spec != "" {
+		os.Exit(rssChild(spec))
+	}
 	if memprof.ChildRequested() {
 		if p := os.Getenv(childStartedEnv); p != "" {
 			os.WriteFile(p, nil, 0o644) // a test asked to know whether any child started
@@ -32,7 +35,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtCLI.dir != "" {
+		os.RemoveAll(builtCLI.dir)
+	}
+	os.Exit(code)
 }
 
 // crashingEntry is a case whose constructor crashes the whole process, as

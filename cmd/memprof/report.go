@@ -20,8 +20,8 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
-	Short:     "write a design review: Markdown, SVG charts, JSON, CSV, bench text",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE] [--max-rows N]) --out DIR [--force]",
+	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
@@ -38,7 +38,7 @@ across machines" table saying in what the machines differ, the time of
 each operation on each machine, and each machine's results file
 (results-<machine>.json). The file is validated first
 (every problem is reported as FILE: instances[12] (case): problem) and read
-up to 256 MiB (--max-bytes raises the limit).
+up to 256 MiB (--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows).
 
 The review is written to a temporary directory beside --out and renamed
 into place at the end. An --out that exists and is not empty is refused
@@ -120,6 +120,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if limits.flag != "" && len(from) == 0 {
 		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
 	}
+	if wasGiven(fs, "max-rows") && len(from) == 0 {
+		return inv.usageError("--max-rows bounds the --from file: give it with --from")
+	}
 	if err := limits.parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -130,11 +133,25 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	opts := report.Options{Force: *force}
 	var rs *model.Results
 	if len(from) > 0 {
+		// The files of a review are held at once: they share the row
+		// limit.
+		defer limitMemory()()
 		var rss []*model.Results
-		for _, f := range from {
-			r, err := limits.readResults(f)
+		shared := limits
+		for i, f := range from {
+			r, err := shared.readResults(ctx, f)
+			if errors.Is(err, model.ErrTooManyRows) && i > 0 {
+				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.rows)
+			}
 			if err != nil {
 				return inv.badInput("", err)
+			}
+			shared.rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
+			for _, t := range r.Tradeoff {
+				shared.rows -= len(t.Rows)
+			}
+			if shared.rows <= 0 && i+1 < len(from) {
+				return inv.badInput("", fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], limits.rows))
 			}
 			if len(r.Instances) == 0 {
 				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
@@ -165,7 +182,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK
 	}
 
-	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
+	if _, err := report.WriteContext(ctx, *out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
 		// --out was filled while we measured.
 		return inv.usageError("%v", err)
 	} else if err != nil {

@@ -14,7 +14,7 @@ import (
 
 var showCommand = &command{
 	Name:      "show",
-	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] RESULTS.json",
+	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] [--max-rows N] RESULTS.json",
 	Short:     "print a saved results file as instances and throughput do",
 	Long: `Show prints a saved results file (memprof.results/v1, as -o or report
 writes it) as the instances and throughput commands print what they
@@ -75,7 +75,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.readResults(files[0])
+	rs, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}

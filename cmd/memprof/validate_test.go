@@ -249,7 +249,7 @@ func TestInputSizeLimits(t *testing.T) {
 		want []string // stderr lines, exactly ("" for any)
 	}{
 		{"check: --budgets /dev/zero (default limit)", []string{"check", "--budgets", "/dev/zero", "--results", checkRes}, exitUsage,
-			[]string{"memprof check: reading budgets /dev/zero: larger than the limit of 64 MiB" + hint}},
+			[]string{"memprof check: reading budgets /dev/zero: larger than the limit of 4 MiB" + hint}},
 		{"check: --results /dev/zero", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", "/dev/zero", "--max-bytes", "1MiB"}, exitUsage,
 			[]string{"memprof check: reading results /dev/zero: larger than the limit of 1 MiB" + hint}},
 		{"check --update: results over the limit", []string{"check", "--budgets", budgets, "--results", checkRes, "--update", "--max-bytes", "1KiB"}, exitUsage,

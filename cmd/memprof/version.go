@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/memprof/memprof/memprof"
 )
@@ -31,12 +31,7 @@ func runVersion(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, nil, nil); done {
 		return code
 	}
-	for _, line := range versionLines(inv) {
-		if _, err := fmt.Fprintln(inv.stdout, line); err != nil {
-			return inv.fail("%v", err)
-		}
-	}
-	return exitOK
+	return inv.print([]byte(strings.Join(versionLines(inv), "\n") + "\n"))
 }
 
 // versionLines are what version prints: memprof's version, its commit,
