@@ -15,7 +15,7 @@ import (
 var exportCommand = &command{
 	Name:      "export",
 	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE] [--max-rows N]",
-	Short:     "write a results file for benchmark dashboards (github-action-benchmark, Bencher, benchstat)",
+	Short:     "write a results file for benchmark dashboards and benchstat",
 	Long: `Export writes a saved results file in the format of a benchmark dashboard,
 so that its history charts and alerts follow bytes and allocations per
 instance as well as time per operation:

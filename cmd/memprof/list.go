@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/model"
@@ -133,10 +134,7 @@ func layoutLetters() map[model.Layout]string {
 // representation in, or n/a[k] with the reason as footnote k.
 func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width int) error {
 	letters := layoutLetters()
-	type row struct {
-		typ  model.Type
-		repr model.Repr
-	}
+	type row = matrixRow
 	notes := &render.Footnotes{}
 	for fi, f := range families {
 		var rows []row
@@ -156,24 +154,34 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 			return model.Compare(model.Key{Type: a.typ, Repr: a.repr}, model.Key{Type: b.typ, Repr: b.repr})
 		})
 		slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
-		t := render.MarkdownTable{Header: []string{string(f), "repr"}}
-		for _, l := range libs {
-			t.Header = append(t.Header, string(l))
-		}
-		for _, r := range rows {
-			cells := []string{string(r.typ), string(r.repr)}
+		cells := make([][]string, len(rows)) // the libraries' cells of each row
+		for i, r := range rows {
 			for _, l := range libs {
-				cells = append(cells, matrixCell(entries, r.typ, r.repr, l, letters, notes))
+				cells[i] = append(cells[i], matrixCell(entries, r.typ, r.repr, l, letters, notes))
 			}
-			t.Rows = append(t.Rows, cells)
 		}
-		if fi > 0 {
-			if _, err := fmt.Fprintln(w); err != nil {
+		// A family of more libraries than the width holds gets one table
+		// per group of them, each with the rows' keys.
+		for gi, g := range libGroups(f, rows, libs, cells, width) {
+			t := render.MarkdownTable{Header: []string{string(f), "repr"}}
+			for _, li := range g {
+				t.Header = append(t.Header, string(libs[li]))
+			}
+			for i, r := range rows {
+				row := []string{string(r.typ), string(r.repr)}
+				for _, li := range g {
+					row = append(row, cells[i][li])
+				}
+				t.Rows = append(t.Rows, row)
+			}
+			if fi > 0 || gi > 0 {
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
+			}
+			if err := render.WriteTable(w, t, width); err != nil {
 				return err
 			}
-		}
-		if err := render.WriteTable(w, t, width); err != nil {
-			return err
 		}
 	}
 	var legend []string
@@ -182,6 +190,58 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 	}
 	text := strings.Join(legend, ", ") + "; ×N: at N settings."
 	return notes.Write(w, text, width)
+}
+
+// matrixRow is a row of the list's matrix: a type in one representation.
+type matrixRow struct {
+	typ  model.Type
+	repr model.Repr
+}
+
+// listGap is the space between two columns of the plain tables.
+const listGap = 2
+
+// libGroups splits the indexes of libs into groups whose columns fit
+// width beside the rows' type and representation columns: one group when
+// they all fit, and at least one library in each.
+func libGroups(f model.Family, rows []matrixRow, libs []model.Lib, cells [][]string, width int) [][]int {
+	keys := len(string(f))
+	reprs := len("repr")
+	for _, r := range rows {
+		keys = max(keys, len(string(r.typ)))
+		reprs = max(reprs, len(string(r.repr)))
+	}
+	used := keys + listGap + reprs
+	widths := make([]int, len(libs))
+	for li, l := range libs {
+		widths[li] = utf8.RuneCountInString(string(l))
+		for i := range rows {
+			widths[li] = max(widths[li], utf8.RuneCountInString(cells[i][li]))
+		}
+	}
+	// split cuts libs into groups of at most per, each within width.
+	split := func(per int) (groups [][]int) {
+		var g []int
+		at := used
+		for li, w := range widths {
+			if len(g) > 0 && (len(g) == per || width > 0 && at+listGap+w > width) {
+				groups = append(groups, g)
+				g, at = nil, used
+			}
+			g = append(g, li)
+			at += listGap + w
+		}
+		return append(groups, g)
+	}
+	greedy := split(len(libs))
+	// As many groups as the greedy cut needs, but of even sizes where
+	// they fit (two and two rather than three and one).
+	if k := len(greedy); k > 1 {
+		if even := split((len(libs) + k - 1) / k); len(even) == k {
+			return even
+		}
+	}
+	return greedy
 }
 
 // matrixCell is the cell of one type, representation and library: the
