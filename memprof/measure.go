@@ -340,7 +340,7 @@ type footprintReadings struct {
 // instances are built, and with the instances live and then dropped
 // after. It also returns what c.recordOne reads of the instances and how
 // long building them took. Between its readings of the heap the engine
-// allocates nothing (readFootprint, the GC and quiet readings), so that
+// allocates nothing (readFootprint, the GC readings), so that
 // their difference is the instances'.
 //
 // With sampleRate above 0 the pass samples allocations at that
@@ -348,7 +348,7 @@ type footprintReadings struct {
 // written once the readings are taken, while the instances are alive
 // (fp.sampled): the sizes at N of the sites that grow in large objects.
 func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, err error) {
-	n, quiet := o.N, o.quiet
+	n := o.N
 	gr, err := newGCReader()
 	if err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
@@ -369,9 +369,7 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 	h := c.hold(n)
 	held, threads := liveHeap(), threadsCreated()
 	if !o.SkipGC {
-		if err := quietly(quiet, func() { gr.cycles(fp.gc.beforeScan, fp.gc.beforeMark) }); err != nil {
-			return fp, fmt.Errorf("case %s: %w", c.Name, err)
-		}
+		gr.cycles(fp.gc.before)
 	}
 	start := time.Now()
 	err = c.fill(&h, n, mainFrames)
@@ -401,7 +399,7 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 		runtime.KeepAlive(h.many)
 		return fp, nil
 	}
-	if err := gcPass(&h, gr, quiet, &fp.gc); err != nil {
+	if err := c.gcPass(&h, n, fp.built.took, gr, &fp.gc); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	return fp, nil

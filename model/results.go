@@ -122,9 +122,18 @@ type Measurement struct {
 	// It is 0 in files written before the figure; the scan figure is then
 	// unknown.
 	ScanResolution float64 `json:"scan_resolution_bytes_per_instance,omitempty"`
-	// GCMarkNsPerInstance is the CPU time the collector spends marking
-	// per instance per cycle: the median of GCMarkSamplesNs, with their
-	// first and third quartiles (SummarizeSamples, as a timing's).
+	// ScanBuilds is how many times a collection was built for the GC
+	// pass's readings, each with a fresh hash seed (the scan figure and
+	// its resolution come from all of them); 0 (absent) for one build: the
+	// other layouts, a collection whose build was too slow to repeat, and
+	// files written before it was recorded.
+	ScanBuilds int `json:"scan_builds,omitempty"`
+	// GCMarkNsPerInstance is the runtime's estimate of its mark workers'
+	// time per instance per cycle: the median of GCMarkSamplesNs, with
+	// their first and third quartiles (SummarizeSamples, as a timing's).
+	// The runtime times each worker by the wall clock while it holds a P,
+	// so time the OS has its thread descheduled counts: a busy machine
+	// inflates it. GCCPUNsPerInstance is the CPU the collection costs.
 	GCMarkNsPerInstance   float64 `json:"gc_mark_ns_per_instance"`
 	GCMarkNsPerInstanceQ1 float64 `json:"gc_mark_ns_per_instance_q1"`
 	GCMarkNsPerInstanceQ3 float64 `json:"gc_mark_ns_per_instance_q3"`
@@ -139,6 +148,29 @@ type Measurement struct {
 	// holder alone) plus the drift of the holder's median between its
 	// cycles before and after the live ones, over N.
 	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
+	// GCCPUNsPerInstance is the CPU time the process's threads spend in
+	// one forced collection per instance (mark, sweep and the
+	// stop-the-world phases), holder excluded: the median of
+	// GCCPUSamplesNs, with their first and third quartiles. It comes from
+	// the operating system's accounting of the threads' CPU, not from the
+	// runtime's estimate, so a busy machine delays a collection without
+	// adding to it. In a process where other goroutines run (Measure in a
+	// test), their CPU during the collections counts too.
+	GCCPUNsPerInstance   float64 `json:"gc_cpu_ns_per_instance,omitempty"`
+	GCCPUNsPerInstanceQ1 float64 `json:"gc_cpu_ns_per_instance_q1,omitempty"`
+	GCCPUNsPerInstanceQ3 float64 `json:"gc_cpu_ns_per_instance_q3,omitempty"`
+	// GCCPUSamplesNs holds one sample per forced collection with the
+	// instances live: the threads' CPU time across the cycle minus the
+	// median of the same with the holder alone, over N. Empty in files
+	// written before the figure, and where the CPU time cannot be read
+	// (GCCPUUnavailable says why).
+	GCCPUSamplesNs []float64 `json:"gc_cpu_samples_ns,omitempty"`
+	// GCCPUResolution is the resolution of the CPU figures, reckoned as
+	// GCMarkResolution is.
+	GCCPUResolution float64 `json:"gc_cpu_resolution_ns_per_instance,omitempty"`
+	// GCCPUUnavailable, when set, says why the GC pass has no CPU
+	// figures: this system's CPU time of the process cannot be read.
+	GCCPUUnavailable string `json:"gc_cpu_unavailable,omitempty"`
 
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
