@@ -149,7 +149,7 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
 			return
 		}
-		if gcFigure(o, l, r) {
+		if gcFigure(o, b, l, r) {
 			return
 		}
 		o.Measured = memoryValue(l.Metric, r)
@@ -218,12 +218,7 @@ func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outc
 			o.Status, o.Detail = Error, err.Error()
 			return
 		}
-		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
-		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
-		if o.Status == Warn {
-			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
-				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
-		}
+		timeOutcome(o, q, l.Value)
 		noiseFloor(b, l, o)
 	})
 	if len(outs) > 0 {

@@ -62,7 +62,7 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 		}
 		var text string
 		switch l.Metric {
-		case NsPerOp, GCMarkNsPerInstance:
+		case NsPerOp, GCMarkNsPerInstance, GCCPUNsPerInstance:
 			text = FormatDuration(v * headroom)
 		case AllocsPerInstance, AllocsPerOp:
 			text = FormatCount(v)

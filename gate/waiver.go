@@ -158,19 +158,20 @@ func parseNoiseFloor(s string) (NoiseFloor, error) {
 	return NoiseFloor{Ns: ns, Raw: s}, nil
 }
 
-// checkWaiver refuses a min_delta on a budget without a time limit:
-// bytes and allocations are exact.
+// checkWaiver refuses a min_delta on a budget without a time limit it
+// applies to (an operation's, or the GC CPU time): bytes and allocations
+// are exact.
 func (p *parser) checkWaiver(b *Budget) bool {
 	if b.MinDelta.Raw == "" {
 		return true
 	}
 	for _, l := range b.Limits {
-		if l.Metric.Timed() {
+		if l.Metric.Timed() || l.Metric == GCCPUNsPerInstance {
 			return true
 		}
 	}
 	p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
-		Msg: "min_delta is a noise floor for max_ns_per_op: bytes and allocation budgets stay exact"})
+		Msg: "min_delta is a noise floor for max_ns_per_op and max_gc_cpu_ns_per_instance: bytes and allocation budgets stay exact"})
 	return false
 }
 

@@ -222,8 +222,9 @@ var Columns = []Column{
 
 	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
 	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
-	// The collector's share, beside the bytes and objects: scan bytes and
-	// mark time per instance (per cycle), each known to its resolution.
+	// The collector's share, beside the bytes and objects: scan bytes,
+	// the CPU time of a collection and the runtime's estimate of its mark
+	// time per instance (per cycle), each known to its resolution.
 	instanceFigure("scan_bytes_per_instance", "GC scan B", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell {
 		if m.ScanResolution <= 0 {
 			return Cell{State: Unknown} // a file older than the figure
@@ -231,7 +232,25 @@ var Columns = []Column{
 		return resolved(m.ScanBytesPerInstance, m.ScanResolution, math.Inf(1))
 	}),
 	instanceFigure("scan_resolution_bytes_per_instance", "GC scan resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.ScanResolution) }),
-	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, everywhere, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
+	instanceFigure("scan_builds", "GC scan builds", Count, inFiles, func(m *Measurement) Cell {
+		if m.ScanBuilds == 0 {
+			return notApplicable // one build
+		}
+		return exact(float64(m.ScanBuilds))
+	}),
+	instanceFigure("gc_cpu_ns_per_instance", "GC CPU/cycle", Nanoseconds, everywhere|InDefaultTable, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstance }, true)),
+	instanceFigure("gc_cpu_ns_per_instance_q1", "GC CPU Q1", Nanoseconds, inFiles, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ1 }, false)),
+	instanceFigure("gc_cpu_ns_per_instance_q3", "GC CPU Q3", Nanoseconds, inFiles, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ3 }, false)),
+	{Name: "gc_cpu_samples_ns", Unit: List, Show: InJSON},
+	instanceFigure("gc_cpu_resolution_ns_per_instance", "GC CPU resolution", Nanoseconds, inFiles, func(m *Measurement) Cell {
+		if len(m.GCCPUSamplesNs) == 0 {
+			return Cell{State: Unknown}
+		}
+		return exact(m.GCCPUResolution)
+	}),
+	{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: Text, Show: inFiles,
+		Instance: func(r *Result) Cell { return words(r.GCCPUUnavailable) }},
+	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, InTable|inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
 	instanceFigure("gc_mark_ns_per_instance_q1", "GC mark Q1", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ1 }, false)),
 	instanceFigure("gc_mark_ns_per_instance_q3", "GC mark Q3", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ3 }, false)),
 	{Name: "gc_mark_samples_ns", Unit: List, Show: InJSON},
@@ -327,6 +346,8 @@ var Columns = []Column{
 	}),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
 	{Name: "samples_iters", Unit: List, Show: InJSON},
+	{Name: "samples_bytes_per_op", Unit: List, Show: InJSON},
+	{Name: "samples_allocs_per_op", Unit: List, Show: InJSON},
 	// The cost of use (issue 13): the calls a row's path makes, where one
 	// call allocates, and whether that depends on the cores.
 	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,
@@ -450,6 +471,21 @@ func markFigure(get func(*Measurement) float64, withResolution bool) func(*Measu
 			return Cell{State: Unknown}
 		case withResolution:
 			return resolved(get(m), m.GCMarkResolution, math.Inf(1))
+		}
+		return exact(get(m))
+	}
+}
+
+// cpuFigure reads one of the GC CPU figures: unknown in a file older
+// than them, or where the CPU time could not be read (no samples); the
+// median, when withResolution, is NearZero within its resolution.
+func cpuFigure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
+	return func(m *Measurement) Cell {
+		switch {
+		case len(m.GCCPUSamplesNs) == 0:
+			return Cell{State: Unknown}
+		case withResolution:
+			return resolved(get(m), m.GCCPUResolution, math.Inf(1))
 		}
 		return exact(get(m))
 	}

@@ -500,6 +500,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 			c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
 		}
 		c.samplesIters(t)
+		c.samplesAllocs(t)
 		// The summary must be that of the samples: check and compare
 		// judge the samples, reports print the summary.
 		q, err := SummarizeSamples(t.SamplesNs)
@@ -618,6 +619,26 @@ func (c *checker) samplesIters(t *ThroughputRow) {
 	for j, n := range t.SamplesIters {
 		if n < 1 {
 			c.add("samples_iters[%d] is %d, want a positive number of calls", j, n)
+		}
+	}
+}
+
+// samplesAllocs checks a timed row's samples_bytes_per_op and
+// samples_allocs_per_op (absent in files written before them): one
+// figure per sample of samples_ns, finite and not negative.
+func (c *checker) samplesAllocs(t *ThroughputRow) {
+	for _, f := range []struct {
+		key string
+		vs  []float64
+	}{{"samples_bytes_per_op", t.SamplesBytesPerOp}, {"samples_allocs_per_op", t.SamplesAllocsPerOp}} {
+		if f.vs == nil {
+			continue
+		}
+		if len(f.vs) != len(t.SamplesNs) {
+			c.add("%s holds %d figures but samples_ns %d samples: want one per sample", f.key, len(f.vs), len(t.SamplesNs))
+		}
+		for j, v := range f.vs {
+			c.nonNegative(fmt.Sprintf("%s[%d]", f.key, j), v)
 		}
 	}
 }

@@ -313,6 +313,14 @@ type Timing struct {
 	// sample is a line of the benchmark format. Files written before it
 	// was recorded lack it.
 	SamplesIters []int64 `json:"samples_iters,omitempty"`
+	// SamplesBytesPerOp and SamplesAllocsPerOp hold, for each sample of
+	// SamplesNs, the bytes and objects allocated per call during it (the
+	// runtime.MemStats TotalAlloc and Mallocs deltas over its calls): the
+	// same in every sample for an operation that allocates the same on
+	// every call, varying for one whose allocation depends on scheduling
+	// (AllocsVary). Files written before they were recorded lack them.
+	SamplesBytesPerOp  []float64 `json:"samples_bytes_per_op,omitempty"`
+	SamplesAllocsPerOp []float64 `json:"samples_allocs_per_op,omitempty"`
 
 	// CHeapBytesPerOp is the growth of the C heap in use (glibc
 	// mallinfo2) across the calls, divided by the calls: what an
@@ -321,6 +329,17 @@ type Timing struct {
 	// nil for operations of pure-Go libraries and where the C heap cannot
 	// be read.
 	CHeapBytesPerOp *float64 `json:"c_heap_bytes_per_op,omitempty"`
+}
+
+// AllocsVary reports whether t's samples allocated different bytes or
+// objects per call (SamplesBytesPerOp, SamplesAllocsPerOp); false when
+// every sample allocated the same, and for a file without per-sample
+// figures.
+func (t *Timing) AllocsVary() bool {
+	vary := func(vs []float64) bool {
+		return slices.ContainsFunc(vs, func(v float64) bool { return v != vs[0] })
+	}
+	return vary(t.SamplesBytesPerOp) || vary(t.SamplesAllocsPerOp)
 }
 
 // Agreement records the cross-library agreement check run before timing.

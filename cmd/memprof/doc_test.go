@@ -79,15 +79,19 @@ type docTable struct {
 }
 
 // parseTables reads the box-drawn tables of a command's output, and the
-// other lines (the note under a table).
+// other lines (the note under a table). A header wrapped over several
+// lines (a figure's label over narrow figures) is read as one line.
 func parseTables(text string) (tables []docTable, other []string) {
 	var cur *docTable
+	inHeader := false
 	for _, line := range strings.Split(text, "\n") {
 		switch {
 		case strings.HasPrefix(line, "┌"):
 			tables = append(tables, docTable{})
 			cur = &tables[len(tables)-1]
+			inHeader = true
 		case strings.HasPrefix(line, "├"), strings.HasPrefix(line, "└"):
+			inHeader = false
 		case strings.HasPrefix(line, "│") && cur != nil:
 			parts := strings.Split(strings.Trim(line, "│"), "│")
 			cells := make([]string, len(parts))
@@ -97,6 +101,8 @@ func parseTables(text string) (tables []docTable, other []string) {
 			switch {
 			case cur.header == nil:
 				cur.header = cells
+			case inHeader:
+				cur.header = joinHeader(cur.header, cells)
 			case cells[0] != "":
 				cur.rows = append(cur.rows, cells)
 			}
@@ -105,6 +111,22 @@ func parseTables(text string) (tables []docTable, other []string) {
 		}
 	}
 	return tables, other
+}
+
+// joinHeader adds a line of a wrapped header to the ones above it: a
+// label broken after a '/' or '-' is joined without a space ("allocs/"
+// and "instance"), one broken at a space with one.
+func joinHeader(header, line []string) []string {
+	for i, c := range line {
+		switch {
+		case i >= len(header) || c == "":
+		case header[i] == "" || strings.HasSuffix(header[i], "/") || strings.HasSuffix(header[i], "-"):
+			header[i] += c
+		default:
+			header[i] += " " + c
+		}
+	}
+	return header
 }
 
 // column returns the index of the column called name, or fails.

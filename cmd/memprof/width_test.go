@@ -59,9 +59,9 @@ func TestTableFlags(t *testing.T) {
 		args   []string
 		header []string
 	}{
-		{"default", nil, []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "slot", "note"}},
+		{"default", nil, []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "GC CPU/cycle", "slot", "note"}},
 		{"columns", []string{"--columns", "lib,sizeof_bytes,B/instance"}, []string{"lib", "sizeof", "B/instance", "note"}},
-		{"wide", []string{"--wide"}, []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "GC mark/cycle", "sizeof", "slot", "off-heap B",
+		{"wide", []string{"--wide"}, []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "GC CPU/cycle", "GC mark/cycle", "sizeof", "slot", "off-heap B",
 			"HeapAlloc B", "holder B", "C heap B", "RSS B", "unaccounted B", "sites from", "note"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -154,6 +154,8 @@ func fit(t MarkdownTable, width int, wrap, drop []int) fitted {
 	if width <= 0 || tableWidth(naturalWidths(t)) <= width {
 		return fitted{t: t}
 	}
+	labels := t.Header // as the line under the table names them
+	t = wrapFigureHeaders(t, width, wrap)
 	keep := make([]bool, len(t.Header))
 	for i := range keep {
 		keep[i] = true
@@ -208,7 +210,7 @@ func fit(t MarkdownTable, width int, wrap, drop []int) fitted {
 	}
 	for d := len(drop) - 1; d >= 0 && spare() < need; d-- {
 		keep[drop[d]] = false
-		omitted = append([]string{t.Header[drop[d]]}, omitted...)
+		omitted = append([]string{labels[drop[d]]}, omitted...)
 	}
 	// Share what is left among the wrapped columns, at least minWrap
 	// each.
@@ -239,6 +241,78 @@ func fit(t MarkdownTable, width int, wrap, drop []int) fitted {
 		wrapColumn(p, widest, max(minText, ws[widest]-(tableWidth(ws)-width)))
 	}
 	return fitted{t: p, omitted: omitted}
+}
+
+// wrapFigureHeaders wraps the headers of t's figure columns (those
+// aligned right) that are wider than their figures ("allocs/instance"
+// over "1"), to the figures' width, the one that gains most first, until
+// t fits width with its wrapped columns (wrap) at their narrowest, or
+// none is left: so that no column is left out for a header. It returns t
+// with a header of its own.
+func wrapFigureHeaders(t MarkdownTable, width int, wrap []int) MarkdownTable {
+	t.Header = slices.Clone(t.Header)
+	cells := make([]int, len(t.Header))
+	for _, r := range t.Rows {
+		for i, c := range r {
+			if i < len(cells) {
+				for _, line := range strings.Split(c, "\n") {
+					cells[i] = max(cells[i], twwidth.Width(line))
+				}
+			}
+		}
+	}
+	narrowest := func() int {
+		ws := naturalWidths(t)
+		for _, i := range wrap {
+			if i < len(ws) {
+				ws[i] = min(ws[i], minWrap)
+			}
+		}
+		return tableWidth(ws)
+	}
+	for narrowest() > width {
+		best, gain := -1, 0
+		for i, h := range t.Header {
+			if i >= len(t.Right) || !t.Right[i] {
+				continue
+			}
+			wrapped := wrapText(h, max(cells[i], unbreakable(h)))
+			if g := naturalWidth(h) - max(naturalWidth(wrapped), cells[i]); g > gain {
+				best, gain = i, g
+			}
+		}
+		if best < 0 {
+			break
+		}
+		t.Header[best] = wrapText(t.Header[best], max(cells[best], unbreakable(t.Header[best])))
+	}
+	return t
+}
+
+// unbreakable is the width of the widest piece of label s that wrapText
+// keeps whole: its words, broken after a '/' or '-' before a letter.
+func unbreakable(s string) int {
+	w := 0
+	for _, word := range strings.Fields(s) {
+		start := 0
+		for i, r := range word {
+			if next, _ := utf8.DecodeRuneInString(word[i+utf8.RuneLen(r):]); (r == '/' || r == '-') && unicode.IsLetter(next) {
+				w = max(w, twwidth.Width(word[start:i+1]))
+				start = i + 1
+			}
+		}
+		w = max(w, twwidth.Width(word[start:]))
+	}
+	return w
+}
+
+// naturalWidth is the display width of s's widest line.
+func naturalWidth(s string) int {
+	w := 0
+	for _, line := range strings.Split(s, "\n") {
+		w = max(w, twwidth.Width(line))
+	}
+	return w
 }
 
 // kept returns the index in the full table of the j-th column kept.
