@@ -93,7 +93,9 @@ func (m Metric) OnOps() bool { return m == NsPerOp || m == BytesPerOp || m == Al
 // the GC CPU time or the GC mark time. They are written with a duration
 // unit, judged by the noise rule (median against the interquartile
 // range) and updated with headroom.
-func (m Metric) IsTime() bool { return m == NsPerOp || m == GCMarkNsPerInstance || m == GCCPUNsPerInstance }
+func (m Metric) IsTime() bool {
+	return m == NsPerOp || m == GCMarkNsPerInstance || m == GCCPUNsPerInstance
+}
 
 // Unit is the unit of the metric's values.
 func (m Metric) Unit() model.Unit {
