@@ -39,13 +39,18 @@ const EstimatedSample = 100 * time.Millisecond
 //     say so, and benchstat then reports any difference);
 //   - one line per sample of each timed operation, named
 //     BenchmarkThroughput/type=T/lib=L/repr=R/op=O[/batch=B], with that
-//     sample's calls (samples_iters) as the iteration count and its ns/op,
-//     and the operation's B/op and allocs/op (the sampler reads them over
-//     all samples, so every line of an operation carries the same ones).
-//     benchstat therefore sees every sample and can find a change
-//     significant. The median CPU time per op has no line: the results
-//     keep no CPU time per sample, and one value would read as one
-//     sample.
+//     sample's calls (samples_iters) as the iteration count and its
+//     ns/op. benchstat therefore sees every sample and can find a change
+//     significant. An operation that allocated the same bytes and objects
+//     per call in every sample (samples_bytes_per_op and
+//     samples_allocs_per_op; or a file written before them, which holds
+//     one figure over all samples) has its B/op and allocs/op on its
+//     first line only: one exact figure, not ten copies of it, which
+//     benchstat would find significantly different from another run's
+//     by any amount; one whose allocation varies (it depends on
+//     scheduling) has each sample's on its line. The median CPU time per
+//     op has no line: the results keep no CPU time per sample, and one
+//     value would read as one sample.
 //
 // For a results file written before samples_iters, each sample's calls
 // are estimated as EstimatedSample divided by its ns/op, and a comment
@@ -95,16 +100,21 @@ func Bench(w io.Writer, rs *model.Results) error {
 			continue
 		}
 		name := benchfmt.Name("Throughput/" + t.Key.BenchName())
-		for _, s := range benchSamples(&t) {
+		perSample := t.AllocsVary()
+		for i, s := range benchSamples(&t) {
 			res := &benchfmt.Result{
 				Config: config,
 				Name:   name,
 				Iters:  s.iters,
-				Values: []benchfmt.Value{
-					{Value: s.ns, Unit: "ns/op"},
-					{Value: t.BytesPerOp, Unit: "B/op"},
-					{Value: t.AllocsPerOp, Unit: "allocs/op"},
-				},
+				Values: []benchfmt.Value{{Value: s.ns, Unit: "ns/op"}},
+			}
+			switch {
+			case perSample:
+				res.Values = append(res.Values, benchfmt.Value{Value: t.SamplesBytesPerOp[i], Unit: "B/op"},
+					benchfmt.Value{Value: t.SamplesAllocsPerOp[i], Unit: "allocs/op"})
+			case i == 0:
+				res.Values = append(res.Values, benchfmt.Value{Value: t.BytesPerOp, Unit: "B/op"},
+					benchfmt.Value{Value: t.AllocsPerOp, Unit: "allocs/op"})
 			}
 			if err := bw.Write(res); err != nil {
 				return err

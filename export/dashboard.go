@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -11,24 +12,57 @@ import (
 
 // instanceMetric is one figure of an instance row that the dashboards
 // chart: its unit (github-action-benchmark's entry is named by it) and
-// Bencher measure, and how to read it: the figure, and false when the row
-// lacks it (a file older than the figure). A new exact per-instance figure
-// is one more line of instanceMetrics.
+// Bencher measure, how it was obtained (the exports' label), and how to
+// read it: the figure, its resolution (0 for an exact figure), and false
+// when the row lacks it (a file older than the figure). A new
+// per-instance figure is one more line of instanceMetrics.
 type instanceMetric struct {
 	unit    string
 	measure string // Bencher's measure slug
-	value   func(*model.Result) (float64, bool)
+	how     string
+	value   func(*model.Result) (v, resolution float64, ok bool)
+	format  func(float64) string // the resolution, for labels
 }
 
 // instanceMetrics are the figures exported per measured instance case, in
-// order. They are exact (a heap profile at MemProfileRate 1; the scan
-// bytes to their resolution): no range.
+// order: the bytes and objects, exact (a heap profile at MemProfileRate
+// 1); the collector's scan bytes and the CPU time of its collections,
+// runtime and system readings known to a resolution. The runtime's
+// estimate of mark time is not exported: a busy machine inflates it.
 var instanceMetrics = []instanceMetric{
-	{"B/instance", "bytes-per-instance", func(r *model.Result) (float64, bool) { return r.BytesPerInstance, true }},
-	{"allocs/instance", "allocs-per-instance", func(r *model.Result) (float64, bool) { return r.AllocsPerInstance, true }},
-	{"scan B/instance", "scan-bytes-per-instance", func(r *model.Result) (float64, bool) {
-		return r.ScanBytesPerInstance, r.ScanResolution > 0
-	}},
+	{"B/instance", "bytes-per-instance", "exact (heap profile at MemProfileRate=1)",
+		func(r *model.Result) (float64, float64, bool) { return r.BytesPerInstance, 0, true }, nil},
+	{"allocs/instance", "allocs-per-instance", "exact (heap profile at MemProfileRate=1)",
+		func(r *model.Result) (float64, float64, bool) { return r.AllocsPerInstance, 0, true }, nil},
+	{"scan B/instance", "scan-bytes-per-instance", "runtime/metrics /gc/scan/heap:bytes after forced collections, live minus holder",
+		func(r *model.Result) (float64, float64, bool) {
+			return r.ScanBytesPerInstance, r.ScanResolution, r.ScanResolution > 0
+		}, model.FormatBytes},
+	{"GC CPU ns/instance", "gc-cpu-ns-per-instance", "the process's CPU time across forced collections (the OS's accounting), median per cycle, live minus holder",
+		func(r *model.Result) (float64, float64, bool) {
+			return r.GCCPUNsPerInstance, r.GCCPUResolution, len(r.GCCPUSamplesNs) > 0
+		}, model.FormatNs},
+}
+
+// Published is the figure v of resolution r as the exports write it: 0
+// when it is within its resolution of zero, or below zero (a difference of
+// readings a little under the baseline), so that a chart never shows
+// noise as a figure nor a ratio to it; v otherwise. An exact figure (r of
+// 0) is written as it is.
+func Published(v, resolution float64) float64 {
+	if resolution > 0 && (v < 0 || math.Abs(v) < resolution) {
+		return 0
+	}
+	return v
+}
+
+// label is the entry's account of how m was obtained: exact, or read to
+// a resolution of r.
+func (m instanceMetric) label(r float64) string {
+	if m.format == nil {
+		return m.how
+	}
+	return m.how + ", resolution " + m.format(r) + " per instance"
 }
 
 // timeUnit is the unit of an operation's time, and latency Bencher's
@@ -46,18 +80,20 @@ type ActionBenchmarkEntry struct {
 	Name  string  `json:"name"`
 	Unit  string  `json:"unit"`
 	Value float64 `json:"value"`
-	// Range is the first to third quartile of a time; exact figures
-	// have none.
+	// Range is the first to third quartile of a time, or a reading's
+	// resolution (± R); exact figures have none.
 	Range string `json:"range,omitempty"`
-	// Extra says what the figure is: N, or the number of samples, and
-	// the machine when the results name it.
+	// Extra says what the figure is and how it was obtained: N, or the
+	// number of samples, the method and any resolution, and the machine
+	// when the results name it.
 	Extra string `json:"extra,omitempty"`
 }
 
 // ActionBenchmarkEntries returns the entries of rs for
 // github-action-benchmark, one per figure of each measured case (see
-// instanceMetrics) and one per timed operation (its median ns/op), in
-// the one ordering of keys.
+// instanceMetrics; a figure read to a resolution is Published, with the
+// resolution as its range) and one per timed operation (its median
+// ns/op), in the one ordering of keys.
 func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
 	machine := ""
@@ -69,16 +105,20 @@ func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 			continue
 		}
 		for _, m := range instanceMetrics {
-			v, ok := m.value(&r)
+			v, res, ok := m.value(&r)
 			if !ok {
 				continue
 			}
-			out = append(out, ActionBenchmarkEntry{
+			e := ActionBenchmarkEntry{
 				Name:  entryName(r.Key, m.unit),
 				Unit:  m.unit,
-				Value: v,
-				Extra: "N=" + strconv.Itoa(r.N) + " instances, exact (heap profile at MemProfileRate=1)" + machine,
-			})
+				Value: Published(v, res),
+				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + m.label(res) + machine,
+			}
+			if res > 0 {
+				e.Range = "± " + m.format(res)
+			}
+			out = append(out, e)
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
@@ -112,7 +152,9 @@ func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:
-// its value and, for a time, the quartiles as its bounds.
+// its value and, for a time, the quartiles as its bounds, for a figure
+// read to a resolution the value less and plus the resolution (never
+// below 0).
 type BencherMetric struct {
 	Value      float64  `json:"value"`
 	LowerValue *float64 `json:"lower_value,omitempty"`
@@ -120,11 +162,12 @@ type BencherMetric struct {
 }
 
 // BencherMetrics returns rs in Bencher Metric Format: for each measured
-// case, by its key's bench name, the measures bytes-per-instance,
-// allocs-per-instance and, where the row has it, scan-bytes-per-instance
-// (see instanceMetrics); for each timed operation,
-// Bencher's built-in latency (ns) with the median as value and the first
-// and third quartiles as bounds.
+// case, by its key's bench name, the measures bytes-per-instance and
+// allocs-per-instance, and, where the row has them,
+// scan-bytes-per-instance and gc-cpu-ns-per-instance (see
+// instanceMetrics: Published, with the resolution as the bounds); for
+// each timed operation, Bencher's built-in latency (ns) with the median
+// as value and the first and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
@@ -133,9 +176,16 @@ func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
 		}
 		ms := map[string]BencherMetric{}
 		for _, m := range instanceMetrics {
-			if v, ok := m.value(&r); ok {
-				ms[m.measure] = BencherMetric{Value: v}
+			v, res, ok := m.value(&r)
+			if !ok {
+				continue
 			}
+			bm := BencherMetric{Value: Published(v, res)}
+			if res > 0 {
+				lo, hi := max(bm.Value-res, 0), bm.Value+res
+				bm.LowerValue, bm.UpperValue = &lo, &hi
+			}
+			ms[m.measure] = bm
 		}
 		out[r.Key.BenchName()] = ms
 	}
