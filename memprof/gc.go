@@ -59,6 +59,27 @@ const (
 	metricMarkAssist    = "/cpu/classes/gc/mark/assist:cpu-seconds"
 )
 
+// GCMethod describes how the GC pass measures the collector's share, for
+// the help, the review's method and the results: built from the engine's
+// constants, so it cannot drift from them.
+func GCMethod() string {
+	return fmt.Sprintf("In the child, with profiling off, the engine forces %d garbage collections with the instances live and %d with the holder alone "+
+		"(%d before the instances are built, %d after they are dropped and their memory returned to the system), so the holder cancels; "+
+		"a map-backed collection (one that reaches a map holding pointers) is built %d times, each with fresh hash seeds, the live cycles shared "+
+		"among the builds, unless its first build took more than %v. "+
+		"Right after each collection it reads %s (the heap the cycle scanned), the CPU time of all the process's threads as the operating system "+
+		"accounts it (clock_gettime(CLOCK_PROCESS_CPUTIME_ID) on Linux, getrusage(RUSAGE_SELF) on other Unix systems, n/a elsewhere): the collection's "+
+		"mark, sweep and stop-the-world phases; nothing else runs in the child, and a busy machine delays the collection without adding to it; "+
+		"and the runtime's estimate of its mark workers' time (%s, %s and %s, which time each worker by the wall clock while it holds a P: "+
+		"a busy machine inflates it). "+
+		"GC scan is the median live reading minus the holder's, over N, to a resolution of one runtime page (%d KiB) plus the spreads of the "+
+		"live readings (of every build) and of the holder's, over N. GC CPU and GC mark are each live cycle minus the holder's median, over N, "+
+		"summarised by their median and quartiles, to a resolution of the interquartile ranges of the live and the holder's cycles plus the "+
+		"drift of the holder's median between before and after, over N.",
+		MarkCycles, MarkCycles, holderCyclesBefore, MarkCycles-holderCyclesBefore, CollectionBuilds, rebuildBudget/(CollectionBuilds-1),
+		metricScanHeap, metricMarkDedicated, metricMarkIdle, metricMarkAssist, runtimePage>>10)
+}
+
 // gcSample is what the GC pass reads of one forced collection: the heap
 // scan work of the cycle, in bytes, the runtime's estimate of its mark
 // workers' time and the CPU time the process's threads used across it

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
@@ -30,19 +31,21 @@ the allocator used, off-heap runtime memory, the HeapAlloc cross-check, the
 harness's holder, the C heap, the RSS growth and the part of it nothing
 above explains (unaccounted), and the allocation sites. Beside
 the bytes and objects, the collector's share: the heap bytes it scans per
-instance on every cycle (GC scan B) and the time it spends marking them
-(GC mark/cycle: the median of 7 forced collections, quartiles and samples in
-JSON), both holder excluded; while a child takes these readings the other
-children are stopped (see docs/gc.md).
+instance on every cycle (GC scan B), the CPU time its cycles cost per
+instance (GC CPU/cycle), and, with --wide, the runtime's estimate of its
+mark workers' time (GC mark/cycle, which a busy machine inflates): each
+the median of forced collections, quartiles and samples in JSON, all
+holder excluded (see below and docs/gc.md).
 
 Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
 offheap_resolution_bytes_per_instance, 512 KiB / N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
 print ~0 for a figure within it, and n/a (N too small) for an RSS or
 unaccounted figure whose resolution is larger than the instance itself. So
-are the GC figures (scan_resolution_bytes_per_instance, one runtime page plus
-the readings' spread over N; gc_mark_resolution_ns_per_instance, the
-cycles' interquartile ranges and drift added, over N).
+are the GC figures (scan_resolution_bytes_per_instance,
+gc_cpu_resolution_ns_per_instance, gc_mark_resolution_ns_per_instance).
+
+` + helpParagraphs("The collector's share. "+memprof.GCMethod()) + `
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.

@@ -28,6 +28,9 @@ skips this) and writes a design review into the directory --out:
 	README.md               the report: summary, one table per type, sites,
 	                        environment, method, charts embedded
 	bytes_per_instance.svg  bytes per instance, grouped by type
+	gc_cpu_per_instance.svg bytes per instance against the CPU time of the
+	                        collector's cycles per instance (only for
+	                        results that have it)
 	tradeoff_<type>.svg     bytes per instance against the time of each use,
 	                        one panel per operation (only for types with
 	                        operations timed from two representations)

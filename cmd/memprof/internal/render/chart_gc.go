@@ -10,12 +10,12 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// GCPoints returns the measured instances of rs that carry the GC
-// figures (mark samples), in memprof's order.
+// GCPoints returns the measured instances of rs that carry the GC CPU
+// figures (CPU samples), in memprof's order.
 func GCPoints(rs *model.Results) []model.Result {
 	var out []model.Result
 	for _, r := range rs.Instances {
-		if r.Error == "" && len(r.GCMarkSamplesNs) > 0 {
+		if r.Error == "" && len(r.GCCPUSamplesNs) > 0 {
 			out = append(out, r)
 		}
 	}
@@ -23,29 +23,29 @@ func GCPoints(rs *model.Results) []model.Result {
 	return out
 }
 
-// GCChart writes, as SVG, bytes per instance against the collector's mark
-// time per instance per cycle (the median, with a bar from the first to
-// the third quartile), one labelled point per measured case that has the
-// GC figures: the pointer-free forms sit at the left edge, near 0, where
-// a heap of pointers is far to the right. Labels name the type when the
-// chart holds more than one. It returns ErrNoData when no case has the
-// figures (a results file from before them).
+// GCChart writes, as SVG, bytes per instance against the CPU time of the
+// collector's cycles per instance (the median, with a bar from the first
+// to the third quartile), one labelled point per measured case that has
+// the GC CPU figures: the pointer-free forms sit at the left edge, near
+// 0, where a heap of pointers is far to the right. Labels name the type
+// when the chart holds more than one. It returns ErrNoData when no case
+// has the figures (a results file from before them).
 func GCChart(w io.Writer, rs *model.Results) error {
 	rows := GCPoints(rs)
 	if len(rows) == 0 {
-		return fmt.Errorf("GC chart: no case has GC mark figures: %w", ErrNoData)
+		return fmt.Errorf("GC chart: no case has GC CPU figures: %w", ErrNoData)
 	}
 	types := map[model.Type]bool{}
 	var slowest, biggest float64
 	for _, r := range rows {
 		types[r.Type] = true
-		slowest = max(slowest, r.GCMarkNsPerInstanceQ3, r.GCMarkNsPerInstance)
+		slowest = max(slowest, r.GCCPUNsPerInstanceQ3, r.GCCPUNsPerInstance)
 		biggest = max(biggest, r.BytesPerInstance)
 	}
 	unit, div := model.NsScale(slowest)
 	p := newPlot(
-		"Bytes per instance against the GC's mark time",
-		"mark time per instance per cycle ("+unit+"): median, bar from Q1 to Q3",
+		"Bytes per instance against the GC's CPU time",
+		"GC CPU time per instance per cycle ("+unit+"): median, bar from Q1 to Q3",
 		"bytes per instance (B)",
 	)
 	p.Add(plotter.NewGrid())
@@ -55,7 +55,7 @@ func GCChart(w io.Writer, rs *model.Results) error {
 		if len(types) > 1 {
 			label = string(r.Type) + " " + label
 		}
-		pts = append(pts, point{x: r.GCMarkNsPerInstance / div, low: r.GCMarkNsPerInstanceQ1 / div, high: r.GCMarkNsPerInstanceQ3 / div,
+		pts = append(pts, point{x: r.GCCPUNsPerInstance / div, low: r.GCCPUNsPerInstanceQ1 / div, high: r.GCCPUNsPerInstanceQ3 / div,
 			y: r.BytesPerInstance, label: label, series: SeriesOf(r)})
 	}
 	legend, err := addPoints(p, pts)
