@@ -238,28 +238,18 @@ var Columns = []Column{
 		}
 		return exact(float64(m.ScanBuilds))
 	}),
-	instanceFigure("gc_cpu_ns_per_instance", "GC CPU/cycle", Nanoseconds, everywhere|InDefaultTable, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstance }, true)),
-	instanceFigure("gc_cpu_ns_per_instance_q1", "GC CPU Q1", Nanoseconds, inFiles, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ1 }, false)),
-	instanceFigure("gc_cpu_ns_per_instance_q3", "GC CPU Q3", Nanoseconds, inFiles, cpuFigure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ3 }, false)),
+	instanceFigure("gc_cpu_ns_per_instance", "GC CPU/cycle", Nanoseconds, everywhere|InDefaultTable, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstance }, true)),
+	instanceFigure("gc_cpu_ns_per_instance_q1", "GC CPU Q1", Nanoseconds, inFiles, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ1 }, false)),
+	instanceFigure("gc_cpu_ns_per_instance_q3", "GC CPU Q3", Nanoseconds, inFiles, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ3 }, false)),
 	{Name: "gc_cpu_samples_ns", Unit: List, Show: InJSON},
-	instanceFigure("gc_cpu_resolution_ns_per_instance", "GC CPU resolution", Nanoseconds, inFiles, func(m *Measurement) Cell {
-		if len(m.GCCPUSamplesNs) == 0 {
-			return Cell{State: Unknown}
-		}
-		return exact(m.GCCPUResolution)
-	}),
+	instanceFigure("gc_cpu_resolution_ns_per_instance", "GC CPU resolution", Nanoseconds, inFiles, cpuTimes.resolutionCell),
 	{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: Text, Show: inFiles,
 		Instance: func(r *Result) Cell { return words(r.GCCPUUnavailable) }},
-	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, InTable|inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
-	instanceFigure("gc_mark_ns_per_instance_q1", "GC mark Q1", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ1 }, false)),
-	instanceFigure("gc_mark_ns_per_instance_q3", "GC mark Q3", Nanoseconds, inFiles, markFigure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ3 }, false)),
+	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, InTable|inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
+	instanceFigure("gc_mark_ns_per_instance_q1", "GC mark Q1", Nanoseconds, inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ1 }, false)),
+	instanceFigure("gc_mark_ns_per_instance_q3", "GC mark Q3", Nanoseconds, inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ3 }, false)),
 	{Name: "gc_mark_samples_ns", Unit: List, Show: InJSON},
-	instanceFigure("gc_mark_resolution_ns_per_instance", "GC mark resolution", Nanoseconds, inFiles, func(m *Measurement) Cell {
-		if len(m.GCMarkSamplesNs) == 0 {
-			return Cell{State: Unknown}
-		}
-		return exact(m.GCMarkResolution)
-	}),
+	instanceFigure("gc_mark_resolution_ns_per_instance", "GC mark resolution", Nanoseconds, inFiles, markTimes.resolutionCell),
 	instanceFigure("sizeof_bytes", "sizeof", Bytes, everywhere, func(m *Measurement) Cell { return exact(float64(m.SizeofBytes)) }).
 		markdown("sizeof B"),
 	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: Bytes, Show: inTables | InDefaultTable,
@@ -461,34 +451,41 @@ func resolved(v, resolution, bound float64) Cell {
 	return c
 }
 
-// markFigure reads one of the mark-time figures: unknown in a file
-// older than them (no samples); the median, when withResolution, is
+// cycleTimes are the samples and resolution of one per-cycle GC time:
+// the CPU time of the collections, or the runtime's mark estimate.
+type cycleTimes struct {
+	samples    func(*Measurement) []float64
+	resolution func(*Measurement) float64
+}
+
+var (
+	cpuTimes  = cycleTimes{func(m *Measurement) []float64 { return m.GCCPUSamplesNs }, func(m *Measurement) float64 { return m.GCCPUResolution }}
+	markTimes = cycleTimes{func(m *Measurement) []float64 { return m.GCMarkSamplesNs }, func(m *Measurement) float64 { return m.GCMarkResolution }}
+)
+
+// figure reads one of the figures of ct: unknown in a file older than
+// them, or where they were not measured (no samples: the CPU time of a
+// system memprof does not read); the median, when withResolution, is
 // NearZero within its resolution.
-func markFigure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
+func (ct cycleTimes) figure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
 	return func(m *Measurement) Cell {
 		switch {
-		case len(m.GCMarkSamplesNs) == 0:
+		case len(ct.samples(m)) == 0:
 			return Cell{State: Unknown}
 		case withResolution:
-			return resolved(get(m), m.GCMarkResolution, math.Inf(1))
+			return resolved(get(m), ct.resolution(m), math.Inf(1))
 		}
 		return exact(get(m))
 	}
 }
 
-// cpuFigure reads one of the GC CPU figures: unknown in a file older
-// than them, or where the CPU time could not be read (no samples); the
-// median, when withResolution, is NearZero within its resolution.
-func cpuFigure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
-	return func(m *Measurement) Cell {
-		switch {
-		case len(m.GCCPUSamplesNs) == 0:
-			return Cell{State: Unknown}
-		case withResolution:
-			return resolved(get(m), m.GCCPUResolution, math.Inf(1))
-		}
-		return exact(get(m))
+// resolutionCell reads the resolution of ct's figures: unknown without
+// samples.
+func (ct cycleTimes) resolutionCell(m *Measurement) Cell {
+	if len(ct.samples(m)) == 0 {
+		return Cell{State: Unknown}
 	}
+	return exact(ct.resolution(m))
 }
 
 // recorded is a figure that 0 means was not recorded.
