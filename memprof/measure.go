@@ -58,7 +58,9 @@ func funcName(f any) string {
 // the case is then profiled at N. Other goroutines' allocations also
 // disturb the HeapAlloc, RSS and off-heap cross-checks, and the figures
 // of a collection whose structure grows in steps (a map), which come
-// from that live heap; for those, MeasureInChild gives a clean process.
+// from that live heap; and their allocations and CPU time during the GC
+// pass count in its scan and CPU figures. For those, MeasureInChild gives
+// a clean process.
 //
 // The instances are released before Measure returns; the Result retains
 // nothing of them.
