@@ -14,10 +14,36 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// BenchUnits are the units of the instances lines, with their metadata:
-// the figures are exact (a repeated run does not add confidence), and
-// lower is better.
-var BenchUnits = []string{"B/instance", "allocs/instance"}
+// BenchUnits are the units of the instances lines (the Bench units of
+// model.Figures' instance figures), with their metadata: the figures are
+// exact (a repeated run does not add confidence), and lower is better.
+var BenchUnits = benchUnits(model.RowInstances)
+
+// benchFigures are the figures of kind with a unit in the Go benchmark
+// format (model.Figure.Bench).
+func benchFigures(kind model.RowKind) []*model.Figure {
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Bench != "" })
+}
+
+func benchUnits(kind model.RowKind) []string {
+	var out []string
+	for _, f := range benchFigures(kind) {
+		out = append(out, f.Bench)
+	}
+	return out
+}
+
+// benchValues are the values of the figures of row among figs that row
+// has, in order.
+func benchValues(figs []*model.Figure, row model.FigureRow) []benchfmt.Value {
+	var out []benchfmt.Value
+	for _, f := range figs {
+		if v, ok := f.Value(row); ok {
+			out = append(out, benchfmt.Value{Value: v, Unit: f.Bench})
+		}
+	}
+	return out
+}
 
 // EstimatedSample is the sample duration Bench assumes for a results file
 // written before samples_iters was recorded, to estimate each sample's
@@ -48,9 +74,9 @@ const EstimatedSample = 100 * time.Millisecond
 //     first line only: one exact figure, not ten copies of it, which
 //     benchstat would find significantly different from another run's
 //     by any amount; one whose allocation varies (it depends on
-//     scheduling) has each sample's on its line. The median CPU time per
-//     op has no line: the results keep no CPU time per sample, and one
-//     value would read as one sample.
+//     scheduling) has each sample's on its line (model.Figure.PerSample).
+//     The median CPU time per op has no line: the results keep no CPU
+//     time per sample, and one value would read as one sample.
 //
 // For a results file written before samples_iters, each sample's calls
 // are estimated as EstimatedSample divided by its ns/op, and a comment
@@ -64,8 +90,12 @@ const EstimatedSample = 100 * time.Millisecond
 // which benchfmt.Writer cannot do (it writes one key per line);
 // benchfmt.Reader reads them back as the same metadata. Failed cases and
 // unavailable combinations have no line: the format has no way to say
-// "not measured".
+// "not measured". Two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bench(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
 		for _, u := range BenchUnits {
 			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
@@ -86,10 +116,7 @@ func Bench(w io.Writer, rs *model.Results) error {
 			Config: config,
 			Name:   benchfmt.Name("Instances/" + r.Key.BenchName()),
 			Iters:  r.N,
-			Values: []benchfmt.Value{
-				{Value: r.BytesPerInstance, Unit: "B/instance"},
-				{Value: r.AllocsPerInstance, Unit: "allocs/instance"},
-			},
+			Values: benchValues(benchFigures(model.RowInstances), &r),
 		}
 		if err := bw.Write(res); err != nil {
 			return err
@@ -100,21 +127,33 @@ func Bench(w io.Writer, rs *model.Results) error {
 			continue
 		}
 		name := benchfmt.Name("Throughput/" + t.Key.BenchName())
+		// The time has one line per sample; the other figures (what one
+		// call allocates) are on the first line, or on every line, each
+		// sample's, where they vary from sample to sample.
+		var others []*model.Figure
+		for _, f := range benchFigures(model.RowThroughput) {
+			if f != timeFigure {
+				others = append(others, f)
+			}
+		}
 		perSample := t.AllocsVary()
+		rest := benchValues(others, &t)
 		for i, s := range benchSamples(&t) {
 			res := &benchfmt.Result{
 				Config: config,
 				Name:   name,
 				Iters:  s.iters,
-				Values: []benchfmt.Value{{Value: s.ns, Unit: "ns/op"}},
+				Values: []benchfmt.Value{{Value: s.ns, Unit: timeFigure.Bench}},
 			}
 			switch {
 			case perSample:
-				res.Values = append(res.Values, benchfmt.Value{Value: t.SamplesBytesPerOp[i], Unit: "B/op"},
-					benchfmt.Value{Value: t.SamplesAllocsPerOp[i], Unit: "allocs/op"})
+				for _, f := range others {
+					if vs := f.PerSampleOf(&t); i < len(vs) {
+						res.Values = append(res.Values, benchfmt.Value{Value: vs[i], Unit: f.Bench})
+					}
+				}
 			case i == 0:
-				res.Values = append(res.Values, benchfmt.Value{Value: t.BytesPerOp, Unit: "B/op"},
-					benchfmt.Value{Value: t.AllocsPerOp, Unit: "allocs/op"})
+				res.Values = append(res.Values, rest...)
 			}
 			if err := bw.Write(res); err != nil {
 				return err
@@ -123,6 +162,10 @@ func Bench(w io.Writer, rs *model.Results) error {
 	}
 	return nil
 }
+
+// timeFigure is the figure of an operation's lines: its time, one line
+// per sample.
+var timeFigure = model.FigureNamed("ns_per_op_median")
 
 // benchSample is one line of an operation: its iterations and ns/op.
 type benchSample struct {

@@ -10,43 +10,18 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// instanceMetric is one figure of an instance row that the dashboards
-// chart: its unit (github-action-benchmark's entry is named by it) and
-// Bencher measure, how it was obtained (the exports' label), and how to
-// read it: the figure, its resolution (0 for an exact figure), and false
-// when the row lacks it (a file older than the figure). A new
-// per-instance figure is one more line of instanceMetrics.
-type instanceMetric struct {
-	unit    string
-	measure string // Bencher's measure slug
-	how     string
-	value   func(*model.Result) (v, resolution float64, ok bool)
-	format  func(float64) string // the resolution, for labels
-}
-
-// instanceMetrics are the figures exported per measured instance case, in
-// order: the bytes and objects, exact (a heap profile at MemProfileRate
-// 1); the collector's scan bytes and the CPU time of its collections,
-// runtime and system readings known to a resolution. The runtime's
-// estimate of mark time is not exported: a busy machine inflates it.
-var instanceMetrics = []instanceMetric{
-	{"B/instance", "bytes-per-instance", "exact (heap profile at MemProfileRate=1)",
-		func(r *model.Result) (float64, float64, bool) { return r.BytesPerInstance, 0, true }, nil},
-	{"allocs/instance", "allocs-per-instance", "exact (heap profile at MemProfileRate=1)",
-		func(r *model.Result) (float64, float64, bool) { return r.AllocsPerInstance, 0, true }, nil},
-	{"scan B/instance", "scan-bytes-per-instance", "runtime/metrics /gc/scan/heap:bytes after forced collections, live minus holder",
-		func(r *model.Result) (float64, float64, bool) {
-			return r.ScanBytesPerInstance, r.ScanResolution, r.ScanResolution > 0
-		}, model.FormatBytes},
-	{"GC CPU ns/instance", "gc-cpu-ns-per-instance", "the process's CPU time across forced collections (the OS's accounting), median per cycle, live minus holder",
-		func(r *model.Result) (float64, float64, bool) {
-			return r.GCCPUNsPerInstance, r.GCCPUResolution, len(r.GCCPUSamplesNs) > 0
-		}, model.FormatNs},
-}
+// The figures the dashboards chart are those of model.Figures with a
+// Dashboard unit (github-action-benchmark's entry is named by it) or a
+// Bencher measure, read with model.Figure.Value: a figure a row lacks (a
+// file older than it) has no entry. Each is labelled with how it was
+// obtained (its entry's Obtained). The exact per-instance figures have no
+// range; a figure read to a resolution (the GC scan bytes and CPU time)
+// is Published, with the resolution as its range; an operation's time,
+// the median of samples, has its quartiles as its range.
 
 // Published is the figure v of resolution r as the exports write it: 0
-// when it is within its resolution of zero, or below zero (a difference of
-// readings a little under the baseline), so that a chart never shows
+// when it is within its resolution of zero, or below zero (a difference
+// of readings a little under the baseline), so that a chart never shows
 // noise as a figure nor a ratio to it; v otherwise. An exact figure (r of
 // 0) is written as it is.
 func Published(v, resolution float64) float64 {
@@ -56,21 +31,36 @@ func Published(v, resolution float64) float64 {
 	return v
 }
 
-// label is the entry's account of how m was obtained: exact, or read to
-// a resolution of r.
-func (m instanceMetric) label(r float64) string {
-	if m.format == nil {
-		return m.how
+// obtained says how f was obtained in a row where its resolution is res:
+// exact, or a reading known to res per instance. It never calls a figure
+// with a resolution exact.
+func obtained(f *model.Figure, res float64) string {
+	if f.Resolution == "" {
+		return "exact: " + f.Obtained
 	}
-	return m.how + ", resolution " + m.format(r) + " per instance"
+	return f.Obtained + "; resolution " + f.Unit.Format(res) + " per instance"
 }
 
-// timeUnit is the unit of an operation's time, and latency Bencher's
-// built-in measure of it (in nanoseconds).
-const (
-	timeUnit = "ns/op"
-	latency  = "latency"
-)
+// dashboardFigures are the figures of kind with a Dashboard unit, or
+// with a Bencher measure (bencher set).
+func dashboardFigures(kind model.RowKind, bencher bool) []*model.Figure {
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return !bencher && f.Dashboard != "" || bencher && f.Bencher != "" })
+}
+
+// quartilesOf returns the first and third quartiles of the samples f is
+// the median of in row, where row has them.
+func quartilesOf(f *model.Figure, row model.FigureRow) (q1, q3 float64, ok bool) {
+	if f.Summary != model.SummaryMedian {
+		return 0, 0, false
+	}
+	f1, f3 := f.Sibling(model.SummaryQ1), f.Sibling(model.SummaryQ3)
+	if f1 == nil || f3 == nil {
+		return 0, 0, false
+	}
+	q1, ok1 := f1.Value(row)
+	q3, ok3 := f3.Value(row)
+	return q1, q3, ok1 && ok3
+}
 
 // ActionBenchmarkEntry is one entry of github-action-benchmark's
 // customSmallerIsBetter input.
@@ -90,10 +80,11 @@ type ActionBenchmarkEntry struct {
 }
 
 // ActionBenchmarkEntries returns the entries of rs for
-// github-action-benchmark, one per figure of each measured case (see
-// instanceMetrics; a figure read to a resolution is Published, with the
-// resolution as its range) and one per timed operation (its median
-// ns/op), in the one ordering of keys.
+// github-action-benchmark, one per figure with a Dashboard unit of each
+// measured case (bytes and allocations per instance, and the GC scan
+// bytes and CPU time where the row has them: Published, with their
+// resolution as range) and of each timed operation (its median ns/op), in
+// the one ordering of keys.
 func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
 	machine := ""
@@ -101,37 +92,39 @@ func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 		machine = "; machine " + rs.Env.Machine
 	}
 	for _, r := range sortedInstances(rs) {
-		if r.Error != "" {
-			continue
-		}
-		for _, m := range instanceMetrics {
-			v, res, ok := m.value(&r)
+		for _, f := range dashboardFigures(model.RowInstances, false) {
+			v, ok := f.Value(&r)
 			if !ok {
 				continue
 			}
+			res := f.ResolutionOf(&r)
 			e := ActionBenchmarkEntry{
-				Name:  entryName(r.Key, m.unit),
-				Unit:  m.unit,
+				Name:  entryName(r.Key, f.Dashboard),
+				Unit:  f.Dashboard,
 				Value: Published(v, res),
-				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + m.label(res) + machine,
+				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + obtained(f, res) + machine,
 			}
 			if res > 0 {
-				e.Range = "± " + m.format(res)
+				e.Range = "± " + f.Unit.Format(res)
 			}
 			out = append(out, e)
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
-		if t.Error != "" {
-			continue
+		for _, f := range dashboardFigures(model.RowThroughput, false) {
+			v, ok := f.Value(&t)
+			if !ok {
+				continue
+			}
+			e := ActionBenchmarkEntry{Name: entryName(t.Key, f.Dashboard), Unit: f.Dashboard, Value: v, Extra: strings.TrimPrefix(machine, "; ")}
+			if q1, q3, ok := quartilesOf(f, &t); ok {
+				e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
+			}
+			if f.Summary == model.SummaryMedian {
+				e.Extra = "median of " + samples(t.Samples) + machine
+			}
+			out = append(out, e)
 		}
-		out = append(out, ActionBenchmarkEntry{
-			Name:  entryName(t.Key, timeUnit),
-			Unit:  timeUnit,
-			Value: t.NsPerOpMedian,
-			Range: "Q1–Q3 " + model.FormatNs(t.NsPerOpQ1) + " – " + model.FormatNs(t.NsPerOpQ3),
-			Extra: "median of " + samples(t.Samples) + machine,
-		})
 	}
 	return out
 }
@@ -146,15 +139,19 @@ func samples(n int) string {
 }
 
 // GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter.
+// array github-action-benchmark reads with tool: customSmallerIsBetter;
+// two cases with one name are an error (ErrAmbiguousNames).
 func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, ActionBenchmarkEntries(rs))
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:
-// its value and, for a time, the quartiles as its bounds, for a figure
-// read to a resolution the value less and plus the resolution (never
-// below 0).
+// its value and, for a time, the quartiles as its bounds; for a figure
+// read to a resolution, the value less and plus the resolution, never
+// below 0.
 type BencherMetric struct {
 	Value      float64  `json:"value"`
 	LowerValue *float64 `json:"lower_value,omitempty"`
@@ -162,46 +159,57 @@ type BencherMetric struct {
 }
 
 // BencherMetrics returns rs in Bencher Metric Format: for each measured
-// case, by its key's bench name, the measures bytes-per-instance and
-// allocs-per-instance, and, where the row has them,
-// scan-bytes-per-instance and gc-cpu-ns-per-instance (see
-// instanceMetrics: Published, with the resolution as the bounds); for
-// each timed operation, Bencher's built-in latency (ns) with the median
-// as value and the first and third quartiles as bounds.
+// case, by its key's bench name, the measures of its figures with a
+// Bencher measure that the row has (bytes-per-instance,
+// allocs-per-instance, scan-bytes-per-instance, gc-cpu-ns-per-instance:
+// the last two Published, their resolution as bounds); for each timed
+// operation, Bencher's built-in latency (ns) with the median as value and
+// the first and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			continue
 		}
-		ms := map[string]BencherMetric{}
-		for _, m := range instanceMetrics {
-			v, res, ok := m.value(&r)
-			if !ok {
-				continue
-			}
-			bm := BencherMetric{Value: Published(v, res)}
-			if res > 0 {
-				lo, hi := max(bm.Value-res, 0), bm.Value+res
-				bm.LowerValue, bm.UpperValue = &lo, &hi
-			}
-			ms[m.measure] = bm
-		}
-		out[r.Key.BenchName()] = ms
+		out[r.Key.BenchName()] = bencherMeasures(model.RowInstances, &r)
 	}
 	for _, t := range sortedThroughput(rs) {
 		if t.Error != "" {
 			continue
 		}
-		q1, q3 := t.NsPerOpQ1, t.NsPerOpQ3
-		out[t.Key.BenchName()] = map[string]BencherMetric{latency: {Value: t.NsPerOpMedian, LowerValue: &q1, UpperValue: &q3}}
+		out[t.Key.BenchName()] = bencherMeasures(model.RowThroughput, &t)
 	}
 	return out
 }
 
+// bencherMeasures are the measures of row, a row of kind.
+func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]BencherMetric {
+	ms := map[string]BencherMetric{}
+	for _, f := range dashboardFigures(kind, true) {
+		v, ok := f.Value(row)
+		if !ok {
+			continue
+		}
+		res := f.ResolutionOf(row)
+		m := BencherMetric{Value: Published(v, res)}
+		if res > 0 {
+			lo, hi := max(m.Value-res, 0), m.Value+res
+			m.LowerValue, m.UpperValue = &lo, &hi
+		} else if q1, q3, ok := quartilesOf(f, row); ok {
+			m.LowerValue, m.UpperValue = &q1, &q3
+		}
+		ms[f.Bencher] = m
+	}
+	return ms
+}
+
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json.
+// bencher run --adapter json; two cases with one name are an error
+// (ErrAmbiguousNames).
 func Bencher(w io.Writer, rs *model.Results) error {
+	if err := checkNames(rs); err != nil {
+		return err
+	}
 	return writeJSON(w, BencherMetrics(rs))
 }
 

@@ -1,8 +1,10 @@
 package export
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memprof/memprof/model"
 )
@@ -54,4 +56,41 @@ func Failed(rs *model.Results) []model.Key {
 		}
 	}
 	return out
+}
+
+// ErrAmbiguousNames is wrapped by the error of every format for results
+// in which two measured cases have one export name (their keys' bench
+// name): a dashboard would keep one figure for both, or show two entries
+// under one name. Cases of the library API's are named by their names,
+// their words joined with _, so "my key" and "my  key" (or "my_key")
+// collide.
+var ErrAmbiguousNames = errors.New("two cases have one export name")
+
+// checkNames returns an error wrapping ErrAmbiguousNames, naming each
+// pair, when two measured cases of rs have one bench name.
+func checkNames(rs *model.Results) error {
+	seen := map[string]model.Key{}
+	var clashes []string
+	add := func(k model.Key) {
+		n := k.BenchName()
+		if prev, ok := seen[n]; ok && prev != k {
+			clashes = append(clashes, fmt.Sprintf("%q and %q are both exported as %q", prev.String(), k.String(), n))
+			return
+		}
+		seen[n] = k
+	}
+	for _, r := range sortedInstances(rs) {
+		if r.Error == "" {
+			add(r.Key)
+		}
+	}
+	for _, t := range sortedThroughput(rs) {
+		if t.Error == "" {
+			add(t.Key)
+		}
+	}
+	if len(clashes) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: rename one of each (an export name joins a name's words with _)", ErrAmbiguousNames, strings.Join(clashes, "; "))
 }

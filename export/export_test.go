@@ -2,6 +2,8 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"path/filepath"
 	"strings"
@@ -159,6 +161,98 @@ func TestFailed(t *testing.T) {
 	}
 }
 
+// TestExportLeavesOutUnknownFigures: a figure the results file lacks
+// (missing or null: a file older than the figure) has no entry in any
+// format, never a 0: the scan bytes of a cache, what one call of an
+// operation allocates.
+func TestExportLeavesOutUnknownFigures(t *testing.T) {
+	var buf bytes.Buffer
+	if err := timed(t, 1, false).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	cache := d["instances"].([]any)[2].(map[string]any)
+	cache["scan_bytes_per_instance"] = nil
+	sign := d["throughput"].([]any)[0].(map[string]any)
+	delete(sign, "bytes_per_op")
+	sign["allocs_per_op"] = nil
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := model.DecodeResults(data, "r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheName := rs.Instances[2].Key.BenchName()
+	signName := rs.Throughput[0].Key.BenchName()
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var out bytes.Buffer
+			if err := Write(&out, rs, f); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(out.String(), "\n") {
+				switch {
+				case strings.Contains(line, cacheName) && strings.Contains(line, "scan"):
+					t.Errorf("the cache's unknown scan bytes exported: %s", line)
+				case strings.Contains(line, "Throughput/"+signName) && (strings.Contains(line, "B/op") || strings.Contains(line, "allocs/op")):
+					t.Errorf("sign's unknown allocations exported: %s", line)
+				}
+			}
+			if f == BencherMetricFormat {
+				ms := BencherMetrics(rs)[cacheName]
+				_, scan := ms["scan-bytes-per-instance"]
+				_, bytes := ms["bytes-per-instance"]
+				if scan || !bytes {
+					t.Errorf("the cache's measures: got %v, want bytes-per-instance and no scan-bytes-per-instance", ms)
+				}
+			}
+		})
+	}
+}
+
+// TestExportNamesUnambiguous: two cases whose export names would be one
+// (cases of the library API's whose names differ only in white space, or
+// in white space against _) are refused by every format, naming both,
+// rather than one figure kept for two cases or two entries under one
+// name; distinct names export.
+func TestExportNamesUnambiguous(t *testing.T) {
+	custom := func(names ...string) *model.Results {
+		rs := &model.Results{Schema: model.Schema}
+		for _, n := range names {
+			rs.Instances = append(rs.Instances, model.Result{Key: model.Key{Name: n, Layout: "pointer"}, Measurement: model.Measurement{N: 10, BytesPerInstance: 8, AllocsPerInstance: 1}})
+		}
+		return rs
+	}
+	tests := []struct {
+		name  string
+		rs    *model.Results
+		clash string // "": exported
+	}{
+		{"distinct", custom("my key", "my other key"), ""},
+		{"one space and two", custom("my key", "my  key"), `"my  key" and "my key" are both exported as "my_key"`},
+		{"a tab", custom("my\tkey", "my key"), `are both exported as "my_key"`},
+		{"white space and _", custom("my key", "my_key"), `"my key" and "my_key" are both exported as "my_key"`},
+	}
+	for _, tt := range tests {
+		for _, f := range Formats {
+			t.Run(tt.name+"/"+string(f), func(t *testing.T) {
+				err := Write(new(bytes.Buffer), tt.rs, f)
+				switch {
+				case tt.clash == "" && err != nil:
+					t.Errorf("got %v, want exported", err)
+				case tt.clash != "" && (!errors.Is(err, ErrAmbiguousNames) || !strings.Contains(err.Error(), tt.clash)):
+					t.Errorf("got %v, want ErrAmbiguousNames saying %s", err, tt.clash)
+				}
+			})
+		}
+	}
+}
+
 // TestPublished: a figure within its resolution of zero, or below zero,
 // is written as 0; beyond it, as it is; an exact figure as it is.
 func TestPublished(t *testing.T) {
@@ -185,8 +279,8 @@ func TestPublished(t *testing.T) {
 func TestExportsPublishNoNoise(t *testing.T) {
 	rs := timed(t, 1, false)
 	resolutionUnits := map[string]bool{}
-	for _, m := range instanceMetrics {
-		resolutionUnits[m.unit] = m.format != nil
+	for _, f := range dashboardFigures(model.RowInstances, false) {
+		resolutionUnits[f.Dashboard] = f.Resolution != ""
 	}
 	for _, e := range ActionBenchmarkEntries(rs) {
 		read, ok := resolutionUnits[e.Unit]
@@ -204,20 +298,20 @@ func TestExportsPublishNoNoise(t *testing.T) {
 		}
 	}
 	for bench, ms := range BencherMetrics(rs) {
-		for _, m := range instanceMetrics {
-			bm, ok := ms[m.measure]
+		for _, f := range dashboardFigures(model.RowInstances, true) {
+			bm, ok := ms[f.Bencher]
 			if !ok {
 				continue
 			}
 			if bm.Value < 0 {
-				t.Errorf("%s %s: value %v, want none below 0", bench, m.measure, bm.Value)
+				t.Errorf("%s %s: value %v, want none below 0", bench, f.Bencher, bm.Value)
 			}
 			hasBounds := bm.LowerValue != nil && bm.UpperValue != nil
-			if hasBounds != (m.format != nil) {
-				t.Errorf("%s %s: bounds %v, want them exactly for a figure read to a resolution", bench, m.measure, hasBounds)
+			if hasBounds != (f.Resolution != "") {
+				t.Errorf("%s %s: bounds %v, want them exactly for a figure read to a resolution", bench, f.Bencher, hasBounds)
 			}
 			if hasBounds && (*bm.LowerValue < 0 || *bm.LowerValue > bm.Value || *bm.UpperValue < bm.Value) {
-				t.Errorf("%s %s: bounds [%v, %v] around %v, want 0 <= lower <= value <= upper", bench, m.measure, *bm.LowerValue, *bm.UpperValue, bm.Value)
+				t.Errorf("%s %s: bounds [%v, %v] around %v, want 0 <= lower <= value <= upper", bench, f.Bencher, *bm.LowerValue, *bm.UpperValue, bm.Value)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -19,94 +20,99 @@ import (
 // Version is the budgets file version this package reads.
 const Version = 1
 
-// Metric is one quantity a budget can bound.
-type Metric int
+// Metric is one quantity a budget can bound: a figure of model.Figures
+// that has a budget key (model.Figure.Budget). Its entry says everything
+// the gate does with it: the rows it reads (instances or operations),
+// its unit, how a limit on it is judged (model.Judge), what a row that
+// lacks it says. A figure given a budget key there is a metric here.
+type Metric struct{ f *model.Figure }
 
-// The metrics, in the order a report lists them.
-const (
-	BytesPerInstance Metric = iota
-	AllocsPerInstance
-	OffheapBytesPerInstance
-	NsPerOp
+// Metrics are the metrics, in the order of model.Figures.
+var Metrics = budgetMetrics()
+
+// The metrics, by the figure they bound.
+var (
+	BytesPerInstance        = metricOf("bytes_per_instance")
+	AllocsPerInstance       = metricOf("allocs_per_instance")
+	OffheapBytesPerInstance = metricOf("offheap_bytes_per_instance")
 	// CHeapBytesPerInstance bounds the C heap (glibc mallinfo2) an
 	// instance keeps: the main figure of a cgo library's context (c-kzg's
 	// setup). A case without a C-heap reading is an Error outcome.
-	CHeapBytesPerInstance
+	CHeapBytesPerInstance = metricOf("c_heap_bytes_per_instance")
 	// The collector's share of an instance: the heap bytes it scans (an
-	// exact figure, to its resolution), the CPU time its threads spend
-	// per cycle (the OS's accounting: a time, judged by the noise rule
-	// like ns/op) and the runtime's estimate of its mark time per cycle
-	// (judged alike, but a busy machine inflates it: it warns and never
-	// fails).
-	ScanBytesPerInstance
-	GCCPUNsPerInstance
-	GCMarkNsPerInstance
-	// What one call of an operation allocates (issue 13): exact, like the
-	// bytes budgets; tied to GOMAXPROCS where the row says the figure
-	// depends on it (Budget.GOMAXPROCS).
-	BytesPerOp
-	AllocsPerOp
+	// exact figure, to its resolution), the CPU time of its cycles (a
+	// time, judged by the noise rule like ns/op) and the runtime's
+	// estimate of its mark time, per cycle (judged alike, but a busy
+	// machine inflates it: it warns and never fails).
+	ScanBytesPerInstance = metricOf("scan_bytes_per_instance")
+	GCCPUNsPerInstance   = metricOf("gc_cpu_ns_per_instance")
+	GCMarkNsPerInstance  = metricOf("gc_mark_ns_per_instance")
+	NsPerOp              = metricOf("ns_per_op_median")
+	// What one call of an operation allocates: exact, like the bytes
+	// budgets; tied to GOMAXPROCS where the row says the figure depends on
+	// it (Budget.GOMAXPROCS).
+	BytesPerOp  = metricOf("bytes_per_op")
+	AllocsPerOp = metricOf("allocs_per_op")
 )
 
-var metricKeys = []string{
-	BytesPerInstance:        "max_bytes_per_instance",
-	AllocsPerInstance:       "max_allocs_per_instance",
-	OffheapBytesPerInstance: "max_offheap_bytes_per_instance",
-	NsPerOp:                 "max_ns_per_op",
-	CHeapBytesPerInstance:   "max_c_heap_bytes_per_instance",
-	ScanBytesPerInstance:    "max_scan_bytes_per_instance",
-	GCCPUNsPerInstance:      "max_gc_cpu_ns_per_instance",
-	GCMarkNsPerInstance:     "max_gc_mark_ns_per_instance",
-	BytesPerOp:              "max_bytes_per_op",
-	AllocsPerOp:             "max_allocs_per_op",
+func budgetMetrics() []Metric {
+	var out []Metric
+	for _, f := range model.Figures {
+		if f.Budget != "" {
+			out = append(out, Metric{f})
+		}
+	}
+	return out
 }
 
-var metricNames = []string{
-	BytesPerInstance:        "bytes per instance",
-	AllocsPerInstance:       "allocs per instance",
-	OffheapBytesPerInstance: "off-heap bytes per instance",
-	NsPerOp:                 "ns per op",
-	CHeapBytesPerInstance:   "C heap bytes per instance",
-	ScanBytesPerInstance:    "GC scan bytes per instance",
-	GCCPUNsPerInstance:      "GC CPU time per instance per cycle",
-	GCMarkNsPerInstance:     "GC mark time (the runtime's estimate) per instance per cycle",
-	BytesPerOp:              "bytes per op",
-	AllocsPerOp:             "allocs per op",
+// metricOf returns the metric of the figure called name, which must have
+// a budget key.
+func metricOf(name string) Metric {
+	f := model.FigureNamed(name)
+	if f.Budget == "" {
+		panic("gate: figure " + name + " has no budget key")
+	}
+	return Metric{f}
 }
+
+// metricKeys are the budget keys of Metrics, in order.
+func metricKeys(keep func(Metric) bool) []string {
+	var keys []string
+	for _, m := range Metrics {
+		if keep == nil || keep(m) {
+			keys = append(keys, m.Key())
+		}
+	}
+	return keys
+}
+
+// Figure is the figure the metric bounds.
+func (m Metric) Figure() *model.Figure { return m.f }
 
 // Key is the metric's key in a budgets file ("max_bytes_per_instance").
-func (m Metric) Key() string { return metricKeys[m] }
+func (m Metric) Key() string { return m.f.Budget }
 
 // String is the metric's name for people ("bytes per instance").
-func (m Metric) String() string { return metricNames[m] }
-
-// Timed reports whether the metric is an operation's time (read from
-// throughput rows) rather than a figure of instances (read from instance
-// rows; the GC mark time is one).
-func (m Metric) Timed() bool { return m == NsPerOp }
+func (m Metric) String() string { return m.f.Title }
 
 // OnOps reports whether the metric bounds operation rows (a time, or
 // what one call allocates) rather than instance rows.
-func (m Metric) OnOps() bool { return m == NsPerOp || m == BytesPerOp || m == AllocsPerOp }
+func (m Metric) OnOps() bool { return m.f.Row == model.RowThroughput }
 
-// IsTime reports whether the metric's values are times: an operation's,
-// the GC CPU time or the GC mark time. They are written with a duration
+// IsTime reports whether the metric's values are times judged over their
+// samples (an operation's, the GC mark time): written with a duration
 // unit, judged by the noise rule (median against the interquartile
-// range) and updated with headroom.
+// range), given a min_delta noise floor, and updated with headroom.
 func (m Metric) IsTime() bool {
-	return m == NsPerOp || m == GCMarkNsPerInstance || m == GCCPUNsPerInstance
+	return m.f.Judge == model.JudgeNoise || m.f.Judge == model.JudgeEstimate
 }
+
+// Timed reports whether the metric is an operation's time (read from
+// throughput rows: none when timing was not available).
+func (m Metric) Timed() bool { return m.OnOps() && m.IsTime() }
 
 // Unit is the unit of the metric's values.
-func (m Metric) Unit() model.Unit {
-	switch m {
-	case NsPerOp, GCMarkNsPerInstance, GCCPUNsPerInstance:
-		return model.Nanoseconds
-	case AllocsPerInstance, AllocsPerOp:
-		return model.Count
-	}
-	return model.Bytes
-}
+func (m Metric) Unit() model.Unit { return m.f.Unit }
 
 // Format renders a value of the metric for people, with its unit
 // (model.Unit.Format): "192 B", "1", "2.081 ms".
@@ -135,12 +141,17 @@ type Budget struct {
 	// max_allocs_per_op hold for, on operations whose allocations depend
 	// on the cores (model.OpCost.CoresDependent); 0 when not given.
 	GOMAXPROCS int
+	// Optional lets the results lack cases the budget selects (optional:
+	// true): Check reports each as a Skip instead of an Error. Cases the
+	// results have are checked as ever.
+	Optional bool
 
-	// Expires, when not zero, is the last day the budget holds (UTC):
-	// afterwards it fails (see waiver.go). ExpiresLine is its line in the
-	// file; Issue links the issue that tracks the waiver. MinDelta is a
-	// time budget's noise floor.
+	// Expires, when set (HasExpiry), is the last day the budget holds
+	// (UTC): afterwards it fails (see waiver.go). ExpiresLine is its line
+	// in the file; Issue links the issue that tracks the waiver. MinDelta
+	// is a time budget's noise floor.
 	Expires      time.Time
+	ExpiresSet   bool // Expires was given (see HasExpiry)
 	ExpiresLine  int
 	Issue        string
 	MinDelta     NoiseFloor
@@ -275,9 +286,22 @@ func ReadFileLimit(path string, limit int64) (*File, error) {
 func Parse(path string, data []byte) (*File, error) {
 	p := &parser{path: path}
 	f := &File{Path: path, src: data}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
+	}
+	// One document per file: a second (after ---) would be ignored, and a
+	// budgets file assembled from two would check only the first.
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, fmt.Errorf("%w: %s:%d: a second YAML document starts here (---), and it is not valid YAML (%v): a budgets file is one document; put every budget in the first one's budgets list",
+			ErrInvalid, path, secondDocumentLine(data), err)
+	default:
+		return nil, fmt.Errorf("%w: %s:%d: a second YAML document starts here (---): a budgets file is one document; put every budget in the first one's budgets list",
+			ErrInvalid, path, next.Line)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty file: want version: %d and a list of budgets", ErrInvalid, path, Version)
@@ -384,16 +408,26 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		"reason": func(k, v *yaml.Node) { b.Reason = p.text(k, v) },
 		"gomaxprocs": func(k, v *yaml.Node) {
 			n, err := strconv.Atoi(strings.TrimSpace(v.Value))
-			if v.Kind != yaml.ScalarNode || err != nil || n < 1 {
+			switch {
+			case v.Kind != yaml.ScalarNode || err != nil || n < 1:
 				p.errorf(v, "gomaxprocs must be a whole number of at least 1, got %s", kindName(v))
+				return
+			case n > maxGOMAXPROCS:
+				p.errorf(v, "gomaxprocs must be at most %d, got %s", maxGOMAXPROCS, kindName(v))
 				return
 			}
 			b.GOMAXPROCS = n
 		},
+		"optional": func(k, v *yaml.Node) {
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				p.errorf(v, "optional must be true or false, got %s", kindName(v))
+				return
+			}
+			b.Optional = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		},
 	}
 	p.waiverKeys(b, handlers)
-	for m := range metricKeys {
-		m := Metric(m)
+	for _, m := range Metrics {
 		handlers[m.Key()] = func(k, v *yaml.Node) {
 			if l, ok := p.limit(m, k, v); ok {
 				b.Limits = append(b.Limits, l)
@@ -405,7 +439,7 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		return nil
 	}
 	if len(b.Limits) == 0 {
-		p.errorf(n, "budget has no limit: set one or more of %s", strings.Join(metricKeys, ", "))
+		p.errorf(n, "budget has no limit: set one or more of %s", strings.Join(metricKeys(nil), ", "))
 		return nil
 	}
 	var timed, memory bool
@@ -428,8 +462,8 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		p.errorf(at, "%s bounds operations, which have no layout or scheme: select them by type, lib, repr and op", firstOpKey(b))
 		return nil
 	}
-	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric == BytesPerOp || l.Metric == AllocsPerOp }) {
-		p.errorf(at, "gomaxprocs ties max_bytes_per_op and max_allocs_per_op to a number of cores, and this budget has neither")
+	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric.f.PerGOMAXPROCS }) {
+		p.errorf(at, "gomaxprocs ties %s to a number of cores, and this budget has neither", strings.Join(metricKeys(func(m Metric) bool { return m.f.PerGOMAXPROCS }), " and "))
 		return nil
 	}
 	if !p.checkWaiver(b) {
@@ -472,15 +506,12 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	var val float64
 	var err error
 	hadUnit := false
-	switch m {
-	case NsPerOp, GCMarkNsPerInstance, GCCPUNsPerInstance:
+	switch m.Unit() {
+	case model.Nanoseconds:
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
-	case AllocsPerInstance, AllocsPerOp:
-		val, err = parseNonNegative(strings.TrimSpace(v.Value))
-		if err != nil {
-			err = fmt.Errorf("count %q: %w", v.Value, err)
-		}
+	case model.Count:
+		val, err = ParseCount(v.Value)
 	default:
 		val, err = ParseSize(v.Value)
 		_, perr := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
@@ -568,6 +599,30 @@ func kindName(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "nothing"
+}
+
+// secondDocumentLine returns the line of the marker (---) that starts the
+// second YAML document of src: the second marker when the first document
+// starts with one, else the first.
+func secondDocumentLine(src []byte) int {
+	var markers []int
+	firstContent := 0
+	for i, line := range bytes.Split(src, []byte("\n")) {
+		t := bytes.TrimRight(line, " \t\r")
+		if bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- ")) {
+			markers = append(markers, i+1)
+		}
+		if firstContent == 0 && len(bytes.TrimSpace(t)) > 0 && !bytes.HasPrefix(bytes.TrimSpace(t), []byte("#")) {
+			firstContent = i + 1
+		}
+	}
+	switch {
+	case len(markers) > 1 && markers[0] == firstContent:
+		return markers[1]
+	case len(markers) > 0 && markers[0] != firstContent:
+		return markers[0]
+	}
+	return 0
 }
 
 // lineText returns line (1-based) of src without its newline.

@@ -103,6 +103,33 @@ type CheckOptions struct {
 	// Now is the clock a budget's expires is judged by; nil means
 	// time.Now.
 	Now func() time.Time
+	// Registry, when set, is every case memprof knows (the suites'
+	// registry: its instance entries and operations), each with why it
+	// cannot be measured where it cannot. A budget's selection is then
+	// complete: it selects the registry's cases, not only the results'.
+	// A selector, or a param value of one, that matches no case of the
+	// registry is a Problem; a selected case the results lack (neither
+	// measured nor listed as unavailable) is an Error naming it, or a
+	// Skip when the budget is optional. Cases the registry lists as not
+	// offered or not applying are never lacking. Without a Registry a
+	// budget selects what the results hold.
+	Registry []RegistryCase
+}
+
+// RegistryCase is one case of the registry: its key, and why it cannot
+// be measured (the zero Why when it can; needs-cgo in a build without
+// cgo).
+type RegistryCase struct {
+	Key model.Key
+	Why model.Why
+}
+
+// real reports whether the case exists to be measured somewhere: it is
+// available, or unavailable only in this build (cgo) or for a failure
+// here, not a combination the library does not offer or that does not
+// apply.
+func (c RegistryCase) real() bool {
+	return c.Why.IsZero() || c.Why.Kind != model.NotOffered && c.Why.Kind != model.DoesNotApply
 }
 
 // Check evaluates every limit of f against rs, which should come from a
@@ -117,18 +144,21 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 		now = opts.Now()
 	}
 	rep := &Report{File: f, Now: now}
+	present := presentKeys(rs)
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
 			var outs []Outcome
-			var err error
+			lacking, err := lackingCases(b, l, opts.Registry, present)
 			switch {
-			case l.Metric.Timed():
-				outs, err = checkTime(b, l, rs, opts)
+			case err != nil:
 			case l.Metric.OnOps():
-				outs, err = checkOpMemory(b, l, rs)
+				outs, err = checkOps(b, l, rs, opts)
 			default:
-				outs, err = checkMemory(b, l, rs)
+				outs, err = checkInstances(b, l, rs)
+			}
+			if err != nil && len(lacking) > 0 {
+				outs, err = nil, nil // nothing of it in the results: the lacking cases say so
 			}
 			if err != nil {
 				if !reported {
@@ -137,34 +167,80 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 				}
 				continue
 			}
-			rep.Outcomes = append(rep.Outcomes, expire(b, outs, now)...)
+			rep.Outcomes = append(rep.Outcomes, expire(b, append(outs, lacking...), now)...)
 		}
 	}
 	return rep
 }
 
-func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) {
-		if l.Metric == CHeapBytesPerInstance && r.CHeapBytesPerInstance == nil {
-			o.Status, o.Detail = Error, "no C heap reading: "+orUnknown(r.CHeapUnavailable)
-			return
-		}
-		if gcFigure(o, b, l, r) {
-			return
-		}
-		o.Measured = memoryValue(l.Metric, r)
-		o.Status = Pass
-		if o.Measured > l.Value {
-			o.Status = Fail
-			// The off-heap figure is read in the runtime's 256 KiB
-			// chunks: within its resolution (two chunks over N) of the
-			// budget it may be the reading, not the instances.
-			if l.Metric == OffheapBytesPerInstance && o.Measured-l.Value <= r.OffheapResolution {
-				o.Status = Warn
-				o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance, 512 KiB / N): measure at a larger N to tell", model.FormatBytes(r.OffheapResolution))
+// presentKeys are the keys of rs's rows, measured, failed or listed as
+// unavailable, normalized.
+func presentKeys(rs *model.Results) map[model.Key]bool {
+	keys := map[model.Key]bool{}
+	for _, r := range rs.Instances {
+		keys[r.Key.Normalize()] = true
+	}
+	for _, t := range rs.Throughput {
+		keys[t.Key.Normalize()] = true
+	}
+	for _, u := range rs.Unavailable {
+		keys[u.Key.Normalize()] = true
+	}
+	return keys
+}
+
+// lackingCases expands limit l's budget against the registry (when there
+// is one): an error when the selector, or one of its param values,
+// matches no case of the registry of l's kind (instances or operations);
+// else an outcome for each selected real case the results lack, an Error
+// naming it or, for an optional budget, a Skip.
+func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model.Key]bool) ([]Outcome, error) {
+	if registry == nil {
+		return nil, nil
+	}
+	ofKind := func(sel Selector) []RegistryCase {
+		var out []RegistryCase
+		for _, c := range registry {
+			if c.Key.IsOp() == l.Metric.OnOps() && sel.Matches(c.Key) {
+				out = append(out, c)
 			}
 		}
-	})
+		return out
+	}
+	what := "case"
+	if l.Metric.OnOps() {
+		what = "operation"
+	}
+	selected := ofKind(b.Select)
+	if len(selected) == 0 {
+		return nil, fmt.Errorf("select %s matches no %s memprof knows: run 'memprof list' for the cases there are", b.Select, what)
+	}
+	for _, p := range b.Select.Param {
+		one := b.Select
+		one.Param = []string{p}
+		if len(ofKind(one)) == 0 {
+			return nil, fmt.Errorf("select %s: param %s matches no %s memprof knows: run 'memprof list' for the cases there are", b.Select, p, what)
+		}
+	}
+	var out []Outcome
+	for _, c := range selected {
+		if !c.real() || present[c.Key.Normalize()] {
+			continue
+		}
+		o := Outcome{Budget: b, Limit: l, Case: c.Key.String(), Status: Error,
+			Detail: "selected, but the results do not have it: measure it, or mark the budget optional: true"}
+		if b.Optional {
+			o.Status, o.Detail = Skip, "optional: the results do not have it"
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// checkInstances checks a limit on a figure of instances against the
+// instance rows b selects.
+func checkInstances(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) { judge(o, b, l, r) })
 	var reasons []string
 	var skips []Outcome
 	for _, u := range rs.Unavailable {
@@ -186,45 +262,84 @@ func checkMemory(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 	return nil, fmt.Errorf("select %s matches no measured case", b.Select)
 }
 
-func memoryValue(m Metric, r *model.Result) float64 {
-	switch m {
-	case AllocsPerInstance:
-		return r.AllocsPerInstance
-	case OffheapBytesPerInstance:
-		return r.OffheapBytesPerInstance
-	case CHeapBytesPerInstance:
-		return *r.CHeapBytesPerInstance // checkMemory refuses a row without one
-	}
-	return r.BytesPerInstance
-}
-
-func orUnknown(why string) string {
-	if why == "" {
-		return "not recorded"
-	}
-	return why
-}
-
-func checkTime(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
-	if opts.TimingUnavailable != "" {
+// checkOps checks a limit on a figure of operations (a time, or what one
+// call allocates) against the operation rows b selects. None holds when
+// the results' libraries disagreed; a time none when timing was not
+// available.
+func checkOps(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
+	if l.Metric.Timed() && opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
 	if why := disagreement(rs); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
 	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
-		q, _, err := TimeFigure(t)
-		if err != nil {
-			o.Status, o.Detail = Error, err.Error()
-			return
+		if l.Metric.f.PerGOMAXPROCS && t.CoresDependent {
+			switch {
+			case b.GOMAXPROCS == 0:
+				o.Status, o.Detail = Error, fmt.Sprintf("what one call allocates depends on the cores (measured at GOMAXPROCS %d): say which the budget holds for with gomaxprocs: N", rs.Env.GOMAXPROCS)
+				return
+			case b.GOMAXPROCS != rs.Env.GOMAXPROCS:
+				o.Status, o.Detail = Error, fmt.Sprintf("what one call allocates depends on the cores: measured at GOMAXPROCS %d, the budget holds for gomaxprocs %d", rs.Env.GOMAXPROCS, b.GOMAXPROCS)
+				return
+			}
 		}
-		timeOutcome(o, q, l.Value)
-		noiseFloor(b, l, o)
+		judge(o, b, l, t)
 	})
 	if len(outs) > 0 {
 		return outs, nil
 	}
-	return noOperation(b, l, rs, "timing is not available: the results hold no throughput rows")
+	noRows := "no operation was measured: the results hold no throughput rows"
+	if l.Metric.Timed() {
+		noRows = "timing is not available: the results hold no throughput rows"
+	}
+	return noOperation(b, l, rs, noRows)
+}
+
+// judge holds the figure of limit l in the measured row to the limit, as
+// its entry's Judge says, setting o's figures and status. A row that
+// lacks the figure (a file older than it, a reading the engine could not
+// take) is an Error: a budget is never held by a figure that was not
+// measured.
+func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
+	f := l.Metric.f
+	if f.Judge == model.JudgeNoise || f.Judge == model.JudgeEstimate {
+		q, _, err := SampleFigure(f, row)
+		if err != nil {
+			o.Status, o.Detail = Error, err.Error()
+			return
+		}
+		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
+		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
+		if o.Status == Warn {
+			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
+				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
+		}
+		noiseFloor(b, l, o)
+		if f.Judge == model.JudgeEstimate && o.Status == Fail {
+			o.Status = Warn
+			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " +
+				GCCPUNsPerInstance.Key() + " bounds the collector's CPU time"
+		}
+		return
+	}
+	v, ok := f.Value(row)
+	if !ok {
+		o.Status, o.Detail = Error, f.Missing(row)
+		return
+	}
+	o.Measured, o.Status = v, Pass
+	if v <= l.Value {
+		return
+	}
+	o.Status = Fail
+	// A figure read to a resolution (the off-heap figure in the runtime's
+	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
+	// the reading, not the instances.
+	if res := f.ResolutionOf(row); f.Judge == model.JudgeResolution && v-l.Value <= res {
+		o.Status = Warn
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", model.FormatBytes(res))
+	}
 }
 
 // noOperation is the outcome of an operation limit whose budget selects

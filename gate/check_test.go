@@ -41,11 +41,11 @@ func TestCheckFixtures(t *testing.T) {
 			{5, "PublicKey/blst/affine/pointer", Pass}, {7, "Signature/blst/affine/pointer", Fail},
 		}, nil, false},
 		{"failed-case.yaml", []wantOutcome{
-			{5, "Signature/gnark/affine/pointer", Error}, {7, "{type: G2, lib: blst}", Error},
+			{5, "Signature/gnark/affine/pointer", Error}, {7, "{type: G2, lib: blst, repr: affine, layout: pointer}", Error},
 		}, nil, false},
 		{"no-match.yaml", []wantOutcome{
 			{5, "Signature/blst/affine/pointer", Pass},
-		}, []string{"no-match.yaml:6: select {type: G1, lib: circl} matches no measured case"}, false},
+		}, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}, false},
 		{"time.yaml", []wantOutcome{
 			{5, "Signature/blst/affine op=verify", Pass}, {7, "Signature/blst/affine op=verify", Warn}, {9, "Signature/blst/affine op=verify", Fail},
 		}, nil, false},

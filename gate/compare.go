@@ -199,11 +199,11 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {
 		return nil, &EnvMismatchError{c.EnvDiffs}
 	}
-	var rows []Row
-	rows = append(rows, compareInstances(base, head, opts)...)
-	trows, err := compareOps(base, head, opts, alpha)
-	if err != nil {
-		return nil, err
+	thresholds := &benchmath.Thresholds{CompareAlpha: alpha}
+	rows, errs := compareInstances(base, head, opts, thresholds)
+	trows, terrs := compareOps(base, head, opts, thresholds)
+	if errs = append(errs, terrs...); len(errs) > 0 {
+		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
 	}
 	rows = append(rows, trows...)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Fails && !rows[j].Fails })
@@ -216,21 +216,93 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 	return c, nil
 }
 
-func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
-	metrics := []struct {
-		name, unit string
-		value      func(*model.Result) float64
-		tolerance  float64
-	}{
-		{"bytes/instance", "B", func(r *model.Result) float64 { return r.BytesPerInstance }, opts.ToleranceBytes},
-		{"allocs/instance", "allocs", func(r *model.Result) float64 { return r.AllocsPerInstance }, 0},
+// compared returns the figures of kind that compare judges
+// (model.Figure.Compare), in order.
+func compared(kind model.RowKind) []*model.Figure {
+	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Compare != "" })
+}
+
+// rowUnit is the unit a comparison row names: "B", "ns", and "allocs"
+// for a count (the unit compare's rows have always named).
+func rowUnit(u model.Unit) string {
+	switch u {
+	case model.Bytes:
+		return "B"
+	case model.Nanoseconds:
+		return "ns"
+	case model.Count:
+		return "allocs"
 	}
+	return string(u)
+}
+
+// figureOf is a side's figure f for a row that only it has or only it
+// measured: the median of its samples for a figure judged over them, 0
+// where it has none (a failed row has no figure).
+func figureOf(f *model.Figure, row model.FigureRow) float64 {
+	v, ok := f.Value(row)
+	switch {
+	case !ok:
+		return 0
+	case f.Samples != "":
+		q, _, _ := SampleFigure(f, row)
+		return q.Median
+	}
+	return v
+}
+
+// judgeKnown judges figure f of a case both sides measured where a side
+// lacks it (a file older than the figure), and reports whether it did: a
+// figure only head has is new, one head lacks is missing (failing unless
+// allowMissing), one neither has gives no row (ok false, skip true).
+func judgeKnown(row *Row, f *model.Figure, b, h model.FigureRow, allowMissing bool) (done, skip bool) {
+	bv, bok := f.Value(b)
+	hv, hok := f.Value(h)
+	switch {
+	case bok && hok:
+		return false, false
+	case !bok && !hok:
+		return true, true
+	case !hok:
+		row.Change, row.Base, row.Fails = Missing, bv, !allowMissing
+		row.Note = "head lacks " + f.Name
+	default:
+		row.Change, row.Head = New, hv
+		row.Note = "base lacks " + f.Name
+	}
+	return true, false
+}
+
+// judgeFigure judges figure f of a case both sides measured: missing or
+// new where one side lacks it (skip where neither has it), over the
+// samples for a figure judged over them, exactly otherwise. It fails,
+// leaving row, for a figure judged over samples that a side has none of.
+func judgeFigure(row *Row, f *model.Figure, b, h model.FigureRow, opts CompareOptions, thresholds *benchmath.Thresholds) (skip bool, err error) {
+	if done, skip := judgeKnown(row, f, b, h, opts.AllowMissing); done {
+		return skip, nil
+	}
+	if f.Samples != "" {
+		return false, judgeTime(row, f, b, h, opts.Tolerance, thresholds)
+	}
+	judgeExact(row, figureOf(f, b), figureOf(f, h), exactTolerance(f, opts))
+	return false, nil
+}
+
+func compareInstances(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	var rows []Row
+	var errs []error
 	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
-		for _, m := range metrics {
-			row := Row{Case: p.key.String(), Metric: m.name, Unit: m.unit, P: -1}
-			if !instanceRows.judgeAbsent(&row, p, m.value, opts.AllowMissing) {
-				judgeExact(&row, m.value(p.base), m.value(p.head), m.tolerance)
+		for _, f := range compared(model.RowInstances) {
+			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			value := func(r *model.Result) float64 { return figureOf(f, r) }
+			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
+				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
+				}
+				if skip || err != nil {
+					continue
+				}
 				if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
 					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
 				}
@@ -238,7 +310,16 @@ func compareInstances(base, head *model.Results, opts CompareOptions) []Row {
 			rows = append(rows, row)
 		}
 	}
-	return rows
+	return rows, errs
+}
+
+// exactTolerance is the increase of exact figure f a comparison allows:
+// --tolerance-bytes for bytes, none for counts.
+func exactTolerance(f *model.Figure, opts CompareOptions) float64 {
+	if f.Unit == model.Bytes {
+		return opts.ToleranceBytes
+	}
+	return 0
 }
 
 // judgeExact judges an exact figure: an increase beyond tolerance is a
@@ -262,29 +343,25 @@ func judgeExact(row *Row, base, head, tolerance float64) {
 	}
 }
 
-func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) ([]Row, error) {
+func compareOps(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
-	thresholds := benchmath.Thresholds{CompareAlpha: alpha}
 	var rows []Row
 	var errs []error
 	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
-		row := Row{Case: p.key.String(), Metric: "time/op", Unit: "ns", P: -1}
-		if !throughputRows.judgeAbsent(&row, p, medianOf, opts.AllowMissing) {
-			if err := judgeTime(&row, p.base, p.head, opts.Tolerance, &thresholds); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
-				continue
+		for _, f := range compared(model.RowThroughput) {
+			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			value := func(t *model.ThroughputRow) float64 { return figureOf(f, t) }
+			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
+				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
+				}
+				if skip || err != nil {
+					continue
+				}
 			}
+			rows = append(rows, untrustedRow(row, p, untrusted))
 		}
-		// A time from a file whose libraries disagreed is no time.
-		for _, side := range []string{"head", "base"} {
-			present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
-			if why := untrusted[side]; why != "" && present {
-				row.Change, row.Fails, row.P = Unmeasured, true, -1
-				row.Note = side + ": " + why
-				break
-			}
-		}
-		rows = append(rows, row)
 	}
 	// A file whose libraries disagreed fails the comparison even when it
 	// holds no time (measureOps writes none after a disagreement).
@@ -295,29 +372,42 @@ func compareOps(base, head *model.Results, opts CompareOptions, alpha float64) (
 		}
 		rows = append(rows, Row{Case: "agreement check", Metric: "agreement", P: -1, Change: Unmeasured, Fails: true, Note: side + ": " + why})
 	}
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
-	}
-	return rows, nil
+	return rows, errs
 }
 
-// judgeTime judges the times of a case both sides measured, by a
-// Mann-Whitney U test over their samples and the relative tolerance. It
-// fails, leaving row, for a side without samples or whose samples give no
-// time figure.
-func judgeTime(row *Row, b, h *model.ThroughputRow, tolerance float64, thresholds *benchmath.Thresholds) error {
-	if len(b.SamplesNs) == 0 || len(h.SamplesNs) == 0 {
+// untrustedRow is row failed when a side it compares comes from a file
+// whose libraries disagreed: a figure of an operation measured with them
+// is not trusted.
+func untrustedRow(row Row, p pair[model.ThroughputRow], untrusted map[string]string) Row {
+	for _, side := range []string{"head", "base"} {
+		present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
+		if why := untrusted[side]; why != "" && present {
+			row.Change, row.Fails, row.P = Unmeasured, true, -1
+			row.Note = side + ": " + why
+			break
+		}
+	}
+	return row
+}
+
+// judgeTime judges figure f (one judged over its samples) of a case both
+// sides measured, by a Mann-Whitney U test over their samples and the
+// relative tolerance. It fails, leaving row, for a side without samples
+// or whose samples give no figure.
+func judgeTime(row *Row, f *model.Figure, b, h model.FigureRow, tolerance float64, thresholds *benchmath.Thresholds) error {
+	bs, hs := f.SamplesOf(b), f.SamplesOf(h)
+	if len(bs) == 0 || len(hs) == 0 {
 		side := "base"
-		if len(b.SamplesNs) > 0 {
+		if len(bs) > 0 {
 			side = "head"
 		}
-		return fmt.Errorf("%s has no samples_ns: times are compared over raw samples; re-measure it with this memprof", side)
+		return fmt.Errorf("%s has no %s: times are compared over raw samples; re-measure it with this memprof", side, f.Samples)
 	}
-	bq, n1, err := TimeFigure(b)
+	bq, n1, err := SampleFigure(f, b)
 	if err != nil {
 		return fmt.Errorf("base: %w", err)
 	}
-	hq, n2, err := TimeFigure(h)
+	hq, n2, err := SampleFigure(f, h)
 	if err != nil {
 		return fmt.Errorf("head: %w", err)
 	}
@@ -330,9 +420,7 @@ func judgeTime(row *Row, b, h *model.ThroughputRow, tolerance float64, threshold
 		row.Change, row.Fails, row.Note = Unmeasured, true, why
 		return nil
 	}
-	bs := benchmath.NewSample(slices.Clone(b.SamplesNs), thresholds)
-	hs := benchmath.NewSample(slices.Clone(h.SamplesNs), thresholds)
-	cmp := benchmath.AssumeNothing.Compare(bs, hs)
+	cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(bs), thresholds), benchmath.NewSample(slices.Clone(hs), thresholds))
 	row.P = cmp.P
 	significant := cmp.P < cmp.Alpha
 	switch {
@@ -353,12 +441,6 @@ func judgeTime(row *Row, b, h *model.ThroughputRow, tolerance float64, threshold
 		row.Note = joinNote(row.Note, w.Error())
 	}
 	return nil
-}
-
-// medianOf is a row's time (TimeFigure's median), 0 without samples.
-func medianOf(t *model.ThroughputRow) float64 {
-	q, _, _ := TimeFigure(t)
-	return q.Median
 }
 
 func joinNote(a, b string) string {

@@ -26,20 +26,25 @@
 //	    max_ns_per_op: 2ms
 //
 // A Selector names accepted values of a case's key (type, lib, repr,
-// layout, scheme, op; an omitted key accepts every value), checked
-// against model's names and canonicalised. The limits are the Metric
-// keys: max_bytes_per_instance, max_allocs_per_instance,
-// max_offheap_bytes_per_instance, max_scan_bytes_per_instance and
-// max_gc_mark_ns_per_instance bound instance rows, max_ns_per_op,
-// max_bytes_per_op and max_allocs_per_op bound operation rows (an
+// layout, scheme, op, param; an omitted key accepts every value), checked
+// against model's names and canonicalised. The limits are the Metrics:
+// the figures of model.Figures that have a budget key
+// (max_bytes_per_instance, max_scan_bytes_per_instance, max_ns_per_op,
+// ...), each judged as its entry says (model.Judge: exactly, to its
+// resolution, or over its samples by the noise rule). A figure of
+// instance rows bounds instances, one of operation rows operations (an
 // instance limit does not go with an op selector, nor an operation limit
 // with a layout or scheme selector). The GC mark time is a time of
-// instances: judged like ns/op (MarkFigure), read from instance rows.
+// instances: judged like ns/op (MarkFigure), read from instance rows. A
+// budget on a figure a row lacks (a file older than it) is an Error.
+// With CheckOptions.Registry a budget selects every case the registry
+// has: one the results lack is an Error (a Skip with optional: true).
 // What one call allocates is checked exactly; where it depends on the
 // cores (a row's allocs_depend_on_gomaxprocs) the budget names the
 // GOMAXPROCS it holds for (gomaxprocs: N), and results measured at
 // another are an Error. Sizes and
-// durations take units (ParseSize, ParseDuration). Parse reports every
+// durations take units (ParseSize, ParseDuration), within MaxSize and
+// MaxDuration; a file is one YAML document. Parse reports every
 // problem of a file at once, each as file:line (PosError), wrapping
 // ErrInvalid; ReadFile bounds the read (DefaultMaxBytes, ErrTooLarge).
 // A File keeps its source so that Update can rewrite the values in

@@ -53,7 +53,7 @@ func TestKZGBudgets(t *testing.T) {
 					t.Errorf("outcome %d (%s): got %s, want %s (%s)", i, rep.Outcomes[i].Case, got[i], tt.want[i], rep.Outcomes[i].Detail)
 				}
 			}
-			if tt.want[0] == Error && !strings.Contains(rep.Outcomes[0].Detail, "no C heap reading: cgo disabled") {
+			if tt.want[0] == Error && !strings.Contains(rep.Outcomes[0].Detail, "no c_heap_bytes_per_instance: cgo disabled") {
 				t.Errorf("got detail %q, want the reason there is no C heap reading", rep.Outcomes[0].Detail)
 			}
 		})

@@ -10,7 +10,7 @@ import (
 // measure is judged the same way for instances and for operations (one
 // helper serves both): only in head is new, only in base is missing
 // (failing unless allowed), failed in head fails, failed only in base
-// passes with head's figure.
+// passes with head's figure; a failed row has no figure to show.
 func TestCompareAbsentOrFailed(t *testing.T) {
 	const failure = "child exited\nsecond line"
 	// The two kinds of row, each by one case of the fixtures: how to drop
@@ -46,7 +46,7 @@ func TestCompareAbsentOrFailed(t *testing.T) {
 		wantHead     bool // and head's
 	}{
 		{"only in head", []side{base}, nil, false, New, false, "", false, true},
-		{"only in head, failed there", []side{base}, []side{head}, false, Unmeasured, true, "head failed to measure: child exited", false, true},
+		{"only in head, failed there", []side{base}, []side{head}, false, Unmeasured, true, "head failed to measure: child exited", false, false},
 		{"only in base", []side{head}, nil, false, Missing, true, "", true, false},
 		{"only in base, allowed", []side{head}, nil, true, Missing, false, "", true, false},
 		{"failed in head", nil, []side{head}, false, Unmeasured, true, "head failed to measure: child exited", false, false},

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -14,26 +13,11 @@ import (
 // never detect a regression.
 const MinSamples = 4
 
-// errNoSamples is TimeFigure's error for a row without samples_ns.
-var errNoSamples = errors.New("no samples_ns: times are judged over the raw samples; re-measure it with this memprof")
-
 // TimeFigure is the one timing figure check and compare judge for an
-// operation row: the median and quartiles of its samples_ns, as
-// model.SummarizeSamples computes them (the benchmath median that
-// benchstat prints, Hyndman-Fan definition 8 quartiles), and the number
-// of samples. The row's stored summary (ns_per_op_median, q1, q3) is not
-// read: the results reader has checked that it equals this one, so
-// reports, check and compare all show the same figure. A row without
-// samples has no figure.
+// operation row: SampleFigure of its ns_per_op_median, the median and
+// quartiles of its samples_ns. A row without samples has no figure.
 func TimeFigure(t *model.ThroughputRow) (q model.Quartiles, n int, err error) {
-	if len(t.SamplesNs) == 0 {
-		return model.Quartiles{}, 0, errNoSamples
-	}
-	q, err = model.SummarizeSamples(t.SamplesNs)
-	if err != nil {
-		return model.Quartiles{}, 0, err
-	}
-	return q, len(t.SamplesNs), nil
+	return SampleFigure(NsPerOp.f, t)
 }
 
 // smallestP is the smallest two-sided p-value a Mann-Whitney U test of n1

@@ -43,11 +43,25 @@ func TestParse(t *testing.T) {
 		{duration, "2h", 0, true},
 		{duration, "-2ms", 0, true},
 		{duration, "1ms500us", 0, true},
+		// Finite and within range: an overflow to +Inf is no budget.
+		{size, "1e308GiB", 0, true},
+		{size, "1e400", 0, true},
+		{size, "Inf", 0, true},
+		{size, "+Inf B", 0, true},
+		{size, "1TiB", 0, true}, // no such unit
+		{size, "1024GiB", 1 << 40, false},
+		{size, "1025GiB", 0, true},
+		{size, "-0", 0, false},
+		{duration, "1e308s", 0, true},
+		{duration, "NaN ms", 0, true},
+		{duration, "3600s", 3600e9, false},
+		{duration, "3601s", 0, true},
+		{duration, "-0ns", 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.parse+"/"+tt.in, func(t *testing.T) {
 			got, err := parsers[tt.parse](tt.in)
-			if (err != nil) != tt.wantErr || got != tt.want {
+			if (err != nil) != tt.wantErr || got != tt.want || math.Signbit(got) {
 				t.Errorf("%s(%q): got %v, %v; want %v, error %v", tt.parse, tt.in, got, err, tt.want, tt.wantErr)
 			}
 		})
@@ -79,7 +93,8 @@ func TestFormatRoundTrip(t *testing.T) {
 		// rounded down, and the smallest float became NaN.
 		{1.0000000000000002, "1.01ns"},
 		{math.SmallestNonzeroFloat64, "5e-324ns"},
-		{1.5e300, "1.5e+291s"},
+		{MaxDuration, "3600s"}, // the largest a budget takes
+		{MaxDuration - 0.5, "3600s"},
 	}
 	for _, tt := range tests {
 		s := FormatDuration(tt.ns)

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"unicode/utf8"
+
+	"github.com/memprof/memprof/model"
 )
 
 // Update returns the budgets file's source with every limit set to the
@@ -23,8 +24,8 @@ import (
 // a budget has expired: re-basing does not extend a waiver, people renew
 // or remove it.
 func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
-	if headroom < 1 || math.IsNaN(headroom) || math.IsInf(headroom, 0) {
-		return nil, fmt.Errorf("headroom must be a finite number >= 1, got %v", headroom)
+	if !(headroom >= 1 && headroom <= MaxHeadroom) {
+		return nil, fmt.Errorf("headroom must be a number from 1 to %d, got %v", MaxHeadroom, headroom)
 	}
 	if len(rep.Problems) > 0 {
 		return nil, fmt.Errorf("not updating %s: %w", f.Path, errors.Join(rep.Problems...))
@@ -37,6 +38,9 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 	limits := map[key]Limit{}
 	var errs []error
 	for _, o := range rep.Outcomes {
+		if o.Status == Skip {
+			continue // unavailable here, or optional and not in the results: no measurement
+		}
 		k := key{o.Limit.Line, o.Limit.Column}
 		limits[k] = o.Limit
 		if o.Status == Error {
@@ -61,10 +65,16 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 			return nil, &PosError{File: f.Path, Line: l.Line, Msg: l.Metric.Key() + ": no measurement to update from"}
 		}
 		var text string
-		switch l.Metric {
-		case NsPerOp, GCMarkNsPerInstance, GCCPUNsPerInstance:
-			text = FormatDuration(v * headroom)
-		case AllocsPerInstance, AllocsPerOp:
+		if l.Metric.IsTime() {
+			v *= headroom
+		}
+		if most := maxValue(l.Metric); v > most {
+			return nil, &PosError{File: f.Path, Line: l.Line, Msg: fmt.Sprintf("%s: the measurement gives %s, more than the %s a budget takes", l.Metric.Key(), l.Metric.Format(v), l.Metric.Format(most))}
+		}
+		switch {
+		case l.Metric.IsTime():
+			text = FormatDuration(v)
+		case l.Metric.Unit() == model.Count:
 			text = FormatCount(v)
 		default:
 			if l.hadUnit {
@@ -80,6 +90,18 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxValue is the largest value a limit on m takes (MaxSize, MaxDuration,
+// MaxCount).
+func maxValue(m Metric) float64 {
+	switch m.Unit() {
+	case model.Nanoseconds:
+		return MaxDuration
+	case model.Count:
+		return MaxCount
+	}
+	return MaxSize
 }
 
 // replaceScalar replaces the scalar value of l (at l.Line, l.Column) in src

@@ -38,8 +38,8 @@ func TestUpdateKeepsComments(t *testing.T) {
 	want := map[int]string{
 		6:  "    max_bytes_per_instance: " + FormatSize(sig.BytesPerInstance) + "   # loose on purpose",
 		7:  "    max_allocs_per_instance: " + FormatCount(sig.AllocsPerInstance),
-		13: "    max_bytes_per_instance: " + FormatCount(pk.BytesPerInstance),
-		15: "    max_ns_per_op: " + FormatDuration(median*1.2) + " # was too tight",
+		16: "    max_bytes_per_instance: " + FormatCount(pk.BytesPerInstance),
+		18: "    max_ns_per_op: " + FormatDuration(median*1.2) + " # was too tight",
 	}
 	oldLines := strings.Split(string(src), "\n")
 	newLines := strings.Split(string(out), "\n")

@@ -56,10 +56,18 @@ func (f NoiseFloor) Of(limit float64) float64 {
 	return f.Fraction * limit
 }
 
+// MaxWaiverYears is how far ahead an expires may be: a waiver that ends
+// in 9999 never ends.
+const MaxWaiverYears = 100
+
+// HasExpiry reports whether the budget ends (it has an expires). A day is
+// a day: 0001-01-01, Go's zero time, is one too (long past).
+func (b *Budget) HasExpiry() bool { return b.ExpiresSet || !b.Expires.IsZero() }
+
 // ExpiresAt is the instant the budget stops holding: the end of its
 // expires day, UTC (the zero time when it does not expire).
 func (b *Budget) ExpiresAt() time.Time {
-	if b.Expires.IsZero() {
+	if !b.HasExpiry() {
 		return time.Time{}
 	}
 	return b.Expires.AddDate(0, 0, 1)
@@ -67,7 +75,7 @@ func (b *Budget) ExpiresAt() time.Time {
 
 // Expired reports whether the budget has expired at now.
 func (b *Budget) Expired(now time.Time) bool {
-	return !b.Expires.IsZero() && !now.Before(b.ExpiresAt())
+	return b.HasExpiry() && !now.Before(b.ExpiresAt())
 }
 
 // ExpiryText says when the budget expired or expires and who to ask:
@@ -103,7 +111,11 @@ func (p *parser) waiverKeys(b *Budget, handlers map[string]func(k, v *yaml.Node)
 			p.errorf(v, "expires: %q is not a date: write the day the waiver ends as YYYY-MM-DD (it holds through the end of that day, UTC)", s)
 			return
 		}
-		b.Expires, b.ExpiresLine = d, v.Line
+		if limit := time.Now().UTC().AddDate(MaxWaiverYears, 0, 0); d.After(limit) {
+			p.errorf(v, "expires: %s is more than %d years ahead: a waiver ends; give a day before %s", s, MaxWaiverYears, limit.Format(dateLayout))
+			return
+		}
+		b.Expires, b.ExpiresLine, b.ExpiresSet = d, v.Line, true
 	}
 	handlers["issue"] = func(k, v *yaml.Node) {
 		s, ok := p.scalar(k, v, "the URL of the issue that tracks the budget")
@@ -144,12 +156,12 @@ func (p *parser) scalar(k, v *yaml.Node, want string) (string, bool) {
 // parseNoiseFloor reads min_delta: a percentage ("5%") or a duration
 // ("50us").
 func parseNoiseFloor(s string) (NoiseFloor, error) {
-	if num, ok := strings.CutSuffix(s, "%"); ok {
-		v, err := parseNonNegative(strings.TrimSpace(num))
+	if strings.HasSuffix(s, "%") {
+		v, err := ParsePercent(s)
 		if err != nil {
-			return NoiseFloor{}, fmt.Errorf("percentage %q: %w (write 5%% or a duration such as 50us)", s, err)
+			return NoiseFloor{}, fmt.Errorf("%w (write 5%% or a duration such as 50us)", err)
 		}
-		return NoiseFloor{Fraction: v / 100, Raw: s}, nil
+		return NoiseFloor{Fraction: v, Raw: s}, nil
 	}
 	ns, err := ParseDuration(s)
 	if err != nil {
@@ -158,20 +170,29 @@ func parseNoiseFloor(s string) (NoiseFloor, error) {
 	return NoiseFloor{Ns: ns, Raw: s}, nil
 }
 
-// checkWaiver refuses a min_delta on a budget without a time limit it
-// applies to (an operation's, or the GC CPU time): bytes and allocations
-// are exact.
+// checkWaiver refuses a min_delta on a budget without a time limit:
+// bytes and allocations are exact.
 func (p *parser) checkWaiver(b *Budget) bool {
 	if b.MinDelta.Raw == "" {
 		return true
 	}
+	timed := false
 	for _, l := range b.Limits {
-		if l.Metric.Timed() || l.Metric == GCCPUNsPerInstance {
-			return true
+		if !l.Metric.IsTime() {
+			continue
+		}
+		timed = true
+		if b.MinDelta.Ns > l.Value {
+			p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
+				Msg: fmt.Sprintf("min_delta %s is more than the budget's %s %s: a noise floor is at most the budget", b.MinDelta.Raw, l.Metric.Key(), l.Raw)})
+			return false
 		}
 	}
+	if timed {
+		return true
+	}
 	p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
-		Msg: "min_delta is a noise floor for max_ns_per_op and max_gc_cpu_ns_per_instance: bytes and allocation budgets stay exact"})
+		Msg: "min_delta is a noise floor for " + strings.Join(metricKeys(Metric.IsTime), " and ") + ": bytes and allocation budgets stay exact"})
 	return false
 }
 

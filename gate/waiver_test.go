@@ -31,7 +31,7 @@ func TestParseWaiverErrors(t *testing.T) {
 		{"a list", budget + "    expires: [2027-03-31]\n", "b.yaml:5: expires must be a date such as 2027-03-31, got a list"},
 		{"issue not a URL", budget + "    expires: 2027-03-31\n    issue: \"#812\"\n", `b.yaml:6: issue: "#812" is not a URL: link the issue that tracks the budget`},
 		{"issue without host", budget + "    issue: https://\n", `b.yaml:5: issue: "https://" is not a URL`},
-		{"min_delta on bytes", budget + "    min_delta: 5%\n", "b.yaml:5: min_delta is a noise floor for max_ns_per_op and max_gc_cpu_ns_per_instance: bytes and allocation budgets stay exact"},
+		{"min_delta on bytes", budget + "    min_delta: 5%\n", "b.yaml:5: min_delta is a noise floor for " + strings.Join(metricKeys(Metric.IsTime), " and ") + ": bytes and allocation budgets stay exact"},
 		{"min_delta negative", timed + "    min_delta: -5%\n", `b.yaml:5: min_delta: percentage "-5%": must be a finite number >= 0`},
 		{"min_delta words", timed + "    min_delta: a bit\n", `b.yaml:5: min_delta: duration "a bit"`},
 		{"min_delta empty", timed + "    min_delta: \"\"\n", "b.yaml:5: min_delta must be a percentage of the budget such as 5%, or a duration such as 50us"},

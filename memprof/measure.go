@@ -329,7 +329,9 @@ type footprintReadings struct {
 	live    heapCount
 	threads int
 	built   builtInstances
-	gc      gcReadings
+	// builtCPU is the CPU time building the instances took (buildClock).
+	builtCPU time.Duration
+	gc       gcReadings
 	// sampled is the heap profile the pass wrote while its instances were
 	// alive, when it sampled them (footprintPass's sampleRate); nil
 	// otherwise.
@@ -373,9 +375,10 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 	if !o.SkipGC {
 		gr.cycles(fp.gc.before)
 	}
-	start := time.Now()
+	start, startCPU := time.Now(), buildClock()
 	err = c.fill(&h, n, mainFrames)
 	fp.built = c.built(&h, time.Since(start))
+	fp.builtCPU = buildClock() - startCPU
 	if err != nil {
 		return fp, err
 	}
@@ -401,7 +404,7 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 		runtime.KeepAlive(h.many)
 		return fp, nil
 	}
-	if err := c.gcPass(&h, n, fp.built.took, gr, &fp.gc); err != nil {
+	if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	return fp, nil

@@ -100,6 +100,11 @@ type Column struct {
 	// operation's path or sites).
 	OmitEmpty bool
 
+	// Figure is the figure the column shows (nil for a column of names,
+	// words or lists, or one that merges figures): the column's readers
+	// are then the figure's (see Figure).
+	Figure *Figure
+
 	Instance    func(*Result) Cell
 	Throughput  func(*ThroughputRow) Cell
 	Unavailable func(*Unavailable) Cell
@@ -218,40 +223,81 @@ var Columns = []Column{
 	keyColumn("param", inFiles, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
 	{Name: "n", Label: "N", Unit: Count, Show: inFiles,
 		Instance: func(r *Result) Cell { return exact(float64(r.N)) }},
-	opFigure("samples", "samples", Count, everywhere, func(t *Timing) Cell { return exact(float64(t.Samples)) }),
+	figureColumn("samples", everywhere, &Figure{Name: "samples", Row: RowThroughput, Title: "samples", Unit: Count,
+		Obtained: "how many timed samples the sampler took of the operation"}),
 
-	instanceFigure("bytes_per_instance", "B/instance", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.BytesPerInstance) }),
-	instanceFigure("allocs_per_instance", "allocs/instance", Count, everywhere|InDefaultTable, func(m *Measurement) Cell { return exact(m.AllocsPerInstance) }),
+	figureColumn("B/instance", everywhere|InDefaultTable, &Figure{Name: "bytes_per_instance", Row: RowInstances,
+		Title: "bytes per instance", Unit: Bytes, Required: true,
+		Obtained: "the Go heap the N instances keep alive, from a heap profile at MemProfileRate 1, the holder excluded, over N",
+		Budget:   "max_bytes_per_instance", Compare: "bytes/instance",
+		Dashboard: "B/instance", Bencher: "bytes-per-instance", Bench: "B/instance"}),
+	figureColumn("allocs/instance", everywhere|InDefaultTable, &Figure{Name: "allocs_per_instance", Row: RowInstances,
+		Title: "allocs per instance", Unit: Count, Required: true,
+		Obtained: "the live heap objects the N instances keep, from the same heap profile, over N",
+		Budget:   "max_allocs_per_instance", Compare: "allocs/instance",
+		Dashboard: "allocs/instance", Bencher: "allocs-per-instance", Bench: "allocs/instance"}),
 	// The collector's share, beside the bytes and objects: scan bytes,
 	// the CPU time of a collection and the runtime's estimate of its mark
 	// time per instance (per cycle), each known to its resolution.
-	instanceFigure("scan_bytes_per_instance", "GC scan B", Bytes, everywhere|InDefaultTable, func(m *Measurement) Cell {
-		if m.ScanResolution <= 0 {
-			return Cell{State: Unknown} // a file older than the figure
-		}
-		return resolved(m.ScanBytesPerInstance, m.ScanResolution, math.Inf(1))
-	}),
-	instanceFigure("scan_resolution_bytes_per_instance", "GC scan resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.ScanResolution) }),
-	instanceFigure("scan_builds", "GC scan builds", Count, inFiles, func(m *Measurement) Cell {
-		if m.ScanBuilds == 0 {
-			return notApplicable // one build
-		}
-		return exact(float64(m.ScanBuilds))
-	}),
-	instanceFigure("gc_cpu_ns_per_instance", "GC CPU/cycle", Nanoseconds, everywhere|InDefaultTable, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstance }, true)),
-	instanceFigure("gc_cpu_ns_per_instance_q1", "GC CPU Q1", Nanoseconds, inFiles, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ1 }, false)),
-	instanceFigure("gc_cpu_ns_per_instance_q3", "GC CPU Q3", Nanoseconds, inFiles, cpuTimes.figure(func(m *Measurement) float64 { return m.GCCPUNsPerInstanceQ3 }, false)),
+	figureColumn("GC scan B", everywhere|InDefaultTable, &Figure{Name: "scan_bytes_per_instance", Row: RowInstances,
+		Title: "GC scan bytes per instance", Unit: Bytes, Signed: true,
+		Obtained:   "the runtime/metrics /gc/scan/heap:bytes after forced collections with the instances live, minus the same with the holder alone, over N",
+		Resolution: "scan_resolution_bytes_per_instance", NeedsResolution: true,
+		Absent: "the results predate the GC figures",
+		Budget: "max_scan_bytes_per_instance", Judge: JudgeResolution,
+		Dashboard: "scan B/instance", Bencher: "scan-bytes-per-instance"}),
+	figureColumn("GC scan resolution B", inFiles, &Figure{Name: "scan_resolution_bytes_per_instance", Row: RowInstances,
+		Title: "GC scan resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
+		Obtained: "one runtime page plus the spread of the scan readings, over N"}),
+	figureColumn("GC scan builds", inFiles, &Figure{Name: "scan_builds", Row: RowInstances,
+		Title: "GC scan builds", Unit: Count, ZeroMeans: ZeroIsNotApplicable,
+		Obtained: "how many times a map-backed collection was built, each with fresh hash seeds, for the scan readings"}),
+	figureColumn("GC CPU/cycle", everywhere|InDefaultTable, &Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances,
+		Title: "GC CPU time per instance per cycle", Unit: Nanoseconds, Signed: true,
+		Obtained: "the median over forced collections of the CPU time all the process's threads used across the collection (the operating system's accounting: mark, sweep and the stop-the-world phases) with the instances live, minus the holder alone's median, over N",
+		Samples:  "gc_cpu_samples_ns", Summary: SummaryMedian, NeedsSamples: true,
+		Resolution: "gc_cpu_resolution_ns_per_instance",
+		Absent:     "the results predate the GC CPU figures, or the case was measured without them", Reason: "gc_cpu_unavailable",
+		Budget: "max_gc_cpu_ns_per_instance", Judge: JudgeNoise,
+		Dashboard: "GC CPU ns/instance", Bencher: "gc-cpu-ns-per-instance"}),
+	figureColumn("GC CPU Q1", inFiles, &Figure{Name: "gc_cpu_ns_per_instance_q1", Row: RowInstances,
+		Title: "GC CPU time per instance per cycle, first quartile", Unit: Nanoseconds, Signed: true,
+		Obtained: "the first quartile of gc_cpu_samples_ns",
+		Samples:  "gc_cpu_samples_ns", Summary: SummaryQ1, NeedsSamples: true}),
+	figureColumn("GC CPU Q3", inFiles, &Figure{Name: "gc_cpu_ns_per_instance_q3", Row: RowInstances,
+		Title: "GC CPU time per instance per cycle, third quartile", Unit: Nanoseconds, Signed: true,
+		Obtained: "the third quartile of gc_cpu_samples_ns",
+		Samples:  "gc_cpu_samples_ns", Summary: SummaryQ3, NeedsSamples: true}),
 	{Name: "gc_cpu_samples_ns", Unit: List, Show: InJSON},
-	instanceFigure("gc_cpu_resolution_ns_per_instance", "GC CPU resolution", Nanoseconds, inFiles, cpuTimes.resolutionCell),
+	figureColumn("GC CPU resolution", inFiles, &Figure{Name: "gc_cpu_resolution_ns_per_instance", Row: RowInstances,
+		Title: "GC CPU resolution per instance", Unit: Nanoseconds,
+		Obtained: "the interquartile ranges of the live and holder-alone cycles plus the drift of the holder's median, over N",
+		Samples:  "gc_cpu_samples_ns", NeedsSamples: true}),
 	{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: Text, Show: inFiles,
 		Instance: func(r *Result) Cell { return words(r.GCCPUUnavailable) }},
-	instanceFigure("gc_mark_ns_per_instance", "GC mark/cycle", Nanoseconds, InTable|inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstance }, true)),
-	instanceFigure("gc_mark_ns_per_instance_q1", "GC mark Q1", Nanoseconds, inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ1 }, false)),
-	instanceFigure("gc_mark_ns_per_instance_q3", "GC mark Q3", Nanoseconds, inFiles, markTimes.figure(func(m *Measurement) float64 { return m.GCMarkNsPerInstanceQ3 }, false)),
+	figureColumn("GC mark/cycle", InTable|inFiles, &Figure{Name: "gc_mark_ns_per_instance", Row: RowInstances,
+		Title: "GC mark estimate per instance per cycle", Unit: Nanoseconds, Signed: true,
+		Obtained: "the median over forced collections of the runtime's estimate of its mark workers' time (runtime/metrics /cpu/classes/gc/mark/*, timed by the wall clock while a worker holds a P, so that a busy machine inflates it) with the instances live, minus the holder alone's median, over N",
+		Samples:  "gc_mark_samples_ns", Summary: SummaryMedian, NeedsSamples: true,
+		Resolution: "gc_mark_resolution_ns_per_instance",
+		Absent:     "the results predate the GC figures, or the case was measured without them",
+		Budget:     "max_gc_mark_ns_per_instance", Judge: JudgeEstimate}),
+	figureColumn("GC mark Q1", inFiles, &Figure{Name: "gc_mark_ns_per_instance_q1", Row: RowInstances,
+		Title: "GC mark time per instance per cycle, first quartile", Unit: Nanoseconds, Signed: true,
+		Obtained: "the first quartile of gc_mark_samples_ns",
+		Samples:  "gc_mark_samples_ns", Summary: SummaryQ1, NeedsSamples: true}),
+	figureColumn("GC mark Q3", inFiles, &Figure{Name: "gc_mark_ns_per_instance_q3", Row: RowInstances,
+		Title: "GC mark time per instance per cycle, third quartile", Unit: Nanoseconds, Signed: true,
+		Obtained: "the third quartile of gc_mark_samples_ns",
+		Samples:  "gc_mark_samples_ns", Summary: SummaryQ3, NeedsSamples: true}),
 	{Name: "gc_mark_samples_ns", Unit: List, Show: InJSON},
-	instanceFigure("gc_mark_resolution_ns_per_instance", "GC mark resolution", Nanoseconds, inFiles, markTimes.resolutionCell),
-	instanceFigure("sizeof_bytes", "sizeof", Bytes, everywhere, func(m *Measurement) Cell { return exact(float64(m.SizeofBytes)) }).
-		markdown("sizeof B"),
+	figureColumn("GC mark resolution", inFiles, &Figure{Name: "gc_mark_resolution_ns_per_instance", Row: RowInstances,
+		Title: "GC mark resolution per instance", Unit: Nanoseconds,
+		Obtained: "the interquartile ranges of the live and holder-alone cycles plus the drift of the holder's median, over N",
+		Samples:  "gc_mark_samples_ns", NeedsSamples: true}),
+	figureColumn("sizeof", everywhere, &Figure{Name: "sizeof_bytes", Row: RowInstances,
+		Title: "sizeof", Unit: Bytes,
+		Obtained: "unsafe.Sizeof of the representation"}).markdown("sizeof B"),
 	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: Bytes, Show: inTables | InDefaultTable,
 		Instance: func(r *Result) Cell {
 			switch {
@@ -262,78 +308,122 @@ var Columns = []Column{
 			}
 			return exact(r.SlotBytes)
 		}},
-	instanceFigure("slot_bytes", "pointer slot B", Bytes, inFiles, func(m *Measurement) Cell { return exact(m.SlotBytes) }),
-	instanceFigure("array_slot_bytes_per_instance", "array slot B", Bytes, inFiles, func(m *Measurement) Cell { return exact(m.ArraySlotBytesPerInstance) }),
-	instanceFigure("offheap_bytes_per_instance", "off-heap B", Bytes, everywhere, func(m *Measurement) Cell {
-		return resolved(m.OffheapBytesPerInstance, m.OffheapResolution, math.Inf(1))
-	}),
-	instanceFigure("offheap_resolution_bytes_per_instance", "off-heap resolution B", Bytes, InJSON, func(m *Measurement) Cell { return recorded(m.OffheapResolution) }),
-	instanceFigure("runtime_metadata_bytes_per_instance", "runtime metadata B", Bytes, InJSON, func(m *Measurement) Cell { return exact(m.RuntimeMetadataBytesPerInstance) }),
-	instanceFigure("heapalloc_bytes_per_instance", "HeapAlloc B", Bytes, everywhere, func(m *Measurement) Cell { return exact(m.HeapAllocBytesPerInstance) }),
-	instanceFigure("holder_bytes_per_instance", "holder B", Bytes, everywhere, func(m *Measurement) Cell { return exact(m.HolderBytesPerInstance) }),
-	instanceFigure("c_heap_bytes_per_instance", "C heap B", Bytes, everywhere, func(m *Measurement) Cell {
-		if m.CHeapBytesPerInstance == nil {
-			return Cell{State: Unknown}
-		}
-		return exact(*m.CHeapBytesPerInstance)
-	}),
+	figureColumn("pointer slot B", inFiles, &Figure{Name: "slot_bytes", Row: RowInstances,
+		Title: "pointer slot bytes", Unit: Bytes,
+		Obtained: "the allocator's slot for the largest object of one instance (the profile's bytes label), for the pointer layout"}),
+	figureColumn("array slot B", inFiles, &Figure{Name: "array_slot_bytes_per_instance", Row: RowInstances,
+		Title: "array slot bytes per instance", Unit: Bytes,
+		Obtained: "the slot of the slice layout's backing array, over N"}),
+	figureColumn("off-heap B", everywhere, &Figure{Name: "offheap_bytes_per_instance", Row: RowInstances,
+		Title: "off-heap bytes per instance", Unit: Bytes, Signed: true,
+		Obtained:   "runtime memory outside the heap (runtime.MemStats.OtherSys: finalizer and cleanup records) that grew with the instances, measured with profiling off, over N",
+		Resolution: "offheap_resolution_bytes_per_instance",
+		Budget:     "max_offheap_bytes_per_instance", Judge: JudgeResolution}),
+	figureColumn("off-heap resolution B", InJSON, &Figure{Name: "offheap_resolution_bytes_per_instance", Row: RowInstances,
+		Title: "off-heap resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
+		Obtained: "two of the runtime's 256 KiB off-heap chunks, over N"}),
+	figureColumn("runtime metadata B", InJSON, &Figure{Name: "runtime_metadata_bytes_per_instance", Row: RowInstances,
+		Title: "runtime metadata bytes per instance", Unit: Bytes, Signed: true,
+		Obtained: "the heap's own metadata (span, mcache, profiling-bucket and GC records) that grew with the instances, over N"}),
+	figureColumn("HeapAlloc B", everywhere, &Figure{Name: "heapalloc_bytes_per_instance", Row: RowInstances,
+		Title: "HeapAlloc bytes per instance", Unit: Bytes, Signed: true,
+		Obtained: "the runtime.MemStats.HeapAlloc delta, holder excluded, over N: a cross-check on the bytes per instance"}),
+	figureColumn("holder B", everywhere, &Figure{Name: "holder_bytes_per_instance", Row: RowInstances,
+		Title: "holder bytes per instance", Unit: Bytes,
+		Obtained: "the harness's own slice that keeps the instances alive, over N"}),
+	figureColumn("C heap B", everywhere, &Figure{Name: "c_heap_bytes_per_instance", Row: RowInstances,
+		Title: "C heap bytes per instance", Unit: Bytes, Signed: true,
+		Obtained: "the C heap in use (glibc mallinfo2) that grew with the instances, over N",
+		Reason:   "c_heap_unavailable",
+		Budget:   "max_c_heap_bytes_per_instance"}),
 	{Name: "c_heap_unavailable", Label: "C heap unavailable", Unit: Text, Show: InJSON,
 		Instance: func(r *Result) Cell { return words(r.CHeapUnavailable) }},
-	instanceFigure("rss_bytes_per_instance", "RSS B", Bytes, everywhere, func(m *Measurement) Cell {
-		return resolved(m.RSSBytesPerInstance, m.RSSResolution, instanceBytes(m))
-	}),
-	instanceFigure("unaccounted_bytes_per_instance", "unaccounted B", Bytes, everywhere, func(m *Measurement) Cell {
-		return resolved(m.UnaccountedBytesPerInstance, m.RSSResolution, instanceBytes(m))
-	}),
-	instanceFigure("rss_resolution_bytes_per_instance", "RSS resolution B", Bytes, inFiles, func(m *Measurement) Cell { return recorded(m.RSSResolution) }),
+	figureColumn("RSS B", everywhere, &Figure{Name: "rss_bytes_per_instance", Row: RowInstances,
+		Title: "RSS bytes per instance", Unit: Bytes, Signed: true,
+		Obtained:   "the resident-set growth, over N",
+		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
+	figureColumn("unaccounted B", everywhere, &Figure{Name: "unaccounted_bytes_per_instance", Row: RowInstances,
+		Title: "unaccounted bytes per instance", Unit: Bytes, Signed: true,
+		Obtained:   "the RSS growth that neither the Go heap, the off-heap memory, the runtime's metadata nor the C heap explains, over N",
+		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
+	figureColumn("RSS resolution B", inFiles, &Figure{Name: "rss_resolution_bytes_per_instance", Row: RowInstances,
+		Title: "RSS resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
+		Obtained: "two readings of whole pages, each taken while a 256 KiB off-heap chunk fills: 2 × (256 KiB + one page), over N"}),
 	// KZG: the build time of a single-layout case (a context).
-	instanceFigure("build_ns", "build time", Nanoseconds, inFiles, func(m *Measurement) Cell {
-		if m.BuildNs == 0 {
-			return notApplicable
-		}
-		return exact(m.BuildNs)
-	}),
+	figureColumn("build time", inFiles, &Figure{Name: "build_ns", Row: RowInstances,
+		Title: "build time", Unit: Nanoseconds, ZeroMeans: ZeroIsNotApplicable,
+		Obtained: "the wall time of building the one object of a single-layout case, with profiling off"}),
 	// How many instances the sites were profiled on, and why all N were
 	// when fewer did not tell the figures at N.
-	instanceFigure("attributed_n", "sites from", Count, inFiles|InTable, func(m *Measurement) Cell {
-		if m.AttributedN == 0 {
-			return Cell{State: Unknown} // a file older than the figure
-		}
-		return exact(float64(m.AttributedN))
-	}),
+	{Name: "attributed_n", Label: "sites from", Unit: Count, Show: inFiles | InTable,
+		Instance: func(r *Result) Cell {
+			switch {
+			case r.Error != "":
+				return notApplicable
+			case r.AttributedN == 0:
+				return Cell{State: Unknown} // a file older than the figure
+			}
+			return exact(float64(r.AttributedN))
+		}},
 	{Name: "attribution_fallback", Label: "attribution fallback", Unit: Text, Show: inFiles,
 		Instance: func(r *Result) Cell { return words(r.AttributionFallback) }},
 	{Name: "sites", Unit: List, Show: InJSON},
 	{Name: "sweep", Unit: List, Show: InJSON},
 
-	opFigure("ns_per_op_median", "time/op", Nanoseconds, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.NsPerOpMedian) }).
-		markdown("time/op (median)"),
-	opFigure("quartiles", "Q1 – Q3", Nanoseconds, inTables|InDefaultTable, func(t *Timing) Cell {
-		return words(FormatNs(t.NsPerOpQ1) + " – " + FormatNs(t.NsPerOpQ3))
-	}).markdown("Q1–Q3"),
-	opFigure("ns_per_op_q1", "Q1", Nanoseconds, inFiles, func(t *Timing) Cell { return exact(t.NsPerOpQ1) }),
-	opFigure("ns_per_op_q3", "Q3", Nanoseconds, inFiles, func(t *Timing) Cell { return exact(t.NsPerOpQ3) }),
-	opFigure("cpu_ns_per_op_median", "CPU/op", Nanoseconds, everywhere, func(t *Timing) Cell {
-		if t.CPUNsPerOpMedian == 0 {
-			return Cell{State: Unknown} // not measured (a file older than the figure)
-		}
-		return exact(t.CPUNsPerOpMedian)
-	}).markdown("CPU time/op"),
-	opFigure("ops_per_s", "ops/s", PerSecond, everywhere, func(t *Timing) Cell {
-		if t.OpsPerSecond == 0 && t.NsPerOpMedian > 0 {
-			return exact(1e9 / t.NsPerOpMedian)
-		}
-		return exact(t.OpsPerSecond)
-	}),
-	opFigure("bytes_per_op", "B/op", Bytes, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.BytesPerOp) }),
-	opFigure("allocs_per_op", "allocs/op", Count, everywhere|InDefaultTable, func(t *Timing) Cell { return exact(t.AllocsPerOp) }),
+	figureColumn("time/op", everywhere|InDefaultTable, &Figure{Name: "ns_per_op_median", Row: RowThroughput,
+		Title: "ns per op", Unit: Nanoseconds, Required: true,
+		Obtained: "the median of the operation's samples, each the wall time of a run of calls over its calls",
+		Samples:  "samples_ns", Summary: SummaryMedian,
+		Budget: "max_ns_per_op", Judge: JudgeNoise, Compare: "time/op",
+		Dashboard: "ns/op", Bencher: "latency", Bench: "ns/op"}).markdown("time/op (median)"),
+	{Name: "quartiles", Label: "Q1 – Q3", MarkdownLabel: "Q1–Q3", Unit: Nanoseconds, Show: inTables | InDefaultTable,
+		Throughput: func(r *ThroughputRow) Cell {
+			q1, ok1 := nsQ1.Value(r)
+			q3, ok3 := nsQ3.Value(r)
+			switch {
+			case r.Error != "":
+				return notApplicable
+			case !ok1 || !ok3:
+				return Cell{State: Unknown}
+			}
+			return words(FormatNs(q1) + " – " + FormatNs(q3))
+		}},
+	figureColumn("Q1", inFiles, &Figure{Name: "ns_per_op_q1", Row: RowThroughput,
+		Title: "ns per op, first quartile", Unit: Nanoseconds,
+		Obtained: "the first quartile of samples_ns",
+		Samples:  "samples_ns", Summary: SummaryQ1}),
+	figureColumn("Q3", inFiles, &Figure{Name: "ns_per_op_q3", Row: RowThroughput,
+		Title: "ns per op, third quartile", Unit: Nanoseconds,
+		Obtained: "the third quartile of samples_ns",
+		Samples:  "samples_ns", Summary: SummaryQ3}),
+	figureColumn("CPU/op", everywhere, &Figure{Name: "cpu_ns_per_op_median", Row: RowThroughput,
+		Title: "CPU time per op", Unit: Nanoseconds, ZeroMeans: ZeroIsUnknown,
+		Obtained: "the median of the samples' process CPU time over their calls"}).markdown("CPU time/op"),
+	figureColumn("ops/s", everywhere, &Figure{Name: "ops_per_s", Row: RowThroughput,
+		Title: "operations per second", Unit: PerSecond,
+		Obtained: "1 s over the median time per op"}).
+		with(func(c *Column) {
+			// Files that lack it: from the median.
+			c.Throughput = func(r *ThroughputRow) Cell {
+				cell := c.Figure.cell(r)
+				if m, ok := nsMedian.Value(r); ok && m > 0 && (cell.State == Unknown || cell.State == Exact && cell.Value == 0) {
+					return exact(1e9 / m)
+				}
+				return cell
+			}
+		}),
+	figureColumn("B/op", everywhere|InDefaultTable, &Figure{Name: "bytes_per_op", Row: RowThroughput,
+		Title: "bytes per op", Unit: Bytes,
+		Obtained: "the runtime.MemStats TotalAlloc delta over every timed call, over the calls",
+		Budget:   "max_bytes_per_op", PerGOMAXPROCS: true, Bench: "B/op", PerSample: "samples_bytes_per_op"}),
+	figureColumn("allocs/op", everywhere|InDefaultTable, &Figure{Name: "allocs_per_op", Row: RowThroughput,
+		Title: "allocs per op", Unit: Count,
+		Obtained: "the runtime.MemStats Mallocs delta over every timed call, over the calls",
+		Budget:   "max_allocs_per_op", PerGOMAXPROCS: true, Bench: "allocs/op", PerSample: "samples_allocs_per_op"}),
 	// KZG: what a cgo operation keeps in C memory per call.
-	opFigure("c_heap_bytes_per_op", "C heap B/op", Bytes, inFiles, func(t *Timing) Cell {
-		if t.CHeapBytesPerOp == nil {
-			return notApplicable
-		}
-		return exact(*t.CHeapBytesPerOp)
-	}),
+	figureColumn("C heap B/op", inFiles, &Figure{Name: "c_heap_bytes_per_op", Row: RowThroughput,
+		Title: "C heap bytes per op", Unit: Bytes, Signed: true,
+		Obtained: "the growth of the C heap in use (glibc mallinfo2) across the calls, over the calls; none for pure-Go libraries"}),
 	{Name: "samples_ns", Unit: List, Show: InJSON},
 	{Name: "samples_iters", Unit: List, Show: InJSON},
 	{Name: "samples_bytes_per_op", Unit: List, Show: InJSON},
@@ -402,28 +492,6 @@ func keyColumn(name string, show Formats, kinds rowKinds, get func(Key) string) 
 	return c
 }
 
-// instanceFigure is a column of the figures of a measured case; it does
-// not apply to a failed one.
-func instanceFigure(name, label string, unit Unit, show Formats, read func(*Measurement) Cell) Column {
-	return Column{Name: name, Label: label, Unit: unit, Show: show, Instance: func(r *Result) Cell {
-		if r.Error != "" {
-			return notApplicable
-		}
-		return read(&r.Measurement)
-	}}
-}
-
-// opFigure is a column of the timing of an operation; it does not apply
-// to one that failed.
-func opFigure(name, label string, unit Unit, show Formats, read func(*Timing) Cell) Column {
-	return Column{Name: name, Label: label, Unit: unit, Show: show, Throughput: func(r *ThroughputRow) Cell {
-		if r.Error != "" {
-			return notApplicable
-		}
-		return read(&r.Timing)
-	}}
-}
-
 func (c Column) markdown(label string) Column {
 	c.MarkdownLabel = label
 	return c
@@ -449,43 +517,6 @@ func resolved(v, resolution, bound float64) Cell {
 		c.State = NearZero
 	}
 	return c
-}
-
-// cycleTimes are the samples and resolution of one per-cycle GC time:
-// the CPU time of the collections, or the runtime's mark estimate.
-type cycleTimes struct {
-	samples    func(*Measurement) []float64
-	resolution func(*Measurement) float64
-}
-
-var (
-	cpuTimes  = cycleTimes{func(m *Measurement) []float64 { return m.GCCPUSamplesNs }, func(m *Measurement) float64 { return m.GCCPUResolution }}
-	markTimes = cycleTimes{func(m *Measurement) []float64 { return m.GCMarkSamplesNs }, func(m *Measurement) float64 { return m.GCMarkResolution }}
-)
-
-// figure reads one of the figures of ct: unknown in a file older than
-// them, or where they were not measured (no samples: the CPU time of a
-// system memprof does not read); the median, when withResolution, is
-// NearZero within its resolution.
-func (ct cycleTimes) figure(get func(*Measurement) float64, withResolution bool) func(*Measurement) Cell {
-	return func(m *Measurement) Cell {
-		switch {
-		case len(ct.samples(m)) == 0:
-			return Cell{State: Unknown}
-		case withResolution:
-			return resolved(get(m), ct.resolution(m), math.Inf(1))
-		}
-		return exact(get(m))
-	}
-}
-
-// resolutionCell reads the resolution of ct's figures: unknown without
-// samples.
-func (ct cycleTimes) resolutionCell(m *Measurement) Cell {
-	if len(ct.samples(m)) == 0 {
-		return Cell{State: Unknown}
-	}
-	return exact(ct.resolution(m))
 }
 
 // recorded is a figure that 0 means was not recorded.

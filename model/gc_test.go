@@ -86,7 +86,7 @@ func TestReadResultsGCFigures(t *testing.T) {
 		{"cpu summary without samples", func(d doc) { delete(d.row("instances", 0), "gc_cpu_samples_ns") },
 			[]string{sig + "gc_cpu_ns_per_instance is " + fmtFloat(cq.Median) + " without gc_cpu_samples_ns: the summary must be that of its samples"}},
 		{"negative scan builds", func(d doc) { d.row("instances", 0)["scan_builds"] = -3 },
-			[]string{sig + "scan_builds is -3, want a positive number of builds"}},
+			[]string{sig + "scan_builds is -3, want a non-negative number"}},
 		{"unknown collector", func(d doc) { d["env"].(map[string]any)["gc"] = "boehm" },
 			[]string{"env: unknown gc \"boehm\": valid gcs are greenteagc, nogreenteagc"}},
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,58 +128,36 @@ func (rd ResultsReader) Read(r io.Reader, name string) (*Results, error) {
 // names it in errors. Unknown fields are allowed (later versions add
 // fields), and fields renamed since are read under their old names
 // (cheap_bytes_per_instance, cheap_unavailable; a slice row's slot_bytes,
-// now array_slot_bytes_per_instance; a site's slot_bytes, now slot_sizes).
-// Keys are normalized: an operation of a type with a scheme, written
-// before operations carried one, gets the type's default scheme. A wrong
-// or missing schema, trailing data or a truncated file wraps
-// ErrNotResults; a file that breaks the schema's rules (Results.Validate,
-// and figures that are missing or null) is an *InvalidError. The returned
-// Results does not retain data.
+// now array_slot_bytes_per_instance; a site's slot_bytes, now
+// slot_sizes). Each row records the figures the file lacks (missing or
+// null): they are unknown, never 0 (see Figure). Keys are normalized: an
+// operation of a type with a scheme, written before operations carried
+// one, gets the type's default scheme. A wrong or missing schema,
+// trailing data or a truncated file wraps ErrNotResults; a file that
+// breaks the schema's rules (Results.Validate: a Required figure missing
+// or null, a figure that is not a number or out of its range, ...) is an
+// *InvalidError. The returned Results does not retain data.
 func DecodeResults(data []byte, name string) (*Results, error) {
-	var w wireResults
-	if err := json.Unmarshal(data, &w); err != nil {
+	rs, err := decodeRows(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %s", readingResults(name), ErrNotResults, jsonError(data, err))
 	}
-	if w.Schema != Schema {
-		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, w.Schema, Schema)
+	if rs.Schema != Schema {
+		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, rs.Schema, Schema)
 	}
-	rs := w.Results
-	rs.Instances = nil
-	if w.Instances != nil {
-		rs.Instances = make([]Result, len(w.Instances))
+	for i := range rs.Instances {
+		rs.Instances[i].Key = rs.Instances[i].Key.Normalize()
 	}
-	for i, r := range w.Instances {
-		res := r.Result
-		res.BytesPerInstance = r.BytesPerInstance.v
-		res.AllocsPerInstance = r.AllocsPerInstance.v
-		if res.CHeapBytesPerInstance == nil {
-			res.CHeapBytesPerInstance = r.LegacyCHeap
-		}
-		if res.CHeapUnavailable == "" {
-			res.CHeapUnavailable = r.LegacyCHeapUnavailable
-		}
-		if res.Layout == Slice && r.ArraySlot == nil {
-			// Before array_slot_bytes_per_instance, a slice row's
-			// slot_bytes held the backing array's slot over N.
-			res.ArraySlotBytesPerInstance, res.SlotBytes = res.SlotBytes, 0
-		}
-		res.Key = res.Key.Normalize()
-		rs.Instances[i] = res
-	}
-	rs.Throughput = nil
-	for _, t := range w.Throughput {
-		row := t.ThroughputRow
-		row.NsPerOpMedian = t.NsPerOpMedian.v
-		row.Key = row.Key.Normalize()
-		rs.Throughput = append(rs.Throughput, row)
+	for i := range rs.Throughput {
+		rs.Throughput[i].Key = rs.Throughput[i].Key.Normalize()
 	}
 	for i := range rs.Unavailable {
 		rs.Unavailable[i].Key = rs.Unavailable[i].Key.Normalize()
 	}
-	if probs := rs.problems(&w); len(probs) > 0 {
+	if probs := rs.problems(); len(probs) > 0 {
 		return nil, &InvalidError{File: name, Problems: probs}
 	}
-	return &rs, nil
+	return rs, nil
 }
 
 // readingResults is the context of a read error: "reading results NAME".
@@ -196,82 +175,28 @@ func readingResults(name string) string {
 //     known names of the vocabulary, or is a case of the library API's
 //     (name set, no type);
 //   - no two rows are the same case (the same Key);
-//   - a measured instance row (no error) has a positive n and non-negative
-//     finite bytes and allocations per instance (and sizes, sites); every
-//     other figure is finite (off-heap, RSS and unaccounted figures are
-//     differences of readings and may be negative), and attributed_n,
-//     where the file has it, is in [1, n];
-//   - a measured operation row has non-negative finite times and samples,
-//     and its median and quartiles are those of its samples_ns
-//     (SummarizeSamples), so that every reader judges the same figure;
+//   - every figure of a measured row (no error) is checked by its entry
+//     in Figures: the Required ones (bytes and allocations per instance,
+//     an operation's median) are present and numbers; every figure
+//     present is finite, and not below 0 unless it is a difference of
+//     readings (Signed: off-heap, RSS, unaccounted, ...), whole for an
+//     integer field; a summary of samples (a median, a quartile) is that
+//     of its samples (SummarizeSamples), so that every reader judges the
+//     same figure, and each sample is finite and in the same range;
+//   - a measured instance row has a positive n (1 for the single layout),
+//     non-negative sites and sweep points, and attributed_n, where the
+//     file has it, in [1, n]; an operation row's samples count its
+//     samples_ns, and its samples_iters give one positive count each;
 //   - an unavailable row names a known case and says why, with a known
 //     kind if it has one (files written before kinds have none).
 //
-// Rows with an error are failed measurements: valid without figures.
-// Validate cannot tell a figure that is missing from one that is 0; the
-// readers (ResultsReader, DecodeResults) check that too.
+// Rows with an error are failed measurements: valid without figures. Rows read from a file know which figures it lacked (see
+// Figure); rows built in memory have every figure.
 func (rs *Results) Validate() error {
-	if probs := rs.problems(nil); len(probs) > 0 {
+	if probs := rs.problems(); len(probs) > 0 {
 		return &InvalidError{Problems: probs}
 	}
 	return nil
-}
-
-// wireResults is a results file as decoded, with the presence of the
-// figures a measured row must carry and the fields read under old names.
-type wireResults struct {
-	Results
-	Instances  []wireResult     `json:"instances"`
-	Throughput []wireThroughput `json:"throughput"`
-}
-
-type wireResult struct {
-	Result
-	BytesPerInstance       figure   `json:"bytes_per_instance"`
-	AllocsPerInstance      figure   `json:"allocs_per_instance"`
-	ArraySlot              *float64 `json:"array_slot_bytes_per_instance"`
-	LegacyCHeap            *float64 `json:"cheap_bytes_per_instance"`
-	LegacyCHeapUnavailable string   `json:"cheap_unavailable"`
-}
-
-type wireThroughput struct {
-	ThroughputRow
-	NsPerOpMedian figure `json:"ns_per_op_median"`
-}
-
-// figure is a number whose presence matters: missing, null, or not a
-// number are problems of their own, not 0.
-type figure struct {
-	present, null bool
-	notNumber     string // the JSON value, when it is not a number
-	v             float64
-}
-
-func (f *figure) UnmarshalJSON(b []byte) error {
-	*f = figure{present: true}
-	switch {
-	case string(b) == "null":
-		f.null = true
-	case json.Unmarshal(b, &f.v) != nil:
-		f.notNumber = string(b)
-		if len(f.notNumber) > 40 {
-			f.notNumber = f.notNumber[:40] + "..."
-		}
-	}
-	return nil
-}
-
-// problem returns what is wrong with a required figure, or "".
-func (f figure) problem(key string) string {
-	switch {
-	case !f.present:
-		return key + " is missing"
-	case f.null:
-		return key + " is null"
-	case f.notNumber != "":
-		return fmt.Sprintf("%s is %s, want a number", key, f.notNumber)
-	}
-	return ""
 }
 
 // label names a row's key in a problem: as Key.String does, with "?" for
@@ -339,6 +264,9 @@ func (c *checker) key(k Key, op bool) {
 		checkName(c, "op", k.Op, Ops, false)
 	}
 	checkName(c, "scheme", k.Scheme, Schemes, false)
+	if why := k.FamilyMismatch(); why != "" {
+		c.add("%s", why)
+	}
 	if err := k.Param.Check(); err != nil {
 		c.add("%v", err)
 	}
@@ -361,7 +289,125 @@ func (c *checker) finite(key string, v float64) {
 	}
 }
 
-func (rs *Results) problems(w *wireResults) []Problem {
+// presence reports the figures of a measured row that are not numbers,
+// and the Required ones it lacks (missing, or null).
+func (c *checker) presence(row FigureRow) {
+	_, st, _ := row.figureRow()
+	for _, f := range rowFigures(row) {
+		if i := slices.IndexFunc(st.bad, func(b badFigure) bool { return b.f == f }); i >= 0 {
+			c.add("%s is %s, want %s", f.Name, st.bad[i].text, st.bad[i].want)
+			continue
+		}
+		switch {
+		case !f.Required:
+		case st.null.has(f):
+			c.add("%s is null", f.Name)
+		case st.absent.has(f):
+			c.add("%s is missing", f.Name)
+		}
+	}
+}
+
+// ranges checks every figure a measured row has: finite, and not below 0
+// unless the figure is Signed.
+func (c *checker) ranges(row FigureRow) {
+	rv, st, _ := row.figureRow()
+	for _, f := range rowFigures(row) {
+		if st.absent.has(f) {
+			continue
+		}
+		v, ok := f.raw(rv)
+		switch {
+		case !ok:
+		case f.Signed:
+			c.finite(f.Name, v)
+		default:
+			c.nonNegative(f.Name, v)
+		}
+	}
+}
+
+// summaries checks each list of samples of a measured row and the figures
+// that summarize it: every sample finite (and not below 0 unless its
+// figures are Signed), and each summary the statistic of the samples
+// (SummarizeSamples) it says it is, so that every reader judges the same
+// figure; a summary that needs its samples is 0 without them. also, when
+// set, checks more of a list of samples of the row's own (their count)
+// before the summaries are.
+func (c *checker) summaries(row FigureRow, also func()) {
+	rv, st, _ := row.figureRow()
+	figs := rowFigures(row)
+	var lists []string
+	for _, f := range figs {
+		if f.Samples != "" && !slices.Contains(lists, f.Samples) {
+			lists = append(lists, f.Samples)
+		}
+	}
+	for _, list := range lists {
+		var summary []*Figure
+		signed := false
+		for _, f := range figs {
+			if f.Samples == list && f.Summary != SummaryNone {
+				summary = append(summary, f)
+				signed = signed || f.Signed
+			}
+		}
+		if len(summary) == 0 {
+			continue
+		}
+		samples := summary[0].samples(rv)
+		before := len(c.probs)
+		for j, s := range samples {
+			key := fmt.Sprintf("%s[%d]", list, j)
+			if signed {
+				c.finite(key, s)
+			} else {
+				c.nonNegative(key, s)
+			}
+		}
+		if len(c.probs) > before {
+			continue
+		}
+		if len(samples) == 0 {
+			for _, f := range summary {
+				if v, ok := f.raw(rv); ok && f.NeedsSamples && !st.absent.has(f) && v != 0 {
+					c.add("%s is %s without %s: the summary must be that of its samples", f.Name, fmtFloat(v), list)
+					break
+				}
+			}
+			continue
+		}
+		if also != nil && list == nsMedian.Samples {
+			also()
+		}
+		// The summary must be that of the samples: check and compare
+		// judge the samples, reports print the summary.
+		q, err := SummarizeSamples(samples)
+		if err != nil {
+			c.add("%s: %v", list, err)
+			continue
+		}
+		for _, f := range summary {
+			v, ok := f.raw(rv)
+			if !ok || st.absent.has(f) || math.IsNaN(v) || math.IsInf(v, 0) || !f.Signed && v < 0 {
+				continue // reported above
+			}
+			if want := f.Summary.Of(q); !closeTo(v, want) {
+				c.add("%s is %s, but the %s give %s", f.Name, fmtFloat(v), list, fmtFloat(want))
+			}
+		}
+	}
+}
+
+// rowFigures returns the figures of row's kind.
+func rowFigures(row FigureRow) []*Figure {
+	if _, ok := row.(*Result); ok {
+		return instanceFigures
+	}
+	return throughputFigures
+}
+
+func (rs *Results) problems() []Problem {
 	c := &checker{}
 	if rs.Schema != "" && rs.Schema != Schema {
 		c.add("schema is %q, want %q", rs.Schema, Schema)
@@ -391,43 +437,18 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if r.Error != "" {
 			continue // a failed measurement carries no figures
 		}
-		if w != nil {
-			for _, f := range []struct {
-				key string
-				f   figure
-			}{{"bytes_per_instance", w.Instances[i].BytesPerInstance}, {"allocs_per_instance", w.Instances[i].AllocsPerInstance}} {
-				if p := f.f.problem(f.key); p != "" {
-					c.add("%s", p)
-				}
-			}
-		}
+		c.presence(r)
 		if r.N <= 0 {
 			c.add("n is %d, want a positive number of instances", r.N)
 		}
-		c.nonNegative("bytes_per_instance", r.BytesPerInstance)
-		c.nonNegative("allocs_per_instance", r.AllocsPerInstance)
-		c.nonNegative("sizeof_bytes", float64(r.SizeofBytes))
-		c.nonNegative("slot_bytes", r.SlotBytes)
-		c.nonNegative("array_slot_bytes_per_instance", r.ArraySlotBytesPerInstance)
-		c.nonNegative("holder_bytes_per_instance", r.HolderBytesPerInstance)
-		c.nonNegative("offheap_resolution_bytes_per_instance", r.OffheapResolution)
-		c.nonNegative("rss_resolution_bytes_per_instance", r.RSSResolution)
-		c.finite("offheap_bytes_per_instance", r.OffheapBytesPerInstance)
-		c.finite("runtime_metadata_bytes_per_instance", r.RuntimeMetadataBytesPerInstance)
-		c.finite("heapalloc_bytes_per_instance", r.HeapAllocBytesPerInstance)
-		c.finite("rss_bytes_per_instance", r.RSSBytesPerInstance)
-		c.finite("unaccounted_bytes_per_instance", r.UnaccountedBytesPerInstance)
-		if r.CHeapBytesPerInstance != nil {
-			c.finite("c_heap_bytes_per_instance", *r.CHeapBytesPerInstance)
-		}
-		c.nonNegative("build_ns", r.BuildNs)
+		c.ranges(r)
+		c.summaries(r, nil)
 		if r.BuildNs > 0 && r.Layout != Single {
 			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, Single)
 		}
 		if r.Layout == Single && r.N != 1 {
 			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, Single)
 		}
-		c.gcFigures(&r.Measurement)
 		c.attributed(&r.Measurement)
 		for j, s := range r.Sites {
 			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
@@ -467,58 +488,16 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		if t.Error != "" {
 			continue
 		}
+		c.presence(t)
 		c.checkOpCost(&t.OpCost)
-		medianBad := false
-		if w != nil {
-			if p := w.Throughput[i].NsPerOpMedian.problem("ns_per_op_median"); p != "" {
-				c.add("%s", p)
-				medianBad = true
+		c.ranges(t)
+		c.summaries(t, func() {
+			if samples.Known(t) && t.Samples != len(t.SamplesNs) {
+				c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
 			}
-		}
-		if t.Samples < 0 {
-			c.add("samples is %d, want a non-negative number", t.Samples)
-		}
-		for _, f := range []struct {
-			key string
-			v   float64
-		}{{"ns_per_op_median", t.NsPerOpMedian}, {"ns_per_op_q1", t.NsPerOpQ1}, {"ns_per_op_q3", t.NsPerOpQ3},
-			{"cpu_ns_per_op_median", t.CPUNsPerOpMedian}, {"ops_per_s", t.OpsPerSecond},
-			{"bytes_per_op", t.BytesPerOp}, {"allocs_per_op", t.AllocsPerOp}} {
-			c.nonNegative(f.key, f.v)
-		}
-		if t.CHeapBytesPerOp != nil {
-			c.finite("c_heap_bytes_per_op", *t.CHeapBytesPerOp)
-		}
-		before := len(c.probs)
-		for j, s := range t.SamplesNs {
-			c.nonNegative(fmt.Sprintf("samples_ns[%d]", j), s)
-		}
-		if len(c.probs) > before || len(t.SamplesNs) == 0 {
-			continue
-		}
-		if t.Samples != len(t.SamplesNs) {
-			c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
-		}
-		c.samplesIters(t)
-		c.samplesAllocs(t)
-		// The summary must be that of the samples: check and compare
-		// judge the samples, reports print the summary.
-		q, err := SummarizeSamples(t.SamplesNs)
-		if err != nil {
-			c.add("samples_ns: %v", err)
-			continue
-		}
-		for _, f := range []struct {
-			key       string
-			got, want float64
-		}{{"ns_per_op_median", t.NsPerOpMedian, q.Median}, {"ns_per_op_q1", t.NsPerOpQ1, q.Q1}, {"ns_per_op_q3", t.NsPerOpQ3, q.Q3}} {
-			if f.key == "ns_per_op_median" && medianBad {
-				continue // reported above
-			}
-			if !closeTo(f.got, f.want) {
-				c.add("%s is %s, but the samples_ns give %s", f.key, fmtFloat(f.got), fmtFloat(f.want))
-			}
-		}
+			c.samplesIters(t)
+			c.samplesAllocs(t)
+		})
 	}
 
 	for i := range rs.Unavailable {
@@ -568,6 +547,7 @@ func (rs *Results) problems(w *wireResults) []Problem {
 		for _, lib := range a.Libs {
 			checkName(c, "lib", lib, Libs, true)
 		}
+		c.checkFamilies(a)
 	}
 	return c.probs
 }
@@ -623,22 +603,26 @@ func (c *checker) samplesIters(t *ThroughputRow) {
 	}
 }
 
-// samplesAllocs checks a timed row's samples_bytes_per_op and
-// samples_allocs_per_op (absent in files written before them): one
-// figure per sample of samples_ns, finite and not negative.
+// samplesAllocs checks the per-sample lists of a timed row's figures
+// (Figure.PerSample: samples_bytes_per_op, samples_allocs_per_op; absent
+// in files written before them): one value per sample of samples_ns, in
+// the figure's range.
 func (c *checker) samplesAllocs(t *ThroughputRow) {
-	for _, f := range []struct {
-		key string
-		vs  []float64
-	}{{"samples_bytes_per_op", t.SamplesBytesPerOp}, {"samples_allocs_per_op", t.SamplesAllocsPerOp}} {
-		if f.vs == nil {
+	for _, f := range throughputFigures {
+		vs := f.PerSampleOf(t)
+		if f.PerSample == "" || vs == nil {
 			continue
 		}
-		if len(f.vs) != len(t.SamplesNs) {
-			c.add("%s holds %d figures but samples_ns %d samples: want one per sample", f.key, len(f.vs), len(t.SamplesNs))
+		if len(vs) != len(t.SamplesNs) {
+			c.add("%s holds %d figures but samples_ns %d samples: want one per sample", f.PerSample, len(vs), len(t.SamplesNs))
 		}
-		for j, v := range f.vs {
-			c.nonNegative(fmt.Sprintf("%s[%d]", f.key, j), v)
+		for j, v := range vs {
+			key := fmt.Sprintf("%s[%d]", f.PerSample, j)
+			if f.Signed {
+				c.finite(key, v)
+			} else {
+				c.nonNegative(key, v)
+			}
 		}
 	}
 }
@@ -679,7 +663,7 @@ func jsonError(data []byte, err error) string {
 		return position(data, se.Offset) + ": " + strings.TrimPrefix(se.Error(), "json: ")
 	case errors.As(err, &te):
 		field := te.Field
-		for _, embedded := range []string{"Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why."} {
+		for _, embedded := range []string{"Plain.", "Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why."} {
 			field = strings.ReplaceAll(field, embedded, "")
 		}
 		return fmt.Sprintf("%s: %s is a %s, want %s", position(data, te.Offset), field, te.Value, jsonKind(te.Type))

@@ -43,6 +43,10 @@ type Result struct {
 	Measurement
 	Sweep *Sweep `json:"sweep,omitempty"`
 	Error string `json:"error,omitempty"`
+
+	// figures records the figures the file this row was read from
+	// lacked (see Figure).
+	figures figureState
 }
 
 // Measurement is what the engine measures of one case: domain-free
@@ -252,6 +256,8 @@ type ThroughputRow struct {
 	Note  string `json:"note,omitempty"`
 	Error string `json:"error,omitempty"`
 	OpCost
+
+	figures figureState
 }
 
 // OpCost is what a throughput row says about the cost of use beyond its
@@ -350,6 +356,11 @@ type Agreement struct {
 	// Unavailable lists the libraries that could not take part, as
 	// "<lib>: <reason>" (blst in a build without cgo).
 	Unavailable []string `json:"unavailable,omitempty"`
+	// Families is each family's check, in family order, when the record
+	// is not of BLS12-381 alone or of KZG alone: then the fields above
+	// are their sums. Records without it (every file written before
+	// families) are BLS12-381's, KZG's or both, as their libraries say.
+	Families []FamilyAgreement `json:"families,omitempty"`
 }
 
 // Env describes where a measurement was made, so that results from

@@ -56,10 +56,10 @@ type Tradeoff struct {
 // scanBytesPerInstance is the collector's scan bytes per instance of r,
 // or nil where r has no such figure (results older than it).
 func scanBytesPerInstance(r *Result) *float64 {
-	if r.ScanResolution <= 0 {
+	v, ok := FigureNamed("scan_bytes_per_instance").Value(r)
+	if !ok {
 		return nil
 	}
-	v := r.ScanBytesPerInstance
 	return &v
 }
 

@@ -68,12 +68,22 @@ func FormatExact(v float64) string {
 // decimals (the exact per-instance figures are whole), others with two
 // decimals, and small fractions with two significant digits so that they
 // do not read as zero: "192", "32.03", "0.0046".
+//
+// Figures no measurement gives (a hand-written budget or file, an
+// overflow) print short too: below a millionth and from 10^15 on with an
+// exponent ("4.9e-324", "1e+308"), and -0 as 0.
 func FormatFigure(v float64) string {
 	a := math.Abs(v)
 	switch {
-	case v == math.Trunc(v) && a < 1e15:
+	case v == 0:
+		return "0" // -0 too
+	case a < 1e-6:
+		return strconv.FormatFloat(v, 'g', 2, 64)
+	case a >= 1e15:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case v == math.Trunc(v):
 		return FormatFixed(v, 0)
-	case a < 0.01 && a > 0:
+	case a < 0.01:
 		// Two significant digits: as many decimals as the first digit's
 		// place, plus one.
 		return strings.TrimRight(FormatFixed(v, 1-int(math.Floor(math.Log10(a)))), "0")
@@ -130,9 +140,14 @@ func nsScaler(ns []float64) (benchunit.Scaler, string) {
 }
 
 // FormatFixed writes v with exactly decimals digits after the point
-// (MB at a million instances with one, a rate with none).
+// (MB at a million instances with one, a rate with none). A value that
+// rounds to zero has no sign ("0.00", not "-0.00").
 func FormatFixed(v float64, decimals int) string {
-	return benchunit.Scaler{Prec: decimals, Factor: 1}.Format(v)
+	s := benchunit.Scaler{Prec: decimals, Factor: 1}.Format(v)
+	if strings.HasPrefix(s, "-") && strings.Trim(s[1:], "0.") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 // FormatPercent writes a fraction as a percentage with one decimal:

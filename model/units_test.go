@@ -102,3 +102,36 @@ func TestNsScale(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatExtremes: the extremes a figure or a budget can hold print
+// as numbers people read: the smallest float with an exponent (not
+// "0."), the largest with one (not 309 digits), and -0 as 0 (not "-0").
+func TestFormatExtremes(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	tests := []struct {
+		name   string
+		format func(float64) string
+		in     float64
+		want   string
+	}{
+		{"FormatBytes", FormatBytes, math.SmallestNonzeroFloat64, "4.9e-324 B"},
+		{"FormatBytes", FormatBytes, 1e308, "1e+308 B"},
+		{"FormatBytes", FormatBytes, -1e308, "-1e+308 B"},
+		{"FormatBytes", FormatBytes, 1.5e20, "1.5e+20 B"},
+		{"FormatBytes", FormatBytes, 123456789012345, "123456789012345 B"},
+		{"FormatBytes", FormatBytes, negZero, "0 B"},
+		{"FormatFigure", FormatFigure, 3e-7, "3e-07"},
+		{"FormatFigure", FormatFigure, 1.2e-6, "0.0000012"},
+		{"FormatFigure", FormatFigure, negZero, "0"},
+		{"FormatFixed", func(v float64) string { return FormatFixed(v, 2) }, -0.0001, "0.00"},
+		{"FormatFixed", func(v float64) string { return FormatFixed(v, 0) }, negZero, "0"},
+		{"FormatPercent", FormatPercent, -0.0001, "0.0%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+strconv.FormatFloat(tt.in, 'g', -1, 64), func(t *testing.T) {
+			if got := tt.format(tt.in); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

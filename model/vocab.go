@@ -8,7 +8,8 @@ import (
 
 // Type is the kind of object a case measures or an operation handles: a
 // secret key, a public key, a signature, a raw curve point, or a whole
-// structure of a real client (a scenario).
+// structure of a real client (a scenario). Every type belongs to one
+// family (Type.Family).
 type Type string
 
 // Lib names the crypto library that makes the objects.
@@ -23,15 +24,18 @@ type Repr string
 // as a whole (collection).
 type Layout string
 
-// Scheme is the BLS signature scheme, which decides the group of a public
-// key and of a signature: min-pk (keys in G1, signatures in G2, as
+// Scheme is the BLS signature scheme, which decides the group of a
+// BLS12-381 public key and signature (and of no other family's type): min-pk (keys in G1, signatures in G2, as
 // Ethereum) or min-sig.
 type Scheme string
 
 // Op names an operation timed by throughput.
 type Op string
 
-// The types.
+// The types of BLS12-381 (the family BLS12381): keys and signatures of
+// the BLS signature scheme, raw curve points, and the scenarios of a
+// consensus client. These names predate the families and keep meaning
+// BLS12-381's objects (--type Signature, budgets, bench names).
 const (
 	SecretKey       Type = "SecretKey"
 	PublicKey       Type = "PublicKey"
@@ -42,7 +46,8 @@ const (
 	AttestationPool Type = "AttestationPool"
 )
 
-// The KZG types (EIP-4844 blobs and EIP-7594 cells; see KZGTypes).
+// The KZG types (the family KZG: EIP-4844 blobs and EIP-7594 cells; see
+// KZGTypes).
 const (
 	Blob           Type = "Blob"           // a 131,072-byte blob
 	Commitment     Type = "Commitment"     // a KZG commitment to a blob (a G1 point)
@@ -53,13 +58,87 @@ const (
 	PeerDASNode    Type = "PeerDASNode"    // a node holding the cells and proofs of N blobs
 )
 
-// The libraries.
+// The libraries. A library that serves several families has one name in
+// all of them (gnark is gnark-crypto's ecc/bls12-381 and its ecc/bn254;
+// circl its ecc/bls12381 and its post-quantum packages): the family of
+// the key's type tells them apart, so --lib gnark selects gnark-crypto in
+// whatever family is selected.
 const (
-	Blst  Lib = "blst"
-	Gnark Lib = "gnark"
-	Circl Lib = "circl"
+	Blst  Lib = "blst"  // github.com/supranational/blst (cgo)
+	Gnark Lib = "gnark" // github.com/consensys/gnark-crypto (pure Go): ecc/bls12-381, ecc/bn254
+	Circl Lib = "circl" // github.com/cloudflare/circl (pure Go): ecc/bls12381, sign/bls, kem/mlkem, sign/mldsa, sign/slhdsa
 	CKZG  Lib = "ckzg"  // github.com/ethereum/c-kzg-4844 (cgo, on blst)
 	GoKZG Lib = "gokzg" // github.com/crate-crypto/go-eth-kzg (pure Go, on gnark-crypto)
+
+	// Libsecp256k1 is go-ethereum's crypto/secp256k1 (cgo, on the
+	// libsecp256k1 source it vendors) with the key types of its crypto
+	// package. Without cgo go-ethereum silently falls back to decred, so
+	// its cases say they need cgo rather than measure decred.
+	Libsecp256k1 Lib = "libsecp256k1"
+	Decred       Lib = "decred" // github.com/decred/dcrd/dcrec/secp256k1/v4 and its ecdsa package (pure Go)
+
+	BN256Cloudflare Lib = "bn256-cloudflare" // go-ethereum's crypto/bn256/cloudflare (pure Go; points are struct{ p *curvePoint })
+	BN256Google     Lib = "bn256-google"     // go-ethereum's crypto/bn256/google (pure Go; points are struct{ p *curvePoint })
+	// BN256Gnark is go-ethereum's crypto/bn256/gnark, its wrapper over
+	// gnark-crypto's ecc/bn254 that the precompiles use on amd64 and
+	// arm64 (points held by value). gnark-crypto itself is Gnark.
+	BN256Gnark Lib = "bn256-gnark"
+
+	Stdlib       Lib = "stdlib"        // the Go standard library: crypto/mlkem (ML-KEM-768 and ML-KEM-1024)
+	FilippoMLDSA Lib = "filippo-mldsa" // filippo.io/mldsa (pure Go)
+)
+
+// The types of secp256k1 (the family Secp256k1): ECDSA keys and
+// signatures as execution clients hold them.
+const (
+	// Secp256k1SecretKey is a secp256k1 private key: 32 bytes, or a
+	// library's object (*ecdsa.PrivateKey, decred's *PrivateKey).
+	Secp256k1SecretKey Type = "Secp256k1SecretKey"
+	// Secp256k1PublicKey is a secp256k1 public key: compressed (33 B),
+	// uncompressed (65 B), a library's decoded point, or the 20-byte
+	// Ethereum address derived from it.
+	Secp256k1PublicKey Type = "Secp256k1PublicKey"
+	// Secp256k1Signature is an ECDSA signature: R‖S‖V (65 B, V in {0, 1}),
+	// R‖S (64 B), DER, or a library's decoded signature.
+	Secp256k1Signature Type = "Secp256k1Signature"
+	// SenderCache is the scenario of a cache of recovered senders keyed by
+	// transaction hash (an indexer's, a builder's, a transaction pool's).
+	SenderCache Type = "SenderCache"
+)
+
+// The types of BN254 (the family BN254), of provers and of the EIP-196/197
+// precompiles.
+const (
+	BN254G1 Type = "BN254G1" // a point of BN254's G1
+	BN254G2 Type = "BN254G2" // a point of BN254's G2
+	// Groth16VerifyingKey is the scenario of a Groth16 verifying key's
+	// fixed points (plain against prepared G2 points).
+	Groth16VerifyingKey Type = "Groth16VerifyingKey"
+)
+
+// The post-quantum types (the families MLKEM, MLDSA and SLHDSA), named as
+// FIPS 203, 204 and 205 name them. The parameter set is the key's Param,
+// spelled as the standards spell it: set=ML-KEM-768, set=ML-DSA-65,
+// set=SLH-DSA-SHA2-128s.
+const (
+	MLKEMDecapsulationKey Type = "MLKEMDecapsulationKey" // an ML-KEM decapsulation (private) key
+	MLKEMEncapsulationKey Type = "MLKEMEncapsulationKey" // an ML-KEM encapsulation (public) key
+	MLKEMCiphertext       Type = "MLKEMCiphertext"       // an ML-KEM ciphertext
+	// TLSHandshakes is the scenario of a TLS client's handshakes in flight
+	// under X25519MLKEM768: per handshake an ML-KEM-768 decapsulation key,
+	// an X25519 private key and the hybrid key share it sent.
+	TLSHandshakes Type = "TLSHandshakes"
+
+	MLDSAPrivateKey Type = "MLDSAPrivateKey" // an ML-DSA private key
+	MLDSAPublicKey  Type = "MLDSAPublicKey"  // an ML-DSA public key
+	MLDSASignature  Type = "MLDSASignature"  // an ML-DSA signature
+	// MLDSAPubkeyCache is the scenario of a cache of ML-DSA public keys (a
+	// validator set, a certificate cache), packed against parsed.
+	MLDSAPubkeyCache Type = "MLDSAPubkeyCache"
+
+	SLHDSAPrivateKey Type = "SLHDSAPrivateKey" // an SLH-DSA private key
+	SLHDSAPublicKey  Type = "SLHDSAPublicKey"  // an SLH-DSA public key
+	SLHDSASignature  Type = "SLHDSASignature"  // an SLH-DSA signature
 )
 
 // The representations of single objects.
@@ -161,53 +240,61 @@ const (
 // the speed of pairings with a fixed point.
 const Prepared Repr = "prepared"
 
-// The vocabulary, in the order tables list it. Names outside these lists
-// sort after those in them.
-var (
-	Types   = []Type{SecretKey, PublicKey, Signature, G1, G2, PubkeyCache, AttestationPool, Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
-	Libs    = []Lib{Blst, Gnark, Circl, CKZG, GoKZG}
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed}
-	Layouts = []Layout{Pointer, Slice, Collection, Single}
-	Schemes = []Scheme{MinPk, MinSig}
-	Ops     = []Op{Compress, Serialize, Decompress, DecompressChecked, ToAffine, ToAffineBatch, Aggregate, Sign, Verify, FastAggregateVerify, BatchVerify, PairingCtxVerify, PairingCheck, MSM,
-		BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
+// The representations of the secp256k1, BN254 and post-quantum objects
+// that the names above do not already give (compressed, uncompressed,
+// bytes, decoded, packed and prepared keep their meaning there).
+const (
+	Address Repr = "address" // the 20-byte Ethereum address of a secp256k1 public key
+	RSV     Repr = "rsv"     // a 65-byte secp256k1 signature R‖S‖V, V in {0, 1} (Ethereum's)
+	RS      Repr = "rs"      // a 64-byte secp256k1 signature R‖S
+	DER     Repr = "der"     // an ASN.1 DER-encoded ECDSA signature
+	// Seed is the seed a post-quantum key is expanded from (ML-KEM's
+	// 64-byte d‖z, ML-DSA's 32-byte ξ).
+	Seed Repr = "seed"
+	// Parsed is a library's parsed object in the form it keeps, with what
+	// it precomputes (a matrix, NTT-domain vectors, a hash of the key).
+	Parsed Repr = "parsed"
 )
 
-// KZGTypes are the KZG types, the PeerDAS scenario included: what --type
-// kzg selects. They are not among the ObjectTypes (--type all stays the
-// BLS object matrix).
-var KZGTypes = []Type{Blob, Commitment, Proof, KZGCell, CellsAndProofs, KZGContext, PeerDASNode}
+// The vocabulary, in the order tables list it. Names outside these lists
+// sort after those in them. Types, Libs and Ops are the families' (the
+// table in family.go), family by family, so that the rows of a family are
+// adjacent.
+var (
+	Types   = union(func(f family) []Type { return f.types })
+	Libs    = union(func(f family) []Lib { return f.libs })
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed}
+	Layouts = []Layout{Pointer, Slice, Collection, Single}
+	Schemes = []Scheme{MinPk, MinSig}
+	Ops     = union(func(f family) []Op { return f.ops })
+)
 
-// KZGOps are the KZG operations (every other operation is a BLS one).
-var KZGOps = []Op{BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}
+// KZGTypes are the KZG family's types, the PeerDAS scenario included:
+// what --type kzg selects. They are not among the ObjectTypes (--type all
+// stays the BLS object matrix).
+var KZGTypes = KZG.Types()
 
-// KZGLibs are the KZG libraries (the others are BLS ones).
-var KZGLibs = []Lib{CKZG, GoKZG}
+// KZGOps are the KZG family's operations.
+var KZGOps = KZG.Ops()
 
-// IsKZG reports whether l is a KZG library.
-func (l Lib) IsKZG() bool { return slices.Contains(KZGLibs, l) }
-
-// IsKZG reports whether o is a KZG operation.
-func (o Op) IsKZG() bool { return slices.Contains(KZGOps, o) }
-
-// IsKZG reports whether t is a KZG type.
-func (t Type) IsKZG() bool { return slices.Contains(KZGTypes, t) }
-
-// Scenarios are the types that model a whole structure of a real client (a
-// validator public-key cache, an attestation pool) rather than one object;
-// their cases use the collection layout and their Repr names the form of
-// the structure.
+// Scenarios are BLS12-381's types that model a whole structure of a
+// consensus client (a validator public-key cache, an attestation pool)
+// rather than one object, measured at 1,000,000 validators: what --type
+// scenarios selects. Their cases use the collection layout and their Repr
+// names the form of the structure. Other families' scenarios (PeerDASNode,
+// SenderCache, ...) are selected by their family or their name.
 var Scenarios = []Type{PubkeyCache, AttestationPool}
 
-// ObjectTypes are the single-object types: every type but the scenarios.
-// They are what --type all selects.
+// ObjectTypes are BLS12-381's single-object types: every type of the
+// family but its scenarios. They are what --type all selects.
 var ObjectTypes = []Type{SecretKey, PublicKey, Signature, G1, G2}
 
 // IsScenario reports whether t is a scenario type.
 func (t Type) IsScenario() bool { return slices.Contains(Scenarios, t) }
 
-// HasScheme reports whether the scheme decides t's group: true for public
-// keys and signatures.
+// HasScheme reports whether the scheme decides t's group: true for
+// BLS12-381's public keys and signatures, and for no type of another
+// family (a Secp256k1Signature has no min-pk).
 func (t Type) HasScheme() bool { return t == PublicKey || t == Signature }
 
 // DefaultScheme is the scheme a key of type t has when its file or

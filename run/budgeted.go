@@ -73,3 +73,18 @@ func budgeted(f *gate.File, k model.Key, ops bool) bool {
 	}
 	return false
 }
+
+// RegistryCases are reg's instance entries and operations, each with why
+// it cannot be measured where it cannot: what gate.Check expands budgets
+// against (gate.CheckOptions.Registry), so that a budget's selection is
+// complete whatever the results hold.
+func RegistryCases(reg *suites.Registry) []gate.RegistryCase {
+	var out []gate.RegistryCase
+	for _, e := range reg.Entries() {
+		out = append(out, gate.RegistryCase{Key: e.Key, Why: e.Unavailable})
+	}
+	for _, o := range reg.Ops() {
+		out = append(out, gate.RegistryCase{Key: o.Key, Why: o.Unavailable})
+	}
+	return out
+}

@@ -45,13 +45,16 @@
 //     must compute the same keys and signatures as fixtures/vectors.json
 //     (agree.Run, or Options.Agree) when a BLS operation is selected, and
 //     the same KZG commitments, proofs and cells as fixtures/kzg-vectors.json
-//     (suites/agree/kzg.Run, or Options.AgreeKZG) when a KZG one is; Verify
-//     runs both. When they disagree nothing is timed, Results.Agreement
-//     says so and the error is the *agree.Disagreement.
+//     (suites/agree/kzg.Run, or Options.AgreeKZG) when a KZG one is, and
+//     every other family's check (suites.FamilyCheck, from the registry)
+//     when one of its operations is; Verify runs them all. The record
+//     keeps each family's check apart when there are several
+//     (model.AgreementOf). When they disagree nothing is timed,
+//     Results.Agreement says so and the error is the *agree.Disagreement.
 //
 //  5. Check each operation. Each available operation is prepared and run
-//     once, and must compute the known result of fixtures/vectors.json
-//     (suites.CheckOp) and reject invalid input (suites.CheckOpRejects).
+//     once, and must compute the known result of fixtures/vectors.json, or
+//     its Op.Want (suites.CheckOp) and reject invalid input (suites.CheckOpRejects).
 //     One that does not is a row with its Error and is not timed.
 //
 //  6. Time the operations (memprof.MeasureThroughput). The operations of

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -44,8 +45,10 @@ type Options struct {
 	// 0 means memprof.DefaultSamples and memprof.DefaultMinSample.
 	Samples   int
 	MinSample time.Duration
-	// Agree is the agreement check run before any operation is timed
-	// (and by Verify); nil means agree.Run.
+	// Agree is BLS12-381's agreement check, run before any of its
+	// operations is timed (and by Verify); nil means agree.Run. The
+	// checks of the families after KZG come from the registry
+	// (suites.FamilyCheck).
 	Agree func(*suites.Registry) (*agree.Report, error)
 	// AgreeKZG is the KZG agreement check, run before any KZG operation
 	// is timed (and by Verify); nil means suites/agree/kzg.Run. Agree
@@ -170,6 +173,22 @@ func (o Options) agreeKZG(reg *suites.Registry) (*agree.Report, error) {
 		return o.AgreeKZG(reg)
 	}
 	return kzgagree.Run(reg)
+}
+
+// agreeFamily runs family f's agreement check: BLS12-381's and KZG's as
+// agree and agreeKZG do, another family's from reg (Registry.Check).
+func (o Options) agreeFamily(reg *suites.Registry, f model.Family) (*agree.Report, error) {
+	switch f {
+	case model.BLS12381:
+		return o.agree(reg)
+	case model.KZG:
+		return o.agreeKZG(reg)
+	}
+	c, ok := reg.Check(f)
+	if !ok {
+		return nil, fmt.Errorf("family %s has no agreement check", f)
+	}
+	return c.Run(reg.FamilyAgreeLibs(f))
 }
 
 func (o Options) ready() error {

@@ -60,11 +60,12 @@ func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
 }
 
 // ParseTypes canonicalises a comma-separated list of types. Besides type
-// names it takes "all" (the single-object types, model.ObjectTypes:
-// measured in seconds), "scenarios" (model.Scenarios, measured at
-// 1,000,000 validators), "kzg" (model.KZGTypes: blobs, cells, the
-// contexts and the PeerDAS scenario) and "everything" (every type); ""
-// means all.
+// names it takes "all" (BLS12-381's single-object types,
+// model.ObjectTypes: measured in seconds), "scenarios" (model.Scenarios,
+// measured at 1,000,000 validators), "everything" (every type) and the
+// name of a family (model.Families: bls12-381, kzg, secp256k1, ...),
+// which stands for the family's types; "kzg" is the KZG family's (blobs,
+// cells, the contexts and the PeerDAS scenario). "" means all.
 func ParseTypes(v string) ([]model.Type, error) {
 	if strings.TrimSpace(v) == "" {
 		return slices.Clone(model.ObjectTypes), nil
@@ -78,19 +79,22 @@ func ParseTypes(v string) ([]model.Type, error) {
 		}
 	}
 	for _, part := range strings.Split(v, ",") {
-		switch p := strings.TrimSpace(part); {
+		p := strings.TrimSpace(part)
+		if f, err := model.Canonical("family", p, model.Families); err == nil {
+			add(f.Types()...)
+			continue
+		}
+		switch {
 		case strings.EqualFold(p, "all"):
 			add(model.ObjectTypes...)
 		case strings.EqualFold(p, "scenarios"):
 			add(model.Scenarios...)
-		case strings.EqualFold(p, "kzg"):
-			add(model.KZGTypes...)
 		case strings.EqualFold(p, "everything"):
 			add(model.Types...)
 		default:
 			c, err := model.Canonical("type", p, model.Types)
 			if err != nil {
-				return nil, fmt.Errorf("%v, or all (the object types), scenarios, kzg, everything", err)
+				return nil, fmt.Errorf("%v, %s", err, TypeGroupsHelp)
 			}
 			add(c)
 		}
@@ -98,12 +102,18 @@ func ParseTypes(v string) ([]model.Type, error) {
 	return out, nil
 }
 
+// TypeGroupsHelp lists the names ParseTypes takes besides type names, for
+// the messages that list the valid types.
+var TypeGroupsHelp = "or all (the object types), scenarios, everything, or a family: " + model.Join(model.Families)
+
 // ParseOpTypes is ParseTypes for a selection of operations: the names of
-// groups (all: the object types, kzg, scenarios, everything) stand for the
+// groups (all: the object types, scenarios, everything, a family) stand for the
 // types of the group that have operations (opTypes), so that
 // "throughput --type kzg" times every KZG operation and "--type all" the
 // BLS ones, as before there were KZG types; a type named on its own is
-// kept, and a workflow refuses it if it has no operations.
+// kept, and a workflow refuses it if it has no operations. A list whose
+// groups select no type with operations (scenarios, a family without
+// operations) is an error: it never stands for every operation.
 func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
 	var out []model.Type
 	for _, part := range strings.Split(v, ",") {
@@ -126,11 +136,14 @@ func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
 			}
 		}
 	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--type %s selects no type with operations: types with operations are %s", v, model.Join(opTypes))
+	}
 	return out, nil
 }
 
 // typeGroups are the names ParseTypes takes besides type names.
-var typeGroups = []string{"all", "scenarios", "kzg", "everything"}
+var typeGroups = append([]string{"all", "scenarios", "everything"}, model.Strings(model.Families)...)
 
 // selectCases returns the entries of reg that sel selects: those that can
 // be measured, and those that cannot, with why, both in the registry's

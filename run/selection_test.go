@@ -131,9 +131,48 @@ func TestParseTypes(t *testing.T) {
 		{"Blob,KZG", model.KZGTypes, ""},
 		{"signature, g1,Signature", []model.Type{model.Signature, model.G1}, ""},
 		{"G2,all", append([]model.Type{model.G2}, model.SecretKey, model.PublicKey, model.Signature, model.G1), ""},
-		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, kzg, everything"},
+		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, everything, or a family: bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa"},
 		{"G1,,G2", nil, `unknown type ""`},
+		// Families: a family stands for its types; all and scenarios stay
+		// BLS12-381's; everything is every family's.
+		{"bls12-381", append(slices.Clone(model.ObjectTypes), model.Scenarios...), ""},
+		{"secp256k1", []model.Type{model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature, model.SenderCache}, ""},
+		{"BN254", []model.Type{model.BN254G1, model.BN254G2, model.Groth16VerifyingKey}, ""},
+		{"ml-kem,ML-DSA", []model.Type{model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext, model.TLSHandshakes,
+			model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature, model.MLDSAPubkeyCache}, ""},
+		{"slh-dsa,Signature", []model.Type{model.SLHDSAPrivateKey, model.SLHDSAPublicKey, model.SLHDSASignature, model.Signature}, ""},
+		{"Secp256k1Signature,kzg", append([]model.Type{model.Secp256k1Signature}, model.KZGTypes...), ""},
+		{"mlkem", nil, `unknown type "mlkem"`},
 	})
+}
+
+// TestParseTypesOfEveryFamily: every family's name selects exactly the
+// types whose Family it is, everything selects every family's, and all
+// selects BLS12-381's object types alone, as before families.
+func TestParseTypesOfEveryFamily(t *testing.T) {
+	var every []model.Type
+	for _, f := range model.Families {
+		got, err := ParseTypes(string(f))
+		if err != nil {
+			t.Fatalf("ParseTypes(%q): %v", f, err)
+		}
+		if len(got) == 0 {
+			t.Errorf("family %s selects no type", f)
+		}
+		for _, ty := range got {
+			if ty.Family() != f {
+				t.Errorf("--type %s selects %s, of family %q", f, ty, ty.Family())
+			}
+		}
+		every = append(every, got...)
+	}
+	if got, _ := ParseTypes("everything"); !slices.Equal(got, every) || !slices.Equal(got, model.Types) {
+		t.Errorf("everything: got %v, want every family's types in order %v", got, every)
+	}
+	want := []model.Type{model.SecretKey, model.PublicKey, model.Signature, model.G1, model.G2}
+	if got, _ := ParseTypes("all"); !slices.Equal(got, want) {
+		t.Errorf("all: got %v, want the BLS object matrix %v", got, want)
+	}
 }
 
 // TestParseOpTypes: group names select the group's types that have
@@ -148,6 +187,11 @@ func TestParseOpTypes(t *testing.T) {
 		{"everything", opTypes, ""},
 		{"Blob", []model.Type{model.Blob}, ""},
 		{"kzg,G1,all", []model.Type{model.Proof, model.KZGCell, model.G1, model.PublicKey}, ""},
+		{"bls12-381", []model.Type{model.PublicKey, model.G1}, ""},
+		// A group without operations never stands for every operation.
+		{"scenarios", nil, "--type scenarios selects no type with operations: types with operations are PublicKey, G1, Proof, Cell"},
+		{"secp256k1", nil, "--type secp256k1 selects no type with operations"},
+		{"secp256k1,G1", []model.Type{model.G1}, ""},
 		{"G1,,G2", nil, `unknown type`},
 		{"Sig", nil, `unknown type "Sig"`},
 	})

@@ -53,69 +53,74 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 }
 
 // Verify runs the agreement checks alone, the signatures' (agree.Run, or
-// opts.Agree) and the KZG one (suites/agree/kzg.Run, or opts.AgreeKZG),
-// and returns results holding only their outcome. When the libraries
-// disagree the error is the *agree.Disagreement, and there are no results.
+// opts.Agree), the KZG one (suites/agree/kzg.Run, or opts.AgreeKZG) and
+// every other family's check of reg (Registry.Checks), and returns
+// results holding only their outcome. When the libraries disagree the
+// error is the *agree.Disagreement, and there are no results.
 //
-// A check runs when reg has libraries for it or opts gives it; when
-// neither does for either, the signatures' runs (and says that no library
-// is available).
+// The BLS12-381 and KZG checks run when reg has libraries for them or
+// opts gives them; when no check would run, the signatures' runs (and
+// says that no library is available).
 func Verify(reg *suites.Registry, opts Options) (*model.Results, error) {
-	bls := len(reg.AgreeLibs()) > 0 || opts.Agree != nil
-	kzg := len(reg.KZGAgreeLibs()) > 0 || opts.AgreeKZG != nil
-	rep, err := agreement(reg, opts, bls || !kzg, kzg)
+	var families []model.Family
+	if len(reg.AgreeLibs()) > 0 || opts.Agree != nil {
+		families = append(families, model.BLS12381)
+	}
+	if len(reg.KZGAgreeLibs()) > 0 || opts.AgreeKZG != nil {
+		families = append(families, model.KZG)
+	}
+	for _, c := range reg.Checks() {
+		families = append(families, c.Family)
+	}
+	a, err := agreement(reg, opts, families)
 	if err != nil {
 		return nil, err
 	}
 	rs := newResults(reg, opts)
 	rs.Instances = []model.Result{}
-	rs.Agreement = rep.Agreement(true)
+	rs.Agreement = a
 	return rs, nil
 }
 
-// agreement runs the agreement checks asked for, the signatures' (bls)
-// then the KZG one (kzg), and returns their reports merged; an error that
-// is not a disagreement says a check could not run.
-func agreement(reg *suites.Registry, opts Options, bls, kzg bool) (*agree.Report, error) {
-	var checks []func(*suites.Registry) (*agree.Report, error)
-	if bls {
-		checks = append(checks, opts.agree)
+// agreement runs the agreement checks of families, in family order (the
+// signatures' when families is empty), and returns their record
+// (model.AgreementOf). An error that is not a disagreement says a check
+// could not run; a disagreement is returned with the record, whose
+// disagreeing family is not OK and whose later families did not run.
+func agreement(reg *suites.Registry, opts Options, families []model.Family) (*model.Agreement, error) {
+	if len(families) == 0 {
+		families = []model.Family{model.BLS12381}
 	}
-	if kzg {
-		checks = append(checks, opts.agreeKZG)
-	}
-	var merged *agree.Report
-	for _, check := range checks {
-		rep, err := check(reg)
-		merged = mergeReports(merged, rep)
+	var done []model.FamilyAgreement
+	for _, f := range model.Families {
+		if !slices.Contains(families, f) {
+			continue
+		}
+		rep, err := opts.agreeFamily(reg, f)
 		var d *agree.Disagreement
 		if err != nil && !errors.As(err, &d) {
 			return nil, fmt.Errorf("checking agreement: %w", err)
 		}
+		if rep != nil {
+			a := rep.Agreement(err == nil)
+			done = append(done, model.FamilyAgreement{Family: f, Cases: a.Cases, Libs: a.Libs, OK: a.OK, Unavailable: a.Unavailable})
+		}
 		if err != nil {
-			return merged, err
+			return model.AgreementOf(done), err
 		}
 	}
-	return merged, nil
+	return model.AgreementOf(done), nil
 }
 
-// mergeReports adds b's cases, libraries and unavailable libraries to a's.
-func mergeReports(a, b *agree.Report) *agree.Report {
-	switch {
-	case b == nil:
-		return a
-	case a == nil:
-		return b
-	}
-	m := &agree.Report{Cases: a.Cases + b.Cases, Libs: slices.Concat(a.Libs, b.Libs), Unavailable: map[model.Lib]string{}}
-	slices.Sort(m.Libs)
-	m.Libs = slices.Compact(m.Libs)
-	for _, u := range []map[model.Lib]string{a.Unavailable, b.Unavailable} {
-		for lib, why := range u {
-			m.Unavailable[lib] = why
+// familiesOf returns the families of the available operations among ops.
+func familiesOf(ops []suites.Op) []model.Family {
+	var out []model.Family
+	for _, o := range ops {
+		if f := o.Family(); o.Unavailable.IsZero() && !slices.Contains(out, f) {
+			out = append(out, f)
 		}
 	}
-	return m
+	return out
 }
 
 // measureOps runs the agreement check, checks each operation's result and
@@ -138,16 +143,12 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 	ops = opts.paths(ops)
 	ev.send(Event{Kind: OpsStarting})
 	defer ev.send(Event{Kind: OpsDone})
-	bls := slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() && !o.Type.IsKZG() })
-	kzg := slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() && o.Type.IsKZG() })
-	rep, err := agreement(reg, opts, bls || !kzg, kzg)
+	a, err := agreement(reg, opts, familiesOf(ops))
 	if err != nil {
-		if rep != nil {
-			rs.Agreement = rep.Agreement(false)
-		}
+		rs.Agreement = a
 		return err
 	}
-	rs.Agreement = rep.Agreement(true)
+	rs.Agreement = a
 	for _, u := range rs.Agreement.Unavailable {
 		ev.send(Event{Kind: AgreementWithout, Message: u})
 	}

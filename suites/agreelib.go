@@ -44,8 +44,8 @@ type AgreeRoundTrip struct {
 // checkAgreeLib fails on a library that is neither complete nor
 // unavailable with a reason.
 func checkAgreeLib(l AgreeLib) error {
-	if !model.Known(l.Lib, model.Libs) {
-		return fmt.Errorf("agreement lib %q is not one of %s", l.Lib, model.Join(model.Libs))
+	if !model.BLS12381.HasLib(l.Lib) {
+		return fmt.Errorf("agreement lib %q is not one of %s", l.Lib, model.Join(model.BLS12381.Libs()))
 	}
 	complete := l.KeyGen != nil && l.PublicKey != nil && l.Sign != nil && l.Verify != nil && l.RoundTrips != nil
 	if complete == !l.Unavailable.IsZero() {

@@ -369,8 +369,8 @@ type KZGAgreeLib struct {
 // checkKZGAgreeLib fails on a library that is neither complete nor
 // unavailable with a reason.
 func checkKZGAgreeLib(l KZGAgreeLib) error {
-	if !model.Known(l.Lib, model.Libs) {
-		return fmt.Errorf("KZG agreement lib %q is not one of %s", l.Lib, model.Join(model.Libs))
+	if !model.KZG.HasLib(l.Lib) {
+		return fmt.Errorf("KZG agreement lib %q is not one of %s", l.Lib, model.Join(model.KZG.Libs()))
 	}
 	complete := l.BlobToCommitment != nil && l.ComputeBlobProof != nil && l.VerifyBlobProof != nil &&
 		l.ComputeCellsAndProofs != nil && l.VerifyCellProofBatch != nil && l.RecoverCells != nil

@@ -64,7 +64,7 @@ func TestKZGOpsTable(t *testing.T) {
 				t.Fatalf("got %d operations, want one per row, %d", len(ops), len(kzgRows))
 			}
 			for _, o := range ops {
-				if o.Unavailable.Kind != tt.kind || o.Param != tt.impl.Param || o.Isolate != tt.impl.Isolate || o.CHeap != tt.impl.CHeap || !o.Op.IsKZG() {
+				if o.Unavailable.Kind != tt.kind || o.Param != tt.impl.Param || o.Isolate != tt.impl.Isolate || o.CHeap != tt.impl.CHeap || o.Family() != model.KZG {
 					t.Errorf("%s: got unavailable %+v, isolation %q, C heap %v; want kind %q and the adapter's settings", o.Key, o.Unavailable, o.Isolate, o.CHeap, tt.kind)
 				}
 				if tt.kind == "" && (o.Want == nil || o.Prepare == nil || !strings.HasPrefix(o.Note, "test call: ")) {

@@ -126,7 +126,8 @@ type Op struct {
 	// Want, if set, returns what Result must return after a Run on the
 	// valid inputs: the KZG operations know theirs from
 	// fixtures/kzg-vectors.json. When nil, CheckOp uses WantOpResult (the
-	// BLS vectors).
+	// BLS vectors); it is nil only for BLS12-381's operations, and the
+	// registry refuses an operation of any other family without it.
 	Want func() ([]byte, error)
 }
 
@@ -194,6 +195,9 @@ func checkOp(o Op) error {
 	}
 	if o.Batch < 1 {
 		return fmt.Errorf("op %s: batch must be at least 1", o.Key)
+	}
+	if o.Want == nil && o.Unavailable.IsZero() && o.Family() != model.BLS12381 {
+		return fmt.Errorf("op %s: an operation of family %s sets Want (only BLS12-381's known results come from fixtures/vectors.json)", o.Key, o.Family())
 	}
 	return nil
 }
@@ -348,10 +352,14 @@ func OpVerifyMessage(in OpInput) []byte {
 	return OpMessage
 }
 
-// opVectorsFile names the file an operation's known result comes from.
+// opVectorsFile names where an operation's known result comes from: the
+// vectors file of its family, or its Want.
 func opVectorsFile(op Op) string {
-	if op.Type.IsKZG() {
+	switch op.Family() {
+	case model.BLS12381:
+		return "fixtures/vectors.json"
+	case model.KZG:
 		return fixtures.KZGVectorsFile
 	}
-	return "fixtures/vectors.json"
+	return "the operation's known result (Op.Want)"
 }

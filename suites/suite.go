@@ -9,6 +9,7 @@
 package suites
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -57,6 +58,12 @@ type Suite struct {
 	// KZGAgree is the suite's part of the KZG agreement check
 	// (suites/agree/kzg).
 	KZGAgree []KZGAgreeLib
+	// FamilyAgree is the suite's part of the agreement checks of the
+	// other families, and Checks those checks: a family's check is given
+	// by one suite (or a package of its own), its libraries by each
+	// library's suite.
+	FamilyAgree []FamilyAgreeLib
+	Checks      []FamilyCheck
 }
 
 // Registry is every entry, operation and agreement library of a set of
@@ -68,7 +75,11 @@ type Registry struct {
 	ops     []Op
 	agree   []AgreeLib
 	kzg     []KZGAgreeLib
-	modules []string
+	// familyLibs and checks are the other families' agreement libraries
+	// and checks.
+	familyLibs []FamilyAgreeLib
+	checks     []FamilyCheck
+	modules    []string
 }
 
 // NewRegistry checks and assembles suites. It fails on an entry or an
@@ -88,10 +99,15 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		func(l AgreeLib) model.Lib { return l.Lib })
 	kzg := newChecked("KZG agreement lib", func(l KZGAgreeLib) (KZGAgreeLib, error) { return l, checkKZGAgreeLib(l) },
 		func(l KZGAgreeLib) model.Lib { return l.Lib })
+	familyLibs := newChecked("agreement lib", func(l FamilyAgreeLib) (FamilyAgreeLib, error) { return l, checkFamilyAgreeLib(l) },
+		func(l FamilyAgreeLib) familyLibID { return familyLibID{l.Family, l.Lib} })
+	checks := newChecked("agreement check", func(c FamilyCheck) (FamilyCheck, error) { return c, checkFamilyCheck(c) },
+		func(c FamilyCheck) model.Family { return c.Family })
 	r := &Registry{byName: map[string]int{}}
 	var errs []error
 	for _, s := range suites {
-		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree), kzg.add(s.KZGAgree)) {
+		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree), kzg.add(s.KZGAgree),
+			familyLibs.add(s.FamilyAgree), checks.add(s.Checks)) {
 			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
 		}
 		for _, m := range s.Modules {
@@ -104,6 +120,7 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		return nil, err
 	}
 	r.entries, r.ops, r.agree, r.kzg = entries.items, ops.items, agree.items, kzg.items
+	r.familyLibs, r.checks = familyLibs.items, checks.items
 	slices.SortStableFunc(r.entries, func(a, b Entry) int { return model.Compare(a.Key, b.Key) })
 	for i, e := range r.entries {
 		r.byName[e.BenchName()] = i
@@ -111,7 +128,19 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	slices.SortStableFunc(r.ops, func(a, b Op) int { return model.Compare(a.Key, b.Key) })
 	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
 	slices.SortStableFunc(r.kzg, func(a, b KZGAgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
+	slices.SortStableFunc(r.familyLibs, func(a, b FamilyAgreeLib) int {
+		return cmp.Or(cmpFamily(a.Family, b.Family), model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}))
+	})
+	slices.SortStableFunc(r.checks, func(a, b FamilyCheck) int { return cmpFamily(a.Family, b.Family) })
+	if err := r.checkFamilies(); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// cmpFamily orders families as model.Families does.
+func cmpFamily(a, b model.Family) int {
+	return slices.Index(model.Families, a) - slices.Index(model.Families, b)
 }
 
 // checked collects the items of one kind (entries, operations, agreement
@@ -168,6 +197,9 @@ func checkKeyNames(k model.Key) error {
 		if !c.ok {
 			return fmt.Errorf("%s: %s %q is not one of %s", k, c.what, c.value, c.valid)
 		}
+	}
+	if why := k.FamilyMismatch(); why != "" {
+		return fmt.Errorf("%s: %s", k, why)
 	}
 	if k.HasSchemeMismatch() {
 		return fmt.Errorf("%s: scheme %q for a type without one, or none for a type with one", k, k.Scheme)

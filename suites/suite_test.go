@@ -40,7 +40,7 @@ func TestNewRegistryErrors(t *testing.T) {
 			{Name: "b", Agree: []AgreeLib{{Lib: "openssl"}}},
 		}, "suite a: entry G1/gnark/affine: an entry has a layout and no op or batch\n" +
 			"suite a: op G1/gnark/jacobian op=to-affine: batch must be at least 1\n" +
-			`suite b: agreement lib "openssl" is not one of blst, gnark, circl, ckzg, gokzg`},
+			`suite b: agreement lib "openssl" is not one of blst, gnark, circl`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

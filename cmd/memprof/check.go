@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
@@ -22,13 +23,10 @@ every budget against measurements: those of a saved results file
 budgets select (each in its own child process, as 'memprof instances') and
 timings of the operations they select (as 'memprof throughput').
 
-Each budget selects cases by type, lib, repr, layout, scheme and op (an
-omitted key selects all) and bounds max_bytes_per_instance,
-max_allocs_per_instance, max_offheap_bytes_per_instance,
-max_c_heap_bytes_per_instance, max_scan_bytes_per_instance,
-max_gc_cpu_ns_per_instance, max_gc_mark_ns_per_instance (the collector's
-share per instance: heap bytes scanned, the CPU time of its cycles, and
-the runtime's estimate of its mark time, per cycle) or max_ns_per_op.
+Each budget selects cases by type, lib, repr, layout, scheme, op and param
+(an omitted key selects all) and bounds one or more of these figures:
+
+` + limitsHelp() + `
 Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time
 budget (ns/op, GC CPU) fails only when the median exceeds it and so does
 the whole interquartile range; otherwise it warns. The GC mark time is
@@ -38,6 +36,15 @@ figure above its budget by no more than its resolution warns. A time
 budget whose operation could not be timed (the libraries disagree, the
 operation failed, or the results file has no
 throughput rows) is an error, never a pass.
+
+A budget selects the cases memprof knows (as 'memprof list' shows them),
+not only those the results hold: a selected case the results lack is an
+error naming it, unless the budget says optional: true (then it is
+skipped); a selector, or a param value, that matches no case memprof knows
+makes the file invalid. A budget on a figure the results lack (a file
+older than the figure) is an error, never a pass. Sizes are 0 to 1 TiB,
+durations 0 to 1 hour, counts 0 to 10^12, min_delta at most 100% or the
+budget; a budgets file is one YAML document.
 
 Each failure names the case, the metric, measured vs budget and by how
 much, and the budget's file:line, owner and reason. --format markdown
@@ -55,8 +62,7 @@ allocation budgets stay exact.
 
 With --update, check rewrites each limit in the file to the current
 measurement (bytes, scan bytes and allocations exactly, times as median x
---headroom),
-keeping keys, comments and layout, atomically.
+--headroom, from 1 to 100), keeping keys, comments and layout, atomically.
 
 A results file is validated before anything is checked (every problem is
 reported as FILE: instances[12] (case): problem); times are the median and
@@ -73,12 +79,22 @@ matches nothing) or the results file is missing, too large or invalid; with
 	Run: runCheck,
 }
 
+// limitsHelp lists the budget keys and the figures they bound, one a
+// line, from the one list of figures (gate.Metrics).
+func limitsHelp() string {
+	var b strings.Builder
+	for _, m := range gate.Metrics {
+		fmt.Fprintf(&b, "\t%-32s%s\n", m.Key(), m)
+	}
+	return b.String()
+}
+
 func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	budgetsPath := fs.String("budgets", "memprof.budgets.yaml", "read budgets from `file`")
 	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
-	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (>= 1)")
+	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
 	var to timingFlags
@@ -94,8 +110,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}); done {
 		return code
 	}
-	if *headroom < 1 {
-		return inv.usageError("--headroom must be >= 1, got %v", *headroom)
+	if !(*headroom >= 1 && *headroom <= gate.MaxHeadroom) {
+		return inv.usageError("--headroom must be a number from 1 to %d, got %v", gate.MaxHeadroom, *headroom)
 	}
 	var opts workflow.Options
 	if err := cf.options(&opts); err != nil {
@@ -139,7 +155,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			inv.throughputFailed(err)
 		}
 	}
-	rep := gate.Check(f, rs, gate.CheckOptions{})
+	// The budgets select from the registry, so a case the results lack is
+	// an error, not a budget that checks less than it says.
+	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry)})
 
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)

@@ -23,14 +23,14 @@ func TestCheckExitCodes(t *testing.T) {
 		{"unknown keys", []string{"--budgets", budgetsDir + "unknown-key.yaml", "--results", results}, exitUsage,
 			nil, []string{`unknown-key.yaml:4: unknown key "max_byte_per_instance"`, `unknown-key.yaml:5: unknown key "tpye"`}},
 		{"selector matches nothing", []string{"--budgets", budgetsDir + "no-match.yaml", "--results", results}, exitUsage,
-			nil, []string{"no-match.yaml:6: select {type: G1, lib: circl} matches no measured case"}},
+			nil, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}},
 		{"case failed to measure or unavailable", []string{"--budgets", budgetsDir + "failed-case.yaml", "--results", results}, exitFailure,
 			[]string{"ERROR Signature/gnark/affine/pointer", "failed to measure: child exited", "every selected case is unavailable", "built without cgo"}, nil},
 		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
 			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.400 ms",
 				"interquartile range [1.192 ms, 1.708 ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450 ms <= budget 2.000 ms"}, nil},
 		{"results without throughput rows", []string{"--budgets", budgetsDir + "time.yaml", "--results", compareDir + "../budgets/no-times.json"}, exitFailure,
-			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: timing is not available"}, nil},
+			[]string{"ERROR {type: Signature, lib: blst, repr: affine, op: verify}  ns per op: not checked: timing is not available"}, nil},
 		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
 			nil, []string{"reading results", "nope.json"}},
 		{"results file not results", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "pass.yaml"}, exitUsage,
@@ -38,7 +38,7 @@ func TestCheckExitCodes(t *testing.T) {
 		{"missing budgets file", []string{"--budgets", budgetsDir + "nope.yaml", "--results", results}, exitUsage,
 			nil, []string{"reading budgets", "nope.yaml"}},
 		{"bad headroom", []string{"--budgets", budgetsDir + "pass.yaml", "--update", "--headroom", "0.5"}, exitUsage,
-			nil, []string{"--headroom must be >= 1, got 0.5"}},
+			nil, []string{"--headroom must be a number from 1 to 100, got 0.5"}},
 		{"stray argument", []string{"extra"}, exitUsage, nil, []string{"unexpected arguments: extra"}},
 	}
 	for _, tt := range tests {
@@ -152,7 +152,7 @@ func TestCheckMeasures(t *testing.T) {
 
 // TestCheckTimes times an operation the way check does without --results
 // (few, short samples). A budget of 1ns must fail (every sample is above
-// it); --update with a headroom of 1000 then writes a budget the same
+// it); --update with a headroom of 100 then writes a budget the same
 // operation holds.
 func TestCheckTimes(t *testing.T) {
 	var op suites.Op
@@ -176,7 +176,7 @@ func TestCheckTimes(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1.000 ns") {
 		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "1000")...); code != exitOK {
+	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "100")...); code != exitOK {
 		t.Fatalf("update: exit %d\n%s%s", code, stdout, stderr)
 	}
 	data, _ := os.ReadFile(path)
@@ -184,6 +184,42 @@ func TestCheckTimes(t *testing.T) {
 		t.Errorf("updated file: got\n%s\nwant the comment kept and the 1ns budget replaced", data)
 	}
 	if code, stdout, stderr := runCLI(t, args...); code != exitOK || !strings.Contains(stdout, "PASS  "+name) {
-		t.Errorf("after update with headroom 1000: got exit %d, want 0 with a PASS line\n%s%s", code, stdout, stderr)
+		t.Errorf("after update with headroom 100: got exit %d, want 0 with a PASS line\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestCheckSelectionsComplete: check --results expands each budget's
+// selector against the registry, so a budget selecting more cases than
+// the results hold does not pass on the one it finds: each lacking case is
+// an ERROR naming it (exit 1); with optional: true it is a SKIP (exit 0),
+// and --update keeps the key.
+func TestCheckSelectionsComplete(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	broad := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine}\n    max_bytes_per_instance: 192B\n"
+	results := budgetsDir + "results.json"
+	tests := []cliCase{
+		{"one selected case of several in the results", []string{"--budgets", write("broad.yaml", broad), "--results", results}, exitFailure,
+			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B",
+				"ERROR Signature/blst/affine/pointer/min-sig  bytes per instance: not checked: selected, but the results do not have it: measure it, or mark the budget optional: true",
+				"ERROR Signature/blst/affine/slice  bytes per instance: not checked: selected, but the results do not have it"}, nil},
+		{"optional", []string{"--budgets", write("optional.yaml", broad+"    optional: true\n"), "--results", results}, exitOK,
+			[]string{"PASS  Signature/blst/affine/pointer", "SKIP  Signature/blst/affine/pointer/min-sig  bytes per instance: optional: the results do not have it"}, nil},
+		{"a param value nothing has", []string{"--budgets", write("param.yaml", "version: 1\nbudgets:\n  - select: {type: KZGContext, param: [precompute=0, precompute=99]}\n    max_bytes_per_instance: 1GiB\n"), "--results", results}, exitUsage,
+			nil, []string{"param.yaml:3: select {type: KZGContext, param: [precompute=0, precompute=99]}: param precompute=99 matches no case memprof knows"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.check(t, "check") })
+	}
+	path := filepath.Join(dir, "optional.yaml")
+	runChecked(t, []string{"check", "--budgets", path, "--results", results, "--update"}, exitOK, []string{"already matches"}, nil)
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), "    optional: true\n") {
+		t.Errorf("after --update:\n%s\nwant optional: true kept", data)
 	}
 }

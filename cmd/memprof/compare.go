@@ -3,12 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
@@ -53,10 +50,15 @@ that does not record its commit or time when they are to be checked.
 Results record them as env.commit (--commit, $GITHUB_SHA, or the binary's
 VCS revision) and env.time when they are measured.
 
+A figure a side lacks (a file older than it) is reported missing from
+head (failing unless --allow-missing) or new in head, never compared as 0.
+--tolerance is a percentage from 0 to 100%, --tolerance-bytes a size from
+0 to 1 TiB; anything else (NaN%, 1e308GiB) is a usage error.
+
 Exit status: 0 no regression, 1 a regression (or a missing case, a case
 that failed to measure in head, a time with too few samples, or libraries
-that disagreed), 2 bad input (unreadable, too large or invalid files, times
-without samples, environment mismatch).`,
+that disagreed), 2 bad input (unreadable, too large or invalid files, a
+base with no rows, times without samples, environment mismatch).`,
 	Run: runCompare,
 }
 
@@ -91,7 +93,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if opts.ToleranceBytes, err = gate.ParseSize(*tolBytes); err != nil {
 		return inv.usageError("--tolerance-bytes: %v", err)
 	}
-	if opts.Tolerance, err = parsePercent(*tol); err != nil {
+	if opts.Tolerance, err = gate.ParsePercent(*tol); err != nil {
 		return inv.usageError("--tolerance: %v", err)
 	}
 	opts.AllowMissing, opts.AllowEnvMismatch = *allowMissing, *allowEnv
@@ -118,6 +120,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("base: ", err)
 	}
+	if err := requireRows(files[0], base, "nothing to compare against"); err != nil {
+		return inv.badInput("base: ", err)
+	}
 	head, err := limits.readResults(files[1])
 	if err != nil {
 		return inv.badInput("head: ", err)
@@ -141,10 +146,10 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
-	if *out != "" || f != "table" {
-		for _, w := range c.Warnings {
-			fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)
-		}
+	// On stderr in every format (docs/gate.md), the table's included: a
+	// CI log that keeps only stderr still shows a stale base.
+	for _, w := range c.Warnings {
+		fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)
 	}
 	if !c.OK() {
 		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", c.Verdict())
@@ -171,17 +176,4 @@ func parseInterspersed(inv *invocation, fs *flag.FlagSet, args []string) (pos []
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
-}
-
-// parsePercent parses a percentage such as "5%" or "2.5%" into a fraction.
-func parsePercent(s string) (float64, error) {
-	num, ok := strings.CutSuffix(strings.TrimSpace(s), "%")
-	if !ok {
-		return 0, fmt.Errorf("%q is not a percentage: write it with %%, as 5%%", s)
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || v < 0 {
-		return 0, errors.New(strconv.Quote(s) + " is not a percentage >= 0")
-	}
-	return v / 100, nil
 }

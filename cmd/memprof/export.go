@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/memprof/memprof/export"
@@ -38,9 +39,14 @@ is reported as FILE: instances[12] (case): problem), up to 256 MiB
 (--max-bytes raises the limit). A case that failed to measure has no figure
 to export: it is named on stderr.
 
+A figure a row lacks (a file older than the figure) has no entry: never
+a 0. Two cases whose export names would be one (cases of the library
+API's whose names differ only in white space) are refused.
+
 Exit status: 0 when every case of the file is exported, 1 when a case
 failed to measure (the others are exported) or writing failed, 2 for a
-usage error or a results file that is missing, too large or invalid.`,
+usage error or a results file that is missing, too large, invalid, holds
+no rows, or has two cases with one export name.`,
 	Run: runExport,
 }
 
@@ -78,8 +84,14 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
+	if err := requireRows(files[0], rs, "nothing to export"); err != nil {
+		return inv.badInput("", err)
+	}
 	var buf bytes.Buffer
 	if err := export.Write(&buf, rs, export.Format(format)); err != nil {
+		if errors.Is(err, export.ErrAmbiguousNames) {
+			return inv.badInput(files[0]+": ", err)
+		}
 		return inv.fail("rendering: %v", err)
 	}
 	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {

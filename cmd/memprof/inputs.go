@@ -60,3 +60,14 @@ func (inv *invocation) badInput(prefix string, err error) int {
 	}
 	return exitUsage
 }
+
+// requireRows refuses a results file with no instance and no throughput
+// rows (unavailable rows only, or none): there is nothing to export or
+// compare, as report --from says of a file without instances. The error
+// names the file and says what cannot be done (why).
+func requireRows(path string, rs *model.Results, why string) error {
+	if len(rs.Instances) == 0 && len(rs.Throughput) == 0 {
+		return fmt.Errorf("reading results %s: no instance or throughput rows in it: %s", path, why)
+	}
+	return nil
+}

@@ -47,7 +47,7 @@ type selectionFlags struct {
 // select the pointer layout, and the collection layout of scenario types.
 func (s *selectionFlags) add(fs *flag.FlagSet) {
 	s.fs = fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); kzg = "+model.Join(model.KZGTypes)+"; everything = every type")
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); a family ("+model.Join(model.Families)+") = its types (kzg = "+model.Join(model.KZGTypes)+"); everything = every type")
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, collection for the scenario types "+model.Join(model.Scenarios)+" and PeerDASNode, and single for KZGContext)")
@@ -59,7 +59,7 @@ func (s *selectionFlags) add(fs *flag.FlagSet) {
 // types without one) is returned as err.
 func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 	if s.types == "" {
-		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, or all (the object types), scenarios, kzg, everything", model.Join(model.Types))
+		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, %s", model.Join(model.Types), workflow.TypeGroupsHelp)
 	}
 	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
 	var err error
@@ -354,7 +354,7 @@ func emptyHint(f *flag.Flag) string {
 	}
 	switch valid := choices[f.Name]; {
 	case f.Name == "type":
-		return "name one or more of " + strings.Join(valid, ", ") + ", or all, scenarios, everything"
+		return "name one or more of " + strings.Join(valid, ", ") + ", or all, scenarios, everything, or a family: " + model.Join(model.Families)
 	case f.Name == "scheme":
 		return "name one of " + strings.Join(valid, ", ") + ", or " + def
 	case valid != nil && f.Name != "layout":

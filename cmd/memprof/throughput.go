@@ -55,7 +55,7 @@ or an operation failed, 2 for a usage error.
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	opTypes := inv.registry.OpTypes()
-	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS ones, kzg = the KZG ones, everything = both")
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS12-381 ones, a family ("+model.Join(model.Families)+") = the family's, everything = every one")
 	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	var to timingFlags
@@ -74,11 +74,11 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 	if *types == "" {
-		return inv.usageError("--type is required: types with operations are %s, or all (the BLS ones), kzg, everything", model.Join(opTypes))
+		return inv.usageError("--type is required: types with operations are %s, or all (the BLS12-381 ones), everything, or a family: %s", model.Join(opTypes), model.Join(model.Families))
 	}
 	var sel workflow.Selection
-	// all (the BLS object types), kzg and everything select the types of
-	// the group that have operations.
+	// all (the BLS object types), a family and everything select the
+	// types of the group that have operations.
 	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
 		return inv.usageError("%v", err)
 	}

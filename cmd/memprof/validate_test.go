@@ -210,7 +210,7 @@ func TestUntrustedResults(t *testing.T) {
 	})
 	tests := []cliCase{
 		{"check: time budgets after a disagreement", []string{"check", "--budgets", budgetsDir + "time.yaml", "--results", checkDisagree}, exitFailure,
-			[]string{"ERROR {type: Signature, lib: blst, op: verify}  ns per op: not checked: " + why, "memprof check: FAIL: 3 not checked (errors)"}, nil},
+			[]string{"ERROR {type: Signature, lib: blst, repr: affine, op: verify}  ns per op: not checked: " + why, "memprof check: FAIL: 3 not checked (errors)"}, nil},
 		{"check: memory budgets after a disagreement", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", checkDisagree}, exitOK,
 			[]string{"memprof check: ok: 5 hold"}, nil},
 		{"compare: head's libraries disagreed", []string{"compare", base, headDisagree}, exitFailure,

@@ -30,6 +30,11 @@ verify each other's blob proofs and cell proofs, reject the proofs of another
 blob, and recover every blob's cells from half of them. In a build without
 cgo, c-kzg is reported unavailable and go-eth-kzg is checked against the file.
 
+Every other family (secp256k1, bn254, ml-kem, ml-dsa, slh-dsa) with suites in
+this build has its own check, run here too. When more than one family is
+checked, the table prints one line per family, and the results' agreement
+record keeps each family's check under "families".
+
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
 the case or blob, the object, the libraries and the first differing byte), 2
 for a usage error.`,

@@ -83,34 +83,9 @@ func firstDiff(a, b []byte) int {
 	return -1
 }
 
-// Report is the outcome of Check.
-type Report struct {
-	Cases int
-	// Libs are the libraries checked, alphabetically.
-	Libs []model.Lib
-	// Unavailable maps the libraries that could not take part to the
-	// reason.
-	Unavailable map[model.Lib]string
-}
-
-// Agreement is the report in the results-file form.
-func (r *Report) Agreement(ok bool) *model.Agreement {
-	a := &model.Agreement{Cases: r.Cases, Libs: slices.Clone(r.Libs), OK: ok}
-	for _, lib := range slices.Sorted(mapKeys(r.Unavailable)) {
-		a.Unavailable = append(a.Unavailable, string(lib)+": "+r.Unavailable[lib])
-	}
-	return a
-}
-
-func mapKeys(m map[model.Lib]string) func(func(model.Lib) bool) {
-	return func(yield func(model.Lib) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
+// Report is the outcome of Check (suites.AgreeReport, which the checks of
+// every family return).
+type Report = suites.AgreeReport
 
 // Run checks the libraries of r against the embedded vectors.
 func Run(r *suites.Registry) (*Report, error) {

@@ -1,7 +1,8 @@
 // Package all assembles the registry of every built-in suite: the
 // libraries (blst, gnark-crypto, circl), the scenarios, and the KZG
 // libraries (c-kzg, go-eth-kzg). blst's and c-kzg's entries and operations
-// say why they are absent in builds without cgo.
+// say why they are absent in builds without cgo. A new family's suites are
+// added to Suites, one line each (docs/suites.md, "Adding a family").
 package all
 
 import (

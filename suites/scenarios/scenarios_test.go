@@ -70,7 +70,7 @@ func TestScenariosAtSmallN(t *testing.T) {
 	// PubkeyCache: 5 forms and the LRU at 2 populations; AttestationPool:
 	// 4 forms.
 	// The BLS libraries' scenarios (the KZG libraries have PeerDASNode).
-	bls := slices.DeleteFunc(slices.Clone(model.Libs), model.Lib.IsKZG)
+	bls := model.BLS12381.Libs()
 	if want := (5 + len(lruPopulations) + 4) * len(bls); seen != want {
 		t.Errorf("got %d scenario entries, want %d ((5 + %d LRU populations + 4 forms) x %d libraries)", seen, want, len(lruPopulations), len(bls))
 	}
@@ -80,10 +80,7 @@ func TestScenariosAtSmallN(t *testing.T) {
 // population, told apart by the parameter population=N and measured at
 // exactly that N (FixedN), the population its constructor names.
 func TestLRUPopulations(t *testing.T) {
-	for _, lib := range model.Libs {
-		if lib.IsKZG() {
-			continue
-		}
+	for _, lib := range model.BLS12381.Libs() {
 		var got []model.Param
 		for _, e := range Suite().Entries {
 			if e.Lib != lib || e.Repr != model.LRU {

@@ -137,7 +137,7 @@ func TestCheckText(t *testing.T) {
 	// The failure comes first and carries everything a reader needs.
 	want := []string{
 		"FAIL  Signature/blst/affine/pointer  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
-		"exceeded.yaml:7  select {type: Signature, lib: blst}  owner: crypto-team",
+		"exceeded.yaml:7  select {type: Signature, lib: blst, repr: affine, layout: pointer, scheme: min-pk}  owner: crypto-team",
 		"reason: signatures cached per attestation",
 		"PASS  PublicKey/blst/affine/pointer  bytes per instance: 96 B <= budget 96 B",
 		"memprof check: FAIL: 1 budget exceeded, 1 holds",

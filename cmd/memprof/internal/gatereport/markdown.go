@@ -168,7 +168,7 @@ func checkRow(b *strings.Builder, rep *gate.Report, o gate.Outcome) {
 func writeWaivers(b *strings.Builder, rep *gate.Report) {
 	var lines []string
 	for _, bu := range rep.File.Budgets {
-		if bu.Expires.IsZero() {
+		if !bu.HasExpiry() {
 			continue
 		}
 		line := fmt.Sprintf("- `%s:%d` select %s: %s", rep.File.Path, bu.ExpiresLine, mdCell(bu.Select.String()), mdCell(bu.ExpiryText(rep.Now)))

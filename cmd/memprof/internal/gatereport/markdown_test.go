@@ -2,6 +2,7 @@ package gatereport
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -185,4 +186,29 @@ func checkContains(t *testing.T, out string, want ...string) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
+}
+
+// TestWaiversListDates: a waiver dated 0001-01-01 is a waiver (long
+// expired, listed and failing), not "no date"; a far one lists the days
+// it truly has left (the parser refuses one past gate.MaxWaiverYears, so
+// no time left overflows a time.Duration into 106751 days).
+func TestWaiversListDates(t *testing.T) {
+	src := `version: 1
+budgets:
+  - select: {type: Signature, lib: blst, repr: affine}
+    max_bytes_per_instance: 192B
+    expires: 0001-01-01
+  - select: {type: PublicKey, lib: blst}
+    max_bytes_per_instance: 96B
+    expires: 2099-12-31
+`
+	var buf bytes.Buffer
+	if err := CheckMarkdown(&buf, checkReport(t, []byte(src)), model.Env{}); err != nil {
+		t.Fatal(err)
+	}
+	days := int(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC).Sub(clock.Round(time.Minute)) / (24 * time.Hour))
+	checkContains(t, buf.String(),
+		"- `memprof.budgets.yaml:5` select {type: Signature, lib: blst, repr: affine}: budget expired on 0001-01-01\n",
+		fmt.Sprintf("- `memprof.budgets.yaml:8` select {type: PublicKey, lib: blst}: budget expires on 2099-12-31, %d days left\n", days),
+		"| FAIL (expired) — budget expired on 0001-01-01 |")
 }

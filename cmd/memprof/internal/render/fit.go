@@ -122,7 +122,8 @@ func ChooseColumns(names []string, kind string, applies func(model.Column) bool)
 		c, err := model.LookupColumn(n)
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("--columns: %w", err)
+			// Offer the table's own columns, not every column there is.
+			return nil, fmt.Errorf("--columns: unknown column %q: choose from the %s table's %s", n, kind, strings.Join(valid, ", "))
 		case c.Name == "note":
 			return nil, fmt.Errorf("--columns: the %s table always ends with its note: leave note out", kind)
 		case !applies(c) || c.Unit == model.List:

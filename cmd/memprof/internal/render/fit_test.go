@@ -154,7 +154,7 @@ func TestChooseColumns(t *testing.T) {
 		{[]string{"type", "B/instance", "sizeof_bytes", "C heap B"}, []string{"type", "bytes_per_instance", "sizeof_bytes", "c_heap_bytes_per_instance"}, false},
 		{[]string{"sites"}, []string{`--columns: column "sites" is not one of the instance table's: choose from `}, true},
 		{[]string{"time/op"}, []string{`--columns: column "time/op" is not one of the instance table's`}, true},
-		{[]string{"bogus"}, []string{`--columns: unknown column "bogus": must be one of`}, true},
+		{[]string{"bogus"}, []string{`--columns: unknown column "bogus": choose from the instance table's kind, name, type, lib`}, true},
 		{[]string{"note"}, []string{"--columns: the instance table always ends with its note: leave note out"}, true},
 		{[]string{"lib", "lib"}, []string{`--columns: column "lib" is named twice`}, true},
 	}
@@ -164,6 +164,10 @@ func TestChooseColumns(t *testing.T) {
 			if tt.err {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.want[0]) {
 					t.Errorf("got %v, want an error starting %q", err, tt.want[0])
+				}
+				// It offers the instance table's columns only.
+				if err != nil && strings.Contains(err.Error(), "ns_per_op_median") {
+					t.Errorf("got %v, which offers a column of the throughput table", err)
 				}
 				return
 			}

@@ -30,3 +30,37 @@ func TestAgreementChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestAgreementLineByFamily: a record of several families' checks is one
+// line per family, each naming its family and what it compared; a record
+// without families is the one line it always was.
+func TestAgreementLineByFamily(t *testing.T) {
+	bls := model.FamilyAgreement{Family: model.BLS12381, Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true}
+	kzg := model.FamilyAgreement{Family: model.KZG, Cases: 8, Libs: []model.Lib{model.GoKZG}, OK: false, Unavailable: []string{"ckzg: needs cgo"}}
+	tests := []struct {
+		name string
+		a    *model.Agreement
+		want string
+	}{
+		{"none", nil, ""},
+		{"before families", &model.Agreement{Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true},
+			"agreement: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n"},
+		{"two families", model.AgreementOf([]model.FamilyAgreement{bls, kzg}),
+			"agreement: bls12-381: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n" +
+				"agreement: kzg: gokzg DISAGREE on 8 cases (" + FamilyChecks(model.KZG) + "); not checked: ckzg: needs cgo\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := AgreementLine(&b, tt.a); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
+			}
+		})
+	}
+	if got := FamilyChecks(model.Secp256k1); !strings.Contains(got, "secp256k1") {
+		t.Errorf("FamilyChecks(secp256k1): got %q, want it to name the family", got)
+	}
+}

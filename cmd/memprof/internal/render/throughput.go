@@ -63,7 +63,9 @@ func Wrap(s string, width int, indent string) string {
 	return strings.Join(lines, "\n"+indent)
 }
 
-// AgreementLine writes one line on the agreement check, if there was one.
+// AgreementLine writes one line on the agreement check, if there was one:
+// one line per family when the record has the checks of several
+// (model.Agreement.Families).
 func AgreementLine(w io.Writer, a *model.Agreement) error { return agreementLine(w, a, 0) }
 
 // agreementLine is AgreementLine wrapped at width (0: one line).
@@ -71,21 +73,57 @@ func agreementLine(w io.Writer, a *model.Agreement, width int) error {
 	if a == nil {
 		return nil
 	}
+	if len(a.Families) == 0 {
+		return agreementFamilyLine(w, "", a.Libs, a.OK, a.Cases, AgreementChecks(a), a.Unavailable, width)
+	}
+	for _, f := range a.Families {
+		if err := agreementFamilyLine(w, f.Family, f.Libs, f.OK, f.Cases, FamilyChecks(f.Family), f.Unavailable, width); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agreementFamilyLine writes the line of one check: "agreement: " then the
+// family when there is one, the libraries, whether they agree, on how many
+// cases, what was compared and who was not checked.
+func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok bool, cases int, checks string, unavailable []string, width int) error {
 	state := "agree"
-	if !a.OK {
+	if !ok {
 		state = "DISAGREE"
 	}
-	line := fmt.Sprintf("agreement: %s %s on %d cases (%s)", model.Join(a.Libs), state, a.Cases, AgreementChecks(a))
-	if len(a.Unavailable) > 0 {
-		line += "; not checked: " + strings.Join(a.Unavailable, "; ")
+	line := "agreement: "
+	if family != "" {
+		line += string(family) + ": "
+	}
+	line += fmt.Sprintf("%s %s on %d cases (%s)", model.Join(libs), state, cases, checks)
+	if len(unavailable) > 0 {
+		line += "; not checked: " + strings.Join(unavailable, "; ")
 	}
 	_, err := fmt.Fprintln(w, Wrap(line, width, ""))
 	return err
 }
 
-// AgreementChecks says what the agreement a compared: the BLS check's
-// keys and signatures, the KZG check's commitments, proofs and cells, or
-// both, by the libraries that took part or could not.
+// familyChecks says what each family's agreement check compares. A
+// family whose check is added says it here.
+var familyChecks = map[model.Family]string{
+	model.BLS12381: "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
+	model.KZG:      "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+}
+
+// FamilyChecks says what family f's agreement check compares.
+func FamilyChecks(f model.Family) string {
+	if c, ok := familyChecks[f]; ok {
+		return c
+	}
+	return "the " + string(f) + " agreement check"
+}
+
+// AgreementChecks says what the agreement a compared when a has no
+// Families (files written before families, and the records of BLS12-381
+// alone or KZG alone): the BLS check's keys and signatures, the KZG
+// check's commitments, proofs and cells, or both, told by the libraries
+// that took part or could not.
 func AgreementChecks(a *model.Agreement) string {
 	var bls, kzg bool
 	libs := slices.Clone(a.Libs)
@@ -94,7 +132,7 @@ func AgreementChecks(a *model.Agreement) string {
 		libs = append(libs, model.Lib(name))
 	}
 	for _, l := range libs {
-		if l.IsKZG() {
+		if model.KZG.HasLib(l) {
 			kzg = true
 		} else {
 			bls = true
@@ -104,9 +142,9 @@ func AgreementChecks(a *model.Agreement) string {
 	case kzg && bls:
 		return "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
 	case kzg:
-		return "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"
+		return FamilyChecks(model.KZG)
 	}
-	return "keys, public keys, signatures byte for byte; each verifies the others'; round trips"
+	return FamilyChecks(model.BLS12381)
 }
 
 // TradeoffTables writes, for each type of rs, one table with a row per

@@ -74,7 +74,8 @@ func TestTradeoffScan(t *testing.T) {
 			continue
 		}
 		// Made-up figures that differ by representation.
-		r.ScanBytesPerInstance, r.ScanResolution = float64(len(r.Repr)), 0.01
+		model.FigureNamed("scan_bytes_per_instance").Set(r, float64(len(r.Repr)))
+		model.FigureNamed("scan_resolution_bytes_per_instance").Set(r, 0.01)
 		scan[r.Repr] = r.ScanBytesPerInstance
 	}
 	tr, ok := model.TradeoffOf(rs, "Signature")

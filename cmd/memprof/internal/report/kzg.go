@@ -20,8 +20,8 @@ var kzgDetailOps = []model.Op{model.ComputeCellsAndProofs, model.RecoverCellsAnd
 
 // writeKZG writes the KZG section when rs holds KZG rows.
 func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
-	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Type.IsKZG() }) &&
-		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Type.IsKZG() }) {
+	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Family() == model.KZG }) &&
+		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Family() == model.KZG }) {
 		return
 	}
 	mw.Line("## KZG: cgo against pure Go, memory against speed")
@@ -78,7 +78,7 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	for _, r := range ctxs {
 		g, c := contextMemory(r)
-		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), mib(r.RSSBytesPerInstance), model.FormatNs(r.BuildNs)}
+		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), knownOr(figure("rss_bytes_per_instance"), &r, mib), knownOr(figure("build_ns"), &r, model.FormatNs)}
 		for _, op := range kzgDetailOps {
 			cells = append(cells, kzgTime(rs, r.Lib, r.Param, op, 0))
 		}
@@ -160,7 +160,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	var ops []opKey
 	for _, t := range render.SortedThroughput(rs.Throughput) {
-		if !t.Type.IsKZG() {
+		if t.Family() != model.KZG {
 			continue
 		}
 		if c := (col{t.Lib, t.Param}); !slices.Contains(cols, c) {
@@ -204,7 +204,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 		if !ok {
 			return kzgTime(rs, c.lib, c.param, op, batch) // "-" or "error"
 		}
-		s := model.FormatBytes(t.BytesPerOp)
+		s := knownOr(figure("bytes_per_op"), &t, model.FormatBytes)
 		if t.CHeapBytesPerOp != nil {
 			s += " · C " + model.FormatBytes(*t.CHeapBytesPerOp)
 		}
@@ -221,7 +221,7 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	var forms []form
 	for _, r := range rs.Instances {
-		if !r.Type.IsKZG() || r.Layout != model.Pointer || r.Error != "" {
+		if r.Family() != model.KZG || r.Layout != model.Pointer || r.Error != "" {
 			continue
 		}
 		if !slices.Contains(libs, r.Lib) {
@@ -288,6 +288,19 @@ func kzgTime(rs *model.Results, lib model.Lib, param model.Param, op model.Op, b
 		}
 	}
 	return "-"
+}
+
+// figure is model's figure called name.
+func figure(name string) *model.Figure { return model.FigureNamed(name) }
+
+// knownOr writes f's value in row with format, or n/a where the row
+// lacks it (a results file older than the figure).
+func knownOr(f *model.Figure, row model.FigureRow, format func(float64) string) string {
+	v, ok := f.Value(row)
+	if !ok {
+		return "n/a"
+	}
+	return format(v)
 }
 
 func cHeapCell(r model.Result) string {

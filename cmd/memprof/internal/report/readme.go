@@ -53,7 +53,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	mw := render.NewMarkdownWriter(w)
 	types := render.TypesMeasured(rs)
 
-	mw.Line("# BLS12-381 representations: memory and speed")
+	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs))
 	mw.Line("")
 	src := "a fresh run"
 	if opts.Source != "" {
@@ -116,7 +116,11 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	for _, typ := range types {
 		writeType(mw, rs, model.Type(string(typ)), ch, ms)
 	}
-	writeKZG(mw, rs) // the KZG trade-offs (kzg.go), when rs has KZG rows
+	for _, f := range model.Families {
+		if write, ok := familySections[f]; ok {
+			write(mw, rs)
+		}
+	}
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
 		mw.Line("## Not measured")
@@ -166,17 +170,16 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("**Throughput.** This results file has no throughput rows, so the tables show bytes per instance only and there are no trade-off charts.")
 		mw.Line("")
 	}
-	if rs.Agreement != nil {
-		ok := "agreed"
-		if !rs.Agreement.OK {
-			ok = "did NOT agree"
-		}
+	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
-		if slices.ContainsFunc(rs.Agreement.Libs, model.Lib.IsKZG) {
-			checks = render.AgreementChecks(rs.Agreement) // KZG (issue 14)
+		if slices.ContainsFunc(a.Libs, model.KZG.HasLib) {
+			checks = render.AgreementChecks(a) // KZG (issue 14)
 		}
-		mw.Printf("**Agreement.** Before timing, %s %s on %d deterministic cases (%s).\n", model.Join(rs.Agreement.Libs), ok, rs.Agreement.Cases, checks)
-		mw.Line("")
+		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
+	} else if a != nil {
+		for _, f := range a.Families {
+			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.FamilyChecks(f.Family))
+		}
 	}
 	for _, n := range opts.Notes {
 		mw.Printf("**Note.** %s\n", strings.TrimSpace(n))
@@ -189,6 +192,65 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Printf("- [`%s`](%s): %s\n", f, f, describeFile(f))
 	}
 	return mw.Err()
+}
+
+// familySections write the sections of a family's own trade-offs, after
+// the sections of the types (which come family by family, in vocabulary
+// order): each writes nothing unless rs has rows of its family. A family
+// with a section of its own adds its writer here.
+var familySections = map[model.Family]func(*render.MarkdownWriter, *model.Results){
+	model.KZG: writeKZG, // kzg.go
+}
+
+// familySubjects name the families in the review's title; KZG's objects
+// are BLS12-381's.
+var familySubjects = map[model.Family]string{
+	model.BLS12381: "BLS12-381", model.KZG: "BLS12-381", model.Secp256k1: "secp256k1", model.BN254: "BN254",
+	model.MLKEM: "ML-KEM", model.MLDSA: "ML-DSA", model.SLHDSA: "SLH-DSA",
+}
+
+// reviewSubject names what the review is about: the families of rs's
+// rows, in family order ("BLS12-381" when it has none, as before
+// families).
+func reviewSubject(rs *model.Results) string {
+	var fams []model.Family
+	for _, r := range rs.Instances {
+		fams = append(fams, r.Family())
+	}
+	for _, r := range rs.Throughput {
+		fams = append(fams, r.Family())
+	}
+	for _, u := range rs.Unavailable {
+		fams = append(fams, u.Family())
+	}
+	var names []string
+	for _, f := range model.Families {
+		if n := familySubjects[f]; slices.Contains(fams, f) && n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "BLS12-381"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// writeAgreement writes the paragraph of one agreement check, of family
+// when it is not "" (a record of several families).
+func writeAgreement(mw *render.MarkdownWriter, family model.Family, libs []model.Lib, ok bool, cases int, checks string) {
+	state := "agreed"
+	if !ok {
+		state = "did NOT agree"
+	}
+	title := "Agreement"
+	if family != "" {
+		title += " (" + string(family) + ")"
+	}
+	mw.Printf("**%s.** Before timing, %s %s on %d deterministic cases (%s).\n", title, model.Join(libs), state, cases, checks)
+	mw.Line("")
 }
 
 // writeType writes the section of one type: bytes per instance beside the

@@ -1,0 +1,138 @@
+package suites
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+)
+
+// A made-up secp256k1 suite: what a new family's suites give the registry.
+var (
+	secpEntry = Entry{Key: model.Key{Type: model.Secp256k1Signature, Lib: model.Decred, Repr: model.RSV, Layout: model.Pointer},
+		Case: func() memprof.Case { return memprof.Case{} }}
+	secpOp = Op{Key: model.Key{Type: model.Secp256k1Signature, Lib: model.Decred, Repr: model.RSV, Op: model.Verify, Batch: 1},
+		Prepare: func(OpInput) (OpHarness, error) { return OpHarness{}, nil },
+		Want:    func() ([]byte, error) { return []byte{1}, nil }}
+	secpLib   = FamilyAgreeLib{Family: model.Secp256k1, Lib: model.Decred, Impl: struct{}{}}
+	secpCheck = FamilyCheck{Family: model.Secp256k1, Run: func(libs []FamilyAgreeLib) (*AgreeReport, error) {
+		return &AgreeReport{Cases: len(libs)}, nil
+	}}
+)
+
+// TestRegistryOfANewFamily: a new family's entries, operations,
+// agreement libraries and check are registered as they are, and read back
+// by family.
+func TestRegistryOfANewFamily(t *testing.T) {
+	cgoLib := FamilyAgreeLib{Family: model.Secp256k1, Lib: model.Libsecp256k1, Unavailable: model.Because(model.NeedsCgo, "test")}
+	r, err := NewRegistry(
+		Suite{Name: "libsecp256k1", FamilyAgree: []FamilyAgreeLib{cgoLib}},
+		Suite{Name: "decred", Entries: []Entry{secpEntry}, Ops: []Op{secpOp}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Entries(); len(got) != 1 || got[0].Family() != model.Secp256k1 {
+		t.Errorf("entries: got %v, want the one secp256k1 entry", got)
+	}
+	if c, ok := r.Check(model.Secp256k1); !ok || c.Family != model.Secp256k1 {
+		t.Errorf("Check(secp256k1): got %v, %v", c.Family, ok)
+	}
+	if _, ok := r.Check(model.BN254); ok {
+		t.Errorf("Check(bn254): got a check, want none")
+	}
+	libs := r.FamilyAgreeLibs(model.Secp256k1)
+	if len(libs) != 2 || libs[0].Lib != model.Libsecp256k1 || libs[1].Lib != model.Decred {
+		t.Errorf("FamilyAgreeLibs: got %v, want libsecp256k1 then decred (vocabulary order)", libs)
+	}
+	if len(r.FamilyAgreeLibs(model.BN254)) != 0 {
+		t.Errorf("FamilyAgreeLibs(bn254): got some, want none")
+	}
+}
+
+// TestNewRegistryFamilyErrors: an entry or operation outside its type's
+// family, a new family's operation without a known result or without an
+// agreement check, and agreement libraries and checks that are incomplete
+// or of the wrong kind are refused.
+func TestNewRegistryFamilyErrors(t *testing.T) {
+	blstSecp := secpEntry
+	blstSecp.Lib = model.Blst
+	aggregateSecp := secpOp
+	aggregateSecp.Op = model.FastAggregateVerify
+	noWant := secpOp
+	noWant.Want = nil
+	unavailableNoWant := noWant
+	unavailableNoWant.Prepare, unavailableNoWant.Unavailable = nil, model.Because(model.NotOffered, "test")
+	decredSig := Entry{Key: model.Key{Type: model.Signature, Lib: model.Decred, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinPk},
+		Case: func() memprof.Case { return memprof.Case{} }}
+	tests := []struct {
+		name   string
+		suites []Suite
+		want   string // the error contains it; "" for none
+	}{
+		{"a library of another family", []Suite{{Name: "s", Entries: []Entry{blstSecp}}},
+			"lib blst is not a library of family secp256k1 (libsecp256k1, decred)"},
+		{"a BLS type made by a secp256k1 library", []Suite{{Name: "s", Entries: []Entry{decredSig}}},
+			"lib decred is not a library of family bls12-381 (blst, gnark, circl)"},
+		{"an operation of another family", []Suite{{Name: "s", Ops: []Op{aggregateSecp}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}}},
+			"op fast-aggregate-verify is not an operation of family secp256k1"},
+		{"no known result", []Suite{{Name: "s", Ops: []Op{noWant}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}}},
+			"an operation of family secp256k1 sets Want"},
+		{"an unavailable operation needs no known result", []Suite{{Name: "s", Ops: []Op{unavailableNoWant}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}}}, ""},
+		{"operations without a check", []Suite{{Name: "s", Entries: []Entry{secpEntry}, Ops: []Op{secpOp}}},
+			"family secp256k1 has operations but no agreement check"},
+		{"agreement libraries without a check", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{secpLib}}},
+			"family secp256k1 has agreement libraries but no agreement check"},
+		{"a check without libraries", []Suite{{Name: "s", Checks: []FamilyCheck{secpCheck}}},
+			"family secp256k1 has an agreement check but no agreement library"},
+		{"a check twice", []Suite{{Name: "a", FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}}, {Name: "b", Checks: []FamilyCheck{secpCheck}}},
+			"suite b: duplicate agreement check secp256k1"},
+		{"a library twice", []Suite{{Name: "a", FamilyAgree: []FamilyAgreeLib{secpLib, secpLib}, Checks: []FamilyCheck{secpCheck}}},
+			"suite a: duplicate agreement lib secp256k1/decred"},
+		{"a library outside its family", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.Secp256k1, Lib: model.Blst, Impl: 1}}}},
+			`agreement lib "blst" is not a library of family secp256k1`},
+		{"a library neither complete nor unavailable", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.Secp256k1, Lib: model.Decred}}}},
+			"agreement lib secp256k1/decred: set either Impl or Unavailable"},
+		{"BLS12-381 has its own kind", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.BLS12381, Lib: model.Blst, Impl: 1}}}},
+			"family bls12-381 has agreement libraries of its own kind"},
+		{"KZG has its own check", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: model.KZG, Run: secpCheck.Run}}}},
+			"agreement check of kzg: the family's check is suites/agree's"},
+		{"an unknown family", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: "ed25519", Run: secpCheck.Run}}}},
+			`family "ed25519" is not one of bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa`},
+		{"a check without Run", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: model.Secp256k1}}}},
+			"agreement check of secp256k1: Run is nil"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewRegistry(tt.suites...)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got error %v, want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("got error %v, want one containing %q", err, tt.want)
+			case tt.want != "" && r != nil:
+				t.Errorf("got a registry, want none")
+			}
+		})
+	}
+}
+
+// TestCheckOpOfANewFamily: an operation of a new family is checked
+// against its Want, and a wrong result names where the known one comes
+// from.
+func TestCheckOpOfANewFamily(t *testing.T) {
+	op := secpOp
+	op.Prepare = func(OpInput) (OpHarness, error) {
+		return OpHarness{Run: func() error { return nil }, Result: func() ([]byte, error) { return []byte{0}, nil }}, nil
+	}
+	_, err := CheckOp(op, nil)
+	if err == nil || !strings.Contains(err.Error(), "wrong result: got 00, want 01 (the operation's known result (Op.Want))") {
+		t.Errorf("got %v, want a wrong result naming Op.Want", err)
+	}
+	op.Want = func() ([]byte, error) { return nil, errors.New("no vectors") }
+	if _, err := CheckOp(op, nil); err == nil || !strings.Contains(err.Error(), "no vectors") {
+		t.Errorf("got %v, want Want's error", err)
+	}
+}

@@ -1,0 +1,158 @@
+package suites
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/memprof/memprof/model"
+)
+
+// AgreeReport is the outcome of an agreement check of one family: how
+// many cases it ran, the libraries it checked and those that could not
+// take part.
+type AgreeReport struct {
+	Cases int
+	// Libs are the libraries checked, alphabetically.
+	Libs []model.Lib
+	// Unavailable maps the libraries that could not take part to the
+	// reason.
+	Unavailable map[model.Lib]string
+}
+
+// Agreement is the report in the results-file form.
+func (r *AgreeReport) Agreement(ok bool) *model.Agreement {
+	a := &model.Agreement{Cases: r.Cases, Libs: slices.Clone(r.Libs), OK: ok}
+	for _, lib := range slices.Sorted(mapKeys(r.Unavailable)) {
+		a.Unavailable = append(a.Unavailable, string(lib)+": "+r.Unavailable[lib])
+	}
+	return a
+}
+
+func mapKeys(m map[model.Lib]string) func(func(model.Lib) bool) {
+	return func(yield func(model.Lib) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// FamilyAgreeLib is one library's part in the agreement check of a family
+// other than BLS12-381 and KZG (whose libraries are AgreeLib and
+// KZGAgreeLib): which family and library, why it cannot take part, and
+// Impl, what the family's check needs from it.
+type FamilyAgreeLib struct {
+	Family model.Family
+	Lib    model.Lib
+	// Unavailable, when not zero, says why the library cannot take part
+	// (a cgo library in a build without cgo); Impl is nil then.
+	Unavailable model.Why
+	// Impl is of a type the family's check defines (a struct of functions,
+	// as AgreeLib is for BLS12-381); the check asserts it.
+	Impl any
+}
+
+// FamilyCheck is the agreement check of a family other than BLS12-381
+// and KZG, as a value: it runs before any operation of the family is
+// timed, and in memprof verify.
+type FamilyCheck struct {
+	Family model.Family
+	// Run checks libs, the family's libraries from every suite in
+	// vocabulary order (the unavailable ones included, for the report).
+	// The error is an *agree.Disagreement when a library computes
+	// something else (nothing is timed then), or another error when the
+	// check cannot run (agree.Available's when no library can take part);
+	// the report is returned with either when there is one.
+	Run func(libs []FamilyAgreeLib) (*AgreeReport, error)
+}
+
+// ownCheck reports whether f's agreement check is not a FamilyCheck:
+// BLS12-381's and KZG's have libraries of their own kinds.
+func ownCheck(f model.Family) bool { return f == model.BLS12381 || f == model.KZG }
+
+// familyLibID is an agreement library's identity: a library may take part
+// in the checks of several families.
+type familyLibID struct {
+	family model.Family
+	lib    model.Lib
+}
+
+func (id familyLibID) String() string { return string(id.family) + "/" + string(id.lib) }
+
+func checkFamilyAgreeLib(l FamilyAgreeLib) error {
+	switch {
+	case !model.Known(l.Family, model.Families):
+		return fmt.Errorf("agreement lib %s: family %q is not one of %s", l.Lib, l.Family, model.Join(model.Families))
+	case ownCheck(l.Family):
+		return fmt.Errorf("agreement lib %s: family %s has agreement libraries of its own kind (Suite.Agree, Suite.KZGAgree)", l.Lib, l.Family)
+	case !l.Family.HasLib(l.Lib):
+		return fmt.Errorf("agreement lib %q is not a library of family %s (%s)", l.Lib, l.Family, model.Join(l.Family.Libs()))
+	case (l.Impl == nil) == l.Unavailable.IsZero():
+		return fmt.Errorf("agreement lib %s/%s: set either Impl or Unavailable", l.Family, l.Lib)
+	}
+	return nil
+}
+
+func checkFamilyCheck(c FamilyCheck) error {
+	switch {
+	case !model.Known(c.Family, model.Families):
+		return fmt.Errorf("agreement check: family %q is not one of %s", c.Family, model.Join(model.Families))
+	case ownCheck(c.Family):
+		return fmt.Errorf("agreement check of %s: the family's check is suites/agree's, not a FamilyCheck", c.Family)
+	case c.Run == nil:
+		return fmt.Errorf("agreement check of %s: Run is nil", c.Family)
+	}
+	return nil
+}
+
+// checkFamilies fails unless every family other than BLS12-381 and KZG
+// that has operations or agreement libraries has its check, and every
+// check has libraries: no operation of a family is timed before its
+// libraries have been shown to agree.
+func (r *Registry) checkFamilies() error {
+	need := map[model.Family]string{}
+	for _, o := range r.ops {
+		if f := o.Family(); !ownCheck(f) {
+			need[f] = "operations"
+		}
+	}
+	for _, l := range r.familyLibs {
+		need[l.Family] = "agreement libraries"
+	}
+	for _, f := range model.Families {
+		_, has := r.Check(f)
+		switch {
+		case need[f] != "" && !has:
+			return fmt.Errorf("family %s has %s but no agreement check (Suite.Checks)", f, need[f])
+		case has && len(r.FamilyAgreeLibs(f)) == 0:
+			return fmt.Errorf("family %s has an agreement check but no agreement library (Suite.FamilyAgree)", f)
+		}
+	}
+	return nil
+}
+
+// Checks returns the agreement checks of the families other than
+// BLS12-381 and KZG, in family order.
+func (r *Registry) Checks() []FamilyCheck { return r.checks }
+
+// Check returns f's agreement check, if a suite gives one.
+func (r *Registry) Check(f model.Family) (FamilyCheck, bool) {
+	i := slices.IndexFunc(r.checks, func(c FamilyCheck) bool { return c.Family == f })
+	if i < 0 {
+		return FamilyCheck{}, false
+	}
+	return r.checks[i], true
+}
+
+// FamilyAgreeLibs returns f's agreement libraries, in vocabulary order.
+// The slice is the caller's.
+func (r *Registry) FamilyAgreeLibs(f model.Family) []FamilyAgreeLib {
+	var out []FamilyAgreeLib
+	for _, l := range r.familyLibs {
+		if l.Family == f {
+			out = append(out, l)
+		}
+	}
+	return out
+}
