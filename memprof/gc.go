@@ -81,7 +81,8 @@ func GCMethod() string {
 		"among the builds, unless its first build took more than %v of CPU time. "+
 		"Right after each collection it reads %s (the heap the cycle scanned), the CPU time of all the process's threads as the operating system "+
 		"accounts it (clock_gettime(CLOCK_PROCESS_CPUTIME_ID) on Linux, getrusage(RUSAGE_SELF) on other Unix systems, n/a elsewhere): the collection's "+
-		"mark, sweep and stop-the-world phases; nothing else runs in the child, and a busy machine delays the collection without adding to it; "+
+		"mark, sweep and stop-the-world phases; nothing else runs in the child, and the time its threads wait for a CPU is not charged, though "+
+		"a busy machine still slows their work, on cold caches and shared memory bandwidth; "+
 		"and the runtime's estimate of its mark workers' time (%s, %s and %s, which time each worker by the wall clock while it holds a P: "+
 		"a busy machine inflates it). "+
 		"GC scan is the median live reading minus the holder's, over N, to a resolution of one runtime page (%d KiB) plus the spreads of the "+
@@ -222,14 +223,14 @@ func (r *gcReadings) planBuilds(seeded bool, firstBuild time.Duration) {
 }
 
 // gcPass takes the collector's readings of the instances h keeps alive,
-// which took firstBuild to build (buildClock): r's live cycles with them live; then
-// the instances are dropped, a collection frees them, and the rest of the
-// holder's cycles are read. A collection is built anew (planBuilds)
-// between its share of the live cycles, each build below the engine's
-// constructor frame as the first, its construction's garbage collected
-// before its cycles. The holder (N nil entries) is scanned and marked
-// alike with and without the instances, so it cancels. h's instances are
-// released.
+// which took firstBuild to build (buildClock): r's live cycles with them
+// live; then the instances are dropped, a collection frees them, and the
+// rest of the holder's cycles are read. A map-backed collection is built
+// anew (planBuilds) between its shares of the live cycles, below the
+// engine's constructor frame as the first build, its construction's
+// garbage collected before its cycles. The holder (N nil entries) is
+// scanned and marked alike with and without the instances, so it
+// cancels. h's instances are released.
 func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r *gcReadings) error {
 	r.planBuilds(c.Layout() == model.Collection && hashSeeded(reflect.TypeOf(h.many)), firstBuild)
 	r.cpuErr = gr.cpuErr

@@ -157,9 +157,10 @@ type Measurement struct {
 	// stop-the-world phases), holder excluded: the median of
 	// GCCPUSamplesNs, with their first and third quartiles. It comes from
 	// the operating system's accounting of the threads' CPU, not from the
-	// runtime's estimate, so a busy machine delays a collection without
-	// adding to it. In a process where other goroutines run (Measure in a
-	// test), their CPU during the collections counts too.
+	// runtime's estimate, so the time a thread waits for a CPU is not in
+	// it (a busy machine still slows the work itself: docs/gc.md). In a
+	// process where other goroutines run (Measure in a test), their CPU
+	// during the collections counts too.
 	GCCPUNsPerInstance   float64 `json:"gc_cpu_ns_per_instance,omitempty"`
 	GCCPUNsPerInstanceQ1 float64 `json:"gc_cpu_ns_per_instance_q1,omitempty"`
 	GCCPUNsPerInstanceQ3 float64 `json:"gc_cpu_ns_per_instance_q3,omitempty"`
