@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	runs := fs.Int("runs", 3, "`runs` of each condition")
 	hogs := fs.Int("hogs", 2, "CPU-bound `processes` (sha256sum /dev/zero) beside memprof in the loaded runs")
+	ownSession := fs.Bool("own-session", false, "start each CPU-bound process in a session of its own (setsid), as another program on the machine is; by default they share memprof's, as processes started from the same shell do (with Linux's autogroup scheduling, a session shares the CPU among its processes)")
 	bin := fs.String("memprof", "", "the memprof `binary` (default: built from this module into a temporary directory)")
 	cpuBound := fs.Float64("cpu-bound", 0.25, "largest relative `difference` of the loaded median gc_cpu_ns_per_instance from the unloaded one")
 	wallBound := fs.Float64("wall-bound", 2.5, "largest `ratio` of the loaded median wall time to the unloaded one")
@@ -75,7 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for i := range *runs {
 		for c := range conds {
 			out := filepath.Join(dir, fmt.Sprintf("run-%d-%d.json", c, i))
-			r, err := measure(ctx, *bin, cmdArgs, out, conds[c].hogs)
+			r, err := measure(ctx, *bin, cmdArgs, out, conds[c].hogs, *ownSession)
 			if err != nil {
 				fmt.Fprintln(stderr, "gcload:", err)
 				return 1
@@ -105,8 +106,9 @@ type runResult struct {
 }
 
 // measure runs memprof once with hogs CPU-bound processes beside it
-// (started before, killed after) and reads its results.
-func measure(ctx context.Context, bin string, args []string, out string, hogs int) (runResult, error) {
+// (started before, killed after; each in a session of its own when
+// ownSession) and reads its results.
+func measure(ctx context.Context, bin string, args []string, out string, hogs int, ownSession bool) (runResult, error) {
 	var r runResult
 	var procs []*exec.Cmd
 	defer func() {
@@ -117,6 +119,9 @@ func measure(ctx context.Context, bin string, args []string, out string, hogs in
 	}()
 	for range hogs {
 		p := exec.CommandContext(ctx, "sha256sum", "/dev/zero")
+		if ownSession {
+			newSession(p)
+		}
 		if err := p.Start(); err != nil {
 			return r, fmt.Errorf("starting sha256sum: %w", err)
 		}
