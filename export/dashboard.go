@@ -35,7 +35,7 @@ func Published(v, resolution float64) float64 {
 // exact, or a reading known to res per instance. It never calls a figure
 // with a resolution exact.
 func obtained(f *model.Figure, res float64) string {
-	if f.Resolution == "" {
+	if f.Resolution == "" || res <= 0 {
 		return "exact: " + f.Obtained
 	}
 	return f.Obtained + "; resolution " + f.Unit.Format(res) + " per instance"

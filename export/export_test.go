@@ -161,6 +161,32 @@ func TestFailed(t *testing.T) {
 	}
 }
 
+// TestFamilies: the rows of every family's types are exported by every
+// format, named by their bench names (a BN254 point, a Groth16 key and a
+// BN254 operation here).
+func TestFamilies(t *testing.T) {
+	rs := &model.Results{Schema: model.Schema,
+		Env: model.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2},
+		Instances: []model.Result{
+			{Key: model.Key{Type: model.BN254G1, Lib: model.BN256Cloudflare, Repr: model.Decoded, Layout: model.Pointer}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 136, AllocsPerInstance: 2}},
+			{Key: model.Key{Type: model.Groth16VerifyingKey, Lib: model.Gnark, Repr: model.Prepared, Layout: model.Single}, Measurement: model.Measurement{N: 1, BytesPerInstance: 40960, AllocsPerInstance: 1}},
+		},
+		Throughput: []model.ThroughputRow{{Key: model.Key{Type: model.BN254G2, Lib: model.BN256Gnark, Repr: model.Uncompressed, Op: model.PairingCheck, Batch: 1},
+			Timing: model.Timing{Samples: 1, NsPerOpMedian: 6e5, NsPerOpQ1: 6e5, NsPerOpQ3: 6e5, SamplesNs: []float64{6e5}, SamplesIters: []int64{10}}}},
+	}
+	for _, f := range Formats {
+		var b bytes.Buffer
+		if err := Write(&b, rs, f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, name := range []string{"type=BN254G1/lib=bn256-cloudflare/repr=decoded/layout=pointer", "type=Groth16VerifyingKey/lib=gnark/repr=prepared/layout=single", "type=BN254G2/lib=bn256-gnark/repr=uncompressed/op=pairing-check"} {
+			if !bytes.Contains(b.Bytes(), []byte(name)) {
+				t.Errorf("%s: no %s in\n%s", f, name, b.String())
+			}
+		}
+	}
+}
+
 // TestExportLeavesOutUnknownFigures: a figure the results file lacks
 // (missing or null: a file older than the figure) has no entry in any
 // format, never a 0: the scan bytes of a cache, what one call of an
@@ -278,15 +304,20 @@ func TestPublished(t *testing.T) {
 // not called exact; an exact one has no range.
 func TestExportsPublishNoNoise(t *testing.T) {
 	rs := timed(t, 1, false)
-	resolutionUnits := map[string]bool{}
-	for _, f := range dashboardFigures(model.RowInstances, false) {
-		resolutionUnits[f.Dashboard] = f.Resolution != ""
+	// read: the entry's figure is read to a resolution above 0 in its row.
+	read := map[string]bool{}
+	for _, r := range sortedInstances(rs) {
+		for _, f := range dashboardFigures(model.RowInstances, false) {
+			read[entryName(r.Key, f.Dashboard)] = f.ResolutionOf(&r) > 0
+		}
 	}
+	sawRead := false
 	for _, e := range ActionBenchmarkEntries(rs) {
-		read, ok := resolutionUnits[e.Unit]
+		read, ok := read[e.Name]
 		if !ok {
 			continue // an operation's time
 		}
+		sawRead = sawRead || read
 		if e.Value < 0 {
 			t.Errorf("%s: value %v, want none below 0", e.Name, e.Value)
 		}
@@ -297,7 +328,12 @@ func TestExportsPublishNoNoise(t *testing.T) {
 			t.Errorf("%s: range %q, extra %q: want an exact figure, without a range", e.Name, e.Range, e.Extra)
 		}
 	}
-	for bench, ms := range BencherMetrics(rs) {
+	if !sawRead {
+		t.Error("no entry is read to a resolution above 0: the fixture no longer tests that rule")
+	}
+	metrics := BencherMetrics(rs)
+	for _, r := range sortedInstances(rs) {
+		bench, ms := r.Key.BenchName(), metrics[r.Key.BenchName()]
 		for _, f := range dashboardFigures(model.RowInstances, true) {
 			bm, ok := ms[f.Bencher]
 			if !ok {
@@ -307,7 +343,7 @@ func TestExportsPublishNoNoise(t *testing.T) {
 				t.Errorf("%s %s: value %v, want none below 0", bench, f.Bencher, bm.Value)
 			}
 			hasBounds := bm.LowerValue != nil && bm.UpperValue != nil
-			if hasBounds != (f.Resolution != "") {
+			if hasBounds != (f.ResolutionOf(&r) > 0) {
 				t.Errorf("%s %s: bounds %v, want them exactly for a figure read to a resolution", bench, f.Bencher, hasBounds)
 			}
 			if hasBounds && (*bm.LowerValue < 0 || *bm.LowerValue > bm.Value || *bm.UpperValue < bm.Value) {

@@ -248,8 +248,18 @@ func (e *PosError) Error() string {
 // invalid (as opposed to unreadable).
 var ErrInvalid = errors.New("invalid budgets file")
 
-// DefaultMaxBytes is the largest budgets file ReadFile reads: 64 MiB.
-const DefaultMaxBytes = 64 << 20
+// DefaultMaxBytes is the largest budgets file ReadFile reads: 4 MiB,
+// some 25,000 budgets (memprof's own file is 18 KB).
+const DefaultMaxBytes = 4 << 20
+
+// BytesPerNode is how many bytes of its limit a budgets file must have
+// per YAML node (key, value, list or mapping) on average: ReadFileLimit
+// refuses, before parsing, a file that may make more than
+// limit/BytesPerNode nodes (524,288 at the default limit, and no fewer
+// under a lower one; some 13,000 budgets of the usual shape). Parsing
+// costs a few hundred bytes per node: dense YAML (a list of a million
+// one-letter names) would cost far more memory than its size says.
+const BytesPerNode = 8
 
 // ErrTooLarge is wrapped by the error of a budgets file larger than the
 // limit; it is the same value as model.ErrTooLarge.
@@ -261,7 +271,8 @@ func ReadFile(path string) (*File, error) { return ReadFileLimit(path, DefaultMa
 
 // ReadFileLimit reads and parses the budgets file at path, refusing, as
 // soon as it has read limit+1 bytes, a file larger than limit bytes (0
-// means DefaultMaxBytes); that error wraps ErrTooLarge.
+// means DefaultMaxBytes), and one of more YAML nodes than the limit
+// allows (BytesPerNode); both errors wrap ErrTooLarge.
 func ReadFileLimit(path string, limit int64) (*File, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
@@ -275,8 +286,21 @@ func ReadFileLimit(path string, limit int64) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading budgets %s: %w", path, err)
 	}
+	if n, most := yamlNodes(data), max(limit, DefaultMaxBytes)/BytesPerNode; int64(n) > most {
+		return nil, fmt.Errorf("reading budgets %s: %w", path, &nodesError{int64(n), most})
+	}
 	return Parse(path, data)
 }
+
+// nodesError is a budgets file that may make more YAML nodes than its
+// limit.
+type nodesError struct{ n, most int64 }
+
+func (e *nodesError) Error() string {
+	return fmt.Sprintf("more than the limit of %d YAML nodes (keys, values, lists and mappings; up to %d in it, one per %d bytes of the size limit allowed)", e.most, e.n, BytesPerNode)
+}
+
+func (e *nodesError) Is(target error) bool { return target == ErrTooLarge }
 
 // Parse parses a budgets file. path names it in errors. Every problem
 // found is reported, each as file:line: message, joined; the error wraps
@@ -623,21 +647,4 @@ func secondDocumentLine(src []byte) int {
 		return markers[0]
 	}
 	return 0
-}
-
-// lineText returns line (1-based) of src without its newline.
-func lineText(src []byte, line int) ([]byte, int, bool) {
-	start := 0
-	for i := 1; i < line; i++ {
-		j := bytes.IndexByte(src[start:], '\n')
-		if j < 0 {
-			return nil, 0, false
-		}
-		start += j + 1
-	}
-	end := bytes.IndexByte(src[start:], '\n')
-	if end < 0 {
-		end = len(src) - start
-	}
-	return src[start : start+end], start, true
 }

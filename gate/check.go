@@ -145,6 +145,7 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 	}
 	rep := &Report{File: f, Now: now}
 	present := presentKeys(rs)
+	ix := indexResults(rs)
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
@@ -153,9 +154,9 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 			switch {
 			case err != nil:
 			case l.Metric.OnOps():
-				outs, err = checkOps(b, l, rs, opts)
+				outs, err = checkOps(b, l, ix, opts)
 			default:
-				outs, err = checkInstances(b, l, rs)
+				outs, err = checkInstances(b, l, ix)
 			}
 			if err != nil && len(lacking) > 0 {
 				outs, err = nil, nil // nothing of it in the results: the lacking cases say so
@@ -239,17 +240,15 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model
 
 // checkInstances checks a limit on a figure of instances against the
 // instance rows b selects.
-func checkInstances(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, func(o *Outcome, r *model.Result) { judge(o, b, l, r) })
+func checkInstances(b *Budget, l Limit, rs *indexed) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) { judge(o, b, l, r) })
 	var reasons []string
 	var skips []Outcome
-	for _, u := range rs.Unavailable {
-		if u.Op == "" && b.Select.Matches(u.Key) {
-			name := u.Key.String()
-			reasons = append(reasons, name+": "+u.Reason)
-			if len(b.Select.Lib) > 0 {
-				skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
-			}
+	for _, u := range rs.selectedUnavailable(b.Select, false) {
+		name := u.Key.String()
+		reasons = append(reasons, name+": "+u.Reason)
+		if len(b.Select.Lib) > 0 {
+			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
 		}
 	}
 	if len(outs) > 0 {
@@ -266,14 +265,14 @@ func checkInstances(b *Budget, l Limit, rs *model.Results) ([]Outcome, error) {
 // call allocates) against the operation rows b selects. None holds when
 // the results' libraries disagreed; a time none when timing was not
 // available.
-func checkOps(b *Budget, l Limit, rs *model.Results, opts CheckOptions) ([]Outcome, error) {
+func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, error) {
 	if l.Metric.Timed() && opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
-	if why := disagreement(rs); why != "" {
+	if why := disagreement(rs.Results); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	outs := throughputRows.outcomes(b, l, rs.Throughput, func(o *Outcome, t *model.ThroughputRow) {
+	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *model.ThroughputRow) {
 		if l.Metric.f.PerGOMAXPROCS && t.CoresDependent {
 			switch {
 			case b.GOMAXPROCS == 0:
@@ -346,12 +345,10 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
 // no measured operation row: an Error when every selected operation is
 // unavailable, or (saying noRows) when rs has no operation row at all; a
 // Problem otherwise.
-func noOperation(b *Budget, l Limit, rs *model.Results, noRows string) ([]Outcome, error) {
+func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, error) {
 	var reasons []string
-	for _, u := range rs.Unavailable {
-		if u.Op != "" && b.Select.Matches(u.Key) {
-			reasons = append(reasons, u.Key.String()+": "+u.Reason)
-		}
+	for _, u := range rs.selectedUnavailable(b.Select, true) {
+		reasons = append(reasons, u.Key.String()+": "+u.Reason)
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,

@@ -28,9 +28,10 @@ var (
 // outcomes gives limit l's outcome for every row of rows that b selects,
 // in their order: an Error for a row that failed to measure; judge sets
 // the figures and the status of the others.
-func (k rowKind[R]) outcomes(b *Budget, l Limit, rows []R, judge func(*Outcome, *R)) []Outcome {
+// ix indexes rows (see rowIndex).
+func (k rowKind[R]) outcomes(b *Budget, l Limit, rows []R, ix *rowIndex, judge func(*Outcome, *R)) []Outcome {
 	var outs []Outcome
-	for i := range rows {
+	for _, i := range ix.candidates(b.Select) {
 		r := &rows[i]
 		if !b.Select.Matches(k.key(r)) {
 			continue

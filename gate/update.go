@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/memprof/memprof/model"
@@ -52,44 +53,76 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("not updating %s: %w", f.Path, errors.Join(errs...))
 	}
-	out := bytes.Clone(f.src)
-	// Rewrite from the end of the file so earlier offsets stay valid.
-	var order []Limit
+	// Each value's place in the source, found through one table of line
+	// starts, then the source rebuilt once: linear in the file and its
+	// limits.
+	lines := lineStarts(f.src)
+	var edits []edit
 	for _, b := range f.Budgets {
-		order = append(order, b.Limits...)
-	}
-	for i := len(order) - 1; i >= 0; i-- {
-		l := order[i]
-		v, ok := measured[key{l.Line, l.Column}]
-		if !ok {
-			return nil, &PosError{File: f.Path, Line: l.Line, Msg: l.Metric.Key() + ": no measurement to update from"}
-		}
-		var text string
-		if l.Metric.IsTime() {
-			v *= headroom
-		}
-		if most := maxValue(l.Metric); v > most {
-			return nil, &PosError{File: f.Path, Line: l.Line, Msg: fmt.Sprintf("%s: the measurement gives %s, more than the %s a budget takes", l.Metric.Key(), l.Metric.Format(v), l.Metric.Format(most))}
-		}
-		switch {
-		case l.Metric.IsTime():
-			text = FormatDuration(v)
-		case l.Metric.Unit() == model.Count:
-			text = FormatCount(v)
-		default:
-			if l.hadUnit {
-				text = FormatSize(v)
-			} else {
-				text = FormatCount(v)
+		for _, l := range b.Limits {
+			v, ok := measured[key{l.Line, l.Column}]
+			if !ok {
+				return nil, &PosError{File: f.Path, Line: l.Line, Msg: l.Metric.Key() + ": no measurement to update from"}
 			}
-		}
-		var err error
-		out, err = replaceScalar(out, f.Path, l, text)
-		if err != nil {
-			return nil, err
+			var text string
+			if l.Metric.IsTime() {
+				v *= headroom
+			}
+			if most := maxValue(l.Metric); v > most {
+				return nil, &PosError{File: f.Path, Line: l.Line, Msg: fmt.Sprintf("%s: the measurement gives %s, more than the %s a budget takes", l.Metric.Key(), l.Metric.Format(v), l.Metric.Format(most))}
+			}
+			switch {
+			case l.Metric.IsTime():
+				text = FormatDuration(v)
+			case l.Metric.Unit() == model.Count:
+				text = FormatCount(v)
+			default:
+				if l.hadUnit {
+					text = FormatSize(v)
+				} else {
+					text = FormatCount(v)
+				}
+			}
+			e, err := scalarAt(f.src, lines, f.Path, l)
+			if err != nil {
+				return nil, err
+			}
+			e.text = text
+			edits = append(edits, e)
 		}
 	}
-	return out, nil
+	slices.SortFunc(edits, func(a, b edit) int { return a.off - b.off })
+	var out bytes.Buffer
+	out.Grow(len(f.src))
+	at := 0
+	for _, e := range edits {
+		if e.off < at {
+			return nil, fmt.Errorf("%s: two limits share one value; cannot update", f.Path)
+		}
+		out.Write(f.src[at:e.off])
+		out.WriteString(e.text)
+		at = e.off + e.n
+	}
+	out.Write(f.src[at:])
+	return out.Bytes(), nil
+}
+
+// edit replaces the n bytes of a source at off with text.
+type edit struct {
+	off, n int
+	text   string
+}
+
+// lineStarts returns the offset at which each line of src starts: line
+// L (1-based) at [L-1].
+func lineStarts(src []byte) []int {
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
 }
 
 // maxValue is the largest value a limit on m takes (MaxSize, MaxDuration,
@@ -104,13 +137,18 @@ func maxValue(m Metric) float64 {
 	return MaxSize
 }
 
-// replaceScalar replaces the scalar value of l (at l.Line, l.Column) in src
-// with text.
-func replaceScalar(src []byte, path string, l Limit, text string) ([]byte, error) {
-	line, start, ok := lineText(src, l.Line)
-	if !ok {
-		return nil, &PosError{File: path, Line: l.Line, Msg: "value not found for update"}
+// scalarAt locates the scalar value of l (at l.Line, l.Column) in src,
+// whose lines start at lines.
+func scalarAt(src []byte, lines []int, path string, l Limit) (edit, error) {
+	if l.Line < 1 || l.Line > len(lines) {
+		return edit{}, &PosError{File: path, Line: l.Line, Msg: "value not found for update"}
 	}
+	start := lines[l.Line-1]
+	end := len(src)
+	if l.Line < len(lines) {
+		end = lines[l.Line] - 1
+	}
+	line := src[start:end]
 	// yaml.v3 counts columns in characters.
 	off := 0
 	for c := 1; c < l.Column && off < len(line); c++ {
@@ -123,17 +161,13 @@ func replaceScalar(src []byte, path string, l Limit, text string) ([]byte, error
 	case len(rest) > 0 && (rest[0] == '"' || rest[0] == '\''):
 		end := bytes.IndexByte(rest[1:], rest[0])
 		if end < 0 {
-			return nil, &PosError{File: path, Line: l.Line, Msg: "quoted value spans lines; write it on one line to update it"}
+			return edit{}, &PosError{File: path, Line: l.Line, Msg: "quoted value spans lines; write it on one line to update it"}
 		}
 		n = end + 2
 	case bytes.HasPrefix(rest, []byte(l.Raw)):
 		n = len(l.Raw)
 	default:
-		return nil, &PosError{File: path, Line: l.Line, Msg: fmt.Sprintf("value %q not found at column %d for update", l.Raw, l.Column)}
+		return edit{}, &PosError{File: path, Line: l.Line, Msg: fmt.Sprintf("value %q not found at column %d for update", l.Raw, l.Column)}
 	}
-	var b bytes.Buffer
-	b.Write(src[:start+off])
-	b.WriteString(text)
-	b.Write(src[start+off+n:])
-	return b.Bytes(), nil
+	return edit{off: start + off, n: n}, nil
 }

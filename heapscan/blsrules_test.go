@@ -47,11 +47,18 @@ var pureGoRuleCases = []ruleCase{
 // runtime gives the libraries' functions, through a profile whose stacks
 // are those frames, so a rename in a library or a broken pattern fails.
 func TestBLSRules(t *testing.T) {
-	rules, err := heapscan.ReadRules("../fixtures/bls.rules.yaml")
+	checkRules(t, "../fixtures/bls.rules.yaml", append(append([]ruleCase{}, pureGoRuleCases...), cgoRuleCases...))
+}
+
+// checkRules reads the rules file and checks that a sample whose stack is
+// each case's frame under main.main falls under the case's rule; it
+// returns the rules.
+func checkRules(t *testing.T, file string, cases []ruleCase) *heapscan.Rules {
+	t.Helper()
+	rules, err := heapscan.ReadRules(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := append(append([]ruleCase{}, pureGoRuleCases...), cgoRuleCases...)
 	for _, c := range cases {
 		name := funcName(c.fn)
 		t.Run(name, func(t *testing.T) {
@@ -66,4 +73,5 @@ func TestBLSRules(t *testing.T) {
 			}
 		})
 	}
+	return rules
 }

@@ -1,6 +1,7 @@
 package heapscan_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/memprof/memprof/fixtures/heapgen/scenario"
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/peakrss"
 )
 
 // Some tests run part of themselves in a child process (this test binary,
@@ -85,13 +88,17 @@ func childScenario(name, dir string) error {
 type hostileCase struct {
 	name  string
 	model bool
+	// capped says that the memory is bounded by the readers' caps
+	// (MaxLocations, MaxSamples), which do not scale with the input: the
+	// bound is the full one at every scale.
+	capped bool
 	// make returns the input (gzip, small) and checks the result.
 	make func(t testing.TB, limit int64) (input []byte, check func(*heapscan.Heap, error) error)
 }
 
 // hostileCases are the inputs of TestHostileRSS.
 var hostileCases = []hostileCase{
-	{"text-repeated", false, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	{"text-repeated", false, false, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
 		reps := repsFor(t, limit*15/16)
 		gz, _ := legacyTextGzip(t, testRecords(), reps, true)
 		return gz, func(h *heapscan.Heap, err error) error {
@@ -108,12 +115,163 @@ var hostileCases = []hostileCase{
 			return nil
 		}
 	}},
-	{"text-over-limit/stream", false, textOverLimit},
-	{"text-over-limit/model", true, textOverLimit},
-	{"proto-claims-2GB/stream", false, protoClaim},
-	{"proto-claims-2GB/model", true, protoClaim},
-	{"proto-over-limit/stream", false, protoOverLimit},
-	{"proto-over-limit/model", true, protoOverLimit},
+	{"text-over-limit/stream", false, false, textOverLimit},
+	{"text-over-limit/model", true, false, textOverLimit},
+	{"proto-claims-2GB/stream", false, false, protoClaim},
+	{"proto-claims-2GB/model", true, false, protoClaim},
+	{"proto-over-limit/stream", false, false, protoOverLimit},
+	{"proto-over-limit/model", true, false, protoOverLimit},
+	// Distinct stacks (800,000 of 8 frames at scale 1, the 14 MB
+	// of gzip): the readers keep MaxLocations and MaxSamples of them, the
+	// rest added up, the totals exact.
+	{"text-distinct-stacks/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+		return distinctText(t, distinctStacks(limit), false)
+	}},
+	{"text-distinct-stacks-symbols/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+		return distinctText(t, distinctStacks(limit)/2, true)
+	}},
+	{"proto-distinct-stacks/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+		return distinctProto(t, distinctStacks(limit))
+	}},
+	// A string table of nearly the limit: refused (at scale 1, once what
+	// it keeps passes the reader's budget of retained data; below, as a
+	// profile without samples).
+	{"proto-strings/stream", false, true, protoStrings},
+}
+
+// distinctStacks is how many distinct stacks the distinct-stack inputs
+// hold at the limit: 800,000 at the default (the issue's), and below it
+// fewer, but always more locations than the readers keep.
+func distinctStacks(limit int64) int {
+	scale := float64(limit) / float64(heapscan.DefaultMaxBytes)
+	if scale >= 1 {
+		return 800_000
+	}
+	return max(int(800_000*scale/4), heapscan.MaxLocations/4)
+}
+
+// distinctText is a legacy text profile of n samples of one 64-byte
+// object, each at a stack of 8 frames no other sample has, with symbol
+// comments if symbols is set.
+func distinctText(t testing.TB, n int, symbols bool) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		fmt.Fprintf(bw, "heap profile: %d: %d [%d: %d] @ heap/2\n", n, 64*n, n, 64*n)
+		var b []byte
+		for i := range n {
+			b = append(b[:0], "1: 64 [1: 64] @"...)
+			for j := range 8 {
+				b = strconv.AppendUint(append(b, " 0x"...), 0x400000+uint64(i*8+j)*16+1, 16)
+			}
+			b = append(b, '\n')
+			if symbols {
+				for j := range 8 {
+					pc := 0x400000 + uint64(i*8+j)*16
+					b = strconv.AppendUint(append(b, "#\t0x"...), pc, 16)
+					b = strconv.AppendUint(append(b, "\tmain.f"...), pc, 16)
+					b = strconv.AppendInt(append(b, "+0x4\t\t/src/main.go:"...), int64(j), 10)
+					b = append(b, '\n')
+				}
+				b = append(b, '\n')
+			}
+			bw.Write(b)
+		}
+		return bw.Flush()
+	})
+	return gz, wantExactTotals(n)
+}
+
+// distinctProto is distinctText as a protobuf profile, without functions.
+func distinctProto(t testing.TB, n int) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		msg := func(num protowire.Number, b []byte) {
+			out := protowire.AppendTag(nil, num, protowire.BytesType)
+			bw.Write(protowire.AppendBytes(out, b))
+		}
+		vt := func(typ, unit uint64) []byte {
+			b := protowire.AppendTag(nil, 1, protowire.VarintType)
+			b = protowire.AppendVarint(b, typ)
+			b = protowire.AppendTag(b, 2, protowire.VarintType)
+			return protowire.AppendVarint(b, unit)
+		}
+		msg(1, vt(1, 2)) // inuse_objects/count
+		msg(1, vt(3, 4)) // inuse_space/bytes
+		var ids, sample []byte
+		for i := range n {
+			ids = ids[:0]
+			for j := range 8 {
+				ids = protowire.AppendVarint(ids, uint64(i*8+j+1))
+			}
+			sample = protowire.AppendTag(sample[:0], 1, protowire.BytesType)
+			sample = protowire.AppendBytes(sample, ids)
+			sample = protowire.AppendTag(sample, 2, protowire.BytesType)
+			sample = protowire.AppendBytes(sample, protowire.AppendVarint(protowire.AppendVarint(nil, 1), 64))
+			msg(2, sample)
+		}
+		var loc []byte
+		for id := 1; id <= 8*n; id++ {
+			loc = protowire.AppendTag(loc[:0], 1, protowire.VarintType)
+			loc = protowire.AppendVarint(loc, uint64(id))
+			loc = protowire.AppendTag(loc, 3, protowire.VarintType)
+			loc = protowire.AppendVarint(loc, 0x400000+uint64(id)*16)
+			msg(4, loc)
+		}
+		for _, s := range []string{"", "inuse_objects", "count", "inuse_space", "bytes"} {
+			msg(6, []byte(s))
+		}
+		return bw.Flush()
+	})
+	return gz, wantExactTotals(n)
+}
+
+// wantExactTotals checks a distinct-stack input's summary: every object
+// counted, what lies beyond the limits in OverLimitFrame's row, and a
+// note saying so.
+func wantExactTotals(n int) func(*heapscan.Heap, error) error {
+	return func(h *heapscan.Heap, err error) error {
+		if err != nil {
+			return err
+		}
+		s, err := h.Summarize(heapscan.Options{})
+		if err != nil {
+			return err
+		}
+		if s.TotalObjects != int64(n) || s.TotalBytes != int64(64*n) {
+			return fmt.Errorf("got %d objects, %d bytes; want %d, %d", s.TotalObjects, s.TotalBytes, n, 64*n)
+		}
+		if 8*n < heapscan.MaxLocations {
+			return nil
+		}
+		if r := rowKey(s, heapscan.OverLimitFrame); r == nil || r.Objects == 0 {
+			return fmt.Errorf("no row %s", heapscan.OverLimitFrame)
+		}
+		if !strings.Contains(strings.Join(h.Notes, "\n"), "more distinct locations or stacks than heapscan keeps") {
+			return fmt.Errorf("notes %q do not say what lies beyond the limits", h.Notes)
+		}
+		return nil
+	}
+}
+
+// protoStrings is a valid profile start and a string table of 1 KiB
+// strings up to fifteen sixteenths of the limit.
+func protoStrings(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	str := bytes.Repeat([]byte("s"), 1<<10)
+	entry := protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), str)
+	gz := gzipStream(t, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		bw.Write(protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), nil))
+		for n := int64(0); n < limit*15/16; n += int64(len(entry)) {
+			bw.Write(entry)
+		}
+		return bw.Flush()
+	})
+	return gz, func(h *heapscan.Heap, err error) error {
+		if err == nil {
+			return errors.New("got a profile of strings only, want it refused")
+		}
+		return nil
+	}
 }
 
 // repsFor returns how many repetitions of testRecords (with symbols) make
@@ -194,7 +352,7 @@ func childRead(name string, scale float64) error {
 		if err := check(h, err); err != nil {
 			return err
 		}
-		rss, rerr := peakRSS()
+		rss, rerr := peakrss.Self()
 		if rerr != nil {
 			return rerr
 		}

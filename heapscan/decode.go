@@ -73,6 +73,17 @@ type decoder struct {
 
 	badScalar bool // a message field arrived as a varint
 
+	// What lies beyond MaxSamples and MaxLocations: the samples past
+	// MaxSamples, their values summed (overValues, one per value; a
+	// sample with another count of values is a problem, overBad), and
+	// the locations left out.
+	overSamples  int64
+	overValues   []int64
+	overBad      bool
+	locsLeftOut  int64
+	overRewrites int64  // samples kept whose stacks needed a location left out
+	maxLocID     uint64 // the largest location ID, of every location
+
 	sizeHint int64 // expected uncompressed size, or 0
 }
 
@@ -119,7 +130,7 @@ var ErrTooLarge = errTooLarge
 // file), or -1: a field that claims more bytes than remain of it, or of
 // maxBytes, is refused before anything is read into it.
 func decodeStream(r io.Reader, maxBytes, sizeHint, inputSize int64) (*Heap, error) {
-	d := &decoder{h: &Heap{}, budget: maxBytes, sizeHint: sizeHint}
+	d := &decoder{h: &Heap{}, budget: retainedBudget(maxBytes), sizeHint: sizeHint}
 	s := &stream{src: r, buf: make([]byte, bufSize(sizeHint)), maxBuf: int(min(maxBytes+1, math.MaxInt32))}
 	for {
 		fieldStart := s.off
@@ -294,7 +305,7 @@ func (d *decoder) message(num protowire.Number, b []byte) error {
 		return d.function(b)
 	case fieldProfileStringTable:
 		d.strings = append(d.strings, string(b))
-		d.retained += int64(len(b)) + 16
+		d.retained += int64(len(b)) + 32
 	}
 	return nil
 }
@@ -320,6 +331,9 @@ func (d *decoder) sample(b []byte) error {
 		d.presize()
 	}
 	h := d.h
+	if h.nsamples >= MaxSamples {
+		return d.overSample(b)
+	}
 	stacks0, values0, labels0 := len(h.stacks), len(h.values), len(d.labels)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -365,6 +379,45 @@ func (d *decoder) sample(b []byte) error {
 	d.labelEnd = append(d.labelEnd, uint32(len(d.labels)))
 	h.nsamples++
 	d.retained += int64(len(h.stacks)-stacks0) + int64(len(h.values)-values0) + int64(len(d.labels)-labels0) + 12
+	return nil
+}
+
+// overSample adds the values of a sample past MaxSamples to the sample
+// of OverLimitFrame; its stack and labels are not kept.
+func (d *decoder) overSample(b []byte) error {
+	var vals []byte
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if num == fieldSampleValue && (typ == protowire.BytesType || typ == protowire.VarintType) {
+			n = appendVarints(&vals, typ, b)
+		} else {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	i := 0
+	for ; len(vals) > 0; i++ {
+		v, n := protowire.ConsumeVarint(vals)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		vals = vals[n:]
+		if d.overSamples == 0 {
+			d.overValues = append(d.overValues, 0)
+		}
+		if i < len(d.overValues) {
+			d.overValues[i] += int64(v)
+		}
+	}
+	d.overBad = d.overBad || i != len(d.overValues)
+	d.overSamples++
 	return nil
 }
 
@@ -447,10 +500,16 @@ func (d *decoder) location(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("location: %w", err)
 	}
+	d.maxLocID = max(d.maxLocID, id)
+	if len(d.locIDs) >= MaxLocations-1 { // one is OverLimitFrame's
+		d.lines = d.lines[:lines0]
+		d.locsLeftOut++
+		return nil
+	}
 	d.locIDs = append(d.locIDs, id)
 	d.locAddrs = append(d.locAddrs, addr)
 	d.locLines = append(d.locLines, uint32(lines0))
-	d.retained += 24 + 16*int64(len(d.lines)-lines0)
+	d.retained += 150 + 32*int64(len(d.lines)-lines0) // its tables here and in the Heap
 	return nil
 }
 
@@ -473,7 +532,7 @@ func (d *decoder) function(b []byte) error {
 	}
 	d.funcIDs = append(d.funcIDs, id)
 	d.funcs = append(d.funcs, [2]int64{name, file})
-	d.retained += 24
+	d.retained += 100 // here, in the ID map and in the Heap
 	return nil
 }
 
@@ -594,11 +653,38 @@ func (d *decoder) resolve() error {
 			h.addAddressFrame(d.locAddrs[i])
 		}
 	}
+	// OverLimitFrame's location, under an ID no other has.
+	overID := uint64(0)
+	if d.overSamples > 0 || d.locsLeftOut > 0 {
+		// Above every location's and every sample's: even an ID no
+		// location defines stays undefined.
+		overID = d.maxLocID
+		for b := h.stacks; len(b) > 0; {
+			id, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				break // Heap.check says so
+			}
+			overID, b = max(overID, id), b[n:]
+		}
+		overID++
+		h.locLines = append(h.locLines, uint32(len(h.lines)))
+		h.lines = append(h.lines, line{fn: int32(len(h.funcs))})
+		h.funcs = append(h.funcs, function{name: OverLimitFrame})
+		d.locIDs = append(d.locIDs, overID)
+	}
 	h.locLines = append(h.locLines, uint32(len(h.lines)))
 	if err := h.setLocationIDs(d.locIDs); err != nil {
 		return err
 	}
 	d.lines, d.locIDs, d.locAddrs, d.locLines = nil, nil, nil, nil
+	if d.locsLeftOut > 0 {
+		// A location left out leaves its samples to OverLimitFrame's (a
+		// profile past the limit cannot tell them from samples that
+		// refer to no location at all).
+		if err := d.toOverLimit(overID); err != nil {
+			return err
+		}
+	}
 
 	// Labels: keep the "bytes" values.
 	h.sizeEnd = make([]uint32, len(d.labelEnd))
@@ -619,5 +705,54 @@ func (d *decoder) resolve() error {
 		h.sizeEnd[i] = uint32(len(h.sizes))
 	}
 	d.labels, d.labelEnd = nil, nil
+	if d.overSamples > 0 {
+		if d.overBad || len(d.overValues) != len(h.SampleTypes) {
+			return fmt.Errorf("malformed profile: a sample past the first %d has another number of values than the sample types (%d)", MaxSamples, len(h.SampleTypes))
+		}
+		for _, v := range d.overValues {
+			h.values = protowire.AppendVarint(h.values, uint64(v))
+		}
+		h.stacks = protowire.AppendVarint(h.stacks, overID)
+		h.stackEnd = append(h.stackEnd, uint32(len(h.stacks)))
+		h.valueEnd = append(h.valueEnd, uint32(len(h.values)))
+		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
+		h.nsamples++
+	}
+	if n := d.overSamples + d.overRewrites; n > 0 {
+		h.Notes = append(h.Notes, overLimitNote(n, "samples"))
+	}
 	return h.check()
+}
+
+// toOverLimit gives every sample whose stack refers to a location the
+// decoder left out the stack of OverLimitFrame (location overID) alone.
+func (d *decoder) toOverLimit(overID uint64) error {
+	h := d.h
+	stacks := make([]byte, 0, len(h.stacks))
+	start := uint32(0)
+	for i, end := range h.stackEnd {
+		b := h.stacks[start:end]
+		start = end
+		kept := true
+		for rest := b; len(rest) > 0; {
+			id, n := protowire.ConsumeVarint(rest)
+			if n < 0 {
+				return fmt.Errorf("malformed profile: sample %d: bad location ID: %w", i, protowire.ParseError(n))
+			}
+			rest = rest[n:]
+			if _, ok := h.locIndex(id); !ok {
+				kept = false
+				break
+			}
+		}
+		if kept {
+			stacks = append(stacks, b...)
+		} else {
+			stacks = protowire.AppendVarint(stacks, overID)
+			d.overRewrites++
+		}
+		h.stackEnd[i] = uint32(len(stacks))
+	}
+	h.stacks = stacks
+	return nil
 }

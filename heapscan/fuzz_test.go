@@ -126,7 +126,7 @@ func FuzzDecode(f *testing.F) {
 
 // FuzzRules feeds arbitrary YAML to ParseRules.
 func FuzzRules(f *testing.F) {
-	for _, file := range []string{"../fixtures/bls.rules.yaml", "../fixtures/heapgen/heapgen.rules.yaml"} {
+	for _, file := range []string{"../fixtures/bls.rules.yaml", "../fixtures/pq.rules.yaml", "../fixtures/heapgen/heapgen.rules.yaml"} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -666,6 +667,18 @@ func TestFetch(t *testing.T) {
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) {
 		w.Write(bomb(64 << 10))
 	})
+	mux.HandleFunc("/slow-body", func(w http.ResponseWriter, r *http.Request) {
+		w.Write(data[:len(data)/2]) // half the profile, then a stall
+		w.(http.Flusher).Flush()
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/cut-body", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		w.Write(data[:len(data)/2]) // and the handler ends: the connection is cut
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	ctx := context.Background()
@@ -690,16 +703,22 @@ func TestFetch(t *testing.T) {
 		name, path string
 		ro         heapscan.ReadOptions
 		want       string
+		fetch      bool // a failure to fetch (ErrFetch), not a bad profile
 	}{
-		{"not found", "/nothing", heapscan.ReadOptions{}, "404 Not Found"},
-		{"timeout", "/slow", heapscan.ReadOptions{Timeout: 100 * time.Millisecond}, "deadline exceeded"},
-		{"too large", "/big", heapscan.ReadOptions{MaxBytes: 1 << 10}, "exceeds the limit of 1024 bytes"},
+		{"not found", "/nothing", heapscan.ReadOptions{}, "404 Not Found", true},
+		{"timeout", "/slow", heapscan.ReadOptions{Timeout: 100 * time.Millisecond}, "deadline exceeded", true},
+		{"body too slow", "/slow-body", heapscan.ReadOptions{Timeout: 300 * time.Millisecond}, "(timeout 300ms)", true},
+		{"body cut", "/cut-body", heapscan.ReadOptions{}, "the body did not arrive whole (unexpected EOF): truncated profile", true},
+		{"too large", "/big", heapscan.ReadOptions{MaxBytes: 1 << 10}, "exceeds the limit of 1024 bytes", false},
 	}
 	for _, tt := range errTests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := heapscan.Open(ctx, srv.URL+tt.path, tt.ro)
 			if err == nil || !strings.Contains(err.Error(), srv.URL+tt.path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error naming the URL and %q", err, tt.want)
+			}
+			if errors.Is(err, heapscan.ErrFetch) != tt.fetch {
+				t.Errorf("errors.Is(err, ErrFetch) is %v, want %v: %v", !tt.fetch, tt.fetch, err)
 			}
 		})
 	}

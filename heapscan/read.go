@@ -21,14 +21,20 @@ import (
 // DefaultMaxBytes is the default limit on a profile's decompressed size.
 const DefaultMaxBytes = 512 << 20
 
+// DefaultMaxModelBytes is the default limit with ReadOptions.Model: pprof's
+// model costs up to some 30 times the decompressed profile in memory
+// (a protobuf profile of distinct stacks), so it reads a profile of at
+// most 8 MiB unless told otherwise, to stay under 300 MB.
+const DefaultMaxModelBytes = 8 << 20
+
 // DefaultTimeout is the default time limit for fetching a profile by URL.
 const DefaultTimeout = 60 * time.Second
 
 // ReadOptions bound what reading an untrusted profile may cost.
 type ReadOptions struct {
 	// MaxBytes limits the profile's decompressed size, enforced while
-	// reading, and the memory its decoded data retains. Zero means
-	// DefaultMaxBytes.
+	// reading, and the memory its decoded data retains (a fifth of it).
+	// Zero means DefaultMaxBytes, or DefaultMaxModelBytes with Model.
 	MaxBytes int64
 	// Timeout limits fetching a profile by URL. Zero means
 	// DefaultTimeout.
@@ -44,10 +50,13 @@ type ReadOptions struct {
 }
 
 func (o ReadOptions) maxBytes() int64 {
-	if o.MaxBytes <= 0 {
-		return DefaultMaxBytes
+	switch {
+	case o.MaxBytes > 0:
+		return o.MaxBytes
+	case o.Model:
+		return DefaultMaxModelBytes
 	}
-	return o.MaxBytes
+	return DefaultMaxBytes
 }
 
 // Read reads a heap profile from r: gzip-compressed or plain protobuf
@@ -162,7 +171,7 @@ func readPass(ctx context.Context, r io.Reader, opts ReadOptions, kind passKind)
 	case kind == passModel:
 		h, err = readModel(dr, limit, min(hint, limit), inputSize, text)
 	case text:
-		h, err = decodeText(dr, limit)
+		h, err = decodeText(dr, retainedBudget(limit))
 	case kind == passCheck:
 		err = scanStream(dr, limit, inputSize)
 	default:
@@ -312,7 +321,7 @@ func readModel(r io.Reader, limit, hint, inputSize int64, text bool) (*Heap, err
 		if err != nil {
 			return nil, fmt.Errorf("malformed profile: %w", err)
 		}
-		h.symbolize(addrs, syms)
+		h.symbolize(addrs, syms, -1)
 	}
 	return h, nil
 }
@@ -377,7 +386,8 @@ func Fetch(ctx context.Context, rawURL string, opts ReadOptions) (*Heap, error) 
 }
 
 // ErrFetch is matched (errors.Is) by the error of a profile that could not
-// be fetched: the server could not be reached, timed out or answered with
+// be fetched: the server could not be reached, timed out (before its
+// answer or while sending its body), cut the connection or answered with
 // another status than 200. A profile that arrived but is bad does not
 // match it.
 var ErrFetch = errors.New("fetching the profile failed")
@@ -439,12 +449,36 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	if resp.ContentLength > limit {
 		return nil, fmt.Errorf("download size %d exceeds the limit of %d bytes: %w", resp.ContentLength, limit, errTooLarge)
 	}
-	body := &limitReader{r: resp.Body, limit: limit, what: "download size"}
+	// A body that stops arriving (too slow for the timeout, the
+	// connection cut) is a failure to fetch, not a bad profile.
+	transport := &transportReader{r: resp.Body}
+	body := &limitReader{r: transport, limit: limit, what: "download size"}
 	h, err := readProfile(ctx, body, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fetchError{stopped(err)}
+		}
+		if transport.err != nil {
+			return nil, fetchError{fmt.Errorf("the body did not arrive whole (%v): %w", transport.err, err)}
+		}
 		return nil, stopped(err)
 	}
 	return h, nil
+}
+
+// transportReader passes a response body through and keeps the first
+// error of the transport (anything but the body's end).
+type transportReader struct {
+	r   io.Reader
+	err error
+}
+
+func (t *transportReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err != nil && err != io.EOF && t.err == nil {
+		t.err = err
+	}
+	return n, err
 }
 
 // Open reads the heap profile named by name: a URL (see Fetch) or a file

@@ -24,6 +24,7 @@ type symbolTable struct {
 	fnIndex map[function]int32
 
 	record     int32    // the current sample line, counted from 1
+	skipping   bool     // its comments are not kept (a line past heapscan's limits)
 	recPCs     []uint64 // its program counters
 	recSymbols int      // symbol lines under it so far
 	runPC      uint64   // the counter of the previous symbol line of this record
@@ -50,8 +51,15 @@ type symFrame struct {
 func (s *symbolTable) startRecord(pcs []uint64) {
 	s.endRecord()
 	s.record++
+	s.skipping = false
 	s.recPCs = append(s.recPCs[:0], pcs...)
 	s.recSymbols = 0
+}
+
+// skipRecord begins the comments of a sample line that are not kept.
+func (s *symbolTable) skipRecord() {
+	s.startRecord(nil)
+	s.skipping = true
 }
 
 // endRecord ends the current sample's comments: counters without a line
@@ -76,7 +84,7 @@ func (s *symbolTable) endRecord() {
 // (the runtime.MemStats section) are ignored.
 func (s *symbolTable) comment(b []byte) {
 	pc, name, file, line, ok := parseSymbolLine(b)
-	if !ok || s.record == 0 {
+	if !ok || s.record == 0 || s.skipping {
 		return
 	}
 	if s.entries == nil {
@@ -218,8 +226,9 @@ const noSymbolsNote = "legacy text profile without symbol comments (# 0x… func
 // symbolize names the address frames of h (location i is at address
 // addrs[i]) from the symbol comments: a location whose counter has
 // symbol lines gets their frames; one hidden by the runtime keeps its
-// address and is marked a runtime frame.
-func (h *Heap) symbolize(addrs []uint64, s *symbolTable) {
+// address and is marked a runtime frame. Location skip (-1: none), which
+// has no address, keeps its frame.
+func (h *Heap) symbolize(addrs []uint64, s *symbolTable, skip int32) {
 	if s.lines == 0 {
 		h.Notes = append(h.Notes, noSymbolsNote)
 		return
@@ -231,6 +240,10 @@ func (h *Heap) symbolize(addrs []uint64, s *symbolTable) {
 	for li := 0; li < nloc; li++ {
 		locLines = append(locLines, uint32(len(lines)))
 		old := h.lines[h.locLines[li]:h.locLines[li+1]]
+		if int32(li) == skip {
+			lines = append(lines, old...)
+			continue
+		}
 		e := s.entries[addrs[li]]
 		if len(e.frames) == 0 {
 			if e.hidden {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -304,19 +303,27 @@ type textReader struct {
 	budget   int64
 	retained int64
 
-	locs    map[uint64]int32 // adjusted address -> location index
-	addrs   []uint64         // location index -> adjusted address
-	seed    maphash.Seed
-	byHash  map[uint64]int32 // hash of stack and signs -> first sample
-	agg     []textSample
-	vals    []int64           // sample i's values are vals[i*ntypes:(i+1)*ntypes]
-	more    map[int32][]int64 // sample -> its "bytes" labels after the first
-	stacks  []byte            // location IDs (index+1) of every sample, as varints
-	stackAt []uint32
+	locs     map[uint64]int32 // adjusted address -> location index
+	addrs    []uint64         // location index -> adjusted address
+	seed     maphash.Seed
+	byHash   map[uint64]int32 // hash of stack and signs -> first sample
+	agg      []textSample
+	vals     []int64           // sample i's values are vals[i*ntypes:(i+1)*ntypes]
+	more     map[int32][]int64 // sample -> its "bytes" labels after the first
+	moreSeen map[sizeKey]struct{}
+	stacks   []byte // location IDs (index+1) of every sample, as varints
+	stackAt  []uint32
 
 	syms symbolTable
 	key  []byte
 	pcs  []uint64
+
+	// What lies beyond MaxLocations and MaxSamples: the location of
+	// OverLimitFrame (-1 until needed), its stack, and the lines added to
+	// it.
+	overLoc   int32
+	overKey   []byte
+	overLines int64
 }
 
 // decodeText reads a legacy text heap profile from r. budget bounds the
@@ -338,7 +345,7 @@ func decodeText(r io.Reader, budget int64) (*Heap, error) {
 		return nil, err
 	}
 	ntypes := len(hdr.sampleTypes())
-	t := &textReader{hdr: hdr, ntypes: ntypes, budget: budget, locs: map[uint64]int32{}, seed: maphash.MakeSeed(), byHash: map[uint64]int32{}}
+	t := &textReader{hdr: hdr, ntypes: ntypes, budget: budget, locs: map[uint64]int32{}, seed: maphash.MakeSeed(), byHash: map[uint64]int32{}, overLoc: -1}
 	var l textLine
 	lineNo := 1
 	inMaps := false
@@ -412,9 +419,21 @@ func textScanErr(err error, line int) error {
 
 // stack resolves a line's addresses to location indexes (creating new
 // locations) and builds its key; it starts the symbol record of the line.
+// A line that would take the locations past MaxLocations gets the stack
+// of OverLimitFrame, and its symbol comments are skipped.
 func (t *textReader) stack(addrs []uint64) {
 	t.key = t.key[:0]
 	t.pcs = t.pcs[:0]
+	fresh := 0
+	for _, a := range addrs {
+		if _, ok := t.locs[a-1]; !ok {
+			fresh++
+		}
+	}
+	if fresh > 0 && len(t.addrs)+fresh >= MaxLocations {
+		t.overStack()
+		return
+	}
 	for _, a := range addrs {
 		a-- // a return address: the call is the instruction before
 		li, ok := t.locs[a]
@@ -422,7 +441,7 @@ func (t *textReader) stack(addrs []uint64) {
 			li = int32(len(t.addrs))
 			t.locs[a] = li
 			t.addrs = append(t.addrs, a)
-			t.retained += 48
+			t.retained += 150 // here and in the Heap
 		}
 		t.pcs = append(t.pcs, a)
 		t.key = protowire.AppendVarint(t.key, uint64(li)+1)
@@ -447,12 +466,18 @@ func (t *textReader) add(v []int64, blocksize int64) {
 	if signs == 0 {
 		return // pprof's sample would be skipped by every summary
 	}
-	hash := maphash.Bytes(t.seed, t.key) ^ uint64(signs)*0x9e3779b97f4a7c15
-	si, ok := t.byHash[hash]
-	for ok && si >= 0 && (t.agg[si].signs != signs || !bytes.Equal(t.sampleStack(si), t.key)) {
-		si = t.agg[si].next
+	si, ok := t.find(signs)
+	if (!ok || si < 0) && len(t.agg) >= MaxSamples && !t.over() {
+		// A new stack past MaxSamples: added to OverLimitFrame's.
+		t.overStack()
+		si, ok = t.find(signs)
+	}
+	over := t.over()
+	if over {
+		t.overLines++
 	}
 	if !ok || si < 0 {
+		hash := t.hash(signs)
 		first := int32(-1)
 		if ok {
 			first = t.byHash[hash]
@@ -473,14 +498,59 @@ func (t *textReader) add(v []int64, blocksize int64) {
 			s.sampled[i/2] += sampledAt(x, v[i+1], t.hdr.period)
 		}
 	}
-	if s.size == blocksize || slices.Contains(t.more[si], blocksize) {
+	if over || s.size == blocksize {
+		return // OverLimitFrame's samples keep no sizes but their first
+	}
+	k := sizeKey{si, blocksize}
+	if _, seen := t.moreSeen[k]; seen {
 		return
 	}
 	if t.more == nil {
-		t.more = map[int32][]int64{}
+		t.more, t.moreSeen = map[int32][]int64{}, map[sizeKey]struct{}{}
 	}
+	t.moreSeen[k] = struct{}{}
 	t.more[si] = append(t.more[si], blocksize)
-	t.retained += 40
+	t.retained += 80
+}
+
+// sizeKey is a "bytes" label of a sample, beyond its first.
+type sizeKey struct {
+	sample int32
+	size   int64
+}
+
+// hash is the hash of the current key and signs.
+func (t *textReader) hash(signs byte) uint64 {
+	return maphash.Bytes(t.seed, t.key) ^ uint64(signs)*0x9e3779b97f4a7c15
+}
+
+// find returns the sample of the current key and signs; ok says whether
+// their hash is known, si is -1 when the sample is not.
+func (t *textReader) find(signs byte) (si int32, ok bool) {
+	si, ok = t.byHash[t.hash(signs)]
+	for ok && si >= 0 && (t.agg[si].signs != signs || !bytes.Equal(t.sampleStack(si), t.key)) {
+		si = t.agg[si].next
+	}
+	return si, ok
+}
+
+// overStack makes the current key the stack of OverLimitFrame alone
+// (creating its location), and skips the line's symbol comments.
+func (t *textReader) overStack() {
+	if t.overLoc < 0 {
+		t.overLoc = int32(len(t.addrs))
+		t.addrs = append(t.addrs, 0) // named in heap, never by a symbol comment
+		t.overKey = protowire.AppendVarint(nil, uint64(t.overLoc)+1)
+		t.retained += 48
+	}
+	t.key = append(t.key[:0], t.overKey...)
+	t.pcs = t.pcs[:0]
+	t.syms.skipRecord()
+}
+
+// over reports whether the current key is OverLimitFrame's stack.
+func (t *textReader) over() bool {
+	return t.overLoc >= 0 && bytes.Equal(t.key, t.overKey)
 }
 
 func (t *textReader) sampleStack(i int32) []byte {
@@ -519,18 +589,26 @@ func (t *textReader) heap() (*Heap, error) {
 		}
 	}
 	h.nsamples = len(t.agg)
-	t.vals, t.agg, t.byHash, t.more = nil, nil, nil, nil
+	t.vals, t.agg, t.byHash, t.more, t.moreSeen = nil, nil, nil, nil, nil
 	h.locLines = make([]uint32, 0, len(t.addrs)+1)
 	ids := make([]uint64, len(t.addrs))
 	for i, a := range t.addrs {
 		h.locLines = append(h.locLines, uint32(len(h.lines)))
-		h.addAddressFrame(a)
+		if int32(i) == t.overLoc {
+			h.lines = append(h.lines, line{fn: int32(len(h.funcs))})
+			h.funcs = append(h.funcs, function{name: OverLimitFrame})
+		} else {
+			h.addAddressFrame(a)
+		}
 		ids[i] = uint64(i + 1)
 	}
 	h.locLines = append(h.locLines, uint32(len(h.lines)))
 	if err := h.setLocationIDs(ids); err != nil {
 		return nil, err
 	}
-	h.symbolize(t.addrs, &t.syms)
+	h.symbolize(t.addrs, &t.syms, t.overLoc)
+	if t.overLines > 0 {
+		h.Notes = append(h.Notes, overLimitNote(t.overLines, "sample lines"))
+	}
 	return h, h.check()
 }

@@ -2,8 +2,9 @@ package memprof
 
 import (
 	"bytes"
-	"fmt"
 	"reflect"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -28,48 +29,39 @@ func newThreeSites(i int) any {
 	return &threeSites{a: a, b: b}
 }
 
-// engineProfile measures c at n instances and returns the heap profile
-// the engine attributed.
-func engineProfile(tb testing.TB, c Case, n int) []byte {
+// profileSites summarizes the heap profile the engine wrote for a
+// measurement, with pprof's model, as the engine attributed before it
+// read the records: the in-use objects below its constructor frame, by
+// site, and those below its holder's.
+func profileSites(tb testing.TB, layout model.Layout, prof []byte) (sites, holder *heapscan.Summary) {
 	tb.Helper()
-	var prof bytes.Buffer
-	if _, err := Measure(c, N(n), KeepProfile(&prof)); err != nil {
-		tb.Fatal(err)
-	}
-	return prof.Bytes()
-}
-
-// attributeWithModel is the engine's attribution as it was before it read
-// profiles once with the streaming reader: the profile parsed with pprof's
-// model, then summarized once per view (each converting the model anew).
-// It is the oracle the streaming attribution must equal.
-func attributeWithModel(r *Result, layout model.Layout, prof []byte) ([]*heapscan.Summary, error) {
 	p, err := profile.Parse(bytes.NewReader(prof))
 	if err != nil {
-		return nil, err
+		tb.Fatal(err)
 	}
 	if p.Period != 1 {
-		return nil, fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", p.Period)
+		tb.Fatalf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
-	var views []*heapscan.Summary
-	for _, o := range attributionViews(layout, false) {
-		s, err := heapscan.Summarize(p, o)
-		if err != nil {
-			return nil, err
-		}
-		views = append(views, s)
+	frame := constructFrame
+	if layout != model.Pointer {
+		frame = sliceFrame
 	}
-	fillFigures(r, layout, views[0], views[1])
-	return views, nil
+	if sites, err = heapscan.Summarize(p, heapscan.Options{GroupBy: "site", FocusFunction: frame}); err != nil {
+		tb.Fatal(err)
+	}
+	if holder, err = heapscan.Summarize(p, heapscan.Options{FocusFunction: holderFrame}); err != nil {
+		tb.Fatal(err)
+	}
+	return sites, holder
 }
 
-// TestAttributeMatchesModel measures cases of every layout, keeps the
-// engine's own profiles, and checks that attributing each with the
-// streaming reader in one pass gives exactly the figures, and the
-// summaries, that pprof's model gives; and, so that the comparison
-// cannot pass on empty views, that the figures are the ones the cases'
-// construction makes known.
-func TestAttributeMatchesModel(t *testing.T) {
+// TestAttributionMatchesProfile measures cases of every layout at N,
+// profiled whole, and checks that the sites the engine reads from the
+// heap profile's records are exactly those of the heap profile it writes
+// (pprof's model, below the constructor's frame), figure by figure and
+// slot by slot; and, so that the comparison cannot pass on empty views,
+// that the figures are the ones the cases' construction makes known.
+func TestAttributionMatchesProfile(t *testing.T) {
 	const n = 2_000
 	word := float64(unsafe.Sizeof(uintptr(0)))
 	tests := []struct {
@@ -96,29 +88,29 @@ func TestAttributeMatchesModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			prof := engineProfile(t, tt.c, n)
-			got := &Result{N: n}
-			if err := attribute(got, tt.c.Layout(), prof); err != nil {
-				t.Fatal(err)
-			}
-			want := &Result{N: n}
-			wantViews, err := attributeWithModel(want, tt.c.Layout(), prof)
+			var prof bytes.Buffer
+			got, err := Measure(tt.c, N(n), KeepProfile(&prof), SkipGC())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("streaming attribution differs from the model's:\ngot  %+v\nwant %+v", got, want)
+			if got.AttributedN != n {
+				t.Fatalf("attributed N: got %d, want %d (all profiled)", got.AttributedN, n)
 			}
-			h, err := heapscan.Read(bytes.NewReader(prof), heapscan.ReadOptions{})
-			if err != nil {
-				t.Fatal(err)
+			sites, holder := profileSites(t, tt.c.Layout(), prof.Bytes())
+			var want []Site
+			for _, row := range sites.Rows {
+				want = append(want, Site{Function: row.Function, File: row.File, Line: row.Line,
+					BytesPerInstance: float64(row.Bytes) / n, AllocsPerInstance: float64(row.Objects) / n, SlotSizes: row.Sizes})
 			}
-			gotViews, err := h.SummarizeEach(attributionViews(tt.c.Layout(), false)...)
-			if err != nil {
-				t.Fatal(err)
+			if g, w := sortedSites(got.Sites), sortedSites(want); !reflect.DeepEqual(g, w) {
+				t.Errorf("sites from the records differ from the written profile's:\ngot  %+v\nwant %+v", g, w)
 			}
-			if !reflect.DeepEqual(gotViews, wantViews) {
-				t.Errorf("one-pass views differ from the model's:\ngot  %+v\nwant %+v", gotViews, wantViews)
+			var holderBytes int64
+			for _, row := range holder.Rows {
+				holderBytes += row.Bytes
+			}
+			if got.HolderBytesPerInstance != float64(holderBytes)/n {
+				t.Errorf("holder: got %v B per instance, want %v as the written profile has it", got.HolderBytesPerInstance, float64(holderBytes)/n)
 			}
 			if tt.exact && (got.BytesPerInstance != tt.bytes || got.AllocsPerInstance != tt.allocs) {
 				t.Errorf("got %v B in %v allocs per instance, want %v B in %v", got.BytesPerInstance, got.AllocsPerInstance, tt.bytes, tt.allocs)
@@ -136,68 +128,150 @@ func TestAttributeMatchesModel(t *testing.T) {
 	}
 }
 
-// benchProfile is the profile BenchmarkAttribute attributes, made once
-// per process so that every run of the benchmark reads the same bytes
-// (each measurement adds its own stacks to the process's profile).
-var benchProfile struct {
-	once sync.Once
-	prof []byte
-}
-
-// BenchmarkAttribute times the attribution of one engine profile (a case
-// of three sites at N = 10,000), from the profile's bytes to the figures.
-func BenchmarkAttribute(b *testing.B) {
-	c := Case{Name: "three", New: newThreeSites}
-	benchProfile.once.Do(func() { benchProfile.prof = engineProfile(b, c, 10_000) })
-	prof := benchProfile.prof
-	b.Logf("profile: %d bytes", len(prof))
-	b.ReportAllocs()
-	b.SetBytes(int64(len(prof)))
-	for b.Loop() {
-		r := &Result{N: 10_000}
-		if err := attribute(r, c.Layout(), prof); err != nil {
-			b.Fatal(err)
+// sortedSites returns the sites in an order of their own (by function
+// and line).
+func sortedSites(sites []Site) []Site {
+	out := slices.Clone(sites)
+	slices.SortFunc(out, func(a, b Site) int {
+		if a.Function != b.Function {
+			if a.Function < b.Function {
+				return -1
+			}
+			return 1
 		}
-	}
+		return int(a.Line - b.Line)
+	})
+	return out
 }
 
-// TestAttributeLeavesOutRuntimeWaits: a sudog the runtime allocates when
-// the constructor parks on a semaphore (it waits for its own worker
-// goroutines) shows in the heap profile below the constructor's frame, with
-// sync.runtime_SemacquireWaitGroup as its innermost visible frame. It is
-// the runtime's, not the instances': attribution leaves it out, and keeps
-// every other object below the constructor.
-func TestAttributeLeavesOutRuntimeWaits(t *testing.T) {
+// batchToAffine stands for a library's batch conversion that splits its
+// work among worker goroutines and waits for them, as blst's and
+// gnark-crypto's do: the constructor parks on a WaitGroup and on a
+// channel, so the runtime allocates wait records (sudogs) below the
+// constructor's frame, and caches them for good.
+func batchToAffine(n int) any {
+	out := make([][96]byte, n)
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += 2 {
+				out[i][0] = byte(i)
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+	wg.Wait()
+	<-done
+	return out
+}
+
+// TestAttributionLeavesOutRuntimeRecords: the wait records the runtime
+// allocates when the constructor parks (on a WaitGroup, on a channel),
+// and the descriptors of the goroutines it starts, show in the heap
+// profile's records below the constructor's frame; they are the
+// runtime's, not the instances': attribution leaves them out, and keeps
+// every other object.
+func TestAttributionLeavesOutRuntimeRecords(t *testing.T) {
 	const n = 4
-	p := &profile.Profile{
-		SampleType: []*profile.ValueType{{Type: "inuse_objects", Unit: "count"}, {Type: "inuse_space", Unit: "bytes"}},
-		PeriodType: &profile.ValueType{Type: "space", Unit: "bytes"},
-		Period:     1,
+	r, err := Measure(Case{Name: "batch", NewSlice: batchToAffine}, N(n), SkipGC())
+	if err != nil {
+		t.Fatal(err)
 	}
-	addSample := func(objects, bytes int64, frames ...string) {
-		s := &profile.Sample{Value: []int64{objects, bytes}, NumLabel: map[string][]int64{"bytes": {bytes / objects}}}
-		for _, name := range frames {
-			f := &profile.Function{ID: uint64(len(p.Function) + 1), Name: name}
-			l := &profile.Location{ID: uint64(len(p.Location) + 1), Line: []profile.Line{{Function: f, Line: 7}}}
-			p.Function = append(p.Function, f)
-			p.Location = append(p.Location, l)
-			s.Location = append(s.Location, l)
+	// The array, and the slice header NewSlice's any boxes.
+	want := (sizeClass(t, n*96) + sizeClass(t, unsafe.Sizeof([]byte(nil)))) / n
+	if r.BytesPerInstance != want || r.AllocsPerInstance != 2.0/n || len(r.Sites) != 2 {
+		t.Errorf("got %v B and %v objects per instance in sites %+v, want %v B and %v objects (the array and its header) in 2 sites", r.BytesPerInstance, r.AllocsPerInstance, r.Sites, want, 2.0/n)
+	}
+	for _, s := range r.Sites {
+		if s.Function != funcName(batchToAffine) {
+			t.Errorf("site %s:%d: want only batchToAffine's", s.Function, s.Line)
 		}
-		p.Sample = append(p.Sample, s)
 	}
-	frame := funcName(constructSlice)
-	addSample(1, n*96, "lib.BatchToAffine", frame)
-	addSample(1, 112, "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "lib.BatchToAffine", frame)
-	addSample(1, 48, "internal/sync.runtime_SemacquireMutex", "internal/sync.(*Mutex).lockSlow", "lib.BatchToAffine", frame)
-	var buf bytes.Buffer
-	if err := p.Write(&buf); err != nil {
-		t.Fatal(err)
+}
+
+// TestRuntimeRecordFrames: the runtime functions the engine takes for
+// those that allocate the runtime's own records exist in this runtime,
+// under these names (a renamed one would let its records count as the
+// instances').
+func TestRuntimeRecordFrames(t *testing.T) {
+	var ms runtime.MemStats
+	seen := map[string]bool{}
+	// More goroutines parked on a channel at once than the runtime has
+	// wait records and descriptors cached make it allocate through
+	// acquireSudog, newproc1 and malg.
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = prev }()
+	const parked = 1000
+	ch := make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(parked)
+	for range parked {
+		go func() {
+			defer wg.Done()
+			<-ch
+		}()
 	}
-	r := &Result{N: n}
-	if err := attribute(r, model.Slice, buf.Bytes()); err != nil {
-		t.Fatal(err)
+	for range parked {
+		ch <- 1
 	}
-	if r.BytesPerInstance != 96 || r.AllocsPerInstance != 1.0/n || len(r.Sites) != 1 {
-		t.Errorf("got %v B and %v objects per instance in %d sites, want 96 B and %v objects (the array alone) in 1 site", r.BytesPerInstance, r.AllocsPerInstance, len(r.Sites), 1.0/n)
+	wg.Wait()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, _ = runtime.MemProfile(recs, true)
+	for _, rec := range recs[:n] {
+		frames := runtime.CallersFrames(rec.Stack())
+		for {
+			f, more := frames.Next()
+			if slices.Contains(runtimeRecordFrames, f.Function) {
+				seen[f.Function] = true
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	for _, fn := range []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg"} {
+		if !seen[fn] {
+			t.Errorf("no heap-profile record below %s: has the runtime renamed it?", fn)
+		}
+	}
+}
+
+// benchAccount is the snapshots BenchmarkAccount attributes, taken once
+// per process.
+var benchAccount struct {
+	once          sync.Once
+	before, after recordSnapshot
+	keep          []any
+}
+
+// BenchmarkAccount times the attribution of one build (a case of three
+// sites, 10,000 instances) from two snapshots of the heap profile's
+// records.
+func BenchmarkAccount(b *testing.B) {
+	benchAccount.once.Do(func() {
+		prev := runtime.MemProfileRate
+		runtime.MemProfileRate = 1
+		buf := newRecordBuffer(recordSpare)
+		runtime.GC()
+		benchAccount.before = buf.snapshot()
+		benchAccount.keep = make([]any, 10_000)
+		constructInstances(newThreeSites, benchAccount.keep)
+		runtime.GC()
+		benchAccount.after = buf.snapshot()
+		runtime.MemProfileRate = prev
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		a := account(benchAccount.before, benchAccount.after, scope{mark: markConstruct}, 1)
+		if len(a.sites) == 0 {
+			b.Fatal("no sites")
+		}
 	}
 }

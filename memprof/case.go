@@ -74,6 +74,14 @@ type Options struct {
 	// profileAll profiles all N instances, never fewer (see
 	// attributionPlan): for the tests that compare the two.
 	profileAll bool
+
+	// wholeProcess says that the measurement has the process to itself
+	// (ServeChild's child): every object its builds add to the heap is the
+	// instances', on whatever goroutine it was allocated. Otherwise only
+	// those allocated below the engine's constructor frames are
+	// attributed to a site, and what else the live heap holds is the
+	// (unattributed) site.
+	wholeProcess bool
 }
 
 // DefaultN is the number of instances measured when no N is given.

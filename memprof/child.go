@@ -65,7 +65,7 @@ func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	if err != nil {
 		return err
 	}
-	opts := []Option{N(req.N)}
+	opts := []Option{N(req.N), func(o *Options) { o.wholeProcess = true }}
 	if req.Warmup >= 0 {
 		opts = append(opts, Warmup(req.Warmup))
 	}
@@ -78,7 +78,9 @@ func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 		return err
 	}
 	if req.Profile != "" {
-		if err := atomicfile.WriteFile(req.Profile, prof.Bytes(), 0o644); err != nil {
+		// The name is the parent's, in a directory it was given: never
+		// written through a link planted there.
+		if err := atomicfile.WriteFileNoFollow(req.Profile, prof.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("keeping heap profile: %w", err)
 		}
 	}

@@ -32,27 +32,44 @@
 // makes instance i, each its own object, kept alive by the engine's
 // holder, a []any of N (pointer layout); NewSlice makes all N in one
 // slice (slice layout); NewAll makes a structure holding N, a map or a
-// cache (collection layout). The figures are per instance:
-// BytesPerInstance and AllocsPerInstance are the Go heap bytes and
-// objects still live that were allocated below the engine's constructor
-// frame, from a heap profile at runtime.MemProfileRate 1, so exact, with
-// the holder counted apart (HolderBytesPerInstance); Sites splits them
-// by allocation site, with the allocator's slot sizes. The profile is of
-// a few thousand instances, its sites extended to N with the live heap
-// of all N, which an unprofiled pass reads (see Passes; AttributedN says
-// from how many instances the sites come). Around them, from
-// the runtime's and the system's own readings: the HeapAlloc delta (a
-// cross-check), runtime memory outside the heap (finalizer and cleanup
-// records) and the heap's metadata, the C heap (glibc's mallinfo2, with
-// cgo), the resident set, and what none of these explains, each with its
-// resolution where the reading is coarse. And the collector's share: the
-// heap bytes it scans per instance on every cycle (ScanBytesPerInstance,
-// from runtime/metrics), the CPU time the process's threads spend in a
-// collection per instance (GCCPUNsPerInstance, from the operating
-// system's accounting), and the runtime's estimate of its mark workers'
-// time (GCMarkNsPerInstance, which a busy machine inflates), each with
-// quartiles and one sample per cycle, all holder excluded and with their
-// resolutions.
+// cache (collection layout). The figures are per instance.
+// BytesPerInstance and AllocsPerInstance are what N instances keep on the
+// Go heap, as model.BytesPerInstanceDefinition says: what their builds
+// added to the heap, read from the heap profile's records at
+// runtime.MemProfileRate 1 (runtime.MemProfile, which keeps the runtime's
+// own frames) as the difference of a snapshot after a collection before
+// the build and one after, so exact. In a process of its own
+// (MeasureInChild, ServeChild) every object a build added counts, on
+// whatever goroutine it was allocated (a worker the constructor hands its
+// work to); in a process shared with other code (Measure in a user's
+// test) only those allocated below the engine's constructor frame are
+// attributed to a site, and what else the live heap of the build holds
+// is the (unattributed) site (model.UnattributedSite), reported, not
+// hidden. Either way the runtime's own records (a blocked channel
+// operation's wait record, a goroutine's descriptor: runtimeRecordFrames)
+// are left out, and the holder is counted apart
+// (HolderBytesPerInstance). Sites splits the figures by allocation site,
+// with the allocator's slot sizes. The profile is of a few thousand
+// instances, its sites extended to N with the live heap of all N and a
+// heap profile sampling a few thousand of their allocations, which the
+// footprint pass reads (see Passes; AttributedN says from how many
+// instances the sites come, HeapResolution how far the figure can be from
+// the truth: 0, exact, but where a site that grows in steps takes the
+// rest of the live heap). Around them, from the runtime's and the
+// system's own readings: the HeapAlloc delta (a cross-check), runtime
+// memory outside the heap (the instances' finalizer and cleanup records,
+// counted by the runtime's metrics when the instances are dropped, times
+// the record's size) and the heap's metadata, the goroutine stacks the
+// instances keep running (StackBytesPerInstance), the C heap (glibc's
+// mallinfo2, with cgo), the resident set, and what none of these
+// explains, each with its resolution where the reading is coarse. And the
+// collector's share: the heap bytes it scans per instance on every cycle
+// (ScanBytesPerInstance, from runtime/metrics), the CPU time the
+// process's threads spend in a collection per instance
+// (GCCPUNsPerInstance, from the operating system's accounting), and the
+// runtime's estimate of its mark workers' time (GCMarkNsPerInstance,
+// which a busy machine inflates), each with quartiles and one sample per
+// cycle, all holder excluded and with their resolutions.
 //
 // # Passes
 //
@@ -66,9 +83,11 @@
 //     is checked to return a new, non-nil object each time.
 //  3. CheckMemory refuses an N whose estimate exceeds the memory this
 //     machine has available.
-//  4. Footprint pass, profiling off and the collector on, all N
-//     instances: the memory readings before and after the N instances
-//     are built and the construction's garbage is collected; between
+//  4. Footprint pass, the collector on, all N instances, profiling off
+//     or (when sites are to be extended to N) sampling a few thousand of
+//     their allocations: the memory readings before and after the N
+//     instances are built and the construction's garbage is collected,
+//     and the finalizers and cleanups queued when they are dropped; between
 //     them the engine allocates nothing of its own (the readings and the
 //     GC samples use memory allocated beforehand, the resident set is
 //     read from /proc/self/statm kept open), so the live
@@ -91,38 +110,45 @@
 //     mark sample is a live cycle minus the holder's median, over N.
 //     Nothing else runs in a child of MeasureInChild meanwhile; in a
 //     test process other goroutines' CPU counts too.
-//  5. Profile pass, MemProfileRate 1, with the collector paused (so no
-//     runtime object of a GC lands under the constructor's frames) and on
-//     a goroutine of its own (the profiler walks every frame of every
+//  5. Profile pass, MemProfileRate 1, with the collector paused (so
+//     that the heap settles where the footprint pass's does) and on a
+//     goroutine of its own (the profiler walks every frame of every
 //     allocation's stack: a shallow one costs a third as much): 2,048
-//     instances below the engine's constructor frame and 512 below a twin
-//     frame, in one holder of N entries (attributionPlan); all N when N
-//     is at most 2,560, for the slice layout (its one backing array's
+//     instances below the engine's constructor frame, then 512 below a
+//     twin frame, in one holder of N entries (attributionPlan); all N when
+//     N is at most 2,560, for the slice layout (its one backing array's
 //     slot at N is known from N only) and for one object. When its sites
-//     are to be extended to N, this pass comes before the footprint
-//     pass. Two GC cycles settle the heap, and the heap profile is
-//     written while the instances are alive.
-//  6. Attribution: the profile is read once, with heapscan's streaming
-//     reader, and its in-use samples grouped in one pass
-//     (heapscan.Heap.SummarizeEach): those below each constructor frame
-//     by site, those below the holder's frame apart. Sites of 2,048
-//     instances are extended to N (extendSites): a site of the same bytes
-//     and objects per instance in both sets costs that in every instance;
-//     one of the same bytes and objects in both is allocated once (a
-//     map's header); the one site that grows otherwise (a map's tables, a
-//     slice grown by append) takes what the N instances keep beyond the
-//     others. With two growing sites the footprint pass samples its
-//     allocations (growthSampleRate), and a growing site whose objects at
-//     N are all large (a slice's backing array) is exact from that
-//     profile. Without a site to take the rest the extended sites must
-//     account for the live heap of the N instances to within one runtime
-//     page, and their figures are then exactly those of a profile of all
-//     N; with one, the live heap of all N is the figure. The sites add up
-//     to the figures. When the sites do not account for the live heap, or
-//     two are left to take the rest (only all N tell their shares), all N
-//     instances are profiled as in step 5 and Result.AttributionFallback
-//     says why. Result.AttributedN is how many instances the sites come
-//     from.
+//     are to be extended to N, this pass comes before the footprint pass.
+//     Finalizers and cleanups an earlier pass queued are run first (their
+//     objects are freed before the pass, not during it). Around each set,
+//     after two GC cycles that settle the heap, a snapshot of the heap
+//     profile's records and a reading of the live heap (records.go); with
+//     KeepProfile, the heap profile is written while the instances are
+//     alive.
+//  6. Attribution: what each set's build added to the records, by site
+//     (account), the runtime's records and the holder's apart, and the
+//     part of the set's live heap no site explains, beyond the runtime's
+//     own churn, as the (unattributed) site. Sites of 2,048 instances are
+//     extended to N (extend.go): a site of the same bytes and objects per
+//     instance in both sets costs that in every instance; one of the same
+//     bytes and objects in both is allocated once (a map's header); a
+//     growing site whose objects at N are all large (a slice's backing
+//     array) is exact from the footprint pass's sampled profile; the one
+//     site that grows otherwise (a map's tables) takes what the N
+//     instances keep beyond the others. The footprint pass samples the N
+//     instances' allocations (about footprintSamples of them), and every
+//     extended site must be what that profile says it holds at N, to four
+//     standard deviations of its estimate; a site the profile shows that
+//     the profiled instances do not have (objects only later instances
+//     allocate) is profiled at N. Without a site to take the rest the
+//     extended sites must account for the live heap of the N instances to
+//     within the runtime's own churn (liveTolerance), and their figures
+//     are then exactly those of a profile of all N; with one, the live
+//     heap of all N is the figure, to that tolerance (HeapResolution). The
+//     sites add up to the figures. Otherwise all N instances are profiled
+//     as in step 5, the live heap read across the same build, and
+//     Result.AttributionFallback says why. Result.AttributedN is how many
+//     instances the sites come from.
 //
 // MemProfileRate is restored when Measure returns.
 //
@@ -133,12 +159,14 @@
 // nothing between calls; ReportInstances keeps one Result per benchmark
 // name for the life of the process, as the testing package runs a
 // benchmark several times. A writer given with KeepProfile receives the
-// raw profile the sites were read from (gzip-compressed protobuf, for go
-// tool pprof: of the profiled pass's instances, or of all N) once and is
-// not retained. Attribution is exact in any process, a test binary
-// included: only objects below the engine's constructor frame count.
-// Other goroutines disturb only the whole-footprint readings; a child
-// process gives them a clean heap.
+// heap profile of the pass the sites were read from (gzip-compressed
+// protobuf, for go tool pprof: of the profiled pass's instances, or of
+// all N) once and is not retained. In a process shared with other code,
+// a test binary included, only objects below the engine's constructor
+// frame are attributed to sites, and the rest of the live heap is the
+// (unattributed) site; a child process (MeasureInChild) has the process
+// to itself and attributes every object its builds add, on any
+// goroutine, and gives the whole-footprint readings a clean heap.
 //
 // # Child processes
 //

@@ -1,57 +1,68 @@
 package memprof
 
 import (
-	"bytes"
 	"fmt"
+	"math"
+	"slices"
 
-	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/model"
 )
 
 // Extending the sites of fewer instances to N. The profiled pass builds
-// attributionFull instances below the engine's constructor frame and
-// attributionFewer below a twin frame; comparing a site's bytes and
-// objects in the two sets tells how it grows with the instances
-// (siteClass), and the footprint pass's live heap of all N instances
-// gives what the sites that grow in steps keep at N.
+// attributionFull instances and then attributionFewer more, reading what
+// each set adds to the heap; comparing a site's bytes and objects in the
+// two sets tells how it grows with the instances (siteClass). The
+// footprint pass's live heap of all N instances, and the heap profile it
+// samples meanwhile, check the sites at N and give what the sites that
+// grow in steps keep there.
 
-// The N instances' live heap comes from two readings of the whole heap,
-// between which the runtime takes and frees a little for itself (a
-// wait's record, 112 bytes, comes and goes) and keeps the records of
-// each thread it starts meanwhile (7 objects, 5.5 KiB in Go 1.26, when a
-// cgo call or a collection wakes one): sites extended from fewer
-// instances account for it when they come within one runtime page of it,
-// and one more for each thread started, in objects of at least 16 bytes
-// (liveResolution).
+// A build's live heap counts, besides what its instances keep, records
+// the runtime allocates and frees for itself meanwhile that the records
+// of the heap profile do not show (a wait record taken from or returned
+// to its central cache, which every collection empties, allocated while
+// profiling was off): sites that account for a build's live heap to
+// within liveSlackBytes and liveSlackObjects account for it (a goroutine's
+// descriptor takes 480 B, a wait record 112 B). Across the
+// footprint pass, which does not profile every allocation, the runtime
+// also keeps the records of each thread it starts (7 objects, 5.5 KiB in
+// Go 1.26, when a cgo call or a collection wakes one): one runtime page
+// more for each.
 const (
-	liveResolutionBytes   = runtimePage
-	liveResolutionObjects = runtimePage / 16
+	liveSlackBytes   = 2 << 10
+	liveSlackObjects = 64
 )
 
-// liveResolution is how far the N instances' live heap, read across a
-// pass in which the runtime started `threads` new threads (few, since
-// startThreads runs first), can be from
-// what they keep, times plan.full.
-func liveResolution(threads int, full int64) heapCount {
-	pages := int64(1 + max(threads, 0))
-	return heapCount{pages * liveResolutionBytes * full, pages * liveResolutionObjects * full}
+// liveTolerance is how far the sites' account of a build can be from its
+// live heap and still account for it, when the runtime started threads
+// threads meanwhile.
+func liveTolerance(threads int) heapCount {
+	t := int64(max(threads, 0))
+	return heapCount{liveSlackBytes + t*runtimePage, liveSlackObjects + t*runtimePage/16}
 }
 
-// growthSampleRate is the runtime.MemProfileRate at which the footprint
-// pass samples its instances when two sites grow in steps: the profile
-// then holds, exactly, what a site keeps at N in objects of at least
-// growthExactSize bytes (a slice grown by append: one large backing
-// array), so that the other growing site (a map's tables) takes the
-// rest. The runtime samples every allocation larger than about 18 times
-// the rate (its sampling distance is drawn below that), and a sample of
-// growthExactSize or more is scaled by exactly 1 in the written profile
-// (1/(1-exp(-40)) is 1 in float64); the records of the few objects
-// sampled (one per 64 KiB allocated, on average) take about 0.1 B per
-// instance of off-heap memory at the scenarios' N of 1,000,000.
-const (
-	growthSampleRate = 64 << 10
-	growthExactSize  = 40 * growthSampleRate
-)
+// within reports whether h is within tol of zero, bytes and objects.
+func (h heapCount) within(tol heapCount) bool {
+	return abs(h.bytes) <= tol.bytes && abs(h.objects) <= tol.objects
+}
+
+// footprintSamples is about how many allocations the footprint pass
+// samples when the sites of fewer instances are extended to its N: its
+// sampling rate (footprintSampleRate) is what the N instances' build
+// allocates, estimated from the profiled instances, over footprintSamples.
+// So a site that keeps a few percent of what the instances allocate shows
+// in the sampled profile (a site beyond the profiled instances' is then
+// profiled at N), and the records of the objects sampled take little
+// memory outside the heap (about 24 bytes each).
+const footprintSamples = 4096
+
+// growthExactRates is the size, in sampling rates, from which an object
+// is sampled with certainty: the runtime samples every allocation larger
+// than about 18 times the rate (its sampling distance is drawn below
+// that), and a sample of 40 rates or more is scaled by exactly 1
+// (1/(1-exp(-40)) is 1 in float64). A growing site whose objects at N are
+// all that large (a slice grown by append: one large backing array) is
+// exact from the sampled profile.
+const growthExactRates = 40
 
 // siteClass is how a site's cost grows with the instances, from the two
 // sets of instances the profiled pass builds (attributionPlan).
@@ -71,131 +82,148 @@ const (
 
 // classify returns how the site of row full (plan.full instances) and
 // row fewer (plan.fewer instances) grows.
-func classify(full, fewer heapscan.Row, plan attributionPlan) siteClass {
+func classify(full, fewer siteRow, plan attributionPlan) siteClass {
 	f, h := int64(plan.full), int64(plan.fewer)
 	switch {
-	case full.Objects > 0 && full.Objects*h == fewer.Objects*f && full.Bytes*h == fewer.Bytes*f:
+	case full.objects > 0 && full.objects*h == fewer.objects*f && full.bytes*h == fewer.bytes*f:
 		return perInstance
-	case full.Objects > 0 && full.Objects == fewer.Objects && full.Bytes == fewer.Bytes:
+	case full.objects > 0 && full.objects == fewer.objects && full.bytes == fewer.bytes:
 		return once
 	}
 	return grows
 }
 
-func keyOf(row heapscan.Row) siteKey { return siteKey{row.Function, row.File, row.Line} }
+// unattributedKey is the key of the row of what no site explains.
+var unattributedKey = siteKey{function: model.UnattributedSite}
+
+// setRows returns the rows of a profiled set: its sites and, when the
+// set's live heap holds more or less than they and the runtime's records
+// explain, beyond liveSlack, a row of that (unattributedKey).
+func setRows(set profiledSet) []siteRow {
+	rows := set.account.sites
+	if u := set.unexplained(); !u.within(liveTolerance(0)) {
+		rows = append(rows[:len(rows):len(rows)], siteRow{site: unattributedKey, bytes: u.bytes, objects: u.objects})
+	}
+	return rows
+}
 
 // fewerSites are the sites of the profiled pass's two sets of instances,
-// read from its profile and classified, to be extended to N once the
-// footprint pass has read the N instances.
+// classified, to be extended to N once the footprint pass has read the N
+// instances.
 type fewerSites struct {
 	layout  model.Layout
 	plan    attributionPlan
-	full    *heapscan.Summary // the plan.full instances, by site
-	hold    *heapscan.Summary // the holder, one of N entries
-	classes []siteClass       // of full.Rows
-	growing int               // how many sites grow
+	full    []siteRow   // the plan.full instances', by site
+	classes []siteClass // of full
+	holder  heapCount   // the holder, of N entries
+	// allocBytes is what the plan.full instances allocated, freed or not.
+	allocBytes int64
 	// mismatch, when set, says why the two sets' sites cannot be
 	// compared (a site of one set only).
 	mismatch string
 }
 
-// readFewerSites reads the profile prof of plan's two sets of instances
-// (one pass of heapscan's streaming reader) and classifies their sites.
-func readFewerSites(layout model.Layout, prof []byte, plan attributionPlan) (*fewerSites, error) {
-	h, err := heapscan.Read(bytes.NewReader(prof), heapscan.ReadOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("reading heap profile: %w", err)
+// newFewerSites classifies the sites of the profiled pass's two sets.
+func newFewerSites(layout model.Layout, plan attributionPlan, pass *profiledPass) *fewerSites {
+	full, fewer := pass.sets[0], pass.sets[1]
+	f := &fewerSites{layout: layout, plan: plan, full: setRows(full), holder: full.account.holder, allocBytes: full.account.allocBytes}
+	fewerRows := map[siteKey]siteRow{}
+	for _, row := range setRows(fewer) {
+		fewerRows[row.site] = row
 	}
-	if h.Period != 1 {
-		return nil, fmt.Errorf("heap profile has sampling period %d, want 1 (exact)", h.Period)
-	}
-	views, err := h.SummarizeEach(attributionViews(layout, true)...)
-	if err != nil {
-		return nil, fmt.Errorf("attributing heap profile: %w", err)
-	}
-	f := &fewerSites{layout: layout, plan: plan, full: views[0], hold: views[1]}
-	fewerRows := make(map[siteKey]heapscan.Row, len(views[2].Rows))
-	for _, row := range views[2].Rows {
-		fewerRows[keyOf(row)] = row
-	}
-	for _, row := range f.full.Rows {
-		c := classify(row, fewerRows[keyOf(row)], plan)
-		delete(fewerRows, keyOf(row))
-		f.classes = append(f.classes, c)
-		if c == grows {
-			f.growing++
-		}
+	for _, row := range f.full {
+		f.classes = append(f.classes, classify(row, fewerRows[row.site], plan))
+		delete(fewerRows, row.site)
 	}
 	for k := range fewerRows {
 		f.mismatch = fmt.Sprintf("site %s:%d is in the sites of %d instances but not of %d", k.function, k.line, plan.fewer, plan.full)
 		break
 	}
-	return f, nil
+	return f
 }
 
-// sampleRate is the rate at which the footprint pass samples its
-// instances: growthSampleRate when two sites or more grow, 0 otherwise
-// (and for no sites at all, f nil).
-func (f *fewerSites) sampleRate() int {
-	if f == nil || f.growing < 2 || f.mismatch != "" {
+// sampleRate is the rate at which the footprint pass of n instances
+// samples their allocations: about footprintSamples samples of what they
+// allocate, at least one in every byte (exact). It is 0 (no sampling) for
+// no sites to extend (f nil) and for sites that cannot be (mismatch).
+func (f *fewerSites) sampleRate(n int) int {
+	if f == nil || f.mismatch != "" {
 		return 0
 	}
-	return growthSampleRate
+	alloc := float64(f.allocBytes) / float64(f.plan.full) * float64(n)
+	return int(max(1, math.Round(alloc/footprintSamples)))
 }
 
 // extend sets r's figures at N from the sites of the profiled pass and
-// the footprint pass's readings of the N instances fp, which the sites'
-// figures at N must add up to:
+// the footprint pass's readings of the N instances fp:
 //
 //   - a site that costs the same per instance in both sets is exact from
 //     them: its bytes and objects per instance are the full set's;
 //   - a site of the same bytes and objects in both sets costs that once,
 //     whatever N is;
 //   - a growing site whose objects at N are all large (a slice grown by
-//     append) is exact from the profile the footprint pass sampled
-//     (growthSampleRate), when it did;
+//     append) is exact from the profile the footprint pass sampled;
 //   - the one site that grows otherwise (a map's tables) takes what the
-//     N instances keep beyond the others.
+//     N instances keep beyond the others, if the sampled profile says it
+//     holds about that much at N.
 //
-// r's figures are the sum of its sites'. Without a site to take the
-// rest, the sites must add up to the live heap of the N instances to
-// within its resolution (liveResolution),
-// and their figures are then exactly those a profile of the N instances
-// gives; with one, that live heap is the N instances' figure, to that
-// resolution, and the site's share of it is never taken below zero.
-// Otherwise (two sites to take the rest, whose shares only a profile of
-// N tells; a site of one set only; sites that add up to more or less
-// than the N instances keep, beyond the resolution) it sets nothing and
-// returns why. r retains the sites' slot-size slices of the profiles.
-func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string, err error) {
+// r's figures are the sum of its sites'. Without a site to take the rest,
+// the sites must add up to the live heap of the N instances to within
+// its tolerance (liveTolerance), and their figures are then exactly those
+// a profile of the N instances gives (r.HeapResolution is 0); with one,
+// that live heap is the N instances' figure, to the tolerance
+// (r.HeapResolution), and the site's share of it is never taken below
+// zero. Otherwise it sets nothing and returns why: the sampled profile of
+// the N instances shows a site the profiled instances do not have; two
+// sites take the rest, whose shares only a profile of N tells; a site of
+// one set only; sites that add up to more or less than the N instances
+// keep, beyond the tolerance; a share of the rest that the sampled
+// profile says is not that site's. r retains the sites' slot-size slices.
+func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	if f.mismatch != "" {
-		return f.mismatch, nil
-	}
-	sampled, err := f.sampledSites(fp.sampled)
-	if err != nil {
-		return "", err
+		return f.mismatch
 	}
 	n, full := float64(r.N), int64(f.plan.full)
+	rate := fp.sampleRate
+	sampled := map[siteKey]siteRow{}
+	if fp.sampled != nil {
+		known := map[siteKey]bool{}
+		for _, row := range f.full {
+			known[row.site] = true
+		}
+		for _, row := range fp.sampled.sites {
+			if row.bytes > 0 && !known[row.site] {
+				return fmt.Sprintf("the heap profile of the %d instances, sampled every %d B, shows a site the first %d do not have: %s:%d, about %.4g B per instance", r.N, rate, f.plan.full, row.site.function, row.site.line, float64(row.bytes)/n)
+			}
+			sampled[row.site] = row
+		}
+	}
+	// exactAtN reports whether the sampled profile holds every object of
+	// the site at N: all of them large enough to be sampled with
+	// certainty.
+	exactAtN := func(row siteRow) bool {
+		return fp.sampled != nil && len(row.sizes) > 0 && row.sizes[0] >= growthExactRates*int64(rate) && row.sampled == row.objects
+	}
 	// known is what the sites that do not take the rest keep at N, times
 	// plan.full, so that it is a whole number.
 	var known heapCount
 	rest := -1 // the site that takes the rest
-	for i, row := range f.full.Rows {
+	for i, row := range f.full {
 		switch f.classes[i] {
 		case perInstance:
-			known.bytes += row.Bytes * int64(r.N)
-			known.objects += row.Objects * int64(r.N)
+			known.bytes += row.bytes * int64(r.N)
+			known.objects += row.objects * int64(r.N)
 		case once:
-			known.bytes += row.Bytes * full
-			known.objects += row.Objects * full
+			known.bytes += row.bytes * full
+			known.objects += row.objects * full
 		case grows:
-			if at, ok := sampled[keyOf(row)]; ok {
-				known.bytes += at.Bytes * full
-				known.objects += at.Objects * full
+			if at, ok := sampled[row.site]; ok && exactAtN(at) {
+				known.bytes += at.bytes * full
+				known.objects += at.objects * full
 				continue
 			}
 			if rest >= 0 {
-				return fmt.Sprintf("two sites grow in steps with the instances (%s:%d and %s:%d), and only all %d instances tell their shares", f.full.Rows[rest].Function, f.full.Rows[rest].Line, row.Function, row.Line, r.N), nil
+				return fmt.Sprintf("two sites grow in steps with the instances (%s:%d and %s:%d), and only all %d instances tell their shares", f.full[rest].site.function, f.full[rest].site.line, row.site.function, row.site.line, r.N)
 			}
 			rest = i
 		}
@@ -203,36 +231,77 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string, e
 	// left is what the N instances keep beyond the other sites, times
 	// plan.full.
 	left := heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
-	tol := liveResolution(fp.threads, full)
+	tol := liveTolerance(fp.threads)
+	tolFull := heapCount{tol.bytes * full, tol.objects * full}
+	if fp.sampled != nil && rest < 0 {
+		// The runtime's records the sampled profile shows (a goroutine's
+		// descriptor, wait records), estimated, when that brings the
+		// sites closer to the live heap. (A site that takes the rest
+		// takes them, to the tolerance.)
+		rt := heapCount{fp.sampled.runtime.bytes * full, fp.sampled.runtime.objects * full}
+		if without := left.sub(rt); abs(without.bytes) < abs(left.bytes) && abs(without.objects) <= abs(left.objects)+tolFull.objects {
+			left = without
+		}
+	}
 	perN := func(v int64) float64 { return float64(v) / (float64(full) * n) }
-	account := fmt.Sprintf("the sites of %d instances account for %.2f B and %.4f objects per instance, the %d instances keep %.2f B and %.4f", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
+	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
+	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))
 	switch {
-	case rest < 0 && (abs(left.bytes) > tol.bytes || abs(left.objects) > tol.objects):
-		return account + fmt.Sprintf(": more than %d runtime pages apart (one, and one for each of the %d threads started), and no site grows in steps to take the difference", 1+max(fp.threads, 0), max(fp.threads, 0)), nil
-	case rest >= 0 && (left.bytes < -tol.bytes || left.objects < -tol.objects):
-		return account + fmt.Sprintf(": more than %d runtime pages less, leaving nothing to the site that grows (%s:%d)", 1+max(fp.threads, 0), f.full.Rows[rest].Function, f.full.Rows[rest].Line), nil
+	case rest < 0 && !left.within(tolFull):
+		return account + ": more than " + slack + " apart, and no site grows in steps to take the difference"
+	case rest >= 0 && (left.bytes < -tolFull.bytes || left.objects < -tolFull.objects):
+		return account + fmt.Sprintf(": more than %s less, leaving nothing to the site that grows (%s:%d)", slack, f.full[rest].site.function, f.full[rest].site.line)
 	case rest >= 0:
 		left = heapCount{max(left.bytes, 0), max(left.objects, 0)}
 		known.bytes += left.bytes
 		known.objects += left.objects
+		r.HeapResolution = float64(tol.bytes) / n
+	}
+
+	// Every site's figure at N must be what the sampled profile of the N
+	// instances says it holds, to four standard deviations of its
+	// estimate and the tolerance: a site whose figure the profiled
+	// instances do not tell (shared growth every few thousand instances,
+	// taken for a structure's header; a rest that is not the growing
+	// site's) is profiled at N.
+	for i, row := range f.full {
+		if fp.sampled == nil || row.site == unattributedKey {
+			continue
+		}
+		at := sampled[row.site]     // none sampled: zero
+		var atN, objectsAtN float64 // bytes and objects at N, as extended
+		switch {
+		case f.classes[i] == perInstance:
+			atN, objectsAtN = float64(row.bytes)*n/float64(full), float64(row.objects)*n/float64(full)
+		case f.classes[i] == once:
+			atN, objectsAtN = float64(row.bytes), float64(row.objects)
+		case exactAtN(at):
+			continue
+		default:
+			atN, objectsAtN = float64(left.bytes)/float64(full), float64(left.objects)/float64(full)
+		}
+		sigma := max(at.sigma(), estimateSigma(atN, objectsAtN, rate))
+		if d := math.Abs(atN - float64(at.bytes)); d > 4*sigma+float64(tol.bytes) {
+			return fmt.Sprintf("site %s:%d keeps %.4g B per instance as extended from %d instances, where the heap profile of the %d, sampled every %d B, says %.4g (to %.2g)", row.site.function, row.site.line, atN/n, full, r.N, rate, float64(at.bytes)/n, (4*sigma+float64(tol.bytes))/n)
+		}
 	}
 
 	r.BytesPerInstance, r.AllocsPerInstance = perN(known.bytes), perN(known.objects)
 	r.Sites = nil
 	var maxSlot int64
-	for i, row := range f.full.Rows {
-		s := Site{Function: row.Function, File: row.File, Line: row.Line, SlotSizes: row.Sizes}
-		switch at, ok := sampled[keyOf(row)]; {
+	for i, row := range f.full {
+		s := resultSite(row)
+		switch at, ok := sampled[row.site]; {
 		case f.classes[i] == perInstance:
-			s.BytesPerInstance = float64(row.Bytes) / float64(full)
-			s.AllocsPerInstance = float64(row.Objects) / float64(full)
+			s.BytesPerInstance = float64(row.bytes) / float64(full)
+			s.AllocsPerInstance = float64(row.objects) / float64(full)
 		case f.classes[i] == once:
-			s.BytesPerInstance = float64(row.Bytes) / n
-			s.AllocsPerInstance = float64(row.Objects) / n
-		case ok:
-			s.BytesPerInstance = float64(at.Bytes) / n
-			s.AllocsPerInstance = float64(at.Objects) / n
-			s.SlotSizes = at.Sizes // the slots at N
+			s.BytesPerInstance = float64(row.bytes) / n
+			s.AllocsPerInstance = float64(row.objects) / n
+		case ok && exactAtN(at):
+			s.BytesPerInstance = float64(at.bytes) / n
+			s.AllocsPerInstance = float64(at.objects) / n
+			s.SlotSizes = at.sizes // the slots at N
 		default: // the site that takes the rest
 			s.BytesPerInstance, s.AllocsPerInstance = perN(left.bytes), perN(left.objects)
 		}
@@ -244,41 +313,32 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string, e
 	if f.layout == model.Pointer {
 		r.SlotBytes = float64(maxSlot)
 	}
-	var holderBytes int64
-	for _, row := range f.hold.Rows {
-		holderBytes += row.Bytes
+	if slices.ContainsFunc(f.full, func(row siteRow) bool { return row.site == unattributedKey }) {
+		// What no site explains comes from the live heap, with the
+		// runtime's own churn in it.
+		r.HeapResolution = float64(tol.bytes) / n
 	}
-	r.HolderBytesPerInstance = float64(holderBytes) / n
+	r.HolderBytesPerInstance = float64(f.holder.bytes) / n
 	r.AttributedN = f.plan.full
-	return "", nil
+	return ""
 }
 
-// sampledSites returns the sites of the footprint pass's sampled profile
-// prof (nil when it sampled nothing) whose figures are exact: every
-// object of theirs at least growthExactSize bytes, so sampled and scaled
-// by exactly 1.
-func (f *fewerSites) sampledSites(prof []byte) (map[siteKey]heapscan.Row, error) {
-	if prof == nil {
-		return nil, nil
+// estimateSigma is the standard deviation of a sampled profile's estimate
+// of a site that holds bytes in objects objects, at sampling rate rate:
+// each of its objects, of their mean size z and sampled with probability
+// p, adds z²(1-p)/p to the variance.
+func estimateSigma(bytes, objects float64, rate int) float64 {
+	if objects <= 0 || bytes <= 0 || rate <= 1 {
+		return 0
 	}
-	h, err := heapscan.Read(bytes.NewReader(prof), heapscan.ReadOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("reading the footprint pass's heap profile: %w", err)
-	}
-	if h.Period != growthSampleRate {
-		return nil, fmt.Errorf("the footprint pass's heap profile has sampling period %d, want %d", h.Period, growthSampleRate)
-	}
-	views, err := h.SummarizeEach(siteView(f.layout, constructFrame, sliceFrame))
-	if err != nil {
-		return nil, fmt.Errorf("attributing the footprint pass's heap profile: %w", err)
-	}
-	exact := map[siteKey]heapscan.Row{}
-	for _, row := range views[0].Rows {
-		if len(row.Sizes) > 0 && row.Sizes[0] >= growthExactSize && row.Sampled == row.Objects {
-			exact[keyOf(row)] = row
-		}
-	}
-	return exact, nil
+	z := bytes / objects
+	p := 1 - math.Exp(-z/float64(rate))
+	return math.Sqrt(objects * z * z * (1 - p) / p)
+}
+
+// resultSite is the result's site of row, its figures not set.
+func resultSite(row siteRow) Site {
+	return Site{Function: row.site.function, File: row.site.file, Line: row.site.line, SlotSizes: row.sizes}
 }
 
 func abs(v int64) int64 {

@@ -1,10 +1,13 @@
 package memprof
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // footprint is one reading of the process's memory, taken between GCs.
@@ -24,10 +27,13 @@ type footprint struct {
 	// metaSys sums the heap's own metadata taken from those chunks:
 	// MSpanSys, MCacheSys, BuckHashSys and GCSys. It grows with the heap
 	// (about one span record per 8 KiB), not with any one object.
-	metaSys  uint64
-	cHeap    int64  // glibc malloc in use; valid when cHeapWhy == ""
-	cHeapWhy string // why cHeap is not available
-	rss      int64  // resident set size, bytes; -1 when unknown
+	metaSys uint64
+	// stackInuse is runtime.MemStats.StackInuse: the goroutine stacks'
+	// spans, outside the heap.
+	stackInuse uint64
+	cHeap      int64  // glibc malloc in use; valid when cHeapWhy == ""
+	cHeapWhy   string // why cHeap is not available
+	rss        int64  // resident set size, bytes; -1 when unknown
 }
 
 // readFootprint reads the process's memory; the heap first, so that
@@ -43,10 +49,128 @@ func readFootprint(s statm) footprint {
 		heapObjects: ms.HeapObjects,
 		otherSys:    ms.OtherSys,
 		metaSys:     ms.MSpanSys + ms.MCacheSys + ms.BuckHashSys + ms.GCSys,
+		stackInuse:  ms.StackInuse,
 		cHeap:       c,
 		cHeapWhy:    why,
 		rss:         s.resident(),
 	}
+}
+
+// The runtime keeps a record outside the heap for every finalizer
+// (runtime.SetFinalizer) and every cleanup (runtime.AddCleanup) of a live
+// object: runtime.specialfinalizer and runtime.specialCleanup
+// (runtime/mheap.go, Go 1.26: a 24-byte special header and 32 bytes of
+// the function and its argument's description), from fixed-size
+// allocators counted in runtime.MemStats.OtherSys. TestRecordSizes checks
+// them against OtherSys's growth in a fresh process.
+const (
+	finalizerRecordBytes = 56
+	cleanupRecordBytes   = 56
+)
+
+// The runtime/metrics that count the finalizers and cleanups the runtime
+// has queued to run, each once, when the collector found its object
+// unreachable, and those it has run; and the stack size of new
+// goroutines.
+const (
+	metricFinalizersQueued   = "/gc/finalizers/queued:finalizers"
+	metricFinalizersExecuted = "/gc/finalizers/executed:finalizers"
+	metricCleanupsQueued     = "/gc/cleanups/queued:cleanups"
+	metricCleanupsExecuted   = "/gc/cleanups/executed:cleanups"
+	metricStartingStack      = "/gc/stack/starting-size:bytes"
+)
+
+// queueReader reads those metrics into samples allocated once, so that a
+// reading allocates nothing.
+type queueReader struct{ samples []metrics.Sample }
+
+// queueCounts are the queued and run finalizers and cleanups so far.
+type queueCounts struct {
+	finalizersQueued, finalizersRun, cleanupsQueued, cleanupsRun uint64
+}
+
+// newQueueReader returns a reader, having read once (the runtime builds
+// its table of metrics on the first read).
+func newQueueReader() (*queueReader, error) {
+	r := &queueReader{}
+	for _, name := range []string{metricFinalizersQueued, metricFinalizersExecuted, metricCleanupsQueued, metricCleanupsExecuted, metricStartingStack} {
+		r.samples = append(r.samples, metrics.Sample{Name: name})
+	}
+	metrics.Read(r.samples)
+	for _, s := range r.samples {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return nil, fmt.Errorf("this Go runtime (%s) has no metric %s", runtime.Version(), s.Name)
+		}
+	}
+	return r, nil
+}
+
+// read returns the counts so far.
+func (r *queueReader) read() queueCounts {
+	metrics.Read(r.samples)
+	v := func(i int) uint64 { return r.samples[i].Value.Uint64() }
+	return queueCounts{v(0), v(1), v(2), v(3)}
+}
+
+// startingStack is the size of the stack a new goroutine gets now (the
+// runtime adapts it to the stacks its collections scan).
+func (r *queueReader) startingStack() int64 {
+	metrics.Read(r.samples)
+	return int64(r.samples[4].Value.Uint64())
+}
+
+// maxDrain bounds how long drain waits for finalizers and cleanups to run.
+const maxDrain = time.Second
+
+// drain collects garbage until no finalizer or cleanup the collections
+// queued is left to run (or maxDrain has passed), so that objects an
+// earlier pass left with finalizers (resurrected until theirs has run)
+// are freed before a pass reads the heap, not during its build.
+func (r *queueReader) drain() {
+	deadline := time.Now().Add(maxDrain)
+	last := r.read()
+	runtime.GC()
+	for {
+		c := r.read()
+		switch {
+		case c.finalizersRun < c.finalizersQueued || c.cleanupsRun < c.cleanupsQueued:
+			if time.Now().After(deadline) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+			continue
+		case c == last:
+			return // the last collection queued nothing more: settled
+		}
+		// Some ran since: collect what they released (and the objects
+		// they kept), which may queue more.
+		last = c
+		runtime.GC()
+	}
+}
+
+// Goroutine stacks are allocated from spans of stackSpanBytes (the
+// runtime's _StackCacheSize), which the stack figure may be off by; each
+// thread the runtime starts takes a stack for its scheduler (g0) and one
+// for its signal handler, up to threadStackBytes, in those spans where
+// the runtime allocates them (it does not with cgo, which lets the
+// thread library allocate g0's); and each P keeps up to freeStacksPerP
+// exited goroutines with their stacks of the starting size, for new
+// goroutines to reuse (runtime.gfput; the collector frees those of the
+// global list), so that a build's new goroutines may take up to that
+// many stacks that were already counted.
+const (
+	stackSpanBytes   = 32 << 10
+	threadStackBytes = 48 << 10
+	freeStacksPerP   = 63
+)
+
+// stackResolution is how far the growth of the stacks in use across a
+// build can be from the stacks its goroutines keep, in bytes, when the
+// runtime started threads threads meanwhile and new goroutines get
+// stacks of starting bytes.
+func stackResolution(threads int, starting int64) int64 {
+	return stackSpanBytes + int64(max(threads, 0))*threadStackBytes + freeStacksPerP*int64(runtime.GOMAXPROCS(0))*starting
 }
 
 // heapCount is a part of the live heap: its bytes and objects.

@@ -230,8 +230,12 @@ func (r *gcReadings) planBuilds(seeded bool, firstBuild time.Duration) {
 // engine's constructor frame as the first build, its construction's
 // garbage collected before its cycles. The holder (N nil entries) is
 // scanned and marked alike with and without the instances, so it
-// cancels. h's instances are released.
-func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r *gcReadings) error {
+// cancels. dropped is called once the first build's instances are
+// dropped and collected, their finalizers and cleanups queued (after the
+// last cycle with one build; before the next build with several, once a
+// second collection has queued those their finalizers released), so that
+// the caller counts one build's. h's instances are released.
+func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r *gcReadings, dropped func()) error {
 	r.planBuilds(c.Layout() == model.Collection && hashSeeded(reflect.TypeOf(h.many)), firstBuild)
 	r.cpuErr = gr.cpuErr
 	live := r.live
@@ -250,6 +254,10 @@ func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r 
 		// keeps for the finalizer, marking them in this cycle, which is
 		// not read; the next frees them, unmarked.
 		runtime.GC()
+		if b == 0 && r.builds > 1 {
+			runtime.GC()
+			dropped()
+		}
 	}
 	// The heap has shrunk: the runtime's background scavenger would
 	// return the free pages to the system during the next cycles, its
@@ -257,6 +265,9 @@ func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r 
 	// footprint pass did before the holder's first cycles.
 	debug.FreeOSMemory()
 	gr.cycles(r.after)
+	if r.builds == 1 {
+		dropped()
+	}
 	runtime.KeepAlive(h.holder)
 	return nil
 }

@@ -50,17 +50,19 @@ func funcName(f any) string {
 // keeps alive. It holds a process-wide lock while it runs, sets
 // runtime.MemProfileRate to 1 for the profiled pass and restores it after.
 //
-// Attribution stays exact in any process, a test binary included: only
-// objects allocated below the engine's constructor frame, and still live
-// when the profile is written, are counted, and the figures at N are
-// checked against the live heap of all N instances (see attribute.go),
-// which another goroutine allocating meanwhile can only make disagree:
-// the case is then profiled at N. Other goroutines' allocations also
-// disturb the HeapAlloc, RSS and off-heap cross-checks, and the figures
-// of a collection whose structure grows in steps (a map), which come
-// from that live heap; and their allocations and CPU time during the GC
-// pass count in its scan and CPU figures. For those, MeasureInChild gives
-// a clean process.
+// In a process shared with other code, a test binary included, only
+// objects allocated below the engine's constructor frame are attributed
+// to sites (other goroutines' allocations cannot be told from the
+// instances'), and what else the live heap of a build holds is the
+// (unattributed) site, reported with the figure (model.UnattributedSite):
+// objects a worker goroutine allocated for the instances, and whatever
+// other goroutines allocated meanwhile. Other goroutines' allocations
+// also disturb the HeapAlloc, RSS and off-heap cross-checks. A process
+// of its own (MeasureInChild, ServeChild) attributes every object its
+// builds add, on any goroutine, to the site that allocated it. (The
+// engine reads the heap profile's records, which keep an allocation's
+// first 32 frames: in a shared process, an object allocated deeper below
+// the constructor than that is (unattributed) too.)
 //
 // The instances are released before Measure returns; the Result retains
 // nothing of them.
@@ -95,27 +97,26 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	r := &Result{N: o.N, SizeofBytes: int64(sizeof)}
 
 	// The profiled pass of fewer instances comes first, when their sites
-	// will be extended to N: what they say decides whether the footprint
-	// pass samples the sites that grow (see growthSampleRate).
+	// will be extended to N: what they allocate decides the rate at which
+	// the footprint pass samples all N (fewerSites.sampleRate).
 	plan := c.attributionPlan(o.N)
 	if o.profileAll {
 		plan = attributionPlan{full: o.N}
 	}
+	sc := scope{mark: markConstruct, whole: o.wholeProcess}
 	var fewer *fewerSites
-	var prof []byte
+	var pass *profiledPass
 	if plan.fewer > 0 {
-		if prof, err = c.profilePass(plan, o.N, false); err != nil {
+		if pass, err = c.profilePass(plan, o.N, false, sc, o.Profile != nil); err != nil {
 			return nil, err
 		}
-		if fewer, err = readFewerSites(c.Layout(), prof, plan); err != nil {
-			return nil, fmt.Errorf("case %s: %w", c.Name, err)
-		}
+		fewer = newFewerSites(c.Layout(), plan, pass)
 	}
 
-	// Pass 1, profiling off (or sampling the growing sites), all N
-	// instances: the whole-footprint deltas and the live heap they keep,
-	// then the collector's readings.
-	fp, err := c.footprintPass(o, fewer.sampleRate())
+	// Pass 1, profiling off (or sampling), all N instances: the
+	// whole-footprint deltas and the live heap they keep, then the
+	// collector's readings.
+	fp, err := c.footprintPass(o, fewer.sampleRate(o.N), sc)
 	if err != nil {
 		return nil, err
 	}
@@ -131,22 +132,18 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	// N with pass 1's readings, or the heap profile of all N.
 	fallback := ""
 	if fewer != nil {
-		if fallback, err = fewer.extend(r, fp); err != nil {
-			return nil, fmt.Errorf("case %s: %w", c.Name, err)
-		}
+		fallback = fewer.extend(r, fp)
 	}
 	if fewer == nil || fallback != "" {
 		plan = attributionPlan{full: o.N}
-		if prof, err = c.profilePass(plan, o.N, fewer == nil && !o.SkipGC); err != nil {
+		if pass, err = c.profilePass(plan, o.N, fewer == nil && !o.SkipGC, sc, o.Profile != nil); err != nil {
 			return nil, err
 		}
-		if err := attribute(r, c.Layout(), prof); err != nil {
-			return nil, fmt.Errorf("case %s: %w", c.Name, err)
-		}
+		fillFigures(r, c.Layout(), pass)
 		r.AttributionFallback = fallback
 	}
 	if o.Profile != nil {
-		if _, err := o.Profile.Write(prof); err != nil {
+		if _, err := o.Profile.Write(pass.proto); err != nil {
 			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
 		}
 	}
@@ -154,10 +151,13 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	n := float64(o.N)
 	heapDelta := float64(int64(after.heapAlloc) - int64(before.heapAlloc))
 	r.HeapAllocBytesPerInstance = float64(fp.live.bytes) / n
+	// The instances' finalizer and cleanup records, counted; OtherSys,
+	// where the runtime keeps them among its other records, stays in the
+	// resident set's account below.
 	offheap := float64(int64(after.otherSys) - int64(before.otherSys))
-	r.OffheapBytesPerInstance = offheap / n
-	// Two readings, each anywhere within a chunk: two chunks over N.
-	r.OffheapResolution = 2 * float64(persistentChunk) / n
+	r.OffheapBytesPerInstance = float64(fp.finalizers*finalizerRecordBytes+fp.cleanups*cleanupRecordBytes) / n
+	r.StackBytesPerInstance = float64(int64(after.stackInuse)-int64(before.stackInuse)) / n
+	r.StackResolution = float64(stackResolution(fp.threads, fp.startingStack)) / n
 	meta := float64(int64(after.metaSys) - int64(before.metaSys))
 	r.RuntimeMetadataBytesPerInstance = meta / n
 	var cheap float64
@@ -171,7 +171,8 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if before.rss >= 0 && after.rss >= 0 {
 		rss := float64(after.rss - before.rss)
 		r.RSSBytesPerInstance = rss / n
-		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - cheap) / n
+		stacks := float64(int64(after.stackInuse) - int64(before.stackInuse))
+		r.UnaccountedBytesPerInstance = (rss - heapDelta - offheap - meta - stacks - cheap) / n
 		// Each reading counts whole pages (off by up to one), and is
 		// taken while the runtime fills an off-heap chunk, resident page
 		// by page but counted whole by OtherSys and the metadata figures
@@ -332,44 +333,69 @@ type footprintReadings struct {
 	// builtCPU is the CPU time building the instances took (buildClock).
 	builtCPU time.Duration
 	gc       gcReadings
-	// sampled is the heap profile the pass wrote while its instances were
-	// alive, when it sampled them (footprintPass's sampleRate); nil
-	// otherwise.
-	sampled []byte
+	// finalizers and cleanups are how many the instances had: the
+	// runtime's counts of queued finalizers and cleanups moved by them
+	// when the instances were dropped and collected.
+	finalizers, cleanups int64
+	// startingStack is the stack size of new goroutines once the
+	// instances were built.
+	startingStack int64
+	// sampleRate is the rate at which the pass sampled its allocations
+	// (footprintSampleRate), 0 for none; sampled is what the sampled heap
+	// profile says the build added, within the measurement's scope.
+	sampleRate int
+	sampled    *buildAccount
 }
 
-// footprintPass allocates N instances with profiling off and reads the
-// process's memory before and after; around them, unless o.SkipGC, the
-// collector's readings (gcPass): with the holder alone before the
-// instances are built, and with the instances live and then dropped
-// after. It also returns what c.recordOne reads of the instances and how
-// long building them took. Between its readings of the heap the engine
-// allocates nothing (readFootprint, the GC readings), so that
-// their difference is the instances'.
+// footprintPass allocates N instances with profiling off (or sampling at
+// sampleRate) and reads the process's memory before and after; around
+// them, unless o.SkipGC, the collector's readings (gcPass): with the
+// holder alone before the instances are built, and with the instances
+// live and then dropped after. It also returns what c.recordOne reads of
+// the instances and how long building them took, and how many finalizers
+// and cleanups they had. Between its readings of the heap the engine
+// allocates nothing (readFootprint, the record buffers, the GC
+// readings), so that their difference is the instances'.
 //
 // With sampleRate above 0 the pass samples allocations at that
-// runtime.MemProfileRate (growthSampleRate) and keeps the heap profile
-// written once the readings are taken, while the instances are alive
-// (fp.sampled): the sizes at N of the sites that grow in large objects.
-func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, err error) {
+// runtime.MemProfileRate and returns what the heap profile's records say
+// the build added, within sc (fp.sampled): the sites of all N instances,
+// estimated from a few thousand samples, and exactly those of large
+// objects.
+func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintReadings, err error) {
 	n := o.N
 	gr, err := newGCReader()
 	if err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
+	qr, err := newQueueReader()
+	if err != nil {
+		return fp, fmt.Errorf("case %s: %w", c.Name, err)
+	}
 	startThreads()
 	fp.gc = newGCReadings()
+	fp.sampleRate = sampleRate
+	var recsBefore, recsAfter *recordBuffer
+	var snapBefore recordSnapshot
+	if sampleRate > 0 {
+		recsBefore, recsAfter = newRecordBuffer(recordSpare), newRecordBuffer(2*recordSpare)
+	}
 	st := openStatm()
 	defer st.close()
-	runtime.MemProfileRate = sampleRate
 	defer func() { runtime.MemProfileRate = 0 }()
 	// FreeOSMemory runs a GC and returns free pages, so that the RSS
 	// reading starts from the live heap only; the second cycle frees what
 	// finalizers queued by the first released (and what sync.Pool caches
-	// the first one moved aside held).
+	// the first one moved aside held), and what taking the snapshot of the
+	// heap profile's records left.
+	qr.drain()
 	debug.FreeOSMemory()
+	if sampleRate > 0 {
+		snapBefore = recsBefore.snapshot()
+	}
 	runtime.GC()
 	fp.before = readFootprint(st)
+	runtime.MemProfileRate = sampleRate
 	h := c.hold(n)
 	held, threads := liveHeap(), threadsCreated()
 	if !o.SkipGC {
@@ -391,24 +417,41 @@ func (c *Case) footprintPass(o Options, sampleRate int) (fp footprintReadings, e
 	fp.after = readFootprint(st)
 	fp.live = heapCount{int64(fp.after.heapAlloc), int64(fp.after.heapObjects)}.sub(held)
 	fp.threads = threadsCreated() - threads
+	runtime.MemProfileRate = 0
+	var afterRecs []runtime.MemProfileRecord
 	if sampleRate > 0 {
-		var buf bytes.Buffer
-		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
-			return fp, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+		// The records as of the last collection, while the instances are
+		// alive; read into a buffer allocated beforehand (or, when they
+		// do not fit, into a new one, collecting the old).
+		var ok bool
+		if afterRecs, ok = recsAfter.read(); !ok {
+			afterRecs = recsAfter.grow()
+			runtime.GC()
 		}
-		runtime.MemProfileRate = 0
-		fp.sampled = buf.Bytes()
 	}
+	fp.startingStack = qr.startingStack()
+	q0 := qr.read()
+	var q1 queueCounts
 	if o.SkipGC {
-		runtime.KeepAlive(h.holder)
-		runtime.KeepAlive(h.many)
-		return fp, nil
-	}
-	if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc); err != nil {
+		h.drop()
+		settle()
+		q1 = qr.read()
+	} else if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc, func() { q1 = qr.read() }); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
+	fp.finalizers, fp.cleanups = int64(q1.finalizersQueued-q0.finalizersQueued), int64(q1.cleanupsQueued-q0.cleanupsQueued)
+	if sampleRate > 0 {
+		a := account(snapBefore, snapshotOf(afterRecs), sc, sampleRate)
+		fp.sampled = &a
+	}
+	runtime.KeepAlive(recsAfter)
 	return fp, nil
 }
+
+// recordSpare is the room a record buffer keeps for the buckets a build
+// adds to the heap profile (one per allocation stack and size): a
+// record takes 288 bytes.
+const recordSpare = 4096
 
 // attributionPlan says which instances the profiled pass builds: full
 // instances below the engine's constructor frames and, when fewer is not
@@ -442,54 +485,136 @@ func (c *Case) attributionPlan(n int) attributionPlan {
 	return attributionPlan{full: attributionFull, fewer: attributionFewer}
 }
 
+// profiledSet is what one set of the profiled pass's instances added to
+// the heap: its sites, and the live heap's growth across its build (from
+// once the holder is allocated).
+type profiledSet struct {
+	account buildAccount
+	live    heapCount
+}
+
+// unexplained is the part of the set's live heap that neither its sites
+// nor the runtime's records explain. The runtime's records that the
+// snapshots show may or may not be in the live heap's readings (a thread
+// the runtime starts for the collection that publishes a snapshot
+// allocates its records after the reading before it): of the two
+// accounts, with and without them, the one closer to the live heap.
+func (p profiledSet) unexplained() heapCount {
+	without := p.live.sub(p.account.total())
+	with := without.sub(p.account.runtime)
+	if abs(with.bytes) <= abs(without.bytes) {
+		return with
+	}
+	return without
+}
+
+// profiledPass is what the profiled pass read: its sets of instances (the
+// plan.full below the engine's constructor frames, then the plan.fewer
+// below their twins), the threads the runtime started meanwhile, and the
+// heap profile as written, when it was asked for.
+type profiledPass struct {
+	plan    attributionPlan
+	sets    []profiledSet
+	threads int
+	proto   []byte
+}
+
 // profilePass builds the instances of plan at MemProfileRate 1, on a
-// shallow stack (onShallowStack), and returns the heap profile written
-// while they are alive. Unless collected (the GC pass dropped and
-// collected the footprint pass's instances), it collects them first. The
-// pointer layout's holder is one of n entries, as the footprint pass's,
-// of which the two sets take the first ones: the profile has the
-// holder's figure at N.
-func (c *Case) profilePass(plan attributionPlan, n int, collected bool) ([]byte, error) {
+// shallow stack (onShallowStack), and returns what each set added to the
+// heap: a snapshot of the heap profile's records and a reading of the
+// live heap after a collection before the set is built and after it
+// (settled: its garbage collected), within sc. Unless collected (the GC
+// pass dropped and collected the footprint pass's instances), it
+// collects them first. The pointer layout's holder is one of n entries,
+// as the footprint pass's, of which the two sets take the first ones: the
+// holder's figure is that at N. With keep, it also writes the heap
+// profile, while the instances are alive.
+func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope, keep bool) (*profiledPass, error) {
 	if !collected {
 		runtime.GC() // frees the footprint pass's instances
 	}
+	if qr, err := newQueueReader(); err == nil {
+		qr.drain() // and those an earlier pass left with finalizers
+	}
+	pass := &profiledPass{plan: plan}
+	buf := newRecordBuffer(recordSpare)
+	// snapshot takes a snapshot of the records, with profiling off (its
+	// own allocations are not the instances'), and collects what it left
+	// so that the next reading of the live heap holds none of it.
+	snapshot := func(b *recordBuffer) recordSnapshot {
+		runtime.MemProfileRate = 0
+		s := b.snapshot()
+		runtime.GC()
+		runtime.MemProfileRate = 1
+		return s
+	}
 	// The rate stays 1 until the profile is written: the profile's period
 	// and its scaling are taken from the rate at write time.
-	runtime.MemProfileRate = 1
 	defer func() { runtime.MemProfileRate = 0 }()
-	// The collector is off while the instances are built: a GC started by
-	// one of the constructor's allocations would allocate the runtime's
-	// own objects (a semaphore's sudog, which the runtime then caches)
-	// under the constructor's frames, where the heap profile, which hides
-	// runtime frames, cannot tell them from the instances. The footprint
-	// pass keeps the collector on, so its RSS is not inflated by garbage.
-	gcPercent := debug.SetGCPercent(-1)
+	// The collector is off while the instances are built: a cycle started
+	// by one of the constructor's allocations would allocate the runtime's
+	// own objects meanwhile, and the heap would not settle where the
+	// footprint pass's does. The footprint pass keeps the collector on,
+	// so its RSS is not inflated by garbage.
 	var full, fewer held
 	var err error
+	threads := threadsCreated()
+	// The snapshots and live-heap readings around each set, in room
+	// allocated beforehand: what each set added is worked out once the
+	// pass is over, with profiling off, so that none of it is in a set's
+	// readings.
+	snaps := make([]recordSnapshot, 0, 3)
+	lives := make([]heapCount, 0, 2)
 	onShallowStack(func() {
+		snaps = append(snaps, snapshot(buf))
 		h := c.hold(n)
 		if h.holder != nil {
 			full.holder, fewer.holder = h.holder[:plan.full], h.holder[plan.full:plan.full+plan.fewer]
 		}
-		if err = c.fill(&full, plan.full, mainFrames); err != nil || plan.fewer == 0 {
+		start := liveHeap()
+		gcPercent := debug.SetGCPercent(-1)
+		defer debug.SetGCPercent(gcPercent)
+		if err = c.fill(&full, plan.full, mainFrames); err != nil {
 			return
 		}
-		err = c.fill(&fewer, plan.fewer, fewerFrames)
+		settle()
+		lives = append(lives, liveHeap().sub(start))
+		snaps = append(snaps, snapshot(buf))
+		if plan.fewer == 0 {
+			return
+		}
+		start = liveHeap()
+		if err = c.fill(&fewer, plan.fewer, fewerFrames); err != nil {
+			return
+		}
+		settle()
+		lives = append(lives, liveHeap().sub(start))
+		snaps = append(snaps, snapshot(buf))
 	})
-	debug.SetGCPercent(gcPercent)
+	pass.threads = threadsCreated() - threads
 	if err != nil {
 		return nil, err
 	}
-	settle()
-	var buf bytes.Buffer
-	if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
-		return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+	runtime.MemProfileRate = 0
+	for i, mark := range []frameMark{markConstruct, markFewer}[:len(lives)] {
+		pass.sets = append(pass.sets, profiledSet{
+			account: account(snaps[i], snaps[i+1], scope{mark: mark, whole: sc.whole}, 1),
+			live:    lives[i],
+		})
+	}
+	runtime.MemProfileRate = 1
+	if keep {
+		var buf bytes.Buffer
+		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
+			return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
+		}
+		pass.proto = buf.Bytes()
 	}
 	for _, h := range []*held{&full, &fewer} {
 		runtime.KeepAlive(h.holder)
 		runtime.KeepAlive(h.many)
 	}
-	return buf.Bytes(), nil
+	return pass, nil
 }
 
 // hold returns what will keep n instances alive, still empty: the

@@ -3,6 +3,7 @@ package memprof
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -26,18 +27,35 @@ const (
 // lasts at least a quarter of OpSiteTarget.
 const minOpSiteWarmup = 1
 
+// The sites of an operation whose allocations vary from call to call
+// (its worker goroutines scheduled one way or another) come from enough
+// calls that OpSiteRepeats repeats of its profiled loop agree to within
+// OpSiteAgreement of their bytes per call: ProfileOpSites doubles the
+// calls until they do, or until the extra time OpSiteOptions.ExtraTime
+// allows has gone (OpSitesTask gives each group of operations
+// DefaultOpSiteExtraTime).
+const (
+	OpSiteRepeats          = 3
+	OpSiteAgreement        = 0.02
+	DefaultOpSiteExtraTime = 2 * time.Second
+)
+
 // OpSitesMethod says how ProfileOpSites finds where an operation
 // allocates; it is added to the throughput method of results that carry
 // sites.
-const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls (n such that they take about 40 ms, at least 2), both with the garbage collector off and each after a collection that publishes the profile. ` +
-	`A site's figures are the allocations of the whole process during the operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
-	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between two runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
+const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls, three times (n such that a loop takes about 40 ms, at least 2), all with the garbage collector off and each after a collection that publishes the profile. ` +
+	`A site's figures are the allocations of the whole process during an operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
+	`The three loops must agree to within 2% of their bytes per call; where they do not (what a call allocates depends on how its goroutines are scheduled), the calls are doubled until they do, within 2 s more for the operations compared with one another, and the row says that its allocation depends on scheduling (allocs_depend_on_scheduling). The sites are those of the loop of the median bytes per call. ` +
+	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); where they differ from it by more than 2% (and a byte per call), the difference is a site of its own, (unattributed). Tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
 
 // OpSiteOptions control ProfileOpSites.
 type OpSiteOptions struct {
 	// Calls is how many calls the profiled loop makes; 0 chooses them
 	// (see OpSiteTarget).
 	Calls int
+	// ExtraTime is how long ProfileOpSites may spend beyond its first
+	// three loops on more calls, when they do not agree; 0 spends none.
+	ExtraTime time.Duration
 }
 
 // OpSites is where one operation allocates, per call.
@@ -53,15 +71,26 @@ type OpSites struct {
 	// Sites are the sites that allocated more during the operation's loop
 	// than during the baseline, largest first.
 	Sites []model.OpSite `json:"sites"`
+	// RepeatsBytesPerOp are the bytes per call of the repeats of the
+	// operation's loop the sites were chosen from (the median).
+	RepeatsBytesPerOp []float64 `json:"repeats_bytes_per_op,omitempty"`
+	// SchedulingDependent says that the first repeats did not agree (see
+	// OpSiteAgreement): what a call allocates varies with how its
+	// goroutines are scheduled.
+	SchedulingDependent bool `json:"scheduling_dependent,omitempty"`
+	// Extra is the time spent beyond the first repeats.
+	Extra time.Duration `json:"extra_ns,omitempty"`
 }
 
 // ProfileOpSites finds where run allocates: it runs it under
 // MemProfileRate 1, in a loop of calls, then the same loop with run
 // removed, and returns the difference per call by allocation site
-// (OpSitesMethod). It holds the engine's process-wide lock and restores
-// MemProfileRate after. Every allocation of the process during the loops
-// counts, so other goroutines of the caller disturb the figures:
-// OpSitesInChild gives a clean process. Nothing run allocates is retained.
+// (OpSitesMethod), from OpSiteRepeats loops that agree (doubling the
+// calls, within o.ExtraTime, until they do). It holds the engine's
+// process-wide lock and restores MemProfileRate after. Every allocation
+// of the process during the loops counts, so other goroutines of the
+// caller disturb the figures: OpSitesInChild gives a clean process.
+// Nothing run allocates is retained.
 func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 	if run == nil {
 		return nil, fmt.Errorf("profiling allocation sites: no operation")
@@ -91,16 +120,54 @@ func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 	}
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&m1)
+	perCallBytes := (m1.TotalAlloc - m0.TotalAlloc) / uint64(warm)
 	if calls == 0 {
 		perCall := max(elapsed/time.Duration(warm), 1)
 		calls = int(min(max(int64(OpSiteTarget/2/perCall), MinOpSiteCalls), MaxOpSiteCalls))
 		// The collector is off during the loops: keep what they allocate
 		// (3n calls) under maxOpSiteHeap.
-		if perCallBytes := (m1.TotalAlloc - m0.TotalAlloc) / uint64(warm); perCallBytes > 0 {
+		if perCallBytes > 0 {
 			calls = max(min(calls, int(maxOpSiteHeap/3/perCallBytes)), 1)
 		}
 	}
 
+	var out *OpSites
+	var extraStart time.Time
+	for round := 0; ; round++ {
+		roundStart := time.Now()
+		s, err := opSiteRound(run, calls)
+		if err != nil {
+			return nil, err
+		}
+		took := time.Since(roundStart)
+		if round == 0 {
+			extraStart = time.Now()
+			s.SchedulingDependent = !s.agree()
+		} else {
+			s.SchedulingDependent = true
+			s.Extra = time.Since(extraStart)
+		}
+		out = s
+		// Another round, of twice the calls, takes about twice as long.
+		next := 2 * calls
+		if s.agree() || 2*took > o.ExtraTime-time.Since(extraStart) || next > MaxOpSiteCalls || (perCallBytes > 0 && uint64(next)*3*perCallBytes > maxOpSiteHeap) {
+			return out, nil
+		}
+		calls = next
+	}
+}
+
+// agree reports whether the repeats' bytes per call agree to within
+// OpSiteAgreement of their median (and half a byte).
+func (s *OpSites) agree() bool {
+	lo, hi := slices.Min(s.RepeatsBytesPerOp), slices.Max(s.RepeatsBytesPerOp)
+	return hi-lo <= max(OpSiteAgreement*math.Abs(s.BytesPerOp), 0.5)
+}
+
+// opSiteRound profiles calls calls: the baseline, then OpSiteRepeats
+// loops of the operation, and returns the sites of the loop of the median
+// bytes per call, with every loop's bytes per call.
+func opSiteRound(run func() error, calls int) (*OpSites, error) {
 	// The baseline is the same loop with the operation removed from all
 	// but its first calls, as many as the difference is over: they bear
 	// what the first calls after a collection allocate (the snapshot's
@@ -126,14 +193,27 @@ func ProfileOpSites(run func() error, o OpSiteOptions) (*OpSites, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := opLoop(run, 2*calls); err != nil {
-		return nil, fmt.Errorf("profiling allocation sites: %w", err)
+	repeats := make([]*OpSites, OpSiteRepeats)
+	for k := range repeats {
+		a, err := allocSnapshot(sites)
+		if err != nil {
+			return nil, err
+		}
+		if err := opLoop(run, 2*calls); err != nil {
+			return nil, fmt.Errorf("profiling allocation sites: %w", err)
+		}
+		b, err := allocSnapshot(sites)
+		if err != nil {
+			return nil, err
+		}
+		repeats[k] = opSitesOf(calls, before, mid, a, b)
 	}
-	after, err := allocSnapshot(sites)
-	if err != nil {
-		return nil, err
+	slices.SortStableFunc(repeats, func(x, y *OpSites) int { return cmp.Compare(x.BytesPerOp, y.BytesPerOp) })
+	s := repeats[len(repeats)/2]
+	for _, r := range repeats {
+		s.RepeatsBytesPerOp = append(s.RepeatsBytesPerOp, r.BytesPerOp)
 	}
-	return opSitesOf(calls, before, mid, after), nil
+	return s, nil
 }
 
 // maxOpSiteHeap bounds what the loops of ProfileOpSites may allocate
@@ -239,16 +319,16 @@ func stackSite(stack []uintptr, self string) siteKey {
 	return site
 }
 
-// opSitesOf is the operation's loop (after - mid) minus the baseline
+// opSitesOf is the operation's loop (after - start) minus the baseline
 // (mid - before), per call.
-func opSitesOf(calls int, before, mid, after siteTotals) *OpSites {
+func opSitesOf(calls int, before, mid, start, after siteTotals) *OpSites {
 	out := &OpSites{Calls: calls}
 	n := float64(calls)
 	var bytesNet, objectsNet int64
 	for k, a := range after {
-		b, m := before[k], mid[k]
-		db := (a.bytes - m.bytes) - (m.bytes - b.bytes)
-		do := (a.objects - m.objects) - (m.objects - b.objects)
+		b, m, s := before[k], mid[k], start[k]
+		db := (a.bytes - s.bytes) - (m.bytes - b.bytes)
+		do := (a.objects - s.objects) - (m.objects - b.objects)
 		bytesNet += db
 		objectsNet += do
 		if db > 0 || (db == 0 && do > 0) {
@@ -270,4 +350,23 @@ func opSitesOf(calls int, before, mid, after siteTotals) *OpSites {
 		return int(x.Line - y.Line)
 	})
 	return out
+}
+
+// UnattributedOpSite returns sites with, when they add up to more or less
+// than bytesPerOp (the row's B/op, from its timed calls) by more than
+// OpSiteAgreement of it and a byte, one more site of the difference, in
+// bytes and objects: model.UnattributedSite. What a call allocates then
+// varies between the timed calls and the profiled ones (a pool miss, a
+// buffer grown, the scheduling of its goroutines), or the runtime
+// allocated for itself meanwhile. sites is not modified.
+func UnattributedOpSite(sites []model.OpSite, bytesPerOp, allocsPerOp float64) []model.OpSite {
+	var b, o float64
+	for _, s := range sites {
+		b += s.BytesPerOp
+		o += s.AllocsPerOp
+	}
+	if math.Abs(bytesPerOp-b) <= max(OpSiteAgreement*math.Abs(bytesPerOp), 1) {
+		return sites
+	}
+	return append(slices.Clip(sites), model.OpSite{Function: model.UnattributedSite, BytesPerOp: bytesPerOp - b, AllocsPerOp: allocsPerOp - o})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Allocation sites in a child process go through the child protocol's
@@ -13,10 +14,14 @@ import (
 // and the child, which serves OpSitesTask, profiles them one after another
 // in its fresh process (ProfileOpSites).
 
-// opSitesInput is the input of an OpSitesTask.
+// opSitesInput is the input of an OpSitesTask: the operations, and the
+// group each belongs to (the operations compared with one another), which
+// shares the extra time for more calls (OpSiteOptions.ExtraTime).
 type opSitesInput struct {
-	Ops   []string `json:"ops"`
-	Calls int      `json:"calls,omitempty"`
+	Ops       []string      `json:"ops"`
+	Groups    []string      `json:"groups,omitempty"`
+	Calls     int           `json:"calls,omitempty"`
+	ExtraTime time.Duration `json:"extra_time_ns,omitempty"`
 }
 
 // opSitesOutcome is what an OpSitesTask returns for one operation.
@@ -46,11 +51,22 @@ func OpSitesTask(name string, lookup func(name string) (func() error, error)) Ta
 			return nil, fmt.Errorf("reading the request: %w", err)
 		}
 		out := make([]opSitesOutcome, 0, len(req.Ops))
-		for _, op := range req.Ops {
+		left := map[string]time.Duration{} // each group's extra time left
+		for i, op := range req.Ops {
 			r := opSitesOutcome{Name: op}
+			group := op
+			if i < len(req.Groups) {
+				group = req.Groups[i]
+			}
+			if _, ok := left[group]; !ok {
+				left[group] = req.ExtraTime
+			}
 			run, err := lookup(op)
 			if err == nil {
-				r.Sites, err = ProfileOpSites(run, OpSiteOptions{Calls: req.Calls})
+				r.Sites, err = ProfileOpSites(run, OpSiteOptions{Calls: req.Calls, ExtraTime: left[group]})
+			}
+			if r.Sites != nil {
+				left[group] -= r.Sites.Extra
 			}
 			if err != nil {
 				r.Error = fmt.Sprintf("%s: %v", op, err)
@@ -64,16 +80,23 @@ func OpSitesTask(name string, lookup func(name string) (func() error, error)) Ta
 // OpSitesInChild profiles where each named operation allocates
 // (ProfileOpSites), one after another in one fresh child process started
 // as child says, which serves OpSitesTask under the name task; it returns
-// one result per name, in order. An operation the child cannot find,
-// prepare or run has its Err; the others are profiled. The error return is
-// for a child that failed as a whole (a crash: its stderr's end is in the
-// error) or ctx being done.
-func OpSitesInChild(ctx context.Context, child Child, task string, names []string, o OpSiteOptions) ([]OpSitesResult, error) {
+// one result per name, in order. groups, if not nil, names each
+// operation's group (the operations compared with one another): the
+// operations of a group share o.ExtraTime for more calls where their
+// repeats do not agree; without groups each operation is a group of its
+// own. An operation the child cannot find, prepare or run has its Err;
+// the others are profiled. The error return is for a child that failed
+// as a whole (a crash: its stderr's end is in the error) or ctx being
+// done.
+func OpSitesInChild(ctx context.Context, child Child, task string, names, groups []string, o OpSiteOptions) ([]OpSitesResult, error) {
 	if o.Calls < 0 {
 		return nil, fmt.Errorf("profiling allocation sites: calls must be positive, or 0 to choose, got %d", o.Calls)
 	}
+	if groups != nil && len(groups) != len(names) {
+		return nil, fmt.Errorf("profiling allocation sites: %d groups for %d operations", len(groups), len(names))
+	}
 	var rep []opSitesOutcome
-	if err := RunInChild(ctx, child, task, opSitesInput{Ops: names, Calls: o.Calls}, &rep); err != nil {
+	if err := RunInChild(ctx, child, task, opSitesInput{Ops: names, Groups: groups, Calls: o.Calls, ExtraTime: o.ExtraTime}, &rep); err != nil {
 		return nil, fmt.Errorf("allocation sites: %w", err)
 	}
 	if len(rep) != len(names) {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memprof/memprof/model"
 )
@@ -186,7 +187,7 @@ func TestOpSitesInChild(t *testing.T) {
 		t.Skip("starts a child process")
 	}
 	names := []string{"small", "nonesuch", "worker", "fails"}
-	rs, err := OpSitesInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, testOpSitesTask, names, OpSiteOptions{})
+	rs, err := OpSitesInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, testOpSitesTask, names, nil, OpSiteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,4 +245,106 @@ func runtimeObjectsExplain(st model.OpSite, b float64, calls int) bool {
 		return math.Abs(bytes) < 0.5
 	}
 	return (bytes > 0) == (objects > 0) && math.Abs(bytes) < math.Abs(objects)*b
+}
+
+// cyclingOp allocates, call after call, the sizes of cycle in turn: a
+// loop of a few calls allocates more or less than the next, depending on
+// where in the cycle it starts, as an operation whose worker goroutines
+// are scheduled one way or another does; over many calls, about the
+// cycle's mean.
+var cycling struct {
+	cycle [7]int
+	calls int
+}
+
+func cyclingOp() error {
+	opSink = make([]byte, cycling.cycle[cycling.calls%len(cycling.cycle)])
+	cycling.calls++
+	return nil
+}
+
+// TestProfileOpSitesRepeats: the sites of an operation whose allocations
+// vary from call to call come from enough calls that the repeats of its
+// loop agree to within OpSiteAgreement, and the result says that its
+// allocation depends on scheduling; without extra time, from the first
+// repeats, saying so too. A constant operation's first repeats agree.
+func TestProfileOpSitesRepeats(t *testing.T) {
+	cycling.cycle = [7]int{1024, 2048, 4096, 1024, 2048, 4096, 8192}
+	const first = 4
+	s, err := ProfileOpSites(cyclingOp, OpSiteOptions{Calls: first, ExtraTime: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.SchedulingDependent || s.Calls <= first || len(s.RepeatsBytesPerOp) != OpSiteRepeats || !s.agree() {
+		t.Errorf("got %d calls, repeats %v B per call, scheduling-dependent %v; want more than %d calls, %d repeats within %v of each other, scheduling-dependent", s.Calls, s.RepeatsBytesPerOp, s.SchedulingDependent, first, OpSiteRepeats, OpSiteAgreement)
+	}
+	// A loop and the baseline each miss the cycle's mean by less than a
+	// whole cycle.
+	var sum float64
+	for _, size := range cycling.cycle {
+		sum += float64(size)
+	}
+	mean := sum / float64(len(cycling.cycle))
+	if tol := 2 * sum / float64(s.Calls); math.Abs(s.BytesPerOp-mean) > tol {
+		t.Errorf("got %v B per call over %d calls, want the cycle's mean %v within two cycles over the calls (%v)", s.BytesPerOp, s.Calls, mean, tol)
+	}
+	s, err = ProfileOpSites(cyclingOp, OpSiteOptions{Calls: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.SchedulingDependent || s.Calls != first || s.Extra != 0 {
+		t.Errorf("without extra time: got %d calls (extra %v), scheduling-dependent %v; want %d calls, none extra, scheduling-dependent", s.Calls, s.Extra, s.SchedulingDependent, first)
+	}
+	s, err = ProfileOpSites(smallOp, OpSiteOptions{Calls: first, ExtraTime: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.SchedulingDependent || s.Calls != first {
+		t.Errorf("constant operation: got %d calls, repeats %v, scheduling-dependent %v; want %d calls, not", s.Calls, s.RepeatsBytesPerOp, s.SchedulingDependent, first)
+	}
+}
+
+// TestUnattributedOpSite: sites that add up to the row's B/op within 2%
+// (and a byte) are left as they are; otherwise the difference, more or
+// less, is a site of its own.
+func TestUnattributedOpSite(t *testing.T) {
+	sites := []model.OpSite{{Function: "lib.A", BytesPerOp: 1000, AllocsPerOp: 1}, {Function: "lib.B", BytesPerOp: 500, AllocsPerOp: 2}}
+	tests := []struct {
+		name                string
+		bytesPerOp, allocs  float64
+		wantBytes, wantObjs float64 // of the (unattributed) site; 0, 0 for none
+	}{
+		{"equal", 1500, 3, 0, 0},
+		{"within 2%", 1520, 3, 0, 0},
+		{"more", 1952, 4, 452, 1},
+		{"less", 1400, 2.5, -100, -0.5},
+		{"under a byte", 0.75, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := sites
+			if tt.name == "under a byte" {
+				in = nil
+			}
+			got := UnattributedOpSite(in, tt.bytesPerOp, tt.allocs)
+			if len(in) > 0 && &got[0] != &in[0] && tt.wantBytes == 0 {
+				t.Errorf("sites copied without a change")
+			}
+			var u *model.OpSite
+			for i := range got {
+				if got[i].Function == model.UnattributedSite {
+					u = &got[i]
+				}
+			}
+			switch {
+			case tt.wantBytes == 0 && u != nil:
+				t.Errorf("got an (unattributed) site %+v, want none", *u)
+			case tt.wantBytes != 0 && (u == nil || u.BytesPerOp != tt.wantBytes || u.AllocsPerOp != tt.wantObjs):
+				t.Errorf("got sites %+v, want an (unattributed) site of %v B in %v objects", got, tt.wantBytes, tt.wantObjs)
+			}
+		})
+	}
+	if len(sites) != 2 {
+		t.Errorf("the sites given were changed: %+v", sites)
+	}
 }

@@ -55,3 +55,31 @@ func FitSweep(points []model.SweepPoint) (*model.Sweep, error) {
 		R2:        r2,
 	}, nil
 }
+
+// SweepPointResolution is how far a sweep point's bytes (the total Go
+// heap its N instances keep) can be from the truth: the live heap's
+// tolerance for the runtime's own churn between the readings, with one
+// thread's records (liveTolerance(1)).
+const SweepPointResolution = liveSlackBytes + runtimePage
+
+// SweepFits reports whether the line of s describes its points: every
+// point within SweepPointResolution of the line, and an intercept that is
+// not negative beyond it (no structure keeps less than nothing). Where it
+// does not, why says so, and the points alone tell the cost: a map grows
+// its tables in steps, and a line through a step function has an R² near
+// 1 and a meaningless intercept.
+func SweepFits(s *model.Sweep) (ok bool, why string) {
+	worst, at := 0.0, 0
+	for _, p := range s.Points {
+		if r := math.Abs(p.Bytes - (s.Intercept + s.Slope*float64(p.N))); r > worst {
+			worst, at = r, p.N
+		}
+	}
+	switch {
+	case worst > SweepPointResolution:
+		return false, fmt.Sprintf("the points are off any line by up to %s B (at N=%d), more than their resolution of %d B: the cost grows in steps", model.FormatFixed(worst, 0), at, SweepPointResolution)
+	case s.Intercept < -SweepPointResolution:
+		return false, fmt.Sprintf("the best line has a negative intercept (%s B)", model.FormatFixed(s.Intercept, 0))
+	}
+	return true, ""
+}

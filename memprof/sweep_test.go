@@ -56,3 +56,60 @@ func TestFitSweepNeedsThreePoints(t *testing.T) {
 		t.Error("got nil error for two points")
 	}
 }
+
+// TestSweepFits: a line fits a cost proportional to N (within a page of
+// the runtime's own objects), and neither a stepped cost nor one whose
+// best line starts below zero.
+func TestSweepFits(t *testing.T) {
+	line := func(a, b float64, jitter func(i int) float64) []model.SweepPoint {
+		var pts []model.SweepPoint
+		for i, n := range DefaultSweep {
+			pts = append(pts, model.SweepPoint{N: n, Bytes: a + b*float64(n) + jitter(i)})
+		}
+		return pts
+	}
+	none := func(int) float64 { return 0 }
+	steps := func(n int) float64 {
+		table := 1
+		for table < n {
+			table *= 2
+		}
+		return float64(table)
+	}
+	var stepped []model.SweepPoint
+	for _, n := range DefaultSweep {
+		stepped = append(stepped, model.SweepPoint{N: n, Bytes: 48 * steps(n)})
+	}
+	// Points on a line of slope 100 whose best fit starts well below 0:
+	// a cost that falls per instance as N grows.
+	var falling []model.SweepPoint
+	for _, n := range DefaultSweep {
+		falling = append(falling, model.SweepPoint{N: n, Bytes: math.Max(0, 100*float64(n)-4*SweepPointResolution)})
+	}
+	tests := []struct {
+		name string
+		pts  []model.SweepPoint
+		want bool
+	}{
+		{"exact line", line(0, 192, none), true},
+		{"line and a fixed cost", line(4096, 48, none), true},
+		{"within a page", line(0, 192, func(i int) float64 { return float64(i%2) * SweepPointResolution / 2 }), true},
+		{"steps", stepped, false},
+		{"negative intercept", falling, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := FitSweep(tt.pts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, why := SweepFits(s)
+			if ok != tt.want {
+				t.Errorf("got %v (%s), want %v; fit %v + %v N", ok, why, tt.want, s.Intercept, s.Slope)
+			}
+			if !ok && why == "" {
+				t.Errorf("no reason given")
+			}
+		})
+	}
+}

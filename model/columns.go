@@ -228,12 +228,18 @@ var Columns = []Column{
 
 	figureColumn("B/instance", everywhere|InDefaultTable, &Figure{Name: "bytes_per_instance", Row: RowInstances,
 		Title: "bytes per instance", Unit: Bytes, Required: true,
-		Obtained: "the Go heap the N instances keep alive, from a heap profile at MemProfileRate 1, the holder excluded, over N",
-		Budget:   "max_bytes_per_instance", Compare: "bytes/instance",
+		Obtained:   "the Go heap the N instances keep, whoever allocated it, from the heap profile's records at MemProfileRate 1 that their build added, the holder and the runtime's own records excluded, over N",
+		Resolution: "heap_resolution_bytes_per_instance",
+		Budget:     "max_bytes_per_instance", Compare: "bytes/instance",
 		Dashboard: "B/instance", Bencher: "bytes-per-instance", Bench: "B/instance"}),
+	// 0: exact (the sites of all N, or extended and checked against a
+	// sampled profile of all N).
+	figureColumn("B/instance resolution", inFiles, &Figure{Name: "heap_resolution_bytes_per_instance", Row: RowInstances,
+		Title: "bytes per instance resolution", Unit: Bytes,
+		Obtained: "0 where the bytes per instance are exact; where a site that grows in steps, or what no site explains, takes the rest of the N instances' live heap, what the runtime's own records and the threads it started may take of it, over N"}),
 	figureColumn("allocs/instance", everywhere|InDefaultTable, &Figure{Name: "allocs_per_instance", Row: RowInstances,
 		Title: "allocs per instance", Unit: Count, Required: true,
-		Obtained: "the live heap objects the N instances keep, from the same heap profile, over N",
+		Obtained: "the live heap objects the N instances keep, from the same heap profile's records, over N",
 		Budget:   "max_allocs_per_instance", Compare: "allocs/instance",
 		Dashboard: "allocs/instance", Bencher: "allocs-per-instance", Bench: "allocs/instance"}),
 	// The collector's share, beside the bytes and objects: scan bytes,
@@ -316,12 +322,20 @@ var Columns = []Column{
 		Obtained: "the slot of the slice layout's backing array, over N"}),
 	figureColumn("off-heap B", everywhere, &Figure{Name: "offheap_bytes_per_instance", Row: RowInstances,
 		Title: "off-heap bytes per instance", Unit: Bytes, Signed: true,
-		Obtained:   "runtime memory outside the heap (runtime.MemStats.OtherSys: finalizer and cleanup records) that grew with the instances, measured with profiling off, over N",
+		Obtained:   "the instances' finalizer and cleanup records outside the heap: the runtime/metrics counts of queued finalizers and cleanups across dropping the instances, times the record's size (runtime.specialfinalizer, runtime.specialCleanup), over N; in results before they were counted, runtime.MemStats.OtherSys's growth",
 		Resolution: "offheap_resolution_bytes_per_instance",
 		Budget:     "max_offheap_bytes_per_instance", Judge: JudgeResolution}),
 	figureColumn("off-heap resolution B", InJSON, &Figure{Name: "offheap_resolution_bytes_per_instance", Row: RowInstances,
 		Title: "off-heap resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
-		Obtained: "two of the runtime's 256 KiB off-heap chunks, over N"}),
+		Obtained: "0 for the counted records (exact); in results before they were counted, two of the runtime's 256 KiB off-heap chunks, over N"}),
+	// Goroutine stacks the instances keep running, outside the heap.
+	figureColumn("stack B", InTable|inFiles, &Figure{Name: "stack_bytes_per_instance", Row: RowInstances,
+		Title: "stack bytes per instance", Unit: Bytes, Signed: true,
+		Obtained:   "the goroutine stacks the instances keep running: the growth of runtime.MemStats.StackInuse across their build, read after a collection, over N",
+		Resolution: "stack_resolution_bytes_per_instance", NeedsResolution: true}),
+	figureColumn("stack resolution B", inFiles, &Figure{Name: "stack_resolution_bytes_per_instance", Row: RowInstances,
+		Title: "stack resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
+		Obtained: "a span of stacks, the stacks the runtime keeps with exited goroutines for reuse (63 per P) and the two stacks of each thread it started, over N"}),
 	figureColumn("runtime metadata B", InJSON, &Figure{Name: "runtime_metadata_bytes_per_instance", Row: RowInstances,
 		Title: "runtime metadata bytes per instance", Unit: Bytes, Signed: true,
 		Obtained: "the heap's own metadata (span, mcache, profiling-bucket and GC records) that grew with the instances, over N"}),
@@ -344,7 +358,7 @@ var Columns = []Column{
 		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
 	figureColumn("unaccounted B", everywhere, &Figure{Name: "unaccounted_bytes_per_instance", Row: RowInstances,
 		Title: "unaccounted bytes per instance", Unit: Bytes, Signed: true,
-		Obtained:   "the RSS growth that neither the Go heap, the off-heap memory, the runtime's metadata nor the C heap explains, over N",
+		Obtained:   "the RSS growth that neither the Go heap, the off-heap memory, the runtime's metadata, the goroutine stacks nor the C heap explains, over N",
 		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
 	figureColumn("RSS resolution B", inFiles, &Figure{Name: "rss_resolution_bytes_per_instance", Row: RowInstances,
 		Title: "RSS resolution per instance", Unit: Bytes, ZeroMeans: ZeroIsUnknown,
@@ -444,6 +458,13 @@ var Columns = []Column{
 	{Name: "allocs_depend_on_gomaxprocs", Label: "allocs depend on GOMAXPROCS", Unit: Text, Show: inFiles,
 		Throughput: func(r *ThroughputRow) Cell {
 			if r.CoresDependent {
+				return words("yes")
+			}
+			return words("")
+		}},
+	{Name: "allocs_depend_on_scheduling", Label: "allocs depend on scheduling", Unit: Text, Show: inFiles,
+		Throughput: func(r *ThroughputRow) Cell {
+			if r.SchedulingDependent {
 				return words("yes")
 			}
 			return words("")

@@ -11,10 +11,10 @@ import (
 )
 
 // The rows' JSON: encoding/json reads a missing or null float as 0, so
-// the reader decodes a file through a wire struct in which every figure
+// the reader decodes each row through a wire struct in which every figure
 // is a wireFigure (present, null, a number, or something else), built
-// from Figures with reflect.StructOf: one pass over the file, errors
-// positioned in it. Each row then records which figures its file lacked
+// from Figures with reflect.StructOf: one pass over the row, errors
+// positioned in the file. Each row then records which figures its file lacked
 // (figureState), and writing it leaves them out again, so that a figure
 // unknown in a file stays unknown through a rewrite.
 
@@ -86,14 +86,9 @@ func (f *wireFigureText) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// wireDoc is the wire struct of a results file: its plain type first
-// (embedded, so that its fields are the file's), then the rows as wire
-// rows, whose fields take the rows' JSON names.
+// wireDoc holds the wire structs of the rows of a results file.
 type wireDoc struct {
-	t               reflect.Type
-	instances, ops  *wireRow
-	instancesField  int
-	throughputField int
+	instances, ops *wireRow
 }
 
 // wireRow is the wire struct of one kind of row: its plain type first,
@@ -118,83 +113,51 @@ func newWireRow(kind RowKind, figure reflect.Type, plain reflect.Type, extra ...
 }
 
 func newWireDoc(figure reflect.Type) *wireDoc {
-	d := &wireDoc{
+	return &wireDoc{
 		instances: newWireRow(RowInstances, figure, reflect.TypeFor[plainResult](), reflect.TypeFor[resultLegacy]()),
 		ops:       newWireRow(RowThroughput, figure, reflect.TypeFor[plainThroughputRow]()),
 	}
-	d.t = reflect.StructOf([]reflect.StructField{
-		{Name: "Plain", Type: reflect.TypeFor[plainResults](), Anonymous: true},
-		{Name: "Instances", Type: reflect.SliceOf(d.instances.t), Tag: `json:"instances"`},
-		{Name: "Throughput", Type: reflect.SliceOf(d.ops.t), Tag: `json:"throughput"`},
-	})
-	d.instancesField, d.throughputField = 1, 2
-	return d
 }
 
-// wireDocs are the wire structs of a results file: without the texts of
+// wireDocs are the wire structs of the rows: without the texts of
 // figures that are not numbers, and with them.
 var wireDocs = sync.OnceValue(func() [2]*wireDoc {
 	return [2]*wireDoc{newWireDoc(reflect.TypeFor[wireFigure]()), newWireDoc(reflect.TypeFor[wireFigureText]())}
 })
 
-// decodeRows decodes a results file, recording in each row the figures
-// it lacks and those that are not numbers, and reading renamed fields
-// under their old names (cheap_bytes_per_instance, cheap_unavailable; a
-// slice row's slot_bytes, now array_slot_bytes_per_instance). Errors are
-// encoding/json's, positioned in data.
-func decodeRows(data []byte) (*Results, error) {
-	docs := wireDocs()
-	rs, bad, err := docs[0].decode(data)
-	if err != nil || !bad {
-		return rs, err
+// The reader (stream.go) decodes a file a row at a time: each row into
+// a new wire row of its kind (wireDoc.instances.t, wireDoc.ops.t), then
+// converts it, recording in the row the figures it lacks and those that
+// are not numbers, and reading renamed fields under their old names
+// (cheap_bytes_per_instance, cheap_unavailable; a slice row's slot_bytes,
+// now array_slot_bytes_per_instance). A row with a figure that is not a
+// number is decoded again through the text wire doc, for the message.
+
+// instanceRow sets r from the wire instance row wv; bad reports a figure
+// that is not a number.
+func (d *wireDoc) instanceRow(wv reflect.Value, r *Result) (bad bool) {
+	*r = Result(*wv.Field(0).Addr().Interface().(*plainResult))
+	bad = d.instances.figuresOf(wv, r)
+	legacy := wv.Field(1).Addr().Interface().(*resultLegacy)
+	if r.CHeapBytesPerInstance == nil {
+		r.CHeapBytesPerInstance = legacy.LegacyCHeap
 	}
-	// A figure is not a number: decode again for the texts that say so.
-	rs, _, err = docs[1].decode(data)
-	return rs, err
+	if r.CHeapUnavailable == "" {
+		r.CHeapUnavailable = legacy.LegacyCHeapUnavailable
+	}
+	if r.Layout == Slice && d.instances.state(wv, arraySlot()) == wireMissing {
+		// Before array_slot_bytes_per_instance, a slice row's
+		// slot_bytes held the backing array's slot over N.
+		r.ArraySlotBytesPerInstance, r.SlotBytes = r.SlotBytes, 0
+	}
+	return bad
 }
 
-// decode decodes data through d; bad reports a figure that is not a
-// number.
-func (d *wireDoc) decode(data []byte) (rs *Results, bad bool, err error) {
-	dv := reflect.New(d.t).Elem()
-	if err := json.Unmarshal(data, dv.Addr().Interface()); err != nil {
-		return nil, false, err
-	}
-	rs = (*Results)(dv.Field(0).Addr().Interface().(*plainResults))
-	copied := *rs
-	rs = &copied
-	rs.Instances, rs.Throughput = nil, nil
-	if in := dv.Field(d.instancesField); !in.IsNil() {
-		rs.Instances = make([]Result, in.Len())
-		for i := range rs.Instances {
-			wv := in.Index(i)
-			r := &rs.Instances[i]
-			*r = Result(*wv.Field(0).Addr().Interface().(*plainResult))
-			bad = d.instances.figuresOf(wv, r) || bad
-			legacy := wv.Field(1).Addr().Interface().(*resultLegacy)
-			if r.CHeapBytesPerInstance == nil {
-				r.CHeapBytesPerInstance = legacy.LegacyCHeap
-			}
-			if r.CHeapUnavailable == "" {
-				r.CHeapUnavailable = legacy.LegacyCHeapUnavailable
-			}
-			if r.Layout == Slice && d.instances.state(wv, arraySlot()) == wireMissing {
-				// Before array_slot_bytes_per_instance, a slice row's
-				// slot_bytes held the backing array's slot over N.
-				r.ArraySlotBytesPerInstance, r.SlotBytes = r.SlotBytes, 0
-			}
-		}
-	}
-	if ops := dv.Field(d.throughputField); !ops.IsNil() {
-		rs.Throughput = make([]ThroughputRow, ops.Len())
-		for i := range rs.Throughput {
-			wv := ops.Index(i)
-			t := &rs.Throughput[i]
-			*t = ThroughputRow(*wv.Field(0).Addr().Interface().(*plainThroughputRow))
-			bad = d.ops.figuresOf(wv, t) || bad
-		}
-	}
-	return rs, bad, nil
+// opRow sets t from the wire throughput row wv; bad reports a figure
+// that is not a number.
+func (d *wireDoc) opRow(wv reflect.Value, t *ThroughputRow) (bad bool) {
+	*t = ThroughputRow(*wv.Field(0).Addr().Interface().(*plainThroughputRow))
+	return d.ops.figuresOf(wv, t)
 }
 
 // wireFigureAt returns the figure f of the wire row wv.

@@ -182,7 +182,37 @@ func (p Param) compare(q Param) int {
 	if errx == nil && erry == nil {
 		return cmp.Compare(x, y)
 	}
-	return strings.Compare(pv, qv)
+	return naturalCompare(pv, qv)
+}
+
+// naturalCompare orders two values with their runs of digits compared as
+// numbers: set=ML-KEM-512 before set=ML-KEM-768 before set=ML-KEM-1024.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			x, y := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(x), len(y)), strings.Compare(x, y)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digits is the length of the run of ASCII digits s starts with.
+func digits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // HasSchemeMismatch reports whether k has a scheme although its type has

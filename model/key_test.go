@@ -83,3 +83,15 @@ func TestParamCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestParamNaturalOrder orders parameter sets by their numbers, as the
+// standards list them.
+func TestParamNaturalOrder(t *testing.T) {
+	want := []Param{"set=ML-KEM-512", "set=ML-KEM-768", "set=ML-KEM-1024", "set=SLH-DSA-SHA2-128f", "set=SLH-DSA-SHA2-128s", "set=SLH-DSA-SHAKE-128f"}
+	got := slices.Clone(want)
+	slices.Reverse(got)
+	slices.SortFunc(got, func(a, b Param) int { return a.compare(b) })
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -1,13 +1,11 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strconv"
@@ -90,58 +88,46 @@ func (e *InvalidError) Error() string {
 func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
 // ResultsReader reads results files: bounded (the size is checked while
-// reading) and validated at load, the way pprof's profile.CheckValid
-// validates a profile. The zero value reads up to DefaultMaxResultsBytes.
+// reading, the rows while decoding, one row at a time) and validated at
+// load, the way pprof's profile.CheckValid validates a profile. The zero
+// value reads up to DefaultMaxResultsBytes and DefaultMaxRows.
 type ResultsReader struct {
 	// MaxBytes is the largest file read; 0 means DefaultMaxResultsBytes.
 	MaxBytes int64
+	// MaxRows is the most rows read (see DefaultMaxRows); 0 means
+	// DefaultMaxRows.
+	MaxRows int
 }
 
 // ReadFile reads, bounds and validates the results file at path. Errors
-// name the file; a file past the limit wraps ErrTooLarge, one that is not
-// a results file ErrNotResults, one that breaks the schema's rules is an
-// *InvalidError. The returned Results is the caller's.
+// name the file; a file past the byte limit wraps ErrTooLarge, one past
+// the row limit ErrTooManyRows, one that is not a results file
+// ErrNotResults, one that breaks the schema's rules is an *InvalidError.
+// The returned Results is the caller's.
 func (rd ResultsReader) ReadFile(path string) (*Results, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading results: %w", err)
-	}
-	defer f.Close()
-	return rd.Read(f, path)
+	return rd.ReadFileContext(context.Background(), path)
 }
 
 // Read reads, bounds and validates a results file from r; name names it
 // in errors (as ReadFile's path does).
 func (rd ResultsReader) Read(r io.Reader, name string) (*Results, error) {
-	limit := rd.MaxBytes
-	if limit <= 0 {
-		limit = DefaultMaxResultsBytes
-	}
-	data, err := readlimit.ReadAll(r, limit)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", readingResults(name), err)
-	}
-	return DecodeResults(data, name)
+	return rd.ReadContext(context.Background(), r, name)
 }
 
-// DecodeResults decodes and validates a results file held in data; name
-// names it in errors. Unknown fields are allowed (later versions add
+// decodedResults checks and converts a results file as decoded (see
+// DecodeResults); name names it in errors. Unknown fields are allowed (later versions add
 // fields), and fields renamed since are read under their old names
 // (cheap_bytes_per_instance, cheap_unavailable; a slice row's slot_bytes,
 // now array_slot_bytes_per_instance; a site's slot_bytes, now
 // slot_sizes). Each row records the figures the file lacks (missing or
 // null): they are unknown, never 0 (see Figure). Keys are normalized: an
 // operation of a type with a scheme, written before operations carried
-// one, gets the type's default scheme. A wrong or missing schema,
-// trailing data or a truncated file wraps ErrNotResults; a file that
-// breaks the schema's rules (Results.Validate: a Required figure missing
-// or null, a figure that is not a number or out of its range, ...) is an
-// *InvalidError. The returned Results does not retain data.
-func DecodeResults(data []byte, name string) (*Results, error) {
-	rs, err := decodeRows(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %s", readingResults(name), ErrNotResults, jsonError(data, err))
-	}
+// one, gets the type's default scheme. A wrong or missing schema wraps
+// ErrNotResults; a file that breaks the schema's rules (Results.Validate:
+// a Required figure missing or null, a figure that is not a number or out
+// of its range, ...) is an *InvalidError. The returned Results does not
+// retain data.
+func decodedResults(rs *Results, name string) (*Results, error) {
 	if rs.Schema != Schema {
 		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, rs.Schema, Schema)
 	}
@@ -451,8 +437,14 @@ func (rs *Results) problems() []Problem {
 		}
 		c.attributed(&r.Measurement)
 		for j, s := range r.Sites {
-			c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
-			c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
+			// What no site explains may be less than nothing (objects
+			// live before the build that it freed).
+			check := c.nonNegative
+			if s.Function == UnattributedSite {
+				check = c.finite
+			}
+			check(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
+			check(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
 		}
 		if sw := r.Sweep; sw != nil {
 			for j, p := range sw.Points {
@@ -518,6 +510,9 @@ func (rs *Results) problems() []Problem {
 	for i, t := range rs.Tradeoff {
 		c.at(fmt.Sprintf("tradeoff[%d]", i), string(t.Type))
 		checkName(c, "type", t.Type, Types, true)
+		if err := t.Param.Check(); err != nil {
+			c.add("%v", err)
+		}
 		for _, o := range t.Ops {
 			checkName(c, "op", o.Op, Ops, true)
 		}
@@ -553,8 +548,9 @@ func (rs *Results) problems() []Problem {
 }
 
 // checkOpCost checks a row's allocation sites: each names its function
-// and allocates a non-negative, finite amount; sites come with the number
-// of calls they were profiled over.
+// and allocates a non-negative, finite amount (what no site explains,
+// UnattributedSite, a finite one); sites come with the number of calls
+// they were profiled over.
 func (c *checker) checkOpCost(o *OpCost) {
 	if o.SitesCalls < 0 {
 		c.add("sites_calls is %d, want a non-negative number", o.SitesCalls)
@@ -569,8 +565,12 @@ func (c *checker) checkOpCost(o *OpCost) {
 		if st.Line < 0 {
 			c.add("sites[%d].line is %d, want a non-negative number", j, st.Line)
 		}
-		c.nonNegative(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
-		c.nonNegative(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
+		check := c.nonNegative
+		if st.Function == UnattributedSite {
+			check = c.finite // what the sites leave of B/op, more or less
+		}
+		check(fmt.Sprintf("sites[%d].bytes_per_op", j), st.BytesPerOp)
+		check(fmt.Sprintf("sites[%d].allocs_per_op", j), st.AllocsPerOp)
 	}
 }
 
@@ -648,38 +648,6 @@ func fmtFloat(v float64) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// jsonError turns a decoding error into "LINE:COL: message", with field
-// paths as in the file.
-func jsonError(data []byte, err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		if se.Offset >= int64(len(data)) && strings.Contains(se.Error(), "unexpected end") {
-			return "truncated JSON"
-		}
-		return position(data, se.Offset) + ": " + strings.TrimPrefix(se.Error(), "json: ")
-	case errors.As(err, &te):
-		field := te.Field
-		for _, embedded := range []string{"Plain.", "Results.", "Result.", "ThroughputRow.", "Measurement.", "Timing.", "Key.", "Why."} {
-			field = strings.ReplaceAll(field, embedded, "")
-		}
-		return fmt.Sprintf("%s: %s is a %s, want %s", position(data, te.Offset), field, te.Value, jsonKind(te.Type))
-	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "truncated JSON"
-	}
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-// position renders a byte offset as line:column (1-based).
-func position(data []byte, off int64) string {
-	off = min(off, int64(len(data)))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - int64(bytes.LastIndexByte(data[:off], '\n'))
-	return fmt.Sprintf("%d:%d", line, col)
 }
 
 func jsonKind(t reflect.Type) string {

@@ -1,9 +1,12 @@
 package model
 
 import (
+	"bufio"
 	"encoding/json"
 	"io"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -49,13 +52,19 @@ type Result struct {
 	figures figureState
 }
 
+// BytesPerInstanceDefinition says what bytes_per_instance is, in the one
+// text the engine's documentation, the help and the method print.
+const BytesPerInstanceDefinition = `Bytes per instance are what N instances keep on the Go heap, over N: the growth of the live heap (read after a collection) while they are built, whoever allocated it (the constructor, or worker goroutines it hands work to), less the harness's holder and less the objects the runtime allocates for its own bookkeeping (the wait records of blocked channel operations and semaphores, goroutine and thread descriptors: anything allocated below runtime.acquireSudog, runtime.newproc1, runtime.malg, runtime.allocm and their kind). ` +
+	`Objects that were live before the build do not count, even where the instances then hold them (a pool filled earlier, a slice grown by the warm-up); growth shared among the instances (a table they all append to) counts, amortized over N. A timer or channel an instance holds is the instance's. ` +
+	`The figure is the sum of the allocation sites', each the allocating function and line; what no site explains is a site of its own, (unattributed). Goroutine stacks (stack_bytes_per_instance) and finalizer and cleanup records (offheap_bytes_per_instance) are outside the Go heap and not in it.`
+
 // Measurement is what the engine measures of one case: domain-free
 // numbers. Sizes are in bytes, per instance unless the name says otherwise.
 type Measurement struct {
 	N int `json:"n"`
 
-	// BytesPerInstance is the Go heap kept alive per instance, from the heap
-	// profile at MemProfileRate 1, the holder excluded.
+	// BytesPerInstance is the Go heap N instances keep, per instance:
+	// BytesPerInstanceDefinition says what counts. It is the sum of Sites.
 	BytesPerInstance float64 `json:"bytes_per_instance"`
 	// AllocsPerInstance is the number of live heap objects per instance.
 	AllocsPerInstance float64 `json:"allocs_per_instance"`
@@ -68,14 +77,15 @@ type Measurement struct {
 	// ArraySlotBytesPerInstance is the slot of the slice layout's backing
 	// array divided by N; 0 for the other layouts.
 	ArraySlotBytesPerInstance float64 `json:"array_slot_bytes_per_instance,omitempty"`
-	// OffheapBytesPerInstance is runtime memory outside the heap (finalizer
-	// and cleanup records: runtime.MemStats.OtherSys) per instance,
-	// measured with profiling off, so the profiler's own records are not
-	// in it. The runtime maps this memory in chunks of 256 KiB:
-	// OffheapResolution says how far from the truth the figure can be.
+	// OffheapBytesPerInstance is runtime memory outside the heap that the
+	// instances keep, per instance: their finalizer and cleanup records,
+	// counted (the runtime's finalizer and cleanup metrics move by them
+	// when the instances are dropped) and multiplied by the record's size.
 	OffheapBytesPerInstance float64 `json:"offheap_bytes_per_instance"`
-	// OffheapResolution is 512 KiB / N (two chunks: the figure is the
-	// difference of two readings): the off-heap figure's resolution.
+	// OffheapResolution is the off-heap figure's resolution: 0 for the
+	// counted records (exact); 512 KiB / N in files written before they
+	// were counted, when the figure was the difference of two readings of
+	// runtime.MemStats.OtherSys, which grows in chunks of 256 KiB.
 	OffheapResolution float64 `json:"offheap_resolution_bytes_per_instance"`
 	// RuntimeMetadataBytesPerInstance is the heap's own metadata (span,
 	// mcache, profiling-bucket and GC records) that grew with the
@@ -94,8 +104,9 @@ type Measurement struct {
 	// RSSBytesPerInstance is the resident-set growth per instance.
 	RSSBytesPerInstance float64 `json:"rss_bytes_per_instance"`
 	// UnaccountedBytesPerInstance is the RSS growth that neither the Go heap
-	// (HeapAlloc delta, holder included), the off-heap runtime memory, the
-	// runtime's metadata nor the C heap explains. RSSResolution says how
+	// (HeapAlloc delta, holder included), the runtime's memory outside it
+	// (MemStats.OtherSys), the runtime's metadata, the goroutine stacks nor
+	// the C heap explains. RSSResolution says how
 	// far from the truth it can be.
 	UnaccountedBytesPerInstance float64 `json:"unaccounted_bytes_per_instance"`
 	// RSSResolution is the resolution of RSSBytesPerInstance and
@@ -109,6 +120,29 @@ type Measurement struct {
 	// cannot be read, and in files written before it was recorded; the
 	// JSON field is then absent.
 	RSSResolution float64 `json:"rss_resolution_bytes_per_instance,omitempty"`
+
+	// StackBytesPerInstance is the goroutine stacks the instances keep
+	// alive (goroutines they started that run as long as they live), per
+	// instance: the growth of runtime.MemStats.StackInuse across their
+	// build, read after a collection. Stacks are outside the Go heap and
+	// not in BytesPerInstance. StackResolution says how far from the truth
+	// it can be.
+	StackBytesPerInstance float64 `json:"stack_bytes_per_instance"`
+	// StackResolution is the stack figure's resolution: one span of
+	// stacks, the stacks the runtime keeps with exited goroutines for new
+	// ones to reuse (up to 63 per P, of the starting size), and the two
+	// stacks of each thread the runtime started meanwhile, over N. 0 in
+	// files written before the figure.
+	StackResolution float64 `json:"stack_resolution_bytes_per_instance,omitempty"`
+	// HeapResolution is how far BytesPerInstance can be from what the N
+	// instances keep: 0 when it is exact (its sites come from a heap
+	// profile of all N, or were extended to N from fewer and a sampled
+	// profile of all N shows no site beyond theirs); otherwise the part
+	// of the live heap of the N instances that the runtime's own records
+	// and the threads it started meanwhile may take (the site that grows
+	// with N takes the rest of that live heap), over N. Absent (0) in
+	// files written before it was recorded.
+	HeapResolution float64 `json:"heap_resolution_bytes_per_instance,omitempty"`
 
 	// The collector's share: what the instances cost the garbage
 	// collector on every cycle (see memprof's GC pass).
@@ -201,7 +235,17 @@ type Measurement struct {
 	BuildNs float64 `json:"build_ns,omitempty"`
 }
 
-// Site is one allocation site inside the instance constructor.
+// UnattributedSite is the Function of the site row that holds what the
+// instances keep that no allocation site explains (a site of an
+// instances' or an operation's sites): in a measurement in a process
+// shared with other code, what was allocated outside the constructor's
+// frames (on worker goroutines, or by other code); in a process of its
+// own, objects that were live before the build and were freed during it.
+// Its figures may be negative.
+const UnattributedSite = "(unattributed)"
+
+// Site is one allocation site of the instances: where they allocate what
+// they keep (see BytesPerInstanceDefinition), or UnattributedSite.
 type Site struct {
 	Function          string  `json:"function"`
 	File              string  `json:"file,omitempty"`
@@ -281,6 +325,12 @@ type OpCost struct {
 	// GOMAXPROCS, or splits its work in as many tasks): its B/op, allocs/op
 	// and sites hold for the GOMAXPROCS recorded in Env only.
 	CoresDependent bool `json:"allocs_depend_on_gomaxprocs,omitempty"`
+	// SchedulingDependent says that what one call allocates varies from
+	// call to call with how its goroutines are scheduled (three repeats of
+	// the profiled calls did not agree within 2% of their bytes per call
+	// at first): its sites come from more calls, until they did or the
+	// time allowed for them ran out.
+	SchedulingDependent bool `json:"allocs_depend_on_scheduling,omitempty"`
 }
 
 // OpSite is one allocation site of an operation: the allocating function
@@ -402,14 +452,87 @@ func (e Env) Measured() (time.Time, bool) {
 	return t, err == nil && e.Time != ""
 }
 
-// WriteJSON writes rs as indented JSON, setting its schema if empty.
+// WriteJSON writes rs as indented JSON, setting its schema if empty. It
+// writes what encoding/json's indenting Encoder writes of rs, a row at a
+// time: no more than one row's text is held, whatever the rows.
 func (rs *Results) WriteJSON(w io.Writer) error {
 	if rs.Schema == "" {
 		rs.Schema = Schema
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rs)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := writeIndented(bw, reflect.ValueOf(rs).Elem()); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// isEmptyValue reports whether omitempty leaves v out, as encoding/json
+// decides it.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// writeIndented writes the struct v as json.Encoder with SetIndent("",
+// "  ") does, each element of a list field marshalled on its own.
+func writeIndented(w *bufio.Writer, v reflect.Value) error {
+	w.WriteString("{")
+	first := true
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		fv := v.Field(i)
+		if name == "-" || !f.IsExported() || (opts == "omitempty" && isEmptyValue(fv)) {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		key, err := json.Marshal(name)
+		if err != nil {
+			return err
+		}
+		w.WriteString("\n  ")
+		w.Write(key)
+		w.WriteString(": ")
+		if fv.Kind() == reflect.Slice && fv.Len() > 0 {
+			w.WriteString("[")
+			for j := range fv.Len() {
+				b, err := json.MarshalIndent(fv.Index(j).Interface(), "    ", "  ")
+				if err != nil {
+					return err
+				}
+				if j > 0 {
+					w.WriteString(",")
+				}
+				w.WriteString("\n    ")
+				w.Write(b)
+			}
+			w.WriteString("\n  ]")
+			continue
+		}
+		b, err := json.MarshalIndent(fv.Interface(), "  ", "  ")
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	}
+	if !first {
+		w.WriteString("\n")
+	}
+	_, err := w.WriteString("}\n")
+	return err
 }
 
 // Sort orders every list of rs by the one ordering of keys (Compare),

@@ -46,11 +46,27 @@ type TradeoffRow struct {
 	Pareto bool `json:"pareto"`
 }
 
-// Tradeoff is the trade-off table of one type.
+// Tradeoff is the trade-off table of one type, or of one parameter set
+// of a type whose instances are measured at several (Param: set=ML-DSA-65
+// compares only that set's keys, and the uses timed at that set).
 type Tradeoff struct {
-	Type Type          `json:"type"`
-	Ops  []TradeoffOp  `json:"ops"`
-	Rows []TradeoffRow `json:"rows"`
+	Type  Type  `json:"type"`
+	Param Param `json:"param,omitempty"`
+	// OpsOf, when set, is the type whose operations are the columns, for
+	// a table whose rows are a structure holding points of that type (a
+	// Groth16VerifyingKey's G2 points, used by BN254G2's pairing check);
+	// empty when the operations are Type's own.
+	OpsOf Type          `json:"ops_of,omitempty"`
+	Ops   []TradeoffOp  `json:"ops"`
+	Rows  []TradeoffRow `json:"rows"`
+}
+
+// OpType is the type whose operations are t's columns: OpsOf, or Type.
+func (t Tradeoff) OpType() Type {
+	if t.OpsOf != "" {
+		return t.OpsOf
+	}
+	return t.Type
 }
 
 // scanBytesPerInstance is the collector's scan bytes per instance of r,
@@ -63,19 +79,54 @@ func scanBytesPerInstance(r *Result) *float64 {
 	return &v
 }
 
-// Tradeoffs returns the trade-off table of each type of rs that has both
-// measured instances and operations timed from at least two of its
-// representations, in the order of the vocabulary. rs is not modified;
-// the result shares nothing with it.
+// Tradeoffs returns the trade-off table of each type of rs (of each of
+// its parameter sets, see TradeoffsOf) that has both measured instances
+// and operations timed from at least two of its representations, in the
+// order of the vocabulary. rs is not modified; the result shares nothing
+// with it.
 func Tradeoffs(rs *Results) []Tradeoff {
 	var out []Tradeoff
 	for _, typ := range tradeoffTypes(rs) {
-		if t, ok := TradeoffOf(rs, typ); ok {
+		out = append(out, TradeoffsOf(rs, typ)...)
+	}
+	return out
+}
+
+// TradeoffsOf returns the trade-off tables of typ: one per parameter set
+// of its measured instances (set=ML-DSA-65: the rows and columns of a
+// table are that set's alone), in the order of the sets; for a type
+// measured without parameter sets, its one table.
+func TradeoffsOf(rs *Results, typ Type) []Tradeoff {
+	var out []Tradeoff
+	for _, p := range instanceParams(rs, typ) {
+		if t, ok := TradeoffAt(rs, typ, p); ok {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// instanceParams returns the parameter sets of typ's measured instances,
+// each once, in the order of keys; [""] for a type measured without
+// parameter sets (other parameters, a population, do not split a table).
+func instanceParams(rs *Results, typ Type) []Param {
+	var ps []Param
+	for _, r := range rs.Instances {
+		if r.Type == typ && r.Error == "" && r.Param.IsSet() && !slices.Contains(ps, r.Param) {
+			ps = append(ps, r.Param)
+		}
+	}
+	if len(ps) == 0 {
+		return []Param{""}
+	}
+	slices.SortFunc(ps, func(a, b Param) int { return a.compare(b) })
+	return ps
+}
+
+// IsSet reports whether p names a parameter set (set=ML-KEM-768), which
+// tells apart objects of different sizes and strengths rather than a
+// setting of one measurement.
+func (p Param) IsSet() bool { name, _ := p.Split(); return name == "set" }
 
 func tradeoffTypes(rs *Results) []Type {
 	var types []Type
@@ -88,18 +139,51 @@ func tradeoffTypes(rs *Results) []Type {
 	return types
 }
 
-// TradeoffOf returns the trade-off table of typ, and false when typ has
-// no measured instance or no operation timed from two of its
-// representations that were measured. Its rows are the measured
-// representations timed at one of its columns at least.
+// TradeoffOf returns the first trade-off table of typ (TradeoffsOf): its
+// only one for a type measured without parameters. It returns false when
+// typ has no measured instance or no operation timed from two of its
+// representations that were measured.
 func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
-	t := Tradeoff{Type: typ}
+	if ts := TradeoffsOf(rs, typ); len(ts) > 0 {
+		return ts[0], true
+	}
+	return Tradeoff{Type: typ}, false
+}
+
+// TradeoffAt returns the trade-off table of typ's instances of the
+// parameter set param ("" for all of typ's instances), and false when
+// there is none (see TradeoffOf). With a set, its columns are the
+// operations timed at that same set; without one, every operation of the
+// type (a column then keeps the operation's own parameter, such as a
+// number of tasks). Its rows are the measured representations timed at one
+// of its columns at least.
+func TradeoffAt(rs *Results, typ Type, param Param) (Tradeoff, bool) {
+	return tradeoff(rs, typ, typ, param, nil)
+}
+
+// TradeoffAcross is TradeoffOf with the rows from the instances of typ
+// and the columns from the operations of opsOf, matched by library and
+// representation, and only those of ops when any are given: the
+// trade-off of a structure whose representations are those of the points
+// it holds (a verifying key plain or prepared, against the pairing check
+// from affine or prepared G2 points).
+func TradeoffAcross(rs *Results, typ, opsOf Type, ops ...Op) (Tradeoff, bool) {
+	return tradeoff(rs, typ, opsOf, "", ops)
+}
+
+// tradeoff is TradeoffAt's and TradeoffAcross's table: typ's rows (of
+// param, when set) against the operations of opsOf (only ops, when any).
+func tradeoff(rs *Results, typ, opsOf Type, param Param, ops []Op) (Tradeoff, bool) {
+	t := Tradeoff{Type: typ, Param: param}
+	if opsOf != typ {
+		t.OpsOf = opsOf
+	}
 	// The rows: the measured instances, one per library and
 	// representation (the pointer layout where there are several).
 	at := map[[2]string]int{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
-		if r.Type != typ || r.Error != "" {
+		if r.Type != typ || r.Error != "" || (param != "" && r.Param != param) {
 			continue
 		}
 		k := [2]string{string(r.Lib), string(r.Repr)}
@@ -122,10 +206,13 @@ func TradeoffOf(rs *Results, typ Type) (Tradeoff, bool) {
 	times := map[TradeoffOp]map[[2]string]float64{}
 	for _, tr := range rs.Throughput {
 		k := [2]string{string(tr.Lib), string(tr.Repr)}
-		if _, ok := at[k]; !ok || tr.Type != typ || tr.Error != "" || tr.NsPerOpMedian <= 0 {
+		if _, ok := at[k]; !ok || tr.Type != opsOf || tr.Error != "" || tr.NsPerOpMedian <= 0 || (param != "" && tr.Param != param) || (len(ops) > 0 && !slices.Contains(ops, tr.Op)) {
 			continue
 		}
 		c := TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}
+		if param != "" {
+			c.Param = ""
+		}
 		if !slices.Contains(reprsOf[c], tr.Repr) {
 			reprsOf[c] = append(reprsOf[c], tr.Repr)
 		}
@@ -212,4 +299,31 @@ func dominates(a, b []float64) bool {
 		}
 	}
 	return better
+}
+
+// InstanceParams returns the parameter sets typ's measured instances were
+// measured at, in order ([""] for a type without sets): the tables
+// TradeoffsOf makes.
+func InstanceParams(rs *Results, typ Type) []Param { return instanceParams(rs, typ) }
+
+// AtParam returns the results of typ measured with the parameter p alone:
+// its instances and operations of that parameter, with the parameter taken
+// off, so that what reads one type's rows (a review's trade-off sentence)
+// reads one parameter set's as it reads a type's. The rows are copies;
+// rs is not modified.
+func AtParam(rs *Results, typ Type, p Param) *Results {
+	out := &Results{Schema: rs.Schema, Env: rs.Env}
+	for _, r := range rs.Instances {
+		if r.Type == typ && r.Param == p {
+			r.Param = ""
+			out.Instances = append(out.Instances, r)
+		}
+	}
+	for _, tr := range rs.Throughput {
+		if tr.Type == typ && tr.Param == p {
+			tr.Param = ""
+			out.Throughput = append(out.Throughput, tr)
+		}
+	}
+	return out
 }

@@ -110,3 +110,99 @@ func TestDominates(t *testing.T) {
 		}
 	}
 }
+
+// TestTradeoffAcross: a structure's rows (a verifying key plain or
+// prepared) against the operations of the type of the points it holds,
+// matched by library and representation, with only the operations asked
+// for as columns.
+func TestTradeoffAcross(t *testing.T) {
+	key := func(lib Lib, repr Repr, b float64) Result {
+		return Result{Key: Key{Type: Groth16VerifyingKey, Lib: lib, Repr: repr, Layout: Pointer}, Measurement: Measurement{N: 1000, BytesPerInstance: b}}
+	}
+	op := func(lib Lib, repr Repr, o Op, ns float64) ThroughputRow {
+		return ThroughputRow{Key: Key{Type: BN254G2, Lib: lib, Repr: repr, Op: o, Batch: 1}, Timing: Timing{NsPerOpMedian: ns}}
+	}
+	rs := &Results{
+		Instances: []Result{key(Gnark, Affine, 448), key(Gnark, Prepared, 40960), key(BN256Cloudflare, Decoded, 928)},
+		Throughput: []ThroughputRow{
+			op(Gnark, Affine, PairingCheck, 800e3), op(Gnark, Prepared, PairingCheck, 600e3), op(BN256Cloudflare, Decoded, PairingCheck, 3e6),
+			op(Gnark, Affine, Add, 5e3), op(BN256Cloudflare, Decoded, Add, 6e3), // a column unless only pairing-check is asked for
+			{Key: Key{Type: BN254G1, Lib: Gnark, Repr: Affine, Op: PairingCheck, Batch: 1}, Timing: Timing{NsPerOpMedian: 1}}, // another type: ignored
+		},
+	}
+	tr, ok := TradeoffAcross(rs, Groth16VerifyingKey, BN254G2, PairingCheck)
+	if !ok {
+		t.Fatal("got no trade-off")
+	}
+	if tr.Type != Groth16VerifyingKey || tr.OpsOf != BN254G2 || tr.OpType() != BN254G2 {
+		t.Errorf("got type %s, ops of %s, want %s of %s", tr.Type, tr.OpsOf, Groth16VerifyingKey, BN254G2)
+	}
+	if len(tr.Ops) != 1 || tr.Ops[0].Op != PairingCheck {
+		t.Errorf("got columns %v, want the pairing check alone", tr.Ops)
+	}
+	var got []string
+	for _, r := range tr.Rows {
+		got = append(got, fmt.Sprintf("%s/%s %.0f %.0f %v", r.Lib, r.Repr, r.BytesPerInstance, *r.NsPerUse[0], r.Pareto))
+	}
+	want := []string{"gnark/affine 448 800000 true", "gnark/prepared 40960 600000 true", "bn256-cloudflare/decoded 928 3000000 false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got rows %v, want %v", got, want)
+	}
+	if all, _ := TradeoffAcross(rs, Groth16VerifyingKey, BN254G2); len(all.Ops) != 2 {
+		t.Errorf("without an operation asked for: got %d columns, want 2 (add and pairing-check)", len(all.Ops))
+	}
+	if same, _ := TradeoffOf(rs, Groth16VerifyingKey); same.OpsOf != "" || len(same.Ops) != 0 {
+		t.Errorf("TradeoffOf the key's own operations: got %+v, want none", same)
+	}
+}
+
+// TestTradeoffsOfParams builds a type measured at two parameter sets by two
+// libraries: each set gets its own table, whose rows are that set's
+// instances and whose columns are the operations timed at that set, so
+// that ML-DSA-44's keys are never compared with ML-DSA-87's.
+func TestTradeoffsOfParams(t *testing.T) {
+	inst := func(lib Lib, repr Repr, set Param, b float64) Result {
+		return Result{Key: Key{Type: MLDSAPublicKey, Lib: lib, Repr: repr, Layout: Pointer, Param: set}, Measurement: Measurement{N: 100, BytesPerInstance: b}}
+	}
+	op := func(lib Lib, repr Repr, set Param, ns float64) ThroughputRow {
+		return ThroughputRow{Key: Key{Type: MLDSAPublicKey, Lib: lib, Repr: repr, Op: Verify, Batch: 1, Param: set}, Timing: Timing{NsPerOpMedian: ns}}
+	}
+	const small, large Param = "set=ML-DSA-44", "set=ML-DSA-87"
+	rs := &Results{
+		Instances: []Result{
+			inst(Circl, Packed, large, 2592), inst(Circl, Parsed, large, 70000), inst(FilippoMLDSA, Parsed, large, 2720),
+			inst(Circl, Packed, small, 1312), inst(Circl, Parsed, small, 40000),
+		},
+		Throughput: []ThroughputRow{
+			op(Circl, Packed, large, 900), op(Circl, Parsed, large, 300), op(FilippoMLDSA, Parsed, large, 400),
+			op(Circl, Packed, small, 500), op(Circl, Parsed, small, 200),
+			op(FilippoMLDSA, Packed, small, 100), // no instance row of its own set: not a row
+		},
+	}
+	ts := TradeoffsOf(rs, MLDSAPublicKey)
+	if len(ts) != 2 || ts[0].Param != small || ts[1].Param != large {
+		t.Fatalf("got %d tables %+v, want one for %s then one for %s", len(ts), ts, small, large)
+	}
+	for _, tc := range []struct {
+		tr    Tradeoff
+		bytes []float64
+		ns    []float64
+	}{
+		{ts[0], []float64{1312, 40000}, []float64{500, 200}},
+		{ts[1], []float64{2592, 70000, 2720}, []float64{900, 300, 400}},
+	} {
+		if len(tc.tr.Ops) != 1 || tc.tr.Ops[0] != (TradeoffOp{Op: Verify, Batch: 1}) {
+			t.Errorf("%s: got columns %+v, want verify alone, without the set (the table's)", tc.tr.Param, tc.tr.Ops)
+		}
+		var bytes, ns []float64
+		for _, r := range tc.tr.Rows {
+			bytes, ns = append(bytes, r.BytesPerInstance), append(ns, *r.NsPerUse[0])
+		}
+		if !slices.Equal(bytes, tc.bytes) || !slices.Equal(ns, tc.ns) {
+			t.Errorf("%s: got bytes %v, times %v; want %v, %v", tc.tr.Param, bytes, ns, tc.bytes, tc.ns)
+		}
+	}
+	if got := Tradeoffs(rs); len(got) != 2 {
+		t.Errorf("Tradeoffs: got %d tables, want 2", len(got))
+	}
+}

@@ -235,6 +235,32 @@ const (
 	MSM              Op = "msm"                // multi-scalar multiplication: the sum of scalar·point over many points
 )
 
+// The operations of the BN254 points (EIP-196/197), which a family's row
+// lists where they apply: the precompiles' addition and scalar
+// multiplication, and the conversions between a library's point and the
+// 64- and 128-byte encodings with their checks.
+const (
+	Add       Op = "add"        // add two points
+	ScalarMul Op = "scalar-mul" // multiply a point by a scalar
+	Marshal   Op = "marshal"    // encode a point to the EIP-196/197 encoding (x‖y, big-endian)
+	Unmarshal Op = "unmarshal"  // decode an encoding with the library's checks (coordinates below the modulus, on the curve, in the subgroup)
+)
+
+// The operations of the post-quantum keys (ML-KEM, ML-DSA, SLH-DSA). An
+// operation's Repr is the form its input is in: keygen starts from the
+// seed, parse from the packed encoding, pack and to-seed from the parsed
+// object; encapsulate, decapsulate, sign and verify from every form the
+// library keeps, the conversions to the parsed object included in the
+// timed call.
+const (
+	KeyGen      Op = "keygen"      // expand a seed into the library's key (FIPS 203, 204, 205 key generation)
+	Parse       Op = "parse"       // decode the packed encoding of the standard into the library's object, with its checks
+	Pack        Op = "pack"        // encode the library's object into the packed encoding of the standard
+	ToSeed      Op = "to-seed"     // return the seed a parsed key was expanded from
+	Encapsulate Op = "encapsulate" // make a shared key and its ciphertext for an encapsulation key (deterministic randomness)
+	Decapsulate Op = "decapsulate" // recover the shared key of a ciphertext
+)
+
 // Prepared is the representation of a G2 point kept with its Miller-loop
 // lines precomputed (gnark-crypto's PrecomputeLines): memory bought for
 // the speed of pairings with a fixed point.
@@ -256,6 +282,26 @@ const (
 	Parsed Repr = "parsed"
 )
 
+// The forms of the SenderCache scenario that the names above do not give
+// (map-pointer keeps its meaning: a map to a pointer to the library's
+// public key).
+const (
+	MapAddress Repr = "map-address" // map[[32]byte][20]byte: the sender's address by transaction hash, pointer-free
+	SigCache   Repr = "sigcache"    // go-ethereum's per-transaction form: each sender in a sigCache behind an atomic.Pointer
+)
+
+// The operations of the secp256k1 family beyond sign, verify, compress,
+// serialize and decompress (which keep their meaning for its public keys).
+const (
+	Recover        Op = "recover"         // recover the public key from a hash and an R‖S‖V signature (ecrecover)
+	RecoverAddress Op = "recover-address" // recover the signer's address, as the ecRecover precompile does
+	ToAddress      Op = "to-address"      // derive a public key's 20-byte Ethereum address
+	// Convert makes the representation its key's parameter names (to=der)
+	// from the row's: a signature from DER to R‖S, a secret key from its
+	// bytes to the library's object.
+	Convert Op = "convert"
+)
+
 // The vocabulary, in the order tables list it. Names outside these lists
 // sort after those in them. Types, Libs and Ops are the families' (the
 // table in family.go), family by family, so that the rows of a family are
@@ -263,7 +309,7 @@ const (
 var (
 	Types   = union(func(f family) []Type { return f.types })
 	Libs    = union(func(f family) []Lib { return f.libs })
-	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed}
+	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed, MapAddress, SigCache}
 	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
 	Ops     = union(func(f family) []Op { return f.ops })

@@ -48,11 +48,14 @@ func profileSites(ctx context.Context, rows []model.ThroughputRow, ops []suites.
 	}
 	ev.send(Event{Kind: SitesStarting, Total: total})
 	for _, g := range groups {
-		names := make([]string, len(at[g]))
+		names, groups := make([]string, len(at[g])), make([]string, len(at[g]))
 		for j, i := range at[g] {
 			names[j] = rows[i].BenchName()
+			// The operations timed side by side (sameGroup) share the
+			// extra time for more calls.
+			groups[j] = string(rows[i].Type) + "/" + string(rows[i].Op)
 		}
-		res, err := memprof.OpSitesInChild(ctx, opts.Child, sitesTask, names, memprof.OpSiteOptions{})
+		res, err := memprof.OpSitesInChild(ctx, opts.Child, sitesTask, names, groups, memprof.OpSiteOptions{ExtraTime: memprof.DefaultOpSiteExtraTime})
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -64,7 +67,11 @@ func profileSites(ctx context.Context, rows []model.ThroughputRow, ops []suites.
 			case res[j].Err != nil:
 				r.Note = joinNote(r.Note, "no allocation sites: "+res[j].Err.Error())
 			default:
-				r.Sites, r.SitesCalls = res[j].Sites.Sites, res[j].Sites.Calls
+				s := res[j].Sites
+				// What the sites leave of the row's B/op, beyond 2%, is
+				// a site of its own.
+				r.Sites = memprof.UnattributedOpSite(s.Sites, r.BytesPerOp, r.AllocsPerOp)
+				r.SitesCalls, r.SchedulingDependent = s.Calls, s.SchedulingDependent
 				if r.Sites == nil {
 					r.Sites = []model.OpSite{} // profiled: allocates nothing
 				}

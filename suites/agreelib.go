@@ -32,6 +32,36 @@ type AgreeLib struct {
 	// Signature in G2, after typ) into every representation the library
 	// offers for it, and encodes each back, compressed and uncompressed.
 	RoundTrips func(typ model.Type, enc []byte) ([]AgreeRoundTrip, error)
+	// EIP2537 is the library's part of the EIP-2537 precompile vectors
+	// (optional: a nil function is an operation the library does not
+	// offer).
+	EIP2537 EIP2537
+}
+
+// EIP2537 is what the agreement check runs the EIP-2537 precompile vectors
+// (fixtures/eip2537) with: each precompile's operation on the libraries'
+// own encodings, which the check converts the precompiles' padded ones to
+// and from. Points are the uncompressed ZCash encoding (G1 96 bytes, G2
+// 192 with each Fp2 element c1‖c0; the point at infinity flagged 0x40),
+// field elements 48 bytes big-endian, below the modulus once the check has
+// refused those of 2^381 or more (which the encoding cannot carry), an
+// element of Fp2 c1‖c0 (96 bytes). An error means the library rejects
+// the input.
+type EIP2537 struct {
+	// G1Add and G2Add return a+b of points decoded on the curve without
+	// the subgroup check: EIP-2537's addition takes any point of the
+	// curve.
+	G1Add, G2Add func(a, b []byte) ([]byte, error)
+	// G1Mul returns k·p, p decoded with the subgroup check, k 32 bytes
+	// big-endian (any 256-bit value).
+	G1Mul func(p, k []byte) ([]byte, error)
+	// PairingCheck reports whether the product of the pairings
+	// e(g1s[i], g2s[i]) is one, the points decoded with the subgroup check.
+	PairingCheck func(g1s, g2s [][]byte) (bool, error)
+	// MapG1 maps a field element to G1 and MapG2 an element of Fp2 to G2:
+	// RFC 9380's map_to_curve (simplified SWU and the isogeny) and
+	// clear_cofactor.
+	MapG1, MapG2 func(u []byte) ([]byte, error)
 }
 
 // AgreeRoundTrip is one representation's re-encoding of a point.

@@ -364,6 +364,12 @@ type KZGAgreeLib struct {
 	// RecoverCells returns all the cells of a blob from the cells given
 	// (at least half), in order.
 	RecoverCells func(indices []uint64, cells [][]byte) ([][]byte, error)
+	// VerifyKZGProof verifies the proof that the polynomial of commitment
+	// takes the value y at z (32-byte big-endian scalars), as EIP-4844's
+	// point evaluation precompile does; optional (nil: not offered). ok is
+	// false for a proof that does not verify; err is for input the library
+	// cannot decode.
+	VerifyKZGProof func(commitment, z, y, proof []byte) (ok bool, err error)
 }
 
 // checkKZGAgreeLib fails on a library that is neither complete nor

@@ -9,13 +9,14 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -68,7 +69,9 @@ A results file is validated before anything is checked (every problem is
 reported as FILE: instances[12] (case): problem); times are the median and
 quartiles of each operation's samples_ns, as compare reads them, and none
 passes when the file's agreement check failed. Budgets files are read up
-to 64 MiB and results files up to 256 MiB; --max-bytes raises the limit.
+to ` + readlimit.FormatSize(gate.DefaultMaxBytes) + ` and half a million YAML nodes, results files up to 256 MiB
+(--max-bytes raises these) and ` + defaultRows + ` rows (--max-rows), so that
+checking stays within its memory.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
 exceeded or could not be checked (a case failed to measure, every selected
@@ -77,6 +80,12 @@ the budgets file is invalid (unknown keys, bad values, a selector that
 matches nothing) or the results file is missing, too large or invalid; with
 --update an invalid input leaves the budgets file untouched.`,
 	Run: runCheck,
+	Examples: []example{
+		{Line: "memprof check --budgets fixtures/budgets/pass.yaml --results fixtures/budgets/results.json", What: "check a saved results file against budgets (exit 1 when one is exceeded)"},
+		{Line: "memprof check --budgets fixtures/budgets/exceeded.yaml --results fixtures/budgets/results.json --format markdown", What: "the same for a pull-request comment"},
+		{Line: "memprof check --budgets memprof.budgets.yaml", What: "measure what the project's budgets select, and check them", Measures: true},
+		{Line: "memprof check --budgets memprof.budgets.yaml --update", What: "rewrite the budgets to the current measurements, keeping comments", Measures: true},
+	},
 }
 
 // limitsHelp lists the budget keys and the figures they bound, one a
@@ -106,7 +115,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*update, "without --update", []string{"headroom"}},
 			{!*update, "with --update: it rewrites the budgets file and prints no report", []string{"format", "o"}},
-			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}}}
+			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}},
+			{*resultsPath == "", "without --results: it bounds a results file", []string{"max-rows"}}}
 	}); done {
 		return code
 	}
@@ -136,11 +146,15 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
+	if inv.dryRun && (*resultsPath == "" || *update) {
+		return exitOK // it would measure, or write the budgets file
+	}
 	var rs *model.Results
 	if *resultsPath != "" {
+		defer limitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
-		rs, err = limits.readResults(*resultsPath)
+		rs, err = limits.readResults(ctx, *resultsPath)
 		if err != nil {
 			return inv.badInput("", err)
 		}
@@ -164,9 +178,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var buf bytes.Buffer
 	if format.value == "markdown" {
-		err = gatereport.CheckMarkdown(&buf, rep, rs.Env)
+		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
-		err = gatereport.Check(&buf, rep)
+		err = gatereport.Check(inv.live(&buf), rep)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

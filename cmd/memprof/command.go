@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"syscall"
@@ -67,6 +68,16 @@ func (l liveWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// live returns w as a liveWriter of the command's context: a command
+// renders into it, so that rendering stops at an interrupt (at its next
+// write) and nothing rendered after is written anywhere.
+func (inv *invocation) live(w io.Writer) io.Writer {
+	if inv.ctx == nil {
+		return w
+	}
+	return liveWriter{inv.ctx, w}
+}
+
 // underlying returns the writer a liveWriter wraps, or w itself.
 func underlying(w io.Writer) io.Writer {
 	if l, ok := w.(liveWriter); ok {
@@ -84,6 +95,9 @@ type command struct {
 	// Run executes the command with its arguments (the command name
 	// removed) and returns the exit code.
 	Run func(ctx context.Context, inv *invocation, args []string) int
+	// Examples end the command's help: real commands, run from the
+	// module's root.
+	Examples []example
 }
 
 // commands is every subcommand, in the order help lists them.
@@ -95,6 +109,7 @@ var commands = []*command{
 	instancesCommand,
 	listCommand,
 	reportCommand,
+	showCommand,
 	throughputCommand,
 	verifyCommand,
 	versionCommand,
@@ -128,6 +143,34 @@ type invocation struct {
 	stderr   io.Writer
 	ctx      context.Context // nil: never interrupted
 	registry *suites.Registry
+	// dryRun stops a command once its flags, selection and inputs are
+	// checked, before it measures, fetches or writes (the test of the
+	// help's examples sets it, with withDryRun).
+	dryRun bool
+}
+
+// dryRunKey marks a context whose commands stop before they work.
+type dryRunKey struct{}
+
+// withDryRun returns ctx with the commands run under it stopping once
+// their flags are checked (invocation.dryRun).
+func withDryRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, dryRunKey{}, true)
+}
+
+// errDryRun is what a dry run's Ready returns to a workflow: it stops
+// before measuring.
+var errDryRun = errors.New("dry run: stopped before measuring")
+
+// ready is a workflow's Ready of the invocation: check before measuring
+// (the -o file), or stop a dry run.
+func (inv *invocation) ready(check func() error) func() error {
+	return func() error {
+		if inv.dryRun {
+			return errDryRun
+		}
+		return check()
+	}
 }
 
 // registry returns the suites registry the commands measure, which run
@@ -151,46 +194,122 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if len(args) == 0 {
-		usage(stderr)
+		shortUsage(stderr)
 		return exitUsage
 	}
+	out := &stdoutWriter{w: stdout}
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if c, ok := lookup(args[1]); ok {
-				commandUsage(stdout, c, nil)
-				return exitOK
+				commandUsage(out, c, nil)
+				return out.exit(stderr, "help", exitOK)
 			}
-			fmt.Fprintf(stderr, "memprof help %s: unknown command. Run 'memprof help'.\n", args[1])
+			fmt.Fprintf(stderr, "memprof help %s: unknown command%s Run 'memprof help'.\n", args[1], commandSuggestion(args[1]))
 			return exitUsage
 		}
-		usage(stdout)
-		return exitOK
+		usage(out)
+		return out.exit(stderr, "help", exitOK)
 	case "--version", "-version":
 		name = versionCommand.Name
 	}
 	c, ok := lookup(name)
 	if !ok {
-		fmt.Fprintf(stderr, "memprof %s: unknown command: the commands are %s\nRun 'memprof help' for usage.\n", name, strings.Join(commandNames(), ", "))
+		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name), strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: liveWriter{ctx, stdout}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry()}
+	inv := &invocation{cmd: c, stdout: liveWriter{ctx, out}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interruptedExit(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
 		return interrupted
 	}
-	return code
+	return out.exit(stderr, c.Name, code)
+}
+
+// stdoutWriter is standard output as the commands write to it: it keeps
+// the first error (a full disk, a closed pipe) and drops what follows it,
+// so that run reports the error once, whichever command printed.
+type stdoutWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// exit returns the exit code of command name that returned code: at
+// least exitFailure, with the error on stderr, when standard output
+// could not be written; a closed pipe (the reader had enough, as head
+// does) ends quietly with the command's own code.
+func (s *stdoutWriter) exit(stderr io.Writer, name string, code int) int {
+	if s.err == nil || errors.Is(s.err, syscall.EPIPE) {
+		return code
+	}
+	err := s.err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	fmt.Fprintf(stderr, "memprof %s: writing to standard output: %v\n", name, err)
+	return max(code, exitFailure)
+}
+
+// stdoutFailed reports whether a write to standard output failed (run
+// reports it).
+func (inv *invocation) stdoutFailed() bool {
+	s, ok := underlying(inv.stdout).(*stdoutWriter)
+	return ok && s.err != nil
+}
+
+// print writes b to standard output and returns exitOK; run reports an
+// error of standard output (see stdoutWriter).
+func (inv *invocation) print(b []byte) int {
+	inv.stdout.Write(b)
+	return exitOK
+}
+
+// commandSuggestion is "; did you mean instances?" for a near miss of a
+// command's name, else ":".
+func commandSuggestion(name string) string {
+	if c, ok := nearest(name, commandNames()); ok {
+		return "; did you mean " + c + "?"
+	}
+	return ":"
+}
+
+// shortUsage is what memprof without a command prints: the usage line
+// and the commands, one line each.
+func shortUsage(w io.Writer) {
+	fmt.Fprintf(w, "usage: memprof <command> [flags] [arguments]\n\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-11s %s\n", c.Name, c.Short)
+	}
+	fmt.Fprintf(w, "\nRun 'memprof help' for more, 'memprof <command> -h' for one command.\n")
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, "memprof measures the memory and speed of BLS12-381 representations.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
+	fmt.Fprintf(w, "memprof measures what cryptographic objects cost in memory and speed, in\neach library and representation.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-12s %s\n", c.Name, c.Short)
+		fmt.Fprintf(w, "\t%-11s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
+	fmt.Fprintf(w, "\nEXAMPLES\n\n")
+	for _, c := range commands {
+		if len(c.Examples) > 0 {
+			writeExample(w, c.Examples[0])
+		}
+	}
 }
 
 // helpWidth is the width help text is wrapped at.
@@ -206,8 +325,11 @@ func helpParagraphs(paragraphs ...string) string {
 	return strings.Join(out, "\n\n")
 }
 
+// commandUsage writes a command's help: its usage line (wrapped at 80
+// columns), its description, its flags (when fs is not nil) and its
+// examples.
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: memprof %s\n", c.UsageLine)
+	fmt.Fprintf(w, "%s\n", usageLine(c))
 	if c.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
 	}
@@ -216,6 +338,59 @@ func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+	if len(c.Examples) > 0 {
+		fmt.Fprintf(w, "\nEXAMPLES\n\n")
+		for _, e := range c.Examples {
+			writeExample(w, e)
+		}
+	}
+}
+
+// usageWidth is the width the usage lines are wrapped at.
+const usageWidth = 80
+
+// usageLine writes "usage: memprof " and the command's usage line,
+// wrapped at usageWidth between its bracketed groups (inside one only
+// where it is wider than a line), the lines after the first indented
+// under the command's arguments.
+func usageLine(c *command) string {
+	lead := "usage: memprof "
+	indent := strings.Repeat(" ", len(lead)+len(c.Name)+1)
+	return lead + render.WrapGroups(c.UsageLine, usageWidth-len(lead), usageWidth, indent)
+}
+
+// example is one example of a command's help: a real command line and
+// what it shows.
+type example struct {
+	Line string // "memprof instances --type Signature"
+	What string // "bytes per instance of every signature representation"
+	// Measures: the example measures (or fetches, or writes a review)
+	// and takes seconds to minutes: go test checks that its flags and
+	// selection are accepted, .ci/run runs it at a small N. The others
+	// go test runs.
+	Measures bool
+}
+
+// writeExample writes an example: what it shows, as a comment, and its
+// command, continued with " \\" on the next line where it is wider than
+// usageWidth (a shell reads it as one line).
+func writeExample(w io.Writer, e example) {
+	const indent = "  "
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(e.Line) {
+		switch {
+		case line == "":
+			line = word
+		case len(indent)+len(line)+1+len(word)+2 <= usageWidth:
+			line += " " + word
+		default:
+			lines = append(lines, line+" \\")
+			line = "  " + word
+		}
+	}
+	lines = append(lines, line)
+	fmt.Fprintf(w, "%s# %s\n%s%s\n\n", indent, render.Wrap(e.What, usageWidth-4, indent+"# "), indent, strings.Join(lines, "\n"+indent))
 }
 
 // flags makes the command's FlagSet; its errors go to stderr.
@@ -227,14 +402,31 @@ func (inv *invocation) flags() *flag.FlagSet {
 
 // parse parses args; it returns done=true with the exit code when the
 // command must stop: -h (0) or a usage error (2).
+//
+// A flag the command does not have is named with the nearest one it has
+// ("did you mean --format?"), and a value that does not parse says what
+// was expected (explainValues).
 func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
+	var bad error
+	restore := explainValues(fs, &bad)
 	err := fs.Parse(args)
-	if err == nil {
+	restore()
+	switch {
+	case err == nil:
 		return 0, false
-	}
-	if errors.Is(err, flag.ErrHelp) {
+	case errors.Is(err, flag.ErrHelp):
 		commandUsage(inv.stdout, inv.cmd, fs)
 		return exitOK, true
+	case bad != nil:
+		return inv.usageError("%v", bad), true
+	}
+	// The flag package's words for a flag it does not know.
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.Lookup(name) == nil {
+		msg := "unknown flag " + dashed(name)
+		if s, ok := nearest(dashed(name), flagNames(fs)); ok {
+			msg += "; did you mean " + s + "?"
+		}
+		return inv.usageError("%s", msg), true
 	}
 	return inv.usageError("%v", err), true
 }
@@ -287,7 +479,10 @@ func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
 
 // get returns the format given, in its canonical spelling; the error is a
 // usage error that lists the formats.
-func (f *formatFlag) get() (string, error) { return model.Canonical("format", f.value, f.valid) }
+func (f *formatFlag) get() (string, error) {
+	v, err := model.Canonical("format", f.value, f.valid)
+	return v, suggest(err, f.value, f.valid)
+}
 
 // addOutput adds -o, the file to write the output to instead of stdout.
 func addOutput(fs *flag.FlagSet) *string {
@@ -299,18 +494,19 @@ func addOutput(fs *flag.FlagSet) *string {
 // returns exitOK, or exitFailure with the error printed.
 func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
 	var buf bytes.Buffer
+	w := inv.live(&buf)
 	var err error
 	switch format {
 	case "json":
-		err = rs.WriteJSON(&buf)
+		err = rs.WriteJSON(w)
 	case "markdown":
-		err = render.Markdown(&buf, rs)
+		err = render.Markdown(w, rs)
 	case "csv":
-		err = render.CSV(&buf, rs)
+		err = render.CSV(w, rs)
 	case "bench":
-		err = export.Bench(&buf, rs)
+		err = export.Bench(w, rs)
 	default:
-		err = table(&buf, rs)
+		err = table(w, rs)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)
@@ -358,8 +554,8 @@ func writeOutput(inv *invocation, path string, b []byte) error {
 	if path != "" {
 		return inv.writeFile("results", path, b)
 	}
-	_, err := inv.stdout.Write(b)
-	return err
+	inv.stdout.Write(b) // run reports an error of standard output
+	return nil
 }
 
 // writeFile writes b to path atomically, unless the command was

@@ -13,7 +13,7 @@ import (
 
 var compareCommand = &command{
 	Name:      "compare",
-	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [-o FILE]",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [--max-rows N] [--style plain|box] [-o FILE]",
 	Short:     "compare two results files and report regressions",
 	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -36,7 +36,7 @@ refused unless --allow-env-mismatch, naming the fields that differ.
 
 Both files are validated before anything is compared (every problem is
 reported as FILE: instances[12] (case): problem) and read up to 256 MiB
-(--max-bytes raises the limit).
+(--max-bytes raises the limit) and ` + defaultRows + ` rows each (--max-rows).
 
 The markdown format is made for a pull-request comment: the verdict line
 first, where and when each side was measured (commit, time, machine) with
@@ -60,9 +60,14 @@ that failed to measure in head, a time with too few samples, or libraries
 that disagreed), 2 bad input (unreadable, too large or invalid files, a
 base with no rows, times without samples, environment mismatch).`,
 	Run: runCompare,
+	Examples: []example{
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json", What: "regressions of head against base (exit 1 when there is one)"},
+		{Line: "memprof compare fixtures/compare/base.json fixtures/compare/head.json --format markdown --tolerance 10%", What: "a pull-request comment, tolerating a 10% slowdown"},
+	},
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	format := addFormat(fs, "table", "markdown", "json")
 	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
@@ -73,6 +78,8 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
 	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
 	out := addOutput(fs)
+	var style string
+	addStyle(fs, &style)
 	var limits inputLimits
 	limits.addFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
@@ -88,6 +95,13 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
+	}
+	tableStyle, err := parseStyle(style)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if wasGiven(fs, "style") && f != "table" {
+		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	var opts gate.CompareOptions
 	if opts.ToleranceBytes, err = gate.ParseSize(*tolBytes); err != nil {
@@ -116,14 +130,14 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	base, err := limits.readResults(files[0])
+	base, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("base: ", err)
 	}
 	if err := requireRows(files[0], base, "nothing to compare against"); err != nil {
 		return inv.badInput("base: ", err)
 	}
-	head, err := limits.readResults(files[1])
+	head, err := limits.readResults(ctx, files[1])
 	if err != nil {
 		return inv.badInput("head: ", err)
 	}
@@ -132,13 +146,13 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.badInput(files[0]+" vs "+files[1]+": ", err)
 	}
 	var buf bytes.Buffer
-	switch f {
+	switch w := inv.live(&buf); f {
 	case "markdown":
-		err = gatereport.CompareMarkdown(&buf, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
+		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
 	case "json":
-		err = gatereport.JSON(&buf, c)
+		err = gatereport.JSON(w, c)
 	default:
-		err = gatereport.Table(&buf, c)
+		err = gatereport.TableFit(w, c, terminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)
@@ -152,7 +166,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)
 	}
 	if !c.OK() {
-		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", c.Verdict())
+		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", gatereport.Headline(c))
 		return exitFailure
 	}
 	return exitOK

@@ -1,19 +1,21 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/memprof/memprof/export"
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/model"
 )
 
 var exportCommand = &command{
 	Name:      "export",
-	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE]",
-	Short:     "write a results file for benchmark dashboards (github-action-benchmark, Bencher, benchstat)",
+	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE] [--max-rows N]",
+	Short:     "write a results file for benchmark dashboards and benchstat",
 	Long: `Export writes a saved results file in the format of a benchmark dashboard,
 so that its history charts and alerts follow bytes and allocations per
 instance as well as time per operation:
@@ -36,8 +38,8 @@ instance as well as time per operation:
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
-(--max-bytes raises the limit). A case that failed to measure has no figure
-to export: it is named on stderr.
+(--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows). A case that
+failed to measure has no figure to export: it is named on stderr.
 
 A figure a row lacks (a file older than the figure) has no entry: never
 a 0. Two cases whose export names would be one (cases of the library
@@ -48,9 +50,14 @@ failed to measure (the others are exported) or writing failed, 2 for a
 usage error or a results file that is missing, too large, invalid, holds
 no rows, or has two cases with one export name.`,
 	Run: runExport,
+	Examples: []example{
+		{Line: "memprof export --to github-action-benchmark fixtures/results/results.json", What: "bytes, allocations and times for github-action-benchmark"},
+		{Line: "memprof export --to benchfmt fixtures/results/results.json", What: "the Go benchmark format, for benchstat"},
+	},
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	valid := model.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
@@ -69,7 +76,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	}
 	format, err := model.Canonical("format", *to, valid)
 	if err != nil {
-		return inv.usageError("--to: %v", err)
+		return inv.usageError("--to: %v", suggest(err, *to, valid))
 	}
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
@@ -80,21 +87,38 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.readResults(files[0])
+	rs, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}
 	if err := requireRows(files[0], rs, "nothing to export"); err != nil {
 		return inv.badInput("", err)
 	}
-	var buf bytes.Buffer
-	if err := export.Write(&buf, rs, export.Format(format)); err != nil {
-		if errors.Is(err, export.ErrAmbiguousNames) {
-			return inv.badInput(files[0]+": ", err)
+	// Streamed to the output as rendered: benchfmt writes a line per
+	// sample, far more than the file holds (-o is still replaced
+	// atomically, only once complete).
+	write := func(w io.Writer) error { return export.Write(inv.live(w), rs, export.Format(format)) }
+	if *out != "" {
+		err = atomicfile.WriteStream(*out, 0o644, write)
+		var fe *atomicfile.Error
+		if errors.Is(err, export.ErrAmbiguousNames) && errors.As(err, &fe) {
+			err = fe.Err // the file's fault, said as without -o
+		} else {
+			err = writeError("results", err)
 		}
-		return inv.fail("rendering: %v", err)
+	} else {
+		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
+		if err = write(bw); err == nil {
+			err = bw.Flush()
+		}
+		if inv.stdoutFailed() {
+			err = nil // run reports it
+		}
 	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+	if errors.Is(err, export.ErrAmbiguousNames) {
+		return inv.badInput(files[0]+": ", err)
+	}
+	if err != nil {
 		return inv.fail("%v", err)
 	}
 	if failed := export.Failed(rs); len(failed) > 0 {

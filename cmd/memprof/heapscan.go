@@ -27,8 +27,8 @@ const stdinName = "(standard input)"
 
 var heapscanCommand = &command{
 	Name:      "heapscan",
-	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] PROFILE|-",
-	Short:     "bytes and objects per function, site, stack or rule of any Go heap profile",
+	UsageLine: "heapscan [--base PROFILE] [--sample inuse|alloc] [--group-by function|site|stack|rule] [--rules FILE] [--instances N] [--focus RE] [--ignore RE] [--top N] [--format table|json|markdown|csv] [-o FILE] [--max-bytes SIZE] [--timeout D] [--reader stream|model] [--style plain|box] PROFILE|-",
+	Short:     "bytes and objects per function, site or stack of a Go heap profile",
 	Long: `Heapscan reads a Go heap profile and reports, per group, the objects and
 bytes it keeps (or allocated, with --sample alloc), bytes per object, the
 distinct object sizes seen, and the share of the total; with --instances N,
@@ -62,9 +62,16 @@ fetched (the server is unreachable, times out or answers another status
 than 200), 2 for a usage error or a bad profile (missing, damaged, too
 large, not a heap profile).`,
 	Run: runHeapscan,
+	Examples: []example{
+		{Line: "memprof heapscan fixtures/profiles/before.pb.gz", What: "bytes and objects per allocating function of a heap profile"},
+		{Line: "memprof heapscan --group-by site --top 5 fixtures/profiles/before.pb.gz", What: "the five largest allocation sites"},
+		{Line: "memprof heapscan --base fixtures/profiles/before.pb.gz fixtures/profiles/after.pb.gz", What: "what changed between two profiles"},
+		{Line: "memprof heapscan --instances 1000000 http://localhost:6060/debug/pprof/heap", What: "a live process's heap, per instance of a million", Measures: true},
+	},
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
+	defer limitMemory()()
 	fs := inv.flags()
 	base := fs.String("base", "", "diff against the base profile `file or URL`")
 	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")
@@ -76,9 +83,11 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
 	format := addFormat(fs, "table", "json", "markdown", "csv")
 	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB)")
+	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+formatSize(heapscan.DefaultMaxModelBytes)+")")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
+	var style string
+	addStyle(fs, &style)
 	pos, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
@@ -93,6 +102,13 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	f, err := format.get()
 	if err != nil {
 		return inv.usageError("%v", err)
+	}
+	tableStyle, err := parseStyle(style)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if wasGiven(fs, "style") && f != "table" {
+		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	opts := heapscan.Options{Sample: *sample, GroupBy: *groupBy}
 	if opts.GroupBy == "" && *rulesFile != "" {
@@ -147,7 +163,13 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
+	if inv.dryRun {
+		return exitOK // it would read or fetch the profiles
+	}
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
+	if ro.Model && !wasGiven(fs, "max-bytes") {
+		ro.MaxBytes = 0 // the model's own default, heapscan.DefaultMaxModelBytes
+	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
 		return inv.profileError(err)
@@ -175,7 +197,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		case "csv":
 			return render.HeapscanCSV(w, s, view)
 		default:
-			return render.HeapscanTable(w, s, view)
+			return render.HeapscanTableFit(w, s, view, terminalWidth(tableWriter(inv, *out)), tableStyle)
 		}
 	}
 	if *out != "" {
@@ -184,6 +206,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		bw := bufio.NewWriterSize(inv.stdout, 64<<10)
 		if err = write(bw); err == nil {
 			err = bw.Flush()
+		}
+		if inv.stdoutFailed() {
+			return exitOK // run reports it
 		}
 		if err != nil {
 			err = fmt.Errorf("writing the output: %w", err)

@@ -169,7 +169,7 @@ func TestHeapscanInputs(t *testing.T) {
 				wantFields(t, "profile", doc["profile"].(map[string]any), map[string]any{"total_bytes": 4096*10 + 64*3, "total_objects": nil})
 				wantFields(t, "main.big", row(t, doc, "main.big"), map[string]any{"bytes": 40960, "objects": nil, "bytes_per_object": nil, "rel_error": nil, "sampled": nil, "sizes": "[4096]"})
 			}},
-		{name: "inuse_space only, table", args: []string{spaceOnly}, code: exitOK, stdoutHave: "│ ?"},
+		{name: "inuse_space only, table", args: []string{spaceOnly}, code: exitOK, stdoutHave: "      ?  "},
 		{name: "text header, equal counts", args: []string{"--format", "json", "--group-by", "stack", equalCounts}, code: exitOK,
 			check: func(t *testing.T, doc map[string]any) {
 				wantFields(t, "profile", doc["profile"].(map[string]any), map[string]any{"total_bytes": 288, "total_objects": 3})

@@ -221,15 +221,24 @@ func TestHeapscanReaders(t *testing.T) {
 	}
 }
 
-// TestHeapscanURLExitCodes: a profile the server would not give is a
-// failure (1); one it gave that is not a heap profile is bad input (2).
+// TestHeapscanURLExitCodes: a profile the server would not give (or not
+// in time, its body too slow) is a failure (1); one it gave that is not a
+// heap profile is bad input (2).
 func TestHeapscanURLExitCodes(t *testing.T) {
+	profile, err := os.ReadFile(heapProfiles + "before.pb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/down":
 			http.Error(w, "maintenance", http.StatusServiceUnavailable)
 		case "/garbage":
 			w.Write([]byte("this is not a heap profile\n"))
+		case "/slow-body":
+			w.Write(profile[:len(profile)/2]) // half the profile, then nothing
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
 		}
 	}))
 	defer srv.Close()
@@ -240,10 +249,11 @@ func TestHeapscanURLExitCodes(t *testing.T) {
 	}{
 		{"server refuses", "/down", exitFailure, "server answered 503"},
 		{"server sends garbage", "/garbage", exitUsage, "not a profile"},
+		{"body too slow", "/slow-body", exitFailure, "(timeout 300ms)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runCLI(t, "heapscan", srv.URL+tt.path)
+			code, _, stderr := runCLI(t, "heapscan", "--timeout", "300ms", srv.URL+tt.path)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("got exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.want)
 			}

@@ -1,30 +1,76 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/model"
 )
 
-// inputLimits are the --max-bytes of check, compare and report: the
-// largest input file read, checked while reading. 0 keeps each reader's
-// documented default (results 256 MiB, budgets 64 MiB).
+// inputLimits are the --max-bytes and --max-rows of check, compare,
+// export and report: the largest input file read, checked while reading,
+// and the most rows of a results file, checked while decoding. 0 keeps
+// each reader's documented default (results 256 MiB and 50,000 rows,
+// budgets 64 MiB).
 type inputLimits struct {
 	flag  string
 	bytes int64
+	rows  int
 }
 
 func (l *inputLimits) addFlag(fs *flag.FlagSet, what string) {
 	fs.StringVar(&l.flag, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default "+
 		formatSize(model.DefaultMaxResultsBytes)+" for results, "+formatSize(gate.DefaultMaxBytes)+" for budgets)")
+	fs.IntVar(&l.rows, "max-rows", model.DefaultMaxRows, "refuse a results file of more than `n` rows (instance, throughput and unavailable rows together)")
 }
 
-// parse reads the flag; a bad size is a usage error.
+// readingMemoryLimit is the soft memory limit (runtime/debug's
+// SetMemoryLimit) of the commands that read results, budgets and
+// profiles: the collector runs before their heap grows past it rather
+// than letting it reach twice what they hold. What they hold is bounded
+// by their inputs' limits (bytes, rows, YAML nodes); together the two keep
+// them under 300 MB of resident memory (TestResultsRSS). GOMEMLIMIT, when
+// set, is left alone.
+const readingMemoryLimit = 200 << 20
+
+// limitMemory sets readingMemoryLimit, unless GOMEMLIMIT or a lower limit
+// is set, and returns what puts the earlier limit back.
+func limitMemory() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(-1)
+	if prev <= readingMemoryLimit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(readingMemoryLimit)
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
+// defaultRows is the default --max-rows for help texts: "50,000".
+var defaultRows = thousands(model.DefaultMaxRows)
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// parse reads the flags; a bad size or row count is a usage error.
 func (l *inputLimits) parse() error {
+	if l.rows <= 0 {
+		return fmt.Errorf("--max-rows must be a positive number of rows, got %d", l.rows)
+	}
 	if l.flag == "" {
 		return nil
 	}
@@ -36,10 +82,11 @@ func (l *inputLimits) parse() error {
 	return nil
 }
 
-// readResults reads a results file for check, compare and report:
-// bounded, and validated at load against the model's vocabulary.
-func (l inputLimits) readResults(path string) (*model.Results, error) {
-	return model.ResultsReader{MaxBytes: l.bytes}.ReadFile(path)
+// readResults reads a results file for check, compare, export and
+// report: bounded, validated at load against the model's vocabulary, and
+// stopped when ctx is done.
+func (l inputLimits) readResults(ctx context.Context, path string) (*model.Results, error) {
+	return model.ResultsReader{MaxBytes: l.bytes, MaxRows: l.rows}.ReadFileContext(ctx, path)
 }
 
 // readBudgets reads a budgets file, bounded.
@@ -52,8 +99,11 @@ func (l inputLimits) readBudgets(path string) (*gate.File, error) {
 // says how to raise a size limit, and returns exitUsage.
 func (inv *invocation) badInput(prefix string, err error) int {
 	msg := err.Error()
-	if errors.Is(err, model.ErrTooLarge) {
+	switch {
+	case errors.Is(err, model.ErrTooLarge):
 		msg += " (raise it with --max-bytes if the file is trusted)"
+	case errors.Is(err, model.ErrTooManyRows):
+		msg += " (raise it with --max-rows if the file is trusted)"
 	}
 	for _, line := range strings.Split(msg, "\n") {
 		fmt.Fprintf(inv.stderr, "memprof %s: %s%s\n", inv.cmd.Name, prefix, line)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -16,20 +17,22 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process: it
 allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
-keeps them alive, writes a heap profile and attributes its in-use bytes and
-objects to the instance constructor, site by site; then it allocates N
-instances with profiling off, reads the live heap, off-heap, C heap and RSS
-they keep, and extends the sites to N with that live heap (all N are
-profiled when that does not tell the figures at N: sites from, and in JSON
-attributed_n and attribution_fallback, say which). It prints bytes and
-allocations per instance, the representation's unsafe.Sizeof, the slot size
-the allocator used, off-heap runtime memory, the HeapAlloc cross-check, the
-harness's holder, the C heap, the RSS growth and the part of it nothing
-above explains (unaccounted), and the allocation sites. Beside
+keeps them alive, and attributes what each build added to the heap profile's
+records, on whatever goroutine, to its allocation sites; then it allocates N
+instances sampling a few thousand allocations, reads the live heap, off-heap,
+C heap and RSS they keep, and extends the sites to N with that live heap and
+the sampled profile (all N are profiled when that does not tell the figures at
+N: sites from, and in JSON attributed_n and attribution_fallback, say which;
+heap_resolution_bytes_per_instance is 0 where the figure is exact). It prints
+bytes and allocations per instance, the representation's unsafe.Sizeof, the
+slot size the allocator used, off-heap runtime memory (the instances'
+finalizer and cleanup records, counted), goroutine stacks, the HeapAlloc
+cross-check, the harness's holder, the C heap, the RSS growth and the part of
+it nothing above explains (unaccounted), and the allocation sites. Beside
 the bytes and objects, the collector's share: the heap bytes it scans per
 instance on every cycle (GC scan B), the CPU time its cycles cost per
 instance (GC CPU/cycle), and, with --wide, the runtime's estimate of its
@@ -37,15 +40,27 @@ mark workers' time (GC mark/cycle, which a busy machine inflates): each
 the median of forced collections, quartiles and samples in JSON, all
 holder excluded (see below and docs/gc.md).
 
-Off-heap, RSS and unaccounted bytes are known only to a resolution (in JSON
-offheap_resolution_bytes_per_instance, 512 KiB / N, and
+` + helpParagraphs(model.BytesPerInstanceDefinition) + `
+
+Stack, RSS and unaccounted bytes are known only to a resolution (in JSON
+stack_resolution_bytes_per_instance, a span of stacks, the stacks the
+runtime keeps for reuse and those of the threads it started, over N, and
 rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
-print ~0 for a figure within it, and n/a (N too small) for an RSS or
-unaccounted figure whose resolution is larger than the instance itself. So
+print ~0 for a figure within it, and n/a (N too small; in the terminal
+n/a[k], footnote k saying so) for an RSS or unaccounted figure whose
+resolution is larger than the instance itself. So
 are the GC figures (scan_resolution_bytes_per_instance,
 gc_cpu_resolution_ns_per_instance, gc_mark_resolution_ns_per_instance).
 
 ` + helpParagraphs("The collector's share. "+memprof.GCMethod()) + `
+
+The terminal table has one token per cell (units in the header): one
+table per type, the values every row shares in its heading (the type,
+layout, scheme and N), "n/a[k]" or "error[k]" where a case is not
+available or failed, footnote k saying why, short headers and a legend
+where the terminal is narrow, and, where it still does not fit, columns
+left out (prose first, figures last) and named under it. --wide keeps
+every column; --style box draws it in boxes.
 
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.
@@ -54,6 +69,12 @@ Type, library and representation names are case-insensitive. Exit status is
 
 ` + flagsHelp,
 	Run: runInstances,
+	Examples: []example{
+		{Line: "memprof instances --type Signature", What: "bytes per instance of every signature representation", Measures: true},
+		{Line: "memprof instances --type kzg", What: "the KZG objects and contexts (C heap included)", Measures: true},
+		{Line: "memprof instances --type PubkeyCache --lib gnark --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
+		{Line: "memprof instances --type Signature --with-throughput --op verify,aggregate", What: "bytes per instance beside the time of each use", Measures: true},
+	},
 }
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
@@ -107,7 +128,17 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = func() error { return checkOutputPath(*out) }
+	opts.Ready = inv.ready(func() error {
+		if err := checkOutputPath(*out); err != nil {
+			return err
+		}
+		if *profileDir != "" {
+			// Before minutes of measuring, not after: a directory that
+			// cannot be made or written keeps no profile.
+			return writeError("profiles", atomicfile.CheckDir(*profileDir))
+		}
+		return nil
+	})
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
 	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
@@ -125,7 +156,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
 			return err
 		}
-		return render.TradeoffTables(w, rs)
+		return render.TradeoffTablesFit(w, rs, tableOpts)
 	}
 	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code

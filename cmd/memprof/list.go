@@ -1,27 +1,43 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
 )
 
 var listCommand = &command{
 	Name:      "list",
-	UsageLine: "list [--format table|json]",
-	Short:     "list types, libraries, representations, layouts and which combinations exist, by family",
-	Long: `List prints the names memprof accepts and every registered combination of
-type, library, representation and layout, with how an instance is made or,
-where a library does not offer the combination (or this build cannot run it),
-why not: one table per family (bls12-381, kzg, ...) that has cases in this
-build. The table lists the families, types and libraries of those families;
---format json lists every name of the vocabulary, and each case's family.`,
+	UsageLine: "list [--type T,...] [--long] [--format table|json]",
+	Short:     "what can be measured: types, representations, libraries by family",
+	Long: `List shows what memprof can measure in this build, one screen per
+question: for each family (bls12-381, kzg, ...) that has cases, a matrix
+of type and representation (rows) by library (columns), each cell the
+layouts the library offers the representation in (p pointer, s slice, c
+collection, si single; ×3: at three settings, such as c-kzg's precompute
+levels) or n/a[k], the reason footnote k. The combinations that do not
+apply to their type (an affine SecretKey) have no row.
+
+--type keeps one part: a family (--type kzg) or types (--type
+Signature,G1). --long says, for every combination instead, how an
+instance is made or why it is not available. --format json lists every
+name of the vocabulary and every combination with its family.`,
 	Run: runList,
+	Examples: []example{
+		{Line: "memprof list", What: "the matrix of what can be measured"},
+		{Line: "memprof list --type kzg", What: "one family"},
+		{Line: "memprof list --type Signature --long", What: "how each Signature is made, or why it is not available"},
+	},
 }
 
 // listEntry is the JSON form of one registered combination.
@@ -42,15 +58,36 @@ type listEntry struct {
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	format := addFormat(fs, "table", "json")
-	if code, done := inv.parseFlags(fs, args, format, nil); done {
+	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+model.Join(model.Families))
+	long := fs.Bool("long", false, "say how each instance is made, or why it is not available, instead of the matrix")
+	if code, done := inv.parseFlags(fs, args, format, func() []inert {
+		return []inert{{format.value == "table", "with --format json (it holds every sentence)", []string{"long"}}}
+	}); done {
 		return code
+	}
+	var keep []model.Type
+	if *types != "" {
+		var err error
+		if keep, err = workflow.ParseTypes(*types); err != nil {
+			return inv.usageError("%v", suggest(err, *types, typeNames()))
+		}
 	}
 	var entries []listEntry
 	for _, e := range inv.registry.Entries() {
+		if keep != nil && !slices.Contains(keep, e.Type) {
+			continue
+		}
 		entries = append(entries, listEntry{e.BenchName(), e.Family(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Param, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
 	}
+	if len(entries) == 0 {
+		return inv.usageError("--type %s: no combination is registered for it in this build", *types)
+	}
+	// Rendered whole, then written at once: an interrupt leaves nothing
+	// half printed.
+	var buf bytes.Buffer
+	w := inv.live(&buf)
 	if format.value == "json" {
-		enc := json.NewEncoder(inv.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
 			"families": model.Families, "types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
@@ -59,38 +96,245 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.fail("%v", err)
 		}
-		return exitOK
+		return inv.print(buf.Bytes())
 	}
-	w := inv.stdout
-	width := terminalWidth(w)
-	families, types, libs := listedFamilies(entries)
-	for _, l := range [][2]string{{"families:", model.Join(families)}, {"types:   ", model.Join(types)}, {"libs:    ", model.Join(libs)}, {"reprs:   ", model.Join(model.Reprs)},
-		{"layouts: ", model.Join(model.Layouts)}, {"schemes: ", model.Join(model.Schemes) + " (PublicKey and Signature)"}} {
-		fmt.Fprintln(w, l[0]+" "+render.Wrap(l[1], width, "          "))
+	width := terminalWidth(inv.stdout)
+	families, _, _ := listedFamilies(entries)
+	var err error
+	if *long {
+		err = listLong(w, entries, families, width)
+	} else {
+		err = listMatrix(w, entries, families, width)
 	}
-	// One table per family. The scheme (PublicKey and Signature) and the
-	// parameter (a population, a precompute level, a parameter set) share
-	// a column: no case has both, and the table then fits 80 columns.
-	for _, f := range families {
-		fmt.Fprintf(w, "\n%s:\n", f)
-		t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "variant", "how an instance is made, or why it is not available"}}
+	if err != nil {
+		return inv.fail("%v", err)
+	}
+	return inv.print(buf.Bytes())
+}
+
+// layoutLetters are the letters the matrix writes a layout as: its first
+// letter, or its first two where an earlier layout took that one.
+func layoutLetters() map[model.Layout]string {
+	out := map[model.Layout]string{}
+	taken := map[string]bool{}
+	for _, l := range model.Layouts {
+		s := string(l)
+		letter := s[:1]
+		if taken[letter] && len(s) > 1 {
+			letter = s[:2]
+		}
+		taken[letter] = true
+		out[l] = letter
+	}
+	return out
+}
+
+// listMatrix writes, for each family, the matrix of type and
+// representation by library: the layouts each library offers the
+// representation in, or n/a[k] with the reason as footnote k.
+func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width int) error {
+	letters := layoutLetters()
+	type row = matrixRow
+	notes := &render.Footnotes{}
+	for fi, f := range families {
+		var rows []row
+		var libs []model.Lib
 		for _, e := range entries {
 			if e.Family != f {
 				continue
+			}
+			if !slices.Contains(libs, e.Lib) {
+				libs = append(libs, e.Lib)
+			}
+			if r := (row{e.Type, e.Repr}); e.Kind != model.DoesNotApply && !slices.Contains(rows, r) {
+				rows = append(rows, r)
+			}
+		}
+		slices.SortStableFunc(rows, func(a, b row) int {
+			return model.Compare(model.Key{Type: a.typ, Repr: a.repr}, model.Key{Type: b.typ, Repr: b.repr})
+		})
+		slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
+		cells := make([][]string, len(rows)) // the libraries' cells of each row
+		for i, r := range rows {
+			for _, l := range libs {
+				cells[i] = append(cells[i], matrixCell(entries, r.typ, r.repr, l, letters, notes))
+			}
+		}
+		// A family of more libraries than the width holds gets one table
+		// per group of them, each with the rows' keys.
+		for gi, g := range libGroups(f, rows, libs, cells, width) {
+			t := render.MarkdownTable{Header: []string{string(f), "repr"}}
+			for _, li := range g {
+				t.Header = append(t.Header, string(libs[li]))
+			}
+			for i, r := range rows {
+				row := []string{string(r.typ), string(r.repr)}
+				for _, li := range g {
+					row = append(row, cells[i][li])
+				}
+				t.Rows = append(t.Rows, row)
+			}
+			if fi > 0 || gi > 0 {
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
+			}
+			if err := render.WriteTable(w, t, width); err != nil {
+				return err
+			}
+		}
+	}
+	var legend []string
+	for _, l := range model.Layouts {
+		legend = append(legend, letters[l]+" "+string(l))
+	}
+	text := strings.Join(legend, ", ") + "; ×N: at N settings."
+	return notes.Write(w, text, width)
+}
+
+// matrixRow is a row of the list's matrix: a type in one representation.
+type matrixRow struct {
+	typ  model.Type
+	repr model.Repr
+}
+
+// listGap is the space between two columns of the plain tables.
+const listGap = 2
+
+// libGroups splits the indexes of libs into groups whose columns fit
+// width beside the rows' type and representation columns: one group when
+// they all fit, and at least one library in each.
+func libGroups(f model.Family, rows []matrixRow, libs []model.Lib, cells [][]string, width int) [][]int {
+	keys := len(string(f))
+	reprs := len("repr")
+	for _, r := range rows {
+		keys = max(keys, len(string(r.typ)))
+		reprs = max(reprs, len(string(r.repr)))
+	}
+	used := keys + listGap + reprs
+	widths := make([]int, len(libs))
+	for li, l := range libs {
+		widths[li] = utf8.RuneCountInString(string(l))
+		for i := range rows {
+			widths[li] = max(widths[li], utf8.RuneCountInString(cells[i][li]))
+		}
+	}
+	// split cuts libs into groups of at most per, each within width.
+	split := func(per int) (groups [][]int) {
+		var g []int
+		at := used
+		for li, w := range widths {
+			if len(g) > 0 && (len(g) == per || width > 0 && at+listGap+w > width) {
+				groups = append(groups, g)
+				g, at = nil, used
+			}
+			g = append(g, li)
+			at += listGap + w
+		}
+		return append(groups, g)
+	}
+	greedy := split(len(libs))
+	// As many groups as the greedy cut needs, but of even sizes where
+	// they fit (two and two rather than three and one).
+	if k := len(greedy); k > 1 {
+		if even := split((len(libs) + k - 1) / k); len(even) == k {
+			return even
+		}
+	}
+	return greedy
+}
+
+// matrixCell is the cell of one type, representation and library: the
+// letters of the layouts offered ("p s c", "si×3" at three settings), n/a
+// with the reason's footnote when none is, "-" when the library has no
+// such combination or it does not apply.
+func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.Lib, letters map[model.Layout]string, notes *render.Footnotes) string {
+	settings := map[model.Layout]map[model.Param]bool{}
+	var reasons []string // of the combinations not offered, one per combination
+	for _, e := range entries {
+		if e.Type != typ || e.Repr != repr || e.Lib != lib {
+			continue
+		}
+		switch {
+		case e.Unavailable == "":
+			if settings[e.Layout] == nil {
+				settings[e.Layout] = map[model.Param]bool{}
+			}
+			settings[e.Layout][e.Param] = true
+		case e.Kind != model.DoesNotApply:
+			reasons = append(reasons, e.Unavailable)
+		}
+	}
+	// The reason most of them share (crypto/mlkem has no packed key of
+	// any parameter set, beside one parameter set it lacks altogether).
+	reason := ""
+	for _, r := range reasons {
+		if occurrences(reasons, r) > occurrences(reasons, reason) {
+			reason = r
+		}
+	}
+	var parts []string
+	for _, l := range model.Layouts {
+		if n := len(settings[l]); n > 0 {
+			p := letters[l]
+			if n > 1 {
+				p += "×" + strconv.Itoa(n)
+			}
+			parts = append(parts, p)
+		}
+	}
+	switch {
+	case len(parts) > 0:
+		return strings.Join(parts, ",")
+	case reason != "":
+		return "n/a" + notes.Ref(reason)
+	}
+	return "-"
+}
+
+// occurrences returns how many of list are s.
+func occurrences(list []string, s string) int {
+	n := 0
+	for _, v := range list {
+		if v == s {
+			n++
+		}
+	}
+	return n
+}
+
+// listLong writes every combination, family by family: its key and,
+// indented under it, how an instance is made or why it is not
+// available.
+func listLong(w io.Writer, entries []listEntry, families []model.Family, width int) error {
+	for fi, f := range families {
+		if fi > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintf(w, "%s:\n", f); err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.Family != f {
+				continue
+			}
+			key := strings.Join([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout)}, "/")
+			if v := strings.TrimSpace(string(e.Scheme) + " " + string(e.Param)); v != "" {
+				key += " " + v
 			}
 			how := e.Constructor
 			if e.Unavailable != "" {
 				how = "n/a: " + e.Unavailable
 			}
-			variant := strings.TrimSpace(string(e.Scheme) + " " + string(e.Param))
-			t.Rows = append(t.Rows, []string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout), variant, how})
-		}
-		// The last column wraps to the terminal's width.
-		if err := render.WriteFitted(w, t, width, []int{5}, nil); err != nil {
-			return inv.fail("%v", err)
+			text := render.Wrap(how, max(width-4, 0), "")
+			if _, err := fmt.Fprintf(w, "%s\n    %s\n", key, strings.ReplaceAll(text, "\n", "\n    ")); err != nil {
+				return err
+			}
 		}
 	}
-	return exitOK
+	return nil
 }
 
 // listedFamilies returns the families that have cases among entries, and

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -65,22 +67,45 @@ func TestWithoutCgo(t *testing.T) {
 	}
 }
 
-// buildCLI builds the memprof binary into a temporary directory, with env
-// added to the environment, and returns its path; without a go command on
-// PATH the test is skipped.
+// buildCLI builds the memprof binary, with env added to the
+// environment, and returns its path; without a go command on PATH the
+// test is skipped. Tests that ask for the same environment share one
+// build (in builtCLIDir, which TestMain removes).
 func buildCLI(t *testing.T, env ...string) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	bin := filepath.Join(t.TempDir(), "memprof")
+	builtCLI.mu.Lock()
+	defer builtCLI.mu.Unlock()
+	key := strings.Join(env, " ")
+	if bin, ok := builtCLI.bins[key]; ok {
+		return bin
+	}
+	if builtCLI.dir == "" {
+		if builtCLI.dir, err = os.MkdirTemp("", "memprof-cli-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(builtCLI.dir, fmt.Sprintf("memprof-%d", len(builtCLI.bins)))
 	cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/memprof")
 	cmd.Dir, cmd.Env = moduleRoot(t), append(os.Environ(), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build %s: %v\n%s", strings.Join(env, " "), err, out)
 	}
+	if builtCLI.bins == nil {
+		builtCLI.bins = map[string]string{}
+	}
+	builtCLI.bins[key] = bin
 	return bin
+}
+
+// builtCLI holds the binaries buildCLI built, by environment.
+var builtCLI struct {
+	mu   sync.Mutex
+	dir  string
+	bins map[string]string
 }
 
 func moduleRoot(t *testing.T) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -19,24 +20,13 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE]) --out DIR [--force]",
-	Short:     "write a design review: Markdown report, SVG charts, JSON, CSV and benchmark text",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE] [--max-rows N]) --out DIR [--force]",
+	Short:     "write a design review: Markdown, SVG charts, JSON, CSV, bench text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
 skips this) and writes a design review into the directory --out:
 
-	README.md               the report: summary, one table per type, sites,
-	                        environment, method, charts embedded
-	bytes_per_instance.svg  bytes per instance, grouped by type
-	gc_cpu_per_instance.svg bytes per instance against the CPU time of the
-	                        collector's cycles per instance (only for
-	                        results that have it)
-	tradeoff_<type>.svg     bytes per instance against the time of each use,
-	                        one panel per operation (only for types with
-	                        operations timed from two representations)
-	results.json            the memprof.results/v1 file
-	results.csv             one row per measurement
-	results.bench           Go benchmark format, for benchstat
+` + reviewFiles() + `
 
 With --from it renders a saved results file instead of measuring, so a run
 measured once can be rendered many times. --from given several times (one
@@ -48,7 +38,7 @@ across machines" table saying in what the machines differ, the time of
 each operation on each machine, and each machine's results file
 (results-<machine>.json). The file is validated first
 (every problem is reported as FILE: instances[12] (case): problem) and read
-up to 256 MiB (--max-bytes raises the limit).
+up to 256 MiB (--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows).
 
 The review is written to a temporary directory beside --out and renamed
 into place at the end. An --out that exists and is not empty is refused
@@ -66,6 +56,27 @@ memprof.results/v1 file or invalid (nothing is written).
 
 ` + flagsHelp,
 	Run: runReport,
+	Examples: []example{
+		{Line: "memprof report --type Signature,PublicKey --out review", What: "measure and write a design review into review/", Measures: true},
+		{Line: "memprof report --from fixtures/results/results.json --out review --force", What: "render a saved results file as a review", Measures: true},
+	},
+}
+
+// reviewFiles lists the files a review writes (report.Files), for the
+// help: a name and what it holds, wrapped beside it.
+func reviewFiles() string {
+	files := report.Files()
+	width := 0
+	for _, f := range files {
+		width = max(width, len(f.Name))
+	}
+	indent := "\t" + strings.Repeat(" ", width+2)
+	var lines []string
+	for _, f := range files {
+		what := render.Wrap(f.What, helpWidth-8-width-2, "") // the tab takes 8 columns
+		lines = append(lines, "\t"+f.Name+strings.Repeat(" ", width+2-len(f.Name))+strings.ReplaceAll(what, "\n", "\n"+indent))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {
@@ -109,6 +120,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if limits.flag != "" && len(from) == 0 {
 		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
 	}
+	if wasGiven(fs, "max-rows") && len(from) == 0 {
+		return inv.usageError("--max-rows bounds the --from file: give it with --from")
+	}
 	if err := limits.parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -119,11 +133,25 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	opts := report.Options{Force: *force}
 	var rs *model.Results
 	if len(from) > 0 {
+		// The files of a review are held at once: they share the row
+		// limit.
+		defer limitMemory()()
 		var rss []*model.Results
-		for _, f := range from {
-			r, err := limits.readResults(f)
+		shared := limits
+		for i, f := range from {
+			r, err := shared.readResults(ctx, f)
+			if errors.Is(err, model.ErrTooManyRows) && i > 0 {
+				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.rows)
+			}
 			if err != nil {
 				return inv.badInput("", err)
+			}
+			shared.rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
+			for _, t := range r.Tradeoff {
+				shared.rows -= len(t.Rows)
+			}
+			if shared.rows <= 0 && i+1 < len(from) {
+				return inv.badInput("", fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], limits.rows))
 			}
 			if len(r.Instances) == 0 {
 				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
@@ -150,8 +178,11 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if err := ctx.Err(); err != nil {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
+	if inv.dryRun {
+		return exitOK
+	}
 
-	if _, err := report.Write(*out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
+	if _, err := report.WriteContext(ctx, *out, rs, opts); errors.Is(err, report.ErrOutNotEmpty) {
 		// --out was filled while we measured.
 		return inv.usageError("%v", err)
 	} else if err != nil {
@@ -202,6 +233,7 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 		return nil, inv.usageError("%v", err)
 	}
 	opts.Progress = (&progress{inv: inv, bars: true}).event
+	opts.Ready = inv.ready(func() error { return nil })
 	opts.SkipThroughput = !withThroughput
 	rs, err := workflow.Report(ctx, inv.registry, s, opts)
 	if rs == nil {

@@ -68,3 +68,56 @@ func TestReportSeveralMachines(t *testing.T) {
 	checkUsageError(t, []string{"report", "--from", pathA, "--from", "", "--out", badOut}, []string{"--from is empty: give a value, or leave the flag out for the default"})
 	checkUsageError(t, []string{"report", "--from", pathA, "--machine", "x", "--out", badOut}, []string{"--from renders a saved results file and measures nothing: it cannot be combined with --machine"})
 }
+
+// TestReportMachinesOfOneHost: three CI artifacts all called
+// results.json, from runners that share a host name, each keep their own
+// results file in the review, and the review names each by its path.
+func TestReportMachinesOfOneHost(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, runner := range []string{"amd64", "arm64", "riscv64"} {
+		rs, err := model.ReadResultsFile("../../fixtures/results/results.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs.Env.Machine = "runner-host"
+		rs.Instances[0].BytesPerInstance += float64(8 * i) // each runner's own figure
+		path := filepath.Join(dir, runner, "results.json")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Create(path)
+		if err == nil {
+			err = errors.Join(rs.WriteJSON(f), f.Close())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	out := filepath.Join(dir, "review")
+	runChecked(t, []string{"report", "--from", paths[0], "--from", paths[1], "--from", paths[2], "--out", out}, exitOK, nil, nil)
+	readme, err := os.ReadFile(filepath.Join(out, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, runner := range []string{"amd64", "arm64", "riscv64"} {
+		name := "runner-host (" + runner + "/results.json)"
+		if !strings.Contains(string(readme), "### "+name+"\n") {
+			t.Errorf("README has no section for %s", name)
+		}
+		if i == 0 {
+			continue // the review's own results.json
+		}
+		file := filepath.Join(out, "results-runner-host__"+runner+"_results_json_.json")
+		got, err := model.ReadResultsFile(file)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		want, _ := model.ReadResultsFile(paths[i])
+		if got.Instances[0].BytesPerInstance != want.Instances[0].BytesPerInstance {
+			t.Errorf("%s holds %v B for %s, want %v (its own runner's)", file, got.Instances[0].BytesPerInstance, got.Instances[0].Key, want.Instances[0].BytesPerInstance)
+		}
+	}
+}

@@ -216,3 +216,33 @@ func TestInstancesFormats(t *testing.T) {
 		}
 	})
 }
+
+// TestReportHelpListsFiles: report's help names every file a review can
+// write, each of report.Files, and a review writes no file it does not
+// name.
+func TestReportHelpListsFiles(t *testing.T) {
+	_, stdout, _ := runCLI(t, "report", "-h")
+	for _, f := range report.Files() {
+		if !strings.Contains(stdout, "\t"+f.Name+" ") {
+			t.Errorf("report -h does not list %s", f.Name)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "review")
+	if code, _, stderr := runCLI(t, "report", "--from", "../../fixtures/results/results.json", "--out", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		listed := false
+		for _, f := range report.Files() {
+			prefix, _, pattern := strings.Cut(f.Name, "<")
+			listed = listed || f.Name == e.Name() || pattern && strings.HasPrefix(e.Name(), prefix)
+		}
+		if !listed {
+			t.Errorf("the review writes %s, which report -h does not list", e.Name())
+		}
+	}
+}

@@ -64,21 +64,21 @@ func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
-		return sel, err
+		return sel, suggest(err, s.types, typeNames())
 	}
 	if sel.Libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
-		return sel, err
+		return sel, suggest(err, s.libs, model.Strings(model.Libs))
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
-		return sel, err
+		return sel, suggest(err, s.reprs, model.Strings(model.Reprs))
 	}
 	if s.layouts != "" {
 		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
-			return sel, err
+			return sel, suggest(err, s.layouts, model.Strings(model.Layouts))
 		}
 	}
 	if sel.Scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
-		return sel, err
+		return sel, suggest(err, s.scheme, model.Strings(model.Schemes))
 	}
 	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, model.Type.HasScheme) {
 		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, model.Join(schemeTypes()))
@@ -183,7 +183,8 @@ func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
 		return nil, fmt.Errorf("--paths must be default or all, got %q", to.paths)
 	}
 	o.NoSites = !to.sites
-	return workflow.ParseList("op", to.ops, model.Ops)
+	ops, err := workflow.ParseList("op", to.ops, model.Ops)
+	return ops, suggest(err, to.ops, model.Strings(model.Ops))
 }
 
 // opFlag writes --op as given, or "" when it was not.
@@ -223,6 +224,8 @@ func (inv *invocation) refused(err error, selected string, noMatch func(m *workf
 	var m *workflow.NoMatch
 	var n *workflow.NothingMeasured
 	switch {
+	case errors.Is(err, errDryRun):
+		return exitOK
 	case errors.As(err, &m):
 		return inv.usageError("%s", noMatch(m))
 	case errors.As(err, &n) && n.DoesNotApply():

@@ -14,7 +14,7 @@ import (
 
 var throughputCommand = &command{
 	Name:      "throughput",
-	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [-o FILE] [--machine NAME] [--commit SHA]",
+	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--machine NAME] [--commit SHA]",
 	Short:     "time the operations each representation makes cheap or expensive",
 	Long: `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
@@ -50,6 +50,10 @@ or an operation failed, 2 for a usage error.
 
 ` + flagsHelp,
 	Run: runThroughput,
+	Examples: []example{
+		{Line: "memprof throughput --type Signature", What: "the time of every signature operation from every representation", Measures: true},
+		{Line: "memprof throughput --type Signature --lib blst,gnark --op verify,aggregate --samples 5", What: "two operations of two libraries, five samples each", Measures: true},
+	},
 }
 
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
@@ -80,19 +84,19 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	// all (the BLS object types), a family and everything select the
 	// types of the group that have operations.
 	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
-		return inv.usageError("%v", err)
+		return inv.usageError("%v", suggest(err, *types, typeNames()))
 	}
 	if sel.Libs, err = workflow.ParseList("lib", *libs, model.Libs); err != nil {
-		return inv.usageError("%v", err)
+		return inv.usageError("%v", suggest(err, *libs, model.Strings(model.Libs)))
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", *reprs, model.Reprs); err != nil {
-		return inv.usageError("%v", err)
+		return inv.usageError("%v", suggest(err, *reprs, model.Strings(model.Reprs)))
 	}
 	var opts workflow.Options
 	if sel.Ops, err = to.options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = func() error { return checkOutputPath(*out) }
+	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
 	rs, err := workflow.Throughput(ctx, inv.registry, sel, opts)

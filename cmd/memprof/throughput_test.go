@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	secpagree "github.com/memprof/memprof/suites/agree/secp256k1"
 )
 
 func TestThroughputUsageErrors(t *testing.T) {
@@ -54,12 +56,45 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Lib{"circl", "ckzg", "gnark", "gokzg"}
+	want := []model.Lib{"circl", "gnark"}
 	if rs.Env.Cgo {
-		want = []model.Lib{"blst", "circl", "ckzg", "gnark", "gokzg"}
+		want = []model.Lib{"blst", "circl", "gnark"}
 	}
-	if a := rs.Agreement; a == nil || a.Cases != 20+8 || !a.OK || !slices.Equal(a.Libs, want) {
-		t.Errorf("got agreement %+v, want 20 + 8 cases, ok, libs %v", rs.Agreement, want)
+	a := rs.Agreement
+	if a == nil || !a.OK {
+		t.Fatalf("got agreement %+v, want ok", a)
+	}
+	// One record per family: BLS12-381's 20 cases and EIP-2537 vectors, the
+	// KZG stand-in's 8,
+	// and the check of every other family the registry has.
+	byFamily := map[model.Family]model.FamilyAgreement{}
+	for _, f := range a.Families {
+		byFamily[f.Family] = f
+	}
+	eip, err := agree.EIP2537Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := byFamily[model.BLS12381]; f.Cases != 20+eip || !f.OK || !slices.Equal(f.Libs, want) {
+		t.Errorf("BLS12-381: got %+v, want 20 cases and the %d EIP-2537 vectors, ok, libs %v", f, eip, want)
+	}
+	if f := byFamily[model.BN254]; !slices.Equal(f.Libs, []model.Lib{"bn256-cloudflare", "bn256-gnark", "bn256-google", "gnark"}) { // the BN254 check runs for real
+		t.Errorf("BN254: got %+v, want its four libraries", f)
+	}
+	if f := byFamily[model.KZG]; f.Cases != 8 || !f.OK {
+		t.Errorf("KZG: got %+v, want the stand-in's 8 cases, ok", f)
+	}
+	sv, err := fixtures.LoadSecp256k1()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, want := byFamily[model.Secp256k1], secpagree.Cases(sv); f.Cases != want { // the secp256k1 check runs for real
+		t.Errorf("secp256k1: got %d cases, want %d", f.Cases, want)
+	}
+	for _, c := range registry().Checks() {
+		if f, ok := byFamily[c.Family]; !ok || !f.OK || f.Cases == 0 {
+			t.Errorf("family %s: got %+v, want its check, ok, with cases", c.Family, f)
+		}
 	}
 }
 
@@ -175,5 +210,5 @@ func TestInstancesWithThroughput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch ×1000", "B/instance"})
+	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch×1000", "B/instance"})
 }

@@ -214,9 +214,9 @@ func TestUntrustedResults(t *testing.T) {
 		{"check: memory budgets after a disagreement", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", checkDisagree}, exitOK,
 			[]string{"memprof check: ok: 5 hold"}, nil},
 		{"compare: head's libraries disagreed", []string{"compare", base, headDisagree}, exitFailure,
-			[]string{"FAIL error", "head: " + why}, []string{"memprof compare: 4 regressions"}},
+			[]string{"error[1]", "[1] head: the libraries disagreed"}, []string{"memprof compare: 4 cases not judged"}},
 		{"compare: one sample a side", []string{"compare", base, oneSample}, exitFailure,
-			[]string{"too few samples to judge (n=1; at least 4 needed)", "│ exact │ unchanged"}, []string{"memprof compare: 4 regressions"}},
+			[]string{"[1] too few samples to judge (n=1; at least 4 needed)", "  exact  -  unchanged"}, []string{"memprof compare: 4 cases not judged"}},
 		{"compare: another OS", []string{"compare", base, otherOS}, exitUsage,
 			nil, []string{`results come from different environments: goos (base "linux", head "darwin")`}},
 	}
@@ -249,7 +249,7 @@ func TestInputSizeLimits(t *testing.T) {
 		want []string // stderr lines, exactly ("" for any)
 	}{
 		{"check: --budgets /dev/zero (default limit)", []string{"check", "--budgets", "/dev/zero", "--results", checkRes}, exitUsage,
-			[]string{"memprof check: reading budgets /dev/zero: larger than the limit of 64 MiB" + hint}},
+			[]string{"memprof check: reading budgets /dev/zero: larger than the limit of 4 MiB" + hint}},
 		{"check: --results /dev/zero", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", "/dev/zero", "--max-bytes", "1MiB"}, exitUsage,
 			[]string{"memprof check: reading results /dev/zero: larger than the limit of 1 MiB" + hint}},
 		{"check --update: results over the limit", []string{"check", "--budgets", budgets, "--results", checkRes, "--update", "--max-bytes", "1KiB"}, exitUsage,

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/memprof/memprof/memprof"
 )
@@ -12,7 +12,7 @@ import (
 var versionCommand = &command{
 	Name:      "version",
 	UsageLine: "version",
-	Short:     "print the versions of memprof, Go and the crypto libraries in this build",
+	Short:     "print the versions of memprof, Go and the crypto libraries",
 	Long: `Version prints memprof's version ((devel) when built from a checkout
 rather than installed at a version), the commit it was built from when the
 build recorded one (with "modified" when the work tree had changes), the
@@ -21,6 +21,9 @@ all from the binary's build information. A library this build leaves out
 (blst, a cgo binding, when CGO_ENABLED=0) says so. memprof --version prints
 the same.`,
 	Run: runVersion,
+	Examples: []example{
+		{Line: "memprof version", What: "memprof's version and the libraries in this build"},
+	},
 }
 
 func runVersion(ctx context.Context, inv *invocation, args []string) int {
@@ -28,12 +31,7 @@ func runVersion(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, nil, nil); done {
 		return code
 	}
-	for _, line := range versionLines(inv) {
-		if _, err := fmt.Fprintln(inv.stdout, line); err != nil {
-			return inv.fail("%v", err)
-		}
-	}
-	return exitOK
+	return inv.print([]byte(strings.Join(versionLines(inv), "\n") + "\n"))
 }
 
 // versionLines are what version prints: memprof's version, its commit,

@@ -38,22 +38,35 @@ func tableWriter(inv *invocation, out string) io.Writer {
 	return inv.stdout
 }
 
-// tableFlags are --wide and --columns, of the commands that print a
-// terminal table of results rows.
+// tableFlags are --wide, --columns and --style, of the commands that
+// print a terminal table of results rows.
 type tableFlags struct {
 	wide    bool
 	columns string
+	style   string
 }
 
 func (t *tableFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&t.wide, "wide", false, "show every column of the table, not only the default ones within the terminal's width (CSV and JSON always have every column)")
-	fs.StringVar(&t.columns, "columns", "", "show these `columns` of the table (comma-separated JSON names or header labels, such as type,lib,repr,B/instance,sizeof_bytes); the note always ends it")
+	fs.StringVar(&t.columns, "columns", "", "show these `columns` of the table (comma-separated JSON names or header labels, such as type,lib,repr,B/instance,sizeof_bytes)")
+	addStyle(fs, &t.style)
+}
+
+// addStyle adds --style, how a terminal table is drawn.
+func addStyle(fs *flag.FlagSet, style *string) {
+	fs.StringVar(style, "style", string(render.Plain), "table `style`: plain (aligned columns) or box (drawn in boxes)")
+}
+
+// parseStyle reads --style; the error is a usage error.
+func parseStyle(v string) (render.Style, error) {
+	s, err := model.Canonical("style", v, render.Styles)
+	return s, suggest(err, v, model.Strings(render.Styles))
 }
 
 // inert says that --wide and --columns do nothing in a format other than
 // the table.
 func (t *tableFlags) inert(format string) inert {
-	return inert{format == "table", "with --format " + format + ": only the table chooses columns (CSV and JSON keep every one)", []string{"wide", "columns"}}
+	return inert{format == "table", "with --format " + format + ": only the table chooses columns (CSV and JSON keep every one)", []string{"wide", "columns", "style"}}
 }
 
 // options returns the table options of the flags for rows of kind
@@ -61,6 +74,10 @@ func (t *tableFlags) inert(format string) inert {
 // --columns is a usage error.
 func (t *tableFlags) options(w io.Writer, kind string, applies func(model.Column) bool) (render.TableOptions, error) {
 	o := render.TableOptions{Width: terminalWidth(w), Wide: t.wide}
+	var err error
+	if o.Style, err = parseStyle(t.style); err != nil {
+		return o, err
+	}
 	if t.columns == "" {
 		return o, nil
 	}

@@ -377,3 +377,65 @@ func createTemp(target string, perm os.FileMode) (*os.File, error) {
 	}
 	return nil, because(fs.ErrExist, "creating a file in directory %s: too many temporary files named .%s.tmp-*", dir, base)
 }
+
+// WriteFileNoFollow writes data to the name path in its directory, never
+// through it: a temporary file beside it, renamed onto path itself, so
+// that a symbolic link (or a device, a pipe) planted under that name is
+// replaced by the file, and whatever it led to is untouched. A regular
+// file replaced keeps its permission bits; path a directory is an error.
+// It is for files a command names itself in a directory it was given
+// (memprof instances --profile-dir), where no link is the user's choice.
+func WriteFileNoFollow(path string, data []byte, perm os.FileMode) error {
+	d := destination{target: path}
+	fi, err := os.Lstat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return &Error{Path: path, Err: because(nil, "is a directory")}
+	case err == nil && fi.Mode().IsRegular():
+		d.exists, d.perm = true, fi.Mode().Perm()
+	case err == nil, errors.Is(err, fs.ErrNotExist):
+		// A link, a device, a pipe, or nothing: a new file takes the name.
+	case isNotDir(err):
+		return &Error{Path: path, Err: checkDir(filepath.Dir(path))}
+	default:
+		return &Error{Path: path, Err: systemErr(err)}
+	}
+	err = replace(d, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+	if err != nil {
+		return &Error{Path: path, Err: err}
+	}
+	return nil
+}
+
+// CheckDir reports, without leaving anything behind, whether files can be
+// written into the directory dir, creating it (and its parents) if it
+// does not exist: it must be a directory that accepts new files (tried by
+// creating and removing an empty file in it). A command calls it before
+// spending minutes on what it will write there.
+func CheckDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		if cerr := checkDir(dir); cerr != nil && (errors.Is(err, fs.ErrExist) || isNotDir(err)) {
+			return &Error{Path: dir, Err: cerr}
+		}
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return &Error{Path: dir, Err: because(err, "cannot create directory %s: %v", dir, unwrapPath(err))}
+		}
+		return &Error{Path: dir, Err: systemErr(err)}
+	}
+	if err := checkDir(dir); err != nil {
+		return &Error{Path: dir, Err: err}
+	}
+	f, err := createTemp(filepath.Join(dir, "check"), 0o600)
+	if err != nil {
+		return &Error{Path: dir, Err: err}
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return &Error{Path: dir, Err: because(err, "removing a trial file in %s: %v", dir, unwrapPath(err))}
+	}
+	return nil
+}

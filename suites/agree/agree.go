@@ -10,7 +10,11 @@
 //     signature checked against the next case's message;
 //  3. round-trip the public key and the signature through every
 //     representation it offers back to the same compressed and uncompressed
-//     encodings.
+//     encodings;
+//  4. run go-ethereum's EIP-2537 precompile vectors (fixtures/eip2537:
+//     additions, G1 scalar multiplications, pairing checks and the maps to
+//     G1 and G2, with their fail- files) where it offers the operation
+//     (eip2537.go).
 //
 // The libraries come from a suites registry (Registry.AgreeLibs). A library this build cannot run (blst
 // without cgo) is reported as unavailable, and the others are still checked
@@ -19,10 +23,8 @@ package agree
 
 import (
 	"bytes"
-	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/model"
@@ -33,67 +35,39 @@ import (
 const fileName = "fixtures/vectors.json (made by blst)"
 
 // Disagreement is the error Check returns when a library does not compute
-// what the vectors say: it names the case, the check, the libraries and
-// the differing bytes.
-type Disagreement struct {
-	Case string
-	// Check is what was compared: "secret key", "public key", "signature",
-	// "verify", "round trip <repr>"...
-	Check string
-	// Lib is the library that disagrees; Against is what it was compared
-	// with (the vectors file or another library).
-	Lib     model.Lib
-	Against string
-	// Agreeing lists the libraries that computed the expected value.
-	Agreeing []model.Lib
-	Got      []byte
-	Want     []byte
-	// Detail says more when there are no bytes to compare (a verification
-	// result, an error).
-	Detail string
-}
-
-func (d *Disagreement) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "libraries disagree: case %s: %s: %s differs from %s", d.Case, d.Check, d.Lib, d.Against)
-	if len(d.Agreeing) > 0 {
-		fmt.Fprintf(&b, " (%s agree with it)", model.Join(d.Agreeing))
-	}
-	if d.Detail != "" {
-		fmt.Fprintf(&b, ": %s", d.Detail)
-	}
-	if d.Got != nil || d.Want != nil {
-		fmt.Fprintf(&b, "\n  %-8s %s\n  %-8s %s", d.Lib+":", hex.EncodeToString(d.Got), "want:", hex.EncodeToString(d.Want))
-		if i := firstDiff(d.Got, d.Want); i >= 0 {
-			fmt.Fprintf(&b, "\n  first difference at byte %d", i)
-		}
-	}
-	return b.String()
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	if len(a) != len(b) {
-		return min(len(a), len(b))
-	}
-	return -1
-}
+// what the vectors say (suites.Disagreement, which the checks of every
+// family return: those given by a suite cannot import this package).
+type Disagreement = suites.Disagreement
 
 // Report is the outcome of Check (suites.AgreeReport, which the checks of
 // every family return).
 type Report = suites.AgreeReport
 
-// Run checks the libraries of r against the embedded vectors.
+// Run checks the libraries of r against the embedded vectors: the 20
+// cases of fixtures/vectors.json (Check), then the EIP-2537 vectors
+// (CheckEIP2537), which the report's cases count too.
 func Run(r *suites.Registry) (*Report, error) {
 	v, err := fixtures.Load()
 	if err != nil {
 		return nil, err
 	}
-	return Check(v, r.AgreeLibs())
+	libs := r.AgreeLibs()
+	rep, err := Check(v, libs)
+	if err != nil {
+		return rep, err
+	}
+	n, err := EIP2537Cases()
+	if err != nil {
+		return rep, err
+	}
+	rep.Cases += n
+	var avail []suites.AgreeLib
+	for _, l := range libs {
+		if l.Unavailable.IsZero() {
+			avail = append(avail, l)
+		}
+	}
+	return rep, CheckEIP2537(avail)
 }
 
 // Check checks libs against v; see the package documentation. The report

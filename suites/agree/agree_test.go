@@ -1,4 +1,6 @@
-package agree
+// The tests are of package agree_test: they use the registry of every suite
+// (suites/all), which holds the secp256k1 check that imports this package.
+package agree_test
 
 import (
 	"bytes"
@@ -11,6 +13,7 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/all"
 )
 
@@ -63,12 +66,16 @@ func availableLibs(t *testing.T) map[model.Lib]suites.AgreeLib {
 // TestLibrariesAgree is the real check: every registered library against
 // the file (blst too when cgo is on).
 func TestLibrariesAgree(t *testing.T) {
-	rep, err := Run(all.Registry())
+	rep, err := agree.Run(all.Registry())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Cases != 20 {
-		t.Errorf("got %d cases, want 20", rep.Cases)
+	eip, err := agree.EIP2537Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases != 20+eip {
+		t.Errorf("got %d cases, want 20 and the %d EIP-2537 vectors", rep.Cases, eip)
 	}
 	want := []model.Lib{"circl", "gnark"}
 	if memprof.CurrentEnv().Cgo {
@@ -121,22 +128,22 @@ func TestDisagreementsAreNamed(t *testing.T) {
 	tests := []struct {
 		name  string
 		libs  []suites.AgreeLib
-		check *Disagreement
+		check *agree.Disagreement
 		in    []string // substrings of the message
 	}{
-		{"signature differs", []suites.AgreeLib{circl, badSign}, &Disagreement{Case: target.Name, Check: "signature", Lib: "gnark"},
+		{"signature differs", []suites.AgreeLib{circl, badSign}, &agree.Disagreement{Case: target.Name, Check: "signature", Lib: "gnark"},
 			[]string{"case " + target.Name, "signature", "gnark differs", "circl agree", "first difference at byte 10"}},
-		{"verify accepts anything", []suites.AgreeLib{lenient, gnark}, &Disagreement{Case: v.Cases[0].Name, Check: "verify of another message", Lib: "circl"},
+		{"verify accepts anything", []suites.AgreeLib{lenient, gnark}, &agree.Disagreement{Case: v.Cases[0].Name, Check: "verify of another message", Lib: "circl"},
 			[]string{"accepts the signature for a message that was not signed"}},
-		{"round trip differs", []suites.AgreeLib{badTrip}, &Disagreement{Case: v.Cases[0].Name, Lib: "gnark"},
+		{"round trip differs", []suites.AgreeLib{badTrip}, &agree.Disagreement{Case: v.Cases[0].Name, Lib: "gnark"},
 			[]string{"round trip through", "first difference at byte 100"}},
-		{"keygen differs", []suites.AgreeLib{badKeyGen, gnark}, &Disagreement{Case: v.Cases[0].Name, Check: "secret key (KeyGen)", Lib: "circl"},
+		{"keygen differs", []suites.AgreeLib{badKeyGen, gnark}, &agree.Disagreement{Case: v.Cases[0].Name, Check: "secret key (KeyGen)", Lib: "circl"},
 			[]string{"secret key", "circl differs", "gnark agree"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Check(v, tt.libs)
-			var d *Disagreement
+			_, err := agree.Check(v, tt.libs)
+			var d *agree.Disagreement
 			if !errors.As(err, &d) {
 				t.Fatalf("got error %v, want a *Disagreement", err)
 			}
@@ -158,7 +165,7 @@ func TestUnavailableLibraryReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	libs := availableLibs(t)
-	rep, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}, libs["gnark"]})
+	rep, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}, libs["gnark"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +176,7 @@ func TestUnavailableLibraryReported(t *testing.T) {
 	if a.Cases != 20 || !a.OK || !slices.Equal(a.Unavailable, []string{"blst: no cgo"}) {
 		t.Errorf("got agreement %+v, want 20 cases, ok, blst unavailable", a)
 	}
-	if _, err := Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}}); err == nil {
+	if _, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}}); err == nil {
 		t.Error("no library available: got no error")
 	}
 }

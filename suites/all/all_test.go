@@ -6,11 +6,19 @@ import (
 
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/pqtest"
 )
+
+// TestMain applies the post-quantum suites' -pq.all (every known answer in
+// TestFamilyChecks), which .ci/run passes.
+func TestMain(m *testing.M) {
+	pqtest.Setup()
+	m.Run()
+}
 
 // withoutSuite are the families whose suites have not been written yet:
 // the registry has nothing of them. A family's suites remove it from here.
-var withoutSuite = []model.Family{model.Secp256k1, model.BN254, model.MLKEM, model.MLDSA, model.SLHDSA}
+var withoutSuite = []model.Family{}
 
 // TestRegistry assembles every built-in suite: no duplicate, no name
 // outside the vocabulary, every library and type of every family with
@@ -71,5 +79,28 @@ func TestRegistry(t *testing.T) {
 	}
 	if len(r.Ops()) == 0 {
 		t.Errorf("got no operations")
+	}
+}
+
+// TestFamilyChecks runs the agreement check of every family that has one
+// in the registry (the post-quantum ones: ML-KEM's libraries against each
+// other and the known answers, ML-DSA's, SLH-DSA's known answers): each
+// must pass and check cases.
+func TestFamilyChecks(t *testing.T) {
+	r, err := suites.NewRegistry(Suites()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Checks() {
+		t.Run(string(c.Family), func(t *testing.T) {
+			rep, err := c.Run(r.FamilyAgreeLibs(c.Family))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Cases == 0 || len(rep.Libs) == 0 {
+				t.Errorf("got %d cases of %v, want some", rep.Cases, rep.Libs)
+			}
+			t.Logf("%s: %d cases, libraries %v", c.Family, rep.Cases, rep.Libs)
+		})
 	}
 }

@@ -49,6 +49,7 @@ func agreeLib() suites.AgreeLib {
 			return sig.Verify(true, pk, true, msg, suites.OpDST), nil
 		},
 		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+		EIP2537:    eip2537(),
 	}
 }
 

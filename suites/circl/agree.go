@@ -46,6 +46,7 @@ func agreeLib() suites.AgreeLib {
 			return bls.Verify(&pk, msg, sigb), nil
 		},
 		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+		EIP2537:    eip2537(),
 	}
 }
 

@@ -280,6 +280,12 @@ func agreeLib() suites.KZGAgreeLib {
 			}
 			return ckzg4844.VerifyBlobKZGProof((*ckzg4844.Blob)(blob), ckzg4844.Bytes48(commitment), ckzg4844.Bytes48(proof))
 		},
+		VerifyKZGProof: func(commitment, z, y, proof []byte) (bool, error) {
+			if err := loadAny(); err != nil {
+				return false, err
+			}
+			return ckzg4844.VerifyKZGProof(ckzg4844.Bytes48(commitment), ckzg4844.Bytes32(z), ckzg4844.Bytes32(y), ckzg4844.Bytes48(proof))
+		},
 		ComputeCellsAndProofs: func(blob []byte) ([][]byte, [][]byte, error) {
 			if err := loadAny(); err != nil {
 				return nil, nil, err

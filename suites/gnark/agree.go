@@ -55,6 +55,7 @@ func agreeLib() suites.AgreeLib {
 			return opVerify(&pk, msg, &sig)
 		},
 		RoundTrips: suites.GroupRoundTrips(lib, pkGroup().RoundTrips, sigGroup().RoundTrips),
+		EIP2537:    eip2537(),
 	}
 }
 

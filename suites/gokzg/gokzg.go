@@ -390,6 +390,11 @@ func agreeLib() suites.KZGAgreeLib {
 				return ctx.VerifyBlobKZGProof((*goethkzg.Blob)(blob), goethkzg.KZGCommitment(commitment), goethkzg.KZGProof(proof))
 			})
 		},
+		VerifyKZGProof: func(commitment, z, y, proof []byte) (bool, error) {
+			return verify(func(ctx *goethkzg.Context) error {
+				return ctx.VerifyKZGProof(goethkzg.KZGCommitment(commitment), goethkzg.Scalar(z), goethkzg.Scalar(y), goethkzg.KZGProof(proof))
+			})
+		},
 		ComputeCellsAndProofs: func(blob []byte) ([][]byte, [][]byte, error) {
 			ctx, err := context()
 			if err != nil {

@@ -10,7 +10,10 @@
 //  2. verify every library's blob proof and cell proofs, and reject the
 //     blob proof of the next blob, and the blob's cells given the next
 //     blob's cell proofs;
-//  3. recover the blob's 128 cells from half of them (the even indices).
+//  3. recover the blob's 128 cells from half of them (the even indices);
+//  4. verify the proofs of go-ethereum's point evaluation vectors
+//     (fixtures/kzg-precompile) through the precompile's checks, and refuse
+//     them for another value (pointevaluation.go).
 //
 // The libraries come from a suites registry (Registry.KZGAgreeLibs). A
 // library this build cannot run (c-kzg without cgo) is reported
@@ -24,9 +27,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/model"
@@ -37,13 +38,31 @@ import (
 // fileName is how disagreements name the reference.
 const fileName = fixtures.KZGVectorsFile + " (made by c-kzg)"
 
-// Run checks the KZG libraries of r against the embedded vectors.
+// Run checks the KZG libraries of r against the embedded vectors
+// (Check), then against go-ethereum's point evaluation vectors
+// (CheckPointEvaluation), which the report's cases count too.
 func Run(r *suites.Registry) (*agree.Report, error) {
 	v, err := fixtures.LoadKZGVectors()
 	if err != nil {
 		return nil, err
 	}
-	return Check(v, r.KZGAgreeLibs())
+	libs := r.KZGAgreeLibs()
+	rep, err := Check(v, libs)
+	if err != nil {
+		return rep, err
+	}
+	n, err := PointEvaluationCases()
+	if err != nil {
+		return rep, err
+	}
+	rep.Cases += n
+	var avail []suites.KZGAgreeLib
+	for _, l := range libs {
+		if l.Unavailable.IsZero() {
+			avail = append(avail, l)
+		}
+	}
+	return rep, CheckPointEvaluation(avail)
 }
 
 // made is what one library computed of one blob.
@@ -71,7 +90,7 @@ func Check(v *fixtures.KZGVectors, libs []suites.KZGAgreeLib) (*agree.Report, er
 	}
 
 	// 1. Compute, every library at once; compare in order.
-	computed := perLib(avail, func(l suites.KZGAgreeLib) []made { return compute(l, blobs) })
+	computed := agree.PerLib(avail, func(l suites.KZGAgreeLib) []made { return compute(l, blobs) })
 	for i, want := range v.Blobs {
 		if err := compare(v, i, want, avail, computed); err != nil {
 			return rep, err
@@ -80,7 +99,7 @@ func Check(v *fixtures.KZGVectors, libs []suites.KZGAgreeLib) (*agree.Report, er
 
 	// 2 and 3. Verify, reject, recover: each library checks what every
 	// library computed (the same bytes, after step 1).
-	verdicts := perLib(avail, func(l suites.KZGAgreeLib) []verdict { return check(l, v, blobs, computed[0]) })
+	verdicts := agree.PerLib(avail, func(l suites.KZGAgreeLib) []verdict { return check(l, v, blobs, computed[0]) })
 	for i := range v.Blobs {
 		for j, l := range avail {
 			if d := verdicts[j][i].disagreement(v, i, l.Lib, avail, computed[0][i]); d != nil {
@@ -89,18 +108,6 @@ func Check(v *fixtures.KZGVectors, libs []suites.KZGAgreeLib) (*agree.Report, er
 		}
 	}
 	return rep, nil
-}
-
-// perLib runs f for every library, each on its own goroutine, and returns
-// the results in the order of libs.
-func perLib[T any](libs []suites.KZGAgreeLib, f func(suites.KZGAgreeLib) T) []T {
-	out := make([]T, len(libs))
-	var wg sync.WaitGroup
-	for i, l := range libs {
-		wg.Go(func() { out[i] = f(l) })
-	}
-	wg.Wait()
-	return out
 }
 
 // compute makes every blob's commitment, proof, cells and cell proofs with
@@ -126,25 +133,9 @@ func compute(l suites.KZGAgreeLib, blobs [][]byte) []made {
 }
 
 // eachBlob runs f for blobs 0 to n-1, as many at once as there are
-// processors: the libraries are safe for concurrent calls on one context,
-// and c-kzg's calls use one core each. Every f writes only its blob's
-// results.
-func eachBlob(n int, f func(i int)) {
-	next := make(chan int, n)
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
-		wg.Go(func() {
-			for i := range next {
-				f(i)
-			}
-		})
-	}
-	wg.Wait()
-}
+// processors (agree.Each): the libraries are safe for concurrent calls on
+// one context, and c-kzg's calls use one core each.
+func eachBlob(n int, f func(i int)) { agree.Each(n, f) }
 
 // compare checks blob i of every library against the file and the other
 // libraries.

@@ -214,27 +214,147 @@ func verdictCell(r gate.Row) string {
 	return v
 }
 
-// Table writes a comparison as a terminal table, failing rows first, then
-// the environment differences if any, then the verdict.
-func Table(w io.Writer, c *gate.Comparison) error {
-	t := render.NewTable(w)
-	t.Header("case", "metric", "base", "head", "delta", "test", "verdict", "note")
+// Headline is a comparison's verdict counted by kind: "no regression
+// detected", or "1 bytes regression, 1 time regression, 1 missing case"
+// (a missing case fails once, however many of its figures are missing).
+// Regressions are counted by figure (bytes, allocs, time), missing and
+// unjudged cases (failed to measure, too few samples, libraries that
+// disagree) by case.
+func Headline(c *gate.Comparison) string {
+	if c.OK() {
+		return c.Verdict()
+	}
+	regressions := map[string]int{}
+	var metrics []string
+	cases := map[gate.Change]map[string]bool{gate.Missing: {}, gate.Unmeasured: {}}
 	for _, r := range c.Rows {
-		if err := t.Append([]string{r.Case, r.Metric, baseCell(r), headCell(r), delta(r), pCell(r), verdictCell(r), r.Note}); err != nil {
-			return err
+		if !r.Fails {
+			continue
+		}
+		switch r.Change {
+		case gate.Regressed:
+			m, _, _ := strings.Cut(r.Metric, "/")
+			if regressions[m] == 0 {
+				metrics = append(metrics, m)
+			}
+			regressions[m]++
+		case gate.Missing, gate.Unmeasured:
+			cases[r.Change][r.Case] = true
 		}
 	}
-	if err := t.Render(); err != nil {
-		return err
+	var parts []string
+	for _, m := range metrics {
+		parts = append(parts, plural(regressions[m], m+" regression", m+" regressions"))
+	}
+	if n := len(cases[gate.Missing]); n > 0 {
+		parts = append(parts, plural(n, "missing case", "missing cases"))
+	}
+	if n := len(cases[gate.Unmeasured]); n > 0 {
+		parts = append(parts, plural(n, "case not judged", "cases not judged"))
+	}
+	if len(parts) == 0 {
+		return c.Verdict()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Table writes a comparison as a terminal table (TableFit without a
+// width).
+func Table(w io.Writer, c *gate.Comparison) error { return TableFit(w, c, 0, render.Plain) }
+
+// TableFit writes a comparison as a terminal table fitted to width (0:
+// no limit) in style, failing rows first, one token per cell (a row's
+// note a footnote), then the environment differences if any, then the
+// headline.
+func TableFit(w io.Writer, c *gate.Comparison, width int, style render.Style) error {
+	t := render.MarkdownTable{Header: []string{"result", "case", "metric", "base", "head", "delta", "Δ%", "test", "n", "verdict"}}
+	var notes []string
+	for _, r := range c.Rows {
+		result := "ok"
+		if r.Fails {
+			result = "FAIL"
+		}
+		verdict := string(r.Change)
+		if r.Change == gate.Missing && !r.Fails {
+			verdict += "(allowed)"
+		}
+		if r.Note != "" {
+			if i := slices.Index(notes, r.Note); i >= 0 {
+				verdict += "[" + strconv.Itoa(i+1) + "]"
+			} else {
+				notes = append(notes, r.Note)
+				verdict += "[" + strconv.Itoa(len(notes)) + "]"
+			}
+		}
+		d, pct := deltaCells(r)
+		test, n := testCells(r)
+		metric, _, _ := strings.Cut(r.Metric, "/") // bytes, allocs, time: per instance or per operation, as their unit
+		t.Rows = append(t.Rows, []string{result, strings.ReplaceAll(r.Case, " ", "/"), metric, token(baseCell(r)), token(headCell(r)), d, pct, test, n, verdict})
+	}
+	t.Right = []bool{false, false, false, true, true, true, true, false, true, false}
+	var after []string
+	for i, n := range notes {
+		after = append(after, "["+strconv.Itoa(i+1)+"] "+n)
 	}
 	for _, d := range c.EnvDiffs {
-		fmt.Fprintf(w, "environment differs: %s: base %q, head %q\n", d.Field, d.Base, d.Head)
+		after = append(after, fmt.Sprintf("environment differs: %s: base %q, head %q", d.Field, d.Base, d.Head))
 	}
 	for _, warn := range c.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		after = append(after, "warning: "+warn)
 	}
-	_, err := fmt.Fprintf(w, "memprof compare: %s\n", c.Verdict())
-	return err
+	after = append(after, "memprof compare: "+Headline(c))
+	return render.WriteTableStyled(w, t, width, style, []int{1}, []int{6, 7, 8}, "--format json shows them", after)
+}
+
+// token writes a table figure as one token: "192", "1.004ms".
+func token(s string) string {
+	s = strings.TrimSuffix(s, " B")
+	return strings.ReplaceAll(s, " ", "")
+}
+
+// deltaCells writes a row's change and its fraction as two tokens: "+96"
+// and "+50.0%" ("-" where they do not apply).
+func deltaCells(r gate.Row) (delta, pct string) {
+	switch r.Change {
+	case gate.New, gate.Missing, gate.Unmeasured:
+		return "-", "-"
+	}
+	if r.Delta == 0 {
+		return "0", "0%"
+	}
+	sign := "+"
+	if r.Delta < 0 {
+		sign = "-"
+	}
+	delta = sign + token(value(r, math.Abs(r.Delta)))
+	pct = "-"
+	if r.Base != 0 {
+		pct = signedPct(r.DeltaFraction)
+	}
+	return delta, pct
+}
+
+// testCells writes a row's test as two tokens: "exact" or "p=0.012",
+// and the sample counts "10+10" ("-" where there are none).
+func testCells(r gate.Row) (test, n string) {
+	switch {
+	case r.P < 0 && (r.Change == gate.New || r.Change == gate.Missing || r.Change == gate.Unmeasured):
+		return "-", "-"
+	case r.P < 0:
+		return "exact", "-"
+	case r.P < 0.001:
+		test = "p<0.001"
+	default:
+		test = fmt.Sprintf("p=%.3f", r.P)
+	}
+	return test, fmt.Sprintf("%d+%d", r.N1, r.N2)
 }
 
 // Markdown writes a comparison for a pull-request comment: the verdict
@@ -255,7 +375,7 @@ func CompareMarkdown(w io.Writer, c *gate.Comparison, opts MarkdownOptions) erro
 	if !c.OK() {
 		icon = "❌"
 	}
-	fmt.Fprintf(&b, "### %s memprof: %s\n\n", icon, c.Verdict())
+	fmt.Fprintf(&b, "### %s memprof: %s\n\n", icon, Headline(c))
 	fmt.Fprintf(&b, "Bytes and allocations per instance are exact; times regress only when a Mann-Whitney U test is significant (alpha %s) and the slowdown exceeds %s.\n\n",
 		strconv.FormatFloat(c.Alpha, 'f', -1, 64), strconv.FormatFloat(c.Tolerance*100, 'f', -1, 64)+"%")
 	runsLine(&b, c, opts)

@@ -73,8 +73,8 @@ func TestMarkdownLayout(t *testing.T) {
 	}
 	md := buf.String()
 	first, _, _ := strings.Cut(md, "\n")
-	if !strings.Contains(first, "4 regressions") {
-		t.Errorf("first line %q does not carry the verdict %q", first, "4 regressions")
+	if want := Headline(c); !strings.Contains(first, want) {
+		t.Errorf("first line %q does not carry the verdict %q", first, want)
 	}
 	details := strings.Index(md, "<details>")
 	failing := strings.Index(md, "| Signature/blst/affine/pointer | bytes/instance | 192 B | 288 B | +96 B (+50.0%)")
@@ -153,5 +153,30 @@ func TestCheckText(t *testing.T) {
 			t.Errorf("%q is out of order:\n%s", w, out)
 		}
 		last = i
+	}
+}
+
+// TestHeadline: the headline counts the failures by kind, a missing case
+// once whatever number of its figures are missing (head.json has one
+// bytes regression, one time regression and one missing case of two
+// figures: four failing rows).
+func TestHeadline(t *testing.T) {
+	c := compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05})
+	if c.Failures != 4 {
+		t.Fatalf("got %d failing rows, want 4", c.Failures)
+	}
+	if got, want := Headline(c), "1 bytes regression, 1 time regression, 1 missing case"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	same := compare(t, "base.json", gate.CompareOptions{Tolerance: 0.05})
+	if got := Headline(same); got != "no regression detected" {
+		t.Errorf("base against itself: got %q", got)
+	}
+	var tab bytes.Buffer
+	if err := Table(&tab, c); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(tab.String(), "memprof compare: "+Headline(c)+"\n") {
+		t.Errorf("the table does not end with the headline:\n%s", tab.String())
 	}
 }

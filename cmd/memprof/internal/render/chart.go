@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -61,19 +62,21 @@ func SeriesOf(r model.Result) Series {
 	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme, Param: r.Param}
 }
 
-// libColor is the colour of a library in every chart: Okabe and Ito's
-// blue, orange and green, distinguishable with the common colour-vision
-// deficiencies and dark enough to read on white. Other names get grey.
+// palette is Okabe and Ito's colours, distinguishable with the common
+// colour-vision deficiencies, without their yellow (too light on white):
+// blue, orange, green, vermillion, sky blue, reddish purple, black.
+var palette = []uint32{0x0072B2, 0xE69F00, 0x009E73, 0xD55E00, 0x56B4E9, 0xCC79A7, 0x000000}
+
+// libColor is the colour of a library in every chart: the palette's, in
+// the order of model.Libs (blst blue, gnark orange, circl green, then
+// the KZG libraries'...), round again past its end; a name not in the
+// vocabulary gets grey.
 func libColor(lib model.Lib) color.Color {
-	switch lib {
-	case "blst":
-		return rgb(0x0072B2)
-	case "gnark":
-		return rgb(0xE69F00)
-	case "circl":
-		return rgb(0x009E73)
+	i := slices.Index(model.Libs, lib)
+	if i < 0 {
+		return rgb(0x999999)
 	}
-	return rgb(0x999999)
+	return rgb(palette[i%len(palette)])
 }
 
 // libsOf returns the libraries of the given series, in memprof's order.
@@ -134,16 +137,57 @@ func newLegend() plot.Legend {
 	return l
 }
 
+// chartLegend is a chart's legend, beside the plots: its entries (the
+// libraries' colours), then a line for each point whose label is a
+// number or could not be placed (the label layers say which, once the
+// chart is first drawn).
+type chartLegend struct {
+	entries []legendEntry
+	layers  []*labelLayer
+}
+
+type legendEntry struct {
+	text  string
+	thumb plot.Thumbnailer
+}
+
+// add adds an entry.
+func (l *chartLegend) add(text string, thumb plot.Thumbnailer) {
+	l.entries = append(l.entries, legendEntry{text, thumb})
+}
+
+// build returns the legend; all lists every label as if it were a
+// number, the widest the legend can be (its width is reserved before
+// the labels are placed, so that placing them changes no plot's size).
+func (l *chartLegend) build(all bool) plot.Legend {
+	leg := newLegend()
+	for _, e := range l.entries {
+		leg.Add(e.text, e.thumb)
+	}
+	for _, layer := range l.layers {
+		if all {
+			for i, it := range layer.items {
+				leg.Add(strconv.Itoa(i+1) + " " + it.text)
+			}
+			continue
+		}
+		for _, line := range layer.numbered() {
+			leg.Add(line)
+		}
+	}
+	return leg
+}
+
 // writeSVG draws p, and the legend to its right, on a white canvas of
 // width w and height h with a grey border, and writes it as SVG.
-func writeSVG(out io.Writer, p *plot.Plot, legend plot.Legend, w, h vg.Length) error {
+func writeSVG(out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
 	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
 }
 
 // writeTiledSVG draws frame (its title) over the plots of grid, tiled
 // (nil cells left empty), with the legend to the right, on a white canvas
 // of width w and height h with a grey border, and writes it as SVG.
-func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend plot.Legend, w, h vg.Length) error {
+func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend *chartLegend, w, h vg.Length) error {
 	return writeFramedSVG(out, legend, w, h, func(area draw.Canvas) {
 		plots := draw.Crop(area, 0, 0, 0, -vg.Points(28))
 		frame.Draw(draw.Crop(area, 0, 0, plots.Max.Y-area.Min.Y, 0))
@@ -161,30 +205,74 @@ func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend 
 
 // writeFramedSVG makes a white canvas of width w (and the legend's) and
 // height h with a grey border, has drawPlots draw in its area left of the
-// legend, draws the legend and writes the canvas as SVG.
-func writeFramedSVG(out io.Writer, legend plot.Legend, w, h vg.Length, drawPlots func(draw.Canvas)) error {
-	var lw vg.Length
-	if lr := legend.Rectangle(draw.Canvas{}); lr.Size().X > 0 {
-		lw = lr.Size().X + vg.Points(24)
+// legend, draws the legend and writes the canvas as SVG. The plots are
+// drawn twice: first on a scratch canvas, which places their labels,
+// then, the legend naming the labels that are numbers, for real.
+func writeFramedSVG(out io.Writer, legend *chartLegend, w, h vg.Length, drawPlots func(draw.Canvas)) error {
+	size := func(l plot.Legend) (vg.Length, vg.Length) {
+		r := l.Rectangle(draw.Canvas{})
+		if r.Size().X <= 0 {
+			return 0, 0
+		}
+		return r.Size().X + vg.Points(24), r.Size().Y + vg.Points(44)
 	}
-	c := vgsvg.New(w+lw, h)
+	// The legend's width is first the widest it can be (every label a
+	// number); once the labels are placed, the legend takes the width and
+	// the height it needs (a taller chart, whose plots have more room and
+	// fewer numbers), and they are placed again, until that holds.
+	lw, _ := size(legend.build(true))
+	hook := labelBoxesHook
+	labelBoxesHook = nil // the scratch drawings' labels are not the chart's
+	for range 6 {
+		drawFrame(newCanvas(w+lw, h), nil, w, lw, drawPlots)
+		needW, needH := size(legend.build(false))
+		if needW == lw && needH <= h {
+			break
+		}
+		lw, h = needW, max(h, needH)
+		for _, l := range legend.layers {
+			l.done = false
+		}
+	}
+	drawFrame(newCanvas(w+lw, h), nil, w, lw, drawPlots) // places any label not placed at this size
+	labelBoxesHook = hook
+	c := newCanvas(w+lw, h)
+	leg := legend.build(false)
+	drawFrame(c, &leg, w, max(lw, 0), drawPlots)
+	return writeCanvasSVG(out, c)
+}
+
+// drawFrame draws on c: the white background, the plots, the legend (if
+// not nil) in its width lw right of them, and the grey border.
+func drawFrame(c canvas, legend *plot.Legend, w, lw vg.Length, drawPlots func(draw.Canvas)) {
 	dc := draw.New(c)
 	c.SetColor(white)
 	c.Fill(dc.Rectangle.Path())
 	inner := draw.Crop(dc, vg.Points(8), -vg.Points(8), vg.Points(8), -vg.Points(8))
 	drawPlots(draw.Crop(inner, 0, -lw, 0, 0))
-	if lw > 0 {
+	if lw > 0 && legend != nil {
 		la := draw.Crop(inner, w-vg.Points(8), 0, 0, -vg.Points(28))
 		legend.Draw(la)
 	}
 	c.SetColor(borderGrey)
 	c.SetLineWidth(vg.Points(1))
 	c.Stroke(draw.Crop(dc, vg.Points(0.5), -vg.Points(0.5), vg.Points(0.5), -vg.Points(0.5)).Rectangle.Path())
-	return writeCanvasSVG(out, c)
 }
 
-// writeCanvasSVG writes the finished canvas c as SVG.
-func writeCanvasSVG(out io.Writer, c *vgsvg.Canvas) error {
+// canvas is what a chart is drawn on: an SVG canvas, or in the tests
+// that look at the charts a PNG one.
+type canvas interface {
+	vg.CanvasSizer
+	io.WriterTo
+}
+
+// newCanvas returns the canvas the charts are drawn on: SVG. (A test
+// replaces it to see the charts as PNG.)
+var newCanvas = func(w, h vg.Length) canvas { return vgsvg.New(w, h) }
+
+// writeCanvasSVG writes the finished canvas c (as SVG, unless a test
+// made it another format).
+func writeCanvasSVG(out io.Writer, c canvas) error {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err
@@ -218,8 +306,10 @@ func TypesMeasured(rs *model.Results) []model.Type { return typesOf(rs) }
 // SVG: one group per type, one bar per library and representation (and
 // layout). The bars are horizontal, so that every bar carries its name and
 // value beside it however many there are; their colour is the library's.
-// Failed cases have no bar. It returns ErrNoData when rs has no measured
-// instance.
+// Where the bytes span more than a factor of 100 (a 131,072-byte blob
+// beside a 48-byte commitment) the axis is logarithmic, its floor
+// standing for 0 (c-kzg's context keeps no Go heap). Failed cases have no
+// bar. It returns ErrNoData when rs has no measured instance.
 func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	types := typesOf(rs)
 	if len(types) == 0 {
@@ -229,6 +319,7 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	SortInstances(instances)
 	groups := make([][]model.Result, len(types))
 	total := 0
+	var values []float64
 	for _, r := range instances {
 		if r.Error != "" {
 			continue
@@ -236,6 +327,7 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 		for i, t := range types {
 			if r.Type == t {
 				groups[i] = append(groups[i], r)
+				values = append(values, r.BytesPerInstance)
 				total++
 			}
 		}
@@ -246,55 +338,66 @@ func BytesPerInstanceChart(w io.Writer, rs *model.Results) error {
 	const gap = 1.0
 	barWidth := vg.Points(11)
 	unit := barWidth + vg.Points(3)
-	p := newPlot("Bytes per instance (Go heap, holder excluded)", "bytes per instance (B)", "")
+	sc := scaleFor(values...)
+	p := newPlot("Bytes per instance (Go heap, holder excluded)", "", "")
 	grid := plotter.NewGrid()
 	grid.Horizontal.Color = nil
 	p.Add(grid)
+	labels := &labelLayer{style: text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}}
 	var ticks []plot.Tick
 	var series []Series
+	biggest := 0.0
 	y := float64(total) + gap*float64(len(types)-1)
 	for gi, g := range groups {
 		top := y
 		for _, r := range g {
 			s := SeriesOf(r)
 			series = append(series, s)
-			bc, err := plotter.NewBarChart(plotter.Values{r.BytesPerInstance}, barWidth)
-			if err != nil {
-				return fmt.Errorf("bytes per instance chart: %w", err)
-			}
-			bc.Horizontal = true
-			bc.XMin = y - 0.5
-			bc.Color = libColor(r.Lib)
-			bc.LineStyle.Color = borderGrey
-			bc.LineStyle.Width = vg.Points(0.5)
-			p.Add(bc)
-			lbl, err := plotter.NewLabels(plotter.XYLabels{
-				XYs:    plotter.XYs{{X: r.BytesPerInstance, Y: y - 0.5}},
-				Labels: []string{s.Label() + ": " + Num(r.BytesPerInstance)},
-			})
-			if err != nil {
-				return fmt.Errorf("bytes per instance chart: %w", err)
-			}
-			lbl.TextStyle[0] = text.Style{Font: font.From(sans, 8), YAlign: draw.YCenter, Handler: p.Title.TextStyle.Handler}
-			lbl.Offset = vg.Point{X: vg.Points(3)}
-			p.Add(lbl)
+			x := sc.at(r.BytesPerInstance)
+			biggest = max(biggest, x)
+			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, color: libColor(r.Lib)})
+			labels.items = append(labels.items, labelItem{x: x, y: y - 0.5, text: s.Label() + ": " + Num(r.BytesPerInstance), color: color.Black, only: true, from: sc.at(0)})
 			y--
 		}
 		ticks = append(ticks, plot.Tick{Value: (top + y) / 2, Label: string(types[gi])})
 		y -= gap
 	}
+	p.Add(labels)
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Length = 0
 	p.Y.Padding = vg.Points(6)
 	p.Y.Min, p.Y.Max = -gap/2, float64(total)+gap*float64(len(types)-1)+gap/2
-	p.X.Min = 0
-	p.X.Tick.Marker = roundTicks{}
-	legend := newLegend()
+	// Room right of the longest bar for its label.
+	sc.apply(&p.X, biggest*1.4, "bytes per instance", "B")
+	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(series) {
-		legend.Add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), swatch{libColor(lib)})
 	}
 	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
 	return writeSVG(w, p, legend, vg.Points(620), height)
+}
+
+// hbar is one horizontal bar: from (from, y) to (value, y), width
+// points thick, in color with a thin grey outline.
+type hbar struct {
+	y, value, from float64
+	width          vg.Length
+	color          color.Color
+}
+
+// Plot implements plot.Plotter.
+func (b *hbar) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	y := trY(b.y)
+	r := vg.Rectangle{Min: vg.Point{X: trX(b.from), Y: y - b.width/2}, Max: vg.Point{X: trX(b.value), Y: y + b.width/2}}
+	if r.Max.X <= r.Min.X {
+		r.Max.X = r.Min.X + vg.Points(1) // a zero, on the floor: a sliver
+	}
+	c.SetColor(b.color)
+	c.Fill(r.Path())
+	c.SetColor(borderGrey)
+	c.SetLineWidth(vg.Points(0.5))
+	c.Stroke(r.Path())
 }
 
 // swatch is a legend thumbnail: a filled square with a grey outline.

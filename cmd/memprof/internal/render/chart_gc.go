@@ -10,12 +10,47 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// GCPoints returns the measured instances of rs that carry the GC CPU
-// figures (CPU samples), in memprof's order.
+// chartFigure is a per-instance time the GC chart plots against bytes per
+// instance: the model columns of its median and quartiles (read through
+// model.Columns, each cell with its state: a median within its resolution
+// is drawn at zero), the chart's title and the axis's words.
+type chartFigure struct {
+	median, q1, q3 string // column names
+	title, axis    string
+}
+
+// gcFigure is the GC chart's figure: the CPU time of the collector's
+// cycles per instance (not the runtime's mark estimate, which a busy
+// machine inflates).
+var gcFigure = chartFigure{
+	median: "gc_cpu_ns_per_instance", q1: "gc_cpu_ns_per_instance_q1", q3: "gc_cpu_ns_per_instance_q3",
+	title: "Bytes per instance against the GC's CPU time (median, bar Q1 to Q3)", axis: "GC CPU time per instance per cycle",
+}
+
+// columns returns the figure's columns: median, first and third
+// quartiles.
+func (f chartFigure) columns() (median, q1, q3 model.Column, err error) {
+	for _, c := range []struct {
+		name string
+		col  *model.Column
+	}{{f.median, &median}, {f.q1, &q1}, {f.q3, &q3}} {
+		if *c.col, err = model.LookupColumn(c.name); err != nil {
+			return median, q1, q3, err
+		}
+	}
+	return median, q1, q3, nil
+}
+
+// GCPoints returns the measured instances of rs that carry the GC
+// chart's figure, in memprof's order.
 func GCPoints(rs *model.Results) []model.Result {
+	median, _, _, err := gcFigure.columns()
+	if err != nil {
+		return nil
+	}
 	var out []model.Result
 	for _, r := range rs.Instances {
-		if r.Error == "" && len(r.GCCPUSamplesNs) > 0 {
+		if c := median.ReadInstance(&r); r.Error == "" && c.State != model.Unknown && c.State != model.NotApplicable {
 			out = append(out, r)
 		}
 	}
@@ -23,51 +58,62 @@ func GCPoints(rs *model.Results) []model.Result {
 	return out
 }
 
-// GCChart writes, as SVG, bytes per instance against the CPU time of the
-// collector's cycles per instance (the median, with a bar from the first
-// to the third quartile), one labelled point per measured case that has
-// the GC CPU figures: the pointer-free forms sit at the left edge, near
-// 0, where a heap of pointers is far to the right. Labels name the type
-// when the chart holds more than one. It returns ErrNoData when no case
-// has the figures (a results file from before them).
+// GCChart writes, as SVG, bytes per instance against the collector's
+// time per instance per cycle (gcFigure: the median, with a bar from the
+// first to the third quartile), one point per measured case that has the
+// figure, each labelled where its label overlaps nothing (else numbered,
+// the legend naming it). A median within its resolution is drawn at zero
+// (no time is negative), with its range; an axis whose values span more
+// than a factor of 100 is logarithmic, its floor standing for zero: the
+// pointer-free forms on it, a heap of pointers far to the right. Labels
+// name the type when the chart holds more than one. It returns ErrNoData
+// when no case has the figure (a results file from before it).
 func GCChart(w io.Writer, rs *model.Results) error {
 	rows := GCPoints(rs)
 	if len(rows) == 0 {
-		return fmt.Errorf("GC chart: no case has GC CPU figures: %w", ErrNoData)
+		return fmt.Errorf("GC chart: no case has the %s figures: %w", gcFigure.median, ErrNoData)
+	}
+	median, q1, q3, err := gcFigure.columns()
+	if err != nil {
+		return fmt.Errorf("GC chart: %w", err)
 	}
 	types := map[model.Type]bool{}
-	var slowest, biggest float64
+	var times, bytes []float64
+	at := func(c model.Cell) float64 {
+		if c.State == model.NearZero {
+			return 0
+		}
+		return max(c.Value, 0)
+	}
 	for _, r := range rows {
 		types[r.Type] = true
-		slowest = max(slowest, r.GCCPUNsPerInstanceQ3, r.GCCPUNsPerInstance)
-		biggest = max(biggest, r.BytesPerInstance)
+		times = append(times, at(median.ReadInstance(&r)), at(q3.ReadInstance(&r)))
+		bytes = append(bytes, r.BytesPerInstance)
 	}
-	unit, div := model.NsScale(slowest)
-	p := newPlot(
-		"Bytes per instance against the GC's CPU time",
-		"GC CPU time per instance per cycle ("+unit+"): median, bar from Q1 to Q3",
-		"bytes per instance (B)",
-	)
+	unit, div := model.NsScale(times...)
+	for i := range times {
+		times[i] /= div
+	}
+	xs, ys := scaleFor(times...), scaleFor(bytes...)
+	p := newPlot(gcFigure.title, "", "")
 	p.Add(plotter.NewGrid())
 	var pts []point
+	slowest, biggest := 0.0, 0.0
 	for _, r := range rows {
 		label := SeriesOf(r).Label()
 		if len(types) > 1 {
 			label = string(r.Type) + " " + label
 		}
-		pts = append(pts, point{x: r.GCCPUNsPerInstance / div, low: r.GCCPUNsPerInstanceQ1 / div, high: r.GCCPUNsPerInstanceQ3 / div,
-			y: r.BytesPerInstance, label: label, series: SeriesOf(r)})
+		x := at(median.ReadInstance(&r)) / div
+		low, high := min(x, at(q1.ReadInstance(&r))/div), max(x, at(q3.ReadInstance(&r))/div)
+		slowest, biggest = max(slowest, high), max(biggest, r.BytesPerInstance)
+		pts = append(pts, point{x: xs.at(x), low: xs.at(low), high: xs.at(high), y: ys.at(r.BytesPerInstance), label: label, series: SeriesOf(r)})
 	}
 	legend, err := addPoints(p, pts)
 	if err != nil {
 		return fmt.Errorf("GC chart: %w", err)
 	}
-	lowest := 0.0
-	for _, pt := range pts {
-		lowest = min(lowest, pt.low, pt.x)
-	}
-	p.X.Min, p.X.Max = lowest*1.1, max(slowest/div*1.35, 1e-9)
-	p.Y.Min, p.Y.Max = 0, biggest*1.15
-	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
+	xs.apply(&p.X, slowest*1.3, gcFigure.axis, unit)
+	ys.apply(&p.Y, biggest, "bytes per instance", "B")
 	return writeSVG(w, p, legend, vg.Points(560), vg.Points(400))
 }

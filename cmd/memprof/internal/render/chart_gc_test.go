@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
 	"github.com/memprof/memprof/model"
 )
 
 // gcResults holds two PubkeyCache forms with the GC figures: one that
-// costs the collector ~0 (pointer-free) and one 13.5 ns of CPU per
-// validator; a third row, from an older memprof, has none and is left out
-// of the chart.
+// costs the collector ~0 (pointer-free) and one 13.5 ns per validator; a
+// third row, from an older memprof, has none and is left out of the chart.
 func gcResults(t *testing.T) *model.Results {
 	t.Helper()
 	row := func(repr model.Repr, param model.Param, bytes float64, marks []float64) model.Result {
@@ -44,7 +44,7 @@ func gcResults(t *testing.T) *model.Results {
 func TestGCChart(t *testing.T) {
 	rs := gcResults(t)
 	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(w, rs) }))
-	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's CPU time"} {
+	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's CPU time (median, bar Q1 to Q3)"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("chart texts %q: want %q", texts, want)
 		}
@@ -59,17 +59,28 @@ func TestGCChart(t *testing.T) {
 	}
 }
 
-// TestParamInNote: rows of one case at several settings (an LRU's
-// populations) are told apart in the tables by their note, which names
-// the parameter, and in the CSV by its param column.
-func TestParamInNote(t *testing.T) {
+// TestParamColumn: rows of one case at several settings (an LRU's
+// populations) are told apart in the terminal table by a param column
+// (N, one for all, in the heading), in Markdown by their note, which
+// names the parameter, and in the CSV by its param column.
+func TestParamColumn(t *testing.T) {
 	rs := gcResults(t)
-	var table, csv strings.Builder
+	var table, md, csv strings.Builder
 	if err := InstancesTable(&table, rs); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(table.String(), "population=100000; n=1000000") {
-		t.Errorf("table: no note naming the parameter:\n%s", table.String())
+	tables, other := tabletest.Parse(table.String())
+	if row, ok := tables[0].Row("lru"); !ok || tables[0].Cell(row, "param") != "population=100000" {
+		t.Errorf("table: no param column naming the population:\n%s", table.String())
+	}
+	if len(other) == 0 || !strings.Contains(other[0], "N=1000000") {
+		t.Errorf("table: N is not in the heading:\n%s", table.String())
+	}
+	if err := Markdown(&md, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "population=100000; n=1000000") {
+		t.Errorf("markdown: no note naming the parameter:\n%s", md.String())
 	}
 	if err := CSV(&csv, rs); err != nil {
 		t.Fatal(err)

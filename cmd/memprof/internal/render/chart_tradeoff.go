@@ -27,13 +27,21 @@ var keyOps = map[model.Type][]model.Op{
 	"SecretKey": {"sign"},
 	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
 	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	// secp256k1: an execution client verifies signatures and recovers
+	// senders; a key kept compressed or as an address pays at verify.
+	model.Secp256k1Signature: {model.Verify, model.Recover, model.RecoverAddress},
+	model.Secp256k1PublicKey: {model.Verify, model.ToAddress, model.Decompress},
+	model.Secp256k1SecretKey: {model.Sign},
+	// BN254: the precompiles' operations, then the encodings.
+	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
+	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
 }
 
 // KeyColumn returns the column of t its sentence is about: the first of
-// the type's preferred operations (keyOps) among t's columns, else its
-// first column.
+// the preferred operations (keyOps) of the type whose operations the
+// columns are among t's columns, else its first column.
 func KeyColumn(t model.Tradeoff) int {
-	for _, op := range keyOps[t.Type] {
+	for _, op := range keyOps[t.OpType()] {
 		for i, c := range t.Ops {
 			if c.Op == op {
 				return i
@@ -140,24 +148,29 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 	}
 	var panels []*plot.Plot
 	var libs []model.Lib
+	panelLabels := map[*plot.Plot]*labelLayer{}
 	for j, c := range t.Ops {
-		p, err := tradeoffPanel(t, j, c, timing, biggest)
+		p, labels, err := tradeoffPanel(t, j, c, timing, biggest)
 		if err != nil {
 			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
 		}
 		panels = append(panels, p)
+		panelLabels[p] = labels
 	}
 	for _, r := range t.Rows {
 		if !slices.Contains(libs, r.Lib) {
 			libs = append(libs, r.Lib)
 		}
 	}
-	legend := newLegend()
+	legend := &chartLegend{}
 	for _, lib := range libsOf(seriesOfLibs(libs)) {
-		legend.Add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), swatch{libColor(lib)})
 	}
-	legend.Add("filled: Pareto-optimal", swatch{paretoGrey})
-	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use", panels, legend)
+	legend.add("filled: Pareto-optimal", swatch{paretoGrey})
+	for _, p := range panels {
+		legend.layers = append(legend.layers, panelLabels[p])
+	}
+	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use (median, bar Q1 to Q3)", panels, legend)
 }
 
 // tradeoffCell is one operation from one library and representation.
@@ -179,21 +192,30 @@ func seriesOfLibs(libs []model.Lib) []Series {
 	return out
 }
 
-// tradeoffPanel is the panel of column j of t: every row timed at it.
-func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[tradeoffCell]model.Timing, biggest float64) (*plot.Plot, error) {
+// tradeoffPanel is the panel of column j of t: every row timed at it,
+// and the layer of its labels. An axis whose values span more than a
+// factor of 100 (an aggregate from compressed decodes every point) is
+// logarithmic.
+func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[tradeoffCell]model.Timing, biggest float64) (*plot.Plot, *labelLayer, error) {
 	var slowest float64
+	var times, bytes []float64
 	for _, r := range t.Rows {
 		if v := r.NsPerUse[j]; v != nil {
-			q3 := timing[tradeoffCell{r.Lib, r.Repr, c}].NsPerOpQ3
-			slowest = max(slowest, *v, q3)
+			tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
+			slowest = max(slowest, *v, tm.NsPerOpQ3)
+			times = append(times, *v, max(tm.NsPerOpQ1, 0), tm.NsPerOpQ3)
+			bytes = append(bytes, r.BytesPerInstance)
 		}
 	}
 	unit, div := model.NsScale(slowest)
-	p := newPlot(ColumnName(c), "time per use ("+unit+"): median, bar Q1 to Q3", "bytes per instance (B)")
+	for i := range times {
+		times[i] /= div
+	}
+	xs, ys := scaleFor(times...), scaleFor(bytes...)
+	p := newPlot(ColumnName(c), "", "")
 	setTitleSize(p, 11)
 	p.Add(plotter.NewGrid())
 	var pts []point
-	fastest := slowest
 	for _, r := range t.Rows {
 		v := r.NsPerUse[j]
 		if v == nil {
@@ -202,26 +224,18 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 		tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
 		low, high := *v, *v
 		if tm.NsPerOpQ1 > 0 {
-			low, high = tm.NsPerOpQ1, tm.NsPerOpQ3
+			low, high = min(*v, tm.NsPerOpQ1), max(*v, tm.NsPerOpQ3)
 		}
 		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
-		pts = append(pts, point{x: *v / div, low: low / div, high: high / div, y: r.BytesPerInstance, label: s.Label(), series: s, ring: !r.Pareto})
-		fastest = min(fastest, *v, max(tm.NsPerOpQ1, *v/2))
+		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: s.Label(), series: s, ring: !r.Pareto})
 	}
-	if _, err := addPoints(p, pts); err != nil {
-		return nil, err
+	legend, err := addPoints(p, pts)
+	if err != nil {
+		return nil, nil, err
 	}
-	p.X.Min, p.X.Max = 0, slowest/div*1.3
-	p.X.Tick.Marker, p.Y.Tick.Marker = roundTicks{}, roundTicks{}
-	// Times a hundred-fold apart (an aggregate from compressed decodes
-	// every point) would crowd the fast ones at zero: a log scale then.
-	if fastest > 0 && slowest/fastest > 100 {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
-		p.X.Min = fastest / div / 1.5
-		p.X.Label.Text = "time per use (" + unit + ", log scale): median, bar Q1 to Q3"
-	}
-	p.Y.Min, p.Y.Max = 0, biggest*1.15
-	return p, nil
+	xs.apply(&p.X, slowest/div*1.3, "time per use", unit)
+	ys.apply(&p.Y, biggest, "bytes per instance", "B")
+	return p, legend.layers[0], nil
 }
 
 // point is one labelled point of a scatter chart: its x with a bar from
@@ -235,68 +249,48 @@ type point struct {
 	ring            bool
 }
 
-// addPoints draws pts on p, each a dot with its bar and its label, and
-// returns the legend of their libraries. Points of equal y sit on one
-// line: their labels alternate above and below it, further out the more
-// there are, so they do not overlap.
-func addPoints(p *plot.Plot, pts []point) (plot.Legend, error) {
-	legend := newLegend()
+// pointRadius is the radius of a scatter chart's points.
+const pointRadius = 4
+
+// addPoints draws pts on p, each a dot with its bar, and their labels
+// (a labelLayer places them where they overlap nothing), and returns the
+// chart's legend: the libraries of the points and the labels' layer.
+func addPoints(p *plot.Plot, pts []point) (*chartLegend, error) {
 	var seen []Series
-	rank := labelRanks(pts)
-	for i, pt := range pts {
+	labels := &labelLayer{style: labelStyle(p), radius: vg.Points(pointRadius)}
+	for _, pt := range pts {
 		xy := plotter.XYs{{X: pt.x, Y: pt.y}}
 		eb, err := plotter.NewXErrorBars(struct {
 			plotter.XYs
 			plotter.XErrors
 		}{xy, plotter.XErrors{{Low: max(0, pt.x-pt.low), High: max(0, pt.high-pt.x)}}})
 		if err != nil {
-			return legend, err
+			return nil, err
 		}
 		eb.LineStyle.Color = libColor(pt.series.Lib)
 		eb.LineStyle.Width = vg.Points(1)
 		p.Add(eb)
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
-			return legend, err
+			return nil, err
 		}
 		var shape draw.GlyphDrawer = draw.CircleGlyph{}
 		if pt.ring {
 			shape = draw.RingGlyph{}
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(4), Shape: shape}
+		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(pointRadius), Shape: shape}
 		p.Add(sc)
-		lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{pt.label}})
-		if err != nil {
-			return legend, err
-		}
-		lbl.TextStyle[0] = labelStyle(p)
-		lbl.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4) + vg.Points(10)*vg.Length(rank[i]/2)}
-		if rank[i]%2 == 1 {
-			lbl.Offset.Y = -vg.Points(12) - vg.Points(10)*vg.Length(rank[i]/2)
-		}
-		p.Add(lbl)
+		labels.items = append(labels.items, labelItem{x: pt.x, y: pt.y, xLow: pt.low, xHigh: pt.high, text: pt.label, color: libColor(pt.series.Lib)})
 		if !slices.Contains(seen, pt.series) {
 			seen = append(seen, pt.series)
 		}
 	}
+	p.Add(labels)
+	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(seen) {
-		legend.Add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), swatch{libColor(lib)})
 	}
 	return legend, nil
-}
-
-// labelRanks gives each point its rank, by x, among the points of the
-// same y.
-func labelRanks(points []point) []int {
-	ranks := make([]int, len(points))
-	for i, p := range points {
-		for j, q := range points {
-			if j != i && q.y == p.y && (q.x < p.x || q.x == p.x && j < i) {
-				ranks[i]++
-			}
-		}
-	}
-	return ranks
 }
 
 // The size of one panel of a trade-off chart.
@@ -307,7 +301,7 @@ const (
 
 // writePanelsSVG draws the panels two to a row under title, with the
 // legend on the right, and writes them as SVG.
-func writePanelsSVG(out io.Writer, title string, panels []*plot.Plot, legend plot.Legend) error {
+func writePanelsSVG(out io.Writer, title string, panels []*plot.Plot, legend *chartLegend) error {
 	cols := min(2, len(panels))
 	rows := (len(panels) + cols - 1) / cols
 	grid := make([][]*plot.Plot, rows)

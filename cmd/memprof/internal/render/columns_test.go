@@ -6,12 +6,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
 	"github.com/memprof/memprof/model"
 )
 
 // TestHeadersFromSpec checks that every table and the CSV take their
-// columns from model.Columns: the header of each is the spec's columns
-// for its rows and format (and, in the tables, the note column).
+// columns from model.Columns: the figures of each terminal table are the
+// spec's figure columns for its rows and format, in order (its key
+// columns those of the spec that vary, the others in its heading), and
+// the Markdown tables' header is the spec's columns and the note.
 func TestHeadersFromSpec(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
 	// One row with a setting, a path and sites: the columns tables leave
@@ -19,41 +22,94 @@ func TestHeadersFromSpec(t *testing.T) {
 	r := &rs.Throughput[0]
 	r.Param, r.Path, r.SitesCalls = "tasks=1", "Uncompress, Verify", 4
 	r.Sites = []model.OpSite{{Function: "pkg.f", File: "f.go", Line: 3, BytesPerOp: 96, AllocsPerOp: 1}}
-	labels := func(cols []model.Column, f model.Formats) []string {
+	labels := func(cols []model.Column, f model.Formats, keys bool) []string {
 		var out []string
 		for _, c := range cols {
-			out = append(out, c.Header(f))
+			if isKey(c) == keys {
+				out = append(out, c.Header(f))
+			}
 		}
-		return append(out, "note")
+		return out
 	}
-	tests := []struct {
+	for _, tt := range []struct {
 		name   string
 		render func(io.Writer, *model.Results) error
-		sep    string
-		want   []string
+		cols   []model.Column
 	}{
-		{"instances table", InstancesTable, "│", labels(model.InstanceColumns(model.InTable), model.InTable)},
-		{"instances markdown", func(w io.Writer, rs *model.Results) error {
-			mw := NewMarkdownWriter(w)
-			InstancesMarkdownTable(mw, rs)
-			return mw.Err()
-		}, "|", labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown)},
-		{"throughput table", ThroughputTable, "│", labels(model.ThroughputColumns(model.InTable), model.InTable)},
-		{"throughput markdown", func(w io.Writer, rs *model.Results) error {
-			mw := NewMarkdownWriter(w)
-			ThroughputMarkdownTable(mw, rs, "")
-			return mw.Err()
-		}, "|", labels(model.ThroughputColumns(model.InMarkdown), model.InMarkdown)},
-	}
-	for _, tt := range tests {
+		{"instances table", InstancesTable, model.InstanceColumns(model.InTable)},
+		{"throughput table", ThroughputTable, model.ThroughputColumns(model.InTable)},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := tt.render(&buf, rs); err != nil {
 				t.Fatal(err)
 			}
-			got := cellsByRepr(buf.String(), tt.sep)["repr"]
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("header: got %q, want %q", got, tt.want)
+			tables, _ := tabletest.Parse(buf.String())
+			if len(tables) == 0 {
+				t.Fatalf("no table in\n%s", buf.String())
+			}
+			figures := labels(tt.cols, model.InTable, false)
+			for _, tb := range tables {
+				if slices.Contains(tb.Header, "allocation site") {
+					continue
+				}
+				var gotFigures, gotKeys []string
+				for _, h := range tb.Header {
+					switch {
+					case slices.Contains(figures, h):
+						gotFigures = append(gotFigures, h)
+					case h != "N" && h != "note":
+						gotKeys = append(gotKeys, h)
+					}
+				}
+				if tt.name == "throughput table" {
+					// A section leaves out an OmitEmpty column that no row
+					// of its type fills.
+					figures = slices.DeleteFunc(slices.Clone(figures), func(h string) bool { return !slices.Contains(tb.Header, h) && (h == "top site" || h == "path") })
+				}
+				if !slices.Equal(gotFigures, figures) {
+					t.Errorf("figures: got %q, want %q", gotFigures, figures)
+				}
+				keys := append(labels(tt.cols, model.InTable, true), "scheme", "param")
+				for _, k := range gotKeys {
+					if !slices.Contains(keys, k) {
+						t.Errorf("column %q is neither a figure nor a key of the spec (%q)", k, keys)
+					}
+				}
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name   string
+		render func(io.Writer, *model.Results) error
+		want   []string
+	}{
+		{"instances markdown", func(w io.Writer, rs *model.Results) error {
+			mw := NewMarkdownWriter(w)
+			InstancesMarkdownTable(mw, rs)
+			return mw.Err()
+		}, append(labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown, true), append(labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown, false), "note")...)},
+		{"throughput markdown", func(w io.Writer, rs *model.Results) error {
+			mw := NewMarkdownWriter(w)
+			ThroughputMarkdownTable(mw, rs, "")
+			return mw.Err()
+		}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := tt.render(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			got := cellsByRepr(buf.String(), "|")["repr"]
+			want := tt.want
+			if want == nil {
+				for _, c := range model.ThroughputColumns(model.InMarkdown) {
+					want = append(want, c.Header(model.InMarkdown))
+				}
+				want = append(want, "note")
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("header: got %q, want %q", got, want)
 			}
 		})
 	}
@@ -94,7 +150,9 @@ func TestOmitEmptyColumns(t *testing.T) {
 			if err := ThroughputTableFit(&buf, rs, tt.opts); err != nil {
 				t.Fatal(err)
 			}
-			if got := slices.Contains(cellsByRepr(buf.String(), "│")["repr"], "top site"); got != tt.want {
+			tables, _ := tabletest.Parse(buf.String())
+			got := slices.ContainsFunc(tables, func(tb tabletest.Table) bool { return slices.Contains(tb.Header, "top site") })
+			if got != tt.want {
 				t.Errorf("got a top site column %v, want %v:\n%s", got, tt.want, buf.String())
 			}
 		})

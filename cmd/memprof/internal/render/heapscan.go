@@ -157,29 +157,63 @@ func heapscanOmitted(s *heapscan.Summary) string {
 	return fmt.Sprintf("(%d more rows, %d B, not shown: see --top)", s.OmittedRows, s.OmittedBytes)
 }
 
-// HeapscanTable writes the summary as a terminal table.
+// HeapscanTable writes the summary as a terminal table: HeapscanTableFit
+// without a width.
 func HeapscanTable(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
+	return HeapscanTableFit(w, s, v, 0, Plain)
+}
+
+// HeapscanTableFit writes the summary as a terminal table fitted to width
+// (0: no limit), in the style of go tool pprof -top: the figures, then
+// the group's name last, shortened visibly ("…") where it does not fit
+// (a function or rule keeps its end, a site or stack its start: the
+// allocating frame). A row with few sampled objects refers to a
+// footnote.
+func HeapscanTableFit(w io.Writer, s *heapscan.Summary, v HeapscanView, width int, style Style) error {
+	pw := &paraWriter{w: w, width: width}
 	for _, l := range heapscanPreamble(s, v) {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
+		pw.para(l, "")
 	}
-	header, _, rows := heapscanTable(s, v)
-	t := NewTable(w)
-	t.Header(toAny(header)...)
+	if pw.err != nil {
+		return pw.err
+	}
+	header, right, rows := heapscanTable(s, v)
+	g := &grid{more: "--format csv or json shows them"}
+	for i, h := range header[1:] {
+		// The bytes, objects and share (and, in a diff, the change in
+		// bytes; with --instances, bytes per instance) are never left
+		// out; the other figures go before the name is shortened.
+		c := gridCol{label: h, right: right[i+1], kind: rangeCol}
+		switch h {
+		case "objects", "bytes", "share", "status", "Δbytes", "B/instance":
+			c.kind, c.keep = figureCol, true
+		case "note":
+			c.kind = proseCol
+		}
+		g.cols = append(g.cols, c)
+	}
+	g.cols = append(g.cols, gridCol{label: header[0], kind: keyCol, shorten: true, fromLeft: s.GroupBy == "function" || s.GroupBy == "rule"})
+	few := fmt.Sprintf("few sampled objects (fewer than %d): the estimate is rough", heapscan.MinSampled)
 	for _, r := range rows {
-		if err := t.Append(r); err != nil {
-			return err
+		var cells []gridCell
+		for i, c := range r[1:] {
+			switch {
+			case header[i+1] == "note" && c != "":
+				cells = append(cells, gridCell{text: "few", note: g.note(few)})
+			case c == "":
+				cells = append(cells, plain("-"))
+			case header[i+1] == "sizes":
+				cells = append(cells, plain(strings.ReplaceAll(c, " ", ",")))
+			default:
+				cells = append(cells, plain(c))
+			}
 		}
-	}
-	if err := t.Render(); err != nil {
-		return err
+		g.add(append(cells, plain(r[0]))...)
 	}
 	if o := heapscanOmitted(s); o != "" {
-		_, err := fmt.Fprintln(w, o)
-		return err
+		g.after = []string{o}
 	}
-	return nil
+	return writeGrid(w, g, width, false, style)
 }
 
 // HeapscanMarkdown writes the summary as Markdown.

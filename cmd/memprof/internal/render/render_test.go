@@ -247,8 +247,8 @@ func TestTradeoffChart(t *testing.T) {
 	want := []string{
 		"bytes per instance (B)",
 		"aggregate (batch 128)",
-		"time per use (µs): median, bar Q1 to Q3",
-		"Signature: bytes per instance against the time of each use",
+		"time per use (µs)",
+		"Signature: bytes per instance against the time of each use (median, bar Q1 to Q3)",
 		"filled: Pareto-optimal",
 	}
 	for _, r := range measured(rs) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
 	"github.com/memprof/memprof/model"
 )
 
@@ -16,8 +17,9 @@ import (
 // beyond their resolution, in every format. The resolution is what the
 // engine records: two pages and two of the runtime's 256 KiB chunks over N
 // (see model.Result.RSSResolution); the tables print "~0" for a figure
-// within it, "n/a (N too small)" when it is larger than the instance, and
-// the figure otherwise. JSON and CSV carry the raw figures and the
+// within it, "n/a (N too small)" when it is larger than the instance (the
+// terminal table "n/a[1]" and a footnote saying so), and the figure
+// otherwise. JSON and CSV carry the raw figures and the
 // resolution.
 func TestRSSResolution(t *testing.T) {
 	page := float64(os.Getpagesize())
@@ -59,9 +61,17 @@ func TestRSSResolution(t *testing.T) {
 	if err := rs.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	tableRows := cellsByRepr(table.String(), "│")
+	tables, _ := tabletest.Parse(table.String())
+	tableHeader := tables[0].Header
+	tableRows := map[string][]string{}
+	for _, r := range tables[0].Rows {
+		tableRows[tables[0].Cell(r, "repr")] = r
+	}
 	mdRows := cellsByRepr(md.String(), "|")
-	tableHeader, mdHeader := cellsByRepr(table.String(), "│")["repr"], cellsByRepr(md.String(), "|")["repr"]
+	mdHeader := mdRows["repr"]
+	if !strings.Contains(strings.Join(strings.Fields(table.String()), " "), "[1] "+nTooSmall) {
+		t.Errorf("table: no footnote %q:\n%s", nTooSmall, table.String())
+	}
 	recs, err := csv.NewReader(&csvOut).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -80,11 +90,19 @@ func TestRSSResolution(t *testing.T) {
 				header []string
 				row    []string
 			}{{"table", tableHeader, tableRows[tt.repr]}, {"markdown", mdHeader, mdRows[tt.repr]}} {
-				if got := cell(f.header, f.row, "RSS B"); got != tt.wantRSS {
-					t.Errorf("%s: RSS B: got %q, want %q", f.format, got, tt.wantRSS)
+				// The terminal table refers to a footnote where Markdown
+				// writes the words.
+				want := func(s string) string {
+					if f.format == "table" {
+						return strings.Replace(s, NTooSmall, "n/a[1]", 1)
+					}
+					return s
 				}
-				if got := cell(f.header, f.row, "unaccounted B"); got != tt.wantUnacc {
-					t.Errorf("%s: unaccounted B: got %q, want %q", f.format, got, tt.wantUnacc)
+				if got := cell(f.header, f.row, "RSS B"); got != want(tt.wantRSS) {
+					t.Errorf("%s: RSS B: got %q, want %q", f.format, got, want(tt.wantRSS))
+				}
+				if got := cell(f.header, f.row, "unaccounted B"); got != want(tt.wantUnacc) {
+					t.Errorf("%s: unaccounted B: got %q, want %q", f.format, got, want(tt.wantUnacc))
 				}
 			}
 			rec := csvRow(t, recs, tt.repr)

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,31 +158,6 @@ func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
 		}
 	}
 	return t
-}
-
-// writeTerminal writes t as a terminal table; cells may hold line breaks
-// (a wrapped note).
-func writeTerminal(w io.Writer, t MarkdownTable) error {
-	tt := NewTable(w)
-	tt.Header(toAny(t.Header)...)
-	for _, r := range t.Rows {
-		if err := tt.Append(r); err != nil {
-			return err
-		}
-	}
-	return tt.Render()
-}
-
-// writeTerminalSection writes the fitted table f after a blank line, or
-// nothing when it has no rows.
-func writeTerminalSection(w io.Writer, f fitted, width int) error {
-	if len(f.t.Rows) == 0 {
-		return nil
-	}
-	if _, err := fmt.Fprintln(w); err != nil {
-		return err
-	}
-	return writeFitted(w, f, width)
 }
 
 // unavailableInstances returns the unavailable combinations that are not

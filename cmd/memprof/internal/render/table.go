@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -18,20 +20,30 @@ func InstancesTable(w io.Writer, rs *model.Results) error {
 	return InstancesTableFit(w, rs, TableOptions{Wide: true})
 }
 
-// InstancesTableFit writes the instances of rs as a terminal table of the
-// columns o chooses, fitted to o.Width, one row per case (unavailable and
-// failed cases included, with the reason; the combinations that do not
-// apply to their type are counted, not shown), then the sweeps and a
-// table of the allocation sites. The default columns that do not fit are
-// left out, from the right, and named under the table.
+// InstancesTableFit writes the instances of rs as terminal tables of the
+// columns o chooses, fitted to o.Width: one table per type, one row per
+// case (unavailable and failed cases included, "n/a[k]" or "error[k]"
+// with the reason as footnote k; the combinations that do not apply to
+// their type are counted, not shown), then the sweeps and a table of the
+// allocation sites. The default columns that do not fit are left out,
+// prose before figures, and named under the table.
 func InstancesTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
-	cols := o.columns(model.InstanceColumns)
-	t, omitted := instanceTable(rs, cols, model.InTable, true)
-	if err := writeFitted(w, fit(t, o.Width, []int{len(cols)}, o.droppable(cols)), o.Width); err != nil {
-		return err
-	}
-	if omitted > 0 {
-		fmt.Fprintln(w, Wrap(notShown(omitted), o.Width, ""))
+	cols := instanceColumns(rs, o)
+	rows, omitted := instanceRows(rs)
+	for i, s := range sections(rows, func(r caseRow) string { return typeName(r.key) }) {
+		g := caseGrid(cols, o.Columns != nil, s.rows, true, false)
+		keepCHeap(g)
+		if n := omitted[s.name]; n > 0 {
+			g.aside = notApply(n)
+		}
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if err := writeGrid(w, g, o.Width, o.all(), o.Style); err != nil {
+			return err
+		}
 	}
 	if err := sweepTable(w, rs, o); err != nil {
 		return err
@@ -40,38 +52,85 @@ func InstancesTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 }
 
 // SweepTable writes the sweeps of the cases that have one: bytes per
-// instance at each N and the fitted slope with its 95% interval and R².
+// instance at each N and, where a line fits the points, its slope with
+// its 95% interval and its intercept.
 func SweepTable(w io.Writer, rs *model.Results) error { return sweepTable(w, rs, TableOptions{}) }
-
-// sweepTable writes the sweeps fitted to o.Width: the points wrap, and
-// by default the intercept and R² are left out where they do not fit.
-func sweepTable(w io.Writer, rs *model.Results, o TableOptions) error {
-	t := MarkdownTable{Header: []string{"case", "B/instance at N", "slope B/instance (95% CI)", "intercept B", "R²"}}
-	for _, r := range rs.Instances {
-		s := r.Sweep
-		if s == nil {
-			continue
-		}
-		var at []string
-		for _, p := range s.Points {
-			at = append(at, fmt.Sprintf("%s@%d", Num(p.BytesPerInstance), p.N))
-		}
-		ci := fmt.Sprintf("%s [%s, %s]", Num(round2(s.Slope)), Num(round2(s.SlopeLow)), Num(round2(s.SlopeHigh)))
-		t.Rows = append(t.Rows, []string{r.Key.String(), strings.Join(at, " "), ci, Num(round2(s.Intercept)), model.FormatFixed(s.R2, 6)})
-	}
-	return writeTerminalSection(w, fit(t, o.Width, []int{1}, o.optional(3, 4)), o.Width)
-}
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // SitesTable writes the allocation sites of every measured case.
 func SitesTable(w io.Writer, rs *model.Results) error { return sitesTerminal(w, rs, TableOptions{}) }
 
-// sitesTerminal writes the sites fitted to o.Width: the site wraps, and
-// by default the figures after the bytes that do not fit are left out
-// from the right.
+// sitesTerminal writes the allocation sites fitted to o.Width, one table
+// per type, each after a blank line: one line per site, its name
+// shortened from the left ("…") where it does not fit.
 func sitesTerminal(w io.Writer, rs *model.Results, o TableOptions) error {
-	return writeTerminalSection(w, fit(sitesTable(rs, false), o.Width, []int{1}, o.optional(3, 4)), o.Width)
+	instances := slices.Clone(rs.Instances)
+	SortInstances(instances)
+	for _, s := range sections(instances, func(r model.Result) string { return typeName(r.Key) }) {
+		g := sitesGrid(s.rows)
+		if len(g.rows) == 0 {
+			continue
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+		if err := writeGrid(w, g, o.Width, o.Wide, o.Style); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sitesGrid is the grid of the allocation sites of the cases results:
+// the case's key (the values every site shares in the heading), the
+// site, its bytes and objects per instance and its slot sizes.
+func sitesGrid(results []model.Result) *grid {
+	var rows []caseRow
+	var sites []model.Site
+	for i := range results {
+		r := normalized(results[i])
+		for _, s := range r.Sites {
+			rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadInstance(r) }})
+			sites = append(sites, s)
+		}
+	}
+	g := &grid{}
+	keys, _ := keyAndFigureColumns(model.InstanceColumns(model.InTable))
+	keys, heading := keyHeading(append(keys, lookupColumns("scheme", "param")...), rows)
+	g.heading = []string{strings.TrimSpace("allocation sites: " + strings.Join(heading, " "))}
+	for _, c := range keys {
+		g.cols = append(g.cols, gridColumn(c))
+	}
+	g.cols = append(g.cols,
+		gridCol{label: "allocation site", kind: proseCol, keep: true, shorten: true, fromLeft: true},
+		gridCol{label: "B/instance", short: "B/inst", right: true, kind: figureCol, keep: true},
+		gridCol{label: "allocs/instance", short: "allocs", right: true, kind: figureCol},
+		gridCol{label: "slot sizes", short: "slots", right: true, kind: figureCol})
+	for i, r := range rows {
+		var cells []gridCell
+		for _, c := range keys {
+			cells = append(cells, keyCell(c, r))
+		}
+		s := sites[i]
+		var slots []string
+		for _, b := range s.SlotSizes {
+			slots = append(slots, strconv.FormatInt(b, 10))
+		}
+		cells = append(cells, plain(siteName(s)), plain(Num(s.BytesPerInstance)), plain(Num(s.AllocsPerInstance)), plain(strings.Join(slots, ",")))
+		g.add(cells...)
+	}
+	return g
+}
+
+// siteName names a site in one token: its function (generic type
+// arguments as "[...]") and line.
+func siteName(s model.Site) string {
+	site := ShortFunction(s.Function)
+	if s.Line > 0 {
+		site += ":" + strconv.FormatInt(s.Line, 10)
+	}
+	return strings.ReplaceAll(site, " ", "")
 }
 
 // NewTable returns a terminal table that keeps header names as written.
@@ -103,12 +162,3 @@ func ShortFunction(fn string) string {
 // NTooSmall is what a table shows for a figure whose resolution is larger
 // than the instance it is about (model.Unresolved).
 const NTooSmall = model.NTooSmall
-
-// notShown says how many combinations that do not apply to their type a
-// table left out.
-func notShown(n int) string {
-	if n == 1 {
-		return "1 combination that does not apply to its type (a scalar Signature, an affine SecretKey, ...) is not shown; 'memprof list' shows every combination."
-	}
-	return fmt.Sprintf("%d combinations that do not apply to their type (a scalar Signature, an affine SecretKey, ...) are not shown; 'memprof list' shows every combination.", n)
-}

@@ -16,36 +16,29 @@ func ThroughputTable(w io.Writer, rs *model.Results) error {
 	return ThroughputTableFit(w, rs, TableOptions{Wide: true})
 }
 
-// ThroughputTableFit writes the throughput rows of rs as one terminal
-// table of the columns o chooses, fitted to o.Width, with the operations a
-// library does not offer as rows that say so, after a line on the
-// agreement check. A row's note (what exactly is timed, or why the
-// operation is not offered) is long: the table refers to it ("[1]",
-// "n/a [2]") and lists it below, wrapped to the width.
+// ThroughputTableFit writes the throughput rows of rs as terminal tables
+// of the columns o chooses, fitted to o.Width, after a line on the
+// agreement check: one table per type, a row per operation (those a
+// library does not offer as "n/a[k]"). What a row's note says (what
+// exactly is timed, its path, where it allocates) and why an operation
+// is not offered are footnotes: the note column refers to them ("[1]").
 func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
 		return err
 	}
-	var notes []string
-	cols := o.columns(model.ThroughputColumns)
-	if o.Columns == nil {
-		cols = omitEmpty(cols, rs, "")
-	}
-	footnote := func(k model.Key, text string) string {
-		notes = append(notes, fmt.Sprintf("[%d] %s %s %s/%s: %s", len(notes)+1, k.Type, k.Op, k.Lib, k.Repr, text))
-		return fmt.Sprintf("[%d]", len(notes))
-	}
-	t := throughputTable(rs, cols, model.InTable, "", func(r *model.ThroughputRow) string {
-		if r.Note == "" && r.Path == "" && len(r.Sites) == 0 {
-			return ""
+	rows := throughputRows(rs)
+	for i, s := range sections(rows, func(r caseRow) string { return typeName(r.key) }) {
+		cols := o.columns(model.ThroughputColumns)
+		if o.Columns == nil {
+			cols = omitEmpty(cols, rs, model.Type(s.name))
 		}
-		return footnote(r.Key, rowNote(r))
-	}, func(u *model.Unavailable) string { return "n/a " + footnote(u.Key, "n/a: "+u.Reason) })
-	if err := writeFitted(w, fit(t, o.Width, []int{len(cols)}, o.droppable(cols)), o.Width); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		if _, err := fmt.Fprintln(w, Wrap(n, o.Width, "    ")); err != nil {
+		g := caseGrid(cols, o.Columns != nil, s.rows, false, true)
+		if i > 0 {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+		}
+		if err := writeGrid(w, g, o.Width, o.all(), o.Style); err != nil {
 			return err
 		}
 	}
@@ -53,14 +46,24 @@ func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 	return err
 }
 
-// Wrap wraps the paragraph s at width (0: not at all), starting the lines
-// after the first with indent.
-func Wrap(s string, width int, indent string) string {
-	if width <= 0 {
-		return s
+// throughputRows returns the rows of the throughput table: every timed
+// operation of rs, with its note (rowNote), then the operations a library
+// does not offer, each in the one ordering.
+func throughputRows(rs *model.Results) []caseRow {
+	var rows []caseRow
+	for _, row := range SortedThroughput(rs.Throughput) {
+		r := normalized(row)
+		rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadThroughput(r) }, error: r.Error, note: rowNote(r)})
 	}
-	lines := strings.Split(wrapText(s, width-len(indent)), "\n")
-	return strings.Join(lines, "\n"+indent)
+	for _, u := range unavailableOps(rs) {
+		u.Key = u.Key.Normalize()
+		rows = append(rows, caseRow{key: u.Key, read: func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, na: u.Reason})
+	}
+	// One section per type: the type's operations, then those not offered.
+	slices.SortStableFunc(rows, func(a, b caseRow) int {
+		return model.Compare(model.Key{Type: a.key.Type, Name: a.key.Name}, model.Key{Type: b.key.Type, Name: b.key.Name})
+	})
+	return rows
 }
 
 // AgreementLine writes one line on the agreement check, if there was one:
@@ -107,8 +110,13 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 // familyChecks says what each family's agreement check compares. A
 // family whose check is added says it here.
 var familyChecks = map[model.Family]string{
-	model.BLS12381: "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
-	model.KZG:      "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
+	model.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
+	model.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
+	model.BN254:     "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips",
+	model.MLKEM:     "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
+	model.MLDSA:     "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
+	model.SLHDSA:    "SLH-DSA keys, signatures and verifications against known answers",
 }
 
 // FamilyChecks says what family f's agreement check compares.
@@ -150,10 +158,16 @@ func AgreementChecks(a *model.Agreement) string {
 // TradeoffTables writes, for each type of rs, one table with a row per
 // library and representation: the bytes per instance beside the median
 // time of every operation timed for the type. A cell says "n/a" when the
-// library does not offer the operation on that representation, and is
-// empty when the operation does not start from it.
+// library does not offer the operation on that representation, and "·"
+// when the operation does not start from it. It is TradeoffTablesFit
+// without a width.
 func TradeoffTables(w io.Writer, rs *model.Results) error {
-	if err := AgreementLine(w, rs.Agreement); err != nil {
+	return TradeoffTablesFit(w, rs, TableOptions{})
+}
+
+// TradeoffTablesFit is TradeoffTables fitted to o.Width, in o.Style.
+func TradeoffTablesFit(w io.Writer, rs *model.Results, o TableOptions) error {
+	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
 		return err
 	}
 	var types []model.Type
@@ -171,7 +185,7 @@ func TradeoffTables(w io.Writer, rs *model.Results) error {
 		return model.Compare(model.Key{Type: a}, model.Key{Type: b})
 	})
 	for _, typ := range types {
-		if err := tradeoffTable(w, rs, typ); err != nil {
+		if err := tradeoffTable(w, rs, typ, o.Width, o.Style); err != nil {
 			return err
 		}
 	}
@@ -190,12 +204,12 @@ type opColumn struct {
 
 func (c opColumn) title() string {
 	if c.batch > 1 {
-		return string(c.op) + " ×" + strconv.Itoa(c.batch)
+		return string(c.op) + "×" + strconv.Itoa(c.batch)
 	}
 	return string(c.op)
 }
 
-func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
+func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type, width int, style Style) error {
 	var keys []tradeoffKey
 	add := func(k tradeoffKey) {
 		if !slices.Contains(keys, k) {
@@ -213,7 +227,7 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 		if r.Error == "" {
 			v = Num(r.BytesPerInstance)
 			if r.Layout != model.Pointer {
-				v += " (" + string(r.Layout) + ")"
+				v += "(" + string(r.Layout) + ")"
 			}
 		}
 		if _, seen := bytesOf[k]; !seen || r.Layout == model.Pointer {
@@ -238,7 +252,7 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 		}
 		v := "error"
 		if r.Error == "" {
-			v = Duration(r.NsPerOpMedian)
+			v = strings.ReplaceAll(Duration(r.NsPerOpMedian), " ", "")
 		}
 		set(tradeoffKey{r.Lib, r.Repr}, opColumn{r.Op, r.Batch}, v)
 	}
@@ -262,37 +276,35 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type) error {
 	slices.SortStableFunc(keys, func(a, b tradeoffKey) int {
 		return model.Compare(model.Key{Type: typ, Lib: a.lib, Repr: a.repr}, model.Key{Type: typ, Lib: b.lib, Repr: b.repr})
 	})
-	if _, err := fmt.Fprintf(w, "\n%s: bytes per instance and median time per operation (the representation the operation starts from)\n", typ); err != nil {
-		return err
-	}
-	t := NewTable(w)
-	header := []string{"lib", "repr", "B/instance"}
+	g := &grid{heading: []string{string(typ) + ": bytes per instance and median time per operation (the representation the operation starts from)"}}
+	g.cols = []gridCol{{label: "lib", kind: keyCol}, {label: "repr", kind: keyCol}, {label: "B/instance", short: "B/inst", right: true, kind: figureCol, keep: true}}
 	for _, c := range cols {
-		header = append(header, c.title())
+		g.cols = append(g.cols, gridCol{label: c.title(), right: true, kind: figureCol})
 	}
-	t.Header(toAny(header)...)
 	for _, k := range keys {
 		b, ok := bytesOf[k]
 		if !ok {
 			b = "-"
 		}
-		row := []string{string(k.lib), string(k.repr), b}
+		row := []gridCell{plain(string(k.lib)), plain(string(k.repr)), plain(b)}
 		for _, c := range cols {
-			row = append(row, cells[k][c])
+			v := cells[k][c]
+			if v == "" {
+				v = "·"
+			}
+			row = append(row, plain(v))
 		}
-		if err := t.Append(row); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
+		g.add(row...)
 	}
 	if len(cols) == 0 {
-		_, err := fmt.Fprintln(w, "no operation was timed for this type")
+		g.after = []string{"no operation was timed for this type"}
+	} else {
+		g.after = []string{"n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); ·: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations."}
+	}
+	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "n/a: the library does not offer the operation (the reason is in the JSON and in memprof throughput); empty: the operation does not start from this representation. Times are medians of wall time; see memprof throughput for quartiles, CPU time and allocations.")
-	return err
+	return writeGrid(w, g, width, false, style)
 }
 
 // maxNoteSites is how many of a row's allocation sites its note lists.

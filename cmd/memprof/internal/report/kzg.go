@@ -28,19 +28,49 @@ func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
 	mw.Line("")
 	mw.Line("c-kzg (`ckzg`) is C behind cgo and keeps its setup in C memory; go-eth-kzg (`gokzg`) is pure Go on gnark-crypto. A c-kzg context's precompute level buys faster cell proofs with fixed-base MSM tables. The figures below pair each context with the operations timed on it (c-kzg's at each level in a process of their own).")
 	mw.Line("")
-	writeKZGContexts(mw, rs)
-	writeKZGOps(mw, rs)
+	kz := newKZGTimes(rs)
+	writeKZGContexts(mw, rs, kz)
+	writeKZGOps(mw, rs, kz)
 	writeKZGObjects(mw, rs)
 	writeKZGPeerDAS(mw, rs)
 }
 
-// kzgOp returns the row of op (at batch, 0 for any) timed with lib at
-// param, if it was timed without error.
-func kzgOp(rs *model.Results, lib model.Lib, param model.Param, op model.Op, batch int) (model.ThroughputRow, bool) {
-	for _, t := range rs.Throughput {
-		if t.Lib == lib && t.Param == param && t.Op == op && (batch == 0 || t.Batch == batch) && t.Error == "" {
-			return t, true
+// kzgTimes finds the operation rows of the KZG section by library,
+// parameter, operation and batch (0: any batch): the first row timed
+// without error, and the first row at all.
+type kzgTimes struct {
+	ok, any map[kzgOpKey]*model.ThroughputRow
+}
+
+type kzgOpKey struct {
+	lib   model.Lib
+	param model.Param
+	op    model.Op
+	batch int
+}
+
+func newKZGTimes(rs *model.Results) *kzgTimes {
+	kz := &kzgTimes{ok: map[kzgOpKey]*model.ThroughputRow{}, any: map[kzgOpKey]*model.ThroughputRow{}}
+	for i := range rs.Throughput {
+		t := &rs.Throughput[i]
+		for _, batch := range []int{t.Batch, 0} {
+			k := kzgOpKey{t.Lib, t.Param, t.Op, batch}
+			if kz.any[k] == nil {
+				kz.any[k] = t
+			}
+			if t.Error == "" && kz.ok[k] == nil {
+				kz.ok[k] = t
+			}
 		}
+	}
+	return kz
+}
+
+// op returns the row of op (at batch, 0 for any) timed with lib at
+// param, if it was timed without error.
+func (kz *kzgTimes) op(lib model.Lib, param model.Param, op model.Op, batch int) (model.ThroughputRow, bool) {
+	if t := kz.ok[kzgOpKey{lib, param, op, batch}]; t != nil {
+		return *t, true
 	}
 	return model.ThroughputRow{}, false
 }
@@ -66,7 +96,7 @@ func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ti
 	return rows
 }
 
-func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
+func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
 	ctxs := kzgSection(mw, rs, model.KZGContext, "Contexts")
 	if len(ctxs) == 0 {
 		return
@@ -80,13 +110,13 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
 		g, c := contextMemory(r)
 		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), knownOr(figure("rss_bytes_per_instance"), &r, mib), knownOr(figure("build_ns"), &r, model.FormatNs)}
 		for _, op := range kzgDetailOps {
-			cells = append(cells, kzgTime(rs, r.Lib, r.Param, op, 0))
+			cells = append(cells, kz.time(r.Lib, r.Param, op, 0))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
 	mw.Table(t)
 	mw.Line("")
-	for _, s := range precomputeSentences(rs, ctxs) {
+	for _, s := range precomputeSentences(kz, ctxs) {
 		mw.Printf("- %s\n", s)
 	}
 	mw.Line("")
@@ -96,7 +126,7 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results) {
 // settings, what each setting costs over the smallest and what it buys in
 // compute-cells-and-proofs; and how the libraries compare at their
 // smallest settings.
-func precomputeSentences(rs *model.Results, ctxs []model.Result) []string {
+func precomputeSentences(kz *kzgTimes, ctxs []model.Result) []string {
 	var out []string
 	byLib := map[model.Lib][]model.Result{}
 	var libs []model.Lib
@@ -111,14 +141,14 @@ func precomputeSentences(rs *model.Results, ctxs []model.Result) []string {
 		rows := byLib[lib]
 		base := rows[0]
 		bg, bc := contextMemory(base)
-		bt, bok := kzgOp(rs, lib, base.Param, op, 0)
+		bt, bok := kz.op(lib, base.Param, op, 0)
 		for _, r := range rows {
 			g, c := contextMemory(r)
 			s := fmt.Sprintf("**%s %s**: %s (%s Go heap, %s C heap)", lib, settingName(r.Param), mib(g+c), mib(g), mib(c))
 			if r.Param != base.Param {
 				s += fmt.Sprintf(", +%s over %s", mib(g+c-bg-bc), settingName(base.Param))
 			}
-			if t, ok := kzgOp(rs, lib, r.Param, op, 0); ok {
+			if t, ok := kz.op(lib, r.Param, op, 0); ok {
 				s += fmt.Sprintf("; %s %s", op, model.FormatNs(t.NsPerOpMedian))
 				if bok && r.Param != base.Param && t.NsPerOpMedian > 0 {
 					s += fmt.Sprintf(" against %s (%s× as fast)", model.FormatNs(bt.NsPerOpMedian), model.FormatFixed(bt.NsPerOpMedian/t.NsPerOpMedian, 2))
@@ -129,8 +159,8 @@ func precomputeSentences(rs *model.Results, ctxs []model.Result) []string {
 	}
 	if len(libs) >= 2 {
 		a, b := byLib[libs[0]][0], byLib[libs[1]][0]
-		ta, oka := kzgOp(rs, a.Lib, a.Param, op, 0)
-		tb, okb := kzgOp(rs, b.Lib, b.Param, op, 0)
+		ta, oka := kz.op(a.Lib, a.Param, op, 0)
+		tb, okb := kz.op(b.Lib, b.Param, op, 0)
 		if oka && okb && tb.NsPerOpMedian > 0 {
 			ga, ca := contextMemory(a)
 			gb, cb := contextMemory(b)
@@ -148,7 +178,7 @@ func settingName(p model.Param) string {
 	return strings.ReplaceAll(string(p), "=", " ")
 }
 
-func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
+func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
 	type col struct {
 		lib   model.Lib
 		param model.Param
@@ -159,14 +189,17 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 		batch int
 	}
 	var ops []opKey
+	seenCol, seenOp := map[col]bool{}, map[opKey]bool{}
 	for _, t := range render.SortedThroughput(rs.Throughput) {
 		if t.Family() != model.KZG {
 			continue
 		}
-		if c := (col{t.Lib, t.Param}); !slices.Contains(cols, c) {
+		if c := (col{t.Lib, t.Param}); !seenCol[c] {
+			seenCol[c] = true
 			cols = append(cols, c)
 		}
-		if k := (opKey{t.Op, t.Batch}); !slices.Contains(ops, k) {
+		if k := (opKey{t.Op, t.Batch}); !seenOp[k] {
+			seenOp[k] = true
 			ops = append(ops, k)
 		}
 	}
@@ -178,6 +211,11 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	})
 	mw.Line("### Operations")
 	mw.Line("")
+	if more := len(cols) - maxOpColumns; more > 0 {
+		cols = cols[:maxOpColumns]
+		mw.Printf("_%d more libraries and settings were timed than these tables have columns for (%d): their rows are in results.csv._\n", more, maxOpColumns)
+		mw.Line("")
+	}
 	table := func(cell func(c col, op model.Op, batch int) string) {
 		t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
 		for _, c := range cols {
@@ -196,13 +234,13 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results) {
 	}
 	mw.Line("Median time per call; one call handles `batch` items.")
 	mw.Line("")
-	table(func(c col, op model.Op, batch int) string { return kzgTime(rs, c.lib, c.param, op, batch) })
+	table(func(c col, op model.Op, batch int) string { return kz.time(c.lib, c.param, op, batch) })
 	mw.Line("Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use).")
 	mw.Line("")
 	table(func(c col, op model.Op, batch int) string {
-		t, ok := kzgOp(rs, c.lib, c.param, op, batch)
+		t, ok := kz.op(c.lib, c.param, op, batch)
 		if !ok {
-			return kzgTime(rs, c.lib, c.param, op, batch) // "-" or "error"
+			return kz.time(c.lib, c.param, op, batch) // "-" or "error"
 		}
 		s := knownOr(figure("bytes_per_op"), &t, model.FormatBytes)
 		if t.CHeapBytesPerOp != nil {
@@ -276,16 +314,14 @@ func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
 	mw.Line("")
 }
 
-// kzgTime is the median time of op for lib at param, "-" when it was not
+// time is the median time of op for lib at param, "-" when it was not
 // timed, "error" when it failed.
-func kzgTime(rs *model.Results, lib model.Lib, param model.Param, op model.Op, batch int) string {
-	if t, ok := kzgOp(rs, lib, param, op, batch); ok {
+func (kz *kzgTimes) time(lib model.Lib, param model.Param, op model.Op, batch int) string {
+	if t, ok := kz.op(lib, param, op, batch); ok {
 		return model.FormatNs(t.NsPerOpMedian)
 	}
-	for _, t := range rs.Throughput {
-		if t.Lib == lib && t.Param == param && t.Op == op && (batch == 0 || t.Batch == batch) {
-			return "error"
-		}
+	if kz.any[kzgOpKey{lib, param, op, batch}] != nil {
+		return "error"
 	}
 	return "-"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -35,12 +36,69 @@ type Machine struct {
 	// Source is the file the results were read from.
 	Source  string
 	Results *model.Results
+
+	index *machineIndex // nil until indexMachines
+}
+
+// machineIndex finds a machine's rows by key (the first row of a key, as
+// a scan would), so that a review of several machines costs their rows,
+// not their rows times one another's.
+type machineIndex struct {
+	instances   map[model.Key]*model.Result
+	throughput  map[model.Key]*model.ThroughputRow
+	unavailable map[model.Key][]string // the reasons
+	times       *opTimes
+}
+
+func newMachineIndex(rs *model.Results) *machineIndex {
+	ix := &machineIndex{instances: map[model.Key]*model.Result{}, throughput: map[model.Key]*model.ThroughputRow{},
+		unavailable: map[model.Key][]string{}, times: newOpTimes(rs)}
+	for i := range rs.Instances {
+		if k := rs.Instances[i].Key; ix.instances[k] == nil {
+			ix.instances[k] = &rs.Instances[i]
+		}
+	}
+	for i := range rs.Throughput {
+		if k := rs.Throughput[i].Key; ix.throughput[k] == nil {
+			ix.throughput[k] = &rs.Throughput[i]
+		}
+	}
+	for _, u := range rs.Unavailable {
+		ix.unavailable[u.Key] = append(ix.unavailable[u.Key], u.Reason)
+	}
+	return ix
+}
+
+// indexMachines returns ms, each machine with its index, when they are
+// several (a review of one needs none).
+func indexMachines(ms []Machine) machines {
+	if len(ms) < 2 {
+		return ms
+	}
+	out := make(machines, len(ms))
+	for i, m := range ms {
+		m.index = newMachineIndex(m.Results)
+		out[i] = m
+	}
+	return out
+}
+
+// indexed returns m's index, building it when m has none.
+func (m Machine) indexed() *machineIndex {
+	if m.index != nil {
+		return m.index
+	}
+	return newMachineIndex(m.Results)
 }
 
 // NameMachines names the machines of the results read from files (in
 // that order): each by its env.machine, or, when the file does not record
-// one, by the file's name without .json; two machines of one name (one
-// runner, two Go versions) are told apart by their files' names.
+// one, by the file's name without .json. Machines of one name (one
+// runner, two Go versions; CI artifacts all called results.json from
+// runners of one host name) are told apart by as much of their files'
+// paths as tells them apart ("host (amd64/results.json)"), then by their
+// place on the command line ("host #2"), so that every machine has its
+// own name and its own results file (MachineFile) in the review.
 func NameMachines(files []string, results []*model.Results) []Machine {
 	ms := make([]Machine, len(files))
 	for i, f := range files {
@@ -48,20 +106,67 @@ func NameMachines(files []string, results []*model.Results) []Machine {
 		if name == "" {
 			name = strings.TrimSuffix(filepath.Base(f), ".json")
 		}
+		if name == "" {
+			name = "machine"
+		}
 		ms[i] = Machine{Name: name, Source: f, Results: results[i]}
 	}
-	dup := make([]bool, len(ms))
-	for i := range ms {
-		for j := range ms {
-			dup[i] = dup[i] || (j != i && ms[j].Name == ms[i].Name)
+	byName := map[string][]int{}
+	for i, m := range ms {
+		byName[m.Name] = append(byName[m.Name], i)
+	}
+	for name, group := range byName {
+		if len(group) < 2 {
+			continue
+		}
+		paths := make([]string, len(group))
+		for j, i := range group {
+			paths[j] = ms[i].Source
+		}
+		for j, i := range group {
+			ms[i].Name = name + " (" + paths[j] + ")"
+			if tail := distinctTails(paths); tail != nil {
+				ms[i].Name = name + " (" + tail[j] + ")"
+			}
 		}
 	}
+	// Names still shared (one file given twice), or files whose names
+	// coincide once made safe for a file name: numbered.
+	seenName, seenFile := map[string]bool{}, map[string]bool{}
 	for i := range ms {
-		if dup[i] {
-			ms[i].Name += " (" + filepath.Base(ms[i].Source) + ")"
+		base := ms[i].Name
+		for n := 2; seenName[ms[i].Name] || seenFile[MachineFile(ms[i].Name)]; n++ {
+			ms[i].Name = base + " #" + strconv.Itoa(n)
 		}
+		seenName[ms[i].Name], seenFile[MachineFile(ms[i].Name)] = true, true
 	}
 	return ms
+}
+
+// distinctTails returns, for paths, the shortest ends of them (whole
+// path components) that differ from one another, or nil when two paths
+// are the same.
+func distinctTails(paths []string) []string {
+	split := make([][]string, len(paths))
+	most := 0
+	for i, p := range paths {
+		split[i] = strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
+		most = max(most, len(split[i]))
+	}
+	for k := 1; k <= most; k++ {
+		tails := make([]string, len(paths))
+		seen := map[string]bool{}
+		unique := true
+		for i, parts := range split {
+			tails[i] = strings.Join(parts[max(0, len(parts)-k):], "/")
+			unique = unique && !seen[tails[i]]
+			seen[tails[i]] = true
+		}
+		if unique {
+			return tails
+		}
+	}
+	return nil
 }
 
 // MachineFile is the name of the results file of a machine other than
@@ -95,12 +200,7 @@ func figuresOf(r *model.Result) figures {
 
 // instance returns machine m's row of case k, or nil.
 func instance(m Machine, k model.Key) *model.Result {
-	for i := range m.Results.Instances {
-		if m.Results.Instances[i].Key == k {
-			return &m.Results.Instances[i]
-		}
-	}
-	return nil
+	return m.indexed().instances[k]
 }
 
 // variants returns, for the first machine's case r, the rows of the
@@ -135,9 +235,11 @@ type variant struct {
 // one ordering.
 func (ms machines) differing() []model.Key {
 	var keys []model.Key
+	seen := map[model.Key]bool{}
 	for _, m := range ms {
 		for _, r := range m.Results.Instances {
-			if !slices.Contains(keys, r.Key) {
+			if !seen[r.Key] {
+				seen[r.Key] = true
 				keys = append(keys, r.Key)
 			}
 		}
@@ -235,10 +337,8 @@ func (ms machines) envDiffer(k model.Key) string {
 		r := instance(ms[i], k)
 		if r == nil {
 			why := "not measured on " + ms[i].Name
-			for _, u := range ms[i].Results.Unavailable {
-				if u.Key == k {
-					why += " (n/a: " + u.Reason + ")"
-				}
+			for _, reason := range ms[i].indexed().unavailable[k] {
+				why += " (n/a: " + reason + ")"
 			}
 			fields = append(fields, why)
 			continue
@@ -266,9 +366,11 @@ func (ms machines) envDiffer(k model.Key) string {
 // writeTimes writes the median time of every operation on each machine.
 func (ms machines) writeTimes(mw *render.MarkdownWriter) {
 	var keys []model.Key
+	seen := map[model.Key]bool{}
 	for _, m := range ms {
 		for _, t := range m.Results.Throughput {
-			if !slices.Contains(keys, t.Key) {
+			if !seen[t.Key] {
+				seen[t.Key] = true
 				keys = append(keys, t.Key)
 			}
 		}
@@ -289,14 +391,14 @@ func (ms machines) writeTimes(mw *render.MarkdownWriter) {
 	for _, k := range keys {
 		row := []string{k.String()}
 		for _, m := range ms {
-			i := slices.IndexFunc(m.Results.Throughput, func(r model.ThroughputRow) bool { return r.Key == k })
+			t := m.indexed().throughput[k]
 			switch {
-			case i < 0:
+			case t == nil:
 				row = append(row, "-")
-			case m.Results.Throughput[i].Error != "":
+			case t.Error != "":
 				row = append(row, "failed")
 			default:
-				row = append(row, model.FormatNs(m.Results.Throughput[i].NsPerOpMedian))
+				row = append(row, model.FormatNs(t.NsPerOpMedian))
 			}
 		}
 		t.Rows = append(t.Rows, row)
@@ -356,7 +458,7 @@ func (ms machines) variantRows(r model.Result, ops []render.KeyOp, typ model.Typ
 		}
 		m := ms[slices.IndexFunc(ms, func(m Machine) bool { return m.Name == v.machines[0] })]
 		for _, op := range ops {
-			cells = append(cells, opCell(m.Results, typ, o.Lib, o.Repr, op))
+			cells = append(cells, m.indexed().times.cell(typ, o.Lib, o.Repr, op))
 		}
 		rows = append(rows, cells)
 	}

@@ -120,3 +120,47 @@ func TestNameMachines(t *testing.T) {
 		})
 	}
 }
+
+// TestNameMachinesDistinct: machines that share a name (CI artifacts all
+// called results.json from runners of one host name, one file given
+// twice, names that coincide once made safe for a file name) get names
+// and results files of their own, told apart by their paths.
+func TestNameMachinesDistinct(t *testing.T) {
+	tests := []struct {
+		name     string
+		files    []string
+		machines []string // env.machine of each
+		want     []string
+	}{
+		{"distinct hosts", []string{"a.json", "b.json"}, []string{"amd64", "arm64"}, []string{"amd64", "arm64"}},
+		{"one host, CI artifacts", []string{"ci/amd64/results.json", "ci/arm64/results.json", "ci/riscv/results.json"}, []string{"host", "host", "host"},
+			[]string{"host (amd64/results.json)", "host (arm64/results.json)", "host (riscv/results.json)"}},
+		{"one host, paths that differ further up", []string{"run1/x/results.json", "run2/x/results.json"}, []string{"host", "host"},
+			[]string{"host (run1/x/results.json)", "host (run2/x/results.json)"}},
+		{"no host recorded, one file name", []string{"a/results.json", "b/results.json"}, []string{"", ""},
+			[]string{"results (a/results.json)", "results (b/results.json)"}},
+		{"one file twice", []string{"r.json", "r.json"}, []string{"host", "host"}, []string{"host (r.json)", "host (r.json) #2"}},
+		{"names alike once safe for a file", []string{"a.json", "b.json"}, []string{"a b", "a_b"}, []string{"a b", "a_b #2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rss []*model.Results
+			for _, m := range tt.machines {
+				rss = append(rss, &model.Results{Env: model.Env{Machine: m}})
+			}
+			ms := NameMachines(tt.files, rss)
+			var got []string
+			files := map[string]bool{}
+			for _, m := range ms {
+				got = append(got, m.Name)
+				files[MachineFile(m.Name)] = true
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got names %q, want %q", got, tt.want)
+			}
+			if len(files) != len(ms) {
+				t.Errorf("the machines' results files %v are not one per machine", files)
+			}
+		})
+	}
+}

@@ -59,7 +59,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	if opts.Source != "" {
 		src = "`" + opts.Source + "`"
 	}
-	ms := machines(opts.Machines)
+	ms := indexMachines(opts.Machines)
+	times := newOpTimes(rs)
 	if ms.several() {
 		mw.Printf("Written by `memprof report` from %s (%s).\n", ms.sources(), rs.Schema)
 	} else {
@@ -114,7 +115,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	}
 
 	for _, typ := range types {
-		writeType(mw, rs, model.Type(string(typ)), ch, ms)
+		writeType(mw, rs, times, model.Type(string(typ)), ch, ms)
 	}
 	for _, f := range model.Families {
 		if write, ok := familySections[f]; ok {
@@ -199,7 +200,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 // order): each writes nothing unless rs has rows of its family. A family
 // with a section of its own adds its writer here.
 var familySections = map[model.Family]func(*render.MarkdownWriter, *model.Results){
-	model.KZG: writeKZG, // kzg.go
+	model.KZG:       writeKZG,       // kzg.go
+	model.Secp256k1: writeSecp256k1, // secp256k1.go
+	model.BN254:     writeBN254,     // bn254.go
 }
 
 // familySubjects name the families in the review's title; KZG's objects
@@ -254,12 +257,16 @@ func writeAgreement(mw *render.MarkdownWriter, family model.Family, libs []model
 }
 
 // writeType writes the section of one type: bytes per instance beside the
-// median time of each timed operation, the constructors, the trade-off
-// chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch charts, ms machines) {
+// median time of each timed operation (the first maxOpColumns of them),
+// the constructors, the trade-off chart and the throughput detail.
+func writeType(mw *render.MarkdownWriter, rs *model.Results, times *opTimes, typ model.Type, ch charts, ms machines) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
+	more := len(ops) - maxOpColumns
+	if more > 0 {
+		ops = ops[:maxOpColumns]
+	}
 	t := render.MarkdownTable{
 		Header: []string{"lib", "repr", "layout", "B/instance", "allocs/instance", "slot B", "MB at 1M"},
 		Right:  []bool{false, false, false, true, true, true, true},
@@ -272,19 +279,25 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	for _, r := range rows {
 		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
-			cells = append(cells, opCell(rs, typ, r.Lib, r.Repr, op))
+			cells = append(cells, times.cell(typ, r.Lib, r.Repr, op))
 		}
 		t.Rows = append(t.Rows, cells)
 		t.Rows = append(t.Rows, ms.variantRows(r, ops, typ)...)
 	}
 	// Timed representations whose instances were not measured keep a row.
+	shown := map[[2]string]bool{}
+	for _, c := range t.Rows {
+		shown[[2]string{c[0], c[1]}] = true
+	}
 	for _, tr := range render.SortedThroughput(rs.Throughput) {
-		if tr.Type != typ || slices.ContainsFunc(t.Rows, func(c []string) bool { return c[0] == string(tr.Lib) && c[1] == string(tr.Repr) }) {
+		if k := [2]string{string(tr.Lib), string(tr.Repr)}; tr.Type != typ || shown[k] {
 			continue
+		} else {
+			shown[k] = true
 		}
 		cells := []string{string(tr.Lib), string(tr.Repr), "-", "-", "-", "-", "-"}
 		for _, op := range ops {
-			cells = append(cells, opCell(rs, typ, tr.Lib, tr.Repr, op))
+			cells = append(cells, times.cell(typ, tr.Lib, tr.Repr, op))
 		}
 		t.Rows = append(t.Rows, cells)
 	}
@@ -293,6 +306,10 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 	mw.Line("")
 	if len(ops) > 0 {
 		mw.Line("Times are medians per operation (wall clock); the quartiles, CPU time and allocations are in the throughput table below.")
+		mw.Line("")
+	}
+	if more > 0 {
+		mw.Printf("_%d more operations of %s were timed than this table has columns for (%d): they are in the throughput table below._\n", more, typ, maxOpColumns)
 		mw.Line("")
 	}
 	mw.Line("How each instance was made:")
@@ -307,10 +324,19 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ch 
 		mw.Printf("- %s: %s (N = %d)\n", render.SeriesOf(r).Label(), c, r.N)
 	}
 	mw.Line("")
-	if f, ok := ch.tradeoff[string(typ)]; ok {
-		mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", typ, f)
-		mw.Line("")
-	} else {
+	drawn := false
+	for _, p := range model.InstanceParams(rs, model.Type(typ)) {
+		if f, ok := ch.tradeoff[tradeoffKey(model.Type(typ), p)]; ok {
+			name := string(typ)
+			if p != "" {
+				name += " (" + string(p) + ")"
+			}
+			mw.Printf("![%s: bytes per instance against the time of each use, one panel per operation](%s)\n", name, f)
+			mw.Line("")
+			drawn = true
+		}
+	}
+	if !drawn {
 		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ))
 		mw.Line("")
 	}
@@ -357,11 +383,19 @@ func cheapest(rs *model.Results, typ model.Type) []model.Result {
 	return all[:n]
 }
 
-// andList names the series of rs: "a", "a and b", "a, b and c".
+// maxNamed is how many series a sentence or a cell names; the rest are
+// counted ("and 12 others").
+const maxNamed = 8
+
+// andList names the series of rs: "a", "a and b", "a, b and c", and past
+// maxNamed "a, b, ... and 12 others".
 func andList(rs []model.Result) string {
 	var names []string
-	for _, r := range rs {
+	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		return strings.Join(names, ", ") + " and " + strconv.Itoa(more) + " others"
 	}
 	if len(names) == 1 {
 		return names[0]
@@ -378,8 +412,11 @@ func verb(rs []model.Result, one, many string) string {
 
 func seriesNames(rs []model.Result) string {
 	var names []string
-	for _, r := range rs {
+	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		names = append(names, "and "+strconv.Itoa(more)+" others")
 	}
 	return strings.Join(names, ", ")
 }
@@ -392,29 +429,42 @@ const tradeoffNote = "One table per type: the bytes one instance keeps in each r
 func writeTradeoffs(mw *render.MarkdownWriter, rs *model.Results, types []model.Type) {
 	mw.Line("### Trade-offs")
 	mw.Line("")
-	var without []model.Type
-	var with []model.Tradeoff
+	// A type measured at several parameter sets (ML-DSA-44, -65, -87) has
+	// one table per set, read from that set's rows alone (model.AtParam).
+	type table struct {
+		name string
+		rs   *model.Results
+		typ  model.Type
+	}
+	var without, with []table
+	var tables []model.Tradeoff
 	for _, typ := range types {
-		if t, ok := model.TradeoffOf(rs, typ); ok {
-			with = append(with, t)
-		} else {
-			without = append(without, typ)
+		for _, p := range model.InstanceParams(rs, typ) {
+			tb := table{string(typ), rs, typ}
+			if p != "" {
+				tb.name, tb.rs = string(typ)+" ("+string(p)+")", model.AtParam(rs, typ, p)
+			}
+			if t, ok := model.TradeoffOf(tb.rs, typ); ok {
+				with, tables = append(with, tb), append(tables, t)
+			} else {
+				without = append(without, tb)
+			}
 		}
 	}
 	if len(with) > 0 {
 		mw.Line(tradeoffNote)
 		mw.Line("")
 	}
-	for _, t := range with {
-		mw.Printf("#### %s\n", t.Type)
+	for i, tb := range with {
+		mw.Printf("#### %s\n", tb.name)
 		mw.Line("")
-		mw.Line(tradeoffSentence(rs, t))
+		mw.Line(tradeoffSentence(tb.rs, tables[i]))
 		mw.Line("")
-		mw.Table(tradeoffTable(t))
+		mw.Table(tradeoffTable(tables[i]))
 		mw.Line("")
 	}
-	for _, typ := range without {
-		mw.Printf("- **%s**: %s\n", typ, sizeSentence(rs, typ))
+	for _, tb := range without {
+		mw.Printf("- **%s**: %s\n", tb.name, sizeSentence(tb.rs, tb.typ))
 	}
 	if len(without) > 0 {
 		mw.Line("")
@@ -465,10 +515,11 @@ func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
 func sizeSentence(rs *model.Results, typ model.Type) string {
 	all := measured(rs, typ)
 	small := cheapest(rs, typ)
-	var large []model.Result
-	for i := len(all) - 1; i >= 0 && all[i].BytesPerInstance == all[len(all)-1].BytesPerInstance; i-- {
-		large = append([]model.Result{all[i]}, large...)
+	first := len(all) - 1
+	for first > 0 && all[first-1].BytesPerInstance == all[len(all)-1].BytesPerInstance {
+		first--
 	}
+	large := all[first:]
 	b := small[0].BytesPerInstance
 	if len(small) == len(all) {
 		return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
@@ -500,7 +551,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 	var clauses []string
 	for _, lib := range libs {
 		if rows := byLib[lib]; len(rows) >= 2 {
-			clauses = append(clauses, "in "+string(lib)+", "+pairClause(rs, t.Type, col, j, rows))
+			clauses = append(clauses, "in "+string(lib)+", "+pairClause(rs, t, col, j, rows))
 		}
 	}
 	if len(clauses) == 0 {
@@ -511,7 +562,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 		if len(rows) == 0 {
 			return fmt.Sprintf("No representation of %s was timed at %s.", t.Type, op)
 		}
-		clauses = append(clauses, pairClause(rs, t.Type, col, j, rows))
+		clauses = append(clauses, pairClause(rs, t, col, j, rows))
 	}
 	// The smallest representation measured may have no row (timed at
 	// none of the columns): name it after the clauses.
@@ -538,8 +589,10 @@ func useCost(rs *model.Results, typ model.Type, col model.TradeoffOp, r model.Tr
 	return *r.NsPerUse[j], false, model.Timing{}
 }
 
-// pairClause compares the smallest of rows with the fastest at column j.
-func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+// pairClause compares the smallest of rows with the fastest at column j
+// of t.
+func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+	typ := t.Type
 	op := render.ColumnName(col)
 	smallest, fastest := rows[0], rows[0]
 	for _, r := range rows[1:] {
@@ -558,8 +611,8 @@ func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, 
 		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per call)", name(smallest), model.FormatFigure(smallest.BytesPerInstance), op, model.FormatNs(*smallest.NsPerUse[j]))
 	}
 	saved := fastest.BytesPerInstance - smallest.BytesPerInstance
-	sNs, sCPU, sT := useCost(rs, typ, col, smallest, j)
-	fNs, fCPU, fT := useCost(rs, typ, col, fastest, j)
+	sNs, sCPU, sT := useCost(rs, t.OpType(), col, smallest, j)
+	fNs, fCPU, fT := useCost(rs, t.OpType(), col, fastest, j)
 	what := "of CPU"
 	if !sCPU || !fCPU {
 		sNs, fNs, what = *smallest.NsPerUse[j], *fastest.NsPerUse[j], "(median wall time)"
@@ -586,9 +639,11 @@ func pairClause(rs *model.Results, typ model.Type, col model.TradeoffOp, j int, 
 // then by name and batch.
 func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
 	var ops []render.KeyOp
+	seen := map[render.KeyOp]bool{}
 	for _, t := range rs.Throughput {
 		k := render.KeyOp{Op: t.Op, Batch: t.Batch}
-		if t.Type == typ && !slices.Contains(ops, k) {
+		if t.Type == typ && !seen[k] {
+			seen[k] = true
 			ops = append(ops, k)
 		}
 	}
@@ -606,19 +661,51 @@ func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
 	return ops
 }
 
-func opCell(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, op render.KeyOp) string {
-	for _, t := range rs.Throughput {
-		if t.Type == typ && t.Lib == lib && t.Repr == repr && t.Op == op.Op && t.Batch == op.Batch {
-			if t.Error != "" {
-				return "error"
-			}
-			return model.FormatNs(t.NsPerOpMedian)
+// maxOpColumns is how many operations a type's table shows beside the
+// bytes: a column each. The throughput table below it has them all.
+const maxOpColumns = 12
+
+// opTimes finds the cell of an operation in a type's table: the first
+// throughput row of its type, library, representation, operation and
+// batch, or the unavailable row of the operation.
+type opTimes struct {
+	rows        map[opCellKey]*model.ThroughputRow
+	unavailable map[opCellKey]bool // batch 0
+}
+
+type opCellKey struct {
+	typ   model.Type
+	lib   model.Lib
+	repr  model.Repr
+	op    model.Op
+	batch int
+}
+
+func newOpTimes(rs *model.Results) *opTimes {
+	o := &opTimes{rows: map[opCellKey]*model.ThroughputRow{}, unavailable: map[opCellKey]bool{}}
+	for i := range rs.Throughput {
+		t := &rs.Throughput[i]
+		k := opCellKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch}
+		if o.rows[k] == nil {
+			o.rows[k] = t
 		}
 	}
 	for _, u := range rs.Unavailable {
-		if u.Type == typ && u.Lib == lib && u.Repr == repr && u.Op == op.Op {
-			return "n/a"
+		o.unavailable[opCellKey{u.Type, u.Lib, u.Repr, u.Op, 0}] = true
+	}
+	return o
+}
+
+// cell is the median time of op, "error", "n/a" or "-".
+func (o *opTimes) cell(typ model.Type, lib model.Lib, repr model.Repr, op render.KeyOp) string {
+	if t := o.rows[opCellKey{typ, lib, repr, op.Op, op.Batch}]; t != nil {
+		if t.Error != "" {
+			return "error"
 		}
+		return model.FormatNs(t.NsPerOpMedian)
+	}
+	if o.unavailable[opCellKey{typ, lib, repr, op.Op, 0}] {
+		return "n/a"
 	}
 	return "-"
 }
@@ -703,8 +790,10 @@ func envLine(env model.Env) string {
 // nSummary says which N the cases were measured with.
 func nSummary(rs *model.Results) string {
 	var ns []int
+	seen := map[int]bool{}
 	for _, r := range rs.Instances {
-		if r.Error == "" && !slices.Contains(ns, r.N) {
+		if r.Error == "" && !seen[r.N] {
+			seen[r.N] = true
 			ns = append(ns, r.N)
 		}
 	}
@@ -716,8 +805,11 @@ func nSummary(rs *model.Results) string {
 		return "N = " + strconv.Itoa(ns[0]) + " instances for every case"
 	}
 	var s []string
-	for _, n := range ns {
+	for _, n := range ns[:min(len(ns), maxOpColumns)] {
 		s = append(s, strconv.Itoa(n))
+	}
+	if more := len(ns) - maxOpColumns; more > 0 {
+		s = append(s, "and "+strconv.Itoa(more)+" more")
 	}
 	return "N varies by case (" + strings.Join(s, ", ") + "); see the N column of results.csv"
 }

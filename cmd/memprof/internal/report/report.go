@@ -10,7 +10,9 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/export"
@@ -35,6 +38,25 @@ const (
 	tradeoffStart = "tradeoff_"
 )
 
+// FileDoc says what one file of a review holds, for report's help.
+type FileDoc struct{ Name, What string }
+
+// Files are the files a review may write, in the order it writes them:
+// what report's help lists. A name with <type> or <machine> stands for
+// one file per type or machine.
+func Files() []FileDoc {
+	return []FileDoc{
+		{ReadmeFile, "the report: summary, one table per type, sites, environment, method, charts embedded"},
+		{BytesChart, "bytes per instance, grouped by type (log scale where they span more than a factor of 100)"},
+		{GCChart, "bytes per instance against the GC's mark time per instance per cycle (only with cases that have GC figures)"},
+		{tradeoffStart + "<type>.svg", "bytes per instance against the time of each use, one panel per operation (only for types with operations timed from two representations)"},
+		{ResultsJSON, "the memprof.results/v1 file"},
+		{ResultsCSV, "one row per measurement"},
+		{ResultsBench, "Go benchmark format, for benchstat"},
+		{"results-<machine>.json", "with --from given several times, each machine's results file but the first's"},
+	}
+}
+
 // TradeoffFile is the name of the trade-off chart of typ.
 func TradeoffFile(typ string) string {
 	safe := strings.Map(func(r rune) rune {
@@ -45,6 +67,17 @@ func TradeoffFile(typ string) string {
 		return '_'
 	}, typ)
 	return tradeoffStart + safe + ".svg"
+}
+
+// tradeoffKey names the trade-off chart of typ at the parameter set p
+// ("" for a type without sets): the type, then the set's value
+// (MLDSAPublicKey_ML-DSA-65).
+func tradeoffKey(typ model.Type, p model.Param) string {
+	if p == "" {
+		return string(typ)
+	}
+	_, v := p.Split()
+	return string(typ) + "_" + v
 }
 
 // ErrOutNotEmpty is wrapped by the error for a destination that exists and
@@ -175,19 +208,24 @@ func readDirNames(dir string) ([]string, error) {
 }
 
 // Write renders the review of rs into the directory out and returns the
-// names of the files it wrote, README.md first. It writes into a temporary
-// directory beside out and renames it into place at the end; on error,
-// nothing is left behind. rs is not modified.
+// names of the files it wrote, README.md first (see WriteContext).
+func Write(out string, rs *model.Results, opts Options) (files []string, err error) {
+	return WriteContext(context.Background(), out, rs, opts)
+}
+
+// WriteContext renders the review of rs into the directory out and
+// returns the names of the files it wrote, README.md first. It writes
+// each file into a temporary directory beside out as it renders it, and
+// renames the directory into place at the end; on error, or once ctx is
+// done (it looks at ctx at every write), nothing is left behind and out
+// is untouched. Errors name out, never the temporary directory. rs is not
+// modified.
 //
 // An out that is a symbolic link stays one: the review replaces the
 // directory it leads to, beside which the temporary one is made. A
 // directory replaced keeps its permission bits.
-func Write(out string, rs *model.Results, opts Options) (files []string, err error) {
+func WriteContext(ctx context.Context, out string, rs *model.Results, opts Options) (files []string, err error) {
 	if err := CheckOut(out, opts.Force); err != nil {
-		return nil, err
-	}
-	rendered, err := Render(rs, opts)
-	if err != nil {
 		return nil, err
 	}
 	dir, err := resolveOut(out)
@@ -204,26 +242,92 @@ func Write(out string, rs *model.Results, opts Options) (files []string, err err
 	}
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
-		return nil, fmt.Errorf("writing review: %w", err)
+		return nil, writeErr(out, "", err)
 	}
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
 		}
 	}()
-	for _, f := range rendered {
-		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Data, 0o644); err != nil {
-			return nil, fmt.Errorf("writing review: %w", err)
+	emit := func(name string, fn func(io.Writer) error) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, context.Cause(ctx)
 		}
-		files = append(files, f.Name)
+		f, err := os.OpenFile(filepath.Join(tmp, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return false, writeErr(out, name, err)
+		}
+		bw := bufio.NewWriterSize(liveWriter{ctx, f}, 64<<10)
+		err = fn(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if errors.Is(err, render.ErrNoData) {
+			return false, os.Remove(filepath.Join(tmp, name))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return false, context.Cause(ctx)
+			}
+			var pe *fs.PathError
+			if errors.As(err, &pe) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EIO) {
+				return false, writeErr(out, name, err)
+			}
+			return false, fmt.Errorf("rendering %s: %w", name, err)
+		}
+		files = append(files, name)
+		return true, nil
 	}
+	if err := render1(rs, opts, emit); err != nil {
+		return nil, err
+	}
+	// README.md is rendered last (it lists the others) and named first.
+	files = append(files[len(files)-1:], files[:len(files)-1]...)
 	if err := os.Chmod(tmp, mode); err != nil {
-		return nil, fmt.Errorf("writing review: %w", err)
+		return nil, writeErr(out, "", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
 	}
 	if err := install(tmp, out, dir, opts.Force); err != nil {
 		return nil, err
 	}
 	return files, nil
+}
+
+// liveWriter writes to w until ctx is done, and fails with its cause
+// after.
+type liveWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (l liveWriter) Write(p []byte) (int, error) {
+	if l.ctx.Err() != nil {
+		return 0, context.Cause(l.ctx)
+	}
+	return l.w.Write(p)
+}
+
+// writeErr words an error of writing file name of the review for out
+// (name "" for the directory itself) without the temporary directory's
+// name: "writing review to OUT: README.md: no space left on device".
+func writeErr(out, name string, err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	if name != "" {
+		return fmt.Errorf("writing review to %s: %s: %w", out, name, err)
+	}
+	return fmt.Errorf("writing review to %s: %w", out, err)
 }
 
 // install moves the finished directory tmp to dir, the resolved out. An
@@ -240,21 +344,21 @@ func install(tmp, out, dir string, force bool) error {
 		return nil
 	}
 	if _, statErr := os.Stat(dir); statErr != nil {
-		return fmt.Errorf("writing review: %w", err)
+		return writeErr(out, "", err)
 	}
 	// dir exists: an empty directory (which rename cannot replace on
 	// every system) or, with force, a full one.
 	aside, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), "."+filepath.Base(dir)+".old-")
 	if err != nil {
-		return fmt.Errorf("writing review: %w", err)
+		return writeErr(out, "", err)
 	}
 	os.Remove(aside)
 	if err := os.Rename(dir, aside); err != nil {
-		return fmt.Errorf("writing review: moving the old %s aside: %w", dir, err)
+		return writeErr(out, "", fmt.Errorf("moving the old review aside: %w", err))
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		os.Rename(aside, dir)
-		return fmt.Errorf("writing review: %w", err)
+		return writeErr(out, "", err)
 	}
 	return os.RemoveAll(aside)
 }
@@ -269,7 +373,7 @@ type File struct {
 // first. A chart with nothing to draw is left out, and the README says so.
 func Render(rs *model.Results, opts Options) ([]File, error) {
 	var files []File
-	add := func(name string, fn func(io.Writer) error) (bool, error) {
+	err := render1(rs, opts, func(name string, fn func(io.Writer) error) (bool, error) {
 		var buf bytes.Buffer
 		err := fn(&buf)
 		if errors.Is(err, render.ErrNoData) {
@@ -280,6 +384,26 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 		}
 		files = append(files, File{name, buf.Bytes()})
 		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// README.md is rendered last (it lists the others) and comes first.
+	return append(files[len(files)-1:], files[:len(files)-1]...), nil
+}
+
+// render1 renders every file of the review of rs through emit, which
+// writes what fn writes as the file name and reports whether it kept it
+// (not when fn has nothing to draw: render.ErrNoData). README.md comes
+// last, listing the others.
+func render1(rs *model.Results, opts Options, emit func(name string, fn func(io.Writer) error) (bool, error)) error {
+	var names []string
+	add := func(name string, fn func(io.Writer) error) (bool, error) {
+		ok, err := emit(name, fn)
+		if ok {
+			names = append(names, name)
+		}
+		return ok, err
 	}
 	copied := *rs
 	if copied.Schema == "" {
@@ -291,25 +415,33 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 	charts := charts{tradeoff: map[string]string{}}
 	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(w, &copied) })
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if ok {
 		charts.bytes = BytesChart
 	}
 	if ok, err = add(GCChart, func(w io.Writer) error { return render.GCChart(w, &copied) }); err != nil {
-		return nil, err
+		return err
 	}
 	if ok {
 		charts.gc = GCChart
 	}
 	for _, typ := range render.TypesMeasured(&copied) {
-		name := TradeoffFile(string(typ))
-		ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, &copied, typ) })
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			charts.tradeoff[string(typ)] = name
+		// A type measured at several parameter sets has a chart per set,
+		// drawn from that set's rows alone (model.AtParam).
+		for _, p := range model.InstanceParams(&copied, typ) {
+			key, from := tradeoffKey(typ, p), &copied
+			if p != "" {
+				from = model.AtParam(&copied, typ, p)
+			}
+			name := TradeoffFile(key)
+			ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, from, typ) })
+			if err != nil {
+				return err
+			}
+			if ok {
+				charts.tradeoff[key] = name
+			}
 		}
 	}
 	for _, f := range []struct {
@@ -321,25 +453,18 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 		{ResultsBench, export.Bench},
 	} {
 		if _, err := add(f.name, func(w io.Writer) error { return f.fn(w, &copied) }); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if ms := machines(opts.Machines); ms.several() {
 		for _, m := range ms[1:] {
 			if _, err := add(MachineFile(m.Name), m.Results.WriteJSON); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	var names []string
-	for _, f := range files {
-		names = append(names, f.Name)
-	}
-	var readme bytes.Buffer
-	if err := writeReadme(&readme, &copied, opts, charts, names); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", ReadmeFile, err)
-	}
-	return append([]File{{ReadmeFile, readme.Bytes()}}, files...), nil
+	_, err = emit(ReadmeFile, func(w io.Writer) error { return writeReadme(w, &copied, opts, charts, names) })
+	return err
 }
 
 // charts says which charts a review holds: the bytes chart ("" if none)

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/model"
+)
+
+// bn254Fixture is results whose figures make the section's tables known:
+// the precompile path of two libraries, three forms of a verifying key
+// and the pairing check from each, and the key's IC in one form.
+func bn254Fixture() *model.Results {
+	inst := func(typ model.Type, lib model.Lib, repr model.Repr, layout model.Layout, n int, b, objects float64) model.Result {
+		return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Layout: layout}, Measurement: model.Measurement{N: n, BytesPerInstance: b, AllocsPerInstance: objects}}
+	}
+	op := func(typ model.Type, lib model.Lib, repr model.Repr, o model.Op, ns, b float64) model.ThroughputRow {
+		return model.ThroughputRow{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1},
+			Timing: model.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}, BytesPerOp: b}}
+	}
+	return &model.Results{Schema: model.Schema,
+		Instances: []model.Result{
+			inst(model.Groth16VerifyingKey, model.Gnark, model.Affine, model.Pointer, 1000, 448, 1),
+			inst(model.Groth16VerifyingKey, model.Gnark, model.Prepared, model.Pointer, 1000, 40960, 1),
+			inst(model.Groth16VerifyingKey, model.BN256Cloudflare, model.Decoded, model.Pointer, 1000, 928, 5),
+			inst(model.Groth16VerifyingKey, model.BN256Cloudflare, model.Decoded, model.Slice, 1000, 136.2, 1),
+		},
+		Throughput: []model.ThroughputRow{
+			op(model.BN254G1, model.Gnark, model.Uncompressed, model.Add, 4000, 64),
+			op(model.BN254G1, model.BN256Cloudflare, model.Uncompressed, model.Add, 30000, 384),
+			op(model.BN254G2, model.Gnark, model.Affine, model.PairingCheck, 800e3, 1024),
+			op(model.BN254G2, model.Gnark, model.Prepared, model.PairingCheck, 600e3, 2048),
+			op(model.BN254G2, model.BN256Cloudflare, model.Decoded, model.PairingCheck, 3e6, 83680),
+		},
+	}
+}
+
+// TestBN254Section: the section has the precompiles' table, the key's
+// forms and its trade-off (rows of the key against the pairing check of
+// its G2 points), and the IC, with the fixture's figures.
+func TestBN254Section(t *testing.T) {
+	var buf bytes.Buffer
+	mw := render.NewMarkdownWriter(&buf)
+	writeBN254(mw, bn254Fixture())
+	if err := mw.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{
+		"## BN254: ",
+		"### The precompiles' path: bytes in, bytes out",
+		"| gnark            |  4.000 µs · 64 B |",
+		"| bn256-cloudflare | 30.00 µs · 384 B |",
+		"### A Groth16 verifying key: plain against prepared",
+		"| gnark            | prepared | pointer | 1000 | 40960 |           1 |",
+		"In gnark, keeping Groth16VerifyingKey affine instead of prepared saves 40512 B per instance",
+		"| gnark            | prepared |      40960 |",
+		"### The key's IC: 1000 G1 points in one slice",
+		"| bn256-cloudflare | decoded |  136.20 |             1 |      133.0 |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the BN254 section lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "smallest overall") {
+		t.Errorf("the key's trade-off compares keys with the IC's points:\n%s", got)
+	}
+	var none bytes.Buffer
+	writeBN254(render.NewMarkdownWriter(&none), kzgFixture())
+	if none.Len() != 0 {
+		t.Errorf("results without BN254 rows: got a section:\n%s", none.String())
+	}
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/model"
+	workflow "github.com/memprof/memprof/run"
+)
+
+var showCommand = &command{
+	Name:      "show",
+	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] [--max-rows N] RESULTS.json",
+	Short:     "print a saved results file as instances and throughput do",
+	Long: `Show prints a saved results file (memprof.results/v1, as -o or report
+writes it) as the instances and throughput commands print what they
+measure: the cases tables, the sweeps and the allocation sites, then the
+throughput tables; or, with --format, as JSON, Markdown, CSV or Go benchmark
+text. So a run measured once can be read again, and a document can show
+exactly what a command prints.
+
+The selection flags keep the rows they match, as they select cases to
+measure in instances and throughput (without --type, every type of the
+file; without --layout, every layout). The file is read and validated as
+check and compare read it (every problem is reported as FILE:
+instances[12] (case): problem), up to 256 MiB (--max-bytes raises the
+limit).
+
+Exit status: 0 when the file was shown, 2 for a usage error, a selection
+that matches no row of the file, or a results file that is missing, too
+large or invalid.`,
+	Run: runShow,
+	Examples: []example{
+		{Line: "memprof show fixtures/results/results.json --type Signature", What: "a saved run's tables, as instances and throughput printed them"},
+		{Line: "memprof show fixtures/results/results.json --type G1 --format markdown", What: "the same as Markdown"},
+	},
+}
+
+func runShow(ctx context.Context, inv *invocation, args []string) int {
+	fs := inv.flags()
+	var sel selectionFlags
+	sel.add(fs)
+	ops := fs.String("op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
+	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := addOutput(fs)
+	var tf tableFlags
+	tf.add(fs)
+	var limits inputLimits
+	limits.addFlag(fs, "the results file")
+	files, code, done := parseInterspersed(inv, fs, args)
+	if done {
+		return code
+	}
+	var err error
+	if format.value, err = format.get(); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if err := checkFlags(fs, tf.inert(format.value)); err != nil {
+		return inv.usageError("%v", err)
+	}
+	if len(files) != 1 {
+		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
+	}
+	if err := limits.parse(); err != nil {
+		return inv.usageError("%v", err)
+	}
+	f, err := sel.filter(*ops)
+	if err != nil {
+		return inv.usageError("%v", err)
+	}
+	if err := checkOutputPath(*out); err != nil {
+		return inv.fail("%v", err)
+	}
+	rs, err := limits.readResults(ctx, files[0])
+	if err != nil {
+		return inv.badInput("", err)
+	}
+	shown := f.apply(rs)
+	if len(shown.Instances)+len(shown.Throughput)+len(shown.Unavailable) == 0 {
+		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), model.Join(typesOf(rs)))
+	}
+	var instOpts, opOpts render.TableOptions
+	if format.value == "table" {
+		if instOpts, opOpts, err = tf.showOptions(tableWriter(inv, *out), shown); err != nil {
+			return inv.usageError("%v", err)
+		}
+	}
+	table := func(w io.Writer, rs *model.Results) error {
+		wrote := false
+		if len(rs.Instances) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return !u.IsOp() }) {
+			if err := render.InstancesTableFit(w, rs, instOpts); err != nil {
+				return err
+			}
+			wrote = true
+		}
+		if len(rs.Throughput) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return u.IsOp() }) {
+			if wrote {
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
+			}
+			return render.ThroughputTableFit(w, rs, opOpts)
+		}
+		return nil
+	}
+	return inv.writeResults(shown, format.value, *out, table)
+}
+
+// opFlag writes --op as given, or "" when it was not.
+func opFlag(ops string) string {
+	if ops == "" {
+		return ""
+	}
+	return "--op " + ops
+}
+
+// typesOf returns the types of the rows of rs, in the one ordering.
+func typesOf(rs *model.Results) []model.Type {
+	var out []model.Type
+	add := func(t model.Type) {
+		if t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	for _, r := range rs.Instances {
+		add(r.Type)
+	}
+	for _, r := range rs.Throughput {
+		add(r.Type)
+	}
+	for _, u := range rs.Unavailable {
+		add(u.Type)
+	}
+	slices.SortFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
+	return out
+}
+
+// rowFilter keeps the rows of a results file that a selection matches:
+// each dimension given (nil: any).
+type rowFilter struct {
+	types   []model.Type
+	libs    []model.Lib
+	reprs   []model.Repr
+	layouts []model.Layout
+	scheme  model.Scheme // "" for any
+	ops     []model.Op
+}
+
+// filter returns the filter of the selection flags and --op: unlike a
+// measurement, no --type keeps every type and no --layout every layout.
+func (s *selectionFlags) filter(ops string) (rowFilter, error) {
+	var f rowFilter
+	var err error
+	if s.types != "" {
+		if f.types, err = workflow.ParseTypes(s.types); err != nil {
+			return f, suggest(err, s.types, typeNames())
+		}
+	}
+	if s.libs != "" {
+		if f.libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
+			return f, suggest(err, s.libs, model.Strings(model.Libs))
+		}
+	}
+	if s.reprs != "" {
+		if f.reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
+			return f, suggest(err, s.reprs, model.Strings(model.Reprs))
+		}
+	}
+	if s.layouts != "" {
+		if f.layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
+			return f, suggest(err, s.layouts, model.Strings(model.Layouts))
+		}
+	}
+	if wasGiven(s.fs, "scheme") {
+		if f.scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
+			return f, suggest(err, s.scheme, model.Strings(model.Schemes))
+		}
+	}
+	if ops != "" {
+		if f.ops, err = workflow.ParseList("op", ops, model.Ops); err != nil {
+			return f, suggest(err, ops, model.Strings(model.Ops))
+		}
+	}
+	return f, nil
+}
+
+// matches reports whether the filter keeps a row of key k: --layout
+// chooses among the instance rows, --op among the operations (and, when
+// given, leaves out the instance rows).
+func (f rowFilter) matches(k model.Key) bool {
+	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
+	k = k.Normalize()
+	if !in(model.Strings(f.types), string(k.Type)) || !in(model.Strings(f.libs), string(k.Lib)) ||
+		!in(model.Strings(f.reprs), string(k.Repr)) || f.scheme != "" && k.Scheme != f.scheme {
+		return false
+	}
+	if k.IsOp() {
+		return in(model.Strings(f.ops), string(k.Op))
+	}
+	return len(f.ops) == 0 && in(model.Strings(f.layouts), string(k.Layout))
+}
+
+// apply returns a copy of rs with the rows the filter keeps (the other
+// fields shared with rs).
+func (f rowFilter) apply(rs *model.Results) *model.Results {
+	c := *rs
+	c.Instances, c.Throughput, c.Unavailable, c.Tradeoff = nil, nil, nil, nil
+	for _, r := range rs.Instances {
+		if f.matches(r.Key) {
+			c.Instances = append(c.Instances, r)
+		}
+	}
+	for _, r := range rs.Throughput {
+		if f.matches(r.Key) {
+			c.Throughput = append(c.Throughput, r)
+		}
+	}
+	for _, u := range rs.Unavailable {
+		if f.matches(u.Key) {
+			c.Unavailable = append(c.Unavailable, u)
+		}
+	}
+	return &c
+}
+
+// showOptions returns the table options of the flags for the two tables
+// show prints: --columns names the columns of both, each table taking
+// those that apply to its rows (a name that applies to neither is a
+// usage error).
+func (t *tableFlags) showOptions(w io.Writer, rs *model.Results) (instances, ops render.TableOptions, err error) {
+	columns := t.columns
+	t.columns = ""
+	base, err := t.options(w, "", nil)
+	t.columns = columns
+	if err != nil || columns == "" {
+		return base, base, err
+	}
+	if t.wide {
+		return base, base, fmt.Errorf("--wide and --columns both choose the columns: give one")
+	}
+	instances, ops = base, base
+	isInstance := func(c model.Column) bool { return c.Instance != nil }
+	isOp := func(c model.Column) bool { return c.Throughput != nil }
+	var forInstances, forOps []string
+	for _, name := range strings.Split(columns, ",") {
+		c, err := model.LookupColumn(strings.TrimSpace(name))
+		if err != nil {
+			return instances, ops, fmt.Errorf("--columns: %w", err)
+		}
+		if isInstance(c) {
+			forInstances = append(forInstances, name)
+		}
+		if isOp(c) {
+			forOps = append(forOps, name)
+		}
+		if !isInstance(c) && !isOp(c) {
+			return instances, ops, fmt.Errorf("--columns: column %q is in no table of show", name)
+		}
+	}
+	if len(forInstances) > 0 {
+		if instances.Columns, err = render.ChooseColumns(forInstances, "instance", isInstance); err != nil {
+			return instances, ops, err
+		}
+	}
+	if len(forOps) > 0 {
+		if ops.Columns, err = render.ChooseColumns(forOps, "throughput", isOp); err != nil {
+			return instances, ops, err
+		}
+	}
+	return instances, ops, nil
+}

@@ -1,0 +1,41 @@
+package bn256cloudflare
+
+import (
+	"testing"
+
+	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/cloudflare"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/suites/internal/bn254test"
+)
+
+// TestSuite runs the BN254 suites' checks, then checks what a decoded
+// point holds by construction: the wrapper (one pointer) and the point it
+// points to, whose size the type gives, each in its slot.
+func TestSuite(t *testing.T) {
+	held := bn254test.CheckSuite(t, Suite())
+	if held == nil {
+		return // -run left the measurements out
+	}
+	for _, c := range []struct {
+		typ            model.Type
+		wrapper, point uintptr
+	}{
+		{model.BN254G1, bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()},
+		{model.BN254G2, bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()},
+	} {
+		h, ok := held[model.Key{Type: c.typ, Lib: lib, Repr: model.Decoded, Layout: model.Pointer}]
+		if !ok {
+			t.Errorf("%s: no decoded pointer entry measured", c.typ)
+			continue
+		}
+		bn254test.CheckWrapper(t, c.typ, h, c.wrapper, c.point)
+	}
+}
+
+// TestSetKeepsWhatUnmarshalKeeps: the G2 instances are made by Set from a
+// point decoded beforehand; what one holds is what Unmarshal's holds.
+func TestSetKeepsWhatUnmarshalKeeps(t *testing.T) {
+	bn254test.CheckCopy(t, g2, unmarshalG2)
+}

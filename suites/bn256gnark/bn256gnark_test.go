@@ -1,0 +1,60 @@
+package bn256gnark
+
+import (
+	"testing"
+
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/gnark"
+
+	"github.com/memprof/memprof/model"
+	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
+	"github.com/memprof/memprof/suites/internal/bn254test"
+	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+// TestSuite runs the BN254 suites' checks, then checks what a point holds
+// by construction: one object, the wrapper holding gnark-crypto's affine
+// point by value (its size that point's), in its slot.
+func TestSuite(t *testing.T) {
+	held := bn254test.CheckSuite(t, Suite())
+	if held == nil {
+		return // -run left the measurements out
+	}
+	for _, c := range []struct {
+		typ         model.Type
+		size, inner uintptr
+	}{
+		{model.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
+		{model.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
+	} {
+		h := held[model.Key{Type: c.typ, Lib: lib, Repr: model.Affine, Layout: model.Pointer}]
+		slot, err := suitetest.Slot(int64(c.inner), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.size != c.inner || h.Objects != 1 || h.Bytes != slot {
+			t.Errorf("%s: sizeof %d (gnark-crypto's point %d); an instance holds %d objects, %d bytes; want one object in the %d-byte slot", c.typ, c.size, c.inner, h.Objects, h.Bytes, slot)
+		}
+	}
+}
+
+// TestPrecompileVectors: go-ethereum's precompile vectors, and this
+// project's, pass against bn256-gnark, go-ethereum's own BN254 package,
+// built with this module's gnark-crypto rather than the version
+// go-ethereum asks for.
+func TestPrecompileVectors(t *testing.T) {
+	rep, err := bn254agree.CheckLibs([]bn254agree.Lib{Curve().AgreeLib()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}
+
+// TestCopyKeepsWhatUnmarshalKeeps: the G2 instances are copies of points
+// decoded beforehand; what one holds is what Unmarshal's holds.
+func TestCopyKeepsWhatUnmarshalKeeps(t *testing.T) { bn254test.CheckCopy(t, g2, unmarshalG2) }
+
+func sizeof[T any]() uintptr { return suitekit.SizeOf[T]() }

@@ -1,0 +1,208 @@
+package circlpq
+
+import (
+	"testing"
+
+	"github.com/cloudflare/circl/kem/mlkem/mlkem1024"
+	"github.com/cloudflare/circl/kem/mlkem/mlkem512"
+	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
+	"github.com/cloudflare/circl/sign/slhdsa"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/suites/internal/pqtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+	"unsafe"
+)
+
+func TestMain(m *testing.M) {
+	pqtest.Setup()
+	m.Run()
+}
+
+func TestCoverage(t *testing.T) {
+	s := Suite()
+	// The check counts every entry of lib: filter per family.
+	dsa := s
+	dsa.Entries = nil
+	slh := s
+	slh.Entries = nil
+	kem := s
+	kem.Entries = nil
+	for _, e := range s.Entries {
+		switch e.Family() {
+		case model.MLKEM:
+			kem.Entries = append(kem.Entries, e)
+		case model.MLDSA:
+			dsa.Entries = append(dsa.Entries, e)
+		case model.SLHDSA:
+			slh.Entries = append(slh.Entries, e)
+		}
+	}
+	pqtest.CheckCoverage(t, kem, lib, pqkit.KEMTypes, pqkit.KEMSets)
+	pqtest.CheckCoverage(t, dsa, lib, pqkit.DSATypes.List(), pqkit.DSASets)
+	pqtest.CheckCoverage(t, slh, lib, pqkit.SLHTypes.List(), pqkit.SLHSets)
+}
+
+// TestMeasurements checks every available entry against its truth by
+// construction: encodings are one array of the size the standard fixes
+// (circl's constants) in its size class; parsed ML-KEM and ML-DSA keys are
+// their struct and the objects it points to; a parsed SLH-DSA key is its
+// struct and the one buffer its slices share.
+func TestMeasurements(t *testing.T) {
+	var wants []pqtest.Want
+	enc := func(typ model.Type, r model.Repr, set pqkit.Set, n int) {
+		wants = append(wants, pqtest.EncodingWant(t, pqtest.Key(typ, lib, r, set), n))
+	}
+	parsed := func(typ model.Type, set pqkit.Set, v any) {
+		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, model.Parsed, set), v))
+	}
+	dk, ek, ct := model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext
+	{
+		pk, sk := mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize))
+		enc(dk, model.Seed, "ML-KEM-512", mlkem512.KeySeedSize)
+		enc(dk, model.Packed, "ML-KEM-512", mlkem512.PrivateKeySize)
+		enc(ek, model.Packed, "ML-KEM-512", mlkem512.PublicKeySize)
+		enc(ct, model.Packed, "ML-KEM-512", mlkem512.CiphertextSize)
+		parsed(dk, "ML-KEM-512", sk)
+		parsed(ek, "ML-KEM-512", pk)
+	}
+	{
+		pk, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
+		enc(dk, model.Seed, "ML-KEM-768", mlkem768.KeySeedSize)
+		enc(dk, model.Packed, "ML-KEM-768", mlkem768.PrivateKeySize)
+		enc(ek, model.Packed, "ML-KEM-768", mlkem768.PublicKeySize)
+		enc(ct, model.Packed, "ML-KEM-768", mlkem768.CiphertextSize)
+		parsed(dk, "ML-KEM-768", sk)
+		parsed(ek, "ML-KEM-768", pk)
+	}
+	{
+		pk, sk := mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize))
+		enc(dk, model.Seed, "ML-KEM-1024", mlkem1024.KeySeedSize)
+		enc(dk, model.Packed, "ML-KEM-1024", mlkem1024.PrivateKeySize)
+		enc(ek, model.Packed, "ML-KEM-1024", mlkem1024.PublicKeySize)
+		enc(ct, model.Packed, "ML-KEM-1024", mlkem1024.CiphertextSize)
+		parsed(dk, "ML-KEM-1024", sk)
+		parsed(ek, "ML-KEM-1024", pk)
+	}
+	sk, pk, sig := model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature
+	var seed [32]byte
+	{
+		p, s := mldsa44.NewKeyFromSeed(&seed)
+		enc(sk, model.Seed, "ML-DSA-44", mldsa44.SeedSize)
+		enc(sk, model.Packed, "ML-DSA-44", mldsa44.PrivateKeySize)
+		enc(pk, model.Packed, "ML-DSA-44", mldsa44.PublicKeySize)
+		enc(sig, model.Packed, "ML-DSA-44", mldsa44.SignatureSize)
+		parsed(sk, "ML-DSA-44", s)
+		parsed(pk, "ML-DSA-44", p)
+	}
+	{
+		p, s := mldsa65.NewKeyFromSeed(&seed)
+		enc(sk, model.Seed, "ML-DSA-65", mldsa65.SeedSize)
+		enc(sk, model.Packed, "ML-DSA-65", mldsa65.PrivateKeySize)
+		enc(pk, model.Packed, "ML-DSA-65", mldsa65.PublicKeySize)
+		enc(sig, model.Packed, "ML-DSA-65", mldsa65.SignatureSize)
+		parsed(sk, "ML-DSA-65", s)
+		parsed(pk, "ML-DSA-65", p)
+	}
+	{
+		p, s := mldsa87.NewKeyFromSeed(&seed)
+		enc(sk, model.Seed, "ML-DSA-87", mldsa87.SeedSize)
+		enc(sk, model.Packed, "ML-DSA-87", mldsa87.PrivateKeySize)
+		enc(pk, model.Packed, "ML-DSA-87", mldsa87.PublicKeySize)
+		enc(sig, model.Packed, "ML-DSA-87", mldsa87.SignatureSize)
+		parsed(sk, "ML-DSA-87", s)
+		parsed(pk, "ML-DSA-87", p)
+	}
+	for _, id := range slhSets {
+		set, sch := pqkit.Set(id.String()), id.Scheme()
+		n := sch.PublicKeySize() / 2
+		enc(model.SLHDSAPrivateKey, model.Seed, set, 3*n)
+		enc(model.SLHDSAPrivateKey, model.Packed, set, sch.PrivateKeySize())
+		enc(model.SLHDSAPublicKey, model.Packed, set, sch.PublicKeySize())
+		enc(model.SLHDSASignature, model.Packed, set, sch.SignatureSize())
+		// UnmarshalBinary copies the packed key into one new buffer that
+		// the key's slices share.
+		wants = append(wants,
+			pqtest.Want{Key: pqtest.Key(model.SLHDSAPrivateKey, lib, model.Parsed, set), Objects: 2,
+				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PrivateKey{}), true) + kzgtest.Slot(t, uintptr(sch.PrivateKeySize()), false)},
+			pqtest.Want{Key: pqtest.Key(model.SLHDSAPublicKey, lib, model.Parsed, set), Objects: 2,
+				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PublicKey{}), true) + kzgtest.Slot(t, uintptr(sch.PublicKeySize()), false)})
+	}
+	pqtest.CheckMeasurements(t, Suite(), wants)
+}
+
+// TestStandardSizes checks circl's constants against the sizes FIPS 203,
+// 204 and 205 fix for the sets the issue names.
+func TestStandardSizes(t *testing.T) {
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"ML-KEM-768 encapsulation key", mlkem768.PublicKeySize, 1184},
+		{"ML-KEM-768 ciphertext", mlkem768.CiphertextSize, 1088},
+		{"ML-DSA-65 public key", mldsa65.PublicKeySize, 1952},
+		{"ML-DSA-65 signature", mldsa65.SignatureSize, 3309},
+		{"SLH-DSA-SHA2-128s signature", slhdsa.SHA2_128s.Scheme().SignatureSize(), 7856},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: circl says %d B, the standard %d B", c.what, c.got, c.want)
+		}
+	}
+}
+
+// TestLikeConstructor checks that the parsed keys built by pqkit.Clone keep
+// what circl's constructors keep when called per instance.
+func TestLikeConstructor(t *testing.T) {
+	s := Suite()
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
+		_, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(i%pqkit.Distinct, mlkem768.KeySeedSize))
+		return sk
+	})
+	pk768, _ := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
+	b := make([]byte, mlkem768.PublicKeySize)
+	pk768.Pack(b)
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
+		p := new(mlkem768.PublicKey)
+		if err := p.Unpack(b); err != nil {
+			panic(err)
+		}
+		return p
+	})
+	var seed [32]byte
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+		_, sk := mldsa65.NewKeyFromSeed(&seed)
+		return sk
+	})
+	pk, _ := mldsa65.NewKeyFromSeed(&seed)
+	pb := pk.Bytes()
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+		p := new(mldsa65.PublicKey)
+		if err := p.UnmarshalBinary(pb); err != nil {
+			panic(err)
+		}
+		return p
+	})
+}
+
+// TestOps runs every operation on its known answer and its invalid input;
+// the SLH-DSA small sets' key generation and signing (seconds a call) run
+// with -pq.all only.
+func TestOps(t *testing.T) {
+	s := Suite()
+	if !*pqtest.All {
+		var keep []suites.Op
+		for _, o := range s.Ops {
+			if !(pqkit.SlowSet(pqkit.SetOf(o.Param)) && (o.Op == model.Sign || o.Op == model.KeyGen || o.Op == model.ToSeed || o.Op == model.Pack)) {
+				keep = append(keep, o)
+			}
+		}
+		s.Ops = keep
+	}
+	suitetest.CheckOps(t, s)
+}

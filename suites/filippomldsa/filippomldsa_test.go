@@ -1,0 +1,94 @@
+package filippomldsa
+
+import (
+	"testing"
+
+	"filippo.io/mldsa"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/suites/internal/pqtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+func TestMain(m *testing.M) {
+	pqtest.Setup()
+	m.Run()
+}
+
+func TestCoverage(t *testing.T) {
+	pqtest.CheckCoverage(t, Suite(), lib, pqkit.DSATypes.List(), pqkit.DSASets)
+}
+
+// TestMeasurements checks every available entry against its truth by
+// construction: the seed, the public key and the signature are one array
+// of the size FIPS 204 fixes (filippo.io/mldsa's constants); a parsed key
+// is its struct, of one size for every set.
+func TestMeasurements(t *testing.T) {
+	var wants []pqtest.Want
+	for _, p := range []struct {
+		params  mldsa.Parameters
+		sigSize int
+	}{{mldsa.MLDSA44(), mldsa.MLDSA44SignatureSize}, {mldsa.MLDSA65(), mldsa.MLDSA65SignatureSize}, {mldsa.MLDSA87(), mldsa.MLDSA87SignatureSize}} {
+		set := pqkit.Set(p.params.String())
+		sk, err := mldsa.NewPrivateKey(p.params, pqkit.Seed(0, mldsa.PrivateKeySize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := func(typ model.Type, r model.Repr) model.Key { return pqtest.Key(typ, lib, r, set) }
+		wants = append(wants,
+			pqtest.EncodingWant(t, k(model.MLDSAPrivateKey, model.Seed), mldsa.PrivateKeySize),
+			pqtest.EncodingWant(t, k(model.MLDSAPublicKey, model.Packed), p.params.PublicKeySize()),
+			pqtest.EncodingWant(t, k(model.MLDSASignature, model.Packed), p.sigSize),
+			pqtest.ParsedWant(t, k(model.MLDSAPrivateKey, model.Parsed), sk),
+			pqtest.ParsedWant(t, k(model.MLDSAPublicKey, model.Parsed), sk.PublicKey()))
+	}
+	pqtest.CheckMeasurements(t, Suite(), wants)
+}
+
+// TestStandardSizes checks the library's constants against FIPS 204.
+func TestStandardSizes(t *testing.T) {
+	if mldsa.MLDSA65PublicKeySize != 1952 || mldsa.MLDSA65SignatureSize != 3309 || mldsa.PrivateKeySize != 32 {
+		t.Errorf("ML-DSA-65: public key %d B, signature %d B, seed %d B; FIPS 204 fixes 1952, 3309 and 32", mldsa.MLDSA65PublicKeySize, mldsa.MLDSA65SignatureSize, mldsa.PrivateKeySize)
+	}
+}
+
+// TestLikeConstructor checks that the parsed keys, copies of a few, keep
+// what the library's constructors keep when called per instance.
+func TestLikeConstructor(t *testing.T) {
+	s := Suite()
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(i int) any {
+		sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
+		if err != nil {
+			panic(err)
+		}
+		return sk
+	})
+	sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(0, mldsa.PrivateKeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := sk.PublicKey().Bytes()
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+		p, err := mldsa.NewPublicKey(mldsa.MLDSA65(), pb)
+		if err != nil {
+			panic(err)
+		}
+		return p
+	})
+}
+
+func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
+
+// TestAgree runs the ML-DSA check on filippo.io/mldsa alone: its known
+// answers (suites/all's test runs it against circl).
+func TestAgree(t *testing.T) {
+	rep, err := pqkit.CheckDSA([]suites.FamilyAgreeLib{Agree()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}

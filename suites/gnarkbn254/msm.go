@@ -1,0 +1,150 @@
+package gnarkbn254
+
+import (
+	"fmt"
+	"math/big"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+
+	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/bn254kit"
+)
+
+// msmData is what the multi-scalar multiplications start from: the points
+// P_i = (i+2)·generator of both groups, made by additions, in affine form,
+// and the scalars bn254kit.MSMScalar(i).
+type msmData struct {
+	g1      []bn254.G1Affine
+	g2      []bn254.G2Affine
+	scalars []fr.Element
+}
+
+var msmInputs = sync.OnceValue(func() *msmData {
+	n := slices.Max(suites.OpMSMSizes)
+	_, _, g1Gen, g2Gen := bn254.Generators()
+	d := &msmData{g1: make([]bn254.G1Affine, n), g2: make([]bn254.G2Affine, n), scalars: make([]fr.Element, n)}
+	var j1 bn254.G1Jac
+	var j2 bn254.G2Jac
+	j1.FromAffine(&g1Gen)
+	j2.FromAffine(&g2Gen)
+	jac1 := make([]bn254.G1Jac, n)
+	for i := range n {
+		j1.AddMixed(&g1Gen)
+		j2.AddMixed(&g2Gen)
+		jac1[i] = j1
+		d.g2[i].FromJacobian(&j2)
+		d.scalars[i].SetBigInt(bn254kit.MSMScalar(i))
+	}
+	copy(d.g1, bn254.BatchJacobianToAffineG1(jac1))
+	return d
+})
+
+// msmOps are gnark-crypto's multi-scalar multiplications in both groups,
+// with one task and with as many as GOMAXPROCS, at each of
+// suites.OpMSMSizes; their known results are fixtures.BN254MSMFile's.
+func msmOps() []suites.Op {
+	var out []suites.Op
+	for _, typ := range []model.Type{model.BN254G1, model.BN254G2} {
+		g2 := typ == model.BN254G2
+		name := "G1Affine"
+		if g2 {
+			name = "G2Affine"
+		}
+		for _, tasks := range []string{"1", "all"} {
+			for _, n := range suites.OpMSMSizes {
+				o := suites.Op{
+					Key:  model.Key{Type: typ, Lib: lib, Repr: model.Affine, Op: model.MSM, Batch: n, Param: model.Param("tasks=" + tasks)},
+					Path: fmt.Sprintf("(*%s).MultiExp", name),
+				}
+				nbTasks := func() int { return 1 }
+				if tasks == "all" {
+					nbTasks = func() int { return runtime.GOMAXPROCS(0) }
+					o.CoresDependent = true
+					o.Note = fmt.Sprintf("(*%s).MultiExp of %d affine points by fr.Element scalars, MultiExpConfig{NbTasks: GOMAXPROCS}: each task has its own buckets, allocated per call", name, n)
+				} else {
+					o.Note = fmt.Sprintf("(*%s).MultiExp of %d affine points by fr.Element scalars, MultiExpConfig{NbTasks: 1}: one task, its buckets allocated per call", name, n)
+				}
+				o.Want = func() ([]byte, error) {
+					m, err := fixtures.LoadBN254MSM()
+					if err != nil {
+						return nil, err
+					}
+					if r := m.Result(g2, n); r != nil {
+						return r, nil
+					}
+					return nil, fmt.Errorf("%s/%s has no %s result of %d points", fixtures.BN254Dir, fixtures.BN254MSMFile, typ, n)
+				}
+				o.Prepare = func(in suites.OpInput) (suites.OpHarness, error) {
+					if in.Invalid {
+						return suites.OpHarness{}, suites.ErrNoInvalidInput
+					}
+					d := msmInputs()
+					scalars := d.scalars[:n]
+					if g2 {
+						points := d.g2[:n]
+						var out bn254.G2Affine
+						return suites.OpHarness{
+							Run: func() error {
+								_, err := out.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: nbTasks()})
+								return err
+							},
+							Result: func() ([]byte, error) { return bn254kit.EncodeG2(&out), nil },
+						}, nil
+					}
+					points := d.g1[:n]
+					var out bn254.G1Affine
+					return suites.OpHarness{
+						Run: func() error {
+							_, err := out.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: nbTasks()})
+							return err
+						},
+						Result: func() ([]byte, error) { return bn254kit.EncodeG1(&out), nil },
+					}, nil
+				}
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
+// agreeMSM is gnark-crypto's multi-scalar multiplication in the agreement
+// check: the points decoded with the library's checks, one task.
+func agreeMSM(isG2 bool, encs [][]byte, scalars []*big.Int) ([]byte, error) {
+	s := make([]fr.Element, len(scalars))
+	for i, k := range scalars {
+		s[i].SetBigInt(k)
+	}
+	cfg := ecc.MultiExpConfig{NbTasks: 1}
+	if isG2 {
+		ps := make([]bn254.G2Affine, len(encs))
+		for i, e := range encs {
+			if err := unmarshalG2(&ps[i], e); err != nil {
+				return nil, err
+			}
+		}
+		var out bn254.G2Affine
+		if _, err := out.MultiExp(ps, s, cfg); err != nil {
+			return nil, err
+		}
+		return bn254kit.EncodeG2(&out), nil
+	}
+	ps := make([]bn254.G1Affine, len(encs))
+	for i, e := range encs {
+		if err := unmarshalG1(&ps[i], e); err != nil {
+			return nil, err
+		}
+	}
+	var out bn254.G1Affine
+	if _, err := out.MultiExp(ps, s, cfg); err != nil {
+		return nil, err
+	}
+	return bn254kit.EncodeG1(&out), nil
+}

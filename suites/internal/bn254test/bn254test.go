@@ -1,0 +1,169 @@
+// Package bn254test holds the checks every BN254 suite's tests run on its
+// own entries and operations (CheckSuite), and the checks of what a
+// library's point holds by construction.
+package bn254test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+// CheckSuite runs the checks every BN254 suite's tests run, as subtests
+// of t: Coverage (one entry per combination of the matrix, each available
+// with a constructor and a case or unavailable with a reason), Held
+// (every available entry measured in process, its figures those its
+// instances hold by construction: suitetest.CheckHeld) and Ops (every
+// operation's result against the vectors, twice, and its rejection of
+// the inputs it must refuse: suitetest.CheckOps; those of at most 1,024
+// items per call unless -bn254.all-ops is set). It returns what one
+// pointer instance of each available entry holds, by key, for the suite's
+// own checks of its representations: nil when -run leaves Held out.
+func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
+	t.Helper()
+	var held map[model.Key]suitetest.Held
+	t.Run("Coverage", func(t *testing.T) { checkCoverage(t, s) })
+	t.Run("Held", func(t *testing.T) {
+		held = map[model.Key]suitetest.Held{}
+		for _, e := range s.Entries {
+			if !e.Unavailable.IsZero() {
+				continue
+			}
+			t.Run(e.BenchName(), func(t *testing.T) {
+				_, h := suitetest.CheckHeld(t, e, TestN(e))
+				if e.Layout == model.Pointer {
+					held[e.Key] = h
+				}
+			})
+		}
+	})
+	t.Run("Ops", func(t *testing.T) { suitetest.CheckOps(t, opsChecked(s)) })
+	return held
+}
+
+// TestN is the number of instances the tests measure e at: 1,000; 4 for
+// an entry whose constructor takes milliseconds (a DefaultN below 1,000);
+// the Distinct values once for an entry whose instances are large
+// (prepared lines, 16 KiB each). The figures are per instance and exact
+// at any N (CheckHeld); .ci/run measures at the defaults.
+func TestN(e suites.Entry) int {
+	switch {
+	case e.DefaultN > 0 && e.DefaultN < 1_000:
+		return slowN
+	case e.SizeHint >= largeInstance:
+		return bn254kit.Distinct
+	}
+	return 1_000
+}
+
+// slowN is the N of an entry whose constructor takes milliseconds
+// (bn256-google's G2 Unmarshal: 3 ms on a quiet machine, tens on a loaded
+// one).
+const slowN = 4
+
+// largeInstance is the size above which TestN measures few instances.
+const largeInstance = 4 << 10
+
+// allOps times every operation in CheckSuite's Ops, the multi-scalar
+// multiplications of 16,384 points included (seconds in G2): .ci/run sets
+// it; go test checks those of at most 1,024 points.
+var allOps = flag.Bool("bn254.all-ops", false, "check every BN254 operation, the multi-scalar multiplications of 16,384 points too (.ci/run sets it)")
+
+// opsChecked returns s with the operations CheckSuite checks: all with
+// -bn254.all-ops, else those of at most 1,024 items per call.
+func opsChecked(s suites.Suite) suites.Suite {
+	if *allOps {
+		return s
+	}
+	var ops []suites.Op
+	for _, o := range s.Ops {
+		if o.Batch <= maxBatch {
+			ops = append(ops, o)
+		}
+	}
+	s.Ops = ops
+	return s
+}
+
+// maxBatch is the largest batch go test checks without -bn254.all-ops.
+const maxBatch = 1_024
+
+func checkCoverage(t *testing.T, s suites.Suite) {
+	t.Helper()
+	seen := map[model.Key]bool{}
+	for _, e := range s.Entries {
+		k := e.Key
+		if seen[k] {
+			t.Errorf("%s registered twice", k)
+		}
+		seen[k] = true
+		switch {
+		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == ""):
+			t.Errorf("%s: unavailable (%q) with a case, or without a reason", k, e.Unavailable.Reason)
+		case e.Unavailable.IsZero() && (e.Case == nil || e.Constructor == "" || e.SizeHint == 0):
+			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
+		}
+	}
+	for _, typ := range bn254kit.Types {
+		for _, r := range bn254kit.Reprs {
+			for _, l := range bn254kit.Layouts {
+				if k := (model.Key{Type: typ, Lib: s.Entries[0].Lib, Repr: r, Layout: l}); !seen[k] {
+					t.Errorf("no entry for %s", k)
+				}
+			}
+		}
+	}
+	if want := len(bn254kit.Types) * len(bn254kit.Reprs) * len(bn254kit.Layouts); len(seen) != want {
+		t.Errorf("got %d entries, want %d (one per combination of the matrix)", len(seen), want)
+	}
+}
+
+// CheckWrapper checks h, what a decoded point of typ holds, against its
+// construction: two objects, the wrapper of wrapper bytes (one pointer)
+// and the hidden point of point bytes, each in its slot.
+func CheckWrapper(t *testing.T, typ model.Type, h suitetest.Held, wrapper, point uintptr) {
+	t.Helper()
+	ws, err := suitetest.Slot(int64(wrapper), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := suitetest.Slot(int64(point), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Objects != 2 || h.Bytes != ws+ps {
+		t.Errorf("%s: an instance holds %d objects, %d bytes (%v); want the %d-byte wrapper in its %d-byte slot and the %d-byte point in its %d-byte slot", typ, h.Objects, h.Bytes, h.Sizes, wrapper, ws, point, ps)
+	}
+}
+
+// CheckCopy checks that an instance of g made by g.Copy holds what one
+// made by unmarshal holds, for every one of the Distinct points.
+func CheckCopy[P any](t *testing.T, g *bn254kit.Group[P], unmarshal func(*P, []byte) error) {
+	t.Helper()
+	if g.Copy == nil {
+		t.Fatalf("%s has no Copy", g.Name)
+	}
+	for i, enc := range bn254kit.Points(g.Type) {
+		decoded := new(P)
+		if err := unmarshal(decoded, enc); err != nil {
+			t.Fatal(err)
+		}
+		copied := new(P)
+		g.Copy.Set(copied, &g.Values()[i])
+		a, err := suitetest.Reachable(decoded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := suitetest.Reachable(copied)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Objects != b.Objects || a.Bytes != b.Bytes {
+			t.Fatalf("point %d: %s keeps %d objects, %d bytes (%v); Unmarshal keeps %d, %d (%v)", i, g.Copy.Call, b.Objects, b.Bytes, b.Sizes, a.Objects, a.Bytes, a.Sizes)
+		}
+	}
+}

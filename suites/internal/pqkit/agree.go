@@ -1,0 +1,216 @@
+package pqkit
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/memprof/memprof/fixtures/pq"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// VectorsPerKind is how many known answers of each kind per set the
+// agreement checks run (memprof verify, the checks before timing, go
+// test); 0 runs every one (.ci/run's step, through the suites' -pq.all
+// flag). The SLH-DSA signatures of the small (s) sets take seconds each.
+var VectorsPerKind = 2
+
+// KEMLib is one library's part in the ML-KEM agreement check: its sets.
+type KEMLib struct {
+	Lib  model.Lib
+	Sets []KEMAgree
+}
+
+// disagree returns the disagreement of lib on a case.
+func disagree(c, check string, lib model.Lib, against string, got, want []byte, detail string) error {
+	return &suites.Disagreement{Case: c, Check: check, Lib: lib, Against: against, Got: got, Want: want, Detail: detail}
+}
+
+// libsOf returns the family's libraries of type L that can take part,
+// and the report started with the others' reasons.
+func libsOf[L any](family model.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
+	rep := &suites.AgreeReport{Unavailable: map[model.Lib]string{}}
+	var out []L
+	for _, l := range libs {
+		if !l.Unavailable.IsZero() {
+			rep.Unavailable[l.Lib] = l.Unavailable.Reason
+			continue
+		}
+		impl, ok := l.Impl.(L)
+		if !ok {
+			return rep, nil, fmt.Errorf("%s agreement: library %s gives a %T, want a %T", family, l.Lib, l.Impl, *new(L))
+		}
+		out = append(out, impl)
+		rep.Libs = append(rep.Libs, l.Lib)
+	}
+	slices.Sort(rep.Libs)
+	if len(out) == 0 {
+		return rep, nil, fmt.Errorf("checking %s agreement: no library available", family)
+	}
+	return rep, out, nil
+}
+
+// limited returns the first VectorsPerKind of vs (all when it is 0).
+func limited[V any](vs []V) []V {
+	if VectorsPerKind > 0 && len(vs) > VectorsPerKind {
+		return vs[:VectorsPerKind]
+	}
+	return vs
+}
+
+// CheckKEM is the ML-KEM agreement check (a suites.FamilyCheck's Run).
+// For every set, each library that has it must give the known answers of
+// fixtures/pq (ACVP key generation, encapsulation and decapsulation of a
+// packed key; Wycheproof's decapsulation from a seed, its invalid tests
+// refused); then every two libraries that share the set must make the same
+// keys from the same seeds byte for byte, decapsulate each other's
+// ciphertexts to the same shared key, decapsulate a ciphertext with one
+// bit flipped to the same implicit-rejection key (no error), and refuse a
+// ciphertext one byte short.
+func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
+	rep, impls, err := libsOf[KEMLib](model.MLKEM, libs)
+	if err != nil {
+		return rep, err
+	}
+	v, err := pq.KEM()
+	if err != nil {
+		return rep, err
+	}
+	for _, set := range KEMSets {
+		type one struct {
+			lib model.Lib
+			a   KEMAgree
+		}
+		var have []one
+		for _, l := range impls {
+			if i := slices.IndexFunc(l.Sets, func(a KEMAgree) bool { return a.Set == set }); i >= 0 {
+				have = append(have, one{l.Lib, l.Sets[i]})
+			}
+		}
+		for _, h := range have {
+			n, err := kemKnownAnswers(v, set, h.lib, h.a)
+			rep.Cases += n
+			if err != nil {
+				return rep, err
+			}
+		}
+		if len(have) == 0 {
+			continue
+		}
+		for i := range Distinct / 4 {
+			seed, m := Seed(i, 64), Seed(100+i, 32)
+			c := fmt.Sprintf("%s seed %d", set, i)
+			var eks, packs [][]byte
+			for _, h := range have {
+				ek, packed, back, err := h.a.FromSeed(seed)
+				if err != nil {
+					return rep, disagree(c, "key generation", h.lib, "the seed", nil, nil, err.Error())
+				}
+				if back != nil && !bytes.Equal(back, seed) {
+					return rep, disagree(c, "seed given back", h.lib, "the seed", back, seed, "")
+				}
+				eks, packs = append(eks, ek), append(packs, packed)
+			}
+			for j := 1; j < len(have); j++ {
+				if !bytes.Equal(eks[j], eks[0]) {
+					return rep, disagree(c, "encapsulation key", have[j].lib, string(have[0].lib), eks[j], eks[0], "")
+				}
+				if packs[j] != nil && packs[0] != nil && !bytes.Equal(packs[j], packs[0]) {
+					return rep, disagree(c, "packed decapsulation key", have[j].lib, string(have[0].lib), packs[j], packs[0], "")
+				}
+			}
+			for _, enc := range have {
+				ct, k, err := enc.a.Encapsulate(eks[0], m)
+				if err != nil {
+					return rep, disagree(c, "encapsulation", enc.lib, "the key", nil, nil, err.Error())
+				}
+				for _, dec := range have {
+					rep.Cases++
+					got, err := dec.a.Decapsulate(seed, ct)
+					if err != nil || !bytes.Equal(got, k) {
+						return rep, disagree(c, "shared key of "+string(enc.lib)+"'s ciphertext", dec.lib, string(enc.lib), got, k, errText(err))
+					}
+				}
+			}
+			ct, _, err := have[0].a.Encapsulate(eks[0], m)
+			if err != nil {
+				return rep, err
+			}
+			bad := flip(ct, i)
+			var rejected []byte
+			for j, dec := range have {
+				rep.Cases += 2
+				got, err := dec.a.Decapsulate(seed, bad)
+				if err != nil {
+					return rep, disagree(c, "implicit rejection of a modified ciphertext", dec.lib, "FIPS 203 (a pseudo-random key, no error)", nil, nil, err.Error())
+				}
+				if j == 0 {
+					rejected = got
+				} else if !bytes.Equal(got, rejected) {
+					return rep, disagree(c, "implicit-rejection key", dec.lib, string(have[0].lib), got, rejected, "")
+				}
+				if _, err := dec.a.Decapsulate(seed, short(ct)); err == nil {
+					return rep, disagree(c, "ciphertext one byte short", dec.lib, "FIPS 203 (an error)", nil, nil, "accepted")
+				}
+			}
+		}
+	}
+	return rep, nil
+}
+
+// kemKnownAnswers checks one library at one set against fixtures/pq and
+// returns the cases run.
+func kemKnownAnswers(v *pq.Vectors, set Set, lib model.Lib, a KEMAgree) (int, error) {
+	n := 0
+	for _, t := range limited(OfSet(v.KEMKeyGen, kemKeyGenSet, set, nil, 0)) {
+		n++
+		ek, packed, back, err := a.FromSeed(t.Seed())
+		switch {
+		case err != nil:
+			return n, disagree(t.Source.String(), "key generation", lib, pq.Dir, nil, nil, err.Error())
+		case !bytes.Equal(ek, t.EK):
+			return n, disagree(t.Source.String(), "encapsulation key", lib, pq.Dir, ek, t.EK, "")
+		case packed != nil && !bytes.Equal(packed, t.DK):
+			return n, disagree(t.Source.String(), "packed decapsulation key", lib, pq.Dir, packed, t.DK, "")
+		case back != nil && !bytes.Equal(back, t.Seed()):
+			return n, disagree(t.Source.String(), "seed given back", lib, pq.Dir, back, t.Seed(), "")
+		}
+	}
+	for _, t := range limited(OfSet(v.KEMEncaps, kemEncapsSet, set, nil, 0)) {
+		n++
+		c, k, err := a.Encapsulate(t.EK, t.M)
+		if err != nil || !bytes.Equal(c, t.C) || !bytes.Equal(k, t.K) {
+			return n, disagree(t.Source.String(), "encapsulation", lib, pq.Dir, append(c, k...), append(bytes.Clone(t.C), t.K...), errText(err))
+		}
+	}
+	if a.DecapsulatePacked != nil {
+		for _, t := range limited(OfSet(v.KEMDecaps, kemDecapsSet, set, nil, 0)) {
+			n++
+			k, err := a.DecapsulatePacked(t.DK, t.C)
+			if err != nil || !bytes.Equal(k, t.K) {
+				return n, disagree(t.Source.String(), "decapsulation with the packed key", lib, pq.Dir, k, t.K, errText(err))
+			}
+		}
+	}
+	valid := func(t pq.KEMSeed) bool { return t.Result == "valid" }
+	invalid := func(t pq.KEMSeed) bool { return t.Result != "valid" }
+	for _, t := range slices.Concat(limited(OfSet(v.KEMSeed, kemSeedSet, set, valid, 0)), limited(OfSet(v.KEMSeed, kemSeedSet, set, invalid, 0))) {
+		n++
+		k, err := a.Decapsulate(t.Seed, t.C)
+		switch {
+		case t.Result == "valid" && (err != nil || !bytes.Equal(k, t.K)):
+			return n, disagree(t.Source.String(), "decapsulation from the seed", lib, pq.Dir, k, t.K, errText(err))
+		case t.Result != "valid" && err == nil:
+			return n, disagree(t.Source.String(), "invalid seed or ciphertext", lib, pq.Dir, k, nil, fmt.Sprintf("accepted a %d-byte seed and a %d-byte ciphertext", len(t.Seed), len(t.C)))
+		}
+	}
+	return n, nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,257 @@
+// Package pqkit is what the post-quantum suites (suites/stdmlkem,
+// suites/circlpq, suites/filippomldsa) share: the parameter sets and the
+// matrix of types and representations each covers, one generic
+// description per scheme (KEM, DSA, SLH) that a library fills in with its
+// calls and that gives its entries, its operations and its part of the
+// agreement check, the deterministic inputs, and the copy (Clone) that
+// builds large parsed keys from a handful made once per process.
+//
+// Every value of a case is real: keys expanded from seeds by the library,
+// signatures it made, or the known answers of fixtures/pq. What a case
+// keeps does not depend on its values being distinct, so each case makes
+// Distinct values in Prepare and instance i holds a copy of value
+// i%Distinct.
+package pqkit
+
+import (
+	"crypto/sha512"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// Set is a parameter set, spelled as its standard spells it: ML-KEM-768,
+// ML-DSA-65, SLH-DSA-SHA2-128s.
+type Set string
+
+// Param is the set as a case's parameter: set=ML-DSA-65.
+func (s Set) Param() model.Param { return model.Param("set=" + string(s)) }
+
+// SetOf returns the set a parameter names, "" for another parameter.
+func SetOf(p model.Param) Set {
+	name, v := p.Split()
+	if name != "set" {
+		return ""
+	}
+	return Set(v)
+}
+
+// The parameter sets measured: FIPS 203's three, FIPS 204's three and
+// FIPS 205's SHA2 and SHAKE sets at 128s and 128f.
+var (
+	KEMSets = []Set{"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"}
+	DSASets = []Set{"ML-DSA-44", "ML-DSA-65", "ML-DSA-87"}
+	SLHSets = []Set{"SLH-DSA-SHA2-128s", "SLH-DSA-SHAKE-128s", "SLH-DSA-SHA2-128f", "SLH-DSA-SHAKE-128f"}
+)
+
+// DefaultN is the N every single-object post-quantum case is measured at
+// when none is given: the largest object, filippo.io/mldsa's private key
+// (91,872 B in a 98,304-byte slot), then takes 983 MB, under the 1 GB a
+// case may hold. The budgets check at this N.
+const DefaultN = 10_000
+
+// Distinct is how many distinct values a case makes in Prepare; instance
+// i holds a copy of value i%Distinct.
+const Distinct = 16
+
+// Reprs are the representations of the post-quantum types: the seed a key
+// is expanded from, the packed encoding of the standard, the library's
+// parsed object.
+var Reprs = []model.Repr{model.Seed, model.Packed, model.Parsed}
+
+// Seed returns seed i of n bytes (at most 64): the first n bytes of
+// SHA-512("memprof pq seed <i>").
+func Seed(i, n int) []byte {
+	h := sha512.Sum512([]byte("memprof pq seed " + strconv.Itoa(i)))
+	return h[:n:n]
+}
+
+// Message returns message i that the signature cases sign.
+func Message(i int) []byte { return []byte("memprof pq message " + strconv.Itoa(i)) }
+
+// Context is the context string every signature case signs with
+// (FIPS 204 and 205 take one of up to 255 bytes).
+var Context = []byte("memprof")
+
+// Form is how a library keeps one type in one representation at one set.
+type Form struct {
+	Constructor string
+	SizeHint    uintptr
+	Case        func() memprof.Case
+}
+
+// Entries returns one entry per type of types, representation of Reprs
+// and set of sets, for lib: unavailable for lacks(key) when that is not
+// zero, else made by forms[key]. Every entry is of the pointer layout and
+// measured at DefaultN. It panics when an available key has no form or a
+// form has no available key: a suite and its table disagree.
+func Entries(lib model.Lib, types []model.Type, sets []Set, lacks func(model.Key) model.Why, forms map[model.Key]Form) []suites.Entry {
+	used := map[model.Key]bool{}
+	var out []suites.Entry
+	for _, t := range types {
+		for _, r := range Reprs {
+			for _, s := range sets {
+				k := model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer, Param: s.Param()}
+				e := suites.Entry{Key: k}
+				if why := lacks(k); !why.IsZero() {
+					e.Unavailable = why
+				} else {
+					f, ok := forms[k]
+					if !ok {
+						panic(fmt.Sprintf("pqkit: %s is available but has no form", k))
+					}
+					used[k] = true
+					e.Constructor, e.SizeHint, e.DefaultN, e.Case = f.Constructor, f.SizeHint, DefaultN, f.Case
+				}
+				out = append(out, e)
+			}
+		}
+	}
+	for k := range forms {
+		if !used[k] {
+			panic(fmt.Sprintf("pqkit: form for %s, which is unavailable or outside the matrix", k))
+		}
+	}
+	return out
+}
+
+// DoesNotApply is the reason of a representation a type does not have: a
+// seed of a public key, a ciphertext or a signature.
+func DoesNotApply(t model.Type, r model.Repr) model.Why {
+	return model.Because(model.DoesNotApply, "does not apply: a %s has no %s form (only a private key is expanded from a seed)", t, r)
+}
+
+// Bytes returns a new array of len(b) bytes holding a copy of b, as a
+// program keeps an encoding whose length the standard fixes (a
+// [1088]byte ciphertext): one object of exactly len(b) bytes.
+func Bytes(b []byte) any { return newArray(arrayOf(len(b)), b) }
+
+// arrayOf is the type [n]byte. reflect.ArrayOf caches the types it makes
+// (a runtime allocation at the first call for each n), so cases call it
+// in Prepare.
+func arrayOf(n int) reflect.Type { return reflect.ArrayOf(n, reflect.TypeFor[byte]()) }
+
+// newArray returns a new array of type t holding a copy of b.
+func newArray(t reflect.Type, b []byte) any {
+	p := reflect.New(t)
+	reflect.Copy(p.Elem(), reflect.ValueOf(b))
+	return p.Interface()
+}
+
+// BytesCase is the case whose instance i is a new array holding a copy of
+// value i%len of what load returns (computed once, in Prepare).
+func BytesCase(load func() ([][]byte, error)) memprof.Case {
+	var vals [][]byte
+	var types []reflect.Type
+	return memprof.Case{
+		Prepare: func(int) (err error) {
+			if vals, err = load(); err != nil {
+				return err
+			}
+			for _, v := range vals {
+				types = append(types, arrayOf(len(v)))
+			}
+			return nil
+		},
+		New: func(i int) any { return newArray(types[i%len(types)], vals[i%len(vals)]) },
+	}
+}
+
+// CloneCase is the case whose instance i is Clone of value i%len of what
+// load returns: a library's parsed key made once per value, copied.
+func CloneCase[T any](load func() ([]*T, error)) memprof.Case {
+	var vals []*T
+	return memprof.Case{
+		Prepare: func(int) (err error) { vals, err = load(); return err },
+		New:     func(i int) any { return Clone(vals[i%len(vals)]) },
+	}
+}
+
+// MadeCase is the case whose instance i is what make returns for value
+// i%len of what load returns (a library call that parses it).
+func MadeCase[V any](load func() ([]V, error), mk func(V) any) memprof.Case {
+	var vals []V
+	return memprof.Case{
+		Prepare: func(int) (err error) { vals, err = load(); return err },
+		New:     func(i int) any { return mk(vals[i%len(vals)]) },
+	}
+}
+
+// Clone returns a copy of *src that shares no memory with it: the struct
+// copied, and every object a pointer in it points to copied into an
+// object of its own, as the library's constructor would have allocated
+// it. It panics on a type it cannot copy so (a pointer to an object that
+// holds pointers, a slice, a map, an interface, a non-empty string): such
+// a key is made by its library's own call instead. What a clone keeps is
+// checked against the library's constructor in each suite's tests.
+func Clone[T any](src *T) *T {
+	dst := new(T)
+	*dst = *src
+	cloneIn(reflect.ValueOf(dst).Elem())
+	return dst
+}
+
+// cloneIn gives every pointer reachable in v, without following one, an
+// object of its own.
+func cloneIn(v reflect.Value) {
+	if !hasPointers(v.Type()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			cloneIn(v.Field(i))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			cloneIn(v.Index(i))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		elem := v.Type().Elem()
+		if hasPointers(elem) {
+			panic(fmt.Sprintf("pqkit.Clone: %s points to an object holding pointers", v.Type()))
+		}
+		// An unexported field's value is read-only to reflect: write it
+		// through its address.
+		w := reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+		p := reflect.New(elem)
+		p.Elem().Set(w.Elem())
+		w.Set(p)
+	case reflect.String:
+		if v.Len() > 0 {
+			panic(fmt.Sprintf("pqkit.Clone: a string field (%q) would be shared", v.String()))
+		}
+	default:
+		panic(fmt.Sprintf("pqkit.Clone: cannot copy a %s field", v.Type()))
+	}
+}
+
+// hasPointers reports whether a value of t holds pointers.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
+		return true
+	}
+	return false
+}
+
+// Calls joins the names of the calls a path makes, for Op.Path.
+func Calls(calls ...string) string { return strings.Join(calls, ", ") }

@@ -1,0 +1,210 @@
+// Package pqtest holds the checks the post-quantum suites' tests run on
+// their entries: every key of the matrix registered once, available or
+// with a reason; the exact bytes and objects each instance keeps, against
+// a truth derived by construction (the sizes the standards fix, read from
+// the libraries' constants, unsafe.Sizeof of the parsed types and of what
+// they point to, and the allocator's size classes); and that a parsed key
+// built by pqkit.Clone keeps what the library's own constructor keeps.
+package pqtest
+
+import (
+	"flag"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/suites/internal/pqkit"
+)
+
+// All, set by -pq.all (.ci/run passes it), makes the agreement checks run
+// every known answer of fixtures/pq and the operations of every set (go
+// test runs a few vectors per set, and leaves out the slow SLH-DSA small
+// sets' signing).
+var All = flag.Bool("pq.all", false, "run every post-quantum known answer and every set's operations (minutes; .ci/run passes it)")
+
+// N is the number of instances go test measures each entry at (the
+// default N, pqkit.DefaultN, is .ci/run's and the budgets').
+const N = 300
+
+// Setup applies -pq.all: every vector in the agreement checks.
+func Setup() {
+	if *All {
+		pqkit.VectorsPerKind = 0
+	}
+}
+
+// CheckCoverage checks that s registers exactly one entry of lib for every
+// type of types, representation of pqkit.Reprs and set of sets, each
+// unavailable one with a known kind and a reason, each available one with
+// a constructor, a size hint, a case and pqkit.DefaultN.
+func CheckCoverage(t *testing.T, s suites.Suite, lib model.Lib, types []model.Type, sets []pqkit.Set) {
+	t.Helper()
+	got := map[model.Key]suites.Entry{}
+	for _, e := range s.Entries {
+		if _, dup := got[e.Key]; dup {
+			t.Errorf("%s registered twice", e.Key)
+		}
+		got[e.Key] = e
+	}
+	n := 0
+	for _, typ := range types {
+		for _, r := range pqkit.Reprs {
+			for _, set := range sets {
+				n++
+				k := model.Key{Type: typ, Lib: lib, Repr: r, Layout: model.Pointer, Param: set.Param()}
+				e, ok := got[k]
+				switch {
+				case !ok:
+					t.Errorf("no entry for %s", k)
+				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !model.Known(e.Unavailable.Kind, model.Kinds)):
+					t.Errorf("%s: unavailable (%q, %q) with a case %v: want a known kind, a reason, no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
+				case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil || e.DefaultN != pqkit.DefaultN):
+					t.Errorf("%s: constructor %q, size hint %d, case %v, DefaultN %d; want all set, DefaultN %d", k, e.Constructor, e.SizeHint, e.Case != nil, e.DefaultN, pqkit.DefaultN)
+				}
+			}
+		}
+	}
+	if len(got) != n {
+		t.Errorf("got %d entries, want %d (one per key)", len(got), n)
+	}
+}
+
+// Footprint is what one value of a type keeps, by construction: its own
+// slot and that of every object its pointers point to (one level, as
+// pqkit.Clone copies), and the number of objects.
+func Footprint(t *testing.T, v any) (bytes, objects float64) {
+	t.Helper()
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer {
+		t.Fatalf("Footprint of a %T: want a pointer", v)
+	}
+	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), hasPointers(rv.Type().Elem())), 1
+	var walk func(reflect.Value)
+	walk = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i))
+			}
+		case reflect.Array:
+			if hasPointers(v.Type().Elem()) {
+				for i := range v.Len() {
+					walk(v.Index(i))
+				}
+			}
+		case reflect.Pointer:
+			if !v.IsNil() {
+				e := v.Type().Elem()
+				bytes += kzgtest.Slot(t, e.Size(), hasPointers(e))
+				objects++
+			}
+		}
+	}
+	walk(rv.Elem())
+	return bytes, objects
+}
+
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
+		return true
+	}
+	return false
+}
+
+// Want is the truth of one entry: the bytes and objects one instance
+// keeps.
+type Want struct {
+	Key            model.Key
+	Bytes, Objects float64
+}
+
+// EncodingWant is the truth of an entry holding an encoding of size
+// bytes, which the standard fixes: one pointer-free object in its slot.
+func EncodingWant(t *testing.T, k model.Key, size int) Want {
+	t.Helper()
+	return Want{Key: k, Bytes: kzgtest.Slot(t, uintptr(size), false), Objects: 1}
+}
+
+// ParsedWant is the truth of an entry holding a parsed object like v.
+func ParsedWant(t *testing.T, k model.Key, v any) Want {
+	t.Helper()
+	b, o := Footprint(t, v)
+	return Want{Key: k, Bytes: b, Objects: o}
+}
+
+// ShortSets are the sets go test measures without -pq.all: one of each
+// scheme's sizes the issue names, and a fast SLH-DSA set; .ci/run
+// measures every set.
+var ShortSets = []pqkit.Set{"ML-KEM-768", "ML-DSA-65", "SLH-DSA-SHA2-128s", "SLH-DSA-SHAKE-128f"}
+
+// CheckMeasurements measures each entry of wants in this process at N and
+// checks its bytes and objects per instance (those of ShortSets only
+// without -pq.all), and that every available entry of s has a want (none
+// is left unchecked).
+func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
+	t.Helper()
+	for _, e := range s.Entries {
+		if e.Unavailable.IsZero() && !slices.ContainsFunc(wants, func(w Want) bool { return w.Key == e.Key }) {
+			t.Errorf("%s: available but not checked", e.Key)
+		}
+	}
+	for _, w := range wants {
+		if !*All && !slices.Contains(ShortSets, pqkit.SetOf(w.Key.Param)) {
+			continue
+		}
+		t.Run(w.Key.BenchName(), func(t *testing.T) {
+			r, e := kzgtest.Measure(t, s, w.Key, memprof.N(N), memprof.SkipGC())
+			if math.Abs(r.BytesPerInstance-w.Bytes) > 1e-9 || math.Abs(r.AllocsPerInstance-w.Objects) > 1e-9 {
+				t.Errorf("got %v B in %v objects per instance, want %v B in %v objects", r.BytesPerInstance, r.AllocsPerInstance, w.Bytes, w.Objects)
+				for _, st := range r.Sites {
+					t.Logf("site %s: %.3f B, %.3f objects, slots %v", st.Function, st.BytesPerInstance, st.AllocsPerInstance, st.SlotSizes)
+				}
+			}
+			if r.SizeofBytes != int64(e.SizeHint) {
+				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, e.SizeHint)
+			}
+		})
+	}
+}
+
+// CheckLikeConstructor measures, at a small N, the entry k of s beside a
+// case whose instance i is what real(i) returns (the library's own
+// constructor, called per instance), and checks that both keep the same
+// bytes and objects per instance: a case built by copying keeps what the
+// library's constructor keeps.
+func CheckLikeConstructor(t *testing.T, s suites.Suite, k model.Key, real func(i int) any) {
+	t.Helper()
+	const n = 200
+	r, _ := kzgtest.Measure(t, s, k, memprof.N(n), memprof.SkipGC())
+	c := memprof.Case{Name: k.BenchName() + "/constructor", New: real}
+	want, err := memprof.Measure(c, memprof.N(n), memprof.SkipGC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.BytesPerInstance-want.BytesPerInstance) > 1e-9 || math.Abs(r.AllocsPerInstance-want.AllocsPerInstance) > 1e-9 {
+		t.Errorf("%s: the case keeps %v B in %v objects per instance, the library's constructor %v B in %v", k, r.BytesPerInstance, r.AllocsPerInstance, want.BytesPerInstance, want.AllocsPerInstance)
+		for _, st := range want.Sites {
+			t.Logf("constructor site %s: %.3f B, %.3f objects, slots %v", st.Function, st.BytesPerInstance, st.AllocsPerInstance, st.SlotSizes)
+		}
+	}
+}
+
+// Key is the key of lib's entry of typ in repr at set.
+func Key(typ model.Type, lib model.Lib, repr model.Repr, set pqkit.Set) model.Key {
+	return model.Key{Type: typ, Lib: lib, Repr: repr, Layout: model.Pointer, Param: set.Param()}
+}

@@ -1,0 +1,105 @@
+package secpkit
+
+import (
+	"fmt"
+
+	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+)
+
+// Reprs are the representations of each secp256k1 object type, in matrix
+// order: a secret key as its 32 bytes and as the library's object; a public
+// key compressed (33 B), uncompressed (65 B), as the library's decoded
+// point and as its 20-byte address; a signature as R‖S‖V (65 B), R‖S
+// (64 B), DER and the library's decoded signature.
+var Reprs = map[model.Type][]model.Repr{
+	model.Secp256k1SecretKey: {model.ByteForm, model.Decoded},
+	model.Secp256k1PublicKey: {model.Compressed, model.Uncompressed, model.Decoded, model.Address},
+	model.Secp256k1Signature: {model.RSV, model.RS, model.DER, model.Decoded},
+}
+
+// ObjectTypes are the family's single-object types, in vocabulary order.
+var ObjectTypes = []model.Type{model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature}
+
+// ObjectKeys returns lib's single-object entries' keys: every
+// representation of every type, in the pointer layout (each instance its
+// own heap object).
+func ObjectKeys(lib model.Lib) []model.Key {
+	var out []model.Key
+	for _, t := range ObjectTypes {
+		for _, r := range Reprs[t] {
+			out = append(out, model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer})
+		}
+	}
+	return out
+}
+
+// Impl is how a suite makes one available entry.
+type Impl struct {
+	// Constructor is a short, honest sentence of how one instance is made.
+	Constructor string
+	// SizeHint is unsafe.Sizeof of the representation (the case's SizeOf
+	// when it sets one).
+	SizeHint uintptr
+	// DefaultN and FixedN are the entry's (a scenario's population).
+	DefaultN, FixedN int
+	// Case builds the case; called only when the entry is measured.
+	Case func() memprof.Case
+}
+
+// Entries returns one entry per key: unavailable for lacks(key) when that
+// is not zero (the library has no such form), else for build (this build
+// cannot run the library: no cgo), else made by impls[key]. It panics
+// when an available key has no Impl or an Impl has no available key: the
+// suite's table and its constructors have drifted apart.
+func Entries(keys []model.Key, lacks func(model.Key) model.Why, build model.Why, impls map[model.Key]Impl) []suites.Entry {
+	used := map[model.Key]bool{}
+	var out []suites.Entry
+	for _, k := range keys {
+		e := suites.Entry{Key: k}
+		if k.Type == model.SenderCache {
+			e.DefaultN, e.FixedN = populationOf(k), populationOf(k)
+		}
+		switch why := lacks(k); {
+		case !why.IsZero():
+			e.Unavailable = why
+		case !build.IsZero():
+			e.Unavailable = build
+		default:
+			im, ok := impls[k]
+			if !ok {
+				panic(fmt.Sprintf("secpkit: %s is available but has no constructor", k))
+			}
+			used[k] = true
+			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
+			if im.DefaultN != 0 {
+				e.DefaultN = im.DefaultN
+			}
+		}
+		out = append(out, e)
+	}
+	for k := range impls {
+		if !used[k] {
+			panic(fmt.Sprintf("secpkit: constructor for %s, which the matrix does not offer (unavailable or unknown)", k))
+		}
+	}
+	return out
+}
+
+// Pointer is a pointer-layout case: Prepare computes the library's values
+// (profiling is off then), and instance i is what newInstance makes from
+// value i%Distinct.
+func Pointer[T any](values func() *Values, newInstance func(v *Values, i int) *T) memprof.Case {
+	var v *Values
+	return memprof.Case{
+		Prepare: func(int) error { v = values(); return nil },
+		New:     func(i int) any { return newInstance(v, i%Distinct) },
+	}
+}
+
+// NotOffered returns the reason of a representation lib lacks, of kind
+// NotOffered: "not offered by <lib>: " and the formatted reason.
+func NotOffered(lib model.Lib, format string, a ...any) model.Why {
+	return suites.NotOffered(lib, format, a...)
+}

@@ -1,0 +1,93 @@
+package stdmlkem
+
+import (
+	"crypto/mlkem"
+	"testing"
+
+	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/suites/internal/pqtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+)
+
+func TestMain(m *testing.M) {
+	pqtest.Setup()
+	m.Run()
+}
+
+func TestCoverage(t *testing.T) {
+	pqtest.CheckCoverage(t, Suite(), lib, pqkit.KEMTypes, pqkit.KEMSets)
+}
+
+// TestMeasurements checks every available entry against its truth by
+// construction: the seed, the encapsulation key and the ciphertext are one
+// array of the size FIPS 203 fixes (crypto/mlkem's constants) in its size
+// class; a parsed key is its exported struct and the expanded key it
+// points to, each in its slot.
+func TestMeasurements(t *testing.T) {
+	k := func(typ model.Type, r model.Repr, set pqkit.Set) model.Key { return pqtest.Key(typ, lib, r, set) }
+	dk768, err := mlkem.NewDecapsulationKey768(pqkit.Seed(0, mlkem.SeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk1024, err := mlkem.NewDecapsulationKey1024(pqkit.Seed(0, mlkem.SeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wants []pqtest.Want
+	for _, s := range []struct {
+		set    pqkit.Set
+		ek, ct int
+		dk, pk any
+	}{
+		{"ML-KEM-768", mlkem.EncapsulationKeySize768, mlkem.CiphertextSize768, dk768, dk768.EncapsulationKey()},
+		{"ML-KEM-1024", mlkem.EncapsulationKeySize1024, mlkem.CiphertextSize1024, dk1024, dk1024.EncapsulationKey()},
+	} {
+		wants = append(wants,
+			pqtest.EncodingWant(t, k(model.MLKEMDecapsulationKey, model.Seed, s.set), mlkem.SeedSize),
+			pqtest.ParsedWant(t, k(model.MLKEMDecapsulationKey, model.Parsed, s.set), s.dk),
+			pqtest.EncodingWant(t, k(model.MLKEMEncapsulationKey, model.Packed, s.set), s.ek),
+			pqtest.ParsedWant(t, k(model.MLKEMEncapsulationKey, model.Parsed, s.set), s.pk),
+			pqtest.EncodingWant(t, k(model.MLKEMCiphertext, model.Packed, s.set), s.ct))
+	}
+	pqtest.CheckMeasurements(t, Suite(), wants)
+}
+
+// TestLikeConstructor checks that the parsed keys, copies of a few the
+// library made, keep what its constructors keep when called per instance.
+func TestLikeConstructor(t *testing.T) {
+	dk, err := mlkem.NewDecapsulationKey768(pqkit.Seed(1, mlkem.SeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ek := dk.EncapsulationKey().Bytes()
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
+		dk, err := mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
+		if err != nil {
+			panic(err)
+		}
+		return dk
+	})
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
+		p, err := mlkem.NewEncapsulationKey768(ek)
+		if err != nil {
+			panic(err)
+		}
+		return p
+	})
+}
+
+func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
+
+// TestAgree runs the family's check on crypto/mlkem alone: its known
+// answers (the cross-library part needs circl: suites/all's test).
+func TestAgree(t *testing.T) {
+	rep, err := pqkit.CheckKEM([]suites.FamilyAgreeLib{Agree()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}
