@@ -337,6 +337,7 @@ func opSitesOf(calls int, before, mid, start, after siteTotals) *OpSites {
 		}
 	}
 	out.BytesPerOp, out.AllocsPerOp = float64(bytesNet)/n, float64(objectsNet)/n
+	nameOpSites(out.Sites)
 	slices.SortFunc(out.Sites, func(x, y model.OpSite) int {
 		switch {
 		case x.BytesPerOp != y.BytesPerOp:

@@ -598,10 +598,22 @@ func TopSite(sites []OpSite) string {
 	return where + " " + Bytes.Format(s.BytesPerOp)
 }
 
+// GoFunction reports whether a site's name is a Go function's as the
+// runtime spells it, not one of the names memprof gives a site: new(T),
+// make([]T, n) and any(T) for the harness's own allocations,
+// (unattributed).
+func GoFunction(name string) bool {
+	i := strings.IndexAny(name, "(.")
+	return i > 0 && name[i] == '.'
+}
+
 // ShortFunction is a function's name without its package path:
 // "(*P2Affine).Uncompress" for
 // "github.com/supranational/blst/bindings/go.(*P2Affine).Uncompress".
 func ShortFunction(fn string) string {
+	if !GoFunction(fn) {
+		return fn
+	}
 	base := fn[strings.LastIndexByte(fn, '/')+1:]
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		return base[i+1:]
