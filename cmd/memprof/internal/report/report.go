@@ -31,7 +31,7 @@ import (
 const (
 	ReadmeFile    = "README.md"
 	BytesChart    = "bytes_per_instance.svg"
-	GCChart       = "gc_mark_per_instance.svg"
+	GCChart       = "gc_cpu_per_instance.svg"
 	ResultsJSON   = "results.json"
 	ResultsCSV    = "results.csv"
 	ResultsBench  = "results.bench"
