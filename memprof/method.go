@@ -7,6 +7,15 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
+// The titles of the method's sections that others add to.
+const (
+	MethodBytes      = "Bytes per instance"
+	MethodGC         = "The collector's share"
+	MethodThroughput = "Throughput"
+	MethodOpSites    = "Allocation sites of operations"
+	MethodResolution = "Resolution"
+)
+
 // MethodSection is one part of the method: a title and its paragraphs.
 type MethodSection struct {
 	Title      string
@@ -19,16 +28,16 @@ type MethodSection struct {
 // docs/method.md is generated from it (a test checks that it is).
 func Method() []MethodSection {
 	return []MethodSection{
-		{"Bytes per instance", []string{InstancesMethod(), model.BytesPerInstanceDefinition, SitesMethod}},
-		{"The collector's share", []string{GCMethod()}},
-		{"Resolution", []string{ResolutionMethod()}},
-		{"Throughput", ThroughputMethodParagraphs()},
-		{"Allocation sites of operations", []string{OpSitesMethod}},
+		{MethodBytes, []string{InstancesMethod(), model.BytesPerInstanceDefinition, SitesMethod}},
+		{MethodGC, []string{GCMethod()}},
+		{MethodResolution, []string{ResolutionMethod()}},
+		{MethodThroughput, ThroughputMethodParagraphs()},
+		{MethodOpSites, []string{OpSitesMethod}},
 	}
 }
 
-// MethodText is Method as plain text: each section its title and
-// paragraphs, separated by blank lines.
+// MethodText is Method as plain text, as results files record it: each
+// section its title and paragraphs, separated by blank lines.
 func MethodText() string {
 	var b strings.Builder
 	for i, s := range Method() {
@@ -64,26 +73,13 @@ const SitesMethod = "A site is named by the first frame of its allocation outsid
 	"Files are module@version/path for a dependency, the path within the module for the main module's code, and runtime/... for the standard library, " +
 	"never the measuring machine's paths (the heap profiles kept with --profile-dir are as pprof writes them)."
 
-// GCMethod says how the GC pass measures the collector's share (gc.go).
-func GCMethod() string {
-	return fmt.Sprintf("In the same child, with profiling off, the engine forces %d garbage collections with the instances live and %d with the holder alone "+
-		"(%d before the instances are built, %d after they are dropped), so the holder cancels, and reads runtime/metrics right after each: "+
-		"%s (the heap the cycle scanned) and the cycle's mark time (%s, %s and %s). "+
-		"GC scan is the median live reading minus the holder's, over N; GC mark is each live cycle minus the holder's median, over N, "+
-		"the median of the %d (quartiles and samples in JSON). While a child reads, the other children are stopped, so the mark workers, "+
-		"which use whatever CPU is free, time this case alone. Stacks, globals and other goroutines' garbage are not in them.",
-		MarkCycles, MarkCycles, holderCyclesBefore, MarkCycles-holderCyclesBefore,
-		metricScanHeap, metricMarkDedicated, metricMarkIdle, metricMarkAssist, MarkCycles)
-}
-
 // ResolutionMethod says to what resolution the figures read from the
 // runtime's totals are known (footprint.go, gc.go).
 func ResolutionMethod() string {
-	return fmt.Sprintf("Figures read from the runtime's totals are known to a resolution, in JSON beside each: "+
+	return fmt.Sprintf("Figures read from the runtime's and the system's totals are known to a resolution, in JSON beside each: "+
 		"stacks (stack_resolution_bytes_per_instance) to a span of stacks, those the runtime keeps for reuse and those of the threads it started, over N; "+
 		"RSS and unaccounted bytes (rss_resolution_bytes_per_instance) to 2 x (%d KiB + one page) / N, as each reading counts whole pages while the runtime fills an off-heap chunk; "+
-		"GC scan (scan_resolution_bytes_per_instance) to one runtime page (%d KiB) plus the readings' spread, over N; "+
-		"GC mark (gc_mark_resolution_ns_per_instance) to the cycles' interquartile ranges and drift, over N. "+
+		"the GC figures (scan_resolution_bytes_per_instance, gc_cpu_resolution_ns_per_instance, gc_mark_resolution_ns_per_instance) as the collector's share says. "+
 		"Tables print ~0 for a figure within its resolution, and n/a (N too small) for an RSS or unaccounted figure whose resolution is larger than the instance itself.",
-		persistentChunk>>10, runtimePage>>10)
+		persistentChunk>>10)
 }
