@@ -442,7 +442,7 @@ var Columns = []Column{
 	{Name: "samples_iters", Unit: List, Show: InJSON},
 	{Name: "samples_bytes_per_op", Unit: List, Show: InJSON},
 	{Name: "samples_allocs_per_op", Unit: List, Show: InJSON},
-	// The cost of use (issue 13): the calls a row's path makes, where one
+	// The cost of use: the calls a row's path makes, where one
 	// call allocates, and whether that depends on the cores.
 	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,
 		Throughput: func(r *ThroughputRow) Cell { return words(r.Path) }},

@@ -372,3 +372,31 @@ func lineDiff(got, want string) string {
 	}
 	return ""
 }
+
+// TestDocLinks: every relative link of README.md and docs/*.md names a
+// file of the repository.
+func TestDocLinks(t *testing.T) {
+	t.Chdir("../..")
+	for _, file := range docFiles(t) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := goldmark.New().Parser().Parse(text.NewReader(src))
+		ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			l, ok := n.(*ast.Link)
+			if !entering || !ok {
+				return ast.WalkContinue, nil
+			}
+			dest := string(l.Destination)
+			if strings.Contains(dest, "://") || strings.HasPrefix(dest, "#") || strings.HasPrefix(dest, "mailto:") {
+				return ast.WalkContinue, nil
+			}
+			target, _, _ := strings.Cut(dest, "#")
+			if _, err := os.Stat(filepath.Join(filepath.Dir(file), target)); err != nil {
+				t.Errorf("%s: link %q: no such file", file, dest)
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+}

@@ -172,7 +172,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
 		if slices.ContainsFunc(a.Libs, model.KZG.HasLib) {
-			checks = render.AgreementChecks(a) // KZG (issue 14)
+			checks = render.AgreementChecks(a) // KZG
 		}
 		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
 	} else if a != nil {
