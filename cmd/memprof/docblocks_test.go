@@ -22,7 +22,7 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-var updateDocs = flag.Bool("update-docs", false, "re-render the show, run and include blocks of README.md and docs/*.md")
+var updateDocs = flag.Bool("update", false, "re-render the show, run and include blocks of README.md and docs/*.md")
 
 // docMarker is the comment that says what the code block after it is:
 //
@@ -120,7 +120,7 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 
 // TestDocBlocks checks every code block of README.md and docs/*.md as
 // its marker says (docMarker). Show, run and include blocks are diffed
-// byte for byte, and -update-docs re-renders them in place; the results
+// byte for byte, and -update re-renders them in place; the results
 // files they show are under fixtures/docs/, re-measured by
 // fixtures/docs/measure.sh, not by a test. Nothing here measures.
 func TestDocBlocks(t *testing.T) {
@@ -158,7 +158,7 @@ func TestDocBlocks(t *testing.T) {
 				edits = append(edits, docEdit{b.start, b.end, want})
 				continue
 			}
-			t.Errorf("%s: the %s block differs from what %s prints (go test ./cmd/memprof -run TestDocBlocks -update-docs re-renders it)\n%s",
+			t.Errorf("%s: the %s block differs from what %s prints (go test ./cmd/memprof -run TestDocBlocks -update re-renders it)\n%s",
 				b, b.kind, b.args, lineDiff(b.content, want))
 		}
 		if len(edits) > 0 {
