@@ -63,7 +63,8 @@ type Row struct {
 	// functions joined by " <- " (leaf first), or a rule's name.
 	Key string
 	// Function, File and Line are the allocating frame for function and
-	// site grouping.
+	// site grouping; File is module-relative (SourcePath), as the key
+	// shows it.
 	Function string
 	File     string
 	Line     int64
@@ -601,7 +602,7 @@ func (g *grouper) add(i int, vals []int64, locs []int32, alloc int32) {
 		if g.opts.GroupBy == "function" {
 			if g.fnRow[fi] == 0 {
 				f, line := h.funcs[fi], h.lines[alloc].line
-				g.fnRow[fi] = 1 + g.rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, line })
+				g.fnRow[fi] = 1 + g.rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, SourcePath(f.name, f.file, ""), line })
 			}
 			ri = g.fnRow[fi] - 1
 			break
@@ -610,7 +611,8 @@ func (g *grouper) add(i int, vals []int64, locs []int32, alloc int32) {
 		var ok bool
 		if ri, ok = g.siteRow[k]; !ok {
 			f := h.funcs[fi]
-			ri = g.rowFor(f.name+" "+f.file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, f.file, k.line })
+			file := SourcePath(f.name, f.file, "")
+			ri = g.rowFor(f.name+" "+file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, file, k.line })
 			g.siteRow[k] = ri
 		}
 	case "stack":

@@ -28,6 +28,10 @@
 //
 // # What is measured
 //
+// Method returns the method as the tool prints it (memprof help method,
+// the review, every results file), built from this package's constants;
+// what follows is how the code carries it out.
+//
 // A Case makes its instances in one of three layouts (Case.Layout): New
 // makes instance i, each its own object, kept alive by the engine's
 // holder, a []any of N (pointer layout); NewSlice makes all N in one
@@ -79,7 +83,8 @@
 //  1. Prepare runs once, with profiling off: what it allocates (input
 //     vectors) is not attributed to the instances.
 //  2. Warm-up: instances are made and dropped (Warmup; by default up to
-//     10,000 or 2 s), so one-time lazy set-up is not charged to them; New
+//     autoWarmup instances or autoWarmupTime), so one-time lazy set-up is
+//     not charged to them; New
 //     is checked to return a new, non-nil object each time.
 //  3. CheckMemory refuses an N whose estimate exceeds the memory this
 //     machine has available.
@@ -96,8 +101,8 @@
 //     own records (one runtime page). Around them, the GC pass
 //     (gc.go): MarkCycles forced collections with the instances live, and
 //     as many with the holder alone (N nil entries for the pointer
-//     layout, nothing for the others), three before the instances are
-//     built and four once they are dropped and collected; a map-backed
+//     layout, nothing for the others), holderCyclesBefore before the
+//     instances are built and the rest once they are dropped and collected; a map-backed
 //     collection is built CollectionBuilds times, each with fresh hash
 //     seeds, the live cycles shared among the builds. Each is read
 //     right after runtime.GC returns: /gc/scan/heap:bytes, the scan work

@@ -83,7 +83,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 			return nil, fmt.Errorf("case %s: prepare: %w", c.Name, err)
 		}
 	}
-	sizeof, estimate, err := c.warmup(o)
+	sizeof, estimate, returned, err := c.warmup(o)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +142,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		fillFigures(r, c.Layout(), pass)
 		r.AttributionFallback = fallback
 	}
+	nameSites(r, c.Layout(), returned)
 	if o.Profile != nil {
 		if _, err := o.Profile.Write(pass.proto); err != nil {
 			return nil, fmt.Errorf("case %s: keeping heap profile: %w", c.Name, err)
@@ -185,50 +186,52 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 
 // warmup makes and drops a few instances (so lazy one-time set-up is not
 // charged to them), checks that New behaves, and returns the size of one
-// instance's representation and a generous estimate of the memory N
-// instances need.
-func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error) {
+// instance's representation, a generous estimate of the memory N
+// instances need, and the type New (or NewSlice, NewAll) returns (nil for
+// NewOne, which is built only when measured).
+func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, returned reflect.Type, err error) {
 	k, deadline := o.Warmup, time.Time{}
 	if k < 0 {
 		k, deadline = min(o.N, autoWarmup), time.Now().Add(autoWarmupTime)
 	}
 	k = max(k, 2)
 	if c.NewOne != nil {
-		return c.SizeOf, 0, nil // one object, built once per pass: no warm-up
+		return c.SizeOf, 0, nil, nil // one object, built once per pass: no warm-up
 	}
 	if c.NewAll != nil {
-		if _, err := callNewMany(c, k); err != nil {
-			return 0, 0, err
+		v, err := callNewMany(c, k)
+		if err != nil {
+			return 0, 0, nil, err
 		}
-		return c.SizeOf, uint64(c.SizeOf) + 128, nil
+		return c.SizeOf, uint64(c.SizeOf) + 128, reflect.TypeOf(v), nil
 	}
 	if c.NewSlice != nil {
 		v, err := callNewMany(c, k)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, nil, err
 		}
 		t := reflect.TypeOf(v)
 		if t.Kind() != reflect.Slice {
-			return 0, 0, fmt.Errorf("case %s: NewSlice returned %s, want a slice", c.Name, t)
+			return 0, 0, nil, fmt.Errorf("case %s: NewSlice returned %s, want a slice", c.Name, t)
 		}
 		if got := reflect.ValueOf(v).Len(); got != k {
-			return 0, 0, fmt.Errorf("case %s: NewSlice(%d) returned %d instances", c.Name, k, got)
+			return 0, 0, nil, fmt.Errorf("case %s: NewSlice(%d) returned %d instances", c.Name, k, got)
 		}
 		size := t.Elem().Size()
-		return size, uint64(size) + 64, nil
+		return size, uint64(size) + 64, t, nil
 	}
 	first, err := callNew(c, 0)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	prev := first
 	for i := 1; i < k && (deadline.IsZero() || i < 2 || time.Now().Before(deadline)); i++ {
 		v, err := callNew(c, i)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, nil, err
 		}
 		if err := c.checkDistinct(i, prev, v); err != nil {
-			return 0, 0, err
+			return 0, 0, nil, err
 		}
 		prev = v
 	}
@@ -239,7 +242,7 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, err error)
 	for est < uint64(size) {
 		est <<= 1
 	}
-	return size, est + 64, nil
+	return size, est + 64, reflect.TypeOf(first), nil
 }
 
 // representationSize is unsafe.Sizeof of what v represents: the pointee for

@@ -43,10 +43,12 @@ const (
 // OpSitesMethod says how ProfileOpSites finds where an operation
 // allocates; it is added to the throughput method of results that carry
 // sites.
-const OpSitesMethod = `Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls, three times (n such that a loop takes about 40 ms, at least 2), all with the garbage collector off and each after a collection that publishes the profile. ` +
-	`A site's figures are the allocations of the whole process during an operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. ` +
-	`The three loops must agree to within 2% of their bytes per call; where they do not (what a call allocates depends on how its goroutines are scheduled), the calls are doubled until they do, within 2 s more for the operations compared with one another, and the row says that its allocation depends on scheduling (allocs_depend_on_scheduling). The sites are those of the loop of the median bytes per call. ` +
-	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); where they differ from it by more than 2% (and a byte per call), the difference is a site of its own, (unattributed). Tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`
+var OpSitesMethod = fmt.Sprintf(`Allocation sites (sites): each operation is run again in a child process, not during the timed samples, with runtime.MemProfileRate = 1 so that every allocation is recorded: warmed up, then a baseline loop of 2n iterations, the same loop with the operation removed from all but its first n calls, then the operation's loop of 2n calls, %s times (n such that a loop takes about %v, at least %d), all with the garbage collector off and each after a collection that publishes the profile. `+
+	`A site's figures are the allocations of the whole process during an operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. `+
+	`The %s loops must agree to within %g%% of their bytes per call; where they do not (what a call allocates depends on how its goroutines are scheduled), the calls are doubled until they do, within %v more for the operations compared with one another, and the row says that its allocation depends on scheduling (allocs_depend_on_scheduling). The sites are those of the loop of the median bytes per call. `+
+	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); where they differ from it by more than %g%% (and a byte per call), the difference is a site of its own, (unattributed). Tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`,
+	model.Count.Format(OpSiteRepeats), OpSiteTarget, MinOpSiteCalls,
+	model.Count.Format(OpSiteRepeats), OpSiteAgreement*100, DefaultOpSiteExtraTime, OpSiteAgreement*100)
 
 // OpSiteOptions control ProfileOpSites.
 type OpSiteOptions struct {
@@ -337,6 +339,7 @@ func opSitesOf(calls int, before, mid, start, after siteTotals) *OpSites {
 		}
 	}
 	out.BytesPerOp, out.AllocsPerOp = float64(bytesNet)/n, float64(objectsNet)/n
+	nameOpSites(out.Sites)
 	slices.SortFunc(out.Sites, func(x, y model.OpSite) int {
 		switch {
 		case x.BytesPerOp != y.BytesPerOp:

@@ -24,14 +24,14 @@ const (
 // (Results.Method) and into the documentation. It says what the engine
 // does; a caller adds how it forms the groups and what one call of an
 // operation handles. It is ThroughputMethodParagraphs joined by spaces.
-const ThroughputMethod = methodPrepare + " " + methodSamples + " " + methodSummary + " " + methodCPU + " " + methodAllocs
+var ThroughputMethod = methodPrepare + " " + methodSamples + " " + methodSummary + " " + methodCPU + " " + methodAllocs
 
 // The paragraphs of ThroughputMethod.
-const (
-	methodPrepare = `Throughput method: each operation is prepared once (inputs built outside any timing) and checked to compute the right result. ` +
+var (
+	methodPrepare = `Each operation is prepared once (inputs built outside any timing) and checked to compute the right result. ` +
 		`It is then warmed up, running for at least half the minimum sample duration; the warm-up is not counted and sets how many calls run between clock reads.`
-	methodSamples = `Each sample then runs the operation repeatedly until at least the minimum sample duration (default 40ms, shortened from 100ms so that timing the operations from every representation of a type stays under a minute on 2 cores) of wall time has passed; ns/op of a sample is its wall time divided by its calls (samples_iters keeps each sample's calls). ` +
-		`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another.`
+	methodSamples = fmt.Sprintf(`Each sample then runs the operation repeatedly until at least the minimum sample duration (default %v) of wall time has passed; ns/op of a sample is its wall time divided by its calls (samples_iters keeps each sample's calls). `+
+		`Each operation gets the same number of samples (default %d). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another.`, DefaultMinSample, DefaultSamples)
 	methodSummary = `No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample.`
 	methodCPU     = `ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel.`
 	methodAllocs  = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls; samples_bytes_per_op and samples_allocs_per_op keep each sample's, the same in every sample for an operation that allocates the same on every call. ` +

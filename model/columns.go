@@ -442,7 +442,7 @@ var Columns = []Column{
 	{Name: "samples_iters", Unit: List, Show: InJSON},
 	{Name: "samples_bytes_per_op", Unit: List, Show: InJSON},
 	{Name: "samples_allocs_per_op", Unit: List, Show: InJSON},
-	// The cost of use (issue 13): the calls a row's path makes, where one
+	// The cost of use: the calls a row's path makes, where one
 	// call allocates, and whether that depends on the cores.
 	{Name: "path", Label: "path", Unit: Text, Show: InMarkdown | inFiles, OmitEmpty: true,
 		Throughput: func(r *ThroughputRow) Cell { return words(r.Path) }},
@@ -627,10 +627,22 @@ func TopSite(sites []OpSite) string {
 	return where + " " + Bytes.Format(s.BytesPerOp)
 }
 
+// GoFunction reports whether a site's name is a Go function's as the
+// runtime spells it, not one of the names memprof gives a site: new(T),
+// make([]T, n) and any(T) for the harness's own allocations,
+// (unattributed).
+func GoFunction(name string) bool {
+	i := strings.IndexAny(name, "(.")
+	return i > 0 && name[i] == '.'
+}
+
 // ShortFunction is a function's name without its package path:
 // "(*P2Affine).Uncompress" for
 // "github.com/supranational/blst/bindings/go.(*P2Affine).Uncompress".
 func ShortFunction(fn string) string {
+	if !GoFunction(fn) {
+		return fn
+	}
 	base := fn[strings.LastIndexByte(fn, '/')+1:]
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		return base[i+1:]

@@ -246,6 +246,15 @@ const UnattributedSite = "(unattributed)"
 
 // Site is one allocation site of the instances: where they allocate what
 // they keep (see BytesPerInstanceDefinition), or UnattributedSite.
+// Function is the first frame of the allocation outside the Go runtime
+// and memprof's harness (the suites): the library's function, or a user's
+// constructor; an allocation the harness makes itself is named by what it
+// holds, new(T), make([]T, n) or any(T) (the interface a slice is
+// returned in), without a file. File is module@version/path for a
+// dependency, the path within the module for the main module's code, and
+// the standard library's import-path form (runtime/malloc.go) for GOROOT,
+// never a path of the machine that measured (files written before this
+// rule may hold absolute paths).
 type Site struct {
 	Function          string  `json:"function"`
 	File              string  `json:"file,omitempty"`
@@ -335,7 +344,8 @@ type OpCost struct {
 
 // OpSite is one allocation site of an operation: the allocating function
 // and line (the first frame outside the Go runtime) and what one call
-// allocates there, in the allocator's slots.
+// allocates there, in the allocator's slots. File follows Site's rule
+// (module-relative, never the measuring machine's path).
 type OpSite struct {
 	Function    string  `json:"function"`
 	File        string  `json:"file,omitempty"`

@@ -225,9 +225,9 @@ const (
 	RecoverCellsAndProofs Op = "recover-cells-and-proofs" // recover a blob's cells and proofs from half its cells
 )
 
-// The operations of the representations that trade memory for speed
-// (issue 13): prepared G2 points, pairing contexts, multi-scalar
-// multiplication scratch.
+// The operations of the representations that trade memory for speed:
+// prepared G2 points, pairing contexts, multi-scalar multiplication
+// scratch.
 const (
 	PairingCheck     Op = "pairing-check"      // check that a product of two pairings is one (a min-sig verification, message hashed beforehand)
 	BatchVerify      Op = "batch-verify"       // verify many signatures of distinct messages at once, with random scalars

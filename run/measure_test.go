@@ -183,7 +183,7 @@ func TestThroughput(t *testing.T) {
 	if got, want := keys(rs.Unavailable), keyStrings(opNoCgo); !slices.Equal(got, want) {
 		t.Errorf("unavailable: got %v, want %v", got, want)
 	}
-	if rs.Agreement == nil || !rs.Agreement.OK || rs.Method != memprof.ThroughputMethod+" "+memprof.OpSitesMethod || rs.Instances == nil || len(rs.Instances) != 0 {
+	if rs.Agreement == nil || !rs.Agreement.OK || rs.Method != memprof.MethodText() || rs.Instances == nil || len(rs.Instances) != 0 {
 		t.Errorf("got agreement %+v, method %q, instances %v; want a passed agreement, the throughput and sites methods, an empty list of instances", rs.Agreement, rs.Method, rs.Instances)
 	}
 	if good.Sites == nil || len(good.Sites) != 0 || good.SitesCalls < memprof.MinOpSiteCalls {
@@ -223,7 +223,7 @@ func TestDisagreement(t *testing.T) {
 			if !errors.Is(err, tt.want) || IsUsage(err) {
 				t.Fatalf("got error %v, want %v", err, tt.want)
 			}
-			if rs == nil || len(rs.Throughput) != 0 || rs.Method != "" {
+			if rs == nil || len(rs.Throughput) != 0 || rs.Method != memprof.MethodText() {
 				t.Fatalf("got results %+v, want results with no throughput row", rs)
 			}
 			if got := rs.Agreement != nil && !rs.Agreement.OK; got != tt.agreement {

@@ -261,9 +261,9 @@ func (e *events) send(ev Event) {
 	e.f(ev)
 }
 
-// newResults starts the results of a workflow on reg: the schema and the
-// environment, with the versions of reg's libraries, and the machine and
-// commit of opts where it names them.
+// newResults starts the results of a workflow on reg: the schema, the
+// method (memprof.MethodText) and the environment, with the versions of
+// reg's libraries, and the machine and commit of opts where it names them.
 func newResults(reg *suites.Registry, opts Options) *model.Results {
 	env := memprof.CurrentEnv(reg.Modules()...)
 	if opts.Machine != "" {
@@ -272,5 +272,5 @@ func newResults(reg *suites.Registry, opts Options) *model.Results {
 	if opts.Commit != "" {
 		env.Commit = opts.Commit
 	}
-	return &model.Results{Schema: model.Schema, Env: env}
+	return &model.Results{Schema: model.Schema, Method: memprof.MethodText(), Env: env}
 }

@@ -204,12 +204,11 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 		}
 		rows = append(rows, grows...)
 	}
-	rs.Method = memprof.ThroughputMethod
+	rs.Method = memprof.MethodText()
 	if !opts.NoSites {
 		if err := profileSites(ctx, rows, ops, opts, ev); err != nil {
 			return err
 		}
-		rs.Method += " " + memprof.OpSitesMethod
 	}
 	rs.Throughput = append(rs.Throughput, rows...)
 	return nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -201,6 +202,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[1] == "method" {
+			fmt.Fprintln(out, methodHelp())
+			return out.exit(stderr, "help", exitOK)
+		}
 		if len(args) > 1 {
 			if c, ok := lookup(args[1]); ok {
 				commandUsage(out, c, nil)
@@ -302,7 +307,7 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "\t%-11s %s\n", c.Name, c.Short)
 	}
-	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command.\n")
+	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command, \"memprof help method\"\nfor how memprof measures.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
 	fmt.Fprintf(w, "\nEXAMPLES\n\n")
 	for _, c := range commands {
@@ -321,6 +326,20 @@ func helpParagraphs(paragraphs ...string) string {
 	out := make([]string, len(paragraphs))
 	for i, p := range paragraphs {
 		out[i] = render.Wrap(p, helpWidth, "")
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// methodHelp is the method (memprof.Method) as help prints it: the
+// sections titled titles, or all of them, each its title and its
+// paragraphs wrapped at helpWidth.
+func methodHelp(titles ...string) string {
+	var out []string
+	for _, sec := range memprof.Method() {
+		if len(titles) > 0 && !slices.Contains(titles, sec.Title) {
+			continue
+		}
+		out = append(out, sec.Title+".", helpParagraphs(sec.Paragraphs...))
 	}
 	return strings.Join(out, "\n\n")
 }

@@ -19,40 +19,16 @@ var instancesCommand = &command{
 	Name:      "instances",
 	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
-	Long: `Instances measures each selected case in a fresh child process: it
-allocates 2,048 instances at runtime.MemProfileRate=1 (and 512 beside them),
-keeps them alive, and attributes what each build added to the heap profile's
-records, on whatever goroutine, to its allocation sites; then it allocates N
-instances sampling a few thousand allocations, reads the live heap, off-heap,
-C heap and RSS they keep, and extends the sites to N with that live heap and
-the sampled profile (all N are profiled when that does not tell the figures at
-N: sites from, and in JSON attributed_n and attribution_fallback, say which;
-heap_resolution_bytes_per_instance is 0 where the figure is exact). It prints
-bytes and allocations per instance, the representation's unsafe.Sizeof, the
-slot size the allocator used, off-heap runtime memory (the instances'
-finalizer and cleanup records, counted), goroutine stacks, the HeapAlloc
-cross-check, the harness's holder, the C heap, the RSS growth and the part of
-it nothing above explains (unaccounted), and the allocation sites. Beside
-the bytes and objects, the collector's share: the heap bytes it scans per
-instance on every cycle (GC scan B), the CPU time its cycles cost per
-instance (GC CPU/cycle), and, with --wide, the runtime's estimate of its
-mark workers' time (GC mark/cycle, which a busy machine inflates): each
-the median of forced collections, quartiles and samples in JSON, all
-holder excluded (see below and docs/gc.md).
+	Long: `Instances measures each selected case in a fresh child process and
+prints, per instance, the bytes and objects it keeps on the Go heap, the
+representation's unsafe.Sizeof, the allocator's slot, off-heap runtime memory
+(finalizer and cleanup records), goroutine stacks, the HeapAlloc cross-check,
+the harness's holder, the C heap, the RSS growth and the part of it nothing
+above explains (unaccounted), the collector's share (GC scan B, GC CPU/cycle,
+and with --wide GC mark/cycle), and the allocation sites. How it measures, as
+memprof help method prints it (and every results file records):
 
-` + helpParagraphs(model.BytesPerInstanceDefinition) + `
-
-Stack, RSS and unaccounted bytes are known only to a resolution (in JSON
-stack_resolution_bytes_per_instance, a span of stacks, the stacks the
-runtime keeps for reuse and those of the threads it started, over N, and
-rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
-print ~0 for a figure within it, and n/a (N too small; in the terminal
-n/a[k], footnote k saying so) for an RSS or unaccounted figure whose
-resolution is larger than the instance itself. So
-are the GC figures (scan_resolution_bytes_per_instance,
-gc_cpu_resolution_ns_per_instance, gc_mark_resolution_ns_per_instance).
-
-` + helpParagraphs("The collector's share. "+memprof.GCMethod()) + `
+` + methodHelp(memprof.MethodBytes, memprof.MethodGC, memprof.MethodResolution) + `
 
 The terminal table has one token per cell (units in the header): one
 table per type, the values every row shares in its heading (the type,

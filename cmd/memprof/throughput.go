@@ -39,9 +39,7 @@ those of compress, aggregate and verify; --paths all times every operation
 from every representation. An operation whose input already is its output
 (compress from compressed) does not apply.
 
-` + helpParagraphs(memprof.ThroughputMethodParagraphs()...) + `
-
-` + helpParagraphs(memprof.OpSitesMethod) + `
+` + methodHelp(memprof.MethodThroughput, memprof.MethodOpSites) + `
 
 Exit status is 0 when every operation was timed, 1 when the libraries disagree
 or an operation failed, 2 for a usage error.

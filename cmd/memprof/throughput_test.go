@@ -127,8 +127,8 @@ func TestThroughputJSON(t *testing.T) {
 			t.Errorf("agreement %v lacks %q", generic.Agreement, k)
 		}
 	}
-	if generic.Method != memprof.ThroughputMethod+" "+memprof.OpSitesMethod {
-		t.Errorf("got method %q, want memprof.ThroughputMethod and memprof.OpSitesMethod", generic.Method)
+	if generic.Method != memprof.MethodText() {
+		t.Errorf("got method %q, want memprof.MethodText()", generic.Method)
 	}
 
 	rs, err := model.ReadResultsFile(out)

@@ -29,7 +29,7 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// defaultArgs is the command of issue 21's acceptance: blst's map-backed
+// defaultArgs is the command of the GC CPU figure's acceptance: blst's map-backed
 // PubkeyCache forms at a million entries.
 var defaultArgs = []string{"instances", "--type", "PubkeyCache", "--lib", "blst", "--repr", "map-pointer,interface-map", "-n", "1000000"}
 

@@ -34,13 +34,13 @@ import (
 // Suites returns every built-in suite, in the order of the libraries.
 func Suites() []suites.Suite {
 	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
-		// KZG (issue 14): c-kzg's rows say why they are absent without cgo.
+		// KZG: c-kzg's rows say why they are absent without cgo.
 		ckzg.Suite(), gokzg.Suite(),
 		// secp256k1: libsecp256k1's rows say why they are absent without cgo.
 		libsecp256k1.Suite(), decred.Suite(),
-		// BN254 (issue 24): all pure Go.
+		// BN254: all pure Go.
 		gnarkbn254.Suite(), bn256cloudflare.Suite(), bn256google.Suite(), bn256gnark.Suite(), groth16.Suite(), bn254.Suite(),
-		// Post-quantum (issue 25): ML-KEM, ML-DSA, SLH-DSA.
+		// Post-quantum: ML-KEM, ML-DSA, SLH-DSA.
 		stdmlkem.Suite(), circlpq.Suite(), filippomldsa.Suite(), pqscenarios.Suite()}
 }
 

@@ -158,8 +158,8 @@ func Same(t *testing.T, n int, cheap, real memprof.Case) {
 	a, b := rs[0], rs[1]
 	// In all n instances the real call may keep one object more, of at
 	// most the largest slot: a cgo call on a thread the runtime has just
-	// started leaves a record of its own (one 48 B object in 300
-	// instances of crypto.ToECDSA, once, at a load average of 35). Per
+	// started leaves a record of its own (a 48 B object, seen once in
+	// 300 instances of crypto.ToECDSA on a loaded machine). Per
 	// instance, the figures must agree to that one object.
 	largest := float64(slices.Max(append(slots(b), 0)))
 	dBytes, dObjects := (b.BytesPerInstance-a.BytesPerInstance)*float64(n), (b.AllocsPerInstance-a.AllocsPerInstance)*float64(n)

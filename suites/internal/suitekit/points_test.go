@@ -138,8 +138,40 @@ func TestPointGroupInstancesAreExact(t *testing.T) {
 					t.Errorf("array slot: got %.0f B, want at least %d", array, im.SizeHint*1000)
 				}
 			}
+			// Every allocation is the harness's own (the toy library is in
+			// this package): named by what it holds, without a file.
+			var want []string
+			switch typ := toyTypeName(k.Repr); k.Layout {
+			case model.Pointer:
+				want = []string{"new(" + typ + ")"}
+			case model.Slice:
+				want = []string{"make([]" + typ + ", n)", "any([]" + typ + ")"}
+			}
+			var got []string
+			for _, s := range r.Sites {
+				got = append(got, s.Function)
+				if s.File != "" || s.Line != 0 {
+					t.Errorf("site %s: got file %q line %d, want none", s.Function, s.File, s.Line)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("sites: got %q, want %q", got, want)
+			}
 		})
 	}
+}
+
+// toyTypeName is the toy's type of repr as Go source spells it.
+func toyTypeName(repr model.Repr) string {
+	switch repr {
+	case model.Jacobian:
+		return "suitekit.toyJacobian"
+	case model.Compressed:
+		return "[16]byte"
+	case model.Uncompressed:
+		return "[32]byte"
+	}
+	return "suitekit.toyAffine"
 }
 
 func TestFillSetsEachInstance(t *testing.T) {

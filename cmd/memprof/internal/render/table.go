@@ -123,14 +123,32 @@ func sitesGrid(results []model.Result) *grid {
 	return g
 }
 
-// siteName names a site in one token: its function (generic type
-// arguments as "[...]") and line.
+// siteName names a site in one token as pprof's tables do: its function
+// without the package path's directories (go.(*P2Affine).Compress for
+// blst's bindings/go), generic type arguments as "[...]", and its line.
 func siteName(s model.Site) string {
-	site := ShortFunction(s.Function)
+	site := trimPackageDirs(ShortFunction(s.Function))
 	if s.Line > 0 {
 		site += ":" + strconv.FormatInt(s.Line, 10)
 	}
 	return strings.ReplaceAll(site, " ", "")
+}
+
+// trimPackageDirs drops the directories of a Go function's package path
+// (github.com/supranational/blst/bindings/go.(*P2Affine).Compress becomes
+// go.(*P2Affine).Compress); other names are returned as they are.
+func trimPackageDirs(fn string) string {
+	if !model.GoFunction(fn) {
+		return fn
+	}
+	end := strings.IndexAny(fn, "([")
+	if end < 0 {
+		end = len(fn)
+	}
+	if i := strings.LastIndexByte(fn[:end], '/'); i >= 0 {
+		return fn[i+1:]
+	}
+	return fn
 }
 
 // NewTable returns a terminal table that keeps header names as written.
@@ -141,6 +159,9 @@ func NewTable(w io.Writer) *tablewriter.Table {
 // ShortFunction shortens a function name for display: generic type
 // arguments (which the runtime spells out in full) become "[...]".
 func ShortFunction(fn string) string {
+	if !model.GoFunction(fn) {
+		return fn // a name memprof gave the site, whose brackets are a type's
+	}
 	var b strings.Builder
 	depth := 0
 	for _, r := range fn {

@@ -13,16 +13,12 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// methodInstances says how bytes per instance are made, for a reviewer to
-// judge them. It describes the engine in memprof/ (measure.go, child.go).
-const methodInstances = `**Bytes per instance.** Each case (type × library × representation × layout) runs in a fresh child process of the memprof binary, with ` + "`runtime.MemProfileRate = 1`" + ` set before anything it measures is allocated, so the heap profile records every allocation. The case makes N instances the way real code makes them (the constructors are listed under each type), keeps them all alive, forces garbage collection until finalizers have run, writes a heap profile and attributes its in-use bytes and objects to the constructor by stack (every frame of every location, inlined frames included). The slice that holds the instances (the holder) is subtracted and reported separately. At profile rate 1 the figures are exact, not estimates: a fixed-size value comes out at the allocator's slot size whatever N is. Cross-checks beside them: the ` + "`runtime.MemStats.HeapAlloc`" + ` delta per instance, the runtime's off-heap memory per instance (finalizer records, measured with profiling off), and the C heap where glibc reports it.
-
-**Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).`
-
-// methodGC says how the collector's share is measured: the engine's own
-// account (memprof.GCMethod) and how the summary scales it.
-var methodGC = "**The collector's share.** " + memprof.GCMethod() +
-	" **GC scan MB at 1M instances** and **GC CPU ms per cycle at 1M instances** are the per-instance figures × 10⁶; ~0 is a figure within its resolution (in results.json). Stacks, globals and other goroutines' garbage are not in them; see docs/gc.md."
+// methodScaled says how the summary scales the engine's per-instance
+// figures, after the method's section of that title.
+var methodScaled = map[string]string{
+	memprof.MethodBytes: "**Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).",
+	memprof.MethodGC:    "**GC scan MB at 1M instances** and **GC CPU ms per cycle at 1M instances** are the per-instance figures × 10⁶; ~0 is a figure within its resolution (in results.json). Stacks, globals and other goroutines' garbage are not in them; see docs/gc.md.",
+}
 
 // perMillion writes the figure of column col for r, per instance, times
 // 10⁶ with one decimal (bytes as MB, nanoseconds as ms), or what the
@@ -150,21 +146,23 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 
 	mw.Line("## Method")
 	mw.Line("")
-	mw.Line(methodInstances)
-	mw.Line("")
-	mw.Line(methodGC)
-	mw.Line("")
+	for _, sec := range memprof.Method() {
+		for i, p := range sec.Paragraphs {
+			if i == 0 {
+				p = "**" + sec.Title + ".** " + p
+			}
+			mw.Line(p)
+			mw.Line("")
+		}
+		if m, ok := methodScaled[sec.Title]; ok {
+			mw.Line(m)
+			mw.Line("")
+		}
+	}
 	mw.Printf("N per case: %s.\n", nSummary(rs))
 	mw.Line("")
-	if rs.Method != "" {
-		m := strings.TrimPrefix(strings.TrimSpace(rs.Method), "Throughput method: ")
-		if r := []rune(m); len(r) > 0 {
-			m = strings.ToUpper(string(r[0])) + string(r[1:])
-		}
-		mw.Printf("**Throughput.** %s\n", m)
-		mw.Line("")
-	} else if len(rs.Throughput) > 0 {
-		mw.Line("**Throughput.** The results file does not record how the throughput rows were measured.")
+	if rs.Method != "" && rs.Method != memprof.MethodText() {
+		mw.Line("The results were measured by a memprof whose method text differs from the above: results.json records it (`method`).")
 		mw.Line("")
 	}
 	if len(rs.Throughput) == 0 {
@@ -174,7 +172,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
 		if slices.ContainsFunc(a.Libs, model.KZG.HasLib) {
-			checks = render.AgreementChecks(a) // KZG (issue 14)
+			checks = render.AgreementChecks(a) // KZG
 		}
 		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
 	} else if a != nil {

@@ -1,0 +1,140 @@
+package memprof
+
+import (
+	"bytes"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/memprof/memprof/model"
+)
+
+// TestSiteFilesAreModuleRelative measures constructors of this package and
+// of the standard library: their sites' files are the module's path and
+// the import-path form, never this machine's.
+func TestSiteFilesAreModuleRelative(t *testing.T) {
+	tests := []struct {
+		name     string
+		newFunc  func(int) any
+		function string
+		file     string
+	}{
+		{"this package", newSiteTestArray, funcName(newSiteTestArray), "memprof/sitenames_test.go"},
+		{"the standard library", cloneSiteTestBytes, "bytes.Clone", "bytes/bytes.go"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Measure(Case{Name: tt.name, New: tt.newFunc}, N(1000), SkipGC())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Sites) != 1 {
+				t.Fatalf("sites: got %+v, want one", r.Sites)
+			}
+			if s := r.Sites[0]; s.Function != tt.function || s.File != tt.file || s.Line <= 0 {
+				t.Errorf("site: got %s %s:%d, want %s %s:<line>", s.Function, s.File, s.Line, tt.function, tt.file)
+			}
+		})
+	}
+}
+
+func newSiteTestArray(int) any { return new([64]byte) }
+
+var siteTestBytes = make([]byte, 40)
+
+func cloneSiteTestBytes(int) any { return (*[40]byte)(bytes.Clone(siteTestBytes)) }
+
+// TestNameSites names a harness's own allocations by the type the case
+// returns, merges those the naming makes one, and leaves a library's
+// alone.
+func TestNameSites(t *testing.T) {
+	harness := harnessPrefix + "suitekit.Fill[...].Pointer.func1.1"
+	lib := Site{Function: "example.com/lib.Decode", File: "/home/u/go/pkg/mod/example.com/lib@v1.2.0/decode.go", Line: 7, BytesPerInstance: 16, AllocsPerInstance: 1, SlotSizes: []int64{16}}
+	type point struct{ x, y, z uint64 }
+	pointSlot := int64(unsafe.Sizeof(point{})) // 24, a size class
+	sliceHeader := int64(unsafe.Sizeof([]point{}))
+	tests := []struct {
+		name     string
+		layout   model.Layout
+		returned reflect.Type
+		sites    []Site
+		want     []Site
+	}{
+		{"pointer: new(T), two lines made one", model.Pointer, reflect.TypeFor[*point](),
+			[]Site{
+				{Function: harness, File: "/w/suites/internal/suitekit/suitekit.go", Line: 132, BytesPerInstance: 24, AllocsPerInstance: 0.5, SlotSizes: []int64{pointSlot}},
+				{Function: harness, File: "/w/suites/internal/suitekit/suitekit.go", Line: 133, BytesPerInstance: 24, AllocsPerInstance: 0.5, SlotSizes: []int64{pointSlot}},
+				lib,
+			},
+			[]Site{
+				{Function: "new(memprof.point)", BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{pointSlot}},
+				{Function: lib.Function, File: "example.com/lib@v1.2.0/decode.go", Line: 7, BytesPerInstance: 16, AllocsPerInstance: 1, SlotSizes: []int64{16}},
+			}},
+		{"pointer: another object of the harness keeps its function", model.Pointer, reflect.TypeFor[*point](),
+			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}},
+			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}}},
+		{"slice: make and the interface's box", model.Slice, reflect.TypeFor[[]point](),
+			[]Site{
+				{Function: harness, Line: 201, BytesPerInstance: 24.01, AllocsPerInstance: 0.001, SlotSizes: []int64{24576}},
+				{Function: harness, Line: 205, BytesPerInstance: 0.024, AllocsPerInstance: 0.001, SlotSizes: []int64{sliceHeader}},
+			},
+			[]Site{
+				{Function: "make([]memprof.point, n)", BytesPerInstance: 24.01, AllocsPerInstance: 0.001, SlotSizes: []int64{24576}},
+				{Function: "any([]memprof.point)", BytesPerInstance: 0.024, AllocsPerInstance: 0.001, SlotSizes: []int64{sliceHeader}},
+			}},
+		{"pointer: a type in one of the largest size classes", model.Pointer, reflect.TypeFor[*[24192]byte](),
+			[]Site{{Function: harness, Line: 141, BytesPerInstance: 24576, AllocsPerInstance: 1, SlotSizes: []int64{slotSize(24192)}}},
+			[]Site{{Function: "new([24192]byte)", BytesPerInstance: 24576, AllocsPerInstance: 1, SlotSizes: []int64{slotSize(24192)}}}},
+		{"a user's constructor is its own site", model.Pointer, reflect.TypeFor[*[48]byte](),
+			[]Site{{Function: "example.com/app.newKey", Line: 3, BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{48}}},
+			[]Site{{Function: "example.com/app.newKey", Line: 3, BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{48}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Result{Sites: slices.Clone(tt.sites)}
+			nameSites(r, tt.layout, tt.returned)
+			if !reflect.DeepEqual(r.Sites, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", r.Sites, tt.want)
+			}
+		})
+	}
+}
+
+func TestTypeString(t *testing.T) {
+	for typ, want := range map[reflect.Type]string{
+		reflect.TypeFor[[48]byte]():                "[48]byte",
+		reflect.TypeFor[*bytes.Buffer]():           "*bytes.Buffer",
+		reflect.TypeFor[siteGeneric[model.Site]](): "memprof.siteGeneric[model.Site]",
+		reflect.TypeFor[[]model.Site]():            "[]model.Site",
+	} {
+		if got := typeString(typ); got != want {
+			t.Errorf("typeString(%v) = %q, want %q", typ, got, want)
+		}
+	}
+}
+
+type siteGeneric[T any] struct{ v T }
+
+// TestSizeClasses: the classes read from runtime/metrics are those
+// runtime.MemStats.BySize lists, and go on past them to the largest
+// small-object class; an object beyond them takes whole pages.
+func TestSizeClasses(t *testing.T) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var bySize []int64
+	for _, c := range ms.BySize {
+		if c.Size > 0 {
+			bySize = append(bySize, int64(c.Size))
+		}
+	}
+	got := sizeClasses()
+	if len(got) <= len(bySize) || !slices.Equal(got[:len(bySize)], bySize) {
+		t.Fatalf("size classes: got %v, want %v and more", got, bySize)
+	}
+	last := got[len(got)-1]
+	if s := slotSize(last + 1); s <= last || s%runtimePage != 0 {
+		t.Errorf("slotSize(%d) = %d, want whole pages past the largest class %d", last+1, s, last)
+	}
+}
