@@ -47,7 +47,7 @@ func TestCheckGCBudgets(t *testing.T) {
 		t.Fatalf("fixture: interface-map mark figure %+v (%v): want median 13.5, q1 between 12.5 and 13", q, err)
 	}
 	f := readBudgets(t, "../fixtures/budgets/gc.yaml")
-	rep := Check(f, rs, CheckOptions{})
+	rep := Check(f, rs, CheckOptions{FailOnTime: true})
 	im, is, mp := "PubkeyCache/blst/interface-map/collection", "PubkeyCache/blst/index-slice/collection", "PubkeyCache/blst/map-pointer/collection"
 	want := []wantOutcome{
 		{8, im, Pass}, {9, im, Pass},
