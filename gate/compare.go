@@ -98,14 +98,14 @@ type Comparison struct {
 	EnvDiffs []EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
-	Rows      []Row   `json:"rows"`
-	Failures  int     `json:"failures"`
+	Rows     []Row `json:"rows"`
+	Failures int   `json:"failures"`
 	// TimeWarnings counts the rows that warn (Row.Warns); FailOnTime
 	// says whether times fail instead.
-	TimeWarnings int  `json:"time_warnings,omitempty"`
-	FailOnTime   bool `json:"fail_on_time"`
-	Tolerance float64 `json:"tolerance"`
-	Alpha     float64 `json:"alpha"`
+	TimeWarnings int     `json:"time_warnings,omitempty"`
+	FailOnTime   bool    `json:"fail_on_time"`
+	Tolerance    float64 `json:"tolerance"`
+	Alpha        float64 `json:"alpha"`
 	// Warnings say why the base may not be the base of the change (see
 	// BaseWarnings).
 	Warnings []string `json:"warnings,omitempty"`
