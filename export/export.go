@@ -29,13 +29,51 @@ var Formats = []Format{GitHubActionBenchmark, BencherMetricFormat, Benchfmt}
 
 // Write writes rs to w in format f. An unknown format is an error that
 // lists the formats.
-func Write(w io.Writer, rs *model.Results, f Format) error {
+func Write(w io.Writer, rs *model.Results, f Format) error { return WritePart(w, rs, f, All) }
+
+// Part is which figures a dashboard export holds: all of them, those of
+// memory (bytes and counts), or the times. A dashboard has one alert
+// threshold per series: memory, exact, alerts on any increase, while a
+// time moves with the machine and is charted without alerts, in a series
+// of its own.
+type Part string
+
+// The parts.
+const (
+	All    Part = ""
+	Memory Part = "memory"
+	Time   Part = "time"
+)
+
+// Parts lists the parts a user names (export --only).
+var Parts = []Part{Memory, Time}
+
+// Has reports whether figure f is of part p: a time (nanoseconds) is of
+// Time, any other figure of Memory; every figure is of All.
+func (p Part) Has(f *model.Figure) bool {
+	switch p {
+	case Memory:
+		return f.Unit != model.Nanoseconds
+	case Time:
+		return f.Unit == model.Nanoseconds
+	}
+	return true
+}
+
+// WritePart writes the figures of part of rs to w in format f, a
+// dashboard format (the benchmark format holds every figure: benchstat
+// selects units itself). An unknown format is an error that lists the
+// formats.
+func WritePart(w io.Writer, rs *model.Results, f Format, part Part) error {
 	switch f {
 	case GitHubActionBenchmark:
-		return GitHubActionBenchmarkJSON(w, rs)
+		return gitHubActionBenchmarkJSON(w, rs, part)
 	case BencherMetricFormat:
-		return Bencher(w, rs)
+		return bencher(w, rs, part)
 	case Benchfmt:
+		if part != All {
+			return fmt.Errorf("the %s format holds every figure (benchstat chooses units with -filter): it takes no part", f)
+		}
 		return Bench(w, rs)
 	}
 	return fmt.Errorf("unknown export format %q: must be one of %s", string(f), model.Join(Formats))
