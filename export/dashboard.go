@@ -82,7 +82,7 @@ func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEnt
 				Name:  entryName(r.Key, f.Dashboard),
 				Unit:  f.Dashboard,
 				Value: v,
-				Extra: "N=" + strconv.Itoa(r.N) + " instances, exact (heap profile at MemProfileRate=1)" + machine,
+				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + howRead(f, &r) + machine,
 			})
 		}
 	}
@@ -208,4 +208,13 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// howRead says how an instance figure was read, for an entry's extra: an
+// exact figure from the heap profile, or one read to a resolution.
+func howRead(f *model.Figure, r *model.Result) string {
+	if f.Judge == model.JudgeExact {
+		return "exact (heap profile at MemProfileRate=1)"
+	}
+	return "to a resolution of " + strconv.FormatFloat(f.ResolutionOf(r), 'g', 3, 64) + " " + f.Dashboard
 }

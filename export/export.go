@@ -31,11 +31,13 @@ var Formats = []Format{GitHubActionBenchmark, BencherMetricFormat, Benchfmt}
 // lists the formats.
 func Write(w io.Writer, rs *model.Results, f Format) error { return WritePart(w, rs, f, All) }
 
-// Part is which figures a dashboard export holds: all of them, those of
-// memory (bytes and counts), or the times. A dashboard has one alert
-// threshold per series: memory, exact, alerts on any increase, while a
-// time moves with the machine and is charted without alerts, in a series
-// of its own.
+// Part is which figures a dashboard export holds: all of them, the
+// memory figures that are exact (bytes and allocations per instance: any
+// increase is a change), or the figures that move from run to run (the
+// times, and the figures read to a resolution, such as the collector's
+// scan bytes). A dashboard action has one alert threshold for all the
+// entries of a call: the exact part can alert on any increase while the
+// rest is charted, in a series of its own, without alerts.
 type Part string
 
 // The parts.
@@ -48,14 +50,16 @@ const (
 // Parts lists the parts a user names (export --only).
 var Parts = []Part{Memory, Time}
 
-// Has reports whether figure f is of part p: a time (nanoseconds) is of
-// Time, any other figure of Memory; every figure is of All.
+// Has reports whether figure f is of part p: an exact figure in bytes or
+// a count (model.JudgeExact, not a time) is of Memory, any other of Time;
+// every figure is of All.
 func (p Part) Has(f *model.Figure) bool {
+	exact := f.Unit != model.Nanoseconds && f.Judge == model.JudgeExact
 	switch p {
 	case Memory:
-		return f.Unit != model.Nanoseconds
+		return exact
 	case Time:
-		return f.Unit == model.Nanoseconds
+		return !exact
 	}
 	return true
 }

@@ -36,12 +36,14 @@ instance as well as time per operation:
 	                         review holds it (one line per sample, for
 	                         benchstat)
 
---only memory writes the memory figures only (bytes, allocations, scan
-bytes), --only time the times only (ns/op): one call of a dashboard
-action has one alert threshold for all its entries, so memory, exact,
-can alert on any increase in one series while the times, which move with
-the machine, are charted in another without alerts. The benchmark format
-holds every figure (benchstat's -filter chooses), so it takes no --only.
+--only memory writes the exact memory figures only (bytes and
+allocations per instance), --only time the figures that move from run to
+run (ns/op, and the collector's scan bytes, read to a resolution): one
+call of a dashboard action has one alert threshold for all its entries,
+so the exact part can alert on any increase in one series while the
+rest, which moves with the machine, is charted in another without
+alerts. The benchmark format holds every figure (benchstat's -filter
+chooses), so it takes no --only.
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
@@ -68,7 +70,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	valid := model.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
-	only := fs.String("only", "", "write only the figures of `part`: memory or time (dashboard formats)")
+	only := fs.String("only", "", "write only the figures of `part` (dashboard formats): memory (exact: bytes, allocations) or time (times, and figures read to a resolution)")
 	out := addOutput(fs)
 	var limits inputLimits
 	limits.addFlag(fs, "the results file")
