@@ -54,7 +54,7 @@ type Runner struct {
 	// Env replaces values of the workflow's env: (its knobs).
 	Env map[string]string
 	// Log receives the transcript: each step's title, output and outcome,
-	// with Root written as /runner.
+	// with Root written as /home/runner.
 	Log io.Writer
 	// Dashboards holds github-action-benchmark's data by series name: the
 	// entries of the last run that pushed them.
@@ -128,7 +128,14 @@ func (r *Runner) RunJob(ctx context.Context, run *Run, job string, row map[strin
 	}
 	r.jobs++
 	dir := filepath.Join(r.Root, "jobs", strconv.Itoa(r.jobs))
-	res := &JobResult{Job: job, Matrix: row, Workspace: filepath.Join(dir, "work")}
+	// Every job checks out into the same directory, as on GitHub's
+	// runners (/home/runner/work/REPO/REPO): the build cache, keyed by
+	// the sources' paths too, then serves the packages that did not
+	// change.
+	res := &JobResult{Job: job, Matrix: row, Workspace: filepath.Join(r.Root, "work", filepath.Base(r.Repository))}
+	if err := os.RemoveAll(res.Workspace); err != nil {
+		return nil, err
+	}
 	c := &Context{EventName: run.Event.Name, Ref: run.Event.Ref, Token: "stand-in-token", PullRequest: run.Event.PullRequest,
 		Matrix: row, Secrets: map[string]string{"GITHUB_TOKEN": "stand-in-token"}, Steps: map[string]map[string]string{}}
 	title := job
@@ -239,8 +246,9 @@ func (r *Runner) RunJob(ctx context.Context, run *Run, job string, row map[strin
 
 // clean writes the runner's directories as GitHub's would read.
 func (r *Runner) clean(s string) string {
-	s = strings.ReplaceAll(s, filepath.Join(r.Root, "jobs")+"/", "/runner/")
-	return strings.ReplaceAll(s, r.Root, "/runner")
+	s = strings.ReplaceAll(s, filepath.Join(r.Root, "work"), "/home/runner/work")
+	s = strings.ReplaceAll(s, filepath.Join(r.Root, "jobs"), "/home/runner/jobs")
+	return strings.ReplaceAll(s, r.Root, "/home/runner")
 }
 
 // maxStepTime bounds one step.

@@ -88,10 +88,11 @@ func TestWorkflow(t *testing.T) {
 		return run, jobs
 	}
 	amd64 := func(row map[string]any) bool { return strings.HasPrefix(toString(row["machine"]), "amd64") }
-	run1, jobs1 := push(amd64)
-	ref1 := jobs1[0]
+	run1, _ := push(amd64)
+	// The reference row's artifact holds its dashboard files.
+	ref1 := filepath.Join(run1.Dir, "memprof-amd64-cgo")
 	for _, f := range []string{"memory.json", "time.json", "bencher.json", "results.bench"} {
-		if st, err := os.Stat(filepath.Join(ref1.Workspace, f)); err != nil || st.Size() == 0 {
+		if st, err := os.Stat(filepath.Join(ref1, f)); err != nil || st.Size() == 0 {
 			t.Errorf("main's job wrote no dashboard file %s: %v", f, err)
 		}
 	}
@@ -104,11 +105,10 @@ func TestWorkflow(t *testing.T) {
 	git(t, repo, "commit", "-q", "--allow-empty", "-m", "unchanged")
 	reference := func(row map[string]any) bool { return row["reference"] == true }
 	run2, jobs2 := push(reference)
-	ref2 := jobs2[0]
-	if s := ref2.Step("Dashboard (memory)"); s == nil || s.Outcome != Success || !strings.Contains(s.Output, ": 0 alerts") {
+	if s := jobs2[0].Step("Dashboard (memory)"); s == nil || s.Outcome != Success || !strings.Contains(s.Output, ": 0 alerts") {
 		t.Errorf("second run's memory dashboard: want success with 0 alerts, got %+v", s)
 	}
-	noMemoryAlerts(t, ref1.Workspace, ref2.Workspace)
+	noMemoryAlerts(t, ref1, filepath.Join(run2.Dir, "memprof-amd64-cgo"))
 	if err := r.Succeeded(run2); err != nil {
 		t.Fatal(err)
 	}
