@@ -65,13 +65,18 @@ const EstimatedSample = 100 * time.Millisecond
 //     say so, and benchstat then reports any difference);
 //   - one line per sample of each timed operation, named
 //     BenchmarkThroughput/type=T/lib=L/repr=R/op=O[/batch=B], with that
-//     sample's calls (samples_iters) as the iteration count and its ns/op,
-//     and the operation's B/op and allocs/op (the sampler reads them over
-//     all samples, so every line of an operation carries the same ones).
-//     benchstat therefore sees every sample and can find a change
-//     significant. The median CPU time per op has no line: the results
-//     keep no CPU time per sample, and one value would read as one
-//     sample.
+//     sample's calls (samples_iters) as the iteration count and its
+//     ns/op. benchstat therefore sees every sample and can find a change
+//     significant. An operation that allocated the same bytes and objects
+//     per call in every sample (samples_bytes_per_op and
+//     samples_allocs_per_op; or a file written before them, which holds
+//     one figure over all samples) has its B/op and allocs/op on its
+//     first line only: one exact figure, not ten copies of it, which
+//     benchstat would find significantly different from another run's
+//     by any amount; one whose allocation varies (it depends on
+//     scheduling) has each sample's on its line (model.Figure.PerSample).
+//     The median CPU time per op has no line: the results keep no CPU
+//     time per sample, and one value would read as one sample.
 //
 // For a results file written before samples_iters, each sample's calls
 // are estimated as EstimatedSample divided by its ns/op, and a comment
@@ -123,20 +128,32 @@ func Bench(w io.Writer, rs *model.Results) error {
 		}
 		name := benchfmt.Name("Throughput/" + t.Key.BenchName())
 		// The time has one line per sample; the other figures (what one
-		// call allocates, read over all samples) are on every line.
+		// call allocates) are on the first line, or on every line, each
+		// sample's, where they vary from sample to sample.
 		var others []*model.Figure
 		for _, f := range benchFigures(model.RowThroughput) {
 			if f != timeFigure {
 				others = append(others, f)
 			}
 		}
+		perSample := t.AllocsVary()
 		rest := benchValues(others, &t)
-		for _, s := range benchSamples(&t) {
+		for i, s := range benchSamples(&t) {
 			res := &benchfmt.Result{
 				Config: config,
 				Name:   name,
 				Iters:  s.iters,
-				Values: append([]benchfmt.Value{{Value: s.ns, Unit: timeFigure.Bench}}, rest...),
+				Values: []benchfmt.Value{{Value: s.ns, Unit: timeFigure.Bench}},
+			}
+			switch {
+			case perSample:
+				for _, f := range others {
+					if vs := f.PerSampleOf(&t); i < len(vs) {
+						res.Values = append(res.Values, benchfmt.Value{Value: vs[i], Unit: f.Bench})
+					}
+				}
+			case i == 0:
+				res.Values = append(res.Values, rest...)
 			}
 			if err := bw.Write(res); err != nil {
 				return err

@@ -102,9 +102,11 @@ func benchstat(t *testing.T, base, head []byte) map[string]benchstatRow {
 // statistics (x/perf's benchproc and benchmath, as the benchstat command
 // uses them) find the verify change significant, from all ten samples,
 // and nothing else. With one line per operation holding the median (the
-// format before), benchstat saw n=1 and could never find a change. It
-// also holds for a file written before samples_iters, whose iteration
-// counts are estimated.
+// format before), benchstat saw n=1 and could never find a change. The
+// allocation of sign, the same in every sample, is one figure (n=1) on
+// each side; that of verify, which varies, is compared from every
+// sample. It also holds for a file written before samples_iters, whose
+// iteration counts are estimated (and whose allocations are one figure).
 func TestBenchstatFindsTimingChange(t *testing.T) {
 	for _, noIters := range []bool{false, true} {
 		name := "samples_iters"
@@ -122,8 +124,12 @@ func TestBenchstatFindsTimingChange(t *testing.T) {
 			rows := benchstat(t, base.Bytes(), head.Bytes())
 			verify := "Throughput/type=Signature/lib=blst/repr=affine/op=verify sec/op"
 			for row, r := range rows {
-				if strings.HasPrefix(row, "Throughput/") && (r.n1 != 10 || r.n2 != 10) {
-					t.Errorf("%s: benchstat got n=%d+%d, want 10+10 (one line per sample)", row, r.n1, r.n2)
+				n := 10
+				if alloc := strings.HasSuffix(row, " B/op") || strings.HasSuffix(row, " allocs/op"); alloc && (noIters || strings.Contains(row, "op=sign")) {
+					n = 1 // the same in every sample: written once
+				}
+				if strings.HasPrefix(row, "Throughput/") && (r.n1 != n || r.n2 != n) {
+					t.Errorf("%s: benchstat got n=%d+%d, want %d+%d", row, r.n1, r.n2, n, n)
 				}
 				want := "~"
 				switch {
@@ -192,10 +198,25 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 		name := res.Name.String()
 		if strings.HasPrefix(name, "Throughput/") {
 			ns, _ := res.Value("sec/op")
+			i := len(gotOps[name])
 			gotOps[name] = append(gotOps[name], line{res.Iters, ns * 1e9})
-			for _, unit := range []string{"B/op", "allocs/op"} {
-				if _, ok := res.Value(unit); !ok {
-					t.Errorf("%s: no %s value", name, unit)
+			tr := opRow(rs, name)
+			for _, u := range []struct {
+				unit          string
+				all, perLine  float64
+				perLineExists bool
+			}{
+				{"B/op", tr.BytesPerOp, sampleAt(tr.SamplesBytesPerOp, i), tr.AllocsVary()},
+				{"allocs/op", tr.AllocsPerOp, sampleAt(tr.SamplesAllocsPerOp, i), tr.AllocsVary()},
+			} {
+				got, ok := res.Value(u.unit)
+				switch {
+				case u.perLineExists && (!ok || got != u.perLine):
+					t.Errorf("%s line %d: %s got %v (%v), want the sample's %v", name, i, u.unit, got, ok, u.perLine)
+				case !u.perLineExists && i == 0 && (!ok || got != u.all):
+					t.Errorf("%s line %d: %s got %v (%v), want the operation's %v once", name, i, u.unit, got, ok, u.all)
+				case !u.perLineExists && i > 0 && ok:
+					t.Errorf("%s line %d: %s %v, want it on the first line only (the same in every sample)", name, i, u.unit, got)
 				}
 			}
 			continue
@@ -262,6 +283,24 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 			t.Errorf("round trip: result %d got %s %d %v, want %s %d %v", i, b.Name, b.Iters, b.Values, a.Name, a.Iters, a.Values)
 		}
 	}
+}
+
+// opRow is the operation row of rs whose lines are named name.
+func opRow(rs *model.Results, name string) *model.ThroughputRow {
+	for i, tr := range rs.Throughput {
+		if "Throughput/"+tr.Key.BenchName() == name {
+			return &rs.Throughput[i]
+		}
+	}
+	return &model.ThroughputRow{}
+}
+
+// sampleAt is vs[i], or 0 past its end.
+func sampleAt(vs []float64, i int) float64 {
+	if i < len(vs) {
+		return vs[i]
+	}
+	return 0
 }
 
 // TestBenchEstimatesIters: without samples_iters, a sample's calls are
@@ -333,4 +372,69 @@ func configEqual(a, b []benchfmt.Config) bool {
 	return slices.EqualFunc(a, b, func(x, y benchfmt.Config) bool {
 		return x.Key == y.Key && bytes.Equal(x.Value, y.Value) && x.File == y.File
 	})
+}
+
+// TestBenchstatRealRuns: two results files of real runs of unchanged code
+// (memprof throughput --type Signature --lib blst --sites=false, one
+// after the other: testdata/throughput-run1.json and -run2.json), written
+// in the benchmark format and compared with benchstat's own statistics.
+// The operations that allocated the same per call in every sample have
+// their B/op and allocs/op once (n=1 each side), the same in both runs,
+// and benchstat finds no change in them; those whose allocation varied
+// have one figure per sample (n=10 each side), compared from all of
+// them, so that benchstat finds a change where their samples differ, at
+// its 5% level by chance in about one comparison in twenty (not in every
+// one whose mean moved, as ten copies of one figure made it).
+func TestBenchstatRealRuns(t *testing.T) {
+	var files [2]*model.Results
+	var bench [2][]byte
+	for i, name := range []string{"testdata/throughput-run1.json", "testdata/throughput-run2.json"} {
+		rs, err := model.ReadResultsFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := Bench(&buf, rs); err != nil {
+			t.Fatal(err)
+		}
+		files[i], bench[i] = rs, buf.Bytes()
+	}
+	rows := benchstat(t, bench[0], bench[1])
+	var constant, varying, significant int
+	for _, tr := range files[0].Throughput {
+		other := opRow(files[1], "Throughput/"+tr.Key.BenchName())
+		for _, unit := range []string{"B/op", "allocs/op"} {
+			row := "Throughput/" + tr.Key.BenchName() + " " + unit
+			r, ok := rows[row]
+			if !ok {
+				t.Errorf("no row %q", row)
+				continue
+			}
+			switch {
+			case !tr.AllocsVary() && !other.AllocsVary():
+				constant++
+				if r.n1 != 1 || r.n2 != 1 || r.delta != "~" {
+					t.Errorf("%s, the same in every sample of both runs: benchstat got n=%d+%d delta %q, want n=1+1 and no change", row, r.n1, r.n2, r.delta)
+				}
+				if tr.BytesPerOp != other.BytesPerOp || tr.AllocsPerOp != other.AllocsPerOp {
+					t.Errorf("%s: %v B and %v allocs per op, then %v and %v: want an exact figure the same in both runs", row, tr.BytesPerOp, tr.AllocsPerOp, other.BytesPerOp, other.AllocsPerOp)
+				}
+			case tr.AllocsVary() && other.AllocsVary():
+				varying++
+				if r.n1 != len(tr.SamplesNs) || r.n2 != len(other.SamplesNs) {
+					t.Errorf("%s, varying: benchstat got n=%d+%d, want one figure per sample (%d+%d)", row, r.n1, r.n2, len(tr.SamplesNs), len(other.SamplesNs))
+				}
+				if r.delta != "~" {
+					significant++
+				}
+				t.Logf("%s: varying, benchstat delta %q (p=%.3f)", row, r.delta, r.p)
+			}
+		}
+	}
+	if constant == 0 || varying == 0 {
+		t.Errorf("got %d constant and %d varying figures, want the runs to have both", constant, varying)
+	}
+	if significant > varying/5 {
+		t.Errorf("benchstat finds %d of %d varying figures changed between two runs of unchanged code, want about one in twenty (at most a fifth)", significant, varying)
+	}
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -12,9 +13,33 @@ import (
 // The figures the dashboards chart are those of model.Figures with a
 // Dashboard unit (github-action-benchmark's entry is named by it) or a
 // Bencher measure, read with model.Figure.Value: a figure a row lacks (a
-// file older than it) has no entry. The exact per-instance figures have
-// no range; a figure that is the median of samples has its quartiles as
-// its range.
+// file older than it) has no entry. Each is labelled with how it was
+// obtained (its entry's Obtained). The exact per-instance figures have no
+// range; a figure read to a resolution (the GC scan bytes and CPU time)
+// is Published, with the resolution as its range; an operation's time,
+// the median of samples, has its quartiles as its range.
+
+// Published is the figure v of resolution r as the exports write it: 0
+// when it is within its resolution of zero, or below zero (a difference
+// of readings a little under the baseline), so that a chart never shows
+// noise as a figure nor a ratio to it; v otherwise. An exact figure (r of
+// 0) is written as it is.
+func Published(v, resolution float64) float64 {
+	if resolution > 0 && (v < 0 || math.Abs(v) < resolution) {
+		return 0
+	}
+	return v
+}
+
+// obtained says how f was obtained in a row where its resolution is res:
+// exact, or a reading known to res per instance. It never calls a figure
+// with a resolution exact.
+func obtained(f *model.Figure, res float64) string {
+	if f.Resolution == "" || res <= 0 {
+		return "exact: " + f.Obtained
+	}
+	return f.Obtained + "; resolution " + f.Unit.Format(res) + " per instance"
+}
 
 // dashboardFigures are the figures of kind with a Dashboard unit, or
 // with a Bencher measure (bencher set), of part.
@@ -47,18 +72,20 @@ type ActionBenchmarkEntry struct {
 	Name  string  `json:"name"`
 	Unit  string  `json:"unit"`
 	Value float64 `json:"value"`
-	// Range is the first to third quartile of a time; exact figures
-	// have none.
+	// Range is the first to third quartile of a time, or a reading's
+	// resolution (± R); exact figures have none.
 	Range string `json:"range,omitempty"`
-	// Extra says what the figure is: N, or the number of samples, and
-	// the machine when the results name it.
+	// Extra says what the figure is and how it was obtained: N, or the
+	// number of samples, the method and any resolution, and the machine
+	// when the results name it.
 	Extra string `json:"extra,omitempty"`
 }
 
 // ActionBenchmarkEntries returns the entries of rs for
 // github-action-benchmark, one per figure with a Dashboard unit of each
-// measured case (bytes and allocations per instance, and scan bytes where
-// the row has them) and of each timed operation (its median ns/op), in
+// measured case (bytes and allocations per instance, and the GC scan
+// bytes and CPU time where the row has them: Published, with their
+// resolution as range) and of each timed operation (its median ns/op), in
 // the one ordering of keys.
 func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 	return ActionBenchmarkEntriesOf(rs, All)
@@ -78,12 +105,17 @@ func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEnt
 			if !ok {
 				continue
 			}
-			out = append(out, ActionBenchmarkEntry{
+			res := f.ResolutionOf(&r)
+			e := ActionBenchmarkEntry{
 				Name:  entryName(r.Key, f.Dashboard),
 				Unit:  f.Dashboard,
-				Value: v,
-				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + howRead(f, &r) + machine,
-			})
+				Value: Published(v, res),
+				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + obtained(f, res) + machine,
+			}
+			if res > 0 {
+				e.Range = "± " + f.Unit.Format(res)
+			}
+			out = append(out, e)
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
@@ -129,7 +161,9 @@ func gitHubActionBenchmarkJSON(w io.Writer, rs *model.Results, part Part) error 
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:
-// its value and, for a time, the quartiles as its bounds.
+// its value and, for a time, the quartiles as its bounds; for a figure
+// read to a resolution, the value less and plus the resolution, never
+// below 0.
 type BencherMetric struct {
 	Value      float64  `json:"value"`
 	LowerValue *float64 `json:"lower_value,omitempty"`
@@ -139,7 +173,8 @@ type BencherMetric struct {
 // BencherMetrics returns rs in Bencher Metric Format: for each measured
 // case, by its key's bench name, the measures of its figures with a
 // Bencher measure that the row has (bytes-per-instance,
-// allocs-per-instance, scan-bytes-per-instance); for each timed
+// allocs-per-instance, scan-bytes-per-instance, gc-cpu-ns-per-instance:
+// the last two Published, their resolution as bounds); for each timed
 // operation, Bencher's built-in latency (ns) with the median as value and
 // the first and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
@@ -177,8 +212,12 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[str
 		if !ok {
 			continue
 		}
-		m := BencherMetric{Value: v}
-		if q1, q3, ok := quartilesOf(f, row); ok {
+		res := f.ResolutionOf(row)
+		m := BencherMetric{Value: Published(v, res)}
+		if res > 0 {
+			lo, hi := max(m.Value-res, 0), m.Value+res
+			m.LowerValue, m.UpperValue = &lo, &hi
+		} else if q1, q3, ok := quartilesOf(f, row); ok {
 			m.LowerValue, m.UpperValue = &q1, &q3
 		}
 		ms[f.Bencher] = m
@@ -208,13 +247,4 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// howRead says how an instance figure was read, for an entry's extra: an
-// exact figure from the heap profile, or one read to a resolution.
-func howRead(f *model.Figure, r *model.Result) string {
-	if f.Judge == model.JudgeExact {
-		return "exact (heap profile at MemProfileRate=1)"
-	}
-	return "to a resolution of " + strconv.FormatFloat(f.ResolutionOf(r), 'g', 3, 64) + " " + f.Dashboard
 }

@@ -29,11 +29,14 @@ func loadFixture(t *testing.T) *model.Results {
 	return rs
 }
 
-// timed returns results holding three instance cases (one with a scan
-// figure), one failed case and
-// two operations of ten samples each, verify's samples scaled by
-// verifyScale, and one failed operation. Each sample records its calls
-// unless noIters, as in a file written before samples_iters.
+// timed returns results holding four instance cases (a map of pointers
+// with its collector's figures, a pointer-free slice whose figures are
+// within their resolutions, one a little below zero), one failed case
+// and two operations of ten samples each, verify's samples scaled by
+// verifyScale, and one failed operation. sign allocates the same in every
+// sample, verify does not (two samples allocate a little more). Each
+// sample records its calls and allocations unless noIters, as in a file
+// written before samples_iters.
 func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 	t.Helper()
 	rs := &model.Results{Schema: model.Schema,
@@ -42,23 +45,43 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		Instances: []model.Result{
 			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}},
 			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 1}},
-			// A map of pointers, with the collector's scan figure.
+			// A map of pointers, with the collector's figures.
 			{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
-				Measurement: model.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5}},
+				Measurement: model.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5,
+					GCCPUSamplesNs: []float64{104, 110, 118, 104, 110, 118, 110}, GCCPUResolution: 30}},
+			// A pointer-free slice: its scan figure a little below zero
+			// and its CPU figure above, both within their resolutions.
+			{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "slice-value", Layout: "collection"},
+				Measurement: model.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 0.001, ScanBytesPerInstance: -0.00096, ScanResolution: 0.008,
+					GCCPUSamplesNs: []float64{-0.2, 0.1, 0.3, -0.2, 0.1, 0.3, 0.1}, GCCPUResolution: 0.9}},
 			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
+	}
+	for i := range rs.Instances {
+		if m := &rs.Instances[i].Measurement; len(m.GCCPUSamplesNs) > 0 {
+			q, err := model.SummarizeSamples(m.GCCPUSamplesNs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
+		}
 	}
 	for _, op := range []struct {
 		op    model.Op
 		ns    float64
 		scale float64
 	}{{"sign", 400_000, 1}, {"verify", 1_000_000, verifyScale}} {
-		var ns []float64
+		var ns, bytes, allocs []float64
 		var iters []int64
 		for i := range 10 {
 			v := (op.ns + float64(i)*op.ns/100) * op.scale // a 1% step between samples
 			ns = append(ns, v)
 			iters = append(iters, int64(100_000_000/v)+1)
+			b, a := 288.0, 1.0
+			if op.op == "verify" && i%5 == 2 {
+				b, a = 288+4096.0/float64(iters[i]), 1+1/float64(iters[i]) // one call of the sample allocated 4 KiB more
+			}
+			bytes, allocs = append(bytes, b), append(allocs, a)
 		}
 		q, err := model.SummarizeSamples(ns)
 		if err != nil {
@@ -66,9 +89,10 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		}
 		row := model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: op.op, Batch: 1},
 			Timing: model.Timing{Samples: len(ns), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, CPUNsPerOpMedian: q.Median,
-				OpsPerSecond: 1e9 / q.Median, BytesPerOp: 288, AllocsPerOp: 1, SamplesNs: ns, SamplesIters: iters}}
+				OpsPerSecond: 1e9 / q.Median, BytesPerOp: weighted(bytes, iters), AllocsPerOp: weighted(allocs, iters), SamplesNs: ns, SamplesIters: iters,
+				SamplesBytesPerOp: bytes, SamplesAllocsPerOp: allocs}}
 		if noIters {
-			row.SamplesIters = nil
+			row.SamplesIters, row.SamplesBytesPerOp, row.SamplesAllocsPerOp = nil, nil, nil
 		}
 		rs.Throughput = append(rs.Throughput, row)
 	}
@@ -77,6 +101,17 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		t.Fatalf("the test's results are invalid: %v", err)
 	}
 	return rs
+}
+
+// weighted is the mean of per-sample figures weighted by the samples'
+// calls: the row's figure over all calls.
+func weighted(vs []float64, iters []int64) float64 {
+	var sum, n float64
+	for i, v := range vs {
+		sum += v * float64(iters[i])
+		n += float64(iters[i])
+	}
+	return sum / n
 }
 
 // goldenExt names the golden file of each format.
@@ -240,6 +275,80 @@ func TestExportNamesUnambiguous(t *testing.T) {
 					t.Errorf("got %v, want ErrAmbiguousNames saying %s", err, tt.clash)
 				}
 			})
+		}
+	}
+}
+
+// TestPublished: a figure within its resolution of zero, or below zero,
+// is written as 0; beyond it, as it is; an exact figure as it is.
+func TestPublished(t *testing.T) {
+	tests := []struct{ v, res, want float64 }{
+		{-0.00096, 0.008, 0},
+		{0.0004, 0.008, 0},
+		{-3, 0.5, 0},
+		{134, 0.5, 134},
+		{0.5, 0.5, 0.5},
+		{0, 0, 0},
+		{192, 0, 192},
+	}
+	for _, tt := range tests {
+		if got := Published(tt.v, tt.res); got != tt.want {
+			t.Errorf("Published(%v, %v): got %v, want %v", tt.v, tt.res, got, tt.want)
+		}
+	}
+}
+
+// TestExportsPublishNoNoise: in the dashboards' formats no instance
+// figure is negative; a figure read to a resolution carries it (the
+// github-action-benchmark range, Bencher's bounds, never below 0) and is
+// not called exact; an exact one has no range.
+func TestExportsPublishNoNoise(t *testing.T) {
+	rs := timed(t, 1, false)
+	// read: the entry's figure is read to a resolution above 0 in its row.
+	read := map[string]bool{}
+	for _, r := range sortedInstances(rs) {
+		for _, f := range dashboardFigures(model.RowInstances, false, All) {
+			read[entryName(r.Key, f.Dashboard)] = f.ResolutionOf(&r) > 0
+		}
+	}
+	sawRead := false
+	for _, e := range ActionBenchmarkEntries(rs) {
+		read, ok := read[e.Name]
+		if !ok {
+			continue // an operation's time
+		}
+		sawRead = sawRead || read
+		if e.Value < 0 {
+			t.Errorf("%s: value %v, want none below 0", e.Name, e.Value)
+		}
+		if read && (!strings.HasPrefix(e.Range, "± ") || strings.Contains(e.Extra, "exact") || !strings.Contains(e.Extra, "resolution")) {
+			t.Errorf("%s: range %q, extra %q: want the resolution, and not called exact", e.Name, e.Range, e.Extra)
+		}
+		if !read && (e.Range != "" || !strings.Contains(e.Extra, "exact")) {
+			t.Errorf("%s: range %q, extra %q: want an exact figure, without a range", e.Name, e.Range, e.Extra)
+		}
+	}
+	if !sawRead {
+		t.Error("no entry is read to a resolution above 0: the fixture no longer tests that rule")
+	}
+	metrics := BencherMetrics(rs)
+	for _, r := range sortedInstances(rs) {
+		bench, ms := r.Key.BenchName(), metrics[r.Key.BenchName()]
+		for _, f := range dashboardFigures(model.RowInstances, true, All) {
+			bm, ok := ms[f.Bencher]
+			if !ok {
+				continue
+			}
+			if bm.Value < 0 {
+				t.Errorf("%s %s: value %v, want none below 0", bench, f.Bencher, bm.Value)
+			}
+			hasBounds := bm.LowerValue != nil && bm.UpperValue != nil
+			if hasBounds != (f.ResolutionOf(&r) > 0) {
+				t.Errorf("%s %s: bounds %v, want them exactly for a figure read to a resolution", bench, f.Bencher, hasBounds)
+			}
+			if hasBounds && (*bm.LowerValue < 0 || *bm.LowerValue > bm.Value || *bm.UpperValue < bm.Value) {
+				t.Errorf("%s %s: bounds [%v, %v] around %v, want 0 <= lower <= value <= upper", bench, f.Bencher, *bm.LowerValue, *bm.UpperValue, bm.Value)
+			}
 		}
 	}
 }

@@ -40,9 +40,12 @@ var (
 	// setup). A case without a C-heap reading is an Error outcome.
 	CHeapBytesPerInstance = metricOf("c_heap_bytes_per_instance")
 	// The collector's share of an instance: the heap bytes it scans (an
-	// exact figure, to its resolution) and the time it marks, per cycle
-	// (a time, judged by the noise rule like ns/op).
+	// exact figure, to its resolution), the CPU time of its cycles (a
+	// time, judged by the noise rule like ns/op) and the runtime's
+	// estimate of its mark time, per cycle (judged alike, but a busy
+	// machine inflates it: it warns and never fails).
 	ScanBytesPerInstance = metricOf("scan_bytes_per_instance")
+	GCCPUNsPerInstance   = metricOf("gc_cpu_ns_per_instance")
 	GCMarkNsPerInstance  = metricOf("gc_mark_ns_per_instance")
 	NsPerOp              = metricOf("ns_per_op_median")
 	// What one call of an operation allocates: exact, like the bytes
@@ -100,7 +103,9 @@ func (m Metric) OnOps() bool { return m.f.Row == model.RowThroughput }
 // samples (an operation's, the GC mark time): written with a duration
 // unit, judged by the noise rule (median against the interquartile
 // range), given a min_delta noise floor, and updated with headroom.
-func (m Metric) IsTime() bool { return m.f.Judge == model.JudgeNoise }
+func (m Metric) IsTime() bool {
+	return m.f.Judge == model.JudgeNoise || m.f.Judge == model.JudgeEstimate
+}
 
 // Timed reports whether the metric is an operation's time (read from
 // throughput rows: none when timing was not available).

@@ -1,14 +1,16 @@
 package gate
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/model"
 )
 
 // gcRow is a PubkeyCache row of lib blst in form repr, with the
-// collector's figures scan (to resolution) and the mark samples.
-func gcRow(repr model.Repr, scan, resolution float64, marks []float64) model.Result {
+// collector's figures scan (to resolution) and the CPU and mark samples.
+func gcRow(repr model.Repr, scan, resolution float64, cpus, marks []float64) model.Result {
 	r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Blst, Repr: repr, Layout: model.Collection},
 		Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: 222, AllocsPerInstance: 2}}
 	if marks == nil {
@@ -22,6 +24,12 @@ func gcRow(repr model.Repr, scan, resolution float64, marks []float64) model.Res
 	m.ScanBytesPerInstance, m.ScanResolution = scan, resolution
 	m.GCMarkNsPerInstance, m.GCMarkNsPerInstanceQ1, m.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
 	m.GCMarkSamplesNs, m.GCMarkResolution = marks, 0.2
+	c, err := model.SummarizeSamples(cpus)
+	if err != nil {
+		panic(err)
+	}
+	m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3 = c.Median, c.Q1, c.Q3
+	m.GCCPUSamplesNs, m.GCCPUResolution = cpus, 0.2
 	return r
 }
 
@@ -29,15 +37,17 @@ func gcRow(repr model.Repr, scan, resolution float64, marks []float64) model.Res
 // comment).
 func gcResults() *model.Results {
 	return &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{
-		gcRow(model.InterfaceMap, 126, 0.008, seq(7, 12.6, 0.3)),
-		gcRow(model.IndexSlice, 0.0004, 0.008, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
-		gcRow(model.MapPointer, 0, 0, nil),
+		gcRow(model.InterfaceMap, 126, 0.008, seq(7, 10.6, 0.3), seq(7, 12.6, 0.3)),
+		gcRow(model.IndexSlice, 0.0004, 0.008, []float64{0.01, -0.02, 0.02, 0, 0.005, 0.04, -0.01}, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		gcRow(model.MapPointer, 0, 0, nil, nil),
 	}}
 }
 
 // TestCheckGCBudgets: the scan budget is exact to its resolution (an
-// excess within it warns), the mark budget follows the noise rule of
-// times, and a row without the figures is an error, never a pass.
+// excess within it warns), the CPU budget follows the noise rule of
+// times, the mark budget too but warns where it would fail (the
+// runtime's estimate), and a row without the figures is an error, never
+// a pass.
 func TestCheckGCBudgets(t *testing.T) {
 	rs := gcResults()
 	if err := rs.Validate(); err != nil {
@@ -46,15 +56,19 @@ func TestCheckGCBudgets(t *testing.T) {
 	if q, err := MarkFigure(&rs.Instances[0]); err != nil || q.Median != 13.5 || q.Q1 >= 13 || q.Q1 <= 12.5 {
 		t.Fatalf("fixture: interface-map mark figure %+v (%v): want median 13.5, q1 between 12.5 and 13", q, err)
 	}
+	if q, err := CPUFigure(&rs.Instances[0]); err != nil || math.Abs(q.Median-11.5) > 1e-9 || q.Q1 >= 11 || q.Q1 <= 10.5 {
+		t.Fatalf("fixture: interface-map CPU figure %+v (%v): want median 11.5, q1 between 10.5 and 11", q, err)
+	}
 	f := readBudgets(t, "../fixtures/budgets/gc.yaml")
 	rep := Check(f, rs, CheckOptions{FailOnTime: true})
 	im, is, mp := "PubkeyCache/blst/interface-map/collection", "PubkeyCache/blst/index-slice/collection", "PubkeyCache/blst/map-pointer/collection"
 	want := []wantOutcome{
-		{8, im, Pass}, {9, im, Pass},
-		{11, im, Fail}, {12, im, Warn},
-		{14, im, Fail},
-		{16, is, Warn}, {17, is, Pass},
-		{21, mp, Error},
+		{10, im, Pass}, {11, im, Pass},
+		{13, im, Fail}, {14, im, Warn},
+		{16, im, Fail},
+		{18, im, Warn},
+		{20, is, Warn}, {21, is, Pass},
+		{25, mp, Error}, {26, mp, Error},
 	}
 	if len(rep.Outcomes) != len(want) {
 		t.Fatalf("got %d outcomes, want %d: %+v", len(rep.Outcomes), len(want), rep.Outcomes)
@@ -68,6 +82,9 @@ func TestCheckGCBudgets(t *testing.T) {
 	if rep.OK() {
 		t.Errorf("OK: got true, want false (a failure and an error)")
 	}
+	if d := rep.Outcomes[5].Detail; !strings.Contains(d, "never fails") {
+		t.Errorf("mark budget above its IQR: detail %q, want it to say the estimate never fails", d)
+	}
 }
 
 // TestUpdateGCBudgets: --update writes the scan bytes exactly and the
@@ -75,7 +92,7 @@ func TestCheckGCBudgets(t *testing.T) {
 func TestUpdateGCBudgets(t *testing.T) {
 	rs := gcResults()
 	rs.Instances = rs.Instances[:2] // update refuses a limit without a measurement
-	src := []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, repr: interface-map}\n    max_scan_bytes_per_instance: 1B\n    max_gc_mark_ns_per_instance: 1ns # tight\n")
+	src := []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, repr: interface-map}\n    max_scan_bytes_per_instance: 1B\n    max_gc_cpu_ns_per_instance: 1ns\n    max_gc_mark_ns_per_instance: 1ns # tight\n")
 	f, err := Parse("gc.yaml", src)
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +102,7 @@ func TestUpdateGCBudgets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "version: 1\nbudgets:\n  - select: {type: PubkeyCache, repr: interface-map}\n    max_scan_bytes_per_instance: " + FormatSize(126) +
+		"\n    max_gc_cpu_ns_per_instance: " + FormatDuration(11.5*1.2) +
 		"\n    max_gc_mark_ns_per_instance: " + FormatDuration(13.5*1.2) + " # tight\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
@@ -96,17 +114,20 @@ func TestUpdateGCBudgets(t *testing.T) {
 	}
 }
 
-// TestParseGCBudgets: the mark budget takes durations, the scan budget
-// sizes; both bound instances, so an op selector is refused.
+// TestParseGCBudgets: the CPU and mark budgets take durations, the scan
+// budget sizes; all bound instances, so an op selector is refused; a
+// min_delta applies to the CPU budget.
 func TestParseGCBudgets(t *testing.T) {
-	f, err := Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache}\n    max_scan_bytes_per_instance: 1.5KiB\n    max_gc_mark_ns_per_instance: 1.5us\n"))
+	f, err := Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache}\n    max_scan_bytes_per_instance: 1.5KiB\n    max_gc_mark_ns_per_instance: 1.5us\n    max_gc_cpu_ns_per_instance: 2us\n    min_delta: 10%\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := f.Budgets[0].Limits; l[0].Metric != ScanBytesPerInstance || l[0].Value != 1536 || l[1].Metric != GCMarkNsPerInstance || l[1].Value != 1500 {
-		t.Errorf("got limits %+v, want 1536 B of scan and 1500 ns of mark", l)
+	if l := f.Budgets[0].Limits; len(l) != 3 || l[0].Metric != ScanBytesPerInstance || l[0].Value != 1536 || l[1].Metric != GCMarkNsPerInstance || l[1].Value != 1500 ||
+		l[2].Metric != GCCPUNsPerInstance || l[2].Value != 2000 {
+		t.Errorf("got limits %+v, want 1536 B of scan, 1500 ns of mark and 2000 ns of CPU", l)
 	}
 	for _, bad := range []string{
+		"    max_gc_cpu_ns_per_instance: 12B\n",
 		"    max_gc_mark_ns_per_instance: 12B\n",
 		"    max_scan_bytes_per_instance: 3ms\n",
 	} {
@@ -114,9 +135,40 @@ func TestParseGCBudgets(t *testing.T) {
 			t.Errorf("%q: got no error, want the unit refused", bad)
 		}
 	}
-	_, err = Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, op: verify}\n    max_gc_mark_ns_per_instance: 1ns\n"))
-	if err == nil {
-		t.Errorf("a mark budget selecting an op: got no error, want it refused")
+	for _, key := range []string{"max_gc_mark_ns_per_instance", "max_gc_cpu_ns_per_instance"} {
+		if _, err := Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, op: verify}\n    "+key+": 1ns\n")); err == nil {
+			t.Errorf("%s selecting an op: got no error, want it refused", key)
+		}
+	}
+}
+
+// TestGCCPUNoiseFloor: a CPU budget's min_delta turns a failure within it
+// into a warning, as an operation's does.
+func TestGCCPUNoiseFloor(t *testing.T) {
+	f, err := Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, repr: interface-map}\n    max_gc_cpu_ns_per_instance: 10.5ns\n    min_delta: 20%\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(f, gcResults(), CheckOptions{})
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Status != Warn || !strings.Contains(rep.Outcomes[0].Detail, "min_delta 20%") {
+		t.Errorf("got %+v, want one warning within the min_delta", rep.Outcomes)
+	}
+}
+
+// TestGCCPUUnavailable: a row whose CPU time could not be read is an
+// error of the CPU budget that says why.
+func TestGCCPUUnavailable(t *testing.T) {
+	rs := gcResults()
+	m := &rs.Instances[0].Measurement
+	m.GCCPUSamplesNs, m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3, m.GCCPUResolution = nil, 0, 0, 0, 0
+	m.GCCPUUnavailable = "this OS lacks getrusage"
+	f, err := Parse("gc.yaml", []byte("version: 1\nbudgets:\n  - select: {type: PubkeyCache, repr: interface-map}\n    max_gc_cpu_ns_per_instance: 20ns\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Check(f, rs, CheckOptions{})
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Status != Error || !strings.Contains(rep.Outcomes[0].Detail, "this OS lacks getrusage") {
+		t.Errorf("got %+v, want an error giving the reason", rep.Outcomes)
 	}
 }
 

@@ -140,9 +140,9 @@ func floor(c memprof.Case, n int) (floorResult, error) {
 }
 
 // benchChild is how the benchmarks start a child: this test binary, no
-// tests, and one Quiet for the children of a benchmark, as a run has.
+// tests, as a run starts its children.
 func benchChild() memprof.Child {
-	return memprof.Child{Args: []string{"-test.run=^$"}, Quiet: &memprof.Quiet{}}
+	return memprof.Child{Args: []string{"-test.run=^$"}}
 }
 
 // benchName names a sub-benchmark of a case: case=Signature:blst:affine:pointer/n=100000.

@@ -71,10 +71,6 @@ type Options struct {
 	// resolution, no samples: tables show n/a).
 	SkipGC bool
 
-	// quiet is the pipe to the parent's Quiet of a child that MeasureInChild
-	// started with Child.Quiet; nil otherwise.
-	quiet *quietPipe
-
 	// profileAll profiles all N instances, never fewer (see
 	// attributionPlan): for the tests that compare the two.
 	profileAll bool

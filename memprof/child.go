@@ -28,9 +28,6 @@ type childRequest struct {
 	// Task and Input ask for a Task instead of a case (see task.go).
 	Task  string          `json:"task,omitempty"`
 	Input json.RawMessage `json:"input,omitempty"`
-	// Quiet says that the parent serves a quiet pipe (Child.Quiet) on
-	// the child's descriptors 3 and 4.
-	Quiet bool `json:"quiet,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
@@ -69,10 +66,6 @@ func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 		return err
 	}
 	opts := []Option{N(req.N), func(o *Options) { o.wholeProcess = true }}
-	if req.Quiet {
-		q := childQuietPipe()
-		opts = append(opts, func(o *Options) { o.quiet = q })
-	}
 	if req.Warmup >= 0 {
 		opts = append(opts, Warmup(req.Warmup))
 	}
@@ -107,9 +100,9 @@ type Child struct {
 	Args []string
 	// Env is added to the current environment.
 	Env []string
-	// Quiet, if set, is shared by the children of one run: while one of
-	// them reads the collector's mark time, the others are stopped (see
-	// Quiet). Nil lets them read side by side.
+	// Quiet is ignored.
+	//
+	// Deprecated: children no longer stop each other (see Quiet).
 	Quiet *Quiet
 }
 
@@ -164,9 +157,6 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	}
 	defer os.RemoveAll(dir)
 	req.Out = filepath.Join(dir, "result.json")
-	// Every child of a run with a Quiet is one of its children: a task
-	// too is stopped while another child reads its mark time.
-	req.Quiet = child.Quiet != nil && quietSupported
 	rb, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -179,7 +169,7 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	// A killed child's descendants could hold its output open: do not
 	// wait for them long.
 	cmd.WaitDelay = childWaitDelay
-	runErr := runQuiet(cmd, child.Quiet, req.Quiet)
+	runErr := cmd.Run()
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with
 		// the deferred RemoveAll); say why, not "signal: killed".
@@ -200,51 +190,6 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 		return nil, err
 	}
 	return b, nil
-}
-
-// runQuiet runs cmd; with serve, it is one of q's children: it gets a
-// quiet pipe (descriptors 3 and 4), is registered with q while it runs,
-// and q answers its requests. When it returns the child's turn, if it
-// held one, is over.
-func runQuiet(cmd *exec.Cmd, q *Quiet, serve bool) error {
-	if !serve {
-		return cmd.Run()
-	}
-	answerR, answerW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	requestR, requestW, err := os.Pipe()
-	if err != nil {
-		answerR.Close()
-		answerW.Close()
-		return err
-	}
-	defer answerW.Close()
-	defer requestR.Close()
-	cmd.ExtraFiles = []*os.File{answerR, requestW}
-	err = cmd.Start()
-	// The child has its copies; closing ours lets its exit end serve.
-	answerR.Close()
-	requestW.Close()
-	if err != nil {
-		return err
-	}
-	if err := q.add(cmd.Process); err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		q.remove(cmd.Process)
-		return fmt.Errorf("stopping the child while another reads its mark time: %w", err)
-	}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		q.serve(cmd.Process, requestR, answerW)
-	}()
-	err = cmd.Wait()
-	q.remove(cmd.Process)
-	<-served
-	return err
 }
 
 // tailBuffer keeps the last MaxChildStderr bytes written to it.

@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestMeasureInChildCancelled: a cancelled context stops the child (or
@@ -85,5 +87,41 @@ func TestMeasureInChildCancelled(t *testing.T) {
 				t.Errorf("child %d: kill(0) got %v, want ESRCH (the child is gone)", p, err)
 			}
 		})
+	}
+}
+
+// TestMeasureInChildrenSideBySide: children measuring at once (nothing
+// stops them while one reads) each get every GC sample, the CPU time's
+// among them, and the exact bytes; a Child with the deprecated Quiet is
+// accepted and measures alike.
+func TestMeasureInChildrenSideBySide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-executes the test binary")
+	}
+	_, cpuErr := threadsCPUNs()
+	want := sizeClass(t, unsafe.Sizeof(forty{}))
+	results := make([]*Result, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range results {
+		child := Child{Args: []string{"-test.run=^$"}}
+		if i == 0 {
+			child.Quiet = &Quiet{}
+		}
+		wg.Go(func() {
+			results[i], errs[i] = MeasureInChild(context.Background(), child, "forty", "", N(100_000))
+		})
+	}
+	wg.Wait()
+	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatalf("child %d: %v", i, errs[i])
+		}
+		if r.BytesPerInstance != want {
+			t.Errorf("child %d: %v B per instance, want %v", i, r.BytesPerInstance, want)
+		}
+		if len(r.GCMarkSamplesNs) != MarkCycles || (cpuErr == nil && len(r.GCCPUSamplesNs) != MarkCycles) {
+			t.Errorf("child %d: %d mark and %d CPU samples, want %d each", i, len(r.GCMarkSamplesNs), len(r.GCCPUSamplesNs), MarkCycles)
+		}
 	}
 }

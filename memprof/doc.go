@@ -63,11 +63,13 @@
 // instances keep running (StackBytesPerInstance), the C heap (glibc's
 // mallinfo2, with cgo), the resident set, and what none of these
 // explains, each with its resolution where the reading is coarse. And the
-// collector's share, from
-// runtime/metrics: the heap bytes the collector scans per instance on
-// every cycle (ScanBytesPerInstance) and the time it spends marking them
-// (GCMarkNsPerInstance, with quartiles and one sample per cycle), both
-// holder excluded and with their resolutions.
+// collector's share: the heap bytes it scans per instance on every cycle
+// (ScanBytesPerInstance, from runtime/metrics), the CPU time the
+// process's threads spend in a collection per instance
+// (GCCPUNsPerInstance, from the operating system's accounting), and the
+// runtime's estimate of its mark workers' time (GCMarkNsPerInstance,
+// which a busy machine inflates), each with quartiles and one sample per
+// cycle, all holder excluded and with their resolutions.
 //
 // # Passes
 //
@@ -86,24 +88,28 @@
 //     their allocations: the memory readings before and after the N
 //     instances are built and the construction's garbage is collected,
 //     and the finalizers and cleanups queued when they are dropped; between
-//     them the engine allocates nothing of its own (the readings, the GC
-//     samples and the quiet requests use memory allocated beforehand, the
-//     resident set is read from /proc/self/statm kept open), so the live
+//     them the engine allocates nothing of its own (the readings and the
+//     GC samples use memory allocated beforehand, the resident set is
+//     read from /proc/self/statm kept open), so the live
 //     heap's growth from once the holder is allocated (HeapAlloc and
 //     HeapObjects) is what the N instances keep, to within the runtime's
 //     own records (one runtime page). Around them, the GC pass
 //     (gc.go): MarkCycles forced collections with the instances live, and
 //     as many with the holder alone (N nil entries for the pointer
 //     layout, nothing for the others), three before the instances are
-//     built and four once they are dropped and collected. Each is read
+//     built and four once they are dropped and collected; a map-backed
+//     collection is built CollectionBuilds times, each with fresh hash
+//     seeds, the live cycles shared among the builds. Each is read
 //     right after runtime.GC returns: /gc/scan/heap:bytes, the scan work
-//     of that cycle, and the cycle's share of
+//     of that cycle, the CPU time of all the process's threads across it
+//     (clock_gettime(CLOCK_PROCESS_CPUTIME_ID) on Linux, getrusage on
+//     other Unix systems: mark, sweep and the stop-the-world phases), and
+//     the cycle's share of
 //     /cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds. The scan
-//     bytes are the live median minus the holder's over N; each mark
-//     sample is a live cycle minus the holder's median, over N. The mark
-//     workers use whatever CPU is free, so a child of MeasureInChild with
-//     a Child.Quiet asks its parent to stop the other children while it
-//     reads (SIGSTOP, then SIGCONT).
+//     bytes are the live median minus the holder's over N; each CPU and
+//     mark sample is a live cycle minus the holder's median, over N.
+//     Nothing else runs in a child of MeasureInChild meanwhile; in a
+//     test process other goroutines' CPU counts too.
 //  5. Profile pass, MemProfileRate 1, with the collector paused (so
 //     that the heap settles where the footprint pass's does) and on a
 //     goroutine of its own (the profiler walks every frame of every

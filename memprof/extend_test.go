@@ -322,8 +322,8 @@ func TestAttributedN(t *testing.T) {
 // TestReadingsAllocateNothing: what the footprint pass does between its
 // readings of the heap allocates nothing of its own, so that their
 // difference is the instances' alone: reading the footprint (the
-// resident set included) and the live heap, the collector's cycles, and
-// asking the parent for quiet.
+// resident set included) and the live heap, and the collector's cycles
+// (their readings of the process's CPU time among them).
 func TestReadingsAllocateNothing(t *testing.T) {
 	st := openStatm()
 	defer st.close()
@@ -331,8 +331,7 @@ func TestReadingsAllocateNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	scan, mark := make([]float64, 2), make([]float64, 2)
-	pipe := answeringPipe(t)
+	samples := make([]gcSample, 2)
 	tests := []struct {
 		name string
 		f    func()
@@ -340,15 +339,7 @@ func TestReadingsAllocateNothing(t *testing.T) {
 		{"readFootprint", func() { _ = readFootprint(st) }},
 		{"liveHeap", func() { _ = liveHeap() }},
 		{"threadsCreated", func() { _ = threadsCreated() }},
-		{"gc cycles", func() { gr.cycles(scan, mark) }},
-		{"quiet and resume", func() {
-			if err := pipe.quiet(); err != nil {
-				t.Error(err)
-			}
-			if err := pipe.resume(); err != nil {
-				t.Error(err)
-			}
-		}},
+		{"gc cycles", func() { gr.cycles(samples) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,38 +351,6 @@ func TestReadingsAllocateNothing(t *testing.T) {
 	if _, err := os.Stat("/proc/self/statm"); err == nil && st.resident() <= 0 {
 		t.Errorf("resident set: got %d, want it read from /proc/self/statm", st.resident())
 	}
-}
-
-// answeringPipe is a quiet pipe whose other end answers every request
-// with ok, as a parent's Quiet does.
-func answeringPipe(t *testing.T) *quietPipe {
-	t.Helper()
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ansR, ansW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		reqW.Close()
-		ansR.Close()
-	})
-	go func() {
-		defer ansW.Close()
-		defer reqR.Close()
-		buf := make([]byte, 1)
-		for {
-			if _, err := reqR.Read(buf); err != nil {
-				return
-			}
-			if _, err := ansW.Write([]byte{answerOK}); err != nil {
-				return
-			}
-		}
-	}()
-	return &quietPipe{r: ansR, w: reqW}
 }
 
 // TestParseStatm reads the resident set, the second field, of

@@ -1,8 +1,10 @@
 package memprof
 
 import (
+	"errors"
 	"flag"
 	"math"
+	"reflect"
 	"runtime"
 	"runtime/metrics"
 	"testing"
@@ -11,9 +13,11 @@ import (
 	"github.com/memprof/memprof/model"
 )
 
-// markN is the N of TestGCMarkFigures; .ci/run runs it at the scenarios'
-// scale, 1,000,000.
-var markN = flag.Int("memprof.mark-n", 300_000, "`N` of the mark-time test (TestGCMarkFigures)")
+// markN is the N of TestGCMarkFigures: at a million objects their
+// marking costs the collector's threads several times what a cycle's
+// fixed work (roots, the holder, the test binary's own heap) moves by on
+// a loaded machine.
+var markN = flag.Int("memprof.mark-n", 1_000_000, "`N` of the GC time test (TestGCMarkFigures)")
 
 // onePointer96 is a 96-byte object holding one pointer, at its start.
 type onePointer96 struct {
@@ -93,15 +97,20 @@ func TestScanBytesGroundTruth(t *testing.T) {
 	}
 }
 
-// TestGCMarkFigures: the mark figures are a summary of MarkCycles
-// samples (median and quartiles as model.SummarizeSamples gives them),
-// with a resolution; marking N small objects takes measurably longer
-// than one pointer-free array of the same bytes, whose figure is within
-// its resolution of zero (~0). It runs at N = 300,000 (-memprof.mark-n;
-// .ci/run uses 1,000,000, the probe's scale); with -short at 100,000 and
-// it checks the summary only: at that N a loaded machine's cycles vary by
-// more than one array costs, but not always within the resolution.
+// TestGCMarkFigures: the CPU and mark figures are summaries of
+// MarkCycles samples (median and quartiles as model.SummarizeSamples gives
+// them), with resolutions. Marking N small objects costs the threads
+// more CPU than one pointer-free array of the same bytes, whose CPU
+// figure is within its resolution of zero (~0): an ordering a busy
+// machine cannot invert, as it delays the collector's threads without
+// adding to their CPU time. The runtime's mark estimate, which a busy
+// machine inflates, is checked for its summary only. It runs at N =
+// 1,000,000 (-memprof.mark-n); with -short at 100,000, where it checks
+// the summaries only.
 func TestGCMarkFigures(t *testing.T) {
+	if _, err := threadsCPUNs(); err != nil {
+		t.Skipf("no CPU time here: %v", err)
+	}
 	n := *markN
 	if testing.Short() {
 		n = 100_000
@@ -112,20 +121,33 @@ func TestGCMarkFigures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.GCMarkSamplesNs) != MarkCycles {
-			t.Fatalf("%s: got %d mark samples, want %d", c.Name, len(r.GCMarkSamplesNs), MarkCycles)
+		for _, f := range []struct {
+			name           string
+			samples        []float64
+			median, q1, q3 float64
+			resolution     float64
+		}{
+			{"cpu", r.GCCPUSamplesNs, r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3, r.GCCPUResolution},
+			{"mark", r.GCMarkSamplesNs, r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3, r.GCMarkResolution},
+		} {
+			if len(f.samples) != MarkCycles {
+				t.Fatalf("%s: got %d %s samples, want %d", c.Name, len(f.samples), f.name, MarkCycles)
+			}
+			q, err := model.SummarizeSamples(f.samples)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.median != q.Median || f.q1 != q.Q1 || f.q3 != q.Q3 {
+				t.Errorf("%s: %s summary %v %v %v, want that of its samples %+v", c.Name, f.name, f.q1, f.median, f.q3, q)
+			}
+			if !(f.resolution > 0) {
+				t.Errorf("%s: %s resolution %v, want positive", c.Name, f.name, f.resolution)
+			}
+			t.Logf("%s: %s %v ns per instance per cycle [%v, %v], resolution %v", c.Name, f.name, f.median, f.q1, f.q3, f.resolution)
 		}
-		q, err := model.SummarizeSamples(r.GCMarkSamplesNs)
-		if err != nil {
-			t.Fatal(err)
+		if r.GCCPUUnavailable != "" {
+			t.Errorf("%s: CPU figures unavailable (%s), but this system's CPU time reads", c.Name, r.GCCPUUnavailable)
 		}
-		if r.GCMarkNsPerInstance != q.Median || r.GCMarkNsPerInstanceQ1 != q.Q1 || r.GCMarkNsPerInstanceQ3 != q.Q3 {
-			t.Errorf("%s: mark summary %v %v %v, want that of its samples %+v", c.Name, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ3, q)
-		}
-		if !(r.GCMarkResolution > 0) {
-			t.Errorf("%s: mark resolution %v, want positive", c.Name, r.GCMarkResolution)
-		}
-		t.Logf("%s: mark %v ns per instance per cycle [%v, %v], resolution %v", c.Name, r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3, r.GCMarkResolution)
 		return r
 	}
 	objects := measure(Case{Name: "objects", New: func(int) any { return new([96]byte) }})
@@ -133,19 +155,206 @@ func TestGCMarkFigures(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	// A busy machine (go test runs packages side by side) widens both
-	// resolutions, by more than one array costs: the objects' cycles must
-	// stand apart from the array's, their first quartile above its third.
-	if objects.GCMarkNsPerInstanceQ1 <= array.GCMarkNsPerInstanceQ3 {
-		t.Errorf("marking %d objects: %v ns per instance [Q1 %v], want it above one array's %v [Q3 %v]",
-			n, objects.GCMarkNsPerInstance, objects.GCMarkNsPerInstanceQ1, array.GCMarkNsPerInstance, array.GCMarkNsPerInstanceQ3)
+	if objects.GCCPUNsPerInstanceQ1 <= array.GCCPUNsPerInstanceQ3 {
+		t.Errorf("marking %d objects: %v ns of CPU per instance [Q1 %v], want it above one array's %v [Q3 %v]",
+			n, objects.GCCPUNsPerInstance, objects.GCCPUNsPerInstanceQ1, array.GCCPUNsPerInstance, array.GCCPUNsPerInstanceQ3)
 	}
-	col, err := model.LookupColumn("gc_mark_ns_per_instance")
+	if math.Abs(array.GCCPUNsPerInstance) > array.GCCPUResolution {
+		t.Errorf("one array: %v ns of CPU per instance, want ~0 within its resolution %v", array.GCCPUNsPerInstance, array.GCCPUResolution)
+	}
+}
+
+// TestThreadsCPU: the GC pass's CPU clock is the operating system's
+// accounting of the process's threads, as getrusage reads it (to its
+// microsecond), it only goes forward, and a collection adds to it.
+func TestThreadsCPU(t *testing.T) {
+	before, err := threadsCPUNs()
+	if err != nil {
+		t.Skipf("no CPU time here: %v", err)
+	}
+	ru1, err := processCPUTime()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cell := col.ReadInstance(&model.Result{Measurement: *array}); cell.State != model.NearZero {
-		t.Errorf("one array: mark %v ns per instance, resolution %v: got %q, want ~0", array.GCMarkNsPerInstance, array.GCMarkResolution, col.Format(cell))
+	// Work enough for the CPU clocks to move, a few milliseconds.
+	keep := make([]*[64]byte, 50_000)
+	for i := range keep {
+		keep[i] = new([64]byte)
+	}
+	runtime.GC()
+	runtime.KeepAlive(keep)
+	clock, err := threadsCPUNs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ru2, err := processCPUTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clock <= before {
+		t.Errorf("CPU clock: %d ns after a collection, want more than the %d before", clock, before)
+	}
+	// getrusage rounds down to the microsecond; both read the same
+	// accounting, each at its own moment.
+	if lo, hi := ru1.Nanoseconds()-1000, ru2.Nanoseconds()+1000; clock < lo || clock > hi {
+		t.Errorf("CPU clock %d ns, want it between getrusage's %d and %d read around it", clock, ru1.Nanoseconds(), ru2.Nanoseconds())
+	}
+}
+
+// TestGCFiguresArithmetic: setFigures over readings whose figures are
+// known by construction: every live cycle costs the baseline plus k per
+// instance, so the samples are k; the resolution is the interquartile
+// ranges of the live and baseline cycles plus the baseline's drift, over
+// N; and the scan resolution one runtime page plus the spreads of the
+// live readings (of every build) and of the baseline's.
+func TestGCFiguresArithmetic(t *testing.T) {
+	const n = 1000
+	r := newGCReadings()
+	base := []float64{100, 104, 102, 110, 112, 108, 106} // before: 100, 104, 102; after: 110, 112, 108, 106
+	for i := range r.before {
+		r.before[i] = gcSample{scan: 5000 + float64(i), markNs: 3 * base[i], cpuNs: base[i]}
+	}
+	for i := range r.after {
+		r.after[i] = gcSample{scan: 5000, markNs: 3 * base[holderCyclesBefore+i], cpuNs: base[holderCyclesBefore+i]}
+	}
+	r.builds = CollectionBuilds
+	const k = 7
+	scans := []float64{9000, 9010, 9020, 9400, 9410, 9000, 8990} // three builds: 3, 2 and 2 cycles
+	for i := range r.live {
+		r.live[i] = gcSample{scan: scans[i], markNs: 3 * (106 + k*n), cpuNs: 106 + k*n + float64(i%2)}
+	}
+	var m Result
+	if err := r.setFigures(&m, n); err != nil {
+		t.Fatal(err)
+	}
+	baseQ, _ := model.SummarizeSamples(base)
+	before, _ := model.SummarizeSamples(base[:holderCyclesBefore])
+	after, _ := model.SummarizeSamples(base[holderCyclesBefore:])
+	liveCPU, _ := model.SummarizeSamples(field(r.live, func(s gcSample) float64 { return s.cpuNs }))
+	wantRes := (liveCPU.Q3 - liveCPU.Q1 + baseQ.Q3 - baseQ.Q1 + math.Abs(before.Median-after.Median)) / n
+	if math.Abs(m.GCCPUNsPerInstance-(liveCPU.Median-baseQ.Median)/n) > 1e-12 || math.Abs(m.GCCPUNsPerInstance-k) > 0.01 {
+		t.Errorf("cpu figure: got %v, want %v (k)", m.GCCPUNsPerInstance, float64(k))
+	}
+	if math.Abs(m.GCCPUResolution-wantRes) > 1e-12 {
+		t.Errorf("cpu resolution: got %v, want %v", m.GCCPUResolution, wantRes)
+	}
+	if len(m.GCCPUSamplesNs) != MarkCycles || len(m.GCMarkSamplesNs) != MarkCycles {
+		t.Errorf("samples: got %d cpu and %d mark, want %d each", len(m.GCCPUSamplesNs), len(m.GCMarkSamplesNs), MarkCycles)
+	}
+	if math.Abs(m.GCMarkNsPerInstance-3*k) > 1e-9 {
+		t.Errorf("mark figure: got %v, want %v", m.GCMarkNsPerInstance, 3.0*k)
+	}
+	// Live scans' median 9010, the baseline's 5000; spreads 420 and 2.
+	if want := (9010.0 - 5000) / n; math.Abs(m.ScanBytesPerInstance-want) > 1e-12 {
+		t.Errorf("scan figure: got %v, want %v", m.ScanBytesPerInstance, want)
+	}
+	if want := (runtimePage + 420.0 + 2) / n; math.Abs(m.ScanResolution-want) > 1e-12 {
+		t.Errorf("scan resolution: got %v, want %v", m.ScanResolution, want)
+	}
+	if m.ScanBuilds != CollectionBuilds {
+		t.Errorf("scan builds: got %d, want %d", m.ScanBuilds, CollectionBuilds)
+	}
+	r.cpuErr = errors.New("no clock")
+	m = Result{}
+	if err := r.setFigures(&m, n); err != nil {
+		t.Fatal(err)
+	}
+	if m.GCCPUUnavailable != "no clock" || len(m.GCCPUSamplesNs) != 0 || m.GCCPUNsPerInstance != 0 || len(m.GCMarkSamplesNs) != MarkCycles {
+		t.Errorf("without a CPU clock: got unavailable %q, %d cpu samples (figure %v), %d mark samples; want the reason, none, and the mark samples",
+			m.GCCPUUnavailable, len(m.GCCPUSamplesNs), m.GCCPUNsPerInstance, len(m.GCMarkSamplesNs))
+	}
+}
+
+// TestHashSeeded: the structures whose scan figure follows their maps'
+// hash seeds are those that reach a map holding pointers.
+func TestHashSeeded(t *testing.T) {
+	type node struct {
+		next *node
+		m    map[int]*int
+	}
+	type index struct {
+		index map[[48]byte]int
+		keys  []*[96]byte
+	}
+	type list struct {
+		next *list
+		v    [8]byte
+	}
+	tests := []struct {
+		v    any
+		want bool
+	}{
+		{map[[48]byte]*[96]byte{}, true},
+		{map[[48]byte]any{}, true},
+		{map[string]int{}, true},
+		{map[[48]byte]int32{}, false},
+		{&index{}, false},
+		{[]map[int]*int{}, true},
+		{&node{}, true},
+		{&list{}, false},
+		{[][96]byte{}, false},
+		{&struct{ v any }{}, true},
+	}
+	for _, tt := range tests {
+		if got := hashSeeded(reflect.TypeOf(tt.v)); got != tt.want {
+			t.Errorf("%T: got %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestCollectionBuilds: a map-backed collection is built CollectionBuilds
+// times for the GC pass, its scan resolution taking in the spread of the
+// builds' readings; a collection without such a map, and the other
+// layouts, once.
+func TestCollectionBuilds(t *testing.T) {
+	const n = 20_000
+	var calls int
+	tests := []struct {
+		name string
+		c    Case
+		want int
+	}{
+		{"map of pointers", Case{NewAll: func(n int) any {
+			calls++
+			m := map[int]*forty{}
+			for i := range n {
+				m[i] = &forty{a: uint64(i)}
+			}
+			return m
+		}}, CollectionBuilds},
+		{"pointer-free map", Case{NewAll: func(n int) any {
+			calls++
+			m := map[int]forty{}
+			for i := range n {
+				m[i] = forty{a: uint64(i)}
+			}
+			return m
+		}}, 1},
+		{"pointers", Case{New: func(i int) any { return &forty{a: uint64(i)} }}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.c.Name = tt.name
+			calls = 0
+			r, err := Measure(tt.c, N(n), Warmup(2), func(o *Options) { o.profileAll = true })
+			if err != nil {
+				t.Fatal(err)
+			}
+			builds := max(r.ScanBuilds, 1)
+			if builds != tt.want {
+				t.Errorf("scan builds: got %d, want %d", builds, tt.want)
+			}
+			if tt.c.NewAll != nil {
+				// The warm-up, the footprint pass's builds and the
+				// profiled pass's.
+				if want := 1 + tt.want + 1; calls != want {
+					t.Errorf("NewAll called %d times, want %d", calls, want)
+				}
+			}
+			if len(r.GCCPUSamplesNs) != MarkCycles {
+				t.Errorf("got %d cpu samples, want %d", len(r.GCCPUSamplesNs), MarkCycles)
+			}
+		})
 	}
 }
 
@@ -164,11 +373,14 @@ func TestSkipGC(t *testing.T) {
 	if r.BytesPerInstance != with.BytesPerInstance || r.AllocsPerInstance != with.AllocsPerInstance {
 		t.Errorf("bytes and allocs: got %v %v, want %v %v as with the GC pass", r.BytesPerInstance, r.AllocsPerInstance, with.BytesPerInstance, with.AllocsPerInstance)
 	}
-	if r.ScanResolution != 0 || r.ScanBytesPerInstance != 0 || len(r.GCMarkSamplesNs) != 0 || r.GCMarkNsPerInstance != 0 {
-		t.Errorf("GC figures: got scan %v (resolution %v), mark %v with %d samples; want none", r.ScanBytesPerInstance, r.ScanResolution, r.GCMarkNsPerInstance, len(r.GCMarkSamplesNs))
+	if r.ScanResolution != 0 || r.ScanBytesPerInstance != 0 || len(r.GCMarkSamplesNs) != 0 || r.GCMarkNsPerInstance != 0 ||
+		len(r.GCCPUSamplesNs) != 0 || r.GCCPUNsPerInstance != 0 || r.GCCPUResolution != 0 {
+		t.Errorf("GC figures: got scan %v (resolution %v), mark %v with %d samples, cpu %v with %d samples; want none",
+			r.ScanBytesPerInstance, r.ScanResolution, r.GCMarkNsPerInstance, len(r.GCMarkSamplesNs), r.GCCPUNsPerInstance, len(r.GCCPUSamplesNs))
 	}
-	if with.ScanResolution == 0 || len(with.GCMarkSamplesNs) != MarkCycles {
-		t.Errorf("with the GC pass: got resolution %v and %d samples, want them measured", with.ScanResolution, len(with.GCMarkSamplesNs))
+	_, cpuErr := threadsCPUNs()
+	if with.ScanResolution == 0 || len(with.GCMarkSamplesNs) != MarkCycles || (cpuErr == nil && len(with.GCCPUSamplesNs) != MarkCycles) {
+		t.Errorf("with the GC pass: got resolution %v, %d mark and %d cpu samples, want them measured", with.ScanResolution, len(with.GCMarkSamplesNs), len(with.GCCPUSamplesNs))
 	}
 	for _, name := range []string{"scan_bytes_per_instance", "gc_mark_ns_per_instance"} {
 		col, err := model.LookupColumn(name)

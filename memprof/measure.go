@@ -330,7 +330,9 @@ type footprintReadings struct {
 	live    heapCount
 	threads int
 	built   builtInstances
-	gc      gcReadings
+	// builtCPU is the CPU time building the instances took (buildClock).
+	builtCPU time.Duration
+	gc       gcReadings
 	// finalizers and cleanups are how many the instances had: the
 	// runtime's counts of queued finalizers and cleanups moved by them
 	// when the instances were dropped and collected.
@@ -352,7 +354,7 @@ type footprintReadings struct {
 // live and then dropped after. It also returns what c.recordOne reads of
 // the instances and how long building them took, and how many finalizers
 // and cleanups they had. Between its readings of the heap the engine
-// allocates nothing (readFootprint, the record buffers, the GC and quiet
+// allocates nothing (readFootprint, the record buffers, the GC
 // readings), so that their difference is the instances'.
 //
 // With sampleRate above 0 the pass samples allocations at that
@@ -361,7 +363,7 @@ type footprintReadings struct {
 // estimated from a few thousand samples, and exactly those of large
 // objects.
 func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintReadings, err error) {
-	n, quiet := o.N, o.quiet
+	n := o.N
 	gr, err := newGCReader()
 	if err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
@@ -397,13 +399,12 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	h := c.hold(n)
 	held, threads := liveHeap(), threadsCreated()
 	if !o.SkipGC {
-		if err := quietly(quiet, func() { gr.cycles(fp.gc.beforeScan, fp.gc.beforeMark) }); err != nil {
-			return fp, fmt.Errorf("case %s: %w", c.Name, err)
-		}
+		gr.cycles(fp.gc.before)
 	}
-	start := time.Now()
+	start, startCPU := time.Now(), buildClock()
 	err = c.fill(&h, n, mainFrames)
 	fp.built = c.built(&h, time.Since(start))
+	fp.builtCPU = buildClock() - startCPU
 	if err != nil {
 		return fp, err
 	}
@@ -430,16 +431,14 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	}
 	fp.startingStack = qr.startingStack()
 	q0 := qr.read()
+	var q1 queueCounts
 	if o.SkipGC {
-		runtime.KeepAlive(h.holder)
-		runtime.KeepAlive(h.many)
-		clear(h.holder)
-		h.many = nil
+		h.drop()
 		settle()
-	} else if err := gcPass(&h, gr, quiet, &fp.gc); err != nil {
+		q1 = qr.read()
+	} else if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc, func() { q1 = qr.read() }); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
-	q1 := qr.read()
 	fp.finalizers, fp.cleanups = int64(q1.finalizersQueued-q0.finalizersQueued), int64(q1.cleanupsQueued-q0.cleanupsQueued)
 	if sampleRate > 0 {
 		a := account(snapBefore, snapshotOf(afterRecs), sc, sampleRate)

@@ -34,7 +34,7 @@ const (
 		`Each operation gets the same number of samples (default 10). The operations compared with one another form a group, whose operations are sampled alternately, A B C A B C ..., so that drift of a shared, noisy machine hits all of them alike; groups are sampled one after another.`
 	methodSummary = `No sample is discarded (no outlier filtering). ns_per_op_median is the median of the per-sample ns/op (golang.org/x/perf/benchmath, the summary benchstat prints); ns_per_op_q1 and ns_per_op_q3 are the first and third quartiles of the same samples (go-moremath stats.Sample.Quantile, definition 8 of Hyndman and Fan); samples_ns keeps every sample.`
 	methodCPU     = `ops_per_s is 1e9 divided by the median. cpu_ns_per_op_median is the median per-sample process CPU time (getrusage RUSAGE_SELF, user plus system, all threads: it includes the goroutines and threads an operation starts and the garbage collector's work) divided by calls; above ns_per_op it shows cores used in parallel.`
-	methodAllocs  = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls. ` +
+	methodAllocs  = `bytes_per_op and allocs_per_op are the runtime.MemStats TotalAlloc and Mallocs deltas over all samples divided by all calls; samples_bytes_per_op and samples_allocs_per_op keep each sample's, the same in every sample for an operation that allocates the same on every call. ` +
 		`GOMAXPROCS is recorded in env; other processes on the machine are not controlled.`
 )
 
@@ -241,10 +241,14 @@ func (st *caseState) row() Timed {
 	wall := make([]float64, len(st.samples))
 	cpu := make([]float64, len(st.samples))
 	iters := make([]int64, len(st.samples))
+	sampleBytes := make([]float64, len(st.samples))
+	sampleAllocs := make([]float64, len(st.samples))
 	for i, s := range st.samples {
 		wall[i] = float64(s.wall.Nanoseconds()) / float64(s.calls)
 		cpu[i] = float64(s.cpu.Nanoseconds()) / float64(s.calls)
 		iters[i] = s.calls
+		sampleBytes[i] = float64(s.bytes) / float64(s.calls)
+		sampleAllocs[i] = float64(s.mallocs) / float64(s.calls)
 		calls += s.calls
 		mallocs += s.mallocs
 		bytes += s.bytes
@@ -256,6 +260,7 @@ func (st *caseState) row() Timed {
 	}
 	r.SamplesNs = wall
 	r.SamplesIters = iters
+	r.SamplesBytesPerOp, r.SamplesAllocsPerOp = sampleBytes, sampleAllocs
 	r.NsPerOpQ1, r.NsPerOpMedian, r.NsPerOpQ3 = q.Q1, q.Median, q.Q3
 	r.OpsPerSecond = 1e9 / q.Median
 	r.BytesPerOp = float64(bytes) / float64(calls)

@@ -3,6 +3,7 @@ package memprof
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -122,6 +123,14 @@ func TestMeasureThroughputFigures(t *testing.T) {
 			t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
 		}
 	}
+	if len(r.SamplesBytesPerOp) != 5 || len(r.SamplesAllocsPerOp) != 5 || r.AllocsVary() {
+		t.Errorf("per-sample allocations: got %v B and %v objects per call, want 96 and 2 in each of 5 samples", r.SamplesBytesPerOp, r.SamplesAllocsPerOp)
+	}
+	for i := range r.SamplesBytesPerOp {
+		if r.SamplesBytesPerOp[i] != 96 || r.SamplesAllocsPerOp[i] != 2 {
+			t.Errorf("sample %d: got %v B and %v objects per call, want 96 and 2", i, r.SamplesBytesPerOp[i], r.SamplesAllocsPerOp[i])
+		}
+	}
 	if r.Name != "T/l/r op=o" || r.Note != "" || r.Samples != 5 {
 		t.Errorf("got name %q note %q samples %d, want the case's name, no note, 5", r.Name, r.Note, r.Samples)
 	}
@@ -129,6 +138,39 @@ func TestMeasureThroughputFigures(t *testing.T) {
 	calls := len(clk.log) // all calls, warm-up included
 	if perSample := int(minSample / cost); calls < 5*perSample {
 		t.Errorf("got %d calls in all, want at least %d (5 samples of %d)", calls, 5*perSample, perSample)
+	}
+}
+
+// TestMeasureThroughputVaryingAllocs: an operation that allocates on
+// some calls only (every fifth) has per-sample figures that differ,
+// whose calls-weighted mean is the row's B/op.
+func TestMeasureThroughputVaryingAllocs(t *testing.T) {
+	clk := &fakeClock{}
+	var calls int
+	run := func() error {
+		calls++
+		clk.now += 3 * time.Microsecond
+		if calls%5 == 0 {
+			clk.mallocs++
+			clk.bytes += 1024
+		}
+		return nil
+	}
+	rows, err := MeasureThroughput(context.Background(), [][]ThroughputCase{{{Name: "varying", Run: run}}}, ThroughputOptions{Samples: 6, MinSample: time.Millisecond, clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rows[0]
+	if !r.AllocsVary() {
+		t.Fatalf("per-sample B/op %v: want them to vary", r.SamplesBytesPerOp)
+	}
+	var bytes, iters float64
+	for i, b := range r.SamplesBytesPerOp {
+		bytes += b * float64(r.SamplesIters[i])
+		iters += float64(r.SamplesIters[i])
+	}
+	if got := bytes / iters; math.Abs(got-r.BytesPerOp) > 1e-9*r.BytesPerOp {
+		t.Errorf("samples' calls-weighted B/op %v, want the row's %v", got, r.BytesPerOp)
 	}
 }
 

@@ -7,8 +7,9 @@ import (
 
 // TestDefaultTableColumns: the terminal table's default columns are the
 // few a reader needs, each also a column of the wide table (InTable):
-// for instances type, lib, repr, layout, B/instance, allocs/instance and
-// slot (the table adds its note); for operations their key, the median
+// for instances type, lib, repr, layout, B/instance, allocs/instance,
+// the collector's scan bytes and CPU time, and slot (the table adds its
+// note); for operations their key, the median
 // time and quartiles, and the allocations.
 func TestDefaultTableColumns(t *testing.T) {
 	for _, c := range Columns {
@@ -28,7 +29,7 @@ func TestDefaultTableColumns(t *testing.T) {
 		got  []Column
 		want []string
 	}{
-		{"instance", InstanceColumns(InDefaultTable), []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "slot"}},
+		{"instance", InstanceColumns(InDefaultTable), []string{"type", "lib", "repr", "layout", "B/instance", "allocs/instance", "GC scan B", "GC CPU/cycle", "slot"}},
 		{"throughput", ThroughputColumns(InDefaultTable), []string{"type", "lib", "repr", "op", "batch", "time/op", "Q1 – Q3", "B/op", "allocs/op"}},
 	}
 	for _, tt := range tests {

@@ -40,8 +40,8 @@ import (
 // becomes a limit of the gate (gate.Metrics; check's help lists it),
 // Compare makes compare judge it, the export names make the dashboards
 // chart it. TestEveryJSONFieldHasAColumn and TestFiguresWellFormed fail
-// until steps 1 and 2 agree. A GC CPU time per instance judged like the
-// mark time, for example, is
+// until steps 1 and 2 agree. The GC CPU time per instance, for example,
+// is
 //
 //	figureColumn("GC CPU/cycle", everywhere, &Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances,
 //		Title: "GC CPU time per instance per cycle", Unit: Nanoseconds, Signed: true,
@@ -108,6 +108,12 @@ type Figure struct {
 	Samples      string
 	Summary      Summary
 	NeedsSamples bool
+	// PerSample names the list of the figure's value in each sample of a
+	// timed row (samples_bytes_per_op for bytes_per_op), one per sample of
+	// samples_ns, of which the figure is the mean over all calls, not a
+	// summary: the reader checks its length and range, and the benchmark
+	// format writes it per sample where it varies (Timing.AllocsVary).
+	PerSample string
 
 	// Absent says why a row may lack the figure, for the gate's errors
 	// ("the results predate the GC figures"); Reason names a text field of
@@ -141,6 +147,7 @@ type Figure struct {
 	kind         reflect.Kind
 	omitEmpty    bool
 	samplesIndex []int // the Samples list's field
+	perSample    []int // the PerSample list's field
 	reasonIndex  []int // the Reason text's field
 	res          *Figure
 }
@@ -196,6 +203,10 @@ const (
 	// fails only when the median and the whole interquartile range exceed
 	// the limit, and a min_delta may turn a failure into a warning.
 	JudgeNoise
+	// JudgeEstimate: judged as JudgeNoise, but where that fails it warns:
+	// an estimate that a busy machine inflates (the runtime's mark time)
+	// never fails a check.
+	JudgeEstimate
 )
 
 // Figures is every figure, in the order of Columns. It is shared: read
@@ -342,7 +353,9 @@ func (f *Figure) Missing(row FigureRow) string {
 		if s := rv.FieldByIndex(f.reasonIndex).String(); s != "" {
 			return "no " + name + ": " + s
 		}
-		return "no " + name + ": not recorded"
+		if why == "" {
+			return "no " + name + ": not recorded"
+		}
 	}
 	if why == "" {
 		why = "the results do not record it"
@@ -483,6 +496,17 @@ func (f *Figure) samples(rv reflect.Value) []float64 {
 
 func (f *Figure) resolution() *Figure { return f.res }
 
+// PerSampleOf returns the figure's value in each sample of row (its
+// PerSample list; nil without one, or in a file that predates it). The
+// slice is row's.
+func (f *Figure) PerSampleOf(row FigureRow) []float64 {
+	if f.perSample == nil {
+		return nil
+	}
+	rv, _, _ := row.figureRow()
+	return rv.FieldByIndex(f.perSample).Interface().([]float64)
+}
+
 // rowTypes are the struct types of the kinds of rows that carry figures.
 var rowTypes = map[RowKind]reflect.Type{
 	RowInstances:  reflect.TypeFor[Result](),
@@ -529,6 +553,9 @@ func figuresOf(cols []Column) []*Figure {
 		}
 		if f.Reason != "" {
 			f.reasonIndex = field(t, f, f.Reason, reflect.String)
+		}
+		if f.PerSample != "" {
+			f.perSample = field(t, f, f.PerSample, reflect.Slice)
 		}
 		out = append(out, f)
 	}

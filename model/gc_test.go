@@ -11,6 +11,10 @@ import (
 // median), as a pointer-free case gives.
 var gcMarkSamples = []float64{0.12, -0.03, 0.08, 0.1, 0.05, 0.2, 0.09}
 
+// gcCPUSamples are its CPU samples: a little below the mark estimate's
+// and as noisy.
+var gcCPUSamples = []float64{0.07, -0.04, 0.03, 0.06, 0.01, 0.11, 0.02}
+
 // gcResults is validResults with the collector's figures in its first
 // instance row, its summary that of its samples.
 func gcResults(t *testing.T) *Results {
@@ -24,6 +28,12 @@ func gcResults(t *testing.T) *Results {
 	m.ScanBytesPerInstance, m.ScanResolution = 8.0004, 0.08
 	m.GCMarkNsPerInstance, m.GCMarkNsPerInstanceQ1, m.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
 	m.GCMarkSamplesNs, m.GCMarkResolution = gcMarkSamples, 0.06
+	c, err := SummarizeSamples(gcCPUSamples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3 = c.Median, c.Q1, c.Q3
+	m.GCCPUSamplesNs, m.GCCPUResolution = gcCPUSamples, 0.02
 	rs.Env.GC = GreenTeaGC
 	return rs
 }
@@ -34,6 +44,7 @@ func gcResults(t *testing.T) *Results {
 func TestReadResultsGCFigures(t *testing.T) {
 	sig := "instances[0] (Signature/blst/affine/pointer): "
 	q, _ := SummarizeSamples(gcMarkSamples)
+	cq, _ := SummarizeSamples(gcCPUSamples)
 	tests := []struct {
 		name string
 		edit func(d doc)
@@ -44,7 +55,8 @@ func TestReadResultsGCFigures(t *testing.T) {
 		{"a file written before the figures", func(d doc) {
 			r := d.row("instances", 0)
 			for _, k := range []string{"scan_bytes_per_instance", "scan_resolution_bytes_per_instance", "gc_mark_ns_per_instance",
-				"gc_mark_ns_per_instance_q1", "gc_mark_ns_per_instance_q3", "gc_mark_samples_ns", "gc_mark_resolution_ns_per_instance"} {
+				"gc_mark_ns_per_instance_q1", "gc_mark_ns_per_instance_q3", "gc_mark_samples_ns", "gc_mark_resolution_ns_per_instance",
+				"gc_cpu_ns_per_instance", "gc_cpu_ns_per_instance_q1", "gc_cpu_ns_per_instance_q3", "gc_cpu_samples_ns", "gc_cpu_resolution_ns_per_instance"} {
 				delete(r, k)
 			}
 			delete(d["env"].(map[string]any), "gc")
@@ -61,6 +73,20 @@ func TestReadResultsGCFigures(t *testing.T) {
 			[]string{sig + "gc_mark_ns_per_instance is " + fmtFloat(q.Median) + " without gc_mark_samples_ns: the summary must be that of its samples"}},
 		{"mark sample not a number", func(d doc) { d.row("instances", 0)["gc_mark_samples_ns"].([]any)[1] = "fast" },
 			[]string{`1:0: gc_mark_samples_ns is a string, want a number`}},
+		{"a file written before the CPU figures", func(d doc) {
+			r := d.row("instances", 0)
+			for _, k := range []string{"gc_cpu_ns_per_instance", "gc_cpu_ns_per_instance_q1", "gc_cpu_ns_per_instance_q3", "gc_cpu_samples_ns", "gc_cpu_resolution_ns_per_instance"} {
+				delete(r, k)
+			}
+		}, nil},
+		{"negative cpu resolution", func(d doc) { d.row("instances", 0)["gc_cpu_resolution_ns_per_instance"] = -0.5 },
+			[]string{sig + "gc_cpu_resolution_ns_per_instance is -0.5, want a non-negative number"}},
+		{"cpu median not that of the samples", func(d doc) { d.row("instances", 0)["gc_cpu_ns_per_instance"] = 13.6 },
+			[]string{sig + "gc_cpu_ns_per_instance is 13.6, but the gc_cpu_samples_ns give " + fmtFloat(cq.Median)}},
+		{"cpu summary without samples", func(d doc) { delete(d.row("instances", 0), "gc_cpu_samples_ns") },
+			[]string{sig + "gc_cpu_ns_per_instance is " + fmtFloat(cq.Median) + " without gc_cpu_samples_ns: the summary must be that of its samples"}},
+		{"negative scan builds", func(d doc) { d.row("instances", 0)["scan_builds"] = -3 },
+			[]string{sig + "scan_builds is -3, want a non-negative number"}},
 		{"unknown collector", func(d doc) { d["env"].(map[string]any)["gc"] = "boehm" },
 			[]string{"env: unknown gc \"boehm\": valid gcs are greenteagc, nogreenteagc"}},
 	}
@@ -115,10 +141,17 @@ func TestGCColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cpu, err := LookupColumn("gc_cpu_ns_per_instance")
+	if err != nil {
+		t.Fatal(err)
+	}
 	measured := gcResults(t).Instances[0]
 	pointerFree := measured
 	pointerFree.ScanBytesPerInstance = 0.00003
 	pointerFree.GCMarkNsPerInstance = 0.05 // within the 0.06 resolution
+	pointerFree.GCCPUNsPerInstance = -0.01 // within the 0.02 resolution
+	noClock := measured
+	noClock.GCCPUSamplesNs, noClock.GCCPUNsPerInstance, noClock.GCCPUUnavailable = nil, 0, "no clock"
 	old := measured
 	old.Measurement = Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}
 	failed := measured
@@ -140,6 +173,10 @@ func TestGCColumns(t *testing.T) {
 		{"mark within its resolution", mark, pointerFree, NearZero, "~0", "0.05", 0.05},
 		{"mark not recorded", mark, old, Unknown, "n/a", "", 0},
 		{"mark q1 not recorded", q1, old, Unknown, "n/a", "", 0},
+		{"cpu measured", cpu, measured, Exact, FormatNs(measured.GCCPUNsPerInstance), FormatExact(measured.GCCPUNsPerInstance), measured.GCCPUNsPerInstance},
+		{"cpu within its resolution", cpu, pointerFree, NearZero, "~0", "-0.01", -0.01},
+		{"cpu not recorded", cpu, old, Unknown, "n/a", "", 0},
+		{"cpu without a clock", cpu, noClock, Unknown, "n/a", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -488,6 +488,7 @@ func (rs *Results) problems() []Problem {
 				c.add("samples is %d but samples_ns holds %d", t.Samples, len(t.SamplesNs))
 			}
 			c.samplesIters(t)
+			c.samplesAllocs(t)
 		})
 	}
 
@@ -598,6 +599,30 @@ func (c *checker) samplesIters(t *ThroughputRow) {
 	for j, n := range t.SamplesIters {
 		if n < 1 {
 			c.add("samples_iters[%d] is %d, want a positive number of calls", j, n)
+		}
+	}
+}
+
+// samplesAllocs checks the per-sample lists of a timed row's figures
+// (Figure.PerSample: samples_bytes_per_op, samples_allocs_per_op; absent
+// in files written before them): one value per sample of samples_ns, in
+// the figure's range.
+func (c *checker) samplesAllocs(t *ThroughputRow) {
+	for _, f := range throughputFigures {
+		vs := f.PerSampleOf(t)
+		if f.PerSample == "" || vs == nil {
+			continue
+		}
+		if len(vs) != len(t.SamplesNs) {
+			c.add("%s holds %d figures but samples_ns %d samples: want one per sample", f.PerSample, len(vs), len(t.SamplesNs))
+		}
+		for j, v := range vs {
+			key := fmt.Sprintf("%s[%d]", f.PerSample, j)
+			if f.Signed {
+				c.finite(key, v)
+			} else {
+				c.nonNegative(key, v)
+			}
 		}
 	}
 }

@@ -160,9 +160,18 @@ type Measurement struct {
 	// It is 0 in files written before the figure; the scan figure is then
 	// unknown.
 	ScanResolution float64 `json:"scan_resolution_bytes_per_instance,omitempty"`
-	// GCMarkNsPerInstance is the CPU time the collector spends marking
-	// per instance per cycle: the median of GCMarkSamplesNs, with their
-	// first and third quartiles (SummarizeSamples, as a timing's).
+	// ScanBuilds is how many times a collection was built for the GC
+	// pass's readings, each with a fresh hash seed (the scan figure and
+	// its resolution come from all of them); 0 (absent) for one build: the
+	// other layouts, a collection whose build was too slow to repeat, and
+	// files written before it was recorded.
+	ScanBuilds int `json:"scan_builds,omitempty"`
+	// GCMarkNsPerInstance is the runtime's estimate of its mark workers'
+	// time per instance per cycle: the median of GCMarkSamplesNs, with
+	// their first and third quartiles (SummarizeSamples, as a timing's).
+	// The runtime times each worker by the wall clock while it holds a P,
+	// so time the OS has its thread descheduled counts: a busy machine
+	// inflates it. GCCPUNsPerInstance is the CPU the collection costs.
 	GCMarkNsPerInstance   float64 `json:"gc_mark_ns_per_instance"`
 	GCMarkNsPerInstanceQ1 float64 `json:"gc_mark_ns_per_instance_q1"`
 	GCMarkNsPerInstanceQ3 float64 `json:"gc_mark_ns_per_instance_q3"`
@@ -177,6 +186,30 @@ type Measurement struct {
 	// holder alone) plus the drift of the holder's median between its
 	// cycles before and after the live ones, over N.
 	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
+	// GCCPUNsPerInstance is the CPU time the process's threads spend in
+	// one forced collection per instance (mark, sweep and the
+	// stop-the-world phases), holder excluded: the median of
+	// GCCPUSamplesNs, with their first and third quartiles. It comes from
+	// the operating system's accounting of the threads' CPU, not from the
+	// runtime's estimate, so the time a thread waits for a CPU is not in
+	// it (a busy machine still slows the work itself: docs/gc.md). In a
+	// process where other goroutines run (Measure in a test), their CPU
+	// during the collections counts too.
+	GCCPUNsPerInstance   float64 `json:"gc_cpu_ns_per_instance,omitempty"`
+	GCCPUNsPerInstanceQ1 float64 `json:"gc_cpu_ns_per_instance_q1,omitempty"`
+	GCCPUNsPerInstanceQ3 float64 `json:"gc_cpu_ns_per_instance_q3,omitempty"`
+	// GCCPUSamplesNs holds one sample per forced collection with the
+	// instances live: the threads' CPU time across the cycle minus the
+	// median of the same with the holder alone, over N. Empty in files
+	// written before the figure, and where the CPU time cannot be read
+	// (GCCPUUnavailable says why).
+	GCCPUSamplesNs []float64 `json:"gc_cpu_samples_ns,omitempty"`
+	// GCCPUResolution is the resolution of the CPU figures, reckoned as
+	// GCMarkResolution is.
+	GCCPUResolution float64 `json:"gc_cpu_resolution_ns_per_instance,omitempty"`
+	// GCCPUUnavailable, when set, says why the GC pass has no CPU
+	// figures: this system's CPU time of the process cannot be read.
+	GCCPUUnavailable string `json:"gc_cpu_unavailable,omitempty"`
 
 	// Sites are the allocation sites inside the constructor, in the
 	// order the profile reader returns them.
@@ -337,6 +370,14 @@ type Timing struct {
 	// sample is a line of the benchmark format. Files written before it
 	// was recorded lack it.
 	SamplesIters []int64 `json:"samples_iters,omitempty"`
+	// SamplesBytesPerOp and SamplesAllocsPerOp hold, for each sample of
+	// SamplesNs, the bytes and objects allocated per call during it (the
+	// runtime.MemStats TotalAlloc and Mallocs deltas over its calls): the
+	// same in every sample for an operation that allocates the same on
+	// every call, varying for one whose allocation depends on scheduling
+	// (AllocsVary). Files written before they were recorded lack them.
+	SamplesBytesPerOp  []float64 `json:"samples_bytes_per_op,omitempty"`
+	SamplesAllocsPerOp []float64 `json:"samples_allocs_per_op,omitempty"`
 
 	// CHeapBytesPerOp is the growth of the C heap in use (glibc
 	// mallinfo2) across the calls, divided by the calls: what an
@@ -345,6 +386,17 @@ type Timing struct {
 	// nil for operations of pure-Go libraries and where the C heap cannot
 	// be read.
 	CHeapBytesPerOp *float64 `json:"c_heap_bytes_per_op,omitempty"`
+}
+
+// AllocsVary reports whether t's samples allocated different bytes or
+// objects per call (SamplesBytesPerOp, SamplesAllocsPerOp); false when
+// every sample allocated the same, and for a file without per-sample
+// figures.
+func (t *Timing) AllocsVary() bool {
+	vary := func(vs []float64) bool {
+		return slices.ContainsFunc(vs, func(v float64) bool { return v != vs[0] })
+	}
+	return vary(t.SamplesBytesPerOp) || vary(t.SamplesAllocsPerOp)
 }
 
 // Agreement records the cross-library agreement check run before timing.

@@ -37,9 +37,7 @@
 //     with Registry.LookupCase (see below). Options.ProfileDir keeps each
 //     raw heap profile; Options.Sweep measures again at each N and fits
 //     bytes = a + b*N. A child that fails or crashes is its row's Error,
-//     with the end of its stderr; the other cases still run. While a child
-//     reads the collector's mark time, the others are stopped (a
-//     memprof.Quiet shared by the run's children); an entry
+//     with the end of its stderr; the other cases still run. An entry
 //     with a FixedN (an LRU at a population its key names) is measured at
 //     that N whatever Options.N says.
 //

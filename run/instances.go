@@ -73,14 +73,8 @@ func checkMemory(entries []suites.Entry, opts Options) error {
 // measureEntries measures each entry in its own child process, opts.jobs()
 // at a time. A failed case becomes a Result carrying its error; the others
 // still run. The results are in the order of entries.
-//
-// The children share a memprof.Quiet (unless opts.Child has one): while
-// one reads the collector's mark time, the others are stopped.
 func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, ev *events) []model.Result {
 	results := make([]model.Result, len(entries))
-	if opts.Child.Quiet == nil {
-		opts.Child.Quiet = &memprof.Quiet{}
-	}
 	ev.send(Event{Kind: CasesStarting, Total: len(entries)})
 	sem := make(chan struct{}, opts.jobs())
 	var wg sync.WaitGroup

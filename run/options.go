@@ -35,8 +35,7 @@ type Options struct {
 	Sweep []int
 	// Child says how to start the measuring child process. The zero Child
 	// re-executes this program, which must serve memprof.ServeChild with
-	// the same registry's LookupCase when memprof.ChildRequested. Without
-	// a Quiet of its own, the children of one workflow get one.
+	// the same registry's LookupCase when memprof.ChildRequested.
 	Child memprof.Child
 
 	// Throughput says whether Instances also times the operations of the

@@ -29,10 +29,12 @@ Each budget selects cases by type, lib, repr, layout, scheme, op and param
 
 ` + limitsHelp() + `
 Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time
-budget (ns/op, GC mark) is exceeded only when the median exceeds it and so
+budget (ns/op, GC CPU) is exceeded only when the median exceeds it and so
 does the whole interquartile range; otherwise it warns. Even then it warns
 and does not fail unless --fail-on-time (for a pinned, quiet runner):
-times move with the machine. An off-heap or scan
+times move with the machine. The GC mark time is the runtime's estimate
+of its mark workers' time, which a busy machine inflates: its budget
+warns and never fails. An off-heap or scan
 figure above its budget by no more than its resolution warns. A time
 budget whose operation could not be timed (the libraries disagree, the
 operation failed, or the results file has no

@@ -11,6 +11,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
 )
@@ -34,10 +35,11 @@ finalizer and cleanup records, counted), goroutine stacks, the HeapAlloc
 cross-check, the harness's holder, the C heap, the RSS growth and the part of
 it nothing above explains (unaccounted), and the allocation sites. Beside
 the bytes and objects, the collector's share: the heap bytes it scans per
-instance on every cycle (GC scan B) and the time it spends marking them
-(GC mark/cycle: the median of 7 forced collections, quartiles and samples in
-JSON), both holder excluded; while a child takes these readings the other
-children are stopped (see docs/gc.md).
+instance on every cycle (GC scan B), the CPU time its cycles cost per
+instance (GC CPU/cycle), and, with --wide, the runtime's estimate of its
+mark workers' time (GC mark/cycle, which a busy machine inflates): each
+the median of forced collections, quartiles and samples in JSON, all
+holder excluded (see below and docs/gc.md).
 
 ` + helpParagraphs(model.BytesPerInstanceDefinition) + `
 
@@ -48,9 +50,10 @@ rss_resolution_bytes_per_instance, 2 x (256 KiB + one page) / N): tables
 print ~0 for a figure within it, and n/a (N too small; in the terminal
 n/a[k], footnote k saying so) for an RSS or unaccounted figure whose
 resolution is larger than the instance itself. So
-are the GC figures (scan_resolution_bytes_per_instance, one runtime page plus
-the readings' spread over N; gc_mark_resolution_ns_per_instance, the
-cycles' interquartile ranges and drift added, over N).
+are the GC figures (scan_resolution_bytes_per_instance,
+gc_cpu_resolution_ns_per_instance, gc_mark_resolution_ns_per_instance).
+
+` + helpParagraphs("The collector's share. "+memprof.GCMethod()) + `
 
 The terminal table has one token per cell (units in the header): one
 table per type, the values every row shares in its heading (the type,

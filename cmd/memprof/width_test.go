@@ -67,7 +67,7 @@ func TestTableFlags(t *testing.T) {
 		header []string
 	}{
 		// One row: every key is a column (none moves into the heading).
-		{"default", nil, []string{"type", "lib", "repr", "layout", "scheme", "B/instance", "allocs/instance", "GC scan B", "slot"}},
+		{"default", nil, []string{"type", "lib", "repr", "layout", "scheme", "B/instance", "allocs/instance", "GC scan B", "GC CPU/cycle", "slot"}},
 		{"columns", []string{"--columns", "lib,sizeof_bytes,B/instance"}, []string{"lib", "sizeof", "B/instance"}},
 		{"wide", []string{"--wide"}, append(wide[:4:4], append([]string{"scheme"}, wide[4:]...)...)},
 	} {

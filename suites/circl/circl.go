@@ -33,9 +33,9 @@ func Suite() suites.Suite {
 func circlLacks(k suitekit.Key) model.Why {
 	switch k.Repr {
 	case model.Affine:
-		return model.Because(model.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z); affine coordinates exist only inside its encoders")
+		return model.Because(model.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z), affine only inside its encoders")
 	case model.Jacobian:
-		return model.Because(model.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 use homogeneous projective coordinates (x = X/Z, y = Y/Z)")
+		return model.Because(model.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 are homogeneous projective (x = X/Z, y = Y/Z)")
 	}
 	return model.Why{}
 }

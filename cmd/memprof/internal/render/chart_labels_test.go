@@ -21,7 +21,8 @@ func withGC(rs *model.Results) *model.Results {
 	c.Instances = slices.Clone(rs.Instances)
 	for i := range c.Instances {
 		// A row built anew: every figure present (the fixture predates
-		// the GC figures, which its rows record as absent).
+		// the GC figures, which its rows record as absent): the mark estimate
+		// and the CPU time alike.
 		old := c.Instances[i]
 		c.Instances[i] = model.Result{Key: old.Key, Constructor: old.Constructor, Measurement: old.Measurement, Error: old.Error}
 		r := &c.Instances[i]
@@ -38,6 +39,9 @@ func withGC(rs *model.Results) *model.Results {
 		r.GCMarkSamplesNs = []float64{med - 0.05, med, med + 0.05}
 		r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3 = med, med-0.05, med+0.05
 		r.GCMarkResolution, r.ScanResolution = 0.1, 0.01
+		r.GCCPUSamplesNs = []float64{med - 0.05, med, med + 0.05}
+		r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3 = med, med-0.05, med+0.05
+		r.GCCPUResolution = 0.1
 	}
 	return &c
 }

@@ -134,20 +134,39 @@ func TestRSSResolution(t *testing.T) {
 
 // cellsByRepr splits the table text into rows of cells (sep separates
 // them) and indexes them by their third cell, the representation (the
-// header row by "repr").
+// header row by "repr", the lines of a wrapped header joined: "allocs/"
+// and "instance" as "allocs/instance", "GC scan" and "B" as "GC scan B").
 func cellsByRepr(text, sep string) map[string][]string {
 	out := map[string][]string{}
+	var header []string // the header being read, until its rule
 	for _, line := range strings.Split(text, "\n") {
 		parts := strings.Split(line, sep)
 		if len(parts) < 5 {
+			header = nil
 			continue
 		}
 		cells := make([]string, 0, len(parts)-2)
 		for _, p := range parts[1 : len(parts)-1] {
 			cells = append(cells, strings.TrimSpace(p))
 		}
+		if header != nil && cells[2] == "" {
+			for i, c := range cells {
+				switch {
+				case i >= len(header) || c == "":
+				case header[i] == "" || strings.HasSuffix(header[i], "/") || strings.HasSuffix(header[i], "-"):
+					header[i] += c
+				default:
+					header[i] += " " + c
+				}
+			}
+			continue
+		}
+		header = nil
 		if _, seen := out[cells[2]]; !seen && cells[2] != "" {
 			out[cells[2]] = cells
+			if cells[2] == "repr" {
+				header = cells
+			}
 		}
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 )
 
@@ -18,8 +19,10 @@ const methodInstances = `**Bytes per instance.** Each case (type × library × r
 
 **Memory at 1M instances** is bytes per instance × 10⁶, in MB of 10⁶ bytes: the Go heap the instances keep alive, without the slice or map that holds them (a pointer layout adds 8 B per instance there).`
 
-// methodGC says how the collector's share is measured (memprof/gc.go).
-const methodGC = `**The collector's share.** In the same child, with profiling off, the engine forces garbage collections and reads ` + "`runtime/metrics`" + ` right after each: ` + "`/gc/scan/heap:bytes`" + ` (the heap the cycle scanned) and the cycle's mark time (` + "`/cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds`" + `). Seven cycles run with the instances live and seven with the holder alone (three before the instances are built, four after they are dropped), so the holder cancels. **GC scan** is the live median minus the holder's, over N; **mark** is each live cycle minus the holder's median, over N (the median of the seven, per cycle). While a child reads, the other children are stopped, so the mark workers, which use whatever CPU is free, time this case alone. **GC scan MB at 1M instances** and **mark ms per cycle at 1M instances** are the per-instance figures × 10⁶; ~0 is a figure within its resolution (in results.json). Stacks, globals and other goroutines' garbage are not in them; see docs/gc.md.`
+// methodGC says how the collector's share is measured: the engine's own
+// account (memprof.GCMethod) and how the summary scales it.
+var methodGC = "**The collector's share.** " + memprof.GCMethod() +
+	" **GC scan MB at 1M instances** and **GC CPU ms per cycle at 1M instances** are the per-instance figures × 10⁶; ~0 is a figure within its resolution (in results.json). Stacks, globals and other goroutines' garbage are not in them; see docs/gc.md."
 
 // perMillion writes the figure of column col for r, per instance, times
 // 10⁶ with one decimal (bytes as MB, nanoseconds as ms), or what the
@@ -83,13 +86,13 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 
 		mw.Line("### Memory at 1M instances")
 		mw.Line("")
-		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "mark ms per cycle at 1M instances"},
+		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "GC CPU ms per cycle at 1M instances"},
 			Right: []bool{false, false, true, true, true, true, true}}
 		for _, typ := range types {
 			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
 			for _, r := range measured(rs, model.Type(string(typ))) {
 				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
-					perMillion("scan_bytes_per_instance", r), perMillion("gc_mark_ns_per_instance", r)})
+					perMillion("scan_bytes_per_instance", r), perMillion("gc_cpu_ns_per_instance", r)})
 			}
 		}
 		mw.Table(t)
@@ -106,7 +109,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Printf("![Bytes per instance by type, library and representation](%s)\n", ch.bytes)
 		mw.Line("")
 		if ch.gc != "" {
-			mw.Printf("![Bytes per instance against the GC's mark time per instance per cycle: the pointer-free forms sit near 0](%s)\n", ch.gc)
+			mw.Printf("![Bytes per instance against the GC's CPU time per instance per cycle: the pointer-free forms sit near 0](%s)\n", ch.gc)
 			mw.Line("")
 		}
 	}
@@ -816,7 +819,7 @@ func describeFile(name string) string {
 	case name == BytesChart:
 		return "bytes per instance, one group per type, one bar per library and representation"
 	case name == GCChart:
-		return "bytes per instance against the GC's mark time per instance per cycle, one point per case"
+		return "bytes per instance against the GC's CPU time per instance per cycle, one point per case"
 	case strings.HasPrefix(name, tradeoffStart):
 		return "bytes per instance against the time of each use, one panel per operation, the Pareto-optimal representations filled"
 	case name == ResultsJSON:

@@ -31,7 +31,7 @@ import (
 const (
 	ReadmeFile    = "README.md"
 	BytesChart    = "bytes_per_instance.svg"
-	GCChart       = "gc_mark_per_instance.svg"
+	GCChart       = "gc_cpu_per_instance.svg"
 	ResultsJSON   = "results.json"
 	ResultsCSV    = "results.csv"
 	ResultsBench  = "results.bench"
@@ -48,7 +48,7 @@ func Files() []FileDoc {
 	return []FileDoc{
 		{ReadmeFile, "the report: summary, one table per type, sites, environment, method, charts embedded"},
 		{BytesChart, "bytes per instance, grouped by type (log scale where they span more than a factor of 100)"},
-		{GCChart, "bytes per instance against the GC's mark time per instance per cycle (only with cases that have GC figures)"},
+		{GCChart, "bytes per instance against the CPU time the GC's cycles spend per instance (only with cases that have the GC CPU figure)"},
 		{tradeoffStart + "<type>.svg", "bytes per instance against the time of each use, one panel per operation (only for types with operations timed from two representations)"},
 		{ResultsJSON, "the memprof.results/v1 file"},
 		{ResultsCSV, "one row per measurement"},
