@@ -266,7 +266,9 @@ case "${1:-} ${2:-}" in
     esac
   done
   src="$CIFLOW_RUNS/$id/$name"
-  [ -n "$name" ] && [ -d "$src" ] || { echo "no artifact matches \"$name\" in run $id" >&2; exit 1; }
+  if [ -z "$name" ] || [ ! -d "$src" ]; then
+    echo "no artifact matches \"$name\" in run $id" >&2; exit 1
+  fi
   mkdir -p "$dir"; cp -R "$src/." "$dir/"
   ;;
 *) echo "gh stand-in: unsupported: gh $*" >&2; exit 1 ;;
