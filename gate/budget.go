@@ -671,3 +671,40 @@ func secondDocumentLine(src []byte) int {
 	}
 	return 0
 }
+
+// OfSchemes returns a copy of f that checks the cases of schemes only
+// (memprof check --scheme): a budget that names schemes keeps those of
+// schemes, and is left out (counted in dropped) when it names none of
+// them; a budget that names none selects schemes' cases. A type without
+// a scheme is selected as before. f is not modified; the copy shares its
+// budgets' other fields.
+func (f *File) OfSchemes(schemes []model.Scheme) (kept *File, dropped int) {
+	names := make([]string, len(schemes))
+	for i, s := range schemes {
+		names[i] = string(s)
+	}
+	out := *f
+	out.Budgets = nil
+	for _, b := range f.Budgets {
+		sel := b.Select
+		if len(sel.Scheme) == 0 {
+			sel.Scheme = names
+		} else {
+			var keep []string
+			for _, s := range sel.Scheme {
+				if slices.Contains(names, s) {
+					keep = append(keep, s)
+				}
+			}
+			if len(keep) == 0 {
+				dropped++
+				continue
+			}
+			sel.Scheme = keep
+		}
+		nb := *b
+		nb.Select = sel
+		out.Budgets = append(out.Budgets, &nb)
+	}
+	return &out, dropped
+}

@@ -107,6 +107,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
 	failOnTime := fs.Bool("fail-on-time", false, "fail on a time above its budget (for a pinned, quiet runner); without it such a time warns")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
+	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
 	var to timingFlags
@@ -139,6 +140,17 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	f, err := limits.readBudgets(*budgetsPath)
 	if err != nil {
 		return inv.badInput("", err)
+	}
+	if schemes, err := workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
+		return inv.usageError("--scheme: %v", suggest(err, *scheme, model.Strings(model.Schemes)))
+	} else if len(schemes) < len(model.Schemes) {
+		if *update {
+			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
+		}
+		var dropped int
+		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
+			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme)\n", dropped, model.Join(schemes))
+		}
 	}
 	if *update {
 		if err := checkWritable("budgets", f.Path); err != nil {
