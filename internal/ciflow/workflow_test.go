@@ -57,12 +57,16 @@ func TestWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"MEMPROF_BUDGETS": shrinkBudgets(t, filepath.Join(root, "budgets.yaml"))}
+	ghRoot := filepath.Join(root, "gh")
+	if err := os.MkdirAll(ghRoot, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MEMPROF_BUDGETS": shrinkBudgets(t, filepath.Join(ghRoot, "small.budgets.yaml"))}
 	for k, v := range shrunk {
 		env[k] = v
 	}
 	var log bytes.Buffer
-	r := &Runner{Workflow: w, Repo: repo, Repository: "memprof/memprof", Root: filepath.Join(root, "gh"), Env: env, Log: &log}
+	r := &Runner{Workflow: w, Repo: repo, Repository: "memprof/memprof", Root: ghRoot, Env: env, Log: &log}
 
 	// push runs main's job on each amd64 row, then the review.
 	push := func(rows func(map[string]any) bool) (*Run, []*JobResult) {
