@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -129,7 +130,7 @@ func TestWorkflowFile(t *testing.T) {
 						if !pinned.MatchString(s.Uses) {
 							t.Errorf("job %s: uses %s: not pinned", name, s.Uses)
 						}
-						if !contains(standIns, action) {
+						if !slices.Contains(standIns, action) {
 							t.Errorf("job %s: uses %s: no stand-in", name, s.Uses)
 						}
 					}
@@ -147,15 +148,6 @@ func TestWorkflowFile(t *testing.T) {
 			t.Errorf("TestWorkflow shrinks %s, which the workflow's env: lacks", k)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestGHStub: the gh stand-in lists the latest successful run on main,

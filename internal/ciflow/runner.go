@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,7 +198,7 @@ func (r *Runner) RunJob(ctx context.Context, run *Run, job string, row map[strin
 			res.Steps = append(res.Steps, sr)
 			continue
 		}
-		env := maps(base)
+		env := maps.Clone(base)
 		for k, v := range s.Env {
 			if v, err = c.Interpolate(v); err != nil {
 				return nil, fmt.Errorf("job %s, step %q: env %s: %w", job, sr.Title, k, err)
@@ -278,14 +279,6 @@ func (r *Runner) script(ctx context.Context, s *Step, env map[string]string, dir
 		return false, nil
 	}
 	return err == nil, err
-}
-
-func maps(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func environ(env map[string]string) []string {
