@@ -242,8 +242,9 @@ func (r *Runner) benchmark(with map[string]string, dir string, out io.Writer) (b
 }
 
 // ghStub is the gh command the steps find first on PATH: gh run list
-// answers with the latest successful run on main ($CIFLOW_RUNS/latest.json,
-// already the query's .[0]), gh run download copies a run's artifact.
+// answers the id or the address of the latest successful run on main
+// ($CIFLOW_RUNS/latest.id, latest.url), gh run download copies a run's
+// artifact.
 const ghStub = `#!/usr/bin/env bash
 # gh stand-in (internal/ciflow): the runs of $CIFLOW_RUNS.
 set -euo pipefail
@@ -253,7 +254,17 @@ case "${1:-} ${2:-}" in
   for want in "--branch main" "--status success" "--event push"; do
     [[ $args == *" $want "* ]] || { echo "gh stand-in: run list without $want" >&2; exit 1; }
   done
-  if [ -f "$CIFLOW_RUNS/latest.json" ]; then cat "$CIFLOW_RUNS/latest.json"; fi
+  jq=""
+  while [ $# -gt 0 ]; do
+    if [ "$1" = --jq ]; then jq=$2; fi
+    shift
+  done
+  case $jq in
+    '.[0].databaseId') field=id ;;
+    '.[0].url') field=url ;;
+    *) echo "gh stand-in: run list --jq '$jq': it answers .[0].databaseId and .[0].url" >&2; exit 1 ;;
+  esac
+  if [ -f "$CIFLOW_RUNS/latest.$field" ]; then cat "$CIFLOW_RUNS/latest.$field"; fi
   ;;
 "run download")
   id=${3:?run id}; shift 3; name=""; dir=.
@@ -294,9 +305,10 @@ func (r *Runner) stubDir() (string, error) {
 // Succeeded records run as the latest successful run on main, whose
 // artifacts gh run download serves.
 func (r *Runner) Succeeded(run *Run) error {
-	b, err := json.Marshal(map[string]any{"databaseId": run.ID, "url": fmt.Sprintf("https://github.com/%s/actions/runs/%d", r.Repository, run.ID)})
-	if err != nil {
+	dir := filepath.Join(r.Root, "runs")
+	if err := os.WriteFile(filepath.Join(dir, "latest.id"), []byte(strconv.Itoa(run.ID)+"\n"), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(r.Root, "runs", "latest.json"), append(b, '\n'), 0o644)
+	url := fmt.Sprintf("https://github.com/%s/actions/runs/%d\n", r.Repository, run.ID)
+	return os.WriteFile(filepath.Join(dir, "latest.url"), []byte(url), 0o644)
 }

@@ -179,15 +179,21 @@ func TestGHStub(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	list := []string{"run", "list", "--branch", "main", "--event", "push", "--status", "success", "--limit", "1"}
-	if out, err := gh(list...); err != nil || out != "" {
+	list := []string{"run", "list", "--branch", "main", "--event", "push", "--status", "success", "--limit", "1", "--json", "databaseId,url", "--jq"}
+	if out, err := gh(append(list, ".[0].databaseId")...); err != nil || out != "" {
 		t.Errorf("before a successful run: got %q, %v, want nothing", out, err)
 	}
 	if err := r.Succeeded(run); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := gh(list...); err != nil || !strings.Contains(out, `"databaseId":1`) {
-		t.Errorf("gh run list: got %q, %v", out, err)
+	if out, err := gh(append(list, ".[0].databaseId")...); err != nil || out != "1\n" {
+		t.Errorf("gh run list id: got %q, %v", out, err)
+	}
+	if out, err := gh(append(list, ".[0].url")...); err != nil || out != "https://github.com/o/r/actions/runs/1\n" {
+		t.Errorf("gh run list url: got %q, %v", out, err)
+	}
+	if _, err := gh(append(list, ".[0]")...); err == nil {
+		t.Errorf("gh run list --jq .[0]: got no error, want one (a query the stand-in does not answer)")
 	}
 	if out, err := gh("run", "download", "1", "--name", "memprof-amd64-cgo", "--dir", "base"); err != nil {
 		t.Errorf("gh run download: %v: %s", err, out)
