@@ -192,6 +192,25 @@ func TestAttributionLeavesOutRuntimeRecords(t *testing.T) {
 	}
 }
 
+// framesAssert and framesSwitch assert v to cacheProber, in a type
+// assertion and in a type switch of their own, for
+// TestRuntimeRecordFrames.
+//
+//go:noinline
+func framesAssert(v any) bool {
+	_, ok := v.(cacheProber)
+	return ok
+}
+
+//go:noinline
+func framesSwitch(v any) bool {
+	switch v.(type) {
+	case cacheProber:
+		return true
+	}
+	return false
+}
+
 // TestRuntimeRecordFrames: the runtime functions the engine takes for
 // those that allocate the runtime's own records exist in this runtime,
 // under these names (a renamed one would let its records count as the
@@ -219,6 +238,13 @@ func TestRuntimeRecordFrames(t *testing.T) {
 		ch <- 1
 	}
 	wg.Wait()
+	// A type assertion and a type switch at call sites of their own,
+	// missing their caches until the runtime builds them.
+	for range assertCacheMisses {
+		if !framesAssert(cacheProbe{}) || !framesSwitch(cacheProbe{}) {
+			t.Fatal("cacheProbe does not implement cacheProber")
+		}
+	}
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	n, _ := runtime.MemProfile(nil, true)
@@ -236,7 +262,7 @@ func TestRuntimeRecordFrames(t *testing.T) {
 			}
 		}
 	}
-	for _, fn := range []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg"} {
+	for _, fn := range []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg", "runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache"} {
 		if !seen[fn] {
 			t.Errorf("no heap-profile record below %s: has the runtime renamed it?", fn)
 		}
@@ -273,5 +299,100 @@ func BenchmarkAccount(b *testing.B) {
 		if len(a.sites) == 0 {
 			b.Fatal("no sites")
 		}
+	}
+}
+
+// cacheProbe is the concrete type typeAssertCacheCase asserts to
+// cacheProber; no other code asserts it, so its call site's cache is
+// built by that case alone.
+type cacheProbe struct{}
+
+func (cacheProbe) probe() {}
+
+type cacheProber interface{ probe() }
+
+// assertCacheProber asserts v to cacheProber at a call site of its own.
+//
+//go:noinline
+func assertCacheProber(v any) bool {
+	_, ok := v.(cacheProber)
+	return ok
+}
+
+// assertCacheMisses is how many times typeAssertCacheCase asserts: the
+// runtime builds a call site's cache on a random one in 1,024 misses
+// (runtime.typeAssert), so that none of them builds it has a chance
+// (1-1/1024)^50000, below 1e-21.
+const assertCacheMisses = 50_000
+
+// typeAssertCacheCase is a case of one [4]int per instance whose first
+// instance of the profiled pass (the one at MemProfileRate 1) also makes
+// the runtime build a type assertion's cache below the constructor's
+// frame, as a library's constructor does at random when its call site's
+// cache is not yet built (go-ethereum's crypto.UnmarshalPubkey converting
+// its curve to elliptic.Curve): the cache lives on for the process, the
+// runtime's and no instance's.
+func typeAssertCacheCase(t *testing.T) Case {
+	return Case{Name: "type-assert-cache", New: func(i int) any {
+		if i == 0 && runtime.MemProfileRate == 1 {
+			for range assertCacheMisses {
+				if !assertCacheProber(cacheProbe{}) {
+					t.Error("cacheProbe does not implement cacheProber")
+				}
+			}
+		}
+		return new([4]int)
+	}}
+}
+
+// typeAssertCacheRecords is how many objects the heap profile's records
+// hold live that runtime.buildTypeAssertCache allocated below the
+// engine's constructor frame.
+func typeAssertCacheRecords(t *testing.T) int64 {
+	t.Helper()
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, ok := runtime.MemProfile(recs, true)
+	if !ok {
+		t.Fatal("the heap profile's records do not fit")
+	}
+	var live int64
+	for _, r := range recs[:n] {
+		var cache, construct bool
+		frames := runtime.CallersFrames(r.Stack())
+		for {
+			f, more := frames.Next()
+			cache = cache || f.Function == "runtime.buildTypeAssertCache"
+			construct = construct || f.Function == constructFrame
+			if !more {
+				break
+			}
+		}
+		if cache && construct {
+			live += r.InUseObjects()
+		}
+	}
+	return live
+}
+
+// TestAttributionLeavesOutTypeAssertCaches: a type assertion's cache that
+// the runtime builds during the measured build, below the constructor's
+// frame, is the runtime's record, not the instances': the figure is the
+// [4]int alone, exactly.
+func TestAttributionLeavesOutTypeAssertCaches(t *testing.T) {
+	if typeAssertCacheRecords(t) > 0 {
+		t.Skip("the assertion's cache was built by an earlier run of this test in this process")
+	}
+	const n = 100
+	r, err := Measure(typeAssertCacheCase(t), N(n), SkipGC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := typeAssertCacheRecords(t); got != 1 {
+		t.Fatalf("the profiled build left %d live caches of the assertion below the constructor, want 1: the case no longer reproduces the mechanism", got)
+	}
+	want := sizeClass(t, unsafe.Sizeof([4]int{}))
+	if r.BytesPerInstance != want || r.AllocsPerInstance != 1 || len(r.Sites) != 1 {
+		t.Errorf("got %v B and %v objects per instance in sites %+v, want %v B and 1 object (the [4]int) in 1 site", r.BytesPerInstance, r.AllocsPerInstance, r.Sites, want)
 	}
 }

@@ -47,9 +47,10 @@ type Options struct {
 	// N is the number of instances; default DefaultN.
 	N int
 	// Warmup is how many instances are made and dropped before measuring,
-	// so that one-time lazy initialisation (a library's tables, the
-	// runtime's type-assertion caches, which it builds on a random one in
-	// 1,024 misses) is not charged to the instances. A negative value, the
+	// so that one-time lazy initialisation (a library's tables) is not
+	// charged to the instances. (The runtime's type-assertion caches,
+	// which it builds on a random miss, need none: the engine counts them
+	// as the runtime's records.) A negative value, the
 	// default, means automatic: up to min(N, 10,000) instances or 2 s,
 	// whichever comes first (at least 2).
 	Warmup int

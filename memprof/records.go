@@ -137,14 +137,20 @@ func (si stackInfo) engineOwn() bool {
 // blocked channel operation, select, semaphore or condition variable
 // (acquireSudog), a goroutine's descriptor and the list of them
 // (newproc1, malg, allgadd), a thread's (allocm, mcommoninit), a deferred
-// call's record (newdefer), and a goroutine's sleep timer (timeSleep, which
-// the symbol table names time.Sleep).
+// call's record (newdefer), a goroutine's sleep timer (timeSleep, which
+// the symbol table names time.Sleep), and the cache of a type assertion's
+// or type switch's call site (buildTypeAssertCache,
+// buildInterfaceSwitchCache): the runtime builds it on a random one in
+// about 1,024 misses, keeps it for the process, and it holds one entry
+// per concrete type, never one per instance, so however long the warm-up
+// one build may be the one that makes it.
 var runtimeRecordFrames = []string{
 	"runtime.acquireSudog",
 	"runtime.newproc1", "runtime.malg", "runtime.allgadd",
 	"runtime.allocm", "runtime.mcommoninit",
 	"runtime.newdefer",
 	"time.Sleep",
+	"runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache",
 }
 
 // stackInfos caches the stackInfo of each stack, for every measurement of
