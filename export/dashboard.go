@@ -42,9 +42,11 @@ func obtained(f *model.Figure, res float64) string {
 }
 
 // dashboardFigures are the figures of kind with a Dashboard unit, or
-// with a Bencher measure (bencher set).
-func dashboardFigures(kind model.RowKind, bencher bool) []*model.Figure {
-	return model.FiguresWhere(kind, func(f *model.Figure) bool { return !bencher && f.Dashboard != "" || bencher && f.Bencher != "" })
+// with a Bencher measure (bencher set), of part.
+func dashboardFigures(kind model.RowKind, bencher bool, part Part) []*model.Figure {
+	return model.FiguresWhere(kind, func(f *model.Figure) bool {
+		return part.Has(f) && (!bencher && f.Dashboard != "" || bencher && f.Bencher != "")
+	})
 }
 
 // quartilesOf returns the first and third quartiles of the samples f is
@@ -86,13 +88,19 @@ type ActionBenchmarkEntry struct {
 // resolution as range) and of each timed operation (its median ns/op), in
 // the one ordering of keys.
 func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
+	return ActionBenchmarkEntriesOf(rs, All)
+}
+
+// ActionBenchmarkEntriesOf is ActionBenchmarkEntries of the figures of
+// part only.
+func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
 	machine := ""
 	if rs.Env.Machine != "" {
 		machine = "; machine " + rs.Env.Machine
 	}
 	for _, r := range sortedInstances(rs) {
-		for _, f := range dashboardFigures(model.RowInstances, false) {
+		for _, f := range dashboardFigures(model.RowInstances, false, part) {
 			v, ok := f.Value(&r)
 			if !ok {
 				continue
@@ -111,7 +119,7 @@ func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
-		for _, f := range dashboardFigures(model.RowThroughput, false) {
+		for _, f := range dashboardFigures(model.RowThroughput, false, part) {
 			v, ok := f.Value(&t)
 			if !ok {
 				continue
@@ -142,10 +150,14 @@ func samples(n int) string {
 // array github-action-benchmark reads with tool: customSmallerIsBetter;
 // two cases with one name are an error (ErrAmbiguousNames).
 func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+	return gitHubActionBenchmarkJSON(w, rs, All)
+}
+
+func gitHubActionBenchmarkJSON(w io.Writer, rs *model.Results, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	return writeJSON(w, ActionBenchmarkEntries(rs))
+	return writeJSON(w, ActionBenchmarkEntriesOf(rs, part))
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:
@@ -166,26 +178,36 @@ type BencherMetric struct {
 // operation, Bencher's built-in latency (ns) with the median as value and
 // the first and third quartiles as bounds.
 func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
+	return BencherMetricsOf(rs, All)
+}
+
+// BencherMetricsOf is BencherMetrics of the figures of part only: a case
+// none of whose figures is of part has no benchmark.
+func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			continue
 		}
-		out[r.Key.BenchName()] = bencherMeasures(model.RowInstances, &r)
+		if ms := bencherMeasures(model.RowInstances, &r, part); len(ms) > 0 || part == All {
+			out[r.Key.BenchName()] = ms
+		}
 	}
 	for _, t := range sortedThroughput(rs) {
 		if t.Error != "" {
 			continue
 		}
-		out[t.Key.BenchName()] = bencherMeasures(model.RowThroughput, &t)
+		if ms := bencherMeasures(model.RowThroughput, &t, part); len(ms) > 0 || part == All {
+			out[t.Key.BenchName()] = ms
+		}
 	}
 	return out
 }
 
-// bencherMeasures are the measures of row, a row of kind.
-func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]BencherMetric {
+// bencherMeasures are the measures of row, a row of kind, of part.
+func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[string]BencherMetric {
 	ms := map[string]BencherMetric{}
-	for _, f := range dashboardFigures(kind, true) {
+	for _, f := range dashboardFigures(kind, true, part) {
 		v, ok := f.Value(row)
 		if !ok {
 			continue
@@ -206,11 +228,13 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow) map[string]Bencher
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
 // bencher run --adapter json; two cases with one name are an error
 // (ErrAmbiguousNames).
-func Bencher(w io.Writer, rs *model.Results) error {
+func Bencher(w io.Writer, rs *model.Results) error { return bencher(w, rs, All) }
+
+func bencher(w io.Writer, rs *model.Results, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	return writeJSON(w, BencherMetrics(rs))
+	return writeJSON(w, BencherMetricsOf(rs, part))
 }
 
 func writeJSON(w io.Writer, v any) error {

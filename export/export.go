@@ -29,13 +29,55 @@ var Formats = []Format{GitHubActionBenchmark, BencherMetricFormat, Benchfmt}
 
 // Write writes rs to w in format f. An unknown format is an error that
 // lists the formats.
-func Write(w io.Writer, rs *model.Results, f Format) error {
+func Write(w io.Writer, rs *model.Results, f Format) error { return WritePart(w, rs, f, All) }
+
+// Part is which figures a dashboard export holds: all of them, the
+// memory figures that are exact (bytes and allocations per instance: any
+// increase is a change), or the figures that move from run to run (the
+// times, and the figures read to a resolution, such as the collector's
+// scan bytes). A dashboard action has one alert threshold for all the
+// entries of a call: the exact part can alert on any increase while the
+// rest is charted, in a series of its own, without alerts.
+type Part string
+
+// The parts.
+const (
+	All    Part = ""
+	Memory Part = "memory"
+	Time   Part = "time"
+)
+
+// Parts lists the parts a user names (export --only).
+var Parts = []Part{Memory, Time}
+
+// Has reports whether figure f is of part p: an exact figure in bytes or
+// a count (model.JudgeExact, not a time) is of Memory, any other of Time;
+// every figure is of All.
+func (p Part) Has(f *model.Figure) bool {
+	exact := f.Unit != model.Nanoseconds && f.Judge == model.JudgeExact
+	switch p {
+	case Memory:
+		return exact
+	case Time:
+		return !exact
+	}
+	return true
+}
+
+// WritePart writes the figures of part of rs to w in format f, a
+// dashboard format (the benchmark format holds every figure: benchstat
+// selects units itself). An unknown format is an error that lists the
+// formats.
+func WritePart(w io.Writer, rs *model.Results, f Format, part Part) error {
 	switch f {
 	case GitHubActionBenchmark:
-		return GitHubActionBenchmarkJSON(w, rs)
+		return gitHubActionBenchmarkJSON(w, rs, part)
 	case BencherMetricFormat:
-		return Bencher(w, rs)
+		return bencher(w, rs, part)
 	case Benchfmt:
+		if part != All {
+			return fmt.Errorf("the %s format holds every figure (benchstat chooses units with -filter): it takes no part", f)
+		}
 		return Bench(w, rs)
 	}
 	return fmt.Errorf("unknown export format %q: must be one of %s", string(f), model.Join(Formats))

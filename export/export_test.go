@@ -307,7 +307,7 @@ func TestExportsPublishNoNoise(t *testing.T) {
 	// read: the entry's figure is read to a resolution above 0 in its row.
 	read := map[string]bool{}
 	for _, r := range sortedInstances(rs) {
-		for _, f := range dashboardFigures(model.RowInstances, false) {
+		for _, f := range dashboardFigures(model.RowInstances, false, All) {
 			read[entryName(r.Key, f.Dashboard)] = f.ResolutionOf(&r) > 0
 		}
 	}
@@ -334,7 +334,7 @@ func TestExportsPublishNoNoise(t *testing.T) {
 	metrics := BencherMetrics(rs)
 	for _, r := range sortedInstances(rs) {
 		bench, ms := r.Key.BenchName(), metrics[r.Key.BenchName()]
-		for _, f := range dashboardFigures(model.RowInstances, true) {
+		for _, f := range dashboardFigures(model.RowInstances, true, All) {
 			bm, ok := ms[f.Bencher]
 			if !ok {
 				continue

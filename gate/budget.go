@@ -145,6 +145,13 @@ type Budget struct {
 	// true): Check reports each as a Skip instead of an Error. Cases the
 	// results have are checked as ever.
 	Optional bool
+	// N, when not 0 (n: 1000), is the number of instances the budget's
+	// instance cases are measured at: what memprof check and instances
+	// --budgets measure them at, and the N a results row must have for
+	// the budget to hold (another is an Error). It keeps a budget on
+	// large objects (a post-quantum key of 100 KB) from measuring
+	// gigabytes at the entries' default N.
+	N int
 
 	// Expires, when set (HasExpiry), is the last day the budget holds
 	// (UTC): afterwards it fails (see waiver.go). ExpiresLine is its line
@@ -442,6 +449,18 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 			}
 			b.GOMAXPROCS = n
 		},
+		"n": func(k, v *yaml.Node) {
+			n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+			switch {
+			case v.Kind != yaml.ScalarNode || err != nil || n < 1:
+				p.errorf(v, "n must be a whole number of instances, at least 1, got %s", kindName(v))
+				return
+			case n > MaxN:
+				p.errorf(v, "n must be at most %d instances, got %s", MaxN, kindName(v))
+				return
+			}
+			b.N = n
+		},
 		"optional": func(k, v *yaml.Node) {
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 				p.errorf(v, "optional must be true or false, got %s", kindName(v))
@@ -484,6 +503,10 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 	}
 	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
 		p.errorf(at, "%s bounds operations, which have no layout or scheme: select them by type, lib, repr and op", firstOpKey(b))
+		return nil
+	}
+	if b.N > 0 && !memory {
+		p.errorf(at, "n is the number of instances the budget's cases are measured at, and this budget bounds no figure of instances (%s bounds operations)", firstOpKey(b))
 		return nil
 	}
 	if b.GOMAXPROCS > 0 && !slices.ContainsFunc(b.Limits, func(l Limit) bool { return l.Metric.f.PerGOMAXPROCS }) {
@@ -647,4 +670,41 @@ func secondDocumentLine(src []byte) int {
 		return markers[0]
 	}
 	return 0
+}
+
+// OfSchemes returns a copy of f that checks the cases of schemes only
+// (memprof check --scheme): a budget that names schemes keeps those of
+// schemes, and is left out (counted in dropped) when it names none of
+// them; a budget that names none selects schemes' cases. A type without
+// a scheme is selected as before. f is not modified; the copy shares its
+// budgets' other fields.
+func (f *File) OfSchemes(schemes []model.Scheme) (kept *File, dropped int) {
+	names := make([]string, len(schemes))
+	for i, s := range schemes {
+		names[i] = string(s)
+	}
+	out := *f
+	out.Budgets = nil
+	for _, b := range f.Budgets {
+		sel := b.Select
+		if len(sel.Scheme) == 0 {
+			sel.Scheme = names
+		} else {
+			var keep []string
+			for _, s := range sel.Scheme {
+				if slices.Contains(names, s) {
+					keep = append(keep, s)
+				}
+			}
+			if len(keep) == 0 {
+				dropped++
+				continue
+			}
+			sel.Scheme = keep
+		}
+		nb := *b
+		nb.Select = sel
+		out.Budgets = append(out.Budgets, &nb)
+	}
+	return &out, dropped
 }

@@ -17,7 +17,9 @@ const (
 	Pass Status = iota
 	// Skip: a case the budget names by library is unavailable in this
 	// build (for example blst without cgo) while other selected cases were
-	// checked. It does not fail the gate but is reported.
+	// checked, or a case that needs cgo in results measured without it
+	// (env.cgo false), whatever else was checked. It does not fail the
+	// gate but is reported.
 	Skip
 	// Warn: a time whose median exceeds the limit while part of its
 	// interquartile range does not, or an off-heap figure above the limit
@@ -52,6 +54,9 @@ type Outcome struct {
 	// Expired reports that the outcome fails because its budget expired
 	// (Budget.Expires), whatever was measured.
 	Expired bool
+	// TimeWarning reports a time above its budget that warns because
+	// the check does not fail on times (CheckOptions.FailOnTime).
+	TimeWarning bool
 }
 
 // Over returns how much the measurement exceeds the limit, absolutely and
@@ -114,6 +119,11 @@ type CheckOptions struct {
 	// offered or not applying are never lacking. Without a Registry a
 	// budget selects what the results hold.
 	Registry []RegistryCase
+	// FailOnTime makes a time above its budget (ns/op, the GC times:
+	// figures judged by the noise rule) fail, as on a pinned, quiet
+	// runner. By default it warns: a time moves with the machine, and a
+	// gate that fails on a busy runner's noise is soon ignored.
+	FailOnTime bool
 }
 
 // RegistryCase is one case of the registry: its key, and why it cannot
@@ -156,7 +166,7 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 			case l.Metric.OnOps():
 				outs, err = checkOps(b, l, ix, opts)
 			default:
-				outs, err = checkInstances(b, l, ix)
+				outs, err = checkInstances(b, l, ix, opts)
 			}
 			if err != nil && len(lacking) > 0 {
 				outs, err = nil, nil // nothing of it in the results: the lacking cases say so
@@ -240,19 +250,31 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model
 
 // checkInstances checks a limit on a figure of instances against the
 // instance rows b selects.
-func checkInstances(b *Budget, l Limit, rs *indexed) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) { judge(o, b, l, r) })
+func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, error) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) {
+		if b.N > 0 && r.N != b.N {
+			o.Status, o.Detail = Error, fmt.Sprintf("measured at N=%d, and the budget holds at n: %d: measure it with memprof instances --budgets (or check without --results)", r.N, b.N)
+			return
+		}
+		judge(o, b, l, r, opts)
+	})
 	var reasons []string
-	var skips []Outcome
+	var skips, cgoSkips []Outcome
 	for _, u := range rs.selectedUnavailable(b.Select, false) {
 		name := u.Key.String()
 		reasons = append(reasons, name+": "+u.Reason)
-		if len(b.Select.Lib) > 0 {
+		switch {
+		case cgoOff(u, rs.Env):
+			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: cgoSkipDetail(u)})
+		case len(b.Select.Lib) > 0:
 			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
 		}
 	}
 	if len(outs) > 0 {
-		return append(outs, skips...), nil
+		return append(append(outs, skips...), cgoSkips...), nil
+	}
+	if len(cgoSkips) > 0 && len(cgoSkips) == len(reasons) {
+		return cgoSkips, nil // every selected case needs the cgo these results were measured without
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
@@ -283,7 +305,7 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 				return
 			}
 		}
-		judge(o, b, l, t)
+		judge(o, b, l, t, opts)
 	})
 	if len(outs) > 0 {
 		return outs, nil
@@ -295,12 +317,23 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 	return noOperation(b, l, rs, noRows)
 }
 
+// cgoOff reports whether the unavailable case u is so because it needs
+// cgo, in results measured with cgo off (env.cgo false): a runner that
+// cannot build the case, whose budget a runner with cgo checks.
+func cgoOff(u *model.Unavailable, env model.Env) bool {
+	return u.Kind == model.NeedsCgo && !env.Cgo
+}
+
+func cgoSkipDetail(u *model.Unavailable) string {
+	return "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"
+}
+
 // judge holds the figure of limit l in the measured row to the limit, as
 // its entry's Judge says, setting o's figures and status. A row that
 // lacks the figure (a file older than it, a reading the engine could not
 // take) is an Error: a budget is never held by a figure that was not
-// measured.
-func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
+// measured. A time above its budget warns unless opts.FailOnTime.
+func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOptions) {
 	f := l.Metric.f
 	if f.Judge == model.JudgeNoise || f.Judge == model.JudgeEstimate {
 		q, _, err := SampleFigure(f, row)
@@ -319,6 +352,10 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
 			o.Status = Warn
 			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " +
 				GCCPUNsPerInstance.Key() + " bounds the collector's CPU time"
+		}
+		if o.Status == Fail && !opts.FailOnTime {
+			o.Status, o.TimeWarning = Warn, true
+			o.Detail = "median and interquartile range above the budget: a time warns and does not fail without --fail-on-time (times move with the machine; gate them on a pinned, quiet runner)"
 		}
 		return
 	}
@@ -347,8 +384,15 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow) {
 // Problem otherwise.
 func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, error) {
 	var reasons []string
+	var cgoSkips []Outcome
 	for _, u := range rs.selectedUnavailable(b.Select, true) {
 		reasons = append(reasons, u.Key.String()+": "+u.Reason)
+		if cgoOff(u, rs.Env) {
+			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: u.Key.String(), Status: Skip, Detail: cgoSkipDetail(u)})
+		}
+	}
+	if len(cgoSkips) > 0 && len(cgoSkips) == len(reasons) {
+		return cgoSkips, nil
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,

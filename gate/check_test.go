@@ -32,28 +32,33 @@ func TestCheckFixtures(t *testing.T) {
 		want     []wantOutcome
 		problems []string
 		ok       bool
+		opts     CheckOptions
 	}{
 		{"pass.yaml", []wantOutcome{
 			{5, "Signature/blst/affine/pointer", Pass}, {6, "Signature/blst/affine/pointer", Pass}, {7, "Signature/blst/affine/pointer", Pass},
 			{11, "PublicKey/blst/affine/pointer", Pass}, {11, "Signature/blst/affine/pointer", Pass},
-		}, nil, true},
+		}, nil, true, CheckOptions{}},
 		{"exceeded.yaml", []wantOutcome{
 			{5, "PublicKey/blst/affine/pointer", Pass}, {7, "Signature/blst/affine/pointer", Fail},
-		}, nil, false},
+		}, nil, false, CheckOptions{}},
 		{"failed-case.yaml", []wantOutcome{
 			{5, "Signature/gnark/affine/pointer", Error}, {7, "{type: G2, lib: blst, repr: affine, layout: pointer}", Error},
-		}, nil, false},
+		}, nil, false, CheckOptions{}},
 		{"no-match.yaml", []wantOutcome{
 			{5, "Signature/blst/affine/pointer", Pass},
-		}, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}, false},
+		}, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}, false, CheckOptions{}},
 		{"time.yaml", []wantOutcome{
 			{5, "Signature/blst/affine op=verify", Pass}, {7, "Signature/blst/affine op=verify", Warn}, {9, "Signature/blst/affine op=verify", Fail},
-		}, nil, false},
+		}, nil, false, CheckOptions{FailOnTime: true}},
+		// Without --fail-on-time a time above its budget warns.
+		{"time.yaml", []wantOutcome{
+			{5, "Signature/blst/affine op=verify", Pass}, {7, "Signature/blst/affine op=verify", Warn}, {9, "Signature/blst/affine op=verify", Warn},
+		}, nil, true, CheckOptions{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			f := readBudgets(t, "../fixtures/budgets/"+tt.file)
-			rep := Check(f, rs, CheckOptions{})
+			rep := Check(f, rs, tt.opts)
 			if len(rep.Outcomes) != len(tt.want) {
 				t.Fatalf("got %d outcomes, want %d: %+v", len(rep.Outcomes), len(tt.want), rep.Outcomes)
 			}

@@ -32,6 +32,10 @@ type CompareOptions struct {
 	// AllowEnvMismatch compares results made in different environments;
 	// the differences are still reported.
 	AllowEnvMismatch bool
+	// FailOnTime makes a time regression (and a time with too few
+	// samples to judge) fail, as on a pinned, quiet runner. By default
+	// it warns (Row.Warns): a time moves with the machine.
+	FailOnTime bool
 
 	// BaseCommit, when set, is the commit the base should have been
 	// measured at; MaxBaseAge the age beyond which the base is stale (0:
@@ -72,8 +76,11 @@ type Row struct {
 	N1     int     `json:"n_base,omitempty"`
 	N2     int     `json:"n_head,omitempty"`
 	Change Change  `json:"change"`
-	// Fails reports whether this row fails the comparison.
+	// Fails reports whether this row fails the comparison; Warns that it
+	// would, but is a time and the comparison does not fail on times
+	// (CompareOptions.FailOnTime).
 	Fails bool   `json:"fails"`
+	Warns bool   `json:"warns,omitempty"`
 	Note  string `json:"note,omitempty"`
 }
 
@@ -91,10 +98,14 @@ type Comparison struct {
 	EnvDiffs []EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
-	Rows      []Row   `json:"rows"`
-	Failures  int     `json:"failures"`
-	Tolerance float64 `json:"tolerance"`
-	Alpha     float64 `json:"alpha"`
+	Rows     []Row `json:"rows"`
+	Failures int   `json:"failures"`
+	// TimeWarnings counts the rows that warn (Row.Warns); FailOnTime
+	// says whether times fail instead.
+	TimeWarnings int     `json:"time_warnings,omitempty"`
+	FailOnTime   bool    `json:"fail_on_time"`
+	Tolerance    float64 `json:"tolerance"`
+	Alpha        float64 `json:"alpha"`
 	// Warnings say why the base may not be the base of the change (see
 	// BaseWarnings).
 	Warnings []string `json:"warnings,omitempty"`
@@ -189,7 +200,7 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 	if alpha == 0 {
 		alpha = benchmath.DefaultThresholds.CompareAlpha
 	}
-	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha}
+	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha, FailOnTime: opts.FailOnTime}
 	c.EnvDiffs = EnvDiffs(base.Env, head.Env)
 	now := time.Now()
 	if opts.Now != nil {
@@ -206,14 +217,28 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 		return nil, fmt.Errorf("%w: %w", ErrBadInput, errors.Join(errs...))
 	}
 	rows = append(rows, trows...)
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Fails && !rows[j].Fails })
+	sort.SliceStable(rows, func(i, j int) bool { return rank(rows[i]) > rank(rows[j]) })
 	for _, r := range rows {
 		if r.Fails {
 			c.Failures++
 		}
+		if r.Warns {
+			c.TimeWarnings++
+		}
 	}
 	c.Rows = rows
 	return c, nil
+}
+
+// rank orders comparison rows: failing ones first, then the warnings.
+func rank(r Row) int {
+	switch {
+	case r.Fails:
+		return 2
+	case r.Warns:
+		return 1
+	}
+	return 0
 }
 
 // compared returns the figures of kind that compare judges
@@ -282,9 +307,19 @@ func judgeFigure(row *Row, f *model.Figure, b, h model.FigureRow, opts CompareOp
 		return skip, nil
 	}
 	if f.Samples != "" {
-		return false, judgeTime(row, f, b, h, opts.Tolerance, thresholds)
+		err := judgeTime(row, f, b, h, opts.Tolerance, thresholds)
+		if row.Fails && !opts.FailOnTime {
+			row.Fails, row.Warns = false, true
+			row.Note = joinNote(row.Note, "a time: it warns and does not fail without --fail-on-time")
+		}
+		return false, err
 	}
-	judgeExact(row, figureOf(f, b), figureOf(f, h), exactTolerance(f, opts))
+	tolerance := exactTolerance(f, opts)
+	res := f.ResolutionOf(b) + f.ResolutionOf(h)
+	judgeExact(row, figureOf(f, b), figureOf(f, h), tolerance+res)
+	if row.Change == Unchanged && row.Delta > tolerance {
+		row.Note = fmt.Sprintf("within the readings' resolution (%s per instance)", f.Unit.Format(res))
+	}
 	return false, nil
 }
 
@@ -314,7 +349,9 @@ func compareInstances(base, head *model.Results, opts CompareOptions, thresholds
 }
 
 // exactTolerance is the increase of exact figure f a comparison allows:
-// --tolerance-bytes for bytes, none for counts.
+// --tolerance-bytes for bytes, none for counts. A figure read to a
+// resolution (model.Figure.Resolution) is allowed that of both sides'
+// readings too: only an increase beyond them is a regression.
 func exactTolerance(f *model.Figure, opts CompareOptions) float64 {
 	if f.Unit == model.Bytes {
 		return opts.ToleranceBytes
@@ -382,7 +419,7 @@ func untrustedRow(row Row, p pair[model.ThroughputRow], untrusted map[string]str
 	for _, side := range []string{"head", "base"} {
 		present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
 		if why := untrusted[side]; why != "" && present {
-			row.Change, row.Fails, row.P = Unmeasured, true, -1
+			row.Change, row.Fails, row.Warns, row.P = Unmeasured, true, false, -1
 			row.Note = side + ": " + why
 			break
 		}

@@ -29,7 +29,7 @@ func TestCompareFixtures(t *testing.T) {
 		"G1/gnark/affine/pointer allocs/instance":       {Missing, true},
 		"G2/gnark/affine/pointer bytes/instance":        {New, false},
 		"G2/gnark/affine/pointer allocs/instance":       {New, false},
-		"Signature/blst/affine op=verify time/op":       {Regressed, true},
+		"Signature/blst/affine op=verify time/op":       {Regressed, false}, // a warning: times fail only with FailOnTime
 		"Signature/blst/affine op=aggregate time/op":    {Unchanged, false},
 		"Signature/blst/affine op=decompress time/op":   {Unchanged, false},
 		"Signature/blst/affine op=sign time/op":         {Improved, false},
@@ -48,14 +48,17 @@ func TestCompareFixtures(t *testing.T) {
 		if r.Change != w.change || r.Fails != w.fails {
 			t.Errorf("%s: got %s (fails %v), want %s (fails %v); note %q", k, r.Change, r.Fails, w.change, w.fails, r.Note)
 		}
+		if r.Warns != (w.change == Regressed && !w.fails) {
+			t.Errorf("%s: got warns %v, want %v", k, r.Warns, !r.Warns)
+		}
 		if !r.Fails {
 			seenPass = true
 		} else if seenPass {
 			t.Errorf("%s: failing row after a passing one; want failing rows first", k)
 		}
 	}
-	if c.Failures != 4 || c.Verdict() != "4 regressions" {
-		t.Errorf("got %d failures, verdict %q; want 4, %q", c.Failures, c.Verdict(), "4 regressions")
+	if c.Failures != 3 || c.Verdict() != "3 regressions" || c.TimeWarnings != 1 {
+		t.Errorf("got %d failures, verdict %q, %d time warnings; want 3, %q, 1", c.Failures, c.Verdict(), c.TimeWarnings, "3 regressions")
 	}
 
 	// Figures follow from the construction in fixtures_test.go.
@@ -88,12 +91,14 @@ func TestCompareOptions(t *testing.T) {
 		opts     CompareOptions
 		failures int
 	}{
-		{"strict", CompareOptions{Tolerance: 0.05}, 4},
-		{"allow missing", CompareOptions{Tolerance: 0.05, AllowMissing: true}, 2},
-		{"bytes tolerance covers +96", CompareOptions{Tolerance: 0.05, ToleranceBytes: 96}, 3},
-		{"bytes tolerance below +96", CompareOptions{Tolerance: 0.05, ToleranceBytes: 95}, 4},
-		{"time tolerance above +10%", CompareOptions{Tolerance: 0.11}, 3},
-		{"zero time tolerance flags the significant +2%", CompareOptions{Tolerance: 0}, 5},
+		{"strict", CompareOptions{Tolerance: 0.05, FailOnTime: true}, 4},
+		{"times warn by default", CompareOptions{Tolerance: 0.05}, 3},
+		{"allow missing", CompareOptions{Tolerance: 0.05, AllowMissing: true, FailOnTime: true}, 2},
+		{"bytes tolerance covers +96", CompareOptions{Tolerance: 0.05, ToleranceBytes: 96, FailOnTime: true}, 3},
+		{"bytes tolerance below +96", CompareOptions{Tolerance: 0.05, ToleranceBytes: 95, FailOnTime: true}, 4},
+		{"time tolerance above +10%", CompareOptions{Tolerance: 0.11, FailOnTime: true}, 3},
+		{"zero time tolerance flags the significant +2%", CompareOptions{Tolerance: 0, FailOnTime: true}, 5},
+		{"zero time tolerance, times warning", CompareOptions{Tolerance: 0}, 3},
 	}
 	for _, tt := range tests {
 		c, err := compareFixtures(t, "base.json", "head.json", tt.opts)

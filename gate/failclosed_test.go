@@ -71,7 +71,7 @@ func TestCompareFailsClosed(t *testing.T) {
 			rs := fixtureHead()
 			withSamples(t, rs, "verify", []float64{5_000_000})
 			return rs
-		}, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
+		}, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge (n=1; at least 4 needed)"},
 			{"Signature/blst/affine/pointer", "bytes/instance", Regressed, true, ""},
 			{"PublicKey/blst/affine/pointer", "bytes/instance", Unchanged, false, ""},
@@ -80,8 +80,16 @@ func TestCompareFailsClosed(t *testing.T) {
 			rs := fixtureBase()
 			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
 			return rs
-		}, func(t *testing.T) *model.Results { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
+		}, func(t *testing.T) *model.Results { return fixtureHead() }, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge (n=3; at least 4 needed)"},
+		}, false},
+		// Without --fail-on-time a time that cannot be judged warns.
+		{"three samples in base, times warning", func() *model.Results {
+			rs := fixtureBase()
+			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
+			return rs
+		}, func(t *testing.T) *model.Results { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
+			{verify, "time/op", Unmeasured, false, "too few samples to judge (n=3; at least 4 needed); a time: it warns and does not fail without --fail-on-time"},
 		}, false},
 		{"four samples cannot reach alpha 0.01", func() *model.Results {
 			rs := fixtureBase()
@@ -91,7 +99,7 @@ func TestCompareFailsClosed(t *testing.T) {
 			rs := fixtureHead()
 			withSamples(t, rs, "verify", seq(4, 2_000_000, 1_000))
 			return rs
-		}, CompareOptions{Tolerance: 0.05, Alpha: 0.01}, "", false, []wantRow{
+		}, CompareOptions{Tolerance: 0.05, Alpha: 0.01, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge at alpha 0.01 (n=4+4: the smallest possible p is 0.0286)"},
 		}, false},
 		{"head's libraries disagreed", fixtureBase, func(t *testing.T) *model.Results {

@@ -60,7 +60,7 @@ func TestCheckGCBudgets(t *testing.T) {
 		t.Fatalf("fixture: interface-map CPU figure %+v (%v): want median 11.5, q1 between 10.5 and 11", q, err)
 	}
 	f := readBudgets(t, "../fixtures/budgets/gc.yaml")
-	rep := Check(f, rs, CheckOptions{})
+	rep := Check(f, rs, CheckOptions{FailOnTime: true})
 	im, is, mp := "PubkeyCache/blst/interface-map/collection", "PubkeyCache/blst/index-slice/collection", "PubkeyCache/blst/map-pointer/collection"
 	want := []wantOutcome{
 		{10, im, Pass}, {11, im, Pass},

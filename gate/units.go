@@ -31,6 +31,8 @@ const (
 	MaxHeadroom = 100
 	// maxGOMAXPROCS is the largest gomaxprocs a budget names.
 	maxGOMAXPROCS = 1 << 20
+	// MaxN is the largest number of instances a budget names (n): 10^9.
+	MaxN = 1_000_000_000
 )
 
 // sizeUnits are the units a size may carry, longest suffix first so that

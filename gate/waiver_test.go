@@ -180,7 +180,7 @@ func TestNoiseFloor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := Check(f, rs, CheckOptions{})
+			rep := Check(f, rs, CheckOptions{FailOnTime: true})
 			if len(rep.Outcomes) != 1 {
 				t.Fatalf("got %d outcomes, want 1", len(rep.Outcomes))
 			}

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/model"
@@ -10,33 +11,70 @@ import (
 )
 
 // Budgeted measures what the budgets of f check: every instance case of
-// reg that a memory budget selects, each in its own child process, and
+// reg that a memory budget selects, each in its own child process (at the
+// n its budgets name, see gate.Budget.N, else as Options.N says), and
 // every operation a time budget selects (agreement and result checks
 // first, as Throughput does). Cases a budget selects that cannot be
 // measured here are recorded as unavailable, with the reason, and
 // failures in their rows: gate.Check reports both. It never fails for
 // selecting nothing (gate.Check reports a budget that selects nothing).
 //
-// The results are nil, with the error, when the memory check refuses a
-// case or ctx is done. Otherwise the error, if any, is that of the
-// operations' part (see Instances): the results are complete without
-// their times, and gate.Check reports the time budgets as not checked.
+// The results are nil, with the error, when two budgets name different n
+// for one case, a budget's n differs from the only N a case is measured
+// at, the memory check refuses a case, opts.Ready refuses, or ctx is
+// done. Otherwise the error, if any, is that of the operations' part (see
+// Instances): the results are complete without their times, and
+// gate.Check reports the time budgets as not checked.
 func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Options) (*model.Results, error) {
+	return BudgetedTimed(ctx, reg, f, nil, opts)
+}
+
+// BudgetedTimed is Budgeted, also timing, when opts.Throughput asks for
+// it, the operations of the selected cases' types that timed selects
+// (memprof instances --budgets --with-throughput --op): nil selects
+// every one. With ThroughputRequired, selecting none is a *NoMatch.
+func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, timed []model.Op, opts Options) (*model.Results, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	rs := newResults(reg, opts)
 	rs.Method = "memprof check"
 	var entries []suites.Entry
+	types := map[model.Type]bool{}
+	opts.budgetN = map[model.Key]int{}
 	for _, e := range reg.Entries() {
 		if !budgeted(f, e.Key, false) {
 			continue
 		}
+		types[e.Type] = true
 		if !e.Unavailable.IsZero() {
 			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
 			continue
 		}
+		n, err := budgetN(f, e)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			opts.budgetN[e.Key] = n
+		}
 		entries = append(entries, e)
+	}
+	var ops []suites.Op
+	for _, o := range reg.Ops() {
+		switch {
+		case budgeted(f, o.Key, true):
+		case opts.Throughput != NoThroughput && types[o.Type] && in(timed, o.Op):
+		default:
+			continue
+		}
+		ops = append(ops, o)
+	}
+	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
+		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
+	}
+	if err := opts.ready(); err != nil {
+		return nil, err
 	}
 	if err := checkMemory(entries, opts); err != nil {
 		return nil, err
@@ -44,12 +82,6 @@ func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Opti
 	ev := &events{f: opts.Progress}
 	if len(entries) > 0 {
 		rs.Instances = measureEntries(ctx, entries, opts, ev)
-	}
-	var ops []suites.Op
-	for _, o := range reg.Ops() {
-		if budgeted(f, o.Key, true) {
-			ops = append(ops, o)
-		}
 	}
 	var err error
 	if len(ops) > 0 {
@@ -59,6 +91,27 @@ func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Opti
 		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
 	}
 	return rs, err
+}
+
+// budgetN is the N the budgets of f name for entry e (0 for none): one
+// n among the budgets with a limit on its instances that select it. Two
+// different n, or an n other than the only N e is measured at, are a
+// usage error naming the budgets' lines.
+func budgetN(f *gate.File, e suites.Entry) (int, error) {
+	n, line := 0, 0
+	for _, b := range f.Budgets {
+		if b.N == 0 || !b.Select.Matches(e.Key) || !slices.ContainsFunc(b.Limits, func(l gate.Limit) bool { return !l.Metric.OnOps() }) {
+			continue
+		}
+		switch {
+		case e.FixedN > 0 && b.N != e.FixedN:
+			return 0, usagef("%s:%d: n: %d, but %s is measured at N=%d only", f.Path, b.Line, b.N, e.Key, e.FixedN)
+		case n != 0 && b.N != n:
+			return 0, usagef("%s:%d: n: %d, but the budget at line %d names n: %d for %s too: a case is measured at one N", f.Path, b.Line, b.N, line, n, e.Key)
+		}
+		n, line = b.N, b.Line
+	}
+	return n, nil
 }
 
 // budgeted reports whether a budget of f with a limit on operations (a

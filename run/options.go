@@ -84,6 +84,10 @@ type Options struct {
 	// process (one for the operations timed here, one per isolation
 	// group).
 	NoSites bool
+
+	// budgetN is the N of the cases whose budgets name one (gate.Budget.N),
+	// set by Budgeted: before N, after FixedN.
+	budgetN map[model.Key]int
 }
 
 // ThroughputMode says whether Instances times operations besides the
@@ -135,6 +139,8 @@ func (o Options) nFor(e suites.Entry) int {
 	switch {
 	case e.FixedN > 0:
 		return e.FixedN
+	case o.budgetN[e.Key] > 0:
+		return o.budgetN[e.Key]
 	case o.N > 0:
 		return o.N
 	case e.DefaultN > 0:

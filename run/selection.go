@@ -14,13 +14,16 @@ import (
 // Scheme of "" every scheme. Layouts applies to instance cases only (an
 // operation has no layout) and Ops to operations only; the operations of
 // PublicKey and Signature are min-pk, so a min-sig Selection selects none
-// of them.
+// of them. Schemes, when not nil, selects several schemes (memprof
+// instances --scheme min-pk,min-sig); a type without a scheme is selected
+// by any, and measured once.
 type Selection struct {
 	Types   []model.Type
 	Libs    []model.Lib
 	Reprs   []model.Repr
 	Layouts []model.Layout
 	Scheme  model.Scheme
+	Schemes []model.Scheme
 	Ops     []model.Op
 }
 
@@ -32,7 +35,7 @@ func (s Selection) Matches(k model.Key) bool {
 	if k.Op == "" && !in(s.Layouts, k.Layout) || k.Op != "" && !in(s.Ops, k.Op) {
 		return false
 	}
-	return s.Scheme == "" || k.Scheme == "" || k.Scheme == s.Scheme
+	return k.Scheme == "" || (s.Scheme == "" || k.Scheme == s.Scheme) && in(s.Schemes, k.Scheme)
 }
 
 // in reports whether list selects v: a nil list selects everything.

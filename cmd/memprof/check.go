@@ -16,7 +16,7 @@ import (
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [--fail-on-time] [--scheme min-pk|min-sig|all] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -29,10 +29,12 @@ Each budget selects cases by type, lib, repr, layout, scheme, op and param
 
 ` + limitsHelp() + `
 Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time
-budget (ns/op, GC CPU) fails only when the median exceeds it and so does
-the whole interquartile range; otherwise it warns. The GC mark time is
-the runtime's estimate of its mark workers' time, which a busy machine
-inflates: its budget warns and never fails. An off-heap or scan
+budget (ns/op, GC CPU) is exceeded only when the median exceeds it and so
+does the whole interquartile range; otherwise it warns. Even then it warns
+and does not fail unless --fail-on-time (for a pinned, quiet runner):
+times move with the machine. The GC mark time is the runtime's estimate
+of its mark workers' time, which a busy machine inflates: its budget
+warns and never fails. An off-heap or scan
 figure above its budget by no more than its resolution warns. A time
 budget whose operation could not be timed (the libraries disagree, the
 operation failed, or the results file has no
@@ -103,7 +105,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	budgetsPath := fs.String("budgets", "memprof.budgets.yaml", "read budgets from `file`")
 	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
+	failOnTime := fs.Bool("fail-on-time", false, "fail on a time above its budget (for a pinned, quiet runner); without it such a time warns")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
+	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
 	var to timingFlags
@@ -136,6 +140,17 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	f, err := limits.readBudgets(*budgetsPath)
 	if err != nil {
 		return inv.badInput("", err)
+	}
+	if schemes, err := workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
+		return inv.usageError("--scheme: %v", suggest(err, *scheme, model.Strings(model.Schemes)))
+	} else if len(schemes) < len(model.Schemes) {
+		if *update {
+			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
+		}
+		var dropped int
+		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
+			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme)\n", dropped, model.Join(schemes))
+		}
 	}
 	if *update {
 		if err := checkWritable("budgets", f.Path); err != nil {
@@ -171,7 +186,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	// The budgets select from the registry, so a case the results lack is
 	// an error, not a budget that checks less than it says.
-	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry)})
+	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry), FailOnTime: *failOnTime})
 
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)

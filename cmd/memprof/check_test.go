@@ -26,9 +26,12 @@ func TestCheckExitCodes(t *testing.T) {
 			nil, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}},
 		{"case failed to measure or unavailable", []string{"--budgets", budgetsDir + "failed-case.yaml", "--results", results}, exitFailure,
 			[]string{"ERROR Signature/gnark/affine/pointer", "failed to measure: child exited", "every selected case is unavailable", "built without cgo"}, nil},
-		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitFailure,
+		{"time budgets: pass, warn, fail", []string{"--budgets", budgetsDir + "time.yaml", "--results", results, "--fail-on-time"}, exitFailure,
 			[]string{"FAIL  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.400 ms",
 				"interquartile range [1.192 ms, 1.708 ms]", "PASS  Signature/blst/affine op=verify  ns per op: 1.450 ms <= budget 2.000 ms"}, nil},
+		{"time budgets without --fail-on-time: the excess warns", []string{"--budgets", budgetsDir + "time.yaml", "--results", results}, exitOK,
+			[]string{"WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "a time warns and does not fail without --fail-on-time",
+				"memprof check: ok: 2 warnings, 1 holds"}, nil},
 		{"results without throughput rows", []string{"--budgets", budgetsDir + "time.yaml", "--results", compareDir + "../budgets/no-times.json"}, exitFailure,
 			[]string{"ERROR {type: Signature, lib: blst, repr: affine, op: verify}  ns per op: not checked: timing is not available"}, nil},
 		{"missing results file", []string{"--budgets", budgetsDir + "pass.yaml", "--results", budgetsDir + "nope.json"}, exitUsage,
@@ -170,7 +173,7 @@ func TestCheckTimes(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms"}
+	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms", "--fail-on-time"}
 	code, stdout, stderr := runCLI(t, args...)
 	name := op.Key.String()
 	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1.000 ns") {

@@ -13,7 +13,7 @@ import (
 
 var compareCommand = &command{
 	Name:      "compare",
-	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [--max-rows N] [--style plain|box] [-o FILE]",
+	UsageLine: "compare BASE.json HEAD.json [--format table|markdown|json] [--tolerance-bytes 0] [--tolerance 5%] [--allow-missing] [--allow-env-mismatch] [--fail-on-time] [--base-url URL] [--base-commit SHA] [--max-base-age 7d] [--max-bytes SIZE] [--max-rows N] [--style plain|box] [-o FILE]",
 	Short:     "compare two results files and report regressions",
 	Long: `Compare pairs the cases of two results files (base and head) by type, lib,
 repr and layout for instances, and type, lib, repr and op for operations.
@@ -22,12 +22,16 @@ Bytes and allocations per instance are exact: an increase in bytes beyond
 --tolerance-bytes, or any extra allocation, is a regression. A time is a
 regression only when a Mann-Whitney U test over the raw samples
 (samples_ns) is significant at alpha 0.05, as benchstat does, and the
-median slowdown exceeds --tolerance.
+median slowdown exceeds --tolerance. A figure read to a resolution (the
+bytes where they are not exact) regresses only beyond the resolution of
+both readings.
 
-A time with fewer than 4 samples on either side cannot be judged (the U
-test could not reach 0.05) and fails, as does every time of a file whose
-agreement check failed. Times are the medians of samples_ns, the figure
-check reads too.
+Times move with the machine: a time regression is a warning (it is listed,
+and does not fail) unless --fail-on-time, for a pinned, quiet runner that
+measures both sides. A time with fewer than 4 samples on either side
+cannot be judged (the U test could not reach 0.05) and warns the same way;
+every time of a file whose agreement check failed fails. Times are the
+medians of samples_ns, the figure check reads too.
 
 Cases only in head are listed as new; cases only in base as missing, which
 fails unless --allow-missing. Results from different environments (CPU
@@ -55,9 +59,10 @@ head (failing unless --allow-missing) or new in head, never compared as 0.
 --tolerance is a percentage from 0 to 100%, --tolerance-bytes a size from
 0 to 1 TiB; anything else (NaN%, 1e308GiB) is a usage error.
 
-Exit status: 0 no regression, 1 a regression (or a missing case, a case
-that failed to measure in head, a time with too few samples, or libraries
-that disagreed), 2 bad input (unreadable, too large or invalid files, a
+Exit status: 0 no regression (time warnings included), 1 a regression (or
+a missing case, a case that failed to measure in head, libraries that
+disagreed; with --fail-on-time a time regression or a time with too few
+samples), 2 bad input (unreadable, too large or invalid files, a
 base with no rows, times without samples, environment mismatch).`,
 	Run: runCompare,
 	Examples: []example{
@@ -74,6 +79,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
 	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
+	failOnTime := fs.Bool("fail-on-time", false, "fail on a time regression (for a pinned, quiet runner); without it a time regression warns")
 	baseURL := fs.String("base-url", "", "link the base run at `url` in the markdown comment")
 	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
 	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
@@ -110,7 +116,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if opts.Tolerance, err = gate.ParsePercent(*tol); err != nil {
 		return inv.usageError("--tolerance: %v", err)
 	}
-	opts.AllowMissing, opts.AllowEnvMismatch = *allowMissing, *allowEnv
+	opts.AllowMissing, opts.AllowEnvMismatch, opts.FailOnTime = *allowMissing, *allowEnv, *failOnTime
 	opts.BaseCommit = *baseCommit
 	if opts.MaxBaseAge, err = gate.ParseAge(*maxAge); err != nil {
 		return inv.usageError("--max-base-age: %v", err)
@@ -168,6 +174,9 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if !c.OK() {
 		fmt.Fprintf(inv.stderr, "memprof compare: %s\n", gatereport.Headline(c))
 		return exitFailure
+	}
+	if c.TimeWarnings > 0 {
+		fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", gatereport.Headline(c))
 	}
 	return exitOK
 }

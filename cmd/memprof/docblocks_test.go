@@ -165,7 +165,7 @@ func TestDocBlocks(t *testing.T) {
 			applyDocEdits(t, file, edits)
 		}
 	}
-	for _, k := range []string{"show", "run", "input"} {
+	for _, k := range []string{"show", "run", "input", "include"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s block in the documents: is the marker still read?", k)
 		}

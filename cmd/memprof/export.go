@@ -14,7 +14,7 @@ import (
 
 var exportCommand = &command{
 	Name:      "export",
-	UsageLine: "export --to github-action-benchmark|bencher|benchfmt RESULTS.json [-o FILE] [--max-bytes SIZE] [--max-rows N]",
+	UsageLine: "export --to github-action-benchmark|bencher|benchfmt [--only memory|time] RESULTS.json [-o FILE] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "write a results file for benchmark dashboards and benchstat",
 	Long: `Export writes a saved results file in the format of a benchmark dashboard,
 so that its history charts and alerts follow bytes and allocations per
@@ -35,6 +35,15 @@ instance as well as time per operation:
 	benchfmt                 the Go benchmark format, as results.bench of a
 	                         review holds it (one line per sample, for
 	                         benchstat)
+
+--only memory writes the exact memory figures only (bytes and
+allocations per instance), --only time the figures that move from run to
+run (ns/op, and the collector's scan bytes, read to a resolution): one
+call of a dashboard action has one alert threshold for all its entries,
+so the exact part can alert on any increase in one series while the
+rest, which moves with the machine, is charted in another without
+alerts. The benchmark format holds every figure (benchstat's -filter
+chooses), so it takes no --only.
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
@@ -61,6 +70,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	valid := model.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
+	only := fs.String("only", "", "write only the figures of `part` (dashboard formats): memory (exact: bytes, allocations) or time (times, and figures read to a resolution)")
 	out := addOutput(fs)
 	var limits inputLimits
 	limits.addFlag(fs, "the results file")
@@ -77,6 +87,17 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	format, err := model.Canonical("format", *to, valid)
 	if err != nil {
 		return inv.usageError("--to: %v", suggest(err, *to, valid))
+	}
+	var part export.Part
+	if wasGiven(fs, "only") {
+		p, err := model.Canonical("part", *only, export.Parts)
+		if err != nil {
+			return inv.usageError("--only: %v", suggest(err, *only, model.Strings(export.Parts)))
+		}
+		if export.Format(format) == export.Benchfmt {
+			return inv.usageError("--only does nothing with --to benchfmt: it holds every figure, and benchstat chooses units with -filter")
+		}
+		part = p
 	}
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
@@ -97,7 +118,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	// Streamed to the output as rendered: benchfmt writes a line per
 	// sample, far more than the file holds (-o is still replaced
 	// atomically, only once complete).
-	write := func(w io.Writer) error { return export.Write(inv.live(w), rs, export.Format(format)) }
+	write := func(w io.Writer) error { return export.WritePart(inv.live(w), rs, export.Format(format), part) }
 	if *out != "" {
 		err = atomicfile.WriteStream(*out, 0o644, write)
 		var fe *atomicfile.Error

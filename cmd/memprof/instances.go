@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
@@ -17,7 +18,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances --type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig] [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE) [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process and
 prints, per instance, the bytes and objects it keeps on the Go heap, the
@@ -38,6 +39,13 @@ where the terminal is narrow, and, where it still does not fit, columns
 left out (prose first, figures last) and named under it. --wide keeps
 every column; --style box draws it in boxes.
 
+With --budgets FILE, instances measures exactly what the budgets file
+selects, as 'memprof check' does without --results (each instance case a
+memory budget selects, at the n the budget names, and each operation a
+time budget selects), and writes the results: 'memprof check --results'
+then checks them. --scheme takes a list (min-pk,min-sig, or all): a type
+without a scheme is measured once.
+
 Type, library and representation names are case-insensitive. Exit status is
 0 when every case was measured, 1 when any failed, 2 for a usage error.
 
@@ -50,6 +58,8 @@ Type, library and representation names are case-insensitive. Exit status is
 		{Line: "memprof instances --type kzg", What: "the KZG objects and contexts (C heap included)", Measures: true},
 		{Line: "memprof instances --type PubkeyCache --lib gnark --repr index-slice,map-pointer --sweep", What: "how a cache's cost grows with N", Measures: true},
 		{Line: "memprof instances --type Signature --with-throughput --op verify,aggregate", What: "bytes per instance beside the time of each use", Measures: true},
+		{Line: "memprof instances --type PublicKey,Signature,G1 --scheme all", What: "both schemes' keys and signatures, G1 once", Measures: true},
+		{Line: "memprof instances --budgets memprof.budgets.yaml --format json -o results.json", What: "measure what the budgets select, for check --results", Measures: true},
 	},
 }
 
@@ -57,6 +67,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	var sel selectionFlags
 	sel.add(fs)
+	budgetsPath := fs.String("budgets", "", "measure exactly what the budgets `file` selects (as check does without --results), instead of --type")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
 	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
@@ -90,18 +101,30 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("%v", err)
 		}
 	}
+	if *budgetsPath != "" {
+		for _, name := range []string{"type", "lib", "repr", "layout", "scheme"} {
+			if wasGiven(fs, name) {
+				return inv.usageError("%s does nothing with --budgets: the budgets select the cases", dashed(name))
+			}
+		}
+	}
 	var ops []model.Op
 	if *withThroughput {
-		if !strings.EqualFold(sel.scheme, "min-pk") {
-			return inv.usageError("--with-throughput times min-pk operations only (keys in G1, signatures in G2); drop --scheme %s", sel.scheme)
+		if err := sel.timesMinPk("--with-throughput"); err != nil {
+			return inv.usageError("%v", err)
 		}
 		if ops, err = to.options(&opts); err != nil {
 			return inv.usageError("%v", err)
 		}
 		opts.Throughput = workflow.ThroughputRequired
 	}
-	s, err := sel.selection(ops)
-	if err != nil {
+	var budgets *gate.File
+	var s workflow.Selection
+	if *budgetsPath != "" {
+		if budgets, err = gate.ReadFile(*budgetsPath); err != nil {
+			return inv.badInput("", err)
+		}
+	} else if s, err = sel.selection(ops); err != nil {
 		return inv.usageError("%v", err)
 	}
 	opts.Ready = inv.ready(func() error {
@@ -117,9 +140,18 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	})
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
-	rs, err := workflow.Instances(ctx, inv.registry, s, opts)
+	var rs *model.Results
+	if budgets != nil {
+		rs, err = workflow.BudgetedTimed(ctx, inv.registry, budgets, ops, opts)
+	} else {
+		rs, err = workflow.Instances(ctx, inv.registry, s, opts)
+	}
 	if rs == nil {
-		return inv.refused(err, sel.describe(), sel.noMatch(&to, "--with-throughput"))
+		described := sel.describe()
+		if budgets != nil {
+			described = "--budgets " + *budgetsPath
+		}
+		return inv.refused(err, described, sel.noMatch(&to, "--with-throughput"))
 	}
 	code := exitOK
 	if err != nil {

@@ -213,8 +213,8 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 	var ops []model.Op
 	given := "" // the first flag that asks for the timing
 	if withThroughput {
-		if !strings.EqualFold(sel.scheme, "min-pk") {
-			return nil, inv.usageError("--with-throughput times min-pk operations only (keys in G1, signatures in G2); drop --scheme %s", sel.scheme)
+		if err := sel.timesMinPk("--with-throughput"); err != nil {
+			return nil, inv.usageError("%v", err)
 		}
 		var err error
 		if ops, err = to.options(&opts); err != nil {

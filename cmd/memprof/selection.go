@@ -51,7 +51,7 @@ func (s *selectionFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
 	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, collection for the scenario types "+model.Join(model.Scenarios)+" and PeerDASNode, and single for KZGContext)")
-	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `scheme`: min-pk (keys in G1, signatures in G2, as Ethereum) or min-sig")
+	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `schemes` (comma-separated, or all): min-pk (keys in G1, signatures in G2, as Ethereum), min-sig; types without a scheme are measured once")
 }
 
 // selection returns what the flags select, ops being the operations of
@@ -77,13 +77,23 @@ func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 			return sel, suggest(err, s.layouts, model.Strings(model.Layouts))
 		}
 	}
-	if sel.Scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
+	if sel.Schemes, err = workflow.ParseList("scheme", s.scheme, model.Schemes); err != nil {
 		return sel, suggest(err, s.scheme, model.Strings(model.Schemes))
 	}
 	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, model.Type.HasScheme) {
 		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, model.Join(schemeTypes()))
 	}
 	return sel, nil
+}
+
+// timesMinPk refuses --with-throughput (flag named given) for a --scheme
+// list without min-pk: operations are timed in min-pk only.
+func (s *selectionFlags) timesMinPk(given string) error {
+	schemes, err := workflow.ParseList("scheme", s.scheme, model.Schemes)
+	if err != nil || slices.Contains(schemes, model.MinPk) {
+		return nil // an unknown scheme is refused by selection
+	}
+	return fmt.Errorf("%s times min-pk operations only (keys in G1, signatures in G2); add min-pk to --scheme %s", given, s.scheme)
 }
 
 // describe writes the selection as the flags that made it:

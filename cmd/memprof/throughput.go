@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -14,7 +15,7 @@ import (
 
 var throughputCommand = &command{
 	Name:      "throughput",
-	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--machine NAME] [--commit SHA]",
+	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--scheme min-pk|all] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--machine NAME] [--commit SHA]",
 	Short:     "time the operations each representation makes cheap or expensive",
 	Long: `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
@@ -60,6 +61,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS12-381 ones, a family ("+model.Join(model.Families)+") = the family's, everything = every one")
 	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
+	scheme := fs.String("scheme", "min-pk", "signature `schemes` (comma-separated, or all): operations are timed in min-pk (keys in G1, signatures in G2), so the list must hold it")
 	var to timingFlags
 	to.add(fs, "", true)
 	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
@@ -89,6 +91,12 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", *reprs, model.Reprs); err != nil {
 		return inv.usageError("%v", suggest(err, *reprs, model.Strings(model.Reprs)))
+	}
+	if sel.Schemes, err = workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
+		return inv.usageError("%v", suggest(err, *scheme, model.Strings(model.Schemes)))
+	}
+	if !slices.Contains(sel.Schemes, model.MinPk) {
+		return inv.usageError("--scheme %s: operations are timed in min-pk only (keys in G1, signatures in G2); give min-pk, or all", *scheme)
 	}
 	var opts workflow.Options
 	if sel.Ops, err = to.options(&opts); err != nil {

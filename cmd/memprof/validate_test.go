@@ -215,7 +215,7 @@ func TestUntrustedResults(t *testing.T) {
 			[]string{"memprof check: ok: 5 hold"}, nil},
 		{"compare: head's libraries disagreed", []string{"compare", base, headDisagree}, exitFailure,
 			[]string{"error[1]", "[1] head: the libraries disagreed"}, []string{"memprof compare: 4 cases not judged"}},
-		{"compare: one sample a side", []string{"compare", base, oneSample}, exitFailure,
+		{"compare: one sample a side", []string{"compare", base, oneSample, "--fail-on-time"}, exitFailure,
 			[]string{"[1] too few samples to judge (n=1; at least 4 needed)", "  exact  -  unchanged"}, []string{"memprof compare: 4 cases not judged"}},
 		{"compare: another OS", []string{"compare", base, otherOS}, exitUsage,
 			nil, []string{`results come from different environments: goos (base "linux", head "darwin")`}},

@@ -222,6 +222,9 @@ func verdictCell(r gate.Row) string {
 // disagree) by case.
 func Headline(c *gate.Comparison) string {
 	if c.OK() {
+		if c.TimeWarnings > 0 {
+			return "no memory regression; " + timeWarnings(c)
+		}
 		return c.Verdict()
 	}
 	regressions := map[string]int{}
@@ -255,7 +258,15 @@ func Headline(c *gate.Comparison) string {
 	if len(parts) == 0 {
 		return c.Verdict()
 	}
+	if c.TimeWarnings > 0 {
+		parts = append(parts, timeWarnings(c))
+	}
 	return strings.Join(parts, ", ")
+}
+
+// timeWarnings counts the rows of times that warn (gate.Row.Warns).
+func timeWarnings(c *gate.Comparison) string {
+	return plural(c.TimeWarnings, "time warning", "time warnings") + " (times fail only with --fail-on-time)"
 }
 
 func plural(n int, one, many string) string {
@@ -278,8 +289,11 @@ func TableFit(w io.Writer, c *gate.Comparison, width int, style render.Style) er
 	var notes []string
 	for _, r := range c.Rows {
 		result := "ok"
-		if r.Fails {
+		switch {
+		case r.Fails:
 			result = "FAIL"
+		case r.Warns:
+			result = "warn"
 		}
 		verdict := string(r.Change)
 		if r.Change == gate.Missing && !r.Fails {
@@ -376,8 +390,12 @@ func CompareMarkdown(w io.Writer, c *gate.Comparison, opts MarkdownOptions) erro
 		icon = "❌"
 	}
 	fmt.Fprintf(&b, "### %s memprof: %s\n\n", icon, Headline(c))
-	fmt.Fprintf(&b, "Bytes and allocations per instance are exact; times regress only when a Mann-Whitney U test is significant (alpha %s) and the slowdown exceeds %s.\n\n",
-		strconv.FormatFloat(c.Alpha, 'f', -1, 64), strconv.FormatFloat(c.Tolerance*100, 'f', -1, 64)+"%")
+	timesFail := "they warn and do not fail (`--fail-on-time` makes them fail, on a pinned, quiet runner)"
+	if c.FailOnTime {
+		timesFail = "they fail (`--fail-on-time`)"
+	}
+	fmt.Fprintf(&b, "Bytes and allocations per instance are exact (a figure read to a resolution regresses beyond it only); times regress only when a Mann-Whitney U test is significant (alpha %s) and the slowdown exceeds %s, and %s.\n\n",
+		strconv.FormatFloat(c.Alpha, 'f', -1, 64), strconv.FormatFloat(c.Tolerance*100, 'f', -1, 64)+"%", timesFail)
 	runsLine(&b, c, opts)
 	warnings(&b, c.Warnings)
 	if len(c.EnvDiffs) > 0 {
@@ -388,15 +406,25 @@ func CompareMarkdown(w io.Writer, c *gate.Comparison, opts MarkdownOptions) erro
 		fmt.Fprintf(&b, "> [!WARNING]\n> The two results come from different environments (%s): differences may come from the machine, not the change.\n\n", strings.Join(fields, ", "))
 	}
 	header := "| case | metric | base | head | delta | test | verdict |\n|---|---|--:|--:|--:|---|---|\n"
-	var failing []gate.Row
+	var failing, warned []gate.Row
 	for _, r := range c.Rows {
-		if r.Fails {
+		switch {
+		case r.Fails:
 			failing = append(failing, r)
+		case r.Warns:
+			warned = append(warned, r)
 		}
 	}
 	if len(failing) > 0 {
 		b.WriteString(header)
 		for _, r := range failing {
+			mdRow(&b, r)
+		}
+		b.WriteString("\n")
+	}
+	if len(warned) > 0 {
+		b.WriteString("Times that would regress, warnings only:\n\n" + header)
+		for _, r := range warned {
 			mdRow(&b, r)
 		}
 		b.WriteString("\n")

@@ -46,7 +46,8 @@ func TestMarkdownGolden(t *testing.T) {
 		head   string
 		opts   gate.CompareOptions
 	}{
-		{"compare-regressions.md", "head.json", gate.CompareOptions{Tolerance: 0.05}},
+		{"compare-regressions.md", "head.json", gate.CompareOptions{Tolerance: 0.05, FailOnTime: true}},
+		{"compare-time-warning.md", "head.json", gate.CompareOptions{Tolerance: 0.05}},
 		{"compare-clean.md", "base.json", gate.CompareOptions{Tolerance: 0.05}},
 		{"compare-env-mismatch-allowed.md", "head-other-env.json", gate.CompareOptions{Tolerance: 0.05, AllowEnvMismatch: true}},
 	}
@@ -103,7 +104,7 @@ func TestMarkdownLayout(t *testing.T) {
 
 func TestJSON(t *testing.T) {
 	var buf bytes.Buffer
-	if err := JSON(&buf, compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05})); err != nil {
+	if err := JSON(&buf, compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05, FailOnTime: true})); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -161,12 +162,21 @@ func TestCheckText(t *testing.T) {
 // bytes regression, one time regression and one missing case of two
 // figures: four failing rows).
 func TestHeadline(t *testing.T) {
-	c := compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05})
+	c := compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05, FailOnTime: true})
 	if c.Failures != 4 {
 		t.Fatalf("got %d failing rows, want 4", c.Failures)
 	}
 	if got, want := Headline(c), "1 bytes regression, 1 time regression, 1 missing case"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+	// Without --fail-on-time the time regression is a warning, counted
+	// after the failures; with only times changed, memory is said clean.
+	if got, want := Headline(compare(t, "head.json", gate.CompareOptions{Tolerance: 0.05})), "1 bytes regression, 1 missing case, 1 time warning (times fail only with --fail-on-time)"; got != want {
+		t.Errorf("times warning: got %q, want %q", got, want)
+	}
+	onlyTime := &gate.Comparison{TimeWarnings: 2}
+	if got, want := Headline(onlyTime), "no memory regression; 2 time warnings (times fail only with --fail-on-time)"; got != want {
+		t.Errorf("only times: got %q, want %q", got, want)
 	}
 	same := compare(t, "base.json", gate.CompareOptions{Tolerance: 0.05})
 	if got := Headline(same); got != "no regression detected" {

@@ -77,7 +77,7 @@ func staleComparison(t *testing.T) *gate.Comparison {
 	base, head := sides[0], sides[1]
 	base.Env.Commit, base.Env.Time, base.Env.Machine = "0123abcd4567ef890123abcd4567ef8901234567", clock.Add(-9*24*time.Hour).Format(time.RFC3339), "runner-7"
 	head.Env.Commit, head.Env.Time, head.Env.Machine = measuredEnv.Commit, measuredEnv.Time, "runner-3"
-	c, err := gate.Compare(base, head, gate.CompareOptions{Tolerance: 0.05, BaseCommit: "89abcdef0123", MaxBaseAge: gate.DefaultMaxBaseAge, Now: func() time.Time { return clock }})
+	c, err := gate.Compare(base, head, gate.CompareOptions{Tolerance: 0.05, FailOnTime: true, BaseCommit: "89abcdef0123", MaxBaseAge: gate.DefaultMaxBaseAge, Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -192,10 +192,11 @@ func (ms machines) several() bool { return len(ms) > 1 }
 type figures struct {
 	bytes, allocs, slot float64
 	failed              bool
+	n                   int // a case measured at another N is another reading
 }
 
 func figuresOf(r *model.Result) figures {
-	return figures{r.BytesPerInstance, r.AllocsPerInstance, r.SlotBytes, r.Error != ""}
+	return figures{r.BytesPerInstance, r.AllocsPerInstance, r.SlotBytes, r.Error != "", r.N}
 }
 
 // instance returns machine m's row of case k, or nil.
@@ -269,8 +270,9 @@ func (ms machines) differing() []model.Key {
 	return out
 }
 
-// cell is machine m's figure of case k for the differs table.
-func cell(m Machine, k model.Key) string {
+// cell is machine m's figure of case k for the differs table, with its
+// N when withN (the machines measured k at different N).
+func cell(m Machine, k model.Key, withN bool) string {
 	r := instance(m, k)
 	switch {
 	case r == nil:
@@ -278,7 +280,26 @@ func cell(m Machine, k model.Key) string {
 	case r.Error != "":
 		return "failed"
 	}
-	return model.FormatFigure(r.BytesPerInstance) + " B, " + model.FormatFigure(r.AllocsPerInstance) + " allocs"
+	c := model.FormatFigure(r.BytesPerInstance) + " B, " + model.FormatFigure(r.AllocsPerInstance) + " allocs"
+	if withN {
+		c += " at N = " + strconv.Itoa(r.N)
+	}
+	return c
+}
+
+// nDiffers reports whether the machines that measured case k measured it
+// at different N.
+func (ms machines) nDiffers(k model.Key) bool {
+	n := 0
+	for _, m := range ms {
+		if r := instance(m, k); r != nil {
+			if n != 0 && r.N != n {
+				return true
+			}
+			n = r.N
+		}
+	}
+	return false
 }
 
 // writeSources writes the header's list of the files and machines.
@@ -304,9 +325,9 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 	mw.Printf("\n### Differs across machines\n\n")
 	diff := ms.differing()
 	if len(diff) == 0 {
-		mw.Printf("Bytes, allocations and slot per instance are the same on every machine, for every case.\n\n")
+		mw.Printf("Bytes, allocations and slot per instance, and N, are the same on every machine, for every case.\n\n")
 	} else {
-		mw.Printf("Every case whose bytes, allocations or slot per instance differ between machines, or that some machine did not measure. " +
+		mw.Printf("Every case whose bytes, allocations or slot per instance, or N, differ between machines, or that some machine did not measure. " +
 			"Sizes can differ across architectures, Go versions and cgo; the last column says in what the machines that disagree differ.\n\n")
 		t := render.MarkdownTable{Header: []string{"case"}}
 		for _, m := range ms {
@@ -315,8 +336,9 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 		t.Header = append(t.Header, "the machines differ in")
 		for _, k := range diff {
 			row := []string{k.String()}
+			withN := ms.nDiffers(k)
 			for _, m := range ms {
-				row = append(row, cell(m, k))
+				row = append(row, cell(m, k, withN))
 			}
 			row = append(row, ms.envDiffer(k))
 			t.Rows = append(t.Rows, row)
@@ -347,8 +369,15 @@ func (ms machines) envDiffer(k model.Key) string {
 			ref = &ms[i]
 			continue
 		}
-		if figuresOf(r) == figuresOf(instance(*ref, k)) {
+		first := instance(*ref, k)
+		if figuresOf(r) == figuresOf(first) {
 			continue
+		}
+		if r.N != first.N {
+			f := fmt.Sprintf("N (%s %d, %s %d)", ref.Name, first.N, ms[i].Name, r.N)
+			if !slices.Contains(fields, f) {
+				fields = append(fields, f)
+			}
 		}
 		for _, d := range gate.EnvDiffs(ref.Results.Env, ms[i].Results.Env) {
 			f := fmt.Sprintf("%s (%s %s, %s %s)", d.Field, ref.Name, dash(d.Base), ms[i].Name, dash(d.Head))

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -162,5 +163,34 @@ func TestNameMachinesDistinct(t *testing.T) {
 				t.Errorf("the machines' results files %v are not one per machine", files)
 			}
 		})
+	}
+}
+
+// TestReviewComparesN: a case measured at different N on two machines of
+// one environment is listed, with both N, and the N is what they differ
+// in (not "nothing recorded").
+func TestReviewComparesN(t *testing.T) {
+	a, b := loadFixture(t), loadFixture(t)
+	a.Env.Machine, b.Env.Machine = "one", "two"
+	k := a.Instances[0].Key
+	n := a.Instances[0].N
+	b.Instances[0].N = 5 * n
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Render(a, Options{Source: "one.json", Machines: []Machine{{Name: "one", Source: "one.json", Results: a}, {Name: "two", Source: "two.json", Results: b}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := regexp.MustCompile(` +`).ReplaceAllString(string(files[0].Data), " ")
+	section := readme[strings.Index(readme, "### Differs across machines"):]
+	want := fmt.Sprintf("| %s | %s B, %s allocs at N = %d | %s B, %s allocs at N = %d | N (one %d, two %d) |", k,
+		model.FormatFigure(a.Instances[0].BytesPerInstance), model.FormatFigure(a.Instances[0].AllocsPerInstance), n,
+		model.FormatFigure(b.Instances[0].BytesPerInstance), model.FormatFigure(b.Instances[0].AllocsPerInstance), 5*n, n, 5*n)
+	if !strings.Contains(section, want) {
+		t.Errorf("differs table lacks %q:\n%s", want, section)
+	}
+	if strings.Contains(section, "nothing recorded") {
+		t.Errorf("differs table says nothing recorded for a case measured at two N:\n%s", section)
 	}
 }

@@ -1,0 +1,55 @@
+package gate
+
+import (
+	"testing"
+
+	"github.com/memprof/memprof/model"
+)
+
+// TestOfSchemes: check --scheme keeps the budgets of the schemes named,
+// narrows a budget of several schemes or none, leaves scheme-free types
+// alone and does not modify the file read.
+func TestOfSchemes(t *testing.T) {
+	f, err := Parse("b.yaml", []byte(`version: 1
+budgets:
+  - select: {type: PublicKey, scheme: min-pk}
+    max_bytes_per_instance: 96B
+  - select: {type: PublicKey, scheme: min-sig}
+    max_bytes_per_instance: 192B
+  - select: {type: Signature}
+    max_bytes_per_instance: 192B
+  - select: {type: G1}
+    max_bytes_per_instance: 96B
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dropped := f.OfSchemes([]model.Scheme{model.MinPk})
+	if dropped != 1 || len(kept.Budgets) != 3 {
+		t.Fatalf("got %d kept, %d dropped, want 3 and 1", len(kept.Budgets), dropped)
+	}
+	tests := []struct {
+		key  model.Key
+		want int // budgets of kept selecting key
+	}{
+		{model.Key{Type: model.PublicKey, Scheme: model.MinPk}, 1},
+		{model.Key{Type: model.PublicKey, Scheme: model.MinSig}, 0},
+		{model.Key{Type: model.Signature, Scheme: model.MinSig}, 0},
+		{model.Key{Type: model.Signature, Scheme: model.MinPk}, 1},
+		{model.Key{Type: model.G1}, 1},
+	}
+	for _, tt := range tests {
+		n := 0
+		for _, b := range kept.Budgets {
+			if b.Select.Matches(tt.key) {
+				n++
+			}
+		}
+		if n != tt.want {
+			t.Errorf("%s: %d budgets select it, want %d", tt.key, n, tt.want)
+		}
+	}
+	if len(f.Budgets) != 4 || len(f.Budgets[2].Select.Scheme) != 0 {
+		t.Errorf("OfSchemes modified the file read")
+	}
+}
