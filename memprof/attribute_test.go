@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/google/pprof/profile"
@@ -214,30 +215,14 @@ func framesSwitch(v any) bool {
 // TestRuntimeRecordFrames: the runtime functions the engine takes for
 // those that allocate the runtime's own records exist in this runtime,
 // under these names (a renamed one would let its records count as the
-// instances').
+// instances'). Each is made to allocate whatever the runtime has cached:
+// the test waits for the records, it does not count on the scheduler.
 func TestRuntimeRecordFrames(t *testing.T) {
-	var ms runtime.MemStats
-	seen := map[string]bool{}
-	// More goroutines parked on a channel at once than the runtime has
-	// wait records and descriptors cached make it allocate through
-	// acquireSudog, newproc1 and malg.
 	prev := runtime.MemProfileRate
 	runtime.MemProfileRate = 1
 	defer func() { runtime.MemProfileRate = prev }()
-	const parked = 1000
-	ch := make(chan int)
-	var wg sync.WaitGroup
-	wg.Add(parked)
-	for range parked {
-		go func() {
-			defer wg.Done()
-			<-ch
-		}()
-	}
-	for range parked {
-		ch <- 1
-	}
-	wg.Wait()
+	want := []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg", "runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache"}
+
 	// A type assertion and a type switch at call sites of their own,
 	// missing their caches until the runtime builds them.
 	for range assertCacheMisses {
@@ -245,12 +230,99 @@ func TestRuntimeRecordFrames(t *testing.T) {
 			t.Fatal("cacheProbe does not implement cacheProber")
 		}
 	}
+
+	// Wait records: a collection empties the central cache of them, and a
+	// goroutine blocked in one select takes one per channel at once on one
+	// P, whose cache holds at most p.sudogbuf's 128; the rest are new.
 	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+1024)
-	n, _ = runtime.MemProfile(recs, true)
-	for _, rec := range recs[:n] {
+	release := parkInSelect(4 * sudogsPerP)
+	defer release()
+
+	// Goroutine descriptors: the runtime reuses those of dead goroutines,
+	// as many as the process ever had at once; parked goroutines, doubling
+	// in number from 1,000 each round they are missing, outgrow them.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	batch := 1000
+	deadline := time.Now().Add(recordFramesWait)
+	for {
+		seen := recordFrames(t)
+		var missing []string
+		for _, fn := range want {
+			if !seen[fn] {
+				missing = append(missing, fn)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) || batch > maxParked {
+			t.Fatalf("no heap-profile record below %v: has the runtime renamed them?", missing)
+		}
+		if slices.Contains(missing, "runtime.malg") || slices.Contains(missing, "runtime.newproc1") {
+			wg.Add(batch)
+			for range batch {
+				go func() {
+					defer wg.Done()
+					<-stop
+				}()
+			}
+			batch *= 2
+			continue
+		}
+		time.Sleep(time.Millisecond) // the selecting goroutine has not run yet
+	}
+}
+
+// sudogsPerP is how many wait records a P caches (runtime.p.sudogbuf).
+const sudogsPerP = 128
+
+// maxParked bounds the batches of goroutines TestRuntimeRecordFrames
+// parks (about 63,000 in all when a descriptor's frame is missing).
+const maxParked = 1000 << 5
+
+// recordFramesWait bounds how long TestRuntimeRecordFrames waits for a
+// goroutine it started to run: a liveness bound on a busy machine, not a
+// measurement.
+const recordFramesWait = time.Minute
+
+// parkInSelect starts a goroutine blocked in one select on k channels of
+// its own, and returns the function that releases it and waits for it to
+// end. Blocked, it holds a wait record per channel.
+func parkInSelect(k int) (release func()) {
+	cases := make([]reflect.SelectCase, k)
+	for i := range cases {
+		cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(make(chan struct{}))}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		reflect.Select(cases)
+	}()
+	return func() {
+		cases[0].Chan.Close()
+		<-done
+	}
+}
+
+// recordFrames collects the heap profile's records after a collection and
+// returns which of runtimeRecordFrames their stacks pass through.
+func recordFrames(t *testing.T) map[string]bool {
+	t.Helper()
+	runtime.GC()
+	var recs []runtime.MemProfileRecord
+	for {
+		n, _ := runtime.MemProfile(nil, true)
+		recs = make([]runtime.MemProfileRecord, n+1024)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	seen := map[string]bool{}
+	for _, rec := range recs {
 		frames := runtime.CallersFrames(rec.Stack())
 		for {
 			f, more := frames.Next()
@@ -262,11 +334,7 @@ func TestRuntimeRecordFrames(t *testing.T) {
 			}
 		}
 	}
-	for _, fn := range []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg", "runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache"} {
-		if !seen[fn] {
-			t.Errorf("no heap-profile record below %s: has the runtime renamed it?", fn)
-		}
-	}
+	return seen
 }
 
 // benchAccount is the snapshots BenchmarkAccount attributes, taken once
