@@ -91,11 +91,7 @@
 //  4. Footprint pass, the collector on, all N instances, profiling off
 //     or (when sites are to be extended to N) sampling a few thousand of
 //     their allocations: the memory readings before and after the N
-//     instances are built, the goroutines they started have run to
-//     their wait (letGoroutinesRun: on a busy machine many are still
-//     runnable when the build returns, and would grow their stacks and
-//     allocate their wait records during the readings), and the
-//     construction's garbage is collected,
+//     instances are built and the construction's garbage is collected,
 //     and the finalizers and cleanups queued when they are dropped; between
 //     them the engine allocates nothing of its own (the readings and the
 //     GC samples use memory allocated beforehand, the resident set is
@@ -130,8 +126,7 @@
 //     are to be extended to N, this pass comes before the footprint pass.
 //     Finalizers and cleanups an earlier pass queued are run first (their
 //     objects are freed before the pass, not during it). Around each set,
-//     once its goroutines have run to their wait and after two GC cycles
-//     that settle the heap, a snapshot of the heap
+//     after two GC cycles that settle the heap, a snapshot of the heap
 //     profile's records and a reading of the live heap (records.go); with
 //     KeepProfile, the heap profile is written while the instances are
 //     alive.

@@ -140,11 +140,7 @@ func (r *queueReader) drain() {
 			time.Sleep(time.Millisecond)
 			continue
 		case c == last:
-			// The last collection queued nothing more: settled, once
-			// the goroutines the finalizers released have run (and
-			// exited, freeing their stacks).
-			letGoroutinesRun()
-			return
+			return // the last collection queued nothing more: settled
 		}
 		// Some ran since: collect what they released (and the objects
 		// they kept), which may queue more.

@@ -244,7 +244,6 @@ func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r 
 			if err := c.fill(h, n, mainFrames); err != nil {
 				return err
 			}
-			letGoroutinesRun()
 			runtime.GC()
 		}
 		k := r.buildCycles[b]

@@ -235,7 +235,6 @@ func (c *Case) warmup(o Options) (sizeof uintptr, perInstance uint64, returned r
 		}
 		prev = v
 	}
-	letGoroutinesRun() // the warm-up's goroutines, settled before the passes
 	size := representationSize(first)
 	// Round up to the next power of two as a stand-in for size classes,
 	// plus the holder and map-like hidden costs.
@@ -412,7 +411,6 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	if err != nil {
 		return fp, err
 	}
-	letGoroutinesRun()
 	// One cycle frees the construction's garbage and queues the
 	// finalizers of what has them; FreeOSMemory's cycle frees what they
 	// released, and returns the free pages, so that the RSS reading holds
@@ -582,7 +580,6 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 		if err = c.fill(&full, plan.full, mainFrames); err != nil {
 			return
 		}
-		letGoroutinesRun()
 		settle()
 		lives = append(lives, liveHeap().sub(start))
 		snaps = append(snaps, snapshot(buf))
@@ -593,7 +590,6 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 		if err = c.fill(&fewer, plan.fewer, fewerFrames); err != nil {
 			return
 		}
-		letGoroutinesRun()
 		settle()
 		lives = append(lives, liveHeap().sub(start))
 		snaps = append(snaps, snapshot(buf))
