@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/memprof/memprof/internal/typeptr"
 	"github.com/memprof/memprof/model"
 )
 
@@ -289,7 +290,7 @@ func hashSeeded(t reflect.Type) bool {
 		case reflect.Interface:
 			return true
 		case reflect.Map:
-			return hasPointers(t.Key()) || hasPointers(t.Elem()) || walk(t.Key()) || walk(t.Elem())
+			return typeptr.Has(t.Key()) || typeptr.Has(t.Elem()) || walk(t.Key()) || walk(t.Elem())
 		case reflect.Pointer, reflect.Slice, reflect.Array:
 			return walk(t.Elem())
 		case reflect.Struct:
@@ -302,25 +303,6 @@ func hashSeeded(t reflect.Type) bool {
 		return false
 	}
 	return walk(t)
-}
-
-// hasPointers reports whether a value of type t holds pointers the
-// collector follows.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.UnsafePointer, reflect.Map, reflect.Slice, reflect.String,
-		reflect.Interface, reflect.Chan, reflect.Func:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // perCycle is one kind of per-cycle figure (mark or CPU time) over n

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/memprof/memprof/internal/typeptr"
 )
 
 // Held is what the heap objects reachable from a value cost, counted by
@@ -142,7 +144,7 @@ func (w *walker) value(v reflect.Value) error {
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return nil
 	case reflect.Array:
-		if !hasPointers(t.Elem()) {
+		if !typeptr.Has(t.Elem()) {
 			return nil
 		}
 		for i := range v.Len() {
@@ -166,7 +168,7 @@ func (w *walker) value(v reflect.Value) error {
 		if e.Size() == 0 {
 			return nil // zero-size objects share the runtime's zerobase
 		}
-		fresh, err := w.object(v.Pointer(), int64(e.Size()), hasPointers(e))
+		fresh, err := w.object(v.Pointer(), int64(e.Size()), typeptr.Has(e))
 		if err != nil || !fresh {
 			return err
 		}
@@ -176,11 +178,11 @@ func (w *walker) value(v reflect.Value) error {
 			return nil
 		}
 		e := t.Elem()
-		fresh, err := w.object(v.Pointer(), int64(v.Cap())*int64(e.Size()), hasPointers(e))
+		fresh, err := w.object(v.Pointer(), int64(v.Cap())*int64(e.Size()), typeptr.Has(e))
 		if err != nil || !fresh {
 			return err
 		}
-		if !hasPointers(e) {
+		if !typeptr.Has(e) {
 			return nil
 		}
 		full := v.Slice3(0, v.Cap(), v.Cap())
@@ -208,22 +210,4 @@ func (w *walker) value(v reflect.Value) error {
 		return w.value(e)
 	}
 	return fmt.Errorf("cannot count what a %s (%s) holds", t.Kind(), t)
-}
-
-// hasPointers reports whether values of t hold pointers, so that the
-// allocator gives them a pointer bitmap (and above 512 bytes a header).
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.String, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
