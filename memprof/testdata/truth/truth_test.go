@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,23 +89,59 @@ const runtimePage = 8 << 10
 const recordBytes = 7 * unsafe.Sizeof(uintptr(0))
 
 // chanSlot is what make(chan struct{}) allocates (the runtime's channel
-// header, one object), from the runtime's own accounting of many.
+// header, one object), from the heap profile's record of many made below
+// makeChans: the process's allocation counts (runtime.MemStats) would
+// also count what the runtime's goroutines allocate meanwhile (the
+// background scavenger grows a P's timer heap by a 16 B slice when it
+// goes to sleep).
 func chanSlot(t *testing.T) float64 {
 	t.Helper()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	const k = 1000
+	defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+	runtime.MemProfileRate = 1
 	keep := make([]chan struct{}, k)
-	var m0, m1 runtime.MemStats
-	runtime.ReadMemStats(&m0)
+	makeChans(keep)
+	// The profile is as of the last completed collection: the first
+	// publishes the channels' records, the second frees what the first
+	// left.
+	runtime.GC()
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, false)
+	recs := make([]runtime.MemProfileRecord, n+64)
+	n, _ = runtime.MemProfile(recs, false)
+	runtime.KeepAlive(keep)
+	var objects, bytes int64
+	for _, r := range recs[:n] {
+		frames := runtime.CallersFrames(r.Stack())
+		for {
+			f, more := frames.Next()
+			if f.Function == makeChansFrame {
+				objects += r.InUseObjects()
+				bytes += r.InUseBytes()
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	if objects != k {
+		t.Fatalf("make(chan struct{}): %d live objects below %s for %d channels, want one each", objects, makeChansFrame, k)
+	}
+	return float64(bytes) / k
+}
+
+// makeChansFrame is makeChans's name in a stack.
+const makeChansFrame = "example.com/memprof-truth.makeChans"
+
+// makeChans fills keep with new channels; its frame marks them (and
+// nothing else) in the heap profile.
+//
+//go:noinline
+func makeChans(keep []chan struct{}) {
 	for i := range keep {
 		keep[i] = make(chan struct{})
 	}
-	runtime.ReadMemStats(&m1)
-	runtime.KeepAlive(keep)
-	if m1.Mallocs-m0.Mallocs != k {
-		t.Fatalf("make(chan struct{}): %d objects for %d channels, want one each", m1.Mallocs-m0.Mallocs, k)
-	}
-	return float64(m1.TotalAlloc-m0.TotalAlloc) / k
 }
 
 // truth is what a class's N instances keep, per instance, as its
