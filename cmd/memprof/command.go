@@ -16,6 +16,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	workflow "github.com/memprof/memprof/run"
@@ -54,35 +55,22 @@ func interruptedExit(ctx context.Context) (int, bool) {
 	return 128 + int(syscall.SIGINT), true
 }
 
-// liveWriter passes writes to w until ctx is done, and refuses them after:
-// an interrupted command prints nothing more (no rows of "context
-// canceled", no half report); run prints the one line that says why.
-type liveWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (l liveWriter) Write(p []byte) (int, error) {
-	if l.ctx.Err() != nil {
-		return 0, context.Cause(l.ctx)
-	}
-	return l.w.Write(p)
-}
-
-// live returns w as a liveWriter of the command's context: a command
+// live returns w as a livewriter.Writer of the command's context (an
+// interrupted command prints nothing more; run prints the one line that
+// says why): a command
 // renders into it, so that rendering stops at an interrupt (at its next
 // write) and nothing rendered after is written anywhere.
 func (inv *invocation) live(w io.Writer) io.Writer {
 	if inv.ctx == nil {
 		return w
 	}
-	return liveWriter{inv.ctx, w}
+	return livewriter.Writer{Ctx: inv.ctx, W: w}
 }
 
-// underlying returns the writer a liveWriter wraps, or w itself.
+// underlying returns the writer a livewriter.Writer wraps, or w itself.
 func underlying(w io.Writer) io.Writer {
-	if l, ok := w.(liveWriter); ok {
-		return l.w
+	if l, ok := w.(livewriter.Writer); ok {
+		return l.W
 	}
 	return w
 }
@@ -183,7 +171,7 @@ var registry = all.Registry
 //
 // When ctx is done (main cancels it with an interruption on SIGINT or
 // SIGTERM), the command stops: children are killed with the context,
-// nothing more is printed or written (see liveWriter and
+// nothing more is printed or written (see livewriter.Writer and
 // invocation.writeFile), and run prints "memprof: interrupted" and returns
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -224,7 +212,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name), strings.Join(commandNames(), ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: liveWriter{ctx, out}, stderr: liveWriter{ctx, stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
+	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interruptedExit(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")

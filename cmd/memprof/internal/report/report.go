@@ -24,6 +24,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/export"
+	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/model"
 )
 
@@ -257,7 +258,7 @@ func WriteContext(ctx context.Context, out string, rs *model.Results, opts Optio
 		if err != nil {
 			return false, writeErr(out, name, err)
 		}
-		bw := bufio.NewWriterSize(liveWriter{ctx, f}, 64<<10)
+		bw := bufio.NewWriterSize(livewriter.Writer{Ctx: ctx, W: f}, 64<<10)
 		err = fn(bw)
 		if err == nil {
 			err = bw.Flush()
@@ -296,20 +297,6 @@ func WriteContext(ctx context.Context, out string, rs *model.Results, opts Optio
 		return nil, err
 	}
 	return files, nil
-}
-
-// liveWriter writes to w until ctx is done, and fails with its cause
-// after.
-type liveWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (l liveWriter) Write(p []byte) (int, error) {
-	if l.ctx.Err() != nil {
-		return 0, context.Cause(l.ctx)
-	}
-	return l.w.Write(p)
 }
 
 // writeErr words an error of writing file name of the review for out
