@@ -48,23 +48,7 @@ var bn254RuleCases = []ruleCase{
 // are those frames (under a caller), and that the encoding rule wins over
 // the point rule for a Marshal called from a point method's stack.
 func TestBN254Rules(t *testing.T) {
-	rules, err := heapscan.ReadRules("../fixtures/bn254.rules.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range bn254RuleCases {
-		name := funcName(c.fn)
-		t.Run(name, func(t *testing.T) {
-			h := oneStackHeap(t, name, "main.main")
-			s, err := h.Summarize(heapscan.Options{GroupBy: "rule", Rules: rules})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Rows) != 1 || s.Rows[0].Key != c.rule {
-				t.Errorf("frame %s: got rows %+v, want rule %s", name, s.Rows, c.rule)
-			}
-		})
-	}
+	rules := checkRules(t, "../fixtures/bn254.rules.yaml", bn254RuleCases)
 	h := oneStackHeap(t, funcName((*cloudflare.G1).Marshal), funcName((*cloudflare.G1).Add), "main.main")
 	s, err := h.Summarize(heapscan.Options{GroupBy: "rule", Rules: rules})
 	if err != nil {

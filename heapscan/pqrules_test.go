@@ -12,8 +12,6 @@ import (
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
 	"github.com/cloudflare/circl/sign/slhdsa"
-
-	"github.com/memprof/memprof/heapscan"
 )
 
 // pqRuleCases are the post-quantum libraries' constructors and the rule
@@ -51,21 +49,5 @@ var pqRuleCases = []ruleCase{
 // TestPQRules checks fixtures/pq.rules.yaml against the names the runtime
 // gives the post-quantum libraries' functions, as TestBLSRules does.
 func TestPQRules(t *testing.T) {
-	rules, err := heapscan.ReadRules("../fixtures/pq.rules.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range pqRuleCases {
-		name := funcName(c.fn)
-		t.Run(name, func(t *testing.T) {
-			h := oneStackHeap(t, name, "main.main")
-			s, err := h.Summarize(heapscan.Options{GroupBy: "rule", Rules: rules})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(s.Rows) != 1 || s.Rows[0].Key != c.rule {
-				t.Errorf("frame %s: got rows %+v, want rule %s", name, s.Rows, c.rule)
-			}
-		})
-	}
+	checkRules(t, "../fixtures/pq.rules.yaml", pqRuleCases)
 }
