@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -94,24 +95,21 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 }
 
 // budgetN is the N the budgets of f name for entry e (0 for none): one
-// n among the budgets with a limit on its instances that select it. Two
-// different n, or an n other than the only N e is measured at, are a
-// usage error naming the budgets' lines.
+// n among the budgets with a limit on its instances that select it
+// (gate.File.NFor). Two different n, or an n other than the only N e is
+// measured at, are a usage error naming the budgets' lines.
 func budgetN(f *gate.File, e suites.Entry) (int, error) {
-	n, line := 0, 0
-	for _, b := range f.Budgets {
-		if b.N == 0 || !b.Select.Matches(e.Key) || !slices.ContainsFunc(b.Limits, func(l gate.Limit) bool { return !l.Metric.OnOps() }) {
-			continue
-		}
-		switch {
-		case e.FixedN > 0 && b.N != e.FixedN:
-			return 0, usagef("%s:%d: n: %d, but %s is measured at N=%d only", f.Path, b.Line, b.N, e.Key, e.FixedN)
-		case n != 0 && b.N != n:
-			return 0, usagef("%s:%d: n: %d, but the budget at line %d names n: %d for %s too: a case is measured at one N", f.Path, b.Line, b.N, line, n, e.Key)
-		}
-		n, line = b.N, b.Line
+	b, err := f.NFor(e.Key)
+	var c *gate.NConflict
+	switch {
+	case errors.As(err, &c):
+		return 0, usagef("%s:%d: %v", f.Path, c.Second.Line, err)
+	case b == nil:
+		return 0, nil
+	case e.FixedN > 0 && b.N != e.FixedN:
+		return 0, usagef("%s:%d: n: %d, but %s is measured at N=%d only", f.Path, b.Line, b.N, e.Key.FullName(), e.FixedN)
 	}
-	return n, nil
+	return b.N, nil
 }
 
 // budgeted reports whether a budget of f with a limit on operations (a
