@@ -25,14 +25,14 @@ func TestCompareFixtures(t *testing.T) {
 		"Signature/blst/affine/pointer/min-pk allocs/instance": {Unchanged, false},
 		"PublicKey/blst/affine/pointer/min-pk bytes/instance":  {Unchanged, false},
 		"PublicKey/blst/affine/pointer/min-pk allocs/instance": {Unchanged, false},
-		"G1/gnark/affine/pointer bytes/instance":        {Missing, true},
-		"G1/gnark/affine/pointer allocs/instance":       {Missing, true},
-		"G2/gnark/affine/pointer bytes/instance":        {New, false},
-		"G2/gnark/affine/pointer allocs/instance":       {New, false},
-		"Signature/blst/affine op=verify time/op":       {Regressed, false}, // a warning: times fail only with FailOnTime
-		"Signature/blst/affine op=aggregate time/op":    {Unchanged, false},
-		"Signature/blst/affine op=decompress time/op":   {Unchanged, false},
-		"Signature/blst/affine op=sign time/op":         {Improved, false},
+		"G1/gnark/affine/pointer bytes/instance":               {Missing, true},
+		"G1/gnark/affine/pointer allocs/instance":              {Missing, true},
+		"G2/gnark/affine/pointer bytes/instance":               {New, false},
+		"G2/gnark/affine/pointer allocs/instance":              {New, false},
+		"Signature/blst/affine op=verify time/op":              {Regressed, false}, // a warning: times fail only with FailOnTime
+		"Signature/blst/affine op=aggregate time/op":           {Unchanged, false},
+		"Signature/blst/affine op=decompress time/op":          {Unchanged, false},
+		"Signature/blst/affine op=sign time/op":                {Improved, false},
 	}
 	if len(c.Rows) != len(wants) {
 		t.Errorf("got %d rows, want %d", len(c.Rows), len(wants))

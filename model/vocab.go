@@ -316,8 +316,8 @@ var (
 	// without layout): every layout but the slice, whose figures are exact
 	// at one N only.
 	DefaultLayouts = []Layout{Pointer, Collection, Single}
-	Schemes = []Scheme{MinPk, MinSig}
-	Ops     = union(func(f family) []Op { return f.ops })
+	Schemes        = []Scheme{MinPk, MinSig}
+	Ops            = union(func(f family) []Op { return f.ops })
 )
 
 // KZGTypes are the KZG family's types, the PeerDAS scenario included:
