@@ -17,8 +17,10 @@ import (
 // every operation a time budget selects (agreement and result checks
 // first, as Throughput does). Cases a budget selects that cannot be
 // measured here are recorded as unavailable, with the reason, and
-// failures in their rows: gate.Check reports both. It never fails for
-// selecting nothing (gate.Check reports a budget that selects nothing).
+// failures in their rows: gate.Check reports both. It does not fail for
+// selecting nothing (gate.Check reports a budget that selects nothing),
+// but fails with a *NothingMeasured when every case it selects is
+// unavailable here.
 //
 // The results are nil, with the error, when two budgets name different n
 // for one case, a budget's n differs from the only N a case is measured
@@ -70,6 +72,9 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 			continue
 		}
 		ops = append(ops, o)
+	}
+	if len(entries) == 0 && len(ops) == 0 && len(rs.Unavailable) > 0 {
+		return nil, nothingMeasured("case", rs.Unavailable)
 	}
 	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
 		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
@@ -136,6 +141,34 @@ func RegistryCases(reg *suites.Registry) []gate.RegistryCase {
 	}
 	for _, o := range reg.Ops() {
 		out = append(out, gate.RegistryCase{Key: o.Key, Why: o.Unavailable})
+	}
+	return out
+}
+
+// CgoOnly returns the budgets of f with a limit on instances that select
+// at least one instance case of reg and only cases that need cgo in this
+// build (model.NeedsCgo): with cgo off, what they bound cannot be
+// measured here (memprof instances --budgets refuses them unless
+// --skip-cgo).
+func CgoOnly(reg *suites.Registry, f *gate.File) []*gate.Budget {
+	var out []*gate.Budget
+	for _, b := range f.Budgets {
+		if !slices.ContainsFunc(b.Limits, func(l gate.Limit) bool { return !l.Metric.OnOps() }) {
+			continue
+		}
+		selected, cgo := 0, 0
+		for _, e := range reg.Entries() {
+			if !b.Select.Matches(e.Key) || e.Unavailable.Kind == model.NotOffered || e.Unavailable.Kind == model.DoesNotApply {
+				continue
+			}
+			selected++
+			if e.Unavailable.Kind == model.NeedsCgo {
+				cgo++
+			}
+		}
+		if selected > 0 && cgo == selected {
+			out = append(out, b)
+		}
 	}
 	return out
 }
