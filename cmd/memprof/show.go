@@ -88,9 +88,14 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if rows(shown) == 0 {
 		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), model.Join(typesOf(rs)))
 	}
-	wide := f
-	wide.layouts, wide.schemes = nil, nil
-	if hidden := rows(wide.apply(rs)) - rows(shown); hidden > 0 && (!wasGiven(fs, "layout") || !wasGiven(fs, "scheme")) {
+	wide := f // what the defaults left out: the flags not given, widened
+	if !wasGiven(fs, "layout") {
+		wide.layouts = nil
+	}
+	if !wasGiven(fs, "scheme") {
+		wide.schemes = nil
+	}
+	if hidden := rows(wide.apply(rs)) - rows(shown); hidden > 0 {
 		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
