@@ -127,3 +127,25 @@ budgets:
 		}
 	}
 }
+
+// TestComparePairsNormalized: a row without a scheme is of its type's
+// default scheme, as a selector without one selects it: compare pairs it
+// with the row that names min-pk (one case, not a missing and a new one),
+// and names it with its scheme.
+func TestComparePairsNormalized(t *testing.T) {
+	base := &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{instance("Signature", "blst", 192, 1)}}
+	head := &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{instance("Signature", "blst", 192, 1)}}
+	head.Instances[0].Scheme = model.MinPk
+	c, err := Compare(base, head, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.Rows {
+		if r.Case != "Signature/blst/affine/pointer/min-pk" || r.Change != Unchanged {
+			t.Errorf("row %s %s: %v, want Signature/blst/affine/pointer/min-pk unchanged", r.Case, r.Metric, r.Change)
+		}
+	}
+	if len(c.Rows) == 0 {
+		t.Error("no row")
+	}
+}
