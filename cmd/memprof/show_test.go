@@ -83,8 +83,11 @@ func TestShowDefaults(t *testing.T) {
 			}},
 		{"all", []string{"--layout", "all", "--scheme", "all"}, []string{"pointer,min-pk", "pointer,min-sig", "slice,min-pk"},
 			func(s string) bool { return s == "" }},
+		// The slice row is of min-pk, which --scheme left out: no default did.
 		{"min-sig", []string{"--scheme", "min-sig"}, []string{"pointer,min-sig"},
-			func(s string) bool { return strings.Contains(s, "1 row of other layouts or schemes") }},
+			func(s string) bool { return s == "" }},
+		{"a layout", []string{"--layout", "slice"}, []string{"slice,min-pk"},
+			func(s string) bool { return strings.Contains(s, "memprof show: 1 row of other layouts or schemes") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
