@@ -86,7 +86,7 @@ func TestShowDefaults(t *testing.T) {
 		// The slice row is of min-pk, which --scheme left out: no default did.
 		{"min-sig", []string{"--scheme", "min-sig"}, []string{"pointer,min-sig"},
 			func(s string) bool { return s == "" }},
-		{"a layout", []string{"--layout", "slice"}, []string{"slice,min-pk"},
+		{"a layout, the default scheme", []string{"--layout", "pointer"}, []string{"pointer,min-pk"},
 			func(s string) bool { return strings.Contains(s, "memprof show: 1 row of other layouts or schemes") }},
 	}
 	for _, tt := range tests {
