@@ -442,6 +442,19 @@ const maxNamed = 4
 // one N, so no results can hold both; each is a Problem at the second
 // budget's line.
 func nConflicts(f *File, registry []RegistryCase, rs *model.Results) []error {
+	// Only the budgets that name an n can conflict, and only when two
+	// name different ones: most files name none, and cost nothing here.
+	withN := &File{Path: f.Path}
+	ns := map[int]bool{}
+	for _, b := range f.Budgets {
+		if b.N > 0 {
+			withN.Budgets = append(withN.Budgets, b)
+			ns[b.N] = true
+		}
+	}
+	if len(ns) < 2 {
+		return nil
+	}
 	var keys []model.Key
 	for _, c := range registry {
 		if !c.Key.IsOp() {
@@ -454,7 +467,7 @@ func nConflicts(f *File, registry []RegistryCase, rs *model.Results) []error {
 	var errs []error
 	seen := map[[2]int]bool{}
 	for _, k := range keys {
-		if _, err := f.NFor(k); err != nil {
+		if _, err := withN.NFor(k); err != nil {
 			var c *NConflict
 			if errors.As(err, &c) && !seen[[2]int{c.First.Line, c.Second.Line}] {
 				seen[[2]int{c.First.Line, c.Second.Line}] = true
