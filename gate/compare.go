@@ -328,7 +328,7 @@ func compareInstances(base, head *model.Results, opts CompareOptions, thresholds
 	var errs []error
 	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
 		for _, f := range compared(model.RowInstances) {
-			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(r *model.Result) float64 { return figureOf(f, r) }
 			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
@@ -386,7 +386,7 @@ func compareOps(base, head *model.Results, opts CompareOptions, thresholds *benc
 	var errs []error
 	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
 		for _, f := range compared(model.RowThroughput) {
-			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(t *model.ThroughputRow) float64 { return figureOf(f, t) }
 			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)

@@ -21,7 +21,7 @@ func TestCompareAbsentOrFailed(t *testing.T) {
 		fail              func(*model.Results)
 		value             func(*model.Results) float64
 	}{
-		{"instances", "Signature/blst/affine/pointer", "bytes/instance",
+		{"instances", "Signature/blst/affine/pointer/min-pk", "bytes/instance",
 			func(rs *model.Results) { rs.Instances = append(rs.Instances[:1:1], rs.Instances[2:]...) },
 			func(rs *model.Results) { rs.Instances[1].Error = failure },
 			func(rs *model.Results) float64 { return rs.Instances[1].BytesPerInstance }},

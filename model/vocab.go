@@ -311,8 +311,13 @@ var (
 	Libs    = union(func(f family) []Lib { return f.libs })
 	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed, MapAddress, SigCache}
 	Layouts = []Layout{Pointer, Slice, Collection, Single}
-	Schemes = []Scheme{MinPk, MinSig}
-	Ops     = union(func(f family) []Op { return f.ops })
+	// DefaultLayouts are the layouts a selection that names none measures
+	// (memprof instances without --layout) and selects (a budget's select
+	// without layout): every layout but the slice, whose figures are exact
+	// at one N only.
+	DefaultLayouts = []Layout{Pointer, Collection, Single}
+	Schemes        = []Scheme{MinPk, MinSig}
+	Ops            = union(func(f family) []Op { return f.ops })
 )
 
 // KZGTypes are the KZG family's types, the PeerDAS scenario included:

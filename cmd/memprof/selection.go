@@ -61,7 +61,7 @@ func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 	if s.types == "" {
 		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, %s", model.Join(model.Types), workflow.TypeGroupsHelp)
 	}
-	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
+	sel := workflow.Selection{Ops: ops, Layouts: slices.Clone(model.DefaultLayouts)}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
 		return sel, suggest(err, s.types, typeNames())
