@@ -150,6 +150,9 @@ type Figure struct {
 	perSample    []int // the PerSample list's field
 	reasonIndex  []int // the Reason text's field
 	res          *Figure
+	// bound, for a resolution figure, is what the engine writes of it in
+	// a row (ResolutionBounds).
+	bound func(*Measurement) ResolutionBound
 }
 
 // ZeroMeaning says what a figure's 0 means.

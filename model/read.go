@@ -169,6 +169,9 @@ func readingResults(name string) string {
 //     integer field; a summary of samples (a median, a quartile) is that
 //     of its samples (SummarizeSamples), so that every reader judges the
 //     same figure, and each sample is finite and in the same range;
+//   - a resolution the engine bounds (Figure.ResolutionBounds: the scan,
+//     off-heap and RSS ones) is no wider than the engine writes at the
+//     row's n;
 //   - a measured instance row has a positive n (1 for the single layout),
 //     non-negative sites and sweep points, and attributed_n, where the
 //     file has it, in [1, n]; an operation row's samples count its
@@ -313,6 +316,22 @@ func (c *checker) ranges(row FigureRow) {
 	}
 }
 
+// resolutions checks each resolution of a measured instance row that the
+// engine bounds (Figure.ResolutionBounds): not above the most it writes
+// at the row's n, so that a resolution cannot widen a figure's warning
+// band past what memprof can measure.
+func (c *checker) resolutions(r *Result) {
+	for _, f := range instanceFigures {
+		b, ok := f.ResolutionBounds(r)
+		if !ok {
+			continue
+		}
+		if v, known := f.Value(r); known && v > b.Most {
+			c.add("%s is %s, wider than memprof writes at n %d: at most %s", f.Name, fmtFloat(v), r.N, FormatBytes(b.Most))
+		}
+	}
+}
+
 // summaries checks each list of samples of a measured row and the figures
 // that summarize it: every sample finite (and not below 0 unless its
 // figures are Signed), and each summary the statistic of the samples
@@ -428,6 +447,7 @@ func (rs *Results) problems() []Problem {
 			c.add("n is %d, want a positive number of instances", r.N)
 		}
 		c.ranges(r)
+		c.resolutions(r)
 		c.summaries(r, nil)
 		if r.BuildNs > 0 && r.Layout != Single {
 			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, Single)

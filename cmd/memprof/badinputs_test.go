@@ -1,0 +1,31 @@
+package main
+
+import "testing"
+
+// badInputsDir holds the inputs of TestBadInputs: results files and
+// budgets each made to break one rule.
+const badInputsDir = "../../fixtures/badinputs/"
+
+// TestBadInputs: results a run of memprof cannot write are refused
+// (exit 2) naming the file, the row and the field, and a figure's
+// resolution never turns a figure far above its budget into a warning.
+func TestBadInputs(t *testing.T) {
+	zero := badInputsDir + "scan-zero.yaml"
+	tests := []struct {
+		cmd string
+		cliCase
+	}{
+		{"check", cliCase{"a scan resolution of 1e300", []string{"--budgets", zero, "--results", badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
+			[]string{"scan-resolution-1e300.json: instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300, wider than memprof writes at n 1000: at most 5024.58 B"}}},
+		{"check", cliCase{"an off-heap resolution past two chunks over N", []string{"--budgets", zero, "--results", badInputsDir + "offheap-resolution-wide.json"}, exitUsage, nil,
+			[]string{"offheap-resolution-wide.json: instances[0] (Signature/blst/affine/pointer): offheap_resolution_bytes_per_instance is 1000000, wider than memprof writes at n 1000: at most 524.29 B"}}},
+		{"check", cliCase{"a warning band never wider than the budget", []string{"--budgets", zero, "--results", badInputsDir + "scan-resolution-wide.json"}, exitFailure,
+			[]string{"FAIL  Signature/blst/affine/pointer  GC scan bytes per instance: 5000 B > budget 0 B",
+				"WARN  Signature/blst/affine/pointer  GC scan bytes per instance: 5000 B > budget 4995 B (+5 B, +0.1%)"}, nil}},
+		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
+			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd+"/"+tt.name, func(t *testing.T) { tt.check(t, tt.cmd) })
+	}
+}
