@@ -22,6 +22,12 @@ func TestBadInputs(t *testing.T) {
 		{"check", cliCase{"a warning band never wider than the budget", []string{"--budgets", zero, "--results", badInputsDir + "scan-resolution-wide.json"}, exitFailure,
 			[]string{"FAIL  Signature/blst/affine/pointer  GC scan bytes per instance: 5000 B > budget 0 B",
 				"WARN  Signature/blst/affine/pointer  GC scan bytes per instance: 5000 B > budget 4995 B (+5 B, +0.1%)"}, nil}},
+		{"export", cliCase{"--only time of a file without a time figure", []string{"--to", "github-action-benchmark", "--only", "time", badInputsDir + "no-times.json"}, exitUsage, nil,
+			[]string{"memprof export: " + badInputsDir + "no-times.json: no time figure in it: nothing to export with --only time"}}},
+		{"export", cliCase{"--only time to bencher of a file without a time figure", []string{"--to", "bencher", "--only", "time", badInputsDir + "no-times.json"}, exitUsage, nil,
+			[]string{"no time figure in it: nothing to export with --only time"}}},
+		{"export", cliCase{"--only memory of a file of operations only", []string{"--to", "bencher", "--only", "memory", "../../export/testdata/throughput-run1.json"}, exitUsage, nil,
+			[]string{"throughput-run1.json: no memory figure in it: nothing to export with --only memory"}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
