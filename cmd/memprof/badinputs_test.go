@@ -28,6 +28,10 @@ func TestBadInputs(t *testing.T) {
 			[]string{"no time figure in it: nothing to export with --only time"}}},
 		{"export", cliCase{"--only memory of a file of operations only", []string{"--to", "bencher", "--only", "memory", "../../export/testdata/throughput-run1.json"}, exitUsage, nil,
 			[]string{"throughput-run1.json: no memory figure in it: nothing to export with --only memory"}}},
+		{"show", cliCase{"a file of no rows", []string{badInputsDir + "bare.json"}, exitUsage, nil,
+			[]string{"memprof show: reading results " + badInputsDir + "bare.json: no instance, throughput or unavailable rows in it: nothing to show"}}},
+		{"show", cliCase{"a file of no rows, a selection", []string{badInputsDir + "bare.json", "--type", "G1"}, exitUsage, nil,
+			[]string{"bare.json: no instance, throughput or unavailable rows in it: nothing to show"}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}

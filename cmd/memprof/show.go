@@ -79,6 +79,9 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
+	if len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable) == 0 {
+		return inv.badInput("", fmt.Errorf("reading results %s: no instance, throughput or unavailable rows in it: nothing to show", files[0]))
+	}
 	shown := f.apply(rs)
 	if len(shown.Instances)+len(shown.Throughput)+len(shown.Unavailable) == 0 {
 		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), model.Join(typesOf(rs)))
