@@ -253,6 +253,15 @@ func (c *checker) key(k Key, op bool) {
 		checkName(c, "op", k.Op, Ops, false)
 	}
 	checkName(c, "scheme", k.Scheme, Schemes, false)
+	if k.Scheme != "" && Known(k.Type, Types) && !k.Type.HasScheme() {
+		var with []Type
+		for _, t := range Types {
+			if t.HasScheme() {
+				with = append(with, t)
+			}
+		}
+		c.add("%s has no scheme, but the row says scheme %q: only %s have one", k.Type, string(k.Scheme), Join(with))
+	}
 	if why := k.FamilyMismatch(); why != "" {
 		c.add("%s", why)
 	}

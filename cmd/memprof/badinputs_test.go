@@ -32,6 +32,10 @@ func TestBadInputs(t *testing.T) {
 			[]string{"memprof show: reading results " + badInputsDir + "bare.json: no instance, throughput or unavailable rows in it: nothing to show"}}},
 		{"show", cliCase{"a file of no rows, a selection", []string{badInputsDir + "bare.json", "--type", "G1"}, exitUsage, nil,
 			[]string{"bare.json: no instance, throughput or unavailable rows in it: nothing to show"}}},
+		{"show", cliCase{"a scheme on a G1 row", []string{badInputsDir + "g1-scheme.json"}, exitUsage, nil,
+			[]string{`g1-scheme.json: instances[1] (G1/blst/affine/pointer): G1 has no scheme, but the row says scheme "min-pk": only PublicKey, Signature have one`}}},
+		{"compare", cliCase{"a scheme on a G1 row", []string{badInputsDir + "g1-scheme.json", badInputsDir + "g1-scheme.json"}, exitUsage, nil,
+			[]string{`G1 has no scheme`}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
