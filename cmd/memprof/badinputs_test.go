@@ -36,6 +36,12 @@ func TestBadInputs(t *testing.T) {
 			[]string{`g1-scheme.json: instances[1] (G1/blst/affine/pointer): G1 has no scheme, but the row says scheme "min-pk": only PublicKey, Signature have one`}}},
 		{"compare", cliCase{"a scheme on a G1 row", []string{badInputsDir + "g1-scheme.json", badInputsDir + "g1-scheme.json"}, exitUsage, nil,
 			[]string{`G1 has no scheme`}}},
+		{"show", cliCase{"n of 1.5", []string{badInputsDir + "n-fraction.json"}, exitUsage, nil,
+			[]string{"instances.n is 1.5, want a whole number"}}},
+		{"show", cliCase{"an integer figure out of range", []string{badInputsDir + "sizeof-overflow.json"}, exitUsage, nil,
+			[]string{"instances[0] (Signature/blst/affine/pointer): sizeof_bytes is 1e+30, out of range, want a whole number of at most 9007199254740992"}}},
+		{"instances", cliCase{"-n past the largest int", []string{"--type", "Signature", "-n", "9223372036854775808"}, exitUsage, nil,
+			[]string{`-n: "9223372036854775808" is out of range: a whole number from -9223372036854775808 to 9223372036854775807`}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
