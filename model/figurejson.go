@@ -184,8 +184,12 @@ func (w *wireRow) figuresOf(wv reflect.Value, row FigureRow) (bad bool) {
 		wf, text := w.wireFigureAt(wv, f)
 		switch wf.state {
 		case wireMissing, wireNull:
-			if f.omitEmpty {
+			if f.omitEmpty && wf.state == wireMissing {
+				st.omitted.add(f)
 				break // written only when not 0: absent is 0
+			}
+			if f.omitEmpty {
+				break
 			}
 			st.absent.add(f)
 			if wf.state == wireNull {

@@ -407,7 +407,11 @@ func (c *checker) summaries(row FigureRow, also func()) {
 				continue // reported above
 			}
 			if want := f.Summary.Of(q); !closeTo(v, want) {
-				c.add("%s is %s, but the %s give %s", f.Name, fmtFloat(v), list, fmtFloat(want))
+				got := "is " + fmtFloat(v)
+				if st.omitted.has(f) {
+					got = "is missing"
+				}
+				c.add("%s %s, but the %s give %s", f.Name, got, list, fmtFloat(want))
 			}
 		}
 	}

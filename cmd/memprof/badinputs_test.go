@@ -42,6 +42,8 @@ func TestBadInputs(t *testing.T) {
 			[]string{"instances[0] (Signature/blst/affine/pointer): sizeof_bytes is 1e+30, out of range, want a whole number of at most 9007199254740992"}}},
 		{"instances", cliCase{"-n past the largest int", []string{"--type", "Signature", "-n", "9223372036854775808"}, exitUsage, nil,
 			[]string{`-n: "9223372036854775808" is out of range: a whole number from -9223372036854775808 to 9223372036854775807`}}},
+		{"show", cliCase{"a GC CPU figure missing beside its samples", []string{badInputsDir + "gc-cpu-missing.json"}, exitUsage, nil,
+			[]string{"instances[0] (PubkeyCache/blst/interface-map/collection): gc_cpu_ns_per_instance is missing, but the gc_cpu_samples_ns give 11.5"}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
