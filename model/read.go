@@ -131,6 +131,9 @@ func decodedResults(rs *Results, name string) (*Results, error) {
 	if rs.Schema != Schema {
 		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, rs.Schema, Schema)
 	}
+	// Every name and text a file holds is printed somewhere: a control
+	// character in one is escaped once, here.
+	printableStrings(reflect.ValueOf(rs).Elem())
 	for i := range rs.Instances {
 		rs.Instances[i].Key = rs.Instances[i].Key.Normalize()
 	}

@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // badInputsDir holds the inputs of TestBadInputs: results files and
 // budgets each made to break one rule.
@@ -44,10 +47,31 @@ func TestBadInputs(t *testing.T) {
 			[]string{`-n: "9223372036854775808" is out of range: a whole number from -9223372036854775808 to 9223372036854775807`}}},
 		{"show", cliCase{"a GC CPU figure missing beside its samples", []string{badInputsDir + "gc-cpu-missing.json"}, exitUsage, nil,
 			[]string{"instances[0] (PubkeyCache/blst/interface-map/collection): gc_cpu_ns_per_instance is missing, but the gc_cpu_samples_ns give 11.5"}}},
+		{"compare", cliCase{"control characters in a machine and CPU name, Markdown", []string{compareDir + "base.json", badInputsDir + "machine-line-break.json", "--format", "markdown", "--allow-env-mismatch"}, exitFailure,
+			[]string{"**head**: on `ci-runner\\n# not a heading\\x1b[2J`.", `| cpu ⚠️ | Fixture CPU @ 3.00GHz | Fixture CPU\r\n\| a \| b \| |`}, nil}},
+		{"show", cliCase{"control characters in a CPU name, text", []string{badInputsDir + "machine-line-break.json", "--type", "Signature"}, exitOK,
+			[]string{`GOMAXPROCS 2, Fixture CPU\r\n| a | b |.`}, nil}},
+		{"show", cliCase{"a GC CPU time of 1e300 ns, Markdown", []string{badInputsDir + "gc-cpu-1e300.json", "--format", "markdown"}, exitOK,
+			[]string{" 1e+291 s |"}, nil}},
+		{"show", cliCase{"a GC CPU time of 1e300 ns, CSV", []string{badInputsDir + "gc-cpu-1e300.json", "--format", "csv"}, exitOK,
+			[]string{",1e+300,"}, nil}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd+"/"+tt.name, func(t *testing.T) { tt.check(t, tt.cmd) })
+	}
+	// No control character of the file reaches an output: no line
+	// starts with what followed the machine's line break.
+	for _, args := range [][]string{
+		{"compare", compareDir + "base.json", badInputsDir + "machine-line-break.json", "--format", "markdown", "--allow-env-mismatch"},
+		{"show", badInputsDir + "machine-line-break.json", "--format", "markdown"},
+	} {
+		_, stdout, stderr := runCLI(t, args...)
+		for _, out := range []string{stdout, stderr} {
+			if strings.ContainsAny(out, "\r\x1b") || strings.Contains(out, "\n# not a heading") || strings.Contains(out, "\n| a | b |") {
+				t.Errorf("%v: got a control character of the file in the output:\n%q", args, out)
+			}
+		}
 	}
 }
