@@ -55,6 +55,12 @@ func TestBadInputs(t *testing.T) {
 			[]string{" 1e+291 s |"}, nil}},
 		{"show", cliCase{"a GC CPU time of 1e300 ns, CSV", []string{badInputsDir + "gc-cpu-1e300.json", "--format", "csv"}, exitOK,
 			[]string{",1e+300,"}, nil}},
+		{"instances", cliCase{"all with another scheme", []string{"--type", "Signature", "--scheme", "all,min-pk"}, exitUsage, nil,
+			[]string{`scheme list "all,min-pk" names all with other schemes: all alone means every scheme`}}},
+		{"instances", cliCase{"an empty lib item", []string{"--type", "Signature", "--lib", "blst,"}, exitUsage, nil,
+			[]string{`lib list "blst," has an empty item: remove the extra comma`}}},
+		{"throughput", cliCase{"an empty type item", []string{"--type", "G1,", "--samples", "1"}, exitUsage, nil,
+			[]string{`type list "G1," has an empty item`}}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
