@@ -61,11 +61,23 @@ func TestBadInputs(t *testing.T) {
 			[]string{`lib list "blst," has an empty item: remove the extra comma`}}},
 		{"throughput", cliCase{"an empty type item", []string{"--type", "G1,", "--samples", "1"}, exitUsage, nil,
 			[]string{`type list "G1," has an empty item`}}},
+		{"", cliCase{"a near miss of help", []string{"hlep"}, exitUsage, nil,
+			[]string{"memprof hlep: unknown command; did you mean help? the commands are check, compare, export, heapscan, help, instances,"}}},
+		{"", cliCase{"help among the commands", []string{"help"}, exitOK,
+			[]string{"\thelp        print help: help <command> for one command, help method for the method\n"}, nil}},
+		{"", cliCase{"help of help", []string{"help", "help"}, exitOK,
+			[]string{"The commands are:"}, nil}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,
 			[]string{"instances[0] (Signature/blst/affine/pointer): scan_resolution_bytes_per_instance is 1e+300"}}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.cmd+"/"+tt.name, func(t *testing.T) { tt.check(t, tt.cmd) })
+		t.Run(tt.cmd+"/"+tt.name, func(t *testing.T) {
+			if tt.cmd == "" {
+				tt.check(t)
+				return
+			}
+			tt.check(t, tt.cmd)
+		})
 	}
 	// No control character of the file reaches an output: no line
 	// starts with what followed the machine's line break.
