@@ -374,7 +374,11 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOption
 	// the reading, not the instances.
 	if band := warnBand(f, row, l.Value); f.Judge == model.JudgeResolution && v-l.Value <= band {
 		o.Status = Warn
-		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", model.FormatBytes(band))
+		res := model.FormatBytes(band) + " per instance"
+		if r := f.ResolutionOf(row); r > band {
+			res = model.FormatBytes(r) + " per instance; a warning allows no more than the budget, " + model.FormatBytes(band)
+		}
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s): measure at a larger N to tell", res)
 	}
 }
 
