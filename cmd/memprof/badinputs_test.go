@@ -65,7 +65,7 @@ func TestBadInputs(t *testing.T) {
 		{"", cliCase{"a near miss of help", []string{"hlep"}, exitUsage, nil,
 			[]string{"memprof hlep: unknown command; did you mean help? the commands are check, compare, export, heapscan, help, instances,"}}},
 		{"", cliCase{"help among the commands", []string{"help"}, exitOK,
-			[]string{"\thelp        print help: help <command> for one command, help method for the method\n"}, nil}},
+			[]string{"\thelp        print help: help <command> for one, help method for the method\n"}, nil}},
 		{"", cliCase{"help of help", []string{"help", "help"}, exitOK,
 			[]string{"The commands are:"}, nil}},
 		{"show", cliCase{"a scan resolution of 1e300", []string{badInputsDir + "scan-resolution-1e300.json"}, exitUsage, nil,

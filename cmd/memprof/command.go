@@ -116,7 +116,7 @@ func lookup(name string) (*command, bool) {
 
 // helpShort is help's line in the lists of commands: help is run's own,
 // not a command of the table, but a user looks for it among them.
-const helpShort = "print help: help <command> for one command, help method for the method"
+const helpShort = "print help: help <command> for one, help method for the method"
 
 // listedCommands returns the names and short lines of the commands and of
 // help, in alphabetical order: what help lists and did-you-mean knows.
