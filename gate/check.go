@@ -551,10 +551,24 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOption
 	// A figure read to a resolution (the off-heap figure in the runtime's
 	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
 	// the reading, not the instances.
-	if res := f.ResolutionOf(row); f.Judge == model.JudgeResolution && v-l.Value <= res {
+	if band := warnBand(f, row, l.Value); f.Judge == model.JudgeResolution && v-l.Value <= band {
 		o.Status = Warn
-		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", model.FormatBytes(res))
+		res := model.FormatBytes(band) + " per instance"
+		if r := f.ResolutionOf(row); r > band {
+			res = model.FormatBytes(r) + " per instance; a warning allows no more than the budget, " + model.FormatBytes(band)
+		}
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s): measure at a larger N to tell", res)
 	}
+}
+
+// warnBand is how far above limit a figure read to a resolution warns
+// rather than fails: the row's resolution, but never wider than the
+// budget itself, so that a coarse reading cannot pass as a warning a
+// figure many times its budget; a budget smaller than the reading's own
+// coarseness (one runtime page over N for the scan bytes: a budget of 0)
+// still warns within that.
+func warnBand(f *model.Figure, row model.FigureRow, limit float64) float64 {
+	return min(f.ResolutionOf(row), max(limit, f.LeastResolutionOf(row)))
 }
 
 // noOperation is the outcome of an operation limit whose budget selects

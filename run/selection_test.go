@@ -138,7 +138,8 @@ func TestParseTypes(t *testing.T) {
 		{"signature, g1,Signature", []model.Type{model.Signature, model.G1}, ""},
 		{"G2,all", append([]model.Type{model.G2}, model.SecretKey, model.PublicKey, model.Signature, model.G1), ""},
 		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, everything, or a family: bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa"},
-		{"G1,,G2", nil, `unknown type ""`},
+		{"G1,,G2", nil, `type list "G1,,G2" has an empty item: remove the extra comma`},
+		{"G1,", nil, `type list "G1," has an empty item`},
 		// Families: a family stands for its types; all and scenarios stay
 		// BLS12-381's; everything is every family's.
 		{"bls12-381", append(slices.Clone(model.ObjectTypes), model.Scenarios...), ""},
@@ -198,7 +199,7 @@ func TestParseOpTypes(t *testing.T) {
 		{"scenarios", nil, "--type scenarios selects no type with operations: types with operations are PublicKey, G1, Proof, Cell"},
 		{"secp256k1", nil, "--type secp256k1 selects no type with operations"},
 		{"secp256k1,G1", []model.Type{model.G1}, ""},
-		{"G1,,G2", nil, `unknown type`},
+		{"G1,,G2", nil, `has an empty item`},
 		{"Sig", nil, `unknown type "Sig"`},
 	})
 }
@@ -210,6 +211,8 @@ func TestParseList(t *testing.T) {
 		{"ALL", model.Libs, ""},
 		{"Gnark, blst,gnark", []model.Lib{model.Gnark, model.Blst}, ""},
 		{"openssl", nil, `unknown lib "openssl": valid libs are blst, gnark, circl`},
+		{"blst,", nil, `lib list "blst," has an empty item: remove the extra comma`},
+		{"all,blst", nil, `lib list "all,blst" names all with other libs: all alone means every lib`},
 	})
 	// The list returned for all is the caller's to change.
 	got, _ := parseLibs("")

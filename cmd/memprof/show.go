@@ -83,6 +83,9 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
+	if len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable) == 0 {
+		return inv.badInput("", fmt.Errorf("reading results %s: no instance, throughput or unavailable rows in it: nothing to show", files[0]))
+	}
 	shown := f.apply(rs)
 	rows := func(rs *model.Results) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
 	if rows(shown) == 0 {
