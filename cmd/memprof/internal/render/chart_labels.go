@@ -167,33 +167,31 @@ func (l *labelLayer) stopped() bool { return l.ctx != nil && l.ctx.Err() != nil 
 // (copies of a case), so that the points that stand out are named and
 // the crowd between them is not.
 func chooseExtremes(items []labelItem, limit int) []bool {
-	byX := func(a, b int) int {
-		return cmp.Or(cmp.Compare(items[a].x, items[b].x), cmp.Compare(items[a].y, items[b].y), cmp.Compare(a, b))
+	x := func(i int) float64 { return items[i].x }
+	y := func(i int) float64 { return items[i].y }
+	neg := func(f func(int) float64) func(int) float64 { return func(i int) float64 { return -f(i) } }
+	// Each order puts first the point furthest one way (the other
+	// coordinate, then memprof's order, breaking ties).
+	var orders [][]int
+	for _, key := range [][2]func(int) float64{{neg(x), neg(y)}, {neg(y), neg(x)}, {x, y}, {y, x}} {
+		order := make([]int, len(items))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int {
+			return cmp.Or(cmp.Compare(key[0](a), key[0](b)), cmp.Compare(key[1](a), key[1](b)), cmp.Compare(a, b))
+		})
+		orders = append(orders, order)
 	}
-	byY := func(a, b int) int {
-		return cmp.Or(cmp.Compare(items[a].y, items[b].y), cmp.Compare(items[a].x, items[b].x), cmp.Compare(a, b))
-	}
-	index := make([]int, len(items))
-	for i := range index {
-		index[i] = i
-	}
-	ascX, ascY := slices.SortedFunc(slices.Values(index), byX), slices.SortedFunc(slices.Values(index), byY)
 	type at struct{ x, y float64 }
 	chosen, drawnAt := make([]bool, len(items)), map[at]bool{}
-	// Each order is walked from its end inwards: right, top, left,
-	// bottom.
-	ends := []struct {
-		order []int
-		next  int
-		step  int
-	}{{ascX, len(ascX) - 1, -1}, {ascY, len(ascY) - 1, -1}, {ascX, 0, 1}, {ascY, 0, 1}}
+	next := make([]int, len(orders))
 	for count, progress := 0, true; count < limit && progress; {
 		progress = false
-		for e := range ends {
-			end := &ends[e]
-			for count < limit && end.next >= 0 && end.next < len(end.order) {
-				i := end.order[end.next]
-				end.next += end.step
+		for o, order := range orders {
+			for count < limit && next[o] < len(order) {
+				i := order[next[o]]
+				next[o]++
 				p := at{items[i].x, items[i].y}
 				if chosen[i] || drawnAt[p] {
 					continue
