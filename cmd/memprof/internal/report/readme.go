@@ -110,10 +110,18 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		}
 	}
 
+	// A write refused (an interrupt: the writer stops at it) ends the
+	// README at the next section, not after rendering every one.
 	for _, typ := range types {
+		if mw.Err() != nil {
+			return mw.Err()
+		}
 		writeType(mw, rs, times, model.Type(string(typ)), ch, ms)
 	}
 	for _, f := range model.Families {
+		if mw.Err() != nil {
+			return mw.Err()
+		}
 		if write, ok := familySections[f]; ok {
 			write(mw, rs)
 		}
@@ -128,6 +136,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("")
 	}
 
+	if mw.Err() != nil {
+		return mw.Err()
+	}
 	mw.Line("## Allocation sites")
 	mw.Line("")
 	mw.Line("Where each instance's bytes are allocated, per instance:")
