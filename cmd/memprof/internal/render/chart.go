@@ -194,6 +194,16 @@ func writeSVG(out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) 
 	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
 }
 
+// writeLiveSVG is writeSVG until ctx is done: from then on it draws
+// nothing more and writes nothing, and returns ctx's cause.
+func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
+	return writeFramedSVG(livewriter.Writer{Ctx: ctx, W: out}, legend, w, h, func(plots draw.Canvas) {
+		if ctx.Err() == nil {
+			p.Draw(plots)
+		}
+	})
+}
+
 // writeTiledSVG draws frame (its title) over the plots of grid, tiled
 // (nil cells left empty), with the legend to the right, on a white canvas
 // of width w and height h with a grey border, and writes it as SVG.
@@ -392,8 +402,7 @@ func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *model.Results) 
 		legend.add(string(lib), swatch{libColor(lib)})
 	}
 	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
-	// Once ctx is done (its labels left unplaced), nothing is written.
-	return writeSVG(livewriter.Writer{Ctx: ctx, W: w}, p, legend, vg.Points(620), height)
+	return writeLiveSVG(ctx, w, p, legend, vg.Points(620), height)
 }
 
 // hbar is one horizontal bar: from (from, y) to (value, y), width

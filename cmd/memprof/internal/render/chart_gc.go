@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/model"
 )
 
@@ -126,6 +125,5 @@ func GCChart(ctx context.Context, w io.Writer, rs *model.Results) error {
 	}
 	xs.apply(&p.X, slowest*1.3, gcFigure.axis, unit)
 	ys.apply(&p.Y, biggest, "bytes per instance", "B")
-	// Once ctx is done (its labels left unplaced), nothing is written.
-	return writeSVG(livewriter.Writer{Ctx: ctx, W: w}, p, legend, vg.Points(560), vg.Points(400))
+	return writeLiveSVG(ctx, w, p, legend, vg.Points(560), vg.Points(400))
 }

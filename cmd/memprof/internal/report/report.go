@@ -451,7 +451,7 @@ func render1(ctx context.Context, rs *model.Results, opts Options, emit func(nam
 			}
 		}
 	}
-	_, err = emit(ReadmeFile, func(w io.Writer) error { return writeReadme(w, &copied, opts, charts, names) })
+	_, err = emit(ReadmeFile, func(w io.Writer) error { return writeReadme(ctx, w, &copied, opts, charts, names) })
 	return err
 }
 
