@@ -10,6 +10,10 @@
 //     sent at points spread over its run, its exit code (130 or 143) and
 //     what it leaves behind (nothing: no --out, no temporary directory).
 //
+// -spread moves each instance row's GC CPU time and bytes apart, so that
+// every point of the GC chart is a place of its own (a real run's copies
+// coincide): the chart's worst case.
+//
 // It prints the figures as Markdown tables with the machine's cores and
 // the load average before each run, and exits 1 when a figure passes its
 // bound (-max-rss, -max-report, -max-stop) or a stopped run leaves
@@ -86,6 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxRSS := fs.Float64("max-rss", 300e6, "largest peak resident set of a command, in `bytes`")
 	maxReport := fs.Duration("max-report", 60*time.Second, "longest `time` report --from may take")
 	maxStop := fs.Duration("max-stop", 2*time.Second, "longest `time` report --from may take to stop after a signal")
+	spread := fs.Bool("spread", false, "give each instance row GC CPU figures and bytes of its own (every point of the GC chart apart)")
 	keep := fs.String("dir", "", "write the files into `dir` and keep them (default: a temporary directory, removed)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -120,12 +125,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	size, err := writeFiles(dir, *rows)
+	size, err := writeFiles(dir, *rows, *spread)
 	if err != nil {
 		fmt.Fprintln(stderr, "rowlimit:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%d rows (%s, %.1f MB), %d cores (GOMAXPROCS %d), %s\n\n", *rows, filepath.Base(testresults.FixturePath()), float64(size)/1e6, runtime.NumCPU(), runtime.GOMAXPROCS(0), goVersion())
+	shape := "a real run's rows, copied"
+	if *spread {
+		shape += ", each GC chart point apart"
+	}
+	fmt.Fprintf(stdout, "%d rows (%s; %.1f MB), %d cores (GOMAXPROCS %d), %s\n\n", *rows, shape, float64(size)/1e6, runtime.NumCPU(), runtime.GOMAXPROCS(0), goVersion())
 
 	failed := false
 	fmt.Fprintln(stdout, "| command | peak RSS | wall | user+sys CPU | exit | load before |")
@@ -194,12 +203,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeFiles writes the results file of rows rows into dir, and the
-// budgets of its cases, and returns the results file's size.
-func writeFiles(dir string, rows int) (int, error) {
+// writeFiles writes the results file of rows rows into dir (spread: the
+// GC chart's points apart), and the budgets of its cases, and returns the
+// results file's size.
+func writeFiles(dir string, rows int, spread bool) (int, error) {
 	rs, err := testresults.Make(rows, 8)
 	if err != nil {
 		return 0, err
+	}
+	if spread {
+		if err := spreadPoints(rs); err != nil {
+			return 0, err
+		}
 	}
 	var buf bytes.Buffer
 	if err := rs.WriteJSON(&buf); err != nil {
@@ -209,6 +224,28 @@ func writeFiles(dir string, rows int) (int, error) {
 		return 0, err
 	}
 	return buf.Len(), os.WriteFile(filepath.Join(dir, "budgets.yaml"), testresults.Budgets(rs), 0o644)
+}
+
+// spreadPoints gives each instance row with GC CPU figures samples and
+// bytes of its own, the samples above their resolution, so that no two
+// points of the GC chart coincide and none is drawn at zero.
+func spreadPoints(rs *model.Results) error {
+	for i := range rs.Instances {
+		r := &rs.Instances[i]
+		if len(r.GCCPUSamplesNs) == 0 {
+			continue
+		}
+		for k := range r.GCCPUSamplesNs {
+			r.GCCPUSamplesNs[k] = r.GCCPUResolution + float64(100+i%997+k)
+		}
+		q, err := model.SummarizeSamples(r.GCCPUSamplesNs)
+		if err != nil {
+			return err
+		}
+		r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
+		r.BytesPerInstance += float64(i % 113)
+	}
+	return rs.Validate()
 }
 
 // measurement is what one run of a command cost.
