@@ -118,7 +118,7 @@ type Op struct {
 	// timed in a process of their own, one process per group: a library
 	// that holds one context per process (c-kzg: "ckzg/precompute=6").
 	// Operations of one group share the process; the workflows run each
-	// group in a child (run.ChildTasks).
+	// group in a child (workflow.ChildTasks).
 	Isolate string
 	// CHeap says that the operation's library allocates in C: its timing
 	// records the C heap kept per call (model.Timing.CHeapBytesPerOp).

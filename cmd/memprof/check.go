@@ -11,7 +11,7 @@ import (
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/workflow"
 )
 
 var checkCommand = &command{

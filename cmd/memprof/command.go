@@ -19,9 +19,9 @@ import (
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/workflow"
 )
 
 // Exit codes, as cmd/go uses them.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/workflow"
 )
 
 // flagLine is a flag in PrintDefaults' output: "  -name type".

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/workflow"
 )
 
 // provenanceFlags are --machine and --commit, of the commands that write

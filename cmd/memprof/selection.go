@@ -13,10 +13,10 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
+	"github.com/memprof/memprof/workflow"
 )
 
 // nothingMeasuredHelp and flagsHelp end the help of the measuring

@@ -1,4 +1,4 @@
-// Package run holds memprof's workflows: a selection of cases in, model
+// Package workflow holds memprof's workflows: a selection of cases in, model
 // results out. Instances measures instance cases (and, if asked, times the
 // operations of their types), Report measures what a design review shows
 // (the instances and their operations), Throughput times operations, Budgeted
@@ -100,15 +100,15 @@
 //	func main() {
 //		if memprof.ChildRequested() {
 //			reg := all.Registry()
-//			if err := memprof.ServeChild(reg.LookupCase, run.ChildTasks(reg)...); err != nil {
+//			if err := memprof.ServeChild(reg.LookupCase, workflow.ChildTasks(reg)...); err != nil {
 //				fmt.Fprintln(os.Stderr, err)
 //				os.Exit(1)
 //			}
 //			os.Exit(0)
 //		}
-//		rs, err := run.Instances(ctx, all.Registry(), run.Selection{Types: []model.Type{model.Signature}}, run.Options{})
+//		rs, err := workflow.Instances(ctx, all.Registry(), workflow.Selection{Types: []model.Type{model.Signature}}, workflow.Options{})
 //		...
 //	}
 //
 // A test binary does the same in its TestMain.
-package run
+package workflow

@@ -1,4 +1,4 @@
-package run
+package workflow
 
 import (
 	"context"
@@ -42,7 +42,7 @@ type opsResponse struct {
 // operations allocate (sites.go).
 //
 //	if memprof.ChildRequested() {
-//		err := memprof.ServeChild(reg.LookupCase, run.ChildTasks(reg)...)
+//		err := memprof.ServeChild(reg.LookupCase, workflow.ChildTasks(reg)...)
 //		...
 //	}
 func ChildTasks(reg *suites.Registry) []memprof.Task {
