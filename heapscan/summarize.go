@@ -13,6 +13,8 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/memprof/memprof/internal/frame"
 )
 
 // MinSampled is the number of sampled objects below which a row of a
@@ -63,7 +65,7 @@ type Row struct {
 	// functions joined by " <- " (leaf first), or a rule's name.
 	Key string
 	// Function, File and Line are the allocating frame for function and
-	// site grouping; File is module-relative (SourcePath), as the key
+	// site grouping; File is module-relative (frame.SourcePath), as the key
 	// shows it.
 	Function string
 	File     string
@@ -259,13 +261,6 @@ func (o Options) normalize() (Options, error) {
 	return o, nil
 }
 
-// IsRuntimeFunction reports whether the function named fn belongs to the
-// Go runtime (its allocator path, its collector): the frames the site
-// grouping looks past for the allocating function.
-func IsRuntimeFunction(fn string) bool {
-	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
-}
-
 // Summarize groups the samples of a heap profile p, read with the pprof
 // model. p is read, not changed or retained.
 func Summarize(p *profile.Profile, opts Options) (*Summary, error) {
@@ -366,7 +361,7 @@ func allocLines(h *Heap) []int32 {
 	nloc := max(len(h.locLines)-1, 0)
 	fnRuntime := make([]bool, len(h.funcs))
 	for i, f := range h.funcs {
-		fnRuntime[i] = f.runtime || IsRuntimeFunction(f.name)
+		fnRuntime[i] = f.runtime || frame.IsRuntimeFunction(f.name)
 	}
 	locAlloc := make([]int32, nloc)
 	for li := range locAlloc {
@@ -602,7 +597,7 @@ func (g *grouper) add(i int, vals []int64, locs []int32, alloc int32) {
 		if g.opts.GroupBy == "function" {
 			if g.fnRow[fi] == 0 {
 				f, line := h.funcs[fi], h.lines[alloc].line
-				g.fnRow[fi] = 1 + g.rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, SourcePath(f.name, f.file, ""), line })
+				g.fnRow[fi] = 1 + g.rowFor(f.name, func(r *rowName) { r.Function, r.File, r.Line = f.name, frame.SourcePath(f.name, f.file, ""), line })
 			}
 			ri = g.fnRow[fi] - 1
 			break
@@ -611,7 +606,7 @@ func (g *grouper) add(i int, vals []int64, locs []int32, alloc int32) {
 		var ok bool
 		if ri, ok = g.siteRow[k]; !ok {
 			f := h.funcs[fi]
-			file := SourcePath(f.name, f.file, "")
+			file := frame.SourcePath(f.name, f.file, "")
 			ri = g.rowFor(f.name+" "+file+":"+strconv.FormatInt(k.line, 10), func(r *rowName) { r.Function, r.File, r.Line = f.name, file, k.line })
 			g.siteRow[k] = ri
 		}

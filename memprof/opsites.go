@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/frame"
 	"github.com/memprof/memprof/model"
 )
 
@@ -311,7 +311,7 @@ func stackSite(stack []uintptr, self string) siteKey {
 		if f.Function == self {
 			return siteKey{function: self}
 		}
-		if site.function == "" && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function) {
+		if site.function == "" && f.Function != "" && !frame.IsRuntimeFunction(f.Function) {
 			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 		}
 		if !more {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/frame"
 )
 
 // The engine's attribution reads the heap profile's records directly
@@ -175,7 +175,7 @@ func infoOf(stack [32]uintptr) stackInfo {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
 			leaf = false
-		case leaf && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function):
+		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 			leaf = false
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/frame"
 	"github.com/memprof/memprof/model"
 )
 
@@ -22,7 +22,7 @@ import (
 // fills) has no such frame, and is named by what it holds, from the type
 // of what the case returns: new(blst.P2Affine), make([]blst.P2Affine, n),
 // or any([]blst.P1Affine) for the interface that returns a slice. Files
-// are module-relative (heapscan.SourcePath).
+// are module-relative (frame.SourcePath).
 
 // harnessPrefix starts the names of the suites' functions
 // ("github.com/memprof/memprof/suites/"): the harness, whose own
@@ -49,7 +49,7 @@ func sourcePath(fn, file string) string {
 	if file == "" {
 		return ""
 	}
-	return heapscan.SourcePath(fn, file, mainModule())
+	return frame.SourcePath(fn, file, mainModule())
 }
 
 // harnessSiteName names an allocation the harness made itself, from the

@@ -1,4 +1,4 @@
-package heapscan
+package frame
 
 import (
 	"reflect"
@@ -53,7 +53,7 @@ func TestSourcePath(t *testing.T) {
 func TestSourcePathOfThisBinary(t *testing.T) {
 	pc, file, _, _ := runtime.Caller(0)
 	fn := runtime.FuncForPC(pc).Name()
-	if got, want := SourcePath(fn, file, "github.com/memprof/memprof"), "heapscan/paths_test.go"; got != want {
+	if got, want := SourcePath(fn, file, "github.com/memprof/memprof"), "internal/frame/paths_test.go"; got != want {
 		t.Errorf("SourcePath(%q, %q) = %q, want %q", fn, file, got, want)
 	}
 	rpc := runtime.FuncForPC(reflect.ValueOf(runtime.GC).Pointer())

@@ -1,4 +1,4 @@
-package heapscan
+package frame
 
 import (
 	"path"
