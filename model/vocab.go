@@ -19,11 +19,6 @@ type Lib string
 // for a scenario the form of the whole structure (map-pointer, ...).
 type Repr string
 
-// Layout says how a case holds its instances: each its own heap object
-// (pointer), all in one contiguous slice (slice), or in a structure built
-// as a whole (collection).
-type Layout string
-
 // Scheme is the BLS signature scheme, which decides the group of a
 // BLS12-381 public key and signature (and of no other family's type): min-pk (keys in G1, signatures in G2, as
 // Ethereum) or min-sig.
@@ -187,16 +182,6 @@ const (
 	LRU          Repr = "lru"
 )
 
-// The layouts.
-const (
-	Pointer    Layout = "pointer"
-	Slice      Layout = "slice"
-	Collection Layout = "collection"
-	// Single is one object per process (a library's KZG context): built
-	// once per pass, never warmed up, N is 1.
-	Single Layout = "single"
-)
-
 // The schemes.
 const (
 	MinPk  Scheme = "min-pk"
@@ -310,7 +295,6 @@ var (
 	Types   = union(func(f family) []Type { return f.types })
 	Libs    = union(func(f family) []Lib { return f.libs })
 	Reprs   = []Repr{Scalar, Affine, Jacobian, Projective, Compressed, Uncompressed, Prepared, IndexSlice, MapPointer, WrapperPointer, WrapperValue, SliceValue, SlicePointer, SliceCompressed, MapRoot, InterfaceMap, LRU, ByteForm, Decoded, Packed, Address, RSV, RS, DER, Seed, Parsed, MapAddress, SigCache}
-	Layouts = []Layout{Pointer, Slice, Collection, Single}
 	Schemes = []Scheme{MinPk, MinSig}
 	Ops     = union(func(f family) []Op { return f.ops })
 )

@@ -39,10 +39,3 @@ func (w Why) IsZero() bool { return w.Kind == "" && w.Reason == "" }
 func Because(k Kind, format string, a ...any) Why {
 	return Why{Kind: k, Reason: fmt.Sprintf(format, a...)}
 }
-
-// Unavailable is a combination that was asked for but not measured, and
-// why.
-type Unavailable struct {
-	Key
-	Why
-}
