@@ -7,12 +7,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
-// The figures the dashboards chart are those of model.Figures with a
+// The figures the dashboards chart are those of results.Figures with a
 // Dashboard unit (github-action-benchmark's entry is named by it) or a
-// Bencher measure, read with model.Figure.Value: a figure a row lacks (a
+// Bencher measure, read with results.Figure.Value: a figure a row lacks (a
 // file older than it) has no entry. Each is labelled with how it was
 // obtained (its entry's Obtained). The exact per-instance figures have no
 // range; a figure read to a resolution (the GC scan bytes and CPU time)
@@ -34,7 +34,7 @@ func Published(v, resolution float64) float64 {
 // obtained says how f was obtained in a row where its resolution is res:
 // exact, or a reading known to res per instance. It never calls a figure
 // with a resolution exact.
-func obtained(f *model.Figure, res float64) string {
+func obtained(f *results.Figure, res float64) string {
 	if f.Resolution == "" || res <= 0 {
 		return "exact: " + f.Obtained
 	}
@@ -43,19 +43,19 @@ func obtained(f *model.Figure, res float64) string {
 
 // dashboardFigures are the figures of kind with a Dashboard unit, or
 // with a Bencher measure (bencher set), of part.
-func dashboardFigures(kind model.RowKind, bencher bool, part Part) []*model.Figure {
-	return model.FiguresWhere(kind, func(f *model.Figure) bool {
+func dashboardFigures(kind results.RowKind, bencher bool, part Part) []*results.Figure {
+	return results.FiguresWhere(kind, func(f *results.Figure) bool {
 		return part.Has(f) && (!bencher && f.Dashboard != "" || bencher && f.Bencher != "")
 	})
 }
 
 // quartilesOf returns the first and third quartiles of the samples f is
 // the median of in row, where row has them.
-func quartilesOf(f *model.Figure, row model.FigureRow) (q1, q3 float64, ok bool) {
-	if f.Summary != model.SummaryMedian {
+func quartilesOf(f *results.Figure, row results.FigureRow) (q1, q3 float64, ok bool) {
+	if f.Summary != results.SummaryMedian {
 		return 0, 0, false
 	}
-	f1, f3 := f.Sibling(model.SummaryQ1), f.Sibling(model.SummaryQ3)
+	f1, f3 := f.Sibling(results.SummaryQ1), f.Sibling(results.SummaryQ3)
 	if f1 == nil || f3 == nil {
 		return 0, 0, false
 	}
@@ -87,20 +87,20 @@ type ActionBenchmarkEntry struct {
 // bytes and CPU time where the row has them: Published, with their
 // resolution as range) and of each timed operation (its median ns/op), in
 // the one ordering of keys.
-func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
+func ActionBenchmarkEntries(rs *results.File) []ActionBenchmarkEntry {
 	return ActionBenchmarkEntriesOf(rs, All)
 }
 
 // ActionBenchmarkEntriesOf is ActionBenchmarkEntries of the figures of
 // part only.
-func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEntry {
+func ActionBenchmarkEntriesOf(rs *results.File, part Part) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
 	machine := ""
 	if rs.Env.Machine != "" {
 		machine = "; machine " + rs.Env.Machine
 	}
 	for _, r := range sortedInstances(rs) {
-		for _, f := range dashboardFigures(model.RowInstances, false, part) {
+		for _, f := range dashboardFigures(results.RowInstances, false, part) {
 			v, ok := f.Value(&r)
 			if !ok {
 				continue
@@ -119,7 +119,7 @@ func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEnt
 		}
 	}
 	for _, t := range sortedThroughput(rs) {
-		for _, f := range dashboardFigures(model.RowThroughput, false, part) {
+		for _, f := range dashboardFigures(results.RowThroughput, false, part) {
 			v, ok := f.Value(&t)
 			if !ok {
 				continue
@@ -128,7 +128,7 @@ func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEnt
 			if q1, q3, ok := quartilesOf(f, &t); ok {
 				e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
 			}
-			if f.Summary == model.SummaryMedian {
+			if f.Summary == results.SummaryMedian {
 				e.Extra = "median of " + samples(t.Samples) + machine
 			}
 			out = append(out, e)
@@ -137,7 +137,7 @@ func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEnt
 	return out
 }
 
-func entryName(k model.Key, unit string) string { return k.BenchName() + " - " + unit }
+func entryName(k results.Key, unit string) string { return k.BenchName() + " - " + unit }
 
 func samples(n int) string {
 	if n == 1 {
@@ -149,11 +149,11 @@ func samples(n int) string {
 // GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
 // array github-action-benchmark reads with tool: customSmallerIsBetter;
 // two cases with one name are an error (ErrAmbiguousNames).
-func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
+func GitHubActionBenchmarkJSON(w io.Writer, rs *results.File) error {
 	return gitHubActionBenchmarkJSON(w, rs, All)
 }
 
-func gitHubActionBenchmarkJSON(w io.Writer, rs *model.Results, part Part) error {
+func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
@@ -177,19 +177,19 @@ type BencherMetric struct {
 // the last two Published, their resolution as bounds); for each timed
 // operation, Bencher's built-in latency (ns) with the median as value and
 // the first and third quartiles as bounds.
-func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
+func BencherMetrics(rs *results.File) map[string]map[string]BencherMetric {
 	return BencherMetricsOf(rs, All)
 }
 
 // BencherMetricsOf is BencherMetrics of the figures of part only: a case
 // none of whose figures is of part has no benchmark.
-func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]BencherMetric {
+func BencherMetricsOf(rs *results.File, part Part) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			continue
 		}
-		if ms := bencherMeasures(model.RowInstances, &r, part); len(ms) > 0 || part == All {
+		if ms := bencherMeasures(results.RowInstances, &r, part); len(ms) > 0 || part == All {
 			out[r.Key.BenchName()] = ms
 		}
 	}
@@ -197,7 +197,7 @@ func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]Benche
 		if t.Error != "" {
 			continue
 		}
-		if ms := bencherMeasures(model.RowThroughput, &t, part); len(ms) > 0 || part == All {
+		if ms := bencherMeasures(results.RowThroughput, &t, part); len(ms) > 0 || part == All {
 			out[t.Key.BenchName()] = ms
 		}
 	}
@@ -205,7 +205,7 @@ func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]Benche
 }
 
 // bencherMeasures are the measures of row, a row of kind, of part.
-func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[string]BencherMetric {
+func bencherMeasures(kind results.RowKind, row results.FigureRow, part Part) map[string]BencherMetric {
 	ms := map[string]BencherMetric{}
 	for _, f := range dashboardFigures(kind, true, part) {
 		v, ok := f.Value(row)
@@ -228,9 +228,9 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[str
 // Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
 // bencher run --adapter json; two cases with one name are an error
 // (ErrAmbiguousNames).
-func Bencher(w io.Writer, rs *model.Results) error { return bencher(w, rs, All) }
+func Bencher(w io.Writer, rs *results.File) error { return bencher(w, rs, All) }
 
-func bencher(w io.Writer, rs *model.Results, part Part) error {
+func bencher(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // TestParts: a dashboard export of one part holds the entries of that
@@ -21,8 +22,8 @@ func TestParts(t *testing.T) {
 	// The units of the figures that move from run to run: times, and
 	// figures read to a resolution.
 	timeUnits := map[string]bool{}
-	for _, f := range model.Figures {
-		if f.Dashboard != "" && (f.Unit == model.Nanoseconds || f.Judge != model.JudgeExact) {
+	for _, f := range results.Figures {
+		if f.Dashboard != "" && (f.Unit == units.Nanoseconds || f.Judge != results.JudgeExact) {
 			timeUnits[f.Dashboard] = true
 		}
 	}

@@ -14,20 +14,23 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Version is the budgets file version this package reads.
 const Version = 1
 
-// Metric is one quantity a budget can bound: a figure of model.Figures
-// that has a budget key (model.Figure.Budget). Its entry says everything
+// Metric is one quantity a budget can bound: a figure of results.Figures
+// that has a budget key (results.Figure.Budget). Its entry says everything
 // the gate does with it: the rows it reads (instances or operations),
-// its unit, how a limit on it is judged (model.Judge), what a row that
+// its unit, how a limit on it is judged (results.Judge), what a row that
 // lacks it says. A figure given a budget key there is a metric here.
-type Metric struct{ f *model.Figure }
+type Metric struct{ f *results.Figure }
 
-// Metrics are the metrics, in the order of model.Figures.
+// Metrics are the metrics, in the order of results.Figures.
 var Metrics = budgetMetrics()
 
 // The metrics, by the figure they bound.
@@ -57,7 +60,7 @@ var (
 
 func budgetMetrics() []Metric {
 	var out []Metric
-	for _, f := range model.Figures {
+	for _, f := range results.Figures {
 		if f.Budget != "" {
 			out = append(out, Metric{f})
 		}
@@ -68,7 +71,7 @@ func budgetMetrics() []Metric {
 // metricOf returns the metric of the figure called name, which must have
 // a budget key.
 func metricOf(name string) Metric {
-	f := model.FigureNamed(name)
+	f := results.FigureNamed(name)
 	if f.Budget == "" {
 		panic("gate: figure " + name + " has no budget key")
 	}
@@ -87,7 +90,7 @@ func metricKeys(keep func(Metric) bool) []string {
 }
 
 // Figure is the figure the metric bounds.
-func (m Metric) Figure() *model.Figure { return m.f }
+func (m Metric) Figure() *results.Figure { return m.f }
 
 // Key is the metric's key in a budgets file ("max_bytes_per_instance").
 func (m Metric) Key() string { return m.f.Budget }
@@ -97,14 +100,14 @@ func (m Metric) String() string { return m.f.Title }
 
 // OnOps reports whether the metric bounds operation rows (a time, or
 // what one call allocates) rather than instance rows.
-func (m Metric) OnOps() bool { return m.f.Row == model.RowThroughput }
+func (m Metric) OnOps() bool { return m.f.Row == results.RowThroughput }
 
 // IsTime reports whether the metric's values are times judged over their
 // samples (an operation's, the GC mark time): written with a duration
 // unit, judged by the noise rule (median against the interquartile
 // range), given a min_delta noise floor, and updated with headroom.
 func (m Metric) IsTime() bool {
-	return m.f.Judge == model.JudgeNoise || m.f.Judge == model.JudgeEstimate
+	return m.f.Judge == results.JudgeNoise || m.f.Judge == results.JudgeEstimate
 }
 
 // Timed reports whether the metric is an operation's time (read from
@@ -112,10 +115,10 @@ func (m Metric) IsTime() bool {
 func (m Metric) Timed() bool { return m.OnOps() && m.IsTime() }
 
 // Unit is the unit of the metric's values.
-func (m Metric) Unit() model.Unit { return m.f.Unit }
+func (m Metric) Unit() units.Unit { return m.f.Unit }
 
 // Format renders a value of the metric for people, with its unit
-// (model.Unit.Format): "192 B", "1", "2.081 ms".
+// (units.Unit.Format): "192 B", "1", "2.081 ms".
 func (m Metric) Format(v float64) string { return m.Unit().Format(v) }
 
 // File is a parsed budgets file. It keeps the YAML source and node tree so
@@ -139,7 +142,7 @@ type Budget struct {
 	Reason string
 	// GOMAXPROCS is the GOMAXPROCS its max_bytes_per_op and
 	// max_allocs_per_op hold for, on operations whose allocations depend
-	// on the cores (model.OpCost.CoresDependent); 0 when not given.
+	// on the cores (results.OpCost.CoresDependent); 0 when not given.
 	GOMAXPROCS int
 	// Optional lets the results lack cases the budget selects (optional:
 	// true): Check reports each as a Skip instead of an Error. Cases the
@@ -209,8 +212,8 @@ type selectorField struct {
 
 func (s *Selector) fields() []selectorField {
 	return []selectorField{
-		{"type", s.Type, model.Strings(model.Types)}, {"lib", s.Lib, model.Strings(model.Libs)}, {"repr", s.Repr, model.Strings(model.Reprs)},
-		{"layout", s.Layout, model.Strings(model.Layouts)}, {"scheme", s.Scheme, model.Strings(model.Schemes)}, {"op", s.Op, model.Strings(model.Ops)},
+		{"type", s.Type, vocab.Strings(vocab.Types)}, {"lib", s.Lib, vocab.Strings(vocab.Libs)}, {"repr", s.Repr, vocab.Strings(vocab.Reprs)},
+		{"layout", s.Layout, vocab.Strings(measure.Layouts)}, {"scheme", s.Scheme, vocab.Strings(vocab.Schemes)}, {"op", s.Op, vocab.Strings(vocab.Ops)},
 		{"param", s.Param, nil},
 	}
 }
@@ -228,7 +231,7 @@ func accepts(list []string, v string) bool {
 // accepted by any scheme selector. For an operation the layout and scheme
 // are not selected on (operations have no layout and are all min-pk;
 // Parse refuses time budgets that select on them).
-func (s Selector) Matches(k model.Key) bool {
+func (s Selector) Matches(k results.Key) bool {
 	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr)) && accepts(s.Param, string(k.Param))
 	if k.Op != "" {
 		return base && accepts(s.Op, string(k.Op))
@@ -269,7 +272,7 @@ const DefaultMaxBytes = 4 << 20
 const BytesPerNode = 8
 
 // ErrTooLarge is wrapped by the error of a budgets file larger than the
-// limit; it is the same value as model.ErrTooLarge.
+// limit; it is the same value as results.ErrTooLarge.
 var ErrTooLarge = readlimit.ErrTooLarge
 
 // ReadFile reads and parses the budgets file at path, up to
@@ -554,10 +557,10 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	var err error
 	hadUnit := false
 	switch m.Unit() {
-	case model.Nanoseconds:
+	case units.Nanoseconds:
 		val, err = ParseDuration(v.Value)
 		hadUnit = true
-	case model.Count:
+	case units.Count:
 		val, err = ParseCount(v.Value)
 	default:
 		val, err = ParseSize(v.Value)
@@ -613,13 +616,13 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 		}
 		name := it.Value
 		if f.key == "param" {
-			if err := model.Param(name).Check(); err != nil {
+			if err := results.Param(name).Check(); err != nil {
 				p.errorf(it, "select: %v", err)
 				continue
 			}
 		}
 		if f.valid != nil {
-			c, err := model.Canonical(f.key, name, f.valid)
+			c, err := vocab.Canonical(f.key, name, f.valid)
 			if err != nil {
 				p.errorf(it, "select: %v", err)
 				continue
@@ -678,7 +681,7 @@ func secondDocumentLine(src []byte) int {
 // them; a budget that names none selects schemes' cases. A type without
 // a scheme is selected as before. f is not modified; the copy shares its
 // budgets' other fields.
-func (f *File) OfSchemes(schemes []model.Scheme) (kept *File, dropped int) {
+func (f *File) OfSchemes(schemes []vocab.Scheme) (kept *File, dropped int) {
 	names := make([]string, len(schemes))
 	for i, s := range schemes {
 		names[i] = string(s)

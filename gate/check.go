@@ -5,7 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Status is the verdict on one limit for one case.
@@ -130,8 +133,8 @@ type CheckOptions struct {
 // be measured (the zero Why when it can; needs-cgo in a build without
 // cgo).
 type RegistryCase struct {
-	Key model.Key
-	Why model.Why
+	Key results.Key
+	Why vocab.Why
 }
 
 // real reports whether the case exists to be measured somewhere: it is
@@ -139,16 +142,16 @@ type RegistryCase struct {
 // here, not a combination the library does not offer or that does not
 // apply.
 func (c RegistryCase) real() bool {
-	return c.Why.IsZero() || c.Why.Kind != model.NotOffered && c.Why.Kind != model.DoesNotApply
+	return c.Why.IsZero() || c.Why.Kind != vocab.NotOffered && c.Why.Kind != vocab.DoesNotApply
 }
 
 // Check evaluates every limit of f against rs, which should come from a
-// model.ResultsReader (validated at load). Each budget applies to every
+// results.Reader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
 // Problem; one that matches only cases that failed to measure or are
 // unavailable gives Error outcomes. Times are TimeFigure's; every time
 // limit is an Error when rs's agreement check failed.
-func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
+func Check(f *File, rs *results.File, opts CheckOptions) *Report {
 	now := time.Now()
 	if opts.Now != nil {
 		now = opts.Now()
@@ -186,8 +189,8 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 
 // presentKeys are the keys of rs's rows, measured, failed or listed as
 // unavailable, normalized.
-func presentKeys(rs *model.Results) map[model.Key]bool {
-	keys := map[model.Key]bool{}
+func presentKeys(rs *results.File) map[results.Key]bool {
+	keys := map[results.Key]bool{}
 	for _, r := range rs.Instances {
 		keys[r.Key.Normalize()] = true
 	}
@@ -205,7 +208,7 @@ func presentKeys(rs *model.Results) map[model.Key]bool {
 // matches no case of the registry of l's kind (instances or operations);
 // else an outcome for each selected real case the results lack, an Error
 // naming it or, for an optional budget, a Skip.
-func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model.Key]bool) ([]Outcome, error) {
+func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[results.Key]bool) ([]Outcome, error) {
 	if registry == nil {
 		return nil, nil
 	}
@@ -251,7 +254,7 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model
 // checkInstances checks a limit on a figure of instances against the
 // instance rows b selects.
 func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *results.Row) {
 		if b.N > 0 && r.N != b.N {
 			o.Status, o.Detail = Error, fmt.Sprintf("measured at N=%d, and the budget holds at n: %d: measure it with memprof instances --budgets (or check without --results)", r.N, b.N)
 			return
@@ -291,10 +294,10 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 	if l.Metric.Timed() && opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
-	if why := disagreement(rs.Results); why != "" {
+	if why := disagreement(rs.File); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *model.ThroughputRow) {
+	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *results.ThroughputRow) {
 		if l.Metric.f.PerGOMAXPROCS && t.CoresDependent {
 			switch {
 			case b.GOMAXPROCS == 0:
@@ -320,11 +323,11 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 // cgoOff reports whether the unavailable case u is so because it needs
 // cgo, in results measured with cgo off (env.cgo false): a runner that
 // cannot build the case, whose budget a runner with cgo checks.
-func cgoOff(u *model.Unavailable, env model.Env) bool {
-	return u.Kind == model.NeedsCgo && !env.Cgo
+func cgoOff(u *results.Unavailable, env measure.Env) bool {
+	return u.Kind == vocab.NeedsCgo && !env.Cgo
 }
 
-func cgoSkipDetail(u *model.Unavailable) string {
+func cgoSkipDetail(u *results.Unavailable) string {
 	return "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"
 }
 
@@ -333,9 +336,9 @@ func cgoSkipDetail(u *model.Unavailable) string {
 // lacks the figure (a file older than it, a reading the engine could not
 // take) is an Error: a budget is never held by a figure that was not
 // measured. A time above its budget warns unless opts.FailOnTime.
-func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOptions) {
+func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOptions) {
 	f := l.Metric.f
-	if f.Judge == model.JudgeNoise || f.Judge == model.JudgeEstimate {
+	if f.Judge == results.JudgeNoise || f.Judge == results.JudgeEstimate {
 		q, _, err := SampleFigure(f, row)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
@@ -345,10 +348,10 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOption
 		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
 		if o.Status == Warn {
 			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
-				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
+				units.FormatNs(o.Q1), units.FormatNs(o.Q3))
 		}
 		noiseFloor(b, l, o)
-		if f.Judge == model.JudgeEstimate && o.Status == Fail {
+		if f.Judge == results.JudgeEstimate && o.Status == Fail {
 			o.Status = Warn
 			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " +
 				GCCPUNsPerInstance.Key() + " bounds the collector's CPU time"
@@ -372,9 +375,9 @@ func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOption
 	// A figure read to a resolution (the off-heap figure in the runtime's
 	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
 	// the reading, not the instances.
-	if res := f.ResolutionOf(row); f.Judge == model.JudgeResolution && v-l.Value <= res {
+	if res := f.ResolutionOf(row); f.Judge == results.JudgeResolution && v-l.Value <= res {
 		o.Status = Warn
-		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", model.FormatBytes(res))
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", units.FormatBytes(res))
 	}
 }
 

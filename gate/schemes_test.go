@@ -3,7 +3,8 @@ package gate
 import (
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestOfSchemes: check --scheme keeps the budgets of the schemes named,
@@ -24,19 +25,19 @@ budgets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, dropped := f.OfSchemes([]model.Scheme{model.MinPk})
+	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinPk})
 	if dropped != 1 || len(kept.Budgets) != 3 {
 		t.Fatalf("got %d kept, %d dropped, want 3 and 1", len(kept.Budgets), dropped)
 	}
 	tests := []struct {
-		key  model.Key
+		key  results.Key
 		want int // budgets of kept selecting key
 	}{
-		{model.Key{Type: model.PublicKey, Scheme: model.MinPk}, 1},
-		{model.Key{Type: model.PublicKey, Scheme: model.MinSig}, 0},
-		{model.Key{Type: model.Signature, Scheme: model.MinSig}, 0},
-		{model.Key{Type: model.Signature, Scheme: model.MinPk}, 1},
-		{model.Key{Type: model.G1}, 1},
+		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinPk}, 1},
+		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Scheme: vocab.MinPk}, 1},
+		{results.Key{Type: vocab.G1}, 1},
 	}
 	for _, tt := range tests {
 		n := 0

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // MinSamples is the fewest samples a side of a time comparison needs:
@@ -16,7 +19,7 @@ const MinSamples = 4
 // TimeFigure is the one timing figure check and compare judge for an
 // operation row: SampleFigure of its ns_per_op_median, the median and
 // quartiles of its samples_ns. A row without samples has no figure.
-func TimeFigure(t *model.ThroughputRow) (q model.Quartiles, n int, err error) {
+func TimeFigure(t *results.ThroughputRow) (q stats.Quartiles, n int, err error) {
 	return SampleFigure(NsPerOp.f, t)
 }
 
@@ -36,21 +39,21 @@ func tooFewSamples(n1, n2 int, alpha float64) string {
 		return fmt.Sprintf("too few samples to judge (n=%d; at least %d needed)", n, MinSamples)
 	}
 	if p := smallestP(n1, n2); p >= alpha {
-		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", model.FormatNumber(alpha), n1, n2, p)
+		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", units.FormatNumber(alpha), n1, n2, p)
 	}
 	return ""
 }
 
 // disagreement says why the times of rs cannot be trusted (its agreement
 // check failed), or returns "".
-func disagreement(rs *model.Results) string {
+func disagreement(rs *results.File) string {
 	a := rs.Agreement
 	if a == nil || a.OK {
 		return ""
 	}
 	libs := "no library"
 	if len(a.Libs) > 0 {
-		libs = model.Join(a.Libs)
+		libs = vocab.Join(a.Libs)
 	}
 	return fmt.Sprintf("the libraries disagreed (agreement.ok is false; %s on %d cases): no time measured with them can be trusted", libs, a.Cases)
 }

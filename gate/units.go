@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/units"
 )
 
 // unitSuffix is a unit a value may carry and its size in the value's
@@ -143,21 +143,21 @@ func parseNonNegative(s string) (float64, error) {
 // in the file's style ("192B", "96.01024B"), so that parsing it gives back
 // the same value.
 func FormatSize(b float64) string {
-	return model.FormatExact(b) + "B"
+	return units.FormatExact(b) + "B"
 }
 
 // FormatCount writes a count (allocations) exactly.
 func FormatCount(v float64) string {
-	return model.FormatExact(v)
+	return units.FormatExact(v)
 }
 
 // FormatDuration writes ns nanoseconds for a budgets file in the unit
-// model.NsScale picks for it (the largest that keeps the number at least
+// units.NsScale picks for it (the largest that keeps the number at least
 // 1; "us" for µs, which the file takes in ASCII), rounded up to three
 // significant digits so that the written budget is never below ns:
 // 2080800 -> "2.09ms".
 func FormatDuration(ns float64) string {
-	unit, size := model.NsScale(ns)
+	unit, size := units.NsScale(ns)
 	if unit == "µs" {
 		unit = "us"
 	}
@@ -190,7 +190,7 @@ func formatNumber(v float64) string {
 	if v != 0 && (math.Abs(v) < 1e-4 || math.Abs(v) >= 1e21) {
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	}
-	return model.FormatExact(v)
+	return units.FormatExact(v)
 }
 
 var inf = math.Inf(1)

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memprof/memprof/units"
 	"gopkg.in/yaml.v3"
-
-	"github.com/memprof/memprof/model"
 )
 
 // A budget may be a waiver that ends, and a time budget may have a noise
@@ -217,7 +216,7 @@ func noiseFloor(b *Budget, l Limit, o *Outcome) {
 	}
 	by, frac := o.Over()
 	o.Status = Warn
-	o.Detail = fmt.Sprintf("above the budget by %s (%s), within its min_delta %s: below the noise floor", model.FormatNs(by), model.FormatPercent(frac), b.MinDelta.Raw)
+	o.Detail = fmt.Sprintf("above the budget by %s (%s), within its min_delta %s: below the noise floor", units.FormatNs(by), units.FormatPercent(frac), b.MinDelta.Raw)
 }
 
 // expiredWaivers is Update's refusal of a report with an expired budget:

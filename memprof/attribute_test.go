@@ -13,7 +13,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // threeSites makes an instance of three objects, each from its own line:
@@ -34,7 +34,7 @@ func newThreeSites(i int) any {
 // measurement, with pprof's model, as the engine attributed before it
 // read the records: the in-use objects below its constructor frame, by
 // site, and those below its holder's.
-func profileSites(tb testing.TB, layout model.Layout, prof []byte) (sites, holder *heapscan.Summary) {
+func profileSites(tb testing.TB, layout measure.Layout, prof []byte) (sites, holder *heapscan.Summary) {
 	tb.Helper()
 	p, err := profile.Parse(bytes.NewReader(prof))
 	if err != nil {
@@ -44,7 +44,7 @@ func profileSites(tb testing.TB, layout model.Layout, prof []byte) (sites, holde
 		tb.Fatalf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
 	frame := constructFrame
-	if layout != model.Pointer {
+	if layout != measure.Pointer {
 		frame = sliceFrame
 	}
 	if sites, err = heapscan.Summarize(p, heapscan.Options{GroupBy: "site", FocusFunction: frame}); err != nil {
@@ -122,7 +122,7 @@ func TestAttributionMatchesProfile(t *testing.T) {
 			if len(got.Sites) == 0 {
 				t.Error("no site attributed")
 			}
-			if tt.c.Layout() == model.Pointer && got.HolderBytesPerInstance < word*2 {
+			if tt.c.Layout() == measure.Pointer && got.HolderBytesPerInstance < word*2 {
 				t.Errorf("holder: got %v B per instance, want at least an interface value (%v B)", got.HolderBytesPerInstance, 2*word)
 			}
 		})

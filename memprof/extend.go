@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // Extending the sites of fewer instances to N. The profiled pass builds
@@ -94,7 +94,7 @@ func classify(full, fewer siteRow, plan attributionPlan) siteClass {
 }
 
 // unattributedKey is the key of the row of what no site explains.
-var unattributedKey = siteKey{function: model.UnattributedSite}
+var unattributedKey = siteKey{function: measure.UnattributedSite}
 
 // setRows returns the rows of a profiled set: its sites and, when the
 // set's live heap holds more or less than they and the runtime's records
@@ -111,7 +111,7 @@ func setRows(set profiledSet) []siteRow {
 // classified, to be extended to N once the footprint pass has read the N
 // instances.
 type fewerSites struct {
-	layout  model.Layout
+	layout  measure.Layout
 	plan    attributionPlan
 	full    []siteRow   // the plan.full instances', by site
 	classes []siteClass // of full
@@ -124,7 +124,7 @@ type fewerSites struct {
 }
 
 // newFewerSites classifies the sites of the profiled pass's two sets.
-func newFewerSites(layout model.Layout, plan attributionPlan, pass *profiledPass) *fewerSites {
+func newFewerSites(layout measure.Layout, plan attributionPlan, pass *profiledPass) *fewerSites {
 	full, fewer := pass.sets[0], pass.sets[1]
 	f := &fewerSites{layout: layout, plan: plan, full: setRows(full), holder: full.account.holder, allocBytes: full.account.allocBytes}
 	fewerRows := map[siteKey]siteRow{}
@@ -310,7 +310,7 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 		}
 		r.Sites = append(r.Sites, s)
 	}
-	if f.layout == model.Pointer {
+	if f.layout == measure.Pointer {
 		r.SlotBytes = float64(maxSlot)
 	}
 	if slices.ContainsFunc(f.full, func(row siteRow) bool { return row.site == unattributedKey }) {

@@ -12,7 +12,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -54,7 +54,7 @@ func funcName(f any) string {
 // objects allocated below the engine's constructor frame are attributed
 // to sites (other goroutines' allocations cannot be told from the
 // instances'), and what else the live heap of a build holds is the
-// (unattributed) site, reported with the figure (model.UnattributedSite):
+// (unattributed) site, reported with the figure (measure.UnattributedSite):
 // objects a worker goroutine allocated for the instances, and whatever
 // other goroutines allocated meanwhile. Other goroutines' allocations
 // also disturb the HeapAlloc, RSS and off-heap cross-checks. A process
@@ -482,7 +482,7 @@ const (
 // attributionFull and attributionFewer instances otherwise, from which
 // attribute extends the sites to N.
 func (c *Case) attributionPlan(n int) attributionPlan {
-	if n <= attributionFull+attributionFewer || c.Layout() == model.Slice || c.Layout() == model.Single {
+	if n <= attributionFull+attributionFewer || c.Layout() == measure.Slice || c.Layout() == measure.Single {
 		return attributionPlan{full: n}
 	}
 	return attributionPlan{full: attributionFull, fewer: attributionFewer}

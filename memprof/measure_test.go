@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // testCases are the cases a child process of this test binary can measure.
@@ -195,7 +195,7 @@ func TestMeasureSliceLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := float64(unsafe.Sizeof(forty{}))
-	if c.Layout() != model.Slice || r.SizeofBytes != int64(size) {
+	if c.Layout() != measure.Slice || r.SizeofBytes != int64(size) {
 		t.Errorf("got layout %s sizeof %d, want slice %v", c.Layout(), r.SizeofBytes, size)
 	}
 	// One backing array rounded to whole pages, plus the slice header the

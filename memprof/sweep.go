@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/units"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/memprof/memprof/model"
 )
 
 // DefaultSweep are the N at which a sweep measures.
@@ -19,7 +19,7 @@ var DefaultSweep = []int{1_000, 10_000, 100_000, 1_000_000}
 // with len(points)-2 degrees of freedom) and R². An exact linear cost gives
 // a zero-width interval and R² = 1; a structure that grows in steps (maps,
 // slices grown by append) shows as a wider interval.
-func FitSweep(points []model.SweepPoint) (*model.Sweep, error) {
+func FitSweep(points []measure.SweepPoint) (*measure.Sweep, error) {
 	if len(points) < 3 {
 		return nil, fmt.Errorf("a sweep needs at least 3 values of N for a confidence interval, got %d", len(points))
 	}
@@ -46,7 +46,7 @@ func FitSweep(points []model.SweepPoint) (*model.Sweep, error) {
 	if math.IsNaN(r2) {
 		r2 = 1 // every point on the line: ys had no variance left
 	}
-	return &model.Sweep{
+	return &measure.Sweep{
 		Points:    points,
 		Intercept: alpha,
 		Slope:     beta,
@@ -68,7 +68,7 @@ const SweepPointResolution = liveSlackBytes + runtimePage
 // does not, why says so, and the points alone tell the cost: a map grows
 // its tables in steps, and a line through a step function has an R² near
 // 1 and a meaningless intercept.
-func SweepFits(s *model.Sweep) (ok bool, why string) {
+func SweepFits(s *measure.Sweep) (ok bool, why string) {
 	worst, at := 0.0, 0
 	for _, p := range s.Points {
 		if r := math.Abs(p.Bytes - (s.Intercept + s.Slope*float64(p.N))); r > worst {
@@ -77,9 +77,9 @@ func SweepFits(s *model.Sweep) (ok bool, why string) {
 	}
 	switch {
 	case worst > SweepPointResolution:
-		return false, fmt.Sprintf("the points are off any line by up to %s B (at N=%d), more than their resolution of %d B: the cost grows in steps", model.FormatFixed(worst, 0), at, SweepPointResolution)
+		return false, fmt.Sprintf("the points are off any line by up to %s B (at N=%d), more than their resolution of %d B: the cost grows in steps", units.FormatFixed(worst, 0), at, SweepPointResolution)
 	case s.Intercept < -SweepPointResolution:
-		return false, fmt.Sprintf("the best line has a negative intercept (%s B)", model.FormatFixed(s.Intercept, 0))
+		return false, fmt.Sprintf("the best line has a negative intercept (%s B)", units.FormatFixed(s.Intercept, 0))
 	}
 	return true, ""
 }

@@ -4,14 +4,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 func TestFitSweepExactLine(t *testing.T) {
 	const a, b = 4096.0, 48.0
-	var pts []model.SweepPoint
+	var pts []measure.SweepPoint
 	for _, n := range DefaultSweep {
-		pts = append(pts, model.SweepPoint{N: n, Bytes: a + b*float64(n)})
+		pts = append(pts, measure.SweepPoint{N: n, Bytes: a + b*float64(n)})
 	}
 	s, err := FitSweep(pts)
 	if err != nil {
@@ -28,13 +28,13 @@ func TestFitSweepExactLine(t *testing.T) {
 func TestFitSweepSteps(t *testing.T) {
 	// A structure that doubles its table at powers of two: per-instance
 	// cost is not constant, so the slope has a visible interval.
-	var pts []model.SweepPoint
+	var pts []measure.SweepPoint
 	for _, n := range []int{1000, 3000, 10_000, 30_000, 100_000} {
 		table := 1
 		for table < n {
 			table *= 2
 		}
-		pts = append(pts, model.SweepPoint{N: n, Bytes: 100*float64(n) + 16*float64(table)})
+		pts = append(pts, measure.SweepPoint{N: n, Bytes: 100*float64(n) + 16*float64(table)})
 	}
 	s, err := FitSweep(pts)
 	if err != nil {
@@ -52,7 +52,7 @@ func TestFitSweepSteps(t *testing.T) {
 }
 
 func TestFitSweepNeedsThreePoints(t *testing.T) {
-	if _, err := FitSweep([]model.SweepPoint{{N: 1, Bytes: 1}, {N: 2, Bytes: 2}}); err == nil {
+	if _, err := FitSweep([]measure.SweepPoint{{N: 1, Bytes: 1}, {N: 2, Bytes: 2}}); err == nil {
 		t.Error("got nil error for two points")
 	}
 }
@@ -61,10 +61,10 @@ func TestFitSweepNeedsThreePoints(t *testing.T) {
 // the runtime's own objects), and neither a stepped cost nor one whose
 // best line starts below zero.
 func TestSweepFits(t *testing.T) {
-	line := func(a, b float64, jitter func(i int) float64) []model.SweepPoint {
-		var pts []model.SweepPoint
+	line := func(a, b float64, jitter func(i int) float64) []measure.SweepPoint {
+		var pts []measure.SweepPoint
 		for i, n := range DefaultSweep {
-			pts = append(pts, model.SweepPoint{N: n, Bytes: a + b*float64(n) + jitter(i)})
+			pts = append(pts, measure.SweepPoint{N: n, Bytes: a + b*float64(n) + jitter(i)})
 		}
 		return pts
 	}
@@ -76,19 +76,19 @@ func TestSweepFits(t *testing.T) {
 		}
 		return float64(table)
 	}
-	var stepped []model.SweepPoint
+	var stepped []measure.SweepPoint
 	for _, n := range DefaultSweep {
-		stepped = append(stepped, model.SweepPoint{N: n, Bytes: 48 * steps(n)})
+		stepped = append(stepped, measure.SweepPoint{N: n, Bytes: 48 * steps(n)})
 	}
 	// Points on a line of slope 100 whose best fit starts well below 0:
 	// a cost that falls per instance as N grows.
-	var falling []model.SweepPoint
+	var falling []measure.SweepPoint
 	for _, n := range DefaultSweep {
-		falling = append(falling, model.SweepPoint{N: n, Bytes: math.Max(0, 100*float64(n)-4*SweepPointResolution)})
+		falling = append(falling, measure.SweepPoint{N: n, Bytes: math.Max(0, 100*float64(n)-4*SweepPointResolution)})
 	}
 	tests := []struct {
 		name string
-		pts  []model.SweepPoint
+		pts  []measure.SweepPoint
 		want bool
 	}{
 		{"exact line", line(0, 192, none), true},

@@ -6,8 +6,9 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Budgeted measures what the budgets of f check: every instance case of
@@ -25,7 +26,7 @@ import (
 // done. Otherwise the error, if any, is that of the operations' part (see
 // Instances): the results are complete without their times, and
 // gate.Check reports the time budgets as not checked.
-func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Options) (*model.Results, error) {
+func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Options) (*results.File, error) {
 	return BudgetedTimed(ctx, reg, f, nil, opts)
 }
 
@@ -33,22 +34,22 @@ func Budgeted(ctx context.Context, reg *suites.Registry, f *gate.File, opts Opti
 // it, the operations of the selected cases' types that timed selects
 // (memprof instances --budgets --with-throughput --op): nil selects
 // every one. With ThroughputRequired, selecting none is a *NoMatch.
-func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, timed []model.Op, opts Options) (*model.Results, error) {
+func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, timed []vocab.Op, opts Options) (*results.File, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	rs := newResults(reg, opts)
 	rs.Method = "memprof check"
 	var entries []suites.Entry
-	types := map[model.Type]bool{}
-	opts.budgetN = map[model.Key]int{}
+	types := map[vocab.Type]bool{}
+	opts.budgetN = map[results.Key]int{}
 	for _, e := range reg.Entries() {
 		if !budgeted(f, e.Key, false) {
 			continue
 		}
 		types[e.Type] = true
 		if !e.Unavailable.IsZero() {
-			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
+			rs.Unavailable = append(rs.Unavailable, results.Unavailable{Key: e.Key, Why: e.Unavailable})
 			continue
 		}
 		n, err := budgetN(f, e)
@@ -116,7 +117,7 @@ func budgetN(f *gate.File, e suites.Entry) (int, error) {
 
 // budgeted reports whether a budget of f with a limit on operations (a
 // time, or what a call allocates: ops) or on instances (!ops) selects k.
-func budgeted(f *gate.File, k model.Key, ops bool) bool {
+func budgeted(f *gate.File, k results.Key, ops bool) bool {
 	for _, b := range f.Budgets {
 		for _, l := range b.Limits {
 			if l.Metric.OnOps() == ops && b.Select.Matches(k) {

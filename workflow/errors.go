@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // UsageError is the error of a selection or an option that is wrong in
@@ -29,12 +30,12 @@ type NoMatch struct {
 	What string
 	// OpTypes are the registry's types that have operations, for a
 	// message that says which could have been chosen.
-	OpTypes []model.Type
+	OpTypes []vocab.Type
 }
 
 func (e *NoMatch) Error() string {
 	if e.What == "operation" {
-		return fmt.Sprintf("no operation matches the selection; types with operations are %s", model.Join(e.OpTypes))
+		return fmt.Sprintf("no operation matches the selection; types with operations are %s", vocab.Join(e.OpTypes))
 	}
 	return "no " + e.What + " matches the selection"
 }
@@ -45,10 +46,10 @@ func (e *NoMatch) Error() string {
 type NothingMeasured struct {
 	What string
 	// Why are the reasons, one per selected case, in the registry's order.
-	Why []model.Why
+	Why []vocab.Why
 }
 
-func nothingMeasured(what string, us []model.Unavailable) *NothingMeasured {
+func nothingMeasured(what string, us []results.Unavailable) *NothingMeasured {
 	e := &NothingMeasured{What: what}
 	for _, u := range us {
 		e.Why = append(e.Why, u.Why)
@@ -57,10 +58,10 @@ func nothingMeasured(what string, us []model.Unavailable) *NothingMeasured {
 }
 
 // DoesNotApply reports whether every selected combination is of kind
-// model.DoesNotApply (a scalar Signature): the selection itself is wrong.
+// vocab.DoesNotApply (a scalar Signature): the selection itself is wrong.
 // Otherwise a library, or this build, lacks what it selects.
 func (e *NothingMeasured) DoesNotApply() bool {
-	return !slices.ContainsFunc(e.Why, func(w model.Why) bool { return w.Kind != model.DoesNotApply })
+	return !slices.ContainsFunc(e.Why, func(w vocab.Why) bool { return w.Kind != vocab.DoesNotApply })
 }
 
 // Reasons returns each distinct reason once, in order: when DoesNotApply,
@@ -71,7 +72,7 @@ func (e *NothingMeasured) Reasons() []string {
 	only := e.DoesNotApply()
 	var out []string
 	for _, w := range e.Why {
-		if (w.Kind == model.DoesNotApply) != only {
+		if (w.Kind == vocab.DoesNotApply) != only {
 			continue
 		}
 		text := w.Reason

@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // secpVerify is the operation of the made-up secp256k1 suite of
 // familyRegistry: its known result comes from its Want, as a new family's
 // must.
-var secpVerify = model.Key{Type: model.Secp256k1Signature, Lib: model.Decred, Repr: model.RSV, Op: model.Verify, Batch: 1}
+var secpVerify = results.Key{Type: vocab.Secp256k1Signature, Lib: vocab.Decred, Repr: vocab.RSV, Op: vocab.Verify, Batch: 1}
 
 // familyRegistry is the test registry's BLS suite beside a made-up
 // secp256k1 suite of one operation, whose agreement check is check: what
@@ -32,9 +33,9 @@ func familyRegistry(t *testing.T, check func([]suites.FamilyAgreeLib) (*suites.A
 				return suites.OpHarness{Run: func() error { return nil }, Result: func() ([]byte, error) { return suites.OpBool(true), nil }}, nil
 			},
 			Want: func() ([]byte, error) { return suites.OpBool(true), nil }}},
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.Secp256k1, Lib: model.Decred, Impl: struct{}{}},
-			{Family: model.Secp256k1, Lib: model.Libsecp256k1, Unavailable: needsCgo}},
-		Checks: []suites.FamilyCheck{{Family: model.Secp256k1, Run: check}},
+		FamilyAgree: []suites.FamilyAgreeLib{{Family: vocab.Secp256k1, Lib: vocab.Decred, Impl: struct{}{}},
+			{Family: vocab.Secp256k1, Lib: vocab.Libsecp256k1, Unavailable: needsCgo}},
+		Checks: []suites.FamilyCheck{{Family: vocab.Secp256k1, Run: check}},
 	}
 	r, err := suites.NewRegistry(bls, secp)
 	if err != nil {
@@ -46,7 +47,7 @@ func familyRegistry(t *testing.T, check func([]suites.FamilyAgreeLib) (*suites.A
 // secpAgrees is the made-up check: the libraries it is given, checked on
 // 5 cases, and the unavailable ones reported.
 func secpAgrees(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, _, err := agree.Available("secp256k1 agreement", 5, libs, func(l suites.FamilyAgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	rep, _, err := agree.Available("secp256k1 agreement", 5, libs, func(l suites.FamilyAgreeLib) (vocab.Lib, vocab.Why) { return l.Lib, l.Unavailable })
 	return rep, err
 }
 
@@ -58,11 +59,11 @@ func TestFamilyAgreement(t *testing.T) {
 	blsCalls := 0
 	blsAgrees := func(*suites.Registry) (*agree.Report, error) {
 		blsCalls++
-		return &agree.Report{Cases: 20, Libs: []model.Lib{model.Gnark}}, nil
+		return &agree.Report{Cases: 20, Libs: []vocab.Lib{vocab.Gnark}}, nil
 	}
 	timing := Options{Samples: 1, MinSample: time.Millisecond, NoSites: true, Agree: blsAgrees}
 
-	rs, err := Throughput(context.Background(), familyRegistry(t, secpAgrees), Selection{Types: []model.Type{model.Secp256k1Signature}}, timing)
+	rs, err := Throughput(context.Background(), familyRegistry(t, secpAgrees), Selection{Types: []vocab.Type{vocab.Secp256k1Signature}}, timing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +77,8 @@ func TestFamilyAgreement(t *testing.T) {
 		t.Errorf("the BLS check ran %d times for secp256k1's operations alone, want 0", blsCalls)
 	}
 	a := rs.Agreement
-	if a == nil || !a.OK || a.Cases != 5 || len(a.Families) != 1 || a.Families[0].Family != model.Secp256k1 ||
-		!slices.Equal(a.Libs, []model.Lib{model.Decred}) || !slices.Equal(a.Unavailable, []string{"libsecp256k1: " + needsCgo.Reason}) {
+	if a == nil || !a.OK || a.Cases != 5 || len(a.Families) != 1 || a.Families[0].Family != vocab.Secp256k1 ||
+		!slices.Equal(a.Libs, []vocab.Lib{vocab.Decred}) || !slices.Equal(a.Unavailable, []string{"libsecp256k1: " + needsCgo.Reason}) {
 		t.Errorf("agreement: got %+v, want secp256k1's check alone, with decred and without libsecp256k1", a)
 	}
 
@@ -86,11 +87,11 @@ func TestFamilyAgreement(t *testing.T) {
 		t.Fatal(err)
 	}
 	if a := v.Agreement; a == nil || !a.OK || a.Cases != 25 || len(a.Families) != 2 ||
-		a.Families[0].Family != model.BLS12381 || a.Families[1].Family != model.Secp256k1 {
+		a.Families[0].Family != vocab.BLS12381 || a.Families[1].Family != vocab.Secp256k1 {
 		t.Errorf("Verify: got %+v, want the checks of bls12-381 and secp256k1, in that order", a)
 	}
 
-	d := &agree.Disagreement{Case: "ecRecover-1", Check: "recover", Lib: model.Decred, Against: "test vectors"}
+	d := &agree.Disagreement{Case: "ecRecover-1", Check: "recover", Lib: vocab.Decred, Against: "test vectors"}
 	disagrees := func(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 		rep, _ := secpAgrees(libs)
 		return rep, d

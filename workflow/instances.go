@@ -8,8 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -18,7 +19,7 @@ import (
 // times the operations of their types (as Throughput does, after the
 // agreement check). See the package documentation for the steps, the
 // errors and what the results hold.
-func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*model.Results, error) {
+func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*results.File, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
@@ -73,8 +74,8 @@ func checkMemory(entries []suites.Entry, opts Options) error {
 // measureEntries measures each entry in its own child process, opts.jobs()
 // at a time. A failed case becomes a Result carrying its error; the others
 // still run. The results are in the order of entries.
-func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, ev *events) []model.Result {
-	results := make([]model.Result, len(entries))
+func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, ev *events) []results.Row {
+	results := make([]results.Row, len(entries))
 	ev.send(Event{Kind: CasesStarting, Total: len(entries)})
 	sem := make(chan struct{}, opts.jobs())
 	var wg sync.WaitGroup
@@ -93,7 +94,7 @@ func measureEntries(ctx context.Context, entries []suites.Entry, opts Options, e
 
 // measureEntry measures e at opts.nFor(e), keeping its profile in
 // opts.ProfileDir, then at each N of the sweep.
-func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Result {
+func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row {
 	n := opts.nFor(e)
 	var profile string
 	if opts.ProfileDir != "" {
@@ -107,15 +108,15 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 	if err != nil {
 		return failedResult(e, n, err)
 	}
-	r := model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
+	r := results.Row{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
 	if len(opts.Sweep) > 0 && e.FixedN == 0 { // an entry of one N has no sweep
-		var points []model.SweepPoint
+		var points []measure.SweepPoint
 		for _, sn := range opts.Sweep {
 			p, err := memprof.MeasureInChild(ctx, opts.Child, e.BenchName(), "", memprof.N(sn))
 			if err != nil {
 				return failedResult(e, sn, fmt.Errorf("sweep at N=%d: %w", sn, err))
 			}
-			points = append(points, model.SweepPoint{N: sn, Bytes: p.BytesPerInstance * float64(sn), BytesPerInstance: p.BytesPerInstance})
+			points = append(points, measure.SweepPoint{N: sn, Bytes: p.BytesPerInstance * float64(sn), BytesPerInstance: p.BytesPerInstance})
 		}
 		if r.Sweep, err = memprof.FitSweep(points); err != nil {
 			return failedResult(e, n, err)
@@ -124,8 +125,8 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) model.Resul
 	return r
 }
 
-func failedResult(e suites.Entry, n int, err error) model.Result {
-	return model.Result{Key: e.Key, Constructor: e.Constructor, Measurement: model.Measurement{N: n}, Error: err.Error()}
+func failedResult(e suites.Entry, n int, err error) results.Row {
+	return results.Row{Key: e.Key, Constructor: e.Constructor, Measurement: measure.Measurement{N: n}, Error: err.Error()}
 }
 
 // Report measures what a design review (memprof report) shows: the
@@ -133,7 +134,7 @@ func failedResult(e suites.Entry, n int, err error) model.Result {
 // with opts.Throughput raised to at least ThroughputIfAny, unless the
 // caller asked for no timing (NoThroughput set through
 // opts.SkipThroughput): a review without times has no trade-offs to show.
-func Report(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*model.Results, error) {
+func Report(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*results.File, error) {
 	if !opts.SkipThroughput && opts.Throughput == NoThroughput {
 		opts.Throughput = ThroughputIfAny
 	}

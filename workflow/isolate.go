@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -26,14 +26,14 @@ const opsTask = "time-isolated-operations"
 // opsRequest is the input of opsTask.
 type opsRequest struct {
 	Isolate     string        `json:"isolate"`
-	Ops         []model.Key   `json:"ops"`
+	Ops         []results.Key `json:"ops"`
 	Samples     int           `json:"samples"`
 	MinSampleNs time.Duration `json:"min_sample_ns"`
 }
 
 // opsResponse is what opsTask returns.
 type opsResponse struct {
-	Rows []model.ThroughputRow `json:"rows"`
+	Rows []results.ThroughputRow `json:"rows"`
 }
 
 // ChildTasks returns the tasks a program that runs the workflows on reg
@@ -79,7 +79,7 @@ func timeIsolatedTask(reg *suites.Registry) memprof.Task {
 // timeIsolated checks and times ops, the isolation group isolate, in a
 // child process (see opsTask) and returns their rows. The error says why
 // the child could not: it crashed, it was interrupted.
-func timeIsolated(ctx context.Context, child memprof.Child, isolate string, ops []suites.Op, to memprof.ThroughputOptions) ([]model.ThroughputRow, error) {
+func timeIsolated(ctx context.Context, child memprof.Child, isolate string, ops []suites.Op, to memprof.ThroughputOptions) ([]results.ThroughputRow, error) {
 	req := opsRequest{Isolate: isolate, Samples: to.Samples, MinSampleNs: to.MinSample}
 	for _, o := range ops {
 		req.Ops = append(req.Ops, o.Key)
@@ -95,10 +95,10 @@ func timeIsolated(ctx context.Context, child memprof.Child, isolate string, ops 
 }
 
 // failedRows are the rows of ops that could not be timed, for err.
-func failedRows(ops []suites.Op, err error) []model.ThroughputRow {
-	var out []model.ThroughputRow
+func failedRows(ops []suites.Op, err error) []results.ThroughputRow {
+	var out []results.ThroughputRow
 	for _, o := range ops {
-		out = append(out, model.ThroughputRow{Key: o.Key, Note: o.Note, Error: err.Error()})
+		out = append(out, results.ThroughputRow{Key: o.Key, Note: o.Note, Error: err.Error()})
 	}
 	return out
 }

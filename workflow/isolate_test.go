@@ -11,8 +11,9 @@ import (
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // held is the isolation group whose operation this process prepared, as
@@ -27,7 +28,7 @@ var (
 // a child process, and only where no other group's ran: the workflow must
 // time each group in a process of its own. Its result is the vectors'.
 func isolatedOp(param, group string) suites.Op {
-	return suites.Op{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1, Param: model.Param(param)},
+	return suites.Op{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1, Param: results.Param(param)},
 		Note: "isolated test operation", Isolate: group, CHeap: true,
 		Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 			if !memprof.ChildRequested() {

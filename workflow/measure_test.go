@@ -14,9 +14,10 @@ import (
 
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // These tests measure in child processes: this test binary, re-executed
@@ -38,12 +39,12 @@ func (r *recorder) kinds() []EventKind {
 
 // agreeing is an agreement check that passes without blst.
 func agreeing(*suites.Registry) (*agree.Report, error) {
-	return &agree.Report{Cases: 1, Libs: []model.Lib{model.Circl, model.Gnark}, Unavailable: map[model.Lib]string{model.Blst: "needs cgo (test)"}}, nil
+	return &agree.Report{Cases: 1, Libs: []vocab.Lib{vocab.Circl, vocab.Gnark}, Unavailable: map[vocab.Lib]string{vocab.Blst: "needs cgo (test)"}}, nil
 }
 
 // checkExact checks that r measured, at N n, one object of sizeof bytes
 // per instance: its slot (from the profile's bytes label), nothing more.
-func checkExact(t *testing.T, r model.Result, sizeof uintptr, n int) {
+func checkExact(t *testing.T, r results.Row, sizeof uintptr, n int) {
 	t.Helper()
 	if r.Error != "" {
 		t.Fatalf("%s: %s", r.Key, r.Error)
@@ -57,7 +58,7 @@ func checkExact(t *testing.T, r model.Result, sizeof uintptr, n int) {
 func TestInstancesMeasures(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "profiles")
 	var rec recorder
-	sel := Selection{Types: []model.Type{model.G1}}
+	sel := Selection{Types: []vocab.Type{vocab.G1}}
 	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 1000, Jobs: 2, ProfileDir: dir, Progress: rec.record})
 	if err != nil {
 		t.Fatal(err)
@@ -70,10 +71,10 @@ func TestInstancesMeasures(t *testing.T) {
 	if got, want := keys(rs.Unavailable), keyStrings(g1Blst, g1Scalar, g1CirclScalar, g1Circl); !slices.Equal(got, want) {
 		t.Errorf("unavailable: got %v, want %v", got, want)
 	}
-	if rs.Schema != model.Schema || rs.Env.GoVersion == "" || rs.Agreement != nil || len(rs.Throughput) != 0 {
-		t.Errorf("got schema %q, env %+v, agreement %v, %d throughput rows; want %s, an env, no throughput", rs.Schema, rs.Env, rs.Agreement, len(rs.Throughput), model.Schema)
+	if rs.Schema != results.Schema || rs.Env.GoVersion == "" || rs.Agreement != nil || len(rs.Throughput) != 0 {
+		t.Errorf("got schema %q, env %+v, agreement %v, %d throughput rows; want %s, an env, no throughput", rs.Schema, rs.Env, rs.Agreement, len(rs.Throughput), results.Schema)
 	}
-	for _, k := range []model.Key{g1Affine, g1Jacobian} {
+	for _, k := range []results.Key{g1Affine, g1Jacobian} {
 		name := strings.NewReplacer("/", "_", "=", "-").Replace(k.BenchName()) + ".pb.gz"
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile of %s: got %v, want a profile in %s", k, err, name)
@@ -95,7 +96,7 @@ func TestInstancesMeasures(t *testing.T) {
 
 func TestInstancesSweep(t *testing.T) {
 	sweep := []int{1000, 2000, 4000}
-	sel := Selection{Types: []model.Type{model.G1}, Reprs: []model.Repr{model.Affine}, Libs: []model.Lib{model.Gnark}}
+	sel := Selection{Types: []vocab.Type{vocab.G1}, Reprs: []vocab.Repr{vocab.Affine}, Libs: []vocab.Lib{vocab.Gnark}}
 	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 1000, Sweep: sweep})
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestInstancesSweep(t *testing.T) {
 // child's stderr; the other cases still run, and the workflow itself has
 // not failed.
 func TestFailingChild(t *testing.T) {
-	sel := Selection{Types: []model.Type{model.G1, model.G2}, Libs: []model.Lib{model.Gnark}, Reprs: []model.Repr{model.Affine}}
+	sel := Selection{Types: []vocab.Type{vocab.G1, vocab.G2}, Libs: []vocab.Lib{vocab.Gnark}, Reprs: []vocab.Repr{vocab.Affine}}
 	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 500, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -149,10 +150,10 @@ func TestFailingChild(t *testing.T) {
 func TestInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sel := Selection{Types: []model.Type{model.G1}}
-	for name, wf := range map[string]func() (*model.Results, error){
-		"instances":  func() (*model.Results, error) { return Instances(ctx, testRegistry(), sel, Options{N: 100}) },
-		"throughput": func() (*model.Results, error) { return Throughput(ctx, testRegistry(), sel, Options{Agree: agreeing}) },
+	sel := Selection{Types: []vocab.Type{vocab.G1}}
+	for name, wf := range map[string]func() (*results.File, error){
+		"instances":  func() (*results.File, error) { return Instances(ctx, testRegistry(), sel, Options{N: 100}) },
+		"throughput": func() (*results.File, error) { return Throughput(ctx, testRegistry(), sel, Options{Agree: agreeing}) },
 	} {
 		rs, err := wf()
 		if rs != nil || !errors.Is(err, context.Canceled) || IsUsage(err) {
@@ -206,7 +207,7 @@ func TestThroughput(t *testing.T) {
 }
 
 func TestDisagreement(t *testing.T) {
-	d := &agree.Disagreement{Case: "case-07", Check: "signature", Lib: model.Gnark, Against: "test vectors"}
+	d := &agree.Disagreement{Case: "case-07", Check: "signature", Lib: vocab.Gnark, Against: "test vectors"}
 	broken := errors.New("no library can be checked")
 	tests := []struct {
 		name      string
@@ -245,7 +246,7 @@ func TestDisagreement(t *testing.T) {
 // timed after the instances, and a disagreement leaves the instance rows
 // good with the error.
 func TestInstancesWithThroughput(t *testing.T) {
-	sel := Selection{Types: []model.Type{model.G1}, Libs: []model.Lib{model.Gnark}}
+	sel := Selection{Types: []vocab.Type{vocab.G1}, Libs: []vocab.Lib{vocab.Gnark}}
 	var rec recorder
 	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputRequired, Samples: 1, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record})
 	if err != nil {
@@ -265,7 +266,7 @@ func TestInstancesWithThroughput(t *testing.T) {
 		t.Errorf("events: got %v, want %v", got, want)
 	}
 
-	d := &agree.Disagreement{Case: "case-01", Check: "public key", Lib: model.Gnark}
+	d := &agree.Disagreement{Case: "case-01", Check: "public key", Lib: vocab.Gnark}
 	rs, err = Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputIfAny, Agree: func(*suites.Registry) (*agree.Report, error) { return &agree.Report{}, d }})
 	if !errors.Is(err, d) || rs == nil || len(rs.Instances) != 2 || len(rs.Throughput) != 0 || rs.Agreement == nil || rs.Agreement.OK {
 		t.Errorf("disagreeing: got %v and %+v; want the disagreement, both instances, no throughput row, a failed agreement", err, rs)

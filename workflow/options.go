@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Options tune the workflows; the zero Options measure with the engine's
@@ -80,14 +81,14 @@ type Options struct {
 	// left out.
 	AllPaths bool
 	// NoSites skips the profile of where each timed operation allocates
-	// (model.OpCost.Sites), which runs after the timing in a child
+	// (results.OpCost.Sites), which runs after the timing in a child
 	// process (one for the operations timed here, one per isolation
 	// group).
 	NoSites bool
 
 	// budgetN is the N of the cases whose budgets name one (gate.Budget.N),
 	// set by Budgeted: before N, after FixedN.
-	budgetN map[model.Key]int
+	budgetN map[results.Key]int
 }
 
 // ThroughputMode says whether Instances times operations besides the
@@ -183,11 +184,11 @@ func (o Options) agreeKZG(reg *suites.Registry) (*agree.Report, error) {
 
 // agreeFamily runs family f's agreement check: BLS12-381's and KZG's as
 // agree and agreeKZG do, another family's from reg (Registry.Check).
-func (o Options) agreeFamily(reg *suites.Registry, f model.Family) (*agree.Report, error) {
+func (o Options) agreeFamily(reg *suites.Registry, f vocab.Family) (*agree.Report, error) {
 	switch f {
-	case model.BLS12381:
+	case vocab.BLS12381:
 		return o.agree(reg)
-	case model.KZG:
+	case vocab.KZG:
 		return o.agreeKZG(reg)
 	}
 	c, ok := reg.Check(f)
@@ -237,10 +238,10 @@ const (
 // Event is one step of a workflow, for progress reports.
 type Event struct {
 	Kind    EventKind
-	Key     model.Key // CaseStarted, OpFailed
-	Total   int       // CasesStarting, SitesStarting
-	Message string    // AgreementWithout
-	Err     error     // OpFailed
+	Key     results.Key // CaseStarted, OpFailed
+	Total   int         // CasesStarting, SitesStarting
+	Message string      // AgreementWithout
+	Err     error       // OpFailed
 	Timing  TimingPlan
 }
 
@@ -270,7 +271,7 @@ func (e *events) send(ev Event) {
 // newResults starts the results of a workflow on reg: the schema, the
 // method (memprof.MethodText) and the environment, with the versions of
 // reg's libraries, and the machine and commit of opts where it names them.
-func newResults(reg *suites.Registry, opts Options) *model.Results {
+func newResults(reg *suites.Registry, opts Options) *results.File {
 	env := memprof.CurrentEnv(reg.Modules()...)
 	if opts.Machine != "" {
 		env.Machine = opts.Machine
@@ -278,5 +279,5 @@ func newResults(reg *suites.Registry, opts Options) *model.Results {
 	if opts.Commit != "" {
 		env.Commit = opts.Commit
 	}
-	return &model.Results{Schema: model.Schema, Method: memprof.MethodText(), Env: env}
+	return &results.File{Schema: results.Schema, Method: memprof.MethodText(), Env: env}
 }

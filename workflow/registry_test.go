@@ -8,9 +8,11 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -63,28 +65,28 @@ func pointerCase[T any]() func() memprof.Case {
 
 // The keys of the test registry.
 var (
-	g1Affine   = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer}
-	g1Jacobian = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Layout: model.Pointer}
-	g1Circl    = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Affine, Layout: model.Pointer}
-	g1Scalar   = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Scalar, Layout: model.Pointer}
+	g1Affine   = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer}
+	g1Jacobian = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Layout: measure.Pointer}
+	g1Circl    = results.Key{Type: vocab.G1, Lib: vocab.Circl, Repr: vocab.Affine, Layout: measure.Pointer}
+	g1Scalar   = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Scalar, Layout: measure.Pointer}
 	// g1CirclScalar does not apply either: with g1Circl, a library of
 	// which one combination does not apply and the other is not offered.
-	g1CirclScalar = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Scalar, Layout: model.Pointer}
-	g1Blst        = model.Key{Type: model.G1, Lib: model.Blst, Repr: model.Affine, Layout: model.Pointer}
-	sigPk         = model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinPk}
-	sigSig        = model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinSig}
-	g2Crash       = model.Key{Type: model.G2, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Param: "test=crash"}
+	g1CirclScalar = results.Key{Type: vocab.G1, Lib: vocab.Circl, Repr: vocab.Scalar, Layout: measure.Pointer}
+	g1Blst        = results.Key{Type: vocab.G1, Lib: vocab.Blst, Repr: vocab.Affine, Layout: measure.Pointer}
+	sigPk         = results.Key{Type: vocab.Signature, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer, Scheme: vocab.MinPk}
+	sigSig        = results.Key{Type: vocab.Signature, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer, Scheme: vocab.MinSig}
+	g2Crash       = results.Key{Type: vocab.G2, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer, Param: "test=crash"}
 
-	opGood  = model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
-	opWrong = model.Key{Type: model.G1, Lib: model.Circl, Repr: model.Projective, Op: model.ToAffine, Batch: 1}
-	opNoCgo = model.Key{Type: model.G1, Lib: model.Blst, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
+	opGood  = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1}
+	opWrong = results.Key{Type: vocab.G1, Lib: vocab.Circl, Repr: vocab.Projective, Op: vocab.ToAffine, Batch: 1}
+	opNoCgo = results.Key{Type: vocab.G1, Lib: vocab.Blst, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1}
 )
 
 // The reasons of the unavailable entries.
 var (
-	notOffered = model.Because(model.NotOffered, "circl has no affine point type (test)")
-	notApplies = model.Because(model.DoesNotApply, "does not apply: a G1 is a curve point (test)")
-	needsCgo   = model.Because(model.NeedsCgo, "blst needs cgo (test)")
+	notOffered = vocab.Because(vocab.NotOffered, "circl has no affine point type (test)")
+	notApplies = vocab.Because(vocab.DoesNotApply, "does not apply: a G1 is a curve point (test)")
+	needsCgo   = vocab.Because(vocab.NeedsCgo, "blst needs cgo (test)")
 )
 
 // crashCase crashes the whole child, as a cgo library's abort would: a
@@ -100,7 +102,7 @@ func crashCase() memprof.Case {
 
 // toAffineOp is a G1 to-affine operation whose result is the vectors'
 // (right) or not: the result checks, not the arithmetic, are under test.
-func toAffineOp(key model.Key, right bool) suites.Op {
+func toAffineOp(key results.Key, right bool) suites.Op {
 	return suites.Op{Key: key, Note: "test operation", Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 		v, err := suites.ValidInputs(in, fixtures.Load)
 		if err != nil {
@@ -139,7 +141,7 @@ var testRegistry = sync.OnceValue(func() *suites.Registry {
 })
 
 // keys returns the keys of rows (entries, results, unavailable and
-// throughput rows all embed model.Key), for comparisons and messages.
+// throughput rows all embed results.Key), for comparisons and messages.
 func keys[T fmt.Stringer](rows []T) []string {
 	out := []string{}
 	for _, r := range rows {
@@ -149,6 +151,6 @@ func keys[T fmt.Stringer](rows []T) []string {
 }
 
 // keyStrings returns the keys' String, as keys does for rows.
-func keyStrings(ks ...model.Key) []string {
+func keyStrings(ks ...results.Key) []string {
 	return keys(ks)
 }

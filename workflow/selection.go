@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Selection chooses, by name, the instance cases and the operations a
@@ -18,17 +20,17 @@ import (
 // instances --scheme min-pk,min-sig); a type without a scheme is selected
 // by any, and measured once.
 type Selection struct {
-	Types   []model.Type
-	Libs    []model.Lib
-	Reprs   []model.Repr
-	Layouts []model.Layout
-	Scheme  model.Scheme
-	Schemes []model.Scheme
-	Ops     []model.Op
+	Types   []vocab.Type
+	Libs    []vocab.Lib
+	Reprs   []vocab.Repr
+	Layouts []measure.Layout
+	Scheme  vocab.Scheme
+	Schemes []vocab.Scheme
+	Ops     []vocab.Op
 }
 
 // Matches reports whether s selects the case or operation k.
-func (s Selection) Matches(k model.Key) bool {
+func (s Selection) Matches(k results.Key) bool {
 	if !in(s.Types, k.Type) || !in(s.Libs, k.Lib) || !in(s.Reprs, k.Repr) {
 		return false
 	}
@@ -45,13 +47,13 @@ func in[T comparable](list []T, v T) bool { return list == nil || slices.Contain
 // ignoring case and dropping repeats; "" and "all" mean every name. An
 // unknown name is an error naming what (type, lib, ...) and listing the
 // valid names.
-func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
+func ParseList[T vocab.Name](what, v string, valid []T) ([]T, error) {
 	if v == "" || strings.EqualFold(v, "all") {
 		return slices.Clone(valid), nil
 	}
 	var out []T
 	for _, part := range strings.Split(v, ",") {
-		c, err := model.Canonical(what, strings.TrimSpace(part), valid)
+		c, err := vocab.Canonical(what, strings.TrimSpace(part), valid)
 		if err != nil {
 			return nil, err
 		}
@@ -64,17 +66,17 @@ func ParseList[T model.Name](what, v string, valid []T) ([]T, error) {
 
 // ParseTypes canonicalises a comma-separated list of types. Besides type
 // names it takes "all" (BLS12-381's single-object types,
-// model.ObjectTypes: measured in seconds), "scenarios" (model.Scenarios,
+// vocab.ObjectTypes: measured in seconds), "scenarios" (vocab.Scenarios,
 // measured at 1,000,000 validators), "everything" (every type) and the
-// name of a family (model.Families: bls12-381, kzg, secp256k1, ...),
+// name of a family (vocab.Families: bls12-381, kzg, secp256k1, ...),
 // which stands for the family's types; "kzg" is the KZG family's (blobs,
 // cells, the contexts and the PeerDAS scenario). "" means all.
-func ParseTypes(v string) ([]model.Type, error) {
+func ParseTypes(v string) ([]vocab.Type, error) {
 	if strings.TrimSpace(v) == "" {
-		return slices.Clone(model.ObjectTypes), nil
+		return slices.Clone(vocab.ObjectTypes), nil
 	}
-	var out []model.Type
-	add := func(ts ...model.Type) {
+	var out []vocab.Type
+	add := func(ts ...vocab.Type) {
 		for _, t := range ts {
 			if !slices.Contains(out, t) {
 				out = append(out, t)
@@ -83,19 +85,19 @@ func ParseTypes(v string) ([]model.Type, error) {
 	}
 	for _, part := range strings.Split(v, ",") {
 		p := strings.TrimSpace(part)
-		if f, err := model.Canonical("family", p, model.Families); err == nil {
+		if f, err := vocab.Canonical("family", p, vocab.Families); err == nil {
 			add(f.Types()...)
 			continue
 		}
 		switch {
 		case strings.EqualFold(p, "all"):
-			add(model.ObjectTypes...)
+			add(vocab.ObjectTypes...)
 		case strings.EqualFold(p, "scenarios"):
-			add(model.Scenarios...)
+			add(vocab.Scenarios...)
 		case strings.EqualFold(p, "everything"):
-			add(model.Types...)
+			add(vocab.Types...)
 		default:
-			c, err := model.Canonical("type", p, model.Types)
+			c, err := vocab.Canonical("type", p, vocab.Types)
 			if err != nil {
 				return nil, fmt.Errorf("%v, %s", err, TypeGroupsHelp)
 			}
@@ -107,7 +109,7 @@ func ParseTypes(v string) ([]model.Type, error) {
 
 // TypeGroupsHelp lists the names ParseTypes takes besides type names, for
 // the messages that list the valid types.
-var TypeGroupsHelp = "or all (the object types), scenarios, everything, or a family: " + model.Join(model.Families)
+var TypeGroupsHelp = "or all (the object types), scenarios, everything, or a family: " + vocab.Join(vocab.Families)
 
 // ParseOpTypes is ParseTypes for a selection of operations: the names of
 // groups (all: the object types, scenarios, everything, a family) stand for the
@@ -117,8 +119,8 @@ var TypeGroupsHelp = "or all (the object types), scenarios, everything, or a fam
 // kept, and a workflow refuses it if it has no operations. A list whose
 // groups select no type with operations (scenarios, a family without
 // operations) is an error: it never stands for every operation.
-func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
-	var out []model.Type
+func ParseOpTypes(v string, opTypes []vocab.Type) ([]vocab.Type, error) {
+	var out []vocab.Type
 	for _, part := range strings.Split(v, ",") {
 		if strings.TrimSpace(part) == "" {
 			part = `""` // not "" (which ParseTypes reads as all): an empty name is an unknown type
@@ -140,24 +142,24 @@ func ParseOpTypes(v string, opTypes []model.Type) ([]model.Type, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--type %s selects no type with operations: types with operations are %s", v, model.Join(opTypes))
+		return nil, fmt.Errorf("--type %s selects no type with operations: types with operations are %s", v, vocab.Join(opTypes))
 	}
 	return out, nil
 }
 
 // typeGroups are the names ParseTypes takes besides type names.
-var typeGroups = append([]string{"all", "scenarios", "everything"}, model.Strings(model.Families)...)
+var typeGroups = append([]string{"all", "scenarios", "everything"}, vocab.Strings(vocab.Families)...)
 
 // selectCases returns the entries of reg that sel selects: those that can
 // be measured, and those that cannot, with why, both in the registry's
 // order. It fails with a *NoMatch when sel selects no entry, and with a
 // *NothingMeasured when every entry it selects is unavailable.
-func selectCases(reg *suites.Registry, sel Selection) (measure []suites.Entry, unavailable []model.Unavailable, err error) {
+func selectCases(reg *suites.Registry, sel Selection) (measure []suites.Entry, unavailable []results.Unavailable, err error) {
 	for _, e := range reg.Entries() {
 		switch {
 		case !sel.Matches(e.Key):
 		case !e.Unavailable.IsZero():
-			unavailable = append(unavailable, model.Unavailable{Key: e.Key, Why: e.Unavailable})
+			unavailable = append(unavailable, results.Unavailable{Key: e.Key, Why: e.Unavailable})
 		default:
 			measure = append(measure, e)
 		}

@@ -9,12 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestSelectCases(t *testing.T) {
-	g1 := []model.Type{model.G1}
+	g1 := []vocab.Type{vocab.G1}
 	tests := []struct {
 		name        string
 		sel         Selection
@@ -32,27 +34,27 @@ func TestSelectCases(t *testing.T) {
 		{name: "nil selects everything", sel: Selection{},
 			measure:     keyStrings(sigPk, sigSig, g1Affine, g1Jacobian, g2Crash),
 			unavailable: keyStrings(g1Blst, g1Scalar, g1CirclScalar, g1Circl)},
-		{name: "one scheme", sel: Selection{Types: []model.Type{model.Signature}, Scheme: model.MinSig},
+		{name: "one scheme", sel: Selection{Types: []vocab.Type{vocab.Signature}, Scheme: vocab.MinSig},
 			measure: keyStrings(sigSig), unavailable: keyStrings()},
-		{name: "a scheme leaves types without one", sel: Selection{Types: []model.Type{model.Signature, model.G1}, Libs: []model.Lib{model.Gnark}, Reprs: []model.Repr{model.Affine}, Scheme: model.MinPk},
+		{name: "a scheme leaves types without one", sel: Selection{Types: []vocab.Type{vocab.Signature, vocab.G1}, Libs: []vocab.Lib{vocab.Gnark}, Reprs: []vocab.Repr{vocab.Affine}, Scheme: vocab.MinPk},
 			measure: keyStrings(sigPk, g1Affine), unavailable: keyStrings()},
-		{name: "a scheme list", sel: Selection{Types: []model.Type{model.Signature}, Schemes: []model.Scheme{model.MinPk, model.MinSig}},
+		{name: "a scheme list", sel: Selection{Types: []vocab.Type{vocab.Signature}, Schemes: []vocab.Scheme{vocab.MinPk, vocab.MinSig}},
 			measure: keyStrings(sigPk, sigSig), unavailable: keyStrings()},
-		{name: "a scheme list of one", sel: Selection{Types: []model.Type{model.Signature}, Schemes: []model.Scheme{model.MinSig}},
+		{name: "a scheme list of one", sel: Selection{Types: []vocab.Type{vocab.Signature}, Schemes: []vocab.Scheme{vocab.MinSig}},
 			measure: keyStrings(sigSig), unavailable: keyStrings()},
-		{name: "a scheme list measures a type without one once", sel: Selection{Types: []model.Type{model.Signature, model.G1}, Libs: []model.Lib{model.Gnark}, Reprs: []model.Repr{model.Affine}, Schemes: []model.Scheme{model.MinPk, model.MinSig}},
+		{name: "a scheme list measures a type without one once", sel: Selection{Types: []vocab.Type{vocab.Signature, vocab.G1}, Libs: []vocab.Lib{vocab.Gnark}, Reprs: []vocab.Repr{vocab.Affine}, Schemes: []vocab.Scheme{vocab.MinPk, vocab.MinSig}},
 			measure: keyStrings(sigPk, sigSig, g1Affine), unavailable: keyStrings()},
-		{name: "a library lacks it", sel: Selection{Types: g1, Libs: []model.Lib{model.Circl}},
+		{name: "a library lacks it", sel: Selection{Types: g1, Libs: []vocab.Lib{vocab.Circl}},
 			err: "nothing", reasons: []string{notOffered.Reason}},
-		{name: "it does not apply", sel: Selection{Types: g1, Reprs: []model.Repr{model.Scalar}},
+		{name: "it does not apply", sel: Selection{Types: g1, Reprs: []vocab.Repr{vocab.Scalar}},
 			err: "nothing", doesNotApply: true, reasons: []string{"a G1 is a curve point (test)"}},
-		{name: "lacking and not applying", sel: Selection{Types: g1, Reprs: []model.Repr{model.Scalar, model.Affine}, Libs: []model.Lib{model.Circl, model.Blst}},
+		{name: "lacking and not applying", sel: Selection{Types: g1, Reprs: []vocab.Repr{vocab.Scalar, vocab.Affine}, Libs: []vocab.Lib{vocab.Circl, vocab.Blst}},
 			err: "nothing", reasons: []string{needsCgo.Reason, notOffered.Reason}},
-		{name: "lacking and not applying in one library", sel: Selection{Types: g1, Reprs: []model.Repr{model.Scalar, model.Affine}, Libs: []model.Lib{model.Circl}},
+		{name: "lacking and not applying in one library", sel: Selection{Types: g1, Reprs: []vocab.Repr{vocab.Scalar, vocab.Affine}, Libs: []vocab.Lib{vocab.Circl}},
 			err: "nothing", reasons: []string{notOffered.Reason}},
-		{name: "no such representation", sel: Selection{Types: g1, Reprs: []model.Repr{model.Compressed}}, err: "no match"},
-		{name: "no such layout", sel: Selection{Types: g1, Layouts: []model.Layout{model.Slice}}, err: "no match"},
-		{name: "ops select no case", sel: Selection{Types: g1, Ops: []model.Op{model.Sign}}, measure: keyStrings(g1Affine, g1Jacobian), unavailable: keyStrings(g1Blst, g1Scalar, g1CirclScalar, g1Circl)},
+		{name: "no such representation", sel: Selection{Types: g1, Reprs: []vocab.Repr{vocab.Compressed}}, err: "no match"},
+		{name: "no such layout", sel: Selection{Types: g1, Layouts: []measure.Layout{measure.Slice}}, err: "no match"},
+		{name: "ops select no case", sel: Selection{Types: g1, Ops: []vocab.Op{vocab.Sign}}, measure: keyStrings(g1Affine, g1Jacobian), unavailable: keyStrings(g1Blst, g1Scalar, g1CirclScalar, g1Circl)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,12 +93,12 @@ func TestSelectCases(t *testing.T) {
 
 func TestNothingMeasuredError(t *testing.T) {
 	tests := []struct {
-		why  []model.Why
+		why  []vocab.Why
 		want string
 	}{
-		{[]model.Why{notOffered, notOffered, needsCgo}, "nothing measured: every selected case is unavailable: " + notOffered.Reason + "; " + needsCgo.Reason},
-		{[]model.Why{notApplies, notOffered}, "nothing measured: every selected case is unavailable: " + notOffered.Reason},
-		{[]model.Why{notApplies}, "the selection holds only combinations that do not apply to their type: a G1 is a curve point (test)"},
+		{[]vocab.Why{notOffered, notOffered, needsCgo}, "nothing measured: every selected case is unavailable: " + notOffered.Reason + "; " + needsCgo.Reason},
+		{[]vocab.Why{notApplies, notOffered}, "nothing measured: every selected case is unavailable: " + notOffered.Reason},
+		{[]vocab.Why{notApplies}, "the selection holds only combinations that do not apply to their type: a G1 is a curve point (test)"},
 	}
 	for _, tt := range tests {
 		if got := (&NothingMeasured{What: "case", Why: tt.why}).Error(); got != tt.want {
@@ -128,26 +130,26 @@ func checkParse[T comparable](t *testing.T, name string, parse func(string) ([]T
 }
 
 func TestParseTypes(t *testing.T) {
-	checkParse(t, "ParseTypes", ParseTypes, []parseCase[model.Type]{
-		{"", model.ObjectTypes, ""},
-		{"all", model.ObjectTypes, ""},
-		{"scenarios", model.Scenarios, ""},
-		{"EVERYTHING", model.Types, ""},
-		{"kzg", model.KZGTypes, ""},
-		{"Blob,KZG", model.KZGTypes, ""},
-		{"signature, g1,Signature", []model.Type{model.Signature, model.G1}, ""},
-		{"G2,all", append([]model.Type{model.G2}, model.SecretKey, model.PublicKey, model.Signature, model.G1), ""},
-		{"Sig", nil, `unknown type "Sig": valid types are ` + model.Join(model.Types) + ", or all (the object types), scenarios, everything, or a family: bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa"},
+	checkParse(t, "ParseTypes", ParseTypes, []parseCase[vocab.Type]{
+		{"", vocab.ObjectTypes, ""},
+		{"all", vocab.ObjectTypes, ""},
+		{"scenarios", vocab.Scenarios, ""},
+		{"EVERYTHING", vocab.Types, ""},
+		{"kzg", vocab.KZGTypes, ""},
+		{"Blob,KZG", vocab.KZGTypes, ""},
+		{"signature, g1,Signature", []vocab.Type{vocab.Signature, vocab.G1}, ""},
+		{"G2,all", append([]vocab.Type{vocab.G2}, vocab.SecretKey, vocab.PublicKey, vocab.Signature, vocab.G1), ""},
+		{"Sig", nil, `unknown type "Sig": valid types are ` + vocab.Join(vocab.Types) + ", or all (the object types), scenarios, everything, or a family: bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa"},
 		{"G1,,G2", nil, `unknown type ""`},
 		// Families: a family stands for its types; all and scenarios stay
 		// BLS12-381's; everything is every family's.
-		{"bls12-381", append(slices.Clone(model.ObjectTypes), model.Scenarios...), ""},
-		{"secp256k1", []model.Type{model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature, model.SenderCache}, ""},
-		{"BN254", []model.Type{model.BN254G1, model.BN254G2, model.Groth16VerifyingKey}, ""},
-		{"ml-kem,ML-DSA", []model.Type{model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext, model.TLSHandshakes,
-			model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature, model.MLDSAPubkeyCache}, ""},
-		{"slh-dsa,Signature", []model.Type{model.SLHDSAPrivateKey, model.SLHDSAPublicKey, model.SLHDSASignature, model.Signature}, ""},
-		{"Secp256k1Signature,kzg", append([]model.Type{model.Secp256k1Signature}, model.KZGTypes...), ""},
+		{"bls12-381", append(slices.Clone(vocab.ObjectTypes), vocab.Scenarios...), ""},
+		{"secp256k1", []vocab.Type{vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature, vocab.SenderCache}, ""},
+		{"BN254", []vocab.Type{vocab.BN254G1, vocab.BN254G2, vocab.Groth16VerifyingKey}, ""},
+		{"ml-kem,ML-DSA", []vocab.Type{vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext, vocab.TLSHandshakes,
+			vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature, vocab.MLDSAPubkeyCache}, ""},
+		{"slh-dsa,Signature", []vocab.Type{vocab.SLHDSAPrivateKey, vocab.SLHDSAPublicKey, vocab.SLHDSASignature, vocab.Signature}, ""},
+		{"Secp256k1Signature,kzg", append([]vocab.Type{vocab.Secp256k1Signature}, vocab.KZGTypes...), ""},
 		{"mlkem", nil, `unknown type "mlkem"`},
 	})
 }
@@ -156,8 +158,8 @@ func TestParseTypes(t *testing.T) {
 // types whose Family it is, everything selects every family's, and all
 // selects BLS12-381's object types alone, as before families.
 func TestParseTypesOfEveryFamily(t *testing.T) {
-	var every []model.Type
-	for _, f := range model.Families {
+	var every []vocab.Type
+	for _, f := range vocab.Families {
 		got, err := ParseTypes(string(f))
 		if err != nil {
 			t.Fatalf("ParseTypes(%q): %v", f, err)
@@ -172,10 +174,10 @@ func TestParseTypesOfEveryFamily(t *testing.T) {
 		}
 		every = append(every, got...)
 	}
-	if got, _ := ParseTypes("everything"); !slices.Equal(got, every) || !slices.Equal(got, model.Types) {
+	if got, _ := ParseTypes("everything"); !slices.Equal(got, every) || !slices.Equal(got, vocab.Types) {
 		t.Errorf("everything: got %v, want every family's types in order %v", got, every)
 	}
-	want := []model.Type{model.SecretKey, model.PublicKey, model.Signature, model.G1, model.G2}
+	want := []vocab.Type{vocab.SecretKey, vocab.PublicKey, vocab.Signature, vocab.G1, vocab.G2}
 	if got, _ := ParseTypes("all"); !slices.Equal(got, want) {
 		t.Errorf("all: got %v, want the BLS object matrix %v", got, want)
 	}
@@ -185,37 +187,37 @@ func TestParseTypesOfEveryFamily(t *testing.T) {
 // operations (all stays the BLS ones); a type named alone is kept even
 // without operations, for the workflow to refuse.
 func TestParseOpTypes(t *testing.T) {
-	opTypes := []model.Type{model.PublicKey, model.G1, model.Proof, model.KZGCell}
-	parse := func(v string) ([]model.Type, error) { return ParseOpTypes(v, opTypes) }
-	checkParse(t, "ParseOpTypes", parse, []parseCase[model.Type]{
-		{"all", []model.Type{model.PublicKey, model.G1}, ""},
-		{"kzg", []model.Type{model.Proof, model.KZGCell}, ""},
+	opTypes := []vocab.Type{vocab.PublicKey, vocab.G1, vocab.Proof, vocab.KZGCell}
+	parse := func(v string) ([]vocab.Type, error) { return ParseOpTypes(v, opTypes) }
+	checkParse(t, "ParseOpTypes", parse, []parseCase[vocab.Type]{
+		{"all", []vocab.Type{vocab.PublicKey, vocab.G1}, ""},
+		{"kzg", []vocab.Type{vocab.Proof, vocab.KZGCell}, ""},
 		{"everything", opTypes, ""},
-		{"Blob", []model.Type{model.Blob}, ""},
-		{"kzg,G1,all", []model.Type{model.Proof, model.KZGCell, model.G1, model.PublicKey}, ""},
-		{"bls12-381", []model.Type{model.PublicKey, model.G1}, ""},
+		{"Blob", []vocab.Type{vocab.Blob}, ""},
+		{"kzg,G1,all", []vocab.Type{vocab.Proof, vocab.KZGCell, vocab.G1, vocab.PublicKey}, ""},
+		{"bls12-381", []vocab.Type{vocab.PublicKey, vocab.G1}, ""},
 		// A group without operations never stands for every operation.
 		{"scenarios", nil, "--type scenarios selects no type with operations: types with operations are PublicKey, G1, Proof, Cell"},
 		{"secp256k1", nil, "--type secp256k1 selects no type with operations"},
-		{"secp256k1,G1", []model.Type{model.G1}, ""},
+		{"secp256k1,G1", []vocab.Type{vocab.G1}, ""},
 		{"G1,,G2", nil, `unknown type`},
 		{"Sig", nil, `unknown type "Sig"`},
 	})
 }
 
 func TestParseList(t *testing.T) {
-	parseLibs := func(v string) ([]model.Lib, error) { return ParseList("lib", v, model.Libs) }
-	checkParse(t, "ParseList", parseLibs, []parseCase[model.Lib]{
-		{"", model.Libs, ""},
-		{"ALL", model.Libs, ""},
-		{"Gnark, blst,gnark", []model.Lib{model.Gnark, model.Blst}, ""},
+	parseLibs := func(v string) ([]vocab.Lib, error) { return ParseList("lib", v, vocab.Libs) }
+	checkParse(t, "ParseList", parseLibs, []parseCase[vocab.Lib]{
+		{"", vocab.Libs, ""},
+		{"ALL", vocab.Libs, ""},
+		{"Gnark, blst,gnark", []vocab.Lib{vocab.Gnark, vocab.Blst}, ""},
 		{"openssl", nil, `unknown lib "openssl": valid libs are blst, gnark, circl`},
 	})
 	// The list returned for all is the caller's to change.
 	got, _ := parseLibs("")
 	got[0] = "changed"
-	if model.Libs[0] == "changed" {
-		t.Errorf("ParseList returned model.Libs itself")
+	if vocab.Libs[0] == "changed" {
+		t.Errorf("ParseList returned vocab.Libs itself")
 	}
 }
 
@@ -250,8 +252,8 @@ func TestIsUsage(t *testing.T) {
 	}{
 		{usagef("bad"), true},
 		{fmt.Errorf("wrapped: %w", &NoMatch{What: "operation"}), true},
-		{&NothingMeasured{What: "case", Why: []model.Why{notApplies}}, true},
-		{&NothingMeasured{What: "case", Why: []model.Why{notApplies, needsCgo}}, false},
+		{&NothingMeasured{What: "case", Why: []vocab.Why{notApplies}}, true},
+		{&NothingMeasured{What: "case", Why: []vocab.Why{notApplies, needsCgo}}, false},
 		{errors.New("refusing N=1"), false},
 		{context.Canceled, false},
 	}
@@ -269,21 +271,21 @@ var errStop = errors.New("stopped by the test")
 // anything runs: Ready is not called (or its error is returned as it is),
 // no event is sent, and there are no results.
 func TestRefusedBeforeRunning(t *testing.T) {
-	g1 := Selection{Types: []model.Type{model.G1}}
-	g2 := Selection{Types: []model.Type{model.G2}}
+	g1 := Selection{Types: []vocab.Type{vocab.G1}}
+	g2 := Selection{Types: []vocab.Type{vocab.G2}}
 	huge := Options{N: 1 << 50}
 	if memprof.CheckMemory(huge.N, 48) == nil {
 		t.Fatal("this machine's memory cannot be read, or holds 2^50 instances: the memory check is not under test")
 	}
-	instances := func(sel Selection, o Options) (*model.Results, error) {
+	instances := func(sel Selection, o Options) (*results.File, error) {
 		return Instances(context.Background(), testRegistry(), sel, o)
 	}
-	throughput := func(sel Selection, o Options) (*model.Results, error) {
+	throughput := func(sel Selection, o Options) (*results.File, error) {
 		return Throughput(context.Background(), testRegistry(), sel, o)
 	}
 	tests := []struct {
 		name    string
-		run     func(Selection, Options) (*model.Results, error)
+		run     func(Selection, Options) (*results.File, error)
 		sel     Selection
 		opts    Options
 		ready   error // what Ready returns
@@ -299,15 +301,15 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{name: "sweep of two", run: instances, sel: g1, opts: Options{Sweep: []int{10, 20}}, want: "a sweep needs at least 3 values of N", target: new(*UsageError), usage: true},
 		{name: "sweep twice the same", run: instances, sel: g1, opts: Options{Sweep: []int{10, 20, 10}}, want: "sweep: N=10 appears twice", target: new(*UsageError), usage: true},
 		{name: "sweep of zero", run: instances, sel: g1, opts: Options{Sweep: []int{10, 0, 30}}, want: "sweep: N must be positive, got 0", target: new(*UsageError), usage: true},
-		{name: "nothing measurable", run: instances, sel: Selection{Types: []model.Type{model.G1}, Libs: []model.Lib{model.Circl}}, want: "nothing measured: every selected case is unavailable: " + notOffered.Reason, target: new(*NothingMeasured)},
-		{name: "no case", run: instances, sel: Selection{Types: []model.Type{model.PubkeyCache}}, want: "no case matches", target: new(*NoMatch), usage: true},
+		{name: "nothing measurable", run: instances, sel: Selection{Types: []vocab.Type{vocab.G1}, Libs: []vocab.Lib{vocab.Circl}}, want: "nothing measured: every selected case is unavailable: " + notOffered.Reason, target: new(*NothingMeasured)},
+		{name: "no case", run: instances, sel: Selection{Types: []vocab.Type{vocab.PubkeyCache}}, want: "no case matches", target: new(*NoMatch), usage: true},
 		{name: "operations required, none", run: instances, sel: g2, opts: Options{Throughput: ThroughputRequired}, want: "no operation matches the selection; types with operations are G1", target: new(*NoMatch), usage: true},
 		{name: "operations if any, none", run: instances, sel: g2, opts: Options{Throughput: ThroughputIfAny}, ready: errStop, readied: true},
 		{name: "ready refuses", run: instances, sel: g1, ready: errStop, readied: true},
 		{name: "too many instances", run: instances, sel: g1, opts: huge, readied: true, want: g1Affine.String() + ": refusing N="},
 		{name: "type without operations", run: throughput, sel: g2, want: "type G2 has no operations: types with operations are G1", target: new(*UsageError), usage: true},
-		{name: "no operation", run: throughput, sel: Selection{Ops: []model.Op{model.Sign}}, want: "no operation matches", target: new(*NoMatch), usage: true},
-		{name: "every operation unavailable", run: throughput, sel: Selection{Libs: []model.Lib{model.Blst}}, want: "nothing measured: every selected operation is unavailable: " + needsCgo.Reason, target: new(*NothingMeasured)},
+		{name: "no operation", run: throughput, sel: Selection{Ops: []vocab.Op{vocab.Sign}}, want: "no operation matches", target: new(*NoMatch), usage: true},
+		{name: "every operation unavailable", run: throughput, sel: Selection{Libs: []vocab.Lib{vocab.Blst}}, want: "nothing measured: every selected operation is unavailable: " + needsCgo.Reason, target: new(*NothingMeasured)},
 		{name: "throughput ready refuses", run: throughput, sel: g1, ready: errStop, readied: true},
 	}
 	for _, tt := range tests {

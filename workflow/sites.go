@@ -3,8 +3,9 @@ package workflow
 import (
 	"context"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -24,8 +25,8 @@ const sitesTask = "operation-allocation-sites"
 // rows' sites; ops are the operations the rows were timed from (their
 // Isolate says which child profiles them). A row whose operation could not
 // be profiled says why in its note; the error is for ctx being done.
-func profileSites(ctx context.Context, rows []model.ThroughputRow, ops []suites.Op, opts Options, ev *events) error {
-	isolate := map[model.Key]string{}
+func profileSites(ctx context.Context, rows []results.ThroughputRow, ops []suites.Op, opts Options, ev *events) error {
+	isolate := map[results.Key]string{}
 	for _, o := range ops {
 		isolate[o.Key.Normalize()] = o.Isolate
 	}
@@ -73,7 +74,7 @@ func profileSites(ctx context.Context, rows []model.ThroughputRow, ops []suites.
 				r.Sites = memprof.UnattributedOpSite(s.Sites, r.BytesPerOp, r.AllocsPerOp)
 				r.SitesCalls, r.SchedulingDependent = s.Calls, s.SchedulingDependent
 				if r.Sites == nil {
-					r.Sites = []model.OpSite{} // profiled: allocates nothing
+					r.Sites = []measure.OpSite{} // profiled: allocates nothing
 				}
 			}
 		}

@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The operations of sitesRegistry allocate what their names say: one
@@ -21,9 +23,9 @@ import (
 // for (as blst's calls do), whose stack holds none of the harness's
 // frames.
 var (
-	opAllocates = model.Key{Type: model.G2, Lib: model.Gnark, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
-	opOnWorker  = model.Key{Type: model.G2, Lib: model.Circl, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
-	opFullPath  = model.Key{Type: model.G2, Lib: model.Blst, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1}
+	opAllocates = results.Key{Type: vocab.G2, Lib: vocab.Gnark, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1}
+	opOnWorker  = results.Key{Type: vocab.G2, Lib: vocab.Circl, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1}
+	opFullPath  = results.Key{Type: vocab.G2, Lib: vocab.Blst, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1}
 )
 
 // sitesSink keeps the operations' buffers reachable until the next call.
@@ -37,7 +39,7 @@ func allocOnWorker(done chan<- struct{}) { sitesSink = make([]byte, 7000); close
 
 // allocatingOp is a G2 to-affine operation whose result is the vectors'
 // and whose Run calls alloc.
-func allocatingOp(key model.Key, alloc func()) suites.Op {
+func allocatingOp(key results.Key, alloc func()) suites.Op {
 	return suites.Op{Key: key, Note: "test operation", Path: "alloc", Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 		v, err := suites.ValidInputs(in, fixtures.Load)
 		if err != nil {
@@ -100,14 +102,14 @@ func TestThroughputSites(t *testing.T) {
 		t.Fatalf("rows: got %v, want %v (the full-matrix path left out)", got, want)
 	}
 	for _, tt := range []struct {
-		key  model.Key
+		key  results.Key
 		fn   string
 		slot float64
 	}{
 		{opAllocates, "allocHere", slotOf(allocHere)},
 		{opOnWorker, "allocOnWorker", slotOf(func() { allocOnWorker(make(chan struct{})) }) - slotOf(func() { _ = make(chan struct{}) })},
 	} {
-		r := rs.Throughput[slices.IndexFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Key == tt.key })]
+		r := rs.Throughput[slices.IndexFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Key == tt.key })]
 		if r.Error != "" {
 			t.Errorf("%s: %s", r.Key, r.Error)
 			continue
@@ -165,7 +167,7 @@ func TestBuiltinSitesSumToRow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("checks the agreement and profiles in a child process")
 	}
-	sel := Selection{Types: []model.Type{model.Signature}, Libs: []model.Lib{model.Gnark, model.Circl}, Reprs: []model.Repr{model.Compressed}, Ops: []model.Op{model.Verify}}
+	sel := Selection{Types: []vocab.Type{vocab.Signature}, Libs: []vocab.Lib{vocab.Gnark, vocab.Circl}, Reprs: []vocab.Repr{vocab.Compressed}, Ops: []vocab.Op{vocab.Verify}}
 	rs, err := Throughput(context.Background(), all.Registry(), sel, Options{Samples: 3, MinSample: 10 * time.Millisecond, Child: childOfThisTest(t, "all")})
 	if err != nil {
 		t.Fatal(err)
@@ -181,8 +183,8 @@ func TestBuiltinSitesSumToRow(t *testing.T) {
 		if sum := r.SitesBytesPerOp(); !sitesMatch(sum, r.BytesPerOp) {
 			t.Errorf("%s: sites sum to %v B per call, bytes_per_op is %v; want them equal within %v; sites %+v", r.Key, sum, r.BytesPerOp, sitesTolerance(r.BytesPerOp), r.Sites)
 		}
-		lib := map[model.Lib]string{model.Gnark: "gnark-crypto", model.Circl: "cloudflare/circl"}[r.Lib]
-		if !slices.ContainsFunc(r.Sites, func(s model.OpSite) bool { return strings.Contains(s.Function, lib) }) {
+		lib := map[vocab.Lib]string{vocab.Gnark: "gnark-crypto", vocab.Circl: "cloudflare/circl"}[r.Lib]
+		if !slices.ContainsFunc(r.Sites, func(s measure.OpSite) bool { return strings.Contains(s.Function, lib) }) {
 			t.Errorf("%s: no site in %s; sites %+v", r.Key, lib, r.Sites)
 		}
 	}

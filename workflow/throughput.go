@@ -9,9 +9,10 @@ import (
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Throughput times the operations of reg that sel selects (sel.Layouts
@@ -19,14 +20,14 @@ import (
 // operation's result. A type of sel.Types without operations is a
 // *UsageError. See the package documentation for the steps, the errors and
 // what the results hold.
-func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*model.Results, error) {
+func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts Options) (*results.File, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
 	opTypes := reg.OpTypes()
 	for _, t := range sel.Types {
 		if !slices.Contains(opTypes, t) {
-			return nil, usagef("type %s has no operations: types with operations are %s", t, model.Join(opTypes))
+			return nil, usagef("type %s has no operations: types with operations are %s", t, vocab.Join(opTypes))
 		}
 	}
 	ops := opts.paths(selectOps(reg, sel))
@@ -34,9 +35,9 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 		return nil, &NoMatch{What: "operation", OpTypes: opTypes}
 	}
 	if !slices.ContainsFunc(ops, func(o suites.Op) bool { return o.Unavailable.IsZero() }) {
-		var us []model.Unavailable
+		var us []results.Unavailable
 		for _, o := range ops {
-			us = append(us, model.Unavailable{Key: o.Key, Why: o.Unavailable})
+			us = append(us, results.Unavailable{Key: o.Key, Why: o.Unavailable})
 		}
 		return nil, nothingMeasured("operation", us)
 	}
@@ -44,7 +45,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 		return nil, err
 	}
 	rs := newResults(reg, opts)
-	rs.Instances = []model.Result{}
+	rs.Instances = []results.Row{}
 	err := measureOps(ctx, reg, rs, ops, opts, &events{f: opts.Progress})
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
@@ -61,13 +62,13 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 // The BLS12-381 and KZG checks run when reg has libraries for them or
 // opts gives them; when no check would run, the signatures' runs (and
 // says that no library is available).
-func Verify(reg *suites.Registry, opts Options) (*model.Results, error) {
-	var families []model.Family
+func Verify(reg *suites.Registry, opts Options) (*results.File, error) {
+	var families []vocab.Family
 	if len(reg.AgreeLibs()) > 0 || opts.Agree != nil {
-		families = append(families, model.BLS12381)
+		families = append(families, vocab.BLS12381)
 	}
 	if len(reg.KZGAgreeLibs()) > 0 || opts.AgreeKZG != nil {
-		families = append(families, model.KZG)
+		families = append(families, vocab.KZG)
 	}
 	for _, c := range reg.Checks() {
 		families = append(families, c.Family)
@@ -77,22 +78,22 @@ func Verify(reg *suites.Registry, opts Options) (*model.Results, error) {
 		return nil, err
 	}
 	rs := newResults(reg, opts)
-	rs.Instances = []model.Result{}
+	rs.Instances = []results.Row{}
 	rs.Agreement = a
 	return rs, nil
 }
 
 // agreement runs the agreement checks of families, in family order (the
 // signatures' when families is empty), and returns their record
-// (model.AgreementOf). An error that is not a disagreement says a check
+// (results.AgreementOf). An error that is not a disagreement says a check
 // could not run; a disagreement is returned with the record, whose
 // disagreeing family is not OK and whose later families did not run.
-func agreement(reg *suites.Registry, opts Options, families []model.Family) (*model.Agreement, error) {
+func agreement(reg *suites.Registry, opts Options, families []vocab.Family) (*results.Agreement, error) {
 	if len(families) == 0 {
-		families = []model.Family{model.BLS12381}
+		families = []vocab.Family{vocab.BLS12381}
 	}
-	var done []model.FamilyAgreement
-	for _, f := range model.Families {
+	var done []results.FamilyAgreement
+	for _, f := range vocab.Families {
 		if !slices.Contains(families, f) {
 			continue
 		}
@@ -103,18 +104,18 @@ func agreement(reg *suites.Registry, opts Options, families []model.Family) (*mo
 		}
 		if rep != nil {
 			a := rep.Agreement(err == nil)
-			done = append(done, model.FamilyAgreement{Family: f, Cases: a.Cases, Libs: a.Libs, OK: a.OK, Unavailable: a.Unavailable})
+			done = append(done, results.FamilyAgreement{Family: f, Cases: a.Cases, Libs: a.Libs, OK: a.OK, Unavailable: a.Unavailable})
 		}
 		if err != nil {
-			return model.AgreementOf(done), err
+			return results.AgreementOf(done), err
 		}
 	}
-	return model.AgreementOf(done), nil
+	return results.AgreementOf(done), nil
 }
 
 // familiesOf returns the families of the available operations among ops.
-func familiesOf(ops []suites.Op) []model.Family {
-	var out []model.Family
+func familiesOf(ops []suites.Op) []vocab.Family {
+	var out []vocab.Family
 	for _, o := range ops {
 		if f := o.Family(); o.Unavailable.IsZero() && !slices.Contains(out, f) {
 			out = append(out, f)
@@ -136,7 +137,7 @@ func familiesOf(ops []suites.Op) []model.Family {
 // own, one group after another, after the others (see isolate.go). Then,
 // unless opts.NoSites, where each timed operation allocates is profiled
 // in child processes (see sites.go).
-func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, ops []suites.Op, opts Options, ev *events) error {
+func measureOps(ctx context.Context, reg *suites.Registry, rs *results.File, ops []suites.Op, opts Options, ev *events) error {
 	if err := ctx.Err(); err != nil {
 		return context.Cause(ctx)
 	}
@@ -159,7 +160,7 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 	for _, o := range ops {
 		switch {
 		case !o.Unavailable.IsZero():
-			rs.Unavailable = append(rs.Unavailable, model.Unavailable{Key: o.Key, Why: o.Unavailable})
+			rs.Unavailable = append(rs.Unavailable, results.Unavailable{Key: o.Key, Why: o.Unavailable})
 		case o.Isolate != "":
 			if _, ok := isolated[o.Isolate]; !ok {
 				groupNames = append(groupNames, o.Isolate)
@@ -220,8 +221,8 @@ func measureOps(ctx context.Context, reg *suites.Registry, rs *model.Results, op
 // those that failed their check.
 type checkedOps struct {
 	groups    [][]memprof.ThroughputCase
-	groupRows [][]model.ThroughputRow
-	failed    []model.ThroughputRow
+	groupRows [][]results.ThroughputRow
+	failed    []results.ThroughputRow
 	timed     int
 }
 
@@ -241,7 +242,7 @@ func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
 		return nil, err
 	}
 	for _, o := range ops {
-		row := model.ThroughputRow{Key: o.Key, Note: o.Note, OpCost: model.OpCost{Path: o.Path, CoresDependent: o.CoresDependent}}
+		row := results.ThroughputRow{Key: o.Key, Note: o.Note, OpCost: results.OpCost{Path: o.Path, CoresDependent: o.CoresDependent}}
 		h, err := suites.CheckOp(o, v)
 		if err == nil {
 			err = suites.CheckOpRejects(o)
@@ -267,7 +268,7 @@ func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
 			c.groupRows[n-1] = append(c.groupRows[n-1], row)
 		} else {
 			c.groups = append(c.groups, []memprof.ThroughputCase{tc})
-			c.groupRows = append(c.groupRows, []model.ThroughputRow{row})
+			c.groupRows = append(c.groupRows, []results.ThroughputRow{row})
 		}
 		c.timed++
 	}
@@ -275,7 +276,7 @@ func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
 }
 
 // time times the groups and returns their rows, in group order.
-func (c *checkedOps) time(ctx context.Context, to memprof.ThroughputOptions, ev *events) ([]model.ThroughputRow, error) {
+func (c *checkedOps) time(ctx context.Context, to memprof.ThroughputOptions, ev *events) ([]results.ThroughputRow, error) {
 	if c.timed == 0 {
 		return nil, nil
 	}
@@ -335,7 +336,7 @@ func (o Options) paths(ops []suites.Op) []suites.Op {
 	return slices.DeleteFunc(slices.Clone(ops), func(op suites.Op) bool { return op.FullMatrix })
 }
 
-func sameGroup(a, b model.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
+func sameGroup(a, b results.ThroughputRow) bool { return a.Type == b.Type && a.Op == b.Op }
 
 func joinNote(a, b string) string {
 	if a == "" {

@@ -10,7 +10,8 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -141,15 +142,15 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
-	if schemes, err := workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
-		return inv.usageError("--scheme: %v", suggest(err, *scheme, model.Strings(model.Schemes)))
-	} else if len(schemes) < len(model.Schemes) {
+	if schemes, err := workflow.ParseList("scheme", *scheme, vocab.Schemes); err != nil {
+		return inv.usageError("--scheme: %v", suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
+	} else if len(schemes) < len(vocab.Schemes) {
 		if *update {
 			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
 		}
 		var dropped int
 		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
-			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme)\n", dropped, model.Join(schemes))
+			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme)\n", dropped, vocab.Join(schemes))
 		}
 	}
 	if *update {
@@ -164,7 +165,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if inv.dryRun && (*resultsPath == "" || *update) {
 		return exitOK // it would measure, or write the budgets file
 	}
-	var rs *model.Results
+	var rs *results.File
 	if *resultsPath != "" {
 		defer limitMemory()()
 		// An invalid results file stops here, before --update can touch

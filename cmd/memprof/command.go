@@ -18,9 +18,10 @@ import (
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -487,7 +488,7 @@ func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
 // get returns the format given, in its canonical spelling; the error is a
 // usage error that lists the formats.
 func (f *formatFlag) get() (string, error) {
-	v, err := model.Canonical("format", f.value, f.valid)
+	v, err := vocab.Canonical("format", f.value, f.valid)
 	return v, suggest(err, f.value, f.valid)
 }
 
@@ -499,7 +500,7 @@ func addOutput(fs *flag.FlagSet) *string {
 // writeResults renders rs in format (table with table, the others as
 // every command writes them) and writes it to out (see writeOutput). It
 // returns exitOK, or exitFailure with the error printed.
-func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
+func (inv *invocation) writeResults(rs *results.File, format, out string, table func(io.Writer, *results.File) error) int {
 	var buf bytes.Buffer
 	w := inv.live(&buf)
 	var err error

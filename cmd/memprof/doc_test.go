@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // docTable is a table of the terminal format, as the README shows it and
@@ -42,7 +43,7 @@ func (tb docTable) column(t *testing.T, name string) int {
 // shortHeader is the short header the tables use for label where they
 // are tight ("B/inst" for "B/instance").
 func shortHeader(label string) string {
-	if c, err := model.LookupColumn(label); err == nil && c.ShortLabel() != "" {
+	if c, err := results.LookupColumn(label); err == nil && c.ShortLabel() != "" {
 		return c.ShortLabel()
 	}
 	return map[string]string{"slot sizes": "slots"}[label]
@@ -67,14 +68,14 @@ func TestDocFixturesExact(t *testing.T) {
 		t.Fatalf("no results files under fixtures/docs: %v", err)
 	}
 	for _, file := range files {
-		rs, err := model.ReadResultsFile(file)
+		rs, err := results.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checked := 0
 		for _, want := range rs.Instances {
 			e, ok := registry().Lookup(want.Key.BenchName())
-			if !ok || !e.Unavailable.IsZero() || want.Error != "" || want.Key.Layout != model.Pointer || want.HeapResolution != 0 || want.Key.Type.IsScenario() {
+			if !ok || !e.Unavailable.IsZero() || want.Error != "" || want.Key.Layout != measure.Pointer || want.HeapResolution != 0 || want.Key.Type.IsScenario() {
 				continue
 			}
 			if checked > 0 && !*docsAll {
@@ -92,7 +93,7 @@ func TestDocFixturesExact(t *testing.T) {
 				if code != exitOK {
 					t.Fatalf("memprof %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
 				}
-				got, err := model.ReadResults(strings.NewReader(stdout))
+				got, err := results.Read(strings.NewReader(stdout))
 				if err != nil || len(got.Instances) != 1 {
 					t.Fatalf("memprof %s: %v, %d rows", strings.Join(args, " "), err, len(got.Instances))
 				}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 var exportCommand = &command{
@@ -68,8 +68,8 @@ no rows, or has two cases with one export name.`,
 func runExport(ctx context.Context, inv *invocation, args []string) int {
 	defer limitMemory()()
 	fs := inv.flags()
-	valid := model.Strings(export.Formats)
-	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
+	valid := vocab.Strings(export.Formats)
+	to := fs.String("to", "", "export `format`: "+vocab.Join(export.Formats))
 	only := fs.String("only", "", "write only the figures of `part` (dashboard formats): memory (exact: bytes, allocations) or time (times, and figures read to a resolution)")
 	out := addOutput(fs)
 	var limits inputLimits
@@ -82,17 +82,17 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 	if *to == "" {
-		return inv.usageError("--to is required: the formats are %s", model.Join(export.Formats))
+		return inv.usageError("--to is required: the formats are %s", vocab.Join(export.Formats))
 	}
-	format, err := model.Canonical("format", *to, valid)
+	format, err := vocab.Canonical("format", *to, valid)
 	if err != nil {
 		return inv.usageError("--to: %v", suggest(err, *to, valid))
 	}
 	var part export.Part
 	if wasGiven(fs, "only") {
-		p, err := model.Canonical("part", *only, export.Parts)
+		p, err := vocab.Canonical("part", *only, export.Parts)
 		if err != nil {
-			return inv.usageError("--only: %v", suggest(err, *only, model.Strings(export.Parts)))
+			return inv.usageError("--only: %v", suggest(err, *only, vocab.Strings(export.Parts)))
 		}
 		if export.Format(format) == export.Benchfmt {
 			return inv.usageError("--only does nothing with --to benchfmt: it holds every figure, and benchstat chooses units with -filter")

@@ -16,7 +16,7 @@ import (
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // heapscanStdin is what "heapscan -" reads (a variable for tests).
@@ -151,7 +151,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if *timeout <= 0 {
 		return inv.usageError("--timeout must be positive, got %s", *timeout)
 	}
-	rd, err := model.Canonical("reader", *reader, []string{"stream", "model"})
+	rd, err := vocab.Canonical("reader", *reader, []string{"stream", "model"})
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

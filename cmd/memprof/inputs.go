@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // inputLimits are the --max-bytes and --max-rows of check, compare,
@@ -27,8 +27,8 @@ type inputLimits struct {
 
 func (l *inputLimits) addFlag(fs *flag.FlagSet, what string) {
 	fs.StringVar(&l.flag, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default "+
-		formatSize(model.DefaultMaxResultsBytes)+" for results, "+formatSize(gate.DefaultMaxBytes)+" for budgets)")
-	fs.IntVar(&l.rows, "max-rows", model.DefaultMaxRows, "refuse a results file of more than `n` rows (instance, throughput and unavailable rows together)")
+		formatSize(results.DefaultMaxResultsBytes)+" for results, "+formatSize(gate.DefaultMaxBytes)+" for budgets)")
+	fs.IntVar(&l.rows, "max-rows", results.DefaultMaxRows, "refuse a results file of more than `n` rows (instance, throughput and unavailable rows together)")
 }
 
 // readingMemoryLimit is the soft memory limit (runtime/debug's
@@ -55,7 +55,7 @@ func limitMemory() (restore func()) {
 }
 
 // defaultRows is the default --max-rows for help texts: "50,000".
-var defaultRows = thousands(model.DefaultMaxRows)
+var defaultRows = thousands(results.DefaultMaxRows)
 
 // thousands writes n with a comma between groups of three digits.
 func thousands(n int) string {
@@ -85,8 +85,8 @@ func (l *inputLimits) parse() error {
 // readResults reads a results file for check, compare, export and
 // report: bounded, validated at load against the model's vocabulary, and
 // stopped when ctx is done.
-func (l inputLimits) readResults(ctx context.Context, path string) (*model.Results, error) {
-	return model.ResultsReader{MaxBytes: l.bytes, MaxRows: l.rows}.ReadFileContext(ctx, path)
+func (l inputLimits) readResults(ctx context.Context, path string) (*results.File, error) {
+	return results.Reader{MaxBytes: l.bytes, MaxRows: l.rows}.ReadFileContext(ctx, path)
 }
 
 // readBudgets reads a budgets file, bounded.
@@ -100,9 +100,9 @@ func (l inputLimits) readBudgets(path string) (*gate.File, error) {
 func (inv *invocation) badInput(prefix string, err error) int {
 	msg := err.Error()
 	switch {
-	case errors.Is(err, model.ErrTooLarge):
+	case errors.Is(err, results.ErrTooLarge):
 		msg += " (raise it with --max-bytes if the file is trusted)"
-	case errors.Is(err, model.ErrTooManyRows):
+	case errors.Is(err, results.ErrTooManyRows):
 		msg += " (raise it with --max-rows if the file is trusted)"
 	}
 	for _, line := range strings.Split(msg, "\n") {
@@ -115,7 +115,7 @@ func (inv *invocation) badInput(prefix string, err error) int {
 // rows (unavailable rows only, or none): there is nothing to export or
 // compare, as report --from says of a file without instances. The error
 // names the file and says what cannot be done (why).
-func requireRows(path string, rs *model.Results, why string) error {
+func requireRows(path string, rs *results.File, why string) error {
 	if len(rs.Instances) == 0 && len(rs.Throughput) == 0 {
 		return fmt.Errorf("reading results %s: no instance or throughput rows in it: %s", path, why)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -88,7 +89,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}); done {
 		return code
 	}
-	tableOpts, err := tf.options(tableWriter(inv, *out), "instance", func(c model.Column) bool { return c.Instance != nil })
+	tableOpts, err := tf.options(tableWriter(inv, *out), "instance", func(c results.Column) bool { return c.Instance != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -108,7 +109,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			}
 		}
 	}
-	var ops []model.Op
+	var ops []vocab.Op
 	if *withThroughput {
 		if err := sel.timesMinPk("--with-throughput"); err != nil {
 			return inv.usageError("%v", err)
@@ -140,7 +141,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	})
 	opts.Progress = (&progress{inv: inv}).event
 	prov.options(&opts)
-	var rs *model.Results
+	var rs *results.File
 	if budgets != nil {
 		rs, err = workflow.BudgetedTimed(ctx, inv.registry, budgets, ops, opts)
 	} else {
@@ -160,7 +161,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-	table := func(w io.Writer, rs *model.Results) error {
+	table := func(w io.Writer, rs *results.File) error {
 		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
 			return err
 		}

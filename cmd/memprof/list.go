@@ -12,7 +12,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -42,30 +44,30 @@ name of the vocabulary and every combination with its family.`,
 
 // listEntry is the JSON form of one registered combination.
 type listEntry struct {
-	ID          string       `json:"id"`
-	Family      model.Family `json:"family"`
-	Type        model.Type   `json:"type"`
-	Lib         model.Lib    `json:"lib"`
-	Repr        model.Repr   `json:"repr"`
-	Layout      model.Layout `json:"layout"`
-	Scheme      model.Scheme `json:"scheme,omitempty"`
-	Param       model.Param  `json:"param,omitempty"`
-	Constructor string       `json:"constructor,omitempty"`
-	Unavailable string       `json:"unavailable,omitempty"`
-	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
+	ID          string         `json:"id"`
+	Family      vocab.Family   `json:"family"`
+	Type        vocab.Type     `json:"type"`
+	Lib         vocab.Lib      `json:"lib"`
+	Repr        vocab.Repr     `json:"repr"`
+	Layout      measure.Layout `json:"layout"`
+	Scheme      vocab.Scheme   `json:"scheme,omitempty"`
+	Param       results.Param  `json:"param,omitempty"`
+	Constructor string         `json:"constructor,omitempty"`
+	Unavailable string         `json:"unavailable,omitempty"`
+	Kind        vocab.Kind     `json:"unavailable_kind,omitempty"`
 }
 
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	format := addFormat(fs, "table", "json")
-	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+model.Join(model.Families))
+	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+vocab.Join(vocab.Families))
 	long := fs.Bool("long", false, "say how each instance is made, or why it is not available, instead of the matrix")
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{format.value == "table", "with --format json (it holds every sentence)", []string{"long"}}}
 	}); done {
 		return code
 	}
-	var keep []model.Type
+	var keep []vocab.Type
 	if *types != "" {
 		var err error
 		if keep, err = workflow.ParseTypes(*types); err != nil {
@@ -90,8 +92,8 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
-			"families": model.Families, "types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
-			"layouts": model.Layouts, "schemes": model.Schemes, "cases": entries,
+			"families": vocab.Families, "types": vocab.Types, "libs": vocab.Libs, "reprs": vocab.Reprs,
+			"layouts": measure.Layouts, "schemes": vocab.Schemes, "cases": entries,
 		})
 		if err != nil {
 			return inv.fail("%v", err)
@@ -114,10 +116,10 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 
 // layoutLetters are the letters the matrix writes a layout as: its first
 // letter, or its first two where an earlier layout took that one.
-func layoutLetters() map[model.Layout]string {
-	out := map[model.Layout]string{}
+func layoutLetters() map[measure.Layout]string {
+	out := map[measure.Layout]string{}
 	taken := map[string]bool{}
-	for _, l := range model.Layouts {
+	for _, l := range measure.Layouts {
 		s := string(l)
 		letter := s[:1]
 		if taken[letter] && len(s) > 1 {
@@ -132,13 +134,13 @@ func layoutLetters() map[model.Layout]string {
 // listMatrix writes, for each family, the matrix of type and
 // representation by library: the layouts each library offers the
 // representation in, or n/a[k] with the reason as footnote k.
-func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width int) error {
+func listMatrix(w io.Writer, entries []listEntry, families []vocab.Family, width int) error {
 	letters := layoutLetters()
 	type row = matrixRow
 	notes := &render.Footnotes{}
 	for fi, f := range families {
 		var rows []row
-		var libs []model.Lib
+		var libs []vocab.Lib
 		for _, e := range entries {
 			if e.Family != f {
 				continue
@@ -146,14 +148,14 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 			if !slices.Contains(libs, e.Lib) {
 				libs = append(libs, e.Lib)
 			}
-			if r := (row{e.Type, e.Repr}); e.Kind != model.DoesNotApply && !slices.Contains(rows, r) {
+			if r := (row{e.Type, e.Repr}); e.Kind != vocab.DoesNotApply && !slices.Contains(rows, r) {
 				rows = append(rows, r)
 			}
 		}
 		slices.SortStableFunc(rows, func(a, b row) int {
-			return model.Compare(model.Key{Type: a.typ, Repr: a.repr}, model.Key{Type: b.typ, Repr: b.repr})
+			return results.Compare(results.Key{Type: a.typ, Repr: a.repr}, results.Key{Type: b.typ, Repr: b.repr})
 		})
-		slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
+		slices.SortStableFunc(libs, func(a, b vocab.Lib) int { return slices.Index(vocab.Libs, a) - slices.Index(vocab.Libs, b) })
 		cells := make([][]string, len(rows)) // the libraries' cells of each row
 		for i, r := range rows {
 			for _, l := range libs {
@@ -185,7 +187,7 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 		}
 	}
 	var legend []string
-	for _, l := range model.Layouts {
+	for _, l := range measure.Layouts {
 		legend = append(legend, letters[l]+" "+string(l))
 	}
 	text := strings.Join(legend, ", ") + "; ×N: at N settings."
@@ -194,8 +196,8 @@ func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width
 
 // matrixRow is a row of the list's matrix: a type in one representation.
 type matrixRow struct {
-	typ  model.Type
-	repr model.Repr
+	typ  vocab.Type
+	repr vocab.Repr
 }
 
 // listGap is the space between two columns of the plain tables.
@@ -204,7 +206,7 @@ const listGap = 2
 // libGroups splits the indexes of libs into groups whose columns fit
 // width beside the rows' type and representation columns: one group when
 // they all fit, and at least one library in each.
-func libGroups(f model.Family, rows []matrixRow, libs []model.Lib, cells [][]string, width int) [][]int {
+func libGroups(f vocab.Family, rows []matrixRow, libs []vocab.Lib, cells [][]string, width int) [][]int {
 	keys := len(string(f))
 	reprs := len("repr")
 	for _, r := range rows {
@@ -248,8 +250,8 @@ func libGroups(f model.Family, rows []matrixRow, libs []model.Lib, cells [][]str
 // letters of the layouts offered ("p s c", "si×3" at three settings), n/a
 // with the reason's footnote when none is, "-" when the library has no
 // such combination or it does not apply.
-func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.Lib, letters map[model.Layout]string, notes *render.Footnotes) string {
-	settings := map[model.Layout]map[model.Param]bool{}
+func matrixCell(entries []listEntry, typ vocab.Type, repr vocab.Repr, lib vocab.Lib, letters map[measure.Layout]string, notes *render.Footnotes) string {
+	settings := map[measure.Layout]map[results.Param]bool{}
 	var reasons []string // of the combinations not offered, one per combination
 	for _, e := range entries {
 		if e.Type != typ || e.Repr != repr || e.Lib != lib {
@@ -258,10 +260,10 @@ func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.
 		switch {
 		case e.Unavailable == "":
 			if settings[e.Layout] == nil {
-				settings[e.Layout] = map[model.Param]bool{}
+				settings[e.Layout] = map[results.Param]bool{}
 			}
 			settings[e.Layout][e.Param] = true
-		case e.Kind != model.DoesNotApply:
+		case e.Kind != vocab.DoesNotApply:
 			reasons = append(reasons, e.Unavailable)
 		}
 	}
@@ -274,7 +276,7 @@ func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.
 		}
 	}
 	var parts []string
-	for _, l := range model.Layouts {
+	for _, l := range measure.Layouts {
 		if n := len(settings[l]); n > 0 {
 			p := letters[l]
 			if n > 1 {
@@ -306,7 +308,7 @@ func occurrences(list []string, s string) int {
 // listLong writes every combination, family by family: its key and,
 // indented under it, how an instance is made or why it is not
 // available.
-func listLong(w io.Writer, entries []listEntry, families []model.Family, width int) error {
+func listLong(w io.Writer, entries []listEntry, families []vocab.Family, width int) error {
 	for fi, f := range families {
 		if fi > 0 {
 			if _, err := fmt.Fprintln(w); err != nil {
@@ -340,8 +342,8 @@ func listLong(w io.Writer, entries []listEntry, families []model.Family, width i
 // listedFamilies returns the families that have cases among entries, and
 // their types and libraries, in vocabulary order: a family without a
 // suite in this build is not listed.
-func listedFamilies(entries []listEntry) (families []model.Family, types []model.Type, libs []model.Lib) {
-	for _, f := range model.Families {
+func listedFamilies(entries []listEntry) (families []vocab.Family, types []vocab.Type, libs []vocab.Lib) {
+	for _, f := range vocab.Families {
 		if !slices.ContainsFunc(entries, func(e listEntry) bool { return e.Family == f }) {
 			continue
 		}
@@ -353,6 +355,6 @@ func listedFamilies(entries []listEntry) (families []model.Family, types []model
 			}
 		}
 	}
-	slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
+	slices.SortStableFunc(libs, func(a, b vocab.Lib) int { return slices.Index(vocab.Libs, a) - slices.Index(vocab.Libs, b) })
 	return families, types, libs
 }

@@ -14,7 +14,8 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -131,16 +132,16 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	opts := report.Options{Force: *force}
-	var rs *model.Results
+	var rs *results.File
 	if len(from) > 0 {
 		// The files of a review are held at once: they share the row
 		// limit.
 		defer limitMemory()()
-		var rss []*model.Results
+		var rss []*results.File
 		shared := limits
 		for i, f := range from {
 			r, err := shared.readResults(ctx, f)
-			if errors.Is(err, model.ErrTooManyRows) && i > 0 {
+			if errors.Is(err, results.ErrTooManyRows) && i > 0 {
 				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.rows)
 			}
 			if err != nil {
@@ -204,13 +205,13 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 // operations of their types. It returns nil and the exit code when there
 // is nothing to write: a usage error, a refused selection, libraries that
 // disagree, or a timing that failed without a row.
-func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, prov *provenanceFlags, withThroughput bool) (*model.Results, int) {
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, prov *provenanceFlags, withThroughput bool) (*results.File, int) {
 	var opts workflow.Options
 	prov.options(&opts)
 	if err := cf.options(&opts); err != nil {
 		return nil, inv.usageError("%v", err)
 	}
-	var ops []model.Op
+	var ops []vocab.Op
 	given := "" // the first flag that asks for the timing
 	if withThroughput {
 		if err := sel.timesMinPk("--with-throughput"); err != nil {

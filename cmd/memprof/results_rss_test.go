@@ -17,7 +17,7 @@ import (
 
 	"github.com/memprof/memprof/internal/peakrss"
 	"github.com/memprof/memprof/internal/testresults"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 var rssScale = flag.Float64("rss-scale", 0.05, "size of TestResultsRSS's files, as a fraction of the row limit (1: files at the limit, for .ci/run)")
@@ -50,7 +50,7 @@ func TestResultsRSS(t *testing.T) {
 		t.Skip("reads VmHWM from /proc")
 	}
 	scale := min(max(*rssScale, 0.01), 1)
-	rows := int(float64(model.DefaultMaxRows) * scale)
+	rows := int(float64(results.DefaultMaxRows) * scale)
 	bound := int64(rssBaseline + (rssTarget-rssBaseline)*scale)
 	shapes := testresults.Shapes
 	if scale < 0.5 {
@@ -98,7 +98,7 @@ func TestResultsRSS(t *testing.T) {
 	}
 }
 
-func writeJSONFile(t *testing.T, path string, rs *model.Results) {
+func writeJSONFile(t *testing.T, path string, rs *results.File) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := rs.WriteJSON(&buf); err != nil {

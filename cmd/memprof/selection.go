@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -47,41 +49,41 @@ type selectionFlags struct {
 // select the pointer layout, and the collection layout of scenario types.
 func (s *selectionFlags) add(fs *flag.FlagSet) {
 	s.fs = fs
-	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+model.Join(model.Types)+"; all = the object types "+model.Join(model.ObjectTypes)+"; scenarios = "+model.Join(model.Scenarios)+" (1,000,000 validators each: minutes); a family ("+model.Join(model.Families)+") = its types (kzg = "+model.Join(model.KZGTypes)+"); everything = every type")
-	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
-	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
-	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+model.Join(model.Layouts)+" (default pointer, collection for the scenario types "+model.Join(model.Scenarios)+" and PeerDASNode, and single for KZGContext)")
+	fs.StringVar(&s.types, "type", "", "measure `types` (comma-separated): "+vocab.Join(vocab.Types)+"; all = the object types "+vocab.Join(vocab.ObjectTypes)+"; scenarios = "+vocab.Join(vocab.Scenarios)+" (1,000,000 validators each: minutes); a family ("+vocab.Join(vocab.Families)+") = its types (kzg = "+vocab.Join(vocab.KZGTypes)+"); everything = every type")
+	fs.StringVar(&s.libs, "lib", "", "only these `libraries` (comma-separated): "+vocab.Join(vocab.Libs))
+	fs.StringVar(&s.reprs, "repr", "", "only these `representations` (comma-separated): "+vocab.Join(vocab.Reprs))
+	fs.StringVar(&s.layouts, "layout", "", "`layouts` (comma-separated, or all): "+vocab.Join(measure.Layouts)+" (default pointer, collection for the scenario types "+vocab.Join(vocab.Scenarios)+" and PeerDASNode, and single for KZGContext)")
 	fs.StringVar(&s.scheme, "scheme", "min-pk", "signature `schemes` (comma-separated, or all): min-pk (keys in G1, signatures in G2, as Ethereum), min-sig; types without a scheme are measured once")
 }
 
 // selection returns what the flags select, ops being the operations of
 // --op; a usage error (a missing --type, an unknown name, --scheme for
 // types without one) is returned as err.
-func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
+func (s *selectionFlags) selection(ops []vocab.Op) (workflow.Selection, error) {
 	if s.types == "" {
-		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, %s", model.Join(model.Types), workflow.TypeGroupsHelp)
+		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, %s", vocab.Join(vocab.Types), workflow.TypeGroupsHelp)
 	}
-	sel := workflow.Selection{Ops: ops, Layouts: []model.Layout{model.Pointer, model.Collection, model.Single}}
+	sel := workflow.Selection{Ops: ops, Layouts: []measure.Layout{measure.Pointer, measure.Collection, measure.Single}}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
 		return sel, suggest(err, s.types, typeNames())
 	}
-	if sel.Libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
-		return sel, suggest(err, s.libs, model.Strings(model.Libs))
+	if sel.Libs, err = workflow.ParseList("lib", s.libs, vocab.Libs); err != nil {
+		return sel, suggest(err, s.libs, vocab.Strings(vocab.Libs))
 	}
-	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
-		return sel, suggest(err, s.reprs, model.Strings(model.Reprs))
+	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, vocab.Reprs); err != nil {
+		return sel, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
 	}
 	if s.layouts != "" {
-		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
-			return sel, suggest(err, s.layouts, model.Strings(model.Layouts))
+		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
+			return sel, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
 		}
 	}
-	if sel.Schemes, err = workflow.ParseList("scheme", s.scheme, model.Schemes); err != nil {
-		return sel, suggest(err, s.scheme, model.Strings(model.Schemes))
+	if sel.Schemes, err = workflow.ParseList("scheme", s.scheme, vocab.Schemes); err != nil {
+		return sel, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
 	}
-	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, model.Type.HasScheme) {
-		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, model.Join(schemeTypes()))
+	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, vocab.Type.HasScheme) {
+		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, vocab.Join(schemeTypes()))
 	}
 	return sel, nil
 }
@@ -89,8 +91,8 @@ func (s *selectionFlags) selection(ops []model.Op) (workflow.Selection, error) {
 // timesMinPk refuses --with-throughput (flag named given) for a --scheme
 // list without min-pk: operations are timed in min-pk only.
 func (s *selectionFlags) timesMinPk(given string) error {
-	schemes, err := workflow.ParseList("scheme", s.scheme, model.Schemes)
-	if err != nil || slices.Contains(schemes, model.MinPk) {
+	schemes, err := workflow.ParseList("scheme", s.scheme, vocab.Schemes)
+	if err != nil || slices.Contains(schemes, vocab.MinPk) {
 		return nil // an unknown scheme is refused by selection
 	}
 	return fmt.Errorf("%s times min-pk operations only (keys in G1, signatures in G2); add min-pk to --scheme %s", given, s.scheme)
@@ -113,9 +115,9 @@ func (s *selectionFlags) describe() string {
 
 // schemeTypes are the types whose group the scheme decides (PublicKey and
 // Signature).
-func schemeTypes() []model.Type {
-	var out []model.Type
-	for _, t := range model.Types {
+func schemeTypes() []vocab.Type {
+	var out []vocab.Type
+	for _, t := range vocab.Types {
 		if t.HasScheme() {
 			out = append(out, t)
 		}
@@ -169,15 +171,15 @@ func (to *timingFlags) add(fs *flag.FlagSet, when string, withOp bool) {
 	fs.IntVar(&to.samples, "samples", memprof.DefaultSamples, when+"`number` of samples per operation (at least 1)")
 	fs.DurationVar(&to.minSample, "min-sample", memprof.DefaultMinSample, when+"least wall-time `duration` of one sample")
 	if withOp {
-		fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
+		fs.StringVar(&to.ops, "op", "", "only these `operations` (comma-separated): "+vocab.Join(vocab.Ops))
 	}
-	fs.StringVar(&to.paths, "paths", "default", when+"which `paths` to time: default (the natural operations, and "+model.Join(suites.DefaultPathOps)+" from every representation) or all (every operation from every representation)")
+	fs.StringVar(&to.paths, "paths", "default", when+"which `paths` to time: default (the natural operations, and "+vocab.Join(suites.DefaultPathOps)+" from every representation) or all (every operation from every representation)")
 	fs.BoolVar(&to.sites, "sites", true, when+"also profile where each operation allocates (sites), in one child process after the timing")
 }
 
 // options checks the flags (the error is a usage error), sets them in o
 // and returns the operations --op chooses.
-func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
+func (to *timingFlags) options(o *workflow.Options) ([]vocab.Op, error) {
 	if to.samples < 1 {
 		return nil, fmt.Errorf("--samples must be at least 1, got %d", to.samples)
 	}
@@ -193,8 +195,8 @@ func (to *timingFlags) options(o *workflow.Options) ([]model.Op, error) {
 		return nil, fmt.Errorf("--paths must be default or all, got %q", to.paths)
 	}
 	o.NoSites = !to.sites
-	ops, err := workflow.ParseList("op", to.ops, model.Ops)
-	return ops, suggest(err, to.ops, model.Strings(model.Ops))
+	ops, err := workflow.ParseList("op", to.ops, vocab.Ops)
+	return ops, suggest(err, to.ops, vocab.Strings(vocab.Ops))
 }
 
 // opFlag writes --op as given, or "" when it was not.
@@ -259,7 +261,7 @@ func (s *selectionFlags) noMatch(to *timingFlags, given string) func(m *workflow
 		if m.What == "case" {
 			return s.noCaseMatches()
 		}
-		return fmt.Sprintf("%s does nothing: no operation matches %s; types with operations are %s", given, strings.TrimSpace(s.describe()+" "+to.opFlag()), model.Join(m.OpTypes))
+		return fmt.Sprintf("%s does nothing: no operation matches %s; types with operations are %s", given, strings.TrimSpace(s.describe()+" "+to.opFlag()), vocab.Join(m.OpTypes))
 	}
 }
 
@@ -280,9 +282,9 @@ func disagree(err error) bool {
 }
 
 // failedRows reports whether any row of rs failed.
-func failedRows(rs *model.Results) bool {
-	return slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error != "" }) ||
-		slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Error != "" })
+func failedRows(rs *results.File) bool {
+	return slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Error != "" }) ||
+		slices.ContainsFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Error != "" })
 }
 
 // progress prints a workflow's events on the command's stderr: what
@@ -360,14 +362,14 @@ func checkFlags(fs *flag.FlagSet, rules ...inert) error {
 
 // emptyHint says what an empty flag could have been instead.
 func emptyHint(f *flag.Flag) string {
-	choices := map[string][]string{"type": model.Strings(model.Types), "lib": model.Strings(model.Libs), "repr": model.Strings(model.Reprs), "layout": model.Strings(model.Layouts), "op": model.Strings(model.Ops), "scheme": model.Strings(model.Schemes)}
+	choices := map[string][]string{"type": vocab.Strings(vocab.Types), "lib": vocab.Strings(vocab.Libs), "repr": vocab.Strings(vocab.Reprs), "layout": vocab.Strings(measure.Layouts), "op": vocab.Strings(vocab.Ops), "scheme": vocab.Strings(vocab.Schemes)}
 	def := "leave the flag out for the default"
 	if f.DefValue != "" {
 		def += " (" + f.DefValue + ")"
 	}
 	switch valid := choices[f.Name]; {
 	case f.Name == "type":
-		return "name one or more of " + strings.Join(valid, ", ") + ", or all, scenarios, everything, or a family: " + model.Join(model.Families)
+		return "name one or more of " + strings.Join(valid, ", ") + ", or all, scenarios, everything, or a family: " + vocab.Join(vocab.Families)
 	case f.Name == "scheme":
 		return "name one of " + strings.Join(valid, ", ") + ", or " + def
 	case valid != nil && f.Name != "layout":

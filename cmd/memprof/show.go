@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -44,7 +46,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	var sel selectionFlags
 	sel.add(fs)
-	ops := fs.String("op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
+	ops := fs.String("op", "", "only these `operations` (comma-separated): "+vocab.Join(vocab.Ops))
 	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
 	out := addOutput(fs)
 	var tf tableFlags
@@ -81,7 +83,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	}
 	shown := f.apply(rs)
 	if len(shown.Instances)+len(shown.Throughput)+len(shown.Unavailable) == 0 {
-		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), model.Join(typesOf(rs)))
+		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(typesOf(rs)))
 	}
 	var instOpts, opOpts render.TableOptions
 	if format.value == "table" {
@@ -89,15 +91,15 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("%v", err)
 		}
 	}
-	table := func(w io.Writer, rs *model.Results) error {
+	table := func(w io.Writer, rs *results.File) error {
 		wrote := false
-		if len(rs.Instances) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return !u.IsOp() }) {
+		if len(rs.Instances) > 0 || slices.ContainsFunc(rs.Unavailable, func(u results.Unavailable) bool { return !u.IsOp() }) {
 			if err := render.InstancesTableFit(w, rs, instOpts); err != nil {
 				return err
 			}
 			wrote = true
 		}
-		if len(rs.Throughput) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return u.IsOp() }) {
+		if len(rs.Throughput) > 0 || slices.ContainsFunc(rs.Unavailable, func(u results.Unavailable) bool { return u.IsOp() }) {
 			if wrote {
 				if _, err := fmt.Fprintln(w); err != nil {
 					return err
@@ -119,9 +121,9 @@ func opFlag(ops string) string {
 }
 
 // typesOf returns the types of the rows of rs, in the one ordering.
-func typesOf(rs *model.Results) []model.Type {
-	var out []model.Type
-	add := func(t model.Type) {
+func typesOf(rs *results.File) []vocab.Type {
+	var out []vocab.Type
+	add := func(t vocab.Type) {
 		if t != "" && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
@@ -135,19 +137,19 @@ func typesOf(rs *model.Results) []model.Type {
 	for _, u := range rs.Unavailable {
 		add(u.Type)
 	}
-	slices.SortFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
+	slices.SortFunc(out, func(a, b vocab.Type) int { return results.Compare(results.Key{Type: a}, results.Key{Type: b}) })
 	return out
 }
 
 // rowFilter keeps the rows of a results file that a selection matches:
 // each dimension given (nil: any).
 type rowFilter struct {
-	types   []model.Type
-	libs    []model.Lib
-	reprs   []model.Repr
-	layouts []model.Layout
-	scheme  model.Scheme // "" for any
-	ops     []model.Op
+	types   []vocab.Type
+	libs    []vocab.Lib
+	reprs   []vocab.Repr
+	layouts []measure.Layout
+	scheme  vocab.Scheme // "" for any
+	ops     []vocab.Op
 }
 
 // filter returns the filter of the selection flags and --op: unlike a
@@ -161,28 +163,28 @@ func (s *selectionFlags) filter(ops string) (rowFilter, error) {
 		}
 	}
 	if s.libs != "" {
-		if f.libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
-			return f, suggest(err, s.libs, model.Strings(model.Libs))
+		if f.libs, err = workflow.ParseList("lib", s.libs, vocab.Libs); err != nil {
+			return f, suggest(err, s.libs, vocab.Strings(vocab.Libs))
 		}
 	}
 	if s.reprs != "" {
-		if f.reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
-			return f, suggest(err, s.reprs, model.Strings(model.Reprs))
+		if f.reprs, err = workflow.ParseList("repr", s.reprs, vocab.Reprs); err != nil {
+			return f, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
 		}
 	}
 	if s.layouts != "" {
-		if f.layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
-			return f, suggest(err, s.layouts, model.Strings(model.Layouts))
+		if f.layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
+			return f, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
 		}
 	}
 	if wasGiven(s.fs, "scheme") {
-		if f.scheme, err = model.Canonical("scheme", s.scheme, model.Schemes); err != nil {
-			return f, suggest(err, s.scheme, model.Strings(model.Schemes))
+		if f.scheme, err = vocab.Canonical("scheme", s.scheme, vocab.Schemes); err != nil {
+			return f, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
 		}
 	}
 	if ops != "" {
-		if f.ops, err = workflow.ParseList("op", ops, model.Ops); err != nil {
-			return f, suggest(err, ops, model.Strings(model.Ops))
+		if f.ops, err = workflow.ParseList("op", ops, vocab.Ops); err != nil {
+			return f, suggest(err, ops, vocab.Strings(vocab.Ops))
 		}
 	}
 	return f, nil
@@ -191,22 +193,22 @@ func (s *selectionFlags) filter(ops string) (rowFilter, error) {
 // matches reports whether the filter keeps a row of key k: --layout
 // chooses among the instance rows, --op among the operations (and, when
 // given, leaves out the instance rows).
-func (f rowFilter) matches(k model.Key) bool {
+func (f rowFilter) matches(k results.Key) bool {
 	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	k = k.Normalize()
-	if !in(model.Strings(f.types), string(k.Type)) || !in(model.Strings(f.libs), string(k.Lib)) ||
-		!in(model.Strings(f.reprs), string(k.Repr)) || f.scheme != "" && k.Scheme != f.scheme {
+	if !in(vocab.Strings(f.types), string(k.Type)) || !in(vocab.Strings(f.libs), string(k.Lib)) ||
+		!in(vocab.Strings(f.reprs), string(k.Repr)) || f.scheme != "" && k.Scheme != f.scheme {
 		return false
 	}
 	if k.IsOp() {
-		return in(model.Strings(f.ops), string(k.Op))
+		return in(vocab.Strings(f.ops), string(k.Op))
 	}
-	return len(f.ops) == 0 && in(model.Strings(f.layouts), string(k.Layout))
+	return len(f.ops) == 0 && in(vocab.Strings(f.layouts), string(k.Layout))
 }
 
 // apply returns a copy of rs with the rows the filter keeps (the other
 // fields shared with rs).
-func (f rowFilter) apply(rs *model.Results) *model.Results {
+func (f rowFilter) apply(rs *results.File) *results.File {
 	c := *rs
 	c.Instances, c.Throughput, c.Unavailable, c.Tradeoff = nil, nil, nil, nil
 	for _, r := range rs.Instances {
@@ -231,7 +233,7 @@ func (f rowFilter) apply(rs *model.Results) *model.Results {
 // show prints: --columns names the columns of both, each table taking
 // those that apply to its rows (a name that applies to neither is a
 // usage error).
-func (t *tableFlags) showOptions(w io.Writer, rs *model.Results) (instances, ops render.TableOptions, err error) {
+func (t *tableFlags) showOptions(w io.Writer, rs *results.File) (instances, ops render.TableOptions, err error) {
 	columns := t.columns
 	t.columns = ""
 	base, err := t.options(w, "", nil)
@@ -243,11 +245,11 @@ func (t *tableFlags) showOptions(w io.Writer, rs *model.Results) (instances, ops
 		return base, base, fmt.Errorf("--wide and --columns both choose the columns: give one")
 	}
 	instances, ops = base, base
-	isInstance := func(c model.Column) bool { return c.Instance != nil }
-	isOp := func(c model.Column) bool { return c.Throughput != nil }
+	isInstance := func(c results.Column) bool { return c.Instance != nil }
+	isOp := func(c results.Column) bool { return c.Throughput != nil }
 	var forInstances, forOps []string
 	for _, name := range strings.Split(columns, ",") {
-		c, err := model.LookupColumn(strings.TrimSpace(name))
+		c, err := results.LookupColumn(strings.TrimSpace(name))
 		if err != nil {
 			return instances, ops, fmt.Errorf("--columns: %w", err)
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The one place that suggests what a near miss meant: an unknown command
@@ -117,8 +117,8 @@ func (s suggestion) Unwrap() error { return s.err }
 // typeNames are the names --type takes: the types, the groups and the
 // families.
 func typeNames() []string {
-	names := append(model.Strings(model.Types), "all", "scenarios", "everything")
-	return append(names, model.Strings(model.Families)...)
+	names := append(vocab.Strings(vocab.Types), "all", "scenarios", "everything")
+	return append(names, vocab.Strings(vocab.Families)...)
 }
 
 // flagNames returns the names of the flags of fs, dashed as help writes

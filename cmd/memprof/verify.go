@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -98,5 +98,5 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *model.Results) error { return render.AgreementLine(w, rs.Agreement) })
+	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error { return render.AgreementLine(w, rs.Agreement) })
 }

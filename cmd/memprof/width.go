@@ -11,7 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // terminalWidth is the width the terminal tables are fitted to: the
@@ -59,8 +60,8 @@ func addStyle(fs *flag.FlagSet, style *string) {
 
 // parseStyle reads --style; the error is a usage error.
 func parseStyle(v string) (render.Style, error) {
-	s, err := model.Canonical("style", v, render.Styles)
-	return s, suggest(err, v, model.Strings(render.Styles))
+	s, err := vocab.Canonical("style", v, render.Styles)
+	return s, suggest(err, v, vocab.Strings(render.Styles))
 }
 
 // inert says that --wide and --columns do nothing in a format other than
@@ -72,7 +73,7 @@ func (t *tableFlags) inert(format string) inert {
 // options returns the table options of the flags for rows of kind
 // ("instance" or "throughput"), whose columns applies tells; a bad
 // --columns is a usage error.
-func (t *tableFlags) options(w io.Writer, kind string, applies func(model.Column) bool) (render.TableOptions, error) {
+func (t *tableFlags) options(w io.Writer, kind string, applies func(results.Column) bool) (render.TableOptions, error) {
 	o := render.TableOptions{Width: terminalWidth(w), Wide: t.wide}
 	var err error
 	if o.Style, err = parseStyle(t.style); err != nil {

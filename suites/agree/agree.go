@@ -27,8 +27,8 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // fileName is how errors name the reference.
@@ -75,7 +75,7 @@ func Run(r *suites.Registry) (*Report, error) {
 // error is a *Disagreement when a library computes something else, or
 // another error when no library can be checked.
 func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
-	rep, avail, err := Available("agreement", len(v.Cases), libs, func(l suites.AgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	rep, avail, err := Available("agreement", len(v.Cases), libs, func(l suites.AgreeLib) (vocab.Lib, vocab.Why) { return l.Lib, l.Unavailable })
 	if err != nil {
 		return rep, err
 	}
@@ -103,8 +103,8 @@ func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
 // those that cannot with why, and the libraries that take part, in the
 // order of libs. lib reads a library's name and why it cannot take part
 // (zero when it can). The error says that none can.
-func Available[L any](what string, cases int, libs []L, lib func(L) (model.Lib, model.Why)) (*Report, []L, error) {
-	rep := &Report{Cases: cases, Unavailable: map[model.Lib]string{}}
+func Available[L any](what string, cases int, libs []L, lib func(L) (vocab.Lib, vocab.Why)) (*Report, []L, error) {
+	rep := &Report{Cases: cases, Unavailable: map[vocab.Lib]string{}}
 	var avail []L
 	for _, l := range libs {
 		name, why := lib(l)
@@ -127,8 +127,8 @@ type made struct{ pk, sig []byte }
 
 // checkOutputs compares each library's key, public key and signature with
 // the file, and returns each library's public key and signature.
-func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, error) {
-	out := map[model.Lib]made{}
+func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[vocab.Lib]made, error) {
+	out := map[vocab.Lib]made{}
 	steps := []struct {
 		check string
 		want  []byte
@@ -139,7 +139,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, 
 		{"signature", c.Sig, func(l suites.AgreeLib) ([]byte, error) { return l.Sign(c.SK, c.Msg) }},
 	}
 	for _, s := range steps {
-		got := map[model.Lib][]byte{}
+		got := map[vocab.Lib][]byte{}
 		var errs []*Disagreement
 		for _, l := range libs {
 			b, err := s.fn(l)
@@ -181,7 +181,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, 
 // checkVerify has every library verify the public key and signature bytes
 // every library produced, and reject the signature against another
 // message.
-func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[model.Lib]made) error {
+func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[vocab.Lib]made) error {
 	for _, verifier := range libs {
 		for _, producer := range libs {
 			m := byLib[producer.Lib]
@@ -208,7 +208,7 @@ func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib ma
 // representation of every library and compares the re-encodings.
 func checkRoundTrips(c fixtures.Case, libs []suites.AgreeLib) error {
 	for _, p := range []struct {
-		typ        model.Type
+		typ        vocab.Type
 		comp, unco []byte
 	}{{"PublicKey", c.PK, c.PKUncompressed}, {"Signature", c.Sig, c.SigUncompressed}} {
 		for _, l := range libs {

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqtest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestMain applies the post-quantum suites' -pq.all (every known answer in
@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 
 // withoutSuite are the families whose suites have not been written yet:
 // the registry has nothing of them. A family's suites remove it from here.
-var withoutSuite = []model.Family{}
+var withoutSuite = []vocab.Family{}
 
 // TestRegistry assembles every built-in suite: no duplicate, no name
 // outside the vocabulary, every library and type of every family with
@@ -30,11 +30,11 @@ func TestRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	type familyLib struct {
-		f model.Family
-		l model.Lib
+		f vocab.Family
+		l vocab.Lib
 	}
 	libs := map[familyLib]bool{}
-	types := map[model.Type]bool{}
+	types := map[vocab.Type]bool{}
 	for _, e := range r.Entries() {
 		libs[familyLib{e.Family(), e.Lib}], types[e.Type] = true, true
 		if got, ok := r.Lookup(e.BenchName()); !ok || got.Key != e.Key {
@@ -43,17 +43,17 @@ func TestRegistry(t *testing.T) {
 	}
 	agreeing := map[familyLib]bool{}
 	for _, l := range r.AgreeLibs() {
-		agreeing[familyLib{model.BLS12381, l.Lib}] = true
+		agreeing[familyLib{vocab.BLS12381, l.Lib}] = true
 	}
 	for _, l := range r.KZGAgreeLibs() {
-		agreeing[familyLib{model.KZG, l.Lib}] = true
+		agreeing[familyLib{vocab.KZG, l.Lib}] = true
 	}
 	for _, c := range r.Checks() {
 		for _, l := range r.FamilyAgreeLibs(c.Family) {
 			agreeing[familyLib{c.Family, l.Lib}] = true
 		}
 	}
-	for _, f := range model.Families {
+	for _, f := range vocab.Families {
 		if slices.Contains(withoutSuite, f) {
 			for _, ty := range f.Types() {
 				if types[ty] {

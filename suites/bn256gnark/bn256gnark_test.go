@@ -6,11 +6,13 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/gnark"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSuite runs the BN254 suites' checks, then checks what a point holds
@@ -22,13 +24,13 @@ func TestSuite(t *testing.T) {
 		return // -run left the measurements out
 	}
 	for _, c := range []struct {
-		typ         model.Type
+		typ         vocab.Type
 		size, inner uintptr
 	}{
-		{model.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
-		{model.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
+		{vocab.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
+		{vocab.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
 	} {
-		h := held[model.Key{Type: c.typ, Lib: lib, Repr: model.Affine, Layout: model.Pointer}]
+		h := held[results.Key{Type: c.typ, Lib: lib, Repr: vocab.Affine, Layout: measure.Pointer}]
 		slot, err := suitetest.Slot(int64(c.inner), false)
 		if err != nil {
 			t.Fatal(err)

@@ -11,13 +11,14 @@ import (
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
 	"github.com/cloudflare/circl/sign/slhdsa"
 
-	"github.com/memprof/memprof/model"
+	"unsafe"
+
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
-	"unsafe"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestMain(m *testing.M) {
@@ -36,11 +37,11 @@ func TestCoverage(t *testing.T) {
 	kem.Entries = nil
 	for _, e := range s.Entries {
 		switch e.Family() {
-		case model.MLKEM:
+		case vocab.MLKEM:
 			kem.Entries = append(kem.Entries, e)
-		case model.MLDSA:
+		case vocab.MLDSA:
 			dsa.Entries = append(dsa.Entries, e)
-		case model.SLHDSA:
+		case vocab.SLHDSA:
 			slh.Entries = append(slh.Entries, e)
 		}
 	}
@@ -56,82 +57,82 @@ func TestCoverage(t *testing.T) {
 // struct and the one buffer its slices share.
 func TestMeasurements(t *testing.T) {
 	var wants []pqtest.Want
-	enc := func(typ model.Type, r model.Repr, set pqkit.Set, n int) {
+	enc := func(typ vocab.Type, r vocab.Repr, set pqkit.Set, n int) {
 		wants = append(wants, pqtest.EncodingWant(t, pqtest.Key(typ, lib, r, set), n))
 	}
-	parsed := func(typ model.Type, set pqkit.Set, v any) {
-		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, model.Parsed, set), v))
+	parsed := func(typ vocab.Type, set pqkit.Set, v any) {
+		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, vocab.Parsed, set), v))
 	}
-	dk, ek, ct := model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext
+	dk, ek, ct := vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext
 	{
 		pk, sk := mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-512", mlkem512.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-512", mlkem512.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-512", mlkem512.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-512", mlkem512.CiphertextSize)
+		enc(dk, vocab.Seed, "ML-KEM-512", mlkem512.KeySeedSize)
+		enc(dk, vocab.Packed, "ML-KEM-512", mlkem512.PrivateKeySize)
+		enc(ek, vocab.Packed, "ML-KEM-512", mlkem512.PublicKeySize)
+		enc(ct, vocab.Packed, "ML-KEM-512", mlkem512.CiphertextSize)
 		parsed(dk, "ML-KEM-512", sk)
 		parsed(ek, "ML-KEM-512", pk)
 	}
 	{
 		pk, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-768", mlkem768.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-768", mlkem768.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-768", mlkem768.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-768", mlkem768.CiphertextSize)
+		enc(dk, vocab.Seed, "ML-KEM-768", mlkem768.KeySeedSize)
+		enc(dk, vocab.Packed, "ML-KEM-768", mlkem768.PrivateKeySize)
+		enc(ek, vocab.Packed, "ML-KEM-768", mlkem768.PublicKeySize)
+		enc(ct, vocab.Packed, "ML-KEM-768", mlkem768.CiphertextSize)
 		parsed(dk, "ML-KEM-768", sk)
 		parsed(ek, "ML-KEM-768", pk)
 	}
 	{
 		pk, sk := mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-1024", mlkem1024.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-1024", mlkem1024.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-1024", mlkem1024.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-1024", mlkem1024.CiphertextSize)
+		enc(dk, vocab.Seed, "ML-KEM-1024", mlkem1024.KeySeedSize)
+		enc(dk, vocab.Packed, "ML-KEM-1024", mlkem1024.PrivateKeySize)
+		enc(ek, vocab.Packed, "ML-KEM-1024", mlkem1024.PublicKeySize)
+		enc(ct, vocab.Packed, "ML-KEM-1024", mlkem1024.CiphertextSize)
 		parsed(dk, "ML-KEM-1024", sk)
 		parsed(ek, "ML-KEM-1024", pk)
 	}
-	sk, pk, sig := model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature
+	sk, pk, sig := vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature
 	var seed [32]byte
 	{
 		p, s := mldsa44.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-44", mldsa44.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-44", mldsa44.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-44", mldsa44.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-44", mldsa44.SignatureSize)
+		enc(sk, vocab.Seed, "ML-DSA-44", mldsa44.SeedSize)
+		enc(sk, vocab.Packed, "ML-DSA-44", mldsa44.PrivateKeySize)
+		enc(pk, vocab.Packed, "ML-DSA-44", mldsa44.PublicKeySize)
+		enc(sig, vocab.Packed, "ML-DSA-44", mldsa44.SignatureSize)
 		parsed(sk, "ML-DSA-44", s)
 		parsed(pk, "ML-DSA-44", p)
 	}
 	{
 		p, s := mldsa65.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-65", mldsa65.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-65", mldsa65.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-65", mldsa65.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-65", mldsa65.SignatureSize)
+		enc(sk, vocab.Seed, "ML-DSA-65", mldsa65.SeedSize)
+		enc(sk, vocab.Packed, "ML-DSA-65", mldsa65.PrivateKeySize)
+		enc(pk, vocab.Packed, "ML-DSA-65", mldsa65.PublicKeySize)
+		enc(sig, vocab.Packed, "ML-DSA-65", mldsa65.SignatureSize)
 		parsed(sk, "ML-DSA-65", s)
 		parsed(pk, "ML-DSA-65", p)
 	}
 	{
 		p, s := mldsa87.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-87", mldsa87.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-87", mldsa87.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-87", mldsa87.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-87", mldsa87.SignatureSize)
+		enc(sk, vocab.Seed, "ML-DSA-87", mldsa87.SeedSize)
+		enc(sk, vocab.Packed, "ML-DSA-87", mldsa87.PrivateKeySize)
+		enc(pk, vocab.Packed, "ML-DSA-87", mldsa87.PublicKeySize)
+		enc(sig, vocab.Packed, "ML-DSA-87", mldsa87.SignatureSize)
 		parsed(sk, "ML-DSA-87", s)
 		parsed(pk, "ML-DSA-87", p)
 	}
 	for _, id := range slhSets {
 		set, sch := pqkit.Set(id.String()), id.Scheme()
 		n := sch.PublicKeySize() / 2
-		enc(model.SLHDSAPrivateKey, model.Seed, set, 3*n)
-		enc(model.SLHDSAPrivateKey, model.Packed, set, sch.PrivateKeySize())
-		enc(model.SLHDSAPublicKey, model.Packed, set, sch.PublicKeySize())
-		enc(model.SLHDSASignature, model.Packed, set, sch.SignatureSize())
+		enc(vocab.SLHDSAPrivateKey, vocab.Seed, set, 3*n)
+		enc(vocab.SLHDSAPrivateKey, vocab.Packed, set, sch.PrivateKeySize())
+		enc(vocab.SLHDSAPublicKey, vocab.Packed, set, sch.PublicKeySize())
+		enc(vocab.SLHDSASignature, vocab.Packed, set, sch.SignatureSize())
 		// UnmarshalBinary copies the packed key into one new buffer that
 		// the key's slices share.
 		wants = append(wants,
-			pqtest.Want{Key: pqtest.Key(model.SLHDSAPrivateKey, lib, model.Parsed, set), Objects: 2,
+			pqtest.Want{Key: pqtest.Key(vocab.SLHDSAPrivateKey, lib, vocab.Parsed, set), Objects: 2,
 				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PrivateKey{}), true) + kzgtest.Slot(t, uintptr(sch.PrivateKeySize()), false)},
-			pqtest.Want{Key: pqtest.Key(model.SLHDSAPublicKey, lib, model.Parsed, set), Objects: 2,
+			pqtest.Want{Key: pqtest.Key(vocab.SLHDSAPublicKey, lib, vocab.Parsed, set), Objects: 2,
 				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PublicKey{}), true) + kzgtest.Slot(t, uintptr(sch.PublicKeySize()), false)})
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
@@ -160,14 +161,14 @@ func TestStandardSizes(t *testing.T) {
 // what circl's constructors keep when called per instance.
 func TestLikeConstructor(t *testing.T) {
 	s := Suite()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(i int) any {
 		_, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(i%pqkit.Distinct, mlkem768.KeySeedSize))
 		return sk
 	})
 	pk768, _ := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
 	b := make([]byte, mlkem768.PublicKeySize)
 	pk768.Pack(b)
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(int) any {
 		p := new(mlkem768.PublicKey)
 		if err := p.Unpack(b); err != nil {
 			panic(err)
@@ -175,13 +176,13 @@ func TestLikeConstructor(t *testing.T) {
 		return p
 	})
 	var seed [32]byte
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
 		_, sk := mldsa65.NewKeyFromSeed(&seed)
 		return sk
 	})
 	pk, _ := mldsa65.NewKeyFromSeed(&seed)
 	pb := pk.Bytes()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
 		p := new(mldsa65.PublicKey)
 		if err := p.UnmarshalBinary(pb); err != nil {
 			panic(err)
@@ -198,7 +199,7 @@ func TestOps(t *testing.T) {
 	if !*pqtest.All {
 		var keep []suites.Op
 		for _, o := range s.Ops {
-			if !(pqkit.SlowSet(pqkit.SetOf(o.Param)) && (o.Op == model.Sign || o.Op == model.KeyGen || o.Op == model.ToSeed || o.Op == model.Pack)) {
+			if !(pqkit.SlowSet(pqkit.SetOf(o.Param)) && (o.Op == vocab.Sign || o.Op == vocab.KeyGen || o.Op == vocab.ToSeed || o.Op == vocab.Pack)) {
 				keep = append(keep, o)
 			}
 		}

@@ -6,9 +6,10 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestMain lets the test binary serve as the measuring child of the
@@ -35,8 +36,8 @@ func TestCoverage(t *testing.T) {
 	s := Suite()
 	kzgtest.CheckCoverage(t, s, keys())
 	for _, e := range s.Entries {
-		if !haveCgo && lacks(e.Key).IsZero() && e.Unavailable.Kind != model.NeedsCgo {
-			t.Errorf("%s: got unavailable %+v in a build without cgo, want kind %s", e.Key, e.Unavailable, model.NeedsCgo)
+		if !haveCgo && lacks(e.Key).IsZero() && e.Unavailable.Kind != vocab.NeedsCgo {
+			t.Errorf("%s: got unavailable %+v in a build without cgo, want kind %s", e.Key, e.Unavailable, vocab.NeedsCgo)
 		}
 		if haveCgo && lacks(e.Key).IsZero() && !e.Unavailable.IsZero() {
 			t.Errorf("%s: unavailable (%s) in a build with cgo", e.Key, e.Unavailable.Reason)
@@ -46,13 +47,13 @@ func TestCoverage(t *testing.T) {
 		if o.Isolate != isolate(precomputeOf(t, o.Param)) || !o.CHeap {
 			t.Errorf("%s: isolation %q, C heap %v; want its level's process and the C heap recorded", o.Key, o.Isolate, o.CHeap)
 		}
-		if !haveCgo && o.Unavailable.Kind != model.NeedsCgo {
-			t.Errorf("%s: got unavailable %+v without cgo, want kind %s", o.Key, o.Unavailable, model.NeedsCgo)
+		if !haveCgo && o.Unavailable.Kind != vocab.NeedsCgo {
+			t.Errorf("%s: got unavailable %+v without cgo, want kind %s", o.Key, o.Unavailable, vocab.NeedsCgo)
 		}
 	}
 }
 
-func precomputeOf(t *testing.T, p model.Param) int {
+func precomputeOf(t *testing.T, p results.Param) int {
 	t.Helper()
 	var l int
 	if _, err := fmt.Sscanf(string(p), "precompute=%d", &l); err != nil {

@@ -5,11 +5,12 @@ import (
 
 	"filippo.io/mldsa"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestMain(m *testing.M) {
@@ -36,13 +37,13 @@ func TestMeasurements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := func(typ model.Type, r model.Repr) model.Key { return pqtest.Key(typ, lib, r, set) }
+		k := func(typ vocab.Type, r vocab.Repr) results.Key { return pqtest.Key(typ, lib, r, set) }
 		wants = append(wants,
-			pqtest.EncodingWant(t, k(model.MLDSAPrivateKey, model.Seed), mldsa.PrivateKeySize),
-			pqtest.EncodingWant(t, k(model.MLDSAPublicKey, model.Packed), p.params.PublicKeySize()),
-			pqtest.EncodingWant(t, k(model.MLDSASignature, model.Packed), p.sigSize),
-			pqtest.ParsedWant(t, k(model.MLDSAPrivateKey, model.Parsed), sk),
-			pqtest.ParsedWant(t, k(model.MLDSAPublicKey, model.Parsed), sk.PublicKey()))
+			pqtest.EncodingWant(t, k(vocab.MLDSAPrivateKey, vocab.Seed), mldsa.PrivateKeySize),
+			pqtest.EncodingWant(t, k(vocab.MLDSAPublicKey, vocab.Packed), p.params.PublicKeySize()),
+			pqtest.EncodingWant(t, k(vocab.MLDSASignature, vocab.Packed), p.sigSize),
+			pqtest.ParsedWant(t, k(vocab.MLDSAPrivateKey, vocab.Parsed), sk),
+			pqtest.ParsedWant(t, k(vocab.MLDSAPublicKey, vocab.Parsed), sk.PublicKey()))
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
 }
@@ -58,7 +59,7 @@ func TestStandardSizes(t *testing.T) {
 // what the library's constructors keep when called per instance.
 func TestLikeConstructor(t *testing.T) {
 	s := Suite()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(i int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"), func(i int) any {
 		sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
 		if err != nil {
 			panic(err)
@@ -70,7 +71,7 @@ func TestLikeConstructor(t *testing.T) {
 		t.Fatal(err)
 	}
 	pb := sk.PublicKey().Bytes()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
 		p, err := mldsa.NewPublicKey(mldsa.MLDSA65(), pb)
 		if err != nil {
 			panic(err)

@@ -4,11 +4,12 @@ import (
 	"crypto/mlkem"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestMain(m *testing.M) {
@@ -26,7 +27,7 @@ func TestCoverage(t *testing.T) {
 // class; a parsed key is its exported struct and the expanded key it
 // points to, each in its slot.
 func TestMeasurements(t *testing.T) {
-	k := func(typ model.Type, r model.Repr, set pqkit.Set) model.Key { return pqtest.Key(typ, lib, r, set) }
+	k := func(typ vocab.Type, r vocab.Repr, set pqkit.Set) results.Key { return pqtest.Key(typ, lib, r, set) }
 	dk768, err := mlkem.NewDecapsulationKey768(pqkit.Seed(0, mlkem.SeedSize))
 	if err != nil {
 		t.Fatal(err)
@@ -45,11 +46,11 @@ func TestMeasurements(t *testing.T) {
 		{"ML-KEM-1024", mlkem.EncapsulationKeySize1024, mlkem.CiphertextSize1024, dk1024, dk1024.EncapsulationKey()},
 	} {
 		wants = append(wants,
-			pqtest.EncodingWant(t, k(model.MLKEMDecapsulationKey, model.Seed, s.set), mlkem.SeedSize),
-			pqtest.ParsedWant(t, k(model.MLKEMDecapsulationKey, model.Parsed, s.set), s.dk),
-			pqtest.EncodingWant(t, k(model.MLKEMEncapsulationKey, model.Packed, s.set), s.ek),
-			pqtest.ParsedWant(t, k(model.MLKEMEncapsulationKey, model.Parsed, s.set), s.pk),
-			pqtest.EncodingWant(t, k(model.MLKEMCiphertext, model.Packed, s.set), s.ct))
+			pqtest.EncodingWant(t, k(vocab.MLKEMDecapsulationKey, vocab.Seed, s.set), mlkem.SeedSize),
+			pqtest.ParsedWant(t, k(vocab.MLKEMDecapsulationKey, vocab.Parsed, s.set), s.dk),
+			pqtest.EncodingWant(t, k(vocab.MLKEMEncapsulationKey, vocab.Packed, s.set), s.ek),
+			pqtest.ParsedWant(t, k(vocab.MLKEMEncapsulationKey, vocab.Parsed, s.set), s.pk),
+			pqtest.EncodingWant(t, k(vocab.MLKEMCiphertext, vocab.Packed, s.set), s.ct))
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
 }
@@ -62,14 +63,14 @@ func TestLikeConstructor(t *testing.T) {
 		t.Fatal(err)
 	}
 	ek := dk.EncapsulationKey().Bytes()
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(i int) any {
 		dk, err := mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
 		if err != nil {
 			panic(err)
 		}
 		return dk
 	})
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(int) any {
 		p, err := mlkem.NewEncapsulationKey768(ek)
 		if err != nil {
 			panic(err)

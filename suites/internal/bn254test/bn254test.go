@@ -7,10 +7,12 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // CheckSuite runs the checks every BN254 suite's tests run, as subtests
@@ -23,19 +25,19 @@ import (
 // items per call unless -bn254.all-ops is set). It returns what one
 // pointer instance of each available entry holds, by key, for the suite's
 // own checks of its representations: nil when -run leaves Held out.
-func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
+func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
 	t.Helper()
-	var held map[model.Key]suitetest.Held
+	var held map[results.Key]suitetest.Held
 	t.Run("Coverage", func(t *testing.T) { checkCoverage(t, s) })
 	t.Run("Held", func(t *testing.T) {
-		held = map[model.Key]suitetest.Held{}
+		held = map[results.Key]suitetest.Held{}
 		for _, e := range s.Entries {
 			if !e.Unavailable.IsZero() {
 				continue
 			}
 			t.Run(e.BenchName(), func(t *testing.T) {
 				_, h := suitetest.CheckHeld(t, e, TestN(e))
-				if e.Layout == model.Pointer {
+				if e.Layout == measure.Pointer {
 					held[e.Key] = h
 				}
 			})
@@ -94,7 +96,7 @@ const maxBatch = 1_024
 
 func checkCoverage(t *testing.T, s suites.Suite) {
 	t.Helper()
-	seen := map[model.Key]bool{}
+	seen := map[results.Key]bool{}
 	for _, e := range s.Entries {
 		k := e.Key
 		if seen[k] {
@@ -111,7 +113,7 @@ func checkCoverage(t *testing.T, s suites.Suite) {
 	for _, typ := range bn254kit.Types {
 		for _, r := range bn254kit.Reprs {
 			for _, l := range bn254kit.Layouts {
-				if k := (model.Key{Type: typ, Lib: s.Entries[0].Lib, Repr: r, Layout: l}); !seen[k] {
+				if k := (results.Key{Type: typ, Lib: s.Entries[0].Lib, Repr: r, Layout: l}); !seen[k] {
 					t.Errorf("no entry for %s", k)
 				}
 			}
@@ -125,7 +127,7 @@ func checkCoverage(t *testing.T, s suites.Suite) {
 // CheckWrapper checks h, what a decoded point of typ holds, against its
 // construction: two objects, the wrapper of wrapper bytes (one pointer)
 // and the hidden point of point bytes, each in its slot.
-func CheckWrapper(t *testing.T, typ model.Type, h suitetest.Held, wrapper, point uintptr) {
+func CheckWrapper(t *testing.T, typ vocab.Type, h suitetest.Held, wrapper, point uintptr) {
 	t.Helper()
 	ws, err := suitetest.Slot(int64(wrapper), true)
 	if err != nil {

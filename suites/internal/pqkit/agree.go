@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/fixtures/pq"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // VectorsPerKind is how many known answers of each kind per set the
@@ -18,19 +18,19 @@ var VectorsPerKind = 2
 
 // KEMLib is one library's part in the ML-KEM agreement check: its sets.
 type KEMLib struct {
-	Lib  model.Lib
+	Lib  vocab.Lib
 	Sets []KEMAgree
 }
 
 // disagree returns the disagreement of lib on a case.
-func disagree(c, check string, lib model.Lib, against string, got, want []byte, detail string) error {
+func disagree(c, check string, lib vocab.Lib, against string, got, want []byte, detail string) error {
 	return &suites.Disagreement{Case: c, Check: check, Lib: lib, Against: against, Got: got, Want: want, Detail: detail}
 }
 
 // libsOf returns the family's libraries of type L that can take part,
 // and the report started with the others' reasons.
-func libsOf[L any](family model.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
-	rep := &suites.AgreeReport{Unavailable: map[model.Lib]string{}}
+func libsOf[L any](family vocab.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
+	rep := &suites.AgreeReport{Unavailable: map[vocab.Lib]string{}}
 	var out []L
 	for _, l := range libs {
 		if !l.Unavailable.IsZero() {
@@ -69,7 +69,7 @@ func limited[V any](vs []V) []V {
 // bit flipped to the same implicit-rejection key (no error), and refuse a
 // ciphertext one byte short.
 func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[KEMLib](model.MLKEM, libs)
+	rep, impls, err := libsOf[KEMLib](vocab.MLKEM, libs)
 	if err != nil {
 		return rep, err
 	}
@@ -79,7 +79,7 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 	}
 	for _, set := range KEMSets {
 		type one struct {
-			lib model.Lib
+			lib vocab.Lib
 			a   KEMAgree
 		}
 		var have []one
@@ -161,7 +161,7 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 
 // kemKnownAnswers checks one library at one set against fixtures/pq and
 // returns the cases run.
-func kemKnownAnswers(v *pq.Vectors, set Set, lib model.Lib, a KEMAgree) (int, error) {
+func kemKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a KEMAgree) (int, error) {
 	n := 0
 	for _, t := range limited(OfSet(v.KEMKeyGen, kemKeyGenSet, set, nil, 0)) {
 		n++

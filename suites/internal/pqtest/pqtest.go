@@ -14,11 +14,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // All, set by -pq.all (.ci/run passes it), makes the agreement checks run
@@ -42,9 +44,9 @@ func Setup() {
 // type of types, representation of pqkit.Reprs and set of sets, each
 // unavailable one with a known kind and a reason, each available one with
 // a constructor, a size hint, a case and pqkit.DefaultN.
-func CheckCoverage(t *testing.T, s suites.Suite, lib model.Lib, types []model.Type, sets []pqkit.Set) {
+func CheckCoverage(t *testing.T, s suites.Suite, lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) {
 	t.Helper()
-	got := map[model.Key]suites.Entry{}
+	got := map[results.Key]suites.Entry{}
 	for _, e := range s.Entries {
 		if _, dup := got[e.Key]; dup {
 			t.Errorf("%s registered twice", e.Key)
@@ -56,12 +58,12 @@ func CheckCoverage(t *testing.T, s suites.Suite, lib model.Lib, types []model.Ty
 		for _, r := range pqkit.Reprs {
 			for _, set := range sets {
 				n++
-				k := model.Key{Type: typ, Lib: lib, Repr: r, Layout: model.Pointer, Param: set.Param()}
+				k := results.Key{Type: typ, Lib: lib, Repr: r, Layout: measure.Pointer, Param: set.Param()}
 				e, ok := got[k]
 				switch {
 				case !ok:
 					t.Errorf("no entry for %s", k)
-				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !model.Known(e.Unavailable.Kind, model.Kinds)):
+				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !vocab.Known(e.Unavailable.Kind, vocab.Kinds)):
 					t.Errorf("%s: unavailable (%q, %q) with a case %v: want a known kind, a reason, no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
 				case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil || e.DefaultN != pqkit.DefaultN):
 					t.Errorf("%s: constructor %q, size hint %d, case %v, DefaultN %d; want all set, DefaultN %d", k, e.Constructor, e.SizeHint, e.Case != nil, e.DefaultN, pqkit.DefaultN)
@@ -129,19 +131,19 @@ func hasPointers(t reflect.Type) bool {
 // Want is the truth of one entry: the bytes and objects one instance
 // keeps.
 type Want struct {
-	Key            model.Key
+	Key            results.Key
 	Bytes, Objects float64
 }
 
 // EncodingWant is the truth of an entry holding an encoding of size
 // bytes, which the standard fixes: one pointer-free object in its slot.
-func EncodingWant(t *testing.T, k model.Key, size int) Want {
+func EncodingWant(t *testing.T, k results.Key, size int) Want {
 	t.Helper()
 	return Want{Key: k, Bytes: kzgtest.Slot(t, uintptr(size), false), Objects: 1}
 }
 
 // ParsedWant is the truth of an entry holding a parsed object like v.
-func ParsedWant(t *testing.T, k model.Key, v any) Want {
+func ParsedWant(t *testing.T, k results.Key, v any) Want {
 	t.Helper()
 	b, o := Footprint(t, v)
 	return Want{Key: k, Bytes: b, Objects: o}
@@ -187,7 +189,7 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 // constructor, called per instance), and checks that both keep the same
 // bytes and objects per instance: a case built by copying keeps what the
 // library's constructor keeps.
-func CheckLikeConstructor(t *testing.T, s suites.Suite, k model.Key, real func(i int) any) {
+func CheckLikeConstructor(t *testing.T, s suites.Suite, k results.Key, real func(i int) any) {
 	t.Helper()
 	const n = 200
 	r, _ := kzgtest.Measure(t, s, k, memprof.N(n), memprof.SkipGC())
@@ -205,6 +207,6 @@ func CheckLikeConstructor(t *testing.T, s suites.Suite, k model.Key, real func(i
 }
 
 // Key is the key of lib's entry of typ in repr at set.
-func Key(typ model.Type, lib model.Lib, repr model.Repr, set pqkit.Set) model.Key {
-	return model.Key{Type: typ, Lib: lib, Repr: repr, Layout: model.Pointer, Param: set.Param()}
+func Key(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, set pqkit.Set) results.Key {
+	return results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer, Param: set.Param()}
 }

@@ -15,11 +15,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Kept is what one instance keeps alive, by construction: its objects
@@ -55,9 +57,9 @@ func (k Kept) Times(n float64) Kept { return Kept{k.Objects * n, k.Bytes * n} }
 // CheckCoverage checks that s registers exactly keys, each once: an
 // unavailable one with a reason (of kind NotOffered naming the library,
 // or NeedsCgo), an available one with a constructor, a size and a case.
-func CheckCoverage(t *testing.T, s suites.Suite, keys []model.Key) {
+func CheckCoverage(t *testing.T, s suites.Suite, keys []results.Key) {
 	t.Helper()
-	got := map[model.Key]suites.Entry{}
+	got := map[results.Key]suites.Entry{}
 	for _, e := range s.Entries {
 		if _, dup := got[e.Key]; dup {
 			t.Errorf("%s registered twice", e.Key)
@@ -83,16 +85,16 @@ func CheckCoverage(t *testing.T, s suites.Suite, keys []model.Key) {
 	}
 }
 
-func checkKind(t *testing.T, what, lib string, why model.Why) {
+func checkKind(t *testing.T, what, lib string, why vocab.Why) {
 	t.Helper()
 	switch why.Kind {
-	case model.NeedsCgo:
-	case model.NotOffered:
+	case vocab.NeedsCgo:
+	case vocab.NotOffered:
 		if !strings.Contains(why.Reason, lib) {
 			t.Errorf("%s: reason %q does not name %s", what, why.Reason, lib)
 		}
 	default:
-		t.Errorf("%s: kind %q, want %s or %s", what, why.Kind, model.NotOffered, model.NeedsCgo)
+		t.Errorf("%s: kind %q, want %s or %s", what, why.Kind, vocab.NotOffered, vocab.NeedsCgo)
 	}
 }
 
@@ -100,11 +102,11 @@ func checkKind(t *testing.T, what, lib string, why model.Why) {
 // process at each of suitetest.Ns and checks its bytes and objects per
 // instance against kept's, exactly (to 0.01), and its sizeof against the
 // entry's SizeHint. It returns how many it measured.
-func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k model.Key) Kept) int {
+func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k results.Key) Kept) int {
 	t.Helper()
 	n := 0
 	for _, e := range s.Entries {
-		if e.Layout != model.Pointer || !e.Unavailable.IsZero() {
+		if e.Layout != measure.Pointer || !e.Unavailable.IsZero() {
 			continue
 		}
 		n++
@@ -191,11 +193,11 @@ func CheckOps(t *testing.T, s suites.Suite) int {
 			if op.Type != row.Row.Type || op.Repr != row.Row.Repr || op.Op != row.Row.Op {
 				t.Fatalf("operation %d is %s, want the table's row %s", i, op.Key, row.Row)
 			}
-			if (op.Unavailable.Kind == model.DoesNotApply) == row.Applies {
+			if (op.Unavailable.Kind == vocab.DoesNotApply) == row.Applies {
 				t.Errorf("kind %q for a row that applies: %v", op.Unavailable.Kind, row.Applies)
 			}
 			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Kind != model.DoesNotApply {
+				if op.Unavailable.Kind != vocab.DoesNotApply {
 					checkKind(t, op.Key.String(), s.Name, op.Unavailable)
 				}
 				return
@@ -223,10 +225,10 @@ func CheckOps(t *testing.T, s suites.Suite) int {
 // transactions and checks it holds n distinct entries (the map's length)
 // and that the sender of transaction i is what sender(form, value) says
 // (for a few i), the value read by reflection from the map.
-func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testing.T, form model.Repr, v reflect.Value) [secpkit.AddressBytes]byte) {
+func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testing.T, form vocab.Repr, v reflect.Value) [secpkit.AddressBytes]byte) {
 	t.Helper()
 	for _, e := range s.Entries {
-		if e.Type != model.SenderCache || !e.Unavailable.IsZero() {
+		if e.Type != vocab.SenderCache || !e.Unavailable.IsZero() {
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {
@@ -258,10 +260,10 @@ func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testi
 // atLeast[form] bytes (the pointers each entry holds), or below
 // below[form] (a pointer-free form: only the map's own tables, a few
 // pointers per thousand entries), each within the figure's resolution.
-func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below map[model.Repr]float64) {
+func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below map[vocab.Repr]float64) {
 	t.Helper()
 	for _, e := range s.Entries {
-		if e.Type != model.SenderCache || !e.Unavailable.IsZero() || e.FixedN != secpkit.Populations[0] {
+		if e.Type != vocab.SenderCache || !e.Unavailable.IsZero() || e.FixedN != secpkit.Populations[0] {
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {

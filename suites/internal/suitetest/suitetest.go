@@ -18,10 +18,11 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Entries returns the entries of s that belong to the instance matrix
@@ -100,11 +101,11 @@ func CheckSchemes(t *testing.T, s suites.Suite) {
 	for _, e := range Entries(s) {
 		byKey[keyOf(e)] = e
 	}
-	for _, typ := range []model.Type{model.PublicKey, model.Signature} {
+	for _, typ := range []vocab.Type{vocab.PublicKey, vocab.Signature} {
 		for _, repr := range suitekit.Reprs {
 			for _, layout := range suitekit.Layouts {
-				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinPk}]
-				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinSig}]
+				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: vocab.MinPk}]
+				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: vocab.MinSig}]
 				if !okPk || !okSig {
 					t.Errorf("%s: %s/%s/%s: got min-pk %v, min-sig %v, want both registered", lib, typ, repr, layout, okPk, okSig)
 					continue
@@ -175,7 +176,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 	t.Helper()
 	var first, last *memprof.Result
 	for _, n := range ns {
-		r := measure(t, e, n)
+		r := measureEntry(t, e, n)
 		if r == nil {
 			continue
 		}
@@ -183,7 +184,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 		if r.SizeofBytes != int64(e.SizeHint) {
 			t.Errorf("N=%d: SizeofBytes: got %d, want SizeHint %d", n, r.SizeofBytes, e.SizeHint)
 		}
-		if e.Layout == model.Slice {
+		if e.Layout == measure.Slice {
 			checkSlice(t, r)
 			continue
 		}
@@ -197,7 +198,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 	return last
 }
 
-func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
+func measureEntry(t *testing.T, e suites.Entry, n int) *memprof.Result {
 	t.Helper()
 	c := e.Case()
 	c.Name = e.BenchName()
@@ -309,7 +310,7 @@ func logSites(t *testing.T, r *memprof.Result) {
 // by the entry's bench name.
 func BenchmarkNew(b *testing.B, s suites.Suite) {
 	for _, e := range Entries(s) {
-		if !e.Unavailable.IsZero() || e.Layout != model.Pointer {
+		if !e.Unavailable.IsZero() || e.Layout != measure.Pointer {
 			continue
 		}
 		b.Run(e.BenchName(), func(b *testing.B) {
@@ -351,13 +352,13 @@ func CheckOps(t *testing.T, s suites.Suite) {
 		n++
 		t.Run(op.BenchName(), func(t *testing.T) {
 			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Kind != model.NotOffered && op.Unavailable.Kind != model.NeedsCgo && op.Unavailable.Kind != model.DoesNotApply {
-					t.Errorf("got kind %q, want %s, %s or %s", op.Unavailable.Kind, model.NotOffered, model.NeedsCgo, model.DoesNotApply)
+				if op.Unavailable.Kind != vocab.NotOffered && op.Unavailable.Kind != vocab.NeedsCgo && op.Unavailable.Kind != vocab.DoesNotApply {
+					t.Errorf("got kind %q, want %s, %s or %s", op.Unavailable.Kind, vocab.NotOffered, vocab.NeedsCgo, vocab.DoesNotApply)
 				}
-				if op.Unavailable.Kind == model.DoesNotApply && !slices.Contains([][2]model.Op{{model.Compress, model.Op(model.Compressed)}, {model.Serialize, model.Op(model.Uncompressed)}}, [2]model.Op{op.Op, model.Op(op.Repr)}) {
-					t.Errorf("got kind %s for %s from %s, want it only where the input is the output (compress from compressed, serialize from uncompressed)", model.DoesNotApply, op.Op, op.Repr)
+				if op.Unavailable.Kind == vocab.DoesNotApply && !slices.Contains([][2]vocab.Op{{vocab.Compress, vocab.Op(vocab.Compressed)}, {vocab.Serialize, vocab.Op(vocab.Uncompressed)}}, [2]vocab.Op{op.Op, vocab.Op(op.Repr)}) {
+					t.Errorf("got kind %s for %s from %s, want it only where the input is the output (compress from compressed, serialize from uncompressed)", vocab.DoesNotApply, op.Op, op.Repr)
 				}
-				if op.Unavailable.Kind == model.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
+				if op.Unavailable.Kind == vocab.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
 					t.Errorf("got reason %q, want it to name %s", op.Unavailable.Reason, op.Lib)
 				}
 				return

@@ -10,7 +10,7 @@ import (
 
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -19,11 +19,11 @@ const fixtures = "../../../../fixtures/"
 
 func compare(t *testing.T, head string, opts gate.CompareOptions) *gate.Comparison {
 	t.Helper()
-	base, err := model.ReadResultsFile(fixtures + "compare/base.json")
+	base, err := results.ReadFile(fixtures + "compare/base.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := model.ReadResultsFile(fixtures + "compare/" + head)
+	h, err := results.ReadFile(fixtures + "compare/" + head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
-	rs, err := model.ReadResultsFile(fixtures + "budgets/results.json")
+	rs, err := results.ReadFile(fixtures + "budgets/results.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/units"
 )
 
 // HeapscanView says what the heapscan renderers show besides the summary.
@@ -252,7 +252,7 @@ func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 	if err := cw.Write(HeapscanCSVHeader); err != nil {
 		return err
 	}
-	f := model.FormatExact
+	f := units.FormatExact
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		rec := []string{
@@ -312,7 +312,7 @@ func signed(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func percent(v float64) string { return model.FormatPercent(v) }
+func percent(v float64) string { return units.FormatPercent(v) }
 
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestAgreementChecks: the agreement line says what was compared, by the
@@ -13,13 +14,13 @@ import (
 func TestAgreementChecks(t *testing.T) {
 	tests := []struct {
 		name      string
-		a         model.Agreement
+		a         results.Agreement
 		kzg, sigs bool
 	}{
-		{"BLS", model.Agreement{Libs: []model.Lib{model.Blst, model.Gnark}}, false, true},
-		{"KZG", model.Agreement{Libs: []model.Lib{model.CKZG, model.GoKZG}}, true, false},
-		{"both, without cgo", model.Agreement{Libs: []model.Lib{model.Gnark, model.GoKZG}, Unavailable: []string{"blst: needs cgo", "ckzg: needs cgo"}}, true, true},
-		{"KZG, c-kzg unavailable", model.Agreement{Libs: []model.Lib{model.GoKZG}, Unavailable: []string{"ckzg: needs cgo"}}, true, false},
+		{"BLS", results.Agreement{Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}}, false, true},
+		{"KZG", results.Agreement{Libs: []vocab.Lib{vocab.CKZG, vocab.GoKZG}}, true, false},
+		{"both, without cgo", results.Agreement{Libs: []vocab.Lib{vocab.Gnark, vocab.GoKZG}, Unavailable: []string{"blst: needs cgo", "ckzg: needs cgo"}}, true, true},
+		{"KZG, c-kzg unavailable", results.Agreement{Libs: []vocab.Lib{vocab.GoKZG}, Unavailable: []string{"ckzg: needs cgo"}}, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,19 +36,19 @@ func TestAgreementChecks(t *testing.T) {
 // line per family, each naming its family and what it compared; a record
 // without families is the one line it always was.
 func TestAgreementLineByFamily(t *testing.T) {
-	bls := model.FamilyAgreement{Family: model.BLS12381, Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true}
-	kzg := model.FamilyAgreement{Family: model.KZG, Cases: 8, Libs: []model.Lib{model.GoKZG}, OK: false, Unavailable: []string{"ckzg: needs cgo"}}
+	bls := results.FamilyAgreement{Family: vocab.BLS12381, Cases: 20, Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}, OK: true}
+	kzg := results.FamilyAgreement{Family: vocab.KZG, Cases: 8, Libs: []vocab.Lib{vocab.GoKZG}, OK: false, Unavailable: []string{"ckzg: needs cgo"}}
 	tests := []struct {
 		name string
-		a    *model.Agreement
+		a    *results.Agreement
 		want string
 	}{
 		{"none", nil, ""},
-		{"before families", &model.Agreement{Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true},
-			"agreement: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n"},
-		{"two families", model.AgreementOf([]model.FamilyAgreement{bls, kzg}),
-			"agreement: bls12-381: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n" +
-				"agreement: kzg: gokzg DISAGREE on 8 cases (" + FamilyChecks(model.KZG) + "); not checked: ckzg: needs cgo\n"},
+		{"before families", &results.Agreement{Cases: 20, Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}, OK: true},
+			"agreement: blst, gnark agree on 20 cases (" + FamilyChecks(vocab.BLS12381) + ")\n"},
+		{"two families", results.AgreementOf([]results.FamilyAgreement{bls, kzg}),
+			"agreement: bls12-381: blst, gnark agree on 20 cases (" + FamilyChecks(vocab.BLS12381) + ")\n" +
+				"agreement: kzg: gokzg DISAGREE on 8 cases (" + FamilyChecks(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,7 +62,7 @@ func TestAgreementLineByFamily(t *testing.T) {
 		})
 	}
 	// A family whose check says nothing of itself is named.
-	if got := FamilyChecks(model.Family("test-family")); !strings.Contains(got, "test-family") {
+	if got := FamilyChecks(vocab.Family("test-family")); !strings.Contains(got, "test-family") {
 		t.Errorf("FamilyChecks(test-family): got %q, want it to name the family", got)
 	}
 }

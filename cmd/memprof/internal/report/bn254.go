@@ -5,27 +5,30 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The BN254 section of the review: what an EVM precompile costs on each
 // library when its points arrive and leave as bytes, the Groth16
 // verifying key plain against prepared (a trade-off table of the generic
-// kind, model.TradeoffAcross: the key's rows against the pairing check of
+// kind, results.TradeoffAcross: the key's rows against the pairing check of
 // the G2 points in each form), and the key's IC. It reads only the
 // results.
 
 // bn254PrecompileOps are the operations of the precompiles' path, timed
 // from the EIP-196/197 encodings: the columns of the precompiles table.
 var bn254PrecompileOps = []struct {
-	typ model.Type
-	op  model.Op
-}{{model.BN254G1, model.Add}, {model.BN254G1, model.ScalarMul}, {model.BN254G2, model.PairingCheck}, {model.BN254G1, model.Unmarshal}, {model.BN254G2, model.Unmarshal}}
+	typ vocab.Type
+	op  vocab.Op
+}{{vocab.BN254G1, vocab.Add}, {vocab.BN254G1, vocab.ScalarMul}, {vocab.BN254G2, vocab.PairingCheck}, {vocab.BN254G1, vocab.Unmarshal}, {vocab.BN254G2, vocab.Unmarshal}}
 
 // writeBN254 writes the BN254 section when rs holds BN254 rows.
-func writeBN254(mw *render.MarkdownWriter, rs *model.Results) {
-	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Family() == model.BN254 }) &&
-		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Family() == model.BN254 }) {
+func writeBN254(mw *render.MarkdownWriter, rs *results.File) {
+	if !slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Family() == vocab.BN254 }) &&
+		!slices.ContainsFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Family() == vocab.BN254 }) {
 		return
 	}
 	mw.Line("## BN254: the precompiles' libraries and a prover's, memory against speed")
@@ -39,22 +42,22 @@ func writeBN254(mw *render.MarkdownWriter, rs *model.Results) {
 
 // bn254Op returns the row of op on typ timed with lib from repr, if it
 // was timed without error.
-func bn254Op(rs *model.Results, typ model.Type, lib model.Lib, repr model.Repr, op model.Op) (model.ThroughputRow, bool) {
+func bn254Op(rs *results.File, typ vocab.Type, lib vocab.Lib, repr vocab.Repr, op vocab.Op) (results.ThroughputRow, bool) {
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Lib == lib && t.Repr == repr && t.Op == op && t.Batch == 1 && t.Error == "" {
 			return t, true
 		}
 	}
-	return model.ThroughputRow{}, false
+	return results.ThroughputRow{}, false
 }
 
 // writeBN254Precompiles writes the operations timed from the encodings,
 // one row per library: what a precompile call costs on it.
-func writeBN254Precompiles(mw *render.MarkdownWriter, rs *model.Results) {
-	var libs []model.Lib
-	for _, l := range model.BN254.Libs() {
+func writeBN254Precompiles(mw *render.MarkdownWriter, rs *results.File) {
+	var libs []vocab.Lib
+	for _, l := range vocab.BN254.Libs() {
 		for _, c := range bn254PrecompileOps {
-			if _, ok := bn254Op(rs, c.typ, l, model.Uncompressed, c.op); ok && !slices.Contains(libs, l) {
+			if _, ok := bn254Op(rs, c.typ, l, vocab.Uncompressed, c.op); ok && !slices.Contains(libs, l) {
 				libs = append(libs, l)
 			}
 		}
@@ -75,8 +78,8 @@ func writeBN254Precompiles(mw *render.MarkdownWriter, rs *model.Results) {
 		cells := []string{string(l)}
 		for _, c := range bn254PrecompileOps {
 			cell := "-"
-			if r, ok := bn254Op(rs, c.typ, l, model.Uncompressed, c.op); ok {
-				cell = model.FormatNs(r.NsPerOpMedian) + " · " + model.FormatBytes(r.BytesPerOp)
+			if r, ok := bn254Op(rs, c.typ, l, vocab.Uncompressed, c.op); ok {
+				cell = units.FormatNs(r.NsPerOpMedian) + " · " + units.FormatBytes(r.BytesPerOp)
 			}
 			cells = append(cells, cell)
 		}
@@ -89,9 +92,9 @@ func writeBN254Precompiles(mw *render.MarkdownWriter, rs *model.Results) {
 // writeBN254Key writes the verifying key's trade-off: its forms' bytes
 // and the collector's figures per key beside the pairing check from each
 // form of the G2 points.
-func writeBN254Key(mw *render.MarkdownWriter, rs *model.Results) {
-	keys := measured(rs, model.Groth16VerifyingKey)
-	keys = slices.DeleteFunc(keys, func(r model.Result) bool { return r.Layout == model.Slice })
+func writeBN254Key(mw *render.MarkdownWriter, rs *results.File) {
+	keys := measured(rs, vocab.Groth16VerifyingKey)
+	keys = slices.DeleteFunc(keys, func(r results.Row) bool { return r.Layout == measure.Slice })
 	if len(keys) == 0 {
 		return
 	}
@@ -102,30 +105,30 @@ func writeBN254Key(mw *render.MarkdownWriter, rs *model.Results) {
 	t := render.MarkdownTable{Header: []string{"lib", "repr", "layout", "keys", "B/key", "objects/key", "GC scan B/key", "mark ns/key per cycle"},
 		Right: []bool{false, false, false, true, true, true, true, true}}
 	for _, r := range keys {
-		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), string(r.Layout), fmt.Sprint(r.N), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance),
+		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), string(r.Layout), fmt.Sprint(r.N), units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance),
 			columnCell("scan_bytes_per_instance", r), columnCell("gc_mark_ns_per_instance", r)})
 	}
 	mw.Table(t)
 	mw.Line("")
 	// The trade-off's rows are the keys, not the IC's points.
 	onlyKeys := *rs
-	onlyKeys.Instances = slices.DeleteFunc(slices.Clone(rs.Instances), func(r model.Result) bool {
-		return r.Type == model.Groth16VerifyingKey && r.Layout == model.Slice
+	onlyKeys.Instances = slices.DeleteFunc(slices.Clone(rs.Instances), func(r results.Row) bool {
+		return r.Type == vocab.Groth16VerifyingKey && r.Layout == measure.Slice
 	})
-	if tr, ok := model.TradeoffAcross(&onlyKeys, model.Groth16VerifyingKey, model.BN254G2, model.PairingCheck); ok {
-		mw.Printf("The trade-off: each form of the key against the pairing check of %s from the same form of its G2 points (the verification's cost). %s\n", model.BN254G2, tradeoffSentence(&onlyKeys, tr))
+	if tr, ok := results.TradeoffAcross(&onlyKeys, vocab.Groth16VerifyingKey, vocab.BN254G2, vocab.PairingCheck); ok {
+		mw.Printf("The trade-off: each form of the key against the pairing check of %s from the same form of its G2 points (the verification's cost). %s\n", vocab.BN254G2, tradeoffSentence(&onlyKeys, tr))
 		mw.Line("")
 		mw.Table(tradeoffTable(tr))
 		mw.Line("")
 	} else {
-		mw.Printf("_No trade-off table: the pairing check of %s was not timed from two of the key's forms._\n", model.BN254G2)
+		mw.Printf("_No trade-off table: the pairing check of %s was not timed from two of the key's forms._\n", vocab.BN254G2)
 		mw.Line("")
 	}
 }
 
 // columnCell is the cell of column col for r, as the columns format it.
-func columnCell(col string, r model.Result) string {
-	c, err := model.LookupColumn(col)
+func columnCell(col string, r results.Row) string {
+	c, err := results.LookupColumn(col)
 	if err != nil {
 		return "n/a"
 	}
@@ -133,16 +136,16 @@ func columnCell(col string, r model.Result) string {
 }
 
 // writeBN254IC writes the key's IC points, per point, in each form.
-func writeBN254IC(mw *render.MarkdownWriter, rs *model.Results) {
-	var ic []model.Result
-	for _, r := range measured(rs, model.Groth16VerifyingKey) {
-		if r.Layout == model.Slice {
+func writeBN254IC(mw *render.MarkdownWriter, rs *results.File) {
+	var ic []results.Row
+	for _, r := range measured(rs, vocab.Groth16VerifyingKey) {
+		if r.Layout == measure.Slice {
 			ic = append(ic, r)
 		}
 	}
 	if len(ic) == 0 {
-		if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Type == model.Groth16VerifyingKey }) {
-			mw.Printf("_The key's IC (%s in the slice layout) was not measured: `--layout all` or `--layout slice` selects it._\n", model.Groth16VerifyingKey)
+		if slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Type == vocab.Groth16VerifyingKey }) {
+			mw.Printf("_The key's IC (%s in the slice layout) was not measured: `--layout all` or `--layout slice` selects it._\n", vocab.Groth16VerifyingKey)
 			mw.Line("")
 		}
 		return
@@ -154,8 +157,8 @@ func writeBN254IC(mw *render.MarkdownWriter, rs *model.Results) {
 	t := render.MarkdownTable{Header: []string{"lib", "repr", "B/point", "objects/point", "KiB in all", "GC scan B/point", "mark ns/point per cycle"},
 		Right: []bool{false, false, true, true, true, true, true}}
 	for _, r := range ic {
-		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance),
-			model.FormatFixed(r.BytesPerInstance*float64(r.N)/1024, 1), columnCell("scan_bytes_per_instance", r), columnCell("gc_mark_ns_per_instance", r)})
+		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance),
+			units.FormatFixed(r.BytesPerInstance*float64(r.N)/1024, 1), columnCell("scan_bytes_per_instance", r), columnCell("gc_mark_ns_per_instance", r)})
 	}
 	mw.Table(t)
 	mw.Line("")

@@ -6,7 +6,10 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The KZG section of the review: the two trade-offs a client team weighs
@@ -16,12 +19,12 @@ import (
 
 // kzgDetailOps are the operations the contexts table shows beside each
 // context, the first the one precomputation speeds up.
-var kzgDetailOps = []model.Op{model.ComputeCellsAndProofs, model.RecoverCellsAndProofs, model.BlobToCommitment, model.VerifyBlobProof}
+var kzgDetailOps = []vocab.Op{vocab.ComputeCellsAndProofs, vocab.RecoverCellsAndProofs, vocab.BlobToCommitment, vocab.VerifyBlobProof}
 
 // writeKZG writes the KZG section when rs holds KZG rows.
-func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
-	if !slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Family() == model.KZG }) &&
-		!slices.ContainsFunc(rs.Throughput, func(r model.ThroughputRow) bool { return r.Family() == model.KZG }) {
+func writeKZG(mw *render.MarkdownWriter, rs *results.File) {
+	if !slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Family() == vocab.KZG }) &&
+		!slices.ContainsFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Family() == vocab.KZG }) {
 		return
 	}
 	mw.Line("## KZG: cgo against pure Go, memory against speed")
@@ -39,18 +42,18 @@ func writeKZG(mw *render.MarkdownWriter, rs *model.Results) {
 // parameter, operation and batch (0: any batch): the first row timed
 // without error, and the first row at all.
 type kzgTimes struct {
-	ok, any map[kzgOpKey]*model.ThroughputRow
+	ok, any map[kzgOpKey]*results.ThroughputRow
 }
 
 type kzgOpKey struct {
-	lib   model.Lib
-	param model.Param
-	op    model.Op
+	lib   vocab.Lib
+	param results.Param
+	op    vocab.Op
 	batch int
 }
 
-func newKZGTimes(rs *model.Results) *kzgTimes {
-	kz := &kzgTimes{ok: map[kzgOpKey]*model.ThroughputRow{}, any: map[kzgOpKey]*model.ThroughputRow{}}
+func newKZGTimes(rs *results.File) *kzgTimes {
+	kz := &kzgTimes{ok: map[kzgOpKey]*results.ThroughputRow{}, any: map[kzgOpKey]*results.ThroughputRow{}}
 	for i := range rs.Throughput {
 		t := &rs.Throughput[i]
 		for _, batch := range []int{t.Batch, 0} {
@@ -68,15 +71,15 @@ func newKZGTimes(rs *model.Results) *kzgTimes {
 
 // op returns the row of op (at batch, 0 for any) timed with lib at
 // param, if it was timed without error.
-func (kz *kzgTimes) op(lib model.Lib, param model.Param, op model.Op, batch int) (model.ThroughputRow, bool) {
+func (kz *kzgTimes) op(lib vocab.Lib, param results.Param, op vocab.Op, batch int) (results.ThroughputRow, bool) {
 	if t := kz.ok[kzgOpKey{lib, param, op, batch}]; t != nil {
 		return *t, true
 	}
-	return model.ThroughputRow{}, false
+	return results.ThroughputRow{}, false
 }
 
 // contextMemory is the memory a context holds: Go heap and C heap.
-func contextMemory(r model.Result) (goHeap, cHeap float64) {
+func contextMemory(r results.Row) (goHeap, cHeap float64) {
 	goHeap = r.BytesPerInstance
 	if r.CHeapBytesPerInstance != nil {
 		cHeap = *r.CHeapBytesPerInstance
@@ -86,7 +89,7 @@ func contextMemory(r model.Result) (goHeap, cHeap float64) {
 
 // kzgSection returns the measured instances of typ, and when there are
 // any writes the heading of their section.
-func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, title string) []model.Result {
+func kzgSection(mw *render.MarkdownWriter, rs *results.File, typ vocab.Type, title string) []results.Row {
 	rows := measured(rs, typ)
 	render.SortInstances(rows) // by library and setting, not by size
 	if len(rows) > 0 {
@@ -96,8 +99,8 @@ func kzgSection(mw *render.MarkdownWriter, rs *model.Results, typ model.Type, ti
 	return rows
 }
 
-func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
-	ctxs := kzgSection(mw, rs, model.KZGContext, "Contexts")
+func writeKZGContexts(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
+	ctxs := kzgSection(mw, rs, vocab.KZGContext, "Contexts")
 	if len(ctxs) == 0 {
 		return
 	}
@@ -108,7 +111,7 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes
 	}
 	for _, r := range ctxs {
 		g, c := contextMemory(r)
-		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), knownOr(figure("rss_bytes_per_instance"), &r, mib), knownOr(figure("build_ns"), &r, model.FormatNs)}
+		cells := []string{string(r.Lib), dash(string(r.Param)), mib(g), cHeapCell(r), mib(g + c), knownOr(figure("rss_bytes_per_instance"), &r, mib), knownOr(figure("build_ns"), &r, units.FormatNs)}
 		for _, op := range kzgDetailOps {
 			cells = append(cells, kz.time(r.Lib, r.Param, op, 0))
 		}
@@ -126,17 +129,17 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes
 // settings, what each setting costs over the smallest and what it buys in
 // compute-cells-and-proofs; and how the libraries compare at their
 // smallest settings.
-func precomputeSentences(kz *kzgTimes, ctxs []model.Result) []string {
+func precomputeSentences(kz *kzgTimes, ctxs []results.Row) []string {
 	var out []string
-	byLib := map[model.Lib][]model.Result{}
-	var libs []model.Lib
+	byLib := map[vocab.Lib][]results.Row{}
+	var libs []vocab.Lib
 	for _, r := range ctxs {
 		if _, ok := byLib[r.Lib]; !ok {
 			libs = append(libs, r.Lib)
 		}
 		byLib[r.Lib] = append(byLib[r.Lib], r)
 	}
-	op := model.ComputeCellsAndProofs
+	op := vocab.ComputeCellsAndProofs
 	for _, lib := range libs {
 		rows := byLib[lib]
 		base := rows[0]
@@ -149,9 +152,9 @@ func precomputeSentences(kz *kzgTimes, ctxs []model.Result) []string {
 				s += fmt.Sprintf(", +%s over %s", mib(g+c-bg-bc), settingName(base.Param))
 			}
 			if t, ok := kz.op(lib, r.Param, op, 0); ok {
-				s += fmt.Sprintf("; %s %s", op, model.FormatNs(t.NsPerOpMedian))
+				s += fmt.Sprintf("; %s %s", op, units.FormatNs(t.NsPerOpMedian))
 				if bok && r.Param != base.Param && t.NsPerOpMedian > 0 {
-					s += fmt.Sprintf(" against %s (%s× as fast)", model.FormatNs(bt.NsPerOpMedian), model.FormatFixed(bt.NsPerOpMedian/t.NsPerOpMedian, 2))
+					s += fmt.Sprintf(" against %s (%s× as fast)", units.FormatNs(bt.NsPerOpMedian), units.FormatFixed(bt.NsPerOpMedian/t.NsPerOpMedian, 2))
 				}
 			}
 			out = append(out, s+".")
@@ -165,33 +168,33 @@ func precomputeSentences(kz *kzgTimes, ctxs []model.Result) []string {
 			ga, ca := contextMemory(a)
 			gb, cb := contextMemory(b)
 			out = append(out, fmt.Sprintf("**%s against %s**, each at its smallest setting: %s against %s of context, %s %s against %s (%s: %s× the time).",
-				a.Lib, b.Lib, mib(ga+ca), mib(gb+cb), op, model.FormatNs(ta.NsPerOpMedian), model.FormatNs(tb.NsPerOpMedian), a.Lib, model.FormatFixed(ta.NsPerOpMedian/tb.NsPerOpMedian, 2)))
+				a.Lib, b.Lib, mib(ga+ca), mib(gb+cb), op, units.FormatNs(ta.NsPerOpMedian), units.FormatNs(tb.NsPerOpMedian), a.Lib, units.FormatFixed(ta.NsPerOpMedian/tb.NsPerOpMedian, 2)))
 		}
 	}
 	return out
 }
 
-func settingName(p model.Param) string {
+func settingName(p results.Param) string {
 	if p == "" {
 		return "(its one setting)"
 	}
 	return strings.ReplaceAll(string(p), "=", " ")
 }
 
-func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
+func writeKZGOps(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
 	type col struct {
-		lib   model.Lib
-		param model.Param
+		lib   vocab.Lib
+		param results.Param
 	}
 	var cols []col
 	type opKey struct {
-		op    model.Op
+		op    vocab.Op
 		batch int
 	}
 	var ops []opKey
 	seenCol, seenOp := map[col]bool{}, map[opKey]bool{}
 	for _, t := range render.SortedThroughput(rs.Throughput) {
-		if t.Family() != model.KZG {
+		if t.Family() != vocab.KZG {
 			continue
 		}
 		if c := (col{t.Lib, t.Param}); !seenCol[c] {
@@ -207,7 +210,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
 		return
 	}
 	slices.SortStableFunc(cols, func(a, b col) int {
-		return model.Compare(model.Key{Lib: a.lib, Param: a.param}, model.Key{Lib: b.lib, Param: b.param})
+		return results.Compare(results.Key{Lib: a.lib, Param: a.param}, results.Key{Lib: b.lib, Param: b.param})
 	})
 	mw.Line("### Operations")
 	mw.Line("")
@@ -216,7 +219,7 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
 		mw.Printf("_%d more libraries and settings were timed than these tables have columns for (%d): their rows are in results.csv._\n", more, maxOpColumns)
 		mw.Line("")
 	}
-	table := func(cell func(c col, op model.Op, batch int) string) {
+	table := func(cell func(c col, op vocab.Op, batch int) string) {
 		t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
 		for _, c := range cols {
 			t.Header = append(t.Header, strings.TrimSpace(string(c.lib)+" "+string(c.param)))
@@ -234,32 +237,32 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *model.Results, kz *kzgTimes) {
 	}
 	mw.Line("Median time per call; one call handles `batch` items.")
 	mw.Line("")
-	table(func(c col, op model.Op, batch int) string { return kz.time(c.lib, c.param, op, batch) })
+	table(func(c col, op vocab.Op, batch int) string { return kz.time(c.lib, c.param, op, batch) })
 	mw.Line("Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use).")
 	mw.Line("")
-	table(func(c col, op model.Op, batch int) string {
+	table(func(c col, op vocab.Op, batch int) string {
 		t, ok := kz.op(c.lib, c.param, op, batch)
 		if !ok {
 			return kz.time(c.lib, c.param, op, batch) // "-" or "error"
 		}
-		s := knownOr(figure("bytes_per_op"), &t, model.FormatBytes)
+		s := knownOr(figure("bytes_per_op"), &t, units.FormatBytes)
 		if t.CHeapBytesPerOp != nil {
-			s += " · C " + model.FormatBytes(*t.CHeapBytesPerOp)
+			s += " · C " + units.FormatBytes(*t.CHeapBytesPerOp)
 		}
 		return s
 	})
 }
 
 // writeKZGObjects compares the two libraries' objects, form by form.
-func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
-	var libs []model.Lib
+func writeKZGObjects(mw *render.MarkdownWriter, rs *results.File) {
+	var libs []vocab.Lib
 	type form struct {
-		typ  model.Type
-		repr model.Repr
+		typ  vocab.Type
+		repr vocab.Repr
 	}
 	var forms []form
 	for _, r := range rs.Instances {
-		if r.Family() != model.KZG || r.Layout != model.Pointer || r.Error != "" {
+		if r.Family() != vocab.KZG || r.Layout != measure.Pointer || r.Error != "" {
 			continue
 		}
 		if !slices.Contains(libs, r.Lib) {
@@ -272,7 +275,7 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 	if len(forms) == 0 {
 		return
 	}
-	slices.SortFunc(libs, func(a, b model.Lib) int { return model.Compare(model.Key{Lib: a}, model.Key{Lib: b}) })
+	slices.SortFunc(libs, func(a, b vocab.Lib) int { return results.Compare(results.Key{Lib: a}, results.Key{Lib: b}) })
 	mw.Line("### Objects")
 	mw.Line("")
 	mw.Line("Go heap per object (B), each held by pointer; c-kzg's objects are byte arrays, the C library decodes them inside each call.")
@@ -287,8 +290,8 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 		for _, l := range libs {
 			b, o := "-", "-"
 			for _, r := range rs.Instances {
-				if r.Type == f.typ && r.Repr == f.repr && r.Lib == l && r.Layout == model.Pointer && r.Error == "" {
-					b, o = model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance)
+				if r.Type == f.typ && r.Repr == f.repr && r.Lib == l && r.Layout == measure.Pointer && r.Error == "" {
+					b, o = units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance)
 				}
 			}
 			cells = append(cells, b, o)
@@ -299,8 +302,8 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *model.Results) {
 	mw.Line("")
 }
 
-func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
-	rows := kzgSection(mw, rs, model.PeerDASNode, "PeerDAS node")
+func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *results.File) {
+	rows := kzgSection(mw, rs, vocab.PeerDASNode, "PeerDAS node")
 	if len(rows) == 0 {
 		return
 	}
@@ -308,7 +311,7 @@ func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
 	mw.Line("")
 	t := render.MarkdownTable{Header: []string{"lib", "form", "blobs", "held", "B per blob", "objects per blob"}, Right: []bool{false, false, true, true, true, true}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), fmt.Sprint(r.N), mib(r.BytesPerInstance * float64(r.N)), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance)})
+		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), fmt.Sprint(r.N), mib(r.BytesPerInstance * float64(r.N)), units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance)})
 	}
 	mw.Table(t)
 	mw.Line("")
@@ -316,9 +319,9 @@ func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *model.Results) {
 
 // time is the median time of op for lib at param, "-" when it was not
 // timed, "error" when it failed.
-func (kz *kzgTimes) time(lib model.Lib, param model.Param, op model.Op, batch int) string {
+func (kz *kzgTimes) time(lib vocab.Lib, param results.Param, op vocab.Op, batch int) string {
 	if t, ok := kz.op(lib, param, op, batch); ok {
-		return model.FormatNs(t.NsPerOpMedian)
+		return units.FormatNs(t.NsPerOpMedian)
 	}
 	if kz.any[kzgOpKey{lib, param, op, batch}] != nil {
 		return "error"
@@ -327,11 +330,11 @@ func (kz *kzgTimes) time(lib model.Lib, param model.Param, op model.Op, batch in
 }
 
 // figure is model's figure called name.
-func figure(name string) *model.Figure { return model.FigureNamed(name) }
+func figure(name string) *results.Figure { return results.FigureNamed(name) }
 
 // knownOr writes f's value in row with format, or n/a where the row
 // lacks it (a results file older than the figure).
-func knownOr(f *model.Figure, row model.FigureRow, format func(float64) string) string {
+func knownOr(f *results.Figure, row results.FigureRow, format func(float64) string) string {
 	v, ok := f.Value(row)
 	if !ok {
 		return "n/a"
@@ -339,7 +342,7 @@ func knownOr(f *model.Figure, row model.FigureRow, format func(float64) string) 
 	return format(v)
 }
 
-func cHeapCell(r model.Result) string {
+func cHeapCell(r results.Row) string {
 	if r.CHeapBytesPerInstance == nil {
 		return "n/a"
 	}
@@ -348,4 +351,4 @@ func cHeapCell(r model.Result) string {
 
 // mib writes bytes in MiB with one decimal: the unit of contexts and
 // nodes.
-func mib(b float64) string { return model.FormatFixed(b/(1<<20), 1) + " MiB" }
+func mib(b float64) string { return units.FormatFixed(b/(1<<20), 1) + " MiB" }

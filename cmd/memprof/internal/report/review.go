@@ -9,8 +9,11 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // methodScaled says how the summary scales the engine's per-instance
@@ -24,13 +27,13 @@ var methodScaled = map[string]string{
 // 10⁶ with one decimal (bytes as MB, nanoseconds as ms), or what the
 // column's state says instead: ~0 within its resolution, n/a when not
 // measured.
-func perMillion(col string, r model.Result) string {
-	c, err := model.LookupColumn(col)
+func perMillion(col string, r results.Row) string {
+	c, err := results.LookupColumn(col)
 	if err != nil {
 		return "n/a"
 	}
 	cell := c.ReadInstance(&r)
-	if cell.State != model.Exact {
+	if cell.State != results.Exact {
 		return c.Format(cell)
 	}
 	return mb(cell.Value)
@@ -38,14 +41,14 @@ func perMillion(col string, r model.Result) string {
 
 // seriesLabel is the series of r as the summary names it, with its
 // parameter (an LRU's population) when it has one.
-func seriesLabel(r model.Result) string {
+func seriesLabel(r results.Row) string {
 	if r.Param != "" {
 		return render.SeriesOf(r).Label() + " " + string(r.Param)
 	}
 	return render.SeriesOf(r).Label()
 }
 
-func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files []string) error {
+func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
 	types := render.TypesMeasured(rs)
 
@@ -74,8 +77,8 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		mw.Line("")
 		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
 		for _, typ := range types {
-			c := cheapest(rs, model.Type(string(typ)))
-			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), model.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
+			c := cheapest(rs, vocab.Type(string(typ)))
+			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), units.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
 		}
 		mw.Table(t)
 		mw.Line("")
@@ -85,9 +88,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "GC CPU ms per cycle at 1M instances"},
 			Right: []bool{false, false, true, true, true, true, true}}
 		for _, typ := range types {
-			low := cheapest(rs, model.Type(string(typ)))[0].BytesPerInstance
-			for _, r := range measured(rs, model.Type(string(typ))) {
-				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
+			low := cheapest(rs, vocab.Type(string(typ)))[0].BytesPerInstance
+			for _, r := range measured(rs, vocab.Type(string(typ))) {
+				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), units.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
 					perMillion("scan_bytes_per_instance", r), perMillion("gc_cpu_ns_per_instance", r)})
 			}
 		}
@@ -111,9 +114,9 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	}
 
 	for _, typ := range types {
-		writeType(mw, rs, times, model.Type(string(typ)), ch, ms)
+		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
 	}
-	for _, f := range model.Families {
+	for _, f := range vocab.Families {
 		if write, ok := familySections[f]; ok {
 			write(mw, rs)
 		}
@@ -171,7 +174,7 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 	}
 	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
-		if slices.ContainsFunc(a.Libs, model.KZG.HasLib) {
+		if slices.ContainsFunc(a.Libs, vocab.KZG.HasLib) {
 			checks = render.AgreementChecks(a) // KZG
 		}
 		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
@@ -197,24 +200,24 @@ func writeReadme(w io.Writer, rs *model.Results, opts Options, ch charts, files 
 // the sections of the types (which come family by family, in vocabulary
 // order): each writes nothing unless rs has rows of its family. A family
 // with a section of its own adds its writer here.
-var familySections = map[model.Family]func(*render.MarkdownWriter, *model.Results){
-	model.KZG:       writeKZG,       // kzg.go
-	model.Secp256k1: writeSecp256k1, // secp256k1.go
-	model.BN254:     writeBN254,     // bn254.go
+var familySections = map[vocab.Family]func(*render.MarkdownWriter, *results.File){
+	vocab.KZG:       writeKZG,       // kzg.go
+	vocab.Secp256k1: writeSecp256k1, // secp256k1.go
+	vocab.BN254:     writeBN254,     // bn254.go
 }
 
 // familySubjects name the families in the review's title; KZG's objects
 // are BLS12-381's.
-var familySubjects = map[model.Family]string{
-	model.BLS12381: "BLS12-381", model.KZG: "BLS12-381", model.Secp256k1: "secp256k1", model.BN254: "BN254",
-	model.MLKEM: "ML-KEM", model.MLDSA: "ML-DSA", model.SLHDSA: "SLH-DSA",
+var familySubjects = map[vocab.Family]string{
+	vocab.BLS12381: "BLS12-381", vocab.KZG: "BLS12-381", vocab.Secp256k1: "secp256k1", vocab.BN254: "BN254",
+	vocab.MLKEM: "ML-KEM", vocab.MLDSA: "ML-DSA", vocab.SLHDSA: "SLH-DSA",
 }
 
 // reviewSubject names what the review is about: the families of rs's
 // rows, in family order ("BLS12-381" when it has none, as before
 // families).
-func reviewSubject(rs *model.Results) string {
-	var fams []model.Family
+func reviewSubject(rs *results.File) string {
+	var fams []vocab.Family
 	for _, r := range rs.Instances {
 		fams = append(fams, r.Family())
 	}
@@ -225,7 +228,7 @@ func reviewSubject(rs *model.Results) string {
 		fams = append(fams, u.Family())
 	}
 	var names []string
-	for _, f := range model.Families {
+	for _, f := range vocab.Families {
 		if n := familySubjects[f]; slices.Contains(fams, f) && n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}
@@ -241,7 +244,7 @@ func reviewSubject(rs *model.Results) string {
 
 // writeAgreement writes the paragraph of one agreement check, of family
 // when it is not "" (a record of several families).
-func writeAgreement(mw *render.MarkdownWriter, family model.Family, libs []model.Lib, ok bool, cases int, checks string) {
+func writeAgreement(mw *render.MarkdownWriter, family vocab.Family, libs []vocab.Lib, ok bool, cases int, checks string) {
 	state := "agreed"
 	if !ok {
 		state = "did NOT agree"
@@ -250,14 +253,14 @@ func writeAgreement(mw *render.MarkdownWriter, family model.Family, libs []model
 	if family != "" {
 		title += " (" + string(family) + ")"
 	}
-	mw.Printf("**%s.** Before timing, %s %s on %d deterministic cases (%s).\n", title, model.Join(libs), state, cases, checks)
+	mw.Printf("**%s.** Before timing, %s %s on %d deterministic cases (%s).\n", title, vocab.Join(libs), state, cases, checks)
 	mw.Line("")
 }
 
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation (the first maxOpColumns of them),
 // the constructors, the trade-off chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *model.Results, times *opTimes, typ model.Type, ch charts, ms machines) {
+func writeType(mw *render.MarkdownWriter, rs *results.File, times *opTimes, typ vocab.Type, ch charts, ms machines) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
 	ops := timedOps(rs, typ)
@@ -275,7 +278,7 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, times *opTimes, typ
 	}
 	rows := measured(rs, typ)
 	for _, r := range rows {
-		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), model.FormatFigure(r.BytesPerInstance), model.FormatFigure(r.AllocsPerInstance), model.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), strings.TrimSpace(string(r.Repr) + " " + string(r.Param)), string(r.Layout), units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance), units.FormatFigure(r.SlotBytes), mb(r.BytesPerInstance)}
 		for _, op := range ops {
 			cells = append(cells, times.cell(typ, r.Lib, r.Repr, op))
 		}
@@ -323,8 +326,8 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, times *opTimes, typ
 	}
 	mw.Line("")
 	drawn := false
-	for _, p := range model.InstanceParams(rs, model.Type(typ)) {
-		if f, ok := ch.tradeoff[tradeoffKey(model.Type(typ), p)]; ok {
+	for _, p := range results.InstanceParams(rs, vocab.Type(typ)) {
+		if f, ok := ch.tradeoff[tradeoffKey(vocab.Type(typ), p)]; ok {
 			name := string(typ)
 			if p != "" {
 				name += " (" + string(p) + ")"
@@ -341,16 +344,16 @@ func writeType(mw *render.MarkdownWriter, rs *model.Results, times *opTimes, typ
 	if len(ops) > 0 {
 		mw.Printf("### %s throughput\n", typ)
 		mw.Line("")
-		render.ThroughputMarkdownTable(mw, rs, model.Type(typ))
+		render.ThroughputMarkdownTable(mw, rs, vocab.Type(typ))
 		mw.Line("")
 	}
 }
 
-func noTradeoffReason(rs *model.Results, typ model.Type) string {
+func noTradeoffReason(rs *results.File, typ vocab.Type) string {
 	if len(rs.Throughput) == 0 {
 		return "no throughput was measured"
 	}
-	if _, ok := render.KeyOpOf(rs, model.Type(typ)); !ok {
+	if _, ok := render.KeyOpOf(rs, vocab.Type(typ)); !ok {
 		return "no operation of this type was timed"
 	}
 	return "no operation was timed from two of its measured representations"
@@ -358,8 +361,8 @@ func noTradeoffReason(rs *model.Results, typ model.Type) string {
 
 // measured returns the measured instances of typ, smallest first (ties in
 // memprof's order).
-func measured(rs *model.Results, typ model.Type) []model.Result {
-	var out []model.Result
+func measured(rs *results.File, typ vocab.Type) []results.Row {
+	var out []results.Row
 	for _, r := range rs.Instances {
 		if r.Type == typ && r.Error == "" {
 			out = append(out, r)
@@ -372,7 +375,7 @@ func measured(rs *model.Results, typ model.Type) []model.Result {
 
 // cheapest returns the measured instances of typ with the fewest bytes per
 // instance (several when they tie). typ must have one.
-func cheapest(rs *model.Results, typ model.Type) []model.Result {
+func cheapest(rs *results.File, typ vocab.Type) []results.Row {
 	all := measured(rs, typ)
 	n := 1
 	for n < len(all) && all[n].BytesPerInstance == all[0].BytesPerInstance {
@@ -387,7 +390,7 @@ const maxNamed = 8
 
 // andList names the series of rs: "a", "a and b", "a, b and c", and past
 // maxNamed "a, b, ... and 12 others".
-func andList(rs []model.Result) string {
+func andList(rs []results.Row) string {
 	var names []string
 	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
@@ -401,14 +404,14 @@ func andList(rs []model.Result) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func verb(rs []model.Result, one, many string) string {
+func verb(rs []results.Row, one, many string) string {
 	if len(rs) == 1 {
 		return one
 	}
 	return many
 }
 
-func seriesNames(rs []model.Result) string {
+func seriesNames(rs []results.Row) string {
 	var names []string
 	for _, r := range rs[:min(len(rs), maxNamed)] {
 		names = append(names, render.SeriesOf(r).Label())
@@ -423,26 +426,26 @@ func seriesNames(rs []model.Result) string {
 const tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one (an untimed use counts as slower than any). -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
 
 // writeTradeoffs writes the trade-off section: a sentence and a table per
-// type with a trade-off (model.TradeoffOf), one sentence for the others.
-func writeTradeoffs(mw *render.MarkdownWriter, rs *model.Results, types []model.Type) {
+// type with a trade-off (results.TradeoffOf), one sentence for the others.
+func writeTradeoffs(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type) {
 	mw.Line("### Trade-offs")
 	mw.Line("")
 	// A type measured at several parameter sets (ML-DSA-44, -65, -87) has
-	// one table per set, read from that set's rows alone (model.AtParam).
+	// one table per set, read from that set's rows alone (results.AtParam).
 	type table struct {
 		name string
-		rs   *model.Results
-		typ  model.Type
+		rs   *results.File
+		typ  vocab.Type
 	}
 	var without, with []table
-	var tables []model.Tradeoff
+	var tables []results.Tradeoff
 	for _, typ := range types {
-		for _, p := range model.InstanceParams(rs, typ) {
+		for _, p := range results.InstanceParams(rs, typ) {
 			tb := table{string(typ), rs, typ}
 			if p != "" {
-				tb.name, tb.rs = string(typ)+" ("+string(p)+")", model.AtParam(rs, typ, p)
+				tb.name, tb.rs = string(typ)+" ("+string(p)+")", results.AtParam(rs, typ, p)
 			}
-			if t, ok := model.TradeoffOf(tb.rs, typ); ok {
+			if t, ok := results.TradeoffOf(tb.rs, typ); ok {
 				with, tables = append(with, tb), append(tables, t)
 			} else {
 				without = append(without, tb)
@@ -470,9 +473,9 @@ func writeTradeoffs(mw *render.MarkdownWriter, rs *model.Results, types []model.
 }
 
 // tradeoffTable is t as a Markdown table.
-func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
+func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 	tb := render.MarkdownTable{Header: []string{"lib", "repr", "B/instance", "MB at 1M"}, Right: []bool{false, false, true, true}}
-	scan := slices.ContainsFunc(t.Rows, func(r model.TradeoffRow) bool { return r.ScanBytesPerInstance != nil })
+	scan := slices.ContainsFunc(t.Rows, func(r results.TradeoffRow) bool { return r.ScanBytesPerInstance != nil })
 	if scan {
 		tb.Header = append(tb.Header, "scan B/instance")
 		tb.Right = append(tb.Right, true)
@@ -484,11 +487,11 @@ func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
 	tb.Header = append(tb.Header, "Pareto")
 	tb.Right = append(tb.Right, false)
 	for _, r := range t.Rows {
-		cells := []string{string(r.Lib), string(r.Repr), model.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance)}
+		cells := []string{string(r.Lib), string(r.Repr), units.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance)}
 		if scan {
 			v := "-"
 			if r.ScanBytesPerInstance != nil {
-				v = model.FormatFigure(*r.ScanBytesPerInstance)
+				v = units.FormatFigure(*r.ScanBytesPerInstance)
 			}
 			cells = append(cells, v)
 		}
@@ -496,7 +499,7 @@ func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
 			if v == nil {
 				cells = append(cells, "-")
 			} else {
-				cells = append(cells, model.FormatNs(*v))
+				cells = append(cells, units.FormatNs(*v))
 			}
 		}
 		p := ""
@@ -510,7 +513,7 @@ func tradeoffTable(t model.Tradeoff) render.MarkdownTable {
 
 // sizeSentence says what choosing among the representations of typ
 // costs in memory, for a type whose speed side was not measured.
-func sizeSentence(rs *model.Results, typ model.Type) string {
+func sizeSentence(rs *results.File, typ vocab.Type) string {
 	all := measured(rs, typ)
 	small := cheapest(rs, typ)
 	first := len(all) - 1
@@ -521,22 +524,22 @@ func sizeSentence(rs *model.Results, typ model.Type) string {
 	b := small[0].BytesPerInstance
 	if len(small) == len(all) {
 		return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
-			andList(small), verb(small, "takes", "take"), model.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
+			andList(small), verb(small, "takes", "take"), units.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
 	}
 	d := large[0].BytesPerInstance - b
 	return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
-		andList(small), verb(small, "is", "are"), model.FormatFigure(b), andList(large), verb(large, "takes", "take"), model.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
+		andList(small), verb(small, "is", "are"), units.FormatFigure(b), andList(large), verb(large, "takes", "take"), units.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
 }
 
 // tradeoffSentence says in one sentence what keeping t's type in its
 // smallest representation costs, in each library, at the key operation:
 // both sides from the figures, no threshold of its own.
-func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
+func tradeoffSentence(rs *results.File, t results.Tradeoff) string {
 	j := render.KeyColumn(t)
 	col := t.Ops[j]
 	op := render.ColumnName(col)
-	byLib := map[model.Lib][]model.TradeoffRow{}
-	var libs []model.Lib
+	byLib := map[vocab.Lib][]results.TradeoffRow{}
+	var libs []vocab.Lib
 	for _, r := range t.Rows {
 		if r.NsPerUse[j] == nil {
 			continue
@@ -553,7 +556,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 		}
 	}
 	if len(clauses) == 0 {
-		var rows []model.TradeoffRow
+		var rows []results.TradeoffRow
 		for _, lib := range libs {
 			rows = append(rows, byLib[lib]...)
 		}
@@ -565,9 +568,9 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 	// The smallest representation measured may have no row (timed at
 	// none of the columns): name it after the clauses.
 	overall := ""
-	if small := cheapest(rs, t.Type); !slices.ContainsFunc(t.Rows, func(r model.TradeoffRow) bool { return r.BytesPerInstance <= small[0].BytesPerInstance }) {
+	if small := cheapest(rs, t.Type); !slices.ContainsFunc(t.Rows, func(r results.TradeoffRow) bool { return r.BytesPerInstance <= small[0].BytesPerInstance }) {
 		overall = fmt.Sprintf("; the smallest overall, %s at %s B per instance, %s not timed at %s",
-			andList(small), model.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
+			andList(small), units.FormatFigure(small[0].BytesPerInstance), verb(small, "was", "were"), op)
 	}
 	out := strings.Join(clauses, "; ")
 	return strings.ToUpper(out[:1]) + out[1:] + overall + "."
@@ -575,7 +578,7 @@ func tradeoffSentence(rs *model.Results, t model.Tradeoff) string {
 
 // useCost is what one use (column col) costs from row r: CPU time per
 // call where it was measured, else the median wall time, and which.
-func useCost(rs *model.Results, typ model.Type, col model.TradeoffOp, r model.TradeoffRow, j int) (ns float64, cpu bool, tm model.Timing) {
+func useCost(rs *results.File, typ vocab.Type, col results.TradeoffOp, r results.TradeoffRow, j int) (ns float64, cpu bool, tm measure.Timing) {
 	for _, tr := range rs.Throughput {
 		if tr.Type == typ && tr.Lib == r.Lib && tr.Repr == r.Repr && tr.Op == col.Op && tr.Batch == col.Batch && tr.Param == col.Param && tr.Error == "" {
 			if tr.CPUNsPerOpMedian > 0 {
@@ -584,12 +587,12 @@ func useCost(rs *model.Results, typ model.Type, col model.TradeoffOp, r model.Tr
 			return tr.NsPerOpMedian, false, tr.Timing
 		}
 	}
-	return *r.NsPerUse[j], false, model.Timing{}
+	return *r.NsPerUse[j], false, measure.Timing{}
 }
 
 // pairClause compares the smallest of rows with the fastest at column j
 // of t.
-func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int, rows []model.TradeoffRow) string {
+func pairClause(rs *results.File, t results.Tradeoff, col results.TradeoffOp, j int, rows []results.TradeoffRow) string {
 	typ := t.Type
 	op := render.ColumnName(col)
 	smallest, fastest := rows[0], rows[0]
@@ -601,12 +604,12 @@ func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int
 			fastest = r
 		}
 	}
-	name := func(r model.TradeoffRow) string { return string(r.Lib) + " " + string(r.Repr) }
+	name := func(r results.TradeoffRow) string { return string(r.Lib) + " " + string(r.Repr) }
 	if len(rows) == 1 {
-		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per %s", name(smallest), op, model.FormatFigure(smallest.BytesPerInstance), model.FormatNs(*smallest.NsPerUse[j]), op)
+		return fmt.Sprintf("only %s was timed at %s: %s B per instance, %s per %s", name(smallest), op, units.FormatFigure(smallest.BytesPerInstance), units.FormatNs(*smallest.NsPerUse[j]), op)
 	}
 	if smallest.Repr == fastest.Repr && smallest.Lib == fastest.Lib {
-		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per call)", name(smallest), model.FormatFigure(smallest.BytesPerInstance), op, model.FormatNs(*smallest.NsPerUse[j]))
+		return fmt.Sprintf("%s is both the smallest (%s B per instance) and the fastest at %s (%s per call)", name(smallest), units.FormatFigure(smallest.BytesPerInstance), op, units.FormatNs(*smallest.NsPerUse[j]))
 	}
 	saved := fastest.BytesPerInstance - smallest.BytesPerInstance
 	sNs, sCPU, sT := useCost(rs, t.OpType(), col, smallest, j)
@@ -616,7 +619,7 @@ func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int
 		sNs, fNs, what = *smallest.NsPerUse[j], *fastest.NsPerUse[j], "(median wall time)"
 	}
 	s := fmt.Sprintf("keeping %s %s instead of %s saves %s B per instance (%s MB at 1M instances) and costs %s %s per %s: %s against %s",
-		typ, smallest.Repr, fastest.Repr, model.FormatFigure(saved), mb(saved), model.FormatNs(sNs-fNs), what, op, model.FormatNs(sNs), model.FormatNs(fNs))
+		typ, smallest.Repr, fastest.Repr, units.FormatFigure(saved), mb(saved), units.FormatNs(sNs-fNs), what, op, units.FormatNs(sNs), units.FormatNs(fNs))
 	if sT.NsPerOpQ1 > 0 && fT.NsPerOpQ3 >= sT.NsPerOpQ1 {
 		s += "; their wall-time quartile ranges overlap, so the difference in speed is within the noise"
 	}
@@ -627,7 +630,7 @@ func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int
 			if d < 0 {
 				d, more = -d, "less"
 			}
-			s += fmt.Sprintf("; the larger form makes the collector scan %s B %s per instance in every cycle (%s MB per cycle at 1M instances)", model.FormatFigure(d), more, mb(d))
+			s += fmt.Sprintf("; the larger form makes the collector scan %s B %s per instance in every cycle (%s MB per cycle at 1M instances)", units.FormatFigure(d), more, mb(d))
 		}
 	}
 	return s
@@ -635,7 +638,7 @@ func pairClause(rs *model.Results, t model.Tradeoff, col model.TradeoffOp, j int
 
 // timedOps returns the operations timed for typ, the key operation first,
 // then by name and batch.
-func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
+func timedOps(rs *results.File, typ vocab.Type) []render.KeyOp {
 	var ops []render.KeyOp
 	seen := map[render.KeyOp]bool{}
 	for _, t := range rs.Throughput {
@@ -645,7 +648,7 @@ func timedOps(rs *model.Results, typ model.Type) []render.KeyOp {
 			ops = append(ops, k)
 		}
 	}
-	key, _ := render.KeyOpOf(rs, model.Type(typ))
+	key, _ := render.KeyOpOf(rs, vocab.Type(typ))
 	sort.Slice(ops, func(i, j int) bool {
 		a, b := ops[i], ops[j]
 		if (a == key) != (b == key) {
@@ -667,20 +670,20 @@ const maxOpColumns = 12
 // throughput row of its type, library, representation, operation and
 // batch, or the unavailable row of the operation.
 type opTimes struct {
-	rows        map[opCellKey]*model.ThroughputRow
+	rows        map[opCellKey]*results.ThroughputRow
 	unavailable map[opCellKey]bool // batch 0
 }
 
 type opCellKey struct {
-	typ   model.Type
-	lib   model.Lib
-	repr  model.Repr
-	op    model.Op
+	typ   vocab.Type
+	lib   vocab.Lib
+	repr  vocab.Repr
+	op    vocab.Op
 	batch int
 }
 
-func newOpTimes(rs *model.Results) *opTimes {
-	o := &opTimes{rows: map[opCellKey]*model.ThroughputRow{}, unavailable: map[opCellKey]bool{}}
+func newOpTimes(rs *results.File) *opTimes {
+	o := &opTimes{rows: map[opCellKey]*results.ThroughputRow{}, unavailable: map[opCellKey]bool{}}
 	for i := range rs.Throughput {
 		t := &rs.Throughput[i]
 		k := opCellKey{t.Type, t.Lib, t.Repr, t.Op, t.Batch}
@@ -695,12 +698,12 @@ func newOpTimes(rs *model.Results) *opTimes {
 }
 
 // cell is the median time of op, "error", "n/a" or "-".
-func (o *opTimes) cell(typ model.Type, lib model.Lib, repr model.Repr, op render.KeyOp) string {
+func (o *opTimes) cell(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, op render.KeyOp) string {
 	if t := o.rows[opCellKey{typ, lib, repr, op.Op, op.Batch}]; t != nil {
 		if t.Error != "" {
 			return "error"
 		}
-		return model.FormatNs(t.NsPerOpMedian)
+		return units.FormatNs(t.NsPerOpMedian)
 	}
 	if o.unavailable[opCellKey{typ, lib, repr, op.Op, 0}] {
 		return "n/a"
@@ -709,10 +712,10 @@ func (o *opTimes) cell(typ model.Type, lib model.Lib, repr model.Repr, op render
 }
 
 // notMeasured lists failed cases and unavailable combinations.
-func notMeasured(rs *model.Results) render.MarkdownTable {
+func notMeasured(rs *results.File) render.MarkdownTable {
 	t := render.MarkdownTable{Header: []string{"type", "lib", "repr", "layout", "op", "why"}}
 	type missing struct {
-		k   model.Key
+		k   results.Key
 		why string
 	}
 	var rows []missing
@@ -729,14 +732,14 @@ func notMeasured(rs *model.Results) render.MarkdownTable {
 	for _, u := range rs.Unavailable {
 		rows = append(rows, missing{u.Key, u.Reason})
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return model.Less(rows[i].k, rows[j].k) })
+	sort.SliceStable(rows, func(i, j int) bool { return results.Less(rows[i].k, rows[j].k) })
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{string(r.k.Type), string(r.k.Lib), string(r.k.Repr), dash(string(r.k.Layout)), dash(string(r.k.Op)), r.why})
 	}
 	return t
 }
 
-func writeEnv(mw *render.MarkdownWriter, env model.Env) {
+func writeEnv(mw *render.MarkdownWriter, env measure.Env) {
 	t := render.MarkdownTable{Header: []string{"setting", "value"}}
 	add := func(k, v string) {
 		if v != "" {
@@ -768,7 +771,7 @@ func writeEnv(mw *render.MarkdownWriter, env model.Env) {
 	mw.Table(t)
 }
 
-func envLine(env model.Env) string {
+func envLine(env measure.Env) string {
 	parts := []string{}
 	if env.GoVersion != "" {
 		parts = append(parts, env.GoVersion)
@@ -786,7 +789,7 @@ func envLine(env model.Env) string {
 }
 
 // nSummary says which N the cases were measured with.
-func nSummary(rs *model.Results) string {
+func nSummary(rs *results.File) string {
 	var ns []int
 	seen := map[int]bool{}
 	for _, r := range rs.Instances {
@@ -821,13 +824,13 @@ func describeFile(name string) string {
 	case strings.HasPrefix(name, tradeoffStart):
 		return "bytes per instance against the time of each use, one panel per operation, the Pareto-optimal representations filled"
 	case name == ResultsJSON:
-		return "the results, " + model.Schema + ", with the trade-off tables (`tradeoff`, `pareto: true` on the Pareto-optimal rows; render again with `memprof report --from " + ResultsJSON + "`)"
+		return "the results, " + results.Schema + ", with the trade-off tables (`tradeoff`, `pareto: true` on the Pareto-optimal rows; render again with `memprof report --from " + ResultsJSON + "`)"
 	case name == ResultsCSV:
 		return "one row per measurement, for spreadsheets"
 	case name == ResultsBench:
 		return "Go benchmark format, for `benchstat old.bench new.bench`"
 	case isMachineFile(name):
-		return "the results of another machine of this review, " + model.Schema
+		return "the results of another machine of this review, " + results.Schema
 	}
 	return ""
 }
@@ -835,7 +838,7 @@ func describeFile(name string) string {
 // mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances,
 // with one decimal.
 func mb(bytesPerInstance float64) string {
-	return model.FormatFixed(bytesPerInstance*1e6/1e6, 1)
+	return units.FormatFixed(bytesPerInstance*1e6/1e6, 1)
 }
 
 func plusMB(d float64) string {
