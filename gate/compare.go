@@ -3,7 +3,6 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -85,18 +84,11 @@ type Row struct {
 	Note  string `json:"note,omitempty"`
 }
 
-// EnvDiff is one environment field that differs between base and head.
-type EnvDiff struct {
-	Field string `json:"field"`
-	Base  string `json:"base"`
-	Head  string `json:"head"`
-}
-
 // Comparison is the result of Compare.
 type Comparison struct {
-	BaseEnv  measure.Env `json:"base_env"`
-	HeadEnv  measure.Env `json:"head_env"`
-	EnvDiffs []EnvDiff   `json:"env_diffs,omitempty"`
+	BaseEnv  measure.Env       `json:"base_env"`
+	HeadEnv  measure.Env       `json:"head_env"`
+	EnvDiffs []results.EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
 	Rows     []Row `json:"rows"`
@@ -129,7 +121,7 @@ func (c *Comparison) Verdict() string {
 
 // EnvMismatchError is returned by Compare when base and head were measured
 // in different environments and that was not allowed.
-type EnvMismatchError struct{ Diffs []EnvDiff }
+type EnvMismatchError struct{ Diffs []results.EnvDiff }
 
 func (e *EnvMismatchError) Error() string {
 	var parts []string
@@ -143,38 +135,6 @@ func (e *EnvMismatchError) Error() string {
 // ErrBadInput is wrapped by Compare errors about input that cannot be
 // compared (as opposed to regressions).
 var ErrBadInput = errors.New("cannot compare")
-
-// EnvDiffs lists the fields that make two environments incomparable: CPU
-// model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
-// GOMAXPROCS (it changes the times of operations that use several
-// threads) and the measured libraries' versions. The machine's name, the
-// commit and the time do not: a base and a head differ in them by
-// design.
-func EnvDiffs(base, head measure.Env) []EnvDiff {
-	var d []EnvDiff
-	add := func(field, a, b string) {
-		if a != b {
-			d = append(d, EnvDiff{field, a, b})
-		}
-	}
-	add("cpu", base.CPU, head.CPU)
-	add("goos", base.GOOS, head.GOOS)
-	add("goarch", base.GOARCH, head.GOARCH)
-	add("go_version", base.GoVersion, head.GoVersion)
-	add("cgo", fmt.Sprint(base.Cgo), fmt.Sprint(head.Cgo))
-	add("gomaxprocs", fmt.Sprint(base.GOMAXPROCS), fmt.Sprint(head.GOMAXPROCS))
-	mods := map[string]bool{}
-	for m := range base.Modules {
-		mods[m] = true
-	}
-	for m := range head.Modules {
-		mods[m] = true
-	}
-	for _, m := range slices.Sorted(maps.Keys(mods)) {
-		add("modules["+m+"]", base.Modules[m], head.Modules[m])
-	}
-	return d
-}
 
 // Compare pairs the cases of base and head by (type, lib, repr, layout,
 // scheme) for instances and (type, lib, repr, op, batch) for operations,
@@ -202,7 +162,7 @@ func Compare(base, head *results.File, opts CompareOptions) (*Comparison, error)
 		alpha = benchmath.DefaultThresholds.CompareAlpha
 	}
 	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha, FailOnTime: opts.FailOnTime}
-	c.EnvDiffs = EnvDiffs(base.Env, head.Env)
+	c.EnvDiffs = results.EnvDiffs(base.Env, head.Env)
 	now := time.Now()
 	if opts.Now != nil {
 		now = opts.Now()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // TestBaseWarnings: a base measured at another commit than the expected
@@ -76,7 +77,7 @@ func TestEnvDiffsIgnoreProvenance(t *testing.T) {
 	b := fixtureEnv
 	a.Machine, a.Commit, a.Time = "runner-a", "0123abc", "2026-11-29T10:00:00Z"
 	b.Machine, b.Commit, b.Time = "runner-b", "4567def", "2026-11-30T10:00:00Z"
-	if d := EnvDiffs(a, b); len(d) != 0 {
+	if d := results.EnvDiffs(a, b); len(d) != 0 {
 		t.Errorf("got %v, want no difference", d)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
@@ -381,7 +380,7 @@ func (ms machines) envDiffer(k results.Key) string {
 				fields = append(fields, f)
 			}
 		}
-		for _, d := range gate.EnvDiffs(ref.Results.Env, ms[i].Results.Env) {
+		for _, d := range results.EnvDiffs(ref.Results.Env, ms[i].Results.Env) {
 			f := fmt.Sprintf("%s (%s %s, %s %s)", d.Field, ref.Name, dash(d.Base), ms[i].Name, dash(d.Head))
 			if !slices.Contains(fields, f) {
 				fields = append(fields, f)
