@@ -1,8 +1,8 @@
 // Package gate turns memprof results into CI verdicts: Check holds them
 // against a budgets file, Compare judges two results files for
 // regressions, and Update re-bases a budgets file on a check. It reads
-// only model results (a model.Results, best loaded with
-// model.ResultsReader, which validates it) and a budgets file: it
+// only a results file (a results.File, best loaded with
+// results.Reader, which validates it) and a budgets file: it
 // measures nothing, imports neither the engine nor the suites, prints
 // nothing and exits nothing, so "measure once in CI, gate many times"
 // always works. Every verdict fails closed: what cannot be checked is an
@@ -27,10 +27,10 @@
 //
 // A Selector names accepted values of a case's key (type, lib, repr,
 // layout, scheme, op, param; an omitted key accepts every value), checked
-// against model's names and canonicalised. The limits are the Metrics:
-// the figures of model.Figures that have a budget key
+// against vocab's names and canonicalised. The limits are the Metrics:
+// the figures of results.Figures that have a budget key
 // (max_bytes_per_instance, max_scan_bytes_per_instance, max_ns_per_op,
-// ...), each judged as its entry says (model.Judge: exactly, to its
+// ...), each judged as its entry says (results.Judge: exactly, to its
 // resolution, or over its samples by the noise rule). A figure of
 // instance rows bounds instances, one of operation rows operations (an
 // instance limit does not go with an op selector, nor an operation limit
@@ -73,7 +73,7 @@
 //
 // # Compare
 //
-// Compare pairs base and head by model.Key and judges bytes and
+// Compare pairs base and head by results.Key and judges bytes and
 // allocations per instance exactly (bytes beyond ToleranceBytes, any
 // extra allocation is a regression) and times by a Mann-Whitney U test
 // (golang.org/x/perf/benchmath) over the raw samples at Alpha, beyond a

@@ -58,7 +58,7 @@ func TestEveryJSONFieldHasAColumn(t *testing.T) {
 			t.Run(row.kind+"/"+name, func(t *testing.T) {
 				c, err := LookupColumn(name)
 				if err != nil || c.Name != name {
-					t.Fatalf("JSON field %s of %s has no column in model.Columns (got %q, %v)", name, row.typ, c.Name, err)
+					t.Fatalf("JSON field %s of %s has no column in Columns (got %q, %v)", name, row.typ, c.Name, err)
 				}
 				if c.Show&InJSON == 0 {
 					t.Errorf("column %s: Show got %b, want it to include InJSON", name, c.Show)

@@ -85,7 +85,7 @@ type Registry struct {
 }
 
 // NewRegistry checks and assembles suites. It fails on an entry or an
-// operation whose names are outside the model's vocabulary, that has both
+// operation whose names are outside the vocabulary (package vocab), that has both
 // or neither of a constructor and a reason, that appears twice, or an
 // agreement library that is incomplete: all programming errors in a suite.
 func NewRegistry(suites ...Suite) (*Registry, error) {

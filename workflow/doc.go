@@ -1,5 +1,5 @@
-// Package workflow holds memprof's workflows: a selection of cases in, model
-// results out. Instances measures instance cases (and, if asked, times the
+// Package workflow holds memprof's workflows: a selection of cases in, a
+// results file out. Instances measures instance cases (and, if asked, times the
 // operations of their types), Report measures what a design review shows
 // (the instances and their operations), Throughput times operations, Budgeted
 // measures what a budgets file checks, and Verify runs the agreement check
@@ -16,8 +16,8 @@
 //  1. Select. The Selection (types, libraries, representations, layouts,
 //     scheme and operations; ParseTypes and ParseList read the comma lists
 //     a command line gives) is matched against the registry's entries and
-//     operations, which come in the one ordering of keys (model.Compare).
-//     An entry or operation that cannot run here (model.Why) becomes an
+//     operations, which come in the one ordering of keys (results.Compare).
+//     An entry or operation that cannot run here (vocab.Why) becomes an
 //     Unavailable row. A selection that matches nothing is a *NoMatch;
 //     one whose every match is unavailable is a *NothingMeasured, whose
 //     DoesNotApply says, by the kinds of the reasons and never by their
@@ -49,7 +49,7 @@
 //     every other family's check (suites.FamilyCheck, from the registry)
 //     when one of its operations is; Verify runs them all. The record
 //     keeps each family's check apart when there are several
-//     (model.AgreementOf). When they disagree nothing is timed,
+//     (results.AgreementOf). When they disagree nothing is timed,
 //     Results.Agreement says so and the error is the *agree.Disagreement.
 //
 //  5. Check each operation. Each available operation is prepared and run
@@ -74,7 +74,7 @@
 //     memprof.OpSitesTask; see sites.go): one for the operations timed
 //     here, one per isolation group.
 //
-//  7. Return the results: a *model.Results with the schema, the
+//  7. Return the results: a *results.File with the schema, the
 //     environment (memprof.CurrentEnv with the registry's module
 //     versions), the instance rows in the order of the registry, the
 //     throughput rows, the unavailable rows, the agreement and the method.
@@ -106,7 +106,7 @@
 //			}
 //			os.Exit(0)
 //		}
-//		rs, err := workflow.Instances(ctx, all.Registry(), workflow.Selection{Types: []model.Type{model.Signature}}, workflow.Options{})
+//		rs, err := workflow.Instances(ctx, all.Registry(), workflow.Selection{Types: []vocab.Type{vocab.Signature}}, workflow.Options{})
 //		...
 //	}
 //

@@ -83,7 +83,7 @@ func (l *inputLimits) parse() error {
 }
 
 // readResults reads a results file for check, compare, export and
-// report: bounded, validated at load against the model's vocabulary, and
+// report: bounded, validated at load against the vocabulary, and
 // stopped when ctx is done.
 func (l inputLimits) readResults(ctx context.Context, path string) (*results.File, error) {
 	return results.Reader{MaxBytes: l.bytes, MaxRows: l.rows}.ReadFileContext(ctx, path)

@@ -136,7 +136,7 @@ func signedPct(f float64) string {
 	return "+" + units.FormatPercent(f)
 }
 
-// rowUnits are the model units of a comparison row's units.
+// rowUnits are the units (package units) of a comparison row's units.
 var rowUnits = map[string]units.Unit{"B": units.Bytes, "allocs": units.Count, "ns": units.Nanoseconds}
 
 // value formats a comparison value with its unit (units.Unit.Format).

@@ -51,7 +51,7 @@ type caseRow struct {
 	note  string // the row's note: why a figure is unknown (instances), what is timed (throughput)
 }
 
-// gridColumn returns the grid column of a model column.
+// gridColumn returns the grid column of a results column.
 func gridColumn(c results.Column) gridCol {
 	gc := gridCol{label: c.Header(results.InTable), short: c.ShortLabel(), right: c.Numeric(), kind: figureCol}
 	switch {
@@ -172,7 +172,7 @@ func keyAndFigureColumns(cols []results.Column) (keys, figures []results.Column)
 	return keys, figures
 }
 
-// lookupColumns returns the model's columns of these names (the key
+// lookupColumns returns the results' columns of these names (the key
 // dimensions that only files show, the N).
 func lookupColumns(names ...string) []results.Column {
 	var out []results.Column

@@ -12,7 +12,7 @@ import (
 )
 
 // chartFigure is a per-instance time the GC chart plots against bytes per
-// instance: the model columns of its median and quartiles (read through
+// instance: the results columns of its median and quartiles (read through
 // results.Columns, each cell with its state: a median within its resolution
 // is drawn at zero), the chart's title and the axis's words.
 type chartFigure struct {

@@ -2,7 +2,7 @@
 // its other files, into the other output formats). It only formats: it
 // never measures, and it writes only to the io.Writer it is given. The
 // columns of its tables and of the CSV file are results.Columns, and every
-// figure is written by model's unit formatters.
+// figure is written by package units' formatters.
 package render
 
 import "github.com/memprof/memprof/units"

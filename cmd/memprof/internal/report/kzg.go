@@ -329,7 +329,7 @@ func (kz *kzgTimes) time(lib vocab.Lib, param results.Param, op vocab.Op, batch 
 	return "-"
 }
 
-// figure is model's figure called name.
+// figure is the results' figure called name.
 func figure(name string) *results.Figure { return results.FigureNamed(name) }
 
 // knownOr writes f's value in row with format, or n/a where the row

@@ -18,7 +18,7 @@ func Path() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "fixtures", "results", "results.json")
 }
 
-// Load reads the fixture through model's validating reader and fails the
+// Load reads the fixture through the results' validating reader and fails the
 // test if it cannot, or if it has no instances. Each call returns a new
 // value the test owns.
 func Load(t testing.TB) *results.File {
