@@ -558,12 +558,12 @@ func (p *parser) limit(m Metric, k, v *yaml.Node) (Limit, bool) {
 	hadUnit := false
 	switch m.Unit() {
 	case units.Nanoseconds:
-		val, err = ParseDuration(v.Value)
+		val, err = units.ParseDuration(v.Value)
 		hadUnit = true
 	case units.Count:
-		val, err = ParseCount(v.Value)
+		val, err = units.ParseCount(v.Value)
 	default:
-		val, err = ParseSize(v.Value)
+		val, err = units.ParseSize(v.Value)
 		_, perr := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
 		hadUnit = perr != nil
 	}

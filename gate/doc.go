@@ -43,7 +43,7 @@
 // cores (a row's allocs_depend_on_gomaxprocs) the budget names the
 // GOMAXPROCS it holds for (gomaxprocs: N), and results measured at
 // another are an Error. Sizes and
-// durations take units (ParseSize, ParseDuration), within MaxSize and
+// durations take units (units.ParseSize, units.ParseDuration), within MaxSize and
 // MaxDuration; a file is one YAML document. Parse reports every
 // problem of a file at once, each as file:line (PosError), wrapping
 // ErrInvalid; ReadFile bounds the read (DefaultMaxBytes, ErrTooLarge).

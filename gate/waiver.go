@@ -156,13 +156,13 @@ func (p *parser) scalar(k, v *yaml.Node, want string) (string, bool) {
 // ("50us").
 func parseNoiseFloor(s string) (NoiseFloor, error) {
 	if strings.HasSuffix(s, "%") {
-		v, err := ParsePercent(s)
+		v, err := units.ParsePercent(s)
 		if err != nil {
 			return NoiseFloor{}, fmt.Errorf("%w (write 5%% or a duration such as 50us)", err)
 		}
 		return NoiseFloor{Fraction: v, Raw: s}, nil
 	}
-	ns, err := ParseDuration(s)
+	ns, err := units.ParseDuration(s)
 	if err != nil {
 		return NoiseFloor{}, fmt.Errorf("%w, or a percentage of the budget such as 5%%", err)
 	}

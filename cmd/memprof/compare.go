@@ -9,6 +9,7 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/units"
 )
 
 var compareCommand = &command{
@@ -110,10 +111,10 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	var opts gate.CompareOptions
-	if opts.ToleranceBytes, err = gate.ParseSize(*tolBytes); err != nil {
+	if opts.ToleranceBytes, err = units.ParseSize(*tolBytes); err != nil {
 		return inv.usageError("--tolerance-bytes: %v", err)
 	}
-	if opts.Tolerance, err = gate.ParsePercent(*tol); err != nil {
+	if opts.Tolerance, err = units.ParsePercent(*tol); err != nil {
 		return inv.usageError("--tolerance: %v", err)
 	}
 	opts.AllowMissing, opts.AllowEnvMismatch, opts.FailOnTime = *allowMissing, *allowEnv, *failOnTime

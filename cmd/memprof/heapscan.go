@@ -9,13 +9,13 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/readlimit"
+	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -114,7 +114,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if opts.GroupBy == "" && *rulesFile != "" {
 		opts.GroupBy = "rule"
 	}
-	limit, err := parseSize(*maxBytes)
+	limit, err := units.ParseBytes(*maxBytes)
 	if err != nil {
 		return inv.usageError("--max-bytes: %v", err)
 	}
@@ -284,32 +284,9 @@ func compileFlag(name, expr string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// formatSize writes n bytes as a flag's value, as parseSize reads them:
+// formatSize writes n bytes as a flag's value, as units.ParseBytes reads them:
 // readlimit.FormatSize's largest binary unit that divides it, without
 // the space: 536870912 is "512MiB".
 func formatSize(n int64) string {
 	return strings.ReplaceAll(readlimit.FormatSize(n), " ", "")
-}
-
-// parseSize parses a byte count: a whole number, optionally followed by
-// B, KiB, MiB or GiB.
-
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("size %q must be a positive whole number of bytes, optionally with KiB, MiB or GiB", s)
-	}
-	return n * mult, nil
 }

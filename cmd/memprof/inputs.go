@@ -12,6 +12,7 @@ import (
 
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // inputLimits are the --max-bytes and --max-rows of check, compare,
@@ -74,7 +75,7 @@ func (l *inputLimits) parse() error {
 	if l.flag == "" {
 		return nil
 	}
-	n, err := parseSize(l.flag)
+	n, err := units.ParseBytes(l.flag)
 	if err != nil {
 		return fmt.Errorf("--max-bytes: %w", err)
 	}
