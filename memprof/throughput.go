@@ -14,8 +14,8 @@ import (
 const (
 	DefaultSamples = 10
 	// DefaultMinSample is 40 ms (it was 100 ms until the operations were
-	// timed from every representation): memprof throughput --type
-	// Signature times about 55 operations and must finish in under a
+	// timed from every representation): the memprof command's throughput
+	// of one type times about 55 operations and must finish in under a
 	// minute on a 2-core machine.
 	DefaultMinSample = 40 * time.Millisecond
 )
