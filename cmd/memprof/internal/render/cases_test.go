@@ -119,7 +119,7 @@ func TestSweepTable(t *testing.T) {
 		{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Layout: model.Pointer}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144}, Sweep: sweep(steps)},
 	}}
 	var buf bytes.Buffer
-	if err := SweepTable(&buf, rs); err != nil {
+	if err := sweepTable(&buf, rs, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tables, other := tabletest.Parse(buf.String())

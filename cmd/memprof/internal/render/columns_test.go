@@ -36,8 +36,8 @@ func TestHeadersFromSpec(t *testing.T) {
 		render func(io.Writer, *model.Results) error
 		cols   []model.Column
 	}{
-		{"instances table", InstancesTable, model.InstanceColumns(model.InTable)},
-		{"throughput table", ThroughputTable, model.ThroughputColumns(model.InTable)},
+		{"instances table", func(w io.Writer, rs *model.Results) error { return InstancesTableFit(w, rs, TableOptions{Wide: true}) }, model.InstanceColumns(model.InTable)},
+		{"throughput table", func(w io.Writer, rs *model.Results) error { return ThroughputTableFit(w, rs, TableOptions{Wide: true}) }, model.ThroughputColumns(model.InTable)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer

@@ -13,7 +13,3 @@ func Num(v float64) string { return model.FormatFigure(v) }
 
 // Duration formats a time in nanoseconds: model.FormatNs.
 func Duration(ns float64) string { return model.FormatNs(ns) }
-
-// DurationUnit returns the unit Duration uses for ns and its size in ns:
-// model.NsScale.
-func DurationUnit(ns float64) (string, float64) { return model.NsScale(ns) }
