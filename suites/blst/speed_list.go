@@ -50,8 +50,3 @@ func cgoLessSpeedOps(why model.Why) []suites.Op {
 // a whole (the collection layout), beside the pointer layout's one
 // Uncompress per point.
 var batchEntryKey = model.Key{Type: model.Signature, Lib: lib, Repr: opRepr, Layout: model.Collection, Scheme: model.MinPk}
-
-// cgoLessBatchEntry is that case, unavailable for why.
-func cgoLessBatchEntry(why model.Why) suites.Entry {
-	return suites.Entry{Key: batchEntryKey, Unavailable: why}
-}
