@@ -11,13 +11,14 @@ import (
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
 	"github.com/cloudflare/circl/sign/slhdsa"
 
+	"unsafe"
+
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
-	"unsafe"
 )
 
 func TestMain(m *testing.M) {
@@ -44,9 +45,9 @@ func TestCoverage(t *testing.T) {
 			slh.Entries = append(slh.Entries, e)
 		}
 	}
-	pqtest.CheckCoverage(t, kem, lib, pqkit.KEMTypes, pqkit.KEMSets)
-	pqtest.CheckCoverage(t, dsa, lib, pqkit.DSATypes.List(), pqkit.DSASets)
-	pqtest.CheckCoverage(t, slh, lib, pqkit.SLHTypes.List(), pqkit.SLHSets)
+	suitetest.CheckCoverage(t, kem.Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, dsa.Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, slh.Entries, pqtest.Keys(lib, pqkit.SLHTypes.List(), pqkit.SLHSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by

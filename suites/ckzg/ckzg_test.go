@@ -9,6 +9,7 @@ import (
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 // TestMain lets the test binary serve as the measuring child of the
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 // cgo, every one c-kzg would offer says it needs cgo.
 func TestCoverage(t *testing.T) {
 	s := Suite()
-	kzgtest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), kzgtest.CheckFixedN)
 	for _, e := range s.Entries {
 		if !haveCgo && lacks(e.Key).IsZero() && e.Unavailable.Kind != model.NeedsCgo {
 			t.Errorf("%s: got unavailable %+v in a build without cgo, want kind %s", e.Key, e.Unavailable, model.NeedsCgo)

@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.DSATypes.List(), pqkit.DSASets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by

@@ -5,6 +5,7 @@ import (
 
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/secptest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 )
 
 // TestSuite: every key of the matrix and of the scenario is registered
@@ -14,7 +15,7 @@ import (
 // is an operation.
 func TestSuite(t *testing.T) {
 	s := Suite()
-	secptest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), secptest.CheckUnavailable(s.Name))
 	avail := secptest.CheckOps(t, s)
 	for _, e := range s.Entries {
 		if e.Unavailable.IsZero() != haveCgo && e.Unavailable.Kind != model.NotOffered {

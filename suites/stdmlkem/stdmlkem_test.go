@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.KEMTypes, pqkit.KEMSets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by

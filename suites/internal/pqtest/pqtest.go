@@ -9,6 +9,7 @@ package pqtest
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -38,40 +39,28 @@ func Setup() {
 	}
 }
 
-// CheckCoverage checks that s registers exactly one entry of lib for every
-// type of types, representation of pqkit.Reprs and set of sets, each
-// unavailable one with a known kind and a reason, each available one with
-// a constructor, a size hint, a case and pqkit.DefaultN.
-func CheckCoverage(t *testing.T, s suites.Suite, lib model.Lib, types []model.Type, sets []pqkit.Set) {
-	t.Helper()
-	got := map[model.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
-		}
-		got[e.Key] = e
-	}
-	n := 0
+// Keys returns the keys of lib's entries: one for every type of types,
+// representation of pqkit.Reprs and set of sets.
+func Keys(lib model.Lib, types []model.Type, sets []pqkit.Set) []model.Key {
+	var keys []model.Key
 	for _, typ := range types {
 		for _, r := range pqkit.Reprs {
 			for _, set := range sets {
-				n++
-				k := model.Key{Type: typ, Lib: lib, Repr: r, Layout: model.Pointer, Param: set.Param()}
-				e, ok := got[k]
-				switch {
-				case !ok:
-					t.Errorf("no entry for %s", k)
-				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !model.Known(e.Unavailable.Kind, model.Kinds)):
-					t.Errorf("%s: unavailable (%q, %q) with a case %v: want a known kind, a reason, no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
-				case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil || e.DefaultN != pqkit.DefaultN):
-					t.Errorf("%s: constructor %q, size hint %d, case %v, DefaultN %d; want all set, DefaultN %d", k, e.Constructor, e.SizeHint, e.Case != nil, e.DefaultN, pqkit.DefaultN)
-				}
+				keys = append(keys, model.Key{Type: typ, Lib: lib, Repr: r, Layout: model.Pointer, Param: set.Param()})
 			}
 		}
 	}
-	if len(got) != n {
-		t.Errorf("got %d entries, want %d (one per key)", len(got), n)
+	return keys
+}
+
+// CheckDefaultN checks that an available entry is measured at
+// pqkit.DefaultN by default (suitetest.CheckCoverage's check of the
+// post-quantum suites).
+func CheckDefaultN(e suites.Entry) error {
+	if e.Unavailable.IsZero() && e.DefaultN != pqkit.DefaultN {
+		return fmt.Errorf("DefaultN %d, want %d", e.DefaultN, pqkit.DefaultN)
 	}
+	return nil
 }
 
 // Footprint is what one value of a type keeps, by construction: its own
