@@ -2,9 +2,9 @@ package ckzg
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
@@ -16,18 +16,13 @@ import (
 // context tests: c-kzg holds one setup per process, so each context is
 // measured in a process of its own, as memprof instances does.
 func TestMain(m *testing.M) {
-	if memprof.ChildRequested() {
+	childtest.Main(m, "ckzg test child", memprof.ChildRequested, func() error {
 		r, err := suites.NewRegistry(Suite())
-		if err == nil {
-			err = memprof.ServeChild(r.LookupCase)
-		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "ckzg test child:", err)
-			os.Exit(1)
+			return err
 		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+		return memprof.ServeChild(r.LookupCase)
+	})
 }
 
 // TestCoverage: every key of the KZG matrix is registered once; without
