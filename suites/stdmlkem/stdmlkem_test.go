@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
@@ -83,11 +82,5 @@ func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
 // TestAgree runs the family's check on crypto/mlkem alone: its known
 // answers (the cross-library part needs circl: suites/all's test).
 func TestAgree(t *testing.T) {
-	rep, err := pqkit.CheckKEM([]suites.FamilyAgreeLib{Agree()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, pqkit.CheckKEM, Agree())
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/internal/typeptr"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
@@ -72,7 +73,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 	if rv.Kind() != reflect.Pointer {
 		t.Fatalf("Footprint of a %T: want a pointer", v)
 	}
-	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), hasPointers(rv.Type().Elem())), 1
+	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), typeptr.Has(rv.Type().Elem())), 1
 	var walk func(reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -81,7 +82,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 				walk(v.Field(i))
 			}
 		case reflect.Array:
-			if hasPointers(v.Type().Elem()) {
+			if typeptr.Has(v.Type().Elem()) {
 				for i := range v.Len() {
 					walk(v.Index(i))
 				}
@@ -89,30 +90,13 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 		case reflect.Pointer:
 			if !v.IsNil() {
 				e := v.Type().Elem()
-				bytes += kzgtest.Slot(t, e.Size(), hasPointers(e))
+				bytes += kzgtest.Slot(t, e.Size(), typeptr.Has(e))
 				objects++
 			}
 		}
 	}
 	walk(rv.Elem())
 	return bytes, objects
-}
-
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
-		return true
-	}
-	return false
 }
 
 // Want is the truth of one entry: the bytes and objects one instance

@@ -86,6 +86,20 @@ func CheckCoverage(t *testing.T, entries []suites.Entry, keys []model.Key, check
 	}
 }
 
+// CheckAgree runs a family's agreement check on libs (for one library's
+// own test, its known answers) and fails t if the check fails or checks
+// no case.
+func CheckAgree[L any](t *testing.T, check func(libs []L) (*suites.AgreeReport, error), libs ...L) {
+	t.Helper()
+	rep, err := check(libs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}
+
 // matrixKeys returns the keys of the instance matrix (suitekit.Keys) of
 // library lib.
 func matrixKeys(lib string) []model.Key {
