@@ -146,13 +146,6 @@ func samples(n int) string {
 	return strconv.Itoa(n) + " samples"
 }
 
-// GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter;
-// two cases with one name are an error (ErrAmbiguousNames).
-func GitHubActionBenchmarkJSON(w io.Writer, rs *results.File) error {
-	return gitHubActionBenchmarkJSON(w, rs, All)
-}
-
 func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
@@ -224,11 +217,6 @@ func bencherMeasures(kind results.RowKind, row results.FigureRow, part Part) map
 	}
 	return ms
 }
-
-// Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json; two cases with one name are an error
-// (ErrAmbiguousNames).
-func Bencher(w io.Writer, rs *results.File) error { return bencher(w, rs, All) }
 
 func bencher(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {

@@ -2,7 +2,7 @@
 // already run on benchmarks: the Go benchmark format that benchstat reads
 // (Bench, one line per sample), github-action-benchmark's
 // customSmallerIsBetter JSON (GitHubActionBenchmark) and Bencher's Metric
-// Format (Bencher), so that their history charts and alerts follow bytes
+// Format (BencherMetricFormat), so that their history charts and alerts follow bytes
 // and allocations per instance as well as time per operation.
 //
 // It reads only a results.File (best loaded with results.Reader,

@@ -17,9 +17,9 @@ type Format string
 // The formats.
 const (
 	// GitHubActionBenchmark is github-action-benchmark's
-	// customSmallerIsBetter JSON (GitHubActionBenchmark).
+	// customSmallerIsBetter JSON (ActionBenchmarkEntries).
 	GitHubActionBenchmark Format = "github-action-benchmark"
-	// BencherMetricFormat is Bencher's Metric Format JSON (Bencher).
+	// BencherMetricFormat is Bencher's Metric Format JSON (BencherMetrics).
 	BencherMetricFormat Format = "bencher"
 	// Benchfmt is the Go benchmark format, as results.bench holds it
 	// (Bench).

@@ -177,11 +177,14 @@
 //
 // MeasureInChild starts a fresh copy of a program (Child: the
 // executable, by default this one, its arguments and extra environment)
-// with ChildEnv set to a JSON request: the case's name, N, the warm-up,
-// and where to write the result and the profile. The program checks
-// ChildRequested first thing (in main, or in a test binary's TestMain)
-// and calls ServeChild with a lookup from names to cases; ServeChild
-// measures with Measure and writes the Result as JSON, atomically, where
+// with ChildEnv set to a JSON request: a task, its input and where to
+// write its result. Measuring a case is the task every child serves (its
+// input the case's name, N, the warm-up and where to keep the profile);
+// RunInChild and OpSitesInChild run the program's own tasks through the
+// same request. The program checks ChildRequested first thing (in main,
+// or in a test binary's TestMain) and calls ServeChild with a lookup from
+// names to cases and its tasks; ServeChild runs the task asked for (a
+// case, with Measure) and writes its result as JSON, atomically, where
 // the parent reads it. The name is the only identity that crosses the
 // process boundary: the parent and the child must resolve it to the same
 // case (the memprof command passes results.Key.BenchName, a stable name). A

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/measure"
 )
 
@@ -36,8 +37,8 @@ var testCases = map[string]Case{
 }
 
 func TestMain(m *testing.M) {
-	if ChildRequested() {
-		err := ServeChild(func(name string) (Case, error) {
+	childtest.Main(m, "", ChildRequested, func() error {
+		return ServeChild(func(name string) (Case, error) {
 			c, ok := testCases[name]
 			if !ok && childLookup != nil {
 				return childLookup(name)
@@ -47,13 +48,7 @@ func TestMain(m *testing.M) {
 			}
 			return c, nil
 		}, append(append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp)), childTasks...)...)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	})
 }
 
 type forty struct{ a, b, c, d, e uint64 }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -19,18 +20,13 @@ import (
 // workflows re-execute their own executable, which in tests is this
 // binary, and it measures the test registry's cases.
 func TestMain(m *testing.M) {
-	if memprof.ChildRequested() {
+	childtest.Main(m, "run test child", memprof.ChildRequested, func() error {
 		reg := testRegistry
 		if r, ok := childRegistries[os.Getenv(testRegistryEnv)]; ok {
 			reg = r
 		}
-		if err := memprof.ServeChild(reg().LookupCase, ChildTasks(reg())...); err != nil {
-			fmt.Fprintln(os.Stderr, "run test child:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+		return memprof.ServeChild(reg().LookupCase, ChildTasks(reg())...)
+	})
 }
 
 // testRegistryEnv names the registry a child serves, its cases and its

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,19 +24,6 @@ func parseTables(text string) (tables []docTable, other []string) {
 		tables = append(tables, docTable{t})
 	}
 	return tables, other
-}
-
-// column returns the index of the column called name (its label or its
-// short header), or fails.
-func (tb docTable) column(t *testing.T, name string) int {
-	t.Helper()
-	for _, n := range []string{name, shortHeader(name)} {
-		if i := slices.Index(tb.Header, n); i >= 0 {
-			return i
-		}
-	}
-	t.Fatalf("table %v has no column %q", tb.Header, name)
-	return -1
 }
 
 // shortHeader is the short header the tables use for label where they

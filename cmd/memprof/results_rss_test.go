@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/internal/peakrss"
 	"github.com/memprof/memprof/internal/testresults"
 	"github.com/memprof/memprof/results"
@@ -118,19 +118,13 @@ func runRSSChild(t *testing.T, args []string) (int64, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(withoutEnv(os.Environ(), "GOMEMLIMIT", "GOGC"), rssChildEnv+"="+string(spec))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("child %v: %v\n%s", args, err, clip(stderr.String()))
-	}
-	line := strings.TrimSpace(stdout.String())
+	stdout, stderr := childtest.Run(t, []string{rssChildEnv + "=" + string(spec)}, "GOMEMLIMIT", "GOGC")
+	line := strings.TrimSpace(stdout)
 	rss, err := strconv.ParseInt(strings.TrimPrefix(line, "peak RSS "), 10, 64)
 	if err != nil {
 		t.Fatalf("child printed %q, want its peak RSS", line)
 	}
-	return rss, clip(stderr.String())
+	return rss, clip(stderr)
 }
 
 // rssChild runs the command of rssChildEnv and prints its peak resident

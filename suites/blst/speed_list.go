@@ -52,8 +52,3 @@ func cgoLessSpeedOps(why vocab.Why) []suites.Op {
 // a whole (the collection layout), beside the pointer layout's one
 // Uncompress per point.
 var batchEntryKey = results.Key{Type: vocab.Signature, Lib: lib, Repr: opRepr, Layout: measure.Collection, Scheme: vocab.MinPk}
-
-// cgoLessBatchEntry is that case, unavailable for why.
-func cgoLessBatchEntry(why vocab.Why) suites.Entry {
-	return suites.Entry{Key: batchEntryKey, Unavailable: why}
-}

@@ -46,13 +46,7 @@ func TestSuite(t *testing.T) {
 // built with this module's gnark-crypto rather than the version
 // go-ethereum asks for.
 func TestPrecompileVectors(t *testing.T) {
-	rep, err := bn254agree.CheckLibs([]bn254agree.Lib{Curve().AgreeLib()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, bn254agree.CheckLibs, Curve().AgreeLib())
 }
 
 // TestCopyKeepsWhatUnmarshalKeeps: the G2 instances are copies of points

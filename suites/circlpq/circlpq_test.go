@@ -45,9 +45,9 @@ func TestCoverage(t *testing.T) {
 			slh.Entries = append(slh.Entries, e)
 		}
 	}
-	pqtest.CheckCoverage(t, kem, lib, pqkit.KEMTypes, pqkit.KEMSets)
-	pqtest.CheckCoverage(t, dsa, lib, pqkit.DSATypes.List(), pqkit.DSASets)
-	pqtest.CheckCoverage(t, slh, lib, pqkit.SLHTypes.List(), pqkit.SLHSets)
+	suitetest.CheckCoverage(t, kem.Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, dsa.Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, slh.Entries, pqtest.Keys(lib, pqkit.SLHTypes.List(), pqkit.SLHSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -63,62 +63,39 @@ func TestMeasurements(t *testing.T) {
 	parsed := func(typ vocab.Type, set pqkit.Set, v any) {
 		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, vocab.Parsed, set), v))
 	}
-	dk, ek, ct := vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext
-	{
-		pk, sk := mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize))
-		enc(dk, vocab.Seed, "ML-KEM-512", mlkem512.KeySeedSize)
-		enc(dk, vocab.Packed, "ML-KEM-512", mlkem512.PrivateKeySize)
-		enc(ek, vocab.Packed, "ML-KEM-512", mlkem512.PublicKeySize)
-		enc(ct, vocab.Packed, "ML-KEM-512", mlkem512.CiphertextSize)
-		parsed(dk, "ML-KEM-512", sk)
-		parsed(ek, "ML-KEM-512", pk)
-	}
-	{
-		pk, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
-		enc(dk, vocab.Seed, "ML-KEM-768", mlkem768.KeySeedSize)
-		enc(dk, vocab.Packed, "ML-KEM-768", mlkem768.PrivateKeySize)
-		enc(ek, vocab.Packed, "ML-KEM-768", mlkem768.PublicKeySize)
-		enc(ct, vocab.Packed, "ML-KEM-768", mlkem768.CiphertextSize)
-		parsed(dk, "ML-KEM-768", sk)
-		parsed(ek, "ML-KEM-768", pk)
-	}
-	{
-		pk, sk := mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize))
-		enc(dk, vocab.Seed, "ML-KEM-1024", mlkem1024.KeySeedSize)
-		enc(dk, vocab.Packed, "ML-KEM-1024", mlkem1024.PrivateKeySize)
-		enc(ek, vocab.Packed, "ML-KEM-1024", mlkem1024.PublicKeySize)
-		enc(ct, vocab.Packed, "ML-KEM-1024", mlkem1024.CiphertextSize)
-		parsed(dk, "ML-KEM-1024", sk)
-		parsed(ek, "ML-KEM-1024", pk)
-	}
-	sk, pk, sig := vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature
+	kem := [3]vocab.Type{vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext}
+	dsa := [3]vocab.Type{vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature}
 	var seed [32]byte
-	{
-		p, s := mldsa44.NewKeyFromSeed(&seed)
-		enc(sk, vocab.Seed, "ML-DSA-44", mldsa44.SeedSize)
-		enc(sk, vocab.Packed, "ML-DSA-44", mldsa44.PrivateKeySize)
-		enc(pk, vocab.Packed, "ML-DSA-44", mldsa44.PublicKeySize)
-		enc(sig, vocab.Packed, "ML-DSA-44", mldsa44.SignatureSize)
-		parsed(sk, "ML-DSA-44", s)
-		parsed(pk, "ML-DSA-44", p)
-	}
-	{
-		p, s := mldsa65.NewKeyFromSeed(&seed)
-		enc(sk, vocab.Seed, "ML-DSA-65", mldsa65.SeedSize)
-		enc(sk, vocab.Packed, "ML-DSA-65", mldsa65.PrivateKeySize)
-		enc(pk, vocab.Packed, "ML-DSA-65", mldsa65.PublicKeySize)
-		enc(sig, vocab.Packed, "ML-DSA-65", mldsa65.SignatureSize)
-		parsed(sk, "ML-DSA-65", s)
-		parsed(pk, "ML-DSA-65", p)
-	}
-	{
-		p, s := mldsa87.NewKeyFromSeed(&seed)
-		enc(sk, vocab.Seed, "ML-DSA-87", mldsa87.SeedSize)
-		enc(sk, vocab.Packed, "ML-DSA-87", mldsa87.PrivateKeySize)
-		enc(pk, vocab.Packed, "ML-DSA-87", mldsa87.PublicKeySize)
-		enc(sig, vocab.Packed, "ML-DSA-87", mldsa87.SignatureSize)
-		parsed(sk, "ML-DSA-87", s)
-		parsed(pk, "ML-DSA-87", p)
+	for _, c := range []struct {
+		set pqkit.Set
+		// types are the private key's, the public key's and the
+		// ciphertext's or signature's; sizes their encodings', after the
+		// seed's.
+		types                        [3]vocab.Type
+		seed, private, public, third int
+		keys                         func() (public, private any)
+	}{
+		{"ML-KEM-512", kem, mlkem512.KeySeedSize, mlkem512.PrivateKeySize, mlkem512.PublicKeySize, mlkem512.CiphertextSize,
+			func() (any, any) { return mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize)) }},
+		{"ML-KEM-768", kem, mlkem768.KeySeedSize, mlkem768.PrivateKeySize, mlkem768.PublicKeySize, mlkem768.CiphertextSize,
+			func() (any, any) { return mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize)) }},
+		{"ML-KEM-1024", kem, mlkem1024.KeySeedSize, mlkem1024.PrivateKeySize, mlkem1024.PublicKeySize, mlkem1024.CiphertextSize,
+			func() (any, any) { return mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize)) }},
+		{"ML-DSA-44", dsa, mldsa44.SeedSize, mldsa44.PrivateKeySize, mldsa44.PublicKeySize, mldsa44.SignatureSize,
+			func() (any, any) { return mldsa44.NewKeyFromSeed(&seed) }},
+		{"ML-DSA-65", dsa, mldsa65.SeedSize, mldsa65.PrivateKeySize, mldsa65.PublicKeySize, mldsa65.SignatureSize,
+			func() (any, any) { return mldsa65.NewKeyFromSeed(&seed) }},
+		{"ML-DSA-87", dsa, mldsa87.SeedSize, mldsa87.PrivateKeySize, mldsa87.PublicKeySize, mldsa87.SignatureSize,
+			func() (any, any) { return mldsa87.NewKeyFromSeed(&seed) }},
+	} {
+		private, public, third := c.types[0], c.types[1], c.types[2]
+		pk, sk := c.keys()
+		enc(private, vocab.Seed, c.set, c.seed)
+		enc(private, vocab.Packed, c.set, c.private)
+		enc(public, vocab.Packed, c.set, c.public)
+		enc(third, vocab.Packed, c.set, c.third)
+		parsed(private, c.set, sk)
+		parsed(public, c.set, pk)
 	}
 	for _, id := range slhSets {
 		set, sch := pqkit.Set(id.String()), id.Scheme()

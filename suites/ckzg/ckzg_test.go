@@ -2,13 +2,14 @@ package ckzg
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -16,25 +17,20 @@ import (
 // context tests: c-kzg holds one setup per process, so each context is
 // measured in a process of its own, as memprof instances does.
 func TestMain(m *testing.M) {
-	if memprof.ChildRequested() {
+	childtest.Main(m, "ckzg test child", memprof.ChildRequested, func() error {
 		r, err := suites.NewRegistry(Suite())
-		if err == nil {
-			err = memprof.ServeChild(r.LookupCase)
-		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "ckzg test child:", err)
-			os.Exit(1)
+			return err
 		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+		return memprof.ServeChild(r.LookupCase)
+	})
 }
 
 // TestCoverage: every key of the KZG matrix is registered once; without
 // cgo, every one c-kzg would offer says it needs cgo.
 func TestCoverage(t *testing.T) {
 	s := Suite()
-	kzgtest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), kzgtest.CheckFixedN)
 	for _, e := range s.Entries {
 		if !haveCgo && lacks(e.Key).IsZero() && e.Unavailable.Kind != vocab.NeedsCgo {
 			t.Errorf("%s: got unavailable %+v in a build without cgo, want kind %s", e.Key, e.Unavailable, vocab.NeedsCgo)

@@ -12,6 +12,7 @@ import (
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/suites/internal/secptest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestSuite(t *testing.T) {
 	s := Suite()
 	keys := append(secpkit.ObjectKeys(lib), secpkit.SenderCacheKeys(lib, senderForms...)...)
-	secptest.CheckCoverage(t, s, keys)
+	suitetest.CheckCoverage(t, s.Entries, keys, secptest.CheckUnavailable(s.Name))
 	for _, e := range s.Entries {
 		if !e.Unavailable.IsZero() {
 			t.Errorf("%s: unavailable (%s), want every decred entry available", e.Key, e.Unavailable.Reason)

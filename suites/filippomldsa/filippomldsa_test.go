@@ -6,7 +6,6 @@ import (
 	"filippo.io/mldsa"
 
 	"github.com/memprof/memprof/results"
-	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
@@ -19,7 +18,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.DSATypes.List(), pqkit.DSASets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -85,11 +84,5 @@ func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
 // TestAgree runs the ML-DSA check on filippo.io/mldsa alone: its known
 // answers (suites/all's test runs it against circl).
 func TestAgree(t *testing.T) {
-	rep, err := pqkit.CheckDSA([]suites.FamilyAgreeLib{Agree()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, pqkit.CheckDSA, Agree())
 }

@@ -32,7 +32,7 @@ func key(t vocab.Type, r vocab.Repr) results.Key {
 // struct (with its malloc header) and 128 cells.
 func TestSuite(t *testing.T) {
 	s := Suite()
-	kzgtest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), kzgtest.CheckFixedN)
 	slot := func(n uintptr, pointers bool) float64 { return kzgtest.Slot(t, n, pointers) }
 	cells := slot(unsafe.Sizeof(blobCells{}), true) + goethkzg.CellsPerExtBlob*slot(unsafe.Sizeof(goethkzg.Cell{}), false)
 	// A decoded blob is the slice DeserializeBlob returns: its header and

@@ -5,6 +5,7 @@ import (
 
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/secptest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -15,7 +16,7 @@ import (
 // is an operation.
 func TestSuite(t *testing.T) {
 	s := Suite()
-	secptest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), secptest.CheckUnavailable(s.Name))
 	avail := secptest.CheckOps(t, s)
 	for _, e := range s.Entries {
 		if e.Unavailable.IsZero() != haveCgo && e.Unavailable.Kind != vocab.NotOffered {

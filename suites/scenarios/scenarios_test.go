@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -104,5 +106,43 @@ func TestLRUPopulations(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: LRU entries %v, want %v", lib, got, want)
 		}
+	}
+}
+
+// TestInterfaceFormsHoldKeys: the client-shaped forms (interface-map and
+// the LRU) hold each validator's own key behind publicKey: under the
+// validator's cache key, a wrapper whose key is the validator's, a key
+// object of its own.
+func TestInterfaceFormsHoldKeys(t *testing.T) {
+	const n = 3 * distinct
+	v := &values[int, int]{}
+	for j := range distinct {
+		v.pks = append(v.pks, 1000+j)
+		v.compressed = append(v.compressed, [48]byte{byte(j), 1})
+	}
+	for _, form := range []vocab.Repr{vocab.InterfaceMap, vocab.LRU} {
+		t.Run(string(form), func(t *testing.T) {
+			var get func(k [48]byte) (publicKey[int], bool)
+			switch c := pubkeyCache(v, form, n).(type) {
+			case map[[48]byte]publicKey[int]:
+				get = func(k [48]byte) (publicKey[int], bool) { pk, ok := c[k]; return pk, ok }
+			case *lru.Cache[[48]byte, publicKey[int]]:
+				get = c.Get
+			default:
+				t.Fatalf("got a cache of type %T", c)
+			}
+			seen := map[*int]bool{}
+			for i := range n {
+				pk, ok := get(cacheKey(v.compressed[i%distinct], i))
+				if !ok {
+					t.Fatalf("validator %d: not in the cache", i)
+				}
+				p := pk.point()
+				if *p != v.pk(i) || seen[p] {
+					t.Errorf("validator %d: got key %d (shared: %v), want its own copy of %d", i, *p, seen[p], v.pk(i))
+				}
+				seen[p] = true
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/results"
-	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
@@ -18,7 +17,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.KEMTypes, pqkit.KEMSets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -84,11 +83,5 @@ func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
 // TestAgree runs the family's check on crypto/mlkem alone: its known
 // answers (the cross-library part needs circl: suites/all's test).
 func TestAgree(t *testing.T) {
-	rep, err := pqkit.CheckKEM([]suites.FamilyAgreeLib{Agree()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, pqkit.CheckKEM, Agree())
 }

@@ -28,7 +28,7 @@ import (
 func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
 	t.Helper()
 	var held map[results.Key]suitetest.Held
-	t.Run("Coverage", func(t *testing.T) { checkCoverage(t, s) })
+	t.Run("Coverage", func(t *testing.T) { suitetest.CheckCoverage(t, s.Entries, matrixKeys(s.Entries[0].Lib), nil) })
 	t.Run("Held", func(t *testing.T) {
 		held = map[results.Key]suitetest.Held{}
 		for _, e := range s.Entries {
@@ -94,34 +94,18 @@ func opsChecked(s suites.Suite) suites.Suite {
 // maxBatch is the largest batch go test checks without -bn254.all-ops.
 const maxBatch = 1_024
 
-func checkCoverage(t *testing.T, s suites.Suite) {
-	t.Helper()
-	seen := map[results.Key]bool{}
-	for _, e := range s.Entries {
-		k := e.Key
-		if seen[k] {
-			t.Errorf("%s registered twice", k)
-		}
-		seen[k] = true
-		switch {
-		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == ""):
-			t.Errorf("%s: unavailable (%q) with a case, or without a reason", k, e.Unavailable.Reason)
-		case e.Unavailable.IsZero() && (e.Case == nil || e.Constructor == "" || e.SizeHint == 0):
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		}
-	}
+// matrixKeys returns the keys of the BN254 matrix of library lib: every
+// type, representation and layout of bn254kit.
+func matrixKeys(lib vocab.Lib) []results.Key {
+	var keys []results.Key
 	for _, typ := range bn254kit.Types {
 		for _, r := range bn254kit.Reprs {
 			for _, l := range bn254kit.Layouts {
-				if k := (results.Key{Type: typ, Lib: s.Entries[0].Lib, Repr: r, Layout: l}); !seen[k] {
-					t.Errorf("no entry for %s", k)
-				}
+				keys = append(keys, results.Key{Type: typ, Lib: lib, Repr: r, Layout: l})
 			}
 		}
 	}
-	if want := len(bn254kit.Types) * len(bn254kit.Reprs) * len(bn254kit.Layouts); len(seen) != want {
-		t.Errorf("got %d entries, want %d (one per combination of the matrix)", len(seen), want)
-	}
+	return keys
 }
 
 // CheckWrapper checks h, what a decoded point of typ holds, against its

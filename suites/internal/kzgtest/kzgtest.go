@@ -8,6 +8,7 @@ package kzgtest
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -63,36 +64,14 @@ func Slot(t *testing.T, n uintptr, pointers bool) float64 {
 	return float64(c)
 }
 
-// CheckCoverage checks that s registers exactly one entry for every key
-// of keys, each unavailable one with a known kind and a reason, each
-// available one with a constructor, a size hint and a case, and that
-// entries of the single layout and the PeerDAS scenario have their fixed
-// N.
-func CheckCoverage(t *testing.T, s suites.Suite, keys []results.Key) {
-	t.Helper()
-	got := map[results.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
-		}
-		got[e.Key] = e
+// CheckFixedN checks that an entry of the single layout or of the PeerDAS
+// scenario has its fixed N: 1, or the one its parameter names
+// (suitetest.CheckCoverage's check of the KZG suites).
+func CheckFixedN(e suites.Entry) error {
+	if k := e.Key; k.Layout == measure.Single && e.FixedN != 1 || k.Type == vocab.PeerDASNode && (e.FixedN == 0 || paramValue(k.Param) != strconv.Itoa(e.FixedN)) {
+		return fmt.Errorf("FixedN %d, want the one its layout or parameter names", e.FixedN)
 	}
-	for _, k := range keys {
-		e, ok := got[k]
-		switch {
-		case !ok:
-			t.Errorf("no entry for %s", k)
-		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !vocab.Known(e.Unavailable.Kind, vocab.Kinds)):
-			t.Errorf("%s: unavailable (kind %q, reason %q) with a case %v: want a known kind, a reason and no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
-		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil):
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		case k.Layout == measure.Single && e.FixedN != 1, k.Type == vocab.PeerDASNode && (e.FixedN == 0 || paramValue(k.Param) != strconv.Itoa(e.FixedN)):
-			t.Errorf("%s: FixedN %d, want the one its layout or parameter names", k, e.FixedN)
-		}
-	}
-	if len(got) != len(keys) {
-		t.Errorf("got %d entries, want %d (one per key)", len(got), len(keys))
-	}
+	return nil
 }
 
 func paramValue(p results.Param) string {

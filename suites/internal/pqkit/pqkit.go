@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/memprof/memprof/internal/typeptr"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -202,7 +203,7 @@ func Clone[T any](src *T) *T {
 // cloneIn gives every pointer reachable in v, without following one, an
 // object of its own.
 func cloneIn(v reflect.Value) {
-	if !hasPointers(v.Type()) {
+	if !typeptr.Has(v.Type()) {
 		return
 	}
 	switch v.Kind() {
@@ -219,7 +220,7 @@ func cloneIn(v reflect.Value) {
 			return
 		}
 		elem := v.Type().Elem()
-		if hasPointers(elem) {
+		if typeptr.Has(elem) {
 			panic(fmt.Sprintf("pqkit.Clone: %s points to an object holding pointers", v.Type()))
 		}
 		// An unexported field's value is read-only to reflect: write it
@@ -235,24 +236,6 @@ func cloneIn(v reflect.Value) {
 	default:
 		panic(fmt.Sprintf("pqkit.Clone: cannot copy a %s field", v.Type()))
 	}
-}
-
-// hasPointers reports whether a value of t holds pointers.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
-		return true
-	}
-	return false
 }
 
 // Calls joins the names of the calls a path makes, for Op.Path.

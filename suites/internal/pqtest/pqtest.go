@@ -9,11 +9,13 @@ package pqtest
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/internal/typeptr"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -40,40 +42,28 @@ func Setup() {
 	}
 }
 
-// CheckCoverage checks that s registers exactly one entry of lib for every
-// type of types, representation of pqkit.Reprs and set of sets, each
-// unavailable one with a known kind and a reason, each available one with
-// a constructor, a size hint, a case and pqkit.DefaultN.
-func CheckCoverage(t *testing.T, s suites.Suite, lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) {
-	t.Helper()
-	got := map[results.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
-		}
-		got[e.Key] = e
-	}
-	n := 0
+// Keys returns the keys of lib's entries: one for every type of types,
+// representation of pqkit.Reprs and set of sets.
+func Keys(lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) []results.Key {
+	var keys []results.Key
 	for _, typ := range types {
 		for _, r := range pqkit.Reprs {
 			for _, set := range sets {
-				n++
-				k := results.Key{Type: typ, Lib: lib, Repr: r, Layout: measure.Pointer, Param: set.Param()}
-				e, ok := got[k]
-				switch {
-				case !ok:
-					t.Errorf("no entry for %s", k)
-				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !vocab.Known(e.Unavailable.Kind, vocab.Kinds)):
-					t.Errorf("%s: unavailable (%q, %q) with a case %v: want a known kind, a reason, no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
-				case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil || e.DefaultN != pqkit.DefaultN):
-					t.Errorf("%s: constructor %q, size hint %d, case %v, DefaultN %d; want all set, DefaultN %d", k, e.Constructor, e.SizeHint, e.Case != nil, e.DefaultN, pqkit.DefaultN)
-				}
+				keys = append(keys, results.Key{Type: typ, Lib: lib, Repr: r, Layout: measure.Pointer, Param: set.Param()})
 			}
 		}
 	}
-	if len(got) != n {
-		t.Errorf("got %d entries, want %d (one per key)", len(got), n)
+	return keys
+}
+
+// CheckDefaultN checks that an available entry is measured at
+// pqkit.DefaultN by default (suitetest.CheckCoverage's check of the
+// post-quantum suites).
+func CheckDefaultN(e suites.Entry) error {
+	if e.Unavailable.IsZero() && e.DefaultN != pqkit.DefaultN {
+		return fmt.Errorf("DefaultN %d, want %d", e.DefaultN, pqkit.DefaultN)
 	}
+	return nil
 }
 
 // Footprint is what one value of a type keeps, by construction: its own
@@ -85,7 +75,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 	if rv.Kind() != reflect.Pointer {
 		t.Fatalf("Footprint of a %T: want a pointer", v)
 	}
-	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), hasPointers(rv.Type().Elem())), 1
+	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), typeptr.Has(rv.Type().Elem())), 1
 	var walk func(reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -94,7 +84,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 				walk(v.Field(i))
 			}
 		case reflect.Array:
-			if hasPointers(v.Type().Elem()) {
+			if typeptr.Has(v.Type().Elem()) {
 				for i := range v.Len() {
 					walk(v.Index(i))
 				}
@@ -102,30 +92,13 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 		case reflect.Pointer:
 			if !v.IsNil() {
 				e := v.Type().Elem()
-				bytes += kzgtest.Slot(t, e.Size(), hasPointers(e))
+				bytes += kzgtest.Slot(t, e.Size(), typeptr.Has(e))
 				objects++
 			}
 		}
 	}
 	walk(rv.Elem())
 	return bytes, objects
-}
-
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
-		return true
-	}
-	return false
 }
 
 // Want is the truth of one entry: the bytes and objects one instance

@@ -9,6 +9,7 @@
 package secptest
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -54,48 +55,31 @@ func (k Kept) Plus(o ...Kept) Kept {
 // Times returns k n times over.
 func (k Kept) Times(n float64) Kept { return Kept{k.Objects * n, k.Bytes * n} }
 
-// CheckCoverage checks that s registers exactly keys, each once: an
-// unavailable one with a reason (of kind NotOffered naming the library,
-// or NeedsCgo), an available one with a constructor, a size and a case.
-func CheckCoverage(t *testing.T, s suites.Suite, keys []results.Key) {
-	t.Helper()
-	got := map[results.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
+// CheckUnavailable returns suitetest.CheckCoverage's check of the
+// secp256k1 suites of lib: an unavailable entry is of kind NotOffered,
+// its reason naming lib, or of kind NeedsCgo.
+func CheckUnavailable(lib string) func(suites.Entry) error {
+	return func(e suites.Entry) error {
+		if e.Unavailable.IsZero() {
+			return nil
 		}
-		got[e.Key] = e
-	}
-	for _, k := range keys {
-		e, ok := got[k]
-		switch {
-		case !ok:
-			t.Errorf("no entry for %s", k)
-		case !e.Unavailable.IsZero():
-			if e.Case != nil || e.Unavailable.Reason == "" {
-				t.Errorf("%s: unavailable (%q) with a case, or without a reason", k, e.Unavailable.Reason)
-			}
-			checkKind(t, k.String(), s.Name, e.Unavailable)
-		case e.Case == nil || e.Constructor == "" || e.SizeHint == 0:
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		}
-	}
-	if len(got) != len(keys) {
-		t.Errorf("got %d entries, want %d", len(got), len(keys))
+		return whyError(lib, e.Unavailable)
 	}
 }
 
-func checkKind(t *testing.T, what, lib string, why vocab.Why) {
-	t.Helper()
+// whyError checks why an entry or operation of lib is unavailable: of
+// kind NotOffered, its reason naming lib, or of kind NeedsCgo.
+func whyError(lib string, why vocab.Why) error {
 	switch why.Kind {
 	case vocab.NeedsCgo:
 	case vocab.NotOffered:
 		if !strings.Contains(why.Reason, lib) {
-			t.Errorf("%s: reason %q does not name %s", what, why.Reason, lib)
+			return fmt.Errorf("reason %q does not name %s", why.Reason, lib)
 		}
 	default:
-		t.Errorf("%s: kind %q, want %s or %s", what, why.Kind, vocab.NotOffered, vocab.NeedsCgo)
+		return fmt.Errorf("kind %q, want %s or %s", why.Kind, vocab.NotOffered, vocab.NeedsCgo)
 	}
+	return nil
 }
 
 // CheckObjects measures every available single-object entry of s in
@@ -198,7 +182,9 @@ func CheckOps(t *testing.T, s suites.Suite) int {
 			}
 			if !op.Unavailable.IsZero() {
 				if op.Unavailable.Kind != vocab.DoesNotApply {
-					checkKind(t, op.Key.String(), s.Name, op.Unavailable)
+					if err := whyError(s.Name, op.Unavailable); err != nil {
+						t.Errorf("%s: %v", op.Key, err)
+					}
 				}
 				return
 			}

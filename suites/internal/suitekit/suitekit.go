@@ -167,14 +167,6 @@ var (
 	DSTMinSig = []byte("BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_")
 )
 
-// DST returns the signature DST of scheme (min-pk or min-sig).
-func DST(scheme vocab.Scheme) []byte {
-	if scheme == vocab.MinSig {
-		return DSTMinSig
-	}
-	return DSTMinPk
-}
-
 // KeyGenSalt is the initial salt of IETF KeyGen (draft 04 and later):
 // SHA-256("BLS-SIG-KEYGEN-SALT-"). blst's KeyGen uses it; circl's KeyGen
 // takes it as its salt argument.

@@ -20,6 +20,7 @@ import (
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/vocab"
@@ -44,50 +45,71 @@ func keyOf(e suites.Entry) suitekit.Key {
 }
 
 // CheckSuite runs the checks every library suite's entries must pass, as
-// subtests of t: Coverage (CheckCoverage), Schemes (CheckSchemes) and
+// subtests of t: Coverage (CheckCoverage of the matrix), Schemes (CheckSchemes) and
 // Measurements (CheckMeasurements; select it alone with
 // -run 'TestSuite/^Measurements$').
 func CheckSuite(t *testing.T, s suites.Suite) {
-	t.Run("Coverage", func(t *testing.T) { CheckCoverage(t, s) })
+	t.Run("Coverage", func(t *testing.T) { CheckCoverage(t, Entries(s), matrixKeys(s.Name), nil) })
 	t.Run("Schemes", func(t *testing.T) { CheckSchemes(t, s) })
 	t.Run("Measurements", func(t *testing.T) { CheckMeasurements(t, s) })
 }
 
-// CheckCoverage checks that lib registered exactly one entry for every
-// combination of the matrix, that each unavailable one has a reason and
-// each available one a constructor, a size and a case.
-func CheckCoverage(t *testing.T, s suites.Suite) {
-	lib := s.Name
+// CheckCoverage checks that entries register exactly keys, each once: an
+// unavailable entry with a known kind (vocab.Kinds), a reason and no
+// case, an available one with a constructor, a size hint and a case; and
+// that check, if not nil, accepts each of them (what a family asks more:
+// a fixed N, the reason's wording).
+func CheckCoverage(t *testing.T, entries []suites.Entry, keys []results.Key, check func(suites.Entry) error) {
 	t.Helper()
-	got := map[suitekit.Key]suites.Entry{}
-	for _, e := range Entries(s) {
-		k := keyOf(e)
-		if _, dup := got[k]; dup {
-			t.Errorf("%s: %s registered twice", lib, k)
+	got := map[results.Key]suites.Entry{}
+	for _, e := range entries {
+		if _, dup := got[e.Key]; dup {
+			t.Errorf("%s registered twice", e.Key)
 		}
-		got[k] = e
+		got[e.Key] = e
 	}
-	want := suitekit.Keys()
-	for _, k := range want {
+	for _, k := range keys {
 		e, ok := got[k]
-		if !ok {
-			t.Errorf("%s: no entry for %s (available or unavailable)", lib, k)
-			continue
-		}
 		switch {
-		case !e.Unavailable.IsZero() && e.Case != nil:
-			t.Errorf("%s: %s is unavailable (%q) but has a case", lib, k, e.Unavailable.Reason)
-		case e.Unavailable.IsZero() && e.Case == nil:
-			t.Errorf("%s: %s has neither a case nor a reason", lib, k)
-		case !e.Unavailable.IsZero() && e.Unavailable.Reason == "":
-			t.Errorf("%s: %s is unavailable (kind %s) without a reason", lib, k, e.Unavailable.Kind)
-		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0):
-			t.Errorf("%s: %s: got constructor %q, size hint %d, want both set", lib, k, e.Constructor, e.SizeHint)
+		case !ok:
+			t.Errorf("no entry for %s (available or unavailable)", k)
+		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !vocab.Known(e.Unavailable.Kind, vocab.Kinds)):
+			t.Errorf("%s: unavailable (kind %q, reason %q) with a case %v: want a known kind, a reason and no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
+		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil):
+			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
+		case check != nil:
+			if err := check(e); err != nil {
+				t.Errorf("%s: %v", k, err)
+			}
 		}
 	}
-	if len(got) != len(want) {
-		t.Errorf("%s: got %d entries, want %d (one per matrix combination)", lib, len(got), len(want))
+	if len(got) != len(keys) {
+		t.Errorf("got %d entries, want %d (one per key)", len(got), len(keys))
 	}
+}
+
+// CheckAgree runs a family's agreement check on libs (for one library's
+// own test, its known answers) and fails t if the check fails or checks
+// no case.
+func CheckAgree[L any](t *testing.T, check func(libs []L) (*suites.AgreeReport, error), libs ...L) {
+	t.Helper()
+	rep, err := check(libs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}
+
+// matrixKeys returns the keys of the instance matrix (suitekit.Keys) of
+// library lib.
+func matrixKeys(lib string) []results.Key {
+	keys := suitekit.Keys()
+	for i := range keys {
+		keys[i].Lib = vocab.Lib(lib)
+	}
+	return keys
 }
 
 // CheckSchemes checks that PublicKey and Signature are registered under

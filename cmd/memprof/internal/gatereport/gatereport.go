@@ -277,10 +277,6 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// Table writes a comparison as a terminal table (TableFit without a
-// width).
-func Table(w io.Writer, c *gate.Comparison) error { return TableFit(w, c, 0, render.Plain) }
-
 // TableFit writes a comparison as a terminal table fitted to width (0:
 // no limit) in style, failing rows first, one token per cell (a row's
 // note a footnote), then the environment differences if any, then the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/results"
@@ -183,7 +184,7 @@ func TestHeadline(t *testing.T) {
 		t.Errorf("base against itself: got %q", got)
 	}
 	var tab bytes.Buffer
-	if err := Table(&tab, c); err != nil {
+	if err := TableFit(&tab, c, 0, render.Plain); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(tab.String(), "memprof compare: "+Headline(c)+"\n") {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
@@ -174,7 +175,7 @@ func TestCompareMarkdownStaleBase(t *testing.T) {
 		t.Errorf("failures: got %d, want the 4 regressions only", c.Failures)
 	}
 	var table bytes.Buffer
-	if err := Table(&table, c); err != nil {
+	if err := TableFit(&table, c, 0, render.Plain); err != nil {
 		t.Fatal(err)
 	}
 	checkContains(t, table.String(), "warning: the base is stale: measured 9 days ago")

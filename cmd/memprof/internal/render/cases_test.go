@@ -121,7 +121,7 @@ func TestSweepTable(t *testing.T) {
 		{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Layout: measure.Pointer}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 144}, Sweep: sweep(steps)},
 	}}
 	var buf bytes.Buffer
-	if err := SweepTable(&buf, rs); err != nil {
+	if err := sweepTable(&buf, rs, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tables, other := tabletest.Parse(buf.String())

@@ -69,7 +69,7 @@ func TestGCChart(t *testing.T) {
 func TestParamColumn(t *testing.T) {
 	rs := gcResults(t)
 	var table, md, csv strings.Builder
-	if err := InstancesTable(&table, rs); err != nil {
+	if err := InstancesTableFit(&table, rs, TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	tables, other := tabletest.Parse(table.String())

@@ -37,8 +37,8 @@ func TestHeadersFromSpec(t *testing.T) {
 		render func(io.Writer, *results.File) error
 		cols   []results.Column
 	}{
-		{"instances table", InstancesTable, results.InstanceColumns(results.InTable)},
-		{"throughput table", ThroughputTable, results.ThroughputColumns(results.InTable)},
+		{"instances table", func(w io.Writer, rs *results.File) error { return InstancesTableFit(w, rs, TableOptions{Wide: true}) }, results.InstanceColumns(results.InTable)},
+		{"throughput table", func(w io.Writer, rs *results.File) error { return ThroughputTableFit(w, rs, TableOptions{Wide: true}) }, results.ThroughputColumns(results.InTable)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer

@@ -2,7 +2,7 @@
 // its other files, into the other output formats). It only formats: it
 // never measures, and it writes only to the io.Writer it is given. The
 // columns of its tables and of the CSV file are results.Columns, and every
-// figure is written by package units' formatters.
+// figure is written by model's unit formatters.
 package render
 
 import "github.com/memprof/memprof/units"
@@ -13,7 +13,3 @@ func Num(v float64) string { return units.FormatFigure(v) }
 
 // Duration formats a time in nanoseconds: units.FormatNs.
 func Duration(ns float64) string { return units.FormatNs(ns) }
-
-// DurationUnit returns the unit Duration uses for ns and its size in ns:
-// units.NsScale.
-func DurationUnit(ns float64) (string, float64) { return units.NsScale(ns) }

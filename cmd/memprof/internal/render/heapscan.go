@@ -157,12 +157,6 @@ func heapscanOmitted(s *heapscan.Summary) string {
 	return fmt.Sprintf("(%d more rows, %d B, not shown: see --top)", s.OmittedRows, s.OmittedBytes)
 }
 
-// HeapscanTable writes the summary as a terminal table: HeapscanTableFit
-// without a width.
-func HeapscanTable(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
-	return HeapscanTableFit(w, s, v, 0, Plain)
-}
-
 // HeapscanTableFit writes the summary as a terminal table fitted to width
 // (0: no limit), in the style of go tool pprof -top: the figures, then
 // the group's name last, shortened visibly ("…") where it does not fit

@@ -52,7 +52,7 @@ func TestRSSResolution(t *testing.T) {
 	}
 
 	var table, md, csvOut, js bytes.Buffer
-	if err := InstancesTable(&table, rs); err != nil {
+	if err := InstancesTableFit(&table, rs, TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Markdown(&md, rs); err != nil {

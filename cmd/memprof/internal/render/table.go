@@ -14,12 +14,6 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// InstancesTable writes the instances of rs as a terminal table with every
-// column and no width limit: InstancesTableFit with Wide.
-func InstancesTable(w io.Writer, rs *results.File) error {
-	return InstancesTableFit(w, rs, TableOptions{Wide: true})
-}
-
 // InstancesTableFit writes the instances of rs as terminal tables of the
 // columns o chooses, fitted to o.Width: one table per type, one row per
 // case (unavailable and failed cases included, "n/a[k]" or "error[k]"
@@ -51,15 +45,7 @@ func InstancesTableFit(w io.Writer, rs *results.File, o TableOptions) error {
 	return sitesTerminal(w, rs, o)
 }
 
-// SweepTable writes the sweeps of the cases that have one: bytes per
-// instance at each N and, where a line fits the points, its slope with
-// its 95% interval and its intercept.
-func SweepTable(w io.Writer, rs *results.File) error { return sweepTable(w, rs, TableOptions{}) }
-
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-// SitesTable writes the allocation sites of every measured case.
-func SitesTable(w io.Writer, rs *results.File) error { return sitesTerminal(w, rs, TableOptions{}) }
 
 // sitesTerminal writes the allocation sites fitted to o.Width, one table
 // per type, each after a blank line: one line per site, its name
@@ -82,7 +68,7 @@ func sitesTerminal(w io.Writer, rs *results.File, o TableOptions) error {
 	return nil
 }
 
-// sitesGrid is the grid of the allocation sites of the cases results:
+// sitesGrid is the grid of the allocation sites of the cases:
 // the case's key (the values every site shares in the heading), the
 // site, its bytes and objects per instance and its slot sizes.
 func sitesGrid(cases []results.Row) *grid {

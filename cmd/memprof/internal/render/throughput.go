@@ -13,12 +13,6 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-// ThroughputTable writes the throughput rows of rs as one terminal table
-// with every column and no width limit: ThroughputTableFit with Wide.
-func ThroughputTable(w io.Writer, rs *results.File) error {
-	return ThroughputTableFit(w, rs, TableOptions{Wide: true})
-}
-
 // ThroughputTableFit writes the throughput rows of rs as terminal tables
 // of the columns o chooses, fitted to o.Width, after a line on the
 // agreement check: one table per type, a row per operation (those a
@@ -158,17 +152,12 @@ func AgreementChecks(a *results.Agreement) string {
 	return FamilyChecks(vocab.BLS12381)
 }
 
-// TradeoffTables writes, for each type of rs, one table with a row per
-// library and representation: the bytes per instance beside the median
-// time of every operation timed for the type. A cell says "n/a" when the
-// library does not offer the operation on that representation, and "·"
-// when the operation does not start from it. It is TradeoffTablesFit
-// without a width.
-func TradeoffTables(w io.Writer, rs *results.File) error {
-	return TradeoffTablesFit(w, rs, TableOptions{})
-}
-
-// TradeoffTablesFit is TradeoffTables fitted to o.Width, in o.Style.
+// TradeoffTablesFit writes, for each type of rs, one table with a row per
+// library and representation, fitted to o.Width, in o.Style: the bytes
+// per instance beside the median time of every operation timed for the
+// type. A cell says "n/a" when the library does not offer the operation
+// on that representation, and "·" when the operation does not start
+// from it.
 func TradeoffTablesFit(w io.Writer, rs *results.File, o TableOptions) error {
 	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
 		return err

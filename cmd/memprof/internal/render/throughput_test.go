@@ -73,7 +73,7 @@ func lineWith(s string, parts ...string) string {
 
 func TestTradeoffTables(t *testing.T) {
 	var buf bytes.Buffer
-	if err := TradeoffTables(&buf, tradeoffFixture()); err != nil {
+	if err := TradeoffTablesFit(&buf, tradeoffFixture(), TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
@@ -95,7 +95,7 @@ func TestTradeoffTables(t *testing.T) {
 
 func TestThroughputTable(t *testing.T) {
 	var buf bytes.Buffer
-	if err := ThroughputTable(&buf, tradeoffFixture()); err != nil {
+	if err := ThroughputTableFit(&buf, tradeoffFixture(), TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
