@@ -150,7 +150,11 @@ func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	return writeJSON(w, ActionBenchmarkEntriesOf(rs, part))
+	entries := ActionBenchmarkEntriesOf(rs, part)
+	if len(entries) == 0 && part != All {
+		return noFigureOf(part)
+	}
+	return writeJSON(w, entries)
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:
@@ -222,7 +226,11 @@ func bencher(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	return writeJSON(w, BencherMetricsOf(rs, part))
+	metrics := BencherMetricsOf(rs, part)
+	if len(metrics) == 0 && part != All {
+		return noFigureOf(part)
+	}
+	return writeJSON(w, metrics)
 }
 
 func writeJSON(w io.Writer, v any) error {

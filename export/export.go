@@ -66,10 +66,20 @@ func (p Part) Has(f *results.Figure) bool {
 	return true
 }
 
+// ErrNothingOfPart is wrapped by WritePart's error for results that have
+// no figure of the part asked for: an export of nothing is bad input, not
+// an empty series.
+var ErrNothingOfPart = errors.New("nothing to export")
+
+func noFigureOf(part Part) error {
+	return fmt.Errorf("no %s figure in it: %w with --only %s", part, ErrNothingOfPart, part)
+}
+
 // WritePart writes the figures of part of rs to w in format f, a
 // dashboard format (the benchmark format holds every figure: benchstat
 // selects units itself). An unknown format is an error that lists the
-// formats.
+// formats; results with no figure of part (not All) an error wrapping
+// ErrNothingOfPart, before anything is written.
 func WritePart(w io.Writer, rs *results.File, f Format, part Part) error {
 	switch f {
 	case GitHubActionBenchmark:

@@ -181,14 +181,22 @@ type Limit struct {
 	hadUnit bool
 }
 
-// Selector chooses cases. Each field lists the accepted names; an empty
-// field accepts every name. Names are canonical (as the suites registry
-// spells them).
+// Selector chooses cases. Each field lists the accepted names. An empty
+// field selects what a run that does not name it measures: every name,
+// but for Layout the default layouts (measure.DefaultLayouts: not the
+// slice) and for Scheme the default scheme (min-pk), as memprof instances
+// and throughput measure them by default; "all" in a budgets file (or
+// the full list) widens them. Names are canonical (as the suites
+// registry spells them).
 type Selector struct {
 	Type, Lib, Repr, Layout, Scheme, Op []string
 	// Param selects the parameter of cases measured at several settings
 	// ("precompute=8"); any value is a valid name.
 	Param []string
+	// noScheme selects, of the cases a scheme decides, none (File.OfSchemes
+	// keeps so the types without a scheme of a budget whose schemes were
+	// left out).
+	noScheme bool
 }
 
 // String renders the selector as in a budgets file: {type: Signature, lib: blst}.
@@ -227,17 +235,39 @@ func accepts(list []string, v string) bool {
 
 // Matches reports whether the case k is selected. For an instance case
 // (no op), a selector naming an op selects only operations, never
-// instances, and an empty scheme (types the scheme does not change) is
-// accepted by any scheme selector. For an operation the layout and scheme
-// are not selected on (operations have no layout and are all min-pk;
-// Parse refuses time budgets that select on them).
+// instances; a selector without layout selects the default layouts
+// (measure.DefaultLayouts), and one without scheme the scheme a case's type
+// has by default (min-pk; a key without a scheme is of its type's
+// default), what memprof instances measures when not told otherwise. A
+// case whose type has no scheme is selected by any scheme. For an
+// operation the layout and scheme are not selected on (operations have
+// no layout and are all min-pk; Parse refuses time budgets that select on
+// them).
 func (s Selector) Matches(k results.Key) bool {
 	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr)) && accepts(s.Param, string(k.Param))
 	if k.Op != "" {
 		return base && accepts(s.Op, string(k.Op))
 	}
-	return base && len(s.Op) == 0 && accepts(s.Layout, string(k.Layout)) &&
-		(k.Scheme == "" || accepts(s.Scheme, string(k.Scheme)))
+	if !base || len(s.Op) > 0 {
+		return false
+	}
+	switch {
+	case k.Layout == "": // a user's own case: no layout to select on
+	case len(s.Layout) == 0 && !slices.Contains(measure.DefaultLayouts, k.Layout):
+		return false
+	case !accepts(s.Layout, string(k.Layout)):
+		return false
+	}
+	switch scheme := k.Normalize().Scheme; {
+	case scheme == "":
+		return true
+	case s.noScheme:
+		return false
+	case len(s.Scheme) == 0:
+		return scheme == k.Type.DefaultScheme()
+	default:
+		return accepts(s.Scheme, string(scheme))
+	}
 }
 
 // PosError is a problem at a position in a budgets file.
@@ -504,6 +534,11 @@ func (p *parser) budget(n *yaml.Node) *Budget {
 		p.errorf(at, "op selects operations, but %s bounds instances: put the op's max_ns_per_op in a budget of its own", firstMemoryKey(b))
 		return nil
 	}
+	if len(b.Select.Scheme) > 0 && len(b.Select.Type) > 0 && !slices.ContainsFunc(b.Select.Type, func(t string) bool { return vocab.Type(t).HasScheme() }) {
+		p.errorf(at, "select %s: %s %s no scheme (only %s have one: it decides their group): remove scheme",
+			b.Select, strings.Join(b.Select.Type, ", "), map[bool]string{true: "has", false: "have"}[len(b.Select.Type) == 1], vocab.Join(schemeTypes()))
+		return nil
+	}
 	if timed && (len(b.Select.Layout) > 0 || len(b.Select.Scheme) > 0) {
 		p.errorf(at, "%s bounds operations, which have no layout or scheme: select them by type, lib, repr and op", firstOpKey(b))
 		return nil
@@ -615,6 +650,10 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 			continue
 		}
 		name := it.Value
+		if strings.EqualFold(name, "all") && f.widens() {
+			out = append(out, f.valid...) // every name, where an omitted key selects the default
+			continue
+		}
 		if f.key == "param" {
 			if err := results.Param(name).Check(); err != nil {
 				p.errorf(it, "select: %v", err)
@@ -630,6 +669,21 @@ func (p *parser) names(f selectorField, v *yaml.Node) []string {
 			name = c
 		}
 		out = append(out, name)
+	}
+	return out
+}
+
+// widens reports whether the field takes "all": the fields whose
+// omission selects a default (layout, scheme), not every name.
+func (f selectorField) widens() bool { return f.key == "layout" || f.key == "scheme" }
+
+// schemeTypes are the types whose group the scheme decides.
+func schemeTypes() []vocab.Type {
+	var out []vocab.Type
+	for _, t := range vocab.Types {
+		if t.HasScheme() {
+			out = append(out, t)
+		}
 	}
 	return out
 }
@@ -676,34 +730,35 @@ func secondDocumentLine(src []byte) int {
 }
 
 // OfSchemes returns a copy of f that checks the cases of schemes only
-// (memprof check --scheme): a budget that names schemes keeps those of
-// schemes, and is left out (counted in dropped) when it names none of
-// them; a budget that names none selects schemes' cases. A type without
-// a scheme is selected as before. f is not modified; the copy shares its
-// budgets' other fields.
+// (memprof check --scheme). A budget's schemes are those it names, or the
+// default (min-pk) when it names none; it keeps those among schemes. One
+// that keeps none selects only its types without a scheme (a budget on
+// every type of blst keeps G1, ...), and is left out, counted in dropped,
+// when it has none. f is not modified; the copy shares its budgets' other
+// fields.
 func (f *File) OfSchemes(schemes []vocab.Scheme) (kept *File, dropped int) {
-	names := make([]string, len(schemes))
-	for i, s := range schemes {
-		names[i] = string(s)
-	}
 	out := *f
 	out.Budgets = nil
 	for _, b := range f.Budgets {
 		sel := b.Select
-		if len(sel.Scheme) == 0 {
-			sel.Scheme = names
-		} else {
-			var keep []string
-			for _, s := range sel.Scheme {
-				if slices.Contains(names, s) {
-					keep = append(keep, s)
-				}
+		own := sel.Scheme
+		if len(own) == 0 {
+			own = []string{string(vocab.MinPk)}
+		}
+		var keep []string
+		for _, s := range own {
+			if slices.Contains(schemes, vocab.Scheme(s)) && !slices.Contains(keep, s) {
+				keep = append(keep, s)
 			}
-			if len(keep) == 0 {
-				dropped++
-				continue
-			}
+		}
+		switch {
+		case len(keep) > 0:
 			sel.Scheme = keep
+		case len(sel.Type) == 0 || slices.ContainsFunc(sel.Type, func(t string) bool { return !vocab.Type(t).HasScheme() }):
+			sel.noScheme = true
+		default:
+			dropped++
+			continue
 		}
 		nb := *b
 		nb.Select = sel

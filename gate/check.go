@@ -1,7 +1,9 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,11 +20,15 @@ type Status int
 const (
 	// Pass: the measurement is within the limit.
 	Pass Status = iota
-	// Skip: a case the budget names by library is unavailable in this
-	// build (for example blst without cgo) while other selected cases were
-	// checked, or a case that needs cgo in results measured without it
-	// (env.cgo false), whatever else was checked. It does not fail the
-	// gate but is reported.
+	// Skip: a case not checked while other cases of its budget were
+	// (Outcome.Skipped says why): one the budget names by library that is
+	// unavailable in this build (for example blst without cgo), one that
+	// needs cgo in results measured without it (env.cgo false), one an
+	// optional budget selects that the results lack; or every case of a
+	// budget that needs cgo, in such results, when the check was told to
+	// skip them (CheckOptions.SkipCgo). It does not fail the gate but is
+	// reported. A budget none of whose cases was checked is an Error
+	// whatever its skips.
 	Skip
 	// Warn: a time whose median exceeds the limit while part of its
 	// interquartile range does not, or an off-heap figure above the limit
@@ -40,6 +46,25 @@ func (s Status) String() string {
 	return [...]string{"PASS", "SKIP", "WARN", "FAIL", "ERROR"}[s]
 }
 
+// SkipKind is why a case was skipped (Outcome.Skipped).
+type SkipKind int
+
+// The reasons to skip a case.
+const (
+	// NotSkipped: the outcome is not a Skip.
+	NotSkipped SkipKind = iota
+	// SkipUnavailable: the case is unavailable in this build (it needs
+	// cgo, or its library lacks it) while other cases of its budget were
+	// checked.
+	SkipUnavailable
+	// SkipOptional: the results lack the case, and its budget is optional.
+	SkipOptional
+	// SkipCgo: every case of the budget needs cgo, the results were
+	// measured with cgo off, and the check skips such budgets
+	// (CheckOptions.SkipCgo, memprof check --skip-cgo).
+	SkipCgo
+)
+
 // Outcome is the check of one limit of one budget against one case.
 type Outcome struct {
 	Budget *Budget
@@ -52,8 +77,13 @@ type Outcome struct {
 	// the interquartile range of a time.
 	Measured float64
 	Q1, Q3   float64
-	// Detail explains an Error or a Warn.
+	// Detail explains an Error, a Skip or a Warn.
 	Detail string
+	// Skipped is why a Skip was skipped.
+	Skipped SkipKind
+	// needsCgo marks the outcome of a case that needs cgo, in results
+	// measured without it.
+	needsCgo bool
 	// Expired reports that the outcome fails because its budget expired
 	// (Budget.Expires), whatever was measured.
 	Expired bool
@@ -97,10 +127,26 @@ func (r *Report) Count(s Status) int {
 	return n
 }
 
-// OK reports whether the gate passes: no problems, no failures, no errors.
-// Warnings pass.
+// Checked returns how many outcomes checked a figure against its limit
+// (they hold, warn or fail).
+func (r *Report) Checked() int { return r.Count(Pass) + r.Count(Warn) + r.Count(Fail) }
+
+// Skipped returns how many outcomes are skips of kind k.
+func (r *Report) Skipped(k SkipKind) int {
+	n := 0
+	for _, o := range r.Outcomes {
+		if o.Status == Skip && o.Skipped == k {
+			n++
+		}
+	}
+	return n
+}
+
+// OK reports whether the gate passes: no problems, no failures, no
+// errors, and at least one figure checked (a gate that checked nothing
+// never passes). Warnings pass.
 func (r *Report) OK() bool {
-	return len(r.Problems) == 0 && r.Count(Fail) == 0 && r.Count(Error) == 0
+	return len(r.Problems) == 0 && r.Count(Fail) == 0 && r.Count(Error) == 0 && r.Checked() > 0
 }
 
 // CheckOptions tune Check.
@@ -127,6 +173,11 @@ type CheckOptions struct {
 	// runner. By default it warns: a time moves with the machine, and a
 	// gate that fails on a busy runner's noise is soon ignored.
 	FailOnTime bool
+	// SkipCgo skips (SkipCgo), in results measured with cgo off, the
+	// budgets every case of which needs cgo: a runner without cgo whose
+	// cgo budgets a runner with cgo checks. Without it such a budget is
+	// an Error, as every budget none of whose cases was checked.
+	SkipCgo bool
 }
 
 // RegistryCase is one case of the registry: its key, and why it cannot
@@ -159,6 +210,7 @@ func Check(f *File, rs *results.File, opts CheckOptions) *Report {
 	rep := &Report{File: f, Now: now}
 	present := presentKeys(rs)
 	ix := indexResults(rs)
+	rep.Problems = nConflicts(f, opts.Registry, rs)
 	for _, b := range f.Budgets {
 		reported := false
 		for _, l := range b.Limits {
@@ -181,7 +233,7 @@ func Check(f *File, rs *results.File, opts CheckOptions) *Report {
 				}
 				continue
 			}
-			rep.Outcomes = append(rep.Outcomes, expire(b, append(outs, lacking...), now)...)
+			rep.Outcomes = append(rep.Outcomes, expire(b, nothingChecked(b, l, append(outs, lacking...), opts), now)...)
 		}
 	}
 	return rep
@@ -241,14 +293,29 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[resul
 		if !c.real() || present[c.Key.Normalize()] {
 			continue
 		}
-		o := Outcome{Budget: b, Limit: l, Case: c.Key.String(), Status: Error,
-			Detail: "selected, but the results do not have it: measure it, or mark the budget optional: true"}
+		o := Outcome{Budget: b, Limit: l, Case: c.Key.FullName(), Status: Error, Detail: lackingDetail(c.Key)}
 		if b.Optional {
-			o.Status, o.Detail = Skip, "optional: the results do not have it"
+			o.Status, o.Skipped, o.Detail = Skip, SkipOptional, "optional: the results do not have it"
 		}
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// lackingDetail says what to do about a selected case k the results lack:
+// first measure it (a case of a scheme or layout a run does not measure by
+// default, with the flag that does) or narrow the budget to what was
+// measured; optional: true last, with what it excuses.
+func lackingDetail(k results.Key) string {
+	const optional = "or, last, mark the budget optional: true, which excuses every selected case the results lack (never all of them)"
+	k = k.Normalize()
+	switch {
+	case k.Scheme != "" && k.Scheme != k.Type.DefaultScheme():
+		return fmt.Sprintf("selected, but the results do not have it: measure it (memprof instances --scheme all), or select only what was measured (scheme: %s), %s", k.Type.DefaultScheme(), optional)
+	case !k.IsOp() && k.Layout != "" && !slices.Contains(measure.DefaultLayouts, k.Layout):
+		return fmt.Sprintf("selected, but the results do not have it: measure it (memprof instances --layout all), or select only what was measured (layout: %s), %s", measure.DefaultLayouts[0], optional)
+	}
+	return "selected, but the results do not have it: measure it (memprof instances --budgets), " + optional
 }
 
 // checkInstances checks a limit on a figure of instances against the
@@ -264,13 +331,13 @@ func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outco
 	var reasons []string
 	var skips, cgoSkips []Outcome
 	for _, u := range rs.selectedUnavailable(b.Select, false) {
-		name := u.Key.String()
+		name := u.Key.FullName()
 		reasons = append(reasons, name+": "+u.Reason)
 		switch {
 		case cgoOff(u, rs.Env):
-			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: cgoSkipDetail(u)})
+			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, Detail: cgoSkipDetail(u), needsCgo: true})
 		case len(b.Select.Lib) > 0:
-			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Detail: "unavailable: " + u.Reason})
+			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, Detail: "unavailable: " + u.Reason})
 		}
 	}
 	if len(outs) > 0 {
@@ -331,6 +398,118 @@ func cgoSkipDetail(u *results.Unavailable) string {
 	return "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"
 }
 
+// nothingChecked returns the outcomes of limit l of budget b, outs,
+// unless none of them checked a figure and none is an Error: then every
+// one is a Skip, and the budget checked nothing. That is an Error (one
+// outcome, naming why each case was skipped), optional or not: optional
+// excuses some cases, never all. Only budgets every case of which needs
+// cgo, in results measured without it, stay skipped, and only when
+// opts.SkipCgo says so.
+func nothingChecked(b *Budget, l Limit, outs []Outcome, opts CheckOptions) []Outcome {
+	if slices.ContainsFunc(outs, func(o Outcome) bool { return o.Status != Skip }) || len(outs) == 0 {
+		return outs
+	}
+	cgo := !slices.ContainsFunc(outs, func(o Outcome) bool { return !o.needsCgo })
+	if cgo && opts.SkipCgo {
+		for i := range outs {
+			outs[i].Skipped = SkipCgo
+			outs[i].Detail = "--skip-cgo: " + outs[i].Detail
+		}
+		return outs
+	}
+	var names []string
+	for i, o := range outs {
+		if i == maxNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(outs)-maxNamed))
+			break
+		}
+		names = append(names, o.Case)
+	}
+	detail := fmt.Sprintf("no selected case was checked (%s): ", strings.Join(names, ", "))
+	switch {
+	case cgo:
+		detail += "every one needs cgo, and these results were measured with cgo off (env.cgo false): check them where cgo is on, or skip such budgets on this runner with --skip-cgo"
+	case b.Optional:
+		detail += "the results have none of them, and optional: true excuses some cases, never all: measure them (memprof instances --budgets)"
+	default:
+		detail += "they are unavailable here or missing from the results: measure them where they are available"
+	}
+	return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: detail}}
+}
+
+// maxNamed is how many cases a budget that checked nothing names.
+const maxNamed = 4
+
+// nConflicts are the budgets that name different n for one instance case
+// (of the registry, when there is one, and of rs): a case is measured at
+// one N, so no results can hold both; each is a Problem at the second
+// budget's line.
+func nConflicts(f *File, registry []RegistryCase, rs *results.File) []error {
+	// Only the budgets that name an n can conflict, and only when two
+	// name different ones: most files name none, and cost nothing here.
+	withN := &File{Path: f.Path}
+	ns := map[int]bool{}
+	for _, b := range f.Budgets {
+		if b.N > 0 {
+			withN.Budgets = append(withN.Budgets, b)
+			ns[b.N] = true
+		}
+	}
+	if len(ns) < 2 {
+		return nil
+	}
+	var keys []results.Key
+	for _, c := range registry {
+		if !c.Key.IsOp() {
+			keys = append(keys, c.Key)
+		}
+	}
+	for _, r := range rs.Instances {
+		keys = append(keys, r.Key)
+	}
+	var errs []error
+	seen := map[[2]int]bool{}
+	for _, k := range keys {
+		if _, err := withN.NFor(k); err != nil {
+			var c *NConflict
+			if errors.As(err, &c) && !seen[[2]int{c.First.Line, c.Second.Line}] {
+				seen[[2]int{c.First.Line, c.Second.Line}] = true
+				errs = append(errs, &PosError{File: f.Path, Line: c.Second.Line, Msg: c.Error()})
+			}
+		}
+	}
+	return errs
+}
+
+// NConflict is two budgets that name different n for one case.
+type NConflict struct {
+	Case          results.Key
+	First, Second *Budget
+}
+
+func (e *NConflict) Error() string {
+	return fmt.Sprintf("n: %d, but the budget at line %d names n: %d for %s too: a case is measured at one N", e.Second.N, e.First.Line, e.First.N, e.Case.FullName())
+}
+
+// NFor returns the budget of f whose n the instance case k is measured at
+// (nil for none): the first of the budgets with a limit on instances that
+// select it and name an n. Two that name different n are an *NConflict.
+func (f *File) NFor(k results.Key) (*Budget, error) {
+	var first *Budget
+	for _, b := range f.Budgets {
+		if b.N == 0 || !b.Select.Matches(k) || !slices.ContainsFunc(b.Limits, func(l Limit) bool { return !l.Metric.OnOps() }) {
+			continue
+		}
+		if first != nil && b.N != first.N {
+			return nil, &NConflict{Case: k, First: first, Second: b}
+		}
+		if first == nil {
+			first = b
+		}
+	}
+	return first, nil
+}
+
 // judge holds the figure of limit l in the measured row to the limit, as
 // its entry's Judge says, setting o's figures and status. A row that
 // lacks the figure (a file older than it, a reading the engine could not
@@ -375,10 +554,24 @@ func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOpti
 	// A figure read to a resolution (the off-heap figure in the runtime's
 	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
 	// the reading, not the instances.
-	if res := f.ResolutionOf(row); f.Judge == results.JudgeResolution && v-l.Value <= res {
+	if band := warnBand(f, row, l.Value); f.Judge == results.JudgeResolution && v-l.Value <= band {
 		o.Status = Warn
-		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s per instance): measure at a larger N to tell", units.FormatBytes(res))
+		res := units.FormatBytes(band) + " per instance"
+		if r := f.ResolutionOf(row); r > band {
+			res = units.FormatBytes(r) + " per instance; a warning allows no more than the budget, " + units.FormatBytes(band)
+		}
+		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s): measure at a larger N to tell", res)
 	}
+}
+
+// warnBand is how far above limit a figure read to a resolution warns
+// rather than fails: the row's resolution, but never wider than the
+// budget itself, so that a coarse reading cannot pass as a warning a
+// figure many times its budget; a budget smaller than the reading's own
+// coarseness (one runtime page over N for the scan bytes: a budget of 0)
+// still warns within that.
+func warnBand(f *results.Figure, row results.FigureRow, limit float64) float64 {
+	return min(f.ResolutionOf(row), max(limit, f.LeastResolutionOf(row)))
 }
 
 // noOperation is the outcome of an operation limit whose budget selects

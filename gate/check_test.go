@@ -35,17 +35,17 @@ func TestCheckFixtures(t *testing.T) {
 		opts     CheckOptions
 	}{
 		{"pass.yaml", []wantOutcome{
-			{5, "Signature/blst/affine/pointer", Pass}, {6, "Signature/blst/affine/pointer", Pass}, {7, "Signature/blst/affine/pointer", Pass},
-			{11, "PublicKey/blst/affine/pointer", Pass}, {11, "Signature/blst/affine/pointer", Pass},
+			{5, "Signature/blst/affine/pointer/min-pk", Pass}, {6, "Signature/blst/affine/pointer/min-pk", Pass}, {7, "Signature/blst/affine/pointer/min-pk", Pass},
+			{11, "PublicKey/blst/affine/pointer/min-pk", Pass}, {11, "Signature/blst/affine/pointer/min-pk", Pass},
 		}, nil, true, CheckOptions{}},
 		{"exceeded.yaml", []wantOutcome{
-			{5, "PublicKey/blst/affine/pointer", Pass}, {7, "Signature/blst/affine/pointer", Fail},
+			{5, "PublicKey/blst/affine/pointer/min-pk", Pass}, {7, "Signature/blst/affine/pointer/min-pk", Fail},
 		}, nil, false, CheckOptions{}},
 		{"failed-case.yaml", []wantOutcome{
-			{5, "Signature/gnark/affine/pointer", Error}, {7, "{type: G2, lib: blst, repr: affine, layout: pointer}", Error},
+			{5, "Signature/gnark/affine/pointer/min-pk", Error}, {7, "{type: G2, lib: blst, repr: affine, layout: pointer}", Error},
 		}, nil, false, CheckOptions{}},
 		{"no-match.yaml", []wantOutcome{
-			{5, "Signature/blst/affine/pointer", Pass},
+			{5, "Signature/blst/affine/pointer/min-pk", Pass},
 		}, []string{"no-match.yaml:6: select {type: G1, lib: circl, repr: affine} matches no measured case"}, false, CheckOptions{}},
 		{"time.yaml", []wantOutcome{
 			{5, "Signature/blst/affine op=verify", Pass}, {7, "Signature/blst/affine op=verify", Warn}, {9, "Signature/blst/affine op=verify", Fail},

@@ -289,7 +289,7 @@ func compareInstances(base, head *results.File, opts CompareOptions, thresholds 
 	var errs []error
 	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
 		for _, f := range compared(results.RowInstances) {
-			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(r *results.Row) float64 { return figureOf(f, r) }
 			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
@@ -347,7 +347,7 @@ func compareOps(base, head *results.File, opts CompareOptions, thresholds *bench
 	var errs []error
 	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
 		for _, f := range compared(results.RowThroughput) {
-			row := Row{Case: p.key.String(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
+			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
 			value := func(t *results.ThroughputRow) float64 { return figureOf(f, t) }
 			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)

@@ -36,7 +36,7 @@ func (k rowKind[R]) outcomes(b *Budget, l Limit, rows []R, ix *rowIndex, judge f
 		if !b.Select.Matches(k.key(r)) {
 			continue
 		}
-		o := Outcome{Budget: b, Limit: l, Case: k.key(r).String()}
+		o := Outcome{Budget: b, Limit: l, Case: k.key(r).FullName()}
 		if e := k.err(r); e != "" {
 			o.Status, o.Detail = Error, "failed to measure: "+firstLine(e)
 		} else {
@@ -54,23 +54,24 @@ type pair[R any] struct {
 	base, head *R
 }
 
-// pairs pairs the rows of base and head by key, in the one ordering of
-// keys (results.Compare; head's order, then the cases only base has, where
-// keys tie).
+// pairs pairs the rows of base and head by normalized key (a row without
+// a scheme is of its type's default scheme, as a selector without one
+// selects it), in the one ordering of keys (results.Compare; head's order,
+// then the cases only base has, where keys tie).
 func (k rowKind[R]) pairs(base, head []R) []pair[R] {
 	baseBy := map[results.Key]*R{}
 	for i := range base {
-		baseBy[k.key(&base[i])] = &base[i]
+		baseBy[k.key(&base[i]).Normalize()] = &base[i]
 	}
 	headBy := map[results.Key]*R{}
 	var keys []results.Key
 	for i := range head {
-		key := k.key(&head[i])
+		key := k.key(&head[i]).Normalize()
 		headBy[key] = &head[i]
 		keys = append(keys, key)
 	}
 	for i := range base {
-		if key := k.key(&base[i]); headBy[key] == nil {
+		if key := k.key(&base[i]).Normalize(); headBy[key] == nil {
 			keys = append(keys, key)
 		}
 	}

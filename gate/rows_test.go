@@ -21,7 +21,7 @@ func TestCompareAbsentOrFailed(t *testing.T) {
 		fail              func(*results.File)
 		value             func(*results.File) float64
 	}{
-		{"instances", "Signature/blst/affine/pointer", "bytes/instance",
+		{"instances", "Signature/blst/affine/pointer/min-pk", "bytes/instance",
 			func(rs *results.File) { rs.Instances = append(rs.Instances[:1:1], rs.Instances[2:]...) },
 			func(rs *results.File) { rs.Instances[1].Error = failure },
 			func(rs *results.File) float64 { return rs.Instances[1].BytesPerInstance }},

@@ -22,17 +22,21 @@ func TestCheckCgoOff(t *testing.T) {
 		budget string
 		cgo    bool
 		why    vocab.Why
+		skip   bool // CheckOptions.SkipCgo
 		want   []Status
 		detail string
 		ok     bool
 	}{
-		{"every selected case needs cgo, cgo off", "{type: Signature, lib: blst}", false, needsCgo,
-			[]Status{Skip}, "needs cgo, and these results were measured with cgo off (env.cgo false)", true},
-		{"no lib named, cgo off: the others checked, the cgo case skipped", "{type: Signature}", false, needsCgo,
+		{"every selected case needs cgo, cgo off", "{type: Signature, lib: blst}", false, needsCgo, false,
+			[]Status{Error}, "every one needs cgo, and these results were measured with cgo off (env.cgo false): check them where cgo is on, or skip such budgets on this runner with --skip-cgo", false},
+		// Skipped as told, and then nothing was checked: not ok either.
+		{"every selected case needs cgo, cgo off, --skip-cgo", "{type: Signature, lib: blst}", false, needsCgo, true,
+			[]Status{Skip}, "--skip-cgo: needs cgo, and these results were measured with cgo off (env.cgo false)", false},
+		{"no lib named, cgo off: the others checked, the cgo case skipped", "{type: Signature}", false, needsCgo, false,
 			[]Status{Pass, Skip}, "needs cgo", true},
-		{"needs cgo, yet the results say cgo was on", "{type: Signature, lib: blst}", true, needsCgo,
+		{"needs cgo, yet the results say cgo was on", "{type: Signature, lib: blst}", true, needsCgo, false,
 			[]Status{Error}, "every selected case is unavailable", false},
-		{"not offered, cgo off", "{type: Signature, lib: blst}", false, notOffered,
+		{"not offered, cgo off", "{type: Signature, lib: blst}", false, notOffered, false,
 			[]Status{Error}, "every selected case is unavailable", false},
 	}
 	for _, tt := range tests {
@@ -45,7 +49,7 @@ func TestCheckCgoOff(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := Check(f, rs, CheckOptions{})
+			rep := Check(f, rs, CheckOptions{SkipCgo: tt.skip})
 			var got []Status
 			for _, o := range rep.Outcomes {
 				got = append(got, o.Status)
@@ -151,7 +155,7 @@ func TestCompareResolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, ok := findRow(c, "PublicKey/blst/affine/pointer", "bytes/instance")
+			r, ok := findRow(c, "PublicKey/blst/affine/pointer/min-pk", "bytes/instance")
 			if !ok {
 				t.Fatal("no bytes row")
 			}

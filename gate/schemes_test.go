@@ -54,3 +54,48 @@ budgets:
 		t.Errorf("OfSchemes modified the file read")
 	}
 }
+
+// TestOfSchemesMinSig: a budget that names no scheme selects min-pk (what
+// a run measures by default), so check --scheme min-sig leaves it out; one
+// on every type keeps the types without a scheme only.
+func TestOfSchemesMinSig(t *testing.T) {
+	f, err := Parse("b.yaml", []byte(`version: 1
+budgets:
+  - select: {type: PublicKey, scheme: min-pk}
+    max_bytes_per_instance: 96B
+  - select: {type: PublicKey, scheme: [min-pk, min-sig]}
+    max_bytes_per_instance: 192B
+  - select: {type: Signature}
+    max_bytes_per_instance: 192B
+  - select: {lib: blst}
+    max_bytes_per_instance: 1KiB
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinSig})
+	if dropped != 2 || len(kept.Budgets) != 2 {
+		t.Fatalf("got %d kept, %d dropped, want 2 and 2", len(kept.Budgets), dropped)
+	}
+	tests := []struct {
+		key  results.Key
+		want int // budgets of kept selecting key
+	}{
+		{results.Key{Type: vocab.PublicKey, Lib: "gnark", Scheme: vocab.MinSig}, 1},
+		{results.Key{Type: vocab.PublicKey, Lib: "blst", Scheme: vocab.MinPk}, 0},
+		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinPk}, 0},
+		{results.Key{Type: vocab.G1, Lib: "blst"}, 1},
+	}
+	for _, tt := range tests {
+		n := 0
+		for _, b := range kept.Budgets {
+			if b.Select.Matches(tt.key) {
+				n++
+			}
+		}
+		if n != tt.want {
+			t.Errorf("%s: %d budgets select it, want %d", tt.key, n, tt.want)
+		}
+	}
+}

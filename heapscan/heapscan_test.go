@@ -706,8 +706,8 @@ func TestFetch(t *testing.T) {
 		fetch      bool // a failure to fetch (ErrFetch), not a bad profile
 	}{
 		{"not found", "/nothing", heapscan.ReadOptions{}, "404 Not Found", true},
-		{"timeout", "/slow", heapscan.ReadOptions{Timeout: 100 * time.Millisecond}, "deadline exceeded", true},
-		{"body too slow", "/slow-body", heapscan.ReadOptions{Timeout: 300 * time.Millisecond}, "(timeout 300ms)", true},
+		{"timeout", "/slow", heapscan.ReadOptions{Timeout: 100 * time.Millisecond}, "/slow: timed out after 100ms waiting for the server's answer", true},
+		{"body too slow", "/slow-body", heapscan.ReadOptions{Timeout: 300 * time.Millisecond}, "/slow-body: timed out after 300ms, " + strconv.Itoa(len(data)/2) + " bytes of the profile received", true},
 		{"body cut", "/cut-body", heapscan.ReadOptions{}, "the body did not arrive whole (unexpected EOF): truncated profile", true},
 		{"too large", "/big", heapscan.ReadOptions{MaxBytes: 1 << 10}, "exceeds the limit of 1024 bytes", false},
 	}
@@ -716,6 +716,9 @@ func TestFetch(t *testing.T) {
 			_, err := heapscan.Open(ctx, srv.URL+tt.path, tt.ro)
 			if err == nil || !strings.Contains(err.Error(), srv.URL+tt.path) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error naming the URL and %q", err, tt.want)
+			}
+			if timedOut := tt.ro.Timeout > 0; errors.Is(err, context.DeadlineExceeded) != timedOut {
+				t.Errorf("errors.Is(err, context.DeadlineExceeded) is %v, want %v: %v", !timedOut, timedOut, err)
 			}
 			if errors.Is(err, heapscan.ErrFetch) != tt.fetch {
 				t.Errorf("errors.Is(err, ErrFetch) is %v, want %v: %v", !tt.fetch, tt.fetch, err)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -417,14 +418,19 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
+	// transport counts what the server sent of the body.
+	transport := &transportReader{}
 	// stopped says why a failed fetch failed when a context is done: the
-	// caller's context (an interrupt) or the timeout.
+	// caller's context (an interrupt) or the timeout, which is said as
+	// such, whatever the reader was doing when it struck (a gzip header
+	// cut short by the deadline is no corrupt gzip data).
 	stopped := func(err error) error {
 		if perr := parent.Err(); perr != nil {
 			return fmt.Errorf("fetching stopped: %w", perr)
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w (timeout %s)", err, timeout)
+		var ne net.Error
+		if ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout() {
+			return timeoutError{after: timeout, received: transport.n, answered: transport.r != nil}
 		}
 		return err
 	}
@@ -451,7 +457,7 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	}
 	// A body that stops arriving (too slow for the timeout, the
 	// connection cut) is a failure to fetch, not a bad profile.
-	transport := &transportReader{r: resp.Body}
+	transport.r = resp.Body
 	body := &limitReader{r: transport, limit: limit, what: "download size"}
 	h, err := readProfile(ctx, body, opts)
 	if err != nil {
@@ -466,15 +472,35 @@ func fetch(parent context.Context, rawURL string, opts ReadOptions) (*Heap, erro
 	return h, nil
 }
 
-// transportReader passes a response body through and keeps the first
-// error of the transport (anything but the body's end).
+// timeoutError is a fetch that the timeout ended: before the server
+// answered, or after it had sent received bytes of the body. It matches
+// context.DeadlineExceeded.
+type timeoutError struct {
+	after    time.Duration
+	received int64
+	answered bool
+}
+
+func (e timeoutError) Error() string {
+	if !e.answered {
+		return fmt.Sprintf("timed out after %s waiting for the server's answer", e.after)
+	}
+	return fmt.Sprintf("timed out after %s, %d bytes of the profile received", e.after, e.received)
+}
+
+func (e timeoutError) Unwrap() error { return context.DeadlineExceeded }
+
+// transportReader passes a response body through, counts its bytes and
+// keeps the first error of the transport (anything but the body's end).
 type transportReader struct {
 	r   io.Reader
+	n   int64
 	err error
 }
 
 func (t *transportReader) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
+	t.n += int64(n)
 	if err != nil && err != io.EOF && t.err == nil {
 		t.err = err
 	}

@@ -17,3 +17,9 @@ const (
 
 // Layouts are the layouts, in the order tables list them.
 var Layouts = []Layout{Pointer, Slice, Collection, Single}
+
+// DefaultLayouts are the layouts a selection that names none measures
+// (memprof instances without --layout) and selects (a budget's select
+// without layout): every layout but the slice, whose figures are exact
+// at one N only.
+var DefaultLayouts = []Layout{Pointer, Collection, Single}

@@ -90,6 +90,11 @@ func TestScanBytesGroundTruth(t *testing.T) {
 			if floor := runtimePage / float64(n); r.ScanResolution < floor || r.ScanResolution >= 1 {
 				t.Errorf("scan resolution: got %v, want at least one runtime page over N (%v) and below 1 B", r.ScanResolution, floor)
 			}
+			// The results reader refuses a resolution above what the
+			// engine writes: what it wrote must be within that.
+			if b, ok := results.FigureNamed("scan_resolution_bytes_per_instance").ResolutionBounds(&results.Row{Measurement: *r}); !ok || r.ScanResolution < b.Least || r.ScanResolution > b.Most {
+				t.Errorf("scan resolution: got %v, want within the reader's bounds %+v (known: %v)", r.ScanResolution, b, ok)
+			}
 			t.Logf("scan %v B per instance (resolution %v), want %v", r.ScanBytesPerInstance, r.ScanResolution, tt.want)
 			if got := r.ScanBytesPerInstance; math.Abs(got-tt.want) > r.ScanResolution+tt.tol {
 				t.Errorf("scan bytes per instance: got %v, want %v within %v", got, tt.want, r.ScanResolution+tt.tol)

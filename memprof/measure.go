@@ -25,8 +25,9 @@ const (
 )
 
 // persistentChunk is the size of the chunks in which the runtime maps its
-// off-heap memory (runtime.persistentChunkSize).
-const persistentChunk = 256 << 10
+// off-heap memory (runtime.persistentChunkSize); the results reader
+// bounds the off-heap and RSS resolutions by the same constant.
+const persistentChunk = measure.OffheapChunkBytes
 
 // measureMu serialises measurements in one process: the heap profile and
 // MemProfileRate are process-wide.

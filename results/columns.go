@@ -255,7 +255,7 @@ var Columns = []Column{
 		Absent: "the results predate the GC figures",
 		Budget: "max_scan_bytes_per_instance", Judge: JudgeResolution,
 		Dashboard: "scan B/instance", Bencher: "scan-bytes-per-instance"}),
-	figureColumn("GC scan resolution B", inFiles, &Figure{Name: "scan_resolution_bytes_per_instance", Row: RowInstances,
+	figureColumn("GC scan resolution B", inFiles, &Figure{Name: "scan_resolution_bytes_per_instance", Row: RowInstances, bound: scanResolutionBound,
 		Title: "GC scan resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
 		Obtained: "one runtime page plus the spread of the scan readings, over N"}),
 	figureColumn("GC scan builds", inFiles, &Figure{Name: "scan_builds", Row: RowInstances,
@@ -328,7 +328,7 @@ var Columns = []Column{
 		Obtained:   "the instances' finalizer and cleanup records outside the heap: the runtime/metrics counts of queued finalizers and cleanups across dropping the instances, times the record's size (runtime.specialfinalizer, runtime.specialCleanup), over N; in results before they were counted, runtime.MemStats.OtherSys's growth",
 		Resolution: "offheap_resolution_bytes_per_instance",
 		Budget:     "max_offheap_bytes_per_instance", Judge: JudgeResolution}),
-	figureColumn("off-heap resolution B", InJSON, &Figure{Name: "offheap_resolution_bytes_per_instance", Row: RowInstances,
+	figureColumn("off-heap resolution B", InJSON, &Figure{Name: "offheap_resolution_bytes_per_instance", Row: RowInstances, bound: offheapResolutionBound,
 		Title: "off-heap resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
 		Obtained: "0 for the counted records (exact); in results before they were counted, two of the runtime's 256 KiB off-heap chunks, over N"}),
 	// Goroutine stacks the instances keep running, outside the heap.
@@ -363,7 +363,7 @@ var Columns = []Column{
 		Title: "unaccounted bytes per instance", Unit: units.Bytes, Signed: true,
 		Obtained:   "the RSS growth that neither the Go heap, the off-heap memory, the runtime's metadata, the goroutine stacks nor the C heap explains, over N",
 		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
-	figureColumn("RSS resolution B", inFiles, &Figure{Name: "rss_resolution_bytes_per_instance", Row: RowInstances,
+	figureColumn("RSS resolution B", inFiles, &Figure{Name: "rss_resolution_bytes_per_instance", Row: RowInstances, bound: rssResolutionBound,
 		Title: "RSS resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
 		Obtained: "two readings of whole pages, each taken while a 256 KiB off-heap chunk fills: 2 × (256 KiB + one page), over N"}),
 	// KZG: the build time of a single-layout case (a context).

@@ -186,8 +186,12 @@ func (w *wireRow) figuresOf(wv reflect.Value, row FigureRow) (bad bool) {
 		wf, text := w.wireFigureAt(wv, f)
 		switch wf.state {
 		case wireMissing, wireNull:
-			if f.omitEmpty {
+			if f.omitEmpty && wf.state == wireMissing {
+				st.omitted.add(f)
 				break // written only when not 0: absent is 0
+			}
+			if f.omitEmpty {
+				break
 			}
 			st.absent.add(f)
 			if wf.state == wireNull {
@@ -199,8 +203,12 @@ func (w *wireRow) figuresOf(wv reflect.Value, row FigureRow) (bad bool) {
 			bad = true
 		case wireNumber:
 			if f.kind != reflect.Float64 && f.kind != reflect.Pointer && (wf.v != math.Trunc(wf.v) || math.Abs(wf.v) > 1<<53) {
+				text, want := fmtFloat(wf.v), "a whole number"
+				if wf.v == math.Trunc(wf.v) {
+					text, want = text+", out of range", "a whole number of at most "+strconv.FormatInt(1<<53, 10)
+				}
 				st.absent.add(f)
-				st.bad = append(st.bad, badFigure{f, fmtFloat(wf.v), "a whole number"})
+				st.bad = append(st.bad, badFigure{f, text, want})
 				break
 			}
 			f.set(rv, wf.v)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/stats"
 	"github.com/memprof/memprof/units"
 )
@@ -153,6 +154,9 @@ type Figure struct {
 	perSample    []int // the PerSample list's field
 	reasonIndex  []int // the Reason text's field
 	res          *Figure
+	// bound, for a resolution figure, is what the engine writes of it in
+	// a row (ResolutionBounds).
+	bound func(*measure.Measurement) ResolutionBound
 }
 
 // ZeroMeaning says what a figure's 0 means.
@@ -246,7 +250,7 @@ func figureColumn(label string, show Formats, f *Figure) Column {
 	return c
 }
 
-// FigureRow is a row that carries figures: a *Result or a
+// FigureRow is a row that carries figures: a *Row or a
 // *ThroughputRow.
 type FigureRow interface {
 	figureRow() (row reflect.Value, st *figureState, failed bool)
@@ -267,7 +271,11 @@ func (r *ThroughputRow) figureRow() (reflect.Value, *figureState, bool) {
 // figure.
 type figureState struct {
 	absent, null figureSet
-	bad          []badFigure
+	// omitted: the file lacked a figure its writer leaves out when 0, so
+	// 0 it is; the reader names it missing where 0 contradicts the rest
+	// of the row (a summary without its value beside its samples).
+	omitted figureSet
+	bad     []badFigure
 }
 
 // figureSet is a set of the figures of one kind of row, by id.
@@ -374,6 +382,7 @@ func (f *Figure) Set(row FigureRow, v float64) {
 	f.set(rv, v)
 	st.absent &^= 1 << f.id
 	st.null &^= 1 << f.id
+	st.omitted &^= 1 << f.id
 }
 
 // SetUnknown makes f unknown in row, as if the file lacked it (tests

@@ -62,7 +62,23 @@ func (k Key) nonDefaultScheme() vocab.Scheme {
 // /min-sig when the scheme is not the default and /<param> when set; an
 // operation reads Signature/blst/affine op=verify, with batch=N when one
 // call handles more than one item.
-func (k Key) String() string {
+func (k Key) String() string { return k.name(k.nonDefaultScheme()) }
+
+// FullName names the case as String does, with the scheme of an instance
+// case shown wherever its type has one, the default too:
+// Signature/blst/affine/pointer/min-pk. The gate names cases so, since a
+// selector that omits the scheme selects the default scheme only: a line
+// without it would not say which it checked. An operation, whose scheme is
+// not selected on (every one is min-pk), is named as String names it.
+func (k Key) FullName() string {
+	if k.IsOp() {
+		return k.String()
+	}
+	return k.name(k.Normalize().Scheme)
+}
+
+// name is String, showing scheme s.
+func (k Key) name(s vocab.Scheme) string {
 	if k.IsCustom() {
 		return k.Name
 	}
@@ -71,7 +87,7 @@ func (k Key) String() string {
 	if k.Layout != "" {
 		b.WriteString("/" + string(k.Layout))
 	}
-	if s := k.nonDefaultScheme(); s != "" {
+	if s != "" {
 		b.WriteString("/" + string(s))
 	}
 	if k.Param != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -134,6 +135,9 @@ func decodedResults(rs *File, name string) (*File, error) {
 	if rs.Schema != Schema {
 		return nil, fmt.Errorf("%s: %w: schema is %q, want %q", readingResults(name), ErrNotResults, rs.Schema, Schema)
 	}
+	// Every name and text a file holds is printed somewhere: a control
+	// character in one is escaped once, here.
+	printableStrings(reflect.ValueOf(rs).Elem())
 	for i := range rs.Instances {
 		rs.Instances[i].Key = rs.Instances[i].Key.Normalize()
 	}
@@ -172,6 +176,9 @@ func readingResults(name string) string {
 //     integer field; a summary of samples (a median, a quartile) is that
 //     of its samples (SummarizeSamples), so that every reader judges the
 //     same figure, and each sample is finite and in the same range;
+//   - a resolution the engine bounds (Figure.ResolutionBounds: the scan,
+//     off-heap and RSS ones) is no wider than the engine writes at the
+//     row's n;
 //   - a measured instance row has a positive n (1 for the single layout),
 //     non-negative sites and sweep points, and attributed_n, where the
 //     file has it, in [1, n]; an operation row's samples count its
@@ -253,6 +260,15 @@ func (c *checker) key(k Key, op bool) {
 		checkName(c, "op", k.Op, vocab.Ops, false)
 	}
 	checkName(c, "scheme", k.Scheme, vocab.Schemes, false)
+	if k.Scheme != "" && vocab.Known(k.Type, vocab.Types) && !k.Type.HasScheme() {
+		var with []vocab.Type
+		for _, t := range vocab.Types {
+			if t.HasScheme() {
+				with = append(with, t)
+			}
+		}
+		c.add("%s has no scheme, but the row says scheme %q: only %s have one", k.Type, string(k.Scheme), vocab.Join(with))
+	}
 	if why := k.FamilyMismatch(); why != "" {
 		c.add("%s", why)
 	}
@@ -312,6 +328,22 @@ func (c *checker) ranges(row FigureRow) {
 			c.finite(f.Name, v)
 		default:
 			c.nonNegative(f.Name, v)
+		}
+	}
+}
+
+// resolutions checks each resolution of a measured instance row that the
+// engine bounds (Figure.ResolutionBounds): not above the most it writes
+// at the row's n, so that a resolution cannot widen a figure's warning
+// band past what memprof can measure.
+func (c *checker) resolutions(r *Row) {
+	for _, f := range instanceFigures {
+		b, ok := f.ResolutionBounds(r)
+		if !ok {
+			continue
+		}
+		if v, known := f.Value(r); known && v > b.Most {
+			c.add("%s is %s, wider than memprof writes at n %d: at most %s", f.Name, fmtFloat(v), r.N, units.FormatBytes(b.Most))
 		}
 	}
 }
@@ -382,7 +414,11 @@ func (c *checker) summaries(row FigureRow, also func()) {
 				continue // reported above
 			}
 			if want := f.Summary.Of(q); !closeTo(v, want) {
-				c.add("%s is %s, but the %s give %s", f.Name, fmtFloat(v), list, fmtFloat(want))
+				got := "is " + fmtFloat(v)
+				if st.omitted.has(f) {
+					got = "is missing"
+				}
+				c.add("%s %s, but the %s give %s", f.Name, got, list, fmtFloat(want))
 			}
 		}
 	}
@@ -431,6 +467,7 @@ func (rs *File) problems() []Problem {
 			c.add("n is %d, want a positive number of instances", r.N)
 		}
 		c.ranges(r)
+		c.resolutions(r)
 		c.summaries(r, nil)
 		if r.BuildNs > 0 && r.Layout != measure.Single {
 			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, measure.Single)

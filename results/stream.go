@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"strconv"
@@ -355,9 +356,48 @@ func (s *stream) decodeError(err error, start int64, field string) error {
 		if field != "" {
 			f = strings.TrimSuffix(field+"."+f, ".")
 		}
-		return &posError{off: start + te.Offset, msg: fmt.Sprintf("%s is a %s, want %s", f, te.Value, jsonKind(te.Type))}
+		return &posError{off: start + te.Offset, msg: typeMessage(f, te)}
 	}
 	return err
+}
+
+// typeMessage says what is wrong with field f's value that te reports: a
+// number with a fraction, or out of range, for an integer field is said
+// to be so ("n is 1.5, want a whole number"), not to be the wrong type.
+func typeMessage(f string, te *json.UnmarshalTypeError) string {
+	if num, ok := strings.CutPrefix(te.Value, "number "); ok && te.Type != nil {
+		if lo, hi, isInt := intRange(te.Type.Kind()); isInt {
+			x, err := strconv.ParseFloat(num, 64)
+			switch {
+			case err != nil && !errors.Is(err, strconv.ErrRange), err == nil && x != math.Trunc(x):
+				return fmt.Sprintf("%s is %s, want a whole number", f, num)
+			case err == nil && fits(x, lo, hi):
+				return fmt.Sprintf("%s is %s, want a whole number written in digits: %s", f, num, strconv.FormatFloat(x, 'f', 0, 64))
+			}
+			return fmt.Sprintf("%s is %s, out of range: want a whole number from %s to %s", f, num, lo, hi)
+		}
+	}
+	return fmt.Sprintf("%s is a %s, want %s", f, te.Value, jsonKind(te.Type))
+}
+
+// fits reports whether x is within [lo, hi] as floats.
+func fits(x float64, lo, hi string) bool {
+	l, _ := strconv.ParseFloat(lo, 64)
+	h, _ := strconv.ParseFloat(hi, 64)
+	return x >= l && x < h
+}
+
+// intRange returns the smallest and the largest value of integer kind k.
+func intRange(k reflect.Kind) (lo, hi string, ok bool) {
+	switch k {
+	case reflect.Int, reflect.Int64:
+		return strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10), true
+	case reflect.Int32:
+		return strconv.FormatInt(math.MinInt32, 10), strconv.FormatInt(math.MaxInt32, 10), true
+	case reflect.Uint64, reflect.Uint:
+		return "0", strconv.FormatUint(math.MaxUint64, 10), true
+	}
+	return "", "", false
 }
 
 // raw reads the next value whole, at most MaxRowBytes of it, and returns

@@ -37,6 +37,10 @@ esac
 
 memprof=${MEMPROF:-${RUNNER_TEMP:?neither MEMPROF nor RUNNER_TEMP is set}/memprof}
 budgets=${MEMPROF_BUDGETS:?MEMPROF_BUDGETS is not set}
+# A runner without cgo skips the budgets whose every case needs cgo, and
+# says so (--skip-cgo); anywhere else such a budget is an error.
+skip=()
+if [ "${CGO_ENABLED:-}" = 0 ]; then skip=(--skip-cgo); fi
 
 # summary appends its files to the job's summary, if there is one.
 summary() {
@@ -52,14 +56,14 @@ measure() {
   local id=()
   if [ -n "${MEMPROF_MACHINE:-}" ]; then id+=(--machine "$MEMPROF_MACHINE"); fi
   if [ -n "${MEMPROF_COMMIT:-}" ]; then id+=(--commit "$MEMPROF_COMMIT"); fi
-  "$memprof" instances --budgets "$budgets" \
+  "$memprof" instances --budgets "$budgets" "${skip[@]}" \
     --with-throughput --op "${MEMPROF_OPS:?}" --samples "${MEMPROF_SAMPLES:?}" --min-sample "${MEMPROF_MIN_SAMPLE:?}" \
     --format json "${id[@]}" -o "$1"
 }
 
 budgets() {
   local code=0
-  "$memprof" check --budgets "$budgets" --results "$1" --format markdown -o check.md || code=$?
+  "$memprof" check --budgets "$budgets" --results "$1" "${skip[@]}" --format markdown -o check.md || code=$?
   summary check.md
   return "$code"
 }
@@ -77,7 +81,7 @@ pull_request() {
   if [ -n "${BASE_SHA:-}" ]; then link+=(--base-commit "$BASE_SHA"); fi
   "$memprof" compare "$base" "$head" --format markdown "${link[@]}" --max-base-age 7d -o compare.md || compare=$?
   output "compare=$compare"
-  "$memprof" check --budgets "$budgets" --results "$head" --format markdown -o check.md || check=$?
+  "$memprof" check --budgets "$budgets" --results "$head" "${skip[@]}" --format markdown -o check.md || check=$?
   output "check=$check"
 
   for f in compare.md check.md; do
@@ -92,7 +96,7 @@ pull_request() {
     "$memprof" compare "$base" "$head" | grep -E '^(result|FAIL) ' || true
   fi
   if [ "$check" != 0 ]; then
-    "$memprof" check --budgets "$budgets" --results "$head" | grep -v '^PASS ' || true
+    "$memprof" check --budgets "$budgets" --results "$head" "${skip[@]}" | grep -v '^PASS ' || true
   fi
   test "$compare" = 0 && test "$check" = 0
 }

@@ -60,10 +60,14 @@ func (u Unit) Format(v float64) string {
 }
 
 // FormatExact writes v in the fewest digits that read back as the same
-// float64, without an exponent and without a unit: "192", "32.03096",
-// "333333.3333333333". It is the form for files other programs read
-// (CSV, budgets): benchunit.NoOpScaler.
+// float64, without a unit and without an exponent below 10^21 (as
+// encoding/json writes numbers): "192", "32.03096", "333333.3333333333",
+// "1e+300". It is the form for files other programs read (CSV, budgets):
+// benchunit.NoOpScaler, which would write 10^300 in 301 digits.
 func FormatExact(v float64) string {
+	if math.Abs(v) >= 1e21 {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
 	return benchunit.NoOpScaler.Format(v)
 }
 
@@ -73,8 +77,9 @@ func FormatExact(v float64) string {
 // do not read as zero: "192", "32.03", "0.0046".
 //
 // Figures no measurement gives (a hand-written budget or file, an
-// overflow) print short too: below a millionth and from 10^15 on with an
-// exponent ("4.9e-324", "1e+308"), and -0 as 0.
+// overflow) print short too: below a millionth and from 10^12 on with an
+// exponent ("4.9e-324", "1e+308"), and -0 as 0. No figure prints more
+// than MaxDigits significant digits.
 func FormatFigure(v float64) string {
 	a := math.Abs(v)
 	switch {
@@ -82,10 +87,13 @@ func FormatFigure(v float64) string {
 		return "0" // -0 too
 	case a < 1e-6:
 		return strconv.FormatFloat(v, 'g', 2, 64)
-	case a >= 1e15:
-		return strconv.FormatFloat(v, 'g', -1, 64)
+	case a >= 1e12:
+		return strconv.FormatFloat(v, 'g', MaxDigits, 64)
 	case v == math.Trunc(v):
 		return FormatFixed(v, 0)
+	case a >= 1e10:
+		// Two decimals would pass MaxDigits.
+		return FormatFixed(v, MaxDigits-1-int(math.Floor(math.Log10(a))))
 	case a < 0.01:
 		// Two significant digits: as many decimals as the first digit's
 		// place, plus one.
@@ -100,6 +108,12 @@ func FormatBytes(v float64) string {
 	return FormatFigure(v) + " B"
 }
 
+// MaxDigits is the most significant digits a figure is printed with for
+// people (tables, Markdown, sentences): beyond it a number is written
+// with an exponent, so that a hand-made 1e300 prints as 1e+300, not as
+// 301 digits.
+const MaxDigits = 12
+
 // FormatNs writes a time of ns nanoseconds with at least three
 // significant digits and the prefix that suits it, as benchstat does
 // (benchunit's scaling), with a space before the unit: "812.0 ns",
@@ -107,6 +121,9 @@ func FormatBytes(v float64) string {
 func FormatNs(ns float64) string {
 	if ns == 0 {
 		return "0 ns"
+	}
+	if math.Abs(ns) >= 1e9*1e11 { // more than MaxDigits in seconds
+		return strconv.FormatFloat(ns/1e9, 'g', MaxDigits, 64) + " s"
 	}
 	s, unit := nsScaler([]float64{ns})
 	return s.Format(ns) + " " + unit

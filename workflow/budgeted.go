@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -17,8 +18,10 @@ import (
 // every operation a time budget selects (agreement and result checks
 // first, as Throughput does). Cases a budget selects that cannot be
 // measured here are recorded as unavailable, with the reason, and
-// failures in their rows: gate.Check reports both. It never fails for
-// selecting nothing (gate.Check reports a budget that selects nothing).
+// failures in their rows: gate.Check reports both. It does not fail for
+// selecting nothing (gate.Check reports a budget that selects nothing),
+// but fails with a *NothingMeasured when every case it selects is
+// unavailable here.
 //
 // The results are nil, with the error, when two budgets name different n
 // for one case, a budget's n differs from the only N a case is measured
@@ -71,6 +74,9 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 		}
 		ops = append(ops, o)
 	}
+	if len(entries) == 0 && len(ops) == 0 && len(rs.Unavailable) > 0 {
+		return nil, nothingMeasured("case", rs.Unavailable)
+	}
 	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
 		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 	}
@@ -95,24 +101,21 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 }
 
 // budgetN is the N the budgets of f name for entry e (0 for none): one
-// n among the budgets with a limit on its instances that select it. Two
-// different n, or an n other than the only N e is measured at, are a
-// usage error naming the budgets' lines.
+// n among the budgets with a limit on its instances that select it
+// (gate.File.NFor). Two different n, or an n other than the only N e is
+// measured at, are a usage error naming the budgets' lines.
 func budgetN(f *gate.File, e suites.Entry) (int, error) {
-	n, line := 0, 0
-	for _, b := range f.Budgets {
-		if b.N == 0 || !b.Select.Matches(e.Key) || !slices.ContainsFunc(b.Limits, func(l gate.Limit) bool { return !l.Metric.OnOps() }) {
-			continue
-		}
-		switch {
-		case e.FixedN > 0 && b.N != e.FixedN:
-			return 0, usagef("%s:%d: n: %d, but %s is measured at N=%d only", f.Path, b.Line, b.N, e.Key, e.FixedN)
-		case n != 0 && b.N != n:
-			return 0, usagef("%s:%d: n: %d, but the budget at line %d names n: %d for %s too: a case is measured at one N", f.Path, b.Line, b.N, line, n, e.Key)
-		}
-		n, line = b.N, b.Line
+	b, err := f.NFor(e.Key)
+	var c *gate.NConflict
+	switch {
+	case errors.As(err, &c):
+		return 0, usagef("%s:%d: %v", f.Path, c.Second.Line, err)
+	case b == nil:
+		return 0, nil
+	case e.FixedN > 0 && b.N != e.FixedN:
+		return 0, usagef("%s:%d: n: %d, but %s is measured at N=%d only", f.Path, b.Line, b.N, e.Key.FullName(), e.FixedN)
 	}
-	return n, nil
+	return b.N, nil
 }
 
 // budgeted reports whether a budget of f with a limit on operations (a
@@ -139,6 +142,34 @@ func RegistryCases(reg *suites.Registry) []gate.RegistryCase {
 	}
 	for _, o := range reg.Ops() {
 		out = append(out, gate.RegistryCase{Key: o.Key, Why: o.Unavailable})
+	}
+	return out
+}
+
+// CgoOnly returns the budgets of f with a limit on instances that select
+// at least one instance case of reg and only cases that need cgo in this
+// build (vocab.NeedsCgo): with cgo off, what they bound cannot be
+// measured here (memprof instances --budgets refuses them unless
+// --skip-cgo).
+func CgoOnly(reg *suites.Registry, f *gate.File) []*gate.Budget {
+	var out []*gate.Budget
+	for _, b := range f.Budgets {
+		if !slices.ContainsFunc(b.Limits, func(l gate.Limit) bool { return !l.Metric.OnOps() }) {
+			continue
+		}
+		selected, cgo := 0, 0
+		for _, e := range reg.Entries() {
+			if !b.Select.Matches(e.Key) || e.Unavailable.Kind == vocab.NotOffered || e.Unavailable.Kind == vocab.DoesNotApply {
+				continue
+			}
+			selected++
+			if e.Unavailable.Kind == vocab.NeedsCgo {
+				cgo++
+			}
+		}
+		if selected > 0 && cgo == selected {
+			out = append(out, b)
+		}
 	}
 	return out
 }

@@ -46,14 +46,22 @@ func in[T comparable](list []T, v T) bool { return list == nil || slices.Contain
 // ParseList canonicalises a comma-separated list of names against valid,
 // ignoring case and dropping repeats; "" and "all" mean every name. An
 // unknown name is an error naming what (type, lib, ...) and listing the
-// valid names.
+// valid names; so are an empty item ("blst,") and all with other names
+// ("all,min-pk").
 func ParseList[T vocab.Name](what, v string, valid []T) ([]T, error) {
 	if v == "" || strings.EqualFold(v, "all") {
 		return slices.Clone(valid), nil
 	}
 	var out []T
 	for _, part := range strings.Split(v, ",") {
-		c, err := vocab.Canonical(what, strings.TrimSpace(part), valid)
+		p := strings.TrimSpace(part)
+		if err := listItem(what, v, p); err != nil {
+			return nil, err
+		}
+		if strings.EqualFold(p, "all") {
+			return nil, fmt.Errorf("%s list %q names all with other %ss: all alone means every %s", what, v, what, what)
+		}
+		c, err := vocab.Canonical(what, p, valid)
 		if err != nil {
 			return nil, err
 		}
@@ -62,6 +70,15 @@ func ParseList[T vocab.Name](what, v string, valid []T) ([]T, error) {
 		}
 	}
 	return out, nil
+}
+
+// listItem refuses an empty item p of the comma-separated list v of
+// what: "blst," has one after its comma.
+func listItem(what, v, p string) error {
+	if p == "" {
+		return fmt.Errorf("%s list %q has an empty item: remove the extra comma", what, v)
+	}
+	return nil
 }
 
 // ParseTypes canonicalises a comma-separated list of types. Besides type
@@ -85,6 +102,9 @@ func ParseTypes(v string) ([]vocab.Type, error) {
 	}
 	for _, part := range strings.Split(v, ",") {
 		p := strings.TrimSpace(part)
+		if err := listItem("type", v, p); err != nil {
+			return nil, err
+		}
 		if f, err := vocab.Canonical("family", p, vocab.Families); err == nil {
 			add(f.Types()...)
 			continue
@@ -122,8 +142,8 @@ var TypeGroupsHelp = "or all (the object types), scenarios, everything, or a fam
 func ParseOpTypes(v string, opTypes []vocab.Type) ([]vocab.Type, error) {
 	var out []vocab.Type
 	for _, part := range strings.Split(v, ",") {
-		if strings.TrimSpace(part) == "" {
-			part = `""` // not "" (which ParseTypes reads as all): an empty name is an unknown type
+		if err := listItem("type", v, strings.TrimSpace(part)); err != nil {
+			return nil, err // not ParseTypes, which reads "" as all
 		}
 		ts, err := ParseTypes(part)
 		if err != nil {

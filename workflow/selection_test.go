@@ -140,7 +140,8 @@ func TestParseTypes(t *testing.T) {
 		{"signature, g1,Signature", []vocab.Type{vocab.Signature, vocab.G1}, ""},
 		{"G2,all", append([]vocab.Type{vocab.G2}, vocab.SecretKey, vocab.PublicKey, vocab.Signature, vocab.G1), ""},
 		{"Sig", nil, `unknown type "Sig": valid types are ` + vocab.Join(vocab.Types) + ", or all (the object types), scenarios, everything, or a family: bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa"},
-		{"G1,,G2", nil, `unknown type ""`},
+		{"G1,,G2", nil, `type list "G1,,G2" has an empty item: remove the extra comma`},
+		{"G1,", nil, `type list "G1," has an empty item`},
 		// Families: a family stands for its types; all and scenarios stay
 		// BLS12-381's; everything is every family's.
 		{"bls12-381", append(slices.Clone(vocab.ObjectTypes), vocab.Scenarios...), ""},
@@ -200,7 +201,7 @@ func TestParseOpTypes(t *testing.T) {
 		{"scenarios", nil, "--type scenarios selects no type with operations: types with operations are PublicKey, G1, Proof, Cell"},
 		{"secp256k1", nil, "--type secp256k1 selects no type with operations"},
 		{"secp256k1,G1", []vocab.Type{vocab.G1}, ""},
-		{"G1,,G2", nil, `unknown type`},
+		{"G1,,G2", nil, `has an empty item`},
 		{"Sig", nil, `unknown type "Sig"`},
 	})
 }
@@ -212,6 +213,8 @@ func TestParseList(t *testing.T) {
 		{"ALL", vocab.Libs, ""},
 		{"Gnark, blst,gnark", []vocab.Lib{vocab.Gnark, vocab.Blst}, ""},
 		{"openssl", nil, `unknown lib "openssl": valid libs are blst, gnark, circl`},
+		{"blst,", nil, `lib list "blst," has an empty item: remove the extra comma`},
+		{"all,blst", nil, `lib list "all,blst" names all with other libs: all alone means every lib`},
 	})
 	// The list returned for all is the caller's to change.
 	got, _ := parseLibs("")

@@ -17,7 +17,7 @@ import (
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [--fail-on-time] [--scheme min-pk|min-sig|all] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [--fail-on-time] [--skip-cgo] [--scheme min-pk|min-sig|all] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -26,7 +26,11 @@ budgets select (each in its own child process, as 'memprof instances') and
 timings of the operations they select (as 'memprof throughput').
 
 Each budget selects cases by type, lib, repr, layout, scheme, op and param
-(an omitted key selects all) and bounds one or more of these figures:
+and bounds one or more of these figures. An omitted key selects what a run
+measures when not told otherwise: every type, lib, repr, op and param, the
+default layouts (pointer, collection, single: not slice) and the min-pk
+scheme; layout: all or scheme: all (or a list) widens them. So a budget
+copied from a table 'memprof instances' printed selects that table's rows.
 
 ` + limitsHelp() + `
 Sizes and durations take units: 192, 192B, 1.5KiB, 800us, 2ms. A time
@@ -43,9 +47,16 @@ throughput rows) is an error, never a pass.
 
 A budget selects the cases memprof knows (as 'memprof list' shows them),
 not only those the results hold: a selected case the results lack is an
-error naming it, unless the budget says optional: true (then it is
-skipped); a selector, or a param value, that matches no case memprof knows
-makes the file invalid. A budget on a figure the results lack (a file
+error naming it and what to do, unless the budget says optional: true
+(then it is skipped); a selector, or a param value, that matches no case
+memprof knows makes the file invalid, and so do two budgets that name
+different n for one case. A budget none of whose cases was checked is an
+error, optional or not: optional excuses some cases, never all. In results
+measured with cgo off (env.cgo false) a case that needs cgo is skipped
+where other cases of its budget were checked; a budget all of whose cases
+need cgo is an error, unless --skip-cgo (for a runner without cgo whose
+cgo budgets a runner with cgo checks) skips it, saying so. A check that
+checks nothing fails, saying why. A budget on a figure the results lack (a file
 older than the figure) is an error, never a pass. Sizes are 0 to 1 TiB,
 durations 0 to 1 hour, counts 0 to 10^12, min_delta at most 100% or the
 budget; a budgets file is one YAML document.
@@ -80,7 +91,8 @@ Exit status: 0 when every budget holds (warnings included), 1 when one is
 exceeded or could not be checked (a case failed to measure, every selected
 case is unavailable, a time is missing, or the libraries disagreed), 2 when
 the budgets file is invalid (unknown keys, bad values, a selector that
-matches nothing) or the results file is missing, too large or invalid; with
+matches nothing, two n for one case) or the results file is missing, too
+large, invalid or holds no instance or throughput row; with
 --update an invalid input leaves the budgets file untouched.`,
 	Run: runCheck,
 	Examples: []example{
@@ -107,6 +119,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	resultsPath := fs.String("results", "", "check the saved results `file` instead of measuring")
 	update := fs.Bool("update", false, "rewrite the budgets file to the current measurements, keeping comments")
 	failOnTime := fs.Bool("fail-on-time", false, "fail on a time above its budget (for a pinned, quiet runner); without it such a time warns")
+	skipCgo := fs.Bool("skip-cgo", false, "skip, in results measured with cgo off, the budgets all of whose cases need cgo (a runner with cgo checks them); without it such a budget is an error")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
 	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
 	var cf caseFlags
@@ -150,7 +163,10 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		}
 		var dropped int
 		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
-			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme)\n", dropped, vocab.Join(schemes))
+			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme; a budget without scheme selects min-pk)\n", dropped, vocab.Join(schemes))
+		}
+		if len(f.Budgets) == 0 {
+			return inv.fail("nothing checked: every budget of %s selects other schemes than --scheme %s (a budget without scheme selects min-pk)", f.Path, *scheme)
 		}
 	}
 	if *update {
@@ -174,10 +190,16 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		if err != nil {
 			return inv.badInput("", err)
 		}
+		if err := requireRows(*resultsPath, rs, "nothing to check"); err != nil {
+			return inv.badInput("", err)
+		}
 	} else {
 		opts.Progress = (&progress{inv: inv}).event
 		rs, err = workflow.Budgeted(ctx, inv.registry, f, opts)
 		if rs == nil {
+			if workflow.IsUsage(err) {
+				return inv.badInput("", err)
+			}
 			return inv.fail("%v", err)
 		}
 		if err != nil {
@@ -187,7 +209,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	// The budgets select from the registry, so a case the results lack is
 	// an error, not a budget that checks less than it says.
-	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry), FailOnTime: *failOnTime})
+	rep := gate.Check(f, rs, gate.CheckOptions{Registry: workflow.RegistryCases(inv.registry), FailOnTime: *failOnTime, SkipCgo: *skipCgo})
 
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
@@ -209,8 +231,11 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(inv.stderr, "memprof check: %v\n", p)
 		}
-		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: a budget that selects nothing checks nothing\n", f.Path)
+		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: fix the budgets above (a budget that selects nothing checks nothing)\n", f.Path)
 		return exitUsage
+	case rep.Checked() == 0:
+		fmt.Fprintf(inv.stderr, "memprof check: nothing checked: %s\n", nothingCheckedWhy(rep, *skipCgo))
+		return exitFailure
 	case !rep.OK():
 		return exitFailure
 	}
@@ -239,4 +264,16 @@ func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom flo
 	}
 	fmt.Fprintf(inv.stdout, "memprof check: updated %s to the current measurements (review the diff)\n", f.Path)
 	return exitOK
+}
+
+// nothingCheckedWhy says why a check whose report checked no figure
+// checked nothing.
+func nothingCheckedWhy(rep *gate.Report, skipCgo bool) string {
+	switch {
+	case skipCgo && rep.Skipped(gate.SkipCgo) == len(rep.Outcomes):
+		return "every budget's cases need cgo, and --skip-cgo skipped them: check them where cgo is on"
+	case rep.Count(gate.Error) > 0:
+		return "no budget's figure could be checked (the errors above say why)"
+	}
+	return "no budget selects a case the results hold"
 }

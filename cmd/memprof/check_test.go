@@ -17,9 +17,9 @@ func TestCheckExitCodes(t *testing.T) {
 	results := budgetsDir + "results.json"
 	tests := []cliCase{
 		{"all hold", []string{"--budgets", budgetsDir + "pass.yaml", "--results", results}, exitOK,
-			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 5 hold"}, nil},
+			[]string{"PASS  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 5 hold"}, nil},
 		{"exceeded", []string{"--budgets", budgetsDir + "exceeded.yaml", "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine/pointer  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
+			[]string{"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
 				"exceeded.yaml:7", "owner: crypto-team", "reason: signatures cached per attestation"}, nil},
 		{"unknown keys", []string{"--budgets", budgetsDir + "unknown-key.yaml", "--results", results}, exitUsage,
 			nil, []string{`unknown-key.yaml:4: unknown key "max_byte_per_instance"`, `unknown-key.yaml:5: unknown key "tpye"`}},
@@ -200,15 +200,22 @@ func TestCheckTimes(t *testing.T) {
 func TestCheckSelectionsComplete(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, src string) string { return testfs.WriteFile(t, filepath.Join(dir, name), src, 0o644) }
-	broad := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine}\n    max_bytes_per_instance: 192B\n"
+	copied := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine, layout: pointer}\n    max_bytes_per_instance: 192B\n"
+	broad := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine, layout: all, scheme: all}\n    max_bytes_per_instance: 192B\n"
 	results := budgetsDir + "results.json"
 	tests := []cliCase{
+		{"omitted layout and scheme select what a run measures", []string{"--budgets", write("copied.yaml", copied), "--results", results}, exitOK,
+			[]string{"PASS  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B <= budget 192 B", "memprof check: ok: 1 holds"}, nil},
 		{"one selected case of several in the results", []string{"--budgets", write("broad.yaml", broad), "--results", results}, exitFailure,
-			[]string{"PASS  Signature/blst/affine/pointer  bytes per instance: 192 B <= budget 192 B",
-				"ERROR Signature/blst/affine/pointer/min-sig  bytes per instance: not checked: selected, but the results do not have it: measure it, or mark the budget optional: true",
-				"ERROR Signature/blst/affine/slice  bytes per instance: not checked: selected, but the results do not have it"}, nil},
+			[]string{"PASS  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B <= budget 192 B",
+				"ERROR Signature/blst/affine/pointer/min-sig  bytes per instance: not checked: selected, but the results do not have it: measure it (memprof instances --scheme all), or select only what was measured (scheme: min-pk), or, last, mark the budget optional: true, which excuses every selected case the results lack (never all of them)",
+				"ERROR Signature/blst/affine/slice/min-pk  bytes per instance: not checked: selected, but the results do not have it: measure it (memprof instances --layout all), or select only what was measured (layout: pointer)"}, nil},
 		{"optional", []string{"--budgets", write("optional.yaml", broad+"    optional: true\n"), "--results", results}, exitOK,
-			[]string{"PASS  Signature/blst/affine/pointer", "SKIP  Signature/blst/affine/pointer/min-sig  bytes per instance: optional: the results do not have it"}, nil},
+			[]string{"PASS  Signature/blst/affine/pointer/min-pk", "SKIP  Signature/blst/affine/pointer/min-sig  bytes per instance: optional: the results do not have it",
+				"memprof check: ok: 1 holds, 4 skipped (optional, not in the results)"}, nil},
+		{"optional, none of its cases in the results", []string{"--budgets", write("none.yaml", "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, scheme: min-sig}\n    max_bytes_per_instance: 192B\n    optional: true\n"), "--results", results}, exitFailure,
+			[]string{"ERROR {type: Signature, lib: blst, scheme: min-sig}  bytes per instance: not checked: no selected case was checked (Signature/blst/affine/pointer/min-sig",
+				"optional: true excuses some cases, never all"}, nil},
 		{"a param value nothing has", []string{"--budgets", write("param.yaml", "version: 1\nbudgets:\n  - select: {type: KZGContext, param: [precompute=0, precompute=99]}\n    max_bytes_per_instance: 1GiB\n"), "--results", results}, exitUsage,
 			nil, []string{"param.yaml:3: select {type: KZGContext, param: [precompute=0, precompute=99]}: param precompute=99 matches no case memprof knows"}},
 	}

@@ -115,6 +115,20 @@ func lookup(name string) (*command, bool) {
 	return nil, false
 }
 
+// helpShort is help's line in the lists of commands: help is run's own,
+// not a command of the table, but a user looks for it among them.
+const helpShort = "print help: help <command> for one, help method for the method"
+
+// listedCommands returns the names and short lines of the commands and of
+// help, in alphabetical order: what help lists and did-you-mean knows.
+func listedCommands() (names, shorts []string) {
+	for _, c := range commands {
+		names, shorts = append(names, c.Name), append(shorts, c.Short)
+	}
+	i, _ := slices.BinarySearch(names, "help")
+	return slices.Insert(names, i, "help"), slices.Insert(shorts, i, helpShort)
+}
+
 // commandNames lists the commands' names, in the table's order.
 func commandNames() []string {
 	names := make([]string, len(commands))
@@ -195,12 +209,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(out, methodHelp())
 			return out.exit(stderr, "help", exitOK)
 		}
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "help" {
 			if c, ok := lookup(args[1]); ok {
 				commandUsage(out, c, nil)
 				return out.exit(stderr, "help", exitOK)
 			}
-			fmt.Fprintf(stderr, "memprof help %s: unknown command%s Run 'memprof help'.\n", args[1], commandSuggestion(args[1]))
+			fmt.Fprintf(stderr, "memprof help %s: unknown command%s Run 'memprof help'.\n", args[1], commandSuggestion(args[1], commandNames()))
 			return exitUsage
 		}
 		usage(out)
@@ -210,7 +224,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	c, ok := lookup(name)
 	if !ok {
-		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name), strings.Join(commandNames(), ", "))
+		names, _ := listedCommands()
+		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name, names), strings.Join(names, ", "))
 		return exitUsage
 	}
 	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
@@ -272,10 +287,10 @@ func (inv *invocation) print(b []byte) int {
 	return exitOK
 }
 
-// commandSuggestion is "; did you mean instances?" for a near miss of a
-// command's name, else ":".
-func commandSuggestion(name string) string {
-	if c, ok := nearest(name, commandNames()); ok {
+// commandSuggestion is "; did you mean instances?" for a near miss of
+// one of names, else ":".
+func commandSuggestion(name string, names []string) string {
+	if c, ok := nearest(name, names); ok {
 		return "; did you mean " + c + "?"
 	}
 	return ":"
@@ -285,16 +300,18 @@ func commandSuggestion(name string) string {
 // and the commands, one line each.
 func shortUsage(w io.Writer) {
 	fmt.Fprintf(w, "usage: memprof <command> [flags] [arguments]\n\n")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-11s %s\n", c.Name, c.Short)
+	names, shorts := listedCommands()
+	for i, name := range names {
+		fmt.Fprintf(w, "  %-11s %s\n", name, shorts[i])
 	}
 	fmt.Fprintf(w, "\nRun 'memprof help' for more, 'memprof <command> -h' for one command.\n")
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "memprof measures what cryptographic objects cost in memory and speed, in\neach library and representation.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
-	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-11s %s\n", c.Name, c.Short)
+	names, shorts := listedCommands()
+	for i, name := range names {
+		fmt.Fprintf(w, "\t%-11s %s\n", name, shorts[i])
 	}
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command, \"memprof help method\"\nfor how memprof measures.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")

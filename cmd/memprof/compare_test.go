@@ -20,10 +20,10 @@ func TestCompareExitCodes(t *testing.T) {
 	base, head := compareDir+"base.json", compareDir+"head.json"
 	tests := []cliCase{
 		{"regressions", []string{base, head, "--fail-on-time"}, exitFailure,
-			[]string{"FAIL    Signature/blst/affine/pointer  ", "  +96  +50.0%  ", "  missing", "not significant", "memprof compare: " + headline},
+			[]string{"FAIL    Signature/blst/affine/pointer/min-pk  ", "  +96  +50.0%  ", "  missing", "not significant", "memprof compare: " + headline},
 			[]string{"memprof compare: " + headline}},
 		{"regressions, the time a warning", []string{base, head}, exitFailure,
-			[]string{"FAIL    Signature/blst/affine/pointer  ", "warn    Signature/blst/affine/op=verify  ", "memprof compare: " + timeWarning},
+			[]string{"FAIL    Signature/blst/affine/pointer/min-pk  ", "warn    Signature/blst/affine/op=verify  ", "memprof compare: " + timeWarning},
 			[]string{"memprof compare: " + timeWarning}},
 		{"only a time regression: a warning, exit 0", []string{base, head, "--allow-missing", "--tolerance-bytes", "96B"}, exitOK,
 			[]string{"memprof compare: no memory regression; 1 time warning (times fail only with --fail-on-time)"},

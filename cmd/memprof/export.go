@@ -122,7 +122,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if *out != "" {
 		err = atomicfile.WriteStream(*out, 0o644, write)
 		var fe *atomicfile.Error
-		if errors.Is(err, export.ErrAmbiguousNames) && errors.As(err, &fe) {
+		if (errors.Is(err, export.ErrAmbiguousNames) || errors.Is(err, export.ErrNothingOfPart)) && errors.As(err, &fe) {
 			err = fe.Err // the file's fault, said as without -o
 		} else {
 			err = writeError("results", err)
@@ -136,7 +136,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 			err = nil // run reports it
 		}
 	}
-	if errors.Is(err, export.ErrAmbiguousNames) {
+	if errors.Is(err, export.ErrAmbiguousNames) || errors.Is(err, export.ErrNothingOfPart) {
 		return inv.badInput(files[0]+": ", err)
 	}
 	if err != nil {

@@ -16,10 +16,10 @@ func TestCheckWaiversAndMarkdown(t *testing.T) {
 	results := budgetsDir + "results.json"
 	tests := []cliCase{
 		{"expired", []string{"--budgets", budgetsDir + "expired.yaml", "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine/pointer  bytes per instance: budget expired on 2020-01-01 (crypto-team, https://github.com/example/node/issues/812); measured 192 B, budget 192 B",
+			[]string{"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: budget expired on 2020-01-01 (crypto-team, https://github.com/example/node/issues/812); measured 192 B, budget 192 B",
 				"memprof check: FAIL: 1 budget expired, 1 holds"}, nil},
 		{"waiver holds, time within its floor", []string{"--budgets", budgetsDir + "waiver.yaml", "--results", results}, exitOK,
-			[]string{"PASS  Signature/blst/affine/pointer", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "within its min_delta 30%: below the noise floor"}, nil},
+			[]string{"PASS  Signature/blst/affine/pointer/min-pk", "WARN  Signature/blst/affine op=verify  ns per op: 1.450 ms > budget 1.150 ms", "within its min_delta 30%: below the noise floor"}, nil},
 		{"malformed date", []string{"--budgets", budgetsDir + "bad-date.yaml", "--results", results}, exitUsage,
 			nil, []string{`bad-date.yaml:6: expires: "2027-02-30" is not a date`}},
 		{"markdown", []string{"--budgets", budgetsDir + "exceeded.yaml", "--results", results, "--format", "markdown"}, exitFailure,

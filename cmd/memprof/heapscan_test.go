@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -239,6 +240,12 @@ func TestHeapscanURLExitCodes(t *testing.T) {
 			w.Write(profile[:len(profile)/2]) // half the profile, then nothing
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()
+		case "/slow-header":
+			w.Write(profile[:4]) // part of the gzip header, then nothing
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "/slow":
+			<-r.Context().Done() // no answer at all
 		}
 	}))
 	defer srv.Close()
@@ -249,13 +256,18 @@ func TestHeapscanURLExitCodes(t *testing.T) {
 	}{
 		{"server refuses", "/down", exitFailure, "server answered 503"},
 		{"server sends garbage", "/garbage", exitUsage, "not a profile"},
-		{"body too slow", "/slow-body", exitFailure, "(timeout 300ms)"},
+		{"body too slow", "/slow-body", exitFailure, "/slow-body: timed out after 300ms, " + strconv.Itoa(len(profile)/2) + " bytes of the profile received"},
+		{"gzip header too slow", "/slow-header", exitFailure, "/slow-header: timed out after 300ms, 4 bytes of the profile received\n"},
+		{"no answer", "/slow", exitFailure, "/slow: timed out after 300ms waiting for the server's answer\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, "heapscan", "--timeout", "300ms", srv.URL+tt.path)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("got exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.want)
+			}
+			if strings.Contains(stderr, "gzip") {
+				t.Errorf("got %q, want no gzip blamed for a timeout", stderr)
 			}
 		})
 	}

@@ -51,11 +51,11 @@ func TestHostileNumbersAndInputs(t *testing.T) {
 		{"check", cliCase{"a size overflowing", []string{"--budgets", write("inf.yaml", strings.Replace(sig, "192B", "1e308GiB", 1)), "--results", results}, exitUsage, nil,
 			[]string{`inf.yaml:4: max_bytes_per_instance: size "1e308GiB": must be at most 1 TiB`}}},
 		{"check", cliCase{"expires 0001-01-01", []string{"--budgets", write("zero.yaml", sig+"    expires: 0001-01-01\n"), "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine/pointer  bytes per instance: budget expired on 0001-01-01"}, nil}},
+			[]string{"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: budget expired on 0001-01-01"}, nil}},
 		{"check", cliCase{"expires 9999-12-31", []string{"--budgets", write("far.yaml", sig+"    expires: 9999-12-31\n"), "--results", results}, exitUsage, nil,
 			[]string{"far.yaml:5: expires: 9999-12-31 is more than 100 years ahead: a waiver ends"}}},
 		{"check", cliCase{"a budget of -0", []string{"--budgets", write("neg0.yaml", strings.Replace(sig, "192B", "-0", 1)), "--results", results}, exitFailure,
-			[]string{"FAIL  Signature/blst/affine/pointer  bytes per instance: 192 B > budget 0 B (+192 B, +∞%)"}, nil}},
+			[]string{"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B > budget 0 B (+192 B, +∞%)"}, nil}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd+"/"+tt.name, func(t *testing.T) { tt.check(t, tt.cmd) })

@@ -19,7 +19,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE) [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE [--skip-cgo]) [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process and
 prints, per instance, the bytes and objects it keeps on the Go heap, the
@@ -44,7 +44,11 @@ With --budgets FILE, instances measures exactly what the budgets file
 selects, as 'memprof check' does without --results (each instance case a
 memory budget selects, at the n the budget names, and each operation a
 time budget selects), and writes the results: 'memprof check --results'
-then checks them. --scheme takes a list (min-pk,min-sig, or all): a type
+then checks them. In a build with cgo off, a budget all of whose cases
+need cgo cannot be measured: instances --budgets refuses it (exit 1)
+unless --skip-cgo, which measures the others and names what it skipped
+(check --skip-cgo then skips those budgets). Measuring nothing at all is
+exit 1, as for --type. --scheme takes a list (min-pk,min-sig, or all): a type
 without a scheme is measured once.
 
 Type, library and representation names are case-insensitive. Exit status is
@@ -69,6 +73,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	var sel selectionFlags
 	sel.add(fs)
 	budgetsPath := fs.String("budgets", "", "measure exactly what the budgets `file` selects (as check does without --results), instead of --type")
+	skipCgo := fs.Bool("skip-cgo", false, "with --budgets in a build with cgo off, measure the other budgets' cases and skip the budgets all of whose cases need cgo (without it they are refused)")
 	var cf caseFlags
 	cf.add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
 	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
@@ -85,6 +90,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	tf.add(fs)
 	if code, done := inv.parseFlags(fs, args, format, func() []inert {
 		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
+			{*budgetsPath != "", "without --budgets", []string{"skip-cgo"}},
 			{*sweep, "without --sweep", []string{"sweep-n"}}, tf.inert(format.value)}
 	}); done {
 		return code
@@ -124,6 +130,16 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	if *budgetsPath != "" {
 		if budgets, err = gate.ReadFile(*budgetsPath); err != nil {
 			return inv.badInput("", err)
+		}
+		if cgo := workflow.CgoOnly(inv.registry, budgets); len(cgo) > 0 {
+			var lines []string
+			for _, b := range cgo {
+				lines = append(lines, fmt.Sprintf("%s:%d", budgets.Path, b.Line))
+			}
+			if !*skipCgo {
+				return inv.fail("every case of the budgets at %s needs cgo, and this build has cgo off: build with cgo (CGO_ENABLED=1), or pass --skip-cgo to measure the other budgets' cases (check --skip-cgo then skips these)", strings.Join(lines, ", "))
+			}
+			fmt.Fprintf(inv.stderr, "memprof instances: --skip-cgo: not measured, every case needing cgo: the budgets at %s\n", strings.Join(lines, ", "))
 		}
 	} else if s, err = sel.selection(ops); err != nil {
 		return inv.usageError("%v", err)

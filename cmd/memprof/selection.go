@@ -63,7 +63,7 @@ func (s *selectionFlags) selection(ops []vocab.Op) (workflow.Selection, error) {
 	if s.types == "" {
 		return workflow.Selection{}, fmt.Errorf("--type is required: valid types are %s, %s", vocab.Join(vocab.Types), workflow.TypeGroupsHelp)
 	}
-	sel := workflow.Selection{Ops: ops, Layouts: []measure.Layout{measure.Pointer, measure.Collection, measure.Single}}
+	sel := workflow.Selection{Ops: ops, Layouts: slices.Clone(measure.DefaultLayouts)}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
 		return sel, suggest(err, s.types, typeNames())

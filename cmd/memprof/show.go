@@ -16,7 +16,7 @@ import (
 
 var showCommand = &command{
 	Name:      "show",
-	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] [--max-rows N] RESULTS.json",
+	UsageLine: "show [--type T] [--lib L,...] [--repr R,...] [--layout L,...|all] [--scheme S,...|all] [--op OP,...] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--max-bytes SIZE] [--max-rows N] RESULTS.json",
 	Short:     "print a saved results file as instances and throughput do",
 	Long: `Show prints a saved results file (memprof.results/v1, as -o or report
 writes it) as the instances and throughput commands print what they
@@ -26,8 +26,12 @@ text. So a run measured once can be read again, and a document can show
 exactly what a command prints.
 
 The selection flags keep the rows they match, as they select cases to
-measure in instances and throughput (without --type, every type of the
-file; without --layout, every layout). The file is read and validated as
+measure in instances and throughput: without --type, every type of the
+file; without --layout, the default layouts (pointer, collection,
+single: not slice), and without --scheme, min-pk, as a run measures them
+by default (and a budget without layout or scheme selects them); --layout
+all and --scheme all show every row. The rows left out so are counted on
+stderr. The file is read and validated as
 check and compare read it (every problem is reported as FILE:
 instances[12] (case): problem), up to 256 MiB (--max-bytes raises the
 limit).
@@ -81,9 +85,23 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
+	if len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable) == 0 {
+		return inv.badInput("", fmt.Errorf("reading results %s: no instance, throughput or unavailable rows in it: nothing to show", files[0]))
+	}
 	shown := f.apply(rs)
-	if len(shown.Instances)+len(shown.Throughput)+len(shown.Unavailable) == 0 {
+	rows := func(rs *results.File) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
+	if rows(shown) == 0 {
 		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(typesOf(rs)))
+	}
+	wide := f // what the defaults left out: the flags not given, widened
+	if !wasGiven(fs, "layout") {
+		wide.layouts = nil
+	}
+	if !wasGiven(fs, "scheme") {
+		wide.schemes = nil
+	}
+	if hidden := rows(wide.apply(rs)) - rows(shown); hidden > 0 {
+		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
 	if format.value == "table" {
@@ -147,13 +165,15 @@ type rowFilter struct {
 	types   []vocab.Type
 	libs    []vocab.Lib
 	reprs   []vocab.Repr
-	layouts []measure.Layout
-	scheme  vocab.Scheme // "" for any
+	layouts []measure.Layout // nil for any
+	schemes []vocab.Scheme   // nil for any
 	ops     []vocab.Op
 }
 
 // filter returns the filter of the selection flags and --op: unlike a
-// measurement, no --type keeps every type and no --layout every layout.
+// measurement, no --type keeps every type; no --layout keeps the default
+// layouts and no --scheme min-pk, as a measurement (and a budget's
+// select) does.
 func (s *selectionFlags) filter(ops string) (rowFilter, error) {
 	var f rowFilter
 	var err error
@@ -172,15 +192,14 @@ func (s *selectionFlags) filter(ops string) (rowFilter, error) {
 			return f, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
 		}
 	}
+	f.layouts = measure.DefaultLayouts
 	if s.layouts != "" {
 		if f.layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
 			return f, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
 		}
 	}
-	if wasGiven(s.fs, "scheme") {
-		if f.scheme, err = vocab.Canonical("scheme", s.scheme, vocab.Schemes); err != nil {
-			return f, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
-		}
+	if f.schemes, err = workflow.ParseList("scheme", s.scheme, vocab.Schemes); err != nil {
+		return f, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
 	}
 	if ops != "" {
 		if f.ops, err = workflow.ParseList("op", ops, vocab.Ops); err != nil {
@@ -197,13 +216,13 @@ func (f rowFilter) matches(k results.Key) bool {
 	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
 	k = k.Normalize()
 	if !in(vocab.Strings(f.types), string(k.Type)) || !in(vocab.Strings(f.libs), string(k.Lib)) ||
-		!in(vocab.Strings(f.reprs), string(k.Repr)) || f.scheme != "" && k.Scheme != f.scheme {
+		!in(vocab.Strings(f.reprs), string(k.Repr)) || k.Scheme != "" && !in(vocab.Strings(f.schemes), string(k.Scheme)) {
 		return false
 	}
 	if k.IsOp() {
 		return in(vocab.Strings(f.ops), string(k.Op))
 	}
-	return len(f.ops) == 0 && in(vocab.Strings(f.layouts), string(k.Layout))
+	return len(f.ops) == 0 && (k.Layout == "" || in(vocab.Strings(f.layouts), string(k.Layout)))
 }
 
 // apply returns a copy of rs with the rows the filter keeps (the other

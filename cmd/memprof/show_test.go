@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -62,5 +63,49 @@ func TestShowPrintsWhatInstancesPrints(t *testing.T) {
 	}
 	if stdout != want.String() {
 		t.Errorf("show prints\n%s\nthe renderers\n%s", stdout, want.String())
+	}
+}
+
+// TestShowDefaults: without --layout or --scheme, show keeps the rows a
+// run measures by default (the default layouts, min-pk), as a budget
+// without them selects, and counts on stderr what it left out; all widens.
+func TestShowDefaults(t *testing.T) {
+	file := budgetsDir + "schemes-layouts.json" // Signature/blst/affine pointer min-pk, pointer min-sig, slice min-pk
+	tests := []struct {
+		name     string
+		flags    []string
+		want     []string // the layout,scheme of each row shown
+		stderrOK func(string) bool
+	}{
+		{"defaults", nil, []string{"pointer,min-pk"},
+			func(s string) bool {
+				return strings.Contains(s, "memprof show: 2 rows of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them")
+			}},
+		{"all", []string{"--layout", "all", "--scheme", "all"}, []string{"pointer,min-pk", "pointer,min-sig", "slice,min-pk"},
+			func(s string) bool { return s == "" }},
+		// The slice row is of min-pk, which --scheme left out: no default did.
+		{"min-sig", []string{"--scheme", "min-sig"}, []string{"pointer,min-sig"},
+			func(s string) bool { return s == "" }},
+		{"a layout, the default scheme", []string{"--layout", "pointer"}, []string{"pointer,min-pk"},
+			func(s string) bool { return strings.Contains(s, "memprof show: 1 row of other layouts or schemes") }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"show", file, "--type", "Signature", "--format", "csv"}, tt.flags...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d, want 0\n%s", code, stderr)
+			}
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(stdout), "\n")[1:] {
+				f := strings.Split(line, ",")
+				got = append(got, f[4]+","+f[5])
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("rows: got %v, want %v", got, tt.want)
+			}
+			if !tt.stderrOK(stderr) {
+				t.Errorf("stderr: got %q", stderr)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -169,6 +170,27 @@ func explainValues(fs *flag.FlagSet, bad *error) (restore func()) {
 	}
 }
 
+// outOfRange reports whether v is a whole number too large (or small)
+// for the integer kind of current, with the smallest and largest it takes.
+func outOfRange(v string, current any) (lo, hi string, ok bool) {
+	var err error
+	switch current.(type) {
+	case int:
+		_, err = strconv.ParseInt(v, 0, strconv.IntSize)
+		lo, hi = strconv.Itoa(math.MinInt), strconv.Itoa(math.MaxInt)
+	case int64:
+		_, err = strconv.ParseInt(v, 0, 64)
+		lo, hi = strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)
+	case uint:
+		_, err = strconv.ParseUint(v, 0, strconv.IntSize)
+		lo, hi = "0", strconv.FormatUint(math.MaxUint, 10)
+	case uint64:
+		_, err = strconv.ParseUint(v, 0, 64)
+		lo, hi = "0", strconv.FormatUint(math.MaxUint64, 10)
+	}
+	return lo, hi, errors.Is(err, strconv.ErrRange)
+}
+
 // valueError says what a flag of value's kind expected instead of v:
 // `--min-sample: "40" is not a duration; write 40ms`, `-n: "abc" is not a
 // whole number, such as 100000`.
@@ -186,6 +208,9 @@ func valueError(name, def, v string, value flag.Value, err error) error {
 		}
 		return fmt.Errorf("%s: %q is not a duration: write one such as 100ms, 2s or 1m30s", f, v)
 	case int, int64, uint, uint64:
+		if lo, hi, ok := outOfRange(v, current); ok {
+			return fmt.Errorf("%s: %q is out of range: a whole number from %s to %s", f, v, lo, hi)
+		}
 		if x, err := strconv.ParseFloat(v, 64); err == nil && x == math.Trunc(x) && math.Abs(x) < 1e18 {
 			return fmt.Errorf("%s: %q is not a whole number as the flag takes it; write %s", f, v, strconv.FormatFloat(x, 'f', 0, 64))
 		}

@@ -5,8 +5,9 @@ import (
 	"io"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/results"
-	"github.com/memprof/memprof/workflow"
+	workflow "github.com/memprof/memprof/workflow"
 )
 
 var verifyCommand = &command{
@@ -75,9 +76,16 @@ this build has its own check, run here too. When more than one family is
 checked, the table prints one line per family, and the results' agreement
 record keeps each family's check under "families".
 
+Before the libraries, verify reads every vector file built into memprof and
+checks it against the SHA-256 that fixtures/PROVENANCE.md records (with its
+source and number of cases); the table ends with one line per file and its
+number of cases. A file cut or edited, or one without a record, fails the
+check, naming the file, the recorded SHA-256 and the file's; every agreement
+check that reads such a file fails the same way.
+
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
-the case or blob, the object, the libraries and the first differing byte), 2
-for a usage error.`,
+the case or blob, the object, the libraries and the first differing byte) or a
+vector file is not the recorded one, 2 for a usage error.`,
 	Run: runVerify,
 	Examples: []example{
 		{Line: "memprof verify", What: "check that the libraries agree on the test vectors", Measures: true},
@@ -94,9 +102,22 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if inv.dryRun {
 		return exitOK
 	}
+	files, err := vectorFiles().Check()
+	if err != nil {
+		return inv.fail("%v", err)
+	}
 	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun, AgreeKZG: agreeKZGRun})
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error { return render.AgreementLine(w, rs.Agreement) })
+	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error {
+		if err := render.AgreementLine(w, rs.Agreement); err != nil {
+			return err
+		}
+		return render.VectorFiles(w, files)
+	})
 }
+
+// vectorFiles are the vector files verify checks before the libraries:
+// those built into the binary (a test substitutes a copy with a file cut).
+var vectorFiles = fixtures.Embedded

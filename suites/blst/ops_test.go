@@ -140,7 +140,11 @@ func TestVectorsFile(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from what blst computes now; run go generate ./fixtures and review the diff", opVectorsPath)
 	}
-	if !bytes.Equal(fixtures.Raw(), got) {
+	raw, err := fixtures.Raw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, got) {
 		t.Errorf("the embedded vectors differ from %s: rebuild", opVectorsPath)
 	}
 }

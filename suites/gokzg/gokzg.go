@@ -64,8 +64,12 @@ func lacks(k results.Key) vocab.Why {
 
 // parsedSetup is the embedded setup in the form NewContext4096 takes.
 var parsedSetup = sync.OnceValues(func() (*goethkzg.JSONTrustedSetup, error) {
+	b, err := fixtures.KZGTrustedSetupJSON()
+	if err != nil {
+		return nil, fmt.Errorf("go-eth-kzg: %w", err)
+	}
 	var s goethkzg.JSONTrustedSetup
-	if err := json.Unmarshal(fixtures.KZGTrustedSetupJSON(), &s); err != nil {
+	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("go-eth-kzg: reading %s: %w", fixtures.KZGTrustedSetupFile, err)
 	}
 	return &s, nil

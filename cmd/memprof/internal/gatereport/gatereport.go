@@ -58,12 +58,14 @@ func Summary(rep *gate.Report) string {
 	add(len(rep.Problems), "invalid budget", "invalid budgets")
 	add(rep.Count(gate.Warn), "warning", "warnings")
 	add(rep.Count(gate.Pass), "holds", "hold")
-	add(rep.Count(gate.Skip), "skipped (unavailable in this build)", "skipped (unavailable in this build)")
+	add(rep.Skipped(gate.SkipUnavailable), "skipped (unavailable in this build)", "skipped (unavailable in this build)")
+	add(rep.Skipped(gate.SkipOptional), "skipped (optional, not in the results)", "skipped (optional, not in the results)")
+	add(rep.Skipped(gate.SkipCgo), "skipped (needs cgo: --skip-cgo)", "skipped (need cgo: --skip-cgo)")
 	verdict := "ok"
 	if !rep.OK() {
 		verdict = "FAIL"
 	}
-	if len(parts) == 0 {
+	if rep.Checked() == 0 {
 		parts = append(parts, "nothing checked")
 	}
 	return fmt.Sprintf("memprof check: %s: %s (%s)", verdict, strings.Join(parts, ", "), rep.File.Path)

@@ -79,7 +79,7 @@ func TestMarkdownLayout(t *testing.T) {
 		t.Errorf("first line %q does not carry the verdict %q", first, want)
 	}
 	details := strings.Index(md, "<details>")
-	failing := strings.Index(md, "| Signature/blst/affine/pointer | bytes/instance | 192 B | 288 B | +96 B (+50.0%)")
+	failing := strings.Index(md, "| Signature/blst/affine/pointer/min-pk | bytes/instance | 192 B | 288 B | +96 B (+50.0%)")
 	if failing < 0 || details < 0 || failing > details {
 		t.Errorf("failing row at %d, <details> at %d: want the signed failing row before the details block", failing, details)
 	}
@@ -138,10 +138,10 @@ func TestCheckText(t *testing.T) {
 	out := buf.String()
 	// The failure comes first and carries everything a reader needs.
 	want := []string{
-		"FAIL  Signature/blst/affine/pointer  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
+		"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: 192 B > budget 128 B (+64 B, +50.0%)",
 		"exceeded.yaml:7  select {type: Signature, lib: blst, repr: affine, layout: pointer, scheme: min-pk}  owner: crypto-team",
 		"reason: signatures cached per attestation",
-		"PASS  PublicKey/blst/affine/pointer  bytes per instance: 96 B <= budget 96 B",
+		"PASS  PublicKey/blst/affine/pointer/min-pk  bytes per instance: 96 B <= budget 96 B",
 		"memprof check: FAIL: 1 budget exceeded, 1 holds",
 	}
 	last := -1

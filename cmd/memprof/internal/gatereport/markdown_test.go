@@ -128,13 +128,13 @@ func TestCheckMarkdownLayout(t *testing.T) {
 	if !strings.HasPrefix(first, "### ❌ memprof check: FAIL: 1 budget exceeded, 1 holds") {
 		t.Errorf("first line %q, want the verdict", first)
 	}
-	failing := strings.Index(md, "| Signature/blst/affine/pointer | bytes per instance | 192 B | 128 B | +64 B (+50.0%) | FAIL |")
+	failing := strings.Index(md, "| Signature/blst/affine/pointer/min-pk | bytes per instance | 192 B | 128 B | +64 B (+50.0%) | FAIL |")
 	details := strings.Index(md, "<details>")
 	if failing < 0 || details < 0 || failing > details {
 		t.Errorf("failing row at %d, <details> at %d: want the failure, with its change, before the details\n%s", failing, details, md)
 	}
 	checkContains(t, md, "Results: commit `44550ef1d2c3`, measured 2027-04-02 09:00 UTC, on `runner-amd64`.",
-		"| PublicKey/blst/affine/pointer | bytes per instance | 96 B | 96 B | 0 | PASS |")
+		"| PublicKey/blst/affine/pointer/min-pk | bytes per instance | 96 B | 96 B | 0 | PASS |")
 
 	buf.Reset()
 	if err := CheckMarkdown(&buf, checkReport(t, []byte(waivers)), measure.Env{}); err != nil {
@@ -142,7 +142,7 @@ func TestCheckMarkdownLayout(t *testing.T) {
 	}
 	md = buf.String()
 	checkContains(t, md,
-		"| Signature/blst/affine/pointer | bytes per instance | 192 B | 192 B | 0 | FAIL (expired) — budget expired on 2027-03-31 (crypto-team, https://github.com/example/node/issues/812) |",
+		"| Signature/blst/affine/pointer/min-pk | bytes per instance | 192 B | 192 B | 0 | FAIL (expired) — budget expired on 2027-03-31 (crypto-team, https://github.com/example/node/issues/812) |",
 		"- `memprof.budgets.yaml:10` select {type: PublicKey, lib: blst}: budget expires on 2027-06-30 (https://github.com/example/node/issues/901), 89 days left",
 		"| WARN — above the budget by",
 		"within its min_delta 30%: below the noise floor")
@@ -154,7 +154,7 @@ func TestCheckMarkdownLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkContains(t, text.String(),
-		"FAIL  Signature/blst/affine/pointer  bytes per instance: budget expired on 2027-03-31 (crypto-team, https://github.com/example/node/issues/812); measured 192 B, budget 192 B\n",
+		"FAIL  Signature/blst/affine/pointer/min-pk  bytes per instance: budget expired on 2027-03-31 (crypto-team, https://github.com/example/node/issues/812); measured 192 B, budget 192 B\n",
 		"memprof check: FAIL: 1 budget expired, 1 warning, 1 holds (memprof.budgets.yaml)")
 }
 

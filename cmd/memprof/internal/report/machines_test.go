@@ -177,6 +177,11 @@ func TestReviewComparesN(t *testing.T) {
 	k := a.Instances[0].Key
 	n := a.Instances[0].N
 	b.Instances[0].N = 5 * n
+	// At five times the N, the engine's resolutions per instance are a fifth.
+	for _, r := range []*float64{&b.Instances[0].OffheapResolution, &b.Instances[0].RSSResolution, &b.Instances[0].StackResolution,
+		&b.Instances[0].HeapResolution, &b.Instances[0].ScanResolution, &b.Instances[0].GCMarkResolution, &b.Instances[0].GCCPUResolution} {
+		*r /= 5
+	}
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
 	}
