@@ -1,8 +1,11 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -95,46 +98,60 @@ func ActionBenchmarkEntries(rs *results.File) []ActionBenchmarkEntry {
 // part only.
 func ActionBenchmarkEntriesOf(rs *results.File, part Part) []ActionBenchmarkEntry {
 	out := []ActionBenchmarkEntry{}
-	machine := ""
-	if rs.Env.Machine != "" {
-		machine = "; machine " + rs.Env.Machine
-	}
-	for _, r := range sortedInstances(rs) {
-		for _, f := range dashboardFigures(results.RowInstances, false, part) {
-			v, ok := f.Value(&r)
-			if !ok {
-				continue
-			}
-			res := f.ResolutionOf(&r)
-			e := ActionBenchmarkEntry{
-				Name:  entryName(r.Key, f.Dashboard),
-				Unit:  f.Dashboard,
-				Value: Published(v, res),
-				Extra: "N=" + strconv.Itoa(r.N) + " instances, " + obtained(f, res) + machine,
-			}
-			if res > 0 {
-				e.Range = "± " + f.Unit.Format(res)
-			}
-			out = append(out, e)
-		}
-	}
-	for _, t := range sortedThroughput(rs) {
-		for _, f := range dashboardFigures(results.RowThroughput, false, part) {
-			v, ok := f.Value(&t)
-			if !ok {
-				continue
-			}
-			e := ActionBenchmarkEntry{Name: entryName(t.Key, f.Dashboard), Unit: f.Dashboard, Value: v, Extra: strings.TrimPrefix(machine, "; ")}
-			if q1, q3, ok := quartilesOf(f, &t); ok {
-				e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
-			}
-			if f.Summary == results.SummaryMedian {
-				e.Extra = "median of " + samples(t.Samples) + machine
-			}
-			out = append(out, e)
-		}
+	for e := range actionBenchmarkEntries(rs, part) {
+		out = append(out, e)
 	}
 	return out
+}
+
+// actionBenchmarkEntries yields the entries of ActionBenchmarkEntriesOf
+// one at a time, so that a writer need not hold them all.
+func actionBenchmarkEntries(rs *results.File, part Part) iter.Seq[ActionBenchmarkEntry] {
+	return func(yield func(ActionBenchmarkEntry) bool) {
+		machine := ""
+		if rs.Env.Machine != "" {
+			machine = "; machine " + rs.Env.Machine
+		}
+		for _, r := range sortedInstances(rs) {
+			for _, f := range dashboardFigures(results.RowInstances, false, part) {
+				v, ok := f.Value(&r)
+				if !ok {
+					continue
+				}
+				res := f.ResolutionOf(&r)
+				e := ActionBenchmarkEntry{
+					Name:  entryName(r.Key, f.Dashboard),
+					Unit:  f.Dashboard,
+					Value: Published(v, res),
+					Extra: "N=" + strconv.Itoa(r.N) + " instances, " + obtained(f, res) + machine,
+				}
+				if res > 0 {
+					e.Range = "± " + f.Unit.Format(res)
+				}
+				if !yield(e) {
+					return
+				}
+			}
+		}
+		for _, t := range sortedThroughput(rs) {
+			for _, f := range dashboardFigures(results.RowThroughput, false, part) {
+				v, ok := f.Value(&t)
+				if !ok {
+					continue
+				}
+				e := ActionBenchmarkEntry{Name: entryName(t.Key, f.Dashboard), Unit: f.Dashboard, Value: v, Extra: strings.TrimPrefix(machine, "; ")}
+				if q1, q3, ok := quartilesOf(f, &t); ok {
+					e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
+				}
+				if f.Summary == results.SummaryMedian {
+					e.Extra = "median of " + samples(t.Samples) + machine
+				}
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func entryName(k results.Key, unit string) string { return k.BenchName() + " - " + unit }
@@ -150,11 +167,37 @@ func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	entries := ActionBenchmarkEntriesOf(rs, part)
-	if len(entries) == 0 && part != All {
+	// Written entry by entry, as json.Encoder with SetIndent("", "  ")
+	// writes the whole array: a file at the row limit has some hundred
+	// thousand entries, which need not be held at once.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var entry bytes.Buffer
+	enc := json.NewEncoder(&entry)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	n := 0
+	for e := range actionBenchmarkEntries(rs, part) {
+		entry.Reset()
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		sep := ",\n  "
+		if n == 0 {
+			sep = "[\n  "
+		}
+		bw.WriteString(sep)
+		bw.Write(bytes.TrimSuffix(entry.Bytes(), []byte("\n")))
+		n++
+	}
+	if n == 0 && part != All {
 		return noFigureOf(part)
 	}
-	return writeJSON(w, entries)
+	if n == 0 {
+		bw.WriteString("[]\n")
+	} else {
+		bw.WriteString("\n]\n")
+	}
+	return bw.Flush()
 }
 
 // BencherMetric is one measure of one benchmark in Bencher Metric Format:

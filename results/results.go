@@ -185,7 +185,9 @@ func writeIndented(w *bufio.Writer, v reflect.Value) error {
 					w.WriteString(",")
 				}
 				w.WriteString("\n    ")
-				w.Write(b)
+				if _, err := w.Write(b); err != nil {
+					return err // the writer refused (an interrupt): stop marshalling
+				}
 			}
 			w.WriteString("\n  ]")
 			continue

@@ -59,6 +59,9 @@ var resultsCommands = []struct {
 	}},
 	{"export-gab", func(f resultsFiles) []string { return []string{"export", "--to", "github-action-benchmark", f.results} }},
 	{"export-benchfmt", func(f resultsFiles) []string { return []string{"export", "--to", "benchfmt", f.results} }},
+	{"export-bencher", func(f resultsFiles) []string { return []string{"export", "--to", "bencher", f.results} }},
+	{"show", func(f resultsFiles) []string { return []string{"show", f.results} }},
+	{"show-json", func(f resultsFiles) []string { return []string{"show", "--format", "json", f.results} }},
 	{"report", func(f resultsFiles) []string {
 		return []string{"report", "--from", f.results, "--out", filepath.Join(f.dir, "review"), "--force"}
 	}},

@@ -81,6 +81,9 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
+	// What show holds is the file's rows and their rendering: bounded as
+	// the other readers' (readingMemoryLimit).
+	defer limitMemory()()
 	rs, err := limits.readResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)

@@ -2,7 +2,9 @@
 // for the tests and benchmarks that bound what reading, checking,
 // comparing, exporting and reporting cost: the rows of the fixture of a
 // real run (fixtures/results/results.json), repeated and told apart by a
-// parameter row=I, so that every row is a distinct, valid case.
+// parameter row=I, so that every row is a distinct, valid case, each
+// instance row with the GC figures a run writes today (the fixture
+// predates them; they come from fixtures/docs/signature.json).
 package testresults
 
 import (
@@ -18,9 +20,27 @@ import (
 )
 
 // FixturePath is the results file the rows are copied from.
-func FixturePath() string {
+func FixturePath() string { return fixture("results", "results.json") }
+
+// GCFixturePath is the results file the instance rows' GC figures are
+// copied from: a run that wrote them.
+func GCFixturePath() string { return fixture("docs", "signature.json") }
+
+func fixture(elem ...string) string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "fixtures", "results", "results.json")
+	return filepath.Join(append([]string{filepath.Dir(file), "..", "..", "fixtures"}, elem...)...)
+}
+
+// withGCFigures copies the GC pass's figures (mark and CPU time, their
+// samples, quartiles and resolutions) of from into r, which has none.
+func withGCFigures(r *results.Row, from *results.Row) {
+	if r.Error != "" || len(r.GCMarkSamplesNs) > 0 || len(r.GCCPUSamplesNs) > 0 {
+		return
+	}
+	r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3 = from.GCMarkNsPerInstance, from.GCMarkNsPerInstanceQ1, from.GCMarkNsPerInstanceQ3
+	r.GCMarkSamplesNs, r.GCMarkResolution = append([]float64(nil), from.GCMarkSamplesNs...), from.GCMarkResolution
+	r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3 = from.GCCPUNsPerInstance, from.GCCPUNsPerInstanceQ1, from.GCCPUNsPerInstanceQ3
+	r.GCCPUSamplesNs, r.GCCPUResolution = append([]float64(nil), from.GCCPUSamplesNs...), from.GCCPUResolution
 }
 
 // Param is the parameter that tells row i apart.
@@ -28,12 +48,17 @@ func Param(i int) results.Param { return results.NewParam("row", i) }
 
 // Make returns a valid results file of rows rows: instance and throughput
 // rows of the fixture, in the fixture's proportion, the first copy of each
-// the fixture's row, the others told apart by the parameter row=I.
+// the fixture's row, the others told apart by the parameter row=I; each
+// instance row carries the GC figures of a row of GCFixturePath, in turn.
 // Throughput rows get samples samples (at least 4, so that compare judges
 // them), their summary recomputed. The agreement check is the fixture's.
 // Each call returns a new value.
 func Make(rows, samples int) (*results.File, error) {
 	fx, err := results.ReadFile(FixturePath())
+	if err != nil {
+		return nil, err
+	}
+	gc, err := results.ReadFile(GCFixturePath())
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +74,7 @@ func Make(rows, samples int) (*results.File, error) {
 				r.Param = Param(i)
 			}
 			r.Sites = append([]measure.Site(nil), r.Sites...)
+			withGCFigures(&r, &gc.Instances[len(out.Instances)%len(gc.Instances)])
 			out.Instances = append(out.Instances, r)
 			continue
 		}

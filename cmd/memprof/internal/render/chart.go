@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image/color"
@@ -19,6 +20,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/memprof/memprof/internal/livewriter"
 )
 
 // The charts are drawn with gonum.org/v1/plot and written as SVG. They are
@@ -167,8 +170,16 @@ func (l *chartLegend) build(all bool) plot.Legend {
 	}
 	for _, layer := range l.layers {
 		if all {
+			layer.choose()
+			n := 0
 			for i, it := range layer.items {
-				leg.Add(strconv.Itoa(i+1) + " " + it.text)
+				if layer.named == nil || layer.named[i] {
+					n++
+					leg.Add(strconv.Itoa(n) + " " + it.text)
+				}
+			}
+			for _, line := range layer.unnamedLine() {
+				leg.Add(line)
 			}
 			continue
 		}
@@ -183,6 +194,16 @@ func (l *chartLegend) build(all bool) plot.Legend {
 // width w and height h with a grey border, and writes it as SVG.
 func writeSVG(out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
 	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
+}
+
+// writeLiveSVG is writeSVG until ctx is done: from then on it draws
+// nothing more and writes nothing, and returns ctx's cause.
+func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
+	return writeFramedSVG(livewriter.Writer{Ctx: ctx, W: out}, legend, w, h, func(plots draw.Canvas) {
+		if ctx.Err() == nil {
+			p.Draw(plots)
+		}
+	})
 }
 
 // writeTiledSVG draws frame (its title) over the plots of grid, tiled
@@ -310,8 +331,10 @@ func TypesMeasured(rs *results.File) []vocab.Type { return typesOf(rs) }
 // Where the bytes span more than a factor of 100 (a 131,072-byte blob
 // beside a 48-byte commitment) the axis is logarithmic, its floor
 // standing for 0 (c-kzg's context keeps no Go heap). Failed cases have no
-// bar. It returns ErrNoData when rs has no measured instance.
-func BytesPerInstanceChart(w io.Writer, rs *results.File) error {
+// bar. It returns ErrNoData when rs has no measured instance, and ctx's
+// cause, having written nothing, once ctx is done: it looks at ctx at
+// every bar.
+func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *results.File) error {
 	types := typesOf(rs)
 	if len(types) == 0 {
 		return fmt.Errorf("bytes per instance chart: %w", ErrNoData)
@@ -322,6 +345,9 @@ func BytesPerInstanceChart(w io.Writer, rs *results.File) error {
 	total := 0
 	var values []float64
 	for _, r := range instances {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if r.Error != "" {
 			continue
 		}
@@ -344,7 +370,7 @@ func BytesPerInstanceChart(w io.Writer, rs *results.File) error {
 	grid := plotter.NewGrid()
 	grid.Horizontal.Color = nil
 	p.Add(grid)
-	labels := &labelLayer{style: text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}}
+	labels := &labelLayer{style: text.Style{Font: font.From(sans, 8), Handler: p.Title.TextStyle.Handler}, ctx: ctx}
 	var ticks []plot.Tick
 	var series []Series
 	biggest := 0.0
@@ -352,11 +378,14 @@ func BytesPerInstanceChart(w io.Writer, rs *results.File) error {
 	for gi, g := range groups {
 		top := y
 		for _, r := range g {
+			if ctx.Err() != nil {
+				return context.Cause(ctx)
+			}
 			s := SeriesOf(r)
 			series = append(series, s)
 			x := sc.at(r.BytesPerInstance)
 			biggest = max(biggest, x)
-			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, color: libColor(r.Lib)})
+			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, color: libColor(r.Lib), ctx: ctx})
 			labels.items = append(labels.items, labelItem{x: x, y: y - 0.5, text: s.Label() + ": " + Num(r.BytesPerInstance), color: color.Black, only: true, from: sc.at(0)})
 			y--
 		}
@@ -375,19 +404,24 @@ func BytesPerInstanceChart(w io.Writer, rs *results.File) error {
 		legend.add(string(lib), swatch{libColor(lib)})
 	}
 	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
-	return writeSVG(w, p, legend, vg.Points(620), height)
+	return writeLiveSVG(ctx, w, p, legend, vg.Points(620), height)
 }
 
 // hbar is one horizontal bar: from (from, y) to (value, y), width
-// points thick, in color with a thin grey outline.
+// points thick, in color with a thin grey outline; not drawn once ctx
+// (if not nil) is done.
 type hbar struct {
 	y, value, from float64
 	width          vg.Length
 	color          color.Color
+	ctx            context.Context
 }
 
 // Plot implements plot.Plotter.
 func (b *hbar) Plot(c draw.Canvas, p *plot.Plot) {
+	if b.ctx != nil && b.ctx.Err() != nil {
+		return
+	}
 	trX, trY := p.Transforms(&c)
 	y := trY(b.y)
 	r := vg.Rectangle{Min: vg.Point{X: trX(b.from), Y: y - b.width/2}, Max: vg.Point{X: trX(b.value), Y: y + b.width/2}}

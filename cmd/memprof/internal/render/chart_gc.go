@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -67,9 +68,12 @@ func GCPoints(rs *results.File) []results.Row {
 // (no time is negative), with its range; an axis whose values span more
 // than a factor of 100 is logarithmic, its floor standing for zero: the
 // pointer-free forms on it, a heap of pointers far to the right. Labels
-// name the type when the chart holds more than one. It returns ErrNoData
-// when no case has the figure (a results file from before it).
-func GCChart(w io.Writer, rs *results.File) error {
+// name the type when the chart holds more than one. Of more than
+// maxNamedPoints points it names the extreme ones, and its legend counts
+// the others. It returns ErrNoData when no case has the figure (a
+// results file from before it), and ctx's cause, having written nothing,
+// once ctx is done: it looks at ctx at every point.
+func GCChart(ctx context.Context, w io.Writer, rs *results.File) error {
 	rows := GCPoints(rs)
 	if len(rows) == 0 {
 		return fmt.Errorf("GC chart: no case has the %s figures: %w", gcFigure.median, ErrNoData)
@@ -87,6 +91,9 @@ func GCChart(w io.Writer, rs *results.File) error {
 		return max(c.Value, 0)
 	}
 	for _, r := range rows {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		types[r.Type] = true
 		times = append(times, at(median.ReadInstance(&r)), at(q3.ReadInstance(&r)))
 		bytes = append(bytes, r.BytesPerInstance)
@@ -101,6 +108,9 @@ func GCChart(w io.Writer, rs *results.File) error {
 	var pts []point
 	slowest, biggest := 0.0, 0.0
 	for _, r := range rows {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		label := SeriesOf(r).Label()
 		if len(types) > 1 {
 			label = string(r.Type) + " " + label
@@ -110,11 +120,11 @@ func GCChart(w io.Writer, rs *results.File) error {
 		slowest, biggest = max(slowest, high), max(biggest, r.BytesPerInstance)
 		pts = append(pts, point{x: xs.at(x), low: xs.at(low), high: xs.at(high), y: ys.at(r.BytesPerInstance), label: label, series: SeriesOf(r)})
 	}
-	legend, err := addPoints(p, pts)
+	legend, err := addPoints(ctx, p, pts)
 	if err != nil {
 		return fmt.Errorf("GC chart: %w", err)
 	}
 	xs.apply(&p.X, slowest*1.3, gcFigure.axis, unit)
 	ys.apply(&p.Y, biggest, "bytes per instance", "B")
-	return writeSVG(w, p, legend, vg.Points(560), vg.Points(400))
+	return writeLiveSVG(ctx, w, p, legend, vg.Points(560), vg.Points(400))
 }

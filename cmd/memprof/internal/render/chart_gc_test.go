@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -46,7 +47,7 @@ func gcResults(t *testing.T) *results.File {
 // results without the figures.
 func TestGCChart(t *testing.T) {
 	rs := gcResults(t)
-	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(w, rs) }))
+	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(context.Background(), w, rs) }))
 	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's CPU time (median, bar Q1 to Q3)"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("chart texts %q: want %q", texts, want)
@@ -57,7 +58,7 @@ func TestGCChart(t *testing.T) {
 	}
 	old := gcResults(t)
 	old.Instances = old.Instances[2:]
-	if err := GCChart(io.Discard, old); !errors.Is(err, ErrNoData) {
+	if err := GCChart(context.Background(), io.Discard, old); !errors.Is(err, ErrNoData) {
 		t.Errorf("results without GC figures: got %v, want ErrNoData", err)
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"io"
 	"math"
 	"slices"
@@ -85,8 +86,8 @@ func labelLayers(t *testing.T, draw func(io.Writer) error) (layers []*labelLayer
 func TestChartLabelsDoNotOverlap(t *testing.T) {
 	rs := withKZG(withGC(withThroughput(loadFixture(t))))
 	charts := map[string]func(io.Writer) error{
-		"bytes": func(w io.Writer) error { return BytesPerInstanceChart(w, rs) },
-		"gc":    func(w io.Writer) error { return GCChart(w, rs) },
+		"bytes": func(w io.Writer) error { return BytesPerInstanceChart(context.Background(), w, rs) },
+		"gc":    func(w io.Writer) error { return GCChart(context.Background(), w, rs) },
 	}
 	for _, typ := range TypesMeasured(rs) {
 		if _, ok := results.TradeoffOf(rs, typ); ok {
@@ -157,13 +158,13 @@ func TestChartScales(t *testing.T) {
 		}
 	}
 	rs := withGC(withKZG(loadFixture(t)))
-	layers, _ := labelLayers(t, func(w io.Writer) error { return GCChart(w, rs) })
+	layers, _ := labelLayers(t, func(w io.Writer) error { return GCChart(context.Background(), w, rs) })
 	for _, it := range layers[0].items {
 		if it.x < 0 || it.xLow < 0 {
 			t.Errorf("%s drawn at %v (bar from %v): negative", it.text, it.x, it.xLow)
 		}
 	}
-	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return BytesPerInstanceChart(w, rs) }))
+	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return BytesPerInstanceChart(context.Background(), w, rs) }))
 	if !slices.Contains(texts, "bytes per instance (B, log scale, 0 at the floor)") || !slices.Contains(texts, "0") || !slices.Contains(texts, "100000") {
 		t.Errorf("bytes chart of 0 to 131,072 B: want a log axis with its floor labelled 0; texts %q", texts)
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"flag"
 	"io"
 	"os"
@@ -50,8 +51,8 @@ func TestChartsPNG(t *testing.T) {
 		sets["results"] = rs
 	}
 	for name, rs := range sets {
-		write(name+"-bytes", func(w io.Writer) error { return BytesPerInstanceChart(w, rs) })
-		write(name+"-gc", func(w io.Writer) error { return GCChart(w, rs) })
+		write(name+"-bytes", func(w io.Writer) error { return BytesPerInstanceChart(context.Background(), w, rs) })
+		write(name+"-gc", func(w io.Writer) error { return GCChart(context.Background(), w, rs) })
 		for _, typ := range TypesMeasured(rs) {
 			write(name+"-tradeoff-"+string(typ), func(w io.Writer) error { return TradeoffChart(w, rs, typ) })
 		}
@@ -67,8 +68,8 @@ func TestChartsPNGOfManyCases(t *testing.T) {
 	pngCanvas(t)
 	rs := withKZG(withGC(withThroughput(loadFixture(t))))
 	for name, draw := range map[string]func(io.Writer) error{
-		"many-bytes":              func(w io.Writer) error { return BytesPerInstanceChart(w, rs) },
-		"many-gc":                 func(w io.Writer) error { return GCChart(w, rs) },
+		"many-bytes":              func(w io.Writer) error { return BytesPerInstanceChart(context.Background(), w, rs) },
+		"many-gc":                 func(w io.Writer) error { return GCChart(context.Background(), w, rs) },
 		"many-tradeoff-Signature": func(w io.Writer) error { return TradeoffChart(w, rs, "Signature") },
 	} {
 		f, err := os.Create(filepath.Join(*chartsPNG, name+".png"))

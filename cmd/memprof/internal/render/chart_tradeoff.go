@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -231,7 +232,7 @@ func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[t
 		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
 		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: s.Label(), series: s, ring: !r.Pareto})
 	}
-	legend, err := addPoints(p, pts)
+	legend, err := addPoints(context.Background(), p, pts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -254,13 +255,25 @@ type point struct {
 // pointRadius is the radius of a scatter chart's points.
 const pointRadius = 4
 
+// maxNamedPoints is the most points a scatter chart names (by a label,
+// a number or a line of its legend): a legend longer than the plot is
+// tall names nothing a reader finds. Beyond it, the extreme points are
+// named and the legend counts the rest.
+const maxNamedPoints = 60
+
 // addPoints draws pts on p, each a dot with its bar, and their labels
-// (a labelLayer places them where they overlap nothing), and returns the
-// chart's legend: the libraries of the points and the labels' layer.
-func addPoints(p *plot.Plot, pts []point) (*chartLegend, error) {
+// (a labelLayer places them where they overlap nothing, and stops
+// placing once ctx is done), and returns the chart's legend: the
+// libraries of the points and the labels' layer. It returns ctx's cause
+// once ctx is done.
+func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, error) {
 	var seen []Series
-	labels := &labelLayer{style: labelStyle(p), radius: vg.Points(pointRadius)}
+	seenSet := map[Series]bool{}
+	labels := &labelLayer{style: labelStyle(p), radius: vg.Points(pointRadius), limit: maxNamedPoints, ctx: ctx}
 	for _, pt := range pts {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		xy := plotter.XYs{{X: pt.x, Y: pt.y}}
 		eb, err := plotter.NewXErrorBars(struct {
 			plotter.XYs
@@ -271,7 +284,7 @@ func addPoints(p *plot.Plot, pts []point) (*chartLegend, error) {
 		}
 		eb.LineStyle.Color = libColor(pt.series.Lib)
 		eb.LineStyle.Width = vg.Points(1)
-		p.Add(eb)
+		p.Add(liveErrorBars{eb, ctx})
 		sc, err := plotter.NewScatter(xy)
 		if err != nil {
 			return nil, err
@@ -281,9 +294,10 @@ func addPoints(p *plot.Plot, pts []point) (*chartLegend, error) {
 			shape = draw.RingGlyph{}
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(pointRadius), Shape: shape}
-		p.Add(sc)
+		p.Add(liveScatter{sc, ctx})
 		labels.items = append(labels.items, labelItem{x: pt.x, y: pt.y, xLow: pt.low, xHigh: pt.high, text: pt.label, color: libColor(pt.series.Lib)})
-		if !slices.Contains(seen, pt.series) {
+		if !seenSet[pt.series] {
+			seenSet[pt.series] = true
 			seen = append(seen, pt.series)
 		}
 	}
@@ -293,6 +307,32 @@ func addPoints(p *plot.Plot, pts []point) (*chartLegend, error) {
 		legend.add(string(lib), swatch{libColor(lib)})
 	}
 	return legend, nil
+}
+
+// liveScatter and liveErrorBars draw a point's dot and bar (and range
+// the axes, and pad them for the dot, as the plotter they hold does)
+// until ctx is done, and nothing after: a chart of many points stops
+// drawing at an interrupt.
+type liveScatter struct {
+	*plotter.Scatter
+	ctx context.Context
+}
+
+func (s liveScatter) Plot(c draw.Canvas, p *plot.Plot) {
+	if s.ctx.Err() == nil {
+		s.Scatter.Plot(c, p)
+	}
+}
+
+type liveErrorBars struct {
+	*plotter.XErrorBars
+	ctx context.Context
+}
+
+func (b liveErrorBars) Plot(c draw.Canvas, p *plot.Plot) {
+	if b.ctx.Err() == nil {
+		b.XErrorBars.Plot(c, p)
+	}
 }
 
 // The size of one panel of a trade-off chart.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/xml"
 	"errors"
@@ -216,7 +217,7 @@ func drawTwice(t *testing.T, draw func(io.Writer) error) []byte {
 
 func TestBytesPerInstanceChart(t *testing.T) {
 	rs := loadFixture(t)
-	svg := drawTwice(t, func(w io.Writer) error { return BytesPerInstanceChart(w, rs) })
+	svg := drawTwice(t, func(w io.Writer) error { return BytesPerInstanceChart(context.Background(), w, rs) })
 	texts := svgTexts(t, svg)
 	want := []string{"bytes per instance (B)", "Bytes per instance (Go heap, holder excluded)"}
 	for _, typ := range TypesMeasured(rs) {
@@ -237,7 +238,7 @@ func TestBytesPerInstanceChart(t *testing.T) {
 
 func TestBytesPerInstanceChartNoData(t *testing.T) {
 	rs := &results.File{Schema: results.Schema, Instances: []results.Row{{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Error: "boom"}}}
-	err := BytesPerInstanceChart(io.Discard, rs)
+	err := BytesPerInstanceChart(context.Background(), io.Discard, rs)
 	if !errors.Is(err, ErrNoData) {
 		t.Errorf("got %v, want ErrNoData", err)
 	}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func TestRoundTicks(t *testing.T) {
 // at least four, on round numbers, without decimals for whole bytes.
 func TestBytesChartAxis(t *testing.T) {
 	var buf bytes.Buffer
-	if err := BytesPerInstanceChart(&buf, loadFixture(t)); err != nil {
+	if err := BytesPerInstanceChart(context.Background(), &buf, loadFixture(t)); err != nil {
 		t.Fatal(err)
 	}
 	var numbers []string

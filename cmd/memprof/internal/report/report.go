@@ -283,7 +283,7 @@ func WriteContext(ctx context.Context, out string, rs *results.File, opts Option
 		files = append(files, name)
 		return true, nil
 	}
-	if err := render1(rs, opts, emit); err != nil {
+	if err := render1(ctx, rs, opts, emit); err != nil {
 		return nil, err
 	}
 	// README.md is rendered last (it lists the others) and named first.
@@ -361,7 +361,7 @@ type File struct {
 // first. A chart with nothing to draw is left out, and the README says so.
 func Render(rs *results.File, opts Options) ([]File, error) {
 	var files []File
-	err := render1(rs, opts, func(name string, fn func(io.Writer) error) (bool, error) {
+	err := render1(context.Background(), rs, opts, func(name string, fn func(io.Writer) error) (bool, error) {
 		var buf bytes.Buffer
 		err := fn(&buf)
 		if errors.Is(err, render.ErrNoData) {
@@ -383,8 +383,9 @@ func Render(rs *results.File, opts Options) ([]File, error) {
 // render1 renders every file of the review of rs through emit, which
 // writes what fn writes as the file name and reports whether it kept it
 // (not when fn has nothing to draw: render.ErrNoData). README.md comes
-// last, listing the others.
-func render1(rs *results.File, opts Options, emit func(name string, fn func(io.Writer) error) (bool, error)) error {
+// last, listing the others. A chart that takes long (the GC chart, of
+// many points) stops once ctx is done.
+func render1(ctx context.Context, rs *results.File, opts Options, emit func(name string, fn func(io.Writer) error) (bool, error)) error {
 	var names []string
 	add := func(name string, fn func(io.Writer) error) (bool, error) {
 		ok, err := emit(name, fn)
@@ -401,14 +402,14 @@ func render1(rs *results.File, opts Options, emit func(name string, fn func(io.W
 	// not trusted), go into the results the review keeps.
 	copied.Tradeoff = results.Tradeoffs(&copied)
 	charts := charts{tradeoff: map[string]string{}}
-	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(w, &copied) })
+	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(ctx, w, &copied) })
 	if err != nil {
 		return err
 	}
 	if ok {
 		charts.bytes = BytesChart
 	}
-	if ok, err = add(GCChart, func(w io.Writer) error { return render.GCChart(w, &copied) }); err != nil {
+	if ok, err = add(GCChart, func(w io.Writer) error { return render.GCChart(ctx, w, &copied) }); err != nil {
 		return err
 	}
 	if ok {
@@ -451,7 +452,7 @@ func render1(rs *results.File, opts Options, emit func(name string, fn func(io.W
 			}
 		}
 	}
-	_, err = emit(ReadmeFile, func(w io.Writer) error { return writeReadme(w, &copied, opts, charts, names) })
+	_, err = emit(ReadmeFile, func(w io.Writer) error { return writeReadme(ctx, w, &copied, opts, charts, names) })
 	return err
 }
 

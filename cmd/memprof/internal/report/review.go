@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -48,8 +49,19 @@ func seriesLabel(r results.Row) string {
 	return render.SeriesOf(r).Label()
 }
 
-func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files []string) error {
+func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
+	// stopped reports whether to end the README here: ctx is done (an
+	// interrupt) or a write was refused. It is asked between sections
+	// and between the types of a section, so that an interrupt ends the
+	// README within one type's work, not after rendering all of them.
+	stopped := func() bool { return ctx.Err() != nil || mw.Err() != nil }
+	stopErr := func() error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return mw.Err()
+	}
 	types := render.TypesMeasured(rs)
 
 	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs))
@@ -77,6 +89,9 @@ func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files [
 		mw.Line("")
 		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
 		for _, typ := range types {
+			if stopped() {
+				return stopErr()
+			}
 			c := cheapest(rs, vocab.Type(string(typ)))
 			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), units.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
 		}
@@ -88,6 +103,9 @@ func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files [
 		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "GC CPU ms per cycle at 1M instances"},
 			Right: []bool{false, false, true, true, true, true, true}}
 		for _, typ := range types {
+			if stopped() {
+				return stopErr()
+			}
 			low := cheapest(rs, vocab.Type(string(typ)))[0].BytesPerInstance
 			for _, r := range measured(rs, vocab.Type(string(typ))) {
 				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), units.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
@@ -97,6 +115,9 @@ func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files [
 		mw.Table(t)
 		mw.Line("")
 
+		if stopped() {
+			return stopErr()
+		}
 		writeTradeoffs(mw, rs, types)
 	}
 
@@ -114,9 +135,15 @@ func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files [
 	}
 
 	for _, typ := range types {
+		if stopped() {
+			return stopErr()
+		}
 		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
 	}
 	for _, f := range vocab.Families {
+		if stopped() {
+			return stopErr()
+		}
 		if write, ok := familySections[f]; ok {
 			write(mw, rs)
 		}
@@ -131,6 +158,9 @@ func writeReadme(w io.Writer, rs *results.File, opts Options, ch charts, files [
 		mw.Line("")
 	}
 
+	if stopped() {
+		return stopErr()
+	}
 	mw.Line("## Allocation sites")
 	mw.Line("")
 	mw.Line("Where each instance's bytes are allocated, per instance:")
