@@ -84,28 +84,13 @@ type ActionBenchmarkEntry struct {
 	Extra string `json:"extra,omitempty"`
 }
 
-// ActionBenchmarkEntries returns the entries of rs for
+// actionBenchmarkEntries yields the entries of rs for
 // github-action-benchmark, one per figure with a Dashboard unit of each
 // measured case (bytes and allocations per instance, and the GC scan
 // bytes and CPU time where the row has them: Published, with their
 // resolution as range) and of each timed operation (its median ns/op), in
-// the one ordering of keys.
-func ActionBenchmarkEntries(rs *results.File) []ActionBenchmarkEntry {
-	return ActionBenchmarkEntriesOf(rs, All)
-}
-
-// ActionBenchmarkEntriesOf is ActionBenchmarkEntries of the figures of
-// part only.
-func ActionBenchmarkEntriesOf(rs *results.File, part Part) []ActionBenchmarkEntry {
-	out := []ActionBenchmarkEntry{}
-	for e := range actionBenchmarkEntries(rs, part) {
-		out = append(out, e)
-	}
-	return out
-}
-
-// actionBenchmarkEntries yields the entries of ActionBenchmarkEntriesOf
-// one at a time, so that a writer need not hold them all.
+// the one ordering of keys, of the figures of part only, one at a time,
+// so that a writer need not hold them all.
 func actionBenchmarkEntries(rs *results.File, part Part) iter.Seq[ActionBenchmarkEntry] {
 	return func(yield func(ActionBenchmarkEntry) bool) {
 		machine := ""

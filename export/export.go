@@ -17,7 +17,7 @@ type Format string
 // The formats.
 const (
 	// GitHubActionBenchmark is github-action-benchmark's
-	// customSmallerIsBetter JSON (ActionBenchmarkEntries).
+	// customSmallerIsBetter JSON (ActionBenchmarkEntry).
 	GitHubActionBenchmark Format = "github-action-benchmark"
 	// BencherMetricFormat is Bencher's Metric Format JSON (BencherMetrics).
 	BencherMetricFormat Format = "bencher"

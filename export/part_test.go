@@ -14,8 +14,8 @@ import (
 // whole export does; the benchmark format takes no part.
 func TestParts(t *testing.T) {
 	rs := timed(t, 1, false)
-	all := ActionBenchmarkEntries(rs)
-	byPart := map[Part][]ActionBenchmarkEntry{Memory: ActionBenchmarkEntriesOf(rs, Memory), Time: ActionBenchmarkEntriesOf(rs, Time)}
+	all := entriesOf(rs, All)
+	byPart := map[Part][]ActionBenchmarkEntry{Memory: entriesOf(rs, Memory), Time: entriesOf(rs, Time)}
 	if len(byPart[Memory]) == 0 || len(byPart[Time]) == 0 || len(byPart[Memory])+len(byPart[Time]) != len(all) {
 		t.Fatalf("got %d memory and %d time entries, want both and %d together", len(byPart[Memory]), len(byPart[Time]), len(all))
 	}

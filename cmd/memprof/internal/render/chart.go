@@ -190,14 +190,10 @@ func (l *chartLegend) build(all bool) plot.Legend {
 	return leg
 }
 
-// writeSVG draws p, and the legend to its right, on a white canvas of
-// width w and height h with a grey border, and writes it as SVG.
-func writeSVG(out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
-	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
-}
-
-// writeLiveSVG is writeSVG until ctx is done: from then on it draws
-// nothing more and writes nothing, and returns ctx's cause.
+// writeLiveSVG draws p, and the legend to its right, on a white canvas of
+// width w and height h with a grey border, and writes it as SVG, until
+// ctx is done: from then on it draws nothing more and writes nothing, and
+// returns ctx's cause.
 func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
 	return writeFramedSVG(livewriter.Writer{Ctx: ctx, W: out}, legend, w, h, func(plots draw.Canvas) {
 		if ctx.Err() == nil {
