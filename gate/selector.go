@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/memprof/memprof/measure"
@@ -54,14 +53,8 @@ func (s *Selector) fields() []selectorField {
 	}
 }
 
-func accepts(list []string, v string) bool {
-	if len(list) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, v) })
-}
-
-// Matches reports whether the case k is selected. For an instance case
+// Matches reports whether the case k is selected, as results.Selector
+// decides it. For an instance case
 // (no op), a selector naming an op selects only operations, never
 // instances; a selector without layout selects the default layouts
 // (measure.DefaultLayouts), and one without scheme the scheme a case's type
@@ -71,29 +64,11 @@ func accepts(list []string, v string) bool {
 // operation the layout and scheme are not selected on (operations have
 // no layout and are all min-pk; Parse refuses time budgets that select on
 // them).
-func (s Selector) Matches(k results.Key) bool {
-	base := accepts(s.Type, string(k.Type)) && accepts(s.Lib, string(k.Lib)) && accepts(s.Repr, string(k.Repr)) && accepts(s.Param, string(k.Param))
-	if k.Op != "" {
-		return base && accepts(s.Op, string(k.Op))
-	}
-	if !base || len(s.Op) > 0 {
-		return false
-	}
-	switch {
-	case k.Layout == "": // a user's own case: no layout to select on
-	case len(s.Layout) == 0 && !slices.Contains(measure.DefaultLayouts, k.Layout):
-		return false
-	case !accepts(s.Layout, string(k.Layout)):
-		return false
-	}
-	switch scheme := k.Normalize().Scheme; {
-	case scheme == "":
-		return true
-	case s.noScheme:
-		return false
-	case len(s.Scheme) == 0:
-		return scheme == k.Type.DefaultScheme()
-	default:
-		return accepts(s.Scheme, string(scheme))
-	}
+func (s Selector) Matches(k results.Key) bool { return s.Results().Matches(k) }
+
+// Results returns s as the results.Selector that decides what it selects
+// (for a time budget, whose selectors name no scheme, the scheme of an
+// operation is its type's default).
+func (s Selector) Results() results.Selector {
+	return results.Selector{Type: s.Type, Lib: s.Lib, Repr: s.Repr, Layout: s.Layout, Scheme: s.Scheme, Op: s.Op, Param: s.Param, NoScheme: s.noScheme}
 }
