@@ -66,21 +66,21 @@ func (s *selectionFlags) selection(ops []vocab.Op) (workflow.Selection, error) {
 	sel := workflow.Selection{Ops: ops, Layouts: slices.Clone(measure.DefaultLayouts)}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
-		return sel, suggest(err, s.types, typeNames())
+		return sel, vocab.Suggest(err, s.types, typeNames())
 	}
 	if sel.Libs, err = workflow.ParseList("lib", s.libs, vocab.Libs); err != nil {
-		return sel, suggest(err, s.libs, vocab.Strings(vocab.Libs))
+		return sel, vocab.Suggest(err, s.libs, vocab.Strings(vocab.Libs))
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, vocab.Reprs); err != nil {
-		return sel, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
+		return sel, vocab.Suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
 	}
 	if s.layouts != "" {
 		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
-			return sel, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
+			return sel, vocab.Suggest(err, s.layouts, vocab.Strings(measure.Layouts))
 		}
 	}
 	if sel.Schemes, err = workflow.ParseList("scheme", s.scheme, vocab.Schemes); err != nil {
-		return sel, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
+		return sel, vocab.Suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
 	}
 	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, vocab.Type.HasScheme) {
 		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, vocab.Join(schemeTypes()))
@@ -196,7 +196,7 @@ func (to *timingFlags) options(o *workflow.Options) ([]vocab.Op, error) {
 	}
 	o.NoSites = !to.sites
 	ops, err := workflow.ParseList("op", to.ops, vocab.Ops)
-	return ops, suggest(err, to.ops, vocab.Strings(vocab.Ops))
+	return ops, vocab.Suggest(err, to.ops, vocab.Strings(vocab.Ops))
 }
 
 // opFlag writes --op as given, or "" when it was not.

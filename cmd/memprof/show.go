@@ -171,7 +171,7 @@ func (s *selectionFlags) filter(ops string) (results.Selector, error) {
 	list := func(what, v string, valid []string) ([]string, error) {
 		l, err := workflow.ParseList(what, v, valid)
 		if err != nil {
-			return nil, suggest(err, v, valid)
+			return nil, vocab.Suggest(err, v, valid)
 		}
 		return l, nil
 	}
@@ -179,7 +179,7 @@ func (s *selectionFlags) filter(ops string) (results.Selector, error) {
 	if s.types != "" {
 		types, err := workflow.ParseTypes(s.types)
 		if err != nil {
-			return f, suggest(err, s.types, typeNames())
+			return f, vocab.Suggest(err, s.types, typeNames())
 		}
 		f.Type = vocab.Strings(types)
 	}
