@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
@@ -448,19 +447,7 @@ func addOutput(fs *flag.FlagSet) *string {
 func (inv *invocation) writeResults(rs *results.File, format, out string, table func(io.Writer, *results.File) error) int {
 	var buf bytes.Buffer
 	w := inv.live(&buf)
-	var err error
-	switch format {
-	case "json":
-		err = rs.WriteJSON(w)
-	case "markdown":
-		err = render.Markdown(w, rs)
-	case "csv":
-		err = render.CSV(w, rs)
-	case "bench":
-		err = export.Bench(w, rs)
-	default:
-		err = table(w, rs)
-	}
+	err := render.WriteResults(w, rs, format, table)
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
