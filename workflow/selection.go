@@ -196,6 +196,13 @@ func ParseOpTypes(v string, opTypes []vocab.Type) ([]vocab.Type, error) {
 	return out, nil
 }
 
+// TypeNames are the names ParseTypes takes: the types, the groups and the
+// families.
+func TypeNames() []string {
+	names := append(vocab.Strings(vocab.Types), "all", "scenarios", "everything")
+	return append(names, vocab.Strings(vocab.Families)...)
+}
+
 // typeGroups are the names ParseTypes takes besides type names.
 var typeGroups = append([]string{"all", "scenarios", "everything"}, vocab.Strings(vocab.Families)...)
 

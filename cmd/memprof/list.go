@@ -50,7 +50,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	if *types != "" {
 		var err error
 		if keep, err = workflow.ParseTypes(*types); err != nil {
-			return inv.usageError("%v", vocab.Suggest(err, *types, typeNames()))
+			return inv.usageError("%v", vocab.Suggest(err, *types, workflow.TypeNames()))
 		}
 	}
 	var entries []render.ListEntry

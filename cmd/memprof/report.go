@@ -194,7 +194,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key, firstLine(r.Error))
 		}
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		return exitFailure // the failed operations were reported as they failed
 	}
 	return exitOK

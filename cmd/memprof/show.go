@@ -94,7 +94,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	shown := rs.Select(f)
 	rows := func(rs *results.File) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
 	if rows(shown) == 0 {
-		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(typesOf(rs)))
+		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(rs.Types()))
 	}
 	wide := f // what the defaults left out: the flags not given, widened
 	if !wasGiven(fs, "layout") {
@@ -141,27 +141,6 @@ func opFlag(ops string) string {
 	return "--op " + ops
 }
 
-// typesOf returns the types of the rows of rs, in the one ordering.
-func typesOf(rs *results.File) []vocab.Type {
-	var out []vocab.Type
-	add := func(t vocab.Type) {
-		if t != "" && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	for _, r := range rs.Instances {
-		add(r.Type)
-	}
-	for _, r := range rs.Throughput {
-		add(r.Type)
-	}
-	for _, u := range rs.Unavailable {
-		add(u.Type)
-	}
-	slices.SortFunc(out, func(a, b vocab.Type) int { return results.Compare(results.Key{Type: a}, results.Key{Type: b}) })
-	return out
-}
-
 // filter returns the results.Selector of the selection flags and --op:
 // unlike a measurement, no --type keeps every type; no --layout keeps the
 // default layouts and --scheme min-pk (its default), as a measurement
@@ -179,7 +158,7 @@ func (s *selectionFlags) filter(ops string) (results.Selector, error) {
 	if s.types != "" {
 		types, err := workflow.ParseTypes(s.types)
 		if err != nil {
-			return f, vocab.Suggest(err, s.types, typeNames())
+			return f, vocab.Suggest(err, s.types, workflow.TypeNames())
 		}
 		f.Type = vocab.Strings(types)
 	}

@@ -7,16 +7,7 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/memprof/memprof/vocab"
 )
-
-// typeNames are the names --type takes: the types, the groups and the
-// families.
-func typeNames() []string {
-	names := append(vocab.Strings(vocab.Types), "all", "scenarios", "everything")
-	return append(names, vocab.Strings(vocab.Families)...)
-}
 
 // flagNames returns the names of the flags of fs, dashed as help writes
 // them (-n, --lib).

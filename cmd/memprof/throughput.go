@@ -85,7 +85,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	// all (the BLS object types), a family and everything select the
 	// types of the group that have operations.
 	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
-		return inv.usageError("%v", vocab.Suggest(err, *types, typeNames()))
+		return inv.usageError("%v", vocab.Suggest(err, *types, workflow.TypeNames()))
 	}
 	if sel.Libs, err = workflow.ParseList("lib", *libs, vocab.Libs); err != nil {
 		return inv.usageError("%v", vocab.Suggest(err, *libs, vocab.Strings(vocab.Libs)))
@@ -124,7 +124,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		code = exitFailure
 	}
 	return code
