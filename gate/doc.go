@@ -26,8 +26,11 @@
 //	    max_ns_per_op: 2ms
 //
 // A Selector names accepted values of a case's key (type, lib, repr,
-// layout, scheme, op, param; an omitted key accepts every value), checked
-// against vocab's names and canonicalised. The limits are the Metrics:
+// layout, scheme, op, param; an omitted key accepts every value, but
+// layout the default layouts and scheme min-pk, as a run measures them),
+// checked against vocab's names and canonicalised; results.Selector
+// decides what it selects, as it does for show and the measuring
+// workflow. The limits are the Metrics:
 // the figures of results.Figures that have a budget key
 // (max_bytes_per_instance, max_scan_bytes_per_instance, max_ns_per_op,
 // ...), each judged as its entry says (results.Judge: exactly, to its

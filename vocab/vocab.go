@@ -398,3 +398,15 @@ func CompareName[T Name](list []T, a, b T) int {
 	}
 	return strings.Compare(string(a), string(b))
 }
+
+// SchemeTypes are the types whose group the scheme decides (PublicKey and
+// Signature).
+func SchemeTypes() []Type {
+	var out []Type
+	for _, t := range Types {
+		if t.HasScheme() {
+			out = append(out, t)
+		}
+	}
+	return out
+}

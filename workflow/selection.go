@@ -29,15 +29,44 @@ type Selection struct {
 	Ops     []vocab.Op
 }
 
-// Matches reports whether s selects the case or operation k.
+// Matches reports whether s selects the case or operation k, as the
+// results.Selector of s (Selector) decides it.
 func (s Selection) Matches(k results.Key) bool {
-	if !in(s.Types, k.Type) || !in(s.Libs, k.Lib) || !in(s.Reprs, k.Repr) {
-		return false
+	if isEmpty(s.Types) || isEmpty(s.Libs) || isEmpty(s.Reprs) || isEmpty(s.Schemes) ||
+		isEmpty(s.Layouts) && !k.IsOp() || isEmpty(s.Ops) && k.IsOp() {
+		return false // an empty list, not nil, selects nothing
 	}
-	if k.Op == "" && !in(s.Layouts, k.Layout) || k.Op != "" && !in(s.Ops, k.Op) {
-		return false
+	if k.Scheme != "" && s.Scheme != "" && s.Schemes != nil && !slices.Contains(s.Schemes, s.Scheme) {
+		return false // Scheme is not among Schemes
 	}
-	return k.Scheme == "" || (s.Scheme == "" || k.Scheme == s.Scheme) && in(s.Schemes, k.Scheme)
+	return s.Selector(k.IsOp()).Matches(k)
+}
+
+// isEmpty reports whether list is empty but not nil.
+func isEmpty[T any](list []T) bool { return list != nil && len(list) == 0 }
+
+// Selector returns the results.Selector of s for operations (ops) or for
+// instance cases: a nil list of s selects every name, where the
+// results.Selector's empty Layout and Scheme select a run's defaults, so
+// those are widened to every name; Ops applies to operations only.
+func (s Selection) Selector(ops bool) results.Selector {
+	sel := results.Selector{
+		Type: vocab.Strings(s.Types), Lib: vocab.Strings(s.Libs), Repr: vocab.Strings(s.Reprs),
+		Layout: vocab.Strings(measure.Layouts), Scheme: vocab.Strings(vocab.Schemes),
+	}
+	if s.Layouts != nil {
+		sel.Layout = vocab.Strings(s.Layouts)
+	}
+	if s.Schemes != nil {
+		sel.Scheme = vocab.Strings(s.Schemes)
+	}
+	if s.Scheme != "" {
+		sel.Scheme = []string{string(s.Scheme)}
+	}
+	if ops {
+		sel.Op = vocab.Strings(s.Ops)
+	}
+	return sel
 }
 
 // in reports whether list selects v: a nil list selects everything.
@@ -165,6 +194,13 @@ func ParseOpTypes(v string, opTypes []vocab.Type) ([]vocab.Type, error) {
 		return nil, fmt.Errorf("--type %s selects no type with operations: types with operations are %s", v, vocab.Join(opTypes))
 	}
 	return out, nil
+}
+
+// TypeNames are the names ParseTypes takes: the types, the groups and the
+// families.
+func TypeNames() []string {
+	names := append(vocab.Strings(vocab.Types), "all", "scenarios", "everything")
+	return append(names, vocab.Strings(vocab.Families)...)
 }
 
 // typeGroups are the names ParseTypes takes besides type names.

@@ -156,7 +156,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.badInput("", err)
 	}
 	if schemes, err := workflow.ParseList("scheme", *scheme, vocab.Schemes); err != nil {
-		return inv.usageError("--scheme: %v", suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
+		return inv.usageError("--scheme: %v", vocab.Suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
 	} else if len(schemes) < len(vocab.Schemes) {
 		if *update {
 			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")

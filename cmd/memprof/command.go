@@ -14,7 +14,6 @@ import (
 	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
@@ -290,7 +289,7 @@ func (inv *invocation) print(b []byte) int {
 // commandSuggestion is "; did you mean instances?" for a near miss of
 // one of names, else ":".
 func commandSuggestion(name string, names []string) string {
-	if c, ok := nearest(name, names); ok {
+	if c, ok := vocab.Nearest(name, names); ok {
 		return "; did you mean " + c + "?"
 	}
 	return ":"
@@ -318,104 +317,32 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nEXAMPLES\n\n")
 	for _, c := range commands {
 		if len(c.Examples) > 0 {
-			writeExample(w, c.Examples[0])
+			render.WriteExample(w, c.Examples[0])
 		}
 	}
 }
 
-// helpWidth is the width help text is wrapped at.
-const helpWidth = 76
+// example is one example of a command's help.
+type example = render.Example
 
-// helpParagraphs wraps paragraphs for a command's help, a blank line
-// between them.
-func helpParagraphs(paragraphs ...string) string {
-	out := make([]string, len(paragraphs))
-	for i, p := range paragraphs {
-		out[i] = render.Wrap(p, helpWidth, "")
-	}
-	return strings.Join(out, "\n\n")
+// commandUsage writes a command's help: its usage line, its description,
+// its flags (when fs is not nil) and its examples.
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	render.CommandHelp(w, c.Name, c.UsageLine, c.Long, fs, c.Examples)
 }
 
 // methodHelp is the method (memprof.Method) as help prints it: the
 // sections titled titles, or all of them, each its title and its
-// paragraphs wrapped at helpWidth.
+// paragraphs wrapped at render.HelpWidth.
 func methodHelp(titles ...string) string {
 	var out []string
 	for _, sec := range memprof.Method() {
 		if len(titles) > 0 && !slices.Contains(titles, sec.Title) {
 			continue
 		}
-		out = append(out, sec.Title+".", helpParagraphs(sec.Paragraphs...))
+		out = append(out, sec.Title+".", render.HelpParagraphs(sec.Paragraphs...))
 	}
 	return strings.Join(out, "\n\n")
-}
-
-// commandUsage writes a command's help: its usage line (wrapped at 80
-// columns), its description, its flags (when fs is not nil) and its
-// examples.
-func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "%s\n", usageLine(c))
-	if c.Long != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
-	}
-	if fs != nil {
-		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	if len(c.Examples) > 0 {
-		fmt.Fprintf(w, "\nEXAMPLES\n\n")
-		for _, e := range c.Examples {
-			writeExample(w, e)
-		}
-	}
-}
-
-// usageWidth is the width the usage lines are wrapped at.
-const usageWidth = 80
-
-// usageLine writes "usage: memprof " and the command's usage line,
-// wrapped at usageWidth between its bracketed groups (inside one only
-// where it is wider than a line), the lines after the first indented
-// under the command's arguments.
-func usageLine(c *command) string {
-	lead := "usage: memprof "
-	indent := strings.Repeat(" ", len(lead)+len(c.Name)+1)
-	return lead + render.WrapGroups(c.UsageLine, usageWidth-len(lead), usageWidth, indent)
-}
-
-// example is one example of a command's help: a real command line and
-// what it shows.
-type example struct {
-	Line string // "memprof instances --type Signature"
-	What string // "bytes per instance of every signature representation"
-	// Measures: the example measures (or fetches, or writes a review)
-	// and takes seconds to minutes: go test checks that its flags and
-	// selection are accepted, .ci/run runs it at a small N. The others
-	// go test runs.
-	Measures bool
-}
-
-// writeExample writes an example: what it shows, as a comment, and its
-// command, continued with " \\" on the next line where it is wider than
-// usageWidth (a shell reads it as one line).
-func writeExample(w io.Writer, e example) {
-	const indent = "  "
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(e.Line) {
-		switch {
-		case line == "":
-			line = word
-		case len(indent)+len(line)+1+len(word)+2 <= usageWidth:
-			line += " " + word
-		default:
-			lines = append(lines, line+" \\")
-			line = "  " + word
-		}
-	}
-	lines = append(lines, line)
-	fmt.Fprintf(w, "%s# %s\n%s%s\n\n", indent, render.Wrap(e.What, usageWidth-4, indent+"# "), indent, strings.Join(lines, "\n"+indent))
 }
 
 // flags makes the command's FlagSet; its errors go to stderr.
@@ -448,7 +375,7 @@ func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bo
 	// The flag package's words for a flag it does not know.
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.Lookup(name) == nil {
 		msg := "unknown flag " + dashed(name)
-		if s, ok := nearest(dashed(name), flagNames(fs)); ok {
+		if s, ok := vocab.Nearest(dashed(name), flagNames(fs)); ok {
 			msg += "; did you mean " + s + "?"
 		}
 		return inv.usageError("%s", msg), true
@@ -506,7 +433,7 @@ func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
 // usage error that lists the formats.
 func (f *formatFlag) get() (string, error) {
 	v, err := vocab.Canonical("format", f.value, f.valid)
-	return v, suggest(err, f.value, f.valid)
+	return v, vocab.Suggest(err, f.value, f.valid)
 }
 
 // addOutput adds -o, the file to write the output to instead of stdout.
@@ -520,19 +447,7 @@ func addOutput(fs *flag.FlagSet) *string {
 func (inv *invocation) writeResults(rs *results.File, format, out string, table func(io.Writer, *results.File) error) int {
 	var buf bytes.Buffer
 	w := inv.live(&buf)
-	var err error
-	switch format {
-	case "json":
-		err = rs.WriteJSON(w)
-	case "markdown":
-		err = render.Markdown(w, rs)
-	case "csv":
-		err = render.CSV(w, rs)
-	case "bench":
-		err = export.Bench(w, rs)
-	default:
-		err = table(w, rs)
-	}
+	err := render.WriteResults(w, rs, format, table)
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}

@@ -86,13 +86,13 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	}
 	format, err := vocab.Canonical("format", *to, valid)
 	if err != nil {
-		return inv.usageError("--to: %v", suggest(err, *to, valid))
+		return inv.usageError("--to: %v", vocab.Suggest(err, *to, valid))
 	}
 	var part export.Part
 	if wasGiven(fs, "only") {
 		p, err := vocab.Canonical("part", *only, export.Parts)
 		if err != nil {
-			return inv.usageError("--only: %v", suggest(err, *only, vocab.Strings(export.Parts)))
+			return inv.usageError("--only: %v", vocab.Suggest(err, *only, vocab.Strings(export.Parts)))
 		}
 		if export.Format(format) == export.Benchfmt {
 			return inv.usageError("--only does nothing with --to benchfmt: it holds every figure, and benchstat chooses units with -filter")

@@ -189,16 +189,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	// The output is written as it is rendered, row by row for JSON and
 	// CSV, never held whole: --group-by stack can make it large.
 	write := func(w io.Writer) error {
-		switch f {
-		case "json":
-			return s.WriteJSON(w, *instances)
-		case "markdown":
-			return render.HeapscanMarkdown(w, s, view)
-		case "csv":
-			return render.HeapscanCSV(w, s, view)
-		default:
-			return render.HeapscanTableFit(w, s, view, terminalWidth(tableWriter(inv, *out)), tableStyle)
-		}
+		return render.WriteHeapscan(w, s, view, f, terminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if *out != "" {
 		err = atomicfile.WriteStream(*out, 0o644, write)

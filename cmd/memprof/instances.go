@@ -191,7 +191,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			fmt.Fprintf(inv.stderr, "memprof instances: %s\n", r.Error)
 		}
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		code = exitFailure
 	}
 	return code

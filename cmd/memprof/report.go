@@ -74,7 +74,7 @@ func reviewFiles() string {
 	indent := "\t" + strings.Repeat(" ", width+2)
 	var lines []string
 	for _, f := range files {
-		what := render.Wrap(f.What, helpWidth-8-width-2, "") // the tab takes 8 columns
+		what := render.Wrap(f.What, render.HelpWidth-8-width-2, "") // the tab takes 8 columns
 		lines = append(lines, "\t"+f.Name+strings.Repeat(" ", width+2-len(f.Name))+strings.ReplaceAll(what, "\n", "\n"+indent))
 	}
 	return strings.Join(lines, "\n")
@@ -194,7 +194,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key, firstLine(r.Error))
 		}
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		return exitFailure // the failed operations were reported as they failed
 	}
 	return exitOK

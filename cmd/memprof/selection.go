@@ -13,7 +13,6 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
@@ -66,24 +65,24 @@ func (s *selectionFlags) selection(ops []vocab.Op) (workflow.Selection, error) {
 	sel := workflow.Selection{Ops: ops, Layouts: slices.Clone(measure.DefaultLayouts)}
 	var err error
 	if sel.Types, err = workflow.ParseTypes(s.types); err != nil {
-		return sel, suggest(err, s.types, typeNames())
+		return sel, vocab.Suggest(err, s.types, workflow.TypeNames())
 	}
 	if sel.Libs, err = workflow.ParseList("lib", s.libs, vocab.Libs); err != nil {
-		return sel, suggest(err, s.libs, vocab.Strings(vocab.Libs))
+		return sel, vocab.Suggest(err, s.libs, vocab.Strings(vocab.Libs))
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", s.reprs, vocab.Reprs); err != nil {
-		return sel, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
+		return sel, vocab.Suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
 	}
 	if s.layouts != "" {
 		if sel.Layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
-			return sel, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
+			return sel, vocab.Suggest(err, s.layouts, vocab.Strings(measure.Layouts))
 		}
 	}
 	if sel.Schemes, err = workflow.ParseList("scheme", s.scheme, vocab.Schemes); err != nil {
-		return sel, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
+		return sel, vocab.Suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
 	}
 	if wasGiven(s.fs, "scheme") && !slices.ContainsFunc(sel.Types, vocab.Type.HasScheme) {
-		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, vocab.Join(schemeTypes()))
+		return sel, fmt.Errorf("--scheme does nothing for --type %s: only %s have a scheme (it decides their group)", s.types, vocab.Join(vocab.SchemeTypes()))
 	}
 	return sel, nil
 }
@@ -111,18 +110,6 @@ func (s *selectionFlags) describe() string {
 		parts = append(parts, "--scheme "+s.scheme)
 	}
 	return strings.Join(parts, " ")
-}
-
-// schemeTypes are the types whose group the scheme decides (PublicKey and
-// Signature).
-func schemeTypes() []vocab.Type {
-	var out []vocab.Type
-	for _, t := range vocab.Types {
-		if t.HasScheme() {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // caseFlags are -n and --jobs, of the commands that measure instances in
@@ -196,7 +183,7 @@ func (to *timingFlags) options(o *workflow.Options) ([]vocab.Op, error) {
 	}
 	o.NoSites = !to.sites
 	ops, err := workflow.ParseList("op", to.ops, vocab.Ops)
-	return ops, suggest(err, to.ops, vocab.Strings(vocab.Ops))
+	return ops, vocab.Suggest(err, to.ops, vocab.Strings(vocab.Ops))
 }
 
 // opFlag writes --op as given, or "" when it was not.
@@ -279,12 +266,6 @@ func (inv *invocation) throughputFailed(err error) int {
 func disagree(err error) bool {
 	var d *agree.Disagreement
 	return errors.As(err, &d)
-}
-
-// failedRows reports whether any row of rs failed.
-func failedRows(rs *results.File) bool {
-	return slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Error != "" }) ||
-		slices.ContainsFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Error != "" })
 }
 
 // progress prints a workflow's events on the command's stderr: what

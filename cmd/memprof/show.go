@@ -91,19 +91,19 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable) == 0 {
 		return inv.badInput("", fmt.Errorf("reading results %s: no instance, throughput or unavailable rows in it: nothing to show", files[0]))
 	}
-	shown := f.apply(rs)
+	shown := rs.Select(f)
 	rows := func(rs *results.File) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
 	if rows(shown) == 0 {
-		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(typesOf(rs)))
+		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), vocab.Join(rs.Types()))
 	}
 	wide := f // what the defaults left out: the flags not given, widened
 	if !wasGiven(fs, "layout") {
-		wide.layouts = nil
+		wide.Layout = vocab.Strings(measure.Layouts)
 	}
 	if !wasGiven(fs, "scheme") {
-		wide.schemes = nil
+		wide.Scheme = vocab.Strings(vocab.Schemes)
 	}
-	if hidden := rows(wide.apply(rs)) - rows(shown); hidden > 0 {
+	if hidden := rows(rs.Select(wide)) - rows(shown); hidden > 0 {
 		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
@@ -141,114 +141,51 @@ func opFlag(ops string) string {
 	return "--op " + ops
 }
 
-// typesOf returns the types of the rows of rs, in the one ordering.
-func typesOf(rs *results.File) []vocab.Type {
-	var out []vocab.Type
-	add := func(t vocab.Type) {
-		if t != "" && !slices.Contains(out, t) {
-			out = append(out, t)
+// filter returns the results.Selector of the selection flags and --op:
+// unlike a measurement, no --type keeps every type; no --layout keeps the
+// default layouts and --scheme min-pk (its default), as a measurement
+// (and a budget's select) does.
+func (s *selectionFlags) filter(ops string) (results.Selector, error) {
+	var f results.Selector
+	list := func(what, v string, valid []string) ([]string, error) {
+		l, err := workflow.ParseList(what, v, valid)
+		if err != nil {
+			return nil, vocab.Suggest(err, v, valid)
 		}
+		return l, nil
 	}
-	for _, r := range rs.Instances {
-		add(r.Type)
-	}
-	for _, r := range rs.Throughput {
-		add(r.Type)
-	}
-	for _, u := range rs.Unavailable {
-		add(u.Type)
-	}
-	slices.SortFunc(out, func(a, b vocab.Type) int { return results.Compare(results.Key{Type: a}, results.Key{Type: b}) })
-	return out
-}
-
-// rowFilter keeps the rows of a results file that a selection matches:
-// each dimension given (nil: any).
-type rowFilter struct {
-	types   []vocab.Type
-	libs    []vocab.Lib
-	reprs   []vocab.Repr
-	layouts []measure.Layout // nil for any
-	schemes []vocab.Scheme   // nil for any
-	ops     []vocab.Op
-}
-
-// filter returns the filter of the selection flags and --op: unlike a
-// measurement, no --type keeps every type; no --layout keeps the default
-// layouts and no --scheme min-pk, as a measurement (and a budget's
-// select) does.
-func (s *selectionFlags) filter(ops string) (rowFilter, error) {
-	var f rowFilter
 	var err error
 	if s.types != "" {
-		if f.types, err = workflow.ParseTypes(s.types); err != nil {
-			return f, suggest(err, s.types, typeNames())
+		types, err := workflow.ParseTypes(s.types)
+		if err != nil {
+			return f, vocab.Suggest(err, s.types, workflow.TypeNames())
 		}
+		f.Type = vocab.Strings(types)
 	}
 	if s.libs != "" {
-		if f.libs, err = workflow.ParseList("lib", s.libs, vocab.Libs); err != nil {
-			return f, suggest(err, s.libs, vocab.Strings(vocab.Libs))
+		if f.Lib, err = list("lib", s.libs, vocab.Strings(vocab.Libs)); err != nil {
+			return f, err
 		}
 	}
 	if s.reprs != "" {
-		if f.reprs, err = workflow.ParseList("repr", s.reprs, vocab.Reprs); err != nil {
-			return f, suggest(err, s.reprs, vocab.Strings(vocab.Reprs))
+		if f.Repr, err = list("repr", s.reprs, vocab.Strings(vocab.Reprs)); err != nil {
+			return f, err
 		}
 	}
-	f.layouts = measure.DefaultLayouts
 	if s.layouts != "" {
-		if f.layouts, err = workflow.ParseList("layout", s.layouts, measure.Layouts); err != nil {
-			return f, suggest(err, s.layouts, vocab.Strings(measure.Layouts))
+		if f.Layout, err = list("layout", s.layouts, vocab.Strings(measure.Layouts)); err != nil {
+			return f, err
 		}
 	}
-	if f.schemes, err = workflow.ParseList("scheme", s.scheme, vocab.Schemes); err != nil {
-		return f, suggest(err, s.scheme, vocab.Strings(vocab.Schemes))
+	if f.Scheme, err = list("scheme", s.scheme, vocab.Strings(vocab.Schemes)); err != nil {
+		return f, err
 	}
 	if ops != "" {
-		if f.ops, err = workflow.ParseList("op", ops, vocab.Ops); err != nil {
-			return f, suggest(err, ops, vocab.Strings(vocab.Ops))
+		if f.Op, err = list("op", ops, vocab.Strings(vocab.Ops)); err != nil {
+			return f, err
 		}
 	}
 	return f, nil
-}
-
-// matches reports whether the filter keeps a row of key k: --layout
-// chooses among the instance rows, --op among the operations (and, when
-// given, leaves out the instance rows).
-func (f rowFilter) matches(k results.Key) bool {
-	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
-	k = k.Normalize()
-	if !in(vocab.Strings(f.types), string(k.Type)) || !in(vocab.Strings(f.libs), string(k.Lib)) ||
-		!in(vocab.Strings(f.reprs), string(k.Repr)) || k.Scheme != "" && !in(vocab.Strings(f.schemes), string(k.Scheme)) {
-		return false
-	}
-	if k.IsOp() {
-		return in(vocab.Strings(f.ops), string(k.Op))
-	}
-	return len(f.ops) == 0 && (k.Layout == "" || in(vocab.Strings(f.layouts), string(k.Layout)))
-}
-
-// apply returns a copy of rs with the rows the filter keeps (the other
-// fields shared with rs).
-func (f rowFilter) apply(rs *results.File) *results.File {
-	c := *rs
-	c.Instances, c.Throughput, c.Unavailable, c.Tradeoff = nil, nil, nil, nil
-	for _, r := range rs.Instances {
-		if f.matches(r.Key) {
-			c.Instances = append(c.Instances, r)
-		}
-	}
-	for _, r := range rs.Throughput {
-		if f.matches(r.Key) {
-			c.Throughput = append(c.Throughput, r)
-		}
-	}
-	for _, u := range rs.Unavailable {
-		if f.matches(u.Key) {
-			c.Unavailable = append(c.Unavailable, u)
-		}
-	}
-	return &c
 }
 
 // showOptions returns the table options of the flags for the two tables

@@ -85,16 +85,16 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	// all (the BLS object types), a family and everything select the
 	// types of the group that have operations.
 	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
-		return inv.usageError("%v", suggest(err, *types, typeNames()))
+		return inv.usageError("%v", vocab.Suggest(err, *types, workflow.TypeNames()))
 	}
 	if sel.Libs, err = workflow.ParseList("lib", *libs, vocab.Libs); err != nil {
-		return inv.usageError("%v", suggest(err, *libs, vocab.Strings(vocab.Libs)))
+		return inv.usageError("%v", vocab.Suggest(err, *libs, vocab.Strings(vocab.Libs)))
 	}
 	if sel.Reprs, err = workflow.ParseList("repr", *reprs, vocab.Reprs); err != nil {
-		return inv.usageError("%v", suggest(err, *reprs, vocab.Strings(vocab.Reprs)))
+		return inv.usageError("%v", vocab.Suggest(err, *reprs, vocab.Strings(vocab.Reprs)))
 	}
 	if sel.Schemes, err = workflow.ParseList("scheme", *scheme, vocab.Schemes); err != nil {
-		return inv.usageError("%v", suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
+		return inv.usageError("%v", vocab.Suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
 	}
 	if !slices.Contains(sel.Schemes, vocab.MinPk) {
 		return inv.usageError("--scheme %s: operations are timed in min-pk only (keys in G1, signatures in G2); give min-pk, or all", *scheme)
@@ -124,7 +124,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
 		return code
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		code = exitFailure
 	}
 	return code

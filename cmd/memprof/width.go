@@ -61,7 +61,7 @@ func addStyle(fs *flag.FlagSet, style *string) {
 // parseStyle reads --style; the error is a usage error.
 func parseStyle(v string) (render.Style, error) {
 	s, err := vocab.Canonical("style", v, render.Styles)
-	return s, suggest(err, v, vocab.Strings(render.Styles))
+	return s, vocab.Suggest(err, v, vocab.Strings(render.Styles))
 }
 
 // inert says that --wide and --columns do nothing in a format other than
