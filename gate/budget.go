@@ -33,31 +33,6 @@ type Metric struct{ f *results.Figure }
 // Metrics are the metrics, in the order of results.Figures.
 var Metrics = budgetMetrics()
 
-// The metrics, by the figure they bound.
-var (
-	BytesPerInstance        = metricOf("bytes_per_instance")
-	AllocsPerInstance       = metricOf("allocs_per_instance")
-	OffheapBytesPerInstance = metricOf("offheap_bytes_per_instance")
-	// CHeapBytesPerInstance bounds the C heap (glibc mallinfo2) an
-	// instance keeps: the main figure of a cgo library's context (c-kzg's
-	// setup). A case without a C-heap reading is an Error outcome.
-	CHeapBytesPerInstance = metricOf("c_heap_bytes_per_instance")
-	// The collector's share of an instance: the heap bytes it scans (an
-	// exact figure, to its resolution), the CPU time of its cycles (a
-	// time, judged by the noise rule like ns/op) and the runtime's
-	// estimate of its mark time, per cycle (judged alike, but a busy
-	// machine inflates it: it warns and never fails).
-	ScanBytesPerInstance = metricOf("scan_bytes_per_instance")
-	GCCPUNsPerInstance   = metricOf("gc_cpu_ns_per_instance")
-	GCMarkNsPerInstance  = metricOf("gc_mark_ns_per_instance")
-	NsPerOp              = metricOf("ns_per_op_median")
-	// What one call of an operation allocates: exact, like the bytes
-	// budgets; tied to GOMAXPROCS where the row says the figure depends on
-	// it (Budget.GOMAXPROCS).
-	BytesPerOp  = metricOf("bytes_per_op")
-	AllocsPerOp = metricOf("allocs_per_op")
-)
-
 func budgetMetrics() []Metric {
 	var out []Metric
 	for _, f := range results.Figures {
@@ -66,16 +41,6 @@ func budgetMetrics() []Metric {
 		}
 	}
 	return out
-}
-
-// metricOf returns the metric of the figure called name, which must have
-// a budget key.
-func metricOf(name string) Metric {
-	f := results.FigureNamed(name)
-	if f.Budget == "" {
-		panic("gate: figure " + name + " has no budget key")
-	}
-	return Metric{f}
 }
 
 // metricKeys are the budget keys of Metrics, in order.

@@ -200,7 +200,7 @@ func (c RegistryCase) real() bool {
 // results.Reader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
 // Problem; one that matches only cases that failed to measure or are
-// unavailable gives Error outcomes. Times are TimeFigure's; every time
+// unavailable gives Error outcomes. Times are SampleFigure's; every time
 // limit is an Error when rs's agreement check failed.
 func Check(f *File, rs *results.File, opts CheckOptions) *Report {
 	now := time.Now()
@@ -532,8 +532,7 @@ func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOpti
 		noiseFloor(b, l, o)
 		if f.Judge == results.JudgeEstimate && o.Status == Fail {
 			o.Status = Warn
-			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " +
-				GCCPUNsPerInstance.Key() + " bounds the collector's CPU time"
+			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " + f.Instead
 		}
 		if o.Status == Fail && !opts.FailOnTime {
 			o.Status, o.TimeWarning = Warn, true
