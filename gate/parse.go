@@ -103,8 +103,8 @@ func (p *parser) inOrder(from int) {
 
 // file checks the top of a budgets file and each of its budgets into f.
 func (p *parser) file(y *fileYAML, f *File) {
-	root := &y.node
-	p.keyProblems(y.problems)
+	root := &y.written.node
+	p.keyProblems(y.written.problems)
 	if v := &y.Version; given(v) {
 		n, err := strconv.Atoi(v.Value)
 		if v.Kind != yaml.ScalarNode || err != nil || n != Version {
@@ -114,7 +114,7 @@ func (p *parser) file(y *fileYAML, f *File) {
 		}
 	}
 	p.inOrder(0)
-	if !y.decoded {
+	if !y.written.decoded {
 		return // keys the decoder could not place: the rest is unknown
 	}
 	if !given(&y.Version) {
@@ -144,8 +144,8 @@ func (p *parser) budget(n *yaml.Node, y *budgetYAML) *Budget {
 		return nil
 	}
 	before := len(p.errs)
-	p.keyProblems(y.problems)
-	if !y.decoded {
+	p.keyProblems(y.written.problems)
+	if !y.written.decoded {
 		return nil
 	}
 	b := &Budget{Line: n.Line}
@@ -315,8 +315,8 @@ func (p *parser) selector(n *yaml.Node, y *selectYAML) Selector {
 		p.errorf(n, "select must be a mapping such as {type: Signature, lib: blst}, got %s", kindName(n))
 		return s
 	}
-	p.keyProblems(y.problems)
-	if !y.decoded {
+	p.keyProblems(y.written.problems)
+	if !y.written.decoded {
 		return s
 	}
 	written := map[string]*yaml.Node{"type": &y.Type, "lib": &y.Lib, "repr": &y.Repr, "layout": &y.Layout, "scheme": &y.Scheme, "op": &y.Op, "param": &y.Param}

@@ -25,12 +25,23 @@ import (
 
 // fileYAML is the top of a budgets file.
 type fileYAML struct {
-	node     yaml.Node
-	problems []keyProblem
-	decoded  bool // its fields were decoded
+	written mappingYAML
 
 	Version yaml.Node  `yaml:"version"`
 	Budgets budgetList `yaml:"budgets"`
+}
+
+// mappingYAML is what decoding a mapping keeps beside its fields: its
+// node, the problems of its keys, and whether its fields were decoded
+// (decodeMapping).
+type mappingYAML struct {
+	node     yaml.Node
+	problems []keyProblem
+	decoded  bool
+}
+
+func (m *mappingYAML) decode(unmarshal func(any) error, fields any, valid []string) {
+	m.problems, m.decoded = decodeMapping(unmarshal, &m.node, fields, valid)
 }
 
 // budgetList is the budgets list: its node, and each budget decoded,
@@ -42,9 +53,7 @@ type budgetList struct {
 
 // budgetYAML is one budget as written.
 type budgetYAML struct {
-	node     yaml.Node
-	problems []keyProblem
-	decoded  bool // its fields were decoded
+	written mappingYAML
 
 	Select     selectYAML `yaml:"select"`
 	Owner      yaml.Node  `yaml:"owner"`
@@ -62,9 +71,7 @@ type budgetYAML struct {
 
 // selectYAML is a budget's selector as written.
 type selectYAML struct {
-	node     yaml.Node
-	problems []keyProblem
-	decoded  bool // its fields were decoded
+	written mappingYAML
 
 	Type   yaml.Node `yaml:"type"`
 	Lib    yaml.Node `yaml:"lib"`
@@ -105,17 +112,17 @@ func (k keyProblem) compare(o keyProblem) int {
 // the parser reports them with the file's other problems, in order.
 
 func (f *fileYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	f.problems, f.decoded = decodeMapping(unmarshal, &f.node, (*fileFields)(f), fieldKeys[fileFields]())
+	f.written.decode(unmarshal, (*fileFields)(f), fieldKeys[fileFields]())
 	return nil
 }
 
 func (s *selectYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	s.problems, s.decoded = decodeMapping(unmarshal, &s.node, (*selectFields)(s), fieldKeys[selectFields]())
+	s.written.decode(unmarshal, (*selectFields)(s), fieldKeys[selectFields]())
 	return nil
 }
 
 func (b *budgetYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	b.problems, b.decoded = decodeMapping(unmarshal, &b.node, (*budgetFields)(b), budgetKeys())
+	b.written.decode(unmarshal, (*budgetFields)(b), budgetKeys())
 	return nil
 }
 
@@ -128,7 +135,7 @@ func (l *budgetList) UnmarshalYAML(unmarshal func(any) error) error {
 	l.at = map[position]*budgetYAML{}
 	for _, b := range items {
 		if b != nil {
-			l.at[positionOf(&b.node)] = b
+			l.at[positionOf(&b.written.node)] = b
 		}
 	}
 	return nil
