@@ -81,7 +81,7 @@ func (m Metric) Unit() units.Unit { return m.f.Unit }
 // (units.Unit.Format): "192 B", "1", "2.081 ms".
 func (m Metric) Format(v float64) string { return m.Unit().Format(v) }
 
-// File is a parsed budgets file. It keeps the YAML source and node tree so
+// File is a parsed budgets file. It keeps the YAML source so
 // that Update can rewrite values in place, comments and layout untouched.
 type File struct {
 	// Path names the file in messages (file:line).

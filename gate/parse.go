@@ -155,12 +155,14 @@ func (p *parser) budget(n *yaml.Node, y *budgetYAML) *Budget {
 	}
 	p.fields(b, y)
 	p.waiver(b, y)
+	done := map[string]bool{} // a key given twice is a problem of its own
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		v, ok := y.Limits[k.Value]
-		if !ok {
+		if !ok || done[k.Value] {
 			continue
 		}
+		done[k.Value] = true
 		i := slices.IndexFunc(Metrics, func(m Metric) bool { return m.Key() == k.Value })
 		if i < 0 {
 			p.errorf(k, "%s", unknownKey(k.Value, budgetKeys()))

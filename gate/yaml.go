@@ -160,39 +160,37 @@ func (c *nodeCapture) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // decodeMapping keeps the node unmarshal decodes in n and, when it is a
-// mapping whose keys are all names, decodes it into fields (decoded),
-// each key's first value. It returns the problems of its keys, in
-// order: keys that are not names (a list, an alias), merge keys (<<),
-// keys given twice, and unknown keys (valid lists the known ones).
+// mapping, decodes it into fields (decoded). It returns the problems of
+// its keys, in order: keys that are not names (a list, an alias), keys
+// given twice, and unknown keys (valid lists the known ones; a merge
+// key, <<, is one).
 func decodeMapping(unmarshal func(any) error, n *yaml.Node, fields any, valid []string) (problems []keyProblem, decoded bool) {
 	mapping := nodeOf(unmarshal)
 	if *n = *mapping; n.Kind != yaml.MappingNode {
 		return nil, false // the parser reports the kind
 	}
+	// A key is its text: yaml.v3 would resolve an alias, merge a merge
+	// key's mapping (<<), skip a null key, decode a tagged one by its tag
+	// and refuse a mapping with a repeated key as a whole. It decodes the
+	// mapping with each key as plain text, without the keys that are not
+	// names and the repeated ones (each key's first value), so that the
+	// rest is checked too.
 	once := make([]*yaml.Node, 0, len(n.Content))
 	seen := map[string]bool{}
-	names := true
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		switch k := n.Content[i]; {
 		case k.Kind != yaml.ScalarNode:
 			problems = append(problems, keyProblem{k.Line, k.Column, "keys must be names, got " + kindName(k)})
-			names = false
-		case k.Tag == "!!merge":
+		case seen[k.Value] && !slices.Contains(valid, k.Value):
 			problems = append(problems, keyProblem{k.Line, k.Column, unknownKey(k.Value, valid)})
-			names = false
 		case seen[k.Value]:
 			problems = append(problems, keyProblem{k.Line, k.Column, fmt.Sprintf("duplicate key %q", k.Value)})
 		default:
 			seen[k.Value] = true
-			once = append(once, k, n.Content[i+1])
+			text := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.Value, Line: k.Line, Column: k.Column}
+			once = append(once, text, n.Content[i+1])
 		}
 	}
-	if !names {
-		return problems, false // decoding would resolve them: an alias, a merge
-	}
-	// yaml.v3 refuses a mapping with a repeated key as a whole: it
-	// decodes the mapping without them, their first values, so that the
-	// rest is checked too.
 	mapping.Content = once
 	err := unmarshal(fields)
 	mapping.Content = n.Content

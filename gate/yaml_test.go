@@ -38,6 +38,10 @@ func TestParseAsWritten(t *testing.T) {
 			[]string{`b.yaml:3: unknown key "tpye": valid keys are layout, lib, op, param, repr, scheme, type`, `b.yaml:3: select: unknown lib "nope": valid libs are `, `b.yaml:3: duplicate key "lib"`}},
 		{"the top's keys", "version: [1]\nextra: 2\nversion: 1\nbudgets: {a: 1}\n",
 			[]string{`b.yaml:1: version must be 1, got ""`, `b.yaml:2: unknown key "extra": valid keys are budgets, version`, `b.yaml:3: duplicate key "version"`, "b.yaml:4: budgets must be a list, got a mapping"}},
+		{"keys with tags, null and repeated unknown", head + "  - !!int max_bytes_per_instance: 1\n    ~: 2\n    extra: 3\n    extra: 4\n    !custom owner: me\n",
+			[]string{`b.yaml:4: unknown key "~"`, `b.yaml:5: unknown key "extra"`, `b.yaml:6: unknown key "extra"`}},
+		{"a merge key at the top", "<<: {version: 1}\n",
+			[]string{`b.yaml:1: unknown key "<<": valid keys are budgets, version`, "b.yaml:1: missing version: 1", "b.yaml:1: missing budgets: a list of budgets"}},
 		{"a limit on its own line", head + "  - max_bytes_per_instance:\n      5\n    unknown_thing:\n      6\n",
 			[]string{`b.yaml:5: unknown key "unknown_thing"`}},
 	}
