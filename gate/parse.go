@@ -22,16 +22,28 @@ import (
 // values without a valid number or unit and budgets without a limit are
 // all errors.
 func Parse(path string, data []byte) (*File, error) {
-	if err := oneDocument(path, data); err != nil {
-		return nil, err
-	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var y fileYAML
-	if err := dec.Decode(&y); err != nil {
+	err := dec.Decode(&y)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
 	}
+	if err := oneDocument(dec, path, data); err != nil {
+		return nil, err
+	}
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%w: %s: empty file: want version: %d and a list of budgets", ErrInvalid, path, Version)
+	}
 	p := &parser{path: path}
+	root := &y.written.node
+	if root.Kind == 0 { // a null: no UnmarshalYAML is given one
+		root = nullRoot(data)
+	}
+	if root.Kind != yaml.MappingNode {
+		p.errorf(root, "want a mapping with version and budgets, got %s", kindName(root))
+		return nil, p.err()
+	}
 	f := &File{Path: path, src: data}
 	p.file(&y, f)
 	if err := p.err(); err != nil {
@@ -40,14 +52,9 @@ func Parse(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
-// oneDocument refuses data unless it is one YAML document whose top is
-// a mapping.
-func oneDocument(path string, data []byte) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: %s: %v", ErrInvalid, path, err)
-	}
+// oneDocument refuses a second document after the one dec decoded from
+// data.
+func oneDocument(dec *yaml.Decoder, path string, data []byte) error {
 	// One document per file: a second (after ---) would be ignored, and a
 	// budgets file assembled from two would check only the first.
 	var next yaml.Node
@@ -60,15 +67,17 @@ func oneDocument(path string, data []byte) error {
 		return fmt.Errorf("%w: %s:%d: a second YAML document starts here (---): a budgets file is one document; put every budget in the first one's budgets list",
 			ErrInvalid, path, next.Line)
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		return fmt.Errorf("%w: %s: empty file: want version: %d and a list of budgets", ErrInvalid, path, Version)
-	}
-	if root := doc.Content[0]; root.Kind != yaml.MappingNode {
-		p := &parser{path: path}
-		p.errorf(root, "want a mapping with version and budgets, got %s", kindName(root))
-		return p.err()
-	}
 	return nil
+}
+
+// nullRoot returns the top of data's first document, a null (the nodes
+// of a document with nothing else are few).
+func nullRoot(data []byte) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil || len(doc.Content) == 0 {
+		return &yaml.Node{}
+	}
+	return doc.Content[0]
 }
 
 // parser collects the problems of a budgets file, each where it is
@@ -165,7 +174,7 @@ func (p *parser) budget(n *yaml.Node, y *budgetYAML) *Budget {
 		done[k.Value] = true
 		i := slices.IndexFunc(Metrics, func(m Metric) bool { return m.Key() == k.Value })
 		if i < 0 {
-			p.errorf(k, "%s", unknownKey(k.Value, budgetKeys()))
+			p.errorf(k, "%s", unknownKey(k.Value, budgetKeys))
 			continue
 		}
 		if l, ok := p.limit(Metrics[i], k.Value, &v); ok {

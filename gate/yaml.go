@@ -112,17 +112,17 @@ func (k keyProblem) compare(o keyProblem) int {
 // the parser reports them with the file's other problems, in order.
 
 func (f *fileYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	f.written.decode(unmarshal, (*fileFields)(f), fieldKeys[fileFields]())
+	f.written.decode(unmarshal, (*fileFields)(f), fileKeys)
 	return nil
 }
 
 func (s *selectYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	s.written.decode(unmarshal, (*selectFields)(s), fieldKeys[selectFields]())
+	s.written.decode(unmarshal, (*selectFields)(s), selectKeys)
 	return nil
 }
 
 func (b *budgetYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	b.written.decode(unmarshal, (*budgetFields)(b), budgetKeys())
+	b.written.decode(unmarshal, (*budgetFields)(b), budgetKeys)
 	return nil
 }
 
@@ -253,13 +253,17 @@ func fieldKeys[T any]() []string {
 	return keys
 }
 
-// budgetKeys are the keys of a budget: its fields' and the metrics',
-// sorted.
-func budgetKeys() []string {
-	keys := append(fieldKeys[budgetFields](), metricKeys(nil)...)
-	slices.Sort(keys)
-	return keys
-}
+// The keys of the top of a budgets file, of a select and of a budget
+// (its fields' and the metrics'), sorted.
+var (
+	fileKeys   = fieldKeys[fileFields]()
+	selectKeys = fieldKeys[selectFields]()
+	budgetKeys = func() []string {
+		keys := append(fieldKeys[budgetFields](), metricKeys(nil)...)
+		slices.Sort(keys)
+		return keys
+	}()
+)
 
 // valueOf returns the value of key in the mapping n as written (an alias
 // or a null as such), or nil when n lacks it.
