@@ -38,7 +38,7 @@
 // instance rows bounds instances, one of operation rows operations (an
 // instance limit does not go with an op selector, nor an operation limit
 // with a layout or scheme selector). The GC mark time is a time of
-// instances: judged like ns/op (MarkFigure), read from instance rows. A
+// instances: judged like ns/op (SampleFigure), read from instance rows. A
 // budget on a figure a row lacks (a file older than it) is an Error.
 // With CheckOptions.Registry a budget selects every case the registry
 // has: one the results lack is an Error (a Skip with optional: true).
@@ -90,7 +90,7 @@
 // Memory figures are exact, with one exception: the off-heap figure is
 // read in the runtime's 256 KiB chunks, so an off-heap excess within the
 // row's resolution (offheap_resolution_bytes_per_instance) warns. A time
-// is TimeFigure's median and quartiles of its samples, the one figure
+// is SampleFigure's median and quartiles of its samples, the one figure
 // check and compare both read. A time budget fails only when the median
 // and the whole interquartile range (q1) exceed it; a median above it
 // with q1 at or below it warns. A time comparison with fewer than

@@ -29,20 +29,3 @@ func SampleFigure(f *results.Figure, row results.FigureRow) (q stats.Quartiles, 
 	}
 	return q, len(samples), nil
 }
-
-// MarkFigure is the GC mark-time figure check judges for an instance
-// row, as TimeFigure is an operation's (SampleFigure of
-// gc_mark_ns_per_instance).
-func MarkFigure(r *results.Row) (stats.Quartiles, error) {
-	q, _, err := SampleFigure(GCMarkNsPerInstance.f, r)
-	return q, err
-}
-
-// CPUFigure is the GC CPU-time figure check judges for an instance row
-// (SampleFigure of gc_cpu_ns_per_instance): the median and quartiles of
-// its gc_cpu_samples_ns. A row without them has no figure, and the error
-// says why (a file older than the figure, or gc_cpu_unavailable).
-func CPUFigure(r *results.Row) (stats.Quartiles, error) {
-	q, _, err := SampleFigure(GCCPUNsPerInstance.f, r)
-	return q, err
-}

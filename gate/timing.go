@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/memprof/memprof/results"
-	"github.com/memprof/memprof/stats"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
@@ -15,13 +14,6 @@ import (
 // (its smallest two-sided p for 3 against 3 samples is 0.1), so it could
 // never detect a regression.
 const MinSamples = 4
-
-// TimeFigure is the one timing figure check and compare judge for an
-// operation row: SampleFigure of its ns_per_op_median, the median and
-// quartiles of its samples_ns. A row without samples has no figure.
-func TimeFigure(t *results.ThroughputRow) (q stats.Quartiles, n int, err error) {
-	return SampleFigure(NsPerOp.f, t)
-}
 
 // smallestP is the smallest two-sided p-value a Mann-Whitney U test of n1
 // against n2 samples can give (all of one side below all of the other):

@@ -133,6 +133,10 @@ type Figure struct {
 	Budget        string
 	Judge         Judge
 	PerGOMAXPROCS bool
+	// Instead, for an estimate (JudgeEstimate), says which budget bounds
+	// what it estimates: the gate's warning on it ends with it
+	// ("max_gc_cpu_ns_per_instance bounds the collector's CPU time").
+	Instead string
 
 	// Compare is the figure's metric in compare ("bytes/instance"), ""
 	// when compare does not judge it. A figure with Samples is compared
