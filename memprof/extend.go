@@ -28,7 +28,7 @@ import (
 // Go 1.26, when a cgo call or a collection wakes one): one runtime page
 // more for each.
 const (
-	liveSlackBytes   = 2 << 10
+	liveSlackBytes   = measure.LiveSlackBytes
 	liveSlackObjects = 64
 )
 
