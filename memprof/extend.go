@@ -16,22 +16,6 @@ import (
 // samples meanwhile, check the sites at N and give what the sites that
 // grow in steps keep there.
 
-// A build's live heap counts, besides what its instances keep, records
-// the runtime allocates and frees for itself meanwhile that the records
-// of the heap profile do not show (a wait record taken from or returned
-// to its central cache, which every collection empties, allocated while
-// profiling was off): sites that account for a build's live heap to
-// within liveSlackBytes and liveSlackObjects account for it (a goroutine's
-// descriptor takes 480 B, a wait record 112 B). Across the
-// footprint pass, which does not profile every allocation, the runtime
-// also keeps the records of each thread it starts (7 objects, 5.5 KiB in
-// Go 1.26, when a cgo call or a collection wakes one): one runtime page
-// more for each.
-const (
-	liveSlackBytes   = measure.LiveSlackBytes
-	liveSlackObjects = 64
-)
-
 // liveTolerance is how far the sites' account of a build can be from its
 // live heap and still account for it, when the runtime started threads
 // threads meanwhile.
@@ -54,15 +38,6 @@ func (h heapCount) within(tol heapCount) bool {
 // profiled at N), and the records of the objects sampled take little
 // memory outside the heap (about 24 bytes each).
 const footprintSamples = 4096
-
-// growthExactRates is the size, in sampling rates, from which an object
-// is sampled with certainty: the runtime samples every allocation larger
-// than about 18 times the rate (its sampling distance is drawn below
-// that), and a sample of 40 rates or more is scaled by exactly 1
-// (1/(1-exp(-40)) is 1 in float64). A growing site whose objects at N are
-// all that large (a slice grown by append: one large backing array) is
-// exact from the sampled profile.
-const growthExactRates = 40
 
 // siteClass is how a site's cost grows with the instances, from the two
 // sets of instances the profiled pass builds (attributionPlan).

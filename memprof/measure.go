@@ -24,11 +24,6 @@ const (
 	autoWarmupTime = 2 * time.Second
 )
 
-// persistentChunk is the size of the chunks in which the runtime maps its
-// off-heap memory (runtime.persistentChunkSize); the results reader
-// bounds the off-heap and RSS resolutions by the same constant.
-const persistentChunk = measure.OffheapChunkBytes
-
 // measureMu serialises measurements in one process: the heap profile and
 // MemProfileRate are process-wide.
 var measureMu sync.Mutex
