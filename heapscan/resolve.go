@@ -17,6 +17,32 @@ func (d *decoder) resolve() error {
 	if len(d.strings) > 0 && d.strings[0] != "" {
 		return errors.New("malformed profile: string table does not start with the empty string")
 	}
+	if err := d.resolveTypes(); err != nil {
+		return err
+	}
+	funcIndex, err := d.resolveFunctions()
+	if err != nil {
+		return err
+	}
+	overID, err := d.resolveLocations(funcIndex)
+	if err != nil {
+		return err
+	}
+	if err := d.resolveLabels(); err != nil {
+		return err
+	}
+	if err := d.addOverSample(overID); err != nil {
+		return err
+	}
+	if n := d.overSamples + d.overRewrites; n > 0 {
+		h.Notes = append(h.Notes, overLimitNote(n, "samples"))
+	}
+	return h.check()
+}
+
+// resolveTypes names the sample types and the period type.
+func (d *decoder) resolveTypes() error {
+	h := d.h
 	var err error
 	for i, vt := range d.sampleTypes {
 		var t, u string
@@ -34,31 +60,44 @@ func (d *decoder) resolve() error {
 	if h.PeriodType.Unit, err = d.str(d.periodType[1], "period type unit"); err != nil {
 		return err
 	}
+	return nil
+}
 
+// resolveFunctions names the functions and returns the index of each
+// function ID.
+func (d *decoder) resolveFunctions() (map[uint64]int32, error) {
+	h := d.h
 	// Functions: IDs to indexes.
 	funcIndex := make(map[uint64]int32, len(d.funcIDs))
 	h.funcs = make([]function, 0, len(d.funcs)+len(d.locIDs))
 	for i, f := range d.funcs {
 		id := d.funcIDs[i]
 		if id == 0 {
-			return fmt.Errorf("malformed profile: function %d has ID 0", i)
+			return nil, fmt.Errorf("malformed profile: function %d has ID 0", i)
 		}
 		if _, dup := funcIndex[id]; dup {
-			return fmt.Errorf("malformed profile: duplicate function ID %d", id)
+			return nil, fmt.Errorf("malformed profile: duplicate function ID %d", id)
 		}
 		name, err := d.str(f[0], fmt.Sprintf("function %d name", id))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		file, err := d.str(f[1], fmt.Sprintf("function %d file name", id))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		funcIndex[id] = int32(len(h.funcs))
 		h.funcs = append(h.funcs, function{name: name, file: file})
 	}
 	d.funcs, d.funcIDs = nil, nil
+	return funcIndex, nil
+}
 
+// resolveLocations turns the locations' lines into function indexes, adds
+// OverLimitFrame's location where the profile was cut, and returns its
+// ID (0 for none).
+func (d *decoder) resolveLocations(funcIndex map[uint64]int32) (overID uint64, err error) {
+	h := d.h
 	// Locations: lines to function indexes.
 	h.locLines = make([]uint32, 0, len(d.locIDs)+1)
 	h.lines = make([]line, 0, len(d.lines))
@@ -74,7 +113,7 @@ func (d *decoder) resolve() error {
 			}
 			fi, ok := funcIndex[ln.fnID]
 			if !ok {
-				return fmt.Errorf("malformed profile: location %d refers to function ID %d, which the profile does not define", d.locIDs[i], ln.fnID)
+				return 0, fmt.Errorf("malformed profile: location %d refers to function ID %d, which the profile does not define", d.locIDs[i], ln.fnID)
 			}
 			h.lines = append(h.lines, line{fn: fi, line: ln.line})
 		}
@@ -83,7 +122,6 @@ func (d *decoder) resolve() error {
 		}
 	}
 	// OverLimitFrame's location, under an ID no other has.
-	overID := uint64(0)
 	if d.overSamples > 0 || d.locsLeftOut > 0 {
 		// Above every location's and every sample's: even an ID no
 		// location defines stays undefined.
@@ -103,7 +141,7 @@ func (d *decoder) resolve() error {
 	}
 	h.locLines = append(h.locLines, uint32(len(h.lines)))
 	if err := h.setLocationIDs(d.locIDs); err != nil {
-		return err
+		return 0, err
 	}
 	d.lines, d.locIDs, d.locAddrs, d.locLines = nil, nil, nil, nil
 	if d.locsLeftOut > 0 {
@@ -111,11 +149,15 @@ func (d *decoder) resolve() error {
 		// profile past the limit cannot tell them from samples that
 		// refer to no location at all).
 		if err := d.toOverLimit(overID); err != nil {
-			return err
+			return 0, err
 		}
 	}
+	return overID, nil
+}
 
-	// Labels: keep the "bytes" values.
+// resolveLabels keeps the samples' "bytes" label values.
+func (d *decoder) resolveLabels() error {
+	h := d.h
 	h.sizeEnd = make([]uint32, len(d.labelEnd))
 	b, start := d.labels, uint32(0)
 	for i, end := range d.labelEnd {
@@ -134,6 +176,13 @@ func (d *decoder) resolve() error {
 		h.sizeEnd[i] = uint32(len(h.sizes))
 	}
 	d.labels, d.labelEnd = nil, nil
+	return nil
+}
+
+// addOverSample adds the sample that sums the samples past MaxSamples,
+// at OverLimitFrame's location overID, where there were any.
+func (d *decoder) addOverSample(overID uint64) error {
+	h := d.h
 	if d.overSamples > 0 {
 		if d.overBad || len(d.overValues) != len(h.SampleTypes) {
 			return fmt.Errorf("malformed profile: a sample past the first %d has another number of values than the sample types (%d)", MaxSamples, len(h.SampleTypes))
@@ -147,10 +196,7 @@ func (d *decoder) resolve() error {
 		h.sizeEnd = append(h.sizeEnd, uint32(len(h.sizes)))
 		h.nsamples++
 	}
-	if n := d.overSamples + d.overRewrites; n > 0 {
-		h.Notes = append(h.Notes, overLimitNote(n, "samples"))
-	}
-	return h.check()
+	return nil
 }
 
 // toOverLimit gives every sample whose stack refers to a location the

@@ -111,7 +111,6 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	before, after := fp.before, fp.after
 	c.recordOne(r, fp.built)
 	if !o.SkipGC {
 		if err := fp.gc.setFigures(r, o.N); err != nil {
@@ -140,7 +139,16 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		}
 	}
 
-	n := float64(o.N)
+	setFootprintFigures(r, fp, o.N)
+	return r, nil
+}
+
+// setFootprintFigures sets r's figures of the whole footprint of the N
+// instances from the footprint pass's readings: the heap, off-heap,
+// stack, runtime metadata, C heap and resident set figures.
+func setFootprintFigures(r *Result, fp footprintReadings, N int) {
+	before, after := fp.before, fp.after
+	n := float64(N)
 	heapDelta := float64(int64(after.heapAlloc) - int64(before.heapAlloc))
 	r.HeapAllocBytesPerInstance = float64(fp.live.bytes) / n
 	// The instances' finalizer and cleanup records, counted; OtherSys,
@@ -172,7 +180,6 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		// are differences of two readings.
 		r.RSSResolution = 2 * float64(persistentChunk+os.Getpagesize()) / n
 	}
-	return r, nil
 }
 
 // warmup makes and drops a few instances (so lazy one-time set-up is not

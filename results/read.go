@@ -225,72 +225,108 @@ func (rs *File) problems() []Problem {
 		c.at("env", "")
 		checkName(c, "gc", rs.Env.GC, measure.Collectors, false)
 	}
-	seen := map[Key]int{}
-	for i := range rs.Instances {
-		r := &rs.Instances[i]
-		c.at(fmt.Sprintf("instances[%d]", i), label(r.Key))
-		switch {
-		case r.Type == "" && r.Name == "":
-			c.label = ""
-			c.add("type is missing: a row names its case by type, lib, repr and layout (or by name, for a case of the library API's)")
-		case r.IsCustom():
-			checkName(c, "layout", r.Layout, measure.Layouts, false)
-		default:
-			c.key(r.Key, false)
-		}
-		if j, dup := seen[r.Key.Normalize()]; dup {
-			c.add("duplicate of instances[%d]: one case measured twice", j)
-		} else {
-			seen[r.Key.Normalize()] = i
-		}
-		if r.Error != "" {
-			continue // a failed measurement carries no figures
-		}
-		c.presence(r)
-		if r.N <= 0 {
-			c.add("n is %d, want a positive number of instances", r.N)
-		}
-		c.ranges(r)
-		c.resolutions(r)
-		c.summaries(r, nil)
-		if r.BuildNs > 0 && r.Layout != measure.Single {
-			c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, measure.Single)
-		}
-		if r.Layout == measure.Single && r.N != 1 {
-			c.add("n is %d for layout %s, want 1 (one object per process)", r.N, measure.Single)
-		}
-		c.attributed(&r.Measurement)
-		for j, s := range r.Sites {
-			// What no site explains may be less than nothing (objects
-			// live before the build that it freed).
-			check := c.nonNegative
-			if s.Function == measure.UnattributedSite {
-				check = c.finite
-			}
-			check(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
-			check(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
-		}
-		if sw := r.Sweep; sw != nil {
-			for j, p := range sw.Points {
-				if p.N <= 0 {
-					c.add("sweep.points[%d].n is %d, want a positive number", j, p.N)
-				}
-				c.nonNegative(fmt.Sprintf("sweep.points[%d].bytes", j), p.Bytes)
-				c.nonNegative(fmt.Sprintf("sweep.points[%d].bytes_per_instance", j), p.BytesPerInstance)
-			}
-			for _, f := range []struct {
-				key string
-				v   float64
-			}{{"sweep.intercept_bytes", sw.Intercept}, {"sweep.slope_bytes_per_instance", sw.Slope},
-				{"sweep.slope_ci95_low", sw.SlopeLow}, {"sweep.slope_ci95_high", sw.SlopeHigh}, {"sweep.r2", sw.R2}} {
-				c.finite(f.key, f.v)
-			}
-		}
-	}
+	c.instances(rs.Instances)
+	c.throughput(rs.Throughput)
+	c.unavailable(rs.Unavailable)
+	c.tradeoffs(rs.Tradeoff)
 
+	c.at("env", "")
+	c.envTime(rs.Env)
+
+	if a := rs.Agreement; a != nil {
+		c.at("agreement", "")
+		if a.Cases < 0 {
+			c.add("cases is %d, want a non-negative number", a.Cases)
+		}
+		for _, lib := range a.Libs {
+			checkName(c, "lib", lib, vocab.Libs, true)
+		}
+		c.checkFamilies(a)
+	}
+	return c.probs
+}
+
+// instances checks the rows of measured instances.
+func (c *checker) instances(rows []Row) {
+	seen := map[Key]int{}
+	for i := range rows {
+		c.instance(&rows[i], i, seen)
+	}
+}
+
+// instance checks one row of measured instances, the i-th; seen holds the
+// keys of the rows before it.
+func (c *checker) instance(r *Row, i int, seen map[Key]int) {
+	c.at(fmt.Sprintf("instances[%d]", i), label(r.Key))
+	switch {
+	case r.Type == "" && r.Name == "":
+		c.label = ""
+		c.add("type is missing: a row names its case by type, lib, repr and layout (or by name, for a case of the library API's)")
+	case r.IsCustom():
+		checkName(c, "layout", r.Layout, measure.Layouts, false)
+	default:
+		c.key(r.Key, false)
+	}
+	if j, dup := seen[r.Key.Normalize()]; dup {
+		c.add("duplicate of instances[%d]: one case measured twice", j)
+	} else {
+		seen[r.Key.Normalize()] = i
+	}
+	if r.Error != "" {
+		return // a failed measurement carries no figures
+	}
+	c.presence(r)
+	if r.N <= 0 {
+		c.add("n is %d, want a positive number of instances", r.N)
+	}
+	c.ranges(r)
+	c.resolutions(r)
+	c.summaries(r, nil)
+	if r.BuildNs > 0 && r.Layout != measure.Single {
+		c.add("build_ns is %s for layout %q: only a case of the %s layout records its build time", fmtFloat(r.BuildNs), r.Layout, measure.Single)
+	}
+	if r.Layout == measure.Single && r.N != 1 {
+		c.add("n is %d for layout %s, want 1 (one object per process)", r.N, measure.Single)
+	}
+	c.attributed(&r.Measurement)
+	for j, s := range r.Sites {
+		// What no site explains may be less than nothing (objects
+		// live before the build that it freed).
+		check := c.nonNegative
+		if s.Function == measure.UnattributedSite {
+			check = c.finite
+		}
+		check(fmt.Sprintf("sites[%d].bytes_per_instance", j), s.BytesPerInstance)
+		check(fmt.Sprintf("sites[%d].allocs_per_instance", j), s.AllocsPerInstance)
+	}
+	if sw := r.Sweep; sw != nil {
+		c.sweep(sw)
+	}
+}
+
+// sweep checks a row's sweep.
+func (c *checker) sweep(sw *measure.Sweep) {
+	for j, p := range sw.Points {
+		if p.N <= 0 {
+			c.add("sweep.points[%d].n is %d, want a positive number", j, p.N)
+		}
+		c.nonNegative(fmt.Sprintf("sweep.points[%d].bytes", j), p.Bytes)
+		c.nonNegative(fmt.Sprintf("sweep.points[%d].bytes_per_instance", j), p.BytesPerInstance)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"sweep.intercept_bytes", sw.Intercept}, {"sweep.slope_bytes_per_instance", sw.Slope},
+		{"sweep.slope_ci95_low", sw.SlopeLow}, {"sweep.slope_ci95_high", sw.SlopeHigh}, {"sweep.r2", sw.R2}} {
+		c.finite(f.key, f.v)
+	}
+}
+
+// throughput checks the rows of timed operations.
+func (c *checker) throughput(rows []ThroughputRow) {
 	seenOp := map[Key]int{}
-	for i := range rs.Throughput {
-		t := &rs.Throughput[i]
+	for i := range rows {
+		t := &rows[i]
 		c.at(fmt.Sprintf("throughput[%d]", i), label(t.Key))
 		c.key(t.Key, true)
 		if t.Batch < 0 {
@@ -315,9 +351,12 @@ func (rs *File) problems() []Problem {
 			c.samplesAllocs(t)
 		})
 	}
+}
 
-	for i := range rs.Unavailable {
-		u := &rs.Unavailable[i]
+// unavailable checks the rows of combinations not measured.
+func (c *checker) unavailable(rows []Unavailable) {
+	for i := range rows {
+		u := &rows[i]
 		c.at(fmt.Sprintf("unavailable[%d]", i), label(u.Key))
 		checkName(c, "type", u.Type, vocab.Types, true)
 		checkName(c, "lib", u.Lib, vocab.Libs, true)
@@ -330,8 +369,11 @@ func (rs *File) problems() []Problem {
 			c.add("reason is missing: an unavailable row says why")
 		}
 	}
+}
 
-	for i, t := range rs.Tradeoff {
+// tradeoffs checks the trade-off tables.
+func (c *checker) tradeoffs(tables []Tradeoff) {
+	for i, t := range tables {
 		c.at(fmt.Sprintf("tradeoff[%d]", i), string(t.Type))
 		checkName(c, "type", t.Type, vocab.Types, true)
 		if err := t.Param.Check(); err != nil {
@@ -354,21 +396,6 @@ func (rs *File) problems() []Problem {
 			}
 		}
 	}
-
-	c.at("env", "")
-	c.envTime(rs.Env)
-
-	if a := rs.Agreement; a != nil {
-		c.at("agreement", "")
-		if a.Cases < 0 {
-			c.add("cases is %d, want a non-negative number", a.Cases)
-		}
-		for _, lib := range a.Libs {
-			checkName(c, "lib", lib, vocab.Libs, true)
-		}
-		c.checkFamilies(a)
-	}
-	return c.probs
 }
 
 // ErrNotResults is wrapped by the readers' errors for input that is not a
