@@ -15,3 +15,14 @@ const (
 	OffheapChunkBytes = 256 << 10
 )
 
+// SweepPointResolution is how far a sweep point's bytes (the total Go
+// heap its N instances keep) can be from the truth: the live heap's
+// tolerance for the runtime's own churn between the readings, with one
+// thread's records (liveTolerance(1)).
+const SweepPointResolution = LiveSlackBytes + RuntimePageBytes
+
+// LiveSlackBytes is how far the sites' account of a build's live heap can
+// be from it and still account for it, with no thread started meanwhile:
+// the records the runtime allocates and frees for itself between the
+// readings (the engine's liveTolerance).
+const LiveSlackBytes = 2 << 10

@@ -197,7 +197,7 @@
 // MeasureThroughput times groups of ThroughputCase, sampling the cases
 // of a group alternately so that a noisy machine's drift hits them
 // alike, and returns one Timed per case (ThroughputMethod says how).
-// FitSweep fits the bytes measured at several N to a line, with a
+// stats.FitSweep fits the bytes measured at several N to a line, with a
 // confidence interval on the slope. CurrentEnv describes the process and
 // machine, and the versions of the modules its caller names.
 package memprof

@@ -54,13 +54,6 @@ func buildClock() time.Duration {
 	return time.Duration(time.Now().UnixNano())
 }
 
-// runtimePage is the runtime's page size (runtime.pageSize), the unit in
-// which it allocates spans. The scan figure's resolution allows one page
-// of the runtime's own small objects (sudogs, timers, the scheduler's and
-// the collector's records), which come and go between readings. The
-// results reader bounds the scan resolution by the same constant.
-const runtimePage = measure.RuntimePageBytes
-
 // The runtime/metrics the GC pass reads. The heap scan figure is the scan
 // work of the last completed cycle when read right after a forced
 // collection, before anything is allocated (the runtime adds to it as

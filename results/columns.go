@@ -1,10 +1,7 @@
 package results
 
 import (
-	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
@@ -560,96 +557,4 @@ func instanceBytes(m *measure.Measurement) float64 {
 		b += *m.CHeapBytesPerInstance
 	}
 	return b
-}
-
-// InstanceColumns returns the columns of instance rows that show in one
-// of the formats show, in order.
-func InstanceColumns(show Formats) []Column {
-	return selectColumns(show, func(c Column) bool { return c.Instance != nil })
-}
-
-// ThroughputColumns returns the columns of throughput rows that show in
-// one of the formats show, in order.
-func ThroughputColumns(show Formats) []Column {
-	return selectColumns(show, func(c Column) bool { return c.Throughput != nil })
-}
-
-// CSVColumns returns the columns of the CSV file, in order: every row of
-// it has every column, empty where the column does not apply.
-func CSVColumns() []Column {
-	return selectColumns(InCSV, func(Column) bool { return true })
-}
-
-// CSVHeader returns the header row of the CSV file: the names of
-// CSVColumns.
-func CSVHeader() []string {
-	var h []string
-	for _, c := range CSVColumns() {
-		h = append(h, c.Name)
-	}
-	return h
-}
-
-func selectColumns(show Formats, ok func(Column) bool) []Column {
-	var out []Column
-	for _, c := range Columns {
-		if c.Show&show != 0 && ok(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// LookupColumn returns the column called name: its JSON name, its
-// terminal label or its Markdown label. The error lists the names.
-func LookupColumn(name string) (Column, error) {
-	for _, c := range Columns {
-		if name != "" && (name == c.Name || name == c.Label || name == c.MarkdownLabel) {
-			return c, nil
-		}
-	}
-	var names []string
-	for _, c := range Columns {
-		names = append(names, strconv.Quote(c.Name))
-	}
-	return Column{}, fmt.Errorf("unknown column %q: must be one of %s (or a table's header label)", name, strings.Join(names, ", "))
-}
-
-// TopSite names the largest of sites (they come largest first) for a
-// table: its function without the package path, its file and line, and
-// what one call allocates there ("PairingCtx blst.go:345 3.1 KB"); "none"
-// when there is none (the operation allocates nothing).
-func TopSite(sites []measure.OpSite) string {
-	if len(sites) == 0 {
-		return "none"
-	}
-	s := sites[0]
-	where := ShortFunction(s.Function)
-	if s.File != "" {
-		where += " " + s.File[strings.LastIndexByte(s.File, '/')+1:] + ":" + strconv.FormatInt(s.Line, 10)
-	}
-	return where + " " + units.Bytes.Format(s.BytesPerOp)
-}
-
-// GoFunction reports whether a site's name is a Go function's as the
-// runtime spells it, not one of the names memprof gives a site: new(T),
-// make([]T, n) and any(T) for the harness's own allocations,
-// (unattributed).
-func GoFunction(name string) bool {
-	i := strings.IndexAny(name, "(.")
-	return i > 0 && name[i] == '.'
-}
-
-// ShortFunction is a function's name without its package path:
-// "(*P2Affine).Uncompress" for
-// "github.com/supranational/blst/bindings/go.(*P2Affine).Uncompress".
-func ShortFunction(fn string) string {
-	if !GoFunction(fn) {
-		return fn
-	}
-	base := fn[strings.LastIndexByte(fn, '/')+1:]
-	if i := strings.IndexByte(base, '.'); i >= 0 {
-		return base[i+1:]
-	}
-	return base
 }

@@ -1,6 +1,7 @@
 // Package stats summarises samples: SummarizeSamples is the one
-// definition of a timing's median and quartiles. It imports nothing of
-// memprof.
+// definition of a timing's median and quartiles, FitSweep and SweepFits
+// the one fit of a sweep's line. It imports only memprof's leaves
+// (measure, units).
 package stats
 
 import (

@@ -11,6 +11,7 @@ import (
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -118,7 +119,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row
 			}
 			points = append(points, measure.SweepPoint{N: sn, Bytes: p.BytesPerInstance * float64(sn), BytesPerInstance: p.BytesPerInstance})
 		}
-		if r.Sweep, err = memprof.FitSweep(points); err != nil {
+		if r.Sweep, err = stats.FitSweep(points); err != nil {
 			return failedResult(e, n, err)
 		}
 	}

@@ -32,7 +32,7 @@ type Options struct {
 	ProfileDir string
 	// Sweep, when not empty, measures each case also at these N (at least
 	// three, distinct and positive) and fits bytes = a + b*N
-	// (memprof.FitSweep) into the case's Sweep.
+	// (stats.FitSweep) into the case's Sweep.
 	Sweep []int
 	// Child says how to start the measuring child process. The zero Child
 	// re-executes this program, which must serve memprof.ServeChild with

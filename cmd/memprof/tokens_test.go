@@ -13,8 +13,8 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
 	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // TestNoTokenSplit renders every kind of table the commands print, from
@@ -101,14 +101,14 @@ func sweepFixture(t *testing.T) string {
 	for i, step := range []bool{false, true} {
 		r := &rs.Instances[i]
 		var pts []measure.SweepPoint
-		for _, n := range memprof.DefaultSweep {
+		for _, n := range stats.DefaultSweep {
 			b := r.BytesPerInstance * float64(n)
 			if step {
 				b += float64(n%7) * 1e6
 			}
 			pts = append(pts, measure.SweepPoint{N: n, Bytes: b, BytesPerInstance: b / float64(n)})
 		}
-		s, err := memprof.FitSweep(pts)
+		s, err := stats.FitSweep(pts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
 	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -100,10 +100,10 @@ func TestThroughputKeepsBytesAndAllocs(t *testing.T) {
 func TestSweepTable(t *testing.T) {
 	sweep := func(bytes func(n int) float64) *measure.Sweep {
 		var pts []measure.SweepPoint
-		for _, n := range memprof.DefaultSweep {
+		for _, n := range stats.DefaultSweep {
 			pts = append(pts, measure.SweepPoint{N: n, Bytes: bytes(n), BytesPerInstance: bytes(n) / float64(n)})
 		}
-		s, err := memprof.FitSweep(pts)
+		s, err := stats.FitSweep(pts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func TestSweepTable(t *testing.T) {
 		t.Fatalf("got %d tables:\n%s", len(tables), buf.String())
 	}
 	tb := tables[0]
-	for _, n := range memprof.DefaultSweep {
+	for _, n := range stats.DefaultSweep {
 		if tb.Column("N="+itoa(n)) < 0 {
 			t.Errorf("no column of B/instance at N=%d: %q", n, tb.Header)
 		}

@@ -9,13 +9,13 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // sweepTable writes the sweeps fitted to o.Width, after a blank line: a
 // row per case, its bytes per instance at each N, and the line bytes =
-// a + b·N only where it fits the points (memprof.SweepFits: within their
+// a + b·N only where it fits the points (stats.SweepFits: within their
 // resolution, an intercept not below zero); otherwise the points alone,
 // a footnote saying why.
 func sweepTable(w io.Writer, rs *results.File, o TableOptions) error {
@@ -94,7 +94,7 @@ func sweepGrid(rs *results.File) *grid {
 			}
 			cells = append(cells, plain(v))
 		}
-		if ok, why := memprof.SweepFits(s); ok {
+		if ok, why := stats.SweepFits(s); ok {
 			cells = append(cells, plain(Num(round2(s.Slope))), plain(Num(round2(s.SlopeLow))+"–"+Num(round2(s.SlopeHigh))), plain(intercept(s.Intercept)))
 		} else {
 			cells = append(cells, gridCell{text: "none", note: g.note("no line: " + why)}, plain("-"), plain("-"))
@@ -107,7 +107,7 @@ func sweepGrid(rs *results.File) *grid {
 // intercept writes a fitted line's intercept: "~0" within the points'
 // resolution of zero.
 func intercept(a float64) string {
-	if math.Abs(a) < memprof.SweepPointResolution {
+	if math.Abs(a) < measure.SweepPointResolution {
 		return "~0"
 	}
 	return Num(round2(a))

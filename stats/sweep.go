@@ -1,4 +1,4 @@
-package memprof
+package stats
 
 import (
 	"fmt"
@@ -56,14 +56,8 @@ func FitSweep(points []measure.SweepPoint) (*measure.Sweep, error) {
 	}, nil
 }
 
-// SweepPointResolution is how far a sweep point's bytes (the total Go
-// heap its N instances keep) can be from the truth: the live heap's
-// tolerance for the runtime's own churn between the readings, with one
-// thread's records (liveTolerance(1)).
-const SweepPointResolution = liveSlackBytes + runtimePage
-
 // SweepFits reports whether the line of s describes its points: every
-// point within SweepPointResolution of the line, and an intercept that is
+// point within measure.SweepPointResolution of the line, and an intercept that is
 // not negative beyond it (no structure keeps less than nothing). Where it
 // does not, why says so, and the points alone tell the cost: a map grows
 // its tables in steps, and a line through a step function has an R² near
@@ -76,9 +70,9 @@ func SweepFits(s *measure.Sweep) (ok bool, why string) {
 		}
 	}
 	switch {
-	case worst > SweepPointResolution:
-		return false, fmt.Sprintf("the points are off any line by up to %s B (at N=%d), more than their resolution of %d B: the cost grows in steps", units.FormatFixed(worst, 0), at, SweepPointResolution)
-	case s.Intercept < -SweepPointResolution:
+	case worst > measure.SweepPointResolution:
+		return false, fmt.Sprintf("the points are off any line by up to %s B (at N=%d), more than their resolution of %d B: the cost grows in steps", units.FormatFixed(worst, 0), at, measure.SweepPointResolution)
+	case s.Intercept < -measure.SweepPointResolution:
 		return false, fmt.Sprintf("the best line has a negative intercept (%s B)", units.FormatFixed(s.Intercept, 0))
 	}
 	return true, ""

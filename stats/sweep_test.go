@@ -1,4 +1,4 @@
-package memprof
+package stats
 
 import (
 	"math"
@@ -84,7 +84,7 @@ func TestSweepFits(t *testing.T) {
 	// a cost that falls per instance as N grows.
 	var falling []measure.SweepPoint
 	for _, n := range DefaultSweep {
-		falling = append(falling, measure.SweepPoint{N: n, Bytes: math.Max(0, 100*float64(n)-4*SweepPointResolution)})
+		falling = append(falling, measure.SweepPoint{N: n, Bytes: math.Max(0, 100*float64(n)-4*measure.SweepPointResolution)})
 	}
 	tests := []struct {
 		name string
@@ -93,7 +93,7 @@ func TestSweepFits(t *testing.T) {
 	}{
 		{"exact line", line(0, 192, none), true},
 		{"line and a fixed cost", line(4096, 48, none), true},
-		{"within a page", line(0, 192, func(i int) float64 { return float64(i%2) * SweepPointResolution / 2 }), true},
+		{"within a page", line(0, 192, func(i int) float64 { return float64(i%2) * measure.SweepPointResolution / 2 }), true},
 		{"steps", stepped, false},
 		{"negative intercept", falling, false},
 	}
