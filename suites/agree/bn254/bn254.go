@@ -46,7 +46,7 @@ func Check() suites.FamilyCheck { return suites.FamilyCheck{Family: vocab.BN254,
 // Suite is the suite that gives the registry the check; the libraries'
 // suites give their parts.
 func Suite() suites.Suite {
-	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}}
+	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}, Families: []suites.Family{Family()}}
 }
 
 // Run is the check on the registry's BN254 libraries (Check's Run).

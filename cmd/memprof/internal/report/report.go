@@ -26,6 +26,8 @@ import (
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -102,6 +104,17 @@ type Options struct {
 	// several machines (see machines.go): the results rendered are the
 	// first machine's, and the others are compared with them.
 	Machines []Machine
+	// Families are the family values whose own sections the review
+	// writes, in family order; nil stands for the built-in families
+	// (suites/all).
+	Families []suites.Family
+}
+
+func (o Options) families() []suites.Family {
+	if o.Families != nil {
+		return o.Families
+	}
+	return all.Registry().Families()
 }
 
 // CheckOut returns an error when a review cannot be written to out: out
