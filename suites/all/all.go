@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/suites/agree/kzg"
 	"github.com/memprof/memprof/suites/agree/secp256k1"
@@ -35,7 +36,7 @@ import (
 
 // Suites returns every built-in suite, in the order of the libraries.
 func Suites() []suites.Suite {
-	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
+	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(), agree.Suite(),
 		// KZG: c-kzg's rows say why they are absent without cgo.
 		ckzg.Suite(), gokzg.Suite(), kzg.Suite(),
 		// secp256k1: libsecp256k1's rows say why they are absent without cgo.

@@ -30,9 +30,12 @@ func Family() suites.Family {
 	}}
 }
 
-// Suite gives the KZG family's value to the registry.
+// Suite gives the registry the KZG family's value and its agreement
+// check; the libraries' suites give their parts (Suite.KZGAgree).
 func Suite() suites.Suite {
-	return suites.Suite{Name: "kzg family", Families: []suites.Family{Family()}}
+	return suites.Suite{Name: "kzg family", Families: []suites.Family{Family()},
+		Checks: []suites.FamilyCheck{{Family: vocab.KZG, RunOwn: Run,
+			Checks: "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"}}}
 }
 
 // reviewBlocks are the blocks of the KZG section.

@@ -104,17 +104,18 @@ type Options struct {
 	// several machines (see machines.go): the results rendered are the
 	// first machine's, and the others are compared with them.
 	Machines []Machine
-	// Families are the family values whose own sections the review
-	// writes, in family order; nil stands for the built-in families
+	// Registry gives the families the review writes sections of
+	// (Registry.Families) and what their agreement checks compare
+	// (Registry.CheckTexts); nil stands for the built-in suites
 	// (suites/all).
-	Families []suites.Family
+	Registry *suites.Registry
 }
 
-func (o Options) families() []suites.Family {
-	if o.Families != nil {
-		return o.Families
+func (o Options) registry() *suites.Registry {
+	if o.Registry != nil {
+		return o.Registry
 	}
-	return all.Registry().Families()
+	return all.Registry()
 }
 
 // CheckOut returns an error when a review cannot be written to out: out

@@ -141,7 +141,8 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		}
 		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
 	}
-	for _, f := range opts.families() {
+	reg := opts.registry()
+	for _, f := range reg.Families() {
 		if stopped() {
 			return stopErr()
 		}
@@ -203,13 +204,13 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
-		if slices.ContainsFunc(a.Libs, vocab.KZG.HasLib) {
-			checks = render.AgreementChecks(a) // KZG
+		if fams := render.LegacyFamilies(a.Libs); len(fams) > 1 || len(fams) == 1 && fams[0] != vocab.Families[0] {
+			checks = render.AgreementChecks(a, reg.CheckTexts()) // not the first family's alone
 		}
 		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
 	} else if a != nil {
 		for _, f := range a.Families {
-			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.FamilyChecks(f.Family))
+			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.CheckTexts(reg.CheckTexts()).Of(f.Family))
 		}
 	}
 	for _, n := range opts.Notes {
