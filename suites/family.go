@@ -15,6 +15,10 @@ import (
 // without knowing the family.
 type Family struct {
 	Family vocab.Family
+	// Subject names the family in the review's title ("BLS12-381");
+	// families whose objects are another's share its subject (KZG's
+	// are BLS12-381's).
+	Subject string
 	// Review is the family's own section of the review, or nil.
 	Review *ReviewSection
 }
@@ -116,6 +120,8 @@ func checkFamily(f Family) error {
 	switch {
 	case !vocab.Known(f.Family, vocab.Families):
 		return fmt.Errorf("family %q is not one of %s", f.Family, vocab.Join(vocab.Families))
+	case f.Subject == "":
+		return fmt.Errorf("family %s: no subject for the review's title", f.Family)
 	case f.Review != nil && (f.Review.Title == "" || f.Review.Blocks == nil):
 		return fmt.Errorf("family %s: a review section needs a title and blocks", f.Family)
 	}

@@ -67,6 +67,7 @@ func Suite() suites.Suite {
 		Modules:     []string{"filippo.io/mldsa"},
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
 		Checks:      []suites.FamilyCheck{{Family: vocab.MLDSA, Run: pqkit.CheckDSA, Checks: pqkit.DSAChecks}},
+		Families:    []suites.Family{{Family: vocab.MLDSA, Subject: "ML-DSA"}},
 	}
 	for _, d := range sets {
 		s.Entries = append(s.Entries, d.Entries(pqkit.DSATypes)...)

@@ -92,6 +92,7 @@ func Suite() suites.Suite {
 		Ops:         slices.Concat(kem512.Ops(), kem768.Ops(), kem1024.Ops()),
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
 		Checks:      []suites.FamilyCheck{{Family: vocab.MLKEM, Run: pqkit.CheckKEM, Checks: pqkit.KEMChecks}},
+		Families:    []suites.Family{{Family: vocab.MLKEM, Subject: "ML-KEM"}},
 	}
 }
 

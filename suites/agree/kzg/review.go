@@ -23,7 +23,7 @@ var kzgDetailOps = []vocab.Op{vocab.ComputeCellsAndProofs, vocab.RecoverCellsAnd
 
 // Family is KZG as a value: its section of the review.
 func Family() suites.Family {
-	return suites.Family{Family: vocab.KZG, Review: &suites.ReviewSection{
+	return suites.Family{Family: vocab.KZG, Subject: "BLS12-381", Review: &suites.ReviewSection{
 		Title:     "KZG: cgo against pure Go, memory against speed",
 		Paragraph: "c-kzg (`ckzg`) is C behind cgo and keeps its setup in C memory; go-eth-kzg (`gokzg`) is pure Go on gnark-crypto. A c-kzg context's precompute level buys faster cell proofs with fixed-base MSM tables. The figures below pair each context with the operations timed on it (c-kzg's at each level in a process of their own).",
 		Blocks:    reviewBlocks,

@@ -65,7 +65,8 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	types := render.TypesMeasured(rs)
 
-	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs))
+	reg := opts.registry()
+	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs, reg.Families()))
 	mw.Line("")
 	src := "a fresh run"
 	if opts.Source != "" {
@@ -141,7 +142,6 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		}
 		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
 	}
-	reg := opts.registry()
 	for _, f := range reg.Families() {
 		if stopped() {
 			return stopErr()
@@ -307,17 +307,10 @@ func fastestLine(t results.Tradeoff, libs []vocab.Lib) string {
 	return s + "."
 }
 
-// familySubjects name the families in the review's title; KZG's objects
-// are BLS12-381's.
-var familySubjects = map[vocab.Family]string{
-	vocab.BLS12381: "BLS12-381", vocab.KZG: "BLS12-381", vocab.Secp256k1: "secp256k1", vocab.BN254: "BN254",
-	vocab.MLKEM: "ML-KEM", vocab.MLDSA: "ML-DSA", vocab.SLHDSA: "SLH-DSA",
-}
-
-// reviewSubject names what the review is about: the families of rs's
-// rows, in family order ("BLS12-381" when it has none, as before
-// families).
-func reviewSubject(rs *results.File) string {
+// reviewSubject names what the review is about: the subjects of the
+// families of rs's rows (suites.Family.Subject), in family order, each
+// once; the first family's when it has none (as before families).
+func reviewSubject(rs *results.File, families []suites.Family) string {
 	var fams []vocab.Family
 	for _, r := range rs.Instances {
 		fams = append(fams, r.Family())
@@ -329,14 +322,17 @@ func reviewSubject(rs *results.File) string {
 		fams = append(fams, u.Family())
 	}
 	var names []string
-	for _, f := range vocab.Families {
-		if n := familySubjects[f]; slices.Contains(fams, f) && n != "" && !slices.Contains(names, n) {
+	for _, f := range families {
+		if n := f.Subject; slices.Contains(fams, f.Family) && n != "" && !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
 	switch len(names) {
 	case 0:
-		return "BLS12-381"
+		if i := slices.IndexFunc(families, func(f suites.Family) bool { return f.Family == vocab.Families[0] }); i >= 0 {
+			return families[i].Subject
+		}
+		return string(vocab.Families[0])
 	case 1:
 		return names[0]
 	}
