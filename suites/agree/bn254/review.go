@@ -47,7 +47,7 @@ func bn254Op(rs *results.File, typ vocab.Type, lib vocab.Lib, repr vocab.Repr, o
 	return results.ThroughputRow{}, false
 }
 
-// writeBN254Precompiles writes the operations timed from the encodings,
+// bn254Precompiles are the operations timed from the encodings,
 // one row per library: what a precompile call costs on it.
 func bn254Precompiles(rs *results.File) []suites.ReviewBlock {
 	var libs []vocab.Lib
@@ -82,7 +82,7 @@ func bn254Precompiles(rs *results.File) []suites.ReviewBlock {
 	return append(out, suites.ReviewBlock{Table: &t})
 }
 
-// writeBN254Key writes the verifying key's trade-off: its forms' bytes
+// bn254Key is the verifying key's trade-off: its forms' bytes
 // and the collector's figures per key beside the pairing check from each
 // form of the G2 points.
 func bn254Key(rs *results.File) []suites.ReviewBlock {
@@ -120,7 +120,7 @@ func columnCell(col string, r results.Row) string {
 	return c.Format(c.ReadInstance(&r))
 }
 
-// writeBN254IC writes the key's IC points, per point, in each form.
+// bn254IC is the key's IC points, per point, in each form.
 func bn254IC(rs *results.File) []suites.ReviewBlock {
 	var ic []results.Row
 	for _, r := range suites.Measured(rs, vocab.Groth16VerifyingKey) {

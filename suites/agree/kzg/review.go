@@ -252,7 +252,7 @@ func kzgOps(rs *results.File, kz *kzgTimes) []suites.ReviewBlock {
 		}))
 }
 
-// writeKZGObjects compares the two libraries' objects, form by form.
+// kzgObjects compares the two libraries' objects, form by form.
 func kzgObjects(rs *results.File) []suites.ReviewBlock {
 	var libs []vocab.Lib
 	type form struct {
