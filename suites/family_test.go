@@ -100,7 +100,7 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 		{"BLS12-381 has its own kind", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: vocab.BLS12381, Lib: vocab.Blst, Impl: 1}}}},
 			"family bls12-381 has agreement libraries of its own kind"},
 		{"KZG has its own check", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: vocab.KZG, Run: secpCheck.Run}}}},
-			"agreement check of kzg: the family's check is suites/agree's"},
+			"agreement check of kzg: its libraries are of the family's own kind, so RunOwn and not Run is set"},
 		{"an unknown family", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: "ed25519", Run: secpCheck.Run}}}},
 			`family "ed25519" is not one of bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa`},
 		{"a check without Run", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: vocab.Secp256k1}}}},

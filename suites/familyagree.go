@@ -54,11 +54,15 @@ type FamilyAgreeLib struct {
 	Impl any
 }
 
-// FamilyCheck is the agreement check of a family other than BLS12-381
-// and KZG, as a value: it runs before any operation of the family is
-// timed, and in memprof verify.
+// FamilyCheck is the agreement check of a family, as a value: it runs
+// before any operation of the family is timed, and in memprof verify.
+// Every family's check comes through the registry (Registry.Check); a
+// family's package gives it in its Suite.
 type FamilyCheck struct {
 	Family vocab.Family
+	// Checks says in one line what the check compares, for the reports
+	// of the check ("public keys, addresses ... byte for byte").
+	Checks string
 	// Run checks libs, the family's libraries from every suite in
 	// vocabulary order (the unavailable ones included, for the report).
 	// The error is an *agree.Disagreement when a library computes
@@ -66,9 +70,23 @@ type FamilyCheck struct {
 	// check cannot run (agree.Available's when no library can take part);
 	// the report is returned with either when there is one.
 	Run func(libs []FamilyAgreeLib) (*AgreeReport, error)
+	// RunOwn is the check of BLS12-381 or KZG, whose libraries are of
+	// their own kinds (Registry.AgreeLibs, Registry.KZGAgreeLibs): it
+	// takes them from the registry. Exactly one of Run and RunOwn is set,
+	// RunOwn for those two families only.
+	RunOwn func(*Registry) (*AgreeReport, error)
 }
 
-// ownCheck reports whether f's agreement check is not a FamilyCheck:
+// RunCheck runs c: RunOwn on r, or Run on f's agreement libraries of r.
+func (r *Registry) RunCheck(c FamilyCheck) (*AgreeReport, error) {
+	if c.RunOwn != nil {
+		return c.RunOwn(r)
+	}
+	return c.Run(r.FamilyAgreeLibs(c.Family))
+}
+
+// ownCheck reports whether f's libraries are of its own kind, not
+// FamilyAgreeLib, so that its check takes them from the registry (RunOwn):
 // BLS12-381's and KZG's have libraries of their own kinds.
 func ownCheck(f vocab.Family) bool { return f == vocab.BLS12381 || f == vocab.KZG }
 
@@ -99,9 +117,11 @@ func checkFamilyCheck(c FamilyCheck) error {
 	switch {
 	case !vocab.Known(c.Family, vocab.Families):
 		return fmt.Errorf("agreement check: family %q is not one of %s", c.Family, vocab.Join(vocab.Families))
-	case ownCheck(c.Family):
-		return fmt.Errorf("agreement check of %s: the family's check is suites/agree's, not a FamilyCheck", c.Family)
-	case c.Run == nil:
+	case ownCheck(c.Family) && (c.RunOwn == nil || c.Run != nil):
+		return fmt.Errorf("agreement check of %s: its libraries are of the family's own kind, so RunOwn and not Run is set", c.Family)
+	case !ownCheck(c.Family) && c.RunOwn != nil:
+		return fmt.Errorf("agreement check of %s: RunOwn is for the families whose libraries are of their own kind", c.Family)
+	case !ownCheck(c.Family) && c.Run == nil:
 		return fmt.Errorf("agreement check of %s: Run is nil", c.Family)
 	}
 	return nil
@@ -126,15 +146,15 @@ func (r *Registry) checkFamilies() error {
 		switch {
 		case need[f] != "" && !has:
 			return fmt.Errorf("family %s has %s but no agreement check (Suite.Checks)", f, need[f])
-		case has && len(r.FamilyAgreeLibs(f)) == 0:
+		case has && !ownCheck(f) && len(r.FamilyAgreeLibs(f)) == 0:
 			return fmt.Errorf("family %s has an agreement check but no agreement library (Suite.FamilyAgree)", f)
 		}
 	}
 	return nil
 }
 
-// Checks returns the agreement checks of the families other than
-// BLS12-381 and KZG, in family order.
+// Checks returns the agreement checks of every family that has one, in
+// family order.
 func (r *Registry) Checks() []FamilyCheck { return r.checks }
 
 // Check returns f's agreement check, if a suite gives one.
@@ -153,6 +173,18 @@ func (r *Registry) FamilyAgreeLibs(f vocab.Family) []FamilyAgreeLib {
 	for _, l := range r.familyLibs {
 		if l.Family == f {
 			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// CheckTexts says, by family, what each agreement check of r compares
+// (FamilyCheck.Checks).
+func (r *Registry) CheckTexts() map[vocab.Family]string {
+	out := map[vocab.Family]string{}
+	for _, c := range r.checks {
+		if c.Checks != "" {
+			out[c.Family] = c.Checks
 		}
 	}
 	return out

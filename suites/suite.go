@@ -66,6 +66,9 @@ type Suite struct {
 	// library's suite.
 	FamilyAgree []FamilyAgreeLib
 	Checks      []FamilyCheck
+	// Families are the family values the suite gives (family.go): a
+	// family's value is given by one suite.
+	Families []Family
 }
 
 // Registry is every entry, operation and agreement library of a set of
@@ -81,6 +84,7 @@ type Registry struct {
 	// and checks.
 	familyLibs []FamilyAgreeLib
 	checks     []FamilyCheck
+	families   []Family
 	modules    []string
 }
 
@@ -105,11 +109,13 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		func(l FamilyAgreeLib) familyLibID { return familyLibID{l.Family, l.Lib} })
 	checks := newChecked("agreement check", func(c FamilyCheck) (FamilyCheck, error) { return c, checkFamilyCheck(c) },
 		func(c FamilyCheck) vocab.Family { return c.Family })
+	families := newChecked("family", func(f Family) (Family, error) { return f, checkFamily(f) },
+		func(f Family) vocab.Family { return f.Family })
 	r := &Registry{byName: map[string]int{}}
 	var errs []error
 	for _, s := range suites {
 		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree), kzg.add(s.KZGAgree),
-			familyLibs.add(s.FamilyAgree), checks.add(s.Checks)) {
+			familyLibs.add(s.FamilyAgree), checks.add(s.Checks), families.add(s.Families)) {
 			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
 		}
 		for _, m := range s.Modules {
@@ -122,7 +128,7 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		return nil, err
 	}
 	r.entries, r.ops, r.agree, r.kzg = entries.items, ops.items, agree.items, kzg.items
-	r.familyLibs, r.checks = familyLibs.items, checks.items
+	r.familyLibs, r.checks, r.families = familyLibs.items, checks.items, families.items
 	slices.SortStableFunc(r.entries, func(a, b Entry) int { return results.Compare(a.Key, b.Key) })
 	for i, e := range r.entries {
 		r.byName[e.BenchName()] = i
@@ -134,6 +140,7 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		return cmp.Or(cmpFamily(a.Family, b.Family), results.Compare(results.Key{Lib: a.Lib}, results.Key{Lib: b.Lib}))
 	})
 	slices.SortStableFunc(r.checks, func(a, b FamilyCheck) int { return cmpFamily(a.Family, b.Family) })
+	slices.SortStableFunc(r.families, func(a, b Family) int { return cmpFamily(a.Family, b.Family) })
 	if err := r.checkFamilies(); err != nil {
 		return nil, err
 	}

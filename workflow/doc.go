@@ -41,13 +41,11 @@
 //     with a FixedN (an LRU at a population its key names) is measured at
 //     that N whatever Options.N says.
 //
-//  4. Check the agreement. Before any operation is timed, the libraries
-//     must compute the same keys and signatures as fixtures/vectors.json
-//     (agree.Run, or Options.Agree) when a BLS operation is selected, and
-//     the same KZG commitments, proofs and cells as fixtures/kzg-vectors.json
-//     (suites/agree/kzg.Run, or Options.AgreeKZG) when a KZG one is, and
-//     every other family's check (suites.FamilyCheck, from the registry)
-//     when one of its operations is; Verify runs them all. The record
+//  4. Check the agreement. Before any operation of a family is timed,
+//     its libraries must agree: the family's check (suites.FamilyCheck,
+//     from the registry; Options.Agree and Options.AgreeKZG replace
+//     BLS12-381's and KZG's) runs when one of its operations is
+//     selected; Verify runs them all. The record
 //     keeps each family's check apart when there are several
 //     (results.AgreementOf). When they disagree nothing is timed,
 //     Results.Agreement says so and the error is the *agree.Disagreement.

@@ -11,7 +11,6 @@ import (
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
-	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -46,15 +45,14 @@ type Options struct {
 	// 0 means memprof.DefaultSamples and memprof.DefaultMinSample.
 	Samples   int
 	MinSample time.Duration
-	// Agree is BLS12-381's agreement check, run before any of its
-	// operations is timed (and by Verify); nil means agree.Run. The
-	// checks of the families after KZG come from the registry
-	// (suites.FamilyCheck).
+	// Agree, when set, replaces BLS12-381's agreement check, run before
+	// any of its operations is timed (and by Verify); nil means the
+	// registry's (suites.FamilyCheck), as for every family. Each family's
+	// check runs before its own operations only, so that each selection
+	// pays for the check of what it times.
 	Agree func(*suites.Registry) (*agree.Report, error)
-	// AgreeKZG is the KZG agreement check, run before any KZG operation
-	// is timed (and by Verify); nil means suites/agree/kzg.Run. Agree
-	// runs before BLS operations only, so that each selection pays for
-	// the check of what it times.
+	// AgreeKZG, when set, replaces the KZG agreement check as Agree does
+	// BLS12-381's.
 	AgreeKZG func(*suites.Registry) (*agree.Report, error)
 
 	// Ready, if set, is called once the selection is resolved and found
@@ -168,34 +166,21 @@ func (o Options) timing() memprof.ThroughputOptions {
 	return t
 }
 
-func (o Options) agree(reg *suites.Registry) (*agree.Report, error) {
-	if o.Agree != nil {
-		return o.Agree(reg)
-	}
-	return agree.Run(reg)
-}
-
-func (o Options) agreeKZG(reg *suites.Registry) (*agree.Report, error) {
-	if o.AgreeKZG != nil {
-		return o.AgreeKZG(reg)
-	}
-	return kzgagree.Run(reg)
-}
-
-// agreeFamily runs family f's agreement check: BLS12-381's and KZG's as
-// agree and agreeKZG do, another family's from reg (Registry.Check).
+// agreeFamily runs family f's agreement check: Agree's or AgreeKZG's
+// when they replace BLS12-381's or KZG's, else the registry's
+// (Registry.Check).
 func (o Options) agreeFamily(reg *suites.Registry, f vocab.Family) (*agree.Report, error) {
-	switch f {
-	case vocab.BLS12381:
-		return o.agree(reg)
-	case vocab.KZG:
-		return o.agreeKZG(reg)
+	switch {
+	case f == vocab.BLS12381 && o.Agree != nil:
+		return o.Agree(reg)
+	case f == vocab.KZG && o.AgreeKZG != nil:
+		return o.AgreeKZG(reg)
 	}
 	c, ok := reg.Check(f)
 	if !ok {
 		return nil, fmt.Errorf("family %s has no agreement check", f)
 	}
-	return c.Run(reg.FamilyAgreeLibs(f))
+	return reg.RunCheck(c)
 }
 
 func (o Options) ready() error {

@@ -53,9 +53,9 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 	return rs, err
 }
 
-// Verify runs the agreement checks alone, the signatures' (agree.Run, or
-// opts.Agree), the KZG one (suites/agree/kzg.Run, or opts.AgreeKZG) and
-// every other family's check of reg (Registry.Checks), and returns
+// Verify runs the agreement checks alone, every family's check of reg
+// (Registry.Checks; opts.Agree and opts.AgreeKZG replace BLS12-381's and
+// KZG's), and returns
 // results holding only their outcome. When the libraries disagree the
 // error is the *agree.Disagreement, and there are no results.
 //
@@ -71,7 +71,9 @@ func Verify(reg *suites.Registry, opts Options) (*results.File, error) {
 		families = append(families, vocab.KZG)
 	}
 	for _, c := range reg.Checks() {
-		families = append(families, c.Family)
+		if !slices.Contains(families, c.Family) {
+			families = append(families, c.Family)
+		}
 	}
 	a, err := agreement(reg, opts, families)
 	if err != nil {

@@ -14,8 +14,6 @@ import (
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/agree"
-	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
@@ -194,12 +192,10 @@ func (to *timingFlags) opFlag() string {
 	return "--op " + to.ops
 }
 
-// agreeRun is the agreement check; tests replace it to see a disagreement
-// handled.
-var agreeRun = agree.Run
-
-// agreeKZGRun is the KZG agreement check; tests replace it as agreeRun.
-var agreeKZGRun = kzgagree.Run
+// agreeRun and agreeKZGRun, when set, replace two families' agreement
+// checks (workflow.Options.Agree, AgreeKZG): tests set them to see a
+// disagreement handled. Unset, every family's check is the registry's.
+var agreeRun, agreeKZGRun func(*suites.Registry) (*suites.AgreeReport, error)
 
 // flagsAdded runs add and returns the names of the flags it added to fs.
 func flagsAdded(fs *flag.FlagSet, add func()) []string {
@@ -264,7 +260,7 @@ func (inv *invocation) throughputFailed(err error) int {
 // disagree reports whether err is a disagreement of the libraries, after
 // which nothing is printed.
 func disagree(err error) bool {
-	var d *agree.Disagreement
+	var d *suites.Disagreement
 	return errors.As(err, &d)
 }
 

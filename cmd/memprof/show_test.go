@@ -49,7 +49,7 @@ func TestShowPrintsWhatInstancesPrints(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	o := render.TableOptions{Width: 100}
+	o := render.TableOptions{Width: 100, Checks: registry().CheckTexts()}
 	if err := render.InstancesTableFit(&want, rs, o); err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error {
-		if err := render.AgreementLine(w, rs.Agreement); err != nil {
+		if err := render.AgreementLine(w, rs.Agreement, inv.registry.CheckTexts()); err != nil {
 			return err
 		}
 		return render.VectorFiles(w, files)

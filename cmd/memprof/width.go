@@ -74,7 +74,7 @@ func (t *tableFlags) inert(format string) inert {
 // ("instance" or "throughput"), whose columns applies tells; a bad
 // --columns is a usage error.
 func (t *tableFlags) options(w io.Writer, kind string, applies func(results.Column) bool) (render.TableOptions, error) {
-	o := render.TableOptions{Width: terminalWidth(w), Wide: t.wide}
+	o := render.TableOptions{Width: terminalWidth(w), Wide: t.wide, Checks: registry().CheckTexts()}
 	var err error
 	if o.Style, err = parseStyle(t.style); err != nil {
 		return o, err

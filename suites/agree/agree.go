@@ -43,6 +43,13 @@ type Disagreement = suites.Disagreement
 // every family return).
 type Report = suites.AgreeReport
 
+// Suite gives the registry BLS12-381's value and agreement check; the libraries'
+// suites give their parts (Suite.Agree).
+func Suite() suites.Suite {
+	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381"}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
+		Checks: "keys, public keys, signatures byte for byte; each verifies the others'; round trips"}}}
+}
+
 // Run checks the libraries of r against the embedded vectors: the 20
 // cases of fixtures/vectors.json (Check), then the EIP-2537 vectors
 // (CheckEIP2537), which the report's cases count too.

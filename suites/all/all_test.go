@@ -83,9 +83,10 @@ func TestRegistry(t *testing.T) {
 }
 
 // TestFamilyChecks runs the agreement check of every family that has one
-// in the registry (the post-quantum ones: ML-KEM's libraries against each
-// other and the known answers, ML-DSA's, SLH-DSA's known answers): each
-// must pass and check cases.
+// in the registry (each family's, BLS12-381's and KZG's among them, the
+// post-quantum ones: ML-KEM's libraries against each other and the known
+// answers, ML-DSA's, SLH-DSA's known answers): each must pass and check
+// cases.
 func TestFamilyChecks(t *testing.T) {
 	r, err := suites.NewRegistry(Suites()...)
 	if err != nil {
@@ -93,7 +94,7 @@ func TestFamilyChecks(t *testing.T) {
 	}
 	for _, c := range r.Checks() {
 		t.Run(string(c.Family), func(t *testing.T) {
-			rep, err := c.Run(r.FamilyAgreeLibs(c.Family))
+			rep, err := r.RunCheck(c)
 			if err != nil {
 				t.Fatal(err)
 			}

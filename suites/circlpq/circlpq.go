@@ -69,7 +69,8 @@ func Suite() suites.Suite {
 			{Family: vocab.MLDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: dsas}},
 			{Family: vocab.SLHDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: slhs}},
 		},
-		Checks: []suites.FamilyCheck{{Family: vocab.SLHDSA, Run: pqkit.CheckSLH}},
+		Checks:   []suites.FamilyCheck{{Family: vocab.SLHDSA, Run: pqkit.CheckSLH, Checks: pqkit.SLHChecks}},
+		Families: []suites.Family{{Family: vocab.SLHDSA, Subject: "SLH-DSA"}},
 	}
 }
 

@@ -66,7 +66,8 @@ func Suite() suites.Suite {
 		Name:        "filippomldsa",
 		Modules:     []string{"filippo.io/mldsa"},
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
-		Checks:      []suites.FamilyCheck{{Family: vocab.MLDSA, Run: pqkit.CheckDSA}},
+		Checks:      []suites.FamilyCheck{{Family: vocab.MLDSA, Run: pqkit.CheckDSA, Checks: pqkit.DSAChecks}},
+		Families:    []suites.Family{{Family: vocab.MLDSA, Subject: "ML-DSA"}},
 	}
 	for _, d := range sets {
 		s.Entries = append(s.Entries, d.Entries(pqkit.DSATypes)...)

@@ -41,12 +41,15 @@ import (
 type Lib = bn254kit.AgreeLib
 
 // Check returns the family's agreement check, for the registry.
-func Check() suites.FamilyCheck { return suites.FamilyCheck{Family: vocab.BN254, Run: Run} }
+func Check() suites.FamilyCheck {
+	return suites.FamilyCheck{Family: vocab.BN254, Run: Run,
+		Checks: "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips"}
+}
 
 // Suite is the suite that gives the registry the check; the libraries'
 // suites give their parts.
 func Suite() suites.Suite {
-	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}}
+	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}, Families: []suites.Family{Family()}}
 }
 
 // Run is the check on the registry's BN254 libraries (Check's Run).

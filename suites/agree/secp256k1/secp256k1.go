@@ -42,7 +42,8 @@ import (
 )
 
 // Check is the family's agreement check, as a suite registers it.
-var Check = suites.FamilyCheck{Family: vocab.Secp256k1, Run: Run}
+var Check = suites.FamilyCheck{Family: vocab.Secp256k1, Run: Run,
+	Checks: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say"}
 
 // Run checks libs against the embedded vectors.
 func Run(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {

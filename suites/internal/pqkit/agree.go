@@ -59,6 +59,14 @@ func limited[V any](vs []V) []V {
 	return vs
 }
 
+// What each post-quantum family's agreement check compares, in one line
+// (suites.FamilyCheck.Checks).
+const (
+	KEMChecks = "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers"
+	DSAChecks = "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers"
+	SLHChecks = "SLH-DSA keys, signatures and verifications against known answers"
+)
+
 // CheckKEM is the ML-KEM agreement check (a suites.FamilyCheck's Run).
 // For every set, each library that has it must give the known answers of
 // fixtures/pq (ACVP key generation, encapsulation and decapsulation of a

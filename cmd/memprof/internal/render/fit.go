@@ -26,6 +26,9 @@ type TableOptions struct {
 	Columns []results.Column
 	// Style is how the table is drawn: Plain ("") or Box.
 	Style Style
+	// Checks say what each family's agreement check compared, for the
+	// agreement line above the table.
+	Checks CheckTexts
 }
 
 // DefaultWidth is the width a table is fitted to when the terminal's is

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites/all"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -24,7 +25,7 @@ func TestAgreementChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AgreementChecks(&tt.a)
+			got := AgreementChecks(&tt.a, checkTexts())
 			if strings.Contains(got, "KZG commitments") != tt.kzg || strings.Contains(got, "signatures") != tt.sigs {
 				t.Errorf("got %q, want KZG named %v, signatures named %v", got, tt.kzg, tt.sigs)
 			}
@@ -45,15 +46,15 @@ func TestAgreementLineByFamily(t *testing.T) {
 	}{
 		{"none", nil, ""},
 		{"before families", &results.Agreement{Cases: 20, Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}, OK: true},
-			"agreement: blst, gnark agree on 20 cases (" + FamilyChecks(vocab.BLS12381) + ")\n"},
+			"agreement: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n"},
 		{"two families", results.AgreementOf([]results.FamilyAgreement{bls, kzg}),
-			"agreement: bls12-381: blst, gnark agree on 20 cases (" + FamilyChecks(vocab.BLS12381) + ")\n" +
-				"agreement: kzg: gokzg DISAGREE on 8 cases (" + FamilyChecks(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
+			"agreement: bls12-381: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n" +
+				"agreement: kzg: gokzg DISAGREE on 8 cases (" + checkTexts().Of(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := AgreementLine(&b, tt.a); err != nil {
+			if err := AgreementLine(&b, tt.a, checkTexts()); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tt.want {
@@ -62,7 +63,10 @@ func TestAgreementLineByFamily(t *testing.T) {
 		})
 	}
 	// A family whose check says nothing of itself is named.
-	if got := FamilyChecks(vocab.Family("test-family")); !strings.Contains(got, "test-family") {
-		t.Errorf("FamilyChecks(test-family): got %q, want it to name the family", got)
+	if got := checkTexts().Of(vocab.Family("test-family")); !strings.Contains(got, "test-family") {
+		t.Errorf("CheckTexts.Of(test-family): got %q, want it to name the family", got)
 	}
 }
+
+// checkTexts are the built-in families' descriptions of their checks.
+func checkTexts() CheckTexts { return all.Registry().CheckTexts() }

@@ -20,7 +20,7 @@ import (
 // exactly is timed, its path, where it allocates) and why an operation
 // is not offered are footnotes: the note column refers to them ("[1]").
 func ThroughputTableFit(w io.Writer, rs *results.File, o TableOptions) error {
-	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
+	if err := agreementLine(w, rs.Agreement, o.Checks, o.Width); err != nil {
 		return err
 	}
 	rows := throughputRows(rs)
@@ -65,19 +65,22 @@ func throughputRows(rs *results.File) []caseRow {
 
 // AgreementLine writes one line on the agreement check, if there was one:
 // one line per family when the record has the checks of several
-// (results.Agreement.Families).
-func AgreementLine(w io.Writer, a *results.Agreement) error { return agreementLine(w, a, 0) }
+// (results.Agreement.Families), each saying what its check compared
+// (texts).
+func AgreementLine(w io.Writer, a *results.Agreement, texts CheckTexts) error {
+	return agreementLine(w, a, texts, 0)
+}
 
 // agreementLine is AgreementLine wrapped at width (0: one line).
-func agreementLine(w io.Writer, a *results.Agreement, width int) error {
+func agreementLine(w io.Writer, a *results.Agreement, texts CheckTexts, width int) error {
 	if a == nil {
 		return nil
 	}
 	if len(a.Families) == 0 {
-		return agreementFamilyLine(w, "", a.Libs, a.OK, a.Cases, AgreementChecks(a), a.Unavailable, width)
+		return agreementFamilyLine(w, "", a.Libs, a.OK, a.Cases, AgreementChecks(a, texts), a.Unavailable, width)
 	}
 	for _, f := range a.Families {
-		if err := agreementFamilyLine(w, f.Family, f.Libs, f.OK, f.Cases, FamilyChecks(f.Family), f.Unavailable, width); err != nil {
+		if err := agreementFamilyLine(w, f.Family, f.Libs, f.OK, f.Cases, texts.Of(f.Family), f.Unavailable, width); err != nil {
 			return err
 		}
 	}
@@ -104,52 +107,62 @@ func agreementFamilyLine(w io.Writer, family vocab.Family, libs []vocab.Lib, ok 
 	return err
 }
 
-// familyChecks says what each family's agreement check compares. A
-// family whose check is added says it here.
-var familyChecks = map[vocab.Family]string{
-	vocab.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
-	vocab.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
-	vocab.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
-	vocab.BN254:     "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips",
-	vocab.MLKEM:     "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
-	vocab.MLDSA:     "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
-	vocab.SLHDSA:    "SLH-DSA keys, signatures and verifications against known answers",
-}
+// CheckTexts says what each family's agreement check compares, by
+// family (suites.Registry.CheckTexts).
+type CheckTexts map[vocab.Family]string
 
-// FamilyChecks says what family f's agreement check compares.
-func FamilyChecks(f vocab.Family) string {
-	if c, ok := familyChecks[f]; ok {
-		return c
+// Of says what family f's agreement check compares; a family whose check
+// says nothing of itself is named.
+func (c CheckTexts) Of(f vocab.Family) string {
+	if s, ok := c[f]; ok {
+		return s
 	}
 	return "the " + string(f) + " agreement check"
 }
 
+// legacyBoth is what the one check of the records written before
+// families compared when it checked the first two families' libraries
+// together.
+const legacyBoth = "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
+
+// LegacyFamilies returns the families of the libraries of a record
+// without Families (files written before families), each library counted
+// in the first family it serves, in family order: the checks that record
+// ran. A name that is no library counts in the first family.
+func LegacyFamilies(libs []vocab.Lib) []vocab.Family {
+	var out []vocab.Family
+	for _, l := range libs {
+		f := vocab.Families[0]
+		if fs := l.Families(); len(fs) > 0 {
+			f = fs[0]
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b vocab.Family) int {
+		return slices.Index(vocab.Families, a) - slices.Index(vocab.Families, b)
+	})
+	return out
+}
+
 // AgreementChecks says what the agreement a compared when a has no
-// Families (files written before families, and the records of BLS12-381
-// alone or KZG alone): the BLS check's keys and signatures, the KZG
-// check's commitments, proofs and cells, or both, told by the libraries
-// that took part or could not.
-func AgreementChecks(a *results.Agreement) string {
-	var bls, kzg bool
+// Families (files written before families, and the records of one
+// family's check alone): told by the libraries that took part or could
+// not.
+func AgreementChecks(a *results.Agreement, texts CheckTexts) string {
 	libs := slices.Clone(a.Libs)
 	for _, u := range a.Unavailable {
 		name, _, _ := strings.Cut(u, ":")
 		libs = append(libs, vocab.Lib(name))
 	}
-	for _, l := range libs {
-		if vocab.KZG.HasLib(l) {
-			kzg = true
-		} else {
-			bls = true
-		}
+	switch fams := LegacyFamilies(libs); len(fams) {
+	case 0:
+		return texts.Of(vocab.Families[0])
+	case 1:
+		return texts.Of(fams[0])
 	}
-	switch {
-	case kzg && bls:
-		return "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
-	case kzg:
-		return FamilyChecks(vocab.KZG)
-	}
-	return FamilyChecks(vocab.BLS12381)
+	return legacyBoth
 }
 
 // TradeoffTablesFit writes, for each type of rs, one table with a row per
@@ -159,7 +172,7 @@ func AgreementChecks(a *results.Agreement) string {
 // on that representation, and "·" when the operation does not start
 // from it.
 func TradeoffTablesFit(w io.Writer, rs *results.File, o TableOptions) error {
-	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
+	if err := agreementLine(w, rs.Agreement, o.Checks, o.Width); err != nil {
 		return err
 	}
 	var types []vocab.Type

@@ -8,6 +8,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
+	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -45,7 +46,7 @@ func bn254Fixture() *results.File {
 func TestBN254Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeBN254(mw, bn254Fixture())
+	writeFamily(mw, bn254Fixture(), bn254agree.Family())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestBN254Section(t *testing.T) {
 		t.Errorf("the key's trade-off compares keys with the IC's points:\n%s", got)
 	}
 	var none bytes.Buffer
-	writeBN254(render.NewMarkdownWriter(&none), kzgFixture())
+	writeFamily(render.NewMarkdownWriter(&none), kzgFixture(), bn254agree.Family())
 	if none.Len() != 0 {
 		t.Errorf("results without BN254 rows: got a section:\n%s", none.String())
 	}

@@ -1,9 +1,12 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -26,12 +29,12 @@ func TestReviewSubject(t *testing.T) {
 			Unavailable: []results.Unavailable{{Key: results.Key{Type: vocab.MLKEMCiphertext}}}}, "BLS12-381, ML-KEM and ML-DSA"},
 	}
 	for _, tt := range tests {
-		if got := reviewSubject(&tt.rs); got != tt.want {
+		if got := reviewSubject(&tt.rs, all.Registry().Families()); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
 	for _, f := range vocab.Families {
-		if familySubjects[f] == "" {
+		if !slices.ContainsFunc(all.Registry().Families(), func(v suites.Family) bool { return v.Family == f && v.Subject != "" }) {
 			t.Errorf("family %s has no name for the review's title", f)
 		}
 	}

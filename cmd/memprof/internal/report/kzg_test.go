@@ -8,6 +8,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -42,7 +43,7 @@ func kzgFixture() *results.File {
 func TestKZGSection(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeKZG(mw, kzgFixture())
+	writeFamily(mw, kzgFixture(), kzgagree.Family())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestKZGSection(t *testing.T) {
 	}
 	// Results without KZG rows have no KZG section.
 	buf.Reset()
-	writeKZG(render.NewMarkdownWriter(&buf), &results.File{Schema: results.Schema})
+	writeFamily(render.NewMarkdownWriter(&buf), &results.File{Schema: results.Schema}, kzgagree.Family())
 	if buf.Len() != 0 {
 		t.Errorf("got %q for results without KZG rows, want nothing", buf.String())
 	}

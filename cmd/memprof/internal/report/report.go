@@ -26,6 +26,8 @@ import (
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -102,6 +104,18 @@ type Options struct {
 	// several machines (see machines.go): the results rendered are the
 	// first machine's, and the others are compared with them.
 	Machines []Machine
+	// Registry gives the families the review writes sections of
+	// (Registry.Families) and what their agreement checks compare
+	// (Registry.CheckTexts); nil stands for the built-in suites
+	// (suites/all).
+	Registry *suites.Registry
+}
+
+func (o Options) registry() *suites.Registry {
+	if o.Registry != nil {
+		return o.Registry
+	}
+	return all.Registry()
 }
 
 // CheckOut returns an error when a review cannot be written to out: out

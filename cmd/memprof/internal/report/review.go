@@ -64,7 +64,8 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	types := render.TypesMeasured(rs)
 
-	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs))
+	reg := opts.registry()
+	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs, reg.Families()))
 	mw.Line("")
 	src := "a fresh run"
 	if opts.Source != "" {
@@ -140,13 +141,11 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		}
 		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
 	}
-	for _, f := range vocab.Families {
+	for _, f := range reg.Families() {
 		if stopped() {
 			return stopErr()
 		}
-		if write, ok := familySections[f]; ok {
-			write(mw, rs)
-		}
+		writeFamily(mw, rs, f)
 	}
 
 	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
@@ -204,13 +203,13 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
 		checks := "byte-identical keys and signatures, each verifying the others'"
-		if slices.ContainsFunc(a.Libs, vocab.KZG.HasLib) {
-			checks = render.AgreementChecks(a) // KZG
+		if fams := render.LegacyFamilies(a.Libs); len(fams) > 1 || len(fams) == 1 && fams[0] != vocab.Families[0] {
+			checks = render.AgreementChecks(a, reg.CheckTexts()) // not the first family's alone
 		}
 		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
 	} else if a != nil {
 		for _, f := range a.Families {
-			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.FamilyChecks(f.Family))
+			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.CheckTexts(reg.CheckTexts()).Of(f.Family))
 		}
 	}
 	for _, n := range opts.Notes {
@@ -224,52 +223,6 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		mw.Printf("- [`%s`](%s): %s\n", f, f, describeFile(f))
 	}
 	return mw.Err()
-}
-
-// familySections write the sections of a family's own trade-offs, after
-// the sections of the types (which come family by family, in vocabulary
-// order): each writes nothing unless rs has rows of its family. A family
-// with a section of its own adds its writer here.
-var familySections = map[vocab.Family]func(*render.MarkdownWriter, *results.File){
-	vocab.KZG:       writeKZG,       // kzg.go
-	vocab.Secp256k1: writeSecp256k1, // secp256k1.go
-	vocab.BN254:     writeBN254,     // bn254.go
-}
-
-// familySubjects name the families in the review's title; KZG's objects
-// are BLS12-381's.
-var familySubjects = map[vocab.Family]string{
-	vocab.BLS12381: "BLS12-381", vocab.KZG: "BLS12-381", vocab.Secp256k1: "secp256k1", vocab.BN254: "BN254",
-	vocab.MLKEM: "ML-KEM", vocab.MLDSA: "ML-DSA", vocab.SLHDSA: "SLH-DSA",
-}
-
-// reviewSubject names what the review is about: the families of rs's
-// rows, in family order ("BLS12-381" when it has none, as before
-// families).
-func reviewSubject(rs *results.File) string {
-	var fams []vocab.Family
-	for _, r := range rs.Instances {
-		fams = append(fams, r.Family())
-	}
-	for _, r := range rs.Throughput {
-		fams = append(fams, r.Family())
-	}
-	for _, u := range rs.Unavailable {
-		fams = append(fams, u.Family())
-	}
-	var names []string
-	for _, f := range vocab.Families {
-		if n := familySubjects[f]; slices.Contains(fams, f) && n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	switch len(names) {
-	case 0:
-		return "BLS12-381"
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // writeAgreement writes the paragraph of one agreement check, of family

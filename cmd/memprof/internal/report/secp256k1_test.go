@@ -8,6 +8,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
+	secpagree "github.com/memprof/memprof/suites/agree/secp256k1"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -42,7 +43,7 @@ func secpFixture() *results.File {
 func TestSecp256k1Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeSecp256k1(mw, secpFixture())
+	writeFamily(mw, secpFixture(), secpagree.Family())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestSecp256k1Section(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	writeSecp256k1(mw, kzgFixture())
+	writeFamily(mw, kzgFixture(), secpagree.Family())
 	if buf.Len() != 0 {
 		t.Errorf("results without secp256k1 rows: got a section:\n%s", buf.String())
 	}

@@ -1,13 +1,13 @@
-package report
+package kzg
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
@@ -21,22 +21,32 @@ import (
 // context, the first the one precomputation speeds up.
 var kzgDetailOps = []vocab.Op{vocab.ComputeCellsAndProofs, vocab.RecoverCellsAndProofs, vocab.BlobToCommitment, vocab.VerifyBlobProof}
 
-// writeKZG writes the KZG section when rs holds KZG rows.
-func writeKZG(mw *render.MarkdownWriter, rs *results.File) {
-	if !slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Family() == vocab.KZG }) &&
-		!slices.ContainsFunc(rs.Throughput, func(r results.ThroughputRow) bool { return r.Family() == vocab.KZG }) {
-		return
-	}
-	mw.Line("## KZG: cgo against pure Go, memory against speed")
-	mw.Line("")
-	mw.Line("c-kzg (`ckzg`) is C behind cgo and keeps its setup in C memory; go-eth-kzg (`gokzg`) is pure Go on gnark-crypto. A c-kzg context's precompute level buys faster cell proofs with fixed-base MSM tables. The figures below pair each context with the operations timed on it (c-kzg's at each level in a process of their own).")
-	mw.Line("")
-	kz := newKZGTimes(rs)
-	writeKZGContexts(mw, rs, kz)
-	writeKZGOps(mw, rs, kz)
-	writeKZGObjects(mw, rs)
-	writeKZGPeerDAS(mw, rs)
+// Family is KZG as a value: its section of the review.
+func Family() suites.Family {
+	return suites.Family{Family: vocab.KZG, Subject: "BLS12-381", Review: &suites.ReviewSection{
+		Title:     "KZG: cgo against pure Go, memory against speed",
+		Paragraph: "c-kzg (`ckzg`) is C behind cgo and keeps its setup in C memory; go-eth-kzg (`gokzg`) is pure Go on gnark-crypto. A c-kzg context's precompute level buys faster cell proofs with fixed-base MSM tables. The figures below pair each context with the operations timed on it (c-kzg's at each level in a process of their own).",
+		Blocks:    reviewBlocks,
+	}}
 }
+
+// Suite gives the registry the KZG family's value and its agreement
+// check; the libraries' suites give their parts (Suite.KZGAgree).
+func Suite() suites.Suite {
+	return suites.Suite{Name: "kzg family", Families: []suites.Family{Family()},
+		Checks: []suites.FamilyCheck{{Family: vocab.KZG, RunOwn: Run,
+			Checks: "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"}}}
+}
+
+// reviewBlocks are the blocks of the KZG section.
+func reviewBlocks(rs *results.File) []suites.ReviewBlock {
+	kz := newKZGTimes(rs)
+	return slices.Concat(kzgContexts(rs, kz), kzgOps(rs, kz), kzgObjects(rs), kzgPeerDAS(rs))
+}
+
+// maxOpColumns is how many libraries and settings the operations tables
+// show, as many as the review's tables of a type show operations.
+const maxOpColumns = 12
 
 // kzgTimes finds the operation rows of the KZG section by library,
 // parameter, operation and batch (0: any batch): the first row timed
@@ -87,24 +97,20 @@ func contextMemory(r results.Row) (goHeap, cHeap float64) {
 	return goHeap, cHeap
 }
 
-// kzgSection returns the measured instances of typ, and when there are
-// any writes the heading of their section.
-func kzgSection(mw *render.MarkdownWriter, rs *results.File, typ vocab.Type, title string) []results.Row {
-	rows := measured(rs, typ)
-	render.SortInstances(rows) // by library and setting, not by size
-	if len(rows) > 0 {
-		mw.Line("### " + title)
-		mw.Line("")
-	}
+// kzgSection returns the measured instances of typ, by library and
+// setting, not by size.
+func kzgSection(rs *results.File, typ vocab.Type) []results.Row {
+	rows := suites.Measured(rs, typ)
+	slices.SortStableFunc(rows, func(a, b results.Row) int { return results.Compare(a.Key, b.Key) })
 	return rows
 }
 
-func writeKZGContexts(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
-	ctxs := kzgSection(mw, rs, vocab.KZGContext, "Contexts")
+func kzgContexts(rs *results.File, kz *kzgTimes) []suites.ReviewBlock {
+	ctxs := kzgSection(rs, vocab.KZGContext)
 	if len(ctxs) == 0 {
-		return
+		return nil
 	}
-	t := render.MarkdownTable{Header: []string{"lib", "setting", "Go heap", "C heap", "total", "RSS", "build time"}, Right: []bool{false, false, true, true, true, true, true}}
+	t := suites.ReviewTable{Header: []string{"lib", "setting", "Go heap", "C heap", "total", "RSS", "build time"}, Right: []bool{false, false, true, true, true, true, true}}
 	for _, op := range kzgDetailOps {
 		t.Header = append(t.Header, string(op))
 		t.Right = append(t.Right, true)
@@ -117,12 +123,7 @@ func writeKZGContexts(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes)
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	mw.Table(t)
-	mw.Line("")
-	for _, s := range precomputeSentences(kz, ctxs) {
-		mw.Printf("- %s\n", s)
-	}
-	mw.Line("")
+	return []suites.ReviewBlock{{Heading: "Contexts"}, {Table: &t}, {Bullets: precomputeSentences(kz, ctxs)}}
 }
 
 // precomputeSentences says, for each library measured at several
@@ -181,7 +182,7 @@ func settingName(p results.Param) string {
 	return strings.ReplaceAll(string(p), "=", " ")
 }
 
-func writeKZGOps(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
+func kzgOps(rs *results.File, kz *kzgTimes) []suites.ReviewBlock {
 	type col struct {
 		lib   vocab.Lib
 		param results.Param
@@ -193,7 +194,9 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
 	}
 	var ops []opKey
 	seenCol, seenOp := map[col]bool{}, map[opKey]bool{}
-	for _, t := range render.SortedThroughput(rs.Throughput) {
+	sorted := slices.Clone(rs.Throughput)
+	slices.SortStableFunc(sorted, func(a, b results.ThroughputRow) int { return results.Compare(a.Key, b.Key) })
+	for _, t := range sorted {
 		if t.Family() != vocab.KZG {
 			continue
 		}
@@ -207,20 +210,18 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
 		}
 	}
 	if len(ops) == 0 {
-		return
+		return nil
 	}
 	slices.SortStableFunc(cols, func(a, b col) int {
 		return results.Compare(results.Key{Lib: a.lib, Param: a.param}, results.Key{Lib: b.lib, Param: b.param})
 	})
-	mw.Line("### Operations")
-	mw.Line("")
+	out := []suites.ReviewBlock{{Heading: "Operations"}}
 	if more := len(cols) - maxOpColumns; more > 0 {
 		cols = cols[:maxOpColumns]
-		mw.Printf("_%d more libraries and settings were timed than these tables have columns for (%d): their rows are in results.csv._\n", more, maxOpColumns)
-		mw.Line("")
+		out = append(out, suites.ReviewBlock{Paragraph: fmt.Sprintf("_%d more libraries and settings were timed than these tables have columns for (%d): their rows are in results.csv._", more, maxOpColumns)})
 	}
-	table := func(cell func(c col, op vocab.Op, batch int) string) {
-		t := render.MarkdownTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
+	table := func(cell func(c col, op vocab.Op, batch int) string) suites.ReviewBlock {
+		t := suites.ReviewTable{Header: []string{"op", "batch"}, Right: []bool{false, true}}
 		for _, c := range cols {
 			t.Header = append(t.Header, strings.TrimSpace(string(c.lib)+" "+string(c.param)))
 			t.Right = append(t.Right, true)
@@ -232,29 +233,27 @@ func writeKZGOps(mw *render.MarkdownWriter, rs *results.File, kz *kzgTimes) {
 			}
 			t.Rows = append(t.Rows, cells)
 		}
-		mw.Table(t)
-		mw.Line("")
+		return suites.ReviewBlock{Table: &t}
 	}
-	mw.Line("Median time per call; one call handles `batch` items.")
-	mw.Line("")
-	table(func(c col, op vocab.Op, batch int) string { return kz.time(c.lib, c.param, op, batch) })
-	mw.Line("Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use).")
-	mw.Line("")
-	table(func(c col, op vocab.Op, batch int) string {
-		t, ok := kz.op(c.lib, c.param, op, batch)
-		if !ok {
-			return kz.time(c.lib, c.param, op, batch) // "-" or "error"
-		}
-		s := knownOr(figure("bytes_per_op"), &t, units.FormatBytes)
-		if t.CHeapBytesPerOp != nil {
-			s += " · C " + units.FormatBytes(*t.CHeapBytesPerOp)
-		}
-		return s
-	})
+	return append(out,
+		suites.ReviewBlock{Paragraph: "Median time per call; one call handles `batch` items."},
+		table(func(c col, op vocab.Op, batch int) string { return kz.time(c.lib, c.param, op, batch) }),
+		suites.ReviewBlock{Paragraph: "Memory per call: Go heap allocated (B/op) and, for a cgo library, the C heap the call keeps (mallinfo2 in use after the call minus before; chunks glibc caches for reuse count as in use)."},
+		table(func(c col, op vocab.Op, batch int) string {
+			t, ok := kz.op(c.lib, c.param, op, batch)
+			if !ok {
+				return kz.time(c.lib, c.param, op, batch) // "-" or "error"
+			}
+			s := knownOr(figure("bytes_per_op"), &t, units.FormatBytes)
+			if t.CHeapBytesPerOp != nil {
+				s += " · C " + units.FormatBytes(*t.CHeapBytesPerOp)
+			}
+			return s
+		}))
 }
 
-// writeKZGObjects compares the two libraries' objects, form by form.
-func writeKZGObjects(mw *render.MarkdownWriter, rs *results.File) {
+// kzgObjects compares the two libraries' objects, form by form.
+func kzgObjects(rs *results.File) []suites.ReviewBlock {
 	var libs []vocab.Lib
 	type form struct {
 		typ  vocab.Type
@@ -273,14 +272,10 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *results.File) {
 		}
 	}
 	if len(forms) == 0 {
-		return
+		return nil
 	}
 	slices.SortFunc(libs, func(a, b vocab.Lib) int { return results.Compare(results.Key{Lib: a}, results.Key{Lib: b}) })
-	mw.Line("### Objects")
-	mw.Line("")
-	mw.Line("Go heap per object (B), each held by pointer; c-kzg's objects are byte arrays, the C library decodes them inside each call.")
-	mw.Line("")
-	t := render.MarkdownTable{Header: []string{"type", "repr"}, Right: []bool{false, false}}
+	t := suites.ReviewTable{Header: []string{"type", "repr"}, Right: []bool{false, false}}
 	for _, l := range libs {
 		t.Header = append(t.Header, string(l)+" B", string(l)+" objects")
 		t.Right = append(t.Right, true, true)
@@ -298,23 +293,23 @@ func writeKZGObjects(mw *render.MarkdownWriter, rs *results.File) {
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	mw.Table(t)
-	mw.Line("")
+	return []suites.ReviewBlock{{Heading: "Objects"},
+		{Paragraph: "Go heap per object (B), each held by pointer; c-kzg's objects are byte arrays, the C library decodes them inside each call."},
+		{Table: &t}}
 }
 
-func writeKZGPeerDAS(mw *render.MarkdownWriter, rs *results.File) {
-	rows := kzgSection(mw, rs, vocab.PeerDASNode, "PeerDAS node")
+func kzgPeerDAS(rs *results.File) []suites.ReviewBlock {
+	rows := kzgSection(rs, vocab.PeerDASNode)
 	if len(rows) == 0 {
-		return
+		return nil
 	}
-	mw.Line("A node holding the cells and proofs of N blobs (one block at a target of 6 blobs, at 72, and a custody window of 768).")
-	mw.Line("")
-	t := render.MarkdownTable{Header: []string{"lib", "form", "blobs", "held", "B per blob", "objects per blob"}, Right: []bool{false, false, true, true, true, true}}
+	t := suites.ReviewTable{Header: []string{"lib", "form", "blobs", "held", "B per blob", "objects per blob"}, Right: []bool{false, false, true, true, true, true}}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []string{string(r.Lib), string(r.Repr), fmt.Sprint(r.N), mib(r.BytesPerInstance * float64(r.N)), units.FormatFigure(r.BytesPerInstance), units.FormatFigure(r.AllocsPerInstance)})
 	}
-	mw.Table(t)
-	mw.Line("")
+	return []suites.ReviewBlock{{Heading: "PeerDAS node"},
+		{Paragraph: "A node holding the cells and proofs of N blobs (one block at a target of 6 blobs, at 72, and a custody window of 768)."},
+		{Table: &t}}
 }
 
 // time is the median time of op for lib at param, "-" when it was not
@@ -347,6 +342,13 @@ func cHeapCell(r results.Row) string {
 		return "n/a"
 	}
 	return mib(*r.CHeapBytesPerInstance)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // mib writes bytes in MiB with one decimal: the unit of contexts and
