@@ -271,6 +271,11 @@ func WantResult(k results.Key, v *fixtures.Vectors) ([]byte, error) {
 	return nil, fmt.Errorf("no known result for op %q", op)
 }
 
+// Vectors are the test vectors an operation's check compares with
+// (fixtures.Load): the suites own the way to the vectors, so that a caller
+// that checks operations (the workflow) reads no fixtures of its own.
+func Vectors() (*fixtures.Vectors, error) { return fixtures.Load() }
+
 // CheckOp prepares op on valid inputs, runs it once and compares its
 // result with OpWant; it returns the prepared harness so that the
 // caller can time it. The throughput command runs it before timing, so

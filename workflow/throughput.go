@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
@@ -239,7 +238,7 @@ func checkOps(ops []suites.Op, ev *events) (*checkedOps, error) {
 	if len(ops) == 0 {
 		return c, nil
 	}
-	v, err := fixtures.Load()
+	v, err := suites.Vectors()
 	if err != nil {
 		return nil, err
 	}
