@@ -1,0 +1,113 @@
+package report
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
+)
+
+// perMillion writes the figure of column col for r, per instance, times
+// 10⁶ with one decimal (bytes as MB, nanoseconds as ms), or what the
+// column's state says instead: ~0 within its resolution, n/a when not
+// measured.
+func perMillion(col string, r results.Row) string {
+	c, err := results.LookupColumn(col)
+	if err != nil {
+		return "n/a"
+	}
+	cell := c.ReadInstance(&r)
+	if cell.State != results.Exact {
+		return c.Format(cell)
+	}
+	return mb(cell.Value)
+}
+
+// seriesLabel is the series of r as the summary names it, with its
+// parameter (an LRU's population) when it has one.
+func seriesLabel(r results.Row) string {
+	if r.Param != "" {
+		return render.SeriesOf(r).Label() + " " + string(r.Param)
+	}
+	return render.SeriesOf(r).Label()
+}
+
+// measured returns the measured instances of typ, smallest first (ties in
+// memprof's order).
+func measured(rs *results.File, typ vocab.Type) []results.Row {
+	var out []results.Row
+	for _, r := range rs.Instances {
+		if r.Type == typ && r.Error == "" {
+			out = append(out, r)
+		}
+	}
+	render.SortInstances(out)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].BytesPerInstance < out[j].BytesPerInstance })
+	return out
+}
+
+// cheapest returns the measured instances of typ with the fewest bytes per
+// instance (several when they tie). typ must have one.
+func cheapest(rs *results.File, typ vocab.Type) []results.Row {
+	all := measured(rs, typ)
+	n := 1
+	for n < len(all) && all[n].BytesPerInstance == all[0].BytesPerInstance {
+		n++
+	}
+	return all[:n]
+}
+
+// maxNamed is how many series a sentence or a cell names; the rest are
+// counted ("and 12 others").
+const maxNamed = 8
+
+// andList names the series of rs: "a", "a and b", "a, b and c", and past
+// maxNamed "a, b, ... and 12 others".
+func andList(rs []results.Row) string {
+	var names []string
+	for _, r := range rs[:min(len(rs), maxNamed)] {
+		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		return strings.Join(names, ", ") + " and " + strconv.Itoa(more) + " others"
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func verb(rs []results.Row, one, many string) string {
+	if len(rs) == 1 {
+		return one
+	}
+	return many
+}
+
+func seriesNames(rs []results.Row) string {
+	var names []string
+	for _, r := range rs[:min(len(rs), maxNamed)] {
+		names = append(names, render.SeriesOf(r).Label())
+	}
+	if more := len(rs) - len(names); more > 0 {
+		names = append(names, "and "+strconv.Itoa(more)+" others")
+	}
+	return strings.Join(names, ", ")
+}
+
+// mb formats bytes per instance as megabytes (10⁶ B) at 10⁶ instances,
+// with one decimal.
+func mb(bytesPerInstance float64) string {
+	return units.FormatFixed(bytesPerInstance*1e6/1e6, 1)
+}
+
+func plusMB(d float64) string {
+	if d == 0 {
+		return "cheapest"
+	}
+	return "+" + mb(d) + " MB"
+}
