@@ -8,6 +8,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -58,4 +59,46 @@ func nSummary(rs *results.File) string {
 		s = append(s, "and "+strconv.Itoa(more)+" more")
 	}
 	return "N varies by case (" + strings.Join(s, ", ") + "); see the N column of results.csv"
+}
+
+// writeMethod writes the review's method section: the engine's method
+// (memprof.Method) with how the summary scales it, the N of the cases,
+// and the agreement checks of rs.
+func writeMethod(mw *render.MarkdownWriter, rs *results.File, reg *suites.Registry) {
+	mw.Line("## Method")
+	mw.Line("")
+	for _, sec := range memprof.Method() {
+		for i, p := range sec.Paragraphs {
+			if i == 0 {
+				p = "**" + sec.Title + ".** " + p
+			}
+			mw.Line(p)
+			mw.Line("")
+		}
+		if m, ok := methodScaled[sec.Title]; ok {
+			mw.Line(m)
+			mw.Line("")
+		}
+	}
+	mw.Printf("N per case: %s.\n", nSummary(rs))
+	mw.Line("")
+	if rs.Method != "" && rs.Method != memprof.MethodText() {
+		mw.Line("The results were measured by a memprof whose method text differs from the above: results.json records it (`method`).")
+		mw.Line("")
+	}
+	if len(rs.Throughput) == 0 {
+		mw.Line("**Throughput.** This results file has no throughput rows, so the tables show bytes per instance only and there are no trade-off charts.")
+		mw.Line("")
+	}
+	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
+		checks := "byte-identical keys and signatures, each verifying the others'"
+		if fams := render.LegacyFamilies(a.Libs); len(fams) > 1 || len(fams) == 1 && fams[0] != vocab.Families[0] {
+			checks = render.AgreementChecks(a, reg.CheckTexts()) // not the first family's alone
+		}
+		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
+	} else if a != nil {
+		for _, f := range a.Families {
+			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.CheckTexts(reg.CheckTexts()).Of(f.Family))
+		}
+	}
 }

@@ -50,3 +50,16 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// writeNotMeasured writes the section of the cases not measured, when rs
+// has any (notMeasured).
+func writeNotMeasured(mw *render.MarkdownWriter, rs *results.File) {
+	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
+		mw.Line("## Not measured")
+		mw.Line("")
+		mw.Line("Combinations that were asked for but that a library does not offer, or that this build cannot run, and cases that failed:")
+		mw.Line("")
+		mw.Table(unmeasured)
+		mw.Line("")
+	}
+}

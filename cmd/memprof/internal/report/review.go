@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
-	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
 
+// writeReadme writes the review of rs to w as Markdown, naming the
+// charts ch and the files of the review. It stops between sections and
+// between types when ctx is done, returning its cause, or when a write
+// fails.
 func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Options, ch charts, files []string) error {
 	mw := render.NewMarkdownWriter(w)
 	// stopped reports whether to end the README here: ctx is done (an
@@ -43,46 +45,8 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	mw.Line("")
 
-	mw.Line("## Summary")
-	mw.Line("")
-	if len(types) == 0 {
-		mw.Line("No case was measured: see the failures and the cases not offered below.")
-		mw.Line("")
-	} else {
-		mw.Line("### Cheapest representation per type")
-		mw.Line("")
-		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
-		for _, typ := range types {
-			if stopped() {
-				return stopErr()
-			}
-			c := cheapest(rs, vocab.Type(string(typ)))
-			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), units.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
-		}
-		mw.Table(t)
-		mw.Line("")
-
-		mw.Line("### Memory at 1M instances")
-		mw.Line("")
-		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "GC CPU ms per cycle at 1M instances"},
-			Right: []bool{false, false, true, true, true, true, true}}
-		for _, typ := range types {
-			if stopped() {
-				return stopErr()
-			}
-			low := cheapest(rs, vocab.Type(string(typ)))[0].BytesPerInstance
-			for _, r := range measured(rs, vocab.Type(string(typ))) {
-				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), units.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
-					perMillion("scan_bytes_per_instance", r), perMillion("gc_cpu_ns_per_instance", r)})
-			}
-		}
-		mw.Table(t)
-		mw.Line("")
-
-		if stopped() {
-			return stopErr()
-		}
-		writeTradeoffs(mw, rs, types)
+	if writeSummary(mw, rs, types, stopped) {
+		return stopErr()
 	}
 
 	ms.write(mw)
@@ -111,14 +75,7 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		writeFamily(mw, rs, f)
 	}
 
-	if unmeasured := notMeasured(rs); len(unmeasured.Rows) > 0 {
-		mw.Line("## Not measured")
-		mw.Line("")
-		mw.Line("Combinations that were asked for but that a library does not offer, or that this build cannot run, and cases that failed:")
-		mw.Line("")
-		mw.Table(unmeasured)
-		mw.Line("")
-	}
+	writeNotMeasured(mw, rs)
 
 	if stopped() {
 		return stopErr()
@@ -139,42 +96,7 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		mw.Line("")
 	}
 
-	mw.Line("## Method")
-	mw.Line("")
-	for _, sec := range memprof.Method() {
-		for i, p := range sec.Paragraphs {
-			if i == 0 {
-				p = "**" + sec.Title + ".** " + p
-			}
-			mw.Line(p)
-			mw.Line("")
-		}
-		if m, ok := methodScaled[sec.Title]; ok {
-			mw.Line(m)
-			mw.Line("")
-		}
-	}
-	mw.Printf("N per case: %s.\n", nSummary(rs))
-	mw.Line("")
-	if rs.Method != "" && rs.Method != memprof.MethodText() {
-		mw.Line("The results were measured by a memprof whose method text differs from the above: results.json records it (`method`).")
-		mw.Line("")
-	}
-	if len(rs.Throughput) == 0 {
-		mw.Line("**Throughput.** This results file has no throughput rows, so the tables show bytes per instance only and there are no trade-off charts.")
-		mw.Line("")
-	}
-	if a := rs.Agreement; a != nil && len(a.Families) == 0 {
-		checks := "byte-identical keys and signatures, each verifying the others'"
-		if fams := render.LegacyFamilies(a.Libs); len(fams) > 1 || len(fams) == 1 && fams[0] != vocab.Families[0] {
-			checks = render.AgreementChecks(a, reg.CheckTexts()) // not the first family's alone
-		}
-		writeAgreement(mw, "", a.Libs, a.OK, a.Cases, checks)
-	} else if a != nil {
-		for _, f := range a.Families {
-			writeAgreement(mw, f.Family, f.Libs, f.OK, f.Cases, render.CheckTexts(reg.CheckTexts()).Of(f.Family))
-		}
-	}
+	writeMethod(mw, rs, reg)
 	for _, n := range opts.Notes {
 		mw.Printf("**Note.** %s\n", strings.TrimSpace(n))
 		mw.Line("")

@@ -111,3 +111,52 @@ func plusMB(d float64) string {
 	}
 	return "+" + mb(d) + " MB"
 }
+
+// writeSummary writes the review's summary: the cheapest representation
+// of each type, the memory of each at 1M instances and the trade-offs. It
+// returns true, having written part of it, when stopped says to end the
+// review.
+func writeSummary(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type, stopped func() bool) bool {
+	mw.Line("## Summary")
+	mw.Line("")
+	if len(types) == 0 {
+		mw.Line("No case was measured: see the failures and the cases not offered below.")
+		mw.Line("")
+	} else {
+		mw.Line("### Cheapest representation per type")
+		mw.Line("")
+		t := render.MarkdownTable{Header: []string{"type", "cheapest", "B/instance", "MB at 1M instances"}, Right: []bool{false, false, true, true}}
+		for _, typ := range types {
+			if stopped() {
+				return true
+			}
+			c := cheapest(rs, vocab.Type(string(typ)))
+			t.Rows = append(t.Rows, []string{string(typ), seriesNames(c), units.FormatFigure(c[0].BytesPerInstance), mb(c[0].BytesPerInstance)})
+		}
+		mw.Table(t)
+		mw.Line("")
+
+		mw.Line("### Memory at 1M instances")
+		mw.Line("")
+		t = render.MarkdownTable{Header: []string{"type", "representation", "B/instance", "MB at 1M instances", "vs cheapest", "GC scan MB at 1M instances", "GC CPU ms per cycle at 1M instances"},
+			Right: []bool{false, false, true, true, true, true, true}}
+		for _, typ := range types {
+			if stopped() {
+				return true
+			}
+			low := cheapest(rs, vocab.Type(string(typ)))[0].BytesPerInstance
+			for _, r := range measured(rs, vocab.Type(string(typ))) {
+				t.Rows = append(t.Rows, []string{string(typ), seriesLabel(r), units.FormatFigure(r.BytesPerInstance), mb(r.BytesPerInstance), plusMB(r.BytesPerInstance - low),
+					perMillion("scan_bytes_per_instance", r), perMillion("gc_cpu_ns_per_instance", r)})
+			}
+		}
+		mw.Table(t)
+		mw.Line("")
+
+		if stopped() {
+			return true
+		}
+		writeTradeoffs(mw, rs, types)
+	}
+	return false
+}
