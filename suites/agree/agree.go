@@ -46,8 +46,21 @@ type Report = suites.AgreeReport
 // Suite gives the registry BLS12-381's value and agreement check; the libraries'
 // suites give their parts (Suite.Agree).
 func Suite() suites.Suite {
-	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381"}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
+	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381", KeyOps: keyOps}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
 		Checks: "keys, public keys, signatures byte for byte; each verifies the others'; round trips"}}}
+}
+
+// keyOps lists, per BLS12-381 type, the operations whose cost a
+// representation changes most, best first (suites.Family.KeyOps).
+// Aggregation is where affine and Jacobian storage differ (blst-ts's
+// lesson: affine storage pays a conversion per addition); decoding is
+// where the compressed encodings pay.
+var keyOps = map[vocab.Type][]vocab.Op{
+	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
+	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
+	"SecretKey": {"sign"},
+	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
 }
 
 // Run checks the libraries of r against the embedded vectors: the 20

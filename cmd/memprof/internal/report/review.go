@@ -30,6 +30,7 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	types := render.TypesMeasured(rs)
 
 	reg := opts.registry()
+	keys := render.KeyOps(reg.KeyOps())
 	mw.Printf("# %s representations: memory and speed\n", reviewSubject(rs, reg.Families()))
 	mw.Line("")
 	src := "a fresh run"
@@ -45,7 +46,7 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 	}
 	mw.Line("")
 
-	if writeSummary(mw, rs, types, stopped) {
+	if writeSummary(mw, rs, types, keys, stopped) {
 		return stopErr()
 	}
 
@@ -66,13 +67,13 @@ func writeReadme(ctx context.Context, w io.Writer, rs *results.File, opts Option
 		if stopped() {
 			return stopErr()
 		}
-		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms)
+		writeType(mw, rs, times, vocab.Type(string(typ)), ch, ms, keys)
 	}
 	for _, f := range reg.Families() {
 		if stopped() {
 			return stopErr()
 		}
-		writeFamily(mw, rs, f)
+		writeFamily(mw, rs, f, keys)
 	}
 
 	writeNotMeasured(mw, rs)

@@ -116,7 +116,7 @@ func plusMB(d float64) string {
 // of each type, the memory of each at 1M instances and the trade-offs. It
 // returns true, having written part of it, when stopped says to end the
 // review.
-func writeSummary(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type, stopped func() bool) bool {
+func writeSummary(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type, keys render.KeyOps, stopped func() bool) bool {
 	mw.Line("## Summary")
 	mw.Line("")
 	if len(types) == 0 {
@@ -156,7 +156,7 @@ func writeSummary(mw *render.MarkdownWriter, rs *results.File, types []vocab.Typ
 		if stopped() {
 			return true
 		}
-		writeTradeoffs(mw, rs, types)
+		writeTradeoffs(mw, rs, types, keys)
 	}
 	return false
 }

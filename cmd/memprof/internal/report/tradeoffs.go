@@ -17,7 +17,7 @@ const tradeoffNote = "One table per type: the bytes one instance keeps in each r
 
 // writeTradeoffs writes the trade-off section: a sentence and a table per
 // type with a trade-off (results.TradeoffOf), one sentence for the others.
-func writeTradeoffs(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type) {
+func writeTradeoffs(mw *render.MarkdownWriter, rs *results.File, types []vocab.Type, keys render.KeyOps) {
 	mw.Line("### Trade-offs")
 	mw.Line("")
 	// A type measured at several parameter sets (ML-DSA-44, -65, -87) has
@@ -49,13 +49,13 @@ func writeTradeoffs(mw *render.MarkdownWriter, rs *results.File, types []vocab.T
 	for i, tb := range with {
 		mw.Printf("#### %s\n", tb.name)
 		mw.Line("")
-		mw.Line(tradeoffSentence(tb.rs, tables[i]))
+		mw.Line(tradeoffSentence(tb.rs, tables[i], keys))
 		mw.Line("")
 		mw.Table(tradeoffTable(tables[i]))
 		mw.Line("")
 	}
 	for _, tb := range without {
-		mw.Printf("- **%s**: %s\n", tb.name, sizeSentence(tb.rs, tb.typ))
+		mw.Printf("- **%s**: %s\n", tb.name, sizeSentence(tb.rs, tb.typ, keys))
 	}
 	if len(without) > 0 {
 		mw.Line("")
@@ -103,7 +103,7 @@ func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 
 // sizeSentence says what choosing among the representations of typ
 // costs in memory, for a type whose speed side was not measured.
-func sizeSentence(rs *results.File, typ vocab.Type) string {
+func sizeSentence(rs *results.File, typ vocab.Type, keys render.KeyOps) string {
 	all := measured(rs, typ)
 	small := cheapest(rs, typ)
 	first := len(all) - 1
@@ -114,18 +114,18 @@ func sizeSentence(rs *results.File, typ vocab.Type) string {
 	b := small[0].BytesPerInstance
 	if len(small) == len(all) {
 		return fmt.Sprintf("%s %s %s B per instance (%s MB per 1M instances); %s.",
-			andList(small), verb(small, "takes", "take"), units.FormatFigure(b), mb(b), noTradeoffReason(rs, typ))
+			andList(small), verb(small, "takes", "take"), units.FormatFigure(b), mb(b), noTradeoffReason(rs, typ, keys))
 	}
 	d := large[0].BytesPerInstance - b
 	return fmt.Sprintf("%s %s the smallest at %s B per instance; %s %s +%s B per instance (+%s MB per 1M instances); %s, so the speed side is not shown.",
-		andList(small), verb(small, "is", "are"), units.FormatFigure(b), andList(large), verb(large, "takes", "take"), units.FormatFigure(d), mb(d), noTradeoffReason(rs, typ))
+		andList(small), verb(small, "is", "are"), units.FormatFigure(b), andList(large), verb(large, "takes", "take"), units.FormatFigure(d), mb(d), noTradeoffReason(rs, typ, keys))
 }
 
 // tradeoffSentence says in one sentence what keeping t's type in its
 // smallest representation costs, in each library, at the key operation:
 // both sides from the figures, no threshold of its own.
-func tradeoffSentence(rs *results.File, t results.Tradeoff) string {
-	j := render.KeyColumn(t)
+func tradeoffSentence(rs *results.File, t results.Tradeoff, keys render.KeyOps) string {
+	j := render.KeyColumn(t, keys)
 	col := t.Ops[j]
 	op := render.ColumnName(col)
 	byLib := map[vocab.Lib][]results.TradeoffRow{}

@@ -13,10 +13,10 @@ import (
 // writeType writes the section of one type: bytes per instance beside the
 // median time of each timed operation (the first maxOpColumns of them),
 // the constructors, the trade-off chart and the throughput detail.
-func writeType(mw *render.MarkdownWriter, rs *results.File, times *opTimes, typ vocab.Type, ch charts, ms machines) {
+func writeType(mw *render.MarkdownWriter, rs *results.File, times *opTimes, typ vocab.Type, ch charts, ms machines, keys render.KeyOps) {
 	mw.Printf("## %s\n", typ)
 	mw.Line("")
-	ops := timedOps(rs, typ)
+	ops := timedOps(rs, typ, keys)
 	more := len(ops) - maxOpColumns
 	if more > 0 {
 		ops = ops[:maxOpColumns]
@@ -91,7 +91,7 @@ func writeType(mw *render.MarkdownWriter, rs *results.File, times *opTimes, typ 
 		}
 	}
 	if !drawn {
-		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ))
+		mw.Printf("_No trade-off chart for %s: %s._\n", typ, noTradeoffReason(rs, typ, keys))
 		mw.Line("")
 	}
 	if len(ops) > 0 {
@@ -102,11 +102,11 @@ func writeType(mw *render.MarkdownWriter, rs *results.File, times *opTimes, typ 
 	}
 }
 
-func noTradeoffReason(rs *results.File, typ vocab.Type) string {
+func noTradeoffReason(rs *results.File, typ vocab.Type, keys render.KeyOps) string {
 	if len(rs.Throughput) == 0 {
 		return "no throughput was measured"
 	}
-	if _, ok := render.KeyOpOf(rs, vocab.Type(typ)); !ok {
+	if _, ok := render.KeyOpOf(rs, vocab.Type(typ), keys); !ok {
 		return "no operation of this type was timed"
 	}
 	return "no operation was timed from two of its measured representations"
@@ -114,7 +114,7 @@ func noTradeoffReason(rs *results.File, typ vocab.Type) string {
 
 // timedOps returns the operations timed for typ, the key operation first,
 // then by name and batch.
-func timedOps(rs *results.File, typ vocab.Type) []render.KeyOp {
+func timedOps(rs *results.File, typ vocab.Type, keys render.KeyOps) []render.KeyOp {
 	var ops []render.KeyOp
 	seen := map[render.KeyOp]bool{}
 	for _, t := range rs.Throughput {
@@ -124,7 +124,7 @@ func timedOps(rs *results.File, typ vocab.Type) []render.KeyOp {
 			ops = append(ops, k)
 		}
 	}
-	key, _ := render.KeyOpOf(rs, vocab.Type(typ))
+	key, _ := render.KeyOpOf(rs, vocab.Type(typ), keys)
 	sort.Slice(ops, func(i, j int) bool {
 		a, b := ops[i], ops[j]
 		if (a == key) != (b == key) {
