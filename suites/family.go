@@ -2,6 +2,7 @@ package suites
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/memprof/memprof/results"
@@ -21,6 +22,10 @@ type Family struct {
 	Subject string
 	// Review is the family's own section of the review, or nil.
 	Review *ReviewSection
+	// KeyOps lists, per type of the family, the operations (of the
+	// family) whose cost a representation changes most, best first: the
+	// review judges a type's trade-off on the first one that was timed.
+	KeyOps map[vocab.Type][]vocab.Op
 }
 
 // ReviewSection is a family's section of the review: a title, a
@@ -116,6 +121,17 @@ func Measured(rs *results.File, typ vocab.Type) []results.Row {
 // Families returns the family values of every suite, in family order.
 func (r *Registry) Families() []Family { return r.families }
 
+// KeyOps returns the key operations of every family's types
+// (Family.KeyOps) in one map. The map is new; the slices are the
+// families'.
+func (r *Registry) KeyOps() map[vocab.Type][]vocab.Op {
+	out := map[vocab.Type][]vocab.Op{}
+	for _, f := range r.families {
+		maps.Copy(out, f.KeyOps)
+	}
+	return out
+}
+
 func checkFamily(f Family) error {
 	switch {
 	case !vocab.Known(f.Family, vocab.Families):
@@ -124,6 +140,16 @@ func checkFamily(f Family) error {
 		return fmt.Errorf("family %s: no subject for the review's title", f.Family)
 	case f.Review != nil && (f.Review.Title == "" || f.Review.Blocks == nil):
 		return fmt.Errorf("family %s: a review section needs a title and blocks", f.Family)
+	}
+	for _, typ := range slices.Sorted(maps.Keys(f.KeyOps)) {
+		if typ.Family() != f.Family {
+			return fmt.Errorf("family %s: key operations of type %s, which is not one of its types", f.Family, typ)
+		}
+		for _, op := range f.KeyOps[typ] {
+			if !f.Family.HasOp(op) {
+				return fmt.Errorf("family %s: key operation %s of type %s is not an operation of the family", f.Family, op, typ)
+			}
+		}
 	}
 	return nil
 }

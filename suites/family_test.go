@@ -2,6 +2,8 @@ package suites
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,6 +107,12 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 			`family "ed25519" is not one of bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa`},
 		{"a check without Run", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: vocab.Secp256k1}}}},
 			"agreement check of secp256k1: Run is nil"},
+		{"key operations of another family's type", []Suite{{Name: "s", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1",
+			KeyOps: map[vocab.Type][]vocab.Op{vocab.Signature: {vocab.Verify}}}}}},
+			"family secp256k1: key operations of type Signature, which is not one of its types"},
+		{"a key operation of another family", []Suite{{Name: "s", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1",
+			KeyOps: map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Verify, vocab.FastAggregateVerify}}}}}},
+			"family secp256k1: key operation fast-aggregate-verify of type Secp256k1Signature is not an operation of the family"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +126,25 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 				t.Errorf("got a registry, want none")
 			}
 		})
+	}
+}
+
+// TestRegistryKeyOps: the registry's key operations are those of its
+// families' types, each family's as it gave them.
+func TestRegistryKeyOps(t *testing.T) {
+	secp := map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Recover, vocab.Verify}}
+	bn := map[vocab.Type][]vocab.Op{vocab.BN254G1: {vocab.Add}}
+	r, err := NewRegistry(
+		Suite{Name: "a", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1", KeyOps: secp}}},
+		Suite{Name: "b", Families: []Family{{Family: vocab.BN254, Subject: "BN254", KeyOps: bn}, {Family: vocab.MLKEM, Subject: "ML-KEM"}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.KeyOps()
+	want := map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Recover, vocab.Verify}, vocab.BN254G1: {vocab.Add}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("KeyOps: got %v, want %v", got, want)
 	}
 }
 

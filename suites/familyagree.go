@@ -63,6 +63,11 @@ type FamilyCheck struct {
 	// Checks says in one line what the check compares, for the reports
 	// of the check ("public keys, addresses ... byte for byte").
 	Checks string
+	// Help is the check's paragraph in the help of memprof verify: what
+	// it compares, against which vectors, and what a build without cgo
+	// checks, wrapped at 80 columns. "" when another check's paragraph
+	// covers it.
+	Help string
 	// Run checks libs, the family's libraries from every suite in
 	// vocabulary order (the unavailable ones included, for the report).
 	// The error is an *agree.Disagreement when a library computes

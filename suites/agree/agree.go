@@ -46,8 +46,35 @@ type Report = suites.AgreeReport
 // Suite gives the registry BLS12-381's value and agreement check; the libraries'
 // suites give their parts (Suite.Agree).
 func Suite() suites.Suite {
-	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381"}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
-		Checks: "keys, public keys, signatures byte for byte; each verifies the others'; round trips"}}}
+	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381", KeyOps: keyOps}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
+		Checks: "keys, public keys, signatures byte for byte; each verifies the others'; round trips", Help: help}}}
+}
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `BLS: for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
+length, DST BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_), every library must
+derive the same secret key (IETF KeyGen), public key and signature byte for
+byte, verify every library's bytes and reject them for another message, and
+round-trip the public key and the signature through each of its
+representations to the same encodings. Then every library runs go-ethereum's
+EIP-2537 precompile vectors (fixtures/eip2537: G1 and G2 addition, G1 scalar
+multiplication, the pairing check, the maps to G1 and G2, and their fail-
+files) where it offers the operation, the padded encodings converted, and must
+return each output and refuse each failing input; the cases count them. In a
+build without cgo, blst is reported unavailable and gnark-crypto and circl are
+checked against the files.`
+
+// keyOps lists, per BLS12-381 type, the operations whose cost a
+// representation changes most, best first (suites.Family.KeyOps).
+// Aggregation is where affine and Jacobian storage differ (blst-ts's
+// lesson: affine storage pays a conversion per addition); decoding is
+// where the compressed encodings pay.
+var keyOps = map[vocab.Type][]vocab.Op{
+	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
+	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
+	"SecretKey": {"sign"},
+	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
 }
 
 // Run checks the libraries of r against the embedded vectors: the 20

@@ -2,7 +2,9 @@ package all
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqtest"
@@ -103,5 +105,32 @@ func TestFamilyChecks(t *testing.T) {
 			}
 			t.Logf("%s: %d cases, libraries %v", c.Family, rep.Cases, rep.Libs)
 		})
+	}
+}
+
+// TestCheckHelp: every agreement check has its paragraph in verify's help
+// (suites.FamilyCheck.Help), one paragraph within 80 columns, or is
+// covered by another check's, which names its family's subject.
+func TestCheckHelp(t *testing.T) {
+	r := Registry()
+	var helps []string
+	for _, c := range r.Checks() {
+		if c.Help != "" {
+			helps = append(helps, c.Help)
+		}
+	}
+	for _, c := range r.Checks() {
+		if c.Help == "" {
+			i := slices.IndexFunc(r.Families(), func(f suites.Family) bool { return f.Family == c.Family })
+			if i < 0 || !slices.ContainsFunc(helps, func(h string) bool { return strings.Contains(h, r.Families()[i].Subject) }) {
+				t.Errorf("check of %s: no help paragraph, and no other check's names its family", c.Family)
+			}
+			continue
+		}
+		for n, line := range strings.Split(c.Help, "\n") {
+			if line == "" || line != strings.TrimSpace(line) || utf8.RuneCountInString(line) > 80 {
+				t.Errorf("check of %s, help line %d: got %q, want one line of a paragraph within 80 columns", c.Family, n+1, line)
+			}
+		}
 	}
 }

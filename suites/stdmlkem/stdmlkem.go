@@ -91,7 +91,7 @@ func Suite() suites.Suite {
 		Entries:     slices.Concat(kem512.Entries(), kem768.Entries(), kem1024.Entries()),
 		Ops:         slices.Concat(kem512.Ops(), kem768.Ops(), kem1024.Ops()),
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
-		Checks:      []suites.FamilyCheck{{Family: vocab.MLKEM, Run: pqkit.CheckKEM, Checks: pqkit.KEMChecks}},
+		Checks:      []suites.FamilyCheck{{Family: vocab.MLKEM, Run: pqkit.CheckKEM, Checks: pqkit.KEMChecks, Help: pqkit.Help}},
 		Families:    []suites.Family{{Family: vocab.MLKEM, Subject: "ML-KEM"}},
 	}
 }

@@ -43,8 +43,19 @@ type Lib = bn254kit.AgreeLib
 // Check returns the family's agreement check, for the registry.
 func Check() suites.FamilyCheck {
 	return suites.FamilyCheck{Family: vocab.BN254, Run: Run,
-		Checks: "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips"}
+		Checks: "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips", Help: help}
 }
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `BN254: gnark-crypto and go-ethereum's bn256-gnark, bn256-cloudflare and
+bn256-google (all pure Go) run go-ethereum's EIP-196/197 precompile vectors
+(fixtures/bn254: bn256Add, bn256ScalarMul, bn256Pairing) through the
+precompiles built on each (input padded and split as the EVM reads it) and
+must return every output byte for byte; refuse every input of this project's
+failing vectors (points off the curve, coordinates not below the field
+modulus, G2 points outside the subgroup, truncated input); compute its G2
+additions and scalar multiplications and the multi-scalar multiplications;
+and round-trip every point through each representation.`
 
 // Suite is the suite that gives the registry the check; the libraries'
 // suites give their parts.

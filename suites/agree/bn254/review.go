@@ -25,9 +25,17 @@ var bn254PrecompileOps = []struct {
 	op  vocab.Op
 }{{vocab.BN254G1, vocab.Add}, {vocab.BN254G1, vocab.ScalarMul}, {vocab.BN254G2, vocab.PairingCheck}, {vocab.BN254G1, vocab.Unmarshal}, {vocab.BN254G2, vocab.Unmarshal}}
 
+// keyOps lists, per BN254 type, the operations whose cost a form changes
+// most, best first (suites.Family.KeyOps): the precompiles' operations,
+// then the encodings.
+var keyOps = map[vocab.Type][]vocab.Op{
+	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
+	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
+}
+
 // Family is BN254 as a value: its section of the review.
 func Family() suites.Family {
-	return suites.Family{Family: vocab.BN254, Subject: "BN254", Review: &suites.ReviewSection{
+	return suites.Family{Family: vocab.BN254, Subject: "BN254", KeyOps: keyOps, Review: &suites.ReviewSection{
 		Title:     "BN254: the precompiles' libraries and a prover's, memory against speed",
 		Paragraph: "All four are pure Go: gnark-crypto's `ecc/bn254` (`gnark`), and go-ethereum's `crypto/bn256/gnark` (`bn256-gnark`, the wrapper its precompiles use on amd64 and arm64, holding gnark-crypto's points by value), `crypto/bn256/cloudflare` and `crypto/bn256/google`, whose points are a wrapper around a pointer to a hidden point (`decoded`: the wrapper and what it points to are what a caller pays). `uncompressed` is the 64- or 128-byte EIP-196/197 encoding.",
 		Blocks: func(rs *results.File) []suites.ReviewBlock {

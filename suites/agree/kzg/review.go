@@ -35,8 +35,19 @@ func Family() suites.Family {
 func Suite() suites.Suite {
 	return suites.Suite{Name: "kzg family", Families: []suites.Family{Family()},
 		Checks: []suites.FamilyCheck{{Family: vocab.KZG, RunOwn: Run,
-			Checks: "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells"}}}
+			Checks: "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells", Help: help}}}
 }
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `KZG: for the 8 deterministic blobs of fixtures/kzg-vectors.json (made from the
+file's seed), c-kzg and go-eth-kzg must compute the file's commitment, blob
+proof, cells (the file keeps their SHA-256) and cell proofs byte for byte,
+verify each other's blob proofs and cell proofs, reject the proofs of another
+blob, and recover every blob's cells from half of them; then verify
+go-ethereum's point evaluation vectors (fixtures/kzg-precompile) through the
+precompile's checks, and refuse them with the claimed value changed. In a
+build without cgo, c-kzg is reported unavailable and go-eth-kzg is checked
+against the files.`
 
 // reviewBlocks are the blocks of the KZG section.
 func reviewBlocks(rs *results.File) []suites.ReviewBlock {

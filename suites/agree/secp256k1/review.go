@@ -20,7 +20,7 @@ import (
 
 // Family is secp256k1 as a value: its section of the review.
 func Family() suites.Family {
-	return suites.Family{Family: vocab.Secp256k1, Subject: "secp256k1", Review: &suites.ReviewSection{
+	return suites.Family{Family: vocab.Secp256k1, Subject: "secp256k1", KeyOps: keyOps, Review: &suites.ReviewSection{
 		Title:     "secp256k1: cgo against pure Go",
 		Paragraph: "`libsecp256k1` is go-ethereum's `crypto/secp256k1`, C behind cgo, with the key types of its `crypto` package (`*ecdsa.PrivateKey`, `*ecdsa.PublicKey` with `*big.Int` coordinates); `decred` is `github.com/decred/dcrd/dcrec/secp256k1/v4`, pure Go, its keys and signatures held by value. Decred's compact signature is V‖R‖S with V = 27 + recovery id; the harness converts it to Ethereum's R‖S‖V (V in {0, 1}), and that conversion is in decred's timings. Every verification applies Ethereum's low-S rule first (`crypto.ValidateSignatureValues` with homestead); recovery accepts a high S, as the ecRecover precompile must.",
 		Blocks: func(rs *results.File) []suites.ReviewBlock {
@@ -30,6 +30,16 @@ func Family() suites.Family {
 			}}}, senderCache(rs)...)
 		},
 	}}
+}
+
+// keyOps lists, per secp256k1 type, the operations whose cost a form
+// changes most, best first (suites.Family.KeyOps): an execution client
+// verifies signatures and recovers senders; a key kept compressed or as
+// an address pays at verify.
+var keyOps = map[vocab.Type][]vocab.Op{
+	vocab.Secp256k1Signature: {vocab.Verify, vocab.Recover, vocab.RecoverAddress},
+	vocab.Secp256k1PublicKey: {vocab.Verify, vocab.ToAddress, vocab.Decompress},
+	vocab.Secp256k1SecretKey: {vocab.Sign},
 }
 
 // Suite gives the secp256k1 family's value to the registry.

@@ -67,6 +67,20 @@ const (
 	SLHChecks = "SLH-DSA keys, signatures and verifications against known answers"
 )
 
+// Help is the paragraph of the three post-quantum checks in verify's help
+// (suites.FamilyCheck.Help), carried by ML-KEM's, the first of them.
+const Help = `Post-quantum (fixtures/pq: circl's ACVP files and Wycheproof's mlkem_* and
+mldsa_* files): for every parameter set, each library must give the known
+keys from the vectors' seeds, encapsulations, decapsulations and deterministic
+signatures byte for byte and refuse the invalid inputs; crypto/mlkem and circl
+must make the same ML-KEM keys from the same seeds, decapsulate each other's
+ciphertexts to the same key, a modified ciphertext to the same
+implicit-rejection key, and refuse one of the wrong length; circl and
+filippo.io/mldsa must make the same ML-DSA keys and deterministic signatures,
+verify each other's and refuse a flipped bit and a short public key. SLH-DSA
+(circl alone) is checked against its known answers; the signatures of its
+small (s) sets take seconds each and are checked in .ci/run only.`
+
 // CheckKEM is the ML-KEM agreement check (a suites.FamilyCheck's Run).
 // For every set, each library that has it must give the known answers of
 // fixtures/pq (ACVP key generation, encapsulation and decapsulation of a

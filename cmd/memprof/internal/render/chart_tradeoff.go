@@ -18,33 +18,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// keyOps lists, per type, the operations whose cost a representation
-// changes most, best first (the names are vocab.Ops): the trade-off
-// chart and the report's summary use the first one that was timed.
-// Aggregation is where affine and Jacobian storage differ (blst-ts's
-// lesson: affine storage pays a conversion per addition); decoding is
-// where the compressed encodings pay.
-var keyOps = map[vocab.Type][]vocab.Op{
-	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
-	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
-	"SecretKey": {"sign"},
-	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	// secp256k1: an execution client verifies signatures and recovers
-	// senders; a key kept compressed or as an address pays at verify.
-	vocab.Secp256k1Signature: {vocab.Verify, vocab.Recover, vocab.RecoverAddress},
-	vocab.Secp256k1PublicKey: {vocab.Verify, vocab.ToAddress, vocab.Decompress},
-	vocab.Secp256k1SecretKey: {vocab.Sign},
-	// BN254: the precompiles' operations, then the encodings.
-	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
-	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
-}
+// KeyOps lists, per type, the operations whose cost a representation
+// changes most, best first: KeyColumn and KeyOpOf take the first one that
+// was timed. The families give them (suites.Registry.KeyOps).
+type KeyOps map[vocab.Type][]vocab.Op
 
 // KeyColumn returns the column of t its sentence is about: the first of
-// the preferred operations (keyOps) of the type whose operations the
+// the preferred operations (keys) of the type whose operations the
 // columns are among t's columns, else its first column.
-func KeyColumn(t results.Tradeoff) int {
-	for _, op := range keyOps[t.OpType()] {
+func KeyColumn(t results.Tradeoff, keys KeyOps) int {
+	for _, op := range keys[t.OpType()] {
 		for i, c := range t.Ops {
 			if c.Op == op {
 				return i
@@ -85,12 +68,12 @@ func (k KeyOp) String() string {
 }
 
 // KeyOpOf chooses the key operation of typ among the timed throughput rows
-// of rs: the first of the type's preferred operations that was timed for
+// of rs: the first of the type's preferred operations (keys) that was timed for
 // at least two representations (one when no operation was), else the
 // operation timed for the most representations (ties broken by name). For
 // an operation timed at several batch sizes it takes the largest. ok is
 // false when typ has no timed operation.
-func KeyOpOf(rs *results.File, typ vocab.Type) (k KeyOp, ok bool) {
+func KeyOpOf(rs *results.File, typ vocab.Type, keys KeyOps) (k KeyOp, ok bool) {
 	count := map[KeyOp]int{}
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Error == "" && t.NsPerOpMedian > 0 {
@@ -111,7 +94,7 @@ func KeyOpOf(rs *results.File, typ vocab.Type) (k KeyOp, ok bool) {
 		return b.Batch - a.Batch
 	})
 	for _, need := range []int{2, 1} {
-		for _, op := range keyOps[typ] {
+		for _, op := range keys[typ] {
 			for _, c := range cands {
 				if c.Op == op && count[c] >= need {
 					return c, true

@@ -272,6 +272,7 @@ func TestTradeoffChart(t *testing.T) {
 }
 
 func TestKeyOpOf(t *testing.T) {
+	keys := KeyOps{"Signature": {"verify", "aggregate"}, "G1": {"aggregate"}}
 	row := func(typ, lib, repr, op string, batch int) results.ThroughputRow {
 		return results.ThroughputRow{Key: results.Key{Type: vocab.Type(typ), Lib: vocab.Lib(lib), Repr: vocab.Repr(repr), Op: vocab.Op(op), Batch: batch}, Timing: measure.Timing{NsPerOpMedian: 1}}
 	}
@@ -298,7 +299,7 @@ func TestKeyOpOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := KeyOpOf(&results.File{Throughput: tt.rows}, vocab.Type(tt.typ))
+			got, ok := KeyOpOf(&results.File{Throughput: tt.rows}, vocab.Type(tt.typ), keys)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("got %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
 			}

@@ -46,7 +46,7 @@ func bn254Fixture() *results.File {
 func TestBN254Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeFamily(mw, bn254Fixture(), bn254agree.Family())
+	writeFamily(mw, bn254Fixture(), bn254agree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestBN254Section(t *testing.T) {
 		t.Errorf("the key's trade-off compares keys with the IC's points:\n%s", got)
 	}
 	var none bytes.Buffer
-	writeFamily(render.NewMarkdownWriter(&none), kzgFixture(), bn254agree.Family())
+	writeFamily(render.NewMarkdownWriter(&none), kzgFixture(), bn254agree.Family(), builtinKeyOps())
 	if none.Len() != 0 {
 		t.Errorf("results without BN254 rows: got a section:\n%s", none.String())
 	}

@@ -19,7 +19,7 @@ import (
 // writeFamily writes f's own section of the review, after the sections
 // of the types, when f has one and rs holds rows of f: its title, its
 // paragraph and its blocks.
-func writeFamily(mw *render.MarkdownWriter, rs *results.File, f suites.Family) {
+func writeFamily(mw *render.MarkdownWriter, rs *results.File, f suites.Family, keys render.KeyOps) {
 	if f.Review == nil || !suites.HasRows(rs, f.Family) {
 		return
 	}
@@ -28,13 +28,13 @@ func writeFamily(mw *render.MarkdownWriter, rs *results.File, f suites.Family) {
 	mw.Line(f.Review.Paragraph)
 	mw.Line("")
 	for _, b := range f.Review.Blocks(rs) {
-		writeBlock(mw, rs, b)
+		writeBlock(mw, rs, b, keys)
 	}
 }
 
 // writeBlock writes one block of a family's section and the blank line
 // after it.
-func writeBlock(mw *render.MarkdownWriter, rs *results.File, b suites.ReviewBlock) {
+func writeBlock(mw *render.MarkdownWriter, rs *results.File, b suites.ReviewBlock, keys render.KeyOps) {
 	switch {
 	case b.Heading != "":
 		mw.Line("### " + b.Heading)
@@ -49,13 +49,13 @@ func writeBlock(mw *render.MarkdownWriter, rs *results.File, b suites.ReviewBloc
 			mw.Line(t.Missing)
 			break
 		}
-		mw.Printf("%s %s\n", t.Lead, tradeoffSentence(t.Rows, tr))
+		mw.Printf("%s %s\n", t.Lead, tradeoffSentence(t.Rows, tr, keys))
 		mw.Line("")
 		mw.Table(tradeoffTable(tr))
 	case b.TradeoffSummary != nil:
 		for _, typ := range b.TradeoffSummary.Types {
 			if t, ok := results.TradeoffOf(rs, typ); ok {
-				mw.Printf("- **%s**: %s\n", typ, fastestLine(t, b.TradeoffSummary.Libs))
+				mw.Printf("- **%s**: %s\n", typ, fastestLine(t, b.TradeoffSummary.Libs, keys))
 			}
 		}
 	default: // a list, perhaps empty
@@ -68,8 +68,8 @@ func writeBlock(mw *render.MarkdownWriter, rs *results.File, b suites.ReviewBloc
 
 // fastestLine says, for t's key operation, the fastest form of each of
 // libs and the forms no other beats on every figure.
-func fastestLine(t results.Tradeoff, libs []vocab.Lib) string {
-	j := render.KeyColumn(t)
+func fastestLine(t results.Tradeoff, libs []vocab.Lib, keys render.KeyOps) string {
+	j := render.KeyColumn(t, keys)
 	op := render.ColumnName(t.Ops[j])
 	var fastest []string
 	for _, lib := range libs {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
@@ -36,6 +37,30 @@ func TestReviewSubject(t *testing.T) {
 	for _, f := range vocab.Families {
 		if !slices.ContainsFunc(all.Registry().Families(), func(v suites.Family) bool { return v.Family == f && v.Subject != "" }) {
 			t.Errorf("family %s has no name for the review's title", f)
+		}
+	}
+}
+
+// builtinKeyOps are the built-in families' key operations.
+func builtinKeyOps() render.KeyOps { return all.Registry().KeyOps() }
+
+// TestKeyOpsOfTheFamilies: each family lists key operations of its own
+// types only, and the registry's map holds every one of them.
+func TestKeyOpsOfTheFamilies(t *testing.T) {
+	keys := builtinKeyOps()
+	for _, f := range all.Registry().Families() {
+		for typ, ops := range f.KeyOps {
+			if got := (results.Key{Type: typ}).Family(); got != f.Family {
+				t.Errorf("family %s lists key operations of %s: got family %s, want %s", f.Family, typ, got, f.Family)
+			}
+			if !slices.Equal(keys[typ], ops) {
+				t.Errorf("Registry.KeyOps()[%s]: got %v, want %v", typ, keys[typ], ops)
+			}
+		}
+	}
+	for _, typ := range []vocab.Type{vocab.Signature, vocab.Secp256k1Signature, vocab.BN254G1} {
+		if len(keys[typ]) == 0 {
+			t.Errorf("Registry.KeyOps()[%s]: got none, want the family's", typ)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func TestTradeoffScan(t *testing.T) {
 			t.Errorf("%s %s: scan cell %q, want %q", r.Lib, r.Repr, got, want)
 		}
 	}
-	got := tradeoffSentence(rs, tr)
+	got := tradeoffSentence(rs, tr, builtinKeyOps())
 	if !strings.Contains(got, "makes the collector scan") || !strings.Contains(got, "MB per cycle at 1M instances") {
 		t.Errorf("sentence %q: want what the larger form costs the collector", got)
 	}

@@ -43,7 +43,7 @@ func kzgFixture() *results.File {
 func TestKZGSection(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeFamily(mw, kzgFixture(), kzgagree.Family())
+	writeFamily(mw, kzgFixture(), kzgagree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestKZGSection(t *testing.T) {
 	}
 	// Results without KZG rows have no KZG section.
 	buf.Reset()
-	writeFamily(render.NewMarkdownWriter(&buf), &results.File{Schema: results.Schema}, kzgagree.Family())
+	writeFamily(render.NewMarkdownWriter(&buf), &results.File{Schema: results.Schema}, kzgagree.Family(), builtinKeyOps())
 	if buf.Len() != 0 {
 		t.Errorf("got %q for results without KZG rows, want nothing", buf.String())
 	}

@@ -180,8 +180,8 @@ func TestTradeoffSentence(t *testing.T) {
 	if !ok {
 		t.Fatal("no trade-off for Signature")
 	}
-	got := tradeoffSentence(rs, tr)
-	j := render.KeyColumn(tr)
+	got := tradeoffSentence(rs, tr, builtinKeyOps())
+	j := render.KeyColumn(tr, builtinKeyOps())
 	for _, lib := range []vocab.Lib{"blst", "gnark"} {
 		var smallest, fastest *results.TradeoffRow
 		for i := range tr.Rows {

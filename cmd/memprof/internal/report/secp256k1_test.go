@@ -43,7 +43,7 @@ func secpFixture() *results.File {
 func TestSecp256k1Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeFamily(mw, secpFixture(), secpagree.Family())
+	writeFamily(mw, secpFixture(), secpagree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestSecp256k1Section(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	writeFamily(mw, kzgFixture(), secpagree.Family())
+	writeFamily(mw, kzgFixture(), secpagree.Family(), builtinKeyOps())
 	if buf.Len() != 0 {
 		t.Errorf("results without secp256k1 rows: got a section:\n%s", buf.String())
 	}
