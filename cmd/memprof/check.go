@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/readlimit"
@@ -84,7 +85,7 @@ reported as FILE: instances[12] (case): problem); times are the median and
 quartiles of each operation's samples_ns, as compare reads them, and none
 passes when the file's agreement check failed. Budgets files are read up
 to ` + readlimit.FormatSize(gate.DefaultMaxBytes) + ` and half a million YAML nodes, results files up to 256 MiB
-(--max-bytes raises these) and ` + defaultRows + ` rows (--max-rows), so that
+(--max-bytes raises these) and ` + cliflag.DefaultRows + ` rows (--max-rows), so that
 checking stays within its memory.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
@@ -122,19 +123,19 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	skipCgo := fs.Bool("skip-cgo", false, "skip, in results measured with cgo off, the budgets all of whose cases need cgo (a runner with cgo checks them); without it such a budget is an error")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
 	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
-	var cf caseFlags
-	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
-	var to timingFlags
-	to.add(fs, "when timing, ", false)
-	var limits inputLimits
-	limits.addFlag(fs, "the budgets or results file")
-	format := addFormat(fs, "text", "markdown")
-	out := addOutput(fs)
-	if code, done := inv.parseFlags(fs, args, format, func() []inert {
-		return []inert{{*update, "without --update", []string{"headroom"}},
-			{!*update, "with --update: it rewrites the budgets file and prints no report", []string{"format", "o"}},
-			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}},
-			{*resultsPath == "", "without --results: it bounds a results file", []string{"max-rows"}}}
+	var cf cliflag.Cases
+	cf.Add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
+	var to cliflag.Timing
+	to.Add(fs, "when timing, ", false)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the budgets or results file")
+	format := cliflag.AddFormat(fs, "text", "markdown")
+	out := cliflag.AddOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(*update, "without --update", "headroom"),
+			cliflag.Unless(!*update, "with --update: it rewrites the budgets file and prints no report", "format", "o"),
+			cliflag.Unless(*resultsPath == "", "with --results: the saved results are checked, nothing is measured", "n", "jobs", "samples", "min-sample"),
+			cliflag.Unless(*resultsPath == "", "without --results: it bounds a results file", "max-rows")}
 	}); done {
 		return code
 	}
@@ -142,16 +143,16 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--headroom must be a number from 1 to %d, got %v", gate.MaxHeadroom, *headroom)
 	}
 	var opts workflow.Options
-	if err := cf.options(&opts); err != nil {
+	if err := cf.Options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if _, err := to.options(&opts); err != nil {
+	if _, err := timing(&to, &opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := limits.readBudgets(*budgetsPath)
+	f, err := limits.ReadBudgets(*budgetsPath)
 	if err != nil {
 		return inv.badInput("", err)
 	}
@@ -186,7 +187,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		defer limitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
-		rs, err = limits.readResults(ctx, *resultsPath)
+		rs, err = limits.ReadResults(ctx, *resultsPath)
 		if err != nil {
 			return inv.badInput("", err)
 		}
@@ -215,7 +216,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return updateBudgets(inv, f, rep, *headroom)
 	}
 	var buf bytes.Buffer
-	if format.value == "markdown" {
+	if format.Value == "markdown" {
 		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
 		err = gatereport.Check(inv.live(&buf), rep)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/url"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/units"
 )
@@ -41,7 +43,7 @@ refused unless --allow-env-mismatch, naming the fields that differ.
 
 Both files are validated before anything is compared (every problem is
 reported as FILE: instances[12] (case): problem) and read up to 256 MiB
-(--max-bytes raises the limit) and ` + defaultRows + ` rows each (--max-rows).
+(--max-bytes raises the limit) and ` + cliflag.DefaultRows + ` rows each (--max-rows).
 
 The markdown format is made for a pull-request comment: the verdict line
 first, where and when each side was measured (commit, time, machine) with
@@ -75,7 +77,7 @@ base with no rows, times without samples, environment mismatch).`,
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	defer limitMemory()()
 	fs := inv.flags()
-	format := addFormat(fs, "table", "markdown", "json")
+	format := cliflag.AddFormat(fs, "table", "markdown", "json")
 	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
 	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
 	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
@@ -84,30 +86,30 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	baseURL := fs.String("base-url", "", "link the base run at `url` in the markdown comment")
 	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
 	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
-	out := addOutput(fs)
+	out := cliflag.AddOutput(fs)
 	var style string
-	addStyle(fs, &style)
-	var limits inputLimits
-	limits.addFlag(fs, "a results file")
+	cliflag.AddStyle(fs, &style)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
 	}
-	if err := checkFlags(fs); err != nil {
+	if err := cliflag.Check(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := format.get()
+	f, err := format.Get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := parseStyle(style)
+	tableStyle, err := cliflag.ParseStyle(style)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if wasGiven(fs, "style") && f != "table" {
+	if cliflag.WasGiven(fs, "style") && f != "table" {
 		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	var opts gate.CompareOptions
@@ -130,21 +132,21 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("--base-url does nothing with --format %s: the link is for the markdown comment", f)
 		}
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
 
-	base, err := limits.readResults(ctx, files[0])
+	base, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("base: ", err)
 	}
 	if err := requireRows(files[0], base, "nothing to compare against"); err != nil {
 		return inv.badInput("base: ", err)
 	}
-	head, err := limits.readResults(ctx, files[1])
+	head, err := limits.ReadResults(ctx, files[1])
 	if err != nil {
 		return inv.badInput("head: ", err)
 	}
@@ -159,7 +161,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	case "json":
 		err = gatereport.JSON(w, c)
 	default:
-		err = gatereport.TableFit(w, c, terminalWidth(tableWriter(inv, *out)), tableStyle)
+		err = gatereport.TableFit(w, c, render.TerminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

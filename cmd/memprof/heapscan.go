@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
-	"github.com/memprof/memprof/internal/readlimit"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 )
@@ -81,13 +79,13 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	focus := fs.String("focus", "", "keep only samples with a frame whose function or file name matches `regexp`")
 	ignore := fs.String("ignore", "", "drop samples with a frame whose function or file name matches `regexp`")
 	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
-	format := addFormat(fs, "table", "json", "markdown", "csv")
-	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+formatSize(heapscan.DefaultMaxModelBytes)+")")
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv")
+	out := cliflag.AddOutput(fs)
+	maxBytes := fs.String("max-bytes", cliflag.FormatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+cliflag.FormatSize(heapscan.DefaultMaxModelBytes)+")")
 	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
 	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
 	var style string
-	addStyle(fs, &style)
+	cliflag.AddStyle(fs, &style)
 	pos, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
@@ -99,15 +97,15 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if source == "-" && *base == "-" {
 		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
 	}
-	f, err := format.get()
+	f, err := format.Get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := parseStyle(style)
+	tableStyle, err := cliflag.ParseStyle(style)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if wasGiven(fs, "style") && f != "table" {
+	if cliflag.WasGiven(fs, "style") && f != "table" {
 		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	opts := heapscan.Options{Sample: *sample, GroupBy: *groupBy}
@@ -136,10 +134,10 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if opts.GroupBy == "rule" && opts.Rules == nil {
 		return inv.usageError("--group-by rule needs --rules FILE")
 	}
-	if opts.Focus, err = compileFlag("focus", *focus); err != nil {
+	if opts.Focus, err = cliflag.Regexp("focus", *focus); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if opts.Ignore, err = compileFlag("ignore", *ignore); err != nil {
+	if opts.Ignore, err = cliflag.Regexp("ignore", *ignore); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *instances < 0 {
@@ -167,7 +165,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return exitOK // it would read or fetch the profiles
 	}
 	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
-	if ro.Model && !wasGiven(fs, "max-bytes") {
+	if ro.Model && !cliflag.WasGiven(fs, "max-bytes") {
 		ro.MaxBytes = 0 // the model's own default, heapscan.DefaultMaxModelBytes
 	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
@@ -189,7 +187,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	// The output is written as it is rendered, row by row for JSON and
 	// CSV, never held whole: --group-by stack can make it large.
 	write := func(w io.Writer) error {
-		return render.WriteHeapscan(w, s, view, f, terminalWidth(tableWriter(inv, *out)), tableStyle)
+		return render.WriteHeapscan(w, s, view, f, render.TerminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if *out != "" {
 		err = atomicfile.WriteStream(*out, 0o644, write)
@@ -262,22 +260,4 @@ func explainLimit(err error) error {
 		return fmt.Errorf("%w (raise the limit with --max-bytes if the profile is trusted)", err)
 	}
 	return err
-}
-
-func compileFlag(name, expr string) (*regexp.Regexp, error) {
-	if expr == "" {
-		return nil, nil
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, fmt.Errorf("--%s: %w", name, err)
-	}
-	return re, nil
-}
-
-// formatSize writes n bytes as a flag's value, as units.ParseBytes reads them:
-// readlimit.FormatSize's largest binary unit that divides it, without
-// the space: 536870912 is "512MiB".
-func formatSize(n int64) string {
-	return strings.ReplaceAll(readlimit.FormatSize(n), " ", "")
 }

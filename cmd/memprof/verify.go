@@ -4,10 +4,11 @@ import (
 	"context"
 	"io"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/results"
-	workflow "github.com/memprof/memprof/workflow"
+	"github.com/memprof/memprof/workflow"
 )
 
 var verifyCommand = &command{
@@ -94,8 +95,8 @@ vector file is not the recorded one, 2 for a usage error.`,
 
 func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := addFormat(fs, "table", "json")
-	out := addOutput(fs)
+	format := cliflag.AddFormat(fs, "table", "json")
+	out := cliflag.AddOutput(fs)
 	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
@@ -110,7 +111,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error {
+	return inv.writeResults(rs, format.Value, *out, func(w io.Writer, rs *results.File) error {
 		if err := render.AgreementLine(w, rs.Agreement, inv.registry.CheckTexts()); err != nil {
 			return err
 		}

@@ -1,0 +1,69 @@
+package cliflag
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+)
+
+// Limits are the --max-bytes and --max-rows of check, compare,
+// export and report: the largest input file read, checked while reading,
+// and the most rows of a results file, checked while decoding. 0 keeps
+// each reader's documented default (results 256 MiB and 50,000 rows,
+// budgets 64 MiB).
+type Limits struct {
+	Size  string // --max-bytes as given
+	Bytes int64
+	Rows  int
+}
+
+func (l *Limits) AddFlag(fs *flag.FlagSet, what string) {
+	fs.StringVar(&l.Size, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default "+
+		FormatSize(results.DefaultMaxResultsBytes)+" for results, "+FormatSize(gate.DefaultMaxBytes)+" for budgets)")
+	fs.IntVar(&l.Rows, "max-rows", results.DefaultMaxRows, "refuse a results file of more than `n` rows (instance, throughput and unavailable rows together)")
+}
+
+// DefaultRows is the default --max-rows for help texts: "50,000".
+var DefaultRows = Thousands(results.DefaultMaxRows)
+
+// Thousands writes n with a comma between groups of three digits.
+func Thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// parse reads the flags; a bad size or row count is a usage error.
+func (l *Limits) Parse() error {
+	if l.Rows <= 0 {
+		return fmt.Errorf("--max-rows must be a positive number of rows, got %d", l.Rows)
+	}
+	if l.Size == "" {
+		return nil
+	}
+	n, err := units.ParseBytes(l.Size)
+	if err != nil {
+		return fmt.Errorf("--max-bytes: %w", err)
+	}
+	l.Bytes = n
+	return nil
+}
+
+// readResults reads a results file for check, compare, export and
+// report: bounded, validated at load against the vocabulary, and
+// stopped when ctx is done.
+func (l Limits) ReadResults(ctx context.Context, path string) (*results.File, error) {
+	return results.Reader{MaxBytes: l.Bytes, MaxRows: l.Rows}.ReadFileContext(ctx, path)
+}
+
+// readBudgets reads a budgets file, bounded.
+func (l Limits) ReadBudgets(path string) (*gate.File, error) {
+	return gate.ReadFileLimit(path, l.Bytes)
+}
