@@ -134,27 +134,9 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		// The files of a review are held at once: they share the row
 		// limit.
 		defer limitMemory()()
-		var rss []*results.File
-		shared := limits
-		for i, f := range from {
-			r, err := shared.ReadResults(ctx, f)
-			if errors.Is(err, results.ErrTooManyRows) && i > 0 {
-				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.Rows)
-			}
-			if err != nil {
-				return inv.badInput("", err)
-			}
-			shared.Rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
-			for _, t := range r.Tradeoff {
-				shared.Rows -= len(t.Rows)
-			}
-			if shared.Rows <= 0 && i+1 < len(from) {
-				return inv.badInput("", fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], limits.Rows))
-			}
-			if len(r.Instances) == 0 {
-				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
-			}
-			rss = append(rss, r)
+		rss, err := limits.ReadShared(ctx, from)
+		if err != nil {
+			return inv.badInput("", err)
 		}
 		rs, opts.Source = rss[0], from[0]
 		if len(from) > 1 {

@@ -2,6 +2,7 @@ package cliflag
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -66,4 +67,33 @@ func (l Limits) ReadResults(ctx context.Context, path string) (*results.File, er
 // readBudgets reads a budgets file, bounded.
 func (l Limits) ReadBudgets(path string) (*gate.File, error) {
 	return gate.ReadFileLimit(path, l.Bytes)
+}
+
+// ReadShared reads the results files of a review, which are held at once:
+// they share the row limit. A file without instance rows is refused:
+// nothing to review.
+func (l Limits) ReadShared(ctx context.Context, from []string) ([]*results.File, error) {
+	var rss []*results.File
+	shared := l
+	for i, f := range from {
+		r, err := shared.ReadResults(ctx, f)
+		if errors.Is(err, results.ErrTooManyRows) && i > 0 {
+			err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, l.Rows)
+		}
+		if err != nil {
+			return nil, err
+		}
+		shared.Rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
+		for _, t := range r.Tradeoff {
+			shared.Rows -= len(t.Rows)
+		}
+		if shared.Rows <= 0 && i+1 < len(from) {
+			return nil, fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], l.Rows)
+		}
+		if len(r.Instances) == 0 {
+			return nil, fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f)
+		}
+		rss = append(rss, r)
+	}
+	return rss, nil
 }
