@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
+	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/livewriter"
@@ -31,30 +31,8 @@ const (
 	exitFailure = 1 // a measurement failed, a budget was exceeded, a regression was found
 	exitUsage   = 2 // bad flags, arguments or input files
 	// An interrupted command exits 128 + the signal's number, as a shell
-	// reports it: 130 for SIGINT, 143 for SIGTERM (see interruptedExit).
+	// reports it: 130 for SIGINT, 143 for SIGTERM (see interrupt.ExitCode).
 )
-
-// interruption is the cause with which main cancels the context of a
-// command stopped by a signal.
-type interruption struct{ signal os.Signal }
-
-func (i interruption) Error() string { return "interrupted by " + i.signal.String() }
-
-// interruptedExit returns the exit code of a command whose context is
-// done, and true: 128 + the number of the signal that caused it, or 130
-// (as for SIGINT) when the cause is not a signal.
-func interruptedExit(ctx context.Context) (int, bool) {
-	if ctx.Err() == nil {
-		return 0, false
-	}
-	var i interruption
-	if errors.As(context.Cause(ctx), &i) {
-		if s, ok := i.signal.(syscall.Signal); ok {
-			return 128 + int(s), true
-		}
-	}
-	return 128 + int(syscall.SIGINT), true
-}
 
 // live returns w as a livewriter.Writer of the command's context (an
 // interrupted command prints nothing more; run prints the one line that
@@ -176,7 +154,7 @@ var registry = all.Registry
 // run is the whole program: main only adds os.Args, the signals that
 // cancel ctx, and os.Exit.
 //
-// When ctx is done (main cancels it with an interruption on SIGINT or
+// When ctx is done (main cancels it with an interrupt.Cause on SIGINT or
 // SIGTERM), the command stops: children are killed with the context,
 // nothing more is printed or written (see livewriter.Writer and
 // invocation.writeFile), and run prints "memprof: interrupted" and returns
@@ -222,7 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
-	if interrupted, ok := interruptedExit(ctx); ok {
+	if interrupted, ok := interrupt.ExitCode(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
 		return interrupted
 	}
