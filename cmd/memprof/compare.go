@@ -5,13 +5,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/units"
 )
 
 var compareCommand = &command{
@@ -78,14 +76,8 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	defer limitMemory()()
 	fs := inv.flags()
 	format := cliflag.AddFormat(fs, "table", "markdown", "json")
-	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
-	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
-	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
-	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
-	failOnTime := fs.Bool("fail-on-time", false, "fail on a time regression (for a pinned, quiet runner); without it a time regression warns")
-	baseURL := fs.String("base-url", "", "link the base run at `url` in the markdown comment")
-	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
-	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
+	var cf cliflag.Compare
+	cf.Add(fs)
 	out := cliflag.AddOutput(fs)
 	var style string
 	cliflag.AddStyle(fs, &style)
@@ -105,32 +97,13 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := cliflag.ParseStyle(style)
+	tableStyle, err := cliflag.CheckStyle(fs, style, f)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if cliflag.WasGiven(fs, "style") && f != "table" {
-		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
-	}
-	var opts gate.CompareOptions
-	if opts.ToleranceBytes, err = units.ParseSize(*tolBytes); err != nil {
-		return inv.usageError("--tolerance-bytes: %v", err)
-	}
-	if opts.Tolerance, err = units.ParsePercent(*tol); err != nil {
-		return inv.usageError("--tolerance: %v", err)
-	}
-	opts.AllowMissing, opts.AllowEnvMismatch, opts.FailOnTime = *allowMissing, *allowEnv, *failOnTime
-	opts.BaseCommit = *baseCommit
-	if opts.MaxBaseAge, err = gate.ParseAge(*maxAge); err != nil {
-		return inv.usageError("--max-base-age: %v", err)
-	}
-	if *baseURL != "" {
-		if u, err := url.Parse(*baseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return inv.usageError("--base-url: %q is not a URL: give the base run's page, https://...", *baseURL)
-		}
-		if f != "markdown" {
-			return inv.usageError("--base-url does nothing with --format %s: the link is for the markdown comment", f)
-		}
+	opts, err := cf.Options(f)
+	if err != nil {
+		return inv.usageError("%v", err)
 	}
 	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
@@ -157,7 +130,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	var buf bytes.Buffer
 	switch w := inv.live(&buf); f {
 	case "markdown":
-		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
+		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: cf.BaseURL})
 	case "json":
 		err = gatereport.JSON(w, c)
 	default:

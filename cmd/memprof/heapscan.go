@@ -89,12 +89,9 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := cliflag.ParseStyle(style)
+	tableStyle, err := cliflag.CheckStyle(fs, style, f)
 	if err != nil {
 		return inv.usageError("%v", err)
-	}
-	if cliflag.WasGiven(fs, "style") && f != "table" {
-		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
 	}
 	opts, ro, err := hf.Options()
 	if err != nil {

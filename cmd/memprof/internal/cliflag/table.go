@@ -38,6 +38,19 @@ func ParseStyle(v string) (render.Style, error) {
 	return s, vocab.Suggest(err, v, vocab.Strings(render.Styles))
 }
 
+// CheckStyle reads --style (style, added to fs) for output in format: a
+// style for another format than the table is a usage error.
+func CheckStyle(fs *flag.FlagSet, style, format string) (render.Style, error) {
+	s, err := ParseStyle(style)
+	if err != nil {
+		return s, err
+	}
+	if WasGiven(fs, "style") && format != "table" {
+		return s, fmt.Errorf("--style does nothing with --format %s: only the table has a style", format)
+	}
+	return s, nil
+}
+
 // Inert says that --wide and --columns do nothing in a format other than
 // the table.
 func (t *Table) Inert(format string) Inert {
