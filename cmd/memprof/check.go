@@ -156,19 +156,9 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.badInput("", err)
 	}
-	if schemes, err := workflow.ParseList("scheme", *scheme, vocab.Schemes); err != nil {
-		return inv.usageError("--scheme: %v", vocab.Suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
-	} else if len(schemes) < len(vocab.Schemes) {
-		if *update {
-			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
-		}
-		var dropped int
-		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
-			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme; a budget without scheme selects min-pk)\n", dropped, vocab.Join(schemes))
-		}
-		if len(f.Budgets) == 0 {
-			return inv.fail("nothing checked: every budget of %s selects other schemes than --scheme %s (a budget without scheme selects min-pk)", f.Path, *scheme)
-		}
+	f, code := ofSchemes(inv, f, *scheme, *update)
+	if f == nil {
+		return code
 	}
 	if *update {
 		if err := checkWritable("budgets", f.Path); err != nil {
@@ -184,7 +174,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var rs *results.File
 	if *resultsPath != "" {
-		defer limitMemory()()
+		defer cliflag.LimitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
 		rs, err = limits.ReadResults(ctx, *resultsPath)
@@ -215,8 +205,16 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
 	}
+	return checkReport(inv, rep, rs, f.Path, format.Value, *out, *skipCgo)
+}
+
+// checkReport writes the report of a check of the budgets file budgets
+// (text or markdown, to out or stdout), says on stderr what is wrong with
+// the budgets or that nothing was checked, and returns the exit code.
+func checkReport(inv *invocation, rep *gate.Report, rs *results.File, budgets, format, out string, skipCgo bool) int {
+	var err error
 	var buf bytes.Buffer
-	if format.Value == "markdown" {
+	if format == "markdown" {
 		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
 		err = gatereport.Check(inv.live(&buf), rep)
@@ -224,7 +222,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+	if err := writeOutput(inv, out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	switch {
@@ -232,15 +230,39 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(inv.stderr, "memprof check: %v\n", p)
 		}
-		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: fix the budgets above (a budget that selects nothing checks nothing)\n", f.Path)
+		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: fix the budgets above (a budget that selects nothing checks nothing)\n", budgets)
 		return exitUsage
 	case rep.Checked() == 0:
-		fmt.Fprintf(inv.stderr, "memprof check: nothing checked: %s\n", nothingCheckedWhy(rep, *skipCgo))
+		fmt.Fprintf(inv.stderr, "memprof check: nothing checked: %s\n", nothingCheckedWhy(rep, skipCgo))
 		return exitFailure
 	case !rep.OK():
 		return exitFailure
 	}
 	return exitOK
+}
+
+// ofSchemes keeps the budgets of f that select the schemes of --scheme
+// (scheme), saying on stderr how many it dropped. It returns nil and the
+// exit code when nothing is left to check, or --scheme is refused.
+func ofSchemes(inv *invocation, f *gate.File, scheme string, update bool) (*gate.File, int) {
+	schemes, err := workflow.ParseList("scheme", scheme, vocab.Schemes)
+	if err != nil {
+		return nil, inv.usageError("--scheme: %v", vocab.Suggest(err, scheme, vocab.Strings(vocab.Schemes)))
+	}
+	if len(schemes) == len(vocab.Schemes) {
+		return f, exitOK
+	}
+	if update {
+		return nil, inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
+	}
+	var dropped int
+	if f, dropped = f.OfSchemes(schemes); dropped > 0 {
+		fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme; a budget without scheme selects min-pk)\n", dropped, vocab.Join(schemes))
+	}
+	if len(f.Budgets) == 0 {
+		return nil, inv.fail("nothing checked: every budget of %s selects other schemes than --scheme %s (a budget without scheme selects min-pk)", f.Path, scheme)
+	}
+	return f, exitOK
 }
 
 func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom float64) int {

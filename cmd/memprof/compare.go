@@ -73,7 +73,7 @@ base with no rows, times without samples, environment mismatch).`,
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
 	format := cliflag.AddFormat(fs, "table", "markdown", "json")
 	var cf cliflag.Compare

@@ -67,7 +67,7 @@ no rows, or has two cases with one export name.`,
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
 	valid := vocab.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+vocab.Join(export.Formats))

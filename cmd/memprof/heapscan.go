@@ -66,7 +66,7 @@ large, not a heap profile).`,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
 	var hf cliflag.Heapscan
 	hf.Add(fs)

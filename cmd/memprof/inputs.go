@@ -3,35 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/memprof/memprof/results"
 )
-
-// readingMemoryLimit is the soft memory limit (runtime/debug's
-// SetMemoryLimit) of the commands that read results, budgets and
-// profiles: the collector runs before their heap grows past it rather
-// than letting it reach twice what they hold. What they hold is bounded
-// by their inputs' limits (bytes, rows, YAML nodes); together the two keep
-// them under 300 MB of resident memory (TestResultsRSS). GOMEMLIMIT, when
-// set, is left alone.
-const readingMemoryLimit = 200 << 20
-
-// limitMemory sets readingMemoryLimit, unless GOMEMLIMIT or a lower limit
-// is set, and returns what puts the earlier limit back.
-func limitMemory() (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(-1)
-	if prev <= readingMemoryLimit {
-		return func() {}
-	}
-	debug.SetMemoryLimit(readingMemoryLimit)
-	return func() { debug.SetMemoryLimit(prev) }
-}
 
 // badInput prints an input file's error, one "memprof CMD: PREFIX..."
 // line per line of it (an invalid results file has a line per problem),

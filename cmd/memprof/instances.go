@@ -108,10 +108,8 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		}
 	}
 	if *budgetsPath != "" {
-		for _, name := range []string{"type", "lib", "repr", "layout", "scheme"} {
-			if cliflag.WasGiven(fs, name) {
-				return inv.usageError("%s does nothing with --budgets: the budgets select the cases", cliflag.Dashed(name))
-			}
+		if err := sel.NotWith("--budgets", "the budgets select the cases"); err != nil {
+			return inv.usageError("%v", err)
 		}
 	}
 	var ops []vocab.Op
@@ -127,33 +125,14 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	var budgets *gate.File
 	var s workflow.Selection
 	if *budgetsPath != "" {
-		if budgets, err = gate.ReadFile(*budgetsPath); err != nil {
-			return inv.badInput("", err)
-		}
-		if cgo := workflow.CgoOnly(inv.registry, budgets); len(cgo) > 0 {
-			var lines []string
-			for _, b := range cgo {
-				lines = append(lines, fmt.Sprintf("%s:%d", budgets.Path, b.Line))
-			}
-			if !*skipCgo {
-				return inv.fail("every case of the budgets at %s needs cgo, and this build has cgo off: build with cgo (CGO_ENABLED=1), or pass --skip-cgo to measure the other budgets' cases (check --skip-cgo then skips these)", strings.Join(lines, ", "))
-			}
-			fmt.Fprintf(inv.stderr, "memprof instances: --skip-cgo: not measured, every case needing cgo: the budgets at %s\n", strings.Join(lines, ", "))
+		var code int
+		if budgets, code = instancesBudgets(inv, *budgetsPath, *skipCgo); budgets == nil {
+			return code
 		}
 	} else if s, err = sel.Selection(ops); err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = inv.ready(func() error {
-		if err := checkOutputPath(*out); err != nil {
-			return err
-		}
-		if *profileDir != "" {
-			// Before minutes of measuring, not after: a directory that
-			// cannot be made or written keeps no profile.
-			return writeError("profiles", atomicfile.CheckDir(*profileDir))
-		}
-		return nil
-	})
+	opts.Ready = inv.ready(outputsWritable(*out, *profileDir))
 	opts.Progress = (&progress{inv: inv}).event
 	prov.Options(&opts)
 	var rs *results.File
@@ -176,13 +155,42 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
+	return inv.printInstances(rs, format.Value, *out, tableOpts, *withThroughput, code)
+}
+
+// instancesBudgets reads the budgets of instances --budgets, and refuses
+// the budgets all of whose cases need cgo in a build with cgo off, or,
+// with --skip-cgo (skipCgo), says they are not measured. It returns nil
+// and the exit code when it stops.
+func instancesBudgets(inv *invocation, path string, skipCgo bool) (*gate.File, int) {
+	budgets, err := gate.ReadFile(path)
+	if err != nil {
+		return nil, inv.badInput("", err)
+	}
+	if cgo := workflow.CgoOnly(inv.registry, budgets); len(cgo) > 0 {
+		var lines []string
+		for _, b := range cgo {
+			lines = append(lines, fmt.Sprintf("%s:%d", budgets.Path, b.Line))
+		}
+		if !skipCgo {
+			return nil, inv.fail("every case of the budgets at %s needs cgo, and this build has cgo off: build with cgo (CGO_ENABLED=1), or pass --skip-cgo to measure the other budgets' cases (check --skip-cgo then skips these)", strings.Join(lines, ", "))
+		}
+		fmt.Fprintf(inv.stderr, "memprof instances: --skip-cgo: not measured, every case needing cgo: the budgets at %s\n", strings.Join(lines, ", "))
+	}
+	return budgets, exitOK
+}
+
+// printInstances writes the rows measured (with their trade-off tables
+// when withThroughput) in format to out or stdout, and the failed cases'
+// errors on stderr; it returns code, or exitFailure when a case failed.
+func (inv *invocation) printInstances(rs *results.File, format, out string, tableOpts render.TableOptions, withThroughput bool, code int) int {
 	table := func(w io.Writer, rs *results.File) error {
-		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
+		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !withThroughput {
 			return err
 		}
 		return render.TradeoffTablesFit(w, rs, tableOpts)
 	}
-	if code := inv.writeResults(rs, format.Value, *out, table); code != exitOK {
+	if code := inv.writeResults(rs, format, out, table); code != exitOK {
 		return code
 	}
 	for _, r := range rs.Instances {
@@ -194,4 +202,20 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		code = exitFailure
 	}
 	return code
+}
+
+// outputsWritable checks, before minutes of measuring, that the -o file
+// out and the --profile-dir directory can be written.
+func outputsWritable(out, profileDir string) func() error {
+	return func() error {
+		if err := checkOutputPath(out); err != nil {
+			return err
+		}
+		if profileDir != "" {
+			// Before minutes of measuring, not after: a directory that
+			// cannot be made or written keeps no profile.
+			return writeError("profiles", atomicfile.CheckDir(profileDir))
+		}
+		return nil
+	}
 }

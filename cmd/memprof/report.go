@@ -106,20 +106,8 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
 	}
-	var given []string
-	fs.Visit(func(f *flag.Flag) {
-		if slices.Contains(measureFlags, f.Name) {
-			given = append(given, cliflag.Dashed(f.Name))
-		}
-	})
-	if len(from) > 0 && len(given) > 0 {
-		return inv.usageError("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
-	}
-	if limits.Size != "" && len(from) == 0 {
-		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
-	}
-	if cliflag.WasGiven(fs, "max-rows") && len(from) == 0 {
-		return inv.usageError("--max-rows bounds the --from file: give it with --from")
+	if err := fromConflict(fs, measureFlags, len(from) > 0, limits.Size); err != nil {
+		return inv.usageError("%v", err)
 	}
 	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
@@ -133,7 +121,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if len(from) > 0 {
 		// The files of a review are held at once: they share the row
 		// limit.
-		defer limitMemory()()
+		defer cliflag.LimitMemory()()
 		rss, err := limits.ReadShared(ctx, from)
 		if err != nil {
 			return inv.badInput("", err)
@@ -234,4 +222,25 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// fromConflict refuses, with --from (from), the flags that choose or tune a
+// measurement (measureFlags), and without it the limits of the --from
+// file (--max-bytes, given as maxBytes, and --max-rows).
+func fromConflict(fs *flag.FlagSet, measureFlags []string, from bool, maxBytes string) error {
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(measureFlags, f.Name) {
+			given = append(given, cliflag.Dashed(f.Name))
+		}
+	})
+	switch {
+	case from && len(given) > 0:
+		return fmt.Errorf("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
+	case maxBytes != "" && !from:
+		return errors.New("--max-bytes bounds the --from file: give it with --from")
+	case cliflag.WasGiven(fs, "max-rows") && !from:
+		return errors.New("--max-rows bounds the --from file: give it with --from")
+	}
+	return nil
 }

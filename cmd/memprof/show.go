@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/vocab"
 )
@@ -82,8 +80,8 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 	// What show holds is the file's rows and their rendering: bounded as
-	// the other readers' (readingMemoryLimit).
-	defer limitMemory()()
+	// the other readers' (cliflag.ReadingMemoryLimit).
+	defer cliflag.LimitMemory()()
 	rs, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
@@ -96,14 +94,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if rows(shown) == 0 {
 		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.Describe()+" "+cliflag.OpFlag(*ops)), vocab.Join(rs.Types()))
 	}
-	wide := f // what the defaults left out: the flags not given, widened
-	if !cliflag.WasGiven(fs, "layout") {
-		wide.Layout = vocab.Strings(measure.Layouts)
-	}
-	if !cliflag.WasGiven(fs, "scheme") {
-		wide.Scheme = vocab.Strings(vocab.Schemes)
-	}
-	if hidden := rows(rs.Select(wide)) - rows(shown); hidden > 0 {
+	if hidden := rows(rs.Select(sel.Widen(f))) - rows(shown); hidden > 0 {
 		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
@@ -112,23 +103,6 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 			return inv.usageError("%v", err)
 		}
 	}
-	table := func(w io.Writer, rs *results.File) error {
-		wrote := false
-		if len(rs.Instances) > 0 || slices.ContainsFunc(rs.Unavailable, func(u results.Unavailable) bool { return !u.IsOp() }) {
-			if err := render.InstancesTableFit(w, rs, instOpts); err != nil {
-				return err
-			}
-			wrote = true
-		}
-		if len(rs.Throughput) > 0 || slices.ContainsFunc(rs.Unavailable, func(u results.Unavailable) bool { return u.IsOp() }) {
-			if wrote {
-				if _, err := fmt.Fprintln(w); err != nil {
-					return err
-				}
-			}
-			return render.ThroughputTableFit(w, rs, opOpts)
-		}
-		return nil
-	}
+	table := func(w io.Writer, rs *results.File) error { return render.ShowTables(w, rs, instOpts, opOpts) }
 	return inv.writeResults(shown, format.Value, *out, table)
 }

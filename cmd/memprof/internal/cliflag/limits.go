@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/memprof/memprof/gate"
@@ -27,6 +29,29 @@ func (l *Limits) AddFlag(fs *flag.FlagSet, what string) {
 	fs.StringVar(&l.Size, "max-bytes", "", "stop reading "+what+" past `size` (bytes, or with KiB, MiB, GiB; default "+
 		FormatSize(results.DefaultMaxResultsBytes)+" for results, "+FormatSize(gate.DefaultMaxBytes)+" for budgets)")
 	fs.IntVar(&l.Rows, "max-rows", results.DefaultMaxRows, "refuse a results file of more than `n` rows (instance, throughput and unavailable rows together)")
+}
+
+// ReadingMemoryLimit is the soft memory limit (runtime/debug's
+// SetMemoryLimit) of the commands that read results, budgets and
+// profiles: the collector runs before their heap grows past it rather
+// than letting it reach twice what they hold. What they hold is bounded
+// by their inputs' limits (bytes, rows, YAML nodes); together the two keep
+// them under 300 MB of resident memory (TestResultsRSS). GOMEMLIMIT, when
+// set, is left alone.
+const ReadingMemoryLimit = 200 << 20
+
+// LimitMemory sets ReadingMemoryLimit, unless GOMEMLIMIT or a lower limit
+// is set, and returns what puts the earlier limit back.
+func LimitMemory() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(-1)
+	if prev <= ReadingMemoryLimit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(ReadingMemoryLimit)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // DefaultRows is the default --max-rows for help texts: "50,000".

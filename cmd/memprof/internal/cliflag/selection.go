@@ -10,6 +10,7 @@ import (
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
@@ -118,6 +119,29 @@ func (c *Cases) Options(o *workflow.Options) error {
 		o.N = c.n
 	}
 	o.Jobs = c.jobs
+	return nil
+}
+
+// Widen returns f with what the defaults of the flags not given left out:
+// every layout without --layout, every scheme without --scheme.
+func (s *Selection) Widen(f results.Selector) results.Selector {
+	if !WasGiven(s.fs, "layout") {
+		f.Layout = vocab.Strings(measure.Layouts)
+	}
+	if !WasGiven(s.fs, "scheme") {
+		f.Scheme = vocab.Strings(vocab.Schemes)
+	}
+	return f
+}
+
+// NotWith refuses the selection flags given beside the flag with, which
+// chooses the cases itself (why says how).
+func (s *Selection) NotWith(with, why string) error {
+	for _, name := range []string{"type", "lib", "repr", "layout", "scheme"} {
+		if WasGiven(s.fs, name) {
+			return fmt.Errorf("%s does nothing with %s: %s", Dashed(name), with, why)
+		}
+	}
 	return nil
 }
 
