@@ -1,3 +1,9 @@
+// Package cliflag holds memprof's flags as types: the selection (--type,
+// --lib, --repr, --layout, --scheme), the measurement's (-n, --jobs, the
+// timing flags, --machine, --commit), the table's, the input limits, and
+// the checks every command makes of its flags (a flag given where it does
+// nothing or empty, a value that does not parse). It parses and checks;
+// it never prints or exits: the command words the error.
 package cliflag
 
 import (
