@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/vocab"
@@ -47,7 +48,7 @@ chooses), so it takes no --only.
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
-(--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows). A case that
+(--max-bytes raises the limit) and ` + cliflag.DefaultRows + ` rows (--max-rows). A case that
 failed to measure has no figure to export: it is named on stderr.
 
 A figure a row lacks (a file older than the figure) has no entry: never
@@ -66,19 +67,19 @@ no rows, or has two cases with one export name.`,
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
 	valid := vocab.Strings(export.Formats)
 	to := fs.String("to", "", "export `format`: "+vocab.Join(export.Formats))
 	only := fs.String("only", "", "write only the figures of `part` (dashboard formats): memory (exact: bytes, allocations) or time (times, and figures read to a resolution)")
-	out := addOutput(fs)
-	var limits inputLimits
-	limits.addFlag(fs, "the results file")
+	out := cliflag.AddOutput(fs)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
 	}
-	if err := checkFlags(fs); err != nil {
+	if err := cliflag.Check(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *to == "" {
@@ -89,7 +90,7 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--to: %v", vocab.Suggest(err, *to, valid))
 	}
 	var part export.Part
-	if wasGiven(fs, "only") {
+	if cliflag.WasGiven(fs, "only") {
 		p, err := vocab.Canonical("part", *only, export.Parts)
 		if err != nil {
 			return inv.usageError("--only: %v", vocab.Suggest(err, *only, vocab.Strings(export.Parts)))
@@ -102,13 +103,13 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.readResults(ctx, files[0])
+	rs, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}

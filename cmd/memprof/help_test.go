@@ -16,6 +16,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/workflow"
 )
 
@@ -50,7 +51,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 				if m == nil {
 					continue
 				}
-				name := dashed(m[1])
+				name := cliflag.Dashed(m[1])
 				if !strings.Contains(usage, "["+name+" ") && !strings.Contains(usage, "["+name+"]") &&
 					!strings.Contains(usage, " "+name+" ") && !strings.Contains(usage, "("+name+" ") && !strings.Contains(usage, "| "+name+" ") && !strings.Contains(usage, "|"+name) && !strings.Contains(usage, "["+name+"=") {
 					t.Errorf("usage line %q does not list %s", usage, name)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/vocab"
@@ -38,11 +39,11 @@ name of the vocabulary and every combination with its family.`,
 
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := addFormat(fs, "table", "json")
+	format := cliflag.AddFormat(fs, "table", "json")
 	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+vocab.Join(vocab.Families))
 	long := fs.Bool("long", false, "say how each instance is made, or why it is not available, instead of the matrix")
-	if code, done := inv.parseFlags(fs, args, format, func() []inert {
-		return []inert{{format.value == "table", "with --format json (it holds every sentence)", []string{"long"}}}
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(format.Value == "table", "with --format json (it holds every sentence)", "long")}
 	}); done {
 		return code
 	}
@@ -68,7 +69,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	// half printed.
 	var buf bytes.Buffer
 	w := inv.live(&buf)
-	if format.value == "json" {
+	if format.Value == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
@@ -80,7 +81,7 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 		}
 		return inv.print(buf.Bytes())
 	}
-	width := terminalWidth(inv.stdout)
+	width := render.TerminalWidth(inv.stdout)
 	families, _, _ := render.ListedFamilies(entries)
 	var err error
 	if *long {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -63,18 +64,18 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+vocab.Join(vocab.Libs))
 	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+vocab.Join(vocab.Reprs))
 	scheme := fs.String("scheme", "min-pk", "signature `schemes` (comma-separated, or all): operations are timed in min-pk (keys in G1, signatures in G2), so the list must hold it")
-	var to timingFlags
-	to.add(fs, "", true)
-	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
-	out := addOutput(fs)
-	var prov provenanceFlags
-	prov.add(fs)
-	var tf tableFlags
-	tf.add(fs)
-	if code, done := inv.parseFlags(fs, args, format, func() []inert { return []inert{tf.inert(format.value)} }); done {
+	var to cliflag.Timing
+	to.Add(fs, "", true)
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := cliflag.AddOutput(fs)
+	var prov cliflag.Provenance
+	prov.Add(fs)
+	var tf cliflag.Table
+	tf.Add(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert { return []cliflag.Inert{tf.Inert(format.Value)} }); done {
 		return code
 	}
-	tableOpts, err := tf.options(tableWriter(inv, *out), "throughput", func(c results.Column) bool { return c.Throughput != nil })
+	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), "throughput", func(c results.Column) bool { return c.Throughput != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -100,17 +101,17 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--scheme %s: operations are timed in min-pk only (keys in G1, signatures in G2); give min-pk, or all", *scheme)
 	}
 	var opts workflow.Options
-	if sel.Ops, err = to.options(&opts); err != nil {
+	if sel.Ops, err = timing(&to, &opts); err != nil {
 		return inv.usageError("%v", err)
 	}
 	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
 	opts.Progress = (&progress{inv: inv}).event
-	prov.options(&opts)
+	prov.Options(&opts)
 	rs, err := workflow.Throughput(ctx, inv.registry, sel, opts)
 	if rs == nil {
-		sf := selectionFlags{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
-		return inv.refused(err, strings.TrimSpace(sf.describe()+" "+to.opFlag()), func(*workflow.NoMatch) string {
-			return fmt.Sprintf("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
+		sf := cliflag.Selection{Types: *types, Libs: *libs, Reprs: *reprs, Scheme: "min-pk"}
+		return inv.refused(err, strings.TrimSpace(sf.Describe()+" "+to.OpFlag()), func(*workflow.NoMatch) string {
+			return fmt.Sprintf("no operation matches --type %s --lib %s --repr %s --op %s", *types, cliflag.OrAll(*libs), cliflag.OrAll(*reprs), cliflag.OrAll(to.Ops))
 		})
 	}
 	code := exitOK
@@ -121,7 +122,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 		}
 	}
 	table := func(w io.Writer, rs *results.File) error { return render.ThroughputTableFit(w, rs, tableOpts) }
-	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
+	if code := inv.writeResults(rs, format.Value, *out, table); code != exitOK {
 		return code
 	}
 	if rs.Failed() {

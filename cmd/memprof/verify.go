@@ -5,11 +5,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
-	workflow "github.com/memprof/memprof/workflow"
+	"github.com/memprof/memprof/workflow"
 )
 
 var verifyCommand = &command{
@@ -55,8 +56,8 @@ func checksHelp(r *suites.Registry) string {
 
 func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := addFormat(fs, "table", "json")
-	out := addOutput(fs)
+	format := cliflag.AddFormat(fs, "table", "json")
+	out := cliflag.AddOutput(fs)
 	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
@@ -71,7 +72,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	return inv.writeResults(rs, format.value, *out, func(w io.Writer, rs *results.File) error {
+	return inv.writeResults(rs, format.Value, *out, func(w io.Writer, rs *results.File) error {
 		if err := render.AgreementLine(w, rs.Agreement, inv.registry.CheckTexts()); err != nil {
 			return err
 		}

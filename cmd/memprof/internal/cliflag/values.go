@@ -1,4 +1,4 @@
-package main
+package cliflag
 
 import (
 	"errors"
@@ -9,11 +9,11 @@ import (
 	"time"
 )
 
-// flagNames returns the names of the flags of fs, dashed as help writes
+// Names returns the names of the flags of fs, Dashed as help writes
 // them (-n, --lib).
-func flagNames(fs *flag.FlagSet) []string {
+func Names(fs *flag.FlagSet) []string {
 	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, dashed(f.Name)) })
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, Dashed(f.Name)) })
 	return names
 }
 
@@ -40,10 +40,10 @@ func (e explained) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
-// explainValues wraps the values of fs's flags so that the first value
+// ExplainValues wraps the values of fs's flags so that the first value
 // given that does not parse sets *bad to an error saying what was
 // expected; restore puts the values back (help prints their types).
-func explainValues(fs *flag.FlagSet, bad *error) (restore func()) {
+func ExplainValues(fs *flag.FlagSet, bad *error) (restore func()) {
 	var flags []*flag.Flag
 	var values []flag.Value
 	fs.VisitAll(func(f *flag.Flag) {
@@ -87,7 +87,7 @@ func valueError(name, def, v string, value flag.Value, err error) error {
 	if g != nil {
 		current = g.Get()
 	}
-	f := dashed(name)
+	f := Dashed(name)
 	switch current.(type) {
 	case time.Duration:
 		if _, err := strconv.ParseFloat(v, 64); err == nil {
