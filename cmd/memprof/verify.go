@@ -76,7 +76,11 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 		if err := render.AgreementLine(w, rs.Agreement, inv.registry.CheckTexts()); err != nil {
 			return err
 		}
-		return render.VectorFiles(w, files)
+		listed := make([]render.VectorFile, len(files))
+		for i, f := range files {
+			listed[i] = render.VectorFile{Path: fixtures.Dir + "/" + f.Path, Cases: f.Cases, Noun: f.Noun}
+		}
+		return render.VectorFiles(w, fixtures.Dir+"/"+fixtures.ProvenanceFile, listed)
 	})
 }
 
