@@ -5,7 +5,6 @@ package libsecp256k1
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"errors"
 	"math/big"
 	"sync/atomic"
 	"unsafe"
@@ -196,10 +195,6 @@ func verify(pub, hash, rs []byte) (bool, error) {
 	return crypto.VerifySignature(pub, hash, rs), nil
 }
 
-// errAddress is what the verification from an address returns when the
-// recovered address is another.
-var errAddress = errors.New("the recovered address is not the sender's")
-
 // recoverAddress is the ecRecover precompile's path from R‖S‖V: its check
 // of r and s (crypto.ValidateSignatureValues without homestead: a high S
 // allowed), crypto.Ecrecover, and the last 20 bytes of the Keccak-256 of
@@ -274,29 +269,11 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, crypto.Ecrecover, crypto.Keccak256 of the key, compared with the address", []string{rule, "crypto.Ecrecover", "crypto.Keccak256", "compare"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				want := common.Address(in.Address)
-				return secpkit.Verified(func() (bool, error) {
-					if !secpkit.EthereumRule(in.RS()) {
-						return false, secpkit.ErrRule
-					}
-					a, err := recoverAddress(in.Hash[:], in.RSV[:])
-					if err != nil {
-						return false, err
-					}
-					if a != want {
-						return false, errAddress
-					}
-					return true, nil
-				}), nil
+				return secpkit.FromAddress(in, recoverAddress, want), nil
 			}),
 		row(pk, vocab.Uncompressed, vocab.Compress): impl("crypto.UnmarshalPubkey (checks the point), then crypto.CompressPubkey", []string{"crypto.UnmarshalPubkey", "crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.UnmarshalPubkey(in.Uncompressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.CompressPubkey(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Uncompressed[:], crypto.UnmarshalPubkey, crypto.CompressPubkey, sliceBytes), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Compress): impl("crypto.CompressPubkey of the *ecdsa.PublicKey", []string{"crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
@@ -305,13 +282,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Compressed, vocab.Serialize): impl("crypto.DecompressPubkey (libsecp256k1 decompresses), then crypto.FromECDSAPub", []string{"crypto.DecompressPubkey", "crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.DecompressPubkey(in.Compressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.FromECDSAPub(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Compressed[:], crypto.DecompressPubkey, crypto.FromECDSAPub, sliceBytes), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Serialize): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey", []string{"crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
