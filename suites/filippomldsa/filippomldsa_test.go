@@ -12,10 +12,7 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
 	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)

@@ -11,10 +11,7 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
 	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)

@@ -42,6 +42,13 @@ func Setup() {
 	}
 }
 
+// Main is the TestMain of the post-quantum suites' tests: Setup, then
+// the tests.
+func Main(m *testing.M) {
+	Setup()
+	m.Run()
+}
+
 // Keys returns the keys of lib's entries: one for every type of types,
 // representation of pqkit.Reprs and set of sets.
 func Keys(lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) []results.Key {
