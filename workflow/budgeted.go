@@ -80,17 +80,13 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
 		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 	}
-	if err := opts.ready(); err != nil {
+	ev, err := start(entries, opts)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(entries, opts); err != nil {
-		return nil, err
-	}
-	ev := &events{f: opts.Progress}
 	if len(entries) > 0 {
 		rs.Instances = measureEntries(ctx, entries, opts, ev)
 	}
-	var err error
 	if len(ops) > 0 {
 		err = measureOps(ctx, reg, rs, ops, opts, ev)
 	}

@@ -35,13 +35,10 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 			return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 		}
 	}
-	if err := opts.ready(); err != nil {
+	ev, err := start(entries, opts)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(entries, opts); err != nil {
-		return nil, err
-	}
-	ev := &events{f: opts.Progress}
 	rs := newResults(reg, opts)
 	rs.Unavailable = unavailable
 	rs.Instances = measureEntries(ctx, entries, opts, ev)
@@ -52,6 +49,18 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
 	}
 	return rs, err
+}
+
+// start checks opts and refuses entries too large for the machine's
+// memory, then returns the events reporting progress to opts.Progress.
+func start(entries []suites.Entry, opts Options) (*events, error) {
+	if err := opts.ready(); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(entries, opts); err != nil {
+		return nil, err
+	}
+	return &events{f: opts.Progress}, nil
 }
 
 // checkMemory refuses, before anything is allocated, an N (the largest a
