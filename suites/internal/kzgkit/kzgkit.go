@@ -19,7 +19,6 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -119,7 +118,7 @@ type Impl struct {
 // cannot run the library), else made by impls[key]. It panics when an
 // available key has no Impl or an Impl has no available key.
 func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
-	return suitekit.EntriesOf("kzgkit", keys,
+	return suites.EntriesOf("kzgkit", keys,
 		func(k results.Key) suites.Entry { return suites.Entry{Key: k, FixedN: fixedN(k)} },
 		func(k results.Key) vocab.Why {
 			if why := lacks(k); !why.IsZero() {

@@ -5,7 +5,6 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
-	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -55,7 +54,7 @@ type Impl struct {
 // when an available key has no Impl or an Impl has no available key: the
 // suite's table and its constructors have drifted apart.
 func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
-	return suitekit.EntriesOf("secpkit", keys,
+	return suites.EntriesOf("secpkit", keys,
 		func(k results.Key) suites.Entry {
 			e := suites.Entry{Key: k}
 			if k.Type == vocab.SenderCache {

@@ -14,7 +14,6 @@ package suitekit
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"strconv"
 
 	"github.com/memprof/memprof/measure"
@@ -109,7 +108,7 @@ type Impl struct {
 // when an available key has no Impl or an Impl's key is not available:
 // the suite's table and its constructors have drifted apart.
 func Entries(lib vocab.Lib, lacks func(Key) vocab.Why, build vocab.Why, impls map[Key]Impl) []suites.Entry {
-	return EntriesOf("suites/"+string(lib), Keys(),
+	return suites.EntriesOf("suites/"+string(lib), Keys(),
 		func(k Key) suites.Entry {
 			e := suites.Entry{Key: k}
 			e.Lib = lib
@@ -127,36 +126,6 @@ func Entries(lib vocab.Lib, lacks func(Key) vocab.Why, build vocab.Why, impls ma
 		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
 		})
-}
-
-// EntriesOf returns one entry per key, begun by start: unavailable for
-// unavailable(key) when that is not zero, else completed by fill from
-// impls[key]. It panics, naming who, when an available key has no Impl or
-// an Impl's key is not available: the suite's table and its constructors
-// have drifted apart.
-func EntriesOf[I any](who string, keys []Key, start func(Key) suites.Entry, unavailable func(Key) vocab.Why, impls map[Key]I, fill func(*suites.Entry, I)) []suites.Entry {
-	used := map[Key]bool{}
-	var out []suites.Entry
-	for _, k := range keys {
-		e := start(k)
-		if why := unavailable(k); !why.IsZero() {
-			e.Unavailable = why
-		} else {
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("%s: %s is available but has no constructor", who, k))
-			}
-			used[k] = true
-			fill(&e, im)
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("%s: constructor for %s, which the matrix does not offer (unavailable or unknown)", who, k))
-		}
-	}
-	return out
 }
 
 // Distinct is how many distinct real values a suite computes for each
