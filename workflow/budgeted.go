@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/memprof/memprof/gate"
@@ -87,13 +86,7 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 	if len(entries) > 0 {
 		rs.Instances = measureEntries(ctx, entries, opts, ev)
 	}
-	if len(ops) > 0 {
-		err = measureOps(ctx, reg, rs, ops, opts, ev)
-	}
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
-	}
-	return rs, err
+	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
 // budgetN is the N the budgets of f name for entry e (0 for none): one

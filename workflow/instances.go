@@ -42,13 +42,7 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 	rs := newResults(reg, opts)
 	rs.Unavailable = unavailable
 	rs.Instances = measureEntries(ctx, entries, opts, ev)
-	if len(ops) > 0 {
-		err = measureOps(ctx, reg, rs, ops, opts, ev)
-	}
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
-	}
-	return rs, err
+	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
 // start checks opts and refuses entries too large for the machine's
@@ -61,6 +55,19 @@ func start(entries []suites.Entry, opts Options) (*events, error) {
 		return nil, err
 	}
 	return &events{f: opts.Progress}, nil
+}
+
+// finish times ops into rs, when there are any, and returns rs with the
+// error of a failed operation, or the cause when ctx ended.
+func finish(ctx context.Context, reg *suites.Registry, rs *results.File, ops []suites.Op, opts Options, ev *events) (*results.File, error) {
+	var err error
+	if len(ops) > 0 {
+		err = measureOps(ctx, reg, rs, ops, opts, ev)
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
+	}
+	return rs, err
 }
 
 // checkMemory refuses, before anything is allocated, an N (the largest a
