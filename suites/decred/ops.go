@@ -61,15 +61,7 @@ func recoverAddress(hash, sig []byte) ([20]byte, error) {
 // opImpls returns every row decred does.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
 	sk, pk, sg := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
-	row := func(t vocab.Type, r vocab.Repr, op vocab.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t vocab.Type, from, to vocab.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// The library objects of the input, decoded outside the timing.
 	key := func(in *secpkit.Input) (*secp256k1.PrivateKey, error) {
 		var k secp256k1.PrivateKey

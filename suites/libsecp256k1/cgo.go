@@ -220,15 +220,7 @@ func sliceBytes(b []byte) []byte { return b }
 // opImpls returns every row go-ethereum offers.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
 	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
-	row := func(t vocab.Type, r vocab.Repr, op vocab.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t vocab.Type, from, to vocab.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// key decodes the input's key outside the timing.
 	key := func(in *secpkit.Input) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }
 	pub := func(in *secpkit.Input) (*ecdsa.PublicKey, error) { return crypto.UnmarshalPubkey(in.Uncompressed[:]) }

@@ -43,6 +43,19 @@ func (r Row) String() string {
 	return s
 }
 
+// RowOf is the row of op on the form r of type t.
+func RowOf(t vocab.Type, r vocab.Repr, op vocab.Op) Row { return Row{Type: t, Repr: r, Op: op} }
+
+// ConvOf is the row of the conversion of type t from one form to another.
+func ConvOf(t vocab.Type, from, to vocab.Repr) Row {
+	return Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
+}
+
+// ImplOf is an implementation: its note, the calls it makes and its Maker.
+func ImplOf(note string, calls []string, make Maker) OpImpl {
+	return OpImpl{Note: note, Calls: calls, Make: make}
+}
+
 // ToParam is the key parameter of a conversion to repr: to=<repr>.
 func ToParam(repr vocab.Repr) results.Param { return results.Param("to=" + string(repr)) }
 
