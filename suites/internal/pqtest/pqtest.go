@@ -164,6 +164,18 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 	}
 }
 
+// Must is a constructor for CheckLikeConstructor from one that returns
+// an error: it panics on the error.
+func Must[T any](f func(i int) (T, error)) func(i int) any {
+	return func(i int) any {
+		v, err := f(i)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+}
+
 // CheckLikeConstructor measures, at a small N, the entry k of s beside a
 // case whose instance i is what real(i) returns (the library's own
 // constructor, called per instance), and checks that both keep the same
