@@ -48,6 +48,14 @@ func findRow(c *Comparison, cas, metric string) (Row, bool) {
 // reason; bytes comparisons stay exact and unaffected.
 func TestCompareFailsClosed(t *testing.T) {
 	verify := "Signature/blst/affine op=verify"
+	// baseVerify is the base fixture with n samples of verify.
+	baseVerify := func(n int) func() *results.File {
+		return func() *results.File {
+			rs := fixtureBase()
+			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(n, 1_000_000, 1_000))
+			return rs
+		}
+	}
 	type wantRow struct {
 		cas, metric string
 		change      Change
@@ -78,26 +86,14 @@ func TestCompareFailsClosed(t *testing.T) {
 			{"Signature/blst/affine/pointer/min-pk", "bytes/instance", Regressed, true, ""},
 			{"PublicKey/blst/affine/pointer/min-pk", "bytes/instance", Unchanged, false, ""},
 		}, false},
-		{"three samples in base", func() *results.File {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
+		{"three samples in base", baseVerify(3), func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge (n=3; at least 4 needed)"},
 		}, false},
 		// Without --fail-on-time a time that cannot be judged warns.
-		{"three samples in base, times warning", func() *results.File {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
+		{"three samples in base, times warning", baseVerify(3), func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, false, "too few samples to judge (n=3; at least 4 needed); a time: it warns and does not fail without --fail-on-time"},
 		}, false},
-		{"four samples cannot reach alpha 0.01", func() *results.File {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(4, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *results.File {
+		{"four samples cannot reach alpha 0.01", baseVerify(4), func(t *testing.T) *results.File {
 			rs := fixtureHead()
 			withSamples(t, rs, "verify", seq(4, 2_000_000, 1_000))
 			return rs

@@ -29,27 +29,14 @@ budgets:
 	if dropped != 1 || len(kept.Budgets) != 3 {
 		t.Fatalf("got %d kept, %d dropped, want 3 and 1", len(kept.Budgets), dropped)
 	}
-	tests := []struct {
-		key  results.Key
-		want int // budgets of kept selecting key
-	}{
+	tests := []selecting{
 		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinPk}, 1},
 		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinSig}, 0},
 		{results.Key{Type: vocab.Signature, Scheme: vocab.MinSig}, 0},
 		{results.Key{Type: vocab.Signature, Scheme: vocab.MinPk}, 1},
 		{results.Key{Type: vocab.G1}, 1},
 	}
-	for _, tt := range tests {
-		n := 0
-		for _, b := range kept.Budgets {
-			if b.Select.Matches(tt.key) {
-				n++
-			}
-		}
-		if n != tt.want {
-			t.Errorf("%s: %d budgets select it, want %d", tt.key, n, tt.want)
-		}
-	}
+	checkSelecting(t, kept, tests)
 	if len(f.Budgets) != 4 || len(f.Budgets[2].Select.Scheme) != 0 {
 		t.Errorf("OfSchemes modified the file read")
 	}
@@ -77,19 +64,28 @@ budgets:
 	if dropped != 2 || len(kept.Budgets) != 2 {
 		t.Fatalf("got %d kept, %d dropped, want 2 and 2", len(kept.Budgets), dropped)
 	}
-	tests := []struct {
-		key  results.Key
-		want int // budgets of kept selecting key
-	}{
+	tests := []selecting{
 		{results.Key{Type: vocab.PublicKey, Lib: "gnark", Scheme: vocab.MinSig}, 1},
 		{results.Key{Type: vocab.PublicKey, Lib: "blst", Scheme: vocab.MinPk}, 0},
 		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinSig}, 0},
 		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinPk}, 0},
 		{results.Key{Type: vocab.G1, Lib: "blst"}, 1},
 	}
+	checkSelecting(t, kept, tests)
+}
+
+// selecting is a key and how many budgets of a file select it.
+type selecting struct {
+	key  results.Key
+	want int
+}
+
+// checkSelecting checks how many of f's budgets select each key.
+func checkSelecting(t *testing.T, f *File, tests []selecting) {
+	t.Helper()
 	for _, tt := range tests {
 		n := 0
-		for _, b := range kept.Budgets {
+		for _, b := range f.Budgets {
 			if b.Select.Matches(tt.key) {
 				n++
 			}

@@ -266,14 +266,8 @@ var Columns = []Column{
 		Absent:     "the results predate the GC CPU figures, or the case was measured without them", Reason: "gc_cpu_unavailable",
 		Budget: "max_gc_cpu_ns_per_instance", Judge: JudgeNoise,
 		Dashboard: "GC CPU ns/instance", Bencher: "gc-cpu-ns-per-instance"}),
-	figureColumn("GC CPU Q1", inFiles, &Figure{Name: "gc_cpu_ns_per_instance_q1", Row: RowInstances,
-		Title: "GC CPU time per instance per cycle, first quartile", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the first quartile of gc_cpu_samples_ns",
-		Samples:  "gc_cpu_samples_ns", Summary: SummaryQ1, NeedsSamples: true}),
-	figureColumn("GC CPU Q3", inFiles, &Figure{Name: "gc_cpu_ns_per_instance_q3", Row: RowInstances,
-		Title: "GC CPU time per instance per cycle, third quartile", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the third quartile of gc_cpu_samples_ns",
-		Samples:  "gc_cpu_samples_ns", Summary: SummaryQ3, NeedsSamples: true}),
+	quartile("GC CPU Q1", SummaryQ1, gcCPUQuartiles),
+	quartile("GC CPU Q3", SummaryQ3, gcCPUQuartiles),
 	{Name: "gc_cpu_samples_ns", Unit: units.List, Show: InJSON},
 	figureColumn("GC CPU resolution", inFiles, &Figure{Name: "gc_cpu_resolution_ns_per_instance", Row: RowInstances,
 		Title: "GC CPU resolution per instance", Unit: units.Nanoseconds,
@@ -289,14 +283,8 @@ var Columns = []Column{
 		Absent:     "the results predate the GC figures, or the case was measured without them",
 		Budget:     "max_gc_mark_ns_per_instance", Judge: JudgeEstimate,
 		Instead: "max_gc_cpu_ns_per_instance bounds the collector's CPU time"}),
-	figureColumn("GC mark Q1", inFiles, &Figure{Name: "gc_mark_ns_per_instance_q1", Row: RowInstances,
-		Title: "GC mark time per instance per cycle, first quartile", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the first quartile of gc_mark_samples_ns",
-		Samples:  "gc_mark_samples_ns", Summary: SummaryQ1, NeedsSamples: true}),
-	figureColumn("GC mark Q3", inFiles, &Figure{Name: "gc_mark_ns_per_instance_q3", Row: RowInstances,
-		Title: "GC mark time per instance per cycle, third quartile", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the third quartile of gc_mark_samples_ns",
-		Samples:  "gc_mark_samples_ns", Summary: SummaryQ3, NeedsSamples: true}),
+	quartile("GC mark Q1", SummaryQ1, gcMarkQuartiles),
+	quartile("GC mark Q3", SummaryQ3, gcMarkQuartiles),
 	{Name: "gc_mark_samples_ns", Unit: units.List, Show: InJSON},
 	figureColumn("GC mark resolution", inFiles, &Figure{Name: "gc_mark_resolution_ns_per_instance", Row: RowInstances,
 		Title: "GC mark resolution per instance", Unit: units.Nanoseconds,
@@ -403,14 +391,8 @@ var Columns = []Column{
 			}
 			return words(units.FormatNs(q1) + " – " + units.FormatNs(q3))
 		}},
-	figureColumn("Q1", inFiles, &Figure{Name: "ns_per_op_q1", Row: RowThroughput,
-		Title: "ns per op, first quartile", Unit: units.Nanoseconds,
-		Obtained: "the first quartile of samples_ns",
-		Samples:  "samples_ns", Summary: SummaryQ1}),
-	figureColumn("Q3", inFiles, &Figure{Name: "ns_per_op_q3", Row: RowThroughput,
-		Title: "ns per op, third quartile", Unit: units.Nanoseconds,
-		Obtained: "the third quartile of samples_ns",
-		Samples:  "samples_ns", Summary: SummaryQ3}),
+	quartile("Q1", SummaryQ1, nsQuartiles),
+	quartile("Q3", SummaryQ3, nsQuartiles),
 	figureColumn("CPU/op", everywhere, &Figure{Name: "cpu_ns_per_op_median", Row: RowThroughput,
 		Title: "CPU time per op", Unit: units.Nanoseconds, ZeroMeans: ZeroIsUnknown,
 		Obtained: "the median of the samples' process CPU time over their calls"}).markdown("CPU time/op"),
@@ -497,6 +479,31 @@ const (
 	unavailableRows
 	allRows = instanceRows | throughputRows | unavailableRows
 )
+
+// The figures whose samples have quartile columns: the quartiles' names
+// and titles are these with the quartile added (see quartile).
+var (
+	gcCPUQuartiles = Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances, Title: "GC CPU time per instance per cycle",
+		Unit: units.Nanoseconds, Signed: true, Samples: "gc_cpu_samples_ns", NeedsSamples: true}
+	gcMarkQuartiles = Figure{Name: "gc_mark_ns_per_instance", Row: RowInstances, Title: "GC mark time per instance per cycle",
+		Unit: units.Nanoseconds, Signed: true, Samples: "gc_mark_samples_ns", NeedsSamples: true}
+	nsQuartiles = Figure{Name: "ns_per_op", Row: RowThroughput, Title: "ns per op", Unit: units.Nanoseconds, Samples: "samples_ns"}
+)
+
+// quartile is the column, shown in the files, of the first or third
+// quartile (q) of the samples of of: its name and title are of's with
+// _q1 or _q3 and ", first quartile" or ", third quartile" added.
+func quartile(label string, q Summary, of Figure) Column {
+	suffix, which := "_q1", "first"
+	if q == SummaryQ3 {
+		suffix, which = "_q3", "third"
+	}
+	of.Name += suffix
+	of.Title += ", " + which + " quartile"
+	of.Obtained = "the " + which + " quartile of " + of.Samples
+	of.Summary = q
+	return figureColumn(label, inFiles, &of)
+}
 
 // keyColumn is a column of one dimension of the key: its name is its
 // label.

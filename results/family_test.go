@@ -1,8 +1,6 @@
 package results
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -297,11 +295,7 @@ func TestResultsReaderFamilies(t *testing.T) {
 	check := func(family string, cases int) map[string]any {
 		return map[string]any{"family": family, "cases": cases, "libs": []any{}, "ok": true}
 	}
-	tests := []struct {
-		name string
-		edit func(d doc)
-		want string
-	}{
+	tests := []editCase{
 		{"a new family's row", func(d doc) {
 			r := d.row("instances", 0)
 			r["type"], r["lib"], r["repr"], r["param"] = "MLDSAPublicKey", "filippo-mldsa", "parsed", "set=ML-DSA-65"
@@ -319,19 +313,5 @@ func TestResultsReaderFamilies(t *testing.T) {
 		{"a family without its name", families(check("", 5)), "agreement: families[0].family is missing"},
 		{"negative cases", families(check("kzg", -1)), "agreement: families[0].cases is -1, want a non-negative number"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			data, err := json.Marshal(editedResults(t, tt.edit))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Reader{}.Read(bytes.NewReader(data), "r.json")
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("got %v, want the file accepted", err)
-			case tt.want != "" && (err == nil || err.Error() != "r.json: "+tt.want):
-				t.Errorf("got %v, want r.json: %s", err, tt.want)
-			}
-		})
-	}
+	checkEdits(t, tests)
 }

@@ -79,6 +79,34 @@ func editedResults(t *testing.T, edit func(doc)) doc {
 	return d
 }
 
+// editCase is an edit of validResults and what reading it gives: the
+// error without the file's name, or "" for the file accepted.
+type editCase struct {
+	name string
+	edit func(d doc)
+	want string
+}
+
+// checkEdits reads validResults, edited by each test, as r.json.
+func checkEdits(t *testing.T, tests []editCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := json.Marshal(editedResults(t, tt.edit))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Reader{}.Read(bytes.NewReader(data), "r.json")
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got %v, want the file accepted", err)
+			case tt.want != "" && (err == nil || err.Error() != "r.json: "+tt.want):
+				t.Errorf("got %v, want r.json: %s", err, tt.want)
+			}
+		})
+	}
+}
+
 // writeEdited writes validResults, edited by edit, to a file in dir named
 // after name, and returns its path and what it holds.
 func writeEdited(t *testing.T, dir, name string, edit func(doc)) (path string, data []byte) {
@@ -252,11 +280,7 @@ func TestReadResultsAccepts(t *testing.T) {
 // (and the error lists the valid ones); a case of the library API's has no
 // names to check.
 func TestResultsReaderNames(t *testing.T) {
-	tests := []struct {
-		name string
-		edit func(d doc)
-		want string
-	}{
+	tests := []editCase{
 		{"as written", func(d doc) {}, ""},
 		{"unknown type", func(d doc) { d.row("instances", 0)["type"] = "signature" },
 			`instances[0] (signature/blst/affine/pointer): unknown type "signature": valid types are ` + vocab.Join(vocab.Types)},
@@ -274,21 +298,7 @@ func TestResultsReaderNames(t *testing.T) {
 			`unavailable[0] (G3/blst/affine/pointer): unknown type "G3": valid types are ` + vocab.Join(vocab.Types)},
 		{"custom case, names unchecked", func(d doc) { d.row("instances", 2)["name"] = "whatever/you/like" }, ""},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			data, err := json.Marshal(editedResults(t, tt.edit))
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = Reader{}.Read(bytes.NewReader(data), "r.json")
-			switch {
-			case tt.want == "" && err != nil:
-				t.Errorf("got %v, want the file accepted", err)
-			case tt.want != "" && (err == nil || err.Error() != "r.json: "+tt.want):
-				t.Errorf("got %v, want r.json: %s", err, tt.want)
-			}
-		})
-	}
+	checkEdits(t, tests)
 }
 
 // TestResultsReaderLimit: a file past the limit stops the read at limit+1

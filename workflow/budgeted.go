@@ -3,7 +3,6 @@ package workflow
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/memprof/memprof/gate"
@@ -80,24 +79,14 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
 		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 	}
-	if err := opts.ready(); err != nil {
+	ev, err := start(entries, opts)
+	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(entries, opts); err != nil {
-		return nil, err
-	}
-	ev := &events{f: opts.Progress}
 	if len(entries) > 0 {
 		rs.Instances = measureEntries(ctx, entries, opts, ev)
 	}
-	var err error
-	if len(ops) > 0 {
-		err = measureOps(ctx, reg, rs, ops, opts, ev)
-	}
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
-	}
-	return rs, err
+	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
 // budgetN is the N the budgets of f name for entry e (0 for none): one

@@ -35,16 +35,32 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 			return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 		}
 	}
+	ev, err := start(entries, opts)
+	if err != nil {
+		return nil, err
+	}
+	rs := newResults(reg, opts)
+	rs.Unavailable = unavailable
+	rs.Instances = measureEntries(ctx, entries, opts, ev)
+	return finish(ctx, reg, rs, ops, opts, ev)
+}
+
+// start checks opts and refuses entries too large for the machine's
+// memory, then returns the events reporting progress to opts.Progress.
+func start(entries []suites.Entry, opts Options) (*events, error) {
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
 	if err := checkMemory(entries, opts); err != nil {
 		return nil, err
 	}
-	ev := &events{f: opts.Progress}
-	rs := newResults(reg, opts)
-	rs.Unavailable = unavailable
-	rs.Instances = measureEntries(ctx, entries, opts, ev)
+	return &events{f: opts.Progress}, nil
+}
+
+// finish times ops into rs, when there are any, and returns rs with the
+// error of a failed operation, or the cause when ctx ended.
+func finish(ctx context.Context, reg *suites.Registry, rs *results.File, ops []suites.Op, opts Options, ev *events) (*results.File, error) {
+	var err error
 	if len(ops) > 0 {
 		err = measureOps(ctx, reg, rs, ops, opts, ev)
 	}

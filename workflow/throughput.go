@@ -40,16 +40,13 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 		}
 		return nil, nothingMeasured("operation", us)
 	}
-	if err := opts.ready(); err != nil {
+	ev, err := start(nil, opts)
+	if err != nil {
 		return nil, err
 	}
 	rs := newResults(reg, opts)
 	rs.Instances = []results.Row{}
-	err := measureOps(ctx, reg, rs, ops, opts, &events{f: opts.Progress})
-	if ctx.Err() != nil {
-		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
-	}
-	return rs, err
+	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
 // Verify runs the agreement checks alone, every family's check of reg

@@ -13,10 +13,7 @@ import (
 
 // TestMain applies the post-quantum suites' -pq.all (every known answer in
 // TestFamilyChecks), which .ci/run passes.
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 // withoutSuite are the families whose suites have not been written yet:
 // the registry has nothing of them. A family's suites remove it from here.

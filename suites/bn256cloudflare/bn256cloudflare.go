@@ -54,14 +54,6 @@ var (
 
 // Curve is go-ethereum's crypto/bn256/cloudflare described for the kit.
 func Curve() bn254kit.Curve[bn256.G1, bn256.G2] {
-	return bn254kit.Curve[bn256.G1, bn256.G2]{
-		Lib: lib, G1: g1, G2: g2,
-		Pairing: suites.Offer("bn256.PairingCheck([]*G1, []*G2): a Miller loop per pair (each G2 point's lines computed as it goes), one final exponentiation",
-			func(g1s []bn256.G1, g2s []bn256.G2) func() (bool, error) {
-				a, b := bn254kit.Pointers(g1s), bn254kit.Pointers(g2s)
-				return func() (bool, error) { return bn256.PairingCheck(a, b), nil }
-			}).Via("PairingCheck"),
-		Lacks:    bn254kit.WrapperLacks(lib),
-		MSMLacks: suites.NotOffered(lib, "no multi-scalar multiplication"),
-	}
+	return bn254kit.WrapperCurve(lib, g1, g2, "bn256.PairingCheck([]*G1, []*G2): a Miller loop per pair (each G2 point's lines computed as it goes), one final exponentiation",
+		bn256.PairingCheck)
 }

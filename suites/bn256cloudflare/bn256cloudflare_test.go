@@ -5,8 +5,6 @@ import (
 
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/cloudflare"
 
-	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/vocab"
@@ -27,7 +25,7 @@ func TestSuite(t *testing.T) {
 		{vocab.BN254G1, bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()},
 		{vocab.BN254G2, bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()},
 	} {
-		h, ok := held[results.Key{Type: c.typ, Lib: lib, Repr: vocab.Decoded, Layout: measure.Pointer}]
+		h, ok := held[bn254test.Pointer(lib, c.typ, vocab.Decoded)]
 		if !ok {
 			t.Errorf("%s: no decoded pointer entry measured", c.typ)
 			continue

@@ -6,8 +6,6 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/gnark"
 
-	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/results"
 	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
@@ -30,7 +28,7 @@ func TestSuite(t *testing.T) {
 		{vocab.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
 		{vocab.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
 	} {
-		h := held[results.Key{Type: c.typ, Lib: lib, Repr: vocab.Affine, Layout: measure.Pointer}]
+		h := held[bn254test.Pointer(lib, c.typ, vocab.Affine)]
 		slot, err := suitetest.Slot(int64(c.inner), false)
 		if err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package decred
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -10,10 +9,6 @@ import (
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/vocab"
 )
-
-// errAddress is what the verification from an address returns when the
-// recovered address is another.
-var errAddress = errors.New("the recovered address is not the sender's")
 
 // The Results of the operations.
 func pubBytes(p *secp256k1.PublicKey) []byte  { return p.SerializeUncompressed() }
@@ -66,15 +61,7 @@ func recoverAddress(hash, sig []byte) ([20]byte, error) {
 // opImpls returns every row decred does.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
 	sk, pk, sg := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
-	row := func(t vocab.Type, r vocab.Repr, op vocab.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t vocab.Type, from, to vocab.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// The library objects of the input, decoded outside the timing.
 	key := func(in *secpkit.Input) (*secp256k1.PrivateKey, error) {
 		var k secp256k1.PrivateKey
@@ -153,29 +140,11 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, the compact form, ecdsa.RecoverCompact, Keccak-256 of SerializeUncompressed, compared with the address", []string{rule, "ecdsa.RecoverCompact", "SerializeUncompressed", "Keccak256", "compare"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Verified(func() (bool, error) {
-					if !secpkit.EthereumRule(in.RS()) {
-						return false, secpkit.ErrRule
-					}
-					a, err := recoverAddress(in.Hash[:], in.RSV[:])
-					if err != nil {
-						return false, err
-					}
-					if a != in.Address {
-						return false, errAddress
-					}
-					return true, nil
-				}), nil
+				return secpkit.FromAddress(in, recoverAddress, in.Address), nil
 			}),
 		row(pk, vocab.Uncompressed, vocab.Compress): impl("secp256k1.ParsePubKey (checks the point), then SerializeCompressed", []string{"secp256k1.ParsePubKey", "SerializeCompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := secp256k1.ParsePubKey(in.Uncompressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return p.SerializeCompressed(), nil
-				}, plain), nil
+				return secpkit.Reencode(in.Uncompressed[:], secp256k1.ParsePubKey, (*secp256k1.PublicKey).SerializeCompressed, plain), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Compress): impl("(*secp256k1.PublicKey).SerializeCompressed", []string{"SerializeCompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
@@ -184,13 +153,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Compressed, vocab.Serialize): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then SerializeUncompressed", []string{"secp256k1.ParsePubKey", "SerializeUncompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := secp256k1.ParsePubKey(in.Compressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return p.SerializeUncompressed(), nil
-				}, plain), nil
+				return secpkit.Reencode(in.Compressed[:], secp256k1.ParsePubKey, (*secp256k1.PublicKey).SerializeUncompressed, plain), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Serialize): impl("(*secp256k1.PublicKey).SerializeUncompressed", []string{"SerializeUncompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {

@@ -12,10 +12,7 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
 	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
@@ -58,25 +55,17 @@ func TestStandardSizes(t *testing.T) {
 // what the library's constructors keep when called per instance.
 func TestLikeConstructor(t *testing.T) {
 	s := Suite()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"), func(i int) any {
-		sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
-		if err != nil {
-			panic(err)
-		}
-		return sk
-	})
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"),
+		pqtest.Must(func(i int) (*mldsa.PrivateKey, error) {
+			return mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
+		}))
 	sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(0, mldsa.PrivateKeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pb := sk.PublicKey().Bytes()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
-		p, err := mldsa.NewPublicKey(mldsa.MLDSA65(), pb)
-		if err != nil {
-			panic(err)
-		}
-		return p
-	})
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"),
+		pqtest.Must(func(int) (*mldsa.PublicKey, error) { return mldsa.NewPublicKey(mldsa.MLDSA65(), pb) }))
 }
 
 func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }

@@ -5,8 +5,6 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 
-	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
@@ -37,7 +35,7 @@ func TestSuite(t *testing.T) {
 		{vocab.BN254G2, vocab.Uncompressed, bn254.SizeOfG2AffineUncompressed},
 		{vocab.BN254G2, vocab.Prepared, suitekit.SizeOf[Lines]()},
 	} {
-		k := results.Key{Type: c.typ, Lib: lib, Repr: c.repr, Layout: measure.Pointer}
+		k := bn254test.Pointer(lib, c.typ, c.repr)
 		h, ok := held[k]
 		if !ok {
 			t.Errorf("%s: not measured", k)

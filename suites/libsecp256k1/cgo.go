@@ -5,7 +5,6 @@ package libsecp256k1
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"errors"
 	"math/big"
 	"sync/atomic"
 	"unsafe"
@@ -196,10 +195,6 @@ func verify(pub, hash, rs []byte) (bool, error) {
 	return crypto.VerifySignature(pub, hash, rs), nil
 }
 
-// errAddress is what the verification from an address returns when the
-// recovered address is another.
-var errAddress = errors.New("the recovered address is not the sender's")
-
 // recoverAddress is the ecRecover precompile's path from R‖S‖V: its check
 // of r and s (crypto.ValidateSignatureValues without homestead: a high S
 // allowed), crypto.Ecrecover, and the last 20 bytes of the Keccak-256 of
@@ -225,15 +220,7 @@ func sliceBytes(b []byte) []byte { return b }
 // opImpls returns every row go-ethereum offers.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
 	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
-	row := func(t vocab.Type, r vocab.Repr, op vocab.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t vocab.Type, from, to vocab.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// key decodes the input's key outside the timing.
 	key := func(in *secpkit.Input) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }
 	pub := func(in *secpkit.Input) (*ecdsa.PublicKey, error) { return crypto.UnmarshalPubkey(in.Uncompressed[:]) }
@@ -274,29 +261,11 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, crypto.Ecrecover, crypto.Keccak256 of the key, compared with the address", []string{rule, "crypto.Ecrecover", "crypto.Keccak256", "compare"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				want := common.Address(in.Address)
-				return secpkit.Verified(func() (bool, error) {
-					if !secpkit.EthereumRule(in.RS()) {
-						return false, secpkit.ErrRule
-					}
-					a, err := recoverAddress(in.Hash[:], in.RSV[:])
-					if err != nil {
-						return false, err
-					}
-					if a != want {
-						return false, errAddress
-					}
-					return true, nil
-				}), nil
+				return secpkit.FromAddress(in, recoverAddress, want), nil
 			}),
 		row(pk, vocab.Uncompressed, vocab.Compress): impl("crypto.UnmarshalPubkey (checks the point), then crypto.CompressPubkey", []string{"crypto.UnmarshalPubkey", "crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.UnmarshalPubkey(in.Uncompressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.CompressPubkey(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Uncompressed[:], crypto.UnmarshalPubkey, crypto.CompressPubkey, sliceBytes), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Compress): impl("crypto.CompressPubkey of the *ecdsa.PublicKey", []string{"crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
@@ -305,13 +274,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Compressed, vocab.Serialize): impl("crypto.DecompressPubkey (libsecp256k1 decompresses), then crypto.FromECDSAPub", []string{"crypto.DecompressPubkey", "crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.DecompressPubkey(in.Compressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.FromECDSAPub(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Compressed[:], crypto.DecompressPubkey, crypto.FromECDSAPub, sliceBytes), nil
 			}),
 		row(pk, vocab.Decoded, vocab.Serialize): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey", []string{"crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {

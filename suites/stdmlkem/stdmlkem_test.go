@@ -11,10 +11,7 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
 	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
@@ -62,20 +59,12 @@ func TestLikeConstructor(t *testing.T) {
 		t.Fatal(err)
 	}
 	ek := dk.EncapsulationKey().Bytes()
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(i int) any {
-		dk, err := mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
-		if err != nil {
-			panic(err)
-		}
-		return dk
-	})
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(int) any {
-		p, err := mlkem.NewEncapsulationKey768(ek)
-		if err != nil {
-			panic(err)
-		}
-		return p
-	})
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"),
+		pqtest.Must(func(i int) (*mlkem.DecapsulationKey768, error) {
+			return mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
+		}))
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"),
+		pqtest.Must(func(int) (*mlkem.EncapsulationKey768, error) { return mlkem.NewEncapsulationKey768(ek) }))
 }
 
 func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }

@@ -120,25 +120,30 @@ func EncodeG2(p *bn254.G2Affine) []byte {
 // gnark-crypto with additions.
 func MSMPoints(typ vocab.Type, n int) [][]byte {
 	_, _, g1, g2 := bn254.Generators()
-	out := make([][]byte, n)
 	if typ == vocab.BN254G2 {
-		var j bn254.G2Jac
-		j.FromAffine(&g2)
-		for i := range out {
-			j.AddMixed(&g2)
-			var a bn254.G2Affine
-			a.FromJacobian(&j)
-			out[i] = EncodeG2(&a)
-		}
-		return out
+		return multiples[bn254.G2Affine, bn254.G2Jac](&g2, n, EncodeG2)
 	}
-	var j bn254.G1Jac
-	j.FromAffine(&g1)
+	return multiples[bn254.G1Affine, bn254.G1Jac](&g1, n, EncodeG1)
+}
+
+// multiples returns the encodings of (i+2)·g for i below n, computed with
+// additions in Jacobian coordinates.
+func multiples[A, J any, PA interface {
+	*A
+	FromJacobian(*J) *A
+}, PJ interface {
+	*J
+	FromAffine(*A) *J
+	AddMixed(*A) *J
+}](g *A, n int, encode func(*A) []byte) [][]byte {
+	out := make([][]byte, n)
+	var j J
+	PJ(&j).FromAffine(g)
 	for i := range out {
-		j.AddMixed(&g1)
-		var a bn254.G1Affine
-		a.FromJacobian(&j)
-		out[i] = EncodeG1(&a)
+		PJ(&j).AddMixed(g)
+		var a A
+		PA(&a).FromJacobian(&j)
+		out[i] = encode(&a)
 	}
 	return out
 }

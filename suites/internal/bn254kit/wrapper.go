@@ -100,3 +100,19 @@ func WrapperGroup[W any, PW GethPoint[W]](w Wrapper) *Group[W] {
 		Values: DecodedPoints(w.Type, w.Name, unmarshal),
 	}
 }
+
+// WrapperCurve is the description of go-ethereum's cloudflare or google
+// package: its groups, PairingCheck (described by pairing) and what a
+// wrapper package lacks, multi-scalar multiplication among it.
+func WrapperCurve[G1, G2 any](lib vocab.Lib, g1 *Group[G1], g2 *Group[G2], pairing string, check func([]*G1, []*G2) bool) Curve[G1, G2] {
+	return Curve[G1, G2]{
+		Lib: lib, G1: g1, G2: g2,
+		Pairing: suites.Offer(pairing,
+			func(g1s []G1, g2s []G2) func() (bool, error) {
+				a, b := Pointers(g1s), Pointers(g2s)
+				return func() (bool, error) { return check(a, b), nil }
+			}).Via("PairingCheck"),
+		Lacks:    WrapperLacks(lib),
+		MSMLacks: suites.NotOffered(lib, "no multi-scalar multiplication"),
+	}
+}

@@ -47,6 +47,12 @@ func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
 	return held
 }
 
+// Pointer is the key of lib's pointer entry of typ in repr, by which
+// CheckSuite's result is read.
+func Pointer(lib vocab.Lib, typ vocab.Type, repr vocab.Repr) results.Key {
+	return results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer}
+}
+
 // TestN is the number of instances the tests measure e at: 1,000; 4 for
 // an entry whose constructor takes milliseconds (a DefaultN below 1,000);
 // the Distinct values once for an entry whose instances are large

@@ -118,31 +118,17 @@ type Impl struct {
 // cannot run the library), else made by impls[key]. It panics when an
 // available key has no Impl or an Impl has no available key.
 func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
-	used := map[results.Key]bool{}
-	var out []suites.Entry
-	for _, k := range keys {
-		e := suites.Entry{Key: k, FixedN: fixedN(k)}
-		switch why := lacks(k); {
-		case !why.IsZero():
-			e.Unavailable = why
-		case !build.IsZero():
-			e.Unavailable = build
-		default:
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("kzgkit: %s is available but has no constructor", k))
+	return suites.EntriesOf("kzgkit", keys,
+		func(k results.Key) suites.Entry { return suites.Entry{Key: k, FixedN: fixedN(k)} },
+		func(k results.Key) vocab.Why {
+			if why := lacks(k); !why.IsZero() {
+				return why
 			}
-			used[k] = true
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.DefaultN, e.Case = im.Constructor, im.SizeHint, im.DefaultN, im.Case
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("kzgkit: constructor for %s, which the matrix does not offer (unavailable or unknown)", k))
-		}
-	}
-	return out
+		})
 }
 
 // Copies is a pointer-layout case whose instance i is a new T holding a

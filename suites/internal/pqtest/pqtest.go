@@ -42,6 +42,13 @@ func Setup() {
 	}
 }
 
+// Main is the TestMain of the post-quantum suites' tests: Setup, then
+// the tests.
+func Main(m *testing.M) {
+	Setup()
+	m.Run()
+}
+
 // Keys returns the keys of lib's entries: one for every type of types,
 // representation of pqkit.Reprs and set of sets.
 func Keys(lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) []results.Key {
@@ -154,6 +161,18 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, e.SizeHint)
 			}
 		})
+	}
+}
+
+// Must is a constructor for CheckLikeConstructor from one that returns
+// an error: it panics on the error.
+func Must[T any](f func(i int) (T, error)) func(i int) any {
+	return func(i int) any {
+		v, err := f(i)
+		if err != nil {
+			panic(err)
+		}
+		return v
 	}
 }
 

@@ -1,8 +1,6 @@
 package secpkit
 
 import (
-	"fmt"
-
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
@@ -56,37 +54,26 @@ type Impl struct {
 // when an available key has no Impl or an Impl has no available key: the
 // suite's table and its constructors have drifted apart.
 func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
-	used := map[results.Key]bool{}
-	var out []suites.Entry
-	for _, k := range keys {
-		e := suites.Entry{Key: k}
-		if k.Type == vocab.SenderCache {
-			e.DefaultN, e.FixedN = populationOf(k), populationOf(k)
-		}
-		switch why := lacks(k); {
-		case !why.IsZero():
-			e.Unavailable = why
-		case !build.IsZero():
-			e.Unavailable = build
-		default:
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("secpkit: %s is available but has no constructor", k))
+	return suites.EntriesOf("secpkit", keys,
+		func(k results.Key) suites.Entry {
+			e := suites.Entry{Key: k}
+			if k.Type == vocab.SenderCache {
+				e.DefaultN, e.FixedN = populationOf(k), populationOf(k)
 			}
-			used[k] = true
+			return e
+		},
+		func(k results.Key) vocab.Why {
+			if why := lacks(k); !why.IsZero() {
+				return why
+			}
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
 			if im.DefaultN != 0 {
 				e.DefaultN = im.DefaultN
 			}
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("secpkit: constructor for %s, which the matrix does not offer (unavailable or unknown)", k))
-		}
-	}
-	return out
+		})
 }
 
 // Pointer is a pointer-layout case: Prepare computes the library's values

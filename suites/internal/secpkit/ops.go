@@ -43,6 +43,19 @@ func (r Row) String() string {
 	return s
 }
 
+// RowOf is the row of op on the form r of type t.
+func RowOf(t vocab.Type, r vocab.Repr, op vocab.Op) Row { return Row{Type: t, Repr: r, Op: op} }
+
+// ConvOf is the row of the conversion of type t from one form to another.
+func ConvOf(t vocab.Type, from, to vocab.Repr) Row {
+	return Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
+}
+
+// ImplOf is an implementation: its note, the calls it makes and its Maker.
+func ImplOf(note string, calls []string, make Maker) OpImpl {
+	return OpImpl{Note: note, Calls: calls, Make: make}
+}
+
 // ToParam is the key parameter of a conversion to repr: to=<repr>.
 func ToParam(repr vocab.Repr) results.Param { return results.Param("to=" + string(repr)) }
 
@@ -422,6 +435,41 @@ func Verified(check func() (bool, error)) Call {
 		},
 		Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 	}
+}
+
+// ErrAddress is what the verification from an address returns when the
+// recovered address is not the sender's.
+var ErrAddress = errors.New("the recovered address is not the sender's")
+
+// FromAddress is the call of the verification from an address: the
+// Ethereum rule on r and s, then the address recover finds from in's hash
+// and R‖S‖V, compared with want.
+func FromAddress[A comparable](in *Input, recover func(hash, rsv []byte) (A, error), want A) Call {
+	return Verified(func() (bool, error) {
+		if !EthereumRule(in.RS()) {
+			return false, ErrRule
+		}
+		a, err := recover(in.Hash[:], in.RSV[:])
+		if err != nil {
+			return false, err
+		}
+		if a != want {
+			return false, ErrAddress
+		}
+		return true, nil
+	})
+}
+
+// Reencode is the call of a conversion: parse enc (which checks the
+// point), then encode it again; result encodes what encode returns.
+func Reencode[P any](enc []byte, parse func([]byte) (P, error), encode func(P) []byte, result func([]byte) []byte) Call {
+	return Produce(func() ([]byte, error) {
+		p, err := parse(enc)
+		if err != nil {
+			return nil, err
+		}
+		return encode(p), nil
+	}, result)
 }
 
 // Valid reports whether the 32 bytes are a valid secret key, in [1, N).

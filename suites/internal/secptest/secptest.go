@@ -253,16 +253,7 @@ func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below ma
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {
-			c := e.Case()
-			c.Name = e.BenchName()
-			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
-			got := r.ScanBytesPerInstance
-			if min, ok := atLeast[e.Repr]; ok && got < min-r.ScanResolution {
-				t.Errorf("scan bytes per entry: got %v, want at least %v", got, min)
-			}
-			if max, ok := below[e.Repr]; ok && got > max+r.ScanResolution {
-				t.Errorf("scan bytes per entry: got %v, want below %v (no pointer per entry)", got, max)
-			}
+			suitetest.CheckScan(t, e, n, "entry", atLeast, below)
 			if _, ok := atLeast[e.Repr]; !ok {
 				if _, ok := below[e.Repr]; !ok {
 					t.Errorf("no expectation for form %s", e.Repr)

@@ -14,7 +14,6 @@ package suitekit
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"strconv"
 
 	"github.com/memprof/memprof/measure"
@@ -109,33 +108,24 @@ type Impl struct {
 // when an available key has no Impl or an Impl's key is not available:
 // the suite's table and its constructors have drifted apart.
 func Entries(lib vocab.Lib, lacks func(Key) vocab.Why, build vocab.Why, impls map[Key]Impl) []suites.Entry {
-	used := map[Key]bool{}
-	var out []suites.Entry
-	for _, k := range Keys() {
-		e := suites.Entry{Key: k}
-		e.Lib = lib
-		if why := NotApplicable(k.Type, k.Repr); !why.IsZero() {
-			e.Unavailable = why
-		} else if why := lacks(k); !why.IsZero() {
-			e.Unavailable = why
-		} else if !build.IsZero() {
-			e.Unavailable = build
-		} else {
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("suites/%s: %s is available but has no constructor", lib, k))
+	return suites.EntriesOf("suites/"+string(lib), Keys(),
+		func(k Key) suites.Entry {
+			e := suites.Entry{Key: k}
+			e.Lib = lib
+			return e
+		},
+		func(k Key) vocab.Why {
+			if why := NotApplicable(k.Type, k.Repr); !why.IsZero() {
+				return why
 			}
-			used[k] = true
+			if why := lacks(k); !why.IsZero() {
+				return why
+			}
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("suites/%s: constructor for %s, which the matrix does not offer (unavailable or unknown)", lib, k))
-		}
-	}
-	return out
+		})
 }
 
 // Distinct is how many distinct real values a suite computes for each

@@ -421,3 +421,23 @@ func CheckAgain(op suites.Op, h suites.OpHarness, v *fixtures.Vectors) error {
 	}
 	return nil
 }
+
+// CheckScan measures e at n instances, after two warm-up rounds, and
+// checks what the collector scans per instance (per what, in the
+// messages): at least atLeast[e.Repr] bytes, or below below[e.Repr] (a
+// form without a pointer per instance), each within the figure's
+// resolution. It returns the measurement.
+func CheckScan(t *testing.T, e suites.Entry, n int, what string, atLeast, below map[vocab.Repr]float64) *memprof.Result {
+	t.Helper()
+	c := e.Case()
+	c.Name = e.BenchName()
+	r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
+	got := r.ScanBytesPerInstance
+	if min, ok := atLeast[e.Repr]; ok && got < min-r.ScanResolution {
+		t.Errorf("scan bytes per %s: got %v, want at least %v", what, got, min)
+	}
+	if max, ok := below[e.Repr]; ok && got > max+r.ScanResolution {
+		t.Errorf("scan bytes per %s: got %v, want below %v (no pointer per %s)", what, got, max, what)
+	}
+	return r
+}
