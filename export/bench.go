@@ -9,23 +9,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"golang.org/x/perf/benchfmt"
-
-	"github.com/memprof/memprof/model"
 )
 
 // BenchUnits are the units of the instances lines (the Bench units of
-// model.Figures' instance figures), with their metadata: the figures are
+// results.Figures' instance figures), with their metadata: the figures are
 // exact (a repeated run does not add confidence), and lower is better.
-var BenchUnits = benchUnits(model.RowInstances)
+var BenchUnits = benchUnits(results.RowInstances)
 
 // benchFigures are the figures of kind with a unit in the Go benchmark
-// format (model.Figure.Bench).
-func benchFigures(kind model.RowKind) []*model.Figure {
-	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Bench != "" })
+// format (results.Figure.Bench).
+func benchFigures(kind results.RowKind) []*results.Figure {
+	return results.FiguresWhere(kind, func(f *results.Figure) bool { return f.Bench != "" })
 }
 
-func benchUnits(kind model.RowKind) []string {
+func benchUnits(kind results.RowKind) []string {
 	var out []string
 	for _, f := range benchFigures(kind) {
 		out = append(out, f.Bench)
@@ -35,7 +35,7 @@ func benchUnits(kind model.RowKind) []string {
 
 // benchValues are the values of the figures of row among figs that row
 // has, in order.
-func benchValues(figs []*model.Figure, row model.FigureRow) []benchfmt.Value {
+func benchValues(figs []*results.Figure, row results.FigureRow) []benchfmt.Value {
 	var out []benchfmt.Value
 	for _, f := range figs {
 		if v, ok := f.Value(row); ok {
@@ -74,7 +74,7 @@ const EstimatedSample = 100 * time.Millisecond
 //     first line only: one exact figure, not ten copies of it, which
 //     benchstat would find significantly different from another run's
 //     by any amount; one whose allocation varies (it depends on
-//     scheduling) has each sample's on its line (model.Figure.PerSample).
+//     scheduling) has each sample's on its line (results.Figure.PerSample).
 //     The median CPU time per op has no line: the results keep no CPU
 //     time per sample, and one value would read as one sample.
 //
@@ -92,11 +92,11 @@ const EstimatedSample = 100 * time.Millisecond
 // unavailable combinations have no line: the format has no way to say
 // "not measured". Two cases with one name are an error
 // (ErrAmbiguousNames).
-func Bench(w io.Writer, rs *model.Results) error {
+func Bench(w io.Writer, rs *results.File) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	if slices.ContainsFunc(rs.Instances, func(r model.Result) bool { return r.Error == "" }) {
+	if slices.ContainsFunc(rs.Instances, func(r results.Row) bool { return r.Error == "" }) {
 		for _, u := range BenchUnits {
 			if _, err := fmt.Fprintf(w, "Unit %s assume=exact better=lower\n", u); err != nil {
 				return err
@@ -116,7 +116,7 @@ func Bench(w io.Writer, rs *model.Results) error {
 			Config: config,
 			Name:   benchfmt.Name("Instances/" + r.Key.BenchName()),
 			Iters:  r.N,
-			Values: benchValues(benchFigures(model.RowInstances), &r),
+			Values: benchValues(benchFigures(results.RowInstances), &r),
 		}
 		if err := bw.Write(res); err != nil {
 			return err
@@ -130,8 +130,8 @@ func Bench(w io.Writer, rs *model.Results) error {
 		// The time has one line per sample; the other figures (what one
 		// call allocates) are on the first line, or on every line, each
 		// sample's, where they vary from sample to sample.
-		var others []*model.Figure
-		for _, f := range benchFigures(model.RowThroughput) {
+		var others []*results.Figure
+		for _, f := range benchFigures(results.RowThroughput) {
 			if f != timeFigure {
 				others = append(others, f)
 			}
@@ -165,7 +165,7 @@ func Bench(w io.Writer, rs *model.Results) error {
 
 // timeFigure is the figure of an operation's lines: its time, one line
 // per sample.
-var timeFigure = model.FigureNamed("ns_per_op_median")
+var timeFigure = results.FigureNamed("ns_per_op_median")
 
 // benchSample is one line of an operation: its iterations and ns/op.
 type benchSample struct {
@@ -176,7 +176,7 @@ type benchSample struct {
 // benchSamples are the lines of an operation: one per sample, with its
 // recorded calls or, for a file without them, calls estimated from
 // EstimatedSample; one holding the median for a row without samples.
-func benchSamples(t *model.ThroughputRow) []benchSample {
+func benchSamples(t *results.ThroughputRow) []benchSample {
 	if len(t.SamplesNs) == 0 {
 		return []benchSample{{max(t.Samples, 1), t.NsPerOpMedian}}
 	}
@@ -203,7 +203,7 @@ func estimatedIters(ns float64) int {
 // benchComments writes the comment lines that say where the benchmark
 // lines are not what the sampler measured: estimated iteration counts,
 // and operations with a single line.
-func benchComments(w io.Writer, rows []model.ThroughputRow) error {
+func benchComments(w io.Writer, rows []results.ThroughputRow) error {
 	var estimated, single []string
 	for _, t := range rows {
 		switch {
@@ -237,7 +237,7 @@ func operations(n int) string {
 }
 
 // benchConfig returns the file configuration of env, in a fixed order.
-func benchConfig(env model.Env) []benchfmt.Config {
+func benchConfig(env measure.Env) []benchfmt.Config {
 	var cfg []benchfmt.Config
 	add := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {
@@ -268,16 +268,16 @@ func benchConfig(env model.Env) []benchfmt.Config {
 }
 
 // sortedInstances returns the instance rows of rs in the one ordering of
-// keys (model.Compare); rs is not modified.
-func sortedInstances(rs *model.Results) []model.Result {
+// keys (results.Compare); rs is not modified.
+func sortedInstances(rs *results.File) []results.Row {
 	out := slices.Clone(rs.Instances)
-	slices.SortStableFunc(out, func(a, b model.Result) int { return model.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(out, func(a, b results.Row) int { return results.Compare(a.Key, b.Key) })
 	return out
 }
 
 // sortedThroughput returns the operation rows of rs in the one ordering.
-func sortedThroughput(rs *model.Results) []model.ThroughputRow {
+func sortedThroughput(rs *results.File) []results.ThroughputRow {
 	out := slices.Clone(rs.Throughput)
-	slices.SortStableFunc(out, func(a, b model.ThroughputRow) int { return model.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(out, func(a, b results.ThroughputRow) int { return results.Compare(a.Key, b.Key) })
 	return out
 }

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
-
-	"github.com/memprof/memprof/model"
 )
 
 // readBench reads every record of a benchmark file named name.
@@ -164,13 +164,13 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 	if err := Bench(&buf, rs); err != nil {
 		t.Fatal(err)
 	}
-	results, units := readBench(t, "results.bench", buf.Bytes())
+	recs, units := readBench(t, "results.bench", buf.Bytes())
 
 	type line struct {
 		iters int
 		ns    float64
 	}
-	wantInstances := map[string]model.Result{}
+	wantInstances := map[string]results.Row{}
 	for _, r := range rs.Instances {
 		if r.Error == "" {
 			wantInstances["Instances/"+r.Key.BenchName()] = r
@@ -188,7 +188,7 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 	}
 	gotOps := map[string][]line{}
 	nInstances := 0
-	for _, res := range results {
+	for _, res := range recs {
 		for k, v := range map[string]string{"goos": rs.Env.GOOS, "cpu": rs.Env.CPU, "machine": "runner_1", "commit": rs.Env.Commit,
 			"github.com/supranational/blst": rs.Env.Modules["github.com/supranational/blst"]} {
 			if got := res.GetConfig(k); got != v {
@@ -268,17 +268,17 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 	// again gives the same results.
 	var again bytes.Buffer
 	w := benchfmt.NewWriter(&again)
-	for _, res := range results {
+	for _, res := range recs {
 		if err := w.Write(res); err != nil {
 			t.Fatal(err)
 		}
 	}
 	results2, _ := readBench(t, "again.bench", again.Bytes())
-	if len(results2) != len(results) {
-		t.Fatalf("round trip: got %d results, want %d", len(results2), len(results))
+	if len(results2) != len(recs) {
+		t.Fatalf("round trip: got %d results, want %d", len(results2), len(recs))
 	}
-	for i := range results {
-		a, b := results[i], results2[i]
+	for i := range recs {
+		a, b := recs[i], results2[i]
 		if a.Name.String() != b.Name.String() || a.Iters != b.Iters || !slices.Equal(a.Values, b.Values) || !configEqual(a.Config, b.Config) {
 			t.Errorf("round trip: result %d got %s %d %v, want %s %d %v", i, b.Name, b.Iters, b.Values, a.Name, a.Iters, a.Values)
 		}
@@ -286,13 +286,13 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 }
 
 // opRow is the operation row of rs whose lines are named name.
-func opRow(rs *model.Results, name string) *model.ThroughputRow {
+func opRow(rs *results.File, name string) *results.ThroughputRow {
 	for i, tr := range rs.Throughput {
 		if "Throughput/"+tr.Key.BenchName() == name {
 			return &rs.Throughput[i]
 		}
 	}
-	return &model.ThroughputRow{}
+	return &results.ThroughputRow{}
 }
 
 // sampleAt is vs[i], or 0 past its end.
@@ -309,8 +309,8 @@ func sampleAt(vs []float64, i int) float64 {
 // comment names it.
 func TestBenchEstimatesIters(t *testing.T) {
 	rs := timed(t, 1, true)
-	rs.Throughput = append(rs.Throughput, model.ThroughputRow{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Op: "to-affine", Batch: 1},
-		Timing: model.Timing{Samples: 3, NsPerOpMedian: 4000, NsPerOpQ1: 3900, NsPerOpQ3: 4100}})
+	rs.Throughput = append(rs.Throughput, results.ThroughputRow{Key: results.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Op: "to-affine", Batch: 1},
+		Timing: measure.Timing{Samples: 3, NsPerOpMedian: 4000, NsPerOpQ1: 3900, NsPerOpQ3: 4100}})
 	var buf bytes.Buffer
 	if err := Bench(&buf, rs); err != nil {
 		t.Fatal(err)
@@ -355,7 +355,7 @@ func TestBenchEstimatesIters(t *testing.T) {
 }
 
 // roundNs finds the sample of rs that ns (read back through sec/op) is.
-func roundNs(ns float64, rs *model.Results) float64 {
+func roundNs(ns float64, rs *results.File) float64 {
 	for _, tr := range rs.Throughput {
 		for _, s := range tr.SamplesNs {
 			if closeTo(s, ns) {
@@ -386,10 +386,10 @@ func configEqual(a, b []benchfmt.Config) bool {
 // its 5% level by chance in about one comparison in twenty (not in every
 // one whose mean moved, as ten copies of one figure made it).
 func TestBenchstatRealRuns(t *testing.T) {
-	var files [2]*model.Results
+	var files [2]*results.File
 	var bench [2][]byte
 	for i, name := range []string{"testdata/throughput-run1.json", "testdata/throughput-run2.json"} {
-		rs, err := model.ReadResultsFile(name)
+		rs, err := results.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}

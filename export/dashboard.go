@@ -10,12 +10,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
-// The figures the dashboards chart are those of model.Figures with a
+// The figures the dashboards chart are those of results.Figures with a
 // Dashboard unit (github-action-benchmark's entry is named by it) or a
-// Bencher measure, read with model.Figure.Value: a figure a row lacks (a
+// Bencher measure, read with results.Figure.Value: a figure a row lacks (a
 // file older than it) has no entry. Each is labelled with how it was
 // obtained (its entry's Obtained). The exact per-instance figures have no
 // range; a figure read to a resolution (the GC scan bytes and CPU time)
@@ -37,7 +37,7 @@ func Published(v, resolution float64) float64 {
 // obtained says how f was obtained in a row where its resolution is res:
 // exact, or a reading known to res per instance. It never calls a figure
 // with a resolution exact.
-func obtained(f *model.Figure, res float64) string {
+func obtained(f *results.Figure, res float64) string {
 	if f.Resolution == "" || res <= 0 {
 		return "exact: " + f.Obtained
 	}
@@ -46,19 +46,19 @@ func obtained(f *model.Figure, res float64) string {
 
 // dashboardFigures are the figures of kind with a Dashboard unit, or
 // with a Bencher measure (bencher set), of part.
-func dashboardFigures(kind model.RowKind, bencher bool, part Part) []*model.Figure {
-	return model.FiguresWhere(kind, func(f *model.Figure) bool {
+func dashboardFigures(kind results.RowKind, bencher bool, part Part) []*results.Figure {
+	return results.FiguresWhere(kind, func(f *results.Figure) bool {
 		return part.Has(f) && (!bencher && f.Dashboard != "" || bencher && f.Bencher != "")
 	})
 }
 
 // quartilesOf returns the first and third quartiles of the samples f is
 // the median of in row, where row has them.
-func quartilesOf(f *model.Figure, row model.FigureRow) (q1, q3 float64, ok bool) {
-	if f.Summary != model.SummaryMedian {
+func quartilesOf(f *results.Figure, row results.FigureRow) (q1, q3 float64, ok bool) {
+	if f.Summary != results.SummaryMedian {
 		return 0, 0, false
 	}
-	f1, f3 := f.Sibling(model.SummaryQ1), f.Sibling(model.SummaryQ3)
+	f1, f3 := f.Sibling(results.SummaryQ1), f.Sibling(results.SummaryQ3)
 	if f1 == nil || f3 == nil {
 		return 0, 0, false
 	}
@@ -84,36 +84,21 @@ type ActionBenchmarkEntry struct {
 	Extra string `json:"extra,omitempty"`
 }
 
-// ActionBenchmarkEntries returns the entries of rs for
+// actionBenchmarkEntries yields the entries of rs for
 // github-action-benchmark, one per figure with a Dashboard unit of each
 // measured case (bytes and allocations per instance, and the GC scan
 // bytes and CPU time where the row has them: Published, with their
 // resolution as range) and of each timed operation (its median ns/op), in
-// the one ordering of keys.
-func ActionBenchmarkEntries(rs *model.Results) []ActionBenchmarkEntry {
-	return ActionBenchmarkEntriesOf(rs, All)
-}
-
-// ActionBenchmarkEntriesOf is ActionBenchmarkEntries of the figures of
-// part only.
-func ActionBenchmarkEntriesOf(rs *model.Results, part Part) []ActionBenchmarkEntry {
-	out := []ActionBenchmarkEntry{}
-	for e := range actionBenchmarkEntries(rs, part) {
-		out = append(out, e)
-	}
-	return out
-}
-
-// actionBenchmarkEntries yields the entries of ActionBenchmarkEntriesOf
-// one at a time, so that a writer need not hold them all.
-func actionBenchmarkEntries(rs *model.Results, part Part) iter.Seq[ActionBenchmarkEntry] {
+// the one ordering of keys, of the figures of part only, one at a time,
+// so that a writer need not hold them all.
+func actionBenchmarkEntries(rs *results.File, part Part) iter.Seq[ActionBenchmarkEntry] {
 	return func(yield func(ActionBenchmarkEntry) bool) {
 		machine := ""
 		if rs.Env.Machine != "" {
 			machine = "; machine " + rs.Env.Machine
 		}
 		for _, r := range sortedInstances(rs) {
-			for _, f := range dashboardFigures(model.RowInstances, false, part) {
+			for _, f := range dashboardFigures(results.RowInstances, false, part) {
 				v, ok := f.Value(&r)
 				if !ok {
 					continue
@@ -134,7 +119,7 @@ func actionBenchmarkEntries(rs *model.Results, part Part) iter.Seq[ActionBenchma
 			}
 		}
 		for _, t := range sortedThroughput(rs) {
-			for _, f := range dashboardFigures(model.RowThroughput, false, part) {
+			for _, f := range dashboardFigures(results.RowThroughput, false, part) {
 				v, ok := f.Value(&t)
 				if !ok {
 					continue
@@ -143,7 +128,7 @@ func actionBenchmarkEntries(rs *model.Results, part Part) iter.Seq[ActionBenchma
 				if q1, q3, ok := quartilesOf(f, &t); ok {
 					e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
 				}
-				if f.Summary == model.SummaryMedian {
+				if f.Summary == results.SummaryMedian {
 					e.Extra = "median of " + samples(t.Samples) + machine
 				}
 				if !yield(e) {
@@ -154,7 +139,7 @@ func actionBenchmarkEntries(rs *model.Results, part Part) iter.Seq[ActionBenchma
 	}
 }
 
-func entryName(k model.Key, unit string) string { return k.BenchName() + " - " + unit }
+func entryName(k results.Key, unit string) string { return k.BenchName() + " - " + unit }
 
 func samples(n int) string {
 	if n == 1 {
@@ -163,14 +148,7 @@ func samples(n int) string {
 	return strconv.Itoa(n) + " samples"
 }
 
-// GitHubActionBenchmarkJSON writes ActionBenchmarkEntries(rs) as the JSON
-// array github-action-benchmark reads with tool: customSmallerIsBetter;
-// two cases with one name are an error (ErrAmbiguousNames).
-func GitHubActionBenchmarkJSON(w io.Writer, rs *model.Results) error {
-	return gitHubActionBenchmarkJSON(w, rs, All)
-}
-
-func gitHubActionBenchmarkJSON(w io.Writer, rs *model.Results, part Part) error {
+func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
@@ -224,19 +202,19 @@ type BencherMetric struct {
 // the last two Published, their resolution as bounds); for each timed
 // operation, Bencher's built-in latency (ns) with the median as value and
 // the first and third quartiles as bounds.
-func BencherMetrics(rs *model.Results) map[string]map[string]BencherMetric {
+func BencherMetrics(rs *results.File) map[string]map[string]BencherMetric {
 	return BencherMetricsOf(rs, All)
 }
 
 // BencherMetricsOf is BencherMetrics of the figures of part only: a case
 // none of whose figures is of part has no benchmark.
-func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]BencherMetric {
+func BencherMetricsOf(rs *results.File, part Part) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			continue
 		}
-		if ms := bencherMeasures(model.RowInstances, &r, part); len(ms) > 0 || part == All {
+		if ms := bencherMeasures(results.RowInstances, &r, part); len(ms) > 0 || part == All {
 			out[r.Key.BenchName()] = ms
 		}
 	}
@@ -244,7 +222,7 @@ func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]Benche
 		if t.Error != "" {
 			continue
 		}
-		if ms := bencherMeasures(model.RowThroughput, &t, part); len(ms) > 0 || part == All {
+		if ms := bencherMeasures(results.RowThroughput, &t, part); len(ms) > 0 || part == All {
 			out[t.Key.BenchName()] = ms
 		}
 	}
@@ -252,7 +230,7 @@ func BencherMetricsOf(rs *model.Results, part Part) map[string]map[string]Benche
 }
 
 // bencherMeasures are the measures of row, a row of kind, of part.
-func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[string]BencherMetric {
+func bencherMeasures(kind results.RowKind, row results.FigureRow, part Part) map[string]BencherMetric {
 	ms := map[string]BencherMetric{}
 	for _, f := range dashboardFigures(kind, true, part) {
 		v, ok := f.Value(row)
@@ -272,12 +250,7 @@ func bencherMeasures(kind model.RowKind, row model.FigureRow, part Part) map[str
 	return ms
 }
 
-// Bencher writes BencherMetrics(rs) as JSON (object keys sorted), for
-// bencher run --adapter json; two cases with one name are an error
-// (ErrAmbiguousNames).
-func Bencher(w io.Writer, rs *model.Results) error { return bencher(w, rs, All) }
-
-func bencher(w io.Writer, rs *model.Results, part Part) error {
+func bencher(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Format is an export format, named as the tool that reads it.
@@ -15,9 +17,9 @@ type Format string
 // The formats.
 const (
 	// GitHubActionBenchmark is github-action-benchmark's
-	// customSmallerIsBetter JSON (GitHubActionBenchmark).
+	// customSmallerIsBetter JSON (ActionBenchmarkEntry).
 	GitHubActionBenchmark Format = "github-action-benchmark"
-	// BencherMetricFormat is Bencher's Metric Format JSON (Bencher).
+	// BencherMetricFormat is Bencher's Metric Format JSON (BencherMetrics).
 	BencherMetricFormat Format = "bencher"
 	// Benchfmt is the Go benchmark format, as results.bench holds it
 	// (Bench).
@@ -29,7 +31,7 @@ var Formats = []Format{GitHubActionBenchmark, BencherMetricFormat, Benchfmt}
 
 // Write writes rs to w in format f. An unknown format is an error that
 // lists the formats.
-func Write(w io.Writer, rs *model.Results, f Format) error { return WritePart(w, rs, f, All) }
+func Write(w io.Writer, rs *results.File, f Format) error { return WritePart(w, rs, f, All) }
 
 // Part is which figures a dashboard export holds: all of them, the
 // memory figures that are exact (bytes and allocations per instance: any
@@ -51,10 +53,10 @@ const (
 var Parts = []Part{Memory, Time}
 
 // Has reports whether figure f is of part p: an exact figure in bytes or
-// a count (model.JudgeExact, not a time) is of Memory, any other of Time;
+// a count (results.JudgeExact, not a time) is of Memory, any other of Time;
 // every figure is of All.
-func (p Part) Has(f *model.Figure) bool {
-	exact := f.Unit != model.Nanoseconds && f.Judge == model.JudgeExact
+func (p Part) Has(f *results.Figure) bool {
+	exact := f.Unit != units.Nanoseconds && f.Judge == results.JudgeExact
 	switch p {
 	case Memory:
 		return exact
@@ -78,7 +80,7 @@ func noFigureOf(part Part) error {
 // selects units itself). An unknown format is an error that lists the
 // formats; results with no figure of part (not All) an error wrapping
 // ErrNothingOfPart, before anything is written.
-func WritePart(w io.Writer, rs *model.Results, f Format, part Part) error {
+func WritePart(w io.Writer, rs *results.File, f Format, part Part) error {
 	switch f {
 	case GitHubActionBenchmark:
 		return gitHubActionBenchmarkJSON(w, rs, part)
@@ -90,13 +92,13 @@ func WritePart(w io.Writer, rs *model.Results, f Format, part Part) error {
 		}
 		return Bench(w, rs)
 	}
-	return fmt.Errorf("unknown export format %q: must be one of %s", string(f), model.Join(Formats))
+	return fmt.Errorf("unknown export format %q: must be one of %s", string(f), vocab.Join(Formats))
 }
 
 // Failed returns the cases of rs that failed to measure (instances and
 // operations), which no format can hold, in the one ordering of keys.
-func Failed(rs *model.Results) []model.Key {
-	var out []model.Key
+func Failed(rs *results.File) []results.Key {
+	var out []results.Key
 	for _, r := range sortedInstances(rs) {
 		if r.Error != "" {
 			out = append(out, r.Key)
@@ -120,10 +122,10 @@ var ErrAmbiguousNames = errors.New("two cases have one export name")
 
 // checkNames returns an error wrapping ErrAmbiguousNames, naming each
 // pair, when two measured cases of rs have one bench name.
-func checkNames(rs *model.Results) error {
-	seen := map[string]model.Key{}
+func checkNames(rs *results.File) error {
+	seen := map[string]results.Key{}
 	var clashes []string
-	add := func(k model.Key) {
+	add := func(k results.Key) {
 		n := k.BenchName()
 		if prev, ok := seen[n]; ok && prev != k {
 			clashes = append(clashes, fmt.Sprintf("%q and %q are both exported as %q", prev.String(), k.String(), n))

@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -20,9 +23,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 const fixturePath = "../fixtures/results/results.json"
 
 // loadFixture reads the fixture through the validating reader.
-func loadFixture(t *testing.T) *model.Results {
+func loadFixture(t *testing.T) *results.File {
 	t.Helper()
-	rs, err := model.ReadResultsFile(fixturePath)
+	rs, err := results.ReadFile(fixturePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,29 +40,29 @@ func loadFixture(t *testing.T) *model.Results {
 // sample, verify does not (two samples allocate a little more). Each
 // sample records its calls and allocations unless noIters, as in a file
 // written before samples_iters.
-func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
+func timed(t *testing.T, verifyScale float64, noIters bool) *results.File {
 	t.Helper()
-	rs := &model.Results{Schema: model.Schema,
-		Env: model.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2, CPU: "Fixture CPU", Cgo: true,
+	rs := &results.File{Schema: results.Schema,
+		Env: measure.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2, CPU: "Fixture CPU", Cgo: true,
 			Modules: map[string]string{"github.com/supranational/blst": "v0.3.17"}, Machine: "runner 1", Commit: "0123abc"},
-		Instances: []model.Result{
-			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}},
-			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 1}},
+		Instances: []results.Row{
+			{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 192, AllocsPerInstance: 1}},
+			{Key: results.Key{Type: "G1", Lib: "blst", Repr: "jacobian", Layout: "pointer"}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 144, AllocsPerInstance: 1}},
 			// A map of pointers, with the collector's figures.
-			{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
-				Measurement: model.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5,
+			{Key: results.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
+				Measurement: measure.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5,
 					GCCPUSamplesNs: []float64{104, 110, 118, 104, 110, 118, 110}, GCCPUResolution: 30}},
 			// A pointer-free slice: its scan figure a little below zero
 			// and its CPU figure above, both within their resolutions.
-			{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "slice-value", Layout: "collection"},
-				Measurement: model.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 0.001, ScanBytesPerInstance: -0.00096, ScanResolution: 0.008,
+			{Key: results.Key{Type: "PubkeyCache", Lib: "blst", Repr: "slice-value", Layout: "collection"},
+				Measurement: measure.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 0.001, ScanBytesPerInstance: -0.00096, ScanResolution: 0.008,
 					GCCPUSamplesNs: []float64{-0.2, 0.1, 0.3, -0.2, 0.1, 0.3, 0.1}, GCCPUResolution: 0.9}},
-			{Key: model.Key{Type: "G1", Lib: "blst", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
+			{Key: results.Key{Type: "G1", Lib: "blst", Repr: "affine", Layout: "pointer"}, Measurement: measure.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
 	}
 	for i := range rs.Instances {
 		if m := &rs.Instances[i].Measurement; len(m.GCCPUSamplesNs) > 0 {
-			q, err := model.SummarizeSamples(m.GCCPUSamplesNs)
+			q, err := stats.SummarizeSamples(m.GCCPUSamplesNs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +70,7 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		}
 	}
 	for _, op := range []struct {
-		op    model.Op
+		op    vocab.Op
 		ns    float64
 		scale float64
 	}{{"sign", 400_000, 1}, {"verify", 1_000_000, verifyScale}} {
@@ -83,12 +86,12 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 			}
 			bytes, allocs = append(bytes, b), append(allocs, a)
 		}
-		q, err := model.SummarizeSamples(ns)
+		q, err := stats.SummarizeSamples(ns)
 		if err != nil {
 			t.Fatal(err)
 		}
-		row := model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: op.op, Batch: 1},
-			Timing: model.Timing{Samples: len(ns), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, CPUNsPerOpMedian: q.Median,
+		row := results.ThroughputRow{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: op.op, Batch: 1},
+			Timing: measure.Timing{Samples: len(ns), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, CPUNsPerOpMedian: q.Median,
 				OpsPerSecond: 1e9 / q.Median, BytesPerOp: weighted(bytes, iters), AllocsPerOp: weighted(allocs, iters), SamplesNs: ns, SamplesIters: iters,
 				SamplesBytesPerOp: bytes, SamplesAllocsPerOp: allocs}}
 		if noIters {
@@ -96,7 +99,7 @@ func timed(t *testing.T, verifyScale float64, noIters bool) *model.Results {
 		}
 		rs.Throughput = append(rs.Throughput, row)
 	}
-	rs.Throughput = append(rs.Throughput, model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: "aggregate", Batch: 128}, Error: "made-up failure"})
+	rs.Throughput = append(rs.Throughput, results.ThroughputRow{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Scheme: "min-pk", Op: "aggregate", Batch: 128}, Error: "made-up failure"})
 	if err := rs.Validate(); err != nil {
 		t.Fatalf("the test's results are invalid: %v", err)
 	}
@@ -123,10 +126,10 @@ var goldenExt = map[Format]string{GitHubActionBenchmark: "github-action-benchmar
 func TestGolden(t *testing.T) {
 	inputs := []struct {
 		name string
-		rs   func(*testing.T) *model.Results
+		rs   func(*testing.T) *results.File
 	}{
 		{"fixture", loadFixture},
-		{"timed", func(t *testing.T) *model.Results { return timed(t, 1, false) }},
+		{"timed", func(t *testing.T) *results.File { return timed(t, 1, false) }},
 	}
 	for _, in := range inputs {
 		for _, f := range Formats {
@@ -165,14 +168,14 @@ func TestFailed(t *testing.T) {
 // format, named by their bench names (a BN254 point, a Groth16 key and a
 // BN254 operation here).
 func TestFamilies(t *testing.T) {
-	rs := &model.Results{Schema: model.Schema,
-		Env: model.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2},
-		Instances: []model.Result{
-			{Key: model.Key{Type: model.BN254G1, Lib: model.BN256Cloudflare, Repr: model.Decoded, Layout: model.Pointer}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 136, AllocsPerInstance: 2}},
-			{Key: model.Key{Type: model.Groth16VerifyingKey, Lib: model.Gnark, Repr: model.Prepared, Layout: model.Single}, Measurement: model.Measurement{N: 1, BytesPerInstance: 40960, AllocsPerInstance: 1}},
+	rs := &results.File{Schema: results.Schema,
+		Env: measure.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2},
+		Instances: []results.Row{
+			{Key: results.Key{Type: vocab.BN254G1, Lib: vocab.BN256Cloudflare, Repr: vocab.Decoded, Layout: measure.Pointer}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 136, AllocsPerInstance: 2}},
+			{Key: results.Key{Type: vocab.Groth16VerifyingKey, Lib: vocab.Gnark, Repr: vocab.Prepared, Layout: measure.Single}, Measurement: measure.Measurement{N: 1, BytesPerInstance: 40960, AllocsPerInstance: 1}},
 		},
-		Throughput: []model.ThroughputRow{{Key: model.Key{Type: model.BN254G2, Lib: model.BN256Gnark, Repr: model.Uncompressed, Op: model.PairingCheck, Batch: 1},
-			Timing: model.Timing{Samples: 1, NsPerOpMedian: 6e5, NsPerOpQ1: 6e5, NsPerOpQ3: 6e5, SamplesNs: []float64{6e5}, SamplesIters: []int64{10}}}},
+		Throughput: []results.ThroughputRow{{Key: results.Key{Type: vocab.BN254G2, Lib: vocab.BN256Gnark, Repr: vocab.Uncompressed, Op: vocab.PairingCheck, Batch: 1},
+			Timing: measure.Timing{Samples: 1, NsPerOpMedian: 6e5, NsPerOpQ1: 6e5, NsPerOpQ3: 6e5, SamplesNs: []float64{6e5}, SamplesIters: []int64{10}}}},
 	}
 	for _, f := range Formats {
 		var b bytes.Buffer
@@ -209,7 +212,7 @@ func TestExportLeavesOutUnknownFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := model.DecodeResults(data, "r.json")
+	rs, err := results.Decode(data, "r.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,16 +250,16 @@ func TestExportLeavesOutUnknownFigures(t *testing.T) {
 // rather than one figure kept for two cases or two entries under one
 // name; distinct names export.
 func TestExportNamesUnambiguous(t *testing.T) {
-	custom := func(names ...string) *model.Results {
-		rs := &model.Results{Schema: model.Schema}
+	custom := func(names ...string) *results.File {
+		rs := &results.File{Schema: results.Schema}
 		for _, n := range names {
-			rs.Instances = append(rs.Instances, model.Result{Key: model.Key{Name: n, Layout: "pointer"}, Measurement: model.Measurement{N: 10, BytesPerInstance: 8, AllocsPerInstance: 1}})
+			rs.Instances = append(rs.Instances, results.Row{Key: results.Key{Name: n, Layout: "pointer"}, Measurement: measure.Measurement{N: 10, BytesPerInstance: 8, AllocsPerInstance: 1}})
 		}
 		return rs
 	}
 	tests := []struct {
 		name  string
-		rs    *model.Results
+		rs    *results.File
 		clash string // "": exported
 	}{
 		{"distinct", custom("my key", "my other key"), ""},
@@ -307,12 +310,12 @@ func TestExportsPublishNoNoise(t *testing.T) {
 	// read: the entry's figure is read to a resolution above 0 in its row.
 	read := map[string]bool{}
 	for _, r := range sortedInstances(rs) {
-		for _, f := range dashboardFigures(model.RowInstances, false, All) {
+		for _, f := range dashboardFigures(results.RowInstances, false, All) {
 			read[entryName(r.Key, f.Dashboard)] = f.ResolutionOf(&r) > 0
 		}
 	}
 	sawRead := false
-	for _, e := range ActionBenchmarkEntries(rs) {
+	for e := range actionBenchmarkEntries(rs, All) {
 		read, ok := read[e.Name]
 		if !ok {
 			continue // an operation's time
@@ -334,7 +337,7 @@ func TestExportsPublishNoNoise(t *testing.T) {
 	metrics := BencherMetrics(rs)
 	for _, r := range sortedInstances(rs) {
 		bench, ms := r.Key.BenchName(), metrics[r.Key.BenchName()]
-		for _, f := range dashboardFigures(model.RowInstances, true, All) {
+		for _, f := range dashboardFigures(results.RowInstances, true, All) {
 			bm, ok := ms[f.Bencher]
 			if !ok {
 				continue

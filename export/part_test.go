@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // TestParts: a dashboard export of one part holds the entries of that
@@ -13,16 +14,16 @@ import (
 // whole export does; the benchmark format takes no part.
 func TestParts(t *testing.T) {
 	rs := timed(t, 1, false)
-	all := ActionBenchmarkEntries(rs)
-	byPart := map[Part][]ActionBenchmarkEntry{Memory: ActionBenchmarkEntriesOf(rs, Memory), Time: ActionBenchmarkEntriesOf(rs, Time)}
+	all := entriesOf(rs, All)
+	byPart := map[Part][]ActionBenchmarkEntry{Memory: entriesOf(rs, Memory), Time: entriesOf(rs, Time)}
 	if len(byPart[Memory]) == 0 || len(byPart[Time]) == 0 || len(byPart[Memory])+len(byPart[Time]) != len(all) {
 		t.Fatalf("got %d memory and %d time entries, want both and %d together", len(byPart[Memory]), len(byPart[Time]), len(all))
 	}
 	// The units of the figures that move from run to run: times, and
 	// figures read to a resolution.
 	timeUnits := map[string]bool{}
-	for _, f := range model.Figures {
-		if f.Dashboard != "" && (f.Unit == model.Nanoseconds || f.Judge != model.JudgeExact) {
+	for _, f := range results.Figures {
+		if f.Dashboard != "" && (f.Unit == units.Nanoseconds || f.Judge != results.JudgeExact) {
 			timeUnits[f.Dashboard] = true
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestGitHubActionBenchmarkStreamed: the entries, written one at a time,
@@ -17,13 +17,13 @@ func TestGitHubActionBenchmarkStreamed(t *testing.T) {
 	html.Env.Machine = "<a&b>"
 	for _, tt := range []struct {
 		name string
-		rs   *model.Results
+		rs   *results.File
 		part Part
 	}{
 		{"fixture", loadFixture(t), All},
 		{"fixture time", loadFixture(t), Time},
 		{"html", html, All},
-		{"none", &model.Results{Schema: model.Schema}, All},
+		{"none", &results.File{Schema: results.Schema}, All},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got, want bytes.Buffer
@@ -33,7 +33,7 @@ func TestGitHubActionBenchmarkStreamed(t *testing.T) {
 			enc := json.NewEncoder(&want)
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
-			if err := enc.Encode(ActionBenchmarkEntriesOf(tt.rs, tt.part)); err != nil {
+			if err := enc.Encode(entriesOf(tt.rs, tt.part)); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != want.String() {
@@ -41,6 +41,16 @@ func TestGitHubActionBenchmarkStreamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// entriesOf collects actionBenchmarkEntries of rs and part into a list,
+// empty rather than nil when there is none (as the export writes "[]").
+func entriesOf(rs *results.File, part Part) []ActionBenchmarkEntry {
+	out := []ActionBenchmarkEntry{}
+	for e := range actionBenchmarkEntries(rs, part) {
+		out = append(out, e)
+	}
+	return out
 }
 
 func clipped(s string) string {

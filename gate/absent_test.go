@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // editedFixture is fixtureCheckResults written as JSON, edited as a
 // person or an older memprof would have written it, and read back with
 // the results reader.
-func editedFixture(t *testing.T, edit func(instance, op map[string]any)) *model.Results {
+func editedFixture(t *testing.T, edit func(instance, op map[string]any)) *results.File {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := fixtureCheckResults().WriteJSON(&buf); err != nil {
@@ -28,7 +29,7 @@ func editedFixture(t *testing.T, edit func(instance, op map[string]any)) *model.
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := model.DecodeResults(data, "r.json")
+	rs, err := results.Decode(data, "r.json")
 	if err != nil {
 		t.Fatalf("reading the edited file: %v", err)
 	}
@@ -97,10 +98,10 @@ func TestBudgetOnAbsentFigure(t *testing.T) {
 // head passes, lacking on both sides gives no row. It is judged by the
 // figure list's rule, shown here on the scan bytes.
 func TestCompareFigureOneSideLacks(t *testing.T) {
-	scan := model.FigureNamed("scan_bytes_per_instance")
-	row := func(known bool) *model.Result {
-		r := &model.Result{Key: model.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
-			Measurement: model.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5}}
+	scan := results.FigureNamed("scan_bytes_per_instance")
+	row := func(known bool) *results.Row {
+		r := &results.Row{Key: results.Key{Type: "PubkeyCache", Lib: "blst", Repr: "map-pointer", Layout: "collection"},
+			Measurement: measure.Measurement{N: 1000, BytesPerInstance: 230, AllocsPerInstance: 1, ScanBytesPerInstance: 134, ScanResolution: 0.5}}
 		if !known {
 			scan.SetUnknown(r)
 		}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestParseValid(t *testing.T) {
@@ -107,14 +109,14 @@ func TestSelectorMatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		s := sel(tt.sel)
-		ik := model.Key{Type: model.Type(tt.typ), Lib: model.Lib(tt.lib), Repr: model.Repr(tt.repr), Layout: model.Layout(tt.layout), Scheme: model.Scheme(tt.scheme)}
+		ik := results.Key{Type: vocab.Type(tt.typ), Lib: vocab.Lib(tt.lib), Repr: vocab.Repr(tt.repr), Layout: measure.Layout(tt.layout), Scheme: vocab.Scheme(tt.scheme)}
 		if got := s.Matches(ik); got != tt.wantInstance {
 			t.Errorf("%s Matches(%s): got %v, want %v", tt.sel, ik, got, tt.wantInstance)
 		}
 		if tt.op == "" {
 			continue
 		}
-		ok := model.Key{Type: model.Type(tt.opType), Lib: model.Lib(tt.opLib), Repr: model.Repr(tt.opRepr), Op: model.Op(tt.op), Batch: 1}.Normalize()
+		ok := results.Key{Type: vocab.Type(tt.opType), Lib: vocab.Lib(tt.opLib), Repr: vocab.Repr(tt.opRepr), Op: vocab.Op(tt.op), Batch: 1}.Normalize()
 		if got := s.Matches(ok); got != tt.wantOp {
 			t.Errorf("%s Matches(%s): got %v, want %v", tt.sel, ok, got, tt.wantOp)
 		}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Status is the verdict on one limit for one case.
@@ -181,8 +183,8 @@ type CheckOptions struct {
 // be measured (the zero Why when it can; needs-cgo in a build without
 // cgo).
 type RegistryCase struct {
-	Key model.Key
-	Why model.Why
+	Key results.Key
+	Why vocab.Why
 }
 
 // real reports whether the case exists to be measured somewhere: it is
@@ -190,16 +192,16 @@ type RegistryCase struct {
 // here, not a combination the library does not offer or that does not
 // apply.
 func (c RegistryCase) real() bool {
-	return c.Why.IsZero() || c.Why.Kind != model.NotOffered && c.Why.Kind != model.DoesNotApply
+	return c.Why.IsZero() || c.Why.Kind != vocab.NotOffered && c.Why.Kind != vocab.DoesNotApply
 }
 
 // Check evaluates every limit of f against rs, which should come from a
-// model.ResultsReader (validated at load). Each budget applies to every
+// results.Reader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
 // Problem; one that matches only cases that failed to measure or are
-// unavailable gives Error outcomes. Times are TimeFigure's; every time
+// unavailable gives Error outcomes. Times are SampleFigure's; every time
 // limit is an Error when rs's agreement check failed.
-func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
+func Check(f *File, rs *results.File, opts CheckOptions) *Report {
 	now := time.Now()
 	if opts.Now != nil {
 		now = opts.Now()
@@ -238,8 +240,8 @@ func Check(f *File, rs *model.Results, opts CheckOptions) *Report {
 
 // presentKeys are the keys of rs's rows, measured, failed or listed as
 // unavailable, normalized.
-func presentKeys(rs *model.Results) map[model.Key]bool {
-	keys := map[model.Key]bool{}
+func presentKeys(rs *results.File) map[results.Key]bool {
+	keys := map[results.Key]bool{}
 	for _, r := range rs.Instances {
 		keys[r.Key.Normalize()] = true
 	}
@@ -257,7 +259,7 @@ func presentKeys(rs *model.Results) map[model.Key]bool {
 // matches no case of the registry of l's kind (instances or operations);
 // else an outcome for each selected real case the results lack, an Error
 // naming it or, for an optional budget, a Skip.
-func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model.Key]bool) ([]Outcome, error) {
+func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[results.Key]bool) ([]Outcome, error) {
 	if registry == nil {
 		return nil, nil
 	}
@@ -303,14 +305,14 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[model
 // first measure it (a case of a scheme or layout a run does not measure by
 // default, with the flag that does) or narrow the budget to what was
 // measured; optional: true last, with what it excuses.
-func lackingDetail(k model.Key) string {
+func lackingDetail(k results.Key) string {
 	const optional = "or, last, mark the budget optional: true, which excuses every selected case the results lack (never all of them)"
 	k = k.Normalize()
 	switch {
 	case k.Scheme != "" && k.Scheme != k.Type.DefaultScheme():
 		return fmt.Sprintf("selected, but the results do not have it: measure it (memprof instances --scheme all), or select only what was measured (scheme: %s), %s", k.Type.DefaultScheme(), optional)
-	case !k.IsOp() && k.Layout != "" && !slices.Contains(model.DefaultLayouts, k.Layout):
-		return fmt.Sprintf("selected, but the results do not have it: measure it (memprof instances --layout all), or select only what was measured (layout: %s), %s", model.DefaultLayouts[0], optional)
+	case !k.IsOp() && k.Layout != "" && !slices.Contains(measure.DefaultLayouts, k.Layout):
+		return fmt.Sprintf("selected, but the results do not have it: measure it (memprof instances --layout all), or select only what was measured (layout: %s), %s", measure.DefaultLayouts[0], optional)
 	}
 	return "selected, but the results do not have it: measure it (memprof instances --budgets), " + optional
 }
@@ -318,7 +320,7 @@ func lackingDetail(k model.Key) string {
 // checkInstances checks a limit on a figure of instances against the
 // instance rows b selects.
 func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, error) {
-	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *model.Result) {
+	outs := instanceRows.outcomes(b, l, rs.Instances, rs.instances, func(o *Outcome, r *results.Row) {
 		if b.N > 0 && r.N != b.N {
 			o.Status, o.Detail = Error, fmt.Sprintf("measured at N=%d, and the budget holds at n: %d: measure it with memprof instances --budgets (or check without --results)", r.N, b.N)
 			return
@@ -358,10 +360,10 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 	if l.Metric.Timed() && opts.TimingUnavailable != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: opts.TimingUnavailable}}, nil
 	}
-	if why := disagreement(rs.Results); why != "" {
+	if why := disagreement(rs.File); why != "" {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: why}}, nil
 	}
-	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *model.ThroughputRow) {
+	outs := throughputRows.outcomes(b, l, rs.Throughput, rs.throughput, func(o *Outcome, t *results.ThroughputRow) {
 		if l.Metric.f.PerGOMAXPROCS && t.CoresDependent {
 			switch {
 			case b.GOMAXPROCS == 0:
@@ -387,11 +389,11 @@ func checkOps(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outcome, er
 // cgoOff reports whether the unavailable case u is so because it needs
 // cgo, in results measured with cgo off (env.cgo false): a runner that
 // cannot build the case, whose budget a runner with cgo checks.
-func cgoOff(u *model.Unavailable, env model.Env) bool {
-	return u.Kind == model.NeedsCgo && !env.Cgo
+func cgoOff(u *results.Unavailable, env measure.Env) bool {
+	return u.Kind == vocab.NeedsCgo && !env.Cgo
 }
 
-func cgoSkipDetail(u *model.Unavailable) string {
+func cgoSkipDetail(u *results.Unavailable) string {
 	return "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"
 }
 
@@ -441,7 +443,7 @@ const maxNamed = 4
 // (of the registry, when there is one, and of rs): a case is measured at
 // one N, so no results can hold both; each is a Problem at the second
 // budget's line.
-func nConflicts(f *File, registry []RegistryCase, rs *model.Results) []error {
+func nConflicts(f *File, registry []RegistryCase, rs *results.File) []error {
 	// Only the budgets that name an n can conflict, and only when two
 	// name different ones: most files name none, and cost nothing here.
 	withN := &File{Path: f.Path}
@@ -455,7 +457,7 @@ func nConflicts(f *File, registry []RegistryCase, rs *model.Results) []error {
 	if len(ns) < 2 {
 		return nil
 	}
-	var keys []model.Key
+	var keys []results.Key
 	for _, c := range registry {
 		if !c.Key.IsOp() {
 			keys = append(keys, c.Key)
@@ -480,7 +482,7 @@ func nConflicts(f *File, registry []RegistryCase, rs *model.Results) []error {
 
 // NConflict is two budgets that name different n for one case.
 type NConflict struct {
-	Case          model.Key
+	Case          results.Key
 	First, Second *Budget
 }
 
@@ -491,7 +493,7 @@ func (e *NConflict) Error() string {
 // NFor returns the budget of f whose n the instance case k is measured at
 // (nil for none): the first of the budgets with a limit on instances that
 // select it and name an n. Two that name different n are an *NConflict.
-func (f *File) NFor(k model.Key) (*Budget, error) {
+func (f *File) NFor(k results.Key) (*Budget, error) {
 	var first *Budget
 	for _, b := range f.Budgets {
 		if b.N == 0 || !b.Select.Matches(k) || !slices.ContainsFunc(b.Limits, func(l Limit) bool { return !l.Metric.OnOps() }) {
@@ -505,70 +507,6 @@ func (f *File) NFor(k model.Key) (*Budget, error) {
 		}
 	}
 	return first, nil
-}
-
-// judge holds the figure of limit l in the measured row to the limit, as
-// its entry's Judge says, setting o's figures and status. A row that
-// lacks the figure (a file older than it, a reading the engine could not
-// take) is an Error: a budget is never held by a figure that was not
-// measured. A time above its budget warns unless opts.FailOnTime.
-func judge(o *Outcome, b *Budget, l Limit, row model.FigureRow, opts CheckOptions) {
-	f := l.Metric.f
-	if f.Judge == model.JudgeNoise || f.Judge == model.JudgeEstimate {
-		q, _, err := SampleFigure(f, row)
-		if err != nil {
-			o.Status, o.Detail = Error, err.Error()
-			return
-		}
-		o.Measured, o.Q1, o.Q3 = q.Median, q.Q1, q.Q3
-		o.Status = timeVerdict(o.Measured, o.Q1, l.Value)
-		if o.Status == Warn {
-			o.Detail = fmt.Sprintf("median above the budget but the interquartile range [%s, %s] reaches below it: likely noise, re-measure to be sure",
-				model.FormatNs(o.Q1), model.FormatNs(o.Q3))
-		}
-		noiseFloor(b, l, o)
-		if f.Judge == model.JudgeEstimate && o.Status == Fail {
-			o.Status = Warn
-			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " +
-				GCCPUNsPerInstance.Key() + " bounds the collector's CPU time"
-		}
-		if o.Status == Fail && !opts.FailOnTime {
-			o.Status, o.TimeWarning = Warn, true
-			o.Detail = "median and interquartile range above the budget: a time warns and does not fail without --fail-on-time (times move with the machine; gate them on a pinned, quiet runner)"
-		}
-		return
-	}
-	v, ok := f.Value(row)
-	if !ok {
-		o.Status, o.Detail = Error, f.Missing(row)
-		return
-	}
-	o.Measured, o.Status = v, Pass
-	if v <= l.Value {
-		return
-	}
-	o.Status = Fail
-	// A figure read to a resolution (the off-heap figure in the runtime's
-	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
-	// the reading, not the instances.
-	if band := warnBand(f, row, l.Value); f.Judge == model.JudgeResolution && v-l.Value <= band {
-		o.Status = Warn
-		res := model.FormatBytes(band) + " per instance"
-		if r := f.ResolutionOf(row); r > band {
-			res = model.FormatBytes(r) + " per instance; a warning allows no more than the budget, " + model.FormatBytes(band)
-		}
-		o.Detail = fmt.Sprintf("above the budget by no more than the reading's resolution (%s): measure at a larger N to tell", res)
-	}
-}
-
-// warnBand is how far above limit a figure read to a resolution warns
-// rather than fails: the row's resolution, but never wider than the
-// budget itself, so that a coarse reading cannot pass as a warning a
-// figure many times its budget; a budget smaller than the reading's own
-// coarseness (one runtime page over N for the scan bytes: a budget of 0)
-// still warns within that.
-func warnBand(f *model.Figure, row model.FigureRow, limit float64) float64 {
-	return min(f.ResolutionOf(row), max(limit, f.LeastResolutionOf(row)))
 }
 
 // noOperation is the outcome of an operation limit whose budget selects
@@ -595,19 +533,6 @@ func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, err
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error, Detail: noRows}}, nil
 	}
 	return nil, fmt.Errorf("select %s matches no measured operation", b.Select)
-}
-
-// timeVerdict applies the noise rule: a time fails only when its median
-// exceeds the limit and so does its whole interquartile range (q1 above
-// the limit); a median above the limit with q1 at or below it warns.
-func timeVerdict(median, q1, limit float64) Status {
-	switch {
-	case median <= limit:
-		return Pass
-	case q1 > limit:
-		return Fail
-	}
-	return Warn
 }
 
 func firstLine(s string) string {

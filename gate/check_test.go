@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 const checkResults = "../fixtures/budgets/results.json"
@@ -143,7 +143,7 @@ func TestCheckFailsClosed(t *testing.T) {
 	}
 
 	// An empty results file selects nothing: every budget is a problem.
-	rep = Check(readBudgets(t, "../fixtures/budgets/pass.yaml"), &model.Results{Schema: model.Schema}, CheckOptions{})
+	rep = Check(readBudgets(t, "../fixtures/budgets/pass.yaml"), &results.File{Schema: results.Schema}, CheckOptions{})
 	if rep.OK() || len(rep.Problems) != 2 {
 		t.Errorf("empty results: got OK %v with problems %v, want 2 problems", rep.OK(), rep.Problems)
 	}
@@ -170,7 +170,7 @@ func TestCheckFailsClosed(t *testing.T) {
 		want                Status
 	}{{2, 2.62, Pass}, {4.5, 2.62, Warn}, {4.62, 2.62, Warn}, {4.7, 2.62, Fail}, {2.1, 0, Fail}} {
 		one := *rs
-		one.Instances = []model.Result{rs.Instances[1]}
+		one.Instances = []results.Row{rs.Instances[1]}
 		one.Instances[0].OffheapBytesPerInstance, one.Instances[0].OffheapResolution = tt.offheap, tt.resolution
 		rep = Check(f, &one, CheckOptions{})
 		if got := rep.Outcomes[0].Status; got != tt.want {

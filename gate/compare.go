@@ -3,16 +3,16 @@ package gate
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 	"golang.org/x/perf/benchmath"
-
-	"github.com/memprof/memprof/model"
 )
 
 // CompareOptions tune Compare. The zero value is strict: no tolerance,
@@ -84,18 +84,11 @@ type Row struct {
 	Note  string `json:"note,omitempty"`
 }
 
-// EnvDiff is one environment field that differs between base and head.
-type EnvDiff struct {
-	Field string `json:"field"`
-	Base  string `json:"base"`
-	Head  string `json:"head"`
-}
-
 // Comparison is the result of Compare.
 type Comparison struct {
-	BaseEnv  model.Env `json:"base_env"`
-	HeadEnv  model.Env `json:"head_env"`
-	EnvDiffs []EnvDiff `json:"env_diffs,omitempty"`
+	BaseEnv  measure.Env       `json:"base_env"`
+	HeadEnv  measure.Env       `json:"head_env"`
+	EnvDiffs []results.EnvDiff `json:"env_diffs,omitempty"`
 	// Rows lists every comparison, failing rows first, then in case
 	// order.
 	Rows     []Row `json:"rows"`
@@ -128,7 +121,7 @@ func (c *Comparison) Verdict() string {
 
 // EnvMismatchError is returned by Compare when base and head were measured
 // in different environments and that was not allowed.
-type EnvMismatchError struct{ Diffs []EnvDiff }
+type EnvMismatchError struct{ Diffs []results.EnvDiff }
 
 func (e *EnvMismatchError) Error() string {
 	var parts []string
@@ -143,38 +136,6 @@ func (e *EnvMismatchError) Error() string {
 // compared (as opposed to regressions).
 var ErrBadInput = errors.New("cannot compare")
 
-// EnvDiffs lists the fields that make two environments incomparable: CPU
-// model, GOOS, GOARCH, Go version, cgo (blst is measured only with it),
-// GOMAXPROCS (it changes the times of operations that use several
-// threads) and the measured libraries' versions. The machine's name, the
-// commit and the time do not: a base and a head differ in them by
-// design.
-func EnvDiffs(base, head model.Env) []EnvDiff {
-	var d []EnvDiff
-	add := func(field, a, b string) {
-		if a != b {
-			d = append(d, EnvDiff{field, a, b})
-		}
-	}
-	add("cpu", base.CPU, head.CPU)
-	add("goos", base.GOOS, head.GOOS)
-	add("goarch", base.GOARCH, head.GOARCH)
-	add("go_version", base.GoVersion, head.GoVersion)
-	add("cgo", fmt.Sprint(base.Cgo), fmt.Sprint(head.Cgo))
-	add("gomaxprocs", fmt.Sprint(base.GOMAXPROCS), fmt.Sprint(head.GOMAXPROCS))
-	mods := map[string]bool{}
-	for m := range base.Modules {
-		mods[m] = true
-	}
-	for m := range head.Modules {
-		mods[m] = true
-	}
-	for _, m := range slices.Sorted(maps.Keys(mods)) {
-		add("modules["+m+"]", base.Modules[m], head.Modules[m])
-	}
-	return d
-}
-
 // Compare pairs the cases of base and head by (type, lib, repr, layout,
 // scheme) for instances and (type, lib, repr, op, batch) for operations,
 // and judges each metric: bytes and allocations per instance exactly
@@ -184,13 +145,13 @@ func EnvDiffs(base, head model.Env) []EnvDiff {
 // agreement check failed, fails: nothing can be concluded from it.
 //
 // It returns an error wrapping ErrBadInput for results that break the
-// schema's rules (model.Results.Validate) or times without samples, and
+// schema's rules (results.File.Validate) or times without samples, and
 // an *EnvMismatchError for results from different environments (unless
 // allowed).
-func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error) {
+func Compare(base, head *results.File, opts CompareOptions) (*Comparison, error) {
 	for _, side := range []struct {
 		name string
-		rs   *model.Results
+		rs   *results.File
 	}{{"base", base}, {"head", head}} {
 		if err := side.rs.Validate(); err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrBadInput, side.name, err)
@@ -201,7 +162,7 @@ func Compare(base, head *model.Results, opts CompareOptions) (*Comparison, error
 		alpha = benchmath.DefaultThresholds.CompareAlpha
 	}
 	c := &Comparison{BaseEnv: base.Env, HeadEnv: head.Env, Tolerance: opts.Tolerance, Alpha: alpha, FailOnTime: opts.FailOnTime}
-	c.EnvDiffs = EnvDiffs(base.Env, head.Env)
+	c.EnvDiffs = results.EnvDiffs(base.Env, head.Env)
 	now := time.Now()
 	if opts.Now != nil {
 		now = opts.Now()
@@ -242,20 +203,20 @@ func rank(r Row) int {
 }
 
 // compared returns the figures of kind that compare judges
-// (model.Figure.Compare), in order.
-func compared(kind model.RowKind) []*model.Figure {
-	return model.FiguresWhere(kind, func(f *model.Figure) bool { return f.Compare != "" })
+// (results.Figure.Compare), in order.
+func compared(kind results.RowKind) []*results.Figure {
+	return results.FiguresWhere(kind, func(f *results.Figure) bool { return f.Compare != "" })
 }
 
 // rowUnit is the unit a comparison row names: "B", "ns", and "allocs"
 // for a count (the unit compare's rows have always named).
-func rowUnit(u model.Unit) string {
+func rowUnit(u units.Unit) string {
 	switch u {
-	case model.Bytes:
+	case units.Bytes:
 		return "B"
-	case model.Nanoseconds:
+	case units.Nanoseconds:
 		return "ns"
-	case model.Count:
+	case units.Count:
 		return "allocs"
 	}
 	return string(u)
@@ -264,7 +225,7 @@ func rowUnit(u model.Unit) string {
 // figureOf is a side's figure f for a row that only it has or only it
 // measured: the median of its samples for a figure judged over them, 0
 // where it has none (a failed row has no figure).
-func figureOf(f *model.Figure, row model.FigureRow) float64 {
+func figureOf(f *results.Figure, row results.FigureRow) float64 {
 	v, ok := f.Value(row)
 	switch {
 	case !ok:
@@ -280,7 +241,7 @@ func figureOf(f *model.Figure, row model.FigureRow) float64 {
 // lacks it (a file older than the figure), and reports whether it did: a
 // figure only head has is new, one head lacks is missing (failing unless
 // allowMissing), one neither has gives no row (ok false, skip true).
-func judgeKnown(row *Row, f *model.Figure, b, h model.FigureRow, allowMissing bool) (done, skip bool) {
+func judgeKnown(row *Row, f *results.Figure, b, h results.FigureRow, allowMissing bool) (done, skip bool) {
 	bv, bok := f.Value(b)
 	hv, hok := f.Value(h)
 	switch {
@@ -302,7 +263,7 @@ func judgeKnown(row *Row, f *model.Figure, b, h model.FigureRow, allowMissing bo
 // new where one side lacks it (skip where neither has it), over the
 // samples for a figure judged over them, exactly otherwise. It fails,
 // leaving row, for a figure judged over samples that a side has none of.
-func judgeFigure(row *Row, f *model.Figure, b, h model.FigureRow, opts CompareOptions, thresholds *benchmath.Thresholds) (skip bool, err error) {
+func judgeFigure(row *Row, f *results.Figure, b, h results.FigureRow, opts CompareOptions, thresholds *benchmath.Thresholds) (skip bool, err error) {
 	if done, skip := judgeKnown(row, f, b, h, opts.AllowMissing); done {
 		return skip, nil
 	}
@@ -323,13 +284,13 @@ func judgeFigure(row *Row, f *model.Figure, b, h model.FigureRow, opts CompareOp
 	return false, nil
 }
 
-func compareInstances(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
+func compareInstances(base, head *results.File, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	var rows []Row
 	var errs []error
 	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
-		for _, f := range compared(model.RowInstances) {
+		for _, f := range compared(results.RowInstances) {
 			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
-			value := func(r *model.Result) float64 { return figureOf(f, r) }
+			value := func(r *results.Row) float64 { return figureOf(f, r) }
 			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
 				if err != nil {
@@ -350,10 +311,10 @@ func compareInstances(base, head *model.Results, opts CompareOptions, thresholds
 
 // exactTolerance is the increase of exact figure f a comparison allows:
 // --tolerance-bytes for bytes, none for counts. A figure read to a
-// resolution (model.Figure.Resolution) is allowed that of both sides'
+// resolution (results.Figure.Resolution) is allowed that of both sides'
 // readings too: only an increase beyond them is a regression.
-func exactTolerance(f *model.Figure, opts CompareOptions) float64 {
-	if f.Unit == model.Bytes {
+func exactTolerance(f *results.Figure, opts CompareOptions) float64 {
+	if f.Unit == units.Bytes {
 		return opts.ToleranceBytes
 	}
 	return 0
@@ -375,19 +336,19 @@ func judgeExact(row *Row, base, head, tolerance float64) {
 	default:
 		row.Change = Unchanged
 		if row.Delta > 0 {
-			row.Note = fmt.Sprintf("within --tolerance-bytes %s", model.FormatNumber(tolerance))
+			row.Note = fmt.Sprintf("within --tolerance-bytes %s", units.FormatNumber(tolerance))
 		}
 	}
 }
 
-func compareOps(base, head *model.Results, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
+func compareOps(base, head *results.File, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
 	var rows []Row
 	var errs []error
 	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
-		for _, f := range compared(model.RowThroughput) {
+		for _, f := range compared(results.RowThroughput) {
 			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
-			value := func(t *model.ThroughputRow) float64 { return figureOf(f, t) }
+			value := func(t *results.ThroughputRow) float64 { return figureOf(f, t) }
 			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
 				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
 				if err != nil {
@@ -415,7 +376,7 @@ func compareOps(base, head *model.Results, opts CompareOptions, thresholds *benc
 // untrustedRow is row failed when a side it compares comes from a file
 // whose libraries disagreed: a figure of an operation measured with them
 // is not trusted.
-func untrustedRow(row Row, p pair[model.ThroughputRow], untrusted map[string]string) Row {
+func untrustedRow(row Row, p pair[results.ThroughputRow], untrusted map[string]string) Row {
 	for _, side := range []string{"head", "base"} {
 		present := (side == "head" && p.head != nil) || (side == "base" && p.base != nil)
 		if why := untrusted[side]; why != "" && present {
@@ -431,7 +392,7 @@ func untrustedRow(row Row, p pair[model.ThroughputRow], untrusted map[string]str
 // sides measured, by a Mann-Whitney U test over their samples and the
 // relative tolerance. It fails, leaving row, for a side without samples
 // or whose samples give no figure.
-func judgeTime(row *Row, f *model.Figure, b, h model.FigureRow, tolerance float64, thresholds *benchmath.Thresholds) error {
+func judgeTime(row *Row, f *results.Figure, b, h results.FigureRow, tolerance float64, thresholds *benchmath.Thresholds) error {
 	bs, hs := f.SamplesOf(b), f.SamplesOf(h)
 	if len(bs) == 0 || len(hs) == 0 {
 		side := "base"
@@ -491,5 +452,5 @@ func pct(f float64) string {
 	if math.IsInf(f, 0) {
 		return "∞%"
 	}
-	return model.FormatNumber(f*100) + "%"
+	return units.FormatNumber(f*100) + "%"
 }

@@ -1,8 +1,8 @@
 // Package gate turns memprof results into CI verdicts: Check holds them
 // against a budgets file, Compare judges two results files for
 // regressions, and Update re-bases a budgets file on a check. It reads
-// only model results (a model.Results, best loaded with
-// model.ResultsReader, which validates it) and a budgets file: it
+// only a results file (a results.File, best loaded with
+// results.Reader, which validates it) and a budgets file: it
 // measures nothing, imports neither the engine nor the suites, prints
 // nothing and exits nothing, so "measure once in CI, gate many times"
 // always works. Every verdict fails closed: what cannot be checked is an
@@ -26,16 +26,19 @@
 //	    max_ns_per_op: 2ms
 //
 // A Selector names accepted values of a case's key (type, lib, repr,
-// layout, scheme, op, param; an omitted key accepts every value), checked
-// against model's names and canonicalised. The limits are the Metrics:
-// the figures of model.Figures that have a budget key
+// layout, scheme, op, param; an omitted key accepts every value, but
+// layout the default layouts and scheme min-pk, as a run measures them),
+// checked against vocab's names and canonicalised; results.Selector
+// decides what it selects, as it does for show and the measuring
+// workflow. The limits are the Metrics:
+// the figures of results.Figures that have a budget key
 // (max_bytes_per_instance, max_scan_bytes_per_instance, max_ns_per_op,
-// ...), each judged as its entry says (model.Judge: exactly, to its
+// ...), each judged as its entry says (results.Judge: exactly, to its
 // resolution, or over its samples by the noise rule). A figure of
 // instance rows bounds instances, one of operation rows operations (an
 // instance limit does not go with an op selector, nor an operation limit
 // with a layout or scheme selector). The GC mark time is a time of
-// instances: judged like ns/op (MarkFigure), read from instance rows. A
+// instances: judged like ns/op (SampleFigure), read from instance rows. A
 // budget on a figure a row lacks (a file older than it) is an Error.
 // With CheckOptions.Registry a budget selects every case the registry
 // has: one the results lack is an Error (a Skip with optional: true).
@@ -43,7 +46,7 @@
 // cores (a row's allocs_depend_on_gomaxprocs) the budget names the
 // GOMAXPROCS it holds for (gomaxprocs: N), and results measured at
 // another are an Error. Sizes and
-// durations take units (ParseSize, ParseDuration), within MaxSize and
+// durations take units (units.ParseSize, units.ParseDuration), within MaxSize and
 // MaxDuration; a file is one YAML document. Parse reports every
 // problem of a file at once, each as file:line (PosError), wrapping
 // ErrInvalid; ReadFile bounds the read (DefaultMaxBytes, ErrTooLarge).
@@ -73,7 +76,7 @@
 //
 // # Compare
 //
-// Compare pairs base and head by model.Key and judges bytes and
+// Compare pairs base and head by results.Key and judges bytes and
 // allocations per instance exactly (bytes beyond ToleranceBytes, any
 // extra allocation is a regression) and times by a Mann-Whitney U test
 // (golang.org/x/perf/benchmath) over the raw samples at Alpha, beyond a
@@ -87,7 +90,7 @@
 // Memory figures are exact, with one exception: the off-heap figure is
 // read in the runtime's 256 KiB chunks, so an off-heap excess within the
 // row's resolution (offheap_resolution_bytes_per_instance) warns. A time
-// is TimeFigure's median and quartiles of its samples, the one figure
+// is SampleFigure's median and quartiles of its samples, the one figure
 // check and compare both read. A time budget fails only when the median
 // and the whole interquartile range (q1) exceed it; a median above it
 // with q1 at or below it warns. A time comparison with fewer than

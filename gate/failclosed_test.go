@@ -5,12 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 // withSamples replaces the samples of rs's operation op with samples,
 // keeping the row's summary that of its samples.
-func withSamples(t *testing.T, rs *model.Results, op model.Op, samples []float64) {
+func withSamples(t *testing.T, rs *results.File, op vocab.Op, samples []float64) {
 	t.Helper()
 	for i := range rs.Throughput {
 		if rs.Throughput[i].Op == op {
@@ -21,9 +23,9 @@ func withSamples(t *testing.T, rs *model.Results, op model.Op, samples []float64
 	t.Fatalf("no operation %s", op)
 }
 
-func opRow(t *testing.T, r model.ThroughputRow, samples []float64) model.ThroughputRow {
+func opRow(t *testing.T, r results.ThroughputRow, samples []float64) results.ThroughputRow {
 	t.Helper()
-	q, err := model.SummarizeSamples(samples)
+	q, err := stats.SummarizeSamples(samples)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +48,14 @@ func findRow(c *Comparison, cas, metric string) (Row, bool) {
 // reason; bytes comparisons stay exact and unaffected.
 func TestCompareFailsClosed(t *testing.T) {
 	verify := "Signature/blst/affine op=verify"
+	// baseVerify is the base fixture with n samples of verify.
+	baseVerify := func(n int) func() *results.File {
+		return func() *results.File {
+			rs := fixtureBase()
+			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(n, 1_000_000, 1_000))
+			return rs
+		}
+	}
 	type wantRow struct {
 		cas, metric string
 		change      Change
@@ -54,20 +64,20 @@ func TestCompareFailsClosed(t *testing.T) {
 	}
 	tests := []struct {
 		name     string
-		base     func() *model.Results
-		head     func(t *testing.T) *model.Results
+		base     func() *results.File
+		head     func(t *testing.T) *results.File
 		opts     CompareOptions
 		wantErr  string // a refusal: the error must contain this
 		badInput bool   // and wrap ErrBadInput
 		rows     []wantRow
 		ok       bool // the comparison passes
 	}{
-		{"GOOS differs", fixtureBase, func(t *testing.T) *model.Results {
+		{"GOOS differs", fixtureBase, func(t *testing.T) *results.File {
 			rs := fixtureBase()
 			rs.Env.GOOS = "darwin"
 			return rs
 		}, CompareOptions{}, `results come from different environments: goos (base "linux", head "darwin")`, false, nil, false},
-		{"one sample in head", fixtureBase, func(t *testing.T) *model.Results {
+		{"one sample in head", fixtureBase, func(t *testing.T) *results.File {
 			rs := fixtureHead()
 			withSamples(t, rs, "verify", []float64{5_000_000})
 			return rs
@@ -76,60 +86,48 @@ func TestCompareFailsClosed(t *testing.T) {
 			{"Signature/blst/affine/pointer/min-pk", "bytes/instance", Regressed, true, ""},
 			{"PublicKey/blst/affine/pointer/min-pk", "bytes/instance", Unchanged, false, ""},
 		}, false},
-		{"three samples in base", func() *model.Results {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *model.Results { return fixtureHead() }, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
+		{"three samples in base", baseVerify(3), func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge (n=3; at least 4 needed)"},
 		}, false},
 		// Without --fail-on-time a time that cannot be judged warns.
-		{"three samples in base, times warning", func() *model.Results {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(3, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *model.Results { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
+		{"three samples in base, times warning", baseVerify(3), func(t *testing.T) *results.File { return fixtureHead() }, CompareOptions{Tolerance: 0.05}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, false, "too few samples to judge (n=3; at least 4 needed); a time: it warns and does not fail without --fail-on-time"},
 		}, false},
-		{"four samples cannot reach alpha 0.01", func() *model.Results {
-			rs := fixtureBase()
-			rs.Throughput[0] = opRow(t, rs.Throughput[0], seq(4, 1_000_000, 1_000))
-			return rs
-		}, func(t *testing.T) *model.Results {
+		{"four samples cannot reach alpha 0.01", baseVerify(4), func(t *testing.T) *results.File {
 			rs := fixtureHead()
 			withSamples(t, rs, "verify", seq(4, 2_000_000, 1_000))
 			return rs
 		}, CompareOptions{Tolerance: 0.05, Alpha: 0.01, FailOnTime: true}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "too few samples to judge at alpha 0.01 (n=4+4: the smallest possible p is 0.0286)"},
 		}, false},
-		{"head's libraries disagreed", fixtureBase, func(t *testing.T) *model.Results {
+		{"head's libraries disagreed", fixtureBase, func(t *testing.T) *results.File {
 			rs := fixtureBase() // same times as base: would pass
-			rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "circl", "gnark"}, OK: false}
+			rs.Agreement = &results.Agreement{Cases: 20, Libs: []vocab.Lib{"blst", "circl", "gnark"}, OK: false}
 			return rs
 		}, CompareOptions{}, "", false, []wantRow{
 			{verify, "time/op", Unmeasured, true, "head: the libraries disagreed (agreement.ok is false; blst, circl, gnark on 20 cases): no time measured with them can be trusted"},
 			{"Signature/blst/affine/pointer/min-pk", "bytes/instance", Unchanged, false, ""},
 		}, false},
-		{"head's libraries disagreed, no times", func() *model.Results {
+		{"head's libraries disagreed, no times", func() *results.File {
 			rs := fixtureBase()
 			rs.Throughput = nil
 			return rs
-		}, func(t *testing.T) *model.Results {
+		}, func(t *testing.T) *results.File {
 			rs := fixtureBase()
 			rs.Throughput = nil
-			rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "gnark"}, OK: false}
+			rs.Agreement = &results.Agreement{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}, OK: false}
 			return rs
 		}, CompareOptions{}, "", false, []wantRow{
 			{"agreement check", "agreement", Unmeasured, true, "head: the libraries disagreed (agreement.ok is false; blst, gnark on 20 cases): no time measured with them can be trusted"},
 		}, false},
-		{"duplicated case in head", fixtureBase, func(t *testing.T) *model.Results {
+		{"duplicated case in head", fixtureBase, func(t *testing.T) *results.File {
 			rs := fixtureBase()
 			dup := rs.Instances[1]
 			dup.BytesPerInstance = 1
 			rs.Instances = append(rs.Instances, dup)
 			return rs
 		}, CompareOptions{}, "head: instances[3] (Signature/blst/affine/pointer): duplicate of instances[1]: one case measured twice", true, nil, false},
-		{"an operation at two batch sizes is two cases", fixtureBase, func(t *testing.T) *model.Results {
+		{"an operation at two batch sizes is two cases", fixtureBase, func(t *testing.T) *results.File {
 			rs := fixtureBase()
 			r := rs.Throughput[0]
 			r.Batch = 64
@@ -179,13 +177,13 @@ func TestCheckTimesFailClosed(t *testing.T) {
 	f := readBudgets(t, "../fixtures/budgets/time.yaml")
 	tests := []struct {
 		name   string
-		edit   func(rs *model.Results)
+		edit   func(rs *results.File)
 		detail string
 	}{
-		{"libraries disagreed", func(rs *model.Results) {
-			rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "gnark"}, OK: false}
+		{"libraries disagreed", func(rs *results.File) {
+			rs.Agreement = &results.Agreement{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}, OK: false}
 		}, "the libraries disagreed (agreement.ok is false; blst, gnark on 20 cases): no time measured with them can be trusted"},
-		{"no samples", func(rs *model.Results) { rs.Throughput[0].SamplesNs = nil },
+		{"no samples", func(rs *results.File) { rs.Throughput[0].SamplesNs = nil },
 			"no samples_ns: times are judged over the raw samples; re-measure it with this memprof"},
 	}
 	for _, tt := range tests {
@@ -204,7 +202,7 @@ func TestCheckTimesFailClosed(t *testing.T) {
 		})
 	}
 	rs := fixtureCheckResults()
-	rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "gnark"}, OK: false}
+	rs.Agreement = &results.Agreement{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}, OK: false}
 	if rep := Check(readBudgets(t, "../fixtures/budgets/pass.yaml"), rs, CheckOptions{}); !rep.OK() {
 		t.Errorf("memory budgets with a failed agreement check: got %d failures, %d errors; want them checked as usual", rep.Count(Fail), rep.Count(Error))
 	}
@@ -217,7 +215,7 @@ func TestCheckTimesFailClosed(t *testing.T) {
 func TestCheckAndCompareReadOneTime(t *testing.T) {
 	rs := fixtureCheckResults()
 	row := &rs.Throughput[0]
-	q, err := model.SummarizeSamples(row.SamplesNs)
+	q, err := stats.SummarizeSamples(row.SamplesNs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixture results files and golden files")
@@ -31,14 +34,14 @@ var update = flag.Bool("update", false, "rewrite the fixture results files and g
 // head-other-env.json is base.json measured "elsewhere": another CPU and
 // Go version.
 
-var fixtureEnv = model.Env{
+var fixtureEnv = measure.Env{
 	GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
 	CPU: "Fixture CPU @ 3.00GHz", Cgo: true,
 	Modules: map[string]string{"github.com/supranational/blst": "v0.3.17", "github.com/consensys/gnark-crypto": "v0.22.0"},
 }
 
-func instance(typ model.Type, lib model.Lib, bytes, allocs float64) model.Result {
-	return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000, BytesPerInstance: bytes, AllocsPerInstance: allocs, SizeofBytes: int64(bytes), SlotBytes: bytes}}
+func instance(typ vocab.Type, lib vocab.Lib, bytes, allocs float64) results.Row {
+	return results.Row{Key: results.Key{Type: typ, Lib: lib, Repr: "affine", Layout: "pointer"}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: bytes, AllocsPerInstance: allocs, SizeofBytes: int64(bytes), SlotBytes: bytes}}
 }
 
 // seq returns n samples start, start+step, ...
@@ -58,22 +61,22 @@ func scaled(s []float64, f float64) []float64 {
 	return out
 }
 
-func op(typ model.Type, name model.Op, samples []float64) model.ThroughputRow {
-	q, err := model.SummarizeSamples(samples)
+func op(typ vocab.Type, name vocab.Op, samples []float64) results.ThroughputRow {
+	q, err := stats.SummarizeSamples(samples)
 	if err != nil {
 		panic(err)
 	}
-	return model.ThroughputRow{Key: model.Key{Type: typ, Lib: "blst", Repr: "affine", Op: name, Batch: 1}, Timing: model.Timing{Samples: len(samples), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}}
+	return results.ThroughputRow{Key: results.Key{Type: typ, Lib: "blst", Repr: "affine", Op: name, Batch: 1}, Timing: measure.Timing{Samples: len(samples), NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3, SamplesNs: samples}}
 }
 
-func fixtureBase() *model.Results {
-	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
-		Instances: []model.Result{
+func fixtureBase() *results.File {
+	return &results.File{Schema: results.Schema, Env: fixtureEnv,
+		Instances: []results.Row{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 192, 1),
 			instance("G1", "gnark", 96, 1),
 		},
-		Throughput: []model.ThroughputRow{
+		Throughput: []results.ThroughputRow{
 			op("Signature", "verify", seq(10, 1_000_000, 1_000)),
 			op("Signature", "aggregate", seq(10, 100_000, 200_000)),
 			op("Signature", "decompress", seq(10, 50_000, 10)),
@@ -82,14 +85,14 @@ func fixtureBase() *model.Results {
 	}
 }
 
-func fixtureHead() *model.Results {
-	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
-		Instances: []model.Result{
+func fixtureHead() *results.File {
+	return &results.File{Schema: results.Schema, Env: fixtureEnv,
+		Instances: []results.Row{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 288, 1),
 			instance("G2", "gnark", 192, 1),
 		},
-		Throughput: []model.ThroughputRow{
+		Throughput: []results.ThroughputRow{
 			op("Signature", "verify", scaled(seq(10, 1_000_000, 1_000), 1.10)),
 			op("Signature", "aggregate", seq(10, 200_000, 200_000)),
 			op("Signature", "decompress", scaled(seq(10, 50_000, 10), 1.02)),
@@ -98,14 +101,14 @@ func fixtureHead() *model.Results {
 	}
 }
 
-func fixtureOtherEnv() *model.Results {
+func fixtureOtherEnv() *results.File {
 	rs := fixtureBase()
 	rs.Env.CPU = "Other CPU @ 2.00GHz"
 	rs.Env.GoVersion = "go1.25.0"
 	return rs
 }
 
-func fixtureNoSamples() *model.Results {
+func fixtureNoSamples() *results.File {
 	rs := fixtureBase()
 	for i := range rs.Throughput {
 		rs.Throughput[i].SamplesNs = nil
@@ -116,17 +119,17 @@ func fixtureNoSamples() *model.Results {
 // fixtureCheckResults is the results file the budget tests check: exact
 // sizes and times whose quartiles put each time budget where a test wants
 // it. Signature/gnark failed to measure; G2/blst is unavailable.
-func fixtureCheckResults() *model.Results {
-	return &model.Results{Schema: model.Schema, Env: fixtureEnv,
-		Instances: []model.Result{
+func fixtureCheckResults() *results.File {
+	return &results.File{Schema: results.Schema, Env: fixtureEnv,
+		Instances: []results.Row{
 			instance("PublicKey", "blst", 96, 1),
 			instance("Signature", "blst", 192, 1),
-			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{N: 1000}, Error: "child exited: signal: killed"},
+			{Key: results.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: measure.Measurement{N: 1000}, Error: "child exited: signal: killed"},
 		},
-		Unavailable: []model.Unavailable{{Key: model.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Kind: model.NeedsCgo, Reason: "built without cgo"}}},
-		Throughput: []model.ThroughputRow{
+		Unavailable: []results.Unavailable{{Key: results.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: vocab.Why{Kind: vocab.NeedsCgo, Reason: "built without cgo"}}},
+		Throughput: []results.ThroughputRow{
 			// verify: samples 1.0ms..1.9ms: median 1.45ms; quartiles
-			// (Hyndman-Fan 8, as model.SummarizeSamples) 1.19167ms, 1.70833ms.
+			// (Hyndman-Fan 8, as stats.SummarizeSamples) 1.19167ms, 1.70833ms.
 			op("Signature", "verify", seq(10, 1_000_000, 100_000)),
 		},
 	}
@@ -134,13 +137,13 @@ func fixtureCheckResults() *model.Results {
 
 // fixtureNoTimes is results.json without its throughput rows: time
 // budgets checked against it cannot be evaluated.
-func fixtureNoTimes() *model.Results {
+func fixtureNoTimes() *results.File {
 	rs := fixtureCheckResults()
 	rs.Throughput = nil
 	return rs
 }
 
-var fixtures = map[string]func() *model.Results{
+var fixtures = map[string]func() *results.File{
 	"../fixtures/budgets/no-times.json":        fixtureNoTimes,
 	"../fixtures/compare/base.json":            fixtureBase,
 	"../fixtures/compare/head.json":            fixtureHead,
@@ -159,7 +162,7 @@ func TestFixtureFiles(t *testing.T) {
 
 // checkFixtureFile checks that the results file at path is what build
 // makes, or with -update writes it.
-func checkFixtureFile(t *testing.T, path string, build func() *model.Results) {
+func checkFixtureFile(t *testing.T, path string, build func() *results.File) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := build().WriteJSON(&buf); err != nil {
@@ -180,9 +183,9 @@ func checkFixtureFile(t *testing.T, path string, build func() *model.Results) {
 	}
 }
 
-func readFixture(t *testing.T, path string) *model.Results {
+func readFixture(t *testing.T, path string) *results.File {
 	t.Helper()
-	rs, err := model.ReadResultsFile(path)
+	rs, err := results.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,18 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 // gcRow is a PubkeyCache row of lib blst in form repr, with the
 // collector's figures scan (to resolution) and the CPU and mark samples.
-func gcRow(repr model.Repr, scan, resolution float64, cpus, marks []float64) model.Result {
-	r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Blst, Repr: repr, Layout: model.Collection},
-		Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: 222, AllocsPerInstance: 2}}
+func gcRow(repr vocab.Repr, scan, resolution float64, cpus, marks []float64) results.Row {
+	r := results.Row{Key: results.Key{Type: vocab.PubkeyCache, Lib: vocab.Blst, Repr: repr, Layout: measure.Collection},
+		Measurement: measure.Measurement{N: 1_000_000, BytesPerInstance: 222, AllocsPerInstance: 2}}
 	if marks == nil {
 		return r // a row of an older memprof: no GC figures
 	}
-	q, err := model.SummarizeSamples(marks)
+	q, err := stats.SummarizeSamples(marks)
 	if err != nil {
 		panic(err)
 	}
@@ -24,7 +27,7 @@ func gcRow(repr model.Repr, scan, resolution float64, cpus, marks []float64) mod
 	m.ScanBytesPerInstance, m.ScanResolution = scan, resolution
 	m.GCMarkNsPerInstance, m.GCMarkNsPerInstanceQ1, m.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
 	m.GCMarkSamplesNs, m.GCMarkResolution = marks, 0.2
-	c, err := model.SummarizeSamples(cpus)
+	c, err := stats.SummarizeSamples(cpus)
 	if err != nil {
 		panic(err)
 	}
@@ -35,11 +38,11 @@ func gcRow(repr model.Repr, scan, resolution float64, cpus, marks []float64) mod
 
 // gcResults is what fixtures/budgets/gc.yaml is checked against (see its
 // comment).
-func gcResults() *model.Results {
-	return &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{
-		gcRow(model.InterfaceMap, 126, 0.008, seq(7, 10.6, 0.3), seq(7, 12.6, 0.3)),
-		gcRow(model.IndexSlice, 0.0004, 0.008, []float64{0.01, -0.02, 0.02, 0, 0.005, 0.04, -0.01}, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
-		gcRow(model.MapPointer, 0, 0, nil, nil),
+func gcResults() *results.File {
+	return &results.File{Schema: results.Schema, Env: fixtureEnv, Instances: []results.Row{
+		gcRow(vocab.InterfaceMap, 126, 0.008, seq(7, 10.6, 0.3), seq(7, 12.6, 0.3)),
+		gcRow(vocab.IndexSlice, 0.0004, 0.008, []float64{0.01, -0.02, 0.02, 0, 0.005, 0.04, -0.01}, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		gcRow(vocab.MapPointer, 0, 0, nil, nil),
 	}}
 }
 

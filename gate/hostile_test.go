@@ -6,7 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The refusals of the second hostile trial: each input let a regression
@@ -142,7 +144,7 @@ func TestUpdateHeadroomInRange(t *testing.T) {
 		}
 	}
 	slow := *rs
-	slow.Throughput = []model.ThroughputRow{op("Signature", "verify", seq(10, 40e9, 1e9))} // 40 s a call
+	slow.Throughput = []results.ThroughputRow{op("Signature", "verify", seq(10, 40e9, 1e9))} // 40 s a call
 	rep = Check(f, &slow, CheckOptions{})
 	if _, err := Update(f, rep, 100); err == nil || !strings.Contains(err.Error(), "more than the 3600.0 s a budget takes") {
 		t.Errorf("a time past an hour: got %v, want the update refused", err)
@@ -156,17 +158,17 @@ func nan() float64 { var z float64; return z / z }
 // (needs cgo in this registry), a combination circl does not offer, the
 // verify operation, and c-kzg contexts at two precompute settings.
 func checkRegistry() []RegistryCase {
-	sig := func(layout model.Layout, scheme model.Scheme) RegistryCase {
-		return RegistryCase{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: layout, Scheme: scheme}}
+	sig := func(layout measure.Layout, scheme vocab.Scheme) RegistryCase {
+		return RegistryCase{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: layout, Scheme: scheme}}
 	}
 	return []RegistryCase{
 		sig("pointer", "min-pk"), sig("slice", "min-pk"), sig("pointer", "min-sig"),
-		{Key: model.Key{Type: "PublicKey", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}},
-		{Key: model.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Kind: model.NeedsCgo, Reason: "built without cgo"}},
-		{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Why: model.Why{Kind: model.NotOffered, Reason: "circl has no affine type"}},
-		{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Scheme: "min-pk"}},
-		{Key: model.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=0"}},
-		{Key: model.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=8"}},
+		{Key: results.Key{Type: "PublicKey", Lib: "blst", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}},
+		{Key: results.Key{Type: "G2", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: vocab.Why{Kind: vocab.NeedsCgo, Reason: "built without cgo"}},
+		{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "affine", Layout: "pointer", Scheme: "min-pk"}, Why: vocab.Why{Kind: vocab.NotOffered, Reason: "circl has no affine type"}},
+		{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1, Scheme: "min-pk"}},
+		{Key: results.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=0"}},
+		{Key: results.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=8"}},
 	}
 }
 
@@ -179,12 +181,12 @@ func checkRegistry() []RegistryCase {
 func TestSelectionsComplete(t *testing.T) {
 	rs := readFixture(t, checkResults) // PublicKey/blst, Signature/blst (min-pk pointer), G2/blst unavailable, verify
 	kzg := *rs
-	kzg.Instances = append([]model.Result{{Key: model.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=0"},
-		Measurement: model.Measurement{N: 1, BytesPerInstance: 1 << 20, AllocsPerInstance: 3}}}, rs.Instances...)
+	kzg.Instances = append([]results.Row{{Key: results.Key{Type: "KZGContext", Lib: "ckzg", Repr: "decoded", Layout: "single", Param: "precompute=0"},
+		Measurement: measure.Measurement{N: 1, BytesPerInstance: 1 << 20, AllocsPerInstance: 3}}}, rs.Instances...)
 	tests := []struct {
 		name     string
 		budget   string
-		results  *model.Results
+		results  *results.File
 		registry bool
 		problem  string   // a Problem holding this
 		want     []string // "STATUS CASE" of each outcome, in order

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // A budgets file of one budget per case (what check --update keeps
@@ -49,7 +49,7 @@ func (s *Selector) values(k selKey) []string {
 }
 
 // keyValue returns the value of key k of a case.
-func keyValue(c model.Key, k selKey) string {
+func keyValue(c results.Key, k selKey) string {
 	switch k {
 	case byType:
 		return string(c.Type)
@@ -73,7 +73,7 @@ type rowIndex struct {
 }
 
 // newRowIndex indexes rows by keys.
-func newRowIndex[R any](rows []R, key func(*R) model.Key, keys ...selKey) *rowIndex {
+func newRowIndex[R any](rows []R, key func(*R) results.Key, keys ...selKey) *rowIndex {
 	ix := &rowIndex{n: len(rows)}
 	for _, k := range keys {
 		ix.by[k] = map[string][]int{}
@@ -152,23 +152,23 @@ func fold(s string) string {
 
 // indexed is a results file with the indexes Check looks rows up in.
 type indexed struct {
-	*model.Results
+	*results.File
 	instances, throughput, unavailable *rowIndex
 }
 
-func indexResults(rs *model.Results) *indexed {
+func indexResults(rs *results.File) *indexed {
 	return &indexed{
-		Results:     rs,
+		File:        rs,
 		instances:   newRowIndex(rs.Instances, instanceRows.key, byType, byLib, byRepr, byLayout, byParam),
 		throughput:  newRowIndex(rs.Throughput, throughputRows.key, byType, byLib, byRepr, byOp, byParam),
-		unavailable: newRowIndex(rs.Unavailable, func(u *model.Unavailable) model.Key { return u.Key }, byType, byLib, byRepr, byParam),
+		unavailable: newRowIndex(rs.Unavailable, func(u *results.Unavailable) results.Key { return u.Key }, byType, byLib, byRepr, byParam),
 	}
 }
 
 // selectedUnavailable returns the unavailable rows s selects, instance
 // combinations or operations (ops), in row order.
-func (rs *indexed) selectedUnavailable(s Selector, ops bool) []*model.Unavailable {
-	var out []*model.Unavailable
+func (rs *indexed) selectedUnavailable(s Selector, ops bool) []*results.Unavailable {
+	var out []*results.Unavailable
 	for _, i := range rs.unavailable.candidates(s) {
 		u := &rs.Unavailable[i]
 		if (u.Op != "") == ops && s.Matches(u.Key) {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestRowIndexAgreesWithMatches: the rows Check looks at through the
@@ -17,14 +19,14 @@ import (
 func TestRowIndexAgreesWithMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func(vs ...string) string { return vs[rng.IntN(len(vs))] }
-	var rows []model.Key
+	var rows []results.Key
 	for i := range 500 {
-		k := model.Key{Type: model.Type(pick("G1", "G2", "Signature", "PublicKey")), Lib: model.Lib(pick("blst", "gnark", "circl")),
-			Repr: model.Repr(pick("affine", "jacobian", "compressed")), Param: model.Param(pick("", "row=1", "row=2", "k=\u212a", "k=s"))}
+		k := results.Key{Type: vocab.Type(pick("G1", "G2", "Signature", "PublicKey")), Lib: vocab.Lib(pick("blst", "gnark", "circl")),
+			Repr: vocab.Repr(pick("affine", "jacobian", "compressed")), Param: results.Param(pick("", "row=1", "row=2", "k=\u212a", "k=s"))}
 		if i%3 == 0 {
-			k.Op, k.Batch = model.Op(pick("verify", "sign")), 1
+			k.Op, k.Batch = vocab.Op(pick("verify", "sign")), 1
 		} else {
-			k.Layout, k.Scheme = model.Layout(pick("pointer", "slice")), model.Scheme(pick("", "min-pk", "min-sig"))
+			k.Layout, k.Scheme = measure.Layout(pick("pointer", "slice")), vocab.Scheme(pick("", "min-pk", "min-sig"))
 		}
 		rows = append(rows, k)
 	}
@@ -42,7 +44,7 @@ func TestRowIndexAgreesWithMatches(t *testing.T) {
 		{Type: []string{"G1"}, Param: []string{"row=9"}},
 		{Layout: []string{""}},
 	}
-	ix := newRowIndex(rows, func(k *model.Key) model.Key { return *k }, byType, byLib, byRepr, byLayout, byOp, byParam)
+	ix := newRowIndex(rows, func(k *results.Key) results.Key { return *k }, byType, byLib, byRepr, byLayout, byOp, byParam)
 	for _, s := range selectors {
 		t.Run(s.String(), func(t *testing.T) {
 			var want, got []int

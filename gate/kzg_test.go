@@ -4,21 +4,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // kzgResults holds c-kzg's context at two precompute levels, told apart
 // by their parameter, and go-eth-kzg's, which has no C heap.
-func kzgResults() *model.Results {
+func kzgResults() *results.File {
 	cheap := func(v float64) *float64 { return &v }
-	ctx := func(lib model.Lib, param model.Param, goHeap float64, cHeap *float64) model.Result {
-		return model.Result{Key: model.Key{Type: model.KZGContext, Lib: lib, Repr: model.Decoded, Layout: model.Single, Param: param},
-			Measurement: model.Measurement{N: 1, BytesPerInstance: goHeap, AllocsPerInstance: 1, CHeapBytesPerInstance: cHeap, CHeapUnavailable: map[bool]string{true: "cgo disabled in this build"}[cHeap == nil]}}
+	ctx := func(lib vocab.Lib, param results.Param, goHeap float64, cHeap *float64) results.Row {
+		return results.Row{Key: results.Key{Type: vocab.KZGContext, Lib: lib, Repr: vocab.Decoded, Layout: measure.Single, Param: param},
+			Measurement: measure.Measurement{N: 1, BytesPerInstance: goHeap, AllocsPerInstance: 1, CHeapBytesPerInstance: cHeap, CHeapUnavailable: map[bool]string{true: "cgo disabled in this build"}[cHeap == nil]}}
 	}
-	return &model.Results{Schema: model.Schema, Instances: []model.Result{
-		ctx(model.CKZG, "precompute=0", 16, cheap(3<<20)),
-		ctx(model.CKZG, "precompute=8", 16, cheap(100<<20)),
-		ctx(model.GoKZG, "", 4<<20, nil),
+	return &results.File{Schema: results.Schema, Instances: []results.Row{
+		ctx(vocab.CKZG, "precompute=0", 16, cheap(3<<20)),
+		ctx(vocab.CKZG, "precompute=8", 16, cheap(100<<20)),
+		ctx(vocab.GoKZG, "", 4<<20, nil),
 	}}
 }
 

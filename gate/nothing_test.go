@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestLackingAdvice: a selected case the results lack names what to do
@@ -53,12 +54,12 @@ func TestLackingAdvice(t *testing.T) {
 // Error, optional or not, and a report that checked nothing is not ok.
 func TestNothingChecked(t *testing.T) {
 	rs := readFixture(t, checkResults)
-	other := &model.Results{Schema: model.Schema, Env: rs.Env,
-		Instances: []model.Result{instance("PublicKey", "blst", 96, 1)}}
+	other := &results.File{Schema: results.Schema, Env: rs.Env,
+		Instances: []results.Row{instance("PublicKey", "blst", 96, 1)}}
 	tests := []struct {
 		name    string
 		budgets string
-		rs      *model.Results
+		rs      *results.File
 		want    []Status
 		ok      bool
 	}{
@@ -133,9 +134,9 @@ budgets:
 // with the row that names min-pk (one case, not a missing and a new one),
 // and names it with its scheme.
 func TestComparePairsNormalized(t *testing.T) {
-	base := &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{instance("Signature", "blst", 192, 1)}}
-	head := &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{instance("Signature", "blst", 192, 1)}}
-	head.Instances[0].Scheme = model.MinPk
+	base := &results.File{Schema: results.Schema, Env: fixtureEnv, Instances: []results.Row{instance("Signature", "blst", 192, 1)}}
+	head := &results.File{Schema: results.Schema, Env: fixtureEnv, Instances: []results.Row{instance("Signature", "blst", 192, 1)}}
+	head.Instances[0].Scheme = vocab.MinPk
 	c, err := Compare(base, head, CompareOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,20 +5,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // opMemoryResults holds two timed operations: one whose allocations
 // depend on the cores (measured at GOMAXPROCS 2), one whose do not.
-func opMemoryResults() *model.Results {
-	row := func(lib model.Lib, bytes, allocs float64, cores bool) model.ThroughputRow {
-		return model.ThroughputRow{Key: model.Key{Type: model.Signature, Lib: lib, Repr: model.Affine, Op: model.Verify, Batch: 1, Scheme: model.MinPk},
-			Timing: model.Timing{Samples: 4, NsPerOpMedian: 1, BytesPerOp: bytes, AllocsPerOp: allocs},
-			OpCost: model.OpCost{CoresDependent: cores}}
+func opMemoryResults() *results.File {
+	row := func(lib vocab.Lib, bytes, allocs float64, cores bool) results.ThroughputRow {
+		return results.ThroughputRow{Key: results.Key{Type: vocab.Signature, Lib: lib, Repr: vocab.Affine, Op: vocab.Verify, Batch: 1, Scheme: vocab.MinPk},
+			Timing: measure.Timing{Samples: 4, NsPerOpMedian: 1, BytesPerOp: bytes, AllocsPerOp: allocs},
+			OpCost: results.OpCost{CoresDependent: cores}}
 	}
-	return &model.Results{Schema: model.Schema, Env: model.Env{GOMAXPROCS: 2},
-		Agreement:  &model.Agreement{OK: true},
-		Throughput: []model.ThroughputRow{row(model.Blst, 4545.5, 12, true), row(model.Gnark, 7024, 57, false)}}
+	return &results.File{Schema: results.Schema, Env: measure.Env{GOMAXPROCS: 2},
+		Agreement:  &results.Agreement{OK: true},
+		Throughput: []results.ThroughputRow{row(vocab.Blst, 4545.5, 12, true), row(vocab.Gnark, 7024, 57, false)}}
 }
 
 func TestCheckOpMemory(t *testing.T) {
@@ -64,7 +66,7 @@ func TestCheckOpMemoryFailsClosed(t *testing.T) {
 	failed.Throughput[0].Error = "boom"
 	for _, tt := range []struct {
 		name   string
-		rs     *model.Results
+		rs     *results.File
 		detail string
 	}{
 		{"no operation rows", none, "no operation was measured"},
@@ -121,7 +123,7 @@ func TestParseOpMemoryRefuses(t *testing.T) {
 
 // checkBudget checks rs against a budgets file of one budget, the YAML of
 // its list item, which must parse.
-func checkBudget(t *testing.T, budget string, rs *model.Results) *Report {
+func checkBudget(t *testing.T, budget string, rs *results.File) *Report {
 	t.Helper()
 	f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - "+budget+"\n"))
 	if err != nil {

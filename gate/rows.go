@@ -3,25 +3,25 @@ package gate
 import (
 	"slices"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // rowKind tells the helpers Check and Compare share how to read one kind
-// of results row (model.Result, model.ThroughputRow): its case key and
+// of results row (results.Row, results.ThroughputRow): its case key and
 // its error ("" when it was measured).
 type rowKind[R any] struct {
-	key func(*R) model.Key
+	key func(*R) results.Key
 	err func(*R) string
 }
 
 var (
-	instanceRows = rowKind[model.Result]{
-		key: func(r *model.Result) model.Key { return r.Key },
-		err: func(r *model.Result) string { return r.Error },
+	instanceRows = rowKind[results.Row]{
+		key: func(r *results.Row) results.Key { return r.Key },
+		err: func(r *results.Row) string { return r.Error },
 	}
-	throughputRows = rowKind[model.ThroughputRow]{
-		key: func(r *model.ThroughputRow) model.Key { return r.Key },
-		err: func(r *model.ThroughputRow) string { return r.Error },
+	throughputRows = rowKind[results.ThroughputRow]{
+		key: func(r *results.ThroughputRow) results.Key { return r.Key },
+		err: func(r *results.ThroughputRow) string { return r.Error },
 	}
 )
 
@@ -50,21 +50,21 @@ func (k rowKind[R]) outcomes(b *Budget, l Limit, rows []R, ix *rowIndex, judge f
 // pair is one case and its rows in base and head, nil on the side that
 // lacks it. The rows are base's and head's own.
 type pair[R any] struct {
-	key        model.Key
+	key        results.Key
 	base, head *R
 }
 
 // pairs pairs the rows of base and head by normalized key (a row without
 // a scheme is of its type's default scheme, as a selector without one
-// selects it), in the one ordering of keys (model.Compare; head's order,
+// selects it), in the one ordering of keys (results.Compare; head's order,
 // then the cases only base has, where keys tie).
 func (k rowKind[R]) pairs(base, head []R) []pair[R] {
-	baseBy := map[model.Key]*R{}
+	baseBy := map[results.Key]*R{}
 	for i := range base {
 		baseBy[k.key(&base[i]).Normalize()] = &base[i]
 	}
-	headBy := map[model.Key]*R{}
-	var keys []model.Key
+	headBy := map[results.Key]*R{}
+	var keys []results.Key
 	for i := range head {
 		key := k.key(&head[i]).Normalize()
 		headBy[key] = &head[i]
@@ -75,7 +75,7 @@ func (k rowKind[R]) pairs(base, head []R) []pair[R] {
 			keys = append(keys, key)
 		}
 	}
-	slices.SortStableFunc(keys, model.Compare)
+	slices.SortStableFunc(keys, results.Compare)
 	out := make([]pair[R], len(keys))
 	for i, key := range keys {
 		out[i] = pair[R]{key, baseBy[key], headBy[key]}

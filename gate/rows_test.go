@@ -3,7 +3,7 @@ package gate
 import (
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestCompareAbsentOrFailed: a case that one side lacks or failed to
@@ -17,18 +17,18 @@ func TestCompareAbsentOrFailed(t *testing.T) {
 	// it from a side, make it fail, and read its figure.
 	kinds := []struct {
 		name, cas, metric string
-		drop              func(*model.Results)
-		fail              func(*model.Results)
-		value             func(*model.Results) float64
+		drop              func(*results.File)
+		fail              func(*results.File)
+		value             func(*results.File) float64
 	}{
 		{"instances", "Signature/blst/affine/pointer/min-pk", "bytes/instance",
-			func(rs *model.Results) { rs.Instances = append(rs.Instances[:1:1], rs.Instances[2:]...) },
-			func(rs *model.Results) { rs.Instances[1].Error = failure },
-			func(rs *model.Results) float64 { return rs.Instances[1].BytesPerInstance }},
+			func(rs *results.File) { rs.Instances = append(rs.Instances[:1:1], rs.Instances[2:]...) },
+			func(rs *results.File) { rs.Instances[1].Error = failure },
+			func(rs *results.File) float64 { return rs.Instances[1].BytesPerInstance }},
 		{"throughput", "Signature/blst/affine op=verify", "time/op",
-			func(rs *model.Results) { rs.Throughput = rs.Throughput[1:] },
-			func(rs *model.Results) { rs.Throughput[0].Error = failure },
-			func(rs *model.Results) float64 { return rs.Throughput[0].NsPerOpMedian }},
+			func(rs *results.File) { rs.Throughput = rs.Throughput[1:] },
+			func(rs *results.File) { rs.Throughput[0].Error = failure },
+			func(rs *results.File) float64 { return rs.Throughput[0].NsPerOpMedian }},
 	}
 	type side int
 	const (
@@ -56,7 +56,7 @@ func TestCompareAbsentOrFailed(t *testing.T) {
 	for _, k := range kinds {
 		for _, tt := range tests {
 			t.Run(k.name+"/"+tt.name, func(t *testing.T) {
-				rs := [2]*model.Results{fixtureBase(), fixtureHead()}
+				rs := [2]*results.File{fixtureBase(), fixtureHead()}
 				want := [2]float64{k.value(rs[base]), k.value(rs[head])}
 				for _, s := range tt.fail {
 					k.fail(rs[s])

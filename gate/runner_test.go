@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // What one runner of a matrix can check: a case that needs cgo, in
@@ -13,14 +14,14 @@ import (
 // never an error; the same case unavailable in results that say cgo was
 // on, or unavailable for another reason, is not.
 func TestCheckCgoOff(t *testing.T) {
-	needsCgo := model.Because(model.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0")
-	notOffered := model.Because(model.NotOffered, "blst has no such representation")
-	blstSig := model.Key{Type: model.Signature, Lib: "blst", Repr: "affine", Layout: "pointer"}
+	needsCgo := vocab.Because(vocab.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0")
+	notOffered := vocab.Because(vocab.NotOffered, "blst has no such representation")
+	blstSig := results.Key{Type: vocab.Signature, Lib: "blst", Repr: "affine", Layout: "pointer"}
 	tests := []struct {
 		name   string
 		budget string
 		cgo    bool
-		why    model.Why
+		why    vocab.Why
 		skip   bool // CheckOptions.SkipCgo
 		want   []Status
 		detail string
@@ -40,9 +41,9 @@ func TestCheckCgoOff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := &model.Results{Schema: model.Schema, Env: fixtureEnv,
-				Instances:   []model.Result{instance("Signature", "gnark", 192, 1)},
-				Unavailable: []model.Unavailable{{Key: blstSig, Why: tt.why}}}
+			rs := &results.File{Schema: results.Schema, Env: fixtureEnv,
+				Instances:   []results.Row{instance("Signature", "gnark", 192, 1)},
+				Unavailable: []results.Unavailable{{Key: blstSig, Why: tt.why}}}
 			rs.Env.Cgo = tt.cgo
 			f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - select: "+tt.budget+"\n    max_bytes_per_instance: 192B\n"))
 			if err != nil {
@@ -94,7 +95,7 @@ func TestBudgetN(t *testing.T) {
 		t.Errorf("n on an operation's budget: got %v", err)
 	}
 
-	rs := &model.Results{Schema: model.Schema, Env: fixtureEnv, Instances: []model.Result{instance("Signature", "gnark", 192, 1)}}
+	rs := &results.File{Schema: results.Schema, Env: fixtureEnv, Instances: []results.Row{instance("Signature", "gnark", 192, 1)}}
 	for _, tt := range []struct {
 		n      int
 		want   Status

@@ -3,7 +3,8 @@ package gate
 import (
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestOfSchemes: check --scheme keeps the budgets of the schemes named,
@@ -24,31 +25,18 @@ budgets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, dropped := f.OfSchemes([]model.Scheme{model.MinPk})
+	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinPk})
 	if dropped != 1 || len(kept.Budgets) != 3 {
 		t.Fatalf("got %d kept, %d dropped, want 3 and 1", len(kept.Budgets), dropped)
 	}
-	tests := []struct {
-		key  model.Key
-		want int // budgets of kept selecting key
-	}{
-		{model.Key{Type: model.PublicKey, Scheme: model.MinPk}, 1},
-		{model.Key{Type: model.PublicKey, Scheme: model.MinSig}, 0},
-		{model.Key{Type: model.Signature, Scheme: model.MinSig}, 0},
-		{model.Key{Type: model.Signature, Scheme: model.MinPk}, 1},
-		{model.Key{Type: model.G1}, 1},
+	tests := []selecting{
+		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinPk}, 1},
+		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Scheme: vocab.MinPk}, 1},
+		{results.Key{Type: vocab.G1}, 1},
 	}
-	for _, tt := range tests {
-		n := 0
-		for _, b := range kept.Budgets {
-			if b.Select.Matches(tt.key) {
-				n++
-			}
-		}
-		if n != tt.want {
-			t.Errorf("%s: %d budgets select it, want %d", tt.key, n, tt.want)
-		}
-	}
+	checkSelecting(t, kept, tests)
 	if len(f.Budgets) != 4 || len(f.Budgets[2].Select.Scheme) != 0 {
 		t.Errorf("OfSchemes modified the file read")
 	}
@@ -72,23 +60,32 @@ budgets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, dropped := f.OfSchemes([]model.Scheme{model.MinSig})
+	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinSig})
 	if dropped != 2 || len(kept.Budgets) != 2 {
 		t.Fatalf("got %d kept, %d dropped, want 2 and 2", len(kept.Budgets), dropped)
 	}
-	tests := []struct {
-		key  model.Key
-		want int // budgets of kept selecting key
-	}{
-		{model.Key{Type: model.PublicKey, Lib: "gnark", Scheme: model.MinSig}, 1},
-		{model.Key{Type: model.PublicKey, Lib: "blst", Scheme: model.MinPk}, 0},
-		{model.Key{Type: model.Signature, Lib: "blst", Scheme: model.MinSig}, 0},
-		{model.Key{Type: model.Signature, Lib: "blst", Scheme: model.MinPk}, 0},
-		{model.Key{Type: model.G1, Lib: "blst"}, 1},
+	tests := []selecting{
+		{results.Key{Type: vocab.PublicKey, Lib: "gnark", Scheme: vocab.MinSig}, 1},
+		{results.Key{Type: vocab.PublicKey, Lib: "blst", Scheme: vocab.MinPk}, 0},
+		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinSig}, 0},
+		{results.Key{Type: vocab.Signature, Lib: "blst", Scheme: vocab.MinPk}, 0},
+		{results.Key{Type: vocab.G1, Lib: "blst"}, 1},
 	}
+	checkSelecting(t, kept, tests)
+}
+
+// selecting is a key and how many budgets of a file select it.
+type selecting struct {
+	key  results.Key
+	want int
+}
+
+// checkSelecting checks how many of f's budgets select each key.
+func checkSelecting(t *testing.T, f *File, tests []selecting) {
+	t.Helper()
 	for _, tt := range tests {
 		n := 0
-		for _, b := range kept.Budgets {
+		for _, b := range f.Budgets {
 			if b.Select.Matches(tt.key) {
 				n++
 			}

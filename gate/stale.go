@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // DefaultMaxBaseAge is the age beyond which a comparison's base is called
@@ -19,7 +19,7 @@ const DefaultMaxBaseAge = 7 * 24 * time.Hour
 // maxAge before now (0 checks nothing). A base that does not record its
 // commit or its time, when they are to be checked, is a warning too: it
 // cannot be shown to be current. Warnings never fail a comparison.
-func BaseWarnings(base model.Env, want string, maxAge time.Duration, now time.Time) []string {
+func BaseWarnings(base measure.Env, want string, maxAge time.Duration, now time.Time) []string {
 	var out []string
 	want = strings.TrimSpace(want)
 	switch {

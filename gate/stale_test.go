@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // TestBaseWarnings: a base measured at another commit than the expected
@@ -13,8 +14,8 @@ import (
 // warned about; a current one is not. The clock is injected.
 func TestBaseWarnings(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	env := func(commit string, measured time.Time) model.Env {
-		e := model.Env{Commit: commit}
+	env := func(commit string, measured time.Time) measure.Env {
+		e := measure.Env{Commit: commit}
 		if !measured.IsZero() {
 			e.Time = measured.Format(time.RFC3339)
 		}
@@ -23,7 +24,7 @@ func TestBaseWarnings(t *testing.T) {
 	full := "44550ef1d2c3b4a5968778695a4b3c2d1e0f9a8b"
 	tests := []struct {
 		name   string
-		base   model.Env
+		base   measure.Env
 		want   string
 		maxAge time.Duration
 		warns  []string
@@ -76,7 +77,7 @@ func TestEnvDiffsIgnoreProvenance(t *testing.T) {
 	b := fixtureEnv
 	a.Machine, a.Commit, a.Time = "runner-a", "0123abc", "2026-11-29T10:00:00Z"
 	b.Machine, b.Commit, b.Time = "runner-b", "4567def", "2026-11-30T10:00:00Z"
-	if d := EnvDiffs(a, b); len(d) != 0 {
+	if d := results.EnvDiffs(a, b); len(d) != 0 {
 		t.Errorf("got %v, want no difference", d)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // MinSamples is the fewest samples a side of a time comparison needs:
@@ -12,13 +14,6 @@ import (
 // (its smallest two-sided p for 3 against 3 samples is 0.1), so it could
 // never detect a regression.
 const MinSamples = 4
-
-// TimeFigure is the one timing figure check and compare judge for an
-// operation row: SampleFigure of its ns_per_op_median, the median and
-// quartiles of its samples_ns. A row without samples has no figure.
-func TimeFigure(t *model.ThroughputRow) (q model.Quartiles, n int, err error) {
-	return SampleFigure(NsPerOp.f, t)
-}
 
 // smallestP is the smallest two-sided p-value a Mann-Whitney U test of n1
 // against n2 samples can give (all of one side below all of the other):
@@ -36,21 +31,21 @@ func tooFewSamples(n1, n2 int, alpha float64) string {
 		return fmt.Sprintf("too few samples to judge (n=%d; at least %d needed)", n, MinSamples)
 	}
 	if p := smallestP(n1, n2); p >= alpha {
-		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", model.FormatNumber(alpha), n1, n2, p)
+		return fmt.Sprintf("too few samples to judge at alpha %s (n=%d+%d: the smallest possible p is %.3g)", units.FormatNumber(alpha), n1, n2, p)
 	}
 	return ""
 }
 
 // disagreement says why the times of rs cannot be trusted (its agreement
 // check failed), or returns "".
-func disagreement(rs *model.Results) string {
+func disagreement(rs *results.File) string {
 	a := rs.Agreement
 	if a == nil || a.OK {
 		return ""
 	}
 	libs := "no library"
 	if len(a.Libs) > 0 {
-		libs = model.Join(a.Libs)
+		libs = vocab.Join(a.Libs)
 	}
 	return fmt.Sprintf("the libraries disagreed (agreement.ok is false; %s on %d cases): no time measured with them can be trusted", libs, a.Cases)
 }

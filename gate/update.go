@@ -7,7 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/units"
 )
 
 // Update returns the budgets file's source with every limit set to the
@@ -74,7 +74,7 @@ func Update(f *File, rep *Report, headroom float64) ([]byte, error) {
 			switch {
 			case l.Metric.IsTime():
 				text = FormatDuration(v)
-			case l.Metric.Unit() == model.Count:
+			case l.Metric.Unit() == units.Count:
 				text = FormatCount(v)
 			default:
 				if l.hadUnit {
@@ -129,9 +129,9 @@ func lineStarts(src []byte) []int {
 // MaxCount).
 func maxValue(m Metric) float64 {
 	switch m.Unit() {
-	case model.Nanoseconds:
+	case units.Nanoseconds:
 		return MaxDuration
-	case model.Count:
+	case units.Count:
 		return MaxCount
 	}
 	return MaxSize

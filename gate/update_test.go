@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestUpdateKeepsComments rewrites fixtures/budgets/update.yaml against
@@ -83,7 +83,7 @@ func TestUpdateRefuses(t *testing.T) {
 	if _, err := Update(f, Check(f, rs, CheckOptions{}), 0.9); err == nil {
 		t.Errorf("headroom 0.9: got no error, want one")
 	}
-	if _, err := Update(f, Check(f, &model.Results{}, CheckOptions{}), 1.2); err == nil {
+	if _, err := Update(f, Check(f, &results.File{}, CheckOptions{}), 1.2); err == nil {
 		t.Errorf("empty results: got no error, want one")
 	}
 }

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memprof/memprof/units"
 	"gopkg.in/yaml.v3"
-
-	"github.com/memprof/memprof/model"
 )
 
 // A budget may be a waiver that ends, and a time budget may have a noise
@@ -98,38 +97,20 @@ func (b *Budget) ExpiryText(now time.Time) string {
 	return s
 }
 
-// waiverKeys adds the keys expires, issue and min_delta of a budget to
-// handlers.
-func (p *parser) waiverKeys(b *Budget, handlers map[string]func(k, v *yaml.Node)) {
-	handlers["expires"] = func(k, v *yaml.Node) {
-		s, ok := p.scalar(k, v, "a date such as 2027-03-31")
-		if !ok {
-			return
+// waiver checks a budget's expires, issue and min_delta.
+func (p *parser) waiver(b *Budget, y *budgetYAML) {
+	if v := &y.Expires; given(v) {
+		if s, ok := p.scalar("expires", v, "a date such as 2027-03-31"); ok {
+			p.expires(b, v, s)
 		}
-		d, err := time.Parse(dateLayout, s)
-		if err != nil {
-			p.errorf(v, "expires: %q is not a date: write the day the waiver ends as YYYY-MM-DD (it holds through the end of that day, UTC)", s)
-			return
-		}
-		if limit := time.Now().UTC().AddDate(MaxWaiverYears, 0, 0); d.After(limit) {
-			p.errorf(v, "expires: %s is more than %d years ahead: a waiver ends; give a day before %s", s, MaxWaiverYears, limit.Format(dateLayout))
-			return
-		}
-		b.Expires, b.ExpiresLine, b.ExpiresSet = d, v.Line, true
 	}
-	handlers["issue"] = func(k, v *yaml.Node) {
-		s, ok := p.scalar(k, v, "the URL of the issue that tracks the budget")
-		if !ok {
-			return
+	if v := &y.Issue; given(v) {
+		if s, ok := p.scalar("issue", v, "the URL of the issue that tracks the budget"); ok {
+			p.issue(b, v, s)
 		}
-		if u, err := url.Parse(s); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			p.errorf(v, "issue: %q is not a URL: link the issue that tracks the budget (https://...)", s)
-			return
-		}
-		b.Issue = s
 	}
-	handlers["min_delta"] = func(k, v *yaml.Node) {
-		s, ok := p.scalar(k, v, "a percentage of the budget such as 5%, or a duration such as 50us")
+	if v := &y.MinDelta; given(v) {
+		s, ok := p.scalar("min_delta", v, "a percentage of the budget such as 5%, or a duration such as 50us")
 		if !ok {
 			return
 		}
@@ -142,12 +123,35 @@ func (p *parser) waiverKeys(b *Budget, handlers map[string]func(k, v *yaml.Node)
 	}
 }
 
+// issue reads a budget's issue, s, written v.
+func (p *parser) issue(b *Budget, v *yaml.Node, s string) {
+	if u, err := url.Parse(s); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		p.errorf(v, "issue: %q is not a URL: link the issue that tracks the budget (https://...)", s)
+		return
+	}
+	b.Issue = s
+}
+
+// expires reads a budget's expires, s, written v.
+func (p *parser) expires(b *Budget, v *yaml.Node, s string) {
+	d, err := time.Parse(dateLayout, s)
+	if err != nil {
+		p.errorf(v, "expires: %q is not a date: write the day the waiver ends as YYYY-MM-DD (it holds through the end of that day, UTC)", s)
+		return
+	}
+	if limit := time.Now().UTC().AddDate(MaxWaiverYears, 0, 0); d.After(limit) {
+		p.errorf(v, "expires: %s is more than %d years ahead: a waiver ends; give a day before %s", s, MaxWaiverYears, limit.Format(dateLayout))
+		return
+	}
+	b.Expires, b.ExpiresLine, b.ExpiresSet = d, v.Line, true
+}
+
 // scalar returns the trimmed text of a key's value, or reports that it
 // must be want (it is a mapping, a list, nothing or empty).
-func (p *parser) scalar(k, v *yaml.Node, want string) (string, bool) {
+func (p *parser) scalar(key string, v *yaml.Node, want string) (string, bool) {
 	s := strings.TrimSpace(v.Value)
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || s == "" {
-		p.errorf(v, "%s must be %s, got %s", k.Value, want, kindName(v))
+		p.errorf(v, "%s must be %s, got %s", key, want, kindName(v))
 		return "", false
 	}
 	return s, true
@@ -157,13 +161,13 @@ func (p *parser) scalar(k, v *yaml.Node, want string) (string, bool) {
 // ("50us").
 func parseNoiseFloor(s string) (NoiseFloor, error) {
 	if strings.HasSuffix(s, "%") {
-		v, err := ParsePercent(s)
+		v, err := units.ParsePercent(s)
 		if err != nil {
 			return NoiseFloor{}, fmt.Errorf("%w (write 5%% or a duration such as 50us)", err)
 		}
 		return NoiseFloor{Fraction: v, Raw: s}, nil
 	}
-	ns, err := ParseDuration(s)
+	ns, err := units.ParseDuration(s)
 	if err != nil {
 		return NoiseFloor{}, fmt.Errorf("%w, or a percentage of the budget such as 5%%", err)
 	}
@@ -183,16 +187,16 @@ func (p *parser) checkWaiver(b *Budget) bool {
 		}
 		timed = true
 		if b.MinDelta.Ns > l.Value {
-			p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
-				Msg: fmt.Sprintf("min_delta %s is more than the budget's %s %s: a noise floor is at most the budget", b.MinDelta.Raw, l.Metric.Key(), l.Raw)})
+			p.errs = append(p.errs, keyProblem{line: b.minDeltaLine,
+				msg: fmt.Sprintf("min_delta %s is more than the budget's %s %s: a noise floor is at most the budget", b.MinDelta.Raw, l.Metric.Key(), l.Raw)})
 			return false
 		}
 	}
 	if timed {
 		return true
 	}
-	p.errs = append(p.errs, &PosError{File: p.path, Line: b.minDeltaLine,
-		Msg: "min_delta is a noise floor for " + strings.Join(metricKeys(Metric.IsTime), " and ") + ": bytes and allocation budgets stay exact"})
+	p.errs = append(p.errs, keyProblem{line: b.minDeltaLine,
+		msg: "min_delta is a noise floor for " + strings.Join(metricKeys(Metric.IsTime), " and ") + ": bytes and allocation budgets stay exact"})
 	return false
 }
 
@@ -217,7 +221,7 @@ func noiseFloor(b *Budget, l Limit, o *Outcome) {
 	}
 	by, frac := o.Over()
 	o.Status = Warn
-	o.Detail = fmt.Sprintf("above the budget by %s (%s), within its min_delta %s: below the noise floor", model.FormatNs(by), model.FormatPercent(frac), b.MinDelta.Raw)
+	o.Detail = fmt.Sprintf("above the budget by %s (%s), within its min_delta %s: below the noise floor", units.FormatNs(by), units.FormatPercent(frac), b.MinDelta.Raw)
 }
 
 // expiredWaivers is Update's refusal of a report with an expired budget:

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/units"
 )
 
 // TestParseWaiverErrors: a malformed or unknown expires date, an issue
@@ -158,8 +158,8 @@ func TestNoiseFloor(t *testing.T) {
 	}
 	limit := q.Q1 * 0.99
 	excess := q.Median - limit
-	ns := func(v float64) string { return model.FormatExact(v) }
-	pct := func(f float64) string { return model.FormatExact(f*100) + "%" }
+	ns := func(v float64) string { return units.FormatExact(v) }
+	pct := func(f float64) string { return units.FormatExact(f*100) + "%" }
 	tests := []struct {
 		name, minDelta string
 		want           Status

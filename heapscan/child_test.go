@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/memprof/memprof/fixtures/heapgen/scenario"
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/internal/peakrss"
 )
 
@@ -28,14 +28,7 @@ import (
 const childEnv = "HEAPSCAN_TEST_CHILD"
 
 func TestMain(m *testing.M) {
-	if c := os.Getenv(childEnv); c != "" {
-		if err := runChild(c); err != nil {
-			fmt.Fprintln(os.Stderr, "child:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	childtest.Main(m, "child", func() bool { return os.Getenv(childEnv) != "" }, func() error { return runChild(os.Getenv(childEnv)) })
 }
 
 // runChild runs "scenario NAME DIR" or "read CASE SCALE".
@@ -55,16 +48,10 @@ func runChild(spec string) error {
 }
 
 // startChild runs the child spec and returns its stdout.
-func startChild(t *testing.T, spec string) (*exec.Cmd, *bytes.Buffer) {
+func startChild(t *testing.T, spec string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+spec)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("child %q: %v\n%s", spec, err, errb.String())
-	}
-	return cmd, &out
+	out, _ := childtest.Run(t, []string{childEnv + "=" + spec})
+	return out
 }
 
 // childScenario runs a heap scenario at its rate and writes, at the same

@@ -31,13 +31,13 @@ func TestHostileRSS(t *testing.T) {
 			if c.capped {
 				bound = rssTarget
 			}
-			_, out := startChild(t, "read "+c.name+" "+ftoa(*rssScale))
-			m := regexp.MustCompile(`peak RSS (\d+)`).FindStringSubmatch(out.String())
+			out := startChild(t, "read "+c.name+" "+ftoa(*rssScale))
+			m := regexp.MustCompile(`peak RSS (\d+)`).FindStringSubmatch(out)
 			if m == nil {
 				t.Fatalf("child printed no peak RSS: %s", out)
 			}
 			rss, _ := strconv.ParseInt(m[1], 10, 64)
-			t.Logf("%s: %s", c.name, strings.TrimSpace(out.String()))
+			t.Logf("%s: %s", c.name, strings.TrimSpace(out))
 			if rss > bound {
 				t.Errorf("peak RSS %d bytes, want under %d", rss, bound)
 			}

@@ -1,20 +1,18 @@
 package memprof
 
-import (
-	"github.com/memprof/memprof/model"
-)
+import "github.com/memprof/memprof/measure"
 
 // fillFigures sets r's per-instance figures from a profiled pass of all
 // r.N instances: its sites (the records of the heap profile that the
 // build added, see records.go) and, when the build's live heap holds more
 // or less than they and the runtime's records explain (beyond
-// liveTolerance), a site of that, model.UnattributedSite. The figures are
+// liveTolerance), a site of that, measure.UnattributedSite. The figures are
 // the sum of the sites; they are exact (r.HeapResolution 0): every
 // allocation of the build was recorded, and the live heap was read across
 // the same build; but for what no site explains, read from the live heap
 // with the runtime's own churn in it (r.HeapResolution is then that
 // tolerance). r retains the sites' slot-size slices.
-func fillFigures(r *Result, layout model.Layout, pass *profiledPass) {
+func fillFigures(r *Result, layout measure.Layout, pass *profiledPass) {
 	set := pass.sets[0]
 	n := float64(r.N)
 	var bytesTotal, objects int64
@@ -40,11 +38,11 @@ func fillFigures(r *Result, layout model.Layout, pass *profiledPass) {
 	r.AllocsPerInstance = float64(objects) / n
 	// A collection has no one slot per instance.
 	switch layout {
-	case model.Pointer:
+	case measure.Pointer:
 		r.SlotBytes = float64(maxSlot)
-	case model.Slice:
+	case measure.Slice:
 		r.ArraySlotBytesPerInstance = float64(maxSlot) / n
-	case model.Single:
+	case measure.Single:
 		r.SlotBytes = float64(maxSlot) // the largest object of the one
 	}
 	r.HolderBytesPerInstance = float64(set.account.holder.bytes) / n

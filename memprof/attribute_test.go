@@ -7,13 +7,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // threeSites makes an instance of three objects, each from its own line:
@@ -34,7 +33,7 @@ func newThreeSites(i int) any {
 // measurement, with pprof's model, as the engine attributed before it
 // read the records: the in-use objects below its constructor frame, by
 // site, and those below its holder's.
-func profileSites(tb testing.TB, layout model.Layout, prof []byte) (sites, holder *heapscan.Summary) {
+func profileSites(tb testing.TB, layout measure.Layout, prof []byte) (sites, holder *heapscan.Summary) {
 	tb.Helper()
 	p, err := profile.Parse(bytes.NewReader(prof))
 	if err != nil {
@@ -44,7 +43,7 @@ func profileSites(tb testing.TB, layout model.Layout, prof []byte) (sites, holde
 		tb.Fatalf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
 	frame := constructFrame
-	if layout != model.Pointer {
+	if layout != measure.Pointer {
 		frame = sliceFrame
 	}
 	if sites, err = heapscan.Summarize(p, heapscan.Options{GroupBy: "site", FocusFunction: frame}); err != nil {
@@ -122,7 +121,7 @@ func TestAttributionMatchesProfile(t *testing.T) {
 			if len(got.Sites) == 0 {
 				t.Error("no site attributed")
 			}
-			if tt.c.Layout() == model.Pointer && got.HolderBytesPerInstance < word*2 {
+			if tt.c.Layout() == measure.Pointer && got.HolderBytesPerInstance < word*2 {
 				t.Errorf("holder: got %v B per instance, want at least an interface value (%v B)", got.HolderBytesPerInstance, 2*word)
 			}
 		})
@@ -191,150 +190,6 @@ func TestAttributionLeavesOutRuntimeRecords(t *testing.T) {
 			t.Errorf("site %s:%d: want only batchToAffine's", s.Function, s.Line)
 		}
 	}
-}
-
-// framesAssert and framesSwitch assert v to cacheProber, in a type
-// assertion and in a type switch of their own, for
-// TestRuntimeRecordFrames.
-//
-//go:noinline
-func framesAssert(v any) bool {
-	_, ok := v.(cacheProber)
-	return ok
-}
-
-//go:noinline
-func framesSwitch(v any) bool {
-	switch v.(type) {
-	case cacheProber:
-		return true
-	}
-	return false
-}
-
-// TestRuntimeRecordFrames: the runtime functions the engine takes for
-// those that allocate the runtime's own records exist in this runtime,
-// under these names (a renamed one would let its records count as the
-// instances'). Each is made to allocate whatever the runtime has cached:
-// the test waits for the records, it does not count on the scheduler.
-func TestRuntimeRecordFrames(t *testing.T) {
-	prev := runtime.MemProfileRate
-	runtime.MemProfileRate = 1
-	defer func() { runtime.MemProfileRate = prev }()
-	want := []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg", "runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache"}
-
-	// A type assertion and a type switch at call sites of their own,
-	// missing their caches until the runtime builds them.
-	for range assertCacheMisses {
-		if !framesAssert(cacheProbe{}) || !framesSwitch(cacheProbe{}) {
-			t.Fatal("cacheProbe does not implement cacheProber")
-		}
-	}
-
-	// Wait records: a collection empties the central cache of them, and a
-	// goroutine blocked in one select takes one per channel at once on one
-	// P, whose cache holds at most p.sudogbuf's 128; the rest are new.
-	runtime.GC()
-	release := parkInSelect(4 * sudogsPerP)
-	defer release()
-
-	// Goroutine descriptors: the runtime reuses those of dead goroutines,
-	// as many as the process ever had at once; parked goroutines, doubling
-	// in number from 1,000 each round they are missing, outgrow them.
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	defer func() { close(stop); wg.Wait() }()
-	batch := 1000
-	deadline := time.Now().Add(recordFramesWait)
-	for {
-		seen := recordFrames(t)
-		var missing []string
-		for _, fn := range want {
-			if !seen[fn] {
-				missing = append(missing, fn)
-			}
-		}
-		if len(missing) == 0 {
-			return
-		}
-		if time.Now().After(deadline) || batch > maxParked {
-			t.Fatalf("no heap-profile record below %v: has the runtime renamed them?", missing)
-		}
-		if slices.Contains(missing, "runtime.malg") || slices.Contains(missing, "runtime.newproc1") {
-			wg.Add(batch)
-			for range batch {
-				go func() {
-					defer wg.Done()
-					<-stop
-				}()
-			}
-			batch *= 2
-			continue
-		}
-		time.Sleep(time.Millisecond) // the selecting goroutine has not run yet
-	}
-}
-
-// sudogsPerP is how many wait records a P caches (runtime.p.sudogbuf).
-const sudogsPerP = 128
-
-// maxParked bounds the batches of goroutines TestRuntimeRecordFrames
-// parks (about 63,000 in all when a descriptor's frame is missing).
-const maxParked = 1000 << 5
-
-// recordFramesWait bounds how long TestRuntimeRecordFrames waits for a
-// goroutine it started to run: a liveness bound on a busy machine, not a
-// measurement.
-const recordFramesWait = time.Minute
-
-// parkInSelect starts a goroutine blocked in one select on k channels of
-// its own, and returns the function that releases it and waits for it to
-// end. Blocked, it holds a wait record per channel.
-func parkInSelect(k int) (release func()) {
-	cases := make([]reflect.SelectCase, k)
-	for i := range cases {
-		cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(make(chan struct{}))}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		reflect.Select(cases)
-	}()
-	return func() {
-		cases[0].Chan.Close()
-		<-done
-	}
-}
-
-// recordFrames collects the heap profile's records after a collection and
-// returns which of runtimeRecordFrames their stacks pass through.
-func recordFrames(t *testing.T) map[string]bool {
-	t.Helper()
-	runtime.GC()
-	var recs []runtime.MemProfileRecord
-	for {
-		n, _ := runtime.MemProfile(nil, true)
-		recs = make([]runtime.MemProfileRecord, n+1024)
-		var ok bool
-		if n, ok = runtime.MemProfile(recs, true); ok {
-			recs = recs[:n]
-			break
-		}
-	}
-	seen := map[string]bool{}
-	for _, rec := range recs {
-		frames := runtime.CallersFrames(rec.Stack())
-		for {
-			f, more := frames.Next()
-			if slices.Contains(runtimeRecordFrames, f.Function) {
-				seen[f.Function] = true
-			}
-			if !more {
-				break
-			}
-		}
-	}
-	return seen
 }
 
 // benchAccount is the snapshots BenchmarkAccount attributes, taken once

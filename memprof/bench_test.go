@@ -11,13 +11,16 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/blst"
 	"github.com/memprof/memprof/suites/circl"
 	"github.com/memprof/memprof/suites/gnark"
 	"github.com/memprof/memprof/suites/scenarios"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The engine's benchmarks: BenchmarkMeasure times what `memprof
@@ -34,12 +37,12 @@ import (
 // command measures them at: a blst and a gnark-crypto object at the
 // default N, and a scenario at its 1,000,000 validators.
 var benchCases = []struct {
-	key model.Key
+	key results.Key
 	n   int
 }{
-	{model.Key{Type: model.Signature, Lib: "blst", Repr: "affine", Layout: model.Pointer}, memprof.DefaultN},
-	{model.Key{Type: model.Signature, Lib: "gnark", Repr: "affine", Layout: model.Pointer}, memprof.DefaultN},
-	{model.Key{Type: model.PubkeyCache, Lib: "blst", Repr: "map-pointer", Layout: model.Collection}, scenarios.DefaultN},
+	{results.Key{Type: vocab.Signature, Lib: "blst", Repr: "affine", Layout: measure.Pointer}, memprof.DefaultN},
+	{results.Key{Type: vocab.Signature, Lib: "gnark", Repr: "affine", Layout: measure.Pointer}, memprof.DefaultN},
+	{results.Key{Type: vocab.PubkeyCache, Lib: "blst", Repr: "map-pointer", Layout: measure.Collection}, scenarios.DefaultN},
 }
 
 // benchRegistry holds the suites the benchmarks take their cases from:
@@ -146,13 +149,13 @@ func benchChild() memprof.Child {
 }
 
 // benchName names a sub-benchmark of a case: case=Signature:blst:affine:pointer/n=100000.
-func benchName(k model.Key, n int) string {
+func benchName(k results.Key, n int) string {
 	return fmt.Sprintf("case=%s/n=%d", strings.ReplaceAll(k.String(), "/", ":"), n)
 }
 
 // lookupBenchCase skips the benchmark of a case this build cannot
 // measure (blst without cgo).
-func lookupBenchCase(b *testing.B, k model.Key) string {
+func lookupBenchCase(b *testing.B, k results.Key) string {
 	b.Helper()
 	e, ok := benchRegistry.Lookup(k.BenchName())
 	if !ok {
@@ -235,7 +238,7 @@ func medianMs(ds []time.Duration) float64 {
 	for i, d := range ds {
 		vs[i] = float64(d) / 1e6
 	}
-	q, err := model.SummarizeSamples(vs)
+	q, err := stats.SummarizeSamples(vs)
 	if err != nil {
 		return 0
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // Case is what the engine measures: a way to make instance i of some type
@@ -133,18 +133,18 @@ func (c *Case) check(o Options) error {
 	return nil
 }
 
-// Layout names how the case holds its instances: model.Pointer for New,
-// model.Slice for NewSlice, model.Collection for NewAll.
-func (c *Case) Layout() model.Layout {
+// Layout names how the case holds its instances: measure.Pointer for New,
+// measure.Slice for NewSlice, measure.Collection for NewAll.
+func (c *Case) Layout() measure.Layout {
 	switch {
 	case c.NewSlice != nil:
-		return model.Slice
+		return measure.Slice
 	case c.NewAll != nil:
-		return model.Collection
+		return measure.Collection
 	case c.NewOne != nil:
-		return model.Single
+		return measure.Single
 	}
-	return model.Pointer
+	return measure.Pointer
 }
 
 // newMany is the constructor that makes all n instances at once, if any:

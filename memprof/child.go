@@ -9,31 +9,46 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memprof/memprof/internal/atomicfile"
 )
 
-// ChildEnv is the environment variable through which MeasureInChild tells a
-// re-executed binary which case to measure. Its value is a JSON request.
+// ChildEnv is the environment variable through which a parent tells a
+// re-executed copy of itself what to do (MeasureInChild, RunInChild). Its
+// value is a JSON request (childRequest).
 const ChildEnv = "MEMPROF_CHILD"
 
+// childRequest is the one request of the child protocol: run the task
+// called Task on Input and write its result, as JSON, to Out. Measuring
+// a case is the task every child serves (caseTask, MeasureInChild); the
+// others are the program's own (Task, RunInChild), allocation sites
+// among them (OpSitesTask, OpSitesInChild).
 type childRequest struct {
-	Case    string `json:"case,omitempty"`
+	Task  string          `json:"task"`
+	Input json.RawMessage `json:"input,omitempty"`
+	Out   string          `json:"out"`
+}
+
+// caseTask is the name of the task that measures a case in a child:
+// served by every ServeChild, with the lookup it is given.
+const caseTask = "memprof.case"
+
+// caseInput is the input of caseTask: the case's name, N, the warm-up
+// and where to keep the raw heap profile (no profile if empty).
+type caseInput struct {
+	Case    string `json:"case"`
 	N       int    `json:"n,omitempty"`
 	Warmup  int    `json:"warmup,omitempty"`
-	Out     string `json:"out"`
 	Profile string `json:"profile,omitempty"`
-	// Task and Input ask for a Task instead of a case (see task.go).
-	Task  string          `json:"task,omitempty"`
-	Input json.RawMessage `json:"input,omitempty"`
 }
 
 // ChildRequested reports whether this process was started by
-// MeasureInChild and should call ServeChild instead of doing its usual
-// work. A program that measures in children (the memprof CLI, or a test
-// binary's TestMain) checks it first thing:
+// MeasureInChild or RunInChild and should call ServeChild instead of
+// doing its usual work. A program that measures in children (the memprof
+// CLI, or a test binary's TestMain) checks it first thing:
 //
 //	func TestMain(m *testing.M) {
 //		if memprof.ChildRequested() {
@@ -47,48 +62,91 @@ type childRequest struct {
 //	}
 func ChildRequested() bool { return os.Getenv(ChildEnv) != "" }
 
-// ServeChild measures the case the parent asked for, found with lookup, and
-// writes the Result where the parent reads it. It measures with Measure, in
-// this fresh process, so no other case has touched its heap or profile.
-//
-// A request for a task (RunInChild) is served by the task of that name
-// among tasks; a program that runs no tasks in children passes none.
+// ServeChild runs the task the parent asked for and writes its result
+// where the parent reads it: a case's measurement (MeasureInChild), the
+// case found with lookup and measured with Measure, in this fresh
+// process, so no other case has touched its heap or profile; or the task
+// of that name among tasks (RunInChild). A program that runs no tasks in
+// children passes none.
 func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	var req childRequest
 	if err := json.Unmarshal([]byte(os.Getenv(ChildEnv)), &req); err != nil {
 		return fmt.Errorf("reading %s request: %w", ChildEnv, err)
 	}
-	if req.Task != "" {
-		return serveTask(req, tasks)
-	}
-	c, err := lookup(req.Case)
-	if err != nil {
-		return err
-	}
-	opts := []Option{N(req.N), func(o *Options) { o.wholeProcess = true }}
-	if req.Warmup >= 0 {
-		opts = append(opts, Warmup(req.Warmup))
-	}
-	var prof bytes.Buffer
-	if req.Profile != "" {
-		opts = append(opts, KeepProfile(&prof))
-	}
-	r, err := Measure(c, opts...)
-	if err != nil {
-		return err
-	}
-	if req.Profile != "" {
-		// The name is the parent's, in a directory it was given: never
-		// written through a link planted there.
-		if err := atomicfile.WriteFileNoFollow(req.Profile, prof.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("keeping heap profile: %w", err)
+	return serveTask(req, append([]Task{measureTask(lookup)}, tasks...))
+}
+
+// serveTask runs the task req asks for, among tasks, and writes its
+// result where the parent reads it. A task's error says which task; a
+// case's is the case's own (the parent's error names the case).
+func serveTask(req childRequest, tasks []Task) error {
+	i := slices.IndexFunc(tasks, func(t Task) bool { return t.Name == req.Task })
+	if i < 0 {
+		var names []string
+		for _, t := range tasks {
+			names = append(names, t.Name)
 		}
+		return fmt.Errorf("no task %q served here (tasks: %v)", req.Task, names)
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
+	out, err := tasks[i].Run(context.Background(), req.Input)
+	if err != nil && req.Task == caseTask {
 		return err
+	}
+	if err != nil {
+		return fmt.Errorf("task %s: %w", req.Task, err)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return fmt.Errorf("task %s: result: %w", req.Task, err)
 	}
 	return atomicfile.WriteFile(req.Out, b, 0o644)
+}
+
+// measureTask is caseTask: it measures the case lookup finds with
+// Measure, as the whole process, and keeps the heap profile where the
+// input asks.
+func measureTask(lookup func(name string) (Case, error)) Task {
+	return Task{Name: caseTask, Run: func(_ context.Context, in json.RawMessage) (any, error) {
+		var req caseInput
+		if err := json.Unmarshal(in, &req); err != nil {
+			return nil, fmt.Errorf("reading %s request: %w", ChildEnv, err)
+		}
+		c, err := lookup(req.Case)
+		if err != nil {
+			return nil, err
+		}
+		opts := []Option{N(req.N), func(o *Options) { o.wholeProcess = true }}
+		if req.Warmup >= 0 {
+			opts = append(opts, Warmup(req.Warmup))
+		}
+		var prof bytes.Buffer
+		if req.Profile != "" {
+			opts = append(opts, KeepProfile(&prof))
+		}
+		r, err := Measure(c, opts...)
+		if err != nil {
+			return nil, err
+		}
+		if req.Profile != "" {
+			// The name is the parent's, in a directory it was given: never
+			// written through a link planted there.
+			if err := atomicfile.WriteFileNoFollow(req.Profile, prof.Bytes(), 0o644); err != nil {
+				return nil, fmt.Errorf("keeping heap profile: %w", err)
+			}
+		}
+		return r, nil
+	}}
+}
+
+// Task is work other than a case's measurement that a parent runs in a
+// fresh copy of itself, through the same child protocol as MeasureInChild
+// (ChildRequested, ServeChild): for instance operations of a library that
+// allows one context per process, timed in a process of their own. Run
+// receives the input the parent gave RunInChild, as JSON, and returns the
+// value the parent receives, marshalled as JSON.
+type Task struct {
+	Name string
+	Run  func(ctx context.Context, input json.RawMessage) (any, error)
 }
 
 // Child says how to start a fresh copy of the measuring program.
@@ -126,20 +184,45 @@ func MeasureInChild(ctx context.Context, child Child, name string, profilePath s
 	if o.N <= 0 {
 		return nil, fmt.Errorf("case %s: N must be positive, got %d", name, o.N)
 	}
-	b, err := runChild(ctx, child, "case "+name, childRequest{Case: name, N: o.N, Warmup: o.Warmup, Profile: profilePath})
-	if err != nil {
-		return nil, err
-	}
 	var r Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("case %s: reading child result: %w", name, err)
+	if err := runTask(ctx, child, "case "+name, caseTask, caseInput{Case: name, N: o.N, Warmup: o.Warmup, Profile: profilePath}, &r); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }
 
-// runChild starts the child program with the request req (its Out set to a file in a
-// temporary directory, removed on return), waits for it and returns what
-// it wrote to Out. what names the request in errors ("case X", "task Y").
+// RunInChild runs the task called name in a fresh child process (see
+// ChildRequested; the child must serve it with ServeChild, given the same
+// Task), sending input marshalled as JSON and decoding the task's result
+// into out, a pointer. A crash or an error in the child is returned as an
+// error carrying the end of its stderr; when ctx is done the child is
+// killed and the error wraps context.Cause(ctx).
+func RunInChild(ctx context.Context, child Child, name string, input, out any) error {
+	return runTask(ctx, child, "task "+name, name, input, out)
+}
+
+// runTask runs task in a child started as child says, on input
+// marshalled as JSON, and decodes its result into out. what names the
+// request in errors ("case X", "task Y").
+func runTask(ctx context.Context, child Child, what, task string, input, out any) error {
+	in, err := json.Marshal(input)
+	if err != nil {
+		return fmt.Errorf("%s: input: %w", what, err)
+	}
+	b, err := runChild(ctx, child, what, childRequest{Task: task, Input: in})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("%s: reading child result: %w", what, err)
+	}
+	return nil
+}
+
+// runChild starts the child program with the request req (its Out set to
+// a file in a temporary directory, removed on return), waits for it and
+// returns what it wrote to Out. what names the request in errors ("case
+// X", "task Y").
 func runChild(ctx context.Context, child Child, what string, req childRequest) ([]byte, error) {
 	exe := child.Path
 	if exe == "" {

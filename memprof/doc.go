@@ -2,7 +2,7 @@
 // memory one instance of a type keeps alive, the way a real program makes
 // it, and how long operations take. It knows nothing of what it measures:
 // a Case is a name and a constructor, a result is numbers (Result, an
-// alias of model.Measurement). The memprof command's built-in cases and
+// alias of measure.Measurement). The memprof command's built-in cases and
 // users' own tests use the same engine:
 //
 //	func TestMyPubKeySize(t *testing.T) {
@@ -38,7 +38,7 @@
 // slice (slice layout); NewAll makes a structure holding N, a map or a
 // cache (collection layout). The figures are per instance.
 // BytesPerInstance and AllocsPerInstance are what N instances keep on the
-// Go heap, as model.BytesPerInstanceDefinition says: what their builds
+// Go heap, as measure.BytesPerInstanceDefinition says: what their builds
 // added to the heap, read from the heap profile's records at
 // runtime.MemProfileRate 1 (runtime.MemProfile, which keeps the runtime's
 // own frames) as the difference of a snapshot after a collection before
@@ -48,7 +48,7 @@
 // work to); in a process shared with other code (Measure in a user's
 // test) only those allocated below the engine's constructor frame are
 // attributed to a site, and what else the live heap of the build holds
-// is the (unattributed) site (model.UnattributedSite), reported, not
+// is the (unattributed) site (measure.UnattributedSite), reported, not
 // hidden. Either way the runtime's own records (a blocked channel
 // operation's wait record, a goroutine's descriptor: runtimeRecordFrames)
 // are left out, and the holder is counted apart
@@ -177,14 +177,17 @@
 //
 // MeasureInChild starts a fresh copy of a program (Child: the
 // executable, by default this one, its arguments and extra environment)
-// with ChildEnv set to a JSON request: the case's name, N, the warm-up,
-// and where to write the result and the profile. The program checks
-// ChildRequested first thing (in main, or in a test binary's TestMain)
-// and calls ServeChild with a lookup from names to cases; ServeChild
-// measures with Measure and writes the Result as JSON, atomically, where
+// with ChildEnv set to a JSON request: a task, its input and where to
+// write its result. Measuring a case is the task every child serves (its
+// input the case's name, N, the warm-up and where to keep the profile);
+// RunInChild and OpSitesInChild run the program's own tasks through the
+// same request. The program checks ChildRequested first thing (in main,
+// or in a test binary's TestMain) and calls ServeChild with a lookup from
+// names to cases and its tasks; ServeChild runs the task asked for (a
+// case, with Measure) and writes its result as JSON, atomically, where
 // the parent reads it. The name is the only identity that crosses the
 // process boundary: the parent and the child must resolve it to the same
-// case (the memprof command passes model.Key.BenchName, a stable name). A
+// case (the memprof command passes results.Key.BenchName, a stable name). A
 // crash, an out-of-memory kill or an error in the child is the parent's
 // error, with the end of the child's output (MaxChildStderr); when the
 // context is done, the child is killed and its temporary files removed.
@@ -194,7 +197,7 @@
 // MeasureThroughput times groups of ThroughputCase, sampling the cases
 // of a group alternately so that a noisy machine's drift hits them
 // alike, and returns one Timed per case (ThroughputMethod says how).
-// FitSweep fits the bytes measured at several N to a line, with a
+// stats.FitSweep fits the bytes measured at several N to a line, with a
 // confidence interval on the slope. CurrentEnv describes the process and
 // machine, and the versions of the modules its caller names.
 package memprof

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // CurrentEnv describes this process and machine: the Go version and
@@ -19,8 +19,8 @@ import (
 // (module paths) that the binary's build info lists, the host name as the
 // machine, the binary's VCS revision (if the build stamped one) as the
 // commit, and the current time (UTC) as the time the measurement started.
-func CurrentEnv(modules ...string) model.Env {
-	e := model.Env{
+func CurrentEnv(modules ...string) measure.Env {
+	e := measure.Env{
 		GoVersion:  runtime.Version(),
 		GOOS:       runtime.GOOS,
 		GOARCH:     runtime.GOARCH,

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // greenTeaDefault is the first Go version whose default collector is
@@ -18,21 +18,21 @@ const greenTeaDefault = "go1.26"
 // nogreenteagc that its GOEXPERIMENT names, else the default of its Go
 // version (Green Tea from Go 1.26; a development version is taken as
 // the newest).
-func collector(goVersion string, settings []debug.BuildSetting) model.Collector {
-	c := model.NoGreenTeaGC
+func collector(goVersion string, settings []debug.BuildSetting) measure.Collector {
+	c := measure.NoGreenTeaGC
 	if v := version.Lang(strings.Fields(goVersion + " ")[0]); v == "" || version.Compare(v, greenTeaDefault) >= 0 {
-		c = model.GreenTeaGC
+		c = measure.GreenTeaGC
 	}
 	for _, s := range settings {
 		if s.Key != "GOEXPERIMENT" {
 			continue
 		}
 		for _, exp := range strings.Split(s.Value, ",") {
-			switch model.Collector(strings.TrimSpace(exp)) {
-			case model.GreenTeaGC:
-				c = model.GreenTeaGC
-			case model.NoGreenTeaGC:
-				c = model.NoGreenTeaGC
+			switch measure.Collector(strings.TrimSpace(exp)) {
+			case measure.GreenTeaGC:
+				c = measure.GreenTeaGC
+			case measure.NoGreenTeaGC:
+				c = measure.NoGreenTeaGC
 			}
 		}
 	}
@@ -40,7 +40,7 @@ func collector(goVersion string, settings []debug.BuildSetting) model.Collector 
 }
 
 // currentCollector is the collector this binary runs.
-func currentCollector() model.Collector {
+func currentCollector() measure.Collector {
 	var settings []debug.BuildSetting
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		settings = bi.Settings

@@ -2,8 +2,8 @@
 
 package memprof
 
-import "github.com/memprof/memprof/model"
+import "github.com/memprof/memprof/measure"
 
 // builtWith is the collector the compiler built this test binary for, from
 // the build tag the go command sets for each experiment it enables.
-const builtWith = model.GreenTeaGC
+const builtWith = measure.GreenTeaGC

@@ -4,7 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // TestCollector: the collector is the last of greenteagc and nogreenteagc
@@ -16,18 +16,18 @@ func TestCollector(t *testing.T) {
 	tests := []struct {
 		version  string
 		settings []debug.BuildSetting
-		want     model.Collector
+		want     measure.Collector
 	}{
-		{"go1.26.8", nil, model.GreenTeaGC},
-		{"go1.27.1", nil, model.GreenTeaGC},
-		{"go1.25.4", nil, model.NoGreenTeaGC},
-		{"go1.26rc1", nil, model.GreenTeaGC},
-		{"devel go1.27-4c5d3e2 Tue Nov 3 2026", nil, model.GreenTeaGC},
-		{"go1.26.8-X:nogreenteagc", exp("nogreenteagc"), model.NoGreenTeaGC},
-		{"go1.25.4-X:greenteagc", exp("greenteagc"), model.GreenTeaGC},
-		{"go1.26.8-X:nogreenteagc,jsonv2", exp("jsonv2, nogreenteagc"), model.NoGreenTeaGC},
-		{"go1.26.8", exp("nogreenteagc,greenteagc"), model.GreenTeaGC},
-		{"go1.26.8-X:jsonv2", exp("jsonv2"), model.GreenTeaGC},
+		{"go1.26.8", nil, measure.GreenTeaGC},
+		{"go1.27.1", nil, measure.GreenTeaGC},
+		{"go1.25.4", nil, measure.NoGreenTeaGC},
+		{"go1.26rc1", nil, measure.GreenTeaGC},
+		{"devel go1.27-4c5d3e2 Tue Nov 3 2026", nil, measure.GreenTeaGC},
+		{"go1.26.8-X:nogreenteagc", exp("nogreenteagc"), measure.NoGreenTeaGC},
+		{"go1.25.4-X:greenteagc", exp("greenteagc"), measure.GreenTeaGC},
+		{"go1.26.8-X:nogreenteagc,jsonv2", exp("jsonv2, nogreenteagc"), measure.NoGreenTeaGC},
+		{"go1.26.8", exp("nogreenteagc,greenteagc"), measure.GreenTeaGC},
+		{"go1.26.8-X:jsonv2", exp("jsonv2"), measure.GreenTeaGC},
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {

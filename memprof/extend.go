@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // Extending the sites of fewer instances to N. The profiled pass builds
@@ -15,22 +15,6 @@ import (
 // footprint pass's live heap of all N instances, and the heap profile it
 // samples meanwhile, check the sites at N and give what the sites that
 // grow in steps keep there.
-
-// A build's live heap counts, besides what its instances keep, records
-// the runtime allocates and frees for itself meanwhile that the records
-// of the heap profile do not show (a wait record taken from or returned
-// to its central cache, which every collection empties, allocated while
-// profiling was off): sites that account for a build's live heap to
-// within liveSlackBytes and liveSlackObjects account for it (a goroutine's
-// descriptor takes 480 B, a wait record 112 B). Across the
-// footprint pass, which does not profile every allocation, the runtime
-// also keeps the records of each thread it starts (7 objects, 5.5 KiB in
-// Go 1.26, when a cgo call or a collection wakes one): one runtime page
-// more for each.
-const (
-	liveSlackBytes   = 2 << 10
-	liveSlackObjects = 64
-)
 
 // liveTolerance is how far the sites' account of a build can be from its
 // live heap and still account for it, when the runtime started threads
@@ -54,15 +38,6 @@ func (h heapCount) within(tol heapCount) bool {
 // profiled at N), and the records of the objects sampled take little
 // memory outside the heap (about 24 bytes each).
 const footprintSamples = 4096
-
-// growthExactRates is the size, in sampling rates, from which an object
-// is sampled with certainty: the runtime samples every allocation larger
-// than about 18 times the rate (its sampling distance is drawn below
-// that), and a sample of 40 rates or more is scaled by exactly 1
-// (1/(1-exp(-40)) is 1 in float64). A growing site whose objects at N are
-// all that large (a slice grown by append: one large backing array) is
-// exact from the sampled profile.
-const growthExactRates = 40
 
 // siteClass is how a site's cost grows with the instances, from the two
 // sets of instances the profiled pass builds (attributionPlan).
@@ -94,7 +69,7 @@ func classify(full, fewer siteRow, plan attributionPlan) siteClass {
 }
 
 // unattributedKey is the key of the row of what no site explains.
-var unattributedKey = siteKey{function: model.UnattributedSite}
+var unattributedKey = siteKey{function: measure.UnattributedSite}
 
 // setRows returns the rows of a profiled set: its sites and, when the
 // set's live heap holds more or less than they and the runtime's records
@@ -111,7 +86,7 @@ func setRows(set profiledSet) []siteRow {
 // classified, to be extended to N once the footprint pass has read the N
 // instances.
 type fewerSites struct {
-	layout  model.Layout
+	layout  measure.Layout
 	plan    attributionPlan
 	full    []siteRow   // the plan.full instances', by site
 	classes []siteClass // of full
@@ -124,7 +99,7 @@ type fewerSites struct {
 }
 
 // newFewerSites classifies the sites of the profiled pass's two sets.
-func newFewerSites(layout model.Layout, plan attributionPlan, pass *profiledPass) *fewerSites {
+func newFewerSites(layout measure.Layout, plan attributionPlan, pass *profiledPass) *fewerSites {
 	full, fewer := pass.sets[0], pass.sets[1]
 	f := &fewerSites{layout: layout, plan: plan, full: setRows(full), holder: full.account.holder, allocBytes: full.account.allocBytes}
 	fewerRows := map[siteKey]siteRow{}
@@ -183,9 +158,32 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	if f.mismatch != "" {
 		return f.mismatch
 	}
-	n, full := float64(r.N), int64(f.plan.full)
+	sampled, fallback := f.sampledSites(r, fp)
+	if fallback != "" {
+		return fallback
+	}
+	known, rest, fallback := f.knownAtN(r, fp, sampled)
+	if fallback != "" {
+		return fallback
+	}
+	left, tol, fallback := f.leftAtN(r, fp, &known, rest)
+	if fallback != "" {
+		return fallback
+	}
+	if fallback := f.checkSampled(r, fp, sampled, left, tol); fallback != "" {
+		return fallback
+	}
+	f.setSites(r, fp, sampled, known, left, tol)
+	return ""
+}
+
+// sampledSites returns the sites of the sampled profile of the N
+// instances (none without one), or why the sites of fewer instances do
+// not extend to them: the sampled profile shows a site they do not have.
+func (f *fewerSites) sampledSites(r *Result, fp footprintReadings) (sampled map[siteKey]siteRow, fallback string) {
+	n := float64(r.N)
 	rate := fp.sampleRate
-	sampled := map[siteKey]siteRow{}
+	sampled = map[siteKey]siteRow{}
 	if fp.sampled != nil {
 		known := map[siteKey]bool{}
 		for _, row := range f.full {
@@ -193,21 +191,31 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 		}
 		for _, row := range fp.sampled.sites {
 			if row.bytes > 0 && !known[row.site] {
-				return fmt.Sprintf("the heap profile of the %d instances, sampled every %d B, shows a site the first %d do not have: %s:%d, about %.4g B per instance", r.N, rate, f.plan.full, row.site.function, row.site.line, float64(row.bytes)/n)
+				return nil, fmt.Sprintf("the heap profile of the %d instances, sampled every %d B, shows a site the first %d do not have: %s:%d, about %.4g B per instance", r.N, rate, f.plan.full, row.site.function, row.site.line, float64(row.bytes)/n)
 			}
 			sampled[row.site] = row
 		}
 	}
-	// exactAtN reports whether the sampled profile holds every object of
-	// the site at N: all of them large enough to be sampled with
-	// certainty.
-	exactAtN := func(row siteRow) bool {
-		return fp.sampled != nil && len(row.sizes) > 0 && row.sizes[0] >= growthExactRates*int64(rate) && row.sampled == row.objects
-	}
-	// known is what the sites that do not take the rest keep at N, times
-	// plan.full, so that it is a whole number.
-	var known heapCount
-	rest := -1 // the site that takes the rest
+	return sampled, ""
+}
+
+// exactAtN reports whether the sampled profile holds every object of the
+// site at N: all of them large enough to be sampled with certainty.
+func exactAtN(fp footprintReadings, row siteRow) bool {
+	return fp.sampled != nil && len(row.sizes) > 0 && row.sizes[0] >= growthExactRates*int64(fp.sampleRate) && row.sampled == row.objects
+}
+
+// perN is v, a count times plan.full, per instance of r.
+func (f *fewerSites) perN(r *Result, v int64) float64 {
+	return float64(v) / (float64(int64(f.plan.full)) * float64(r.N))
+}
+
+// knownAtN returns what the sites that do not take the rest keep at N,
+// times plan.full, so that it is a whole number, and the site that takes
+// the rest (-1 for none), or why no one site can take it.
+func (f *fewerSites) knownAtN(r *Result, fp footprintReadings, sampled map[siteKey]siteRow) (known heapCount, rest int, fallback string) {
+	full := int64(f.plan.full)
+	rest = -1 // the site that takes the rest
 	for i, row := range f.full {
 		switch f.classes[i] {
 		case perInstance:
@@ -217,21 +225,28 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 			known.bytes += row.bytes * full
 			known.objects += row.objects * full
 		case grows:
-			if at, ok := sampled[row.site]; ok && exactAtN(at) {
+			if at, ok := sampled[row.site]; ok && exactAtN(fp, at) {
 				known.bytes += at.bytes * full
 				known.objects += at.objects * full
 				continue
 			}
 			if rest >= 0 {
-				return fmt.Sprintf("two sites grow in steps with the instances (%s:%d and %s:%d), and only all %d instances tell their shares", f.full[rest].site.function, f.full[rest].site.line, row.site.function, row.site.line, r.N)
+				return known, rest, fmt.Sprintf("two sites grow in steps with the instances (%s:%d and %s:%d), and only all %d instances tell their shares", f.full[rest].site.function, f.full[rest].site.line, row.site.function, row.site.line, r.N)
 			}
 			rest = i
 		}
 	}
-	// left is what the N instances keep beyond the other sites, times
-	// plan.full.
-	left := heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
-	tol := liveTolerance(fp.threads)
+	return known, rest, ""
+}
+
+// leftAtN returns what the N instances keep beyond the other sites, times
+// plan.full, and the live heap's tolerance, or why the sites do not add
+// up to the live heap: with a site that takes the rest, it adds the rest
+// to known and sets r.HeapResolution.
+func (f *fewerSites) leftAtN(r *Result, fp footprintReadings, known *heapCount, rest int) (left, tol heapCount, fallback string) {
+	n, full := float64(r.N), int64(f.plan.full)
+	left = heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
+	tol = liveTolerance(fp.threads)
 	tolFull := heapCount{tol.bytes * full, tol.objects * full}
 	if fp.sampled != nil && rest < 0 {
 		// The runtime's records the sampled profile shows (a goroutine's
@@ -243,27 +258,31 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 			left = without
 		}
 	}
-	perN := func(v int64) float64 { return float64(v) / (float64(full) * n) }
-	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, perN(known.bytes), perN(known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
+	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, f.perN(r, known.bytes), f.perN(r, known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
 	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))
 	switch {
 	case rest < 0 && !left.within(tolFull):
-		return account + ": more than " + slack + " apart, and no site grows in steps to take the difference"
+		return left, tol, account + ": more than " + slack + " apart, and no site grows in steps to take the difference"
 	case rest >= 0 && (left.bytes < -tolFull.bytes || left.objects < -tolFull.objects):
-		return account + fmt.Sprintf(": more than %s less, leaving nothing to the site that grows (%s:%d)", slack, f.full[rest].site.function, f.full[rest].site.line)
+		return left, tol, account + fmt.Sprintf(": more than %s less, leaving nothing to the site that grows (%s:%d)", slack, f.full[rest].site.function, f.full[rest].site.line)
 	case rest >= 0:
 		left = heapCount{max(left.bytes, 0), max(left.objects, 0)}
 		known.bytes += left.bytes
 		known.objects += left.objects
 		r.HeapResolution = float64(tol.bytes) / n
 	}
+	return left, tol, ""
+}
 
-	// Every site's figure at N must be what the sampled profile of the N
-	// instances says it holds, to four standard deviations of its
-	// estimate and the tolerance: a site whose figure the profiled
-	// instances do not tell (shared growth every few thousand instances,
-	// taken for a structure's header; a rest that is not the growing
-	// site's) is profiled at N.
+// checkSampled returns why the sites' figures at N are not what the
+// sampled profile of the N instances says they hold, to four standard
+// deviations of its estimate and the tolerance: a site whose figure the
+// profiled instances do not tell (shared growth every few thousand
+// instances, taken for a structure's header; a rest that is not the
+// growing site's) is profiled at N. "" where they are.
+func (f *fewerSites) checkSampled(r *Result, fp footprintReadings, sampled map[siteKey]siteRow, left, tol heapCount) (fallback string) {
+	n, full := float64(r.N), int64(f.plan.full)
+	rate := fp.sampleRate
 	for i, row := range f.full {
 		if fp.sampled == nil || row.site == unattributedKey {
 			continue
@@ -275,7 +294,7 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 			atN, objectsAtN = float64(row.bytes)*n/float64(full), float64(row.objects)*n/float64(full)
 		case f.classes[i] == once:
 			atN, objectsAtN = float64(row.bytes), float64(row.objects)
-		case exactAtN(at):
+		case exactAtN(fp, at):
 			continue
 		default:
 			atN, objectsAtN = float64(left.bytes)/float64(full), float64(left.objects)/float64(full)
@@ -285,8 +304,13 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 			return fmt.Sprintf("site %s:%d keeps %.4g B per instance as extended from %d instances, where the heap profile of the %d, sampled every %d B, says %.4g (to %.2g)", row.site.function, row.site.line, atN/n, full, r.N, rate, float64(at.bytes)/n, (4*sigma+float64(tol.bytes))/n)
 		}
 	}
+	return ""
+}
 
-	r.BytesPerInstance, r.AllocsPerInstance = perN(known.bytes), perN(known.objects)
+// setSites sets r's figures and sites, extended to N.
+func (f *fewerSites) setSites(r *Result, fp footprintReadings, sampled map[siteKey]siteRow, known, left, tol heapCount) {
+	n, full := float64(r.N), int64(f.plan.full)
+	r.BytesPerInstance, r.AllocsPerInstance = f.perN(r, known.bytes), f.perN(r, known.objects)
 	r.Sites = nil
 	var maxSlot int64
 	for i, row := range f.full {
@@ -298,19 +322,19 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 		case f.classes[i] == once:
 			s.BytesPerInstance = float64(row.bytes) / n
 			s.AllocsPerInstance = float64(row.objects) / n
-		case ok && exactAtN(at):
+		case ok && exactAtN(fp, at):
 			s.BytesPerInstance = float64(at.bytes) / n
 			s.AllocsPerInstance = float64(at.objects) / n
 			s.SlotSizes = at.sizes // the slots at N
 		default: // the site that takes the rest
-			s.BytesPerInstance, s.AllocsPerInstance = perN(left.bytes), perN(left.objects)
+			s.BytesPerInstance, s.AllocsPerInstance = f.perN(r, left.bytes), f.perN(r, left.objects)
 		}
 		for _, size := range s.SlotSizes {
 			maxSlot = max(maxSlot, size)
 		}
 		r.Sites = append(r.Sites, s)
 	}
-	if f.layout == model.Pointer {
+	if f.layout == measure.Pointer {
 		r.SlotBytes = float64(maxSlot)
 	}
 	if slices.ContainsFunc(f.full, func(row siteRow) bool { return row.site == unattributedKey }) {
@@ -320,7 +344,6 @@ func (f *fewerSites) extend(r *Result, fp footprintReadings) (fallback string) {
 	}
 	r.HolderBytesPerInstance = float64(f.holder.bytes) / n
 	r.AttributedN = f.plan.full
-	return ""
 }
 
 // estimateSigma is the standard deviation of a sampled profile's estimate

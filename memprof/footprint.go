@@ -56,18 +56,6 @@ func readFootprint(s statm) footprint {
 	}
 }
 
-// The runtime keeps a record outside the heap for every finalizer
-// (runtime.SetFinalizer) and every cleanup (runtime.AddCleanup) of a live
-// object: runtime.specialfinalizer and runtime.specialCleanup
-// (runtime/mheap.go, Go 1.26: a 24-byte special header and 32 bytes of
-// the function and its argument's description), from fixed-size
-// allocators counted in runtime.MemStats.OtherSys. TestRecordSizes checks
-// them against OtherSys's growth in a fresh process.
-const (
-	finalizerRecordBytes = 56
-	cleanupRecordBytes   = 56
-)
-
 // The runtime/metrics that count the finalizers and cleanups the runtime
 // has queued to run, each once, when the collector found its object
 // unreachable, and those it has run; and the stack size of new

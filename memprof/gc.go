@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/internal/typeptr"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/stats"
 )
 
 // MarkCycles is how many forced collections the GC pass reads with the
@@ -52,13 +53,6 @@ func buildClock() time.Duration {
 	}
 	return time.Duration(time.Now().UnixNano())
 }
-
-// runtimePage is the runtime's page size (runtime.pageSize), the unit in
-// which it allocates spans. The scan figure's resolution allows one page
-// of the runtime's own small objects (sudogs, timers, the scheduler's and
-// the collector's records), which come and go between readings. The
-// results reader bounds the scan resolution by the same constant.
-const runtimePage = model.RuntimePageBytes
 
 // The runtime/metrics the GC pass reads. The heap scan figure is the scan
 // work of the last completed cycle when read right after a forced
@@ -238,7 +232,7 @@ func (r *gcReadings) planBuilds(seeded bool, firstBuild time.Duration) {
 // second collection has queued those their finalizers released), so that
 // the caller counts one build's. h's instances are released.
 func (c *Case) gcPass(h *held, n int, firstBuild time.Duration, gr *gcReader, r *gcReadings, dropped func()) error {
-	r.planBuilds(c.Layout() == model.Collection && hashSeeded(reflect.TypeOf(h.many)), firstBuild)
+	r.planBuilds(c.Layout() == measure.Collection && hashSeeded(reflect.TypeOf(h.many)), firstBuild)
 	r.cpuErr = gr.cpuErr
 	live := r.live
 	for b := range r.builds {
@@ -313,9 +307,9 @@ func hashSeeded(t reflect.Type) bool {
 // known to about its interquartile range, and the baseline may have
 // drifted by the distance between its medians before and after: the
 // resolution is the sum of the three.
-func perCycle(live, before, after []float64, n float64) (samples []float64, s model.Quartiles, resolution float64, err error) {
-	summary := func(vs []float64) model.Quartiles {
-		q, e := model.SummarizeSamples(vs)
+func perCycle(live, before, after []float64, n float64) (samples []float64, s stats.Quartiles, resolution float64, err error) {
+	summary := func(vs []float64) stats.Quartiles {
+		q, e := stats.SummarizeSamples(vs)
 		if e != nil && err == nil {
 			err = fmt.Errorf("gc readings: %w", e)
 		}
@@ -351,11 +345,11 @@ func (r gcReadings) setFigures(m *Result, n int) error {
 	nf := float64(n)
 	scan := func(s gcSample) float64 { return s.scan }
 	liveScan, baseScan := field(r.live, scan), field(slices.Concat(r.before, r.after), scan)
-	ls, err := model.SummarizeSamples(liveScan)
+	ls, err := stats.SummarizeSamples(liveScan)
 	if err != nil {
 		return fmt.Errorf("gc readings: %w", err)
 	}
-	bs, err := model.SummarizeSamples(baseScan)
+	bs, err := stats.SummarizeSamples(baseScan)
 	if err != nil {
 		return fmt.Errorf("gc readings: %w", err)
 	}

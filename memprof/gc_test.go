@@ -10,7 +10,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // markN is the N of TestGCMarkFigures: at a million objects their
@@ -91,7 +92,7 @@ func TestScanBytesGroundTruth(t *testing.T) {
 			}
 			// The results reader refuses a resolution above what the
 			// engine writes: what it wrote must be within that.
-			if b, ok := model.FigureNamed("scan_resolution_bytes_per_instance").ResolutionBounds(&model.Result{Measurement: *r}); !ok || r.ScanResolution < b.Least || r.ScanResolution > b.Most {
+			if b, ok := results.FigureNamed("scan_resolution_bytes_per_instance").ResolutionBounds(&results.Row{Measurement: *r}); !ok || r.ScanResolution < b.Least || r.ScanResolution > b.Most {
 				t.Errorf("scan resolution: got %v, want within the reader's bounds %+v (known: %v)", r.ScanResolution, b, ok)
 			}
 			t.Logf("scan %v B per instance (resolution %v), want %v", r.ScanBytesPerInstance, r.ScanResolution, tt.want)
@@ -103,7 +104,7 @@ func TestScanBytesGroundTruth(t *testing.T) {
 }
 
 // TestGCMarkFigures: the CPU and mark figures are summaries of
-// MarkCycles samples (median and quartiles as model.SummarizeSamples gives
+// MarkCycles samples (median and quartiles as stats.SummarizeSamples gives
 // them), with resolutions. Marking N small objects costs the threads
 // more CPU than one pointer-free array of the same bytes, whose CPU
 // figure is within its resolution of zero (~0): an ordering a busy
@@ -138,7 +139,7 @@ func TestGCMarkFigures(t *testing.T) {
 			if len(f.samples) != MarkCycles {
 				t.Fatalf("%s: got %d %s samples, want %d", c.Name, len(f.samples), f.name, MarkCycles)
 			}
-			q, err := model.SummarizeSamples(f.samples)
+			q, err := stats.SummarizeSamples(f.samples)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,10 +233,10 @@ func TestGCFiguresArithmetic(t *testing.T) {
 	if err := r.setFigures(&m, n); err != nil {
 		t.Fatal(err)
 	}
-	baseQ, _ := model.SummarizeSamples(base)
-	before, _ := model.SummarizeSamples(base[:holderCyclesBefore])
-	after, _ := model.SummarizeSamples(base[holderCyclesBefore:])
-	liveCPU, _ := model.SummarizeSamples(field(r.live, func(s gcSample) float64 { return s.cpuNs }))
+	baseQ, _ := stats.SummarizeSamples(base)
+	before, _ := stats.SummarizeSamples(base[:holderCyclesBefore])
+	after, _ := stats.SummarizeSamples(base[holderCyclesBefore:])
+	liveCPU, _ := stats.SummarizeSamples(field(r.live, func(s gcSample) float64 { return s.cpuNs }))
 	wantRes := (liveCPU.Q3 - liveCPU.Q1 + baseQ.Q3 - baseQ.Q1 + math.Abs(before.Median-after.Median)) / n
 	if math.Abs(m.GCCPUNsPerInstance-(liveCPU.Median-baseQ.Median)/n) > 1e-12 || math.Abs(m.GCCPUNsPerInstance-k) > 0.01 {
 		t.Errorf("cpu figure: got %v, want %v (k)", m.GCCPUNsPerInstance, float64(k))
@@ -388,11 +389,11 @@ func TestSkipGC(t *testing.T) {
 		t.Errorf("with the GC pass: got resolution %v, %d mark and %d cpu samples, want them measured", with.ScanResolution, len(with.GCMarkSamplesNs), len(with.GCCPUSamplesNs))
 	}
 	for _, name := range []string{"scan_bytes_per_instance", "gc_mark_ns_per_instance"} {
-		col, err := model.LookupColumn(name)
+		col, err := results.LookupColumn(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cell := col.ReadInstance(&model.Result{Measurement: *r}); cell.State != model.Unknown {
+		if cell := col.ReadInstance(&results.Row{Measurement: *r}); cell.State != results.Unknown {
 			t.Errorf("%s without the GC pass: got %q, want n/a", name, col.Format(cell))
 		}
 	}

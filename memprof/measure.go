@@ -1,18 +1,13 @@
 package memprof
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"reflect"
 	"runtime"
-	"runtime/debug"
-	"runtime/pprof"
 	"sync"
 	"time"
 	"unsafe"
-
-	"github.com/memprof/memprof/model"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -23,11 +18,6 @@ const (
 	autoWarmup     = 10_000
 	autoWarmupTime = 2 * time.Second
 )
-
-// persistentChunk is the size of the chunks in which the runtime maps its
-// off-heap memory (runtime.persistentChunkSize); the results reader
-// bounds the off-heap and RSS resolutions by the same constant.
-const persistentChunk = model.OffheapChunkBytes
 
 // measureMu serialises measurements in one process: the heap profile and
 // MemProfileRate are process-wide.
@@ -55,7 +45,7 @@ func funcName(f any) string {
 // objects allocated below the engine's constructor frame are attributed
 // to sites (other goroutines' allocations cannot be told from the
 // instances'), and what else the live heap of a build holds is the
-// (unattributed) site, reported with the figure (model.UnattributedSite):
+// (unattributed) site, reported with the figure (measure.UnattributedSite):
 // objects a worker goroutine allocated for the instances, and whatever
 // other goroutines allocated meanwhile. Other goroutines' allocations
 // also disturb the HeapAlloc, RSS and off-heap cross-checks. A process
@@ -121,7 +111,6 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	before, after := fp.before, fp.after
 	c.recordOne(r, fp.built)
 	if !o.SkipGC {
 		if err := fp.gc.setFigures(r, o.N); err != nil {
@@ -150,7 +139,16 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		}
 	}
 
-	n := float64(o.N)
+	setFootprintFigures(r, fp, o.N)
+	return r, nil
+}
+
+// setFootprintFigures sets r's figures of the whole footprint of the N
+// instances from the footprint pass's readings: the heap, off-heap,
+// stack, runtime metadata, C heap and resident set figures.
+func setFootprintFigures(r *Result, fp footprintReadings, N int) {
+	before, after := fp.before, fp.after
+	n := float64(N)
 	heapDelta := float64(int64(after.heapAlloc) - int64(before.heapAlloc))
 	r.HeapAllocBytesPerInstance = float64(fp.live.bytes) / n
 	// The instances' finalizer and cleanup records, counted; OtherSys,
@@ -182,7 +180,6 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		// are differences of two readings.
 		r.RSSResolution = 2 * float64(persistentChunk+os.Getpagesize()) / n
 	}
-	return r, nil
 }
 
 // warmup makes and drops a few instances (so lazy one-time set-up is not
@@ -320,149 +317,6 @@ func settle() {
 	runtime.GC()
 }
 
-// footprintReadings are what the footprint pass reads of N instances.
-type footprintReadings struct {
-	// before and after are the process's memory before the holder is
-	// allocated and once the instances are built and their garbage
-	// collected.
-	before, after footprint
-	// live is what the instances keep: the live heap's growth across
-	// their construction, from once the holder is allocated. Nothing
-	// else is allocated between the readings but what the runtime takes
-	// for itself (a wait's record, and the records of each thread it
-	// starts meanwhile, threads), rarely and little.
-	live    heapCount
-	threads int
-	built   builtInstances
-	// builtCPU is the CPU time building the instances took (buildClock).
-	builtCPU time.Duration
-	gc       gcReadings
-	// finalizers and cleanups are how many the instances had: the
-	// runtime's counts of queued finalizers and cleanups moved by them
-	// when the instances were dropped and collected.
-	finalizers, cleanups int64
-	// startingStack is the stack size of new goroutines once the
-	// instances were built.
-	startingStack int64
-	// sampleRate is the rate at which the pass sampled its allocations
-	// (footprintSampleRate), 0 for none; sampled is what the sampled heap
-	// profile says the build added, within the measurement's scope.
-	sampleRate int
-	sampled    *buildAccount
-}
-
-// footprintPass allocates N instances with profiling off (or sampling at
-// sampleRate) and reads the process's memory before and after; around
-// them, unless o.SkipGC, the collector's readings (gcPass): with the
-// holder alone before the instances are built, and with the instances
-// live and then dropped after. It also returns what c.recordOne reads of
-// the instances and how long building them took, and how many finalizers
-// and cleanups they had. Between its readings of the heap the engine
-// allocates nothing (readFootprint, the record buffers, the GC
-// readings), so that their difference is the instances'.
-//
-// With sampleRate above 0 the pass samples allocations at that
-// runtime.MemProfileRate and returns what the heap profile's records say
-// the build added, within sc (fp.sampled): the sites of all N instances,
-// estimated from a few thousand samples, and exactly those of large
-// objects.
-func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintReadings, err error) {
-	n := o.N
-	gr, err := newGCReader()
-	if err != nil {
-		return fp, fmt.Errorf("case %s: %w", c.Name, err)
-	}
-	qr, err := newQueueReader()
-	if err != nil {
-		return fp, fmt.Errorf("case %s: %w", c.Name, err)
-	}
-	startThreads()
-	fp.gc = newGCReadings()
-	fp.sampleRate = sampleRate
-	var recsBefore, recsAfter *recordBuffer
-	var snapBefore recordSnapshot
-	if sampleRate > 0 {
-		recsBefore, recsAfter = newRecordBuffer(recordSpare), newRecordBuffer(2*recordSpare)
-	}
-	st := openStatm()
-	defer st.close()
-	defer func() { runtime.MemProfileRate = 0 }()
-	// FreeOSMemory runs a GC and returns free pages, so that the RSS
-	// reading starts from the live heap only; the second cycle frees what
-	// finalizers queued by the first released (and what sync.Pool caches
-	// the first one moved aside held), and what taking the snapshot of the
-	// heap profile's records left.
-	qr.drain()
-	debug.FreeOSMemory()
-	if sampleRate > 0 {
-		snapBefore = recsBefore.snapshot()
-	}
-	runtime.GC()
-	fp.before = readFootprint(st)
-	runtime.MemProfileRate = sampleRate
-	h := c.hold(n)
-	held, threads := liveHeap(), threadsCreated()
-	if !o.SkipGC {
-		gr.cycles(fp.gc.before)
-	}
-	start, startCPU := time.Now(), buildClock()
-	err = c.fill(&h, n, mainFrames)
-	fp.built = c.built(&h, time.Since(start))
-	fp.builtCPU = buildClock() - startCPU
-	if err != nil {
-		return fp, err
-	}
-	// One cycle frees the construction's garbage and queues the
-	// finalizers of what has them; FreeOSMemory's cycle frees what they
-	// released, and returns the free pages, so that the RSS reading holds
-	// what the instances keep resident.
-	runtime.GC()
-	debug.FreeOSMemory()
-	fp.after = readFootprint(st)
-	fp.live = heapCount{int64(fp.after.heapAlloc), int64(fp.after.heapObjects)}.sub(held)
-	fp.threads = threadsCreated() - threads
-	runtime.MemProfileRate = 0
-	var afterRecs []runtime.MemProfileRecord
-	if sampleRate > 0 {
-		// The records as of the last collection, while the instances are
-		// alive; read into a buffer allocated beforehand (or, when they
-		// do not fit, into a new one, collecting the old).
-		var ok bool
-		if afterRecs, ok = recsAfter.read(); !ok {
-			afterRecs = recsAfter.grow()
-			runtime.GC()
-		}
-	}
-	fp.startingStack = qr.startingStack()
-	q0 := qr.read()
-	var q1 queueCounts
-	if o.SkipGC {
-		h.drop()
-		settle()
-		q1 = qr.read()
-	} else if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc, func() { q1 = qr.read() }); err != nil {
-		return fp, fmt.Errorf("case %s: %w", c.Name, err)
-	}
-	fp.finalizers, fp.cleanups = int64(q1.finalizersQueued-q0.finalizersQueued), int64(q1.cleanupsQueued-q0.cleanupsQueued)
-	if sampleRate > 0 {
-		a := account(snapBefore, snapshotOf(afterRecs), sc, sampleRate)
-		fp.sampled = &a
-	}
-	runtime.KeepAlive(recsAfter)
-	return fp, nil
-}
-
-// recordSpare is the room a record buffer keeps for the buckets a build
-// adds to the heap profile (one per allocation stack and size): a
-// record takes 288 bytes.
-const recordSpare = 4096
-
-// attributionPlan says which instances the profiled pass builds: full
-// instances below the engine's constructor frames and, when fewer is not
-// zero, that many more below their twins (fewerFrames), built beside them to
-// tell the sites that cost the same per instance from those that do not.
-type attributionPlan struct{ full, fewer int }
-
 // The profiled pass builds at most attributionFull instances below the
 // engine's constructor frames and attributionFewer below their twins: a
 // few thousand, so that every site of an instance appears in thousands of
@@ -475,151 +329,6 @@ const (
 	attributionFull  = 2048
 	attributionFewer = 512
 )
-
-// attributionPlan returns what the profiled pass of n instances builds:
-// all n when there are few (no more than the two sets would be), or one
-// instance (the single layout), or when the layout holds them in one
-// backing array (the slice layout: its slot at N comes from N);
-// attributionFull and attributionFewer instances otherwise, from which
-// attribute extends the sites to N.
-func (c *Case) attributionPlan(n int) attributionPlan {
-	if n <= attributionFull+attributionFewer || c.Layout() == model.Slice || c.Layout() == model.Single {
-		return attributionPlan{full: n}
-	}
-	return attributionPlan{full: attributionFull, fewer: attributionFewer}
-}
-
-// profiledSet is what one set of the profiled pass's instances added to
-// the heap: its sites, and the live heap's growth across its build (from
-// once the holder is allocated).
-type profiledSet struct {
-	account buildAccount
-	live    heapCount
-}
-
-// unexplained is the part of the set's live heap that neither its sites
-// nor the runtime's records explain. The runtime's records that the
-// snapshots show may or may not be in the live heap's readings (a thread
-// the runtime starts for the collection that publishes a snapshot
-// allocates its records after the reading before it): of the two
-// accounts, with and without them, the one closer to the live heap.
-func (p profiledSet) unexplained() heapCount {
-	without := p.live.sub(p.account.total())
-	with := without.sub(p.account.runtime)
-	if abs(with.bytes) <= abs(without.bytes) {
-		return with
-	}
-	return without
-}
-
-// profiledPass is what the profiled pass read: its sets of instances (the
-// plan.full below the engine's constructor frames, then the plan.fewer
-// below their twins), the threads the runtime started meanwhile, and the
-// heap profile as written, when it was asked for.
-type profiledPass struct {
-	plan    attributionPlan
-	sets    []profiledSet
-	threads int
-	proto   []byte
-}
-
-// profilePass builds the instances of plan at MemProfileRate 1, on a
-// shallow stack (onShallowStack), and returns what each set added to the
-// heap: a snapshot of the heap profile's records and a reading of the
-// live heap after a collection before the set is built and after it
-// (settled: its garbage collected), within sc. Unless collected (the GC
-// pass dropped and collected the footprint pass's instances), it
-// collects them first. The pointer layout's holder is one of n entries,
-// as the footprint pass's, of which the two sets take the first ones: the
-// holder's figure is that at N. With keep, it also writes the heap
-// profile, while the instances are alive.
-func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope, keep bool) (*profiledPass, error) {
-	if !collected {
-		runtime.GC() // frees the footprint pass's instances
-	}
-	if qr, err := newQueueReader(); err == nil {
-		qr.drain() // and those an earlier pass left with finalizers
-	}
-	pass := &profiledPass{plan: plan}
-	buf := newRecordBuffer(recordSpare)
-	// snapshot takes a snapshot of the records, with profiling off (its
-	// own allocations are not the instances'), and collects what it left
-	// so that the next reading of the live heap holds none of it.
-	snapshot := func(b *recordBuffer) recordSnapshot {
-		runtime.MemProfileRate = 0
-		s := b.snapshot()
-		runtime.GC()
-		runtime.MemProfileRate = 1
-		return s
-	}
-	// The rate stays 1 until the profile is written: the profile's period
-	// and its scaling are taken from the rate at write time.
-	defer func() { runtime.MemProfileRate = 0 }()
-	// The collector is off while the instances are built: a cycle started
-	// by one of the constructor's allocations would allocate the runtime's
-	// own objects meanwhile, and the heap would not settle where the
-	// footprint pass's does. The footprint pass keeps the collector on,
-	// so its RSS is not inflated by garbage.
-	var full, fewer held
-	var err error
-	threads := threadsCreated()
-	// The snapshots and live-heap readings around each set, in room
-	// allocated beforehand: what each set added is worked out once the
-	// pass is over, with profiling off, so that none of it is in a set's
-	// readings.
-	snaps := make([]recordSnapshot, 0, 3)
-	lives := make([]heapCount, 0, 2)
-	onShallowStack(func() {
-		snaps = append(snaps, snapshot(buf))
-		h := c.hold(n)
-		if h.holder != nil {
-			full.holder, fewer.holder = h.holder[:plan.full], h.holder[plan.full:plan.full+plan.fewer]
-		}
-		start := liveHeap()
-		gcPercent := debug.SetGCPercent(-1)
-		defer debug.SetGCPercent(gcPercent)
-		if err = c.fill(&full, plan.full, mainFrames); err != nil {
-			return
-		}
-		settle()
-		lives = append(lives, liveHeap().sub(start))
-		snaps = append(snaps, snapshot(buf))
-		if plan.fewer == 0 {
-			return
-		}
-		start = liveHeap()
-		if err = c.fill(&fewer, plan.fewer, fewerFrames); err != nil {
-			return
-		}
-		settle()
-		lives = append(lives, liveHeap().sub(start))
-		snaps = append(snaps, snapshot(buf))
-	})
-	pass.threads = threadsCreated() - threads
-	if err != nil {
-		return nil, err
-	}
-	runtime.MemProfileRate = 0
-	for i, mark := range []frameMark{markConstruct, markFewer}[:len(lives)] {
-		pass.sets = append(pass.sets, profiledSet{
-			account: account(snaps[i], snaps[i+1], scope{mark: mark, whole: sc.whole}, 1),
-			live:    lives[i],
-		})
-	}
-	runtime.MemProfileRate = 1
-	if keep {
-		var buf bytes.Buffer
-		if err := pprof.Lookup("heap").WriteTo(&buf, 0); err != nil {
-			return nil, fmt.Errorf("case %s: writing heap profile: %w", c.Name, err)
-		}
-		pass.proto = buf.Bytes()
-	}
-	for _, h := range []*held{&full, &fewer} {
-		runtime.KeepAlive(h.holder)
-		runtime.KeepAlive(h.many)
-	}
-	return pass, nil
-}
 
 // hold returns what will keep n instances alive, still empty: the
 // engine's holder of n nil entries for the pointer layout, nothing for

@@ -11,7 +11,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/internal/childtest"
+	"github.com/memprof/memprof/measure"
 )
 
 // testCases are the cases a child process of this test binary can measure.
@@ -36,8 +37,8 @@ var testCases = map[string]Case{
 }
 
 func TestMain(m *testing.M) {
-	if ChildRequested() {
-		err := ServeChild(func(name string) (Case, error) {
+	childtest.Main(m, "", ChildRequested, func() error {
+		return ServeChild(func(name string) (Case, error) {
 			c, ok := testCases[name]
 			if !ok && childLookup != nil {
 				return childLookup(name)
@@ -47,13 +48,7 @@ func TestMain(m *testing.M) {
 			}
 			return c, nil
 		}, append(append(testTasks, OpSitesTask(testOpSitesTask, lookupTestOp)), childTasks...)...)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	})
 }
 
 type forty struct{ a, b, c, d, e uint64 }
@@ -195,7 +190,7 @@ func TestMeasureSliceLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := float64(unsafe.Sizeof(forty{}))
-	if c.Layout() != model.Slice || r.SizeofBytes != int64(size) {
+	if c.Layout() != measure.Slice || r.SizeofBytes != int64(size) {
 		t.Errorf("got layout %s sizeof %d, want slice %v", c.Layout(), r.SizeofBytes, size)
 	}
 	// One backing array rounded to whole pages, plus the slice header the

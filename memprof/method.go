@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/units"
 )
 
 // The titles of the method's sections that others add to.
@@ -28,7 +29,7 @@ type MethodSection struct {
 // docs/method.md is generated from it (a test checks that it is).
 func Method() []MethodSection {
 	return []MethodSection{
-		{MethodBytes, []string{InstancesMethod(), model.BytesPerInstanceDefinition, SitesMethod}},
+		{MethodBytes, []string{InstancesMethod(), measure.BytesPerInstanceDefinition, SitesMethod}},
 		{MethodGC, []string{GCMethod()}},
 		{MethodResolution, []string{ResolutionMethod()}},
 		{MethodThroughput, ThroughputMethodParagraphs()},
@@ -63,7 +64,7 @@ func InstancesMethod() string {
 		"and extends the sites to N with that live heap and the sampled profile; where that does not tell the figures at N "+
 		"(two sites that grow in steps, a site the first instances lack), and for the slice layout, all N are profiled "+
 		"(sites from, and in JSON attributed_n and attribution_fallback, say which; heap_resolution_bytes_per_instance is 0 where the figure is exact).",
-		model.Count.Format(attributionFull), model.Count.Format(attributionFewer), model.Count.Format(footprintSamples))
+		units.Count.Format(attributionFull), units.Count.Format(attributionFewer), units.Count.Format(footprintSamples))
 }
 
 // SitesMethod says how sites are named and what their files are.

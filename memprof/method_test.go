@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/units"
 )
 
 // TestMethodFromConstants: the method states the engine's constants as
@@ -13,14 +14,14 @@ import (
 func TestMethodFromConstants(t *testing.T) {
 	text := MethodText()
 	for name, want := range map[string]string{
-		"attributionFull":  "allocates " + model.Count.Format(attributionFull) + " instances",
-		"attributionFewer": "and " + model.Count.Format(attributionFewer) + " beside them",
-		"footprintSamples": "sampling about " + model.Count.Format(footprintSamples) + " allocations",
-		"MarkCycles":       "forces " + model.Count.Format(MarkCycles) + " garbage collections",
-		"persistentChunk":  "2 x (" + model.Count.Format(persistentChunk>>10) + " KiB + one page)",
+		"attributionFull":  "allocates " + units.Count.Format(attributionFull) + " instances",
+		"attributionFewer": "and " + units.Count.Format(attributionFewer) + " beside them",
+		"footprintSamples": "sampling about " + units.Count.Format(footprintSamples) + " allocations",
+		"MarkCycles":       "forces " + units.Count.Format(MarkCycles) + " garbage collections",
+		"persistentChunk":  "2 x (" + units.Count.Format(persistentChunk>>10) + " KiB + one page)",
 		"DefaultMinSample": "(default " + DefaultMinSample.String() + ")",
-		"OpSiteRepeats":    model.Count.Format(OpSiteRepeats) + " times (n such that a loop takes about " + OpSiteTarget.String(),
-		"BytesPerInstance": model.BytesPerInstanceDefinition,
+		"OpSiteRepeats":    units.Count.Format(OpSiteRepeats) + " times (n such that a loop takes about " + OpSiteTarget.String(),
+		"BytesPerInstance": measure.BytesPerInstanceDefinition,
 		"module@version":   "module@version/path",
 	} {
 		if !strings.Contains(text, want) {

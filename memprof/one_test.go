@@ -7,7 +7,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // setupCtx is a stand-in for a library's context: one object with a
@@ -25,8 +25,8 @@ func TestMeasureOne(t *testing.T) {
 		time.Sleep(pause) // the build takes at least this long
 		return &setupCtx{level: 6, table: new([1500]uint64)}
 	}}
-	if got := c.Layout(); got != model.Single {
-		t.Errorf("Layout: got %s, want %s", got, model.Single)
+	if got := c.Layout(); got != measure.Single {
+		t.Errorf("Layout: got %s, want %s", got, measure.Single)
 	}
 	r, err := Measure(c)
 	if err != nil {

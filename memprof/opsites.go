@@ -9,8 +9,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/internal/frame"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/units"
 )
 
 // The number n of calls ProfileOpSites's figures are over when
@@ -47,8 +48,8 @@ var OpSitesMethod = fmt.Sprintf(`Allocation sites (sites): each operation is run
 	`A site's figures are the allocations of the whole process during an operation's loop minus those during the baseline, grouped by the allocating function and line (the first frame outside the Go runtime; allocations with no such frame are the runtime's own, as its collector's, and are left out), divided by n (sites_calls): so the allocations of worker goroutines an operation starts, whose stacks do not contain the caller, are counted too, and what the first calls after a collection allocate again (the sync.Pool contents a collection drops, on each P) is left out, as in a long run. `+
 	`The %s loops must agree to within %g%% of their bytes per call; where they do not (what a call allocates depends on how its goroutines are scheduled), the calls are doubled until they do, within %v more for the operations compared with one another, and the row says that its allocation depends on scheduling (allocs_depend_on_scheduling). The sites are those of the loop of the median bytes per call. `+
 	`Heap profiles count slots (an object's size class, as runtime.MemStats.TotalAlloc does), so a row's sites sum to its bytes_per_op up to what differs between runs of the operation (allocations made on some calls only: a buffer too small, a pool miss, a goroutine's descriptor); where they differ from it by more than %g%% (and a byte per call), the difference is a site of its own, (unattributed). Tiny allocations (under 16 B, without pointers) share 16-byte blocks, which the profile counts as one object. Where the allocations depend on GOMAXPROCS (a library's worker goroutines), the row says so.`,
-	model.Count.Format(OpSiteRepeats), OpSiteTarget, MinOpSiteCalls,
-	model.Count.Format(OpSiteRepeats), OpSiteAgreement*100, DefaultOpSiteExtraTime, OpSiteAgreement*100)
+	units.Count.Format(OpSiteRepeats), OpSiteTarget, MinOpSiteCalls,
+	units.Count.Format(OpSiteRepeats), OpSiteAgreement*100, DefaultOpSiteExtraTime, OpSiteAgreement*100)
 
 // OpSiteOptions control ProfileOpSites.
 type OpSiteOptions struct {
@@ -72,7 +73,7 @@ type OpSites struct {
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	// Sites are the sites that allocated more during the operation's loop
 	// than during the baseline, largest first.
-	Sites []model.OpSite `json:"sites"`
+	Sites []measure.OpSite `json:"sites"`
 	// RepeatsBytesPerOp are the bytes per call of the repeats of the
 	// operation's loop the sites were chosen from (the median).
 	RepeatsBytesPerOp []float64 `json:"repeats_bytes_per_op,omitempty"`
@@ -311,7 +312,7 @@ func stackSite(stack []uintptr, self string) siteKey {
 		if f.Function == self {
 			return siteKey{function: self}
 		}
-		if site.function == "" && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function) {
+		if site.function == "" && f.Function != "" && !frame.IsRuntimeFunction(f.Function) {
 			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 		}
 		if !more {
@@ -334,13 +335,13 @@ func opSitesOf(calls int, before, mid, start, after siteTotals) *OpSites {
 		bytesNet += db
 		objectsNet += do
 		if db > 0 || (db == 0 && do > 0) {
-			out.Sites = append(out.Sites, model.OpSite{Function: k.function, File: k.file, Line: k.line,
+			out.Sites = append(out.Sites, measure.OpSite{Function: k.function, File: k.file, Line: k.line,
 				BytesPerOp: float64(db) / n, AllocsPerOp: float64(do) / n})
 		}
 	}
 	out.BytesPerOp, out.AllocsPerOp = float64(bytesNet)/n, float64(objectsNet)/n
 	nameOpSites(out.Sites)
-	slices.SortFunc(out.Sites, func(x, y model.OpSite) int {
+	slices.SortFunc(out.Sites, func(x, y measure.OpSite) int {
 		switch {
 		case x.BytesPerOp != y.BytesPerOp:
 			if x.BytesPerOp > y.BytesPerOp {
@@ -358,11 +359,11 @@ func opSitesOf(calls int, before, mid, start, after siteTotals) *OpSites {
 // UnattributedOpSite returns sites with, when they add up to more or less
 // than bytesPerOp (the row's B/op, from its timed calls) by more than
 // OpSiteAgreement of it and a byte, one more site of the difference, in
-// bytes and objects: model.UnattributedSite. What a call allocates then
+// bytes and objects: measure.UnattributedSite. What a call allocates then
 // varies between the timed calls and the profiled ones (a pool miss, a
 // buffer grown, the scheduling of its goroutines), or the runtime
 // allocated for itself meanwhile. sites is not modified.
-func UnattributedOpSite(sites []model.OpSite, bytesPerOp, allocsPerOp float64) []model.OpSite {
+func UnattributedOpSite(sites []measure.OpSite, bytesPerOp, allocsPerOp float64) []measure.OpSite {
 	var b, o float64
 	for _, s := range sites {
 		b += s.BytesPerOp
@@ -371,5 +372,5 @@ func UnattributedOpSite(sites []model.OpSite, bytesPerOp, allocsPerOp float64) [
 	if math.Abs(bytesPerOp-b) <= max(OpSiteAgreement*math.Abs(bytesPerOp), 1) {
 		return sites
 	}
-	return append(slices.Clip(sites), model.OpSite{Function: model.UnattributedSite, BytesPerOp: bytesPerOp - b, AllocsPerOp: allocsPerOp - o})
+	return append(slices.Clip(sites), measure.OpSite{Function: measure.UnattributedSite, BytesPerOp: bytesPerOp - b, AllocsPerOp: allocsPerOp - o})
 }

@@ -10,7 +10,7 @@ import (
 
 // Allocation sites in a child process go through the child protocol's
 // tasks (Task, RunInChild): the parent names operations by the names the
-// child's lookup resolves (the memprof command uses model.Key.BenchName)
+// child's lookup resolves (the memprof command uses results.Key.BenchName)
 // and the child, which serves OpSitesTask, profiles them one after another
 // in its fresh process (ProfileOpSites).
 

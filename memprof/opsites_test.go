@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // opSink keeps what the test operations allocate reachable until the
@@ -87,7 +87,7 @@ func workerSlot(t *testing.T) float64 {
 }
 
 // siteOf returns the site of sites whose function is fn, or fails.
-func siteOf(t *testing.T, s *OpSites, fn string) model.OpSite {
+func siteOf(t *testing.T, s *OpSites, fn string) measure.OpSite {
 	t.Helper()
 	for _, st := range s.Sites {
 		if st.Function == fn {
@@ -95,7 +95,7 @@ func siteOf(t *testing.T, s *OpSites, fn string) model.OpSite {
 		}
 	}
 	t.Fatalf("no site in %s; sites %+v", fn, s.Sites)
-	return model.OpSite{}
+	return measure.OpSite{}
 }
 
 // TestProfileOpSites checks the sites of the test operations against the
@@ -237,7 +237,7 @@ func TestOpSitesInChild(t *testing.T) {
 // allocates one object of b bytes per call, over calls calls, differs
 // from b only by whole objects more or fewer, each smaller than b (the
 // runtime's own, allocated now and then under the same line).
-func runtimeObjectsExplain(st model.OpSite, b float64, calls int) bool {
+func runtimeObjectsExplain(st measure.OpSite, b float64, calls int) bool {
 	n := float64(calls)
 	objects := math.Round((st.AllocsPerOp - 1) * n)
 	bytes := (st.BytesPerOp - b) * n
@@ -308,7 +308,7 @@ func TestProfileOpSitesRepeats(t *testing.T) {
 // (and a byte) are left as they are; otherwise the difference, more or
 // less, is a site of its own.
 func TestUnattributedOpSite(t *testing.T) {
-	sites := []model.OpSite{{Function: "lib.A", BytesPerOp: 1000, AllocsPerOp: 1}, {Function: "lib.B", BytesPerOp: 500, AllocsPerOp: 2}}
+	sites := []measure.OpSite{{Function: "lib.A", BytesPerOp: 1000, AllocsPerOp: 1}, {Function: "lib.B", BytesPerOp: 500, AllocsPerOp: 2}}
 	tests := []struct {
 		name                string
 		bytesPerOp, allocs  float64
@@ -330,9 +330,9 @@ func TestUnattributedOpSite(t *testing.T) {
 			if len(in) > 0 && &got[0] != &in[0] && tt.wantBytes == 0 {
 				t.Errorf("sites copied without a change")
 			}
-			var u *model.OpSite
+			var u *measure.OpSite
 			for i := range got {
-				if got[i].Function == model.UnattributedSite {
+				if got[i].Function == measure.UnattributedSite {
 					u = &got[i]
 				}
 			}

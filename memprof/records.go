@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/frame"
 )
 
 // The engine's attribution reads the heap profile's records directly
@@ -131,28 +131,6 @@ func (si stackInfo) engineOwn() bool {
 	return si.marks&markEngine != 0 && si.marks&(markConstruct|markFewer|markHolder) == 0
 }
 
-// runtimeRecordFrames are the runtime functions below which the runtime
-// allocates its own records, kept for the process however many instances
-// there are, and never the instances': the wait record (a sudog) of a
-// blocked channel operation, select, semaphore or condition variable
-// (acquireSudog), a goroutine's descriptor and the list of them
-// (newproc1, malg, allgadd), a thread's (allocm, mcommoninit), a deferred
-// call's record (newdefer), a goroutine's sleep timer (timeSleep, which
-// the symbol table names time.Sleep), and the cache of a type assertion's
-// or type switch's call site (buildTypeAssertCache,
-// buildInterfaceSwitchCache): the runtime builds it on a random one in
-// about 1,024 misses, keeps it for the process, and it holds one entry
-// per concrete type, never one per instance, so however long the warm-up
-// one build may be the one that makes it.
-var runtimeRecordFrames = []string{
-	"runtime.acquireSudog",
-	"runtime.newproc1", "runtime.malg", "runtime.allgadd",
-	"runtime.allocm", "runtime.mcommoninit",
-	"runtime.newdefer",
-	"time.Sleep",
-	"runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache",
-}
-
 // stackInfos caches the stackInfo of each stack, for every measurement of
 // the process (guarded by measureMu): symbolizing a stack costs.
 var stackInfos = map[[32]uintptr]stackInfo{}
@@ -175,7 +153,7 @@ func infoOf(stack [32]uintptr) stackInfo {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
 			leaf = false
-		case leaf && f.Function != "" && !heapscan.IsRuntimeFunction(f.Function):
+		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 			leaf = false
 		}

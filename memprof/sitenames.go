@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/internal/frame"
+	"github.com/memprof/memprof/measure"
 )
 
 // How a result names its sites. Attribution keys a site by the first frame
@@ -22,7 +22,7 @@ import (
 // fills) has no such frame, and is named by what it holds, from the type
 // of what the case returns: new(blst.P2Affine), make([]blst.P2Affine, n),
 // or any([]blst.P1Affine) for the interface that returns a slice. Files
-// are module-relative (heapscan.SourcePath).
+// are module-relative (frame.SourcePath).
 
 // harnessPrefix starts the names of the suites' functions
 // ("github.com/memprof/memprof/suites/"): the harness, whose own
@@ -49,13 +49,13 @@ func sourcePath(fn, file string) string {
 	if file == "" {
 		return ""
 	}
-	return heapscan.SourcePath(fn, file, mainModule())
+	return frame.SourcePath(fn, file, mainModule())
 }
 
 // harnessSiteName names an allocation the harness made itself, from the
 // type of what the case of layout returns (nil when unknown): "" when the
 // type does not tell.
-func harnessSiteName(layout model.Layout, returned reflect.Type, slots []int64) string {
+func harnessSiteName(layout measure.Layout, returned reflect.Type, slots []int64) string {
 	if returned == nil {
 		return ""
 	}
@@ -63,9 +63,9 @@ func harnessSiteName(layout model.Layout, returned reflect.Type, slots []int64) 
 		return "any(" + typeString(returned) + ")"
 	}
 	switch {
-	case layout == model.Pointer && returned.Kind() == reflect.Pointer && isSlotOf(returned.Elem(), slots):
+	case layout == measure.Pointer && returned.Kind() == reflect.Pointer && isSlotOf(returned.Elem(), slots):
 		return "new(" + typeString(returned.Elem()) + ")"
-	case layout == model.Slice && returned.Kind() == reflect.Slice:
+	case layout == measure.Slice && returned.Kind() == reflect.Slice:
 		return "make(" + typeString(returned) + ", n)"
 	}
 	return ""
@@ -128,7 +128,7 @@ func slotSize(size int64) int64 {
 
 // nameSites names r's sites as results print them (see above), merging
 // sites that the naming makes one: a harness's site keeps no line.
-func nameSites(r *Result, layout model.Layout, returned reflect.Type) {
+func nameSites(r *Result, layout measure.Layout, returned reflect.Type) {
 	var out []Site
 	for _, s := range r.Sites {
 		if isHarness(s.Function) {
@@ -153,7 +153,7 @@ func nameSites(r *Result, layout model.Layout, returned reflect.Type) {
 }
 
 // nameOpSites sets the files of op sites as results print them.
-func nameOpSites(sites []model.OpSite) {
+func nameOpSites(sites []measure.OpSite) {
 	for i := range sites {
 		sites[i].File = sourcePath(sites[i].Function, sites[i].File)
 	}

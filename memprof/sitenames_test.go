@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // TestSiteFilesAreModuleRelative measures constructors of this package and
@@ -57,12 +57,12 @@ func TestNameSites(t *testing.T) {
 	sliceHeader := int64(unsafe.Sizeof([]point{}))
 	tests := []struct {
 		name     string
-		layout   model.Layout
+		layout   measure.Layout
 		returned reflect.Type
 		sites    []Site
 		want     []Site
 	}{
-		{"pointer: new(T), two lines made one", model.Pointer, reflect.TypeFor[*point](),
+		{"pointer: new(T), two lines made one", measure.Pointer, reflect.TypeFor[*point](),
 			[]Site{
 				{Function: harness, File: "/w/suites/internal/suitekit/suitekit.go", Line: 132, BytesPerInstance: 24, AllocsPerInstance: 0.5, SlotSizes: []int64{pointSlot}},
 				{Function: harness, File: "/w/suites/internal/suitekit/suitekit.go", Line: 133, BytesPerInstance: 24, AllocsPerInstance: 0.5, SlotSizes: []int64{pointSlot}},
@@ -72,10 +72,10 @@ func TestNameSites(t *testing.T) {
 				{Function: "new(memprof.point)", BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{pointSlot}},
 				{Function: lib.Function, File: "example.com/lib@v1.2.0/decode.go", Line: 7, BytesPerInstance: 16, AllocsPerInstance: 1, SlotSizes: []int64{16}},
 			}},
-		{"pointer: another object of the harness keeps its function", model.Pointer, reflect.TypeFor[*point](),
+		{"pointer: another object of the harness keeps its function", measure.Pointer, reflect.TypeFor[*point](),
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}},
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}}},
-		{"slice: make and the interface's box", model.Slice, reflect.TypeFor[[]point](),
+		{"slice: make and the interface's box", measure.Slice, reflect.TypeFor[[]point](),
 			[]Site{
 				{Function: harness, Line: 201, BytesPerInstance: 24.01, AllocsPerInstance: 0.001, SlotSizes: []int64{24576}},
 				{Function: harness, Line: 205, BytesPerInstance: 0.024, AllocsPerInstance: 0.001, SlotSizes: []int64{sliceHeader}},
@@ -84,10 +84,10 @@ func TestNameSites(t *testing.T) {
 				{Function: "make([]memprof.point, n)", BytesPerInstance: 24.01, AllocsPerInstance: 0.001, SlotSizes: []int64{24576}},
 				{Function: "any([]memprof.point)", BytesPerInstance: 0.024, AllocsPerInstance: 0.001, SlotSizes: []int64{sliceHeader}},
 			}},
-		{"pointer: a type in one of the largest size classes", model.Pointer, reflect.TypeFor[*[24192]byte](),
+		{"pointer: a type in one of the largest size classes", measure.Pointer, reflect.TypeFor[*[24192]byte](),
 			[]Site{{Function: harness, Line: 141, BytesPerInstance: 24576, AllocsPerInstance: 1, SlotSizes: []int64{slotSize(24192)}}},
 			[]Site{{Function: "new([24192]byte)", BytesPerInstance: 24576, AllocsPerInstance: 1, SlotSizes: []int64{slotSize(24192)}}}},
-		{"a user's constructor is its own site", model.Pointer, reflect.TypeFor[*[48]byte](),
+		{"a user's constructor is its own site", measure.Pointer, reflect.TypeFor[*[48]byte](),
 			[]Site{{Function: "example.com/app.newKey", Line: 3, BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{48}}},
 			[]Site{{Function: "example.com/app.newKey", Line: 3, BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{48}}}},
 	}
@@ -104,10 +104,10 @@ func TestNameSites(t *testing.T) {
 
 func TestTypeString(t *testing.T) {
 	for typ, want := range map[reflect.Type]string{
-		reflect.TypeFor[[48]byte]():                "[48]byte",
-		reflect.TypeFor[*bytes.Buffer]():           "*bytes.Buffer",
-		reflect.TypeFor[siteGeneric[model.Site]](): "memprof.siteGeneric[model.Site]",
-		reflect.TypeFor[[]model.Site]():            "[]model.Site",
+		reflect.TypeFor[[48]byte]():                  "[48]byte",
+		reflect.TypeFor[*bytes.Buffer]():             "*bytes.Buffer",
+		reflect.TypeFor[siteGeneric[measure.Site]](): "memprof.siteGeneric[measure.Site]",
+		reflect.TypeFor[[]measure.Site]():            "[]measure.Site",
 	} {
 		if got := typeString(typ); got != want {
 			t.Errorf("typeString(%v) = %q, want %q", typ, got, want)

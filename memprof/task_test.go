@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -25,57 +23,6 @@ var testTasks = []Task{
 		return nil, errors.New("the library refused")
 	}},
 	{Name: "record-sizes", Run: recordSizes},
-}
-
-// recordTestObjects is how many objects recordSizes gives a finalizer,
-// and as many a cleanup: OtherSys, which grows in 256 KiB chunks, is then
-// read to about half a byte per record.
-const recordTestObjects = 500_000
-
-// recordSizes returns how much runtime.MemStats.OtherSys grows per
-// finalizer and per cleanup on live objects, in a fresh process (where no
-// freed record is there to reuse).
-func recordSizes(context.Context, json.RawMessage) (any, error) {
-	objects := make([]*[2]uint64, 2*recordTestObjects)
-	for i := range objects {
-		objects[i] = new([2]uint64)
-	}
-	otherSys := func() float64 {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return float64(ms.OtherSys)
-	}
-	before := otherSys()
-	for _, p := range objects[:recordTestObjects] {
-		runtime.SetFinalizer(p, func(*[2]uint64) {})
-	}
-	mid := otherSys()
-	for _, p := range objects[recordTestObjects:] {
-		runtime.AddCleanup(p, func(int) {}, 0)
-	}
-	after := otherSys()
-	runtime.KeepAlive(objects)
-	return map[string]float64{"finalizer": (mid - before) / recordTestObjects, "cleanup": (after - mid) / recordTestObjects}, nil
-}
-
-// TestRecordSizes: the sizes the engine counts a finalizer's and a
-// cleanup's record at (runtime.specialfinalizer, runtime.specialCleanup)
-// are what the runtime takes outside the heap for one, in a fresh
-// process: a runtime that changes them fails here.
-func TestRecordSizes(t *testing.T) {
-	var got struct{ Finalizer, Cleanup float64 }
-	if err := RunInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, "record-sizes", nil, &got); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("outside the heap: %v B per finalizer, %v B per cleanup", got.Finalizer, got.Cleanup)
-	// Two readings, each anywhere within a 256 KiB chunk, over the records.
-	tol := 2 * float64(persistentChunk) / recordTestObjects
-	if math.Abs(got.Finalizer-finalizerRecordBytes) > tol {
-		t.Errorf("a finalizer takes %v B outside the heap, want finalizerRecordBytes %d (to %v)", got.Finalizer, finalizerRecordBytes, tol)
-	}
-	if math.Abs(got.Cleanup-cleanupRecordBytes) > tol {
-		t.Errorf("a cleanup takes %v B outside the heap, want cleanupRecordBytes %d (to %v)", got.Cleanup, cleanupRecordBytes, tol)
-	}
 }
 
 func TestRunInChild(t *testing.T) {

@@ -5,12 +5,6 @@ import (
 	"sync"
 )
 
-// spareThreads is how many OS threads beyond GOMAXPROCS a build may keep
-// busy at once and still charge nothing for them (startThreads): a build
-// whose goroutine sits in a long cgo call (sysmon hands its P to another
-// thread) while the collector's workers run on the others.
-const spareThreads = 2
-
 // startThreads makes the runtime start the OS threads a build may need
 // before the footprint pass's first reading, so that a thread started
 // during the build does not charge the C heap what glibc allocates for it

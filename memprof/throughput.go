@@ -6,15 +6,16 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/stats"
 )
 
 // Throughput sampling defaults (ThroughputOptions).
 const (
 	DefaultSamples = 10
 	// DefaultMinSample is 40 ms (it was 100 ms until the operations were
-	// timed from every representation): memprof throughput --type
-	// Signature times about 55 operations and must finish in under a
+	// timed from every representation): the memprof command's throughput
+	// of one type times about 55 operations and must finish in under a
 	// minute on a 2-core machine.
 	DefaultMinSample = 40 * time.Millisecond
 )
@@ -58,7 +59,7 @@ type ThroughputCase struct {
 type Timed struct {
 	// Name is the case's.
 	Name string
-	model.Timing
+	measure.Timing
 	// Note says what could not be measured although the timing could
 	// ("no CPU time: ...").
 	Note string
@@ -253,7 +254,7 @@ func (st *caseState) row() Timed {
 		mallocs += s.mallocs
 		bytes += s.bytes
 	}
-	q, err := model.SummarizeSamples(wall)
+	q, err := stats.SummarizeSamples(wall)
 	if err != nil {
 		r.Err = fmt.Errorf("%s: %w", st.c.Name, err)
 		return r
@@ -267,7 +268,7 @@ func (st *caseState) row() Timed {
 	r.AllocsPerOp = float64(mallocs) / float64(calls)
 	if st.cpuErr != nil {
 		r.Note = "no CPU time: " + st.cpuErr.Error()
-	} else if cq, err := model.SummarizeSamples(cpu); err == nil {
+	} else if cq, err := stats.SummarizeSamples(cpu); err == nil {
 		r.CPUNsPerOpMedian = cq.Median
 	}
 	return r

@@ -3,7 +3,7 @@ package suites
 import (
 	"fmt"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // AgreeLib is what the cross-library agreement check (suites/agree) needs
@@ -13,10 +13,10 @@ import (
 // check can compare libraries byte for byte. Signatures are min-pk (keys in
 // G1, signatures in G2) with OpDST.
 type AgreeLib struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// Unavailable, when not zero, says why the library cannot take part
 	// (blst without cgo); the functions are nil then.
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// KeyGen derives the secret key from ikm with KeyGen of the IETF draft
 	// (salt "BLS-SIG-KEYGEN-SALT-", empty key info).
 	KeyGen func(ikm []byte) (sk []byte, err error)
@@ -31,7 +31,7 @@ type AgreeLib struct {
 	// RoundTrips decodes the compressed point enc (a PublicKey in G1 or a
 	// Signature in G2, after typ) into every representation the library
 	// offers for it, and encodes each back, compressed and uncompressed.
-	RoundTrips func(typ model.Type, enc []byte) ([]AgreeRoundTrip, error)
+	RoundTrips func(typ vocab.Type, enc []byte) ([]AgreeRoundTrip, error)
 	// EIP2537 is the library's part of the EIP-2537 precompile vectors
 	// (optional: a nil function is an operation the library does not
 	// offer).
@@ -66,7 +66,7 @@ type EIP2537 struct {
 
 // AgreeRoundTrip is one representation's re-encoding of a point.
 type AgreeRoundTrip struct {
-	Repr         model.Repr
+	Repr         vocab.Repr
 	Compressed   []byte
 	Uncompressed []byte
 }
@@ -74,8 +74,8 @@ type AgreeRoundTrip struct {
 // checkAgreeLib fails on a library that is neither complete nor
 // unavailable with a reason.
 func checkAgreeLib(l AgreeLib) error {
-	if !model.BLS12381.HasLib(l.Lib) {
-		return fmt.Errorf("agreement lib %q is not one of %s", l.Lib, model.Join(model.BLS12381.Libs()))
+	if !vocab.BLS12381.HasLib(l.Lib) {
+		return fmt.Errorf("agreement lib %q is not one of %s", l.Lib, vocab.Join(vocab.BLS12381.Libs()))
 	}
 	complete := l.KeyGen != nil && l.PublicKey != nil && l.Sign != nil && l.Verify != nil && l.RoundTrips != nil
 	if complete == !l.Unavailable.IsZero() {
@@ -95,7 +95,7 @@ func (g Group[A, J, C, U]) RoundTrips(enc []byte) ([]AgreeRoundTrip, error) {
 		return nil, fmt.Errorf("%s: no checked decode of %s to round-trip with", g.Lib, g.Type)
 	}
 	decode := func(p *A, enc []byte) error { return g.DecompressChecked.Do(p, enc)() }
-	trip := func(repr model.Repr, c C, u U) AgreeRoundTrip {
+	trip := func(repr vocab.Repr, c C, u U) AgreeRoundTrip {
 		return AgreeRoundTrip{Repr: repr, Compressed: encodingBytes(&c), Uncompressed: encodingBytes(&u)}
 	}
 	var p A
@@ -106,7 +106,7 @@ func (g Group[A, J, C, U]) RoundTrips(enc []byte) ([]AgreeRoundTrip, error) {
 	if jac := g.Jacobian; jac != nil {
 		var j J
 		jac.FromAffine(&j, &p)
-		trips = append(trips, trip(model.Jacobian, jac.Compressed(&j), jac.Uncompressed(&j)))
+		trips = append(trips, trip(vocab.Jacobian, jac.Compressed(&j), jac.Uncompressed(&j)))
 	}
 	var fromC, fromU A
 	if err := decode(&fromC, g.bytes(&p)); err != nil {
@@ -117,19 +117,19 @@ func (g Group[A, J, C, U]) RoundTrips(enc []byte) ([]AgreeRoundTrip, error) {
 		return nil, fmt.Errorf("%s: %s uncompressed: %w", g.Lib, g.Type, err)
 	}
 	trips = append(trips,
-		trip(model.Compressed, g.Compressed(&fromC), g.Uncompressed(&fromC)),
-		trip(model.Uncompressed, g.Compressed(&fromU), g.Uncompressed(&fromU)))
+		trip(vocab.Compressed, g.Compressed(&fromC), g.Uncompressed(&fromC)),
+		trip(vocab.Uncompressed, g.Compressed(&fromU), g.Uncompressed(&fromU)))
 	return trips, nil
 }
 
 // GroupRoundTrips returns the AgreeLib.RoundTrips of lib from the round
 // trips of its PublicKey (G1) and Signature (G2) points, Group.RoundTrips.
-func GroupRoundTrips(lib model.Lib, pk, sig func(enc []byte) ([]AgreeRoundTrip, error)) func(model.Type, []byte) ([]AgreeRoundTrip, error) {
-	return func(t model.Type, enc []byte) ([]AgreeRoundTrip, error) {
+func GroupRoundTrips(lib vocab.Lib, pk, sig func(enc []byte) ([]AgreeRoundTrip, error)) func(vocab.Type, []byte) ([]AgreeRoundTrip, error) {
+	return func(t vocab.Type, enc []byte) ([]AgreeRoundTrip, error) {
 		switch t {
-		case model.PublicKey:
+		case vocab.PublicKey:
 			return pk(enc)
-		case model.Signature:
+		case vocab.Signature:
 			return sig(enc)
 		}
 		return nil, fmt.Errorf("%s: no round trip for type %q", lib, t)

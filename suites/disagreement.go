@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Disagreement is the error an agreement check returns when a library does
@@ -20,10 +20,10 @@ type Disagreement struct {
 	Check string
 	// Lib is the library that disagrees; Against is what it was compared
 	// with (the vectors file or another library).
-	Lib     model.Lib
+	Lib     vocab.Lib
 	Against string
 	// Agreeing lists the libraries that computed the expected value.
-	Agreeing []model.Lib
+	Agreeing []vocab.Lib
 	Got      []byte
 	Want     []byte
 	// Detail says more when there are no bytes to compare (a verification
@@ -35,7 +35,7 @@ func (d *Disagreement) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "libraries disagree: case %s: %s: %s differs from %s", d.Case, d.Check, d.Lib, d.Against)
 	if len(d.Agreeing) > 0 {
-		fmt.Fprintf(&b, " (%s agree with it)", model.Join(d.Agreeing))
+		fmt.Fprintf(&b, " (%s agree with it)", vocab.Join(d.Agreeing))
 	}
 	if d.Detail != "" {
 		fmt.Fprintf(&b, ": %s", d.Detail)

@@ -2,22 +2,26 @@ package suites
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // A made-up secp256k1 suite: what a new family's suites give the registry.
 var (
-	secpEntry = Entry{Key: model.Key{Type: model.Secp256k1Signature, Lib: model.Decred, Repr: model.RSV, Layout: model.Pointer},
+	secpEntry = Entry{Key: results.Key{Type: vocab.Secp256k1Signature, Lib: vocab.Decred, Repr: vocab.RSV, Layout: measure.Pointer},
 		Case: func() memprof.Case { return memprof.Case{} }}
-	secpOp = Op{Key: model.Key{Type: model.Secp256k1Signature, Lib: model.Decred, Repr: model.RSV, Op: model.Verify, Batch: 1},
+	secpOp = Op{Key: results.Key{Type: vocab.Secp256k1Signature, Lib: vocab.Decred, Repr: vocab.RSV, Op: vocab.Verify, Batch: 1},
 		Prepare: func(OpInput) (OpHarness, error) { return OpHarness{}, nil },
 		Want:    func() ([]byte, error) { return []byte{1}, nil }}
-	secpLib   = FamilyAgreeLib{Family: model.Secp256k1, Lib: model.Decred, Impl: struct{}{}}
-	secpCheck = FamilyCheck{Family: model.Secp256k1, Run: func(libs []FamilyAgreeLib) (*AgreeReport, error) {
+	secpLib   = FamilyAgreeLib{Family: vocab.Secp256k1, Lib: vocab.Decred, Impl: struct{}{}}
+	secpCheck = FamilyCheck{Family: vocab.Secp256k1, Run: func(libs []FamilyAgreeLib) (*AgreeReport, error) {
 		return &AgreeReport{Cases: len(libs)}, nil
 	}}
 )
@@ -26,7 +30,7 @@ var (
 // agreement libraries and check are registered as they are, and read back
 // by family.
 func TestRegistryOfANewFamily(t *testing.T) {
-	cgoLib := FamilyAgreeLib{Family: model.Secp256k1, Lib: model.Libsecp256k1, Unavailable: model.Because(model.NeedsCgo, "test")}
+	cgoLib := FamilyAgreeLib{Family: vocab.Secp256k1, Lib: vocab.Libsecp256k1, Unavailable: vocab.Because(vocab.NeedsCgo, "test")}
 	r, err := NewRegistry(
 		Suite{Name: "libsecp256k1", FamilyAgree: []FamilyAgreeLib{cgoLib}},
 		Suite{Name: "decred", Entries: []Entry{secpEntry}, Ops: []Op{secpOp}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}},
@@ -34,20 +38,20 @@ func TestRegistryOfANewFamily(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Entries(); len(got) != 1 || got[0].Family() != model.Secp256k1 {
+	if got := r.Entries(); len(got) != 1 || got[0].Family() != vocab.Secp256k1 {
 		t.Errorf("entries: got %v, want the one secp256k1 entry", got)
 	}
-	if c, ok := r.Check(model.Secp256k1); !ok || c.Family != model.Secp256k1 {
+	if c, ok := r.Check(vocab.Secp256k1); !ok || c.Family != vocab.Secp256k1 {
 		t.Errorf("Check(secp256k1): got %v, %v", c.Family, ok)
 	}
-	if _, ok := r.Check(model.BN254); ok {
+	if _, ok := r.Check(vocab.BN254); ok {
 		t.Errorf("Check(bn254): got a check, want none")
 	}
-	libs := r.FamilyAgreeLibs(model.Secp256k1)
-	if len(libs) != 2 || libs[0].Lib != model.Libsecp256k1 || libs[1].Lib != model.Decred {
+	libs := r.FamilyAgreeLibs(vocab.Secp256k1)
+	if len(libs) != 2 || libs[0].Lib != vocab.Libsecp256k1 || libs[1].Lib != vocab.Decred {
 		t.Errorf("FamilyAgreeLibs: got %v, want libsecp256k1 then decred (vocabulary order)", libs)
 	}
-	if len(r.FamilyAgreeLibs(model.BN254)) != 0 {
+	if len(r.FamilyAgreeLibs(vocab.BN254)) != 0 {
 		t.Errorf("FamilyAgreeLibs(bn254): got some, want none")
 	}
 }
@@ -58,14 +62,14 @@ func TestRegistryOfANewFamily(t *testing.T) {
 // or of the wrong kind are refused.
 func TestNewRegistryFamilyErrors(t *testing.T) {
 	blstSecp := secpEntry
-	blstSecp.Lib = model.Blst
+	blstSecp.Lib = vocab.Blst
 	aggregateSecp := secpOp
-	aggregateSecp.Op = model.FastAggregateVerify
+	aggregateSecp.Op = vocab.FastAggregateVerify
 	noWant := secpOp
 	noWant.Want = nil
 	unavailableNoWant := noWant
-	unavailableNoWant.Prepare, unavailableNoWant.Unavailable = nil, model.Because(model.NotOffered, "test")
-	decredSig := Entry{Key: model.Key{Type: model.Signature, Lib: model.Decred, Repr: model.Affine, Layout: model.Pointer, Scheme: model.MinPk},
+	unavailableNoWant.Prepare, unavailableNoWant.Unavailable = nil, vocab.Because(vocab.NotOffered, "test")
+	decredSig := Entry{Key: results.Key{Type: vocab.Signature, Lib: vocab.Decred, Repr: vocab.Affine, Layout: measure.Pointer, Scheme: vocab.MinPk},
 		Case: func() memprof.Case { return memprof.Case{} }}
 	tests := []struct {
 		name   string
@@ -91,18 +95,24 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 			"suite b: duplicate agreement check secp256k1"},
 		{"a library twice", []Suite{{Name: "a", FamilyAgree: []FamilyAgreeLib{secpLib, secpLib}, Checks: []FamilyCheck{secpCheck}}},
 			"suite a: duplicate agreement lib secp256k1/decred"},
-		{"a library outside its family", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.Secp256k1, Lib: model.Blst, Impl: 1}}}},
+		{"a library outside its family", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: vocab.Secp256k1, Lib: vocab.Blst, Impl: 1}}}},
 			`agreement lib "blst" is not a library of family secp256k1`},
-		{"a library neither complete nor unavailable", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.Secp256k1, Lib: model.Decred}}}},
+		{"a library neither complete nor unavailable", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: vocab.Secp256k1, Lib: vocab.Decred}}}},
 			"agreement lib secp256k1/decred: set either Impl or Unavailable"},
-		{"BLS12-381 has its own kind", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: model.BLS12381, Lib: model.Blst, Impl: 1}}}},
+		{"BLS12-381 has its own kind", []Suite{{Name: "s", FamilyAgree: []FamilyAgreeLib{{Family: vocab.BLS12381, Lib: vocab.Blst, Impl: 1}}}},
 			"family bls12-381 has agreement libraries of its own kind"},
-		{"KZG has its own check", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: model.KZG, Run: secpCheck.Run}}}},
-			"agreement check of kzg: the family's check is suites/agree's"},
+		{"KZG has its own check", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: vocab.KZG, Run: secpCheck.Run}}}},
+			"agreement check of kzg: its libraries are of the family's own kind, so RunOwn and not Run is set"},
 		{"an unknown family", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: "ed25519", Run: secpCheck.Run}}}},
 			`family "ed25519" is not one of bls12-381, kzg, secp256k1, bn254, ml-kem, ml-dsa, slh-dsa`},
-		{"a check without Run", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: model.Secp256k1}}}},
+		{"a check without Run", []Suite{{Name: "s", Checks: []FamilyCheck{{Family: vocab.Secp256k1}}}},
 			"agreement check of secp256k1: Run is nil"},
+		{"key operations of another family's type", []Suite{{Name: "s", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1",
+			KeyOps: map[vocab.Type][]vocab.Op{vocab.Signature: {vocab.Verify}}}}}},
+			"family secp256k1: key operations of type Signature, which is not one of its types"},
+		{"a key operation of another family", []Suite{{Name: "s", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1",
+			KeyOps: map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Verify, vocab.FastAggregateVerify}}}}}},
+			"family secp256k1: key operation fast-aggregate-verify of type Secp256k1Signature is not an operation of the family"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +126,25 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 				t.Errorf("got a registry, want none")
 			}
 		})
+	}
+}
+
+// TestRegistryKeyOps: the registry's key operations are those of its
+// families' types, each family's as it gave them.
+func TestRegistryKeyOps(t *testing.T) {
+	secp := map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Recover, vocab.Verify}}
+	bn := map[vocab.Type][]vocab.Op{vocab.BN254G1: {vocab.Add}}
+	r, err := NewRegistry(
+		Suite{Name: "a", Families: []Family{{Family: vocab.Secp256k1, Subject: "secp256k1", KeyOps: secp}}},
+		Suite{Name: "b", Families: []Family{{Family: vocab.BN254, Subject: "BN254", KeyOps: bn}, {Family: vocab.MLKEM, Subject: "ML-KEM"}}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.KeyOps()
+	want := map[vocab.Type][]vocab.Op{vocab.Secp256k1Signature: {vocab.Recover, vocab.Verify}, vocab.BN254G1: {vocab.Add}}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("KeyOps: got %v, want %v", got, want)
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The KZG operations are one table too (kzgRows): a row names the
@@ -58,14 +59,14 @@ type KZGMaker func(in KZGInput) (KZGCall, error)
 // KZGImpls is a library's adapter for the KZG operations, at one setting
 // of the library (c-kzg's precompute level, told apart by Param).
 type KZGImpls struct {
-	Lib   model.Lib
-	Param model.Param
+	Lib   vocab.Lib
+	Param results.Param
 	// Isolate and CHeap are copied to every operation (see Op).
 	Isolate string
 	CHeap   bool
 	// Unavailable, when set, makes every operation unavailable for that
 	// reason (c-kzg without cgo).
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Setting ends every note: what the library runs with ("precompute
 	// 6", "numGoRoutines 0: every core").
 	Setting string
@@ -74,13 +75,13 @@ type KZGImpls struct {
 	// against the vectors' hash before using them.
 	Cells func(blob []byte) ([][]byte, error)
 	// Impls are the operations, by op; an op missing is not offered.
-	Impls map[model.Op]Impl[KZGMaker]
+	Impls map[vocab.Op]Impl[KZGMaker]
 }
 
 // kzgRow is one KZG operation of the table.
 type kzgRow struct {
-	typ   model.Type
-	op    model.Op
+	typ   vocab.Type
+	op    vocab.Op
 	batch int
 	// what says what one call handles, for the note.
 	what string
@@ -91,15 +92,15 @@ type kzgRow struct {
 }
 
 var kzgRows = []kzgRow{
-	{model.Commitment, model.BlobToCommitment, 1, "one blob", blobsInput(1, false, false), func(v *fixtures.KZGVectors) []byte { return v.Blobs[0].Commitment }},
-	{model.Proof, model.ComputeBlobProof, 1, "one blob and its commitment", blobsInput(1, true, false), func(v *fixtures.KZGVectors) []byte { return v.Blobs[0].Proof }},
-	{model.Proof, model.VerifyBlobProof, 1, "one blob, its commitment and proof; invalid input: another blob's proof", blobsInput(1, true, true), wantTrue},
-	{model.Proof, model.VerifyBlobProofBatch, KZGBlobBatchBlock, "6 blobs (vector blobs 0-5); invalid input: each blob given the next blob's proof", blobsInput(KZGBlobBatchBlock, true, true), wantTrue},
-	{model.Proof, model.VerifyBlobProofBatch, KZGBlobBatchMax, "72 blobs (the 8 vector blobs, each 9 times); invalid input: each blob given the next blob's proof", blobsInput(KZGBlobBatchMax, true, true), wantTrue},
-	{model.CellsAndProofs, model.ComputeCellsAndProofs, 1, "one blob", blobsInput(1, false, false), wantCells},
-	{model.KZGCell, model.VerifyCellProofBatch, kzgCellsPerBlob, "one blob's 128 cells and proofs; invalid input: each cell given the next cell's proof", blobCellsInput, wantTrue},
-	{model.KZGCell, model.VerifyCellProofBatch, KZGBlobBatchMax, "a column: cell 5 of 72 blobs (the 8 vector blobs, each 9 times: 8 distinct commitments); invalid input: each cell given cell 6's proof", columnInput, wantTrue},
-	{model.CellsAndProofs, model.RecoverCellsAndProofs, 1, "one blob from 64 of its 128 cells (the even indices); invalid input: 63 cells, too few", recoverInput, wantCells},
+	{vocab.Commitment, vocab.BlobToCommitment, 1, "one blob", blobsInput(1, false, false), func(v *fixtures.KZGVectors) []byte { return v.Blobs[0].Commitment }},
+	{vocab.Proof, vocab.ComputeBlobProof, 1, "one blob and its commitment", blobsInput(1, true, false), func(v *fixtures.KZGVectors) []byte { return v.Blobs[0].Proof }},
+	{vocab.Proof, vocab.VerifyBlobProof, 1, "one blob, its commitment and proof; invalid input: another blob's proof", blobsInput(1, true, true), wantTrue},
+	{vocab.Proof, vocab.VerifyBlobProofBatch, KZGBlobBatchBlock, "6 blobs (vector blobs 0-5); invalid input: each blob given the next blob's proof", blobsInput(KZGBlobBatchBlock, true, true), wantTrue},
+	{vocab.Proof, vocab.VerifyBlobProofBatch, KZGBlobBatchMax, "72 blobs (the 8 vector blobs, each 9 times); invalid input: each blob given the next blob's proof", blobsInput(KZGBlobBatchMax, true, true), wantTrue},
+	{vocab.CellsAndProofs, vocab.ComputeCellsAndProofs, 1, "one blob", blobsInput(1, false, false), wantCells},
+	{vocab.KZGCell, vocab.VerifyCellProofBatch, kzgCellsPerBlob, "one blob's 128 cells and proofs; invalid input: each cell given the next cell's proof", blobCellsInput, wantTrue},
+	{vocab.KZGCell, vocab.VerifyCellProofBatch, KZGBlobBatchMax, "a column: cell 5 of 72 blobs (the 8 vector blobs, each 9 times: 8 distinct commitments); invalid input: each cell given cell 6's proof", columnInput, wantTrue},
+	{vocab.CellsAndProofs, vocab.RecoverCellsAndProofs, 1, "one blob from 64 of its 128 cells (the even indices); invalid input: 63 cells, too few", recoverInput, wantCells},
 }
 
 func wantTrue(*fixtures.KZGVectors) []byte { return OpBool(true) }
@@ -279,7 +280,7 @@ func KZGOps(impl KZGImpls) []Op {
 	inputs := newKZGInputs(impl)
 	var out []Op
 	for _, row := range kzgRows {
-		o := Op{Key: model.Key{Type: row.typ, Lib: impl.Lib, Repr: model.ByteForm, Op: row.op, Batch: row.batch, Param: impl.Param},
+		o := Op{Key: results.Key{Type: row.typ, Lib: impl.Lib, Repr: vocab.ByteForm, Op: row.op, Batch: row.batch, Param: impl.Param},
 			Isolate: impl.Isolate, CHeap: impl.CHeap}
 		m, ok := impl.Impls[row.op]
 		switch {
@@ -351,10 +352,10 @@ func KZGVerified(ok bool, err error) error {
 // A verification returns ok false for proofs that do not verify, and err
 // for input the library could not decode.
 type KZGAgreeLib struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// Unavailable, when not zero, says why the library cannot take part
 	// (c-kzg without cgo); the functions are nil then.
-	Unavailable model.Why
+	Unavailable vocab.Why
 
 	BlobToCommitment      func(blob []byte) ([]byte, error)
 	ComputeBlobProof      func(blob, commitment []byte) ([]byte, error)
@@ -375,8 +376,8 @@ type KZGAgreeLib struct {
 // checkKZGAgreeLib fails on a library that is neither complete nor
 // unavailable with a reason.
 func checkKZGAgreeLib(l KZGAgreeLib) error {
-	if !model.KZG.HasLib(l.Lib) {
-		return fmt.Errorf("KZG agreement lib %q is not one of %s", l.Lib, model.Join(model.KZG.Libs()))
+	if !vocab.KZG.HasLib(l.Lib) {
+		return fmt.Errorf("KZG agreement lib %q is not one of %s", l.Lib, vocab.Join(vocab.KZG.Libs()))
 	}
 	complete := l.BlobToCommitment != nil && l.ComputeBlobProof != nil && l.VerifyBlobProof != nil &&
 		l.ComputeCellsAndProofs != nil && l.VerifyCellProofBatch != nil && l.RecoverCells != nil

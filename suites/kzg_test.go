@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestNewRegistryRejectsBadKZG: an entry of the single layout without
@@ -14,8 +16,8 @@ import (
 // names.
 func TestNewRegistryRejectsBadKZG(t *testing.T) {
 	one := func() memprof.Case { return memprof.Case{NewOne: func() any { return new(int) }} }
-	ctx := model.Key{Type: model.KZGContext, Lib: model.GoKZG, Repr: model.Decoded, Layout: model.Single}
-	blob := model.Key{Type: model.Blob, Lib: model.GoKZG, Repr: model.ByteForm, Layout: model.Pointer}
+	ctx := results.Key{Type: vocab.KZGContext, Lib: vocab.GoKZG, Repr: vocab.Decoded, Layout: measure.Single}
+	blob := results.Key{Type: vocab.Blob, Lib: vocab.GoKZG, Repr: vocab.ByteForm, Layout: measure.Pointer}
 	tests := []struct {
 		name  string
 		suite Suite
@@ -27,7 +29,7 @@ func TestNewRegistryRejectsBadKZG(t *testing.T) {
 			"entry Blob/gokzg/bytes/pointer: an entry of the single layout, and only one, has FixedN 1 (got 1)"},
 		{"negative FixedN", Suite{Name: "k", Entries: []Entry{{Key: blob, Constructor: "c", SizeHint: 8, FixedN: -6, Case: one}}},
 			"entry Blob/gokzg/bytes/pointer: FixedN must not be negative, got -6"},
-		{"incomplete KZG agreement lib", Suite{Name: "k", KZGAgree: []KZGAgreeLib{{Lib: model.GoKZG, BlobToCommitment: func([]byte) ([]byte, error) { return nil, nil }}}},
+		{"incomplete KZG agreement lib", Suite{Name: "k", KZGAgree: []KZGAgreeLib{{Lib: vocab.GoKZG, BlobToCommitment: func([]byte) ([]byte, error) { return nil, nil }}}},
 			"KZG agreement lib gokzg: set either all functions or Unavailable"},
 	}
 	for _, tt := range tests {
@@ -45,18 +47,18 @@ func TestNewRegistryRejectsBadKZG(t *testing.T) {
 // not offered when it lacks the maker, and with its known result (Want)
 // and isolation when it has it.
 func TestKZGOpsTable(t *testing.T) {
-	why := model.Because(model.NeedsCgo, "needs cgo (test)")
+	why := vocab.Because(vocab.NeedsCgo, "needs cgo (test)")
 	maker := Offer[KZGMaker]("test call", func(KZGInput) (KZGCall, error) { return KZGCall{}, nil })
 	for _, tt := range []struct {
 		name string
 		impl KZGImpls
-		kind model.Kind // of every op's Unavailable, "" for available
+		kind vocab.Kind // of every op's Unavailable, "" for available
 	}{
-		{"unavailable", KZGImpls{Lib: model.CKZG, Param: "precompute=6", Isolate: "ckzg/precompute=6", Unavailable: why}, model.NeedsCgo},
-		{"no makers", KZGImpls{Lib: model.GoKZG}, model.NotOffered},
-		{"every maker", KZGImpls{Lib: model.GoKZG, Isolate: "g", CHeap: true, Impls: map[model.Op]Impl[KZGMaker]{
-			model.BlobToCommitment: maker, model.ComputeBlobProof: maker, model.VerifyBlobProof: maker, model.VerifyBlobProofBatch: maker,
-			model.ComputeCellsAndProofs: maker, model.VerifyCellProofBatch: maker, model.RecoverCellsAndProofs: maker}}, ""},
+		{"unavailable", KZGImpls{Lib: vocab.CKZG, Param: "precompute=6", Isolate: "ckzg/precompute=6", Unavailable: why}, vocab.NeedsCgo},
+		{"no makers", KZGImpls{Lib: vocab.GoKZG}, vocab.NotOffered},
+		{"every maker", KZGImpls{Lib: vocab.GoKZG, Isolate: "g", CHeap: true, Impls: map[vocab.Op]Impl[KZGMaker]{
+			vocab.BlobToCommitment: maker, vocab.ComputeBlobProof: maker, vocab.VerifyBlobProof: maker, vocab.VerifyBlobProofBatch: maker,
+			vocab.ComputeCellsAndProofs: maker, vocab.VerifyCellProofBatch: maker, vocab.RecoverCellsAndProofs: maker}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ops := KZGOps(tt.impl)
@@ -64,7 +66,7 @@ func TestKZGOpsTable(t *testing.T) {
 				t.Fatalf("got %d operations, want one per row, %d", len(ops), len(kzgRows))
 			}
 			for _, o := range ops {
-				if o.Unavailable.Kind != tt.kind || o.Param != tt.impl.Param || o.Isolate != tt.impl.Isolate || o.CHeap != tt.impl.CHeap || o.Family() != model.KZG {
+				if o.Unavailable.Kind != tt.kind || o.Param != tt.impl.Param || o.Isolate != tt.impl.Isolate || o.CHeap != tt.impl.CHeap || o.Family() != vocab.KZG {
 					t.Errorf("%s: got unavailable %+v, isolation %q, C heap %v; want kind %q and the adapter's settings", o.Key, o.Unavailable, o.Isolate, o.CHeap, tt.kind)
 				}
 				if tt.kind == "" && (o.Want == nil || o.Prepare == nil || !strings.HasPrefix(o.Note, "test call: ")) {

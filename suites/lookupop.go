@@ -9,7 +9,7 @@ import (
 // LookupOp finds an available operation by its key's BenchName, prepares
 // it and checks that it computes the known result (CheckOp), and returns
 // the call to run: the lookup of the child process that profiles where
-// operations allocate (memprof.OpSitesTask; run.ChildTasks), so that the
+// operations allocate (memprof.OpSitesTask; workflow.ChildTasks), so that the
 // parent and the child name an operation the same way.
 func (r *Registry) LookupOp(name string) (func() error, error) {
 	for _, o := range r.ops {

@@ -10,7 +10,8 @@ import (
 	"strconv"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Sizes of the operations that handle many items per call.
@@ -88,40 +89,40 @@ type Op struct {
 	// Batch (how many items one call handles: 1, OpAggregateN, OpBatchN).
 	// The registry gives PublicKey and Signature operations the min-pk
 	// scheme, the only one timed.
-	model.Key
+	results.Key
 	// Note says exactly what is timed: the API called and the checks it
 	// runs.
 	Note string
 	// Unavailable, when not zero, says why the library does not offer the
 	// operation; Prepare is nil then.
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Prepare builds the inputs, outside any timing, and returns the
 	// harness. With in.Invalid it builds inputs the operation must reject
 	// (see OpInput); operations that have none return ErrNoInvalidInput.
 	Prepare func(in OpInput) (OpHarness, error)
 	// AliasOf names the type whose operation this one repeats (a G1
 	// conversion repeated for PublicKey; see ConversionAliases).
-	AliasOf model.Type
+	AliasOf vocab.Type
 
 	// Path names the calls one timed call makes, from the representation
 	// the data is in to the operation's result ("Uncompress, SigValidate,
-	// Verify"); see model.OpCost.
+	// Verify"); see results.OpCost.
 	Path string
 	// FullMatrix marks a path of the full matrix of operations and
 	// representations that the trade-off summary does not need: timed
 	// only when every path is asked for (throughput --paths all).
 	FullMatrix bool
 	// CoresDependent says that what one call allocates depends on the
-	// number of cores (model.OpCost.CoresDependent).
+	// number of cores (results.OpCost.CoresDependent).
 	CoresDependent bool
 	// Isolate, when not empty, names the group of operations that must be
 	// timed in a process of their own, one process per group: a library
 	// that holds one context per process (c-kzg: "ckzg/precompute=6").
 	// Operations of one group share the process; the workflows run each
-	// group in a child (run.ChildTasks).
+	// group in a child (workflow.ChildTasks).
 	Isolate string
 	// CHeap says that the operation's library allocates in C: its timing
-	// records the C heap kept per call (model.Timing.CHeapBytesPerOp).
+	// records the C heap kept per call (measure.Timing.CHeapBytesPerOp).
 	CHeap bool
 	// Want, if set, returns what Result must return after a Run on the
 	// valid inputs: the KZG operations know theirs from
@@ -156,7 +157,7 @@ type OpHarness struct {
 }
 
 // conversionAlias maps a raw group to the min-pk type held in it.
-var conversionAlias = map[model.Type]model.Type{model.G1: model.PublicKey, model.G2: model.Signature}
+var conversionAlias = map[vocab.Type]vocab.Type{vocab.G1: vocab.PublicKey, vocab.G2: vocab.Signature}
 
 // ConversionAliases returns the conversions among ops (to-affine and
 // to-affine-batch on G1 or G2) repeated for the min-pk type held in that
@@ -167,7 +168,7 @@ func ConversionAliases(ops []Op) []Op {
 	var out []Op
 	for _, o := range ops {
 		alias, ok := conversionAlias[o.Type]
-		if !ok || (o.Op != model.ToAffine && o.Op != model.ToAffineBatch) {
+		if !ok || (o.Op != vocab.ToAffine && o.Op != vocab.ToAffineBatch) {
 			continue
 		}
 		a := o
@@ -190,13 +191,13 @@ func checkOp(o Op) error {
 	if (o.Prepare == nil) == o.Unavailable.IsZero() {
 		return fmt.Errorf("op %s: exactly one of Prepare and Unavailable must be set", o.Key)
 	}
-	if !o.Unavailable.IsZero() && !model.Known(o.Unavailable.Kind, model.Kinds) {
+	if !o.Unavailable.IsZero() && !vocab.Known(o.Unavailable.Kind, vocab.Kinds) {
 		return fmt.Errorf("op %s: unavailable without a known kind (%q)", o.Key, o.Unavailable.Kind)
 	}
 	if o.Batch < 1 {
 		return fmt.Errorf("op %s: batch must be at least 1", o.Key)
 	}
-	if o.Want == nil && o.Unavailable.IsZero() && o.Family() != model.BLS12381 {
+	if o.Want == nil && o.Unavailable.IsZero() && o.Family() != vocab.BLS12381 {
 		return fmt.Errorf("op %s: an operation of family %s sets Want (only BLS12-381's known results come from fixtures/vectors.json)", o.Key, o.Family())
 	}
 	return nil
@@ -213,8 +214,8 @@ func checkOp(o Op) error {
 //   - verify, fast-aggregate-verify: the single byte 1;
 //   - to-affine: P_0 compressed; to-affine-batch: SHA-256 of the OpBatchN
 //     compressed points in order.
-func WantOpResult(t model.Type, op model.Op, v *fixtures.Vectors) ([]byte, error) {
-	return WantResult(model.Key{Type: t, Op: op, Batch: 1}, v)
+func WantOpResult(t vocab.Type, op vocab.Op, v *fixtures.Vectors) ([]byte, error) {
+	return WantResult(results.Key{Type: t, Op: op, Batch: 1}, v)
 }
 
 // OpWant is the result op must compute on the valid inputs: op.Want's
@@ -235,18 +236,18 @@ func OpWant(op Op, v *fixtures.Vectors) ([]byte, error) {
 //     points (fixtures.Ops.MSMResult);
 //   - decompress of a batch: the compressed aggregate of the decoded
 //     points, as for one point.
-func WantResult(k model.Key, v *fixtures.Vectors) ([]byte, error) {
+func WantResult(k results.Key, v *fixtures.Vectors) ([]byte, error) {
 	t, op := k.Type, k.Op
 	switch op {
-	case model.BatchVerify, model.PairingCtxVerify, model.PairingCheck:
+	case vocab.BatchVerify, vocab.PairingCtxVerify, vocab.PairingCheck:
 		return []byte{1}, nil
-	case model.MSM:
+	case vocab.MSM:
 		if r := v.Ops.MSMResult(k.Batch); r != nil {
 			return r, nil
 		}
 		return nil, fmt.Errorf("fixtures/vectors.json has no msm result of %d points", k.Batch)
 	}
-	g1 := t == model.PublicKey || t == model.G1
+	g1 := t == vocab.PublicKey || t == vocab.G1
 	pick := func(forG1, forG2 []byte) []byte {
 		if g1 {
 			return forG1
@@ -269,6 +270,11 @@ func WantResult(k model.Key, v *fixtures.Vectors) ([]byte, error) {
 	}
 	return nil, fmt.Errorf("no known result for op %q", op)
 }
+
+// Vectors are the test vectors an operation's check compares with
+// (fixtures.Load): the suites own the way to the vectors, so that a caller
+// that checks operations (the workflow) reads no fixtures of its own.
+func Vectors() (*fixtures.Vectors, error) { return fixtures.Load() }
 
 // CheckOp prepares op on valid inputs, runs it once and compares its
 // result with OpWant; it returns the prepared harness so that the
@@ -356,9 +362,9 @@ func OpVerifyMessage(in OpInput) []byte {
 // vectors file of its family, or its Want.
 func opVectorsFile(op Op) string {
 	switch op.Family() {
-	case model.BLS12381:
+	case vocab.BLS12381:
 		return "fixtures/vectors.json"
-	case model.KZG:
+	case vocab.KZG:
 		return fixtures.KZGVectorsFile
 	}
 	return "the operation's known result (Op.Want)"

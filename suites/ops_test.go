@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // opFake builds an Op whose harness returns result and err for valid
 // inputs, and rejectErr for invalid ones (nil: it accepts them).
-func opFake(op model.Op, result []byte, err, rejectErr error, hasInvalid bool) Op {
-	return Op{Key: model.Key{Type: model.Signature, Lib: model.Gnark, Repr: model.Affine, Op: op, Batch: 1},
+func opFake(op vocab.Op, result []byte, err, rejectErr error, hasInvalid bool) Op {
+	return Op{Key: results.Key{Type: vocab.Signature, Lib: vocab.Gnark, Repr: vocab.Affine, Op: op, Batch: 1},
 		Prepare: func(in OpInput) (OpHarness, error) {
 			if in.Invalid && !hasInvalid {
 				return OpHarness{}, ErrNoInvalidInput
@@ -80,14 +81,14 @@ func TestWantOpResultKnowsEveryOp(t *testing.T) {
 	}
 	// BLS12-381's operations: the others' results come from Op.Want
 	// (TestKZGOpsKnowTheirResults).
-	for _, op := range model.BLS12381.Ops() {
-		for _, typ := range []model.Type{model.PublicKey, model.Signature, model.G1, model.G2} {
+	for _, op := range vocab.BLS12381.Ops() {
+		for _, typ := range []vocab.Type{vocab.PublicKey, vocab.Signature, vocab.G1, vocab.G2} {
 			batches := []int{1}
-			if op == model.MSM {
+			if op == vocab.MSM {
 				batches = OpMSMSizes
 			}
 			for _, n := range batches {
-				want, err := WantResult(model.Key{Type: typ, Op: op, Batch: n}, v)
+				want, err := WantResult(results.Key{Type: typ, Op: op, Batch: n}, v)
 				if err != nil || len(want) == 0 {
 					t.Errorf("WantResult(%s, %s, batch %d): got %x, %v; want a known result", typ, op, n, want, err)
 				}
@@ -101,21 +102,21 @@ func TestWantOpResultKnowsEveryOp(t *testing.T) {
 
 func TestNewRegistryRejectsBadOps(t *testing.T) {
 	prep := func(OpInput) (OpHarness, error) { return OpHarness{}, nil }
-	key := func(op model.Op, lib model.Lib, batch int) model.Key {
-		return model.Key{Type: model.Signature, Lib: lib, Repr: model.Affine, Op: op, Batch: batch}
+	key := func(op vocab.Op, lib vocab.Lib, batch int) results.Key {
+		return results.Key{Type: vocab.Signature, Lib: lib, Repr: vocab.Affine, Op: op, Batch: batch}
 	}
 	tests := []struct {
 		name string
 		ops  []Op
 		want string
 	}{
-		{"unknown op", []Op{{Key: key("teleport", model.Blst, 1), Prepare: prep}}, `op "teleport" is not one of`},
-		{"unknown lib", []Op{{Key: key(model.Sign, "openssl", 1), Prepare: prep}}, `lib "openssl" is not one of`},
-		{"neither prepare nor reason", []Op{{Key: key(model.Sign, model.Blst, 1)}}, "exactly one of Prepare and Unavailable"},
-		{"both prepare and reason", []Op{{Key: key(model.Sign, model.Blst, 1), Prepare: prep, Unavailable: model.Because(model.NotOffered, "x")}}, "exactly one of Prepare and Unavailable"},
-		{"reason without a kind", []Op{{Key: key(model.Sign, model.Blst, 1), Unavailable: model.Why{Reason: "x"}}}, "without a known kind"},
-		{"zero batch", []Op{{Key: key(model.Sign, model.Blst, 0), Prepare: prep}}, "batch must be at least 1"},
-		{"duplicate", []Op{{Key: key(model.Sign, model.Blst, 1), Prepare: prep}, {Key: key(model.Sign, model.Blst, 1), Prepare: prep}}, "duplicate op"},
+		{"unknown op", []Op{{Key: key("teleport", vocab.Blst, 1), Prepare: prep}}, `op "teleport" is not one of`},
+		{"unknown lib", []Op{{Key: key(vocab.Sign, "openssl", 1), Prepare: prep}}, `lib "openssl" is not one of`},
+		{"neither prepare nor reason", []Op{{Key: key(vocab.Sign, vocab.Blst, 1)}}, "exactly one of Prepare and Unavailable"},
+		{"both prepare and reason", []Op{{Key: key(vocab.Sign, vocab.Blst, 1), Prepare: prep, Unavailable: vocab.Because(vocab.NotOffered, "x")}}, "exactly one of Prepare and Unavailable"},
+		{"reason without a kind", []Op{{Key: key(vocab.Sign, vocab.Blst, 1), Unavailable: vocab.Why{Reason: "x"}}}, "without a known kind"},
+		{"zero batch", []Op{{Key: key(vocab.Sign, vocab.Blst, 0), Prepare: prep}}, "batch must be at least 1"},
+		{"duplicate", []Op{{Key: key(vocab.Sign, vocab.Blst, 1), Prepare: prep}, {Key: key(vocab.Sign, vocab.Blst, 1), Prepare: prep}}, "duplicate op"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

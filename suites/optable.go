@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The operations of every library are one table (Group.Ops and Scheme.Ops
@@ -25,7 +26,7 @@ import (
 type Impl[F any] struct {
 	Note  string
 	Do    F
-	Lacks model.Why
+	Lacks vocab.Why
 	// Calls names the library calls Do makes, in order (see Via): they
 	// make the row's path.
 	Calls []string
@@ -56,14 +57,14 @@ func Offer[F any](note string, do F) Impl[F] { return Impl[F]{Note: note, Do: do
 
 // NotOffered returns the reason of an operation lib does not offer, of kind
 // NotOffered: "not offered by <lib>: " and the formatted reason.
-func NotOffered(lib model.Lib, format string, a ...any) model.Why {
-	return model.Why{Kind: model.NotOffered, Reason: "not offered by " + string(lib) + ": " + fmt.Sprintf(format, a...)}
+func NotOffered(lib vocab.Lib, format string, a ...any) vocab.Why {
+	return vocab.Why{Kind: vocab.NotOffered, Reason: "not offered by " + string(lib) + ": " + fmt.Sprintf(format, a...)}
 }
 
 // implInfo is what the table needs of an Impl once its Do is wrapped.
 type implInfo struct {
 	note    string
-	lacks   model.Why
+	lacks   vocab.Why
 	offered bool
 	calls   []string
 	cores   bool
@@ -132,17 +133,17 @@ func PointsOf[D, A any](load func() (D, error), pick func(D) Points[A]) func() (
 // returns the call that is timed. The other functions are not timed: they
 // make the inputs and the results.
 type Group[A, J any, C, U Encoding] struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// Type is PublicKey (G1) or Signature (G2): the type of the encode,
 	// decode and aggregate rows. The conversions are listed under the
 	// group's own name (G1, G2).
-	Type model.Type
+	Type vocab.Type
 	// Repr is the representation of A.
-	Repr model.Repr
+	Repr vocab.Repr
 	// Unavailable, when set, makes every row unavailable for that reason
 	// (blst without cgo); only the representations and whether Jacobian is
 	// set are read then.
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Points returns the inputs, made once.
 	Points func() (Points[A], error)
 	// Compressed and Uncompressed encode p.
@@ -221,7 +222,7 @@ type Jacobian[A, J any, C, U Encoding] struct {
 type Conversions[A, J any] struct {
 	// From is the representation the conversions start from: jacobian, or
 	// circl's projective.
-	From model.Repr
+	From vocab.Repr
 	// Points returns the n points P_i = OpBatchScalar(i)·generator in
 	// Jacobian form.
 	Points func(n int) []J
@@ -235,12 +236,12 @@ type Conversions[A, J any] struct {
 // OpDST, the keys of OpIKM(i), signatures of OpMessage. D is what the
 // library makes its inputs into.
 type Scheme[D any] struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// Repr is the representation the keys and signatures are in, and the
 	// one sign produces: affine; circl's compressed.
-	Repr model.Repr
+	Repr vocab.Repr
 	// Unavailable, when set, makes every row unavailable for that reason.
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Inputs returns the inputs, made once.
 	Inputs func() (D, error)
 	// Sign prepares key 0's signature of OpMessage: Run signs, Result
@@ -254,9 +255,9 @@ type Scheme[D any] struct {
 
 // opRow is one row of the table.
 type opRow struct {
-	typ     model.Type
-	repr    model.Repr
-	op      model.Op
+	typ     vocab.Type
+	repr    vocab.Repr
+	op      vocab.Op
 	batch   int
 	impl    implInfo
 	prepare func(OpInput) (OpHarness, error)
@@ -269,7 +270,7 @@ type opRow struct {
 const always = true
 
 // rawGroup is the group a min-pk type's points are in.
-var rawGroup = map[model.Type]model.Type{model.PublicKey: model.G1, model.Signature: model.G2}
+var rawGroup = map[vocab.Type]vocab.Type{vocab.PublicKey: vocab.G1, vocab.Signature: vocab.G2}
 
 // Ops returns the operations of the group: encode, decode and aggregate
 // (the Jacobian ones where the library has Jacobian points), then the
@@ -281,15 +282,15 @@ func (g Group[A, J, C, U]) Ops() []Op {
 		jac = &Jacobian[A, J, C, U]{}
 	}
 	return tableOps(g.Lib, g.Unavailable, []opRow{
-		{t, r, model.Compress, 1, g.Compress.info(), g.valid(encoder(g.Compress.Do)), always},
-		{t, r, model.Serialize, 1, g.Serialize.info(), g.valid(encoder(g.Serialize.Do)), always},
-		{t, model.Jacobian, model.Compress, 1, jac.Compress.info(), g.valid(g.compressJacobian), hasJac},
-		{t, model.Compressed, model.Decompress, 1, g.Decompress.info(), g.decoder(model.Decompress, g.Decompress.Do), always},
-		{t, model.Compressed, model.DecompressChecked, 1, g.DecompressChecked.info(), g.decoder(model.DecompressChecked, g.DecompressChecked.Do), always},
-		{t, r, model.Aggregate, OpAggregateN, g.Aggregate.info(), g.valid(g.aggregate), always},
-		{t, model.Jacobian, model.Aggregate, OpAggregateN, jac.AddAssign.info(), g.valid(g.aggregateJacobian), hasJac},
-		{raw, cv.From, model.ToAffine, 1, cv.ToAffine.info(), g.conversion(1, g.toAffine), always},
-		{raw, cv.From, model.ToAffineBatch, OpBatchN, cv.ToAffineBatch.info(), g.conversion(OpBatchN, g.toAffineBatch), always},
+		{t, r, vocab.Compress, 1, g.Compress.info(), g.valid(encoder(g.Compress.Do)), always},
+		{t, r, vocab.Serialize, 1, g.Serialize.info(), g.valid(encoder(g.Serialize.Do)), always},
+		{t, vocab.Jacobian, vocab.Compress, 1, jac.Compress.info(), g.valid(g.compressJacobian), hasJac},
+		{t, vocab.Compressed, vocab.Decompress, 1, g.Decompress.info(), g.decoder(vocab.Decompress, g.Decompress.Do), always},
+		{t, vocab.Compressed, vocab.DecompressChecked, 1, g.DecompressChecked.info(), g.decoder(vocab.DecompressChecked, g.DecompressChecked.Do), always},
+		{t, r, vocab.Aggregate, OpAggregateN, g.Aggregate.info(), g.valid(g.aggregate), always},
+		{t, vocab.Jacobian, vocab.Aggregate, OpAggregateN, jac.AddAssign.info(), g.valid(g.aggregateJacobian), hasJac},
+		{raw, cv.From, vocab.ToAffine, 1, cv.ToAffine.info(), g.conversion(1, g.toAffine), always},
+		{raw, cv.From, vocab.ToAffineBatch, OpBatchN, cv.ToAffineBatch.info(), g.conversion(OpBatchN, g.toAffineBatch), always},
 	})
 }
 
@@ -297,22 +298,22 @@ func (g Group[A, J, C, U]) Ops() []Op {
 // fast-aggregate-verify, on Signature.
 func (s Scheme[D]) Ops() []Op {
 	return tableOps(s.Lib, s.Unavailable, []opRow{
-		{model.Signature, s.Repr, model.Sign, 1, s.Sign.info(), s.sign, always},
-		{model.Signature, s.Repr, model.Verify, 1, s.Verify.info(), s.verifier(s.Verify.Do, "signature did not verify"), always},
-		{model.Signature, s.Repr, model.FastAggregateVerify, OpAggregateN, s.FastAggregateVerify.info(), s.verifier(s.FastAggregateVerify.Do, "aggregate signature did not verify"), always},
+		{vocab.Signature, s.Repr, vocab.Sign, 1, s.Sign.info(), s.sign, always},
+		{vocab.Signature, s.Repr, vocab.Verify, 1, s.Verify.info(), s.verifier(s.Verify.Do, "signature did not verify"), always},
+		{vocab.Signature, s.Repr, vocab.FastAggregateVerify, OpAggregateN, s.FastAggregateVerify.info(), s.verifier(s.FastAggregateVerify.Do, "aggregate signature did not verify"), always},
 	})
 }
 
 // tableOps turns the listed rows into operations: unavailable for why when
 // it is set, else for the reason the library lacks the row, else prepared
 // by the row.
-func tableOps(lib model.Lib, why model.Why, rows []opRow) []Op {
+func tableOps(lib vocab.Lib, why vocab.Why, rows []opRow) []Op {
 	var ops []Op
 	for _, r := range rows {
 		if !r.listed {
 			continue
 		}
-		o := Op{Key: model.Key{Type: r.typ, Lib: lib, Repr: r.repr, Op: r.op, Batch: r.batch}}
+		o := Op{Key: results.Key{Type: r.typ, Lib: lib, Repr: r.repr, Op: r.op, Batch: r.batch}}
 		switch {
 		case !why.IsZero():
 			o.Unavailable = why
@@ -359,11 +360,11 @@ func (g Group[A, J, C, U]) bytes(p *A) []byte {
 // decoder returns the Prepare that times the decoding of Sum compressed
 // into a reused point; for the invalid input, of the point of
 // fixtures/vectors.json that op must reject.
-func (g Group[A, J, C, U]) decoder(op model.Op, do func(*A, []byte) func() error) func(OpInput) (OpHarness, error) {
+func (g Group[A, J, C, U]) decoder(op vocab.Op, do func(*A, []byte) func() error) func(OpInput) (OpHarness, error) {
 	return func(in OpInput) (OpHarness, error) { return g.decode(in, op, do) }
 }
 
-func (g Group[A, J, C, U]) decode(in OpInput, op model.Op, do func(*A, []byte) func() error) (OpHarness, error) {
+func (g Group[A, J, C, U]) decode(in OpInput, op vocab.Op, do func(*A, []byte) func() error) (OpHarness, error) {
 	p, err := g.Points()
 	if err != nil {
 		return OpHarness{}, err
@@ -381,14 +382,14 @@ func (g Group[A, J, C, U]) decode(in OpInput, op model.Op, do func(*A, []byte) f
 // InvalidEncoding returns the compressed point of fixtures/vectors.json in
 // t's group that op must reject: one not on the curve for decompress, one
 // on the curve outside the subgroup for decompress-checked.
-func InvalidEncoding(t model.Type, op model.Op) ([]byte, error) {
+func InvalidEncoding(t vocab.Type, op vocab.Op) ([]byte, error) {
 	v, err := fixtures.Load()
 	if err != nil {
 		return nil, err
 	}
-	pick := map[model.Type]map[model.Op][]byte{
-		model.PublicKey: {model.Decompress: v.Ops.NotOnCurveG1, model.DecompressChecked: v.Ops.NotInSubgroupG1},
-		model.Signature: {model.Decompress: v.Ops.NotOnCurveG2, model.DecompressChecked: v.Ops.NotInSubgroupG2},
+	pick := map[vocab.Type]map[vocab.Op][]byte{
+		vocab.PublicKey: {vocab.Decompress: v.Ops.NotOnCurveG1, vocab.DecompressChecked: v.Ops.NotInSubgroupG1},
+		vocab.Signature: {vocab.Decompress: v.Ops.NotOnCurveG2, vocab.DecompressChecked: v.Ops.NotInSubgroupG2},
 	}
 	enc := pick[t][op]
 	if len(enc) == 0 {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // fakePoint is a point of the fake library the table tests adapt: its
@@ -20,7 +20,7 @@ type fakeJac struct{ v byte }
 
 // fakeGroup returns a complete fake adapter on t's group whose decodes
 // record the encodings they are given in *decoded.
-func fakeGroup(t model.Type, decoded *[][]byte) Group[fakePoint, fakeJac, []byte, []byte] {
+func fakeGroup(t vocab.Type, decoded *[][]byte) Group[fakePoint, fakeJac, []byte, []byte] {
 	pts := []fakePoint{{1}, {2}, {3}}
 	sum := fakePoint{6}
 	each := []*fakePoint{&pts[0], &pts[1], &pts[2]}
@@ -31,7 +31,7 @@ func fakeGroup(t model.Type, decoded *[][]byte) Group[fakePoint, fakeJac, []byte
 		return func() error { return nil }
 	}
 	return Group[fakePoint, fakeJac, []byte, []byte]{
-		Lib: model.Gnark, Type: t, Repr: model.Affine,
+		Lib: vocab.Gnark, Type: t, Repr: vocab.Affine,
 		Points:     func() (Points[fakePoint], error) { return Points[fakePoint]{Each: each, Sum: &sum}, nil },
 		Compressed: compressed, Uncompressed: uncompressed,
 		Deserialize:       func(p *fakePoint, enc []byte) error { p[0] = enc[0]; return nil },
@@ -51,7 +51,7 @@ func fakeGroup(t model.Type, decoded *[][]byte) Group[fakePoint, fakeJac, []byte
 			AddAssign:    Offer("jacobian aggregate note", func(acc, q *fakeJac) { acc.v += q.v }),
 		},
 		Convert: Conversions[fakePoint, fakeJac]{
-			From:          model.Jacobian,
+			From:          vocab.Jacobian,
 			Points:        func(n int) []fakeJac { return make([]fakeJac, n) },
 			ToAffine:      Offer("to-affine note", func(out *fakePoint, p *fakeJac) *fakePoint { out[0] = p.v; return out }),
 			ToAffineBatch: Offer("batch note", func(ps []fakeJac) []fakePoint { return make([]fakePoint, len(ps)) }),
@@ -69,8 +69,8 @@ func opKeys(ops []Op) []string {
 
 func TestGroupOpsRows(t *testing.T) {
 	var decoded [][]byte
-	full := fakeGroup(model.PublicKey, &decoded)
-	noJacobian := fakeGroup(model.Signature, &decoded)
+	full := fakeGroup(vocab.PublicKey, &decoded)
+	noJacobian := fakeGroup(vocab.Signature, &decoded)
 	noJacobian.Jacobian = nil
 	tests := []struct {
 		name string
@@ -97,7 +97,7 @@ func TestGroupOpsRows(t *testing.T) {
 			"G2/gnark/jacobian op=to-affine",
 			"G2/gnark/jacobian op=to-affine-batch batch=1000",
 		}},
-		{"scheme", Scheme[int]{Lib: model.Circl, Repr: model.Compressed}.Ops(), []string{
+		{"scheme", Scheme[int]{Lib: vocab.Circl, Repr: vocab.Compressed}.Ops(), []string{
 			"Signature/circl/compressed op=sign",
 			"Signature/circl/compressed op=verify",
 			"Signature/circl/compressed op=fast-aggregate-verify batch=128",
@@ -115,28 +115,28 @@ func TestGroupOpsRows(t *testing.T) {
 
 func TestGroupOpsAvailability(t *testing.T) {
 	var decoded [][]byte
-	lacks := NotOffered(model.Gnark, "no such thing")
-	cgo := model.Because(model.NeedsCgo, "needs cgo")
+	lacks := NotOffered(vocab.Gnark, "no such thing")
+	cgo := vocab.Because(vocab.NeedsCgo, "needs cgo")
 	tests := []struct {
 		name   string
 		adapt  func(g *Group[fakePoint, fakeJac, []byte, []byte])
-		op     model.Op
-		want   model.Why // the Unavailable of op
+		op     vocab.Op
+		want   vocab.Why // the Unavailable of op
 		note   string    // the Note of op when available
 		others string    // the Note of compress: "" when every row is unavailable
 	}{
-		{"offered", func(*Group[fakePoint, fakeJac, []byte, []byte]) {}, model.Serialize, model.Why{}, "serialize note", "compress note"},
+		{"offered", func(*Group[fakePoint, fakeJac, []byte, []byte]) {}, vocab.Serialize, vocab.Why{}, "serialize note", "compress note"},
 		{"lacking", func(g *Group[fakePoint, fakeJac, []byte, []byte]) {
 			g.Serialize = Impl[func(*fakePoint) []byte]{Lacks: lacks}
-		}, model.Serialize, lacks, "", "compress note"},
+		}, vocab.Serialize, lacks, "", "compress note"},
 		{"lacking a conversion", func(g *Group[fakePoint, fakeJac, []byte, []byte]) {
 			g.Convert.ToAffineBatch = Impl[func([]fakeJac) []fakePoint]{Lacks: lacks}
-		}, model.ToAffineBatch, lacks, "", "compress note"},
-		{"the whole group unavailable", func(g *Group[fakePoint, fakeJac, []byte, []byte]) { g.Unavailable = cgo }, model.Serialize, cgo, "", ""},
+		}, vocab.ToAffineBatch, lacks, "", "compress note"},
+		{"the whole group unavailable", func(g *Group[fakePoint, fakeJac, []byte, []byte]) { g.Unavailable = cgo }, vocab.Serialize, cgo, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := fakeGroup(model.PublicKey, &decoded)
+			g := fakeGroup(vocab.PublicKey, &decoded)
 			tt.adapt(&g)
 			for _, o := range g.Ops() {
 				switch {
@@ -144,7 +144,7 @@ func TestGroupOpsAvailability(t *testing.T) {
 					if o.Unavailable != tt.want || o.Note != tt.note || (o.Prepare != nil) != tt.want.IsZero() {
 						t.Errorf("%s: got unavailable %+v, note %q, prepare %v; want %+v, %q", o.Key, o.Unavailable, o.Note, o.Prepare != nil, tt.want, tt.note)
 					}
-				case o.Op == model.Compress && o.Repr == model.Affine:
+				case o.Op == vocab.Compress && o.Repr == vocab.Affine:
 					if o.Note != tt.others {
 						t.Errorf("%s: got note %q, want %q", o.Key, o.Note, tt.others)
 					}
@@ -172,7 +172,7 @@ func TestGroupOpsMissingImpl(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := fakeGroup(model.PublicKey, &decoded)
+			g := fakeGroup(vocab.PublicKey, &decoded)
 			tt.adapt(&g)
 			_, err := NewRegistry(Suite{Name: "fake", Ops: g.Ops()})
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "exactly one of Prepare and Unavailable") {
@@ -192,17 +192,17 @@ func TestGroupDecodeInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		typ     model.Type
-		op      model.Op
+		typ     vocab.Type
+		op      vocab.Op
 		invalid bool
 		want    []byte
 	}{
-		{model.PublicKey, model.Decompress, false, []byte{6}},
-		{model.PublicKey, model.Decompress, true, v.Ops.NotOnCurveG1},
-		{model.PublicKey, model.DecompressChecked, true, v.Ops.NotInSubgroupG1},
-		{model.Signature, model.Decompress, true, v.Ops.NotOnCurveG2},
-		{model.Signature, model.DecompressChecked, false, []byte{6}},
-		{model.Signature, model.DecompressChecked, true, v.Ops.NotInSubgroupG2},
+		{vocab.PublicKey, vocab.Decompress, false, []byte{6}},
+		{vocab.PublicKey, vocab.Decompress, true, v.Ops.NotOnCurveG1},
+		{vocab.PublicKey, vocab.DecompressChecked, true, v.Ops.NotInSubgroupG1},
+		{vocab.Signature, vocab.Decompress, true, v.Ops.NotOnCurveG2},
+		{vocab.Signature, vocab.DecompressChecked, false, []byte{6}},
+		{vocab.Signature, vocab.DecompressChecked, true, v.Ops.NotInSubgroupG2},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.typ)+"/"+string(tt.op)+map[bool]string{true: "/invalid"}[tt.invalid], func(t *testing.T) {
@@ -244,7 +244,7 @@ func TestSchemeVerifyRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Scheme[int]{Lib: model.Circl, Repr: model.Compressed, Inputs: func() (int, error) { return 0, nil },
+			s := Scheme[int]{Lib: vocab.Circl, Repr: vocab.Compressed, Inputs: func() (int, error) { return 0, nil },
 				Verify: Offer("verify note", tt.verify)}
 			op := s.Ops()[1]
 			if got := errString(CheckOpRejects(op)); !matches(got, tt.wantRejects) {
@@ -292,7 +292,7 @@ func TestEncodingBytes(t *testing.T) {
 
 func TestGroupRoundTrips(t *testing.T) {
 	var decoded [][]byte
-	g := fakeGroup(model.PublicKey, &decoded)
+	g := fakeGroup(vocab.PublicKey, &decoded)
 	g.DecompressChecked = Offer("checked", func(p *fakePoint, enc []byte) func() error {
 		return func() error {
 			if len(enc) != 1 {
@@ -302,8 +302,8 @@ func TestGroupRoundTrips(t *testing.T) {
 			return nil
 		}
 	})
-	trips := GroupRoundTrips(model.Gnark, g.RoundTrips, g.RoundTrips)
-	got, err := trips(model.PublicKey, []byte{9})
+	trips := GroupRoundTrips(vocab.Gnark, g.RoundTrips, g.RoundTrips)
+	got, err := trips(vocab.PublicKey, []byte{9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +317,10 @@ func TestGroupRoundTrips(t *testing.T) {
 	if got, want := strings.Join(reprs, " "), "affine jacobian compressed uncompressed"; got != want {
 		t.Errorf("got representations %q, want %q", got, want)
 	}
-	if _, err := trips(model.PublicKey, []byte{9, 9}); err == nil || !strings.Contains(err.Error(), "not one byte") {
+	if _, err := trips(vocab.PublicKey, []byte{9, 9}); err == nil || !strings.Contains(err.Error(), "not one byte") {
 		t.Errorf("bad encoding: got error %v, want the decode's", err)
 	}
-	if _, err := trips(model.G1, []byte{9}); err == nil || !strings.Contains(err.Error(), `no round trip for type "G1"`) {
+	if _, err := trips(vocab.G1, []byte{9}); err == nil || !strings.Contains(err.Error(), `no round trip for type "G1"`) {
 		t.Errorf("type G1: got error %v, want no round trip", err)
 	}
 }

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The paths: every operation timed from every representation a library
@@ -21,7 +22,7 @@ import (
 // DefaultPathOps are the operations whose paths from every
 // representation the trade-off summary needs, timed by default; the
 // paths of the other operations are FullMatrix.
-var DefaultPathOps = []model.Op{model.Compress, model.Aggregate, model.Verify}
+var DefaultPathOps = []vocab.Op{vocab.Compress, vocab.Aggregate, vocab.Verify}
 
 // opGroup is what a library's Group is to OpsWithPaths.
 type opGroup interface {
@@ -40,7 +41,7 @@ func OpsWithPaths(pk, sig opGroup, scheme interface{ Ops() []Op }, more ...[]Op)
 // them (an operation of ops starts from the form the library gives it: it
 // is the row of its key).
 func WithPaths(ops []Op, paths ...[]Op) []Op {
-	have := map[model.Key]bool{}
+	have := map[results.Key]bool{}
 	for _, o := range ops {
 		have[o.Key.Normalize()] = true
 	}
@@ -58,7 +59,7 @@ func WithPaths(ops []Op, paths ...[]Op) []Op {
 // that form from a point, outside the timing, and brought back to a
 // point by the timed calls of impl (none for the group's own form).
 type source[A any] struct {
-	repr model.Repr
+	repr vocab.Repr
 	impl implInfo
 	// encoding is the form's bytes for an encoding (nil otherwise).
 	encoding func(p *A) []byte
@@ -83,7 +84,7 @@ func (g Group[A, J, C, U]) sources(checked bool) []source[A] {
 		}
 		return unchecked
 	}
-	decoding := func(repr model.Repr, enc func(*A) []byte, d Impl[func(*A, []byte) func() error]) source[A] {
+	decoding := func(repr vocab.Repr, enc func(*A) []byte, d Impl[func(*A, []byte) func() error]) source[A] {
 		return source[A]{repr: repr, impl: d.info(), encoding: enc, prepare: func(p, dst *A) func() (*A, error) {
 			run := d.Do(dst, enc(p))
 			return func() (*A, error) { return dst, run() }
@@ -91,17 +92,17 @@ func (g Group[A, J, C, U]) sources(checked bool) []source[A] {
 	}
 	out := []source[A]{{repr: g.Repr, own: true, impl: implInfo{offered: true},
 		prepare: func(p, _ *A) func() (*A, error) { return func() (*A, error) { return p, nil } }}}
-	if g.Jacobian != nil && g.Convert.From == model.Jacobian {
+	if g.Jacobian != nil && g.Convert.From == vocab.Jacobian {
 		to := g.Convert.ToAffine
-		out = append(out, source[A]{repr: model.Jacobian, impl: to.info(), prepare: func(p, dst *A) func() (*A, error) {
+		out = append(out, source[A]{repr: vocab.Jacobian, impl: to.info(), prepare: func(p, dst *A) func() (*A, error) {
 			var j J
 			u.ToJacobian(&j, p)
 			return func() (*A, error) { return to.Do(dst, &j), nil }
 		}})
 	}
 	return append(out,
-		decoding(model.Compressed, g.bytes, pick(g.Decompress, g.DecompressChecked)),
-		decoding(model.Uncompressed, func(p *A) []byte { e := g.Uncompressed(p); return encodingBytes(&e) }, pick(u.FromUncompressed, u.FromUncompressedChecked)))
+		decoding(vocab.Compressed, g.bytes, pick(g.Decompress, g.DecompressChecked)),
+		decoding(vocab.Uncompressed, func(p *A) []byte { e := g.Uncompressed(p); return encodingBytes(&e) }, pick(u.FromUncompressed, u.FromUncompressedChecked)))
 }
 
 // then is the row of a path: the source's calls, then the use's; lacking
@@ -133,8 +134,8 @@ func times(n int, s implInfo) implInfo {
 
 // doesNotApply is the row of an operation whose input already is its
 // output (compress from compressed).
-func doesNotApply(op model.Op, repr model.Repr) implInfo {
-	return implInfo{lacks: model.Because(model.DoesNotApply, "%s from %s: the data already is in the form %s produces", op, repr, op)}
+func doesNotApply(op vocab.Op, repr vocab.Repr) implInfo {
+	return implInfo{lacks: vocab.Because(vocab.DoesNotApply, "%s from %s: the data already is in the form %s produces", op, repr, op)}
 }
 
 // Paths returns the group's operations from every representation, as one
@@ -147,7 +148,7 @@ func (g Group[A, J, C, U]) Paths() []Op {
 	t := g.Type
 	var rows []opRow
 	var full []bool
-	add := func(repr model.Repr, op model.Op, batch int, impl implInfo, prepare func(OpInput) (OpHarness, error), isFull bool) {
+	add := func(repr vocab.Repr, op vocab.Op, batch int, impl implInfo, prepare func(OpInput) (OpHarness, error), isFull bool) {
 		rows = append(rows, opRow{t, repr, op, batch, impl, prepare, always})
 		full = append(full, isFull)
 	}
@@ -159,34 +160,34 @@ func (g Group[A, J, C, U]) Paths() []Op {
 		if s.encoding != nil && u.VerifyEncoded.info().offered {
 			impl, verify = u.VerifyEncoded.info(), g.verifyEncoded(s)
 		}
-		add(s.repr, model.Verify, 1, impl, verify, false)
-		if !s.own && s.repr != model.Jacobian {
+		add(s.repr, vocab.Verify, 1, impl, verify, false)
+		if !s.own && s.repr != vocab.Jacobian {
 			// aggregate: the group's own rows start from its form and
 			// from Jacobian; from an encoding, every point is decoded
 			// first.
-			add(s.repr, model.Aggregate, OpAggregateN, then(times(OpAggregateN, s.impl), g.Aggregate.info()), g.aggregatePath(s), false)
+			add(s.repr, vocab.Aggregate, OpAggregateN, then(times(OpAggregateN, s.impl), g.Aggregate.info()), g.aggregatePath(s), false)
 		}
-		if t == model.Signature {
-			add(s.repr, model.FastAggregateVerify, OpAggregateN, then(s.impl, u.FastAggregateVerify.info()), g.fastAggregatePath(s), true)
+		if t == vocab.Signature {
+			add(s.repr, vocab.FastAggregateVerify, OpAggregateN, then(s.impl, u.FastAggregateVerify.info()), g.fastAggregatePath(s), true)
 		}
 	}
 	for _, s := range g.sources(false) {
 		switch s.repr {
-		case model.Compressed:
-			add(s.repr, model.Compress, 1, doesNotApply(model.Compress, s.repr), nil, false)
-			add(s.repr, model.Serialize, 1, then(s.impl, g.Serialize.info()), g.encodePath(s, func(p *A) []byte { e := g.Serialize.Do(p); return encodingBytes(&e) }), true)
-		case model.Uncompressed:
-			add(s.repr, model.Compress, 1, then(s.impl, g.Compress.info()), g.encodePath(s, func(p *A) []byte { e := g.Compress.Do(p); return encodingBytes(&e) }), false)
-			add(s.repr, model.Serialize, 1, doesNotApply(model.Serialize, s.repr), nil, true)
-			add(s.repr, model.Decompress, 1, u.FromUncompressed.info(), g.uncompressedDecoder(model.Decompress, u.FromUncompressed.Do), true)
-			add(s.repr, model.DecompressChecked, 1, u.FromUncompressedChecked.info(), g.uncompressedDecoder(model.DecompressChecked, u.FromUncompressedChecked.Do), true)
-		case model.Jacobian:
-			add(s.repr, model.Serialize, 1, u.SerializeJacobian.info(), g.serializeJacobian, true)
+		case vocab.Compressed:
+			add(s.repr, vocab.Compress, 1, doesNotApply(vocab.Compress, s.repr), nil, false)
+			add(s.repr, vocab.Serialize, 1, then(s.impl, g.Serialize.info()), g.encodePath(s, func(p *A) []byte { e := g.Serialize.Do(p); return encodingBytes(&e) }), true)
+		case vocab.Uncompressed:
+			add(s.repr, vocab.Compress, 1, then(s.impl, g.Compress.info()), g.encodePath(s, func(p *A) []byte { e := g.Compress.Do(p); return encodingBytes(&e) }), false)
+			add(s.repr, vocab.Serialize, 1, doesNotApply(vocab.Serialize, s.repr), nil, true)
+			add(s.repr, vocab.Decompress, 1, u.FromUncompressed.info(), g.uncompressedDecoder(vocab.Decompress, u.FromUncompressed.Do), true)
+			add(s.repr, vocab.DecompressChecked, 1, u.FromUncompressedChecked.info(), g.uncompressedDecoder(vocab.DecompressChecked, u.FromUncompressedChecked.Do), true)
+		case vocab.Jacobian:
+			add(s.repr, vocab.Serialize, 1, u.SerializeJacobian.info(), g.serializeJacobian, true)
 		}
 	}
-	if t == model.Signature {
+	if t == vocab.Signature {
 		for _, s := range g.sources(false) {
-			add(s.repr, model.Sign, 1, g.signInto(s), g.signPath(s), true)
+			add(s.repr, vocab.Sign, 1, g.signInto(s), g.signPath(s), true)
 		}
 	}
 	ops := tableOps(g.Lib, g.Unavailable, rows)
@@ -316,7 +317,7 @@ func (g Group[A, J, C, U]) serializeJacobian(in OpInput) (OpHarness, error) {
 // uncompressedDecoder returns the Prepare that times the decoding of the
 // points' sum uncompressed into a reused point; for the invalid input, of
 // the uncompressed form of a point op must reject (invalidUncompressed).
-func (g Group[A, J, C, U]) uncompressedDecoder(op model.Op, do func(*A, []byte) func() error) func(OpInput) (OpHarness, error) {
+func (g Group[A, J, C, U]) uncompressedDecoder(op vocab.Op, do func(*A, []byte) func() error) func(OpInput) (OpHarness, error) {
 	return func(in OpInput) (OpHarness, error) {
 		p, err := g.Points()
 		if err != nil {
@@ -340,13 +341,13 @@ func (g Group[A, J, C, U]) uncompressedDecoder(op model.Op, do func(*A, []byte) 
 // the curve outside the subgroup, decoded with the library's unchecked
 // decode and encoded uncompressed (the flipped one for a library without
 // an unchecked decode: a checked decode must reject it too).
-func (g Group[A, J, C, U]) invalidUncompressed(op model.Op, valid []byte) ([]byte, error) {
+func (g Group[A, J, C, U]) invalidUncompressed(op vocab.Op, valid []byte) ([]byte, error) {
 	flipped := slices.Clone(valid)
 	flipped[len(flipped)-1] ^= 1
-	if op == model.Decompress || !g.Decompress.info().offered {
+	if op == vocab.Decompress || !g.Decompress.info().offered {
 		return flipped, nil
 	}
-	enc, err := InvalidEncoding(g.Type, model.DecompressChecked)
+	enc, err := InvalidEncoding(g.Type, vocab.DecompressChecked)
 	if err != nil {
 		return nil, err
 	}
@@ -363,11 +364,11 @@ func (g Group[A, J, C, U]) invalidUncompressed(op model.Op, valid []byte) ([]byt
 func (g Group[A, J, C, U]) signInto(s source[A]) implInfo {
 	sign := g.Uses.Sign.info()
 	switch s.repr {
-	case model.Compressed:
+	case vocab.Compressed:
 		return then(sign, g.Compress.info())
-	case model.Uncompressed:
+	case vocab.Uncompressed:
 		return then(sign, g.Serialize.info())
-	case model.Jacobian:
+	case vocab.Jacobian:
 		return then(sign, implInfo{offered: true, note: "from affine to Jacobian", calls: []string{"FromAffine"}})
 	}
 	return sign
@@ -384,10 +385,10 @@ func (g Group[A, J, C, U]) signPath(s source[A]) func(OpInput) (OpHarness, error
 		into := func() {}
 		result := func() []byte { return g.bytes(&sig) }
 		switch s.repr {
-		case model.Compressed:
+		case vocab.Compressed:
 			into = func() { e := g.Compress.Do(&sig); out = encodingBytes(&e) }
 			result = func() []byte { return out }
-		case model.Uncompressed:
+		case vocab.Uncompressed:
 			into = func() { e := g.Serialize.Do(&sig); out = encodingBytes(&e) }
 			result = func() []byte {
 				var back A
@@ -396,7 +397,7 @@ func (g Group[A, J, C, U]) signPath(s source[A]) func(OpInput) (OpHarness, error
 				}
 				return g.bytes(&back)
 			}
-		case model.Jacobian:
+		case vocab.Jacobian:
 			into = func() { g.Jacobian.FromAffine(&j, &sig) }
 			result = func() []byte { e := g.Jacobian.Compressed(&j); return encodingBytes(&e) }
 		}

@@ -14,15 +14,17 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Entry is one instance case: a combination of type, library,
 // representation and layout (and scheme, where the type has one), with how
 // an instance is made, or why it cannot be.
 type Entry struct {
-	model.Key
+	results.Key
 	// Constructor says how an instance is made, for example
 	// "(*blst.P2Affine).Uncompress of 96 bytes".
 	Constructor string
@@ -39,7 +41,7 @@ type Entry struct {
 	FixedN int
 	// Unavailable, when not zero, says why this combination cannot be
 	// measured; Case is nil then.
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Case builds the case. It is called only when the entry is measured,
 	// so assembling a registry costs nothing.
 	Case func() memprof.Case
@@ -64,6 +66,9 @@ type Suite struct {
 	// library's suite.
 	FamilyAgree []FamilyAgreeLib
 	Checks      []FamilyCheck
+	// Families are the family values the suite gives (family.go): a
+	// family's value is given by one suite.
+	Families []Family
 }
 
 // Registry is every entry, operation and agreement library of a set of
@@ -79,11 +84,12 @@ type Registry struct {
 	// and checks.
 	familyLibs []FamilyAgreeLib
 	checks     []FamilyCheck
+	families   []Family
 	modules    []string
 }
 
 // NewRegistry checks and assembles suites. It fails on an entry or an
-// operation whose names are outside the model's vocabulary, that has both
+// operation whose names are outside the vocabulary (package vocab), that has both
 // or neither of a constructor and a reason, that appears twice, or an
 // agreement library that is incomplete: all programming errors in a suite.
 func NewRegistry(suites ...Suite) (*Registry, error) {
@@ -94,20 +100,22 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 	ops := newChecked("op", func(o Op) (Op, error) {
 		o.Key = o.Key.Normalize()
 		return o, checkOp(o)
-	}, func(o Op) model.Key { return o.Key })
+	}, func(o Op) results.Key { return o.Key })
 	agree := newChecked("agreement lib", func(l AgreeLib) (AgreeLib, error) { return l, checkAgreeLib(l) },
-		func(l AgreeLib) model.Lib { return l.Lib })
+		func(l AgreeLib) vocab.Lib { return l.Lib })
 	kzg := newChecked("KZG agreement lib", func(l KZGAgreeLib) (KZGAgreeLib, error) { return l, checkKZGAgreeLib(l) },
-		func(l KZGAgreeLib) model.Lib { return l.Lib })
+		func(l KZGAgreeLib) vocab.Lib { return l.Lib })
 	familyLibs := newChecked("agreement lib", func(l FamilyAgreeLib) (FamilyAgreeLib, error) { return l, checkFamilyAgreeLib(l) },
 		func(l FamilyAgreeLib) familyLibID { return familyLibID{l.Family, l.Lib} })
 	checks := newChecked("agreement check", func(c FamilyCheck) (FamilyCheck, error) { return c, checkFamilyCheck(c) },
-		func(c FamilyCheck) model.Family { return c.Family })
+		func(c FamilyCheck) vocab.Family { return c.Family })
+	families := newChecked("family", func(f Family) (Family, error) { return f, checkFamily(f) },
+		func(f Family) vocab.Family { return f.Family })
 	r := &Registry{byName: map[string]int{}}
 	var errs []error
 	for _, s := range suites {
 		for _, err := range slices.Concat(entries.add(s.Entries), ops.add(s.Ops), agree.add(s.Agree), kzg.add(s.KZGAgree),
-			familyLibs.add(s.FamilyAgree), checks.add(s.Checks)) {
+			familyLibs.add(s.FamilyAgree), checks.add(s.Checks), families.add(s.Families)) {
 			errs = append(errs, fmt.Errorf("suite %s: %w", s.Name, err))
 		}
 		for _, m := range s.Modules {
@@ -120,27 +128,28 @@ func NewRegistry(suites ...Suite) (*Registry, error) {
 		return nil, err
 	}
 	r.entries, r.ops, r.agree, r.kzg = entries.items, ops.items, agree.items, kzg.items
-	r.familyLibs, r.checks = familyLibs.items, checks.items
-	slices.SortStableFunc(r.entries, func(a, b Entry) int { return model.Compare(a.Key, b.Key) })
+	r.familyLibs, r.checks, r.families = familyLibs.items, checks.items, families.items
+	slices.SortStableFunc(r.entries, func(a, b Entry) int { return results.Compare(a.Key, b.Key) })
 	for i, e := range r.entries {
 		r.byName[e.BenchName()] = i
 	}
-	slices.SortStableFunc(r.ops, func(a, b Op) int { return model.Compare(a.Key, b.Key) })
-	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
-	slices.SortStableFunc(r.kzg, func(a, b KZGAgreeLib) int { return model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}) })
+	slices.SortStableFunc(r.ops, func(a, b Op) int { return results.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(r.agree, func(a, b AgreeLib) int { return results.Compare(results.Key{Lib: a.Lib}, results.Key{Lib: b.Lib}) })
+	slices.SortStableFunc(r.kzg, func(a, b KZGAgreeLib) int { return results.Compare(results.Key{Lib: a.Lib}, results.Key{Lib: b.Lib}) })
 	slices.SortStableFunc(r.familyLibs, func(a, b FamilyAgreeLib) int {
-		return cmp.Or(cmpFamily(a.Family, b.Family), model.Compare(model.Key{Lib: a.Lib}, model.Key{Lib: b.Lib}))
+		return cmp.Or(cmpFamily(a.Family, b.Family), results.Compare(results.Key{Lib: a.Lib}, results.Key{Lib: b.Lib}))
 	})
 	slices.SortStableFunc(r.checks, func(a, b FamilyCheck) int { return cmpFamily(a.Family, b.Family) })
+	slices.SortStableFunc(r.families, func(a, b Family) int { return cmpFamily(a.Family, b.Family) })
 	if err := r.checkFamilies(); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// cmpFamily orders families as model.Families does.
-func cmpFamily(a, b model.Family) int {
-	return slices.Index(model.Families, a) - slices.Index(model.Families, b)
+// cmpFamily orders families as vocab.Families does.
+func cmpFamily(a, b vocab.Family) int {
+	return slices.Index(vocab.Families, a) - slices.Index(vocab.Families, b)
 }
 
 // checked collects the items of one kind (entries, operations, agreement
@@ -179,7 +188,7 @@ func (c *checked[T, I]) add(items []T) []error {
 	return errs
 }
 
-func checkKeyNames(k model.Key) error {
+func checkKeyNames(k results.Key) error {
 	type check struct {
 		what  string
 		ok    bool
@@ -187,12 +196,12 @@ func checkKeyNames(k model.Key) error {
 		valid string
 	}
 	for _, c := range []check{
-		{"type", model.Known(k.Type, model.Types), string(k.Type), model.Join(model.Types)},
-		{"lib", model.Known(k.Lib, model.Libs), string(k.Lib), model.Join(model.Libs)},
-		{"repr", model.Known(k.Repr, model.Reprs), string(k.Repr), model.Join(model.Reprs)},
-		{"layout", k.Layout == "" || model.Known(k.Layout, model.Layouts), string(k.Layout), model.Join(model.Layouts)},
-		{"scheme", k.Scheme == "" || model.Known(k.Scheme, model.Schemes), string(k.Scheme), model.Join(model.Schemes)},
-		{"op", k.Op == "" || model.Known(k.Op, model.Ops), string(k.Op), model.Join(model.Ops)},
+		{"type", vocab.Known(k.Type, vocab.Types), string(k.Type), vocab.Join(vocab.Types)},
+		{"lib", vocab.Known(k.Lib, vocab.Libs), string(k.Lib), vocab.Join(vocab.Libs)},
+		{"repr", vocab.Known(k.Repr, vocab.Reprs), string(k.Repr), vocab.Join(vocab.Reprs)},
+		{"layout", k.Layout == "" || vocab.Known(k.Layout, measure.Layouts), string(k.Layout), vocab.Join(measure.Layouts)},
+		{"scheme", k.Scheme == "" || vocab.Known(k.Scheme, vocab.Schemes), string(k.Scheme), vocab.Join(vocab.Schemes)},
+		{"op", k.Op == "" || vocab.Known(k.Op, vocab.Ops), string(k.Op), vocab.Join(vocab.Ops)},
 	} {
 		if !c.ok {
 			return fmt.Errorf("%s: %s %q is not one of %s", k, c.what, c.value, c.valid)
@@ -217,19 +226,19 @@ func checkEntry(e Entry) error {
 	if (e.Case == nil) == e.Unavailable.IsZero() {
 		return fmt.Errorf("entry %s: exactly one of Case and Unavailable must be set", e.Key)
 	}
-	if (e.Layout == model.Single) != (e.FixedN == 1) {
-		return fmt.Errorf("entry %s: an entry of the %s layout, and only one, has FixedN 1 (got %d)", e.Key, model.Single, e.FixedN)
+	if (e.Layout == measure.Single) != (e.FixedN == 1) {
+		return fmt.Errorf("entry %s: an entry of the %s layout, and only one, has FixedN 1 (got %d)", e.Key, measure.Single, e.FixedN)
 	}
 	if e.FixedN < 0 {
 		return fmt.Errorf("entry %s: FixedN must not be negative, got %d", e.Key, e.FixedN)
 	}
-	if !e.Unavailable.IsZero() && !model.Known(e.Unavailable.Kind, model.Kinds) {
+	if !e.Unavailable.IsZero() && !vocab.Known(e.Unavailable.Kind, vocab.Kinds) {
 		return fmt.Errorf("entry %s: unavailable without a known kind (%q)", e.Key, e.Unavailable.Kind)
 	}
 	return nil
 }
 
-// Entries returns every entry in the one ordering of keys (model.Compare).
+// Entries returns every entry in the one ordering of keys (results.Compare).
 func (r *Registry) Entries() []Entry { return r.entries }
 
 // Lookup finds an entry by its key's BenchName.
@@ -266,8 +275,8 @@ func (r *Registry) Ops() []Op { return r.ops }
 
 // OpTypes returns the types that have at least one operation, in
 // vocabulary order.
-func (r *Registry) OpTypes() []model.Type {
-	var out []model.Type
+func (r *Registry) OpTypes() []vocab.Type {
+	var out []vocab.Type
 	for _, o := range r.ops {
 		if !slices.Contains(out, o.Type) {
 			out = append(out, o.Type)

@@ -3,19 +3,21 @@ package suites
 import (
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestNewRegistryErrors: every entry, operation and agreement library a
 // set of suites repeats or gets wrong is refused with one error each,
 // naming its suite, in the order of the suites; nothing is registered.
 func TestNewRegistryErrors(t *testing.T) {
-	entry := Entry{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer},
+	entry := Entry{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer},
 		Case: func() memprof.Case { return memprof.Case{} }}
-	op := Op{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Op: model.ToAffine, Batch: 1},
+	op := Op{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Op: vocab.ToAffine, Batch: 1},
 		Prepare: func(OpInput) (OpHarness, error) { return OpHarness{}, nil }}
-	lib := AgreeLib{Lib: model.Gnark, Unavailable: model.Because(model.NotOffered, "test")}
+	lib := AgreeLib{Lib: vocab.Gnark, Unavailable: vocab.Because(vocab.NotOffered, "test")}
 	noLayout := entry
 	noLayout.Layout = ""
 	noBatch := op

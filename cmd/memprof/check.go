@@ -7,11 +7,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 var checkCommand = &command{
@@ -83,7 +85,7 @@ reported as FILE: instances[12] (case): problem); times are the median and
 quartiles of each operation's samples_ns, as compare reads them, and none
 passes when the file's agreement check failed. Budgets files are read up
 to ` + readlimit.FormatSize(gate.DefaultMaxBytes) + ` and half a million YAML nodes, results files up to 256 MiB
-(--max-bytes raises these) and ` + defaultRows + ` rows (--max-rows), so that
+(--max-bytes raises these) and ` + cliflag.DefaultRows + ` rows (--max-rows), so that
 checking stays within its memory.
 
 Exit status: 0 when every budget holds (warnings included), 1 when one is
@@ -121,19 +123,19 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	skipCgo := fs.Bool("skip-cgo", false, "skip, in results measured with cgo off, the budgets all of whose cases need cgo (a runner with cgo checks them); without it such a budget is an error")
 	headroom := fs.Float64("headroom", 1.2, "with --update, multiply times by `factor` (1 to 100)")
 	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
-	var cf caseFlags
-	cf.add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
-	var to timingFlags
-	to.add(fs, "when timing, ", false)
-	var limits inputLimits
-	limits.addFlag(fs, "the budgets or results file")
-	format := addFormat(fs, "text", "markdown")
-	out := addOutput(fs)
-	if code, done := inv.parseFlags(fs, args, format, func() []inert {
-		return []inert{{*update, "without --update", []string{"headroom"}},
-			{!*update, "with --update: it rewrites the budgets file and prints no report", []string{"format", "o"}},
-			{*resultsPath == "", "with --results: the saved results are checked, nothing is measured", []string{"n", "jobs", "samples", "min-sample"}},
-			{*resultsPath == "", "without --results: it bounds a results file", []string{"max-rows"}}}
+	var cf cliflag.Cases
+	cf.Add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
+	var to cliflag.Timing
+	to.Add(fs, "when timing, ", false)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the budgets or results file")
+	format := cliflag.AddFormat(fs, "text", "markdown")
+	out := cliflag.AddOutput(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(*update, "without --update", "headroom"),
+			cliflag.Unless(!*update, "with --update: it rewrites the budgets file and prints no report", "format", "o"),
+			cliflag.Unless(*resultsPath == "", "with --results: the saved results are checked, nothing is measured", "n", "jobs", "samples", "min-sample"),
+			cliflag.Unless(*resultsPath == "", "without --results: it bounds a results file", "max-rows")}
 	}); done {
 		return code
 	}
@@ -141,32 +143,22 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("--headroom must be a number from 1 to %d, got %v", gate.MaxHeadroom, *headroom)
 	}
 	var opts workflow.Options
-	if err := cf.options(&opts); err != nil {
+	if err := cf.Options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if _, err := to.options(&opts); err != nil {
+	if _, err := timing(&to, &opts); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := limits.readBudgets(*budgetsPath)
+	f, err := limits.ReadBudgets(*budgetsPath)
 	if err != nil {
 		return inv.badInput("", err)
 	}
-	if schemes, err := workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
-		return inv.usageError("--scheme: %v", suggest(err, *scheme, model.Strings(model.Schemes)))
-	} else if len(schemes) < len(model.Schemes) {
-		if *update {
-			return inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
-		}
-		var dropped int
-		if f, dropped = f.OfSchemes(schemes); dropped > 0 {
-			fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme; a budget without scheme selects min-pk)\n", dropped, model.Join(schemes))
-		}
-		if len(f.Budgets) == 0 {
-			return inv.fail("nothing checked: every budget of %s selects other schemes than --scheme %s (a budget without scheme selects min-pk)", f.Path, *scheme)
-		}
+	f, code := ofSchemes(inv, f, *scheme, *update)
+	if f == nil {
+		return code
 	}
 	if *update {
 		if err := checkWritable("budgets", f.Path); err != nil {
@@ -180,12 +172,12 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if inv.dryRun && (*resultsPath == "" || *update) {
 		return exitOK // it would measure, or write the budgets file
 	}
-	var rs *model.Results
+	var rs *results.File
 	if *resultsPath != "" {
-		defer limitMemory()()
+		defer cliflag.LimitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
-		rs, err = limits.readResults(ctx, *resultsPath)
+		rs, err = limits.ReadResults(ctx, *resultsPath)
 		if err != nil {
 			return inv.badInput("", err)
 		}
@@ -213,8 +205,16 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if *update {
 		return updateBudgets(inv, f, rep, *headroom)
 	}
+	return checkReport(inv, rep, rs, f.Path, format.Value, *out, *skipCgo)
+}
+
+// checkReport writes the report of a check of the budgets file budgets
+// (text or markdown, to out or stdout), says on stderr what is wrong with
+// the budgets or that nothing was checked, and returns the exit code.
+func checkReport(inv *invocation, rep *gate.Report, rs *results.File, budgets, format, out string, skipCgo bool) int {
+	var err error
 	var buf bytes.Buffer
-	if format.value == "markdown" {
+	if format == "markdown" {
 		err = gatereport.CheckMarkdown(inv.live(&buf), rep, rs.Env)
 	} else {
 		err = gatereport.Check(inv.live(&buf), rep)
@@ -222,7 +222,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
-	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
+	if err := writeOutput(inv, out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
 	switch {
@@ -230,15 +230,39 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		for _, p := range rep.Problems {
 			fmt.Fprintf(inv.stderr, "memprof check: %v\n", p)
 		}
-		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: fix the budgets above (a budget that selects nothing checks nothing)\n", f.Path)
+		fmt.Fprintf(inv.stderr, "memprof check: %s is invalid: fix the budgets above (a budget that selects nothing checks nothing)\n", budgets)
 		return exitUsage
 	case rep.Checked() == 0:
-		fmt.Fprintf(inv.stderr, "memprof check: nothing checked: %s\n", nothingCheckedWhy(rep, *skipCgo))
+		fmt.Fprintf(inv.stderr, "memprof check: nothing checked: %s\n", nothingCheckedWhy(rep, skipCgo))
 		return exitFailure
 	case !rep.OK():
 		return exitFailure
 	}
 	return exitOK
+}
+
+// ofSchemes keeps the budgets of f that select the schemes of --scheme
+// (scheme), saying on stderr how many it dropped. It returns nil and the
+// exit code when nothing is left to check, or --scheme is refused.
+func ofSchemes(inv *invocation, f *gate.File, scheme string, update bool) (*gate.File, int) {
+	schemes, err := workflow.ParseList("scheme", scheme, vocab.Schemes)
+	if err != nil {
+		return nil, inv.usageError("--scheme: %v", vocab.Suggest(err, scheme, vocab.Strings(vocab.Schemes)))
+	}
+	if len(schemes) == len(vocab.Schemes) {
+		return f, exitOK
+	}
+	if update {
+		return nil, inv.usageError("--scheme does nothing with --update: it rewrites every budget of the file")
+	}
+	var dropped int
+	if f, dropped = f.OfSchemes(schemes); dropped > 0 {
+		fmt.Fprintf(inv.stderr, "memprof check: %d budgets of other schemes than %s not checked (--scheme; a budget without scheme selects min-pk)\n", dropped, vocab.Join(schemes))
+	}
+	if len(f.Budgets) == 0 {
+		return nil, inv.fail("nothing checked: every budget of %s selects other schemes than --scheme %s (a budget without scheme selects min-pk)", f.Path, scheme)
+	}
+	return f, exitOK
 }
 
 func updateBudgets(inv *invocation, f *gate.File, rep *gate.Report, headroom float64) int {

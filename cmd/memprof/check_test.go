@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/gate"
+	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/suites"
 )
 
@@ -198,13 +199,7 @@ func TestCheckTimes(t *testing.T) {
 // and --update keeps the key.
 func TestCheckSelectionsComplete(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, src string) string { return testfs.WriteFile(t, filepath.Join(dir, name), src, 0o644) }
 	copied := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine, layout: pointer}\n    max_bytes_per_instance: 192B\n"
 	broad := "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, repr: affine, layout: all, scheme: all}\n    max_bytes_per_instance: 192B\n"
 	results := budgetsDir + "results.json"

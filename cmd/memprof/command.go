@@ -8,20 +8,21 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
+	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/internal/livewriter"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 // Exit codes, as cmd/go uses them.
@@ -30,30 +31,8 @@ const (
 	exitFailure = 1 // a measurement failed, a budget was exceeded, a regression was found
 	exitUsage   = 2 // bad flags, arguments or input files
 	// An interrupted command exits 128 + the signal's number, as a shell
-	// reports it: 130 for SIGINT, 143 for SIGTERM (see interruptedExit).
+	// reports it: 130 for SIGINT, 143 for SIGTERM (see interrupt.ExitCode).
 )
-
-// interruption is the cause with which main cancels the context of a
-// command stopped by a signal.
-type interruption struct{ signal os.Signal }
-
-func (i interruption) Error() string { return "interrupted by " + i.signal.String() }
-
-// interruptedExit returns the exit code of a command whose context is
-// done, and true: 128 + the number of the signal that caused it, or 130
-// (as for SIGINT) when the cause is not a signal.
-func interruptedExit(ctx context.Context) (int, bool) {
-	if ctx.Err() == nil {
-		return 0, false
-	}
-	var i interruption
-	if errors.As(context.Cause(ctx), &i) {
-		if s, ok := i.signal.(syscall.Signal); ok {
-			return 128 + int(s), true
-		}
-	}
-	return 128 + int(syscall.SIGINT), true
-}
 
 // live returns w as a livewriter.Writer of the command's context (an
 // interrupted command prints nothing more; run prints the one line that
@@ -65,14 +44,6 @@ func (inv *invocation) live(w io.Writer) io.Writer {
 		return w
 	}
 	return livewriter.Writer{Ctx: inv.ctx, W: w}
-}
-
-// underlying returns the writer a livewriter.Writer wraps, or w itself.
-func underlying(w io.Writer) io.Writer {
-	if l, ok := w.(livewriter.Writer); ok {
-		return l.W
-	}
-	return w
 }
 
 // command is one subcommand, in the style of cmd/go.
@@ -183,7 +154,7 @@ var registry = all.Registry
 // run is the whole program: main only adds os.Args, the signals that
 // cancel ctx, and os.Exit.
 //
-// When ctx is done (main cancels it with an interruption on SIGINT or
+// When ctx is done (main cancels it with an interrupt.Cause on SIGINT or
 // SIGTERM), the command stops: children are killed with the context,
 // nothing more is printed or written (see livewriter.Writer and
 // invocation.writeFile), and run prints "memprof: interrupted" and returns
@@ -229,7 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
-	if interrupted, ok := interruptedExit(ctx); ok {
+	if interrupted, ok := interrupt.ExitCode(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
 		return interrupted
 	}
@@ -275,7 +246,7 @@ func (s *stdoutWriter) exit(stderr io.Writer, name string, code int) int {
 // stdoutFailed reports whether a write to standard output failed (run
 // reports it).
 func (inv *invocation) stdoutFailed() bool {
-	s, ok := underlying(inv.stdout).(*stdoutWriter)
+	s, ok := livewriter.Unwrap(inv.stdout).(*stdoutWriter)
 	return ok && s.err != nil
 }
 
@@ -289,7 +260,7 @@ func (inv *invocation) print(b []byte) int {
 // commandSuggestion is "; did you mean instances?" for a near miss of
 // one of names, else ":".
 func commandSuggestion(name string, names []string) string {
-	if c, ok := nearest(name, names); ok {
+	if c, ok := vocab.Nearest(name, names); ok {
 		return "; did you mean " + c + "?"
 	}
 	return ":"
@@ -317,104 +288,32 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nEXAMPLES\n\n")
 	for _, c := range commands {
 		if len(c.Examples) > 0 {
-			writeExample(w, c.Examples[0])
+			render.WriteExample(w, c.Examples[0])
 		}
 	}
 }
 
-// helpWidth is the width help text is wrapped at.
-const helpWidth = 76
+// example is one example of a command's help.
+type example = render.Example
 
-// helpParagraphs wraps paragraphs for a command's help, a blank line
-// between them.
-func helpParagraphs(paragraphs ...string) string {
-	out := make([]string, len(paragraphs))
-	for i, p := range paragraphs {
-		out[i] = render.Wrap(p, helpWidth, "")
-	}
-	return strings.Join(out, "\n\n")
+// commandUsage writes a command's help: its usage line, its description,
+// its flags (when fs is not nil) and its examples.
+func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
+	render.CommandHelp(w, c.Name, c.UsageLine, c.Long, fs, c.Examples)
 }
 
 // methodHelp is the method (memprof.Method) as help prints it: the
 // sections titled titles, or all of them, each its title and its
-// paragraphs wrapped at helpWidth.
+// paragraphs wrapped at render.HelpWidth.
 func methodHelp(titles ...string) string {
 	var out []string
 	for _, sec := range memprof.Method() {
 		if len(titles) > 0 && !slices.Contains(titles, sec.Title) {
 			continue
 		}
-		out = append(out, sec.Title+".", helpParagraphs(sec.Paragraphs...))
+		out = append(out, sec.Title+".", render.HelpParagraphs(sec.Paragraphs...))
 	}
 	return strings.Join(out, "\n\n")
-}
-
-// commandUsage writes a command's help: its usage line (wrapped at 80
-// columns), its description, its flags (when fs is not nil) and its
-// examples.
-func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "%s\n", usageLine(c))
-	if c.Long != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
-	}
-	if fs != nil {
-		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	if len(c.Examples) > 0 {
-		fmt.Fprintf(w, "\nEXAMPLES\n\n")
-		for _, e := range c.Examples {
-			writeExample(w, e)
-		}
-	}
-}
-
-// usageWidth is the width the usage lines are wrapped at.
-const usageWidth = 80
-
-// usageLine writes "usage: memprof " and the command's usage line,
-// wrapped at usageWidth between its bracketed groups (inside one only
-// where it is wider than a line), the lines after the first indented
-// under the command's arguments.
-func usageLine(c *command) string {
-	lead := "usage: memprof "
-	indent := strings.Repeat(" ", len(lead)+len(c.Name)+1)
-	return lead + render.WrapGroups(c.UsageLine, usageWidth-len(lead), usageWidth, indent)
-}
-
-// example is one example of a command's help: a real command line and
-// what it shows.
-type example struct {
-	Line string // "memprof instances --type Signature"
-	What string // "bytes per instance of every signature representation"
-	// Measures: the example measures (or fetches, or writes a review)
-	// and takes seconds to minutes: go test checks that its flags and
-	// selection are accepted, .ci/run runs it at a small N. The others
-	// go test runs.
-	Measures bool
-}
-
-// writeExample writes an example: what it shows, as a comment, and its
-// command, continued with " \\" on the next line where it is wider than
-// usageWidth (a shell reads it as one line).
-func writeExample(w io.Writer, e example) {
-	const indent = "  "
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(e.Line) {
-		switch {
-		case line == "":
-			line = word
-		case len(indent)+len(line)+1+len(word)+2 <= usageWidth:
-			line += " " + word
-		default:
-			lines = append(lines, line+" \\")
-			line = "  " + word
-		}
-	}
-	lines = append(lines, line)
-	fmt.Fprintf(w, "%s# %s\n%s%s\n\n", indent, render.Wrap(e.What, usageWidth-4, indent+"# "), indent, strings.Join(lines, "\n"+indent))
 }
 
 // flags makes the command's FlagSet; its errors go to stderr.
@@ -429,10 +328,10 @@ func (inv *invocation) flags() *flag.FlagSet {
 //
 // A flag the command does not have is named with the nearest one it has
 // ("did you mean --format?"), and a value that does not parse says what
-// was expected (explainValues).
+// was expected (cliflag.ExplainValues).
 func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
 	var bad error
-	restore := explainValues(fs, &bad)
+	restore := cliflag.ExplainValues(fs, &bad)
 	err := fs.Parse(args)
 	restore()
 	switch {
@@ -446,8 +345,8 @@ func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bo
 	}
 	// The flag package's words for a flag it does not know.
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && fs.Lookup(name) == nil {
-		msg := "unknown flag " + dashed(name)
-		if s, ok := nearest(dashed(name), flagNames(fs)); ok {
+		msg := "unknown flag " + cliflag.Dashed(name)
+		if s, ok := vocab.Nearest(cliflag.Dashed(name), cliflag.Names(fs)); ok {
 			msg += "; did you mean " + s + "?"
 		}
 		return inv.usageError("%s", msg), true
@@ -456,82 +355,40 @@ func (inv *invocation) parse(fs *flag.FlagSet, args []string) (code int, done bo
 }
 
 // parseFlags parses args, which must hold only flags, and checks them:
-// checkFlags, with the rules rules returns once the flags are parsed (none
+// cliflag.Check, with the rules rules returns once the flags are parsed (none
 // if rules is nil), then format, if not nil, which it leaves in its
 // canonical spelling. It returns done=true with the exit code when the
 // command must stop: -h (0) or a usage error (2).
-func (inv *invocation) parseFlags(fs *flag.FlagSet, args []string, format *formatFlag, rules func() []inert) (code int, done bool) {
+func (inv *invocation) parseFlags(fs *flag.FlagSet, args []string, format *cliflag.Format, rules func() []cliflag.Inert) (code int, done bool) {
 	if code, done := inv.parse(fs, args); done {
 		return code, true
 	}
 	if fs.NArg() > 0 {
 		return inv.usageError("unexpected arguments: %s", strings.Join(fs.Args(), " ")), true
 	}
-	var rs []inert
+	var rs []cliflag.Inert
 	if rules != nil {
 		rs = rules()
 	}
-	if err := checkFlags(fs, rs...); err != nil {
+	if err := cliflag.Check(fs, rs...); err != nil {
 		return inv.usageError("%v", err), true
 	}
 	if format != nil {
 		var err error
-		if format.value, err = format.get(); err != nil {
+		if format.Value, err = format.Get(); err != nil {
 			return inv.usageError("%v", err), true
 		}
 	}
 	return 0, false
 }
 
-// formatFlag is --format: one of a command's output formats, the first
-// being the default.
-type formatFlag struct {
-	value string
-	valid []string
-}
-
-// addFormat adds --format to fs.
-func addFormat(fs *flag.FlagSet, valid ...string) *formatFlag {
-	f := &formatFlag{valid: valid}
-	help := valid[0]
-	if n := len(valid); n > 1 {
-		help = strings.Join(valid[:n-1], ", ") + " or " + valid[n-1]
-	}
-	fs.StringVar(&f.value, "format", valid[0], "output `format`: "+help)
-	return f
-}
-
-// get returns the format given, in its canonical spelling; the error is a
-// usage error that lists the formats.
-func (f *formatFlag) get() (string, error) {
-	v, err := model.Canonical("format", f.value, f.valid)
-	return v, suggest(err, f.value, f.valid)
-}
-
-// addOutput adds -o, the file to write the output to instead of stdout.
-func addOutput(fs *flag.FlagSet) *string {
-	return fs.String("o", "", "write the output to `file` (atomically) instead of stdout")
-}
-
 // writeResults renders rs in format (table with table, the others as
 // every command writes them) and writes it to out (see writeOutput). It
 // returns exitOK, or exitFailure with the error printed.
-func (inv *invocation) writeResults(rs *model.Results, format, out string, table func(io.Writer, *model.Results) error) int {
+func (inv *invocation) writeResults(rs *results.File, format, out string, table func(io.Writer, *results.File) error) int {
 	var buf bytes.Buffer
 	w := inv.live(&buf)
-	var err error
-	switch format {
-	case "json":
-		err = rs.WriteJSON(w)
-	case "markdown":
-		err = render.Markdown(w, rs)
-	case "csv":
-		err = render.CSV(w, rs)
-	case "bench":
-		err = export.Bench(w, rs)
-	default:
-		err = table(w, rs)
-	}
+	err := render.WriteResults(w, rs, format, table)
 	if err != nil {
 		return inv.fail("rendering: %v", err)
 	}
@@ -539,6 +396,15 @@ func (inv *invocation) writeResults(rs *model.Results, format, out string, table
 		return inv.fail("%v", err)
 	}
 	return exitOK
+}
+
+// tableWriter is where a command's table goes: stdout, or, with -o, a
+// file (nil), which has no terminal width.
+func tableWriter(inv *invocation, out string) io.Writer {
+	if out != "" {
+		return nil
+	}
+	return inv.stdout
 }
 
 // usageError prints a one-line usage error and returns exitUsage.

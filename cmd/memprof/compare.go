@@ -5,9 +5,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net/url"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/gatereport"
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 )
 
@@ -40,7 +41,7 @@ refused unless --allow-env-mismatch, naming the fields that differ.
 
 Both files are validated before anything is compared (every problem is
 reported as FILE: instances[12] (case): problem) and read up to 256 MiB
-(--max-bytes raises the limit) and ` + defaultRows + ` rows each (--max-rows).
+(--max-bytes raises the limit) and ` + cliflag.DefaultRows + ` rows each (--max-rows).
 
 The markdown format is made for a pull-request comment: the verdict line
 first, where and when each side was measured (commit, time, machine) with
@@ -72,78 +73,53 @@ base with no rows, times without samples, environment mismatch).`,
 }
 
 func runCompare(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
-	format := addFormat(fs, "table", "markdown", "json")
-	tolBytes := fs.String("tolerance-bytes", "0", "allowed increase in bytes per instance (`size`, e.g. 0, 8B)")
-	tol := fs.String("tolerance", "5%", "allowed significant slowdown of a time (`percent`)")
-	allowMissing := fs.Bool("allow-missing", false, "do not fail on cases present in base but not in head")
-	allowEnv := fs.Bool("allow-env-mismatch", false, "compare results from different environments (the differences are reported)")
-	failOnTime := fs.Bool("fail-on-time", false, "fail on a time regression (for a pinned, quiet runner); without it a time regression warns")
-	baseURL := fs.String("base-url", "", "link the base run at `url` in the markdown comment")
-	baseCommit := fs.String("base-commit", "", "warn unless the base was measured at commit `sha` (its env.commit; a prefix of 7 or more hex digits matches)")
-	maxAge := fs.String("max-base-age", "7d", "warn when the base was measured longer than `age` ago (days such as 7d, or a duration such as 36h; 0 turns it off)")
-	out := addOutput(fs)
+	format := cliflag.AddFormat(fs, "table", "markdown", "json")
+	var cf cliflag.Compare
+	cf.Add(fs)
+	out := cliflag.AddOutput(fs)
 	var style string
-	addStyle(fs, &style)
-	var limits inputLimits
-	limits.addFlag(fs, "a results file")
+	cliflag.AddStyle(fs, &style)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "a results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
 	}
-	if err := checkFlags(fs); err != nil {
+	if err := cliflag.Check(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := format.get()
+	f, err := format.Get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := parseStyle(style)
+	tableStyle, err := cliflag.CheckStyle(fs, style, f)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if wasGiven(fs, "style") && f != "table" {
-		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
+	opts, err := cf.Options(f)
+	if err != nil {
+		return inv.usageError("%v", err)
 	}
-	var opts gate.CompareOptions
-	if opts.ToleranceBytes, err = gate.ParseSize(*tolBytes); err != nil {
-		return inv.usageError("--tolerance-bytes: %v", err)
-	}
-	if opts.Tolerance, err = gate.ParsePercent(*tol); err != nil {
-		return inv.usageError("--tolerance: %v", err)
-	}
-	opts.AllowMissing, opts.AllowEnvMismatch, opts.FailOnTime = *allowMissing, *allowEnv, *failOnTime
-	opts.BaseCommit = *baseCommit
-	if opts.MaxBaseAge, err = gate.ParseAge(*maxAge); err != nil {
-		return inv.usageError("--max-base-age: %v", err)
-	}
-	if *baseURL != "" {
-		if u, err := url.Parse(*baseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return inv.usageError("--base-url: %q is not a URL: give the base run's page, https://...", *baseURL)
-		}
-		if f != "markdown" {
-			return inv.usageError("--base-url does nothing with --format %s: the link is for the markdown comment", f)
-		}
-	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
 
-	base, err := limits.readResults(ctx, files[0])
+	base, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("base: ", err)
 	}
 	if err := requireRows(files[0], base, "nothing to compare against"); err != nil {
 		return inv.badInput("base: ", err)
 	}
-	head, err := limits.readResults(ctx, files[1])
+	head, err := limits.ReadResults(ctx, files[1])
 	if err != nil {
 		return inv.badInput("head: ", err)
 	}
@@ -154,11 +130,11 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	var buf bytes.Buffer
 	switch w := inv.live(&buf); f {
 	case "markdown":
-		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: *baseURL})
+		err = gatereport.CompareMarkdown(w, c, gatereport.MarkdownOptions{BaseURL: cf.BaseURL})
 	case "json":
 		err = gatereport.JSON(w, c)
 	default:
-		err = gatereport.TableFit(w, c, terminalWidth(tableWriter(inv, *out)), tableStyle)
+		err = gatereport.TableFit(w, c, render.TerminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if err != nil {
 		return inv.fail("rendering: %v", err)

@@ -3,13 +3,13 @@ package main
 import (
 	"flag"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // docTable is a table of the terminal format, as the README shows it and
@@ -26,23 +26,10 @@ func parseTables(text string) (tables []docTable, other []string) {
 	return tables, other
 }
 
-// column returns the index of the column called name (its label or its
-// short header), or fails.
-func (tb docTable) column(t *testing.T, name string) int {
-	t.Helper()
-	for _, n := range []string{name, shortHeader(name)} {
-		if i := slices.Index(tb.Header, n); i >= 0 {
-			return i
-		}
-	}
-	t.Fatalf("table %v has no column %q", tb.Header, name)
-	return -1
-}
-
 // shortHeader is the short header the tables use for label where they
 // are tight ("B/inst" for "B/instance").
 func shortHeader(label string) string {
-	if c, err := model.LookupColumn(label); err == nil && c.ShortLabel() != "" {
+	if c, err := results.LookupColumn(label); err == nil && c.ShortLabel() != "" {
 		return c.ShortLabel()
 	}
 	return map[string]string{"slot sizes": "slots"}[label]
@@ -67,14 +54,14 @@ func TestDocFixturesExact(t *testing.T) {
 		t.Fatalf("no results files under fixtures/docs: %v", err)
 	}
 	for _, file := range files {
-		rs, err := model.ReadResultsFile(file)
+		rs, err := results.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checked := 0
 		for _, want := range rs.Instances {
 			e, ok := registry().Lookup(want.Key.BenchName())
-			if !ok || !e.Unavailable.IsZero() || want.Error != "" || want.Key.Layout != model.Pointer || want.HeapResolution != 0 || want.Key.Type.IsScenario() {
+			if !ok || !e.Unavailable.IsZero() || want.Error != "" || want.Key.Layout != measure.Pointer || want.HeapResolution != 0 || want.Key.Type.IsScenario() {
 				continue
 			}
 			if checked > 0 && !*docsAll {
@@ -92,7 +79,7 @@ func TestDocFixturesExact(t *testing.T) {
 				if code != exitOK {
 					t.Fatalf("memprof %s: exit %d\n%s", strings.Join(args, " "), code, stderr)
 				}
-				got, err := model.ReadResults(strings.NewReader(stdout))
+				got, err := results.Read(strings.NewReader(stdout))
 				if err != nil || len(got.Instances) != 1 {
 					t.Fatalf("memprof %s: %v, %d rows", strings.Join(args, " "), err, len(got.Instances))
 				}

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 var updateDocs = flag.Bool("update", false, "re-render the show, run and include blocks of README.md and docs/*.md")
@@ -316,7 +316,7 @@ func checkBenchTranscript(t *testing.T, b docBlock, output string) {
 // knownHeaders are the names of columns memprof's tables print.
 func knownHeaders() map[string]bool {
 	known := map[string]bool{}
-	for _, c := range model.Columns {
+	for _, c := range results.Columns {
 		for _, n := range []string{c.Name, c.Label, c.MarkdownLabel, c.ShortLabel()} {
 			if n != "" {
 				known[n] = true

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/atomicfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 var exportCommand = &command{
@@ -47,7 +48,7 @@ chooses), so it takes no --only.
 
 The file is read and validated as check and compare read it (every problem
 is reported as FILE: instances[12] (case): problem), up to 256 MiB
-(--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows). A case that
+(--max-bytes raises the limit) and ` + cliflag.DefaultRows + ` rows (--max-rows). A case that
 failed to measure has no figure to export: it is named on stderr.
 
 A figure a row lacks (a file older than the figure) has no entry: never
@@ -66,33 +67,33 @@ no rows, or has two cases with one export name.`,
 }
 
 func runExport(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
-	valid := model.Strings(export.Formats)
-	to := fs.String("to", "", "export `format`: "+model.Join(export.Formats))
+	valid := vocab.Strings(export.Formats)
+	to := fs.String("to", "", "export `format`: "+vocab.Join(export.Formats))
 	only := fs.String("only", "", "write only the figures of `part` (dashboard formats): memory (exact: bytes, allocations) or time (times, and figures read to a resolution)")
-	out := addOutput(fs)
-	var limits inputLimits
-	limits.addFlag(fs, "the results file")
+	out := cliflag.AddOutput(fs)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
 	}
-	if err := checkFlags(fs); err != nil {
+	if err := cliflag.Check(fs); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *to == "" {
-		return inv.usageError("--to is required: the formats are %s", model.Join(export.Formats))
+		return inv.usageError("--to is required: the formats are %s", vocab.Join(export.Formats))
 	}
-	format, err := model.Canonical("format", *to, valid)
+	format, err := vocab.Canonical("format", *to, valid)
 	if err != nil {
-		return inv.usageError("--to: %v", suggest(err, *to, valid))
+		return inv.usageError("--to: %v", vocab.Suggest(err, *to, valid))
 	}
 	var part export.Part
-	if wasGiven(fs, "only") {
-		p, err := model.Canonical("part", *only, export.Parts)
+	if cliflag.WasGiven(fs, "only") {
+		p, err := vocab.Canonical("part", *only, export.Parts)
 		if err != nil {
-			return inv.usageError("--only: %v", suggest(err, *only, model.Strings(export.Parts)))
+			return inv.usageError("--only: %v", vocab.Suggest(err, *only, vocab.Strings(export.Parts)))
 		}
 		if export.Format(format) == export.Benchfmt {
 			return inv.usageError("--only does nothing with --to benchfmt: it holds every figure, and benchstat chooses units with -filter")
@@ -102,13 +103,13 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.readResults(ctx, files[0])
+	rs, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}

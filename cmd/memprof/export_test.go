@@ -11,7 +11,7 @@ import (
 
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestExportCommand: memprof export writes what the export package
@@ -28,7 +28,7 @@ func TestExportCommand(t *testing.T) {
 	}
 	for _, f := range export.Formats {
 		t.Run(string(f), func(t *testing.T) {
-			rs, err := model.ReadResultsFile(fixture)
+			rs, err := results.ReadFile(fixture)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestFirstBudget runs the path docs/gate.md's "Your first budget" shows:
@@ -20,18 +22,18 @@ func TestFirstBudget(t *testing.T) {
 	available := false
 	for _, e := range registry().Entries() {
 		k := e.Key.Normalize()
-		available = available || k.Type == model.Signature && k.Lib == "blst" && k.Repr == "affine" && k.Layout == model.Pointer && e.Unavailable.IsZero()
+		available = available || k.Type == vocab.Signature && k.Lib == "blst" && k.Repr == "affine" && k.Layout == measure.Pointer && e.Unavailable.IsZero()
 	}
 	if !available {
 		t.Skip("blst is unavailable in this build (cgo off): the docs' first budget is on blst")
 	}
 	dir := t.TempDir()
-	results := filepath.Join(dir, "results.json")
-	runChecked(t, []string{"instances", "--type", "Signature", "--lib", "blst", "--repr", "affine", "-n", "1000", "--format", "json", "-o", results}, exitOK, nil, nil)
-	runChecked(t, []string{"check", "--budgets", budgetsDir + "first.yaml", "--results", results}, exitOK,
+	resultsPath := filepath.Join(dir, "results.json")
+	runChecked(t, []string{"instances", "--type", "Signature", "--lib", "blst", "--repr", "affine", "-n", "1000", "--format", "json", "-o", resultsPath}, exitOK, nil, nil)
+	runChecked(t, []string{"check", "--budgets", budgetsDir + "first.yaml", "--results", resultsPath}, exitOK,
 		[]string{"PASS  Signature/blst/affine/pointer/min-pk  bytes per instance:", "memprof check: ok: 1 holds"}, nil)
 
-	rs, err := model.ReadResultsFile(results)
+	rs, err := results.ReadFile(resultsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +52,6 @@ func TestFirstBudget(t *testing.T) {
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runChecked(t, []string{"check", "--budgets", path, "--results", results}, exitOK,
+	runChecked(t, []string{"check", "--budgets", path, "--results", resultsPath}, exitOK,
 		[]string{"PASS  Signature/blst/affine/pointer/min-pk", fmt.Sprintf("memprof check: ok: %d hold", rows)}, nil)
 }

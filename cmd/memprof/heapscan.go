@@ -4,19 +4,14 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strconv"
-	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/heapscan"
 	"github.com/memprof/memprof/internal/atomicfile"
-	"github.com/memprof/memprof/internal/readlimit"
-	"github.com/memprof/memprof/model"
 )
 
 // heapscanStdin is what "heapscan -" reads (a variable for tests).
@@ -71,23 +66,14 @@ large, not a heap profile).`,
 }
 
 func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
-	defer limitMemory()()
+	defer cliflag.LimitMemory()()
 	fs := inv.flags()
-	base := fs.String("base", "", "diff against the base profile `file or URL`")
-	sample := fs.String("sample", "inuse", "`sample`: inuse or alloc")
-	groupBy := fs.String("group-by", "", "group by `g`: function, site, stack or rule (default function, or rule with --rules)")
-	rulesFile := fs.String("rules", "", "read rules (YAML: name: pattern) from `file` (at most 64 MiB, or --max-bytes if larger)")
-	instances := fs.Int64("instances", 0, "report bytes and objects per instance of `n` instances")
-	focus := fs.String("focus", "", "keep only samples with a frame whose function or file name matches `regexp`")
-	ignore := fs.String("ignore", "", "drop samples with a frame whose function or file name matches `regexp`")
-	top := fs.Int("top", 0, "show only the first `n` rows (0: all)")
-	format := addFormat(fs, "table", "json", "markdown", "csv")
-	out := addOutput(fs)
-	maxBytes := fs.String("max-bytes", formatSize(heapscan.DefaultMaxBytes), "stop reading a profile whose decompressed size passes `size` (bytes, or with KiB, MiB, GiB; with --reader model the default is "+formatSize(heapscan.DefaultMaxModelBytes)+")")
-	timeout := fs.Duration("timeout", heapscan.DefaultTimeout, "time limit for fetching a profile by URL")
-	reader := fs.String("reader", "stream", "protobuf `reader`: stream (the streaming decoder) or model (pprof's full profile model, slower, for cross-checking)")
+	var hf cliflag.Heapscan
+	hf.Add(fs)
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv")
+	out := cliflag.AddOutput(fs)
 	var style string
-	addStyle(fs, &style)
+	cliflag.AddStyle(fs, &style)
 	pos, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
@@ -96,67 +82,19 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("want one profile (file, URL or - for standard input), got %d arguments", len(pos))
 	}
 	source := pos[0]
-	if source == "-" && *base == "-" {
+	if source == "-" && hf.Base == "-" {
 		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
 	}
-	f, err := format.get()
+	f, err := format.Get()
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	tableStyle, err := parseStyle(style)
+	tableStyle, err := cliflag.CheckStyle(fs, style, f)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
-	if wasGiven(fs, "style") && f != "table" {
-		return inv.usageError("--style does nothing with --format %s: only the table has a style", f)
-	}
-	opts := heapscan.Options{Sample: *sample, GroupBy: *groupBy}
-	if opts.GroupBy == "" && *rulesFile != "" {
-		opts.GroupBy = "rule"
-	}
-	limit, err := parseSize(*maxBytes)
+	opts, ro, err := hf.Options()
 	if err != nil {
-		return inv.usageError("--max-bytes: %v", err)
-	}
-	if *rulesFile != "" {
-		// --max-bytes, when given, raises the rules file's limit too
-		// (never below its default).
-		rulesLimit := int64(heapscan.DefaultMaxRulesBytes)
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "max-bytes" {
-				rulesLimit = max(limit, rulesLimit)
-			}
-		})
-		rules, err := heapscan.ReadRulesLimit(*rulesFile, rulesLimit)
-		if err != nil {
-			return inv.usageError("--rules: %v", err)
-		}
-		opts.Rules = rules
-	}
-	if opts.GroupBy == "rule" && opts.Rules == nil {
-		return inv.usageError("--group-by rule needs --rules FILE")
-	}
-	if opts.Focus, err = compileFlag("focus", *focus); err != nil {
-		return inv.usageError("%v", err)
-	}
-	if opts.Ignore, err = compileFlag("ignore", *ignore); err != nil {
-		return inv.usageError("%v", err)
-	}
-	if *instances < 0 {
-		return inv.usageError("--instances must not be negative, got %d", *instances)
-	}
-	if *top < 0 {
-		return inv.usageError("--top must not be negative, got %d", *top)
-	}
-	if *timeout <= 0 {
-		return inv.usageError("--timeout must be positive, got %s", *timeout)
-	}
-	rd, err := model.Canonical("reader", *reader, []string{"stream", "model"})
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	// Check the options before reading anything.
-	if err := opts.Validate(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := checkOutputPath(*out); err != nil {
@@ -166,16 +104,12 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if inv.dryRun {
 		return exitOK // it would read or fetch the profiles
 	}
-	ro := heapscan.ReadOptions{MaxBytes: limit, Timeout: *timeout, Model: rd == "model"}
-	if ro.Model && !wasGiven(fs, "max-bytes") {
-		ro.MaxBytes = 0 // the model's own default, heapscan.DefaultMaxModelBytes
-	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
 		return inv.profileError(err)
 	}
-	if *base != "" {
-		b, err := summarizeSource(ctx, inv, *base, ro, opts)
+	if hf.Base != "" {
+		b, err := summarizeSource(ctx, inv, hf.Base, ro, opts)
 		if err != nil {
 			return inv.profileError(err)
 		}
@@ -183,22 +117,13 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 			return inv.fail("%v", err)
 		}
 	}
-	s.Top(*top)
+	s.Top(hf.Top)
 
-	view := render.HeapscanView{Source: displayName(source), Base: displayName(*base), Instances: *instances}
+	view := render.HeapscanView{Source: displayName(source), Base: displayName(hf.Base), Instances: hf.Instances}
 	// The output is written as it is rendered, row by row for JSON and
 	// CSV, never held whole: --group-by stack can make it large.
 	write := func(w io.Writer) error {
-		switch f {
-		case "json":
-			return s.WriteJSON(w, *instances)
-		case "markdown":
-			return render.HeapscanMarkdown(w, s, view)
-		case "csv":
-			return render.HeapscanCSV(w, s, view)
-		default:
-			return render.HeapscanTableFit(w, s, view, terminalWidth(tableWriter(inv, *out)), tableStyle)
-		}
+		return render.WriteHeapscan(w, s, view, f, render.TerminalWidth(tableWriter(inv, *out)), tableStyle)
 	}
 	if *out != "" {
 		err = atomicfile.WriteStream(*out, 0o644, write)
@@ -271,45 +196,4 @@ func explainLimit(err error) error {
 		return fmt.Errorf("%w (raise the limit with --max-bytes if the profile is trusted)", err)
 	}
 	return err
-}
-
-func compileFlag(name, expr string) (*regexp.Regexp, error) {
-	if expr == "" {
-		return nil, nil
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, fmt.Errorf("--%s: %w", name, err)
-	}
-	return re, nil
-}
-
-// formatSize writes n bytes as a flag's value, as parseSize reads them:
-// readlimit.FormatSize's largest binary unit that divides it, without
-// the space: 536870912 is "512MiB".
-func formatSize(n int64) string {
-	return strings.ReplaceAll(readlimit.FormatSize(n), " ", "")
-}
-
-// parseSize parses a byte count: a whole number, optionally followed by
-// B, KiB, MiB or GiB.
-
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
-	t := strings.TrimSpace(s)
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n <= 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("size %q must be a positive whole number of bytes, optionally with KiB, MiB or GiB", s)
-	}
-	return n * mult, nil
 }

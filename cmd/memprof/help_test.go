@@ -16,7 +16,8 @@ import (
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
+	"github.com/memprof/memprof/workflow"
 )
 
 // flagLine is a flag in PrintDefaults' output: "  -name type".
@@ -50,7 +51,7 @@ func TestHelpOfEveryCommand(t *testing.T) {
 				if m == nil {
 					continue
 				}
-				name := dashed(m[1])
+				name := cliflag.Dashed(m[1])
 				if !strings.Contains(usage, "["+name+" ") && !strings.Contains(usage, "["+name+"]") &&
 					!strings.Contains(usage, " "+name+" ") && !strings.Contains(usage, "("+name+" ") && !strings.Contains(usage, "| "+name+" ") && !strings.Contains(usage, "|"+name) && !strings.Contains(usage, "["+name+"=") {
 					t.Errorf("usage line %q does not list %s", usage, name)
@@ -178,33 +179,6 @@ func TestNearMisses(t *testing.T) {
 	// Far from every name: no suggestion.
 	if _, _, stderr := runCLI(t, "instances", "--type", "Zebra"); strings.Contains(stderr, "did you mean") {
 		t.Errorf("a suggestion for a name near none: %s", stderr)
-	}
-}
-
-// TestNearest: the suggestion is the nearest name by edit distance
-// (a transposition counts one), only when near enough and not tied.
-func TestNearest(t *testing.T) {
-	valid := []string{"instances", "throughput", "list", "heapscan", "blst", "gnark", "circl"}
-	for _, tt := range []struct {
-		v, want string
-		ok      bool
-	}{
-		{"instanses", "instances", true},
-		{"thorughput", "throughput", true}, // a transposition
-		{"LIST", "", false},                // the name itself, in capitals: nothing to suggest
-		{"lsit", "list", true},
-		{"blts", "blst", true},
-		{"zzz", "", false},
-		{"gnarkk", "gnark", true},
-		{"heap", "", false}, // four letters from heapscan: too far
-	} {
-		got, ok := nearest(tt.v, valid)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("nearest(%q): got %q, %v; want %q, %v", tt.v, got, ok, tt.want, tt.ok)
-		}
-	}
-	if d := editDistance("ca", "ac"); d != 1 {
-		t.Errorf("editDistance(ca, ac) = %d, want 1", d)
 	}
 }
 

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
 
 // TestHostileNumbersAndInputs: what the second hostile trial found let
@@ -14,13 +15,7 @@ import (
 // stale base warned about on standard error with the table format too.
 func TestHostileNumbersAndInputs(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, src string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, src string) string { return testfs.WriteFile(t, filepath.Join(dir, name), src, 0o644) }
 	results := budgetsDir + "results.json"
 	base, head := compareDir+"base.json", compareDir+"head.json"
 	empty := write("empty.json", `{"schema": "memprof.results/v1", "env": {}, "instances": []}`)

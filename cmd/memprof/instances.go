@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/atomicfile"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 var instancesCommand = &command{
@@ -69,57 +69,55 @@ Type, library and representation names are case-insensitive. Exit status is
 
 func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	var sel selectionFlags
-	sel.add(fs)
+	var sel cliflag.Selection
+	sel.Add(fs)
 	budgetsPath := fs.String("budgets", "", "measure exactly what the budgets `file` selects (as check does without --results), instead of --type")
 	skipCgo := fs.Bool("skip-cgo", false, "with --budgets in a build with cgo off, measure the other budgets' cases and skip the budgets all of whose cases need cgo (without it they are refused)")
-	var cf caseFlags
-	cf.add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
+	var cf cliflag.Cases
+	cf.Add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
 	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
 	sweep := fs.Bool("sweep", false, "also measure each case at several N (--sweep-n) and fit bytes = a + b*N, reporting the slope's 95% confidence interval and R²")
 	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
-	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
-	out := addOutput(fs)
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := cliflag.AddOutput(fs)
 	withThroughput := fs.Bool("with-throughput", false, "also time the operations of the selected types (as memprof throughput does, after the agreement check) and print, per type, bytes per instance beside them")
-	var to timingFlags
-	to.add(fs, "", true)
-	var prov provenanceFlags
-	prov.add(fs)
-	var tf tableFlags
-	tf.add(fs)
-	if code, done := inv.parseFlags(fs, args, format, func() []inert {
-		return []inert{{*withThroughput, "without --with-throughput", []string{"op", "samples", "min-sample"}},
-			{*budgetsPath != "", "without --budgets", []string{"skip-cgo"}},
-			{*sweep, "without --sweep", []string{"sweep-n"}}, tf.inert(format.value)}
+	var to cliflag.Timing
+	to.Add(fs, "", true)
+	var prov cliflag.Provenance
+	prov.Add(fs)
+	var tf cliflag.Table
+	tf.Add(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(*withThroughput, "without --with-throughput", "op", "samples", "min-sample"),
+			cliflag.Unless(*budgetsPath != "", "without --budgets", "skip-cgo"),
+			cliflag.Unless(*sweep, "without --sweep", "sweep-n"), tf.Inert(format.Value)}
 	}); done {
 		return code
 	}
-	tableOpts, err := tf.options(tableWriter(inv, *out), "instance", func(c model.Column) bool { return c.Instance != nil })
+	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), "instance", func(c results.Column) bool { return c.Instance != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
 	opts := workflow.Options{ProfileDir: *profileDir}
-	if err := cf.options(&opts); err != nil {
+	if err := cf.Options(&opts); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *sweep {
-		if opts.Sweep, err = parseSweep(*sweepN); err != nil {
+		if opts.Sweep, err = cliflag.Sweep(*sweepN); err != nil {
 			return inv.usageError("%v", err)
 		}
 	}
 	if *budgetsPath != "" {
-		for _, name := range []string{"type", "lib", "repr", "layout", "scheme"} {
-			if wasGiven(fs, name) {
-				return inv.usageError("%s does nothing with --budgets: the budgets select the cases", dashed(name))
-			}
-		}
-	}
-	var ops []model.Op
-	if *withThroughput {
-		if err := sel.timesMinPk("--with-throughput"); err != nil {
+		if err := sel.NotWith("--budgets", "the budgets select the cases"); err != nil {
 			return inv.usageError("%v", err)
 		}
-		if ops, err = to.options(&opts); err != nil {
+	}
+	var ops []vocab.Op
+	if *withThroughput {
+		if err := sel.TimesMinPk("--with-throughput"); err != nil {
+			return inv.usageError("%v", err)
+		}
+		if ops, err = timing(&to, &opts); err != nil {
 			return inv.usageError("%v", err)
 		}
 		opts.Throughput = workflow.ThroughputRequired
@@ -127,47 +125,28 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	var budgets *gate.File
 	var s workflow.Selection
 	if *budgetsPath != "" {
-		if budgets, err = gate.ReadFile(*budgetsPath); err != nil {
-			return inv.badInput("", err)
+		var code int
+		if budgets, code = instancesBudgets(inv, *budgetsPath, *skipCgo); budgets == nil {
+			return code
 		}
-		if cgo := workflow.CgoOnly(inv.registry, budgets); len(cgo) > 0 {
-			var lines []string
-			for _, b := range cgo {
-				lines = append(lines, fmt.Sprintf("%s:%d", budgets.Path, b.Line))
-			}
-			if !*skipCgo {
-				return inv.fail("every case of the budgets at %s needs cgo, and this build has cgo off: build with cgo (CGO_ENABLED=1), or pass --skip-cgo to measure the other budgets' cases (check --skip-cgo then skips these)", strings.Join(lines, ", "))
-			}
-			fmt.Fprintf(inv.stderr, "memprof instances: --skip-cgo: not measured, every case needing cgo: the budgets at %s\n", strings.Join(lines, ", "))
-		}
-	} else if s, err = sel.selection(ops); err != nil {
+	} else if s, err = sel.Selection(ops); err != nil {
 		return inv.usageError("%v", err)
 	}
-	opts.Ready = inv.ready(func() error {
-		if err := checkOutputPath(*out); err != nil {
-			return err
-		}
-		if *profileDir != "" {
-			// Before minutes of measuring, not after: a directory that
-			// cannot be made or written keeps no profile.
-			return writeError("profiles", atomicfile.CheckDir(*profileDir))
-		}
-		return nil
-	})
+	opts.Ready = inv.ready(outputsWritable(*out, *profileDir))
 	opts.Progress = (&progress{inv: inv}).event
-	prov.options(&opts)
-	var rs *model.Results
+	prov.Options(&opts)
+	var rs *results.File
 	if budgets != nil {
 		rs, err = workflow.BudgetedTimed(ctx, inv.registry, budgets, ops, opts)
 	} else {
 		rs, err = workflow.Instances(ctx, inv.registry, s, opts)
 	}
 	if rs == nil {
-		described := sel.describe()
+		described := sel.Describe()
 		if budgets != nil {
 			described = "--budgets " + *budgetsPath
 		}
-		return inv.refused(err, described, sel.noMatch(&to, "--with-throughput"))
+		return inv.refused(err, described, sel.NoMatch(&to, "--with-throughput"))
 	}
 	code := exitOK
 	if err != nil {
@@ -176,13 +155,42 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-	table := func(w io.Writer, rs *model.Results) error {
-		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !*withThroughput {
+	return inv.printInstances(rs, format.Value, *out, tableOpts, *withThroughput, code)
+}
+
+// instancesBudgets reads the budgets of instances --budgets, and refuses
+// the budgets all of whose cases need cgo in a build with cgo off, or,
+// with --skip-cgo (skipCgo), says they are not measured. It returns nil
+// and the exit code when it stops.
+func instancesBudgets(inv *invocation, path string, skipCgo bool) (*gate.File, int) {
+	budgets, err := gate.ReadFile(path)
+	if err != nil {
+		return nil, inv.badInput("", err)
+	}
+	if cgo := workflow.CgoOnly(inv.registry, budgets); len(cgo) > 0 {
+		var lines []string
+		for _, b := range cgo {
+			lines = append(lines, fmt.Sprintf("%s:%d", budgets.Path, b.Line))
+		}
+		if !skipCgo {
+			return nil, inv.fail("every case of the budgets at %s needs cgo, and this build has cgo off: build with cgo (CGO_ENABLED=1), or pass --skip-cgo to measure the other budgets' cases (check --skip-cgo then skips these)", strings.Join(lines, ", "))
+		}
+		fmt.Fprintf(inv.stderr, "memprof instances: --skip-cgo: not measured, every case needing cgo: the budgets at %s\n", strings.Join(lines, ", "))
+	}
+	return budgets, exitOK
+}
+
+// printInstances writes the rows measured (with their trade-off tables
+// when withThroughput) in format to out or stdout, and the failed cases'
+// errors on stderr; it returns code, or exitFailure when a case failed.
+func (inv *invocation) printInstances(rs *results.File, format, out string, tableOpts render.TableOptions, withThroughput bool, code int) int {
+	table := func(w io.Writer, rs *results.File) error {
+		if err := render.InstancesTableFit(w, rs, tableOpts); err != nil || !withThroughput {
 			return err
 		}
 		return render.TradeoffTablesFit(w, rs, tableOpts)
 	}
-	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
+	if code := inv.writeResults(rs, format, out, table); code != exitOK {
 		return code
 	}
 	for _, r := range rs.Instances {
@@ -190,27 +198,24 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 			fmt.Fprintf(inv.stderr, "memprof instances: %s\n", r.Error)
 		}
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		code = exitFailure
 	}
 	return code
 }
 
-// parseSweep reads the --sweep-n list: at least three distinct positive N.
-func parseSweep(v string) ([]int, error) {
-	var ns []int
-	for _, part := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("--sweep-n: %q is not a positive integer", part)
+// outputsWritable checks, before minutes of measuring, that the -o file
+// out and the --profile-dir directory can be written.
+func outputsWritable(out, profileDir string) func() error {
+	return func() error {
+		if err := checkOutputPath(out); err != nil {
+			return err
 		}
-		if slices.Contains(ns, n) {
-			return nil, fmt.Errorf("--sweep-n: %d appears twice", n)
+		if profileDir != "" {
+			// Before minutes of measuring, not after: a directory that
+			// cannot be made or written keeps no profile.
+			return writeError("profiles", atomicfile.CheckDir(profileDir))
 		}
-		ns = append(ns, n)
+		return nil
 	}
-	if len(ns) < 3 {
-		return nil, fmt.Errorf("--sweep-n needs at least 3 values of N for a confidence interval, got %d", len(ns))
-	}
-	return ns, nil
 }

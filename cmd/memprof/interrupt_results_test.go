@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
 	"github.com/memprof/memprof/internal/testfs"
 )
 
@@ -161,7 +162,7 @@ func TestInterruptResultsCommandsDeadline(t *testing.T) {
 			done := make(chan int, 1)
 			go func() { done <- run(ctx, args, &stdout, &stderr) }()
 			time.Sleep(50 * time.Millisecond) // into its work, most likely; anywhere will do
-			cancel(interruption{syscall.SIGTERM})
+			cancel(interrupt.Cause{Signal: syscall.SIGTERM})
 			select {
 			case code := <-done:
 				if code != exitOK && code != exitFailure && code != 128+int(syscall.SIGTERM) {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
 	"github.com/memprof/memprof/internal/testfs"
 )
 
@@ -171,7 +172,7 @@ func TestInterruptInProcess(t *testing.T) {
 				return e.started(c.waitFor, stderr.String)
 			})
 			before := len(stderr.String())
-			cancel(interruption{sig})
+			cancel(interrupt.Cause{Signal: sig})
 			var code int
 			select {
 			case code = <-done:
@@ -202,8 +203,8 @@ func TestInterruptExitCode(t *testing.T) {
 		ok     bool
 	}{
 		{"not cancelled", func(context.CancelCauseFunc) {}, 0, false},
-		{"SIGINT", func(c context.CancelCauseFunc) { c(interruption{syscall.SIGINT}) }, 130, true},
-		{"SIGTERM", func(c context.CancelCauseFunc) { c(interruption{syscall.SIGTERM}) }, 143, true},
+		{"SIGINT", func(c context.CancelCauseFunc) { c(interrupt.Cause{Signal: syscall.SIGINT}) }, 130, true},
+		{"SIGTERM", func(c context.CancelCauseFunc) { c(interrupt.Cause{Signal: syscall.SIGTERM}) }, 143, true},
 		{"cancelled without a signal", func(c context.CancelCauseFunc) { c(nil) }, 130, true},
 		{"other cause", func(c context.CancelCauseFunc) { c(errors.New("shutting down")) }, 130, true},
 	}
@@ -212,7 +213,7 @@ func TestInterruptExitCode(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			defer cancel(nil)
 			tt.cancel(cancel)
-			code, ok := interruptedExit(ctx)
+			code, ok := interrupt.ExitCode(ctx)
 			if code != tt.code || ok != tt.ok {
 				t.Errorf("got %d, %v; want %d, %v", code, ok, tt.code, tt.ok)
 			}

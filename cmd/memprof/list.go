@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"slices"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 var listCommand = &command{
@@ -40,44 +37,30 @@ name of the vocabulary and every combination with its family.`,
 	},
 }
 
-// listEntry is the JSON form of one registered combination.
-type listEntry struct {
-	ID          string       `json:"id"`
-	Family      model.Family `json:"family"`
-	Type        model.Type   `json:"type"`
-	Lib         model.Lib    `json:"lib"`
-	Repr        model.Repr   `json:"repr"`
-	Layout      model.Layout `json:"layout"`
-	Scheme      model.Scheme `json:"scheme,omitempty"`
-	Param       model.Param  `json:"param,omitempty"`
-	Constructor string       `json:"constructor,omitempty"`
-	Unavailable string       `json:"unavailable,omitempty"`
-	Kind        model.Kind   `json:"unavailable_kind,omitempty"`
-}
-
 func runList(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	format := addFormat(fs, "table", "json")
-	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+model.Join(model.Families))
+	format := cliflag.AddFormat(fs, "table", "json")
+	types := fs.String("type", "", "only these `types` (comma-separated), or a family: "+vocab.Join(vocab.Families))
 	long := fs.Bool("long", false, "say how each instance is made, or why it is not available, instead of the matrix")
-	if code, done := inv.parseFlags(fs, args, format, func() []inert {
-		return []inert{{format.value == "table", "with --format json (it holds every sentence)", []string{"long"}}}
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(format.Value == "table", "with --format json (it holds every sentence)", "long")}
 	}); done {
 		return code
 	}
-	var keep []model.Type
+	var keep []vocab.Type
 	if *types != "" {
 		var err error
 		if keep, err = workflow.ParseTypes(*types); err != nil {
-			return inv.usageError("%v", suggest(err, *types, typeNames()))
+			return inv.usageError("%v", vocab.Suggest(err, *types, workflow.TypeNames()))
 		}
 	}
-	var entries []listEntry
+	var entries []render.ListEntry
 	for _, e := range inv.registry.Entries() {
 		if keep != nil && !slices.Contains(keep, e.Type) {
 			continue
 		}
-		entries = append(entries, listEntry{e.BenchName(), e.Family(), e.Type, e.Lib, e.Repr, e.Layout, e.Scheme, e.Param, e.Constructor, e.Unavailable.Reason, e.Unavailable.Kind})
+		entries = append(entries, render.ListEntry{ID: e.BenchName(), Family: e.Family(), Type: e.Type, Lib: e.Lib, Repr: e.Repr, Layout: e.Layout, Scheme: e.Scheme, Param: e.Param,
+			Constructor: e.Constructor, Unavailable: e.Unavailable.Reason, Kind: e.Unavailable.Kind})
 	}
 	if len(entries) == 0 {
 		return inv.usageError("--type %s: no combination is registered for it in this build", *types)
@@ -86,273 +69,28 @@ func runList(ctx context.Context, inv *invocation, args []string) int {
 	// half printed.
 	var buf bytes.Buffer
 	w := inv.live(&buf)
-	if format.value == "json" {
+	if format.Value == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err := enc.Encode(map[string]any{
-			"families": model.Families, "types": model.Types, "libs": model.Libs, "reprs": model.Reprs,
-			"layouts": model.Layouts, "schemes": model.Schemes, "cases": entries,
+			"families": vocab.Families, "types": vocab.Types, "libs": vocab.Libs, "reprs": vocab.Reprs,
+			"layouts": measure.Layouts, "schemes": vocab.Schemes, "cases": entries,
 		})
 		if err != nil {
 			return inv.fail("%v", err)
 		}
 		return inv.print(buf.Bytes())
 	}
-	width := terminalWidth(inv.stdout)
-	families, _, _ := listedFamilies(entries)
+	width := render.TerminalWidth(inv.stdout)
+	families, _, _ := render.ListedFamilies(entries)
 	var err error
 	if *long {
-		err = listLong(w, entries, families, width)
+		err = render.ListLong(w, entries, families, width)
 	} else {
-		err = listMatrix(w, entries, families, width)
+		err = render.ListMatrix(w, entries, families, width)
 	}
 	if err != nil {
 		return inv.fail("%v", err)
 	}
 	return inv.print(buf.Bytes())
-}
-
-// layoutLetters are the letters the matrix writes a layout as: its first
-// letter, or its first two where an earlier layout took that one.
-func layoutLetters() map[model.Layout]string {
-	out := map[model.Layout]string{}
-	taken := map[string]bool{}
-	for _, l := range model.Layouts {
-		s := string(l)
-		letter := s[:1]
-		if taken[letter] && len(s) > 1 {
-			letter = s[:2]
-		}
-		taken[letter] = true
-		out[l] = letter
-	}
-	return out
-}
-
-// listMatrix writes, for each family, the matrix of type and
-// representation by library: the layouts each library offers the
-// representation in, or n/a[k] with the reason as footnote k.
-func listMatrix(w io.Writer, entries []listEntry, families []model.Family, width int) error {
-	letters := layoutLetters()
-	type row = matrixRow
-	notes := &render.Footnotes{}
-	for fi, f := range families {
-		var rows []row
-		var libs []model.Lib
-		for _, e := range entries {
-			if e.Family != f {
-				continue
-			}
-			if !slices.Contains(libs, e.Lib) {
-				libs = append(libs, e.Lib)
-			}
-			if r := (row{e.Type, e.Repr}); e.Kind != model.DoesNotApply && !slices.Contains(rows, r) {
-				rows = append(rows, r)
-			}
-		}
-		slices.SortStableFunc(rows, func(a, b row) int {
-			return model.Compare(model.Key{Type: a.typ, Repr: a.repr}, model.Key{Type: b.typ, Repr: b.repr})
-		})
-		slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
-		cells := make([][]string, len(rows)) // the libraries' cells of each row
-		for i, r := range rows {
-			for _, l := range libs {
-				cells[i] = append(cells[i], matrixCell(entries, r.typ, r.repr, l, letters, notes))
-			}
-		}
-		// A family of more libraries than the width holds gets one table
-		// per group of them, each with the rows' keys.
-		for gi, g := range libGroups(f, rows, libs, cells, width) {
-			t := render.MarkdownTable{Header: []string{string(f), "repr"}}
-			for _, li := range g {
-				t.Header = append(t.Header, string(libs[li]))
-			}
-			for i, r := range rows {
-				row := []string{string(r.typ), string(r.repr)}
-				for _, li := range g {
-					row = append(row, cells[i][li])
-				}
-				t.Rows = append(t.Rows, row)
-			}
-			if fi > 0 || gi > 0 {
-				if _, err := fmt.Fprintln(w); err != nil {
-					return err
-				}
-			}
-			if err := render.WriteTable(w, t, width); err != nil {
-				return err
-			}
-		}
-	}
-	var legend []string
-	for _, l := range model.Layouts {
-		legend = append(legend, letters[l]+" "+string(l))
-	}
-	text := strings.Join(legend, ", ") + "; ×N: at N settings."
-	return notes.Write(w, text, width)
-}
-
-// matrixRow is a row of the list's matrix: a type in one representation.
-type matrixRow struct {
-	typ  model.Type
-	repr model.Repr
-}
-
-// listGap is the space between two columns of the plain tables.
-const listGap = 2
-
-// libGroups splits the indexes of libs into groups whose columns fit
-// width beside the rows' type and representation columns: one group when
-// they all fit, and at least one library in each.
-func libGroups(f model.Family, rows []matrixRow, libs []model.Lib, cells [][]string, width int) [][]int {
-	keys := len(string(f))
-	reprs := len("repr")
-	for _, r := range rows {
-		keys = max(keys, len(string(r.typ)))
-		reprs = max(reprs, len(string(r.repr)))
-	}
-	used := keys + listGap + reprs
-	widths := make([]int, len(libs))
-	for li, l := range libs {
-		widths[li] = utf8.RuneCountInString(string(l))
-		for i := range rows {
-			widths[li] = max(widths[li], utf8.RuneCountInString(cells[i][li]))
-		}
-	}
-	// split cuts libs into groups of at most per, each within width.
-	split := func(per int) (groups [][]int) {
-		var g []int
-		at := used
-		for li, w := range widths {
-			if len(g) > 0 && (len(g) == per || width > 0 && at+listGap+w > width) {
-				groups = append(groups, g)
-				g, at = nil, used
-			}
-			g = append(g, li)
-			at += listGap + w
-		}
-		return append(groups, g)
-	}
-	greedy := split(len(libs))
-	// As many groups as the greedy cut needs, but of even sizes where
-	// they fit (two and two rather than three and one).
-	if k := len(greedy); k > 1 {
-		if even := split((len(libs) + k - 1) / k); len(even) == k {
-			return even
-		}
-	}
-	return greedy
-}
-
-// matrixCell is the cell of one type, representation and library: the
-// letters of the layouts offered ("p s c", "si×3" at three settings), n/a
-// with the reason's footnote when none is, "-" when the library has no
-// such combination or it does not apply.
-func matrixCell(entries []listEntry, typ model.Type, repr model.Repr, lib model.Lib, letters map[model.Layout]string, notes *render.Footnotes) string {
-	settings := map[model.Layout]map[model.Param]bool{}
-	var reasons []string // of the combinations not offered, one per combination
-	for _, e := range entries {
-		if e.Type != typ || e.Repr != repr || e.Lib != lib {
-			continue
-		}
-		switch {
-		case e.Unavailable == "":
-			if settings[e.Layout] == nil {
-				settings[e.Layout] = map[model.Param]bool{}
-			}
-			settings[e.Layout][e.Param] = true
-		case e.Kind != model.DoesNotApply:
-			reasons = append(reasons, e.Unavailable)
-		}
-	}
-	// The reason most of them share (crypto/mlkem has no packed key of
-	// any parameter set, beside one parameter set it lacks altogether).
-	reason := ""
-	for _, r := range reasons {
-		if occurrences(reasons, r) > occurrences(reasons, reason) {
-			reason = r
-		}
-	}
-	var parts []string
-	for _, l := range model.Layouts {
-		if n := len(settings[l]); n > 0 {
-			p := letters[l]
-			if n > 1 {
-				p += "×" + strconv.Itoa(n)
-			}
-			parts = append(parts, p)
-		}
-	}
-	switch {
-	case len(parts) > 0:
-		return strings.Join(parts, ",")
-	case reason != "":
-		return "n/a" + notes.Ref(reason)
-	}
-	return "-"
-}
-
-// occurrences returns how many of list are s.
-func occurrences(list []string, s string) int {
-	n := 0
-	for _, v := range list {
-		if v == s {
-			n++
-		}
-	}
-	return n
-}
-
-// listLong writes every combination, family by family: its key and,
-// indented under it, how an instance is made or why it is not
-// available.
-func listLong(w io.Writer, entries []listEntry, families []model.Family, width int) error {
-	for fi, f := range families {
-		if fi > 0 {
-			if _, err := fmt.Fprintln(w); err != nil {
-				return err
-			}
-		}
-		if _, err := fmt.Fprintf(w, "%s:\n", f); err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if e.Family != f {
-				continue
-			}
-			key := strings.Join([]string{string(e.Type), string(e.Lib), string(e.Repr), string(e.Layout)}, "/")
-			if v := strings.TrimSpace(string(e.Scheme) + " " + string(e.Param)); v != "" {
-				key += " " + v
-			}
-			how := e.Constructor
-			if e.Unavailable != "" {
-				how = "n/a: " + e.Unavailable
-			}
-			text := render.Wrap(how, max(width-4, 0), "")
-			if _, err := fmt.Fprintf(w, "%s\n    %s\n", key, strings.ReplaceAll(text, "\n", "\n    ")); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// listedFamilies returns the families that have cases among entries, and
-// their types and libraries, in vocabulary order: a family without a
-// suite in this build is not listed.
-func listedFamilies(entries []listEntry) (families []model.Family, types []model.Type, libs []model.Lib) {
-	for _, f := range model.Families {
-		if !slices.ContainsFunc(entries, func(e listEntry) bool { return e.Family == f }) {
-			continue
-		}
-		families = append(families, f)
-		types = append(types, f.Types()...)
-		for _, l := range f.Libs() {
-			if !slices.Contains(libs, l) {
-				libs = append(libs, l)
-			}
-		}
-	}
-	slices.SortStableFunc(libs, func(a, b model.Lib) int { return slices.Index(model.Libs, a) - slices.Index(model.Libs, b) })
-	return families, types, libs
 }

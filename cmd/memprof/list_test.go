@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestListByFamily: list prints one table per family that has cases, in
@@ -20,19 +20,19 @@ func TestListByFamily(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var got struct {
-		Families []model.Family `json:"families"`
+		Families []vocab.Family `json:"families"`
 		Cases    []struct {
-			Family model.Family `json:"family"`
-			Type   model.Type   `json:"type"`
+			Family vocab.Family `json:"family"`
+			Type   vocab.Type   `json:"type"`
 		} `json:"cases"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(got.Families, model.Families) {
-		t.Errorf("families: got %v, want %v", got.Families, model.Families)
+	if !slices.Equal(got.Families, vocab.Families) {
+		t.Errorf("families: got %v, want %v", got.Families, vocab.Families)
 	}
-	var withCases []model.Family
+	var withCases []vocab.Family
 	for _, c := range got.Cases {
 		if c.Family != c.Type.Family() {
 			t.Errorf("case of %s: family %q, want %q", c.Type, c.Family, c.Type.Family())
@@ -49,12 +49,12 @@ func TestListByFamily(t *testing.T) {
 	// One matrix per family, headed by its name; each row's first cell
 	// is its type.
 	tables, _ := tabletest.Parse(stdout)
-	var sections []model.Family
+	var sections []vocab.Family
 	for _, tb := range tables {
-		f := model.Family(tb.Header[0])
+		f := vocab.Family(tb.Header[0])
 		sections = append(sections, f)
 		for _, r := range tb.Rows {
-			if ty := model.Type(r[0]); !model.Known(ty, model.Types) || ty.Family() != f {
+			if ty := vocab.Type(r[0]); !vocab.Known(ty, vocab.Types) || ty.Family() != f {
 				t.Errorf("section %s holds a row of %s (family %s)", f, ty, ty.Family())
 			}
 		}

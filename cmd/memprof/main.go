@@ -14,9 +14,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
 	"github.com/memprof/memprof/memprof"
 )
 
@@ -25,26 +24,13 @@ func main() {
 	if !memprof.ChildRequested() {
 		// A measuring child keeps the default: a signal ends it, and its
 		// parent removes what it leaves.
-		ctx = cancelOnSignal(ctx)
+		// The first SIGINT or SIGTERM cancels ctx: the command then stops
+		// its children, removes its temporary files and writes nothing,
+		// and run returns 128 + the signal. A second signal exits at once.
+		ctx = interrupt.OnSignal(ctx, func(code int) {
+			fmt.Fprintln(os.Stderr, "memprof: interrupted")
+			os.Exit(code)
+		})
 	}
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
-}
-
-// cancelOnSignal returns a context cancelled, with an interruption as its
-// cause, at the first SIGINT or SIGTERM: the command then stops its
-// children, removes its temporary files and writes nothing, and run
-// returns 128 + the signal. A second signal exits at once.
-func cancelOnSignal(parent context.Context) context.Context {
-	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		first := <-sigs
-		cancel(interruption{first})
-		<-sigs
-		fmt.Fprintln(os.Stderr, "memprof: interrupted")
-		code, _ := interruptedExit(ctx)
-		os.Exit(code)
-	}()
-	return ctx
 }

@@ -13,10 +13,12 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/internal/testfs"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestMain lets the test binary serve as the measuring child: the
@@ -48,7 +50,7 @@ func TestMain(m *testing.M) {
 // G1/gnark/affine/pointer by its parameter), which TestCrashingChildExitsOne
 // and the child that test starts use.
 var crashingEntry = suites.Entry{
-	Key:         model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer, Param: "test=crash"},
+	Key:         results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer, Param: "test=crash"},
 	Constructor: "crashes the process (test only)", SizeHint: 8,
 	Case: func() memprof.Case {
 		return memprof.Case{New: func(i int) any {
@@ -252,8 +254,8 @@ func TestInstancesJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc["schema"] != model.Schema {
-		t.Errorf("schema: got %v, want %s", doc["schema"], model.Schema)
+	if doc["schema"] != results.Schema {
+		t.Errorf("schema: got %v, want %s", doc["schema"], results.Schema)
 	}
 	env, _ := doc["env"].(map[string]any)
 	for _, k := range []string{"go_version", "goos", "goarch", "gomaxprocs", "cpu", "cgo", "modules"} {
@@ -268,7 +270,7 @@ func TestInstancesJSON(t *testing.T) {
 	for _, it := range insts {
 		m := it.(map[string]any)
 		for _, k := range []string{"type", "lib", "repr", "layout", "n", "bytes_per_instance", "allocs_per_instance", "sizeof_bytes", "slot_bytes", "offheap_bytes_per_instance", "heapalloc_bytes_per_instance", "holder_bytes_per_instance", "sites"} {
-			if k == "slot_bytes" && m["layout"] == string(model.Collection) {
+			if k == "slot_bytes" && m["layout"] == string(measure.Collection) {
 				continue // a structure built as a whole has no one slot per instance
 			}
 			if _, ok := m[k]; !ok {
@@ -292,7 +294,7 @@ func TestInstancesJSON(t *testing.T) {
 		}
 	}
 	// The typed reader accepts what the command wrote.
-	rs, err := model.ReadResultsFile(out)
+	rs, err := results.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestCheckNothingChecked: a check never passes on nothing. A results
@@ -57,7 +57,7 @@ func TestCheckNothingChecked(t *testing.T) {
 func TestInstancesBudgetsCgoOnly(t *testing.T) {
 	blstNeedsCgo := false
 	for _, e := range registry().Entries() {
-		blstNeedsCgo = blstNeedsCgo || e.Lib == "blst" && e.Unavailable.Kind == model.NeedsCgo
+		blstNeedsCgo = blstNeedsCgo || e.Lib == "blst" && e.Unavailable.Kind == vocab.NeedsCgo
 	}
 	if !blstNeedsCgo {
 		t.Skip("blst is available in this build (cgo on)")

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/internal/testfs"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestProfileDir: instances --profile-dir creates its files without
@@ -20,7 +22,7 @@ func TestProfileDir(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on windows")
 	}
-	key := model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer}
+	key := results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer}
 	name := strings.NewReplacer("/", "_", "=", "-").Replace(key.BenchName()) + ".pb.gz"
 	const outside = "a file outside the profile directory, which no write may reach\n"
 	ro, roWhy := unwritableDir(t)

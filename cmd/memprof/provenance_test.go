@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestProvenance: results name the commit measured (--commit, else
@@ -33,7 +33,7 @@ func TestProvenance(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			rs, err := model.ReadResults(strings.NewReader(stdout))
+			rs, err := results.Read(strings.NewReader(stdout))
 			if err != nil {
 				t.Fatal(err)
 			}

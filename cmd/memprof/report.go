@@ -5,17 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
-	"github.com/mattn/go-isatty"
-
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 var reportCommand = &command{
@@ -38,7 +36,7 @@ across machines" table saying in what the machines differ, the time of
 each operation on each machine, and each machine's results file
 (results-<machine>.json). The file is validated first
 (every problem is reported as FILE: instances[12] (case): problem) and read
-up to 256 MiB (--max-bytes raises the limit) and ` + defaultRows + ` rows (--max-rows).
+up to 256 MiB (--max-bytes raises the limit) and ` + cliflag.DefaultRows + ` rows (--max-rows).
 
 The review is written to a temporary directory beside --out and renamed
 into place at the end. An --out that exists and is not empty is refused
@@ -73,7 +71,7 @@ func reviewFiles() string {
 	indent := "\t" + strings.Repeat(" ", width+2)
 	var lines []string
 	for _, f := range files {
-		what := render.Wrap(f.What, helpWidth-8-width-2, "") // the tab takes 8 columns
+		what := render.Wrap(f.What, render.HelpWidth-8-width-2, "") // the tab takes 8 columns
 		lines = append(lines, "\t"+f.Name+strings.Repeat(" ", width+2-len(f.Name))+strings.ReplaceAll(what, "\n", "\n"+indent))
 	}
 	return strings.Join(lines, "\n")
@@ -81,49 +79,37 @@ func reviewFiles() string {
 
 func runReport(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	var sel selectionFlags
-	var cf caseFlags
+	var sel cliflag.Selection
+	var cf cliflag.Cases
 	var withThroughput *bool
-	var to timingFlags
-	var prov provenanceFlags
+	var to cliflag.Timing
+	var prov cliflag.Provenance
 	// The flags that choose or tune a measurement, which --from refuses.
-	measureFlags := flagsAdded(fs, func() {
-		sel.add(fs)
-		cf.add(fs, "number of instances per case", "")
+	measureFlags := cliflag.Added(fs, func() {
+		sel.Add(fs)
+		cf.Add(fs, "number of instances per case", "")
 		withThroughput = fs.Bool("throughput", true, "also time the operations of the selected types, as memprof throughput does (after the agreement check)")
-		to.add(fs, "", true)
-		prov.add(fs)
+		to.Add(fs, "", true)
+		prov.Add(fs)
 	})
-	var from listFlag
+	var from cliflag.List
 	fs.Var(&from, "from", "render the results `file` (memprof.results/v1) instead of measuring; repeat it to review several machines at once")
 	out := fs.String("out", "", "write the review into `dir` (required)")
 	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
-	var limits inputLimits
-	limits.addFlag(fs, "the --from file")
-	if code, done := inv.parseFlags(fs, args, nil, func() []inert {
-		return []inert{{*withThroughput, "with --throughput=false", []string{"op", "samples", "min-sample"}}}
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the --from file")
+	if code, done := inv.parseFlags(fs, args, nil, func() []cliflag.Inert {
+		return []cliflag.Inert{cliflag.Unless(*withThroughput, "with --throughput=false", "op", "samples", "min-sample")}
 	}); done {
 		return code
 	}
 	if *out == "" {
 		return inv.usageError("--out is required: the directory to write the review into")
 	}
-	var given []string
-	fs.Visit(func(f *flag.Flag) {
-		if slices.Contains(measureFlags, f.Name) {
-			given = append(given, dashed(f.Name))
-		}
-	})
-	if len(from) > 0 && len(given) > 0 {
-		return inv.usageError("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
+	if err := fromConflict(fs, measureFlags, len(from) > 0, limits.Size); err != nil {
+		return inv.usageError("%v", err)
 	}
-	if limits.flag != "" && len(from) == 0 {
-		return inv.usageError("--max-bytes bounds the --from file: give it with --from")
-	}
-	if wasGiven(fs, "max-rows") && len(from) == 0 {
-		return inv.usageError("--max-rows bounds the --from file: give it with --from")
-	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if err := report.CheckOut(*out, *force); err != nil {
@@ -131,32 +117,14 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	}
 
 	opts := report.Options{Force: *force}
-	var rs *model.Results
+	var rs *results.File
 	if len(from) > 0 {
 		// The files of a review are held at once: they share the row
 		// limit.
-		defer limitMemory()()
-		var rss []*model.Results
-		shared := limits
-		for i, f := range from {
-			r, err := shared.readResults(ctx, f)
-			if errors.Is(err, model.ErrTooManyRows) && i > 0 {
-				err = fmt.Errorf("%w; the --from files share the limit of %d rows", err, limits.rows)
-			}
-			if err != nil {
-				return inv.badInput("", err)
-			}
-			shared.rows -= len(r.Instances) + len(r.Throughput) + len(r.Unavailable) + len(r.Tradeoff)
-			for _, t := range r.Tradeoff {
-				shared.rows -= len(t.Rows)
-			}
-			if shared.rows <= 0 && i+1 < len(from) {
-				return inv.badInput("", fmt.Errorf("reading results %s: the --from files before it hold the limit of %d rows (raise it with --max-rows if the files are trusted)", from[i+1], limits.rows))
-			}
-			if len(r.Instances) == 0 {
-				return inv.badInput("", fmt.Errorf("reading results %s: no instance measurements in it: nothing to review", f))
-			}
-			rss = append(rss, r)
+		defer cliflag.LimitMemory()()
+		rss, err := limits.ReadShared(ctx, from)
+		if err != nil {
+			return inv.badInput("", err)
 		}
 		rs, opts.Source = rss[0], from[0]
 		if len(from) > 1 {
@@ -193,7 +161,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 			fmt.Fprintf(inv.stderr, "memprof report: %s: %s\n", r.Key, firstLine(r.Error))
 		}
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		return exitFailure // the failed operations were reported as they failed
 	}
 	return exitOK
@@ -204,31 +172,31 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 // operations of their types. It returns nil and the exit code when there
 // is nothing to write: a usage error, a refused selection, libraries that
 // disagree, or a timing that failed without a row.
-func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *selectionFlags, cf *caseFlags, to *timingFlags, prov *provenanceFlags, withThroughput bool) (*model.Results, int) {
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *cliflag.Selection, cf *cliflag.Cases, to *cliflag.Timing, prov *cliflag.Provenance, withThroughput bool) (*results.File, int) {
 	var opts workflow.Options
-	prov.options(&opts)
-	if err := cf.options(&opts); err != nil {
+	prov.Options(&opts)
+	if err := cf.Options(&opts); err != nil {
 		return nil, inv.usageError("%v", err)
 	}
-	var ops []model.Op
+	var ops []vocab.Op
 	given := "" // the first flag that asks for the timing
 	if withThroughput {
-		if err := sel.timesMinPk("--with-throughput"); err != nil {
+		if err := sel.TimesMinPk("--with-throughput"); err != nil {
 			return nil, inv.usageError("%v", err)
 		}
 		var err error
-		if ops, err = to.options(&opts); err != nil {
+		if ops, err = timing(to, &opts); err != nil {
 			return nil, inv.usageError("%v", err)
 		}
 		// Asked for, not merely the default: timing nothing is refused.
 		opts.Throughput = workflow.ThroughputIfAny
 		for _, name := range []string{"op", "throughput", "samples", "min-sample"} {
-			if given == "" && wasGiven(fs, name) {
-				given, opts.Throughput = dashed(name), workflow.ThroughputRequired
+			if given == "" && cliflag.WasGiven(fs, name) {
+				given, opts.Throughput = cliflag.Dashed(name), workflow.ThroughputRequired
 			}
 		}
 	}
-	s, err := sel.selection(ops)
+	s, err := sel.Selection(ops)
 	if err != nil {
 		return nil, inv.usageError("%v", err)
 	}
@@ -237,7 +205,7 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 	opts.SkipThroughput = !withThroughput
 	rs, err := workflow.Report(ctx, inv.registry, s, opts)
 	if rs == nil {
-		return nil, inv.refused(err, sel.describe(), sel.noMatch(to, given))
+		return nil, inv.refused(err, sel.Describe(), sel.NoMatch(to, given))
 	}
 	if err != nil {
 		code := inv.throughputFailed(err)
@@ -251,35 +219,28 @@ func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *
 	return rs, exitOK
 }
 
-// listFlag is a flag given several times: --from a.json --from b.json.
-type listFlag []string
-
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-
-func (l *listFlag) Set(v string) error {
-	*l = append(*l, v)
-	return nil
-}
-
-// Get returns the values joined, or "" when one of them is empty, so that
-// checkFlags refuses --from "" wherever it is given.
-func (l *listFlag) Get() any {
-	for _, v := range *l {
-		if strings.Trim(v, ", \t") == "" {
-			return ""
-		}
-	}
-	return l.String()
-}
-
-// isTerminal reports whether w is a terminal (progress is shown only
-// there).
-func isTerminal(w io.Writer) bool {
-	f, ok := underlying(w).(*os.File)
-	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
-}
-
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// fromConflict refuses, with --from (from), the flags that choose or tune a
+// measurement (measureFlags), and without it the limits of the --from
+// file (--max-bytes, given as maxBytes, and --max-rows).
+func fromConflict(fs *flag.FlagSet, measureFlags []string, from bool, maxBytes string) error {
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(measureFlags, f.Name) {
+			given = append(given, cliflag.Dashed(f.Name))
+		}
+	})
+	switch {
+	case from && len(given) > 0:
+		return fmt.Errorf("--from renders a saved results file and measures nothing: it cannot be combined with %s", strings.Join(given, ", "))
+	case maxBytes != "" && !from:
+		return errors.New("--max-bytes bounds the --from file: give it with --from")
+	case cliflag.WasGiven(fs, "max-rows") && !from:
+		return errors.New("--max-rows bounds the --from file: give it with --from")
+	}
+	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestReportSeveralMachines: report --from a.json --from b.json writes one
@@ -17,11 +17,11 @@ import (
 func TestReportSeveralMachines(t *testing.T) {
 	dir := t.TempDir()
 	fixture := "../../fixtures/results/results.json"
-	a, err := model.ReadResultsFile(fixture)
+	a, err := results.ReadFile(fixture)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := func(name string, rs *model.Results) string {
+	write := func(name string, rs *results.File) string {
 		path := filepath.Join(dir, name)
 		f, err := os.Create(path)
 		if err == nil {
@@ -34,7 +34,7 @@ func TestReportSeveralMachines(t *testing.T) {
 	}
 	a.Env.Machine = "amd64-runner"
 	pathA := write("amd64.json", a)
-	b, _ := model.ReadResultsFile(fixture)
+	b, _ := results.ReadFile(fixture)
 	b.Env.Machine, b.Env.GOARCH = "arm64-runner", "arm64"
 	b.Instances[0].BytesPerInstance += 16
 	pathB := write("arm64.json", b)
@@ -55,7 +55,7 @@ func TestReportSeveralMachines(t *testing.T) {
 			t.Errorf("README lacks %q", w)
 		}
 	}
-	other, err := model.ReadResultsFile(filepath.Join(out, "results-arm64-runner.json"))
+	other, err := results.ReadFile(filepath.Join(out, "results-arm64-runner.json"))
 	if err != nil || other.Env.Machine != "arm64-runner" {
 		t.Errorf("results-arm64-runner.json: got %v, %v; want arm64's results", other, err)
 	}
@@ -76,7 +76,7 @@ func TestReportMachinesOfOneHost(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
 	for i, runner := range []string{"amd64", "arm64", "riscv64"} {
-		rs, err := model.ReadResultsFile("../../fixtures/results/results.json")
+		rs, err := results.ReadFile("../../fixtures/results/results.json")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,12 +110,12 @@ func TestReportMachinesOfOneHost(t *testing.T) {
 			continue // the review's own results.json
 		}
 		file := filepath.Join(out, "results-runner-host__"+runner+"_results_json_.json")
-		got, err := model.ReadResultsFile(file)
+		got, err := results.ReadFile(file)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		want, _ := model.ReadResultsFile(paths[i])
+		want, _ := results.ReadFile(paths[i])
 		if got.Instances[0].BytesPerInstance != want.Instances[0].BytesPerInstance {
 			t.Errorf("%s holds %v B for %s, want %v (its own runner's)", file, got.Instances[0].BytesPerInstance, got.Instances[0].Key, want.Instances[0].BytesPerInstance)
 		}

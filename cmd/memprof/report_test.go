@@ -14,7 +14,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/cmd/memprof/internal/report"
 	"github.com/memprof/memprof/internal/testfs"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 const resultsFixture = "../../fixtures/results/results.json"
@@ -65,8 +65,8 @@ func TestReportBadInput(t *testing.T) {
 		want []string // substrings of stderr
 	}{
 		{"truncated", []string{"--from", truncated}, "r1", exitUsage, []string{truncated, "truncated"}},
-		{"other schema", []string{"--from", otherSchema}, "r2", exitUsage, []string{otherSchema, `"someone-else/v2"`, model.Schema}},
-		{"not JSON", []string{"--from", notJSON}, "r3", exitUsage, []string{notJSON, "not a " + model.Schema + " file"}},
+		{"other schema", []string{"--from", otherSchema}, "r2", exitUsage, []string{otherSchema, `"someone-else/v2"`, results.Schema}},
+		{"not JSON", []string{"--from", notJSON}, "r3", exitUsage, []string{notJSON, "not a " + results.Schema + " file"}},
 		{"missing", []string{"--from", filepath.Join(dir, "nope.json")}, "r4", exitUsage, []string{"nope.json", "no such file"}},
 		{"out not empty", []string{"--from", resultsFixture}, "full", exitUsage, []string{full, "not empty", "--force"}},
 		{"from with type", []string{"--from", resultsFixture, "--type", "Signature"}, "r5", exitUsage, []string{"--from", "--type"}},
@@ -111,7 +111,7 @@ func TestReportMeasures(t *testing.T) {
 	if strings.Contains(stderr, "\r") || strings.Contains(stderr, "case 1 of") {
 		t.Errorf("stderr %q shows progress, but it is not a terminal", stderr)
 	}
-	rs, err := model.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	rs, err := results.ReadFile(filepath.Join(out, report.ResultsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestReportWithoutThroughput(t *testing.T) {
 	if code != exitOK || stdout != "" || stderr != "" {
 		t.Fatalf("got exit %d, stdout %q, stderr %q; want 0 and nothing printed", code, stdout, stderr)
 	}
-	rs, err := model.ReadResultsFile(filepath.Join(out, report.ResultsJSON))
+	rs, err := results.ReadFile(filepath.Join(out, report.ResultsJSON))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,16 +8,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/internal/childtest"
 	"github.com/memprof/memprof/internal/peakrss"
 	"github.com/memprof/memprof/internal/testresults"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 var rssScale = flag.Float64("rss-scale", 0.05, "size of TestResultsRSS's files, as a fraction of the row limit (1: files at the limit, for .ci/run)")
@@ -50,7 +50,7 @@ func TestResultsRSS(t *testing.T) {
 		t.Skip("reads VmHWM from /proc")
 	}
 	scale := min(max(*rssScale, 0.01), 1)
-	rows := int(float64(model.DefaultMaxRows) * scale)
+	rows := int(float64(results.DefaultMaxRows) * scale)
 	bound := int64(rssBaseline + (rssTarget-rssBaseline)*scale)
 	shapes := testresults.Shapes
 	if scale < 0.5 {
@@ -98,7 +98,7 @@ func TestResultsRSS(t *testing.T) {
 	}
 }
 
-func writeJSONFile(t *testing.T, path string, rs *model.Results) {
+func writeJSONFile(t *testing.T, path string, rs *results.File) {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := rs.WriteJSON(&buf); err != nil {
@@ -118,19 +118,13 @@ func runRSSChild(t *testing.T, args []string) (int64, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(withoutEnv(os.Environ(), "GOMEMLIMIT", "GOGC"), rssChildEnv+"="+string(spec))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("child %v: %v\n%s", args, err, clip(stderr.String()))
-	}
-	line := strings.TrimSpace(stdout.String())
+	stdout, stderr := childtest.Run(t, []string{rssChildEnv + "=" + string(spec)}, "GOMEMLIMIT", "GOGC")
+	line := strings.TrimSpace(stdout)
 	rss, err := strconv.ParseInt(strings.TrimPrefix(line, "peak RSS "), 10, 64)
 	if err != nil {
 		t.Fatalf("child printed %q, want its peak RSS", line)
 	}
-	return rss, clip(stderr.String())
+	return rss, clip(stderr)
 }
 
 // rssChild runs the command of rssChildEnv and prints its peak resident

@@ -3,9 +3,10 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/memprof/memprof/internal/testfs"
 )
 
 // TestNothingMeasuredWithoutCgo runs in the CGO_ENABLED=0 test run: every
@@ -17,13 +18,7 @@ import (
 func TestNothingMeasuredWithoutCgo(t *testing.T) {
 	const noCgo = "blst needs cgo; this build has CGO_ENABLED=0"
 	dir := t.TempDir()
-	budgets := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	budgets := func(name, text string) string { return testfs.WriteFile(t, filepath.Join(dir, name), text, 0o644) }
 	bytesBudget := budgets("bytes.yaml", "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst}\n    max_bytes_per_instance: 1KiB\n")
 	timeBudget := budgets("time.yaml", "version: 1\nbudgets:\n  - select: {type: Signature, lib: blst, op: verify}\n    max_ns_per_op: 10ms\n")
 	checkRefusals(t, []refusal{

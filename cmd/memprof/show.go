@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 var showCommand = &command{
@@ -46,33 +46,33 @@ large or invalid.`,
 
 func runShow(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
-	var sel selectionFlags
-	sel.add(fs)
-	ops := fs.String("op", "", "only these `operations` (comma-separated): "+model.Join(model.Ops))
-	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
-	out := addOutput(fs)
-	var tf tableFlags
-	tf.add(fs)
-	var limits inputLimits
-	limits.addFlag(fs, "the results file")
+	var sel cliflag.Selection
+	sel.Add(fs)
+	ops := fs.String("op", "", "only these `operations` (comma-separated): "+vocab.Join(vocab.Ops))
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := cliflag.AddOutput(fs)
+	var tf cliflag.Table
+	tf.Add(fs)
+	var limits cliflag.Limits
+	limits.AddFlag(fs, "the results file")
 	files, code, done := parseInterspersed(inv, fs, args)
 	if done {
 		return code
 	}
 	var err error
-	if format.value, err = format.get(); err != nil {
+	if format.Value, err = format.Get(); err != nil {
 		return inv.usageError("%v", err)
 	}
-	if err := checkFlags(fs, tf.inert(format.value)); err != nil {
+	if err := cliflag.Check(fs, tf.Inert(format.Value)); err != nil {
 		return inv.usageError("%v", err)
 	}
 	if len(files) != 1 {
 		return inv.usageError("want one results file, RESULTS.json, got %d argument(s)", len(files))
 	}
-	if err := limits.parse(); err != nil {
+	if err := limits.Parse(); err != nil {
 		return inv.usageError("%v", err)
 	}
-	f, err := sel.filter(*ops)
+	f, err := sel.Filter(*ops)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -80,218 +80,29 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 	// What show holds is the file's rows and their rendering: bounded as
-	// the other readers' (readingMemoryLimit).
-	defer limitMemory()()
-	rs, err := limits.readResults(ctx, files[0])
+	// the other readers' (cliflag.ReadingMemoryLimit).
+	defer cliflag.LimitMemory()()
+	rs, err := limits.ReadResults(ctx, files[0])
 	if err != nil {
 		return inv.badInput("", err)
 	}
 	if len(rs.Instances)+len(rs.Throughput)+len(rs.Unavailable) == 0 {
 		return inv.badInput("", fmt.Errorf("reading results %s: no instance, throughput or unavailable rows in it: nothing to show", files[0]))
 	}
-	shown := f.apply(rs)
-	rows := func(rs *model.Results) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
+	shown := rs.Select(f)
+	rows := func(rs *results.File) int { return len(rs.Instances) + len(rs.Throughput) + len(rs.Unavailable) }
 	if rows(shown) == 0 {
-		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.describe()+" "+opFlag(*ops)), model.Join(typesOf(rs)))
+		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.Describe()+" "+cliflag.OpFlag(*ops)), vocab.Join(rs.Types()))
 	}
-	wide := f // what the defaults left out: the flags not given, widened
-	if !wasGiven(fs, "layout") {
-		wide.layouts = nil
-	}
-	if !wasGiven(fs, "scheme") {
-		wide.schemes = nil
-	}
-	if hidden := rows(wide.apply(rs)) - rows(shown); hidden > 0 {
+	if hidden := rows(rs.Select(sel.Widen(f))) - rows(shown); hidden > 0 {
 		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
-	if format.value == "table" {
-		if instOpts, opOpts, err = tf.showOptions(tableWriter(inv, *out), shown); err != nil {
+	if format.Value == "table" {
+		if instOpts, opOpts, err = tf.ShowOptions(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), shown); err != nil {
 			return inv.usageError("%v", err)
 		}
 	}
-	table := func(w io.Writer, rs *model.Results) error {
-		wrote := false
-		if len(rs.Instances) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return !u.IsOp() }) {
-			if err := render.InstancesTableFit(w, rs, instOpts); err != nil {
-				return err
-			}
-			wrote = true
-		}
-		if len(rs.Throughput) > 0 || slices.ContainsFunc(rs.Unavailable, func(u model.Unavailable) bool { return u.IsOp() }) {
-			if wrote {
-				if _, err := fmt.Fprintln(w); err != nil {
-					return err
-				}
-			}
-			return render.ThroughputTableFit(w, rs, opOpts)
-		}
-		return nil
-	}
-	return inv.writeResults(shown, format.value, *out, table)
-}
-
-// opFlag writes --op as given, or "" when it was not.
-func opFlag(ops string) string {
-	if ops == "" {
-		return ""
-	}
-	return "--op " + ops
-}
-
-// typesOf returns the types of the rows of rs, in the one ordering.
-func typesOf(rs *model.Results) []model.Type {
-	var out []model.Type
-	add := func(t model.Type) {
-		if t != "" && !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	for _, r := range rs.Instances {
-		add(r.Type)
-	}
-	for _, r := range rs.Throughput {
-		add(r.Type)
-	}
-	for _, u := range rs.Unavailable {
-		add(u.Type)
-	}
-	slices.SortFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
-	return out
-}
-
-// rowFilter keeps the rows of a results file that a selection matches:
-// each dimension given (nil: any).
-type rowFilter struct {
-	types   []model.Type
-	libs    []model.Lib
-	reprs   []model.Repr
-	layouts []model.Layout // nil for any
-	schemes []model.Scheme // nil for any
-	ops     []model.Op
-}
-
-// filter returns the filter of the selection flags and --op: unlike a
-// measurement, no --type keeps every type; no --layout keeps the default
-// layouts and no --scheme min-pk, as a measurement (and a budget's
-// select) does.
-func (s *selectionFlags) filter(ops string) (rowFilter, error) {
-	var f rowFilter
-	var err error
-	if s.types != "" {
-		if f.types, err = workflow.ParseTypes(s.types); err != nil {
-			return f, suggest(err, s.types, typeNames())
-		}
-	}
-	if s.libs != "" {
-		if f.libs, err = workflow.ParseList("lib", s.libs, model.Libs); err != nil {
-			return f, suggest(err, s.libs, model.Strings(model.Libs))
-		}
-	}
-	if s.reprs != "" {
-		if f.reprs, err = workflow.ParseList("repr", s.reprs, model.Reprs); err != nil {
-			return f, suggest(err, s.reprs, model.Strings(model.Reprs))
-		}
-	}
-	f.layouts = model.DefaultLayouts
-	if s.layouts != "" {
-		if f.layouts, err = workflow.ParseList("layout", s.layouts, model.Layouts); err != nil {
-			return f, suggest(err, s.layouts, model.Strings(model.Layouts))
-		}
-	}
-	if f.schemes, err = workflow.ParseList("scheme", s.scheme, model.Schemes); err != nil {
-		return f, suggest(err, s.scheme, model.Strings(model.Schemes))
-	}
-	if ops != "" {
-		if f.ops, err = workflow.ParseList("op", ops, model.Ops); err != nil {
-			return f, suggest(err, ops, model.Strings(model.Ops))
-		}
-	}
-	return f, nil
-}
-
-// matches reports whether the filter keeps a row of key k: --layout
-// chooses among the instance rows, --op among the operations (and, when
-// given, leaves out the instance rows).
-func (f rowFilter) matches(k model.Key) bool {
-	in := func(list []string, v string) bool { return len(list) == 0 || slices.Contains(list, v) }
-	k = k.Normalize()
-	if !in(model.Strings(f.types), string(k.Type)) || !in(model.Strings(f.libs), string(k.Lib)) ||
-		!in(model.Strings(f.reprs), string(k.Repr)) || k.Scheme != "" && !in(model.Strings(f.schemes), string(k.Scheme)) {
-		return false
-	}
-	if k.IsOp() {
-		return in(model.Strings(f.ops), string(k.Op))
-	}
-	return len(f.ops) == 0 && (k.Layout == "" || in(model.Strings(f.layouts), string(k.Layout)))
-}
-
-// apply returns a copy of rs with the rows the filter keeps (the other
-// fields shared with rs).
-func (f rowFilter) apply(rs *model.Results) *model.Results {
-	c := *rs
-	c.Instances, c.Throughput, c.Unavailable, c.Tradeoff = nil, nil, nil, nil
-	for _, r := range rs.Instances {
-		if f.matches(r.Key) {
-			c.Instances = append(c.Instances, r)
-		}
-	}
-	for _, r := range rs.Throughput {
-		if f.matches(r.Key) {
-			c.Throughput = append(c.Throughput, r)
-		}
-	}
-	for _, u := range rs.Unavailable {
-		if f.matches(u.Key) {
-			c.Unavailable = append(c.Unavailable, u)
-		}
-	}
-	return &c
-}
-
-// showOptions returns the table options of the flags for the two tables
-// show prints: --columns names the columns of both, each table taking
-// those that apply to its rows (a name that applies to neither is a
-// usage error).
-func (t *tableFlags) showOptions(w io.Writer, rs *model.Results) (instances, ops render.TableOptions, err error) {
-	columns := t.columns
-	t.columns = ""
-	base, err := t.options(w, "", nil)
-	t.columns = columns
-	if err != nil || columns == "" {
-		return base, base, err
-	}
-	if t.wide {
-		return base, base, fmt.Errorf("--wide and --columns both choose the columns: give one")
-	}
-	instances, ops = base, base
-	isInstance := func(c model.Column) bool { return c.Instance != nil }
-	isOp := func(c model.Column) bool { return c.Throughput != nil }
-	var forInstances, forOps []string
-	for _, name := range strings.Split(columns, ",") {
-		c, err := model.LookupColumn(strings.TrimSpace(name))
-		if err != nil {
-			return instances, ops, fmt.Errorf("--columns: %w", err)
-		}
-		if isInstance(c) {
-			forInstances = append(forInstances, name)
-		}
-		if isOp(c) {
-			forOps = append(forOps, name)
-		}
-		if !isInstance(c) && !isOp(c) {
-			return instances, ops, fmt.Errorf("--columns: column %q is in no table of show", name)
-		}
-	}
-	if len(forInstances) > 0 {
-		if instances.Columns, err = render.ChooseColumns(forInstances, "instance", isInstance); err != nil {
-			return instances, ops, err
-		}
-	}
-	if len(forOps) > 0 {
-		if ops.Columns, err = render.ChooseColumns(forOps, "throughput", isOp); err != nil {
-			return instances, ops, err
-		}
-	}
-	return instances, ops, nil
+	table := func(w io.Writer, rs *results.File) error { return render.ShowTables(w, rs, instOpts, opOpts) }
+	return inv.writeResults(shown, format.Value, *out, table)
 }

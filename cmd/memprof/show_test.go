@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // TestShow: show prints a saved results file as instances and throughput
@@ -44,12 +44,12 @@ func TestShow(t *testing.T) {
 // byte.
 func TestShowPrintsWhatInstancesPrints(t *testing.T) {
 	t.Setenv("COLUMNS", "100")
-	rs, err := model.ReadResultsFile(resultsFixture)
+	rs, err := results.ReadFile(resultsFixture)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	o := render.TableOptions{Width: 100}
+	o := render.TableOptions{Width: 100, Checks: registry().CheckTexts()}
 	if err := render.InstancesTableFit(&want, rs, o); err != nil {
 		t.Fatal(err)
 	}

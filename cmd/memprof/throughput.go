@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
-	workflow "github.com/memprof/memprof/run"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
+	"github.com/memprof/memprof/workflow"
 )
 
 var throughputCommand = &command{
@@ -58,58 +60,58 @@ or an operation failed, 2 for a usage error.
 func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	fs := inv.flags()
 	opTypes := inv.registry.OpTypes()
-	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+model.Join(opTypes)+"; all = the BLS12-381 ones, a family ("+model.Join(model.Families)+") = the family's, everything = every one")
-	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+model.Join(model.Libs))
-	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+model.Join(model.Reprs))
+	types := fs.String("type", "", "time the operations of these `types` (comma-separated): "+vocab.Join(opTypes)+"; all = the BLS12-381 ones, a family ("+vocab.Join(vocab.Families)+") = the family's, everything = every one")
+	libs := fs.String("lib", "", "only these `libraries` (comma-separated): "+vocab.Join(vocab.Libs))
+	reprs := fs.String("repr", "", "only these `representations` (comma-separated): "+vocab.Join(vocab.Reprs))
 	scheme := fs.String("scheme", "min-pk", "signature `schemes` (comma-separated, or all): operations are timed in min-pk (keys in G1, signatures in G2), so the list must hold it")
-	var to timingFlags
-	to.add(fs, "", true)
-	format := addFormat(fs, "table", "json", "markdown", "csv", "bench")
-	out := addOutput(fs)
-	var prov provenanceFlags
-	prov.add(fs)
-	var tf tableFlags
-	tf.add(fs)
-	if code, done := inv.parseFlags(fs, args, format, func() []inert { return []inert{tf.inert(format.value)} }); done {
+	var to cliflag.Timing
+	to.Add(fs, "", true)
+	format := cliflag.AddFormat(fs, "table", "json", "markdown", "csv", "bench")
+	out := cliflag.AddOutput(fs)
+	var prov cliflag.Provenance
+	prov.Add(fs)
+	var tf cliflag.Table
+	tf.Add(fs)
+	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert { return []cliflag.Inert{tf.Inert(format.Value)} }); done {
 		return code
 	}
-	tableOpts, err := tf.options(tableWriter(inv, *out), "throughput", func(c model.Column) bool { return c.Throughput != nil })
+	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), "throughput", func(c results.Column) bool { return c.Throughput != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
 	if *types == "" {
-		return inv.usageError("--type is required: types with operations are %s, or all (the BLS12-381 ones), everything, or a family: %s", model.Join(opTypes), model.Join(model.Families))
+		return inv.usageError("--type is required: types with operations are %s, or all (the BLS12-381 ones), everything, or a family: %s", vocab.Join(opTypes), vocab.Join(vocab.Families))
 	}
 	var sel workflow.Selection
 	// all (the BLS object types), a family and everything select the
 	// types of the group that have operations.
 	if sel.Types, err = workflow.ParseOpTypes(*types, opTypes); err != nil {
-		return inv.usageError("%v", suggest(err, *types, typeNames()))
+		return inv.usageError("%v", vocab.Suggest(err, *types, workflow.TypeNames()))
 	}
-	if sel.Libs, err = workflow.ParseList("lib", *libs, model.Libs); err != nil {
-		return inv.usageError("%v", suggest(err, *libs, model.Strings(model.Libs)))
+	if sel.Libs, err = workflow.ParseList("lib", *libs, vocab.Libs); err != nil {
+		return inv.usageError("%v", vocab.Suggest(err, *libs, vocab.Strings(vocab.Libs)))
 	}
-	if sel.Reprs, err = workflow.ParseList("repr", *reprs, model.Reprs); err != nil {
-		return inv.usageError("%v", suggest(err, *reprs, model.Strings(model.Reprs)))
+	if sel.Reprs, err = workflow.ParseList("repr", *reprs, vocab.Reprs); err != nil {
+		return inv.usageError("%v", vocab.Suggest(err, *reprs, vocab.Strings(vocab.Reprs)))
 	}
-	if sel.Schemes, err = workflow.ParseList("scheme", *scheme, model.Schemes); err != nil {
-		return inv.usageError("%v", suggest(err, *scheme, model.Strings(model.Schemes)))
+	if sel.Schemes, err = workflow.ParseList("scheme", *scheme, vocab.Schemes); err != nil {
+		return inv.usageError("%v", vocab.Suggest(err, *scheme, vocab.Strings(vocab.Schemes)))
 	}
-	if !slices.Contains(sel.Schemes, model.MinPk) {
+	if !slices.Contains(sel.Schemes, vocab.MinPk) {
 		return inv.usageError("--scheme %s: operations are timed in min-pk only (keys in G1, signatures in G2); give min-pk, or all", *scheme)
 	}
 	var opts workflow.Options
-	if sel.Ops, err = to.options(&opts); err != nil {
+	if sel.Ops, err = timing(&to, &opts); err != nil {
 		return inv.usageError("%v", err)
 	}
 	opts.Ready = inv.ready(func() error { return checkOutputPath(*out) })
 	opts.Progress = (&progress{inv: inv}).event
-	prov.options(&opts)
+	prov.Options(&opts)
 	rs, err := workflow.Throughput(ctx, inv.registry, sel, opts)
 	if rs == nil {
-		sf := selectionFlags{types: *types, libs: *libs, reprs: *reprs, scheme: "min-pk"}
-		return inv.refused(err, strings.TrimSpace(sf.describe()+" "+to.opFlag()), func(*workflow.NoMatch) string {
-			return fmt.Sprintf("no operation matches --type %s --lib %s --repr %s --op %s", *types, orAll(*libs), orAll(*reprs), orAll(to.ops))
+		sf := cliflag.Selection{Types: *types, Libs: *libs, Reprs: *reprs, Scheme: "min-pk"}
+		return inv.refused(err, strings.TrimSpace(sf.Describe()+" "+to.OpFlag()), func(*workflow.NoMatch) string {
+			return fmt.Sprintf("no operation matches --type %s --lib %s --repr %s --op %s", *types, cliflag.OrAll(*libs), cliflag.OrAll(*reprs), cliflag.OrAll(to.Ops))
 		})
 	}
 	code := exitOK
@@ -119,11 +121,11 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 			return code // nothing is printed after a disagreement
 		}
 	}
-	table := func(w io.Writer, rs *model.Results) error { return render.ThroughputTableFit(w, rs, tableOpts) }
-	if code := inv.writeResults(rs, format.value, *out, table); code != exitOK {
+	table := func(w io.Writer, rs *results.File) error { return render.ThroughputTableFit(w, rs, tableOpts) }
+	if code := inv.writeResults(rs, format.Value, *out, table); code != exitOK {
 		return code
 	}
-	if failedRows(rs) {
+	if rs.Failed() {
 		code = exitFailure
 	}
 	return code

@@ -9,10 +9,11 @@ import (
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	secpagree "github.com/memprof/memprof/suites/agree/secp256k1"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestThroughputUsageErrors(t *testing.T) {
@@ -24,7 +25,7 @@ func TestThroughputUsageErrors(t *testing.T) {
 		{"no type", []string{"throughput"}, []string{"--type is required", "PublicKey, Signature, G1, G2"}},
 		{"type without ops", []string{"throughput", "--type", "SecretKey"}, []string{"SecretKey has no operations", "Signature"}},
 		{"unknown type", []string{"throughput", "--type", "Bogus"}, []string{`unknown type "Bogus"`, "Signature"}},
-		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, model.Join(model.Ops)}},
+		{"unknown op", []string{"throughput", "--type", "Signature", "--op", "verify,teleport"}, []string{`unknown op "teleport"`, vocab.Join(vocab.Ops)}},
 		{"zero samples", []string{"throughput", "--type", "Signature", "--samples", "0"}, []string{"--samples must be at least 1, got 0"}},
 		{"negative samples", []string{"throughput", "--type", "Signature", "--samples", "-3"}, []string{"--samples must be at least 1, got -3"}},
 		{"zero min-sample", []string{"throughput", "--type", "Signature", "--min-sample", "0s"}, []string{"--min-sample must be a positive duration"}},
@@ -46,19 +47,19 @@ func TestVerifyCommand(t *testing.T) {
 	savedKZG := agreeKZGRun
 	t.Cleanup(func() { agreeKZGRun = savedKZG })
 	agreeKZGRun = func(*suites.Registry) (*agree.Report, error) {
-		return &agree.Report{Cases: 8, Libs: []model.Lib{"ckzg", "gokzg"}}, nil
+		return &agree.Report{Cases: 8, Libs: []vocab.Lib{"ckzg", "gokzg"}}, nil
 	}
 	code, stdout, stderr := runCLI(t, "verify", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	rs, err := model.ReadResults(strings.NewReader(stdout))
+	rs, err := results.Read(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []model.Lib{"circl", "gnark"}
+	want := []vocab.Lib{"circl", "gnark"}
 	if rs.Env.Cgo {
-		want = []model.Lib{"blst", "circl", "gnark"}
+		want = []vocab.Lib{"blst", "circl", "gnark"}
 	}
 	a := rs.Agreement
 	if a == nil || !a.OK {
@@ -67,7 +68,7 @@ func TestVerifyCommand(t *testing.T) {
 	// One record per family: BLS12-381's 20 cases and EIP-2537 vectors, the
 	// KZG stand-in's 8,
 	// and the check of every other family the registry has.
-	byFamily := map[model.Family]model.FamilyAgreement{}
+	byFamily := map[vocab.Family]results.FamilyAgreement{}
 	for _, f := range a.Families {
 		byFamily[f.Family] = f
 	}
@@ -75,20 +76,20 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := byFamily[model.BLS12381]; f.Cases != 20+eip || !f.OK || !slices.Equal(f.Libs, want) {
+	if f := byFamily[vocab.BLS12381]; f.Cases != 20+eip || !f.OK || !slices.Equal(f.Libs, want) {
 		t.Errorf("BLS12-381: got %+v, want 20 cases and the %d EIP-2537 vectors, ok, libs %v", f, eip, want)
 	}
-	if f := byFamily[model.BN254]; !slices.Equal(f.Libs, []model.Lib{"bn256-cloudflare", "bn256-gnark", "bn256-google", "gnark"}) { // the BN254 check runs for real
+	if f := byFamily[vocab.BN254]; !slices.Equal(f.Libs, []vocab.Lib{"bn256-cloudflare", "bn256-gnark", "bn256-google", "gnark"}) { // the BN254 check runs for real
 		t.Errorf("BN254: got %+v, want its four libraries", f)
 	}
-	if f := byFamily[model.KZG]; f.Cases != 8 || !f.OK {
+	if f := byFamily[vocab.KZG]; f.Cases != 8 || !f.OK {
 		t.Errorf("KZG: got %+v, want the stand-in's 8 cases, ok", f)
 	}
 	sv, err := fixtures.LoadSecp256k1()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, want := byFamily[model.Secp256k1], secpagree.Cases(sv); f.Cases != want { // the secp256k1 check runs for real
+	if f, want := byFamily[vocab.Secp256k1], secpagree.Cases(sv); f.Cases != want { // the secp256k1 check runs for real
 		t.Errorf("secp256k1: got %d cases, want %d", f.Cases, want)
 	}
 	for _, c := range registry().Checks() {
@@ -131,11 +132,11 @@ func TestThroughputJSON(t *testing.T) {
 		t.Errorf("got method %q, want memprof.MethodText()", generic.Method)
 	}
 
-	rs, err := model.ReadResultsFile(out)
+	rs, err := results.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	timed := map[string]model.ThroughputRow{}
+	timed := map[string]results.ThroughputRow{}
 	for _, r := range rs.Throughput {
 		if r.Error != "" {
 			t.Errorf("%s %s: %s", r.Lib, r.Op, r.Error)
@@ -179,14 +180,14 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 		args  [][]string
 		want  []string
 	}{
-		{"bls", &agreeRun, &agree.Report{Cases: 20, Libs: []model.Lib{"blst", "gnark"}}, &agree.Disagreement{
+		{"bls", &agreeRun, &agree.Report{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}}, &agree.Disagreement{
 			Case: "case-07", Check: "signature", Lib: "gnark", Against: "fixtures/vectors.json (made by blst)",
-			Agreeing: []model.Lib{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
+			Agreeing: []vocab.Lib{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
 		}, [][]string{{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"}, {"verify"}},
 			[]string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"}},
-		{"kzg", &agreeKZGRun, &agree.Report{Cases: 8, Libs: []model.Lib{"ckzg", "gokzg"}}, &agree.Disagreement{
+		{"kzg", &agreeKZGRun, &agree.Report{Cases: 8, Libs: []vocab.Lib{"ckzg", "gokzg"}}, &agree.Disagreement{
 			Case: "blob-3", Check: "commitment", Lib: "gokzg", Against: "fixtures/kzg-vectors.json (made by c-kzg)",
-			Agreeing: []model.Lib{"ckzg"}, Got: []byte{0xa0, 1, 2, 7}, Want: []byte{0xa0, 1, 2, 3},
+			Agreeing: []vocab.Lib{"ckzg"}, Got: []byte{0xa0, 1, 2, 7}, Want: []byte{0xa0, 1, 2, 3},
 		}, [][]string{{"throughput", "--type", "Commitment", "--lib", "gokzg", "--samples", "1", "--min-sample", "1ms"}, {"verify"}},
 			[]string{"case blob-3", "commitment", "gokzg differs", "ckzg agree", "a0010207", "a0010203", "first difference at byte 3"}},
 	}

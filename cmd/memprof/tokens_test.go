@@ -12,8 +12,9 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // TestNoTokenSplit renders every kind of table the commands print, from
@@ -26,12 +27,12 @@ import (
 // function, site and stack, sampled, and a diff; compare's; list's
 // matrix and its --long sentences.
 func TestNoTokenSplit(t *testing.T) {
-	results := sweepFixture(t)
+	shown := sweepFixture(t)
 	prof := "../../fixtures/profiles/"
 	commands := [][]string{
-		{"show", results},
-		{"show", results, "--wide"},
-		{"show", results, "--type", "Signature", "--style", "box"},
+		{"show", shown},
+		{"show", shown, "--wide"},
+		{"show", shown, "--type", "Signature", "--style", "box"},
 		{"heapscan", prof + "before.pb.gz"},
 		{"heapscan", "--group-by", "site", prof + "before.pb.gz"},
 		{"heapscan", "--group-by", "stack", "--top", "8", prof + "before.pb.gz"},
@@ -42,7 +43,7 @@ func TestNoTokenSplit(t *testing.T) {
 		{"list", "--long", "--type", "kzg"},
 	}
 	extra := tabletest.Tokens("Not shown at columns --wide shows them, as do CSV and JSON --format csv or json = B/inst allocs slots b a")
-	for _, c := range model.Columns {
+	for _, c := range results.Columns {
 		for w := range tabletest.Tokens(c.ShortLabel()) {
 			extra[w] = true
 		}
@@ -99,15 +100,15 @@ func sweepFixture(t *testing.T) string {
 	rs := resultsfixture.Load(t)
 	for i, step := range []bool{false, true} {
 		r := &rs.Instances[i]
-		var pts []model.SweepPoint
-		for _, n := range memprof.DefaultSweep {
+		var pts []measure.SweepPoint
+		for _, n := range stats.DefaultSweep {
 			b := r.BytesPerInstance * float64(n)
 			if step {
 				b += float64(n%7) * 1e6
 			}
-			pts = append(pts, model.SweepPoint{N: n, Bytes: b, BytesPerInstance: b / float64(n)})
+			pts = append(pts, measure.SweepPoint{N: n, Bytes: b, BytesPerInstance: b / float64(n)})
 		}
-		s, err := memprof.FitSweep(pts)
+		s, err := stats.FitSweep(pts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // jsonDoc is a results file as generic JSON, edited the way a person or a
@@ -44,9 +45,9 @@ func editJSON(t *testing.T, src, dir, name string, edit func(d jsonDoc)) string 
 
 // editResults writes src, edited as decoded results (so that summaries
 // can be recomputed and stay valid), to dir/name.
-func editResults(t *testing.T, src, dir, name string, edit func(rs *model.Results)) string {
+func editResults(t *testing.T, src, dir, name string, edit func(rs *results.File)) string {
 	t.Helper()
-	rs, err := model.ReadResultsFile(src)
+	rs, err := results.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 	negBase := editJSON(t, base, dir, "negative-base.json", func(d jsonDoc) { d.row("instances", 0)["bytes_per_instance"] = -96 })
 	reportNeg := editJSON(t, resultsFixture, dir, "report-negative.json", func(d jsonDoc) { d.row("instances", 12)["bytes_per_instance"] = -192 })
 	reportCase := func() string {
-		rs, err := model.ReadResultsFile(resultsFixture)
+		rs, err := results.ReadFile(resultsFixture)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +148,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 		{"check: negative bytes", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", negative},
 			[]string{"memprof check: " + negative + ": instances[1] " + sig + ": bytes_per_instance is -192, want a non-negative number"}, nil, ""},
 		{"check: unknown type", []string{"check", "--budgets", budgetsDir + "pass.yaml", "--results", unknownType},
-			[]string{"memprof check: " + unknownType + `: instances[0] (PubKey/blst/affine/pointer): unknown type "PubKey": valid types are ` + model.Join(model.Types)}, nil, ""},
+			[]string{"memprof check: " + unknownType + `: instances[0] (PubKey/blst/affine/pointer): unknown type "PubKey": valid types are ` + vocab.Join(vocab.Types)}, nil, ""},
 		{"check: negative sample", []string{"check", "--budgets", budgetsDir + "time.yaml", "--results", negSample},
 			[]string{"memprof check: " + negSample + ": throughput[0] (Signature/blst/affine op=verify): samples_ns[0] is -1, want a non-negative number"}, nil, ""},
 		{"check --update: bytes null", []string{"check", "--budgets", budgets, "--results", nullBytes, "--update"},
@@ -193,14 +194,14 @@ func TestUntrustedResults(t *testing.T) {
 	dir := t.TempDir()
 	checkRes := budgetsDir + "results.json"
 	base := compareDir + "base.json"
-	disagree := func(rs *model.Results) {
-		rs.Agreement = &model.Agreement{Cases: 20, Libs: []model.Lib{"blst", "circl", "gnark"}, OK: false}
+	disagree := func(rs *results.File) {
+		rs.Agreement = &results.Agreement{Cases: 20, Libs: []vocab.Lib{"blst", "circl", "gnark"}, OK: false}
 	}
 	why := "the libraries disagreed (agreement.ok is false; blst, circl, gnark on 20 cases): no time measured with them can be trusted"
 	checkDisagree := editResults(t, checkRes, dir, "check-disagree.json", disagree)
 	headDisagree := editResults(t, base, dir, "head-disagree.json", disagree)
-	otherOS := editResults(t, base, dir, "head-darwin.json", func(rs *model.Results) { rs.Env.GOOS = "darwin" })
-	oneSample := editResults(t, base, dir, "head-one-sample.json", func(rs *model.Results) {
+	otherOS := editResults(t, base, dir, "head-darwin.json", func(rs *results.File) { rs.Env.GOOS = "darwin" })
+	oneSample := editResults(t, base, dir, "head-one-sample.json", func(rs *results.File) {
 		for i := range rs.Throughput {
 			r := &rs.Throughput[i]
 			r.SamplesNs = r.SamplesNs[:1]

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-
-	"github.com/memprof/memprof/model"
 )
 
 // TestListFitsColumns: list fits the width $COLUMNS gives when standard
@@ -58,8 +58,8 @@ func TestTableFlags(t *testing.T) {
 	}
 	t.Setenv("COLUMNS", "100")
 	var wide []string
-	for _, c := range model.InstanceColumns(model.InTable) {
-		wide = append(wide, c.Header(model.InTable))
+	for _, c := range results.InstanceColumns(results.InTable) {
+		wide = append(wide, c.Header(results.InTable))
 	}
 	for _, tt := range []struct {
 		name   string
@@ -107,14 +107,14 @@ func TestSignatureOnOneScreen(t *testing.T) {
 		t.Skip("without cgo the blst rows are n/a: one more footnote than the build the issue counts")
 	}
 	// Measured once; show prints it as instances does (one renderer).
-	results := filepath.Join(t.TempDir(), "signature.json")
-	if code, _, stderr := runCLI(t, "instances", "--type", "Signature", "--format", "json", "-o", results); code != exitOK {
+	jsonPath := filepath.Join(t.TempDir(), "signature.json")
+	if code, _, stderr := runCLI(t, "instances", "--type", "Signature", "--format", "json", "-o", jsonPath); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, width := range []string{"80", "120"} {
 		t.Run(width, func(t *testing.T) {
 			t.Setenv("COLUMNS", width)
-			code, stdout, stderr := runCLI(t, "show", results)
+			code, stdout, stderr := runCLI(t, "show", jsonPath)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -126,12 +126,12 @@ func TestSignatureOnOneScreen(t *testing.T) {
 				t.Errorf("the output takes %d lines, want at most 45:\n%s", n, stdout)
 			}
 			tables, _ := parseTables(stdout)
-			for _, c := range model.InstanceColumns(model.InDefaultTable) {
+			for _, c := range results.InstanceColumns(results.InDefaultTable) {
 				if slices.Contains(keyColumnNames, c.Name) {
 					continue
 				}
-				if !slices.Contains(tables[0].Header, c.Header(model.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
-					t.Errorf("no %s column at %s columns: %q", c.Header(model.InTable), width, tables[0].Header)
+				if !slices.Contains(tables[0].Header, c.Header(results.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
+					t.Errorf("no %s column at %s columns: %q", c.Header(results.InTable), width, tables[0].Header)
 				}
 			}
 		})
@@ -146,7 +146,7 @@ var keyColumnNames = []string{"type", "lib", "repr", "layout", "scheme", "param"
 // (CGO_ENABLED=0): their cases are unavailable, for that reason.
 func buildLacksCgo() bool {
 	for _, e := range registry().Entries() {
-		if e.Unavailable.Kind == model.NeedsCgo {
+		if e.Unavailable.Kind == vocab.NeedsCgo {
 			return true
 		}
 	}

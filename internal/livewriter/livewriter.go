@@ -21,3 +21,11 @@ func (l Writer) Write(p []byte) (int, error) {
 	}
 	return l.W.Write(p)
 }
+
+// Unwrap returns the writer a Writer wraps, or w itself.
+func Unwrap(w io.Writer) io.Writer {
+	if l, ok := w.(Writer); ok {
+		return l.W
+	}
+	return w
+}

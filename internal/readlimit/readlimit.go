@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 )
 
@@ -43,17 +42,6 @@ func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Limit: limit}
 	}
 	return data, nil
-}
-
-// ReadFile reads the file at path as ReadAll does. Errors do not repeat
-// the path: callers put it in their context.
-func ReadFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadAll(f, limit)
 }
 
 // FormatSize renders a byte count in the units the --max-bytes flags

@@ -13,7 +13,10 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 // FixturePath is the results file the rows are copied from.
@@ -30,7 +33,7 @@ func fixture(elem ...string) string {
 
 // withGCFigures copies the GC pass's figures (mark and CPU time, their
 // samples, quartiles and resolutions) of from into r, which has none.
-func withGCFigures(r *model.Result, from *model.Result) {
+func withGCFigures(r *results.Row, from *results.Row) {
 	if r.Error != "" || len(r.GCMarkSamplesNs) > 0 || len(r.GCCPUSamplesNs) > 0 {
 		return
 	}
@@ -41,7 +44,7 @@ func withGCFigures(r *model.Result, from *model.Result) {
 }
 
 // Param is the parameter that tells row i apart.
-func Param(i int) model.Param { return model.NewParam("row", i) }
+func Param(i int) results.Param { return results.NewParam("row", i) }
 
 // Make returns a valid results file of rows rows: instance and throughput
 // rows of the fixture, in the fixture's proportion, the first copy of each
@@ -50,17 +53,17 @@ func Param(i int) model.Param { return model.NewParam("row", i) }
 // Throughput rows get samples samples (at least 4, so that compare judges
 // them), their summary recomputed. The agreement check is the fixture's.
 // Each call returns a new value.
-func Make(rows, samples int) (*model.Results, error) {
-	fx, err := model.ReadResultsFile(FixturePath())
+func Make(rows, samples int) (*results.File, error) {
+	fx, err := results.ReadFile(FixturePath())
 	if err != nil {
 		return nil, err
 	}
-	gc, err := model.ReadResultsFile(GCFixturePath())
+	gc, err := results.ReadFile(GCFixturePath())
 	if err != nil {
 		return nil, err
 	}
 	samples = max(samples, 4)
-	out := &model.Results{Schema: model.Schema, Env: fx.Env, Method: fx.Method, Agreement: fx.Agreement}
+	out := &results.File{Schema: results.Schema, Env: fx.Env, Method: fx.Method, Agreement: fx.Agreement}
 	ni, nt := len(fx.Instances), len(fx.Throughput)
 	for i := 0; i < rows; i++ {
 		j := i % (ni + nt)
@@ -70,7 +73,7 @@ func Make(rows, samples int) (*model.Results, error) {
 			if !first {
 				r.Param = Param(i)
 			}
-			r.Sites = append([]model.Site(nil), r.Sites...)
+			r.Sites = append([]measure.Site(nil), r.Sites...)
 			withGCFigures(&r, &gc.Instances[len(out.Instances)%len(gc.Instances)])
 			out.Instances = append(out.Instances, r)
 			continue
@@ -87,7 +90,7 @@ func Make(rows, samples int) (*model.Results, error) {
 				t.SamplesNs[k] = base * (1 + float64(k%7)/100)
 			}
 			t.Samples = samples
-			q, err := model.SummarizeSamples(t.SamplesNs)
+			q, err := stats.SummarizeSamples(t.SamplesNs)
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +107,7 @@ func Make(rows, samples int) (*model.Results, error) {
 // it has them (not a row=I parameter of Make's copies, which the budget
 // selects with their case), set to the largest figures it selects. The
 // selections are complete: check's registry has every case.
-func Budgets(rs *model.Results) []byte {
+func Budgets(rs *results.File) []byte {
 	type limits struct {
 		line          string
 		bytes, allocs float64
@@ -145,7 +148,7 @@ func Budgets(rs *model.Results) []byte {
 // its parameter and set to its figures. Its selections are complete only
 // without a registry (gate.Check with no CheckOptions.Registry): the
 // row=I parameters are Make's own.
-func RowBudgets(rs *model.Results, every int) []byte {
+func RowBudgets(rs *results.File, every int) []byte {
 	every = max(every, 1)
 	var b strings.Builder
 	b.WriteString("version: 1\nbudgets:\n")
@@ -179,7 +182,7 @@ const (
 	Minimal Shape = "minimal"
 	// LongLists are few operation rows of thousands of samples each, and
 	// one instance row, keeping some two fifths of what the rows of a
-	// file at the row limit may keep (model.RetainedPerRow): decoding
+	// file at the row limit may keep (results.RetainedPerRow): decoding
 	// grows a list up to twice its length, which the reader counts.
 	LongLists Shape = "long-lists"
 	// LongStrings are instance rows with long constructors, keeping nine
@@ -195,41 +198,41 @@ const (
 var Shapes = []Shape{Realistic, Minimal, LongLists, LongStrings, ManyColumns}
 
 // MakeShape returns a valid results file of about rows rows of shape s.
-func MakeShape(rows int, s Shape) (*model.Results, error) {
+func MakeShape(rows int, s Shape) (*results.File, error) {
 	if s == Realistic {
 		return Make(rows, 8)
 	}
-	fx, err := model.ReadResultsFile(FixturePath())
+	fx, err := results.ReadFile(FixturePath())
 	if err != nil {
 		return nil, err
 	}
-	out := &model.Results{Schema: model.Schema, Env: fx.Env}
-	inst := func(i int, typ model.Type, lib model.Lib, repr model.Repr) model.Result {
-		return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Layout: model.Pointer, Param: Param(i)},
-			Measurement: model.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 1}}
+	out := &results.File{Schema: results.Schema, Env: fx.Env}
+	inst := func(i int, typ vocab.Type, lib vocab.Lib, repr vocab.Repr) results.Row {
+		return results.Row{Key: results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer, Param: Param(i)},
+			Measurement: measure.Measurement{N: 1000, BytesPerInstance: 96, AllocsPerInstance: 1}}
 	}
-	op := func(i int, typ model.Type, lib model.Lib, repr model.Repr, o model.Op, samples []float64) (model.ThroughputRow, error) {
-		q, err := model.SummarizeSamples(samples)
-		t := model.ThroughputRow{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1, Param: Param(i)},
-			Timing: model.Timing{Samples: len(samples), SamplesNs: samples, NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3}}
+	op := func(i int, typ vocab.Type, lib vocab.Lib, repr vocab.Repr, o vocab.Op, samples []float64) (results.ThroughputRow, error) {
+		q, err := stats.SummarizeSamples(samples)
+		t := results.ThroughputRow{Key: results.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1, Param: Param(i)},
+			Timing: measure.Timing{Samples: len(samples), SamplesNs: samples, NsPerOpMedian: q.Median, NsPerOpQ1: q.Q1, NsPerOpQ3: q.Q3}}
 		return t, err
 	}
-	retained := float64(model.DefaultMaxRows) * model.RetainedPerRow * 0.9 * float64(rows) / float64(model.DefaultMaxRows)
+	retained := float64(results.DefaultMaxRows) * results.RetainedPerRow * 0.9 * float64(rows) / float64(results.DefaultMaxRows)
 	switch s {
 	case Minimal:
 		for i := range rows {
 			if i%2 == 0 {
-				out.Instances = append(out.Instances, inst(i, model.G1, model.Gnark, model.Affine))
+				out.Instances = append(out.Instances, inst(i, vocab.G1, vocab.Gnark, vocab.Affine))
 				continue
 			}
-			t, err := op(i, model.G1, model.Gnark, model.Affine, model.Op("verify"), []float64{1, 1, 1, 1})
+			t, err := op(i, vocab.G1, vocab.Gnark, vocab.Affine, vocab.Op("verify"), []float64{1, 1, 1, 1})
 			if err != nil {
 				return nil, err
 			}
 			out.Throughput = append(out.Throughput, t)
 		}
 	case LongLists:
-		out.Instances = append(out.Instances, inst(0, model.G1, model.Gnark, model.Affine))
+		out.Instances = append(out.Instances, inst(0, vocab.G1, vocab.Gnark, vocab.Affine))
 		n := max(rows/50, 1)
 		per := int(retained * 0.45 / float64(n) / 8)
 		for i := range n {
@@ -237,7 +240,7 @@ func MakeShape(rows int, s Shape) (*model.Results, error) {
 			for j := range samples {
 				samples[j] = float64(1 + j%9)
 			}
-			t, err := op(i+1, model.G1, model.Gnark, model.Affine, model.Op("verify"), samples)
+			t, err := op(i+1, vocab.G1, vocab.Gnark, vocab.Affine, vocab.Op("verify"), samples)
 			if err != nil {
 				return nil, err
 			}
@@ -247,7 +250,7 @@ func MakeShape(rows int, s Shape) (*model.Results, error) {
 		n := max(rows/2, 1)
 		l := int(retained/float64(n)) - 700 // the row's own size and its other strings
 		for i := range n {
-			r := inst(i, model.G1, model.Gnark, model.Affine)
+			r := inst(i, vocab.G1, vocab.Gnark, vocab.Affine)
 			r.Constructor = strings.Repeat("x", max(l, 1))
 			out.Instances = append(out.Instances, r)
 		}
@@ -255,22 +258,22 @@ func MakeShape(rows int, s Shape) (*model.Results, error) {
 		for i := range rows {
 			switch i % 4 {
 			case 0:
-				r := inst(i, model.G1, model.Gnark, model.Affine)
+				r := inst(i, vocab.G1, vocab.Gnark, vocab.Affine)
 				r.N = i + 1
 				out.Instances = append(out.Instances, r)
 			case 1:
-				t, err := op(i, model.G1, model.Gnark, model.Affine, model.Op("verify"), []float64{1, 2, 3, 4})
+				t, err := op(i, vocab.G1, vocab.Gnark, vocab.Affine, vocab.Op("verify"), []float64{1, 2, 3, 4})
 				if err != nil {
 					return nil, err
 				}
 				t.Batch = i + 1
 				out.Throughput = append(out.Throughput, t)
 			case 2:
-				r := inst(i, model.KZGContext, model.Lib("ckzg"), model.Decoded)
-				r.Layout, r.N = model.Single, 1
+				r := inst(i, vocab.KZGContext, vocab.Lib("ckzg"), vocab.Decoded)
+				r.Layout, r.N = measure.Single, 1
 				out.Instances = append(out.Instances, r)
 			case 3:
-				t, err := op(i, model.KZGContext, model.Lib("ckzg"), model.Decoded, model.ComputeCellsAndProofs, []float64{1, 2, 3, 4})
+				t, err := op(i, vocab.KZGContext, vocab.Lib("ckzg"), vocab.Decoded, vocab.ComputeCellsAndProofs, []float64{1, 2, 3, 4})
 				if err != nil {
 					return nil, err
 				}

@@ -26,7 +26,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // defaultArgs is the command of the GC CPU figure's acceptance: blst's map-backed
@@ -135,7 +136,7 @@ func measure(ctx context.Context, bin string, args []string, out string, hogs in
 		return r, fmt.Errorf("%s %s: %w", bin, strings.Join(args, " "), err)
 	}
 	r.wall = time.Since(start)
-	rs, err := model.ResultsReader{}.ReadFile(out)
+	rs, err := results.Reader{}.ReadFile(out)
 	if err != nil {
 		return r, err
 	}
@@ -208,7 +209,7 @@ func median(runs []runResult, f func(runResult) (float64, bool)) float64 {
 	if len(vs) == 0 {
 		return math.NaN()
 	}
-	q, err := model.SummarizeSamples(vs)
+	q, err := stats.SummarizeSamples(vs)
 	if err != nil {
 		return math.NaN()
 	}

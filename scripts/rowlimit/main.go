@@ -1,5 +1,5 @@
 // Command rowlimit measures memprof's commands that read results files on
-// a file at the row limit (model.DefaultMaxRows rows, shaped as a real
+// a file at the row limit (results.DefaultMaxRows rows, shaped as a real
 // run writes them: testresults.Make), as docs/gate.md promises them
 // bounded:
 //
@@ -39,7 +39,8 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/internal/testresults"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 func main() {
@@ -84,7 +85,7 @@ func reportArgs(results, out string) []string {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rowlimit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rows := fs.Int("rows", model.DefaultMaxRows, "`rows` of the results file")
+	rows := fs.Int("rows", results.DefaultMaxRows, "`rows` of the results file")
 	bin := fs.String("memprof", "", "the memprof `binary` (default: built from this module into a temporary directory)")
 	stops := fs.Int("stops", 6, "`times` report --from is interrupted, at points spread over its run, SIGINT and SIGTERM in turn")
 	maxRSS := fs.Float64("max-rss", 300e6, "largest peak resident set of a command, in `bytes`")
@@ -229,7 +230,7 @@ func writeFiles(dir string, rows int, spread bool) (int, error) {
 // spreadPoints gives each instance row with GC CPU figures samples and
 // bytes of its own, the samples above their resolution, so that no two
 // points of the GC chart coincide and none is drawn at zero.
-func spreadPoints(rs *model.Results) error {
+func spreadPoints(rs *results.File) error {
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
 		if len(r.GCCPUSamplesNs) == 0 {
@@ -238,7 +239,7 @@ func spreadPoints(rs *model.Results) error {
 		for k := range r.GCCPUSamplesNs {
 			r.GCCPUSamplesNs[k] = r.GCCPUResolution + float64(100+i%997+k)
 		}
-		q, err := model.SummarizeSamples(r.GCCPUSamplesNs)
+		q, err := stats.SummarizeSamples(r.GCCPUSamplesNs)
 		if err != nil {
 			return err
 		}

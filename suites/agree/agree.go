@@ -27,8 +27,8 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // fileName is how errors name the reference.
@@ -42,6 +42,40 @@ type Disagreement = suites.Disagreement
 // Report is the outcome of Check (suites.AgreeReport, which the checks of
 // every family return).
 type Report = suites.AgreeReport
+
+// Suite gives the registry BLS12-381's value and agreement check; the libraries'
+// suites give their parts (Suite.Agree).
+func Suite() suites.Suite {
+	return suites.Suite{Name: "bls12-381 agreement", Families: []suites.Family{{Family: vocab.BLS12381, Subject: "BLS12-381", KeyOps: keyOps}}, Checks: []suites.FamilyCheck{{Family: vocab.BLS12381, RunOwn: Run,
+		Checks: "keys, public keys, signatures byte for byte; each verifies the others'; round trips", Help: help}}}
+}
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `BLS: for the 20 cases of fixtures/vectors.json (32-byte IKM, messages of varied
+length, DST BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_NUL_), every library must
+derive the same secret key (IETF KeyGen), public key and signature byte for
+byte, verify every library's bytes and reject them for another message, and
+round-trip the public key and the signature through each of its
+representations to the same encodings. Then every library runs go-ethereum's
+EIP-2537 precompile vectors (fixtures/eip2537: G1 and G2 addition, G1 scalar
+multiplication, the pairing check, the maps to G1 and G2, and their fail-
+files) where it offers the operation, the padded encodings converted, and must
+return each output and refuse each failing input; the cases count them. In a
+build without cgo, blst is reported unavailable and gnark-crypto and circl are
+checked against the files.`
+
+// keyOps lists, per BLS12-381 type, the operations whose cost a
+// representation changes most, best first (suites.Family.KeyOps).
+// Aggregation is where affine and Jacobian storage differ (blst-ts's
+// lesson: affine storage pays a conversion per addition); decoding is
+// where the compressed encodings pay.
+var keyOps = map[vocab.Type][]vocab.Op{
+	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
+	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
+	"SecretKey": {"sign"},
+	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
+}
 
 // Run checks the libraries of r against the embedded vectors: the 20
 // cases of fixtures/vectors.json (Check), then the EIP-2537 vectors
@@ -75,7 +109,7 @@ func Run(r *suites.Registry) (*Report, error) {
 // error is a *Disagreement when a library computes something else, or
 // another error when no library can be checked.
 func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
-	rep, avail, err := Available("agreement", len(v.Cases), libs, func(l suites.AgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	rep, avail, err := Available("agreement", len(v.Cases), libs, func(l suites.AgreeLib) (vocab.Lib, vocab.Why) { return l.Lib, l.Unavailable })
 	if err != nil {
 		return rep, err
 	}
@@ -103,8 +137,8 @@ func Check(v *fixtures.Vectors, libs []suites.AgreeLib) (*Report, error) {
 // those that cannot with why, and the libraries that take part, in the
 // order of libs. lib reads a library's name and why it cannot take part
 // (zero when it can). The error says that none can.
-func Available[L any](what string, cases int, libs []L, lib func(L) (model.Lib, model.Why)) (*Report, []L, error) {
-	rep := &Report{Cases: cases, Unavailable: map[model.Lib]string{}}
+func Available[L any](what string, cases int, libs []L, lib func(L) (vocab.Lib, vocab.Why)) (*Report, []L, error) {
+	rep := &Report{Cases: cases, Unavailable: map[vocab.Lib]string{}}
 	var avail []L
 	for _, l := range libs {
 		name, why := lib(l)
@@ -127,8 +161,8 @@ type made struct{ pk, sig []byte }
 
 // checkOutputs compares each library's key, public key and signature with
 // the file, and returns each library's public key and signature.
-func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, error) {
-	out := map[model.Lib]made{}
+func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[vocab.Lib]made, error) {
+	out := map[vocab.Lib]made{}
 	steps := []struct {
 		check string
 		want  []byte
@@ -139,7 +173,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, 
 		{"signature", c.Sig, func(l suites.AgreeLib) ([]byte, error) { return l.Sign(c.SK, c.Msg) }},
 	}
 	for _, s := range steps {
-		got := map[model.Lib][]byte{}
+		got := map[vocab.Lib][]byte{}
 		var errs []*Disagreement
 		for _, l := range libs {
 			b, err := s.fn(l)
@@ -181,7 +215,7 @@ func checkOutputs(c fixtures.Case, libs []suites.AgreeLib) (map[model.Lib]made, 
 // checkVerify has every library verify the public key and signature bytes
 // every library produced, and reject the signature against another
 // message.
-func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[model.Lib]made) error {
+func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib map[vocab.Lib]made) error {
 	for _, verifier := range libs {
 		for _, producer := range libs {
 			m := byLib[producer.Lib]
@@ -208,7 +242,7 @@ func checkVerify(c fixtures.Case, other []byte, libs []suites.AgreeLib, byLib ma
 // representation of every library and compares the re-encodings.
 func checkRoundTrips(c fixtures.Case, libs []suites.AgreeLib) error {
 	for _, p := range []struct {
-		typ        model.Type
+		typ        vocab.Type
 		comp, unco []byte
 	}{{"PublicKey", c.PK, c.PKUncompressed}, {"Signature", c.Sig, c.SigUncompressed}} {
 		for _, l := range libs {

@@ -11,10 +11,10 @@ import (
 
 	"github.com/memprof/memprof/fixtures"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestVectorsFile(t *testing.T) {
@@ -46,9 +46,9 @@ func TestVectorsFile(t *testing.T) {
 	}
 }
 
-func availableLibs(t *testing.T) map[model.Lib]suites.AgreeLib {
+func availableLibs(t *testing.T) map[vocab.Lib]suites.AgreeLib {
 	t.Helper()
-	m := map[model.Lib]suites.AgreeLib{}
+	m := map[vocab.Lib]suites.AgreeLib{}
 	for _, l := range all.Registry().AgreeLibs() {
 		if l.Unavailable.IsZero() {
 			m[l.Lib] = l
@@ -77,9 +77,9 @@ func TestLibrariesAgree(t *testing.T) {
 	if rep.Cases != 20+eip {
 		t.Errorf("got %d cases, want 20 and the %d EIP-2537 vectors", rep.Cases, eip)
 	}
-	want := []model.Lib{"circl", "gnark"}
+	want := []vocab.Lib{"circl", "gnark"}
 	if memprof.CurrentEnv().Cgo {
-		want = []model.Lib{"blst", "circl", "gnark"}
+		want = []vocab.Lib{"blst", "circl", "gnark"}
 	} else if rep.Unavailable["blst"] == "" {
 		t.Error("without cgo, blst is not reported unavailable")
 	}
@@ -115,7 +115,7 @@ func TestDisagreementsAreNamed(t *testing.T) {
 	lenient := circl
 	lenient.Verify = func(pk, msg, sig []byte) (bool, error) { return true, nil }
 	badTrip := gnark
-	badTrip.RoundTrips = func(typ model.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
+	badTrip.RoundTrips = func(typ vocab.Type, enc []byte) ([]suites.AgreeRoundTrip, error) {
 		trips, err := gnark.RoundTrips(typ, enc)
 		if typ == "Signature" && len(trips) > 1 {
 			trips[1].Uncompressed = corrupt(trips[1].Uncompressed, 100)
@@ -165,18 +165,18 @@ func TestUnavailableLibraryReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	libs := availableLibs(t)
-	rep, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}, libs["gnark"]})
+	rep, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: vocab.Because(vocab.NeedsCgo, "no cgo")}, libs["gnark"]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(rep.Libs, []model.Lib{"gnark"}) || rep.Unavailable["blst"] != "no cgo" {
+	if !slices.Equal(rep.Libs, []vocab.Lib{"gnark"}) || rep.Unavailable["blst"] != "no cgo" {
 		t.Errorf("got libs %v unavailable %v, want [gnark] and blst: no cgo", rep.Libs, rep.Unavailable)
 	}
 	a := rep.Agreement(true)
 	if a.Cases != 20 || !a.OK || !slices.Equal(a.Unavailable, []string{"blst: no cgo"}) {
 		t.Errorf("got agreement %+v, want 20 cases, ok, blst unavailable", a)
 	}
-	if _, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: model.Because(model.NeedsCgo, "no cgo")}}); err == nil {
+	if _, err := agree.Check(v, []suites.AgreeLib{{Lib: "blst", Unavailable: vocab.Because(vocab.NeedsCgo, "no cgo")}}); err == nil {
 		t.Error("no library available: got no error")
 	}
 }

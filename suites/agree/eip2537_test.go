@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestEIP2537: every library offers the EIP-2537 operations it has
@@ -16,7 +16,7 @@ import (
 // the vectors through them (Run).
 func TestEIP2537(t *testing.T) {
 	libs := availableLibs(t)
-	offers := map[model.Lib]int{}
+	offers := map[vocab.Lib]int{}
 	for lib, l := range libs {
 		e := l.EIP2537
 		for _, f := range []bool{e.G1Add != nil, e.G2Add != nil, e.G1Mul != nil, e.PairingCheck != nil, e.MapG1 != nil, e.MapG2 != nil} {

@@ -11,7 +11,10 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/agree/bn254"
+	"github.com/memprof/memprof/suites/agree/kzg"
+	"github.com/memprof/memprof/suites/agree/secp256k1"
 	"github.com/memprof/memprof/suites/blst"
 	"github.com/memprof/memprof/suites/bn256cloudflare"
 	"github.com/memprof/memprof/suites/bn256gnark"
@@ -33,11 +36,11 @@ import (
 
 // Suites returns every built-in suite, in the order of the libraries.
 func Suites() []suites.Suite {
-	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(),
+	return []suites.Suite{blst.Suite(), gnark.Suite(), circl.Suite(), scenarios.Suite(), agree.Suite(),
 		// KZG: c-kzg's rows say why they are absent without cgo.
-		ckzg.Suite(), gokzg.Suite(),
+		ckzg.Suite(), gokzg.Suite(), kzg.Suite(),
 		// secp256k1: libsecp256k1's rows say why they are absent without cgo.
-		libsecp256k1.Suite(), decred.Suite(),
+		libsecp256k1.Suite(), decred.Suite(), secp256k1.Suite(),
 		// BN254: all pure Go.
 		gnarkbn254.Suite(), bn256cloudflare.Suite(), bn256google.Suite(), bn256gnark.Suite(), groth16.Suite(), bn254.Suite(),
 		// Post-quantum: ML-KEM, ML-DSA, SLH-DSA.

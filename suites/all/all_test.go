@@ -2,23 +2,22 @@ package all
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqtest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestMain applies the post-quantum suites' -pq.all (every known answer in
 // TestFamilyChecks), which .ci/run passes.
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 // withoutSuite are the families whose suites have not been written yet:
 // the registry has nothing of them. A family's suites remove it from here.
-var withoutSuite = []model.Family{}
+var withoutSuite = []vocab.Family{}
 
 // TestRegistry assembles every built-in suite: no duplicate, no name
 // outside the vocabulary, every library and type of every family with
@@ -30,11 +29,11 @@ func TestRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 	type familyLib struct {
-		f model.Family
-		l model.Lib
+		f vocab.Family
+		l vocab.Lib
 	}
 	libs := map[familyLib]bool{}
-	types := map[model.Type]bool{}
+	types := map[vocab.Type]bool{}
 	for _, e := range r.Entries() {
 		libs[familyLib{e.Family(), e.Lib}], types[e.Type] = true, true
 		if got, ok := r.Lookup(e.BenchName()); !ok || got.Key != e.Key {
@@ -43,17 +42,17 @@ func TestRegistry(t *testing.T) {
 	}
 	agreeing := map[familyLib]bool{}
 	for _, l := range r.AgreeLibs() {
-		agreeing[familyLib{model.BLS12381, l.Lib}] = true
+		agreeing[familyLib{vocab.BLS12381, l.Lib}] = true
 	}
 	for _, l := range r.KZGAgreeLibs() {
-		agreeing[familyLib{model.KZG, l.Lib}] = true
+		agreeing[familyLib{vocab.KZG, l.Lib}] = true
 	}
 	for _, c := range r.Checks() {
 		for _, l := range r.FamilyAgreeLibs(c.Family) {
 			agreeing[familyLib{c.Family, l.Lib}] = true
 		}
 	}
-	for _, f := range model.Families {
+	for _, f := range vocab.Families {
 		if slices.Contains(withoutSuite, f) {
 			for _, ty := range f.Types() {
 				if types[ty] {
@@ -83,9 +82,10 @@ func TestRegistry(t *testing.T) {
 }
 
 // TestFamilyChecks runs the agreement check of every family that has one
-// in the registry (the post-quantum ones: ML-KEM's libraries against each
-// other and the known answers, ML-DSA's, SLH-DSA's known answers): each
-// must pass and check cases.
+// in the registry (each family's, BLS12-381's and KZG's among them, the
+// post-quantum ones: ML-KEM's libraries against each other and the known
+// answers, ML-DSA's, SLH-DSA's known answers): each must pass and check
+// cases.
 func TestFamilyChecks(t *testing.T) {
 	r, err := suites.NewRegistry(Suites()...)
 	if err != nil {
@@ -93,7 +93,7 @@ func TestFamilyChecks(t *testing.T) {
 	}
 	for _, c := range r.Checks() {
 		t.Run(string(c.Family), func(t *testing.T) {
-			rep, err := c.Run(r.FamilyAgreeLibs(c.Family))
+			rep, err := r.RunCheck(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,5 +102,32 @@ func TestFamilyChecks(t *testing.T) {
 			}
 			t.Logf("%s: %d cases, libraries %v", c.Family, rep.Cases, rep.Libs)
 		})
+	}
+}
+
+// TestCheckHelp: every agreement check has its paragraph in verify's help
+// (suites.FamilyCheck.Help), one paragraph within 80 columns, or is
+// covered by another check's, which names its family's subject.
+func TestCheckHelp(t *testing.T) {
+	r := Registry()
+	var helps []string
+	for _, c := range r.Checks() {
+		if c.Help != "" {
+			helps = append(helps, c.Help)
+		}
+	}
+	for _, c := range r.Checks() {
+		if c.Help == "" {
+			i := slices.IndexFunc(r.Families(), func(f suites.Family) bool { return f.Family == c.Family })
+			if i < 0 || !slices.ContainsFunc(helps, func(h string) bool { return strings.Contains(h, r.Families()[i].Subject) }) {
+				t.Errorf("check of %s: no help paragraph, and no other check's names its family", c.Family)
+			}
+			continue
+		}
+		for n, line := range strings.Split(c.Help, "\n") {
+			if line == "" || line != strings.TrimSpace(line) || utf8.RuneCountInString(line) > 80 {
+				t.Errorf("check of %s, help line %d: got %q, want one line of a paragraph within 80 columns", c.Family, n+1, line)
+			}
+		}
 	}
 }

@@ -5,14 +5,15 @@ package blst
 import (
 	blst "github.com/supranational/blst/bindings/go"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // entries returns every blst entry of the matrix, with its constructor.
 func entries() []suites.Entry {
-	return append(suitekit.Entries(lib, blstLacks, model.Why{}, blstImpls()), batchEntry())
+	return append(suitekit.Entries(lib, blstLacks, vocab.Why{}, blstImpls()), batchEntry())
 }
 
 // haveCgo tells the tests which variant made the entries.
@@ -22,10 +23,10 @@ const haveCgo = true
 func blstImpls() map[suitekit.Key]suitekit.Impl {
 	ikm := suitekit.Vector(suitekit.IKM)
 	m := map[suitekit.Key]suitekit.Impl{
-		{Type: model.SecretKey, Repr: model.Scalar, Layout: model.Pointer}: suitekit.Made(
+		{Type: vocab.SecretKey, Repr: vocab.Scalar, Layout: measure.Pointer}: suitekit.Made(
 			"blst.KeyGen of a 32-byte IKM (it attaches a finalizer that zeroes the key)",
 			suitekit.Prepare(ikm), func(i int) *blst.SecretKey { return blst.KeyGen(ikm()[i]) }),
-		{Type: model.SecretKey, Repr: model.Scalar, Layout: model.Slice}: suitekit.Fill[blst.SecretKey]{
+		{Type: vocab.SecretKey, Repr: vocab.Scalar, Layout: measure.Slice}: suitekit.Fill[blst.SecretKey]{
 			Name: "blst.SecretKey", How: "set by (*blst.SecretKey).Deserialize of 32 big-endian bytes", Prepare: suitekit.Prepare(SecretKeyBytes),
 			Set: func(dst *blst.SecretKey, i int) bool { return dst.Deserialize(SecretKeyBytes()[i]) != nil },
 		}.Slice(),
@@ -61,7 +62,7 @@ type jacobianPoint[J, A any] interface {
 // batch conversion, named batch.
 func group[A, J, C, U any, PA affinePoint[A], PJ jacobianPoint[J, A]](publicKeys, signatures func() []A, hashed func() []J, hashedAffine func() []A, batch string, toAffine func([]J) []A) suitekit.PointGroup[A, J, C, U] {
 	return suitekit.PointGroup[A, J, C, U]{
-		Values: func(typ model.Type) func() []A { return suitekit.ValuesOf(typ, publicKeys, signatures, hashedAffine) },
+		Values: func(typ vocab.Type) func() []A { return suitekit.ValuesOf(typ, publicKeys, signatures, hashedAffine) },
 		Decode: suitekit.Decoding[A]{
 			Call: "Deserialize of",
 			Note: "Uncompress of the compressed encoding keeps the same object but also takes a square root",

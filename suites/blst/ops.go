@@ -9,8 +9,8 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // opData is what the blst operations start from, built once.
@@ -92,7 +92,7 @@ type blstJacobian[J, A any] interface {
 
 // blstGroupOf is what blst's G1 and G2 adapters differ in.
 type blstGroupOf[A, J any] struct {
-	typ  model.Type
+	typ  vocab.Type
 	name string // P1 or P2
 	// points selects the group's inputs.
 	points func(*opData) suites.Points[A]
@@ -207,7 +207,7 @@ func blstGroup[A, J any, PA blstAffine[A], PJ blstJacobian[J, A]](o blstGroupOf[
 // pkGroup and sigGroup are blst's adapters on G1 and G2.
 func pkGroup() suites.Group[blst.P1Affine, blst.P1, []byte, []byte] {
 	return blstGroup(blstGroupOf[blst.P1Affine, blst.P1]{
-		typ: model.PublicKey, name: "P1", points: func(d *opData) suites.Points[blst.P1Affine] { return d.PKs },
+		typ: vocab.PublicKey, name: "P1", points: func(d *opData) suites.Points[blst.P1Affine] { return d.PKs },
 		validate: (*blst.P1Affine).KeyValidate, validateCall: "KeyValidate", validates: "infinity and subgroup",
 		aggregate:     opAggregateP1,
 		toAffineBatch: func(ps []blst.P1) []blst.P1Affine { return blst.P1s(ps).ToAffine() },
@@ -220,7 +220,7 @@ func pkGroup() suites.Group[blst.P1Affine, blst.P1, []byte, []byte] {
 
 func sigGroup() suites.Group[blst.P2Affine, blst.P2, []byte, []byte] {
 	return blstGroup(blstGroupOf[blst.P2Affine, blst.P2]{
-		typ: model.Signature, name: "P2", points: func(d *opData) suites.Points[blst.P2Affine] { return d.Sigs },
+		typ: vocab.Signature, name: "P2", points: func(d *opData) suites.Points[blst.P2Affine] { return d.Sigs },
 		validate: func(p *blst.P2Affine) bool { return p.SigValidate(false) }, validateCall: "SigValidate(false)", validates: "subgroup",
 		aggregate:     opAggregateP2,
 		toAffineBatch: func(ps []blst.P2) []blst.P2Affine { return blst.P2s(ps).ToAffine() },

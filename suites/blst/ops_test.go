@@ -16,9 +16,9 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 var opUpdate = flag.Bool("update", false, "rewrite fixtures/vectors.json from blst")
@@ -159,7 +159,7 @@ func TestOps(t *testing.T) {
 	n := 0
 	for _, op := range Suite().Ops {
 		t.Run(op.BenchName(), func(t *testing.T) {
-			if op.Unavailable.Kind == model.DoesNotApply {
+			if op.Unavailable.Kind == vocab.DoesNotApply {
 				return // the input already is the output (compress from compressed)
 			}
 			if !op.Unavailable.IsZero() {

@@ -14,8 +14,8 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // batchData is what the batch verifications start from: the signatures of
@@ -82,19 +82,19 @@ func speedOps() []suites.Op {
 		o := suites.Op{Key: k.Key, CoresDependent: k.cores}
 		n := k.Batch
 		switch k.Op {
-		case model.BatchVerify:
+		case vocab.BatchVerify:
 			o.Note = fmt.Sprintf("(*P2Affine).MultipleAggregateVerify of %d signatures of distinct messages under %d affine keys (no group checks), 64-bit blinding scalars (math/rand/v2): min(%d, GOMAXPROCS) worker goroutines, each with its own PairingCtx, merged at the end", n, n, n)
 			o.Path = "MultipleAggregateVerify"
 			o.Prepare = batchVerify(n)
-		case model.PairingCtxVerify:
+		case vocab.PairingCtxVerify:
 			o.Note = fmt.Sprintf("one PairingCtx per call on the calling goroutine: PairingMulNAggregatePkInG1 of each of %d signatures of distinct messages (64-bit blinding scalars (math/rand/v2)), PairingCommit, PairingFinalVerify", n)
 			o.Path = fmt.Sprintf("PairingCtx, %d × PairingMulNAggregatePkInG1, PairingCommit, PairingFinalVerify", n)
 			o.Prepare = pairingCtxVerify(n)
-		case model.Decompress:
+		case vocab.Decompress:
 			o.Note = fmt.Sprintf("(*P2Affine).BatchUncompress of %d compressed signatures: on-curve checks only, on min(%d, GOMAXPROCS) goroutines, into one new []P2Affine with a new slice of pointers into it", n, n)
 			o.Path = "BatchUncompress"
 			o.Prepare = batchUncompress(n)
-		case model.MSM:
+		case vocab.MSM:
 			o.Note = fmt.Sprintf("P1Affines.Mult of %d affine points by 255-bit scalars (Pippenger; blst splits it over GOMAXPROCS goroutines and allocates its scratch per call)", n)
 			o.Path = "P1Affines.Mult"
 			o.Prepare = msm(n)
@@ -164,7 +164,7 @@ func batchUncompress(n int) func(suites.OpInput) (suites.OpHarness, error) {
 			encs[i] = d.Sigs.Each[i].Compress()
 		}
 		if in.Invalid {
-			enc, err := suites.InvalidEncoding(model.Signature, model.Decompress)
+			enc, err := suites.InvalidEncoding(vocab.Signature, vocab.Decompress)
 			if err != nil {
 				return suites.OpHarness{}, err
 			}

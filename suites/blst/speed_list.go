@@ -1,8 +1,10 @@
 package blst
 
 import (
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The operations of the representations that trade memory for speed
@@ -15,7 +17,7 @@ import (
 // speedKey is one of those operations and whether what one call
 // allocates depends on the number of cores.
 type speedKey struct {
-	model.Key
+	results.Key
 	cores bool
 }
 
@@ -25,19 +27,19 @@ func speedKeys() []speedKey {
 	for _, n := range suites.OpBatchVerifySizes {
 		// blst starts min(n, GOMAXPROCS) workers, each with its own context.
 		out = append(out,
-			speedKey{model.Key{Type: model.Signature, Lib: lib, Repr: opRepr, Op: model.BatchVerify, Batch: n}, n > 1},
-			speedKey{model.Key{Type: model.Signature, Lib: lib, Repr: opRepr, Op: model.PairingCtxVerify, Batch: n}, false})
+			speedKey{results.Key{Type: vocab.Signature, Lib: lib, Repr: opRepr, Op: vocab.BatchVerify, Batch: n}, n > 1},
+			speedKey{results.Key{Type: vocab.Signature, Lib: lib, Repr: opRepr, Op: vocab.PairingCtxVerify, Batch: n}, false})
 	}
-	out = append(out, speedKey{model.Key{Type: model.Signature, Lib: lib, Repr: model.Compressed, Op: model.Decompress, Batch: suites.OpAggregateN}, true})
+	out = append(out, speedKey{results.Key{Type: vocab.Signature, Lib: lib, Repr: vocab.Compressed, Op: vocab.Decompress, Batch: suites.OpAggregateN}, true})
 	for _, n := range suites.OpMSMSizes {
-		out = append(out, speedKey{model.Key{Type: model.G1, Lib: lib, Repr: opRepr, Op: model.MSM, Batch: n}, true})
+		out = append(out, speedKey{results.Key{Type: vocab.G1, Lib: lib, Repr: opRepr, Op: vocab.MSM, Batch: n}, true})
 	}
 	return out
 }
 
 // cgoLessSpeedOps returns the operations of speedKeys, each unavailable
 // for why.
-func cgoLessSpeedOps(why model.Why) []suites.Op {
+func cgoLessSpeedOps(why vocab.Why) []suites.Op {
 	var out []suites.Op
 	for _, k := range speedKeys() {
 		out = append(out, suites.Op{Key: k.Key, Unavailable: why})
@@ -49,9 +51,4 @@ func cgoLessSpeedOps(why model.Why) []suites.Op {
 // BatchUncompress: pointers into one shared array, a structure built as
 // a whole (the collection layout), beside the pointer layout's one
 // Uncompress per point.
-var batchEntryKey = model.Key{Type: model.Signature, Lib: lib, Repr: opRepr, Layout: model.Collection, Scheme: model.MinPk}
-
-// cgoLessBatchEntry is that case, unavailable for why.
-func cgoLessBatchEntry(why model.Why) suites.Entry {
-	return suites.Entry{Key: batchEntryKey, Unavailable: why}
-}
+var batchEntryKey = results.Key{Type: vocab.Signature, Lib: lib, Repr: opRepr, Layout: measure.Collection, Scheme: vocab.MinPk}

@@ -8,8 +8,9 @@ import (
 
 	blst "github.com/supranational/blst/bindings/go"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestBatchEntry measures signatures decoded by BatchUncompress: per
@@ -33,7 +34,7 @@ func TestBatchEntry(t *testing.T) {
 	for _, s := range r.Sites {
 		t.Logf("site %s:%d %.3f B, %.5f objects per instance", s.Function, s.Line, s.BytesPerInstance, s.AllocsPerInstance)
 	}
-	if k := batchEntry().Key; k.Layout != model.Collection || k.Repr != model.Affine {
+	if k := batchEntry().Key; k.Layout != measure.Collection || k.Repr != vocab.Affine {
 		t.Errorf("got key %s, want the affine collection", k)
 	}
 }

@@ -3,9 +3,9 @@ package blst
 import (
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestBuildVariant checks that both build variants register the entries
@@ -19,7 +19,7 @@ func TestBuildVariant(t *testing.T) {
 		if intrinsic.IsZero() {
 			intrinsic = blstLacks(k)
 		}
-		var want model.Why
+		var want vocab.Why
 		switch {
 		case !intrinsic.IsZero():
 			want = intrinsic

@@ -5,9 +5,9 @@ import (
 
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/cloudflare"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
 	"github.com/memprof/memprof/suites/internal/bn254test"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSuite runs the BN254 suites' checks, then checks what a decoded
@@ -19,13 +19,13 @@ func TestSuite(t *testing.T) {
 		return // -run left the measurements out
 	}
 	for _, c := range []struct {
-		typ            model.Type
+		typ            vocab.Type
 		wrapper, point uintptr
 	}{
-		{model.BN254G1, bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()},
-		{model.BN254G2, bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()},
+		{vocab.BN254G1, bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()},
+		{vocab.BN254G2, bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()},
 	} {
-		h, ok := held[model.Key{Type: c.typ, Lib: lib, Repr: model.Decoded, Layout: model.Pointer}]
+		h, ok := held[bn254test.Pointer(lib, c.typ, vocab.Decoded)]
 		if !ok {
 			t.Errorf("%s: no decoded pointer entry measured", c.typ)
 			continue

@@ -13,13 +13,13 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/gnark"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.BN256Gnark
+const lib = vocab.BN256Gnark
 
 // Module is go-ethereum's module path, whose version results record.
 const Module = "github.com/ethereum/go-ethereum"
@@ -39,7 +39,7 @@ var noG2Arithmetic = suites.NotOffered(lib, "go-ethereum's crypto/bn256/gnark G2
 
 var (
 	g1 = &bn254kit.Group[bn256.G1]{
-		Type: model.BN254G1, Repr: model.Affine, Name: "bn256.G1",
+		Type: vocab.BN254G1, Repr: vocab.Affine, Name: "bn256.G1",
 		Holds: "a gnark-crypto G1Affine by value (" + sizeOf[bn254.G1Affine]() + " bytes), no pointer",
 		Unmarshal: suites.Offer("coordinates below the modulus (SetBytesCanonical), on the curve and in the subgroup; 64 zero bytes the point at infinity",
 			unmarshalG1).Via("Unmarshal"),
@@ -48,10 +48,10 @@ var (
 		Add:         suites.Offer("(*G1).Add: gnark-crypto's G1Affine.Add", func(dst, a, b *bn256.G1) { dst.Add(a, b) }).Via("Add"),
 		ScalarMul: suites.Offer("(*G1).ScalarMult: gnark-crypto's G1Affine.ScalarMultiplication",
 			func(dst, a *bn256.G1, k *big.Int) { dst.ScalarMult(a, k) }).Via("ScalarMult"),
-		Values: bn254kit.DecodedPoints(model.BN254G1, "bn256.G1", unmarshalG1),
+		Values: bn254kit.DecodedPoints(vocab.BN254G1, "bn256.G1", unmarshalG1),
 	}
 	g2 = &bn254kit.Group[bn256.G2]{
-		Type: model.BN254G2, Repr: model.Affine, Name: "bn256.G2",
+		Type: vocab.BN254G2, Repr: vocab.Affine, Name: "bn256.G2",
 		Holds: "a gnark-crypto G2Affine by value (" + sizeOf[bn254.G2Affine]() + " bytes), no pointer",
 		Unmarshal: suites.Offer("coordinates below the modulus, on the twist and in the subgroup; 128 zero bytes the point at infinity",
 			unmarshalG2).Via("Unmarshal"),
@@ -62,7 +62,7 @@ var (
 		Copy: &bn254kit.Copying[bn256.G2]{Call: "a copy of the value",
 			Why: "Unmarshal's subgroup check, a multiplication by the group order, is too slow to make 100,000 instances; a bn256.G2 holds no pointer, so the copy is the object Unmarshal sets",
 			Set: func(dst, src *bn256.G2) { *dst = *src }},
-		Values: bn254kit.DecodedPoints(model.BN254G2, "bn256.G2", unmarshalG2),
+		Values: bn254kit.DecodedPoints(vocab.BN254G2, "bn256.G2", unmarshalG2),
 	}
 )
 
@@ -75,18 +75,18 @@ func Curve() bn254kit.Curve[bn256.G1, bn256.G2] {
 				a, b := bn254kit.Pointers(g1s), bn254kit.Pointers(g2s)
 				return func() (bool, error) { return bn256.PairingCheck(a, b), nil }
 			}).Via("PairingCheck"),
-		Lacks: func(typ model.Type, repr model.Repr) model.Why {
+		Lacks: func(typ vocab.Type, repr vocab.Repr) vocab.Why {
 			switch repr {
-			case model.Jacobian:
+			case vocab.Jacobian:
 				return suites.NotOffered(lib, "go-ethereum's crypto/bn256/gnark keeps affine points only (its G1 and G2 hold gnark-crypto's G1Affine and G2Affine)")
-			case model.Decoded:
-				return model.Because(model.DoesNotApply, "does not apply: the point holds a gnark-crypto affine point by value, listed as affine")
-			case model.Compressed:
-				return suites.NotOffered(lib, "Marshal writes the %s EIP-196/197 form only", map[model.Type]string{model.BN254G1: "64-byte", model.BN254G2: "128-byte"}[typ])
-			case model.Prepared:
+			case vocab.Decoded:
+				return vocab.Because(vocab.DoesNotApply, "does not apply: the point holds a gnark-crypto affine point by value, listed as affine")
+			case vocab.Compressed:
+				return suites.NotOffered(lib, "Marshal writes the %s EIP-196/197 form only", map[vocab.Type]string{vocab.BN254G1: "64-byte", vocab.BN254G2: "128-byte"}[typ])
+			case vocab.Prepared:
 				return suites.NotOffered(lib, "PairingCheck takes the points; no prepared G2 form is exported")
 			}
-			return model.Why{}
+			return vocab.Why{}
 		},
 		MSMLacks: suites.NotOffered(lib, "no multi-scalar multiplication (the precompiles have none for BN254)"),
 	}

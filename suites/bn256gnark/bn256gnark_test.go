@@ -6,11 +6,11 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/gnark"
 
-	"github.com/memprof/memprof/model"
 	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSuite runs the BN254 suites' checks, then checks what a point holds
@@ -22,13 +22,13 @@ func TestSuite(t *testing.T) {
 		return // -run left the measurements out
 	}
 	for _, c := range []struct {
-		typ         model.Type
+		typ         vocab.Type
 		size, inner uintptr
 	}{
-		{model.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
-		{model.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
+		{vocab.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
+		{vocab.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
 	} {
-		h := held[model.Key{Type: c.typ, Lib: lib, Repr: model.Affine, Layout: model.Pointer}]
+		h := held[bn254test.Pointer(lib, c.typ, vocab.Affine)]
 		slot, err := suitetest.Slot(int64(c.inner), false)
 		if err != nil {
 			t.Fatal(err)
@@ -44,13 +44,7 @@ func TestSuite(t *testing.T) {
 // built with this module's gnark-crypto rather than the version
 // go-ethereum asks for.
 func TestPrecompileVectors(t *testing.T) {
-	rep, err := bn254agree.CheckLibs([]bn254agree.Lib{Curve().AgreeLib()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, bn254agree.CheckLibs, Curve().AgreeLib())
 }
 
 // TestCopyKeepsWhatUnmarshalKeeps: the G2 instances are copies of points

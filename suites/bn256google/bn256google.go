@@ -15,13 +15,13 @@ import (
 
 	bn256 "github.com/ethereum/go-ethereum/crypto/bn256/google"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.BN256Google
+const lib = vocab.BN256Google
 
 // Module is go-ethereum's module path, whose version results record.
 const Module = "github.com/ethereum/go-ethereum"
@@ -41,13 +41,13 @@ func Suite() suites.Suite {
 var bigIntSize = unsafe.Sizeof(big.Int{})
 
 var (
-	g1 = bn254kit.WrapperGroup[bn256.G1](bn254kit.Wrapper{Type: model.BN254G1, Name: "bn256.G1",
+	g1 = bn254kit.WrapperGroup[bn256.G1](bn254kit.Wrapper{Type: vocab.BN254G1, Name: "bn256.G1",
 		Holds: fmt.Sprintf("the %d-byte wrapper, the %d-byte curvePoint it points to (four *big.Int: x, y, z, t) and each %d-byte big.Int with its words, all allocated by Unmarshal",
 			bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1](), bigIntSize),
 		Checks:  "coordinates below the modulus and on the curve",
 		AddNote: "(math/big arithmetic)", ScalarMulNote: "(math/big arithmetic)"})
 	g2 = func() *bn254kit.Group[bn256.G2] {
-		g := bn254kit.WrapperGroup[bn256.G2](bn254kit.Wrapper{Type: model.BN254G2, Name: "bn256.G2",
+		g := bn254kit.WrapperGroup[bn256.G2](bn254kit.Wrapper{Type: vocab.BN254G2, Name: "bn256.G2",
 			Holds: fmt.Sprintf("the %d-byte wrapper, the %d-byte twistPoint it points to (four *gfP2), each gfP2 (two *big.Int) and each big.Int with its words, all allocated by Unmarshal",
 				bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()),
 			Checks:        "coordinates below the modulus, on the twist, in the subgroup (a scalar multiplication by the group order)",
@@ -60,14 +60,6 @@ var (
 
 // Curve is go-ethereum's crypto/bn256/google described for the kit.
 func Curve() bn254kit.Curve[bn256.G1, bn256.G2] {
-	return bn254kit.Curve[bn256.G1, bn256.G2]{
-		Lib: lib, G1: g1, G2: g2,
-		Pairing: suites.Offer("bn256.PairingCheck([]*G1, []*G2): a Miller loop per pair in math/big arithmetic, one final exponentiation",
-			func(g1s []bn256.G1, g2s []bn256.G2) func() (bool, error) {
-				a, b := bn254kit.Pointers(g1s), bn254kit.Pointers(g2s)
-				return func() (bool, error) { return bn256.PairingCheck(a, b), nil }
-			}).Via("PairingCheck"),
-		Lacks:    bn254kit.WrapperLacks(lib),
-		MSMLacks: suites.NotOffered(lib, "no multi-scalar multiplication"),
-	}
+	return bn254kit.WrapperCurve(lib, g1, g2, "bn256.PairingCheck([]*G1, []*G2): a Miller loop per pair in math/big arithmetic, one final exponentiation",
+		bn256.PairingCheck)
 }

@@ -6,13 +6,13 @@ import (
 	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.Circl
+const lib = vocab.Circl
 
 // Module is circl's module path, whose version results record.
 const Module = "github.com/cloudflare/circl"
@@ -23,21 +23,21 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:    string(lib),
 		Modules: []string{Module},
-		Entries: suitekit.Entries(lib, circlLacks, model.Why{}, circlImpls()),
+		Entries: suitekit.Entries(lib, circlLacks, vocab.Why{}, circlImpls()),
 		Ops:     operations(),
 		Agree:   []suites.AgreeLib{agreeLib()},
 	}
 }
 
 // circlLacks says why circl has no such representation, or nothing.
-func circlLacks(k suitekit.Key) model.Why {
+func circlLacks(k suitekit.Key) vocab.Why {
 	switch k.Repr {
-	case model.Affine:
-		return model.Because(model.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z), affine only inside its encoders")
-	case model.Jacobian:
-		return model.Because(model.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 are homogeneous projective (x = X/Z, y = Y/Z)")
+	case vocab.Affine:
+		return vocab.Because(vocab.NotOffered, "circl has no affine point type: ecc/bls12381 G1/G2 are homogeneous projective (X:Y:Z), affine only inside its encoders")
+	case vocab.Jacobian:
+		return vocab.Because(vocab.NotOffered, "circl has no Jacobian point type: ecc/bls12381 G1/G2 are homogeneous projective (x = X/Z, y = Y/Z)")
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // circlImpls returns the constructor of every combination circl offers.
@@ -48,7 +48,7 @@ func circlImpls() map[suitekit.Key]suitekit.Impl {
 		How:     "set by UnmarshalBinary of a bls.KeyGen key (bls.KeyGen makes the same one object, but only after its HKDF steps, which allocate temporaries)",
 		Prepare: suitekit.Prepare(SecretKeyBytes),
 		Set:     func(dst *bls.PrivateKey[MinPk], i int) bool { return dst.UnmarshalBinary(SecretKeyBytes()[i]) == nil },
-	}.Add(m, suitekit.Key{Type: model.SecretKey, Repr: model.Scalar})
+	}.Add(m, suitekit.Key{Type: vocab.SecretKey, Repr: vocab.Scalar})
 	suitekit.AddPoints(m, g1, g2)
 	return m
 }
@@ -82,7 +82,7 @@ type group[P any, K bls.KeyGroup, C, U any, PP point[P]] struct {
 }
 
 // points returns the P values of a point type.
-func (g group[P, K, C, U, PP]) points(typ model.Type) func() []P {
+func (g group[P, K, C, U, PP]) points(typ vocab.Type) func() []P {
 	return suitekit.ValuesOf(typ, g.keyPoints, g.signatures, g.hashed)
 }
 
@@ -92,15 +92,15 @@ func (g group[P, K, C, U, PP]) points(typ model.Type) func() []P {
 // subgroup check or a field inversion per call; the instances are copies
 // of values they made in Prepare, the same objects
 // (TestCopiesAllocateLikeTheRealConstructor).
-func (g group[P, K, C, U, PP]) AddImpls(m map[suitekit.Key]suitekit.Impl, typ model.Type, scheme model.Scheme) {
-	k := suitekit.Key{Type: typ, Repr: model.Projective, Scheme: scheme}
+func (g group[P, K, C, U, PP]) AddImpls(m map[suitekit.Key]suitekit.Impl, typ vocab.Type, scheme vocab.Scheme) {
+	k := suitekit.Key{Type: typ, Repr: vocab.Projective, Scheme: scheme}
 	switch typ {
-	case model.PublicKey:
+	case vocab.PublicKey:
 		suitekit.Fill[bls.PublicKey[K]]{
 			Name: g.keyType, How: "set to a copy of a real key (UnmarshalBinary makes the same one object but also checks the subgroup)",
 			Prepare: suitekit.Prepare(g.publicKeys), Set: suitekit.CopyOf(g.publicKeys),
 		}.Add(m, k)
-	case model.Signature:
+	case vocab.Signature:
 		suitekit.Fill[P]{
 			How:     "set to a copy of a signature decoded by SetBytes (which makes the same one object but also checks the subgroup)",
 			Prepare: suitekit.Prepare(g.signatures), Set: suitekit.CopyOf(g.signatures),
@@ -113,10 +113,10 @@ func (g group[P, K, C, U, PP]) AddImpls(m map[suitekit.Key]suitekit.Impl, typ mo
 		}.Add(m, k)
 	}
 	v, points := suitekit.What(typ, scheme), g.points(typ)
-	k.Repr = model.Compressed
+	k.Repr = vocab.Compressed
 	addEncoding(m, k, "(*"+suitekit.TypeName[P]()+").BytesCompressed of "+v,
 		suitekit.Vector(func(i int) C { return *suitekit.ArrayOf[C](PP(&points()[i]).BytesCompressed()) }))
-	k.Repr = model.Uncompressed
+	k.Repr = vocab.Uncompressed
 	addEncoding(m, k, "(*"+suitekit.TypeName[P]()+").Bytes of "+v,
 		suitekit.Vector(func(i int) U { return *suitekit.ArrayOf[U](PP(&points()[i]).Bytes()) }))
 }

@@ -7,11 +7,12 @@ import (
 
 	"github.com/cloudflare/circl/sign/bls"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 func TestSuite(t *testing.T) { suitetest.CheckSuite(t, Suite()) }
@@ -47,8 +48,8 @@ func TestCopiesAllocateLikeTheRealConstructor(t *testing.T) {
 			return sk
 		}),
 	}
-	suitekit.EachPoint(func(typ model.Type, scheme model.Scheme, group model.Type) {
-		if group == model.G1 {
+	suitekit.EachPoint(func(typ vocab.Type, scheme vocab.Scheme, group vocab.Type) {
+		if group == vocab.G1 {
 			g1.realConstructors(real, typ, scheme)
 		} else {
 			g2.realConstructors(real, typ, scheme)
@@ -98,23 +99,23 @@ func registry(t *testing.T) *suites.Registry {
 // realConstructors adds to real the pointer-layout cases of point type
 // typ that call circl's real constructors: UnmarshalBinary of a public
 // key, SetBytes of a signature, and the two encoders.
-func (g group[P, K, C, U, PP]) realConstructors(real map[suitekit.Key]memprof.Case, typ model.Type, scheme model.Scheme) {
+func (g group[P, K, C, U, PP]) realConstructors(real map[suitekit.Key]memprof.Case, typ vocab.Type, scheme vocab.Scheme) {
 	points := g.points(typ)
 	compressed := suitekit.Vector(func(i int) []byte { return PP(&points()[i]).BytesCompressed() })
-	key := func(repr model.Repr) suitekit.Key {
-		return suitekit.Key{Type: typ, Repr: repr, Layout: model.Pointer, Scheme: scheme}
+	key := func(repr vocab.Repr) suitekit.Key {
+		return suitekit.Key{Type: typ, Repr: repr, Layout: measure.Pointer, Scheme: scheme}
 	}
 	switch typ {
-	case model.PublicKey:
-		real[key(model.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *bls.PublicKey[K] {
+	case vocab.PublicKey:
+		real[key(vocab.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *bls.PublicKey[K] {
 			p := new(bls.PublicKey[K])
 			if p.UnmarshalBinary(compressed()[i]) != nil {
 				return nil
 			}
 			return p
 		})
-	case model.Signature:
-		real[key(model.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *P {
+	case vocab.Signature:
+		real[key(vocab.Projective)] = suitekit.PointerCase(suitekit.Prepare(compressed), func(i int) *P {
 			p := new(P)
 			if PP(p).SetBytes(compressed()[i]) != nil {
 				return nil
@@ -122,10 +123,10 @@ func (g group[P, K, C, U, PP]) realConstructors(real map[suitekit.Key]memprof.Ca
 			return p
 		})
 	}
-	real[key(model.Compressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *C {
+	real[key(vocab.Compressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *C {
 		return suitekit.ArrayOf[C](PP(&points()[i]).BytesCompressed())
 	})
-	real[key(model.Uncompressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *U {
+	real[key(vocab.Uncompressed)] = suitekit.PointerCase(suitekit.Prepare(points), func(i int) *U {
 		return suitekit.ArrayOf[U](PP(&points()[i]).Bytes())
 	})
 }

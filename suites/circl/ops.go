@@ -8,8 +8,8 @@ import (
 	GG "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // agreeSalt is the salt that makes circl's KeyGen the KeyGen of the IETF
@@ -81,7 +81,7 @@ func opSum[A any, PA circlPoint[A]](out *A, ps []*A) func() (*A, error) {
 
 // circlGroupOf is what circl's G1 and G2 adapters differ in.
 type circlGroupOf[A any] struct {
-	typ  model.Type
+	typ  vocab.Type
 	name string // G1 or G2
 	// points selects the group's inputs.
 	points func(*opData) suites.Points[A]
@@ -122,7 +122,7 @@ func circlGroup[A any, PA circlPoint[A]](o circlGroupOf[A]) suites.Group[A, stru
 	}
 	return suites.Group[A, struct{}, []byte, []byte]{
 		Uses: uses,
-		Lib:  lib, Type: o.typ, Repr: model.Projective,
+		Lib:  lib, Type: o.typ, Repr: vocab.Projective,
 		Points:     suites.PointsOf(opInputs, o.points),
 		Compressed: compressed, Uncompressed: uncompressed, Deserialize: setBytes,
 		Compress:  suites.Offer(fmt.Sprintf("%s.BytesCompressed: converts a copy to affine (one inversion) and returns a new slice", o.name), compressed).Via("BytesCompressed"),
@@ -134,7 +134,7 @@ func circlGroup[A any, PA circlPoint[A]](o circlGroupOf[A]) suites.Group[A, stru
 		Aggregate: suites.Offer(fmt.Sprintf("(*%s).Add over %d projective points (complete formulas); circl has no affine form", o.name, suites.OpAggregateN),
 			opSum[A, PA]).Via(fmt.Sprintf("%d × (*%s).Add", suites.OpAggregateN, o.name)),
 		Convert: suites.Conversions[A, struct{}]{
-			From: model.Projective,
+			From: vocab.Projective,
 			ToAffine: suites.Impl[func(*A, *struct{}) *A]{
 				Lacks: suites.NotOffered(lib, "points are projective and toAffine is unexported (the encoders convert internally)")},
 			ToAffineBatch: suites.Impl[func([]struct{}) []A]{Lacks: suites.NotOffered(lib, "%s", o.noBatch)},
@@ -144,7 +144,7 @@ func circlGroup[A any, PA circlPoint[A]](o circlGroupOf[A]) suites.Group[A, stru
 
 // pkGroup and sigGroup are circl's adapters on G1 and G2.
 func pkGroup() suites.Group[GG.G1, struct{}, []byte, []byte] {
-	return circlGroup(circlGroupOf[GG.G1]{typ: model.PublicKey, name: "G1",
+	return circlGroup(circlGroupOf[GG.G1]{typ: vocab.PublicKey, name: "G1",
 		points:  func(d *opData) suites.Points[GG.G1] { return d.PKs },
 		noBatch: "no exported batch conversion (affinize is unexported)",
 		verify: func(d *opData, p *GG.G1, msg []byte) (bool, error) {
@@ -167,7 +167,7 @@ func opVerifyKey(enc, msg, sig []byte) (bool, error) {
 }
 
 func sigGroup() suites.Group[GG.G2, struct{}, []byte, []byte] {
-	return circlGroup(circlGroupOf[GG.G2]{typ: model.Signature, name: "G2",
+	return circlGroup(circlGroupOf[GG.G2]{typ: vocab.Signature, name: "G2",
 		points:  func(d *opData) suites.Points[GG.G2] { return d.Sigs },
 		noBatch: "no exported batch conversion",
 		verify: func(d *opData, p *GG.G2, msg []byte) (bool, error) {
@@ -188,7 +188,7 @@ func sigGroup() suites.Group[GG.G2, struct{}, []byte, []byte] {
 // compressed encodings sign/bls works with.
 func opScheme() suites.Scheme[*opData] {
 	return suites.Scheme[*opData]{
-		Lib: lib, Repr: model.Compressed, Inputs: opInputs,
+		Lib: lib, Repr: vocab.Compressed, Inputs: opInputs,
 		Sign: suites.Offer("bls.Sign: hash to G2, scalar multiplication, and compression (circl returns the signature as compressed bytes)",
 			func(d *opData) suites.OpHarness {
 				var out []byte

@@ -15,12 +15,12 @@ import (
 	"github.com/cloudflare/circl/kem/mlkem/mlkem768"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/vocab"
 )
 
-const lib = model.Circl
+const lib = vocab.Circl
 
 // entries, operations and agreement sets of every scheme and set.
 func parts() (entries []suites.Entry, ops []suites.Op, kems []pqkit.KEMAgree, dsas, slhs []pqkit.SigAgree) {
@@ -65,11 +65,12 @@ func Suite() suites.Suite {
 		Entries: entries,
 		Ops:     ops,
 		FamilyAgree: []suites.FamilyAgreeLib{
-			{Family: model.MLKEM, Lib: lib, Impl: pqkit.KEMLib{Lib: lib, Sets: kems}},
-			{Family: model.MLDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: dsas}},
-			{Family: model.SLHDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: slhs}},
+			{Family: vocab.MLKEM, Lib: lib, Impl: pqkit.KEMLib{Lib: lib, Sets: kems}},
+			{Family: vocab.MLDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: dsas}},
+			{Family: vocab.SLHDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: slhs}},
 		},
-		Checks: []suites.FamilyCheck{{Family: model.SLHDSA, Run: pqkit.CheckSLH}},
+		Checks:   []suites.FamilyCheck{{Family: vocab.SLHDSA, Run: pqkit.CheckSLH, Checks: pqkit.SLHChecks}},
+		Families: []suites.Family{{Family: vocab.SLHDSA, Subject: "SLH-DSA"}},
 	}
 }
 

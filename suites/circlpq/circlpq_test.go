@@ -11,19 +11,17 @@ import (
 	"github.com/cloudflare/circl/sign/mldsa/mldsa87"
 	"github.com/cloudflare/circl/sign/slhdsa"
 
-	"github.com/memprof/memprof/model"
+	"unsafe"
+
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
-	"unsafe"
+	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
 	s := Suite()
@@ -36,17 +34,17 @@ func TestCoverage(t *testing.T) {
 	kem.Entries = nil
 	for _, e := range s.Entries {
 		switch e.Family() {
-		case model.MLKEM:
+		case vocab.MLKEM:
 			kem.Entries = append(kem.Entries, e)
-		case model.MLDSA:
+		case vocab.MLDSA:
 			dsa.Entries = append(dsa.Entries, e)
-		case model.SLHDSA:
+		case vocab.SLHDSA:
 			slh.Entries = append(slh.Entries, e)
 		}
 	}
-	pqtest.CheckCoverage(t, kem, lib, pqkit.KEMTypes, pqkit.KEMSets)
-	pqtest.CheckCoverage(t, dsa, lib, pqkit.DSATypes.List(), pqkit.DSASets)
-	pqtest.CheckCoverage(t, slh, lib, pqkit.SLHTypes.List(), pqkit.SLHSets)
+	suitetest.CheckCoverage(t, kem.Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, dsa.Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
+	suitetest.CheckCoverage(t, slh.Entries, pqtest.Keys(lib, pqkit.SLHTypes.List(), pqkit.SLHSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -56,82 +54,59 @@ func TestCoverage(t *testing.T) {
 // struct and the one buffer its slices share.
 func TestMeasurements(t *testing.T) {
 	var wants []pqtest.Want
-	enc := func(typ model.Type, r model.Repr, set pqkit.Set, n int) {
+	enc := func(typ vocab.Type, r vocab.Repr, set pqkit.Set, n int) {
 		wants = append(wants, pqtest.EncodingWant(t, pqtest.Key(typ, lib, r, set), n))
 	}
-	parsed := func(typ model.Type, set pqkit.Set, v any) {
-		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, model.Parsed, set), v))
+	parsed := func(typ vocab.Type, set pqkit.Set, v any) {
+		wants = append(wants, pqtest.ParsedWant(t, pqtest.Key(typ, lib, vocab.Parsed, set), v))
 	}
-	dk, ek, ct := model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext
-	{
-		pk, sk := mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-512", mlkem512.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-512", mlkem512.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-512", mlkem512.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-512", mlkem512.CiphertextSize)
-		parsed(dk, "ML-KEM-512", sk)
-		parsed(ek, "ML-KEM-512", pk)
-	}
-	{
-		pk, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-768", mlkem768.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-768", mlkem768.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-768", mlkem768.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-768", mlkem768.CiphertextSize)
-		parsed(dk, "ML-KEM-768", sk)
-		parsed(ek, "ML-KEM-768", pk)
-	}
-	{
-		pk, sk := mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize))
-		enc(dk, model.Seed, "ML-KEM-1024", mlkem1024.KeySeedSize)
-		enc(dk, model.Packed, "ML-KEM-1024", mlkem1024.PrivateKeySize)
-		enc(ek, model.Packed, "ML-KEM-1024", mlkem1024.PublicKeySize)
-		enc(ct, model.Packed, "ML-KEM-1024", mlkem1024.CiphertextSize)
-		parsed(dk, "ML-KEM-1024", sk)
-		parsed(ek, "ML-KEM-1024", pk)
-	}
-	sk, pk, sig := model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature
+	kem := [3]vocab.Type{vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext}
+	dsa := [3]vocab.Type{vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature}
 	var seed [32]byte
-	{
-		p, s := mldsa44.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-44", mldsa44.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-44", mldsa44.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-44", mldsa44.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-44", mldsa44.SignatureSize)
-		parsed(sk, "ML-DSA-44", s)
-		parsed(pk, "ML-DSA-44", p)
-	}
-	{
-		p, s := mldsa65.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-65", mldsa65.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-65", mldsa65.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-65", mldsa65.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-65", mldsa65.SignatureSize)
-		parsed(sk, "ML-DSA-65", s)
-		parsed(pk, "ML-DSA-65", p)
-	}
-	{
-		p, s := mldsa87.NewKeyFromSeed(&seed)
-		enc(sk, model.Seed, "ML-DSA-87", mldsa87.SeedSize)
-		enc(sk, model.Packed, "ML-DSA-87", mldsa87.PrivateKeySize)
-		enc(pk, model.Packed, "ML-DSA-87", mldsa87.PublicKeySize)
-		enc(sig, model.Packed, "ML-DSA-87", mldsa87.SignatureSize)
-		parsed(sk, "ML-DSA-87", s)
-		parsed(pk, "ML-DSA-87", p)
+	for _, c := range []struct {
+		set pqkit.Set
+		// types are the private key's, the public key's and the
+		// ciphertext's or signature's; sizes their encodings', after the
+		// seed's.
+		types                        [3]vocab.Type
+		seed, private, public, third int
+		keys                         func() (public, private any)
+	}{
+		{"ML-KEM-512", kem, mlkem512.KeySeedSize, mlkem512.PrivateKeySize, mlkem512.PublicKeySize, mlkem512.CiphertextSize,
+			func() (any, any) { return mlkem512.NewKeyFromSeed(pqkit.Seed(0, mlkem512.KeySeedSize)) }},
+		{"ML-KEM-768", kem, mlkem768.KeySeedSize, mlkem768.PrivateKeySize, mlkem768.PublicKeySize, mlkem768.CiphertextSize,
+			func() (any, any) { return mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize)) }},
+		{"ML-KEM-1024", kem, mlkem1024.KeySeedSize, mlkem1024.PrivateKeySize, mlkem1024.PublicKeySize, mlkem1024.CiphertextSize,
+			func() (any, any) { return mlkem1024.NewKeyFromSeed(pqkit.Seed(0, mlkem1024.KeySeedSize)) }},
+		{"ML-DSA-44", dsa, mldsa44.SeedSize, mldsa44.PrivateKeySize, mldsa44.PublicKeySize, mldsa44.SignatureSize,
+			func() (any, any) { return mldsa44.NewKeyFromSeed(&seed) }},
+		{"ML-DSA-65", dsa, mldsa65.SeedSize, mldsa65.PrivateKeySize, mldsa65.PublicKeySize, mldsa65.SignatureSize,
+			func() (any, any) { return mldsa65.NewKeyFromSeed(&seed) }},
+		{"ML-DSA-87", dsa, mldsa87.SeedSize, mldsa87.PrivateKeySize, mldsa87.PublicKeySize, mldsa87.SignatureSize,
+			func() (any, any) { return mldsa87.NewKeyFromSeed(&seed) }},
+	} {
+		private, public, third := c.types[0], c.types[1], c.types[2]
+		pk, sk := c.keys()
+		enc(private, vocab.Seed, c.set, c.seed)
+		enc(private, vocab.Packed, c.set, c.private)
+		enc(public, vocab.Packed, c.set, c.public)
+		enc(third, vocab.Packed, c.set, c.third)
+		parsed(private, c.set, sk)
+		parsed(public, c.set, pk)
 	}
 	for _, id := range slhSets {
 		set, sch := pqkit.Set(id.String()), id.Scheme()
 		n := sch.PublicKeySize() / 2
-		enc(model.SLHDSAPrivateKey, model.Seed, set, 3*n)
-		enc(model.SLHDSAPrivateKey, model.Packed, set, sch.PrivateKeySize())
-		enc(model.SLHDSAPublicKey, model.Packed, set, sch.PublicKeySize())
-		enc(model.SLHDSASignature, model.Packed, set, sch.SignatureSize())
+		enc(vocab.SLHDSAPrivateKey, vocab.Seed, set, 3*n)
+		enc(vocab.SLHDSAPrivateKey, vocab.Packed, set, sch.PrivateKeySize())
+		enc(vocab.SLHDSAPublicKey, vocab.Packed, set, sch.PublicKeySize())
+		enc(vocab.SLHDSASignature, vocab.Packed, set, sch.SignatureSize())
 		// UnmarshalBinary copies the packed key into one new buffer that
 		// the key's slices share.
 		wants = append(wants,
-			pqtest.Want{Key: pqtest.Key(model.SLHDSAPrivateKey, lib, model.Parsed, set), Objects: 2,
+			pqtest.Want{Key: pqtest.Key(vocab.SLHDSAPrivateKey, lib, vocab.Parsed, set), Objects: 2,
 				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PrivateKey{}), true) + kzgtest.Slot(t, uintptr(sch.PrivateKeySize()), false)},
-			pqtest.Want{Key: pqtest.Key(model.SLHDSAPublicKey, lib, model.Parsed, set), Objects: 2,
+			pqtest.Want{Key: pqtest.Key(vocab.SLHDSAPublicKey, lib, vocab.Parsed, set), Objects: 2,
 				Bytes: kzgtest.Slot(t, unsafe.Sizeof(slhdsa.PublicKey{}), true) + kzgtest.Slot(t, uintptr(sch.PublicKeySize()), false)})
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
@@ -160,14 +135,14 @@ func TestStandardSizes(t *testing.T) {
 // what circl's constructors keep when called per instance.
 func TestLikeConstructor(t *testing.T) {
 	s := Suite()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(i int) any {
 		_, sk := mlkem768.NewKeyFromSeed(pqkit.Seed(i%pqkit.Distinct, mlkem768.KeySeedSize))
 		return sk
 	})
 	pk768, _ := mlkem768.NewKeyFromSeed(pqkit.Seed(0, mlkem768.KeySeedSize))
 	b := make([]byte, mlkem768.PublicKeySize)
 	pk768.Pack(b)
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"), func(int) any {
 		p := new(mlkem768.PublicKey)
 		if err := p.Unpack(b); err != nil {
 			panic(err)
@@ -175,13 +150,13 @@ func TestLikeConstructor(t *testing.T) {
 		return p
 	})
 	var seed [32]byte
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
 		_, sk := mldsa65.NewKeyFromSeed(&seed)
 		return sk
 	})
 	pk, _ := mldsa65.NewKeyFromSeed(&seed)
 	pb := pk.Bytes()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"), func(int) any {
 		p := new(mldsa65.PublicKey)
 		if err := p.UnmarshalBinary(pb); err != nil {
 			panic(err)
@@ -198,7 +173,7 @@ func TestOps(t *testing.T) {
 	if !*pqtest.All {
 		var keep []suites.Op
 		for _, o := range s.Ops {
-			if !(pqkit.SlowSet(pqkit.SetOf(o.Param)) && (o.Op == model.Sign || o.Op == model.KeyGen || o.Op == model.ToSeed || o.Op == model.Pack)) {
+			if !(pqkit.SlowSet(pqkit.SetOf(o.Param)) && (o.Op == vocab.Sign || o.Op == vocab.KeyGen || o.Op == vocab.ToSeed || o.Op == vocab.Pack)) {
 				keep = append(keep, o)
 			}
 		}

@@ -13,12 +13,14 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestConstants: the binding's sizes are the EIP ones the fixtures use.
@@ -34,19 +36,19 @@ func TestConstants(t *testing.T) {
 func TestSuite(t *testing.T) {
 	s := Suite()
 	slot := func(n uintptr, pointers bool) float64 { return kzgtest.Slot(t, n, pointers) }
-	key := func(t model.Type) model.Key {
-		return model.Key{Type: t, Lib: lib, Repr: model.ByteForm, Layout: model.Pointer}
+	key := func(t vocab.Type) results.Key {
+		return results.Key{Type: t, Lib: lib, Repr: vocab.ByteForm, Layout: measure.Pointer}
 	}
 	const nodeBlobs = 6
 	var header []byte // the slice header boxed for the *[]*blobCells
 	node := slot(unsafe.Sizeof(header), true) + slot(uintptr(kzgtest.AppendedCap(nodeBlobs))*unsafe.Sizeof(&blobCells{}), true)
 	kzgtest.CheckMeasurements(t, s, []kzgtest.Want{
-		{Key: key(model.Blob), N: 20, Bytes: slot(unsafe.Sizeof(ckzg4844.Blob{}), false), Objects: 1},
-		{Key: key(model.Commitment), N: 1000, Bytes: slot(unsafe.Sizeof(ckzg4844.KZGCommitment{}), false), Objects: 1},
-		{Key: key(model.Proof), N: 1000, Bytes: slot(unsafe.Sizeof(ckzg4844.KZGProof{}), false), Objects: 1},
-		{Key: key(model.KZGCell), N: 200, Bytes: slot(unsafe.Sizeof(ckzg4844.Cell{}), false), Objects: 1},
-		{Key: key(model.CellsAndProofs), N: 10, Bytes: slot(unsafe.Sizeof(blobCells{}), false), Objects: 1},
-		{Key: model.Key{Type: model.PeerDASNode, Lib: lib, Repr: model.ByteForm, Layout: model.Collection, Param: kzgkit.BlobsParam(nodeBlobs)},
+		{Key: key(vocab.Blob), N: 20, Bytes: slot(unsafe.Sizeof(ckzg4844.Blob{}), false), Objects: 1},
+		{Key: key(vocab.Commitment), N: 1000, Bytes: slot(unsafe.Sizeof(ckzg4844.KZGCommitment{}), false), Objects: 1},
+		{Key: key(vocab.Proof), N: 1000, Bytes: slot(unsafe.Sizeof(ckzg4844.KZGProof{}), false), Objects: 1},
+		{Key: key(vocab.KZGCell), N: 200, Bytes: slot(unsafe.Sizeof(ckzg4844.Cell{}), false), Objects: 1},
+		{Key: key(vocab.CellsAndProofs), N: 10, Bytes: slot(unsafe.Sizeof(blobCells{}), false), Objects: 1},
+		{Key: results.Key{Type: vocab.PeerDASNode, Lib: lib, Repr: vocab.ByteForm, Layout: measure.Collection, Param: kzgkit.BlobsParam(nodeBlobs)},
 			N: nodeBlobs, Bytes: slot(unsafe.Sizeof(blobCells{}), false) + node/nodeBlobs, Objects: 1 + 2.0/nodeBlobs},
 	})
 }

@@ -11,17 +11,19 @@ import (
 	ckzg4844 "github.com/ethereum/c-kzg-4844/v2/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // haveCgo tells the tests which variant made the entries.
 const haveCgo = true
 
 // buildReason is zero: this build runs c-kzg.
-var buildReason model.Why
+var buildReason vocab.Why
 
 // The process's one c-kzg setup: the level loaded, -1 when none.
 var (
@@ -98,43 +100,43 @@ func computed() ([]blobCells, error) {
 }
 
 // entryImpls returns the constructor of every entry c-kzg offers.
-func entryImpls() map[model.Key]kzgkit.Impl {
-	key := func(t model.Type) model.Key {
-		return model.Key{Type: t, Lib: lib, Repr: model.ByteForm, Layout: model.Pointer}
+func entryImpls() map[results.Key]kzgkit.Impl {
+	key := func(t vocab.Type) results.Key {
+		return results.Key{Type: t, Lib: lib, Repr: vocab.ByteForm, Layout: measure.Pointer}
 	}
-	m := map[model.Key]kzgkit.Impl{
-		key(model.Blob): {
+	m := map[results.Key]kzgkit.Impl{
+		key(vocab.Blob): {
 			Constructor: fmt.Sprintf("a new ckzg4844.Blob (a %d-byte array) holding a copy of one of %d vector blobs", unsafe.Sizeof(ckzg4844.Blob{}), kzgkit.DistinctBlobs),
 			SizeHint:    unsafe.Sizeof(ckzg4844.Blob{}), DefaultN: 1_000,
 			Case: func() memprof.Case {
 				return kzgkit.Copies(func() ([]ckzg4844.Blob, error) { return kzgkit.Blobs(kzgkit.DistinctBlobs, toBlob) })
 			},
 		},
-		key(model.Commitment): {
+		key(vocab.Commitment): {
 			Constructor: "a new ckzg4844.KZGCommitment (48 bytes) holding a copy of one of the vectors' commitments",
 			SizeHint:    unsafe.Sizeof(ckzg4844.KZGCommitment{}),
 			Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[ckzg4844.KZGCommitment](false)) },
 		},
-		key(model.Proof): {
+		key(vocab.Proof): {
 			Constructor: "a new ckzg4844.KZGProof (48 bytes) holding a copy of one of the vectors' blob proofs",
 			SizeHint:    unsafe.Sizeof(ckzg4844.KZGProof{}),
 			Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[ckzg4844.KZGProof](true)) },
 		},
-		key(model.KZGCell): {
+		key(vocab.KZGCell): {
 			Constructor: fmt.Sprintf("a new ckzg4844.Cell (%d bytes) holding a copy of one of the cells c-kzg computed of %d vector blobs", unsafe.Sizeof(ckzg4844.Cell{}), kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(ckzg4844.Cell{}), DefaultN: 10_000,
 			Case: func() memprof.Case {
 				return kzgkit.Copies(kzgkit.CellsOf(computed, func(b *blobCells) []ckzg4844.Cell { return b.Cells[:] }))
 			},
 		},
-		key(model.CellsAndProofs): {
+		key(vocab.CellsAndProofs): {
 			Constructor: fmt.Sprintf("one blob's cells and proofs as ckzg4844.ComputeCellsAndKZGProofs returns them ([128]Cell and [128]KZGProof by value), kept in one new struct: a copy of what c-kzg computed of one of %d vector blobs", kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(blobCells{}), DefaultN: 100,
 			Case: func() memprof.Case { return kzgkit.Copies(computed) },
 		},
 	}
 	for _, k := range kzgkit.PeerDASKeys(lib) {
-		if k.Repr != model.ByteForm {
+		if k.Repr != vocab.ByteForm {
 			continue // the packed form is measured once (kzgkit.PackedLib)
 		}
 		m[k] = kzgkit.Impl{
@@ -190,20 +192,20 @@ func impls(l int) suites.KZGImpls {
 			}
 			return out, err
 		},
-		Impls: map[model.Op]suites.Impl[suites.KZGMaker]{
-			model.BlobToCommitment: op("ckzg4844.BlobToKZGCommitment (checks the blob's field elements)", func(in suites.KZGInput) (suites.KZGCall, error) {
+		Impls: map[vocab.Op]suites.Impl[suites.KZGMaker]{
+			vocab.BlobToCommitment: op("ckzg4844.BlobToKZGCommitment (checks the blob's field elements)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*ckzg4844.Blob)(in.Blobs[0])
 				return suites.KZGProduce(func() (ckzg4844.KZGCommitment, error) { return ckzg4844.BlobToKZGCommitment(blob) }, kzgkit.G1Bytes), nil
 			}),
-			model.ComputeBlobProof: op("ckzg4844.ComputeBlobKZGProof (decodes the commitment)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.ComputeBlobProof: op("ckzg4844.ComputeBlobKZGProof (decodes the commitment)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c := (*ckzg4844.Blob)(in.Blobs[0]), ckzg4844.Bytes48(in.Commitments[0])
 				return suites.KZGProduce(func() (ckzg4844.KZGProof, error) { return ckzg4844.ComputeBlobKZGProof(blob, c) }, kzgkit.G1Bytes), nil
 			}),
-			model.VerifyBlobProof: op("ckzg4844.VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyBlobProof: op("ckzg4844.VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c, p := (*ckzg4844.Blob)(in.Blobs[0]), ckzg4844.Bytes48(in.Commitments[0]), ckzg4844.Bytes48(in.Proofs[0])
 				return verified(func() (bool, error) { return ckzg4844.VerifyBlobKZGProof(blob, c, p) }), nil
 			}),
-			model.VerifyBlobProofBatch: op("ckzg4844.VerifyBlobKZGProofBatch (blobs contiguous, as c-kzg takes them)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyBlobProofBatch: op("ckzg4844.VerifyBlobKZGProofBatch (blobs contiguous, as c-kzg takes them)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blobs := make([]ckzg4844.Blob, len(in.Blobs))
 				for i, b := range in.Blobs {
 					blobs[i] = ckzg4844.Blob(b)
@@ -211,19 +213,19 @@ func impls(l int) suites.KZGImpls {
 				cs, ps := bytes48(in.Commitments), bytes48(in.Proofs)
 				return verified(func() (bool, error) { return ckzg4844.VerifyBlobKZGProofBatch(blobs, cs, ps) }), nil
 			}),
-			model.ComputeCellsAndProofs: op("ckzg4844.ComputeCellsAndKZGProofs (FK20; the precompute tables speed up the proofs)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.ComputeCellsAndProofs: op("ckzg4844.ComputeCellsAndKZGProofs (FK20; the precompute tables speed up the proofs)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*ckzg4844.Blob)(in.Blobs[0])
 				return suites.KZGProduce(func() (b blobCells, err error) {
 					b.Cells, b.Proofs, err = ckzg4844.ComputeCellsAndKZGProofs(blob)
 					return b, err
 				}, (*blobCells).result), nil
 			}),
-			model.VerifyCellProofBatch: op("ckzg4844.VerifyCellKZGProofBatch (deduplicates the commitments)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyCellProofBatch: op("ckzg4844.VerifyCellKZGProofBatch (deduplicates the commitments)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				cs, ps, cells := bytes48(in.Commitments), bytes48(in.Proofs), cellsOf(in.Cells)
 				idx := slices.Clone(in.CellIndices)
 				return verified(func() (bool, error) { return ckzg4844.VerifyCellKZGProofBatch(cs, idx, cells, ps) }), nil
 			}),
-			model.RecoverCellsAndProofs: op("ckzg4844.RecoverCellsAndKZGProofs (recovers the cells, then computes every proof again with FK20)", func(in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.RecoverCellsAndProofs: op("ckzg4844.RecoverCellsAndKZGProofs (recovers the cells, then computes every proof again with FK20)", func(in suites.KZGInput) (suites.KZGCall, error) {
 				idx, cells := slices.Clone(in.CellIndices), cellsOf(in.Cells)
 				return suites.KZGProduce(func() (b blobCells, err error) {
 					b.Cells, b.Proofs, err = ckzg4844.RecoverCellsAndKZGProofs(idx, cells)

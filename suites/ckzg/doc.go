@@ -10,5 +10,5 @@
 // instance cases run in child processes of their own; the operations of
 // each level carry Op.Isolate, so that the workflows time them in a child
 // process per level. Without cgo every entry and operation says why it is
-// absent (model.NeedsCgo).
+// absent (vocab.NeedsCgo).
 package ckzg

@@ -3,7 +3,7 @@
 package ckzg
 
 import (
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
 )
@@ -14,7 +14,7 @@ const haveCgo = false
 // buildReason makes every entry that c-kzg would offer unavailable.
 var buildReason = cgoReason
 
-func entryImpls() map[model.Key]kzgkit.Impl { return nil }
+func entryImpls() map[results.Key]kzgkit.Impl { return nil }
 
 func impls(l int) suites.KZGImpls {
 	return suites.KZGImpls{Lib: lib, Param: kzgkit.PrecomputeParam(l), Isolate: isolate(l), CHeap: true, Unavailable: cgoReason}

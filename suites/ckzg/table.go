@@ -3,13 +3,14 @@ package ckzg
 import (
 	"fmt"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.CKZG
+const lib = vocab.CKZG
 
 // Module is c-kzg's module path, whose version results record.
 const Module = "github.com/ethereum/c-kzg-4844/v2"
@@ -23,7 +24,7 @@ var Levels = []int{0, 6, 8}
 
 // cgoReason is what every otherwise available c-kzg entry and operation
 // says in a build without cgo.
-var cgoReason = model.Because(model.NeedsCgo, "c-kzg needs cgo; this build has CGO_ENABLED=0")
+var cgoReason = vocab.Because(vocab.NeedsCgo, "c-kzg needs cgo; this build has CGO_ENABLED=0")
 
 // isolate is the isolation group of the operations at level l: one
 // process per level (c-kzg holds one setup per process).
@@ -31,7 +32,7 @@ func isolate(l int) string { return fmt.Sprintf("%s/%s", lib, kzgkit.PrecomputeP
 
 // keys are every c-kzg entry's key: the data matrix, the PeerDAS
 // scenario and a context per level.
-func keys() []model.Key {
+func keys() []results.Key {
 	ks := append(kzgkit.DataKeys(lib), kzgkit.PeerDASKeys(lib)...)
 	for _, l := range Levels {
 		ks = append(ks, kzgkit.ContextKey(lib, kzgkit.PrecomputeParam(l)))
@@ -40,14 +41,14 @@ func keys() []model.Key {
 }
 
 // lacks says why c-kzg has no such form, or nothing.
-func lacks(k model.Key) model.Why {
+func lacks(k results.Key) vocab.Why {
 	switch {
-	case k.Repr == model.Decoded && k.Type != model.KZGContext:
+	case k.Repr == vocab.Decoded && k.Type != vocab.KZGContext:
 		return kzgkit.NotOffered(lib, "c-kzg decodes blobs, commitments, proofs and cells inside each call and exposes no decoded type: its Go binding holds them as byte arrays (Blob, KZGCommitment, KZGProof, Cell)")
-	case k.Type == model.PeerDASNode && k.Repr == model.Packed:
+	case k.Type == vocab.PeerDASNode && k.Repr == vocab.Packed:
 		return kzgkit.PackedOnce
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // Suite returns c-kzg's entries, operations (at every level of Levels) and

@@ -19,21 +19,23 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	agree "github.com/memprof/memprof/suites/agree/secp256k1"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.Decred
+const lib = vocab.Decred
 
 // Module is decred's secp256k1 module path, whose version results record.
 const Module = "github.com/decred/dcrd/dcrec/secp256k1/v4"
 
 // senderForms are decred's forms of the SenderCache scenario.
-var senderForms = []model.Repr{model.MapAddress, model.MapPointer}
+var senderForms = []vocab.Repr{vocab.MapAddress, vocab.MapPointer}
 
 // Suite returns decred's secp256k1 entries, operations, agreement
 // library and the family's agreement check.
@@ -42,9 +44,9 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:        string(lib),
 		Modules:     []string{Module},
-		Entries:     secpkit.Entries(keys, func(model.Key) model.Why { return model.Why{} }, model.Why{}, entryImpls()),
+		Entries:     secpkit.Entries(keys, func(results.Key) vocab.Why { return vocab.Why{} }, vocab.Why{}, entryImpls()),
 		Ops:         secpkit.Ops(secpkit.LibOps{Lib: lib, Impls: opImpls()}),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.Secp256k1, Lib: lib, Impl: agreeLib()}},
+		FamilyAgree: []suites.FamilyAgreeLib{{Family: vocab.Secp256k1, Lib: lib, Impl: agreeLib()}},
 		Checks:      []suites.FamilyCheck{agree.Check},
 	}
 }
@@ -88,26 +90,26 @@ var objects = sync.OnceValue(func() (o struct {
 })
 
 // entryImpls returns the constructor of every entry.
-func entryImpls() map[model.Key]secpkit.Impl {
-	key := func(t model.Type, r model.Repr) model.Key {
-		return model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer}
+func entryImpls() map[results.Key]secpkit.Impl {
+	key := func(t vocab.Type, r vocab.Repr) results.Key {
+		return results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer}
 	}
-	m := map[model.Key]secpkit.Impl{
-		key(model.Secp256k1SecretKey, model.ByteForm): made("(secp256k1.PrivateKey).Serialize, its 32-byte slice's array kept ((*[32]byte)(b), no copy)",
+	m := map[results.Key]secpkit.Impl{
+		key(vocab.Secp256k1SecretKey, vocab.ByteForm): made("(secp256k1.PrivateKey).Serialize, its 32-byte slice's array kept ((*[32]byte)(b), no copy)",
 			func(v *secpkit.Values, i int) *[32]byte {
 				return (*[32]byte)(secp256k1.PrivKeyFromBytes(v.SecretKeys[i][:]).Serialize())
 			}),
-		key(model.Secp256k1SecretKey, model.Decoded): made("secp256k1.PrivKeyFromBytes of 32 bytes: *secp256k1.PrivateKey (the scalar by value)",
+		key(vocab.Secp256k1SecretKey, vocab.Decoded): made("secp256k1.PrivKeyFromBytes of 32 bytes: *secp256k1.PrivateKey (the scalar by value)",
 			func(v *secpkit.Values, i int) *secp256k1.PrivateKey {
 				return secp256k1.PrivKeyFromBytes(v.SecretKeys[i][:])
 			}),
-		key(model.Secp256k1PublicKey, model.Compressed): made("(*secp256k1.PublicKey).SerializeCompressed, its 33-byte slice's array kept",
+		key(vocab.Secp256k1PublicKey, vocab.Compressed): made("(*secp256k1.PublicKey).SerializeCompressed, its 33-byte slice's array kept",
 			func(_ *secpkit.Values, i int) *[33]byte { return (*[33]byte)(objects().pubs[i].SerializeCompressed()) }),
-		key(model.Secp256k1PublicKey, model.Uncompressed): made("(*secp256k1.PublicKey).SerializeUncompressed, its 65-byte slice's array kept",
+		key(vocab.Secp256k1PublicKey, vocab.Uncompressed): made("(*secp256k1.PublicKey).SerializeUncompressed, its 65-byte slice's array kept",
 			func(_ *secpkit.Values, i int) *[65]byte {
 				return (*[65]byte)(objects().pubs[i].SerializeUncompressed())
 			}),
-		key(model.Secp256k1PublicKey, model.Decoded): made("secp256k1.ParsePubKey of 65 bytes: *secp256k1.PublicKey (x, y as field elements by value), the key ecdsa.RecoverCompact returns",
+		key(vocab.Secp256k1PublicKey, vocab.Decoded): made("secp256k1.ParsePubKey of 65 bytes: *secp256k1.PublicKey (x, y as field elements by value), the key ecdsa.RecoverCompact returns",
 			func(v *secpkit.Values, i int) *secp256k1.PublicKey {
 				p, err := secp256k1.ParsePubKey(v.Uncompressed[i][:])
 				if err != nil {
@@ -115,24 +117,24 @@ func entryImpls() map[model.Key]secpkit.Impl {
 				}
 				return p
 			}),
-		key(model.Secp256k1PublicKey, model.Address): made("new([20]byte) set to the address of SerializeUncompressed (decred has no Keccak: golang.org/x/crypto/sha3's)",
+		key(vocab.Secp256k1PublicKey, vocab.Address): made("new([20]byte) set to the address of SerializeUncompressed (decred has no Keccak: golang.org/x/crypto/sha3's)",
 			func(_ *secpkit.Values, i int) *[20]byte {
 				a := new([20]byte)
 				*a = secpkit.Address(objects().pubs[i].SerializeUncompressed())
 				return a
 			}),
-		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding ecdsa.SignCompact's V‖R‖S converted to R‖S‖V (SignCompact allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
+		key(vocab.Secp256k1Signature, vocab.RSV): made("new([65]byte) holding ecdsa.SignCompact's V‖R‖S converted to R‖S‖V (SignCompact allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
 			func(v *secpkit.Values, i int) *[65]byte { s := new([65]byte); *s = v.RSV[i]; return s }),
-		key(model.Secp256k1Signature, model.RS): made("new([64]byte) holding the R‖S of the signature",
+		key(vocab.Secp256k1Signature, vocab.RS): made("new([64]byte) holding the R‖S of the signature",
 			func(v *secpkit.Values, i int) *[64]byte { s := new([64]byte); *s = [64]byte(v.RSV[i][:64]); return s }),
-		key(model.Secp256k1Signature, model.Decoded): made("ecdsa.NewSignature of R and S: *ecdsa.Signature (two scalars by value)",
+		key(vocab.Secp256k1Signature, vocab.Decoded): made("ecdsa.NewSignature of R and S: *ecdsa.Signature (two scalars by value)",
 			func(_ *secpkit.Values, i int) *ecdsa.Signature {
 				s := objects().sigs[i]
 				r, ss := s.R(), s.S()
 				return ecdsa.NewSignature(&r, &ss)
 			}),
 	}
-	m[key(model.Secp256k1Signature, model.DER)] = secpkit.Impl{
+	m[key(vocab.Secp256k1Signature, vocab.DER)] = secpkit.Impl{
 		Constructor: "(*ecdsa.Signature).Serialize: DER of at most 72 bytes (strict, low S), the slice's backing array kept (a []byte field holds its 24-byte header beside)",
 		SizeHint:    secpkit.MaxDERBytes,
 		Case: func() memprof.Case {
@@ -142,7 +144,7 @@ func entryImpls() map[model.Key]secpkit.Impl {
 		},
 	}
 	for _, n := range secpkit.Populations {
-		m[model.Key{Type: model.SenderCache, Lib: lib, Repr: model.MapAddress, Layout: model.Collection, Param: secpkit.PopulationParam(n)}] = secpkit.Impl{
+		m[results.Key{Type: vocab.SenderCache, Lib: lib, Repr: vocab.MapAddress, Layout: measure.Collection, Param: secpkit.PopulationParam(n)}] = secpkit.Impl{
 			Constructor: secpkit.SenderCacheConstructor("map[[32]byte][20]byte", "the sender's address, Keccak-256 of (*secp256k1.PublicKey).SerializeUncompressed", n),
 			SizeHint:    unsafe.Sizeof([20]byte{}),
 			Case: func() memprof.Case {
@@ -156,7 +158,7 @@ func entryImpls() map[model.Key]secpkit.Impl {
 				})
 			},
 		}
-		m[model.Key{Type: model.SenderCache, Lib: lib, Repr: model.MapPointer, Layout: model.Collection, Param: secpkit.PopulationParam(n)}] = secpkit.Impl{
+		m[results.Key{Type: vocab.SenderCache, Lib: lib, Repr: vocab.MapPointer, Layout: measure.Collection, Param: secpkit.PopulationParam(n)}] = secpkit.Impl{
 			Constructor: secpkit.SenderCacheConstructor("map[[32]byte]*secp256k1.PublicKey", "the sender's key as ecdsa.RecoverCompact returns it (secp256k1.ParsePubKey of the 65 bytes makes the same object)", n),
 			SizeHint:    unsafe.Sizeof(secp256k1.PublicKey{}),
 			Case: func() memprof.Case {

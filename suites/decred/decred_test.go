@@ -9,9 +9,11 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/suites/internal/secptest"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSuite: every key is registered once and available (decred is pure
@@ -20,7 +22,7 @@ import (
 func TestSuite(t *testing.T) {
 	s := Suite()
 	keys := append(secpkit.ObjectKeys(lib), secpkit.SenderCacheKeys(lib, senderForms...)...)
-	secptest.CheckCoverage(t, s, keys)
+	suitetest.CheckCoverage(t, s.Entries, keys, secptest.CheckUnavailable(s.Name))
 	for _, e := range s.Entries {
 		if !e.Unavailable.IsZero() {
 			t.Errorf("%s: unavailable (%s), want every decred entry available", e.Key, e.Unavailable.Reason)
@@ -41,7 +43,7 @@ func TestSuite(t *testing.T) {
 // object of its type's size class (decred's keys and signatures hold
 // their scalars and field elements by value, byte arrays are arrays), a
 // DER signature the array of its length.
-func kept(t *testing.T, k model.Key) secptest.Kept {
+func kept(t *testing.T, k results.Key) secptest.Kept {
 	switch string(k.Type) + "/" + string(k.Repr) {
 	case "Secp256k1SecretKey/bytes":
 		return secptest.Slot(t, 32)
@@ -85,7 +87,7 @@ func TestObjects(t *testing.T) {
 func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 	var cheap memprof.Case
 	for _, e := range Suite().Entries {
-		if e.Type == model.Secp256k1Signature && e.Repr == model.RSV {
+		if e.Type == vocab.Secp256k1Signature && e.Repr == vocab.RSV {
 			cheap = e.Case()
 		}
 	}
@@ -103,7 +105,7 @@ func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 // TestSenderCaches: every form holds its population, each sender the
 // address of the key the scenario derives.
 func TestSenderCaches(t *testing.T) {
-	secptest.CheckSenderCaches(t, Suite(), 3000, func(t *testing.T, form model.Repr, v reflect.Value) [20]byte {
+	secptest.CheckSenderCaches(t, Suite(), 3000, func(t *testing.T, form vocab.Repr, v reflect.Value) [20]byte {
 		switch x := v.Interface().(type) {
 		case [20]byte:
 			return x
@@ -121,6 +123,6 @@ func TestSenderCaches(t *testing.T) {
 func TestSenderCacheScan(t *testing.T) {
 	word := float64(unsafe.Sizeof(uintptr(0)))
 	secptest.CheckSenderCacheScan(t, Suite(), 5_000,
-		map[model.Repr]float64{model.MapPointer: word},
-		map[model.Repr]float64{model.MapAddress: word / 8})
+		map[vocab.Repr]float64{vocab.MapPointer: word},
+		map[vocab.Repr]float64{vocab.MapAddress: word / 8})
 }

@@ -2,18 +2,13 @@ package decred
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
-
-// errAddress is what the verification from an address returns when the
-// recovered address is another.
-var errAddress = errors.New("the recovered address is not the sender's")
 
 // The Results of the operations.
 func pubBytes(p *secp256k1.PublicKey) []byte  { return p.SerializeUncompressed() }
@@ -65,16 +60,8 @@ func recoverAddress(hash, sig []byte) ([20]byte, error) {
 
 // opImpls returns every row decred does.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
-	sk, pk, sg := model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature
-	row := func(t model.Type, r model.Repr, op model.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t model.Type, from, to model.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: model.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	sk, pk, sg := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// The library objects of the input, decoded outside the timing.
 	key := func(in *secpkit.Input) (*secp256k1.PrivateKey, error) {
 		var k secp256k1.PrivateKey
@@ -102,7 +89,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 	const rule = "low-S rule"
 	const toRSV = "to R‖S‖V"
 	return map[secpkit.Row]secpkit.OpImpl{
-		row(sk, model.ByteForm, model.Sign): impl("the 32 bytes decoded (refusing 0 and >= N, as go-ethereum without cgo does), ecdsa.SignCompact (RFC 6979), converted to R‖S‖V", []string{"ModNScalar.SetByteSlice", "ecdsa.SignCompact", toRSV},
+		row(sk, vocab.ByteForm, vocab.Sign): impl("the 32 bytes decoded (refusing 0 and >= N, as go-ethereum without cgo does), ecdsa.SignCompact (RFC 6979), converted to R‖S‖V", []string{"ModNScalar.SetByteSlice", "ecdsa.SignCompact", toRSV},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([65]byte, error) {
 					var k secp256k1.PrivateKey
@@ -112,12 +99,12 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return sign(&k, in.Hash[:])
 				}, rsvBytes), nil
 			}),
-		row(sk, model.Decoded, model.Sign): impl("ecdsa.SignCompact of the *secp256k1.PrivateKey (RFC 6979), converted to R‖S‖V", []string{"ecdsa.SignCompact", toRSV},
+		row(sk, vocab.Decoded, vocab.Sign): impl("ecdsa.SignCompact of the *secp256k1.PrivateKey (RFC 6979), converted to R‖S‖V", []string{"ecdsa.SignCompact", toRSV},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				k, err := key(in)
 				return secpkit.Produce(func() ([65]byte, error) { return sign(k, in.Hash[:]) }, rsvBytes), err
 			}),
-		conv(sk, model.ByteForm, model.Decoded): impl("ModNScalar.SetByteSlice (refusing 0 and >= N), secp256k1.NewPrivateKey", []string{"ModNScalar.SetByteSlice", "secp256k1.NewPrivateKey"},
+		conv(sk, vocab.ByteForm, vocab.Decoded): impl("ModNScalar.SetByteSlice (refusing 0 and >= N), secp256k1.NewPrivateKey", []string{"ModNScalar.SetByteSlice", "secp256k1.NewPrivateKey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*secp256k1.PrivateKey, error) {
 					var s secp256k1.ModNScalar
@@ -127,21 +114,21 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return secp256k1.NewPrivateKey(&s), nil
 				}, keyBytes), nil
 			}),
-		conv(sk, model.Decoded, model.ByteForm): impl("(secp256k1.PrivateKey).Serialize", []string{"PrivateKey.Serialize"},
+		conv(sk, vocab.Decoded, vocab.ByteForm): impl("(secp256k1.PrivateKey).Serialize", []string{"PrivateKey.Serialize"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				k, err := key(in)
 				return secpkit.Produce(func() ([]byte, error) { return k.Serialize(), nil }, plain), err
 			}),
 
-		row(pk, model.Compressed, model.Verify): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then (*ecdsa.Signature).Verify", []string{"secp256k1.ParsePubKey", rule, "Signature.Verify"},
+		row(pk, vocab.Compressed, vocab.Verify): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then (*ecdsa.Signature).Verify", []string{"secp256k1.ParsePubKey", rule, "Signature.Verify"},
 			withPub(func(in *secpkit.Input) func() (*secp256k1.PublicKey, error) {
 				return func() (*secp256k1.PublicKey, error) { return secp256k1.ParsePubKey(in.Compressed[:]) }
 			})),
-		row(pk, model.Uncompressed, model.Verify): impl("secp256k1.ParsePubKey of the 65 bytes (checks the point), then (*ecdsa.Signature).Verify", []string{"secp256k1.ParsePubKey", rule, "Signature.Verify"},
+		row(pk, vocab.Uncompressed, vocab.Verify): impl("secp256k1.ParsePubKey of the 65 bytes (checks the point), then (*ecdsa.Signature).Verify", []string{"secp256k1.ParsePubKey", rule, "Signature.Verify"},
 			withPub(func(in *secpkit.Input) func() (*secp256k1.PublicKey, error) {
 				return func() (*secp256k1.PublicKey, error) { return secp256k1.ParsePubKey(in.Uncompressed[:]) }
 			})),
-		row(pk, model.Decoded, model.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
+		row(pk, vocab.Decoded, vocab.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				if err != nil {
@@ -151,61 +138,37 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return func() (*secp256k1.PublicKey, error) { return p, nil }
 				})(in)
 			}),
-		row(pk, model.Address, model.Verify): impl("the low-S rule, the compact form, ecdsa.RecoverCompact, Keccak-256 of SerializeUncompressed, compared with the address", []string{rule, "ecdsa.RecoverCompact", "SerializeUncompressed", "Keccak256", "compare"},
+		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, the compact form, ecdsa.RecoverCompact, Keccak-256 of SerializeUncompressed, compared with the address", []string{rule, "ecdsa.RecoverCompact", "SerializeUncompressed", "Keccak256", "compare"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Verified(func() (bool, error) {
-					if !secpkit.EthereumRule(in.RS()) {
-						return false, secpkit.ErrRule
-					}
-					a, err := recoverAddress(in.Hash[:], in.RSV[:])
-					if err != nil {
-						return false, err
-					}
-					if a != in.Address {
-						return false, errAddress
-					}
-					return true, nil
-				}), nil
+				return secpkit.FromAddress(in, recoverAddress, in.Address), nil
 			}),
-		row(pk, model.Uncompressed, model.Compress): impl("secp256k1.ParsePubKey (checks the point), then SerializeCompressed", []string{"secp256k1.ParsePubKey", "SerializeCompressed"},
+		row(pk, vocab.Uncompressed, vocab.Compress): impl("secp256k1.ParsePubKey (checks the point), then SerializeCompressed", []string{"secp256k1.ParsePubKey", "SerializeCompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := secp256k1.ParsePubKey(in.Uncompressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return p.SerializeCompressed(), nil
-				}, plain), nil
+				return secpkit.Reencode(in.Uncompressed[:], secp256k1.ParsePubKey, (*secp256k1.PublicKey).SerializeCompressed, plain), nil
 			}),
-		row(pk, model.Decoded, model.Compress): impl("(*secp256k1.PublicKey).SerializeCompressed", []string{"SerializeCompressed"},
+		row(pk, vocab.Decoded, vocab.Compress): impl("(*secp256k1.PublicKey).SerializeCompressed", []string{"SerializeCompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() ([]byte, error) { return p.SerializeCompressed(), nil }, plain), err
 			}),
-		row(pk, model.Compressed, model.Serialize): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then SerializeUncompressed", []string{"secp256k1.ParsePubKey", "SerializeUncompressed"},
+		row(pk, vocab.Compressed, vocab.Serialize): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then SerializeUncompressed", []string{"secp256k1.ParsePubKey", "SerializeUncompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := secp256k1.ParsePubKey(in.Compressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return p.SerializeUncompressed(), nil
-				}, plain), nil
+				return secpkit.Reencode(in.Compressed[:], secp256k1.ParsePubKey, (*secp256k1.PublicKey).SerializeUncompressed, plain), nil
 			}),
-		row(pk, model.Decoded, model.Serialize): impl("(*secp256k1.PublicKey).SerializeUncompressed", []string{"SerializeUncompressed"},
+		row(pk, vocab.Decoded, vocab.Serialize): impl("(*secp256k1.PublicKey).SerializeUncompressed", []string{"SerializeUncompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() ([]byte, error) { return p.SerializeUncompressed(), nil }, plain), err
 			}),
-		row(pk, model.Compressed, model.Decompress): impl("secp256k1.ParsePubKey of the 33 bytes to *secp256k1.PublicKey", []string{"secp256k1.ParsePubKey"},
+		row(pk, vocab.Compressed, vocab.Decompress): impl("secp256k1.ParsePubKey of the 33 bytes to *secp256k1.PublicKey", []string{"secp256k1.ParsePubKey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*secp256k1.PublicKey, error) { return secp256k1.ParsePubKey(in.Compressed[:]) }, pubBytes), nil
 			}),
-		row(pk, model.Uncompressed, model.Decompress): impl("secp256k1.ParsePubKey of the 65 bytes to *secp256k1.PublicKey (checks the point on the curve)", []string{"secp256k1.ParsePubKey"},
+		row(pk, vocab.Uncompressed, vocab.Decompress): impl("secp256k1.ParsePubKey of the 65 bytes to *secp256k1.PublicKey (checks the point on the curve)", []string{"secp256k1.ParsePubKey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*secp256k1.PublicKey, error) { return secp256k1.ParsePubKey(in.Uncompressed[:]) }, pubBytes), nil
 			}),
-		row(pk, model.Compressed, model.ToAddress): impl("secp256k1.ParsePubKey, SerializeUncompressed, Keccak-256 (golang.org/x/crypto/sha3)", []string{"secp256k1.ParsePubKey", "SerializeUncompressed", "Keccak256"},
+		row(pk, vocab.Compressed, vocab.ToAddress): impl("secp256k1.ParsePubKey, SerializeUncompressed, Keccak-256 (golang.org/x/crypto/sha3)", []string{"secp256k1.ParsePubKey", "SerializeUncompressed", "Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([20]byte, error) {
 					p, err := secp256k1.ParsePubKey(in.Compressed[:])
@@ -215,28 +178,28 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return secpkit.Address(p.SerializeUncompressed()), nil
 				}, addrBytes), nil
 			}),
-		row(pk, model.Uncompressed, model.ToAddress): impl("Keccak-256 (golang.org/x/crypto/sha3) of the 64 bytes after the 0x04 prefix, last 20 bytes (no check of the point; decred takes no part)", []string{"Keccak256"},
+		row(pk, vocab.Uncompressed, vocab.ToAddress): impl("Keccak-256 (golang.org/x/crypto/sha3) of the 64 bytes after the 0x04 prefix, last 20 bytes (no check of the point; decred takes no part)", []string{"Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([20]byte, error) { return secpkit.Address(in.Uncompressed[:]), nil }, addrBytes), nil
 			}),
-		row(pk, model.Decoded, model.ToAddress): impl("SerializeUncompressed of the *secp256k1.PublicKey, Keccak-256 (golang.org/x/crypto/sha3)", []string{"SerializeUncompressed", "Keccak256"},
+		row(pk, vocab.Decoded, vocab.ToAddress): impl("SerializeUncompressed of the *secp256k1.PublicKey, Keccak-256 (golang.org/x/crypto/sha3)", []string{"SerializeUncompressed", "Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() ([20]byte, error) { return secpkit.Address(p.SerializeUncompressed()), nil }, addrBytes), err
 			}),
 
-		row(sg, model.RSV, model.Verify): impl("the first 64 bytes decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
+		row(sg, vocab.RSV, vocab.Verify): impl("the first 64 bytes decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Verified(func() (bool, error) { return verifyRS(p, in.Hash[:], in.RSV[:64]) }), err
 			}),
-		row(sg, model.RS, model.Verify): impl("R‖S decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
+		row(sg, vocab.RS, vocab.Verify): impl("R‖S decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				rs := bytes.Clone(in.RS())
 				return secpkit.Verified(func() (bool, error) { return verifyRS(p, in.Hash[:], rs) }), err
 			}),
-		row(sg, model.DER, model.Verify): impl("ecdsa.ParseDERSignature (strict DER), then Verify under the *secp256k1.PublicKey", []string{"ecdsa.ParseDERSignature", rule, "Signature.Verify"},
+		row(sg, vocab.DER, vocab.Verify): impl("ecdsa.ParseDERSignature (strict DER), then Verify under the *secp256k1.PublicKey", []string{"ecdsa.ParseDERSignature", rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Verified(func() (bool, error) {
@@ -247,7 +210,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return verifySig(p, in.Hash[:], s)
 				}), err
 			}),
-		row(sg, model.Decoded, model.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
+		row(sg, vocab.Decoded, vocab.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				if err != nil {
@@ -256,15 +219,15 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 				s, err := sig(in)
 				return secpkit.Verified(func() (bool, error) { return verifySig(p, in.Hash[:], s) }), err
 			}),
-		row(sg, model.RSV, model.Recover): impl("converted to the compact form V‖R‖S, ecdsa.RecoverCompact to *secp256k1.PublicKey (a high S accepted)", []string{"to V‖R‖S", "ecdsa.RecoverCompact"},
+		row(sg, vocab.RSV, vocab.Recover): impl("converted to the compact form V‖R‖S, ecdsa.RecoverCompact to *secp256k1.PublicKey (a high S accepted)", []string{"to V‖R‖S", "ecdsa.RecoverCompact"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*secp256k1.PublicKey, error) { return recoverKey(in.Hash[:], in.RSV[:]) }, pubBytes), nil
 			}),
-		row(sg, model.RSV, model.RecoverAddress): impl("the precompile's path: r, s in [1, N), the compact form, ecdsa.RecoverCompact, Keccak-256 of SerializeUncompressed", []string{"precompile rule", "to V‖R‖S", "ecdsa.RecoverCompact", "SerializeUncompressed", "Keccak256"},
+		row(sg, vocab.RSV, vocab.RecoverAddress): impl("the precompile's path: r, s in [1, N), the compact form, ecdsa.RecoverCompact, Keccak-256 of SerializeUncompressed", []string{"precompile rule", "to V‖R‖S", "ecdsa.RecoverCompact", "SerializeUncompressed", "Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([20]byte, error) { return recoverAddress(in.Hash[:], in.RSV[:]) }, addrBytes), nil
 			}),
-		conv(sg, model.DER, model.RS): impl("ecdsa.ParseDERSignature, then R and S to 32 bytes each", []string{"ecdsa.ParseDERSignature", "ModNScalar.PutBytesUnchecked"},
+		conv(sg, vocab.DER, vocab.RS): impl("ecdsa.ParseDERSignature, then R and S to 32 bytes each", []string{"ecdsa.ParseDERSignature", "ModNScalar.PutBytesUnchecked"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([]byte, error) {
 					s, err := ecdsa.ParseDERSignature(in.DER)
@@ -274,25 +237,25 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return rsBytes(s), nil
 				}, plain), nil
 			}),
-		conv(sg, model.Decoded, model.RS): impl("R and S of the *ecdsa.Signature to 32 bytes each", []string{"ModNScalar.PutBytesUnchecked"},
+		conv(sg, vocab.Decoded, vocab.RS): impl("R and S of the *ecdsa.Signature to 32 bytes each", []string{"ModNScalar.PutBytesUnchecked"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				s, err := sig(in)
 				return secpkit.Produce(func() ([]byte, error) { return rsBytes(s), nil }, plain), err
 			}),
-		conv(sg, model.RSV, model.DER): impl("the first 64 bytes decoded (refusing r or s >= N), then (*ecdsa.Signature).Serialize", []string{"ModNScalar.SetByteSlice", "Signature.Serialize"},
+		conv(sg, vocab.RSV, vocab.DER): impl("the first 64 bytes decoded (refusing r or s >= N), then (*ecdsa.Signature).Serialize", []string{"ModNScalar.SetByteSlice", "Signature.Serialize"},
 			derFrom(func(in *secpkit.Input) []byte { return in.RSV[:64] })),
-		conv(sg, model.RS, model.DER): impl("R‖S decoded (refusing r or s >= N), then (*ecdsa.Signature).Serialize", []string{"ModNScalar.SetByteSlice", "Signature.Serialize"},
+		conv(sg, vocab.RS, vocab.DER): impl("R‖S decoded (refusing r or s >= N), then (*ecdsa.Signature).Serialize", []string{"ModNScalar.SetByteSlice", "Signature.Serialize"},
 			derFrom(func(in *secpkit.Input) []byte { return bytes.Clone(in.RS()) })),
-		conv(sg, model.Decoded, model.DER): impl("(*ecdsa.Signature).Serialize", []string{"Signature.Serialize"},
+		conv(sg, vocab.Decoded, vocab.DER): impl("(*ecdsa.Signature).Serialize", []string{"Signature.Serialize"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				s, err := sig(in)
 				return secpkit.Produce(func() ([]byte, error) { return s.Serialize(), nil }, plain), err
 			}),
-		conv(sg, model.RSV, model.Decoded): impl("the first 64 bytes decoded (refusing r or s >= N) to *ecdsa.Signature", []string{"ModNScalar.SetByteSlice", "ecdsa.NewSignature"},
+		conv(sg, vocab.RSV, vocab.Decoded): impl("the first 64 bytes decoded (refusing r or s >= N) to *ecdsa.Signature", []string{"ModNScalar.SetByteSlice", "ecdsa.NewSignature"},
 			decodedFrom(func(in *secpkit.Input) []byte { return in.RSV[:64] })),
-		conv(sg, model.RS, model.Decoded): impl("R‖S decoded (refusing r or s >= N) to *ecdsa.Signature", []string{"ModNScalar.SetByteSlice", "ecdsa.NewSignature"},
+		conv(sg, vocab.RS, vocab.Decoded): impl("R‖S decoded (refusing r or s >= N) to *ecdsa.Signature", []string{"ModNScalar.SetByteSlice", "ecdsa.NewSignature"},
 			decodedFrom(func(in *secpkit.Input) []byte { return bytes.Clone(in.RS()) })),
-		conv(sg, model.DER, model.Decoded): impl("ecdsa.ParseDERSignature (strict DER) to *ecdsa.Signature", []string{"ecdsa.ParseDERSignature"},
+		conv(sg, vocab.DER, vocab.Decoded): impl("ecdsa.ParseDERSignature (strict DER) to *ecdsa.Signature", []string{"ecdsa.ParseDERSignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*ecdsa.Signature, error) { return ecdsa.ParseDERSignature(in.DER) }, rsBytes), nil
 			}),

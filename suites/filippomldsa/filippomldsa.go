@@ -9,12 +9,12 @@ package filippomldsa
 import (
 	"filippo.io/mldsa"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/vocab"
 )
 
-const lib = model.FilippoMLDSA
+const lib = vocab.FilippoMLDSA
 
 // noPacked is why filippo.io/mldsa has no packed private key.
 const noPacked = "filippo.io/mldsa has no packed private key of FIPS 204: Bytes returns the 32-byte seed ξ, and NewPrivateKey takes only that"
@@ -57,7 +57,7 @@ func Agree() suites.FamilyAgreeLib {
 			as = append(as, a)
 		}
 	}
-	return suites.FamilyAgreeLib{Family: model.MLDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: as}}
+	return suites.FamilyAgreeLib{Family: vocab.MLDSA, Lib: lib, Impl: pqkit.SigLib{Lib: lib, Sets: as}}
 }
 
 // Suite returns filippo.io/mldsa's suite, with the ML-DSA agreement check.
@@ -66,7 +66,8 @@ func Suite() suites.Suite {
 		Name:        "filippomldsa",
 		Modules:     []string{"filippo.io/mldsa"},
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
-		Checks:      []suites.FamilyCheck{{Family: model.MLDSA, Run: pqkit.CheckDSA}},
+		Checks:      []suites.FamilyCheck{{Family: vocab.MLDSA, Run: pqkit.CheckDSA, Checks: pqkit.DSAChecks}},
+		Families:    []suites.Family{{Family: vocab.MLDSA, Subject: "ML-DSA"}},
 	}
 	for _, d := range sets {
 		s.Entries = append(s.Entries, d.Entries(pqkit.DSATypes)...)

@@ -5,20 +5,17 @@ import (
 
 	"filippo.io/mldsa"
 
-	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.DSATypes.List(), pqkit.DSASets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.DSATypes.List(), pqkit.DSASets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -36,13 +33,13 @@ func TestMeasurements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := func(typ model.Type, r model.Repr) model.Key { return pqtest.Key(typ, lib, r, set) }
+		k := func(typ vocab.Type, r vocab.Repr) results.Key { return pqtest.Key(typ, lib, r, set) }
 		wants = append(wants,
-			pqtest.EncodingWant(t, k(model.MLDSAPrivateKey, model.Seed), mldsa.PrivateKeySize),
-			pqtest.EncodingWant(t, k(model.MLDSAPublicKey, model.Packed), p.params.PublicKeySize()),
-			pqtest.EncodingWant(t, k(model.MLDSASignature, model.Packed), p.sigSize),
-			pqtest.ParsedWant(t, k(model.MLDSAPrivateKey, model.Parsed), sk),
-			pqtest.ParsedWant(t, k(model.MLDSAPublicKey, model.Parsed), sk.PublicKey()))
+			pqtest.EncodingWant(t, k(vocab.MLDSAPrivateKey, vocab.Seed), mldsa.PrivateKeySize),
+			pqtest.EncodingWant(t, k(vocab.MLDSAPublicKey, vocab.Packed), p.params.PublicKeySize()),
+			pqtest.EncodingWant(t, k(vocab.MLDSASignature, vocab.Packed), p.sigSize),
+			pqtest.ParsedWant(t, k(vocab.MLDSAPrivateKey, vocab.Parsed), sk),
+			pqtest.ParsedWant(t, k(vocab.MLDSAPublicKey, vocab.Parsed), sk.PublicKey()))
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
 }
@@ -58,25 +55,17 @@ func TestStandardSizes(t *testing.T) {
 // what the library's constructors keep when called per instance.
 func TestLikeConstructor(t *testing.T) {
 	s := Suite()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPrivateKey, lib, model.Parsed, "ML-DSA-65"), func(i int) any {
-		sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
-		if err != nil {
-			panic(err)
-		}
-		return sk
-	})
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPrivateKey, lib, vocab.Parsed, "ML-DSA-65"),
+		pqtest.Must(func(i int) (*mldsa.PrivateKey, error) {
+			return mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(i%pqkit.Distinct, mldsa.PrivateKeySize))
+		}))
 	sk, err := mldsa.NewPrivateKey(mldsa.MLDSA65(), pqkit.Seed(0, mldsa.PrivateKeySize))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pb := sk.PublicKey().Bytes()
-	pqtest.CheckLikeConstructor(t, s, pqtest.Key(model.MLDSAPublicKey, lib, model.Parsed, "ML-DSA-65"), func(int) any {
-		p, err := mldsa.NewPublicKey(mldsa.MLDSA65(), pb)
-		if err != nil {
-			panic(err)
-		}
-		return p
-	})
+	pqtest.CheckLikeConstructor(t, s, pqtest.Key(vocab.MLDSAPublicKey, lib, vocab.Parsed, "ML-DSA-65"),
+		pqtest.Must(func(int) (*mldsa.PublicKey, error) { return mldsa.NewPublicKey(mldsa.MLDSA65(), pb) }))
 }
 
 func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
@@ -84,11 +73,5 @@ func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
 // TestAgree runs the ML-DSA check on filippo.io/mldsa alone: its known
 // answers (suites/all's test runs it against circl).
 func TestAgree(t *testing.T) {
-	rep, err := pqkit.CheckDSA([]suites.FamilyAgreeLib{Agree()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, pqkit.CheckDSA, Agree())
 }

@@ -7,13 +7,13 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.Gnark
+const lib = vocab.Gnark
 
 // Module is gnark-crypto's module path, whose version results record.
 const Module = "github.com/consensys/gnark-crypto"
@@ -25,7 +25,7 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:    string(lib),
 		Modules: []string{Module},
-		Entries: append(suitekit.Entries(lib, gnarkLacks, model.Why{}, gnarkImpls()), preparedEntry()),
+		Entries: append(suitekit.Entries(lib, gnarkLacks, vocab.Why{}, gnarkImpls()), preparedEntry()),
 		Ops:     append(ops, suites.ConversionAliases(ops)...),
 		Agree:   []suites.AgreeLib{agreeLib()},
 	}
@@ -33,11 +33,11 @@ func Suite() suites.Suite {
 
 // gnarkLacks says why gnark-crypto has no such representation, or
 // nothing.
-func gnarkLacks(k suitekit.Key) model.Why {
-	if k.Repr == model.Projective {
-		return model.Because(model.NotOffered, "gnark-crypto has no exported homogeneous projective point type: G1Jac/G2Jac are Jacobian; g1JacExtended and g2Proj are unexported")
+func gnarkLacks(k suitekit.Key) vocab.Why {
+	if k.Repr == vocab.Projective {
+		return vocab.Because(vocab.NotOffered, "gnark-crypto has no exported homogeneous projective point type: G1Jac/G2Jac are Jacobian; g1JacExtended and g2Proj are unexported")
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // gnarkImpls returns the constructor of every combination gnark offers.
@@ -47,7 +47,7 @@ func gnarkImpls() map[suitekit.Key]suitekit.Impl {
 		How:     "set by SetBytesCanonical of a 32-byte big-endian key from the IETF KeyGen (gnark-crypto has no KeyGen)",
 		Prepare: suitekit.Prepare(SecretKeyBytes),
 		Set:     func(dst *fr.Element, i int) bool { return dst.SetBytesCanonical(SecretKeyBytes()[i]) == nil },
-	}.Add(m, suitekit.Key{Type: model.SecretKey, Repr: model.Scalar})
+	}.Add(m, suitekit.Key{Type: vocab.SecretKey, Repr: vocab.Scalar})
 	g1 := group[bls12381.G1Affine, bls12381.G1Jac, [bls12381.SizeOfG1AffineCompressed]byte, [bls12381.SizeOfG1AffineUncompressed]byte](
 		PublicKeysG1, SignaturesG1, HashedG1Affine, suitekit.Batch(
 			"bls12381.BatchJacobianToAffineG1 of n Jacobian hash-to-curve points (the library allocates the []bls12381.G1Affine)",
@@ -79,7 +79,7 @@ type jacobianPoint[J, A any] interface {
 // its Case is set, makes the raw type's affine slice.
 func group[A, J, C, U any, PA affinePoint[A, C, U], PJ jacobianPoint[J, A]](publicKeys, signatures, hashed func() []A, batch suitekit.Impl) suitekit.PointGroup[A, J, C, U] {
 	return suitekit.PointGroup[A, J, C, U]{
-		Values: func(typ model.Type) func() []A { return suitekit.ValuesOf(typ, publicKeys, signatures, hashed) },
+		Values: func(typ vocab.Type) func() []A { return suitekit.ValuesOf(typ, publicKeys, signatures, hashed) },
 		Decode: suitekit.Decoding[A]{
 			Call:    "a reused Decoder (NoSubgroupChecks) decoding",
 			Note:    "SetBytes keeps the same object but always checks the subgroup",

@@ -9,8 +9,8 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // opData is what the gnark operations start from, built once; the keys
@@ -123,7 +123,7 @@ func opSum[J, A any, PA gnarkAffine[A, J], PJ gnarkJacobian[J, A]](out *A, ps []
 
 // gnarkGroupOf is what gnark's G1 and G2 adapters differ in.
 type gnarkGroupOf[A, J any, U suites.Encoding] struct {
-	typ  model.Type
+	typ  vocab.Type
 	name string // G1 or G2
 	// points selects the group's inputs.
 	points func(*opData) suites.Points[A]
@@ -169,7 +169,7 @@ func gnarkGroup[C, U suites.Encoding, A, J any, PA gnarkEncoder[A, J, C, U], PJ 
 	}
 	return suites.Group[A, J, C, U]{
 		Uses: uses,
-		Lib:  lib, Type: o.typ, Repr: model.Affine,
+		Lib:  lib, Type: o.typ, Repr: vocab.Affine,
 		Points:     suites.PointsOf(opInputs, o.points),
 		Compressed: compressed, Uncompressed: uncompressed, Deserialize: setBytes,
 		Compress:  suites.Offer(fmt.Sprintf("(*%s).Bytes: returns an array by value", affine), compressed).Via("Bytes"),
@@ -194,7 +194,7 @@ func gnarkGroup[C, U suites.Encoding, A, J any, PA gnarkEncoder[A, J, C, U], PJ 
 				func(acc, q *J) { PJ(acc).AddAssign(q) }).Via(fmt.Sprintf("%d × (*%s).AddAssign", suites.OpAggregateN-1, jac)),
 		},
 		Convert: suites.Conversions[A, J]{
-			From: model.Jacobian,
+			From: vocab.Jacobian,
 			Points: func(n int) []J {
 				out := make([]J, n)
 				for i := range out {
@@ -218,7 +218,7 @@ var opG1Gen, opG2Gen = func() (*bls12381.G1Jac, *bls12381.G2Jac) {
 // pkGroup and sigGroup are gnark's adapters on G1 and G2.
 func pkGroup() suites.Group[bls12381.G1Affine, bls12381.G1Jac, [bls12381.SizeOfG1AffineCompressed]byte, [bls12381.SizeOfG1AffineUncompressed]byte] {
 	return gnarkGroup[[bls12381.SizeOfG1AffineCompressed]byte, [bls12381.SizeOfG1AffineUncompressed]byte](gnarkGroupOf[bls12381.G1Affine, bls12381.G1Jac, [bls12381.SizeOfG1AffineUncompressed]byte]{
-		typ: model.PublicKey, name: "G1", generator: opG1Gen,
+		typ: vocab.PublicKey, name: "G1", generator: opG1Gen,
 		points: func(d *opData) suites.Points[bls12381.G1Affine] { return d.PKs },
 		toAffineBatch: suites.Offer(fmt.Sprintf("BatchJacobianToAffineG1 of %d points: one shared inversion (Montgomery's trick); returns a new slice; the last step runs on parallel.Execute goroutines", suites.OpBatchN),
 			bls12381.BatchJacobianToAffineG1).Via("BatchJacobianToAffineG1").OnCores(),
@@ -230,7 +230,7 @@ func pkGroup() suites.Group[bls12381.G1Affine, bls12381.G1Jac, [bls12381.SizeOfG
 
 func sigGroup() suites.Group[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG2AffineCompressed]byte, [bls12381.SizeOfG2AffineUncompressed]byte] {
 	return gnarkGroup[[bls12381.SizeOfG2AffineCompressed]byte, [bls12381.SizeOfG2AffineUncompressed]byte](gnarkGroupOf[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG2AffineUncompressed]byte]{
-		typ: model.Signature, name: "G2", generator: opG2Gen,
+		typ: vocab.Signature, name: "G2", generator: opG2Gen,
 		points: func(d *opData) suites.Points[bls12381.G2Affine] { return d.Sigs },
 		toAffineBatch: suites.Impl[func([]bls12381.G2Jac) []bls12381.G2Affine]{
 			Lacks: suites.NotOffered(lib, "no batch conversion for G2 (BatchJacobianToAffineG1 exists for G1 only)")},
@@ -255,7 +255,7 @@ func signUse(u *suites.Uses[bls12381.G2Affine, bls12381.G2Jac, [bls12381.SizeOfG
 // has no signature API, so they are the compositions a user writes.
 func opScheme() suites.Scheme[*opData] {
 	return suites.Scheme[*opData]{
-		Lib: lib, Repr: model.Affine, Inputs: opInputs,
+		Lib: lib, Repr: vocab.Affine, Inputs: opInputs,
 		Sign: suites.Offer("HashToG2 then (*G2Affine).ScalarMultiplication: gnark-crypto has no signature API, this is the composition",
 			func(d *opData) suites.OpHarness {
 				var sig bls12381.G2Affine

@@ -12,9 +12,11 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	"github.com/consensys/gnark-crypto/ecc/bls12-381/fr"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The representations gnark-crypto trades memory for speed with: a G2
@@ -102,16 +104,16 @@ func pairingCheck(check func(ps []bls12381.G1Affine, d *pairingData) (bool, erro
 // pairingOps are gnark's pairing checks: from the plain affine G2 points,
 // and from the prepared ones.
 func pairingOps() []suites.Op {
-	key := func(r model.Repr) model.Key {
-		return model.Key{Type: model.G2, Lib: lib, Repr: r, Op: model.PairingCheck, Batch: 1}
+	key := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.G2, Lib: lib, Repr: r, Op: vocab.PairingCheck, Batch: 1}
 	}
 	return []suites.Op{
-		{Key: key(model.Affine), Path: "PairingCheck",
+		{Key: key(vocab.Affine), Path: "PairingCheck",
 			Note: "PairingCheck of two pairs e(sig, -g2)·e(H(m), pk) with the G2 points affine (a min-sig verification, the message hashed beforehand): the Miller loop computes each G2 point's lines as it goes",
 			Prepare: pairingCheck(func(ps []bls12381.G1Affine, d *pairingData) (bool, error) {
 				return bls12381.PairingCheck(ps, d.qs)
 			})},
-		{Key: key(model.Prepared), Path: "copy of the lines, PairingCheckFixedQ",
+		{Key: key(vocab.Prepared), Path: "copy of the lines, PairingCheckFixedQ",
 			Note: "PairingCheckFixedQ of the same two pairs with the G2 points prepared (PrecomputeLines, made beforehand), on a copy of the lines into reused scratch: MillerLoopFixedQ scales the lines it is given in place (gnark-crypto v0.22.0 pairing.go), so prepared points used twice must be copied first, as gnark's own KZG does by taking its verifying key by value",
 			Prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				var scratch []Lines
@@ -128,7 +130,7 @@ func pairingOps() []suites.Op {
 // the prepared keys it verifies against.
 func preparedEntry() suites.Entry {
 	return suites.Entry{
-		Key:         model.Key{Type: model.G2, Lib: lib, Repr: model.Prepared, Layout: model.Pointer},
+		Key:         results.Key{Type: vocab.G2, Lib: lib, Repr: vocab.Prepared, Layout: measure.Pointer},
 		Constructor: "bls12381.PrecomputeLines of a min-sig public key (a G2 point) into a new Lines ([2][63]LineEvaluationAff): what PairingCheckFixedQ, PairFixedQ and MillerLoopFixedQ take instead of the point",
 		SizeHint:    unsafe.Sizeof(Lines{}),
 		// PrecomputeLines takes tens of microseconds: N = 10,000 keeps a
@@ -178,7 +180,7 @@ func msmOps() []suites.Op {
 	for _, tasks := range []string{"1", "all"} {
 		for _, n := range suites.OpMSMSizes {
 			o := suites.Op{
-				Key:  model.Key{Type: model.G1, Lib: lib, Repr: model.Affine, Op: model.MSM, Batch: n, Param: model.Param("tasks=" + tasks)},
+				Key:  results.Key{Type: vocab.G1, Lib: lib, Repr: vocab.Affine, Op: vocab.MSM, Batch: n, Param: results.Param("tasks=" + tasks)},
 				Path: "(*G1Affine).MultiExp",
 			}
 			nbTasks := func() int { return 1 }

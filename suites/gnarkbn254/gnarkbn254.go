@@ -15,13 +15,13 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.Gnark
+const lib = vocab.Gnark
 
 // Module is gnark-crypto's module path, whose version results record.
 const Module = "github.com/consensys/gnark-crypto"
@@ -65,7 +65,7 @@ func unmarshal[P interface{ SetBytes([]byte) (int, error) }](p P, enc []byte, si
 // The groups: G1Affine and G2Affine.
 var (
 	g1 = &bn254kit.Group[bn254.G1Affine]{
-		Type: model.BN254G1, Repr: model.Affine, Name: "bn254.G1Affine",
+		Type: vocab.BN254G1, Repr: vocab.Affine, Name: "bn254.G1Affine",
 		Holds: "x and y, 32 bytes each in Montgomery form, no pointer",
 		Unmarshal: suites.Offer("coordinates below the modulus and on the curve (G1 is the whole curve); encodings with gnark-crypto's flag bits refused first",
 			unmarshalG1).Via("SetBytes"),
@@ -76,10 +76,10 @@ var (
 			func(dst, a, b *bn254.G1Affine) { dst.Add(a, b) }).Via("Add"),
 		ScalarMul: suites.Offer("(*G1Affine).ScalarMultiplication (GLV)",
 			func(dst, a *bn254.G1Affine, k *big.Int) { dst.ScalarMultiplication(a, k) }).Via("ScalarMultiplication"),
-		Values: bn254kit.DecodedPoints(model.BN254G1, "bn254.G1Affine", unmarshalG1),
+		Values: bn254kit.DecodedPoints(vocab.BN254G1, "bn254.G1Affine", unmarshalG1),
 	}
 	g2 = &bn254kit.Group[bn254.G2Affine]{
-		Type: model.BN254G2, Repr: model.Affine, Name: "bn254.G2Affine",
+		Type: vocab.BN254G2, Repr: vocab.Affine, Name: "bn254.G2Affine",
 		Holds: "x and y in Fp², 64 bytes each in Montgomery form, no pointer",
 		Unmarshal: suites.Offer("coordinates below the modulus, on the twist, in the subgroup; encodings with gnark-crypto's flag bits refused first",
 			unmarshalG2).Via("SetBytes"),
@@ -93,7 +93,7 @@ var (
 		Copy: &bn254kit.Copying[bn254.G2Affine]{Call: "a copy of the value",
 			Why: "SetBytes's subgroup check, a multiplication by the group order, is too slow to make 100,000 instances; a G2Affine holds no pointer, so the copy is the object SetBytes sets",
 			Set: func(dst, src *bn254.G2Affine) { *dst = *src }},
-		Values: bn254kit.DecodedPoints(model.BN254G2, "bn254.G2Affine", unmarshalG2),
+		Values: bn254kit.DecodedPoints(vocab.BN254G2, "bn254.G2Affine", unmarshalG2),
 	}
 )
 
@@ -116,7 +116,7 @@ func Curve() bn254kit.Curve[bn254.G1Affine, bn254.G2Affine] {
 				}
 			}).Via("PairingCheck"),
 		Forms: []bn254kit.Form{
-			&bn254kit.PointForm[bn254.G1Affine, bn254.G1Jac]{Group: g1, Repr: model.Jacobian, Name: "bn254.G1Jac",
+			&bn254kit.PointForm[bn254.G1Affine, bn254.G1Jac]{Group: g1, Repr: vocab.Jacobian, Name: "bn254.G1Jac",
 				FromCall: "(*G1Jac).FromAffine (then scaled to Z = 2, as a computed point is)", From: jacobianG1,
 				Marshal: suites.Offer("(*G1Affine).FromJacobian then RawBytes: gnark-crypto encodes only affine points",
 					func(p *bn254.G1Jac) []byte { var a bn254.G1Affine; a.FromJacobian(p); b := a.RawBytes(); return b[:] }).Via("FromJacobian", "RawBytes"),
@@ -125,7 +125,7 @@ func Curve() bn254kit.Curve[bn254.G1Affine, bn254.G2Affine] {
 				ScalarMul: suites.Offer("(*G1Jac).ScalarMultiplication (GLV)",
 					func(dst, a *bn254.G1Jac, k *big.Int) { dst.ScalarMultiplication(a, k) }).Via("ScalarMultiplication"),
 			},
-			&bn254kit.PointForm[bn254.G2Affine, bn254.G2Jac]{Group: g2, Repr: model.Jacobian, Name: "bn254.G2Jac",
+			&bn254kit.PointForm[bn254.G2Affine, bn254.G2Jac]{Group: g2, Repr: vocab.Jacobian, Name: "bn254.G2Jac",
 				FromCall: "(*G2Jac).FromAffine (then scaled to Z = 2, as a computed point is)", From: jacobianG2,
 				Marshal: suites.Offer("(*G2Affine).FromJacobian then RawBytes: gnark-crypto encodes only affine points",
 					func(p *bn254.G2Jac) []byte { var a bn254.G2Affine; a.FromJacobian(p); b := a.RawBytes(); return b[:] }).Via("FromJacobian", "RawBytes"),
@@ -134,14 +134,14 @@ func Curve() bn254kit.Curve[bn254.G1Affine, bn254.G2Affine] {
 				ScalarMul: suites.Offer("(*G2Jac).ScalarMultiplication (GLS)",
 					func(dst, a *bn254.G2Jac, k *big.Int) { dst.ScalarMultiplication(a, k) }).Via("ScalarMultiplication"),
 			},
-			&bn254kit.EncodingForm[bn254.G1Affine, [bn254.SizeOfG1AffineCompressed]byte]{Group: g1, Repr: model.Compressed,
+			&bn254kit.EncodingForm[bn254.G1Affine, [bn254.SizeOfG1AffineCompressed]byte]{Group: g1, Repr: vocab.Compressed,
 				EncodeCall: "(*bn254.G1Affine).Bytes", Kept: "returned by value, moved to the heap",
 				Encode: func(p *bn254.G1Affine) [bn254.SizeOfG1AffineCompressed]byte { return p.Bytes() },
 				Unmarshal: suites.Offer("a square root for y, on the curve",
 					func(p *bn254.G1Affine, enc []byte) error { _, err := p.SetBytes(enc); return err }).Via("SetBytes (compressed)"),
 				Reject: rejectCompressedG1,
 			},
-			&bn254kit.EncodingForm[bn254.G2Affine, [bn254.SizeOfG2AffineCompressed]byte]{Group: g2, Repr: model.Compressed,
+			&bn254kit.EncodingForm[bn254.G2Affine, [bn254.SizeOfG2AffineCompressed]byte]{Group: g2, Repr: vocab.Compressed,
 				EncodeCall: "(*bn254.G2Affine).Bytes", Kept: "returned by value, moved to the heap",
 				Encode: func(p *bn254.G2Affine) [bn254.SizeOfG2AffineCompressed]byte { return p.Bytes() },
 				Unmarshal: suites.Offer("a square root for y in Fp², on the twist, in the subgroup",
@@ -164,11 +164,11 @@ func Curve() bn254kit.Curve[bn254.G1Affine, bn254.G2Affine] {
 				DefaultN: 10_000,
 			},
 		},
-		Lacks: func(typ model.Type, repr model.Repr) model.Why {
-			if repr == model.Decoded {
-				return model.Because(model.DoesNotApply, "does not apply: gnark-crypto's points are its affine and Jacobian types (decoded is a library's opaque point)")
+		Lacks: func(typ vocab.Type, repr vocab.Repr) vocab.Why {
+			if repr == vocab.Decoded {
+				return vocab.Because(vocab.DoesNotApply, "does not apply: gnark-crypto's points are its affine and Jacobian types (decoded is a library's opaque point)")
 			}
-			return model.Why{}
+			return vocab.Why{}
 		},
 	}
 }

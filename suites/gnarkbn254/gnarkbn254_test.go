@@ -5,10 +5,10 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSuite runs the BN254 suites' checks, then checks what each pointer
@@ -21,21 +21,21 @@ func TestSuite(t *testing.T) {
 		return // -run left the measurements out
 	}
 	for _, c := range []struct {
-		typ  model.Type
-		repr model.Repr
+		typ  vocab.Type
+		repr vocab.Repr
 		size uintptr
 	}{
-		{model.BN254G1, model.Affine, suitekit.SizeOf[bn254.G1Affine]()},
-		{model.BN254G1, model.Jacobian, suitekit.SizeOf[bn254.G1Jac]()},
-		{model.BN254G1, model.Compressed, bn254.SizeOfG1AffineCompressed},
-		{model.BN254G1, model.Uncompressed, bn254.SizeOfG1AffineUncompressed},
-		{model.BN254G2, model.Affine, suitekit.SizeOf[bn254.G2Affine]()},
-		{model.BN254G2, model.Jacobian, suitekit.SizeOf[bn254.G2Jac]()},
-		{model.BN254G2, model.Compressed, bn254.SizeOfG2AffineCompressed},
-		{model.BN254G2, model.Uncompressed, bn254.SizeOfG2AffineUncompressed},
-		{model.BN254G2, model.Prepared, suitekit.SizeOf[Lines]()},
+		{vocab.BN254G1, vocab.Affine, suitekit.SizeOf[bn254.G1Affine]()},
+		{vocab.BN254G1, vocab.Jacobian, suitekit.SizeOf[bn254.G1Jac]()},
+		{vocab.BN254G1, vocab.Compressed, bn254.SizeOfG1AffineCompressed},
+		{vocab.BN254G1, vocab.Uncompressed, bn254.SizeOfG1AffineUncompressed},
+		{vocab.BN254G2, vocab.Affine, suitekit.SizeOf[bn254.G2Affine]()},
+		{vocab.BN254G2, vocab.Jacobian, suitekit.SizeOf[bn254.G2Jac]()},
+		{vocab.BN254G2, vocab.Compressed, bn254.SizeOfG2AffineCompressed},
+		{vocab.BN254G2, vocab.Uncompressed, bn254.SizeOfG2AffineUncompressed},
+		{vocab.BN254G2, vocab.Prepared, suitekit.SizeOf[Lines]()},
 	} {
-		k := model.Key{Type: c.typ, Lib: lib, Repr: c.repr, Layout: model.Pointer}
+		k := bn254test.Pointer(lib, c.typ, c.repr)
 		h, ok := held[k]
 		if !ok {
 			t.Errorf("%s: not measured", k)

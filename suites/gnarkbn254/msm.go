@@ -12,9 +12,10 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // msmData is what the multi-scalar multiplications start from: the points
@@ -51,8 +52,8 @@ var msmInputs = sync.OnceValue(func() *msmData {
 // suites.OpMSMSizes; their known results are fixtures.BN254MSMFile's.
 func msmOps() []suites.Op {
 	var out []suites.Op
-	for _, typ := range []model.Type{model.BN254G1, model.BN254G2} {
-		g2 := typ == model.BN254G2
+	for _, typ := range []vocab.Type{vocab.BN254G1, vocab.BN254G2} {
+		g2 := typ == vocab.BN254G2
 		name := "G1Affine"
 		if g2 {
 			name = "G2Affine"
@@ -60,7 +61,7 @@ func msmOps() []suites.Op {
 		for _, tasks := range []string{"1", "all"} {
 			for _, n := range suites.OpMSMSizes {
 				o := suites.Op{
-					Key:  model.Key{Type: typ, Lib: lib, Repr: model.Affine, Op: model.MSM, Batch: n, Param: model.Param("tasks=" + tasks)},
+					Key:  results.Key{Type: typ, Lib: lib, Repr: vocab.Affine, Op: vocab.MSM, Batch: n, Param: results.Param("tasks=" + tasks)},
 					Path: fmt.Sprintf("(*%s).MultiExp", name),
 				}
 				nbTasks := func() int { return 1 }

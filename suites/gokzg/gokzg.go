@@ -20,14 +20,16 @@ import (
 	goethkzg "github.com/crate-crypto/go-eth-kzg"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // lib is the library name in the registry.
-const lib = model.GoKZG
+const lib = vocab.GoKZG
 
 // Module is go-eth-kzg's module path, whose version results record.
 const Module = "github.com/crate-crypto/go-eth-kzg"
@@ -42,22 +44,22 @@ func Suite() suites.Suite {
 	return suites.Suite{
 		Name:     string(lib),
 		Modules:  []string{Module},
-		Entries:  kzgkit.Entries(keys(), lacks, model.Why{}, entryImpls()),
+		Entries:  kzgkit.Entries(keys(), lacks, vocab.Why{}, entryImpls()),
 		Ops:      suites.KZGOps(impls()),
 		KZGAgree: []suites.KZGAgreeLib{agreeLib()},
 	}
 }
 
-func keys() []model.Key {
+func keys() []results.Key {
 	return append(append(kzgkit.DataKeys(lib), kzgkit.PeerDASKeys(lib)...), kzgkit.ContextKey(lib, ""))
 }
 
 // lacks says why go-eth-kzg has no such form, or nothing.
-func lacks(k model.Key) model.Why {
-	if k.Repr == model.Decoded && (k.Type == model.KZGCell || k.Type == model.CellsAndProofs) {
+func lacks(k results.Key) vocab.Why {
+	if k.Repr == vocab.Decoded && (k.Type == vocab.KZGCell || k.Type == vocab.CellsAndProofs) {
 		return kzgkit.NotOffered(lib, "go-eth-kzg decodes cells only inside its verification and recovery (deserializeCell is unexported)")
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // parsedSetup is the embedded setup in the form NewContext4096 takes.
@@ -120,19 +122,19 @@ func computed() ([]blobCells, error) {
 }
 
 // entryImpls returns the constructor of every entry go-eth-kzg offers.
-func entryImpls() map[model.Key]kzgkit.Impl {
-	key := func(t model.Type, r model.Repr) model.Key {
-		return model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer}
+func entryImpls() map[results.Key]kzgkit.Impl {
+	key := func(t vocab.Type, r vocab.Repr) results.Key {
+		return results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer}
 	}
 	blobs := func() ([]goethkzg.Blob, error) { return kzgkit.Blobs(kzgkit.DistinctBlobs, toBlob) }
 	var poly []fr.Element // the type DeserializeBlob returns a value of, for its size
-	m := map[model.Key]kzgkit.Impl{
-		key(model.Blob, model.ByteForm): {
+	m := map[results.Key]kzgkit.Impl{
+		key(vocab.Blob, vocab.ByteForm): {
 			Constructor: fmt.Sprintf("a new goethkzg.Blob (a %d-byte array) holding a copy of one of %d vector blobs", unsafe.Sizeof(goethkzg.Blob{}), kzgkit.DistinctBlobs),
 			SizeHint:    unsafe.Sizeof(goethkzg.Blob{}), DefaultN: 1_000,
 			Case: func() memprof.Case { return kzgkit.Copies(blobs) },
 		},
-		key(model.Blob, model.Decoded): {
+		key(vocab.Blob, vocab.Decoded): {
 			Constructor: fmt.Sprintf("goethkzg.DeserializeBlob of one of %d vector blobs: its %d field elements (fr.Element, Montgomery form) in a new slice, held by pointer", kzgkit.DistinctBlobs, fixtures.KZGFieldElementsPerBlob),
 			SizeHint:    unsafe.Sizeof(poly), DefaultN: 1_000,
 			Case: func() memprof.Case {
@@ -145,7 +147,7 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 				})
 			},
 		},
-		key(model.KZGCell, model.ByteForm): {
+		key(vocab.KZGCell, vocab.ByteForm): {
 			Constructor: fmt.Sprintf("a new goethkzg.Cell (%d bytes) holding a copy of one of the cells go-eth-kzg computed of %d vector blobs", unsafe.Sizeof(goethkzg.Cell{}), kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(goethkzg.Cell{}), DefaultN: 10_000,
 			Case: func() memprof.Case {
@@ -158,25 +160,25 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 				}))
 			},
 		},
-		key(model.CellsAndProofs, model.ByteForm): {
+		key(vocab.CellsAndProofs, vocab.ByteForm): {
 			Constructor: fmt.Sprintf("one blob's cells and proofs as goethkzg.ComputeCellsAndKZGProofs returns them ([128]*Cell and [128]KZGProof), kept in one new struct with 128 new cells: a copy of what go-eth-kzg computed of one of %d vector blobs", kzgkit.CellBlobs),
 			SizeHint:    unsafe.Sizeof(blobCells{}), DefaultN: 100,
 			Case: func() memprof.Case { return kzgkit.Made(computed, func(b *blobCells) any { return b.clone() }) },
 		},
 	}
-	addG1(m, model.Commitment, "KZGCommitment", "commitments", false, goethkzg.DeserializeKZGCommitment)
-	addG1(m, model.Proof, "KZGProof", "blob proofs", true, goethkzg.DeserializeKZGProof)
+	addG1(m, vocab.Commitment, "KZGCommitment", "commitments", false, goethkzg.DeserializeKZGCommitment)
+	addG1(m, vocab.Proof, "KZGProof", "blob proofs", true, goethkzg.DeserializeKZGProof)
 	for _, k := range kzgkit.PeerDASKeys(lib) {
 		im := kzgkit.Impl{SizeHint: cellsSize}
 		switch k.Repr {
-		case model.ByteForm:
+		case vocab.ByteForm:
 			im.Constructor = kzgkit.PeerDASConstructor("go-eth-kzg", "as go-eth-kzg returns them: per blob one struct of [128]*goethkzg.Cell and [128]goethkzg.KZGProof, each cell its own object, held by pointer in a []*struct grown one blob at a time")
 			im.Case = func() memprof.Case {
 				return kzgkit.PeerDASCase(computed, func(bs []blobCells, n int) any {
 					return kzgkit.ReturnedNode(bs, n, (*blobCells).clone)
 				}, cellsSize)
 			}
-		case model.Packed:
+		case vocab.Packed:
 			im.Constructor = kzgkit.PeerDASConstructor("go-eth-kzg", "packed: one []struct{cells [128][2048]byte; proofs [128][48]byte} sized for N up front (no pointers)")
 			im.Case = func() memprof.Case {
 				return kzgkit.PeerDASCase(packed, kzgkit.PackedNode, unsafe.Sizeof(kzgkit.Packed{}))
@@ -203,13 +205,13 @@ func entryImpls() map[model.Key]kzgkit.Impl {
 // addG1 adds the entries of the vectors' commitments or blob proofs
 // (proofs), typ, in go-eth-kzg's 48-byte type T (named name) and decoded
 // by decode into a G1 point.
-func addG1[T ~[fixtures.KZGBytesPerG1]byte](m map[model.Key]kzgkit.Impl, typ model.Type, name, what string, proofs bool, decode func(T) (bls12381.G1Affine, error)) {
-	m[model.Key{Type: typ, Lib: lib, Repr: model.ByteForm, Layout: model.Pointer}] = kzgkit.Impl{
+func addG1[T ~[fixtures.KZGBytesPerG1]byte](m map[results.Key]kzgkit.Impl, typ vocab.Type, name, what string, proofs bool, decode func(T) (bls12381.G1Affine, error)) {
+	m[results.Key{Type: typ, Lib: lib, Repr: vocab.ByteForm, Layout: measure.Pointer}] = kzgkit.Impl{
 		Constructor: fmt.Sprintf("a new goethkzg.%s (48 bytes) holding a copy of one of the vectors' %s", name, what),
 		SizeHint:    unsafe.Sizeof(*new(T)),
 		Case:        func() memprof.Case { return kzgkit.Copies(kzgkit.Points[T](proofs)) },
 	}
-	m[model.Key{Type: typ, Lib: lib, Repr: model.Decoded, Layout: model.Pointer}] = kzgkit.Impl{
+	m[results.Key{Type: typ, Lib: lib, Repr: vocab.Decoded, Layout: measure.Pointer}] = kzgkit.Impl{
 		Constructor: fmt.Sprintf("goethkzg.Deserialize%s of one of the vectors' %s (subgroup-checked), into a new bls12381.G1Affine", name, what),
 		SizeHint:    unsafe.Sizeof(bls12381.G1Affine{}), DefaultN: 10_000,
 		Case: func() memprof.Case {
@@ -266,20 +268,20 @@ func impls() suites.KZGImpls {
 			cells, err := ctx.ComputeCells((*goethkzg.Blob)(blob), numGoRoutines)
 			return cellBytes(cells[:]), err
 		},
-		Impls: map[model.Op]suites.Impl[suites.KZGMaker]{
-			model.BlobToCommitment: op("goethkzg.(*Context).BlobToKZGCommitment (checks the blob's field elements)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+		Impls: map[vocab.Op]suites.Impl[suites.KZGMaker]{
+			vocab.BlobToCommitment: op("goethkzg.(*Context).BlobToKZGCommitment (checks the blob's field elements)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*goethkzg.Blob)(in.Blobs[0])
 				return suites.KZGProduce(func() (goethkzg.KZGCommitment, error) { return ctx.BlobToKZGCommitment(blob, numGoRoutines) }, kzgkit.G1Bytes), nil
 			}),
-			model.ComputeBlobProof: op("goethkzg.(*Context).ComputeBlobKZGProof (subgroup-checks the commitment)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.ComputeBlobProof: op("goethkzg.(*Context).ComputeBlobKZGProof (subgroup-checks the commitment)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c := (*goethkzg.Blob)(in.Blobs[0]), goethkzg.KZGCommitment(in.Commitments[0])
 				return suites.KZGProduce(func() (goethkzg.KZGProof, error) { return ctx.ComputeBlobKZGProof(blob, c, numGoRoutines) }, kzgkit.G1Bytes), nil
 			}),
-			model.VerifyBlobProof: op("goethkzg.(*Context).VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyBlobProof: op("goethkzg.(*Context).VerifyBlobKZGProof (decodes and subgroup-checks the commitment and proof)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob, c, p := (*goethkzg.Blob)(in.Blobs[0]), goethkzg.KZGCommitment(in.Commitments[0]), goethkzg.KZGProof(in.Proofs[0])
 				return verified(func() error { return ctx.VerifyBlobKZGProof(blob, c, p) }), nil
 			}),
-			model.VerifyBlobProofBatch: op("goethkzg.(*Context).VerifyBlobKZGProofBatch (blobs by pointer, as go-eth-kzg takes them)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyBlobProofBatch: op("goethkzg.(*Context).VerifyBlobKZGProofBatch (blobs by pointer, as go-eth-kzg takes them)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blobs := make([]*goethkzg.Blob, len(in.Blobs))
 				for i, b := range in.Blobs {
 					blobs[i] = (*goethkzg.Blob)(slices.Clone(b))
@@ -287,19 +289,19 @@ func impls() suites.KZGImpls {
 				cs, ps := commitments(in.Commitments), proofs(in.Proofs)
 				return verified(func() error { return ctx.VerifyBlobKZGProofBatch(blobs, cs, ps) }), nil
 			}),
-			model.ComputeCellsAndProofs: op("goethkzg.(*Context).ComputeCellsAndKZGProofs (FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.ComputeCellsAndProofs: op("goethkzg.(*Context).ComputeCellsAndKZGProofs (FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				blob := (*goethkzg.Blob)(in.Blobs[0])
 				return suites.KZGProduce(func() (b blobCells, err error) {
 					b.Cells, b.Proofs, err = ctx.ComputeCellsAndKZGProofs(blob, numGoRoutines)
 					return b, err
 				}, (*blobCells).result), nil
 			}),
-			model.VerifyCellProofBatch: op("goethkzg.(*Context).VerifyCellKZGProofBatch (deduplicates the commitments)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.VerifyCellProofBatch: op("goethkzg.(*Context).VerifyCellKZGProofBatch (deduplicates the commitments)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				cs, ps, cells := commitments(in.Commitments), proofs(in.Proofs), cellPointers(in.Cells)
 				idx := slices.Clone(in.CellIndices)
 				return verified(func() error { return ctx.VerifyCellKZGProofBatch(cs, idx, cells, ps) }), nil
 			}),
-			model.RecoverCellsAndProofs: op("goethkzg.(*Context).RecoverCellsAndComputeKZGProofs (recovers the cells, then computes every proof again with FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
+			vocab.RecoverCellsAndProofs: op("goethkzg.(*Context).RecoverCellsAndComputeKZGProofs (recovers the cells, then computes every proof again with FK20)", func(ctx *goethkzg.Context, in suites.KZGInput) (suites.KZGCall, error) {
 				idx, cells := slices.Clone(in.CellIndices), cellPointers(in.Cells)
 				return suites.KZGProduce(func() (b blobCells, err error) {
 					b.Cells, b.Proofs, err = ctx.RecoverCellsAndComputeKZGProofs(idx, cells, numGoRoutines)

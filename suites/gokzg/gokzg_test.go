@@ -7,10 +7,12 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 	goethkzg "github.com/crate-crypto/go-eth-kzg"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/kzgkit"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestConstants: the library's sizes are the EIP ones the fixtures use.
@@ -19,8 +21,8 @@ func TestConstants(t *testing.T) {
 		CellsPerBlob: goethkzg.CellsPerExtBlob, Commitment: int(unsafe.Sizeof(goethkzg.KZGCommitment{})), FieldElements: goethkzg.ScalarsPerBlob})
 }
 
-func key(t model.Type, r model.Repr) model.Key {
-	return model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer}
+func key(t vocab.Type, r vocab.Repr) results.Key {
+	return results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer}
 }
 
 // TestSuite checks the matrix and the exact bytes of every data entry and
@@ -30,7 +32,7 @@ func key(t model.Type, r model.Repr) model.Key {
 // struct (with its malloc header) and 128 cells.
 func TestSuite(t *testing.T) {
 	s := Suite()
-	kzgtest.CheckCoverage(t, s, keys())
+	suitetest.CheckCoverage(t, s.Entries, keys(), kzgtest.CheckFixedN)
 	slot := func(n uintptr, pointers bool) float64 { return kzgtest.Slot(t, n, pointers) }
 	cells := slot(unsafe.Sizeof(blobCells{}), true) + goethkzg.CellsPerExtBlob*slot(unsafe.Sizeof(goethkzg.Cell{}), false)
 	// A decoded blob is the slice DeserializeBlob returns: its header and
@@ -44,20 +46,20 @@ func TestSuite(t *testing.T) {
 	// pointers' backing array, shared by the blobs.
 	node := slot(unsafe.Sizeof(poly), true) + slot(uintptr(kzgtest.AppendedCap(nodeBlobs))*unsafe.Sizeof(&blobCells{}), true)
 	packed := slot(nodeBlobs*unsafe.Sizeof(kzgkit.Packed{}), false) + slot(unsafe.Sizeof(poly), true)
-	peerDAS := func(r model.Repr) model.Key {
-		return model.Key{Type: model.PeerDASNode, Lib: lib, Repr: r, Layout: model.Collection, Param: kzgkit.BlobsParam(nodeBlobs)}
+	peerDAS := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.PeerDASNode, Lib: lib, Repr: r, Layout: measure.Collection, Param: kzgkit.BlobsParam(nodeBlobs)}
 	}
 	kzgtest.CheckMeasurements(t, s, []kzgtest.Want{
-		{Key: key(model.Blob, model.ByteForm), N: 20, Bytes: slot(unsafe.Sizeof(goethkzg.Blob{}), false), Objects: 1},
-		{Key: key(model.Blob, model.Decoded), N: 20, Bytes: slot(unsafe.Sizeof(poly), true) + slot(uintptr(len(poly))*unsafe.Sizeof(poly[0]), false), Objects: 2},
-		{Key: key(model.Commitment, model.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGCommitment{}), false), Objects: 1},
-		{Key: key(model.Commitment, model.Decoded), N: 200, Bytes: slot(unsafe.Sizeof(bls12381.G1Affine{}), false), Objects: 1},
-		{Key: key(model.Proof, model.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGProof{}), false), Objects: 1},
-		{Key: key(model.Proof, model.Decoded), N: 200, Bytes: slot(unsafe.Sizeof(bls12381.G1Affine{}), false), Objects: 1},
-		{Key: key(model.KZGCell, model.ByteForm), N: 200, Bytes: slot(unsafe.Sizeof(goethkzg.Cell{}), false), Objects: 1},
-		{Key: key(model.CellsAndProofs, model.ByteForm), N: 10, Bytes: cells, Objects: 1 + goethkzg.CellsPerExtBlob},
-		{Key: peerDAS(model.ByteForm), N: nodeBlobs, Bytes: cells + node/nodeBlobs, Objects: 1 + goethkzg.CellsPerExtBlob + 2.0/nodeBlobs},
-		{Key: peerDAS(model.Packed), N: nodeBlobs, Bytes: packed / nodeBlobs, Objects: 2.0 / nodeBlobs},
+		{Key: key(vocab.Blob, vocab.ByteForm), N: 20, Bytes: slot(unsafe.Sizeof(goethkzg.Blob{}), false), Objects: 1},
+		{Key: key(vocab.Blob, vocab.Decoded), N: 20, Bytes: slot(unsafe.Sizeof(poly), true) + slot(uintptr(len(poly))*unsafe.Sizeof(poly[0]), false), Objects: 2},
+		{Key: key(vocab.Commitment, vocab.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGCommitment{}), false), Objects: 1},
+		{Key: key(vocab.Commitment, vocab.Decoded), N: 200, Bytes: slot(unsafe.Sizeof(bls12381.G1Affine{}), false), Objects: 1},
+		{Key: key(vocab.Proof, vocab.ByteForm), N: 1000, Bytes: slot(unsafe.Sizeof(goethkzg.KZGProof{}), false), Objects: 1},
+		{Key: key(vocab.Proof, vocab.Decoded), N: 200, Bytes: slot(unsafe.Sizeof(bls12381.G1Affine{}), false), Objects: 1},
+		{Key: key(vocab.KZGCell, vocab.ByteForm), N: 200, Bytes: slot(unsafe.Sizeof(goethkzg.Cell{}), false), Objects: 1},
+		{Key: key(vocab.CellsAndProofs, vocab.ByteForm), N: 10, Bytes: cells, Objects: 1 + goethkzg.CellsPerExtBlob},
+		{Key: peerDAS(vocab.ByteForm), N: nodeBlobs, Bytes: cells + node/nodeBlobs, Objects: 1 + goethkzg.CellsPerExtBlob + 2.0/nodeBlobs},
+		{Key: peerDAS(vocab.Packed), N: nodeBlobs, Bytes: packed / nodeBlobs, Objects: 2.0 / nodeBlobs},
 	})
 }
 

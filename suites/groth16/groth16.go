@@ -34,14 +34,16 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/bn256cloudflare"
 	"github.com/memprof/memprof/suites/bn256gnark"
 	"github.com/memprof/memprof/suites/bn256google"
 	"github.com/memprof/memprof/suites/gnarkbn254"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // ICPoints is the number of IC points of the key's slice entries: a
@@ -89,7 +91,7 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 	g1, g2 := c.G1, c.G2
 	how := fmt.Sprintf("a new Plain{Alpha %s; Beta, Gamma, Delta %s}, each point set by Unmarshal of its EIP-196/197 encoding (%s; %s)",
 		g1.Name, g2.Name, g1.Holds, g2.Holds)
-	setG2 := func(dst *P2, i int) error { return g2.Unmarshal.Do(dst, bn254kit.Points(model.BN254G2)[i]) }
+	setG2 := func(dst *P2, i int) error { return g2.Unmarshal.Do(dst, bn254kit.Points(vocab.BN254G2)[i]) }
 	keysN := KeysDefaultN
 	if cp := g2.Copy; cp != nil {
 		how += fmt.Sprintf("; in the pointer layout the G2 points are set by %s of points decoded beforehand (%s)", cp.Call, cp.Why)
@@ -100,7 +102,7 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 	key := func(i int, g2Set func(*P2, int) error) any {
 		k := new(Plain[P1, P2])
 		a, b, g, d := keyPoints(i)
-		for _, err := range []error{g1.Unmarshal.Do(&k.Alpha, bn254kit.Points(model.BN254G1)[a]), g2Set(&k.Beta, b), g2Set(&k.Gamma, g), g2Set(&k.Delta, d)} {
+		for _, err := range []error{g1.Unmarshal.Do(&k.Alpha, bn254kit.Points(vocab.BN254G1)[a]), g2Set(&k.Beta, b), g2Set(&k.Gamma, g), g2Set(&k.Delta, d)} {
 			if err != nil {
 				panic(fmt.Sprintf("groth16: %s: decoding key %d's points: %v", c.Lib, i, err))
 			}
@@ -108,17 +110,17 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 		return k
 	}
 	prepare := func(int) error {
-		bn254kit.Points(model.BN254G1)
+		bn254kit.Points(vocab.BN254G1)
 		g2.Values()
 		return nil
 	}
-	unmarshalG2 := func(dst *P2, i int) error { return g2.Unmarshal.Do(dst, bn254kit.Points(model.BN254G2)[i]) }
-	k := model.Key{Type: model.Groth16VerifyingKey, Lib: c.Lib, Repr: g1.Repr, Layout: model.Single}
+	unmarshalG2 := func(dst *P2, i int) error { return g2.Unmarshal.Do(dst, bn254kit.Points(vocab.BN254G2)[i]) }
+	k := results.Key{Type: vocab.Groth16VerifyingKey, Lib: c.Lib, Repr: g1.Repr, Layout: measure.Single}
 	one := suites.Entry{Key: k, Constructor: how, SizeHint: unsafe.Sizeof(Plain[P1, P2]{}), FixedN: 1,
 		Case: func() memprof.Case {
 			return memprof.Case{Prepare: prepare, NewOne: func() any { return key(0, unmarshalG2) }}
 		}}
-	k.Layout = model.Pointer
+	k.Layout = measure.Pointer
 	many := suites.Entry{Key: k, Constructor: "one key per circuit, each " + how, SizeHint: unsafe.Sizeof(Plain[P1, P2]{}), DefaultN: keysN,
 		Case: func() memprof.Case {
 			return memprof.Case{Prepare: prepare, New: func(i int) any { return key(i, setG2) }}
@@ -129,7 +131,7 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 // preparedKeys are the Distinct prepared keys, computed once: key i of
 // points keyPoints(i).
 var preparedKeys = sync.OnceValues(func() ([]Prepared, error) {
-	e1, e2 := bn254kit.Points(model.BN254G1), bn254kit.Points(model.BN254G2)
+	e1, e2 := bn254kit.Points(vocab.BN254G1), bn254kit.Points(vocab.BN254G2)
 	out := make([]Prepared, bn254kit.Distinct)
 	for i := range out {
 		var a bn254.G1Affine
@@ -167,14 +169,14 @@ func prepare(k *Prepared, a *bn254.G1Affine, b, g, d *bn254.G2Affine) error {
 // Prepared holds no pointer, so the copy is the object).
 func preparedEntries() []suites.Entry {
 	how := "a new Prepared{AlphaBeta bn254.GT; GammaNeg, DeltaNeg Lines}: bn254.Pair of α and β, bn254.PrecomputeLines of -γ and -δ, the points decoded by SetBytes beforehand"
-	k := model.Key{Type: model.Groth16VerifyingKey, Lib: model.Gnark, Repr: model.Prepared, Layout: model.Single}
+	k := results.Key{Type: vocab.Groth16VerifyingKey, Lib: vocab.Gnark, Repr: vocab.Prepared, Layout: measure.Single}
 	one := suites.Entry{Key: k, Constructor: how, SizeHint: unsafe.Sizeof(Prepared{}), FixedN: 1,
 		Case: func() memprof.Case {
 			var a bn254.G1Affine
 			var b, g, d bn254.G2Affine
 			return memprof.Case{
 				Prepare: func(int) error {
-					e1, e2 := bn254kit.Points(model.BN254G1), bn254kit.Points(model.BN254G2)
+					e1, e2 := bn254kit.Points(vocab.BN254G1), bn254kit.Points(vocab.BN254G2)
 					ia, ib, ig, id := keyPoints(0)
 					return errors.Join(set(&a, e1[ia]), set(&b, e2[ib]), set(&g, e2[ig]), set(&d, e2[id]))
 				},
@@ -187,7 +189,7 @@ func preparedEntries() []suites.Entry {
 				},
 			}
 		}}
-	k.Layout = model.Pointer
+	k.Layout = measure.Pointer
 	many := suites.Entry{Key: k, SizeHint: unsafe.Sizeof(Prepared{}), DefaultN: KeysDefaultN,
 		Constructor: "one key per circuit, each a new Prepared set to a copy of one of 64 made as in the single layout (a Prepared holds no pointer: the copy is the object)",
 		Case: func() memprof.Case {
@@ -210,11 +212,11 @@ func set[P interface{ SetBytes([]byte) (int, error) }](p P, enc []byte) error {
 }
 
 // notPrepared are the entries of a library that keeps no prepared form.
-func notPrepared(lib model.Lib) []suites.Entry {
+func notPrepared(lib vocab.Lib) []suites.Entry {
 	why := suites.NotOffered(lib, "PairingCheck takes the points and computes their lines anew: no prepared G2 form or Miller loop of fixed points is exported")
-	k := model.Key{Type: model.Groth16VerifyingKey, Lib: lib, Repr: model.Prepared, Layout: model.Single}
+	k := results.Key{Type: vocab.Groth16VerifyingKey, Lib: lib, Repr: vocab.Prepared, Layout: measure.Single}
 	one := suites.Entry{Key: k, FixedN: 1, Unavailable: why}
-	k.Layout = model.Pointer
+	k.Layout = measure.Pointer
 	return []suites.Entry{one, {Key: k, Unavailable: why}}
 }
 
@@ -223,10 +225,10 @@ func notPrepared(lib model.Lib) []suites.Entry {
 func icEntries(s suites.Suite) []suites.Entry {
 	var out []suites.Entry
 	for _, e := range s.Entries {
-		if e.Type != model.BN254G1 || e.Layout != model.Slice || !e.Unavailable.IsZero() {
+		if e.Type != vocab.BN254G1 || e.Layout != measure.Slice || !e.Unavailable.IsZero() {
 			continue
 		}
-		e.Type = model.Groth16VerifyingKey
+		e.Type = vocab.Groth16VerifyingKey
 		e.DefaultN, e.FixedN = ICPoints, ICPoints
 		e.Constructor = fmt.Sprintf("the key's IC, %d G1 points (a circuit with %d public inputs) in one slice: %s", ICPoints, ICPoints-1, e.Constructor)
 		out = append(out, e)

@@ -6,10 +6,12 @@ import (
 
 	"github.com/consensys/gnark-crypto/ecc/bn254"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestEntries: every library has its plain key in both layouts and a
@@ -23,9 +25,9 @@ func TestEntries(t *testing.T) {
 	ic := 0
 	for _, e := range es {
 		switch {
-		case e.Type != model.Groth16VerifyingKey:
-			t.Errorf("%s: not a %s", e.Key, model.Groth16VerifyingKey)
-		case e.Layout == model.Slice:
+		case e.Type != vocab.Groth16VerifyingKey:
+			t.Errorf("%s: not a %s", e.Key, vocab.Groth16VerifyingKey)
+		case e.Layout == measure.Slice:
 			ic++
 			if e.FixedN != ICPoints {
 				t.Errorf("%s: FixedN %d, want %d", e.Key, e.FixedN, ICPoints)
@@ -37,7 +39,7 @@ func TestEntries(t *testing.T) {
 			if got := reflect.ValueOf(c.NewSlice(e.FixedN)).Len(); got != ICPoints {
 				t.Errorf("%s: got %d points, want %d", e.Key, got, ICPoints)
 			}
-		case e.Layout == model.Single && e.FixedN != 1:
+		case e.Layout == measure.Single && e.FixedN != 1:
 			t.Errorf("%s: FixedN %d, want 1", e.Key, e.FixedN)
 		}
 	}
@@ -57,7 +59,7 @@ const slowKeys = 2
 // their types: each one object, pointer-free, in its slot (the prepared
 // key's lines in whole pages).
 func TestHeld(t *testing.T) {
-	held := map[model.Key]suitetest.Held{}
+	held := map[results.Key]suitetest.Held{}
 	for _, e := range Entries() {
 		if !e.Unavailable.IsZero() {
 			continue
@@ -76,11 +78,11 @@ func TestHeld(t *testing.T) {
 	}
 	type gnarkPlain = Plain[bn254.G1Affine, bn254.G2Affine]
 	for _, c := range []struct {
-		repr model.Repr
+		repr vocab.Repr
 		size uintptr
-	}{{model.Affine, suitekit.SizeOf[gnarkPlain]()}, {model.Prepared, suitekit.SizeOf[Prepared]()}} {
-		for _, l := range []model.Layout{model.Single, model.Pointer} {
-			k := model.Key{Type: model.Groth16VerifyingKey, Lib: model.Gnark, Repr: c.repr, Layout: l}
+	}{{vocab.Affine, suitekit.SizeOf[gnarkPlain]()}, {vocab.Prepared, suitekit.SizeOf[Prepared]()}} {
+		for _, l := range []measure.Layout{measure.Single, measure.Pointer} {
+			k := results.Key{Type: vocab.Groth16VerifyingKey, Lib: vocab.Gnark, Repr: c.repr, Layout: l}
 			slot, err := suitetest.Slot(int64(c.size), false)
 			if err != nil {
 				t.Fatal(err)

@@ -5,7 +5,6 @@ package libsecp256k1
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"errors"
 	"math/big"
 	"sync/atomic"
 	"unsafe"
@@ -15,17 +14,19 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/crypto/secp256k1"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // haveCgo tells the tests which variant made the entries.
 const haveCgo = true
 
 // buildReason is zero: this build runs libsecp256k1.
-var buildReason model.Why
+var buildReason vocab.Why
 
 // values are go-ethereum's Distinct values: keys from crypto.ToECDSA,
 // public keys from crypto.CompressPubkey and crypto.FromECDSAPub,
@@ -65,43 +66,43 @@ func publicKey(u *[65]byte) *ecdsa.PublicKey {
 }
 
 // entryImpls returns the constructor of every entry go-ethereum offers.
-func entryImpls() map[model.Key]secpkit.Impl {
-	key := func(t model.Type, r model.Repr) model.Key {
-		return model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer}
+func entryImpls() map[results.Key]secpkit.Impl {
+	key := func(t vocab.Type, r vocab.Repr) results.Key {
+		return results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer}
 	}
-	m := map[model.Key]secpkit.Impl{
-		key(model.Secp256k1SecretKey, model.ByteForm): made("crypto.FromECDSA of the *ecdsa.PrivateKey, its 32-byte slice's array kept ((*[32]byte)(b), no copy)",
+	m := map[results.Key]secpkit.Impl{
+		key(vocab.Secp256k1SecretKey, vocab.ByteForm): made("crypto.FromECDSA of the *ecdsa.PrivateKey, its 32-byte slice's array kept ((*[32]byte)(b), no copy)",
 			func(v *secpkit.Values, i int) *[32]byte {
 				return (*[32]byte)(crypto.FromECDSA(privateKey(&v.SecretKeys[i], &v.Uncompressed[i])))
 			}),
-		key(model.Secp256k1SecretKey, model.Decoded): made("*ecdsa.PrivateKey as crypto.ToECDSA makes it (the struct and D, X, Y as *big.Int from 32 bytes each), its public key copied rather than recomputed",
+		key(vocab.Secp256k1SecretKey, vocab.Decoded): made("*ecdsa.PrivateKey as crypto.ToECDSA makes it (the struct and D, X, Y as *big.Int from 32 bytes each), its public key copied rather than recomputed",
 			func(v *secpkit.Values, i int) *ecdsa.PrivateKey {
 				return privateKey(&v.SecretKeys[i], &v.Uncompressed[i])
 			}),
-		key(model.Secp256k1PublicKey, model.Compressed): made("crypto.CompressPubkey of the *ecdsa.PublicKey (libsecp256k1's secp256k1_ec_pubkey_serialize), its 33-byte slice's array kept",
+		key(vocab.Secp256k1PublicKey, vocab.Compressed): made("crypto.CompressPubkey of the *ecdsa.PublicKey (libsecp256k1's secp256k1_ec_pubkey_serialize), its 33-byte slice's array kept",
 			func(v *secpkit.Values, i int) *[33]byte {
 				return (*[33]byte)(crypto.CompressPubkey(publicKey(&v.Uncompressed[i])))
 			}),
-		key(model.Secp256k1PublicKey, model.Uncompressed): made("crypto.FromECDSAPub of the *ecdsa.PublicKey, its 65-byte slice's array kept",
+		key(vocab.Secp256k1PublicKey, vocab.Uncompressed): made("crypto.FromECDSAPub of the *ecdsa.PublicKey, its 65-byte slice's array kept",
 			func(v *secpkit.Values, i int) *[65]byte {
 				return (*[65]byte)(crypto.FromECDSAPub(publicKey(&v.Uncompressed[i])))
 			}),
-		key(model.Secp256k1PublicKey, model.Decoded): made("crypto.UnmarshalPubkey of 65 bytes: *ecdsa.PublicKey with *big.Int X and Y, the key crypto.SigToPub returns",
+		key(vocab.Secp256k1PublicKey, vocab.Decoded): made("crypto.UnmarshalPubkey of 65 bytes: *ecdsa.PublicKey with *big.Int X and Y, the key crypto.SigToPub returns",
 			func(v *secpkit.Values, i int) *ecdsa.PublicKey { return publicKey(&v.Uncompressed[i]) }),
-		key(model.Secp256k1PublicKey, model.Address): made("new(common.Address) set to crypto.PubkeyToAddress of the key",
+		key(vocab.Secp256k1PublicKey, vocab.Address): made("new(common.Address) set to crypto.PubkeyToAddress of the key",
 			func(v *secpkit.Values, i int) *common.Address {
 				a := new(common.Address)
 				*a = crypto.PubkeyToAddress(*publicKey(&v.Uncompressed[i]))
 				return a
 			}),
-		key(model.Secp256k1Signature, model.RSV): made("new([65]byte) holding crypto.Sign's R‖S‖V (crypto.Sign allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
+		key(vocab.Secp256k1Signature, vocab.RSV): made("new([65]byte) holding crypto.Sign's R‖S‖V (crypto.Sign allocates the same 65-byte pointer-free object: a signature per instance is too slow for N of them)",
 			func(v *secpkit.Values, i int) *[65]byte { s := new([65]byte); *s = v.RSV[i]; return s }),
-		key(model.Secp256k1Signature, model.RS): made("new([64]byte) holding the R‖S of crypto.Sign's signature",
+		key(vocab.Secp256k1Signature, vocab.RS): made("new([64]byte) holding the R‖S of crypto.Sign's signature",
 			func(v *secpkit.Values, i int) *[64]byte { s := new([64]byte); *s = [64]byte(v.RSV[i][:64]); return s }),
 	}
 	for _, f := range senderForms {
 		for _, n := range secpkit.Populations {
-			m[model.Key{Type: model.SenderCache, Lib: lib, Repr: f, Layout: model.Collection, Param: secpkit.PopulationParam(n)}] = senderImpl(f, n)
+			m[results.Key{Type: vocab.SenderCache, Lib: lib, Repr: f, Layout: measure.Collection, Param: secpkit.PopulationParam(n)}] = senderImpl(f, n)
 		}
 	}
 	return m
@@ -134,9 +135,9 @@ type pooledTx struct {
 var signer = types.LatestSignerForChainID(big.NewInt(1))
 
 // senderImpl is go-ethereum's sender-cache form f of n transactions.
-func senderImpl(f model.Repr, n int) secpkit.Impl {
+func senderImpl(f vocab.Repr, n int) secpkit.Impl {
 	switch f {
-	case model.MapAddress:
+	case vocab.MapAddress:
 		return secpkit.Impl{
 			Constructor: secpkit.SenderCacheConstructor("map[[32]byte]common.Address", "the sender's address, crypto.Keccak256 of the uncompressed key (as the ecRecover precompile derives it)", n),
 			SizeHint:    unsafe.Sizeof(common.Address{}),
@@ -150,7 +151,7 @@ func senderImpl(f model.Repr, n int) secpkit.Impl {
 				})
 			},
 		}
-	case model.MapPointer:
+	case vocab.MapPointer:
 		return secpkit.Impl{
 			Constructor: secpkit.SenderCacheConstructor("map[[32]byte]*ecdsa.PublicKey", "the sender's key as crypto.SigToPub returns it (crypto.UnmarshalPubkey of the recovered 65 bytes)", n),
 			SizeHint:    unsafe.Sizeof(ecdsa.PublicKey{}),
@@ -164,7 +165,7 @@ func senderImpl(f model.Repr, n int) secpkit.Impl {
 				})
 			},
 		}
-	case model.SigCache:
+	case vocab.SigCache:
 		return secpkit.Impl{
 			Constructor: secpkit.SenderCacheConstructor("map[[32]byte]*tx, tx holding go-ethereum's Transaction.from atomic.Pointer[sigCache] and nothing else",
 				"a sigCache{signer types.Signer (one shared signer), from common.Address} stored in it, as types.Sender caches a recovered sender", n),
@@ -194,10 +195,6 @@ func verify(pub, hash, rs []byte) (bool, error) {
 	return crypto.VerifySignature(pub, hash, rs), nil
 }
 
-// errAddress is what the verification from an address returns when the
-// recovered address is another.
-var errAddress = errors.New("the recovered address is not the sender's")
-
 // recoverAddress is the ecRecover precompile's path from R‖S‖V: its check
 // of r and s (crypto.ValidateSignatureValues without homestead: a high S
 // allowed), crypto.Ecrecover, and the last 20 bytes of the Keccak-256 of
@@ -222,109 +219,77 @@ func sliceBytes(b []byte) []byte { return b }
 
 // opImpls returns every row go-ethereum offers.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
-	sk, pk, sig := model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature
-	row := func(t model.Type, r model.Repr, op model.Op) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: r, Op: op}
-	}
-	conv := func(t model.Type, from, to model.Repr) secpkit.Row {
-		return secpkit.Row{Type: t, Repr: from, Op: model.Convert, To: to}
-	}
-	impl := func(note string, calls []string, make secpkit.Maker) secpkit.OpImpl {
-		return secpkit.OpImpl{Note: note, Calls: calls, Make: make}
-	}
+	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
 	// key decodes the input's key outside the timing.
 	key := func(in *secpkit.Input) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }
 	pub := func(in *secpkit.Input) (*ecdsa.PublicKey, error) { return crypto.UnmarshalPubkey(in.Uncompressed[:]) }
 	const rule = "low-S rule"
 	return map[secpkit.Row]secpkit.OpImpl{
-		row(sk, model.ByteForm, model.Sign): impl("secp256k1.Sign of the 32 bytes (libsecp256k1's secp256k1_ecdsa_sign_recoverable, RFC 6979)", []string{"secp256k1.Sign"},
+		row(sk, vocab.ByteForm, vocab.Sign): impl("secp256k1.Sign of the 32 bytes (libsecp256k1's secp256k1_ecdsa_sign_recoverable, RFC 6979)", []string{"secp256k1.Sign"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() ([]byte, error) { return secp256k1.Sign(in.Hash[:], in.SecretKey[:]) }, sliceBytes), nil
 			}),
-		row(sk, model.Decoded, model.Sign): impl("crypto.Sign of the *ecdsa.PrivateKey (D padded to 32 bytes, then secp256k1.Sign)", []string{"crypto.Sign"},
+		row(sk, vocab.Decoded, vocab.Sign): impl("crypto.Sign of the *ecdsa.PrivateKey (D padded to 32 bytes, then secp256k1.Sign)", []string{"crypto.Sign"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				k, err := key(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.Sign(in.Hash[:], k) }, sliceBytes), err
 			}),
-		conv(sk, model.ByteForm, model.Decoded): impl("crypto.ToECDSA (checks 0 < d < N, computes the public key with libsecp256k1)", []string{"crypto.ToECDSA"},
+		conv(sk, vocab.ByteForm, vocab.Decoded): impl("crypto.ToECDSA (checks 0 < d < N, computes the public key with libsecp256k1)", []string{"crypto.ToECDSA"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }, crypto.FromECDSA), nil
 			}),
-		conv(sk, model.Decoded, model.ByteForm): impl("crypto.FromECDSA", []string{"crypto.FromECDSA"},
+		conv(sk, vocab.Decoded, vocab.ByteForm): impl("crypto.FromECDSA", []string{"crypto.FromECDSA"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				k, err := key(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.FromECDSA(k), nil }, sliceBytes), err
 			}),
 
-		row(pk, model.Compressed, model.Verify): impl("crypto.VerifySignature of the 33-byte key (libsecp256k1 parses it in the call)", []string{rule, "crypto.VerifySignature"},
+		row(pk, vocab.Compressed, vocab.Verify): impl("crypto.VerifySignature of the 33-byte key (libsecp256k1 parses it in the call)", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Verified(func() (bool, error) { return verify(in.Compressed[:], in.Hash[:], in.RS()) }), nil
 			}),
-		row(pk, model.Uncompressed, model.Verify): impl("crypto.VerifySignature of the 65-byte key", []string{rule, "crypto.VerifySignature"},
+		row(pk, vocab.Uncompressed, vocab.Verify): impl("crypto.VerifySignature of the 65-byte key", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Verified(func() (bool, error) { return verify(in.Uncompressed[:], in.Hash[:], in.RS()) }), nil
 			}),
-		row(pk, model.Decoded, model.Verify): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey, then crypto.VerifySignature (libsecp256k1 takes bytes)", []string{rule, "crypto.FromECDSAPub", "crypto.VerifySignature"},
+		row(pk, vocab.Decoded, vocab.Verify): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey, then crypto.VerifySignature (libsecp256k1 takes bytes)", []string{rule, "crypto.FromECDSAPub", "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Verified(func() (bool, error) { return verify(crypto.FromECDSAPub(p), in.Hash[:], in.RS()) }), err
 			}),
-		row(pk, model.Address, model.Verify): impl("the low-S rule, crypto.Ecrecover, crypto.Keccak256 of the key, compared with the address", []string{rule, "crypto.Ecrecover", "crypto.Keccak256", "compare"},
+		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, crypto.Ecrecover, crypto.Keccak256 of the key, compared with the address", []string{rule, "crypto.Ecrecover", "crypto.Keccak256", "compare"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				want := common.Address(in.Address)
-				return secpkit.Verified(func() (bool, error) {
-					if !secpkit.EthereumRule(in.RS()) {
-						return false, secpkit.ErrRule
-					}
-					a, err := recoverAddress(in.Hash[:], in.RSV[:])
-					if err != nil {
-						return false, err
-					}
-					if a != want {
-						return false, errAddress
-					}
-					return true, nil
-				}), nil
+				return secpkit.FromAddress(in, recoverAddress, want), nil
 			}),
-		row(pk, model.Uncompressed, model.Compress): impl("crypto.UnmarshalPubkey (checks the point), then crypto.CompressPubkey", []string{"crypto.UnmarshalPubkey", "crypto.CompressPubkey"},
+		row(pk, vocab.Uncompressed, vocab.Compress): impl("crypto.UnmarshalPubkey (checks the point), then crypto.CompressPubkey", []string{"crypto.UnmarshalPubkey", "crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.UnmarshalPubkey(in.Uncompressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.CompressPubkey(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Uncompressed[:], crypto.UnmarshalPubkey, crypto.CompressPubkey, sliceBytes), nil
 			}),
-		row(pk, model.Decoded, model.Compress): impl("crypto.CompressPubkey of the *ecdsa.PublicKey", []string{"crypto.CompressPubkey"},
+		row(pk, vocab.Decoded, vocab.Compress): impl("crypto.CompressPubkey of the *ecdsa.PublicKey", []string{"crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.CompressPubkey(p), nil }, sliceBytes), err
 			}),
-		row(pk, model.Compressed, model.Serialize): impl("crypto.DecompressPubkey (libsecp256k1 decompresses), then crypto.FromECDSAPub", []string{"crypto.DecompressPubkey", "crypto.FromECDSAPub"},
+		row(pk, vocab.Compressed, vocab.Serialize): impl("crypto.DecompressPubkey (libsecp256k1 decompresses), then crypto.FromECDSAPub", []string{"crypto.DecompressPubkey", "crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				return secpkit.Produce(func() ([]byte, error) {
-					p, err := crypto.DecompressPubkey(in.Compressed[:])
-					if err != nil {
-						return nil, err
-					}
-					return crypto.FromECDSAPub(p), nil
-				}, sliceBytes), nil
+				return secpkit.Reencode(in.Compressed[:], crypto.DecompressPubkey, crypto.FromECDSAPub, sliceBytes), nil
 			}),
-		row(pk, model.Decoded, model.Serialize): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey", []string{"crypto.FromECDSAPub"},
+		row(pk, vocab.Decoded, vocab.Serialize): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey", []string{"crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.FromECDSAPub(p), nil }, sliceBytes), err
 			}),
-		row(pk, model.Compressed, model.Decompress): impl("crypto.DecompressPubkey to *ecdsa.PublicKey", []string{"crypto.DecompressPubkey"},
+		row(pk, vocab.Compressed, vocab.Decompress): impl("crypto.DecompressPubkey to *ecdsa.PublicKey", []string{"crypto.DecompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*ecdsa.PublicKey, error) { return crypto.DecompressPubkey(in.Compressed[:]) }, pubBytes), nil
 			}),
-		row(pk, model.Uncompressed, model.Decompress): impl("crypto.UnmarshalPubkey to *ecdsa.PublicKey (checks the point on the curve)", []string{"crypto.UnmarshalPubkey"},
+		row(pk, vocab.Uncompressed, vocab.Decompress): impl("crypto.UnmarshalPubkey to *ecdsa.PublicKey (checks the point on the curve)", []string{"crypto.UnmarshalPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*ecdsa.PublicKey, error) { return crypto.UnmarshalPubkey(in.Uncompressed[:]) }, pubBytes), nil
 			}),
-		row(pk, model.Compressed, model.ToAddress): impl("crypto.DecompressPubkey, then crypto.PubkeyToAddress", []string{"crypto.DecompressPubkey", "crypto.PubkeyToAddress"},
+		row(pk, vocab.Compressed, vocab.ToAddress): impl("crypto.DecompressPubkey, then crypto.PubkeyToAddress", []string{"crypto.DecompressPubkey", "crypto.PubkeyToAddress"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (common.Address, error) {
 					p, err := crypto.DecompressPubkey(in.Compressed[:])
@@ -334,32 +299,32 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 					return crypto.PubkeyToAddress(*p), nil
 				}, addressBytes), nil
 			}),
-		row(pk, model.Uncompressed, model.ToAddress): impl("crypto.Keccak256 of the 64 bytes after the 0x04 prefix, last 20 bytes (no check of the point)", []string{"crypto.Keccak256"},
+		row(pk, vocab.Uncompressed, vocab.ToAddress): impl("crypto.Keccak256 of the 64 bytes after the 0x04 prefix, last 20 bytes (no check of the point)", []string{"crypto.Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (common.Address, error) {
 					return common.BytesToAddress(crypto.Keccak256(in.Uncompressed[1:])[12:]), nil
 				}, addressBytes), nil
 			}),
-		row(pk, model.Decoded, model.ToAddress): impl("crypto.PubkeyToAddress of the *ecdsa.PublicKey", []string{"crypto.PubkeyToAddress"},
+		row(pk, vocab.Decoded, vocab.ToAddress): impl("crypto.PubkeyToAddress of the *ecdsa.PublicKey", []string{"crypto.PubkeyToAddress"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				p, err := pub(in)
 				return secpkit.Produce(func() (common.Address, error) { return crypto.PubkeyToAddress(*p), nil }, addressBytes), err
 			}),
 
-		row(sig, model.RSV, model.Verify): impl("crypto.VerifySignature of the first 64 bytes under the 65-byte key", []string{rule, "crypto.VerifySignature"},
+		row(sig, vocab.RSV, vocab.Verify): impl("crypto.VerifySignature of the first 64 bytes under the 65-byte key", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Verified(func() (bool, error) { return verify(in.Uncompressed[:], in.Hash[:], in.RSV[:64]) }), nil
 			}),
-		row(sig, model.RS, model.Verify): impl("crypto.VerifySignature of R‖S under the 65-byte key", []string{rule, "crypto.VerifySignature"},
+		row(sig, vocab.RS, vocab.Verify): impl("crypto.VerifySignature of R‖S under the 65-byte key", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				rs := bytes.Clone(in.RS())
 				return secpkit.Verified(func() (bool, error) { return verify(in.Uncompressed[:], in.Hash[:], rs) }), nil
 			}),
-		row(sig, model.RSV, model.Recover): impl("crypto.SigToPub: libsecp256k1's recovery, then crypto.UnmarshalPubkey to *ecdsa.PublicKey", []string{"crypto.SigToPub"},
+		row(sig, vocab.RSV, vocab.Recover): impl("crypto.SigToPub: libsecp256k1's recovery, then crypto.UnmarshalPubkey to *ecdsa.PublicKey", []string{"crypto.SigToPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (*ecdsa.PublicKey, error) { return crypto.SigToPub(in.Hash[:], in.RSV[:]) }, pubBytes), nil
 			}),
-		row(sig, model.RSV, model.RecoverAddress): impl("the precompile's path: r, s in [1, N), crypto.Ecrecover, crypto.Keccak256 of the key", []string{"precompile rule", "crypto.Ecrecover", "crypto.Keccak256"},
+		row(sig, vocab.RSV, vocab.RecoverAddress): impl("the precompile's path: r, s in [1, N), crypto.Ecrecover, crypto.Keccak256 of the key", []string{"precompile rule", "crypto.Ecrecover", "crypto.Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Produce(func() (common.Address, error) { return recoverAddress(in.Hash[:], in.RSV[:]) }, addressBytes), nil
 			}),
@@ -368,7 +333,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 
 // agreeLib is go-ethereum's part of the agreement check.
 func agreeLib() suites.FamilyAgreeLib {
-	return suites.FamilyAgreeLib{Family: model.Secp256k1, Lib: lib, Impl: &secpkit.AgreeLib{
+	return suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: lib, Impl: &secpkit.AgreeLib{
 		PublicKey: func(sk []byte) ([]byte, []byte, error) {
 			k, err := crypto.ToECDSA(sk)
 			if err != nil {

@@ -13,10 +13,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/suites/internal/secptest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // bigInt is what one *big.Int of a 32-byte value keeps: the big.Int and
@@ -44,7 +46,7 @@ func keptByValue(t *testing.T, of func(i int) secptest.Kept) secptest.Kept {
 // array one object of its size class; an *ecdsa.PublicKey the struct and
 // two big.Ints with their words; an *ecdsa.PrivateKey the struct and
 // three.
-func kept(t *testing.T, k model.Key) secptest.Kept {
+func kept(t *testing.T, k results.Key) secptest.Kept {
 	v := values()
 	switch string(k.Type) + "/" + string(k.Repr) {
 	case "Secp256k1SecretKey/bytes":
@@ -85,9 +87,9 @@ func TestObjects(t *testing.T) {
 // multiplication) and crypto.Sign.
 func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 	v := values()
-	entry := func(r model.Repr, typ model.Type) memprof.Case {
+	entry := func(r vocab.Repr, typ vocab.Type) memprof.Case {
 		for _, e := range Suite().Entries {
-			if e.Type == typ && e.Repr == r && e.Layout == model.Pointer {
+			if e.Type == typ && e.Repr == r && e.Layout == measure.Pointer {
 				return e.Case()
 			}
 		}
@@ -98,7 +100,7 @@ func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 		return memprof.Case{Prepare: func(int) error { values(); return nil }, New: func(i int) any { return newInstance(i % secpkit.Distinct) }}
 	}
 	t.Run("ToECDSA", func(t *testing.T) {
-		secptest.Same(t, 300, entry(model.Decoded, model.Secp256k1SecretKey), real(func(i int) any {
+		secptest.Same(t, 300, entry(vocab.Decoded, vocab.Secp256k1SecretKey), real(func(i int) any {
 			k, err := crypto.ToECDSA(v.SecretKeys[i][:])
 			if err != nil {
 				t.Fatal(err)
@@ -111,7 +113,7 @@ func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 		for i := range keys {
 			keys[i], _ = crypto.ToECDSA(v.SecretKeys[i][:])
 		}
-		secptest.Same(t, 300, entry(model.RSV, model.Secp256k1Signature), real(func(i int) any {
+		secptest.Same(t, 300, entry(vocab.RSV, vocab.Secp256k1Signature), real(func(i int) any {
 			h := secpkit.Hash(i)
 			s, err := crypto.Sign(h[:], keys[i])
 			if err != nil {
@@ -152,7 +154,7 @@ func TestSigCacheLayout(t *testing.T) {
 // TestSenderCaches: every form holds its population, each sender the
 // address of the key the scenario derives.
 func TestSenderCaches(t *testing.T) {
-	secptest.CheckSenderCaches(t, Suite(), 3000, func(t *testing.T, form model.Repr, v reflect.Value) [20]byte {
+	secptest.CheckSenderCaches(t, Suite(), 3000, func(t *testing.T, form vocab.Repr, v reflect.Value) [20]byte {
 		switch x := v.Interface().(type) {
 		case common.Address:
 			return x
@@ -174,6 +176,6 @@ func TestSenderCaches(t *testing.T) {
 func TestSenderCacheScan(t *testing.T) {
 	word := float64(unsafe.Sizeof(uintptr(0)))
 	secptest.CheckSenderCacheScan(t, Suite(), 5_000,
-		map[model.Repr]float64{model.MapPointer: 1*word + 4*word + 2*word, model.SigCache: 1*word + 1*word + 2*word},
-		map[model.Repr]float64{model.MapAddress: word / 8})
+		map[vocab.Repr]float64{vocab.MapPointer: 1*word + 4*word + 2*word, vocab.SigCache: 1*word + 1*word + 2*word},
+		map[vocab.Repr]float64{vocab.MapAddress: word / 8})
 }

@@ -3,9 +3,10 @@
 package libsecp256k1
 
 import (
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // haveCgo tells the tests which variant made the entries.
@@ -15,10 +16,10 @@ const haveCgo = false
 // unavailable.
 var buildReason = cgoReason
 
-func entryImpls() map[model.Key]secpkit.Impl { return nil }
+func entryImpls() map[results.Key]secpkit.Impl { return nil }
 
 func opImpls() map[secpkit.Row]secpkit.OpImpl { return nil }
 
 func agreeLib() suites.FamilyAgreeLib {
-	return suites.FamilyAgreeLib{Family: model.Secp256k1, Lib: lib, Unavailable: cgoReason}
+	return suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: lib, Unavailable: cgoReason}
 }

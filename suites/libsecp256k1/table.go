@@ -1,9 +1,10 @@
 package libsecp256k1
 
 import (
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The table of what go-ethereum offers: both build variants make their
@@ -11,14 +12,14 @@ import (
 // the two lists cannot drift.
 
 // lib is the library name in the registry.
-const lib = model.Libsecp256k1
+const lib = vocab.Libsecp256k1
 
 // Module is go-ethereum's module path, whose version results record.
 const Module = "github.com/ethereum/go-ethereum"
 
 // cgoReason is what every otherwise available entry and operation says
 // in a build without cgo.
-var cgoReason = model.Because(model.NeedsCgo, "libsecp256k1 needs cgo; this build has CGO_ENABLED=0 (go-ethereum's crypto package would silently use decred, measured as decred)")
+var cgoReason = vocab.Because(vocab.NeedsCgo, "libsecp256k1 needs cgo; this build has CGO_ENABLED=0 (go-ethereum's crypto package would silently use decred, measured as decred)")
 
 // The forms go-ethereum lacks.
 var (
@@ -27,28 +28,28 @@ var (
 )
 
 // sigFormLacks says why go-ethereum has no signature in repr, or nothing.
-func sigFormLacks(repr model.Repr) model.Why {
+func sigFormLacks(repr vocab.Repr) vocab.Why {
 	switch repr {
-	case model.DER:
+	case vocab.DER:
 		return noDER
-	case model.Decoded:
+	case vocab.Decoded:
 		return noSig
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // lacks says why go-ethereum has no such entry, or nothing.
-func lacks(k model.Key) model.Why {
-	if k.Type == model.Secp256k1Signature {
+func lacks(k results.Key) vocab.Why {
+	if k.Type == vocab.Secp256k1Signature {
 		return sigFormLacks(k.Repr)
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // opLacks says why go-ethereum does not offer a row, or nothing.
-func opLacks(r secpkit.Row) model.Why {
-	if r.Type != model.Secp256k1Signature {
-		return model.Why{}
+func opLacks(r secpkit.Row) vocab.Why {
+	if r.Type != vocab.Secp256k1Signature {
+		return vocab.Why{}
 	}
 	if why := sigFormLacks(r.Repr); !why.IsZero() {
 		return why
@@ -57,10 +58,10 @@ func opLacks(r secpkit.Row) model.Why {
 }
 
 // senderForms are go-ethereum's forms of the SenderCache scenario.
-var senderForms = []model.Repr{model.MapAddress, model.MapPointer, model.SigCache}
+var senderForms = []vocab.Repr{vocab.MapAddress, vocab.MapPointer, vocab.SigCache}
 
 // keys are every entry's key: the objects, then the scenario.
-func keys() []model.Key {
+func keys() []results.Key {
 	return append(secpkit.ObjectKeys(lib), secpkit.SenderCacheKeys(lib, senderForms...)...)
 }
 

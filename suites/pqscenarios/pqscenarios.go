@@ -14,13 +14,15 @@ import (
 	"reflect"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/circlpq"
 	"github.com/memprof/memprof/suites/filippomldsa"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/stdmlkem"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The scales the scenarios are measured at by default: handshakes in
@@ -120,22 +122,22 @@ func tlsCase[DK, EK, K any](d pqkit.KEM[DK, EK], mk func(v *handshakeValues[DK],
 
 // tls is one library's TLS scenario: entries and operations.
 func tls[DK, EK any](d pqkit.KEM[DK, EK]) ([]suites.Entry, []suites.Op) {
-	key := func(r model.Repr) model.Key {
-		return model.Key{Type: model.TLSHandshakes, Lib: d.Lib, Repr: r, Layout: model.Collection, Param: d.Set.Param()}
+	key := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.TLSHandshakes, Lib: d.Lib, Repr: r, Layout: measure.Collection, Param: d.Set.Param()}
 	}
 	held := "per handshake, held by pointer in a slice of N: a new ecdh.PrivateKey (ecdh.X25519().NewPrivateKey), a copy of the 1,216-byte key share (encapsulation key ‖ X25519 public key) and "
 	entries := []suites.Entry{
-		{Key: key(model.Parsed), DefaultN: Handshakes, SizeHint: unsafe.Sizeof(Handshake[*DK]{}),
+		{Key: key(vocab.Parsed), DefaultN: Handshakes, SizeHint: unsafe.Sizeof(Handshake[*DK]{}),
 			Constructor: held + "the ML-KEM-768 key parsed as " + d.DKName + " (a pqkit.Clone of one of 16 made by " + d.KeyGen.API + "), as crypto/tls keeps it",
 			Case: func() memprof.Case {
 				return tlsCase(d, func(v *handshakeValues[DK], j int) *DK { return pqkit.Clone(v.dks[j]) })
 			}},
-		{Key: key(model.Seed), DefaultN: Handshakes, SizeHint: unsafe.Sizeof(Handshake[[64]byte]{}),
+		{Key: key(vocab.Seed), DefaultN: Handshakes, SizeHint: unsafe.Sizeof(Handshake[[64]byte]{}),
 			Constructor: held + "the ML-KEM-768 seed d‖z by value, expanded again when the server's share arrives",
 			Case: func() memprof.Case {
 				return tlsCase(d, func(v *handshakeValues[DK], j int) [64]byte { return [64]byte(v.seeds[j]) })
 			}},
-		{Key: key(model.Packed)},
+		{Key: key(vocab.Packed)},
 	}
 	if d.PackDK.Lacks.IsZero() {
 		entries[2].DefaultN, entries[2].SizeHint = Handshakes, unsafe.Sizeof(Handshake[[]byte]{})
@@ -153,8 +155,8 @@ func tls[DK, EK any](d pqkit.KEM[DK, EK]) ([]suites.Entry, []suites.Op) {
 // server's share from every form it keeps its key in, and the server's
 // work on the client's share.
 func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
-	opKey := func(r model.Repr, op model.Op) model.Key {
-		return model.Key{Type: model.TLSHandshakes, Lib: d.Lib, Repr: r, Op: op, Batch: 1, Param: d.Set.Param()}
+	opKey := func(r vocab.Repr, op vocab.Op) results.Key {
+		return results.Key{Type: vocab.TLSHandshakes, Lib: d.Lib, Repr: r, Op: op, Batch: 1, Param: d.Set.Param()}
 	}
 	vectors := func() (seed, c, k []byte, err error) {
 		t, err := pqkit.DecapsVector(d.Set)
@@ -162,19 +164,19 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 	}
 	var out []suites.Op
 	for _, from := range []struct {
-		repr  model.Repr
+		repr  vocab.Repr
 		calls []string
-		lacks model.Why
+		lacks vocab.Why
 		load  func(seed []byte) (func() (*DK, error), error)
 	}{
-		{model.Parsed, nil, model.Why{}, func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Parsed, nil, vocab.Why{}, func(seed []byte) (func() (*DK, error), error) {
 			p, err := d.KeyGen.Do(seed)
 			return func() (*DK, error) { return p, nil }, err
 		}},
-		{model.Seed, []string{d.KeyGen.API}, model.Why{}, func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Seed, []string{d.KeyGen.API}, vocab.Why{}, func(seed []byte) (func() (*DK, error), error) {
 			return func() (*DK, error) { return d.KeyGen.Do(seed) }, nil
 		}},
-		{model.Packed, []string{d.ParseDK.API}, d.PackDK.Lacks, func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Packed, []string{d.ParseDK.API}, d.PackDK.Lacks, func(seed []byte) (func() (*DK, error), error) {
 			p, err := d.KeyGen.Do(seed)
 			if err != nil {
 				return nil, err
@@ -183,7 +185,7 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 			return func() (*DK, error) { return d.ParseDK.Do(b) }, nil
 		}},
 	} {
-		o := suites.Op{Key: opKey(from.repr, model.Decapsulate)}
+		o := suites.Op{Key: opKey(from.repr, vocab.Decapsulate)}
 		if !from.lacks.IsZero() {
 			o.Unavailable = from.lacks
 			out = append(out, o)
@@ -237,7 +239,7 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 	}
 	// The server: parse the client's share, encapsulate, make its X25519
 	// key and the X25519 secret.
-	server := suites.Op{Key: opKey(model.Packed, model.Encapsulate)}
+	server := suites.Op{Key: opKey(vocab.Packed, vocab.Encapsulate)}
 	server.Path = pqkit.Calls(d.ParseEK.API, d.Encapsulate.API, "ecdh.X25519().NewPrivateKey", "(*ecdh.PrivateKey).ECDH")
 	server.Note = "the server's work per handshake on the client's 1,216-byte share: " + server.Path + "; the first ACVP encapsulation vector of the set (its randomness m where crypto/tls draws one) and RFC 7748's X25519 vector (Bob's key where crypto/tls generates one, Alice's share); invalid input: an encapsulation key whose first coefficient is 4095"
 	server.Prepare = func(in suites.OpInput) (suites.OpHarness, error) {
@@ -287,11 +289,11 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 // [PublicKeySize]byte (no pointers); parsed, a slice of pointers to the
 // library's parsed keys.
 func cache[SK, PK any](d pqkit.Sig[SK, PK]) ([]suites.Entry, []suites.Op) {
-	key := func(r model.Repr) model.Key {
-		return model.Key{Type: model.MLDSAPubkeyCache, Lib: d.Lib, Repr: r, Layout: model.Collection, Param: d.Set.Param()}
+	key := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.MLDSAPubkeyCache, Lib: d.Lib, Repr: r, Layout: measure.Collection, Param: d.Set.Param()}
 	}
 	entries := []suites.Entry{
-		{Key: key(model.Packed), DefaultN: CacheKeys, SizeHint: uintptr(d.PKSize),
+		{Key: key(vocab.Packed), DefaultN: CacheKeys, SizeHint: uintptr(d.PKSize),
 			Constructor: fmt.Sprintf("N public keys packed (%d bytes each) in one []([%d]byte) sized up front, copies of %d keys (%s)", d.PKSize, d.PKSize, pqkit.Distinct, d.PackPK.API),
 			Case: func() memprof.Case {
 				var pks [][]byte
@@ -314,7 +316,7 @@ func cache[SK, PK any](d pqkit.Sig[SK, PK]) ([]suites.Entry, []suites.Op) {
 					},
 				}
 			}},
-		{Key: key(model.Parsed), DefaultN: CacheKeys, SizeHint: unsafe.Sizeof(*new(PK)),
+		{Key: key(vocab.Parsed), DefaultN: CacheKeys, SizeHint: unsafe.Sizeof(*new(PK)),
 			Constructor: fmt.Sprintf("N keys parsed as %s (%s) in a []*%s sized up front, each a pqkit.Clone of one of %d keys parsed by %s", d.PKName, d.PKHolds, d.PKName[1:], pqkit.Distinct, d.ParsePK.API),
 			Case: func() memprof.Case {
 				var pks []*PK
@@ -338,8 +340,8 @@ func cache[SK, PK any](d pqkit.Sig[SK, PK]) ([]suites.Entry, []suites.Op) {
 	// MLDSAPublicKey repeated for the cache (AliasOf).
 	var ops []suites.Op
 	for _, o := range d.Ops(pqkit.DSATypes, false) {
-		if o.Op == model.Verify {
-			o.Type, o.AliasOf = model.MLDSAPubkeyCache, model.MLDSAPublicKey
+		if o.Op == vocab.Verify {
+			o.Type, o.AliasOf = vocab.MLDSAPubkeyCache, vocab.MLDSAPublicKey
 			ops = append(ops, o)
 		}
 	}

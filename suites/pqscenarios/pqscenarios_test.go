@@ -10,14 +10,16 @@ import (
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/suites/stdmlkem"
+	"github.com/memprof/memprof/vocab"
 )
 
 const n = 1_000
@@ -38,8 +40,8 @@ func TestShareSize(t *testing.T) {
 	}
 }
 
-// measure measures the entry k of the suite in process at n.
-func measure(t *testing.T, k model.Key, opts ...memprof.Option) *memprof.Result {
+// measureKey measures the entry k of the suite in process at n.
+func measureKey(t *testing.T, k results.Key, opts ...memprof.Option) *memprof.Result {
 	t.Helper()
 	s := Suite()
 	i := slices.IndexFunc(s.Entries, func(e suites.Entry) bool { return e.Key == k })
@@ -83,14 +85,14 @@ func TestHandshakes(t *testing.T) {
 	dkBytes, dkObjects := pqtest.Footprint(t, dk)
 	share := kzgtest.Slot(t, 1216, false)
 	for _, c := range []struct {
-		repr           model.Repr
+		repr           vocab.Repr
 		bytes, objects float64
 	}{
-		{model.Parsed, kzgtest.Slot(t, unsafe.Sizeof(Handshake[*mlkem.DecapsulationKey768]{}), true) + dkBytes, 1 + dkObjects},
-		{model.Seed, kzgtest.Slot(t, unsafe.Sizeof(Handshake[[64]byte]{}), true), 1},
+		{vocab.Parsed, kzgtest.Slot(t, unsafe.Sizeof(Handshake[*mlkem.DecapsulationKey768]{}), true) + dkBytes, 1 + dkObjects},
+		{vocab.Seed, kzgtest.Slot(t, unsafe.Sizeof(Handshake[[64]byte]{}), true), 1},
 	} {
-		k := model.Key{Type: model.TLSHandshakes, Lib: model.Stdlib, Repr: c.repr, Layout: model.Collection, Param: "set=ML-KEM-768"}
-		r := measure(t, k, memprof.SkipGC())
+		k := results.Key{Type: vocab.TLSHandshakes, Lib: vocab.Stdlib, Repr: c.repr, Layout: measure.Collection, Param: "set=ML-KEM-768"}
+		r := measureKey(t, k, memprof.SkipGC())
 		want := c.bytes + x.BytesPerInstance + share + slicePerEntry(t)
 		if math.Abs(r.BytesPerInstance-want) > 0.01 {
 			t.Errorf("%s: got %.3f B per handshake, want %.3f (handshake and ML-KEM key %.0f, X25519 key %.3f, share %.0f, table %.3f)", k, r.BytesPerInstance, want, c.bytes, x.BytesPerInstance, share, slicePerEntry(t))
@@ -102,10 +104,10 @@ func TestHandshakes(t *testing.T) {
 // size in one pointer-free slice (nothing for the collector to scan);
 // parsed, a pointer per key and the parsed key, which the collector scans.
 func TestCache(t *testing.T) {
-	k := func(r model.Repr) model.Key {
-		return model.Key{Type: model.MLDSAPubkeyCache, Lib: model.Circl, Repr: r, Layout: model.Collection, Param: "set=ML-DSA-65"}
+	k := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.MLDSAPubkeyCache, Lib: vocab.Circl, Repr: r, Layout: measure.Collection, Param: "set=ML-DSA-65"}
 	}
-	packed := measure(t, k(model.Packed))
+	packed := measureKey(t, k(vocab.Packed))
 	// One large object of n keys: whole pages, under a page per n.
 	if lo, hi := float64(mldsa65.PublicKeySize), float64(mldsa65.PublicKeySize)+8192.0/n+1; packed.BytesPerInstance < lo || packed.BytesPerInstance > hi {
 		t.Errorf("packed: got %.3f B per key, want %v to %v (the keys in one slice)", packed.BytesPerInstance, lo, hi)
@@ -115,7 +117,7 @@ func TestCache(t *testing.T) {
 	}
 	pk, _ := mldsa65.NewKeyFromSeed(new([32]byte))
 	b, _ := pqtest.Footprint(t, pk)
-	parsed := measure(t, k(model.Parsed), memprof.SkipGC())
+	parsed := measureKey(t, k(vocab.Parsed), memprof.SkipGC())
 	if want := b + slicePerEntry(t); math.Abs(parsed.BytesPerInstance-want) > 0.01 {
 		t.Errorf("parsed: got %.3f B per key, want %.3f (the key %.0f and its pointer)", parsed.BytesPerInstance, want, b)
 	}

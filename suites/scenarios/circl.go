@@ -5,9 +5,9 @@ import (
 
 	"github.com/cloudflare/circl/sign/bls"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/circl"
+	"github.com/memprof/memprof/vocab"
 )
 
 // circlEntries returns the scenarios held in circl values: the circl
@@ -16,10 +16,10 @@ import (
 // already: each attestation holds its own copy.
 func circlEntries() []suites.Entry {
 	return entries(source[bls.PublicKey[bls.KeyG1SigG2], bls.Signature]{
-		lib: model.Circl, pkName: "bls.PublicKey[bls.KeyG1SigG2]", sigName: "bls.Signature ([]byte, compressed)",
+		lib: vocab.Circl, pkName: "bls.PublicKey[bls.KeyG1SigG2]", sigName: "bls.Signature ([]byte, compressed)",
 		pks: circl.PublicKeysMinPk, sigs: circl.SignaturesMinPk,
 		compressPK:  (*bls.PublicKey[bls.KeyG1SigG2]).MarshalBinary,
 		compressSig: func(sig *bls.Signature) []byte { return *sig },
 		cloneSig:    func(sig *bls.Signature) bls.Signature { return bytes.Clone(*sig) },
-	}, model.Why{})
+	}, vocab.Why{})
 }

@@ -7,6 +7,8 @@ import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
 	"github.com/memprof/memprof/memprof"
+	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // gcCase is a pointer-free library type held the two ways the engine
@@ -63,24 +65,15 @@ func TestScanPointerFreeGnark(t *testing.T) {
 func TestScenarioScanBytes(t *testing.T) {
 	const n = 5_000
 	word := 8.0
-	atLeast := map[string]float64{"map-pointer": word, "wrapper-pointer": word, "interface-map": 3 * word, "lru": 6 * word}
-	below := map[string]float64{"index-slice": word / 8, "wrapper-value": word / 8}
+	atLeast := map[vocab.Repr]float64{"map-pointer": word, "wrapper-pointer": word, "interface-map": 3 * word, "lru": 6 * word}
+	below := map[vocab.Repr]float64{"index-slice": word / 8, "wrapper-value": word / 8}
 	for _, e := range Suite().Entries {
 		if e.Type != "PubkeyCache" || e.Lib != "gnark" {
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {
-			c := e.Case()
-			c.Name = e.BenchName()
-			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
-			got := r.ScanBytesPerInstance
-			if min, ok := atLeast[string(e.Repr)]; ok && got < min-r.ScanResolution {
-				t.Errorf("scan bytes per validator: got %v, want at least %v", got, min)
-			}
-			if max, ok := below[string(e.Repr)]; ok && got > max+r.ScanResolution {
-				t.Errorf("scan bytes per validator: got %v, want below %v (no pointer per validator)", got, max)
-			}
-			t.Logf("%s: scan %v B per validator (resolution %v), %v B", e.Key, got, r.ScanResolution, r.BytesPerInstance)
+			r := suitetest.CheckScan(t, e, n, "validator", atLeast, below)
+			t.Logf("%s: scan %v B per validator (resolution %v), %v B", e.Key, r.ScanBytesPerInstance, r.ScanResolution, r.BytesPerInstance)
 		})
 	}
 }

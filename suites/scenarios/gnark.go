@@ -3,9 +3,9 @@ package scenarios
 import (
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/gnark"
+	"github.com/memprof/memprof/vocab"
 )
 
 // gnarkEntries returns the scenarios held in gnark values: the gnark
@@ -14,7 +14,7 @@ import (
 func gnarkEntries() []suites.Entry {
 	compress := func(pk *bls12381.G1Affine) ([]byte, error) { b := pk.Bytes(); return b[:], nil }
 	return entries(source[bls12381.G1Affine, bls12381.G2Affine]{
-		lib: model.Gnark, pks: gnark.PublicKeysG1, sigs: gnark.SignaturesG2, compressPK: compress,
+		lib: vocab.Gnark, pks: gnark.PublicKeysG1, sigs: gnark.SignaturesG2, compressPK: compress,
 		compressSig: func(sig *bls12381.G2Affine) []byte { b := sig.Bytes(); return b[:] },
-	}, model.Why{})
+	}, vocab.Why{})
 }

@@ -8,10 +8,12 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // DefaultN is the scale the scenarios are measured at: one million
@@ -52,7 +54,7 @@ type values[PK, Sig any] struct {
 // (to 48 and 96 bytes), and, when a plain copy would share memory, how a
 // program copies a signature.
 type source[PK, Sig any] struct {
-	lib model.Lib
+	lib vocab.Lib
 	// pkName and sigName name the representations in Constructor texts;
 	// suitekit.TypeName when empty.
 	pkName, sigName string
@@ -137,7 +139,7 @@ type attCompressed struct {
 }
 
 // pubkeyCache builds a cache of n validators in the given form.
-func pubkeyCache[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
+func pubkeyCache[PK, Sig any](v *values[PK, Sig], form vocab.Repr, n int) any {
 	switch form {
 	case "index-slice":
 		return indexed(v, n, v.pk)
@@ -157,13 +159,13 @@ func pubkeyCache[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
 		})
 	case "wrapper-value":
 		return indexed(v, n, func(i int) wrapperVal[PK] { return wrapperVal[PK]{v.pk(i)} })
-	case model.InterfaceMap:
+	case vocab.InterfaceMap:
 		m := map[[48]byte]publicKey[PK]{}
 		for i := range n {
 			m[cacheKey(v.compressed[i%distinct], i)] = wrapped(v, i)
 		}
 		return m
-	case model.LRU:
+	case vocab.LRU:
 		c, err := lru.New[[48]byte, publicKey[PK]](lruCapacity)
 		if err != nil {
 			panic("scenarios: " + err.Error())
@@ -193,7 +195,7 @@ func indexed[PK, Sig, K any](v *values[PK, Sig], n int, keyAt func(i int) K) any
 }
 
 // attestationPool builds a pool of n signatures with their roots.
-func attestationPool[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) any {
+func attestationPool[PK, Sig any](v *values[PK, Sig], form vocab.Repr, n int) any {
 	switch form {
 	case "slice-value":
 		var pool []attValue[Sig]
@@ -232,8 +234,8 @@ func attestationPool[PK, Sig any](v *values[PK, Sig], form model.Repr, n int) an
 // forms lists each scenario's forms and what they hold; a form measured
 // at several populations (populations) has one entry for each, told apart
 // by its key's parameter population=N and measured at exactly that N.
-var forms = map[model.Type][]struct {
-	repr        model.Repr
+var forms = map[vocab.Type][]struct {
+	repr        vocab.Repr
 	what        string
 	populations []int
 }{
@@ -242,8 +244,8 @@ var forms = map[model.Type][]struct {
 		{"map-pointer", "map[[48]byte]*PublicKey", nil},
 		{"wrapper-pointer", "map[[48]byte]int index + []struct{p *PublicKey}", nil},
 		{"wrapper-value", "map[[48]byte]int index + []struct{p PublicKey}", nil},
-		{model.InterfaceMap, "map[[48]byte]iface, iface an interface holding a *struct{p *PublicKey} (the wrapper of Prysm's crypto/bls)", nil},
-		{model.LRU, fmt.Sprintf("github.com/hashicorp/golang-lru/v2 Cache[[48]byte, iface] of capacity %d (iface as in interface-map)", lruCapacity), lruPopulations},
+		{vocab.InterfaceMap, "map[[48]byte]iface, iface an interface holding a *struct{p *PublicKey} (the wrapper of Prysm's crypto/bls)", nil},
+		{vocab.LRU, fmt.Sprintf("github.com/hashicorp/golang-lru/v2 Cache[[48]byte, iface] of capacity %d (iface as in interface-map)", lruCapacity), lruPopulations},
 	},
 	"AttestationPool": {
 		{"slice-value", "[]struct{root [32]byte; sig Signature}", nil},
@@ -269,7 +271,7 @@ func Suite() suites.Suite {
 // entries returns the scenario entries of the library src takes its
 // values from. When unavailable is not zero, the entries are unavailable
 // for that reason.
-func entries[PK, Sig any](src source[PK, Sig], unavailable model.Why) []suites.Entry {
+func entries[PK, Sig any](src source[PK, Sig], unavailable vocab.Why) []suites.Entry {
 	lib, pkName, sigName := src.lib, src.pkName, src.sigName
 	if pkName == "" {
 		pkName = suitekit.TypeName[PK]()
@@ -278,9 +280,9 @@ func entries[PK, Sig any](src source[PK, Sig], unavailable model.Why) []suites.E
 		sigName = suitekit.TypeName[Sig]()
 	}
 	var out []suites.Entry
-	for _, typ := range model.Scenarios {
+	for _, typ := range vocab.Scenarios {
 		for _, f := range forms[typ] {
-			for _, e := range populations(suites.Entry{Key: model.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: model.Collection}, DefaultN: DefaultN}, f.populations) {
+			for _, e := range populations(suites.Entry{Key: results.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: measure.Collection}, DefaultN: DefaultN}, f.populations) {
 				out = append(out, entry(src, e, f.what, pkName, sigName, unavailable))
 			}
 		}
@@ -298,7 +300,7 @@ func populations(e suites.Entry, pops []int) []suites.Entry {
 	var out []suites.Entry
 	for _, n := range pops {
 		p := e
-		p.Param, p.DefaultN, p.FixedN = model.NewParam("population", n), n, n
+		p.Param, p.DefaultN, p.FixedN = results.NewParam("population", n), n, n
 		out = append(out, p)
 	}
 	return out
@@ -307,7 +309,7 @@ func populations(e suites.Entry, pops []int) []suites.Entry {
 // entry completes the scenario entry e of the library src takes its
 // values from: its constructor text, size and case, or the reason it is
 // unavailable.
-func entry[PK, Sig any](src source[PK, Sig], e suites.Entry, what, pkName, sigName string, unavailable model.Why) suites.Entry {
+func entry[PK, Sig any](src source[PK, Sig], e suites.Entry, what, pkName, sigName string, unavailable vocab.Why) suites.Entry {
 	if !unavailable.IsZero() {
 		e.Unavailable = unavailable
 		return e

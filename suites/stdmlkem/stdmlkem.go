@@ -12,12 +12,12 @@ import (
 	"crypto/mlkem/mlkemtest"
 	"slices"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/vocab"
 )
 
-const lib = model.Stdlib
+const lib = vocab.Stdlib
 
 // noPacked is why crypto/mlkem has no packed decapsulation key.
 const noPacked = "crypto/mlkem has no packed (expanded) decapsulation key: Bytes returns the 64-byte seed d‖z, and NewDecapsulationKey768 takes only that"
@@ -80,7 +80,7 @@ func Agree() suites.FamilyAgreeLib {
 			sets = append(sets, s)
 		}
 	}
-	return suites.FamilyAgreeLib{Family: model.MLKEM, Lib: lib, Impl: pqkit.KEMLib{Lib: lib, Sets: sets}}
+	return suites.FamilyAgreeLib{Family: vocab.MLKEM, Lib: lib, Impl: pqkit.KEMLib{Lib: lib, Sets: sets}}
 }
 
 // Suite returns the standard library's ML-KEM suite, with the family's
@@ -91,7 +91,8 @@ func Suite() suites.Suite {
 		Entries:     slices.Concat(kem512.Entries(), kem768.Entries(), kem1024.Entries()),
 		Ops:         slices.Concat(kem512.Ops(), kem768.Ops(), kem1024.Ops()),
 		FamilyAgree: []suites.FamilyAgreeLib{Agree()},
-		Checks:      []suites.FamilyCheck{{Family: model.MLKEM, Run: pqkit.CheckKEM}},
+		Checks:      []suites.FamilyCheck{{Family: vocab.MLKEM, Run: pqkit.CheckKEM, Checks: pqkit.KEMChecks, Help: pqkit.Help}},
+		Families:    []suites.Family{{Family: vocab.MLKEM, Subject: "ML-KEM"}},
 	}
 }
 

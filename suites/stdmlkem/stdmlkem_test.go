@@ -4,20 +4,17 @@ import (
 	"crypto/mlkem"
 	"testing"
 
-	"github.com/memprof/memprof/model"
-	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/pqkit"
 	"github.com/memprof/memprof/suites/internal/pqtest"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
-func TestMain(m *testing.M) {
-	pqtest.Setup()
-	m.Run()
-}
+func TestMain(m *testing.M) { pqtest.Main(m) }
 
 func TestCoverage(t *testing.T) {
-	pqtest.CheckCoverage(t, Suite(), lib, pqkit.KEMTypes, pqkit.KEMSets)
+	suitetest.CheckCoverage(t, Suite().Entries, pqtest.Keys(lib, pqkit.KEMTypes, pqkit.KEMSets), pqtest.CheckDefaultN)
 }
 
 // TestMeasurements checks every available entry against its truth by
@@ -26,7 +23,7 @@ func TestCoverage(t *testing.T) {
 // class; a parsed key is its exported struct and the expanded key it
 // points to, each in its slot.
 func TestMeasurements(t *testing.T) {
-	k := func(typ model.Type, r model.Repr, set pqkit.Set) model.Key { return pqtest.Key(typ, lib, r, set) }
+	k := func(typ vocab.Type, r vocab.Repr, set pqkit.Set) results.Key { return pqtest.Key(typ, lib, r, set) }
 	dk768, err := mlkem.NewDecapsulationKey768(pqkit.Seed(0, mlkem.SeedSize))
 	if err != nil {
 		t.Fatal(err)
@@ -45,11 +42,11 @@ func TestMeasurements(t *testing.T) {
 		{"ML-KEM-1024", mlkem.EncapsulationKeySize1024, mlkem.CiphertextSize1024, dk1024, dk1024.EncapsulationKey()},
 	} {
 		wants = append(wants,
-			pqtest.EncodingWant(t, k(model.MLKEMDecapsulationKey, model.Seed, s.set), mlkem.SeedSize),
-			pqtest.ParsedWant(t, k(model.MLKEMDecapsulationKey, model.Parsed, s.set), s.dk),
-			pqtest.EncodingWant(t, k(model.MLKEMEncapsulationKey, model.Packed, s.set), s.ek),
-			pqtest.ParsedWant(t, k(model.MLKEMEncapsulationKey, model.Parsed, s.set), s.pk),
-			pqtest.EncodingWant(t, k(model.MLKEMCiphertext, model.Packed, s.set), s.ct))
+			pqtest.EncodingWant(t, k(vocab.MLKEMDecapsulationKey, vocab.Seed, s.set), mlkem.SeedSize),
+			pqtest.ParsedWant(t, k(vocab.MLKEMDecapsulationKey, vocab.Parsed, s.set), s.dk),
+			pqtest.EncodingWant(t, k(vocab.MLKEMEncapsulationKey, vocab.Packed, s.set), s.ek),
+			pqtest.ParsedWant(t, k(vocab.MLKEMEncapsulationKey, vocab.Parsed, s.set), s.pk),
+			pqtest.EncodingWant(t, k(vocab.MLKEMCiphertext, vocab.Packed, s.set), s.ct))
 	}
 	pqtest.CheckMeasurements(t, Suite(), wants)
 }
@@ -62,20 +59,12 @@ func TestLikeConstructor(t *testing.T) {
 		t.Fatal(err)
 	}
 	ek := dk.EncapsulationKey().Bytes()
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMDecapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(i int) any {
-		dk, err := mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
-		if err != nil {
-			panic(err)
-		}
-		return dk
-	})
-	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(model.MLKEMEncapsulationKey, lib, model.Parsed, "ML-KEM-768"), func(int) any {
-		p, err := mlkem.NewEncapsulationKey768(ek)
-		if err != nil {
-			panic(err)
-		}
-		return p
-	})
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMDecapsulationKey, lib, vocab.Parsed, "ML-KEM-768"),
+		pqtest.Must(func(i int) (*mlkem.DecapsulationKey768, error) {
+			return mlkem.NewDecapsulationKey768(pqkit.Seed(i%pqkit.Distinct, mlkem.SeedSize))
+		}))
+	pqtest.CheckLikeConstructor(t, Suite(), pqtest.Key(vocab.MLKEMEncapsulationKey, lib, vocab.Parsed, "ML-KEM-768"),
+		pqtest.Must(func(int) (*mlkem.EncapsulationKey768, error) { return mlkem.NewEncapsulationKey768(ek) }))
 }
 
 func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
@@ -83,11 +72,5 @@ func TestOps(t *testing.T) { suitetest.CheckOps(t, Suite()) }
 // TestAgree runs the family's check on crypto/mlkem alone: its known
 // answers (the cross-library part needs circl: suites/all's test).
 func TestAgree(t *testing.T) {
-	rep, err := pqkit.CheckKEM([]suites.FamilyAgreeLib{Agree()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Cases == 0 {
-		t.Error("no case checked")
-	}
+	suitetest.CheckAgree(t, pqkit.CheckKEM, Agree())
 }

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 )
 
 // cases are the constructions a child process of this test binary
@@ -313,7 +313,7 @@ func check(t *testing.T, r *memprof.Result, want truth, whole bool) {
 			t.Errorf("site %s:%d: the runtime's own record, not the instances'", s.Function, s.Line)
 		case s.Function == want.worker:
 			worker = true
-		case s.Function == model.UnattributedSite:
+		case s.Function == measure.UnattributedSite:
 			outside = true
 			if inProcessWorker && (!within(s.BytesPerInstance, want.outsideBytes, r.HeapResolution) || !within(s.AllocsPerInstance, want.outsideObject, objectsRes)) {
 				t.Errorf("(unattributed): got %v B in %v objects per instance, want the worker's %v B in %v", s.BytesPerInstance, s.AllocsPerInstance, want.outsideBytes, want.outsideObject)

@@ -30,10 +30,10 @@ import (
 	"math/big"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Lib is one library's part in the check (bn254kit.Curve.AgreeLib makes
@@ -41,12 +41,26 @@ import (
 type Lib = bn254kit.AgreeLib
 
 // Check returns the family's agreement check, for the registry.
-func Check() suites.FamilyCheck { return suites.FamilyCheck{Family: model.BN254, Run: Run} }
+func Check() suites.FamilyCheck {
+	return suites.FamilyCheck{Family: vocab.BN254, Run: Run,
+		Checks: "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips", Help: help}
+}
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `BN254: gnark-crypto and go-ethereum's bn256-gnark, bn256-cloudflare and
+bn256-google (all pure Go) run go-ethereum's EIP-196/197 precompile vectors
+(fixtures/bn254: bn256Add, bn256ScalarMul, bn256Pairing) through the
+precompiles built on each (input padded and split as the EVM reads it) and
+must return every output byte for byte; refuse every input of this project's
+failing vectors (points off the curve, coordinates not below the field
+modulus, G2 points outside the subgroup, truncated input); compute its G2
+additions and scalar multiplications and the multi-scalar multiplications;
+and round-trip every point through each representation.`
 
 // Suite is the suite that gives the registry the check; the libraries'
 // suites give their parts.
 func Suite() suites.Suite {
-	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}}
+	return suites.Suite{Name: "bn254 agreement", Checks: []suites.FamilyCheck{Check()}, Families: []suites.Family{Family()}}
 }
 
 // Run is the check on the registry's BN254 libraries (Check's Run).
@@ -172,9 +186,9 @@ func g2Case(v fixtures.PrecompileVector) (testCase, error) {
 // library's own where it has one, else (when naive is set) as scalar
 // multiplications and additions.
 func msmCase(isG2 bool, n int, want []byte, naive bool) testCase {
-	typ := model.BN254G1
+	typ := vocab.BN254G1
 	if isG2 {
-		typ = model.BN254G2
+		typ = vocab.BN254G2
 	}
 	points := bn254kit.MSMPoints(typ, n)
 	scalars := make([]*big.Int, n)
@@ -236,7 +250,7 @@ func CheckLibs(libs []Lib) (*suites.AgreeReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, avail, err := agree.Available("BN254 agreement", len(cs)+len(points), libs, func(l Lib) (model.Lib, model.Why) { return l.Lib, model.Why{} })
+	rep, avail, err := agree.Available("BN254 agreement", len(cs)+len(points), libs, func(l Lib) (vocab.Lib, vocab.Why) { return l.Lib, vocab.Why{} })
 	if err != nil {
 		return rep, err
 	}
@@ -267,7 +281,7 @@ func CheckLibs(libs []Lib) (*suites.AgreeReport, error) {
 
 // compare returns the disagreement of case i, or nil.
 func compare(c testCase, libs []Lib, results [][]outcome, i int) *agree.Disagreement {
-	var agreeing []model.Lib
+	var agreeing []vocab.Lib
 	for j, l := range libs {
 		if o := results[j][i]; o.ran && o.err == nil && !c.fails && bytes.Equal(o.out, c.want) {
 			agreeing = append(agreeing, l.Lib)
@@ -295,7 +309,7 @@ func compare(c testCase, libs []Lib, results [][]outcome, i int) *agree.Disagree
 
 // point is a point of the vectors to round-trip.
 type point struct {
-	typ  model.Type
+	typ  vocab.Type
 	enc  []byte
 	from string // the vector it comes from
 }
@@ -306,7 +320,7 @@ type point struct {
 func roundTripPoints() ([]point, error) {
 	var out []point
 	seen := map[string]bool{}
-	add := func(typ model.Type, enc []byte, from string) {
+	add := func(typ vocab.Type, enc []byte, from string) {
 		if !seen[string(enc)] {
 			seen[string(enc)] = true
 			out = append(out, point{typ, enc, from})
@@ -319,8 +333,8 @@ func roundTripPoints() ([]point, error) {
 	for _, v := range f.Vectors {
 		in := make([]byte, bn254kit.AddInputSize)
 		copy(in, v.Input)
-		add(model.BN254G1, in[:bn254kit.G1Size], v.Name)
-		add(model.BN254G1, in[bn254kit.G1Size:], v.Name)
+		add(vocab.BN254G1, in[:bn254kit.G1Size], v.Name)
+		add(vocab.BN254G1, in[bn254kit.G1Size:], v.Name)
 	}
 	f, err = fixtures.LoadPrecompileFile(fixtures.BN254Dir, fixtures.BN254PairingFile)
 	if err != nil {
@@ -332,7 +346,7 @@ func roundTripPoints() ([]point, error) {
 			return nil, fmt.Errorf("%s/%s: %s: %w", fixtures.BN254Dir, fixtures.BN254PairingFile, v.Name, err)
 		}
 		for _, q := range g2s {
-			add(model.BN254G2, q, v.Name)
+			add(vocab.BN254G2, q, v.Name)
 		}
 	}
 	return out, nil

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/bn256cloudflare"
 	"github.com/memprof/memprof/suites/bn256gnark"
 	"github.com/memprof/memprof/suites/bn256google"
 	"github.com/memprof/memprof/suites/gnarkbn254"
+	"github.com/memprof/memprof/vocab"
 )
 
 // libs are the four libraries' parts, from their suites.
@@ -43,7 +43,7 @@ func TestAgreement(t *testing.T) {
 func TestDisagreements(t *testing.T) {
 	good := libs(t)[3].Impl.(Lib) // bn256-gnark, the fastest
 	wrongSum := good
-	wrongSum.Lib = model.BN256Google
+	wrongSum.Lib = vocab.BN256Google
 	wrongSum.G1Add = func(a, b []byte) ([]byte, error) {
 		out, err := good.G1Add(a, b)
 		if err != nil || len(out) == 0 {
@@ -52,7 +52,7 @@ func TestDisagreements(t *testing.T) {
 		return append([]byte{out[0] ^ 1}, out[1:]...), nil
 	}
 	lax := good
-	lax.Lib = model.BN256Google
+	lax.Lib = vocab.BN256Google
 	lax.G1Add = func(a, b []byte) ([]byte, error) { return make([]byte, 64), nil }
 	for _, tt := range []struct {
 		name  string
@@ -68,8 +68,8 @@ func TestDisagreements(t *testing.T) {
 			if !errors.As(err, &d) {
 				t.Fatalf("got %v, want a disagreement", err)
 			}
-			if d.Lib != model.BN256Google || d.Check != tt.check {
-				t.Errorf("got a disagreement of %s in %q (%v), want %s in %q", d.Lib, d.Check, d, model.BN256Google, tt.check)
+			if d.Lib != vocab.BN256Google || d.Check != tt.check {
+				t.Errorf("got a disagreement of %s in %q (%v), want %s in %q", d.Lib, d.Check, d, vocab.BN256Google, tt.check)
 			}
 		})
 	}

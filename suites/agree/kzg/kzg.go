@@ -30,9 +30,9 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // fileName is how disagreements name the reference.
@@ -80,7 +80,7 @@ type made struct {
 // bytes, from which the first differing byte is shown), or another error
 // when no library can be checked.
 func Check(v *fixtures.KZGVectors, libs []suites.KZGAgreeLib) (*agree.Report, error) {
-	rep, avail, err := agree.Available("KZG agreement", len(v.Blobs), libs, func(l suites.KZGAgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	rep, avail, err := agree.Available("KZG agreement", len(v.Blobs), libs, func(l suites.KZGAgreeLib) (vocab.Lib, vocab.Why) { return l.Lib, l.Unavailable })
 	if err != nil {
 		return rep, err
 	}
@@ -176,7 +176,7 @@ func compare(v *fixtures.KZGVectors, i int, want fixtures.KZGBlob, libs []suites
 // hash to got instead of the file's want: against the cells of a library
 // that computed the file's, so that it names the first differing cell
 // and byte, or against the file's hash when no library did.
-func cellsDisagreement(name string, lib model.Lib, libs []suites.KZGAgreeLib, computed [][]made, i int, got, want []byte) *agree.Disagreement {
+func cellsDisagreement(name string, lib vocab.Lib, libs []suites.KZGAgreeLib, computed [][]made, i int, got, want []byte) *agree.Disagreement {
 	ok := agreeing(libs, computed, i, "cells", want)
 	for j, l := range libs {
 		if l.Lib == lib || !slices.Contains(ok, l.Lib) {
@@ -191,7 +191,7 @@ func cellsDisagreement(name string, lib model.Lib, libs []suites.KZGAgreeLib, co
 	return &agree.Disagreement{Case: name, Check: "cells (SHA-256 of the 128 cells)", Lib: lib, Against: fileName, Got: got, Want: want, Agreeing: ok}
 }
 
-func cellsOf(libs []suites.KZGAgreeLib, computed [][]made, lib model.Lib, i int) [][]byte {
+func cellsOf(libs []suites.KZGAgreeLib, computed [][]made, lib vocab.Lib, i int) [][]byte {
 	for j, l := range libs {
 		if l.Lib == lib {
 			return computed[j][i].cells
@@ -208,8 +208,8 @@ func cellAt(cells [][]byte, k int) []byte {
 }
 
 // agreeing lists the libraries whose value for check equals want.
-func agreeing(libs []suites.KZGAgreeLib, computed [][]made, i int, check string, want []byte) []model.Lib {
-	var out []model.Lib
+func agreeing(libs []suites.KZGAgreeLib, computed [][]made, i int, check string, want []byte) []vocab.Lib {
+	var out []vocab.Lib
 	for j, l := range libs {
 		m := computed[j][i]
 		var got []byte
@@ -297,9 +297,9 @@ func verify(ok bool, err error) outcome { return outcome{ok, err} }
 
 // disagreement returns what is wrong with vd, lib's verdict on blob i, or
 // nil.
-func (vd verdict) disagreement(v *fixtures.KZGVectors, i int, lib model.Lib, libs []suites.KZGAgreeLib, m made) *agree.Disagreement {
+func (vd verdict) disagreement(v *fixtures.KZGVectors, i int, lib vocab.Lib, libs []suites.KZGAgreeLib, m made) *agree.Disagreement {
 	name := v.Blobs[i].Name
-	producers := "every library's (" + model.Join(libNames(libs)) + ": the same bytes)"
+	producers := "every library's (" + vocab.Join(libNames(libs)) + ": the same bytes)"
 	next := fixtures.KZGBlobName((i + 1) % len(v.Blobs))
 	for _, c := range []struct {
 		check   string
@@ -343,8 +343,8 @@ func (vd verdict) disagreement(v *fixtures.KZGVectors, i int, lib model.Lib, lib
 	return nil
 }
 
-func libNames(libs []suites.KZGAgreeLib) []model.Lib {
-	out := make([]model.Lib, len(libs))
+func libNames(libs []suites.KZGAgreeLib) []vocab.Lib {
+	out := make([]vocab.Lib, len(libs))
 	for i, l := range libs {
 		out[i] = l.Lib
 	}

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/ckzg"
 	"github.com/memprof/memprof/suites/gokzg"
+	"github.com/memprof/memprof/vocab"
 )
 
 func vectors(t *testing.T) *fixtures.KZGVectors {
@@ -39,7 +39,7 @@ func TestAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []model.Lib
+	var want []vocab.Lib
 	for _, l := range r.KZGAgreeLibs() {
 		if l.Unavailable.IsZero() {
 			want = append(want, l.Lib)
@@ -78,7 +78,7 @@ func synthetic(t *testing.T) (*fixtures.KZGVectors, [][][]byte) {
 // the hostile cases run in no time) and verifies by comparing with the
 // same table; a field set to non-nil replaces one behaviour.
 type fake struct {
-	lib   model.Lib
+	lib   vocab.Lib
 	v     *fixtures.KZGVectors
 	cells [][][]byte
 	// blobOf finds the blob index of a blob's bytes.
@@ -92,7 +92,7 @@ type fake struct {
 	fail       error // every computation fails with it
 }
 
-func newFake(v *fixtures.KZGVectors, cells [][][]byte, lib model.Lib) *fake {
+func newFake(v *fixtures.KZGVectors, cells [][][]byte, lib vocab.Lib) *fake {
 	f := &fake{lib: lib, v: v, cells: cells, blobOf: map[string]int{}}
 	for i := range f.v.Blobs {
 		f.blobOf[string(f.v.Blob(i)[:])] = i
@@ -224,7 +224,7 @@ func TestDisagreements(t *testing.T) {
 	v, cells := synthetic(t)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			good, bad := newFake(v, cells, model.CKZG), newFake(v, cells, model.GoKZG)
+			good, bad := newFake(v, cells, vocab.CKZG), newFake(v, cells, vocab.GoKZG)
 			tt.break_(bad)
 			_, err := Check(v, []suites.KZGAgreeLib{good.agreeLib(), bad.agreeLib()})
 			var d *agree.Disagreement
@@ -239,12 +239,12 @@ func TestDisagreements(t *testing.T) {
 		})
 	}
 	t.Run("agreeing fakes", func(t *testing.T) {
-		if _, err := Check(v, []suites.KZGAgreeLib{newFake(v, cells, model.CKZG).agreeLib(), newFake(v, cells, model.GoKZG).agreeLib()}); err != nil {
+		if _, err := Check(v, []suites.KZGAgreeLib{newFake(v, cells, vocab.CKZG).agreeLib(), newFake(v, cells, vocab.GoKZG).agreeLib()}); err != nil {
 			t.Errorf("got %v, want none: the fakes compute the vectors", err)
 		}
 	})
 	t.Run("no library", func(t *testing.T) {
-		_, err := Check(v, []suites.KZGAgreeLib{{Lib: model.CKZG, Unavailable: model.Because(model.NeedsCgo, "needs cgo")}})
+		_, err := Check(v, []suites.KZGAgreeLib{{Lib: vocab.CKZG, Unavailable: vocab.Because(vocab.NeedsCgo, "needs cgo")}})
 		if err == nil || !strings.Contains(err.Error(), "no library available") {
 			t.Errorf("got %v, want no library available", err)
 		}

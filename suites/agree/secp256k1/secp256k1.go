@@ -35,14 +35,26 @@ import (
 	"fmt"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Check is the family's agreement check, as a suite registers it.
-var Check = suites.FamilyCheck{Family: model.Secp256k1, Run: Run}
+var Check = suites.FamilyCheck{Family: vocab.Secp256k1, Run: Run,
+	Checks: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say", Help: help}
+
+// help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
+const help = `secp256k1: go-ethereum's libsecp256k1 and decred must derive the public keys
+and address of fixtures/secp256k1/ops.json's key (go-ethereum's own test
+answer) and its RFC 6979 signature; derive byte-identical keys and R‖S‖V
+signatures for 64 more keys and verify and recover each other's; give
+go-ethereum's ecRecover precompile vectors their output; and accept exactly
+what Wycheproof's ECDSA secp256k1 SHA-256 vectors accept (DER with Ethereum's
+low-S rule; R‖S, where a high S verifies only without the rule, and recovers
+the test's key). In a build without cgo, libsecp256k1 is reported unavailable
+and decred is checked against the files.`
 
 // Run checks libs against the embedded vectors.
 func Run(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
@@ -55,7 +67,7 @@ func Run(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 
 // lib is one available library.
 type lib struct {
-	name model.Lib
+	name vocab.Lib
 	*secpkit.AgreeLib
 }
 
@@ -69,7 +81,7 @@ func Cases(v *fixtures.Secp256k1Vectors) int {
 // *agree.Disagreement when a library computes something else, or another
 // error when no library can be checked.
 func CheckVectors(v *fixtures.Secp256k1Vectors, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, avail, err := agree.Available("secp256k1 agreement", Cases(v), libs, func(l suites.FamilyAgreeLib) (model.Lib, model.Why) { return l.Lib, l.Unavailable })
+	rep, avail, err := agree.Available("secp256k1 agreement", Cases(v), libs, func(l suites.FamilyAgreeLib) (vocab.Lib, vocab.Why) { return l.Lib, l.Unavailable })
 	if err != nil {
 		return rep, err
 	}
@@ -289,7 +301,7 @@ func checkBitcoin(v *fixtures.Secp256k1Vectors, ls []lib) error {
 			hash := sha256.Sum256(t.Msg)
 			// The R‖S the DER parsers agree on, or nil when they refuse it.
 			var rs []byte
-			parsedBy := model.Lib("")
+			parsedBy := vocab.Lib("")
 			for _, l := range ls {
 				if l.ParseDER == nil {
 					continue

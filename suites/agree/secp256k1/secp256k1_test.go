@@ -6,18 +6,18 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	check "github.com/memprof/memprof/suites/agree/secp256k1"
 	"github.com/memprof/memprof/suites/all"
 	"github.com/memprof/memprof/suites/internal/secpkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // libs returns the registry's secp256k1 libraries.
 func libs(t *testing.T) []suites.FamilyAgreeLib {
 	t.Helper()
-	ls := all.Registry().FamilyAgreeLibs(model.Secp256k1)
+	ls := all.Registry().FamilyAgreeLibs(vocab.Secp256k1)
 	if len(ls) != 2 {
 		t.Fatalf("got %d secp256k1 agreement libraries, want 2 (libsecp256k1, decred)", len(ls))
 	}
@@ -31,7 +31,7 @@ func TestLibrariesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, ok := all.Registry().Check(model.Secp256k1)
+	c, ok := all.Registry().Check(vocab.Secp256k1)
 	if !ok {
 		t.Fatal("the registry has no secp256k1 check")
 	}
@@ -57,7 +57,7 @@ func TestLibrariesAgree(t *testing.T) {
 func wrap(t *testing.T, f func(l *secpkit.AgreeLib)) suites.FamilyAgreeLib {
 	t.Helper()
 	for _, l := range libs(t) {
-		if l.Lib == model.Decred {
+		if l.Lib == vocab.Decred {
 			impl := *l.Impl.(*secpkit.AgreeLib)
 			f(&impl)
 			l.Impl = &impl
@@ -114,7 +114,7 @@ func TestDisagreementsAreNamed(t *testing.T) {
 			if !errors.As(err, &d) {
 				t.Fatalf("got %v, want a *agree.Disagreement", err)
 			}
-			if !strings.HasPrefix(d.Case, tt.wantCase) || d.Check != tt.wantCheck || d.Lib != model.Decred {
+			if !strings.HasPrefix(d.Case, tt.wantCase) || d.Check != tt.wantCheck || d.Lib != vocab.Decred {
 				t.Errorf("got case %q, check %q, lib %s; want case %q..., check %q, lib decred", d.Case, d.Check, d.Lib, tt.wantCase, tt.wantCheck)
 			}
 		})
@@ -128,12 +128,12 @@ func TestUnavailableLibraryReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	off := suites.FamilyAgreeLib{Family: model.Secp256k1, Lib: model.Libsecp256k1, Unavailable: model.Because(model.NeedsCgo, "no cgo")}
+	off := suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: vocab.Libsecp256k1, Unavailable: vocab.Because(vocab.NeedsCgo, "no cgo")}
 	rep, err := check.CheckVectors(v, []suites.FamilyAgreeLib{off, wrap(t, func(*secpkit.AgreeLib) {})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Unavailable[model.Libsecp256k1] != "no cgo" || len(rep.Libs) != 1 || rep.Libs[0] != model.Decred {
+	if rep.Unavailable[vocab.Libsecp256k1] != "no cgo" || len(rep.Libs) != 1 || rep.Libs[0] != vocab.Decred {
 		t.Errorf("got libs %v, unavailable %v; want decred checked, libsecp256k1 unavailable", rep.Libs, rep.Unavailable)
 	}
 	if _, err := check.CheckVectors(v, []suites.FamilyAgreeLib{off}); err == nil {

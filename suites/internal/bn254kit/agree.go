@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // AgreeLib returns the library's part of the agreement check: its
@@ -18,7 +18,7 @@ func (c Curve[P1, P2]) AgreeLib() AgreeLib {
 		Lib:         c.Lib,
 		G1Add:       binary(c.G1),
 		G1ScalarMul: scaled(c.G1),
-		RoundTrips: func(typ model.Type, enc []byte) ([]RoundTrip, error) {
+		RoundTrips: func(typ vocab.Type, enc []byte) ([]RoundTrip, error) {
 			var trips []RoundTrip
 			var err error
 			switch typ {
@@ -109,7 +109,7 @@ func groupTrips[P any](g *Group[P], enc []byte) ([]RoundTrip, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: decoding its own encoding: %w", g.Name, err)
 	}
-	return []RoundTrip{{Repr: g.Repr, Encoding: direct}, {Repr: model.Uncompressed, Encoding: g.Marshal.Do(again)}}, nil
+	return []RoundTrip{{Repr: g.Repr, Encoding: direct}, {Repr: vocab.Uncompressed, Encoding: g.Marshal.Do(again)}}, nil
 }
 
 func (f *PointForm[P, F]) roundTrip(enc []byte) (RoundTrip, bool, error) {

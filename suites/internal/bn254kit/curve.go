@@ -5,8 +5,8 @@ import (
 	"math/big"
 	"sync"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Curve is one library's BN254 points: P1 and P2 are the types it decodes
@@ -14,7 +14,7 @@ import (
 // and G2Affine, go-ethereum's bn256.G1 and bn256.G2). Entries, Ops and
 // AgreeLib make the library's suite from it.
 type Curve[P1, P2 any] struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	G1  *Group[P1]
 	G2  *Group[P2]
 	// Pairing is a maker of the pairing check of the pairs (g1s[i],
@@ -31,21 +31,21 @@ type Curve[P1, P2 any] struct {
 	// matrix that neither its groups nor its forms are (Reprs): a
 	// combination it neither offers nor explains is a programming error
 	// (Entries panics).
-	Lacks func(typ model.Type, repr model.Repr) model.Why
+	Lacks func(typ vocab.Type, repr vocab.Repr) vocab.Why
 	// MSMLacks, when set, says why the library has no multi-scalar
 	// multiplication: the operations then list one unavailable msm row per
 	// group. A library with one lists its own (see MSMOps).
-	MSMLacks model.Why
+	MSMLacks vocab.Why
 }
 
 // Group is a library's points of one group in the type it decodes into.
 type Group[P any] struct {
-	Type model.Type // BN254G1 or BN254G2
-	// Repr is what the type is: model.Affine (gnark-crypto's G1Affine,
-	// bn256-gnark's G1, which holds one by value) or model.Decoded (the
+	Type vocab.Type // BN254G1 or BN254G2
+	// Repr is what the type is: vocab.Affine (gnark-crypto's G1Affine,
+	// bn256-gnark's G1, which holds one by value) or vocab.Decoded (the
 	// bn256-cloudflare and bn256-google wrappers, whose coordinates are
 	// hidden).
-	Repr model.Repr
+	Repr vocab.Repr
 	// Name is P as Go source spells it in sentences: "bn254.G1Affine",
 	// "bn256.G1".
 	Name string
@@ -91,7 +91,7 @@ type Copying[P any] struct {
 // decoded by unmarshal, computed on first use (outside any measurement)
 // and kept for the life of the process: a Group's Values. It panics if
 // the library rejects one of the points, which every library must accept.
-func DecodedPoints[P any](typ model.Type, name string, unmarshal func(dst *P, enc []byte) error) func() []P {
+func DecodedPoints[P any](typ vocab.Type, name string, unmarshal func(dst *P, enc []byte) error) func() []P {
 	return sync.OnceValue(func() []P {
 		encs := Points(typ)
 		out := make([]P, len(encs))
@@ -128,12 +128,12 @@ func (g *Group[P]) decode(enc []byte) (*P, error) {
 // decodes into: PointForm, EncodingForm, PreparedForm.
 type Form interface {
 	// key is the type and representation of the form.
-	key() (model.Type, model.Repr)
+	key() (vocab.Type, vocab.Repr)
 	// impls returns the form's constructors in the pointer and slice
 	// layouts.
 	impls() (pointer, slice entryImpl)
 	// ops returns the form's operations.
-	ops(lib model.Lib) []suites.Op
+	ops(lib vocab.Lib) []suites.Op
 	// roundTrip decodes enc (of the form's type) into the form and encodes
 	// it back; ok is false for a form that cannot be encoded (prepared).
 	roundTrip(enc []byte) (trip RoundTrip, ok bool, err error)
@@ -144,7 +144,7 @@ type Form interface {
 // its own arithmetic and encoding.
 type PointForm[P, F any] struct {
 	Group *Group[P]
-	Repr  model.Repr
+	Repr  vocab.Repr
 	Name  string // "bn254.G1Jac"
 	// FromCall names From in sentences ("FromAffine"); From sets dst to p,
 	// as a program converts a point (not timed).
@@ -162,7 +162,7 @@ type PointForm[P, F any] struct {
 // decoded back with the library's checks.
 type EncodingForm[P, E any] struct {
 	Group *Group[P]
-	Repr  model.Repr
+	Repr  vocab.Repr
 	// EncodeCall names Encode in sentences ("(*bn254.G1Affine).Bytes"),
 	// Kept how the bytes are kept ("returned by value, moved to the
 	// heap"); Encode encodes p (not timed).
@@ -202,6 +202,6 @@ func (c Curve[P1, P2]) Suite(name string, modules []string, agree AgreeLib, more
 		Modules:     modules,
 		Entries:     c.Entries(),
 		Ops:         append(c.Ops(), more...),
-		FamilyAgree: []suites.FamilyAgreeLib{{Family: model.BN254, Lib: c.Lib, Impl: agree}},
+		FamilyAgree: []suites.FamilyAgreeLib{{Family: vocab.BN254, Lib: c.Lib, Impl: agree}},
 	}
 }

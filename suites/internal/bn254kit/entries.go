@@ -3,26 +3,28 @@ package bn254kit
 import (
 	"fmt"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The instance matrix every BN254 suite covers: both groups, every
 // representation a library may keep a point in, both layouts.
 var (
-	Types   = []model.Type{model.BN254G1, model.BN254G2}
-	Reprs   = []model.Repr{model.Affine, model.Jacobian, model.Decoded, model.Compressed, model.Uncompressed, model.Prepared}
-	Layouts = []model.Layout{model.Pointer, model.Slice}
+	Types   = []vocab.Type{vocab.BN254G1, vocab.BN254G2}
+	Reprs   = []vocab.Repr{vocab.Affine, vocab.Jacobian, vocab.Decoded, vocab.Compressed, vocab.Uncompressed, vocab.Prepared}
+	Layouts = []measure.Layout{measure.Pointer, measure.Slice}
 )
 
 // NotApplicable says why repr does not apply to typ in any library, or
 // nothing: only G2 points are prepared for pairings.
-func NotApplicable(typ model.Type, repr model.Repr) model.Why {
-	if typ == model.BN254G1 && repr == model.Prepared {
-		return model.Because(model.DoesNotApply, "does not apply: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
+func NotApplicable(typ vocab.Type, repr vocab.Repr) vocab.Why {
+	if typ == vocab.BN254G1 && repr == vocab.Prepared {
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // entryImpl is a constructor of one entry, with its default N.
@@ -32,8 +34,8 @@ type entryImpl struct {
 }
 
 type entryKey struct {
-	typ  model.Type
-	repr model.Repr
+	typ  vocab.Type
+	repr vocab.Repr
 }
 
 // Entries returns the library's entries, one per combination of the
@@ -43,7 +45,7 @@ type entryKey struct {
 // the description and the matrix have drifted apart.
 func (c Curve[P1, P2]) Entries() []suites.Entry {
 	offered := map[entryKey][2]entryImpl{}
-	add := func(t model.Type, r model.Repr, pointer, slice entryImpl) {
+	add := func(t vocab.Type, r vocab.Repr, pointer, slice entryImpl) {
 		k := entryKey{t, r}
 		if _, dup := offered[k]; dup {
 			panic(fmt.Sprintf("bn254kit: %s: %s/%s offered twice", c.Lib, t, r))
@@ -55,9 +57,9 @@ func (c Curve[P1, P2]) Entries() []suites.Entry {
 	p, s = groupImpls(c.G2)
 	add(c.G2.Type, c.G2.Repr, p, s)
 	p, s = encodingImpls[P1, [G1Size]byte](c.G1)
-	add(c.G1.Type, model.Uncompressed, p, s)
+	add(c.G1.Type, vocab.Uncompressed, p, s)
 	p, s = encodingImpls[P2, [G2Size]byte](c.G2)
-	add(c.G2.Type, model.Uncompressed, p, s)
+	add(c.G2.Type, vocab.Uncompressed, p, s)
 	for _, f := range c.Forms {
 		t, r := f.key()
 		p, s := f.impls()
@@ -68,7 +70,7 @@ func (c Curve[P1, P2]) Entries() []suites.Entry {
 		for _, r := range Reprs {
 			impls, ok := offered[entryKey{t, r}]
 			na := NotApplicable(t, r)
-			var lacks model.Why
+			var lacks vocab.Why
 			if !ok && na.IsZero() && c.Lacks != nil {
 				lacks = c.Lacks(t, r)
 			}
@@ -79,7 +81,7 @@ func (c Curve[P1, P2]) Entries() []suites.Entry {
 				panic(fmt.Sprintf("bn254kit: %s neither offers %s/%s nor says why not", c.Lib, t, r))
 			}
 			for i, l := range Layouts {
-				e := suites.Entry{Key: model.Key{Type: t, Lib: c.Lib, Repr: r, Layout: l}}
+				e := suites.Entry{Key: results.Key{Type: t, Lib: c.Lib, Repr: r, Layout: l}}
 				switch {
 				case !na.IsZero():
 					e.Unavailable = na
@@ -97,8 +99,8 @@ func (c Curve[P1, P2]) Entries() []suites.Entry {
 }
 
 // eip names the standard of typ's encoding, for sentences.
-func eip(typ model.Type) string {
-	if typ == model.BN254G2 {
+func eip(typ vocab.Type) string {
+	if typ == vocab.BN254G2 {
 		return fmt.Sprintf("%d-byte EIP-197", G2Size)
 	}
 	return fmt.Sprintf("%d-byte EIP-196", G1Size)
@@ -137,7 +139,7 @@ func encodingImpls[P, E any](g *Group[P]) (pointer, slice entryImpl) {
 	return pointer, slice
 }
 
-func (f *PointForm[P, F]) key() (model.Type, model.Repr) { return f.Group.Type, f.Repr }
+func (f *PointForm[P, F]) key() (vocab.Type, vocab.Repr) { return f.Group.Type, f.Repr }
 
 func (f *PointForm[P, F]) impls() (pointer, slice entryImpl) {
 	g := f.Group
@@ -146,7 +148,7 @@ func (f *PointForm[P, F]) impls() (pointer, slice entryImpl) {
 	return entryImpl{Impl: fill.Pointer()}, entryImpl{Impl: fill.Slice()}
 }
 
-func (f *EncodingForm[P, E]) key() (model.Type, model.Repr) { return f.Group.Type, f.Repr }
+func (f *EncodingForm[P, E]) key() (vocab.Type, vocab.Repr) { return f.Group.Type, f.Repr }
 
 func (f *EncodingForm[P, E]) impls() (pointer, slice entryImpl) {
 	g := f.Group
@@ -159,7 +161,7 @@ func (f *EncodingForm[P, E]) impls() (pointer, slice entryImpl) {
 	return pointer, slice
 }
 
-func (f *PreparedForm[P1, P2, L]) key() (model.Type, model.Repr) { return f.G2.Type, model.Prepared }
+func (f *PreparedForm[P1, P2, L]) key() (vocab.Type, vocab.Repr) { return f.G2.Type, vocab.Prepared }
 
 func (f *PreparedForm[P1, P2, L]) impls() (pointer, slice entryImpl) {
 	g := f.G2

@@ -7,9 +7,10 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The operations of a library are one table: for each group, add,
@@ -33,7 +34,7 @@ func offered[F any](impl suites.Impl[F]) bool {
 // op makes the operation k: unavailable for the reason the first of
 // lacking gives, else prepared by prepare with note and the path of the
 // calls.
-func op(k model.Key, note string, calls []string, lacking []model.Why, prepare func(suites.OpInput) (suites.OpHarness, error), want func(*opVectors) []byte) suites.Op {
+func op(k results.Key, note string, calls []string, lacking []vocab.Why, prepare func(suites.OpInput) (suites.OpHarness, error), want func(*opVectors) []byte) suites.Op {
 	o := suites.Op{Key: k}
 	for _, why := range lacking {
 		if !why.IsZero() {
@@ -55,14 +56,14 @@ func op(k model.Key, note string, calls []string, lacking []model.Why, prepare f
 // lacks is why impl cannot be called: its Lacks, or, for an Impl with
 // neither a function nor a reason, a reason naming what is missing (a
 // programming error the suite's tests report).
-func lacks[F any](lib model.Lib, what string, impl suites.Impl[F]) model.Why {
+func lacks[F any](lib vocab.Lib, what string, impl suites.Impl[F]) vocab.Why {
 	switch {
 	case !impl.Lacks.IsZero():
 		return impl.Lacks
 	case !offered(impl):
 		return suites.NotOffered(lib, "%s is not described", what)
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // withInputs returns the Prepare of an operation whose inputs come from
@@ -85,9 +86,9 @@ func withInputs(invalid bool, build func(v *opVectors, invalid bool) (suites.OpH
 // representation, how the vectors' encodings become F (not timed), and
 // the library's calls on F.
 type points[F any] struct {
-	lib     model.Lib
-	typ     model.Type
-	repr    model.Repr
+	lib     vocab.Lib
+	typ     vocab.Type
+	repr    vocab.Repr
 	name    string
 	decode  func(enc []byte) (*F, error)
 	marshal suites.Impl[func(p *F) []byte]
@@ -95,8 +96,8 @@ type points[F any] struct {
 	mul     suites.Impl[func(dst, a *F, k *big.Int)]
 }
 
-func (p points[F]) key(o model.Op) model.Key {
-	return model.Key{Type: p.typ, Lib: p.lib, Repr: p.repr, Op: o, Batch: 1}
+func (p points[F]) key(o vocab.Op) results.Key {
+	return results.Key{Type: p.typ, Lib: p.lib, Repr: p.repr, Op: o, Batch: 1}
 }
 
 // ops are the rows of a point type: add, scalar-mul, marshal.
@@ -106,8 +107,8 @@ func (p points[F]) ops() []suites.Op {
 		return func() ([]byte, error) { return p.marshal.Do(dst), nil }
 	}
 	return []suites.Op{
-		op(p.key(model.Add), fmt.Sprintf("%s into a reused %s (the vector's two points decoded beforehand)", p.add.Note, p.name), p.add.Calls,
-			[]model.Why{lacks(p.lib, "Add", p.add), noMarshal},
+		op(p.key(vocab.Add), fmt.Sprintf("%s into a reused %s (the vector's two points decoded beforehand)", p.add.Note, p.name), p.add.Calls,
+			[]vocab.Why{lacks(p.lib, "Add", p.add), noMarshal},
 			withInputs(false, func(v *opVectors, _ bool) (suites.OpHarness, error) {
 				a, err := p.decode(v.add[p.typ].a)
 				if err != nil {
@@ -120,8 +121,8 @@ func (p points[F]) ops() []suites.Op {
 				var dst F
 				return suites.OpHarness{Run: func() error { p.add.Do(&dst, a, b); return nil }, Result: result(&dst)}, nil
 			}), func(v *opVectors) []byte { return v.add[p.typ].want }),
-		op(p.key(model.ScalarMul), fmt.Sprintf("%s into a reused %s, by the vector's 256-bit scalar", p.mul.Note, p.name), p.mul.Calls,
-			[]model.Why{lacks(p.lib, "ScalarMul", p.mul), noMarshal},
+		op(p.key(vocab.ScalarMul), fmt.Sprintf("%s into a reused %s, by the vector's 256-bit scalar", p.mul.Note, p.name), p.mul.Calls,
+			[]vocab.Why{lacks(p.lib, "ScalarMul", p.mul), noMarshal},
 			withInputs(false, func(v *opVectors, _ bool) (suites.OpHarness, error) {
 				a, err := p.decode(v.mul[p.typ].a)
 				if err != nil {
@@ -131,8 +132,8 @@ func (p points[F]) ops() []suites.Op {
 				var dst F
 				return suites.OpHarness{Run: func() error { p.mul.Do(&dst, a, k); return nil }, Result: result(&dst)}, nil
 			}), func(v *opVectors) []byte { return v.mul[p.typ].want }),
-		op(p.key(model.Marshal), fmt.Sprintf("%s of a %s to its %s encoding", p.marshal.Note, p.name, eip(p.typ)), p.marshal.Calls,
-			[]model.Why{noMarshal},
+		op(p.key(vocab.Marshal), fmt.Sprintf("%s of a %s to its %s encoding", p.marshal.Note, p.name, eip(p.typ)), p.marshal.Calls,
+			[]vocab.Why{noMarshal},
 			withInputs(false, func(v *opVectors, _ bool) (suites.OpHarness, error) {
 				a, err := p.decode(v.marshalWant(p.typ))
 				if err != nil {
@@ -145,7 +146,7 @@ func (p points[F]) ops() []suites.Op {
 }
 
 // groupPoints is the point type of g itself.
-func groupPoints[P any](lib model.Lib, g *Group[P]) points[P] {
+func groupPoints[P any](lib vocab.Lib, g *Group[P]) points[P] {
 	return points[P]{lib: lib, typ: g.Type, repr: g.Repr, name: g.Name, decode: g.decode, marshal: g.Marshal, add: g.Add, mul: g.ScalarMul}
 }
 
@@ -153,15 +154,15 @@ func groupPoints[P any](lib model.Lib, g *Group[P]) points[P] {
 // precompile's path of add and scalar-mul (decode the inputs with the
 // library's checks, compute, encode the result), all rejecting an input
 // the library must refuse (OpRejectG1, OpRejectG2).
-func encodedOps[P any](lib model.Lib, g *Group[P]) []suites.Op {
-	key := func(o model.Op) model.Key {
-		return model.Key{Type: g.Type, Lib: lib, Repr: model.Uncompressed, Op: o, Batch: 1}
+func encodedOps[P any](lib vocab.Lib, g *Group[P]) []suites.Op {
+	key := func(o vocab.Op) results.Key {
+		return results.Key{Type: g.Type, Lib: lib, Repr: vocab.Uncompressed, Op: o, Batch: 1}
 	}
 	un, noUnmarshal, noMarshal := g.Unmarshal, lacks(lib, "Unmarshal", g.Unmarshal), lacks(lib, "Marshal", g.Marshal)
 	checks := "checking " + un.Note
 	return []suites.Op{
-		op(key(model.Unmarshal), fmt.Sprintf("%s of the %s encoding into a reused %s, %s; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), g.Name, checks, rejectWhat(g.Type)),
-			un.Calls, []model.Why{noUnmarshal, noMarshal},
+		op(key(vocab.Unmarshal), fmt.Sprintf("%s of the %s encoding into a reused %s, %s; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), g.Name, checks, rejectWhat(g.Type)),
+			un.Calls, []vocab.Why{noUnmarshal, noMarshal},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 				enc := v.marshalWant(g.Type)
 				if invalid {
@@ -173,8 +174,8 @@ func encodedOps[P any](lib model.Lib, g *Group[P]) []suites.Op {
 					Result: func() ([]byte, error) { return g.Marshal.Do(&dst), nil },
 				}, nil
 			}), func(v *opVectors) []byte { return v.marshalWant(g.Type) }),
-		op(key(model.Add), fmt.Sprintf("the precompile's path: %s of both %s encodings (%s), %s, %s of the sum; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), checks, callName(g.Add.Calls, "Add"), callName(g.Marshal.Calls, "Marshal"), rejectWhat(g.Type)),
-			concat(un.Calls, un.Calls, g.Add.Calls, g.Marshal.Calls), []model.Why{noUnmarshal, lacks(lib, "Add", g.Add), noMarshal},
+		op(key(vocab.Add), fmt.Sprintf("the precompile's path: %s of both %s encodings (%s), %s, %s of the sum; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), checks, callName(g.Add.Calls, "Add"), callName(g.Marshal.Calls, "Marshal"), rejectWhat(g.Type)),
+			concat(un.Calls, un.Calls, g.Add.Calls, g.Marshal.Calls), []vocab.Why{noUnmarshal, lacks(lib, "Add", g.Add), noMarshal},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 				encA, encB := v.add[g.Type].a, v.add[g.Type].b
 				if invalid {
@@ -197,8 +198,8 @@ func encodedOps[P any](lib model.Lib, g *Group[P]) []suites.Op {
 					Result: func() ([]byte, error) { return out, nil },
 				}, nil
 			}), func(v *opVectors) []byte { return v.add[g.Type].want }),
-		op(key(model.ScalarMul), fmt.Sprintf("the precompile's path: %s of the %s encoding (%s), %s by the 256-bit scalar, %s of the product; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), checks, callName(g.ScalarMul.Calls, "ScalarMul"), callName(g.Marshal.Calls, "Marshal"), rejectWhat(g.Type)),
-			concat(un.Calls, g.ScalarMul.Calls, g.Marshal.Calls), []model.Why{noUnmarshal, lacks(lib, "ScalarMul", g.ScalarMul), noMarshal},
+		op(key(vocab.ScalarMul), fmt.Sprintf("the precompile's path: %s of the %s encoding (%s), %s by the 256-bit scalar, %s of the product; must reject: %s", callName(un.Calls, "Unmarshal"), eip(g.Type), checks, callName(g.ScalarMul.Calls, "ScalarMul"), callName(g.Marshal.Calls, "Marshal"), rejectWhat(g.Type)),
+			concat(un.Calls, g.ScalarMul.Calls, g.Marshal.Calls), []vocab.Why{noUnmarshal, lacks(lib, "ScalarMul", g.ScalarMul), noMarshal},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 				enc, k := v.mul[g.Type].a, v.mul[g.Type].k
 				if invalid {
@@ -222,8 +223,8 @@ func encodedOps[P any](lib model.Lib, g *Group[P]) []suites.Op {
 }
 
 // rejectWhat says what the invalid input of typ's decoding rows is.
-func rejectWhat(typ model.Type) string {
-	if typ == model.BN254G2 {
+func rejectWhat(typ vocab.Type) string {
+	if typ == vocab.BN254G2 {
 		return "a point on the twist outside the subgroup (" + OpRejectG2 + ")"
 	}
 	return "a point off the curve (" + OpRejectG1 + ")"
@@ -248,8 +249,8 @@ func concat(lists ...[]string) []string {
 // precompile's path from the encodings, on two pairs: OpPairingVector
 // (output 1) and, as the input it must reject, OpPairingFalse (output 0).
 func (c Curve[P1, P2]) pairingOps() []suites.Op {
-	key := func(r model.Repr) model.Key {
-		return model.Key{Type: model.BN254G2, Lib: c.Lib, Repr: r, Op: model.PairingCheck, Batch: 1}
+	key := func(r vocab.Repr) results.Key {
+		return results.Key{Type: vocab.BN254G2, Lib: c.Lib, Repr: r, Op: vocab.PairingCheck, Batch: 1}
 	}
 	pairs := func(v *opVectors, invalid bool) ([][]byte, [][]byte, error) {
 		in := v.pairing
@@ -263,7 +264,7 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 	un1, un2 := c.G1.Unmarshal, c.G2.Unmarshal
 	return []suites.Op{
 		op(key(c.G2.Repr), fmt.Sprintf("%s of two pairs (%s, output 1; must reject %s, output 0), the points decoded beforehand", c.Pairing.Note, OpPairingVector, OpPairingFalse), c.Pairing.Calls,
-			[]model.Why{noPairing},
+			[]vocab.Why{noPairing},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 				e1, e2, err := pairs(v, invalid)
 				if err != nil {
@@ -279,8 +280,8 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 				}
 				return pairingHarness(c.Pairing.Do(g1s, g2s)), nil
 			}), want),
-		op(key(model.Uncompressed), fmt.Sprintf("the precompile's path: %s of each pair's encodings (checking %s; %s), then %s, of two pairs (%s; must reject %s)", callName(concat(un1.Calls, un2.Calls), "Unmarshal"), un1.Note, un2.Note, c.Pairing.Note, OpPairingVector, OpPairingFalse),
-			concat(un1.Calls, un2.Calls, c.Pairing.Calls), []model.Why{lacks(c.Lib, "Unmarshal", un1), lacks(c.Lib, "Unmarshal", un2), noPairing},
+		op(key(vocab.Uncompressed), fmt.Sprintf("the precompile's path: %s of each pair's encodings (checking %s; %s), then %s, of two pairs (%s; must reject %s)", callName(concat(un1.Calls, un2.Calls), "Unmarshal"), un1.Note, un2.Note, c.Pairing.Note, OpPairingVector, OpPairingFalse),
+			concat(un1.Calls, un2.Calls, c.Pairing.Calls), []vocab.Why{lacks(c.Lib, "Unmarshal", un1), lacks(c.Lib, "Unmarshal", un2), noPairing},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 				e1, e2, err := pairs(v, invalid)
 				if err != nil {
@@ -336,16 +337,16 @@ func (c Curve[P1, P2]) Ops() []suites.Op {
 	}
 	if !c.MSMLacks.IsZero() {
 		for _, g := range []struct {
-			typ  model.Type
-			repr model.Repr
+			typ  vocab.Type
+			repr vocab.Repr
 		}{{c.G1.Type, c.G1.Repr}, {c.G2.Type, c.G2.Repr}} {
-			out = append(out, suites.Op{Key: model.Key{Type: g.typ, Lib: c.Lib, Repr: g.repr, Op: model.MSM, Batch: suites.OpMSMSizes[0]}, Unavailable: c.MSMLacks})
+			out = append(out, suites.Op{Key: results.Key{Type: g.typ, Lib: c.Lib, Repr: g.repr, Op: vocab.MSM, Batch: suites.OpMSMSizes[0]}, Unavailable: c.MSMLacks})
 		}
 	}
 	return out
 }
 
-func (f *PointForm[P, F]) ops(lib model.Lib) []suites.Op {
+func (f *PointForm[P, F]) ops(lib vocab.Lib) []suites.Op {
 	return points[F]{lib: lib, typ: f.Group.Type, repr: f.Repr, name: f.Name, marshal: f.Marshal, add: f.Add, mul: f.ScalarMul,
 		decode: func(enc []byte) (*F, error) {
 			p, err := f.Group.decode(enc)
@@ -358,12 +359,12 @@ func (f *PointForm[P, F]) ops(lib model.Lib) []suites.Op {
 		}}.ops()
 }
 
-func (f *EncodingForm[P, E]) ops(lib model.Lib) []suites.Op {
+func (f *EncodingForm[P, E]) ops(lib vocab.Lib) []suites.Op {
 	g := f.Group
-	k := model.Key{Type: g.Type, Lib: lib, Repr: f.Repr, Op: model.Unmarshal, Batch: 1}
+	k := results.Key{Type: g.Type, Lib: lib, Repr: f.Repr, Op: vocab.Unmarshal, Batch: 1}
 	un := f.Unmarshal
 	return []suites.Op{op(k, fmt.Sprintf("%s of the %d-byte %s encoding into a reused %s, checking %s; must reject an encoding whose x has no point on the curve", callName(un.Calls, "Unmarshal"), len(suitekit.Bytes(new(E))), f.Repr, g.Name, un.Note),
-		un.Calls, []model.Why{lacks(lib, "Unmarshal", un), lacks(lib, "Marshal", g.Marshal)},
+		un.Calls, []vocab.Why{lacks(lib, "Unmarshal", un), lacks(lib, "Marshal", g.Marshal)},
 		withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 			p, err := g.decode(v.marshalWant(g.Type))
 			if err != nil {
@@ -382,10 +383,10 @@ func (f *EncodingForm[P, E]) ops(lib model.Lib) []suites.Op {
 		}), func(v *opVectors) []byte { return v.marshalWant(g.Type) })}
 }
 
-func (f *PreparedForm[P1, P2, L]) ops(lib model.Lib) []suites.Op {
-	k := model.Key{Type: model.BN254G2, Lib: lib, Repr: model.Prepared, Op: model.PairingCheck, Batch: 1}
+func (f *PreparedForm[P1, P2, L]) ops(lib vocab.Lib) []suites.Op {
+	k := results.Key{Type: vocab.BN254G2, Lib: lib, Repr: vocab.Prepared, Op: vocab.PairingCheck, Batch: 1}
 	return []suites.Op{op(k, fmt.Sprintf("%s of two pairs (%s; must reject %s), the G2 points prepared beforehand (%s)", f.Pairing.Note, OpPairingVector, OpPairingFalse, f.PrepareCall),
-		f.Pairing.Calls, []model.Why{lacks(lib, "the prepared pairing check", f.Pairing)},
+		f.Pairing.Calls, []vocab.Why{lacks(lib, "the prepared pairing check", f.Pairing)},
 		withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
 			in := v.pairing
 			if invalid {

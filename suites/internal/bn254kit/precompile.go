@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // AgreeLib is what the BN254 agreement check (suites/agree/bn254) needs
@@ -13,7 +13,7 @@ import (
 // decoding its inputs with the library's checks and encoding its result.
 // Curve.AgreeLib makes it from a library's description.
 type AgreeLib struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// G1Add returns a+b; G1ScalarMul k·p. An error means the library
 	// rejects an input.
 	G1Add       func(a, b []byte) ([]byte, error)
@@ -33,12 +33,12 @@ type AgreeLib struct {
 	// RoundTrips decodes enc, a point of typ (BN254G1 or BN254G2), into
 	// every representation the library offers for it and encodes each
 	// back.
-	RoundTrips func(typ model.Type, enc []byte) ([]RoundTrip, error)
+	RoundTrips func(typ vocab.Type, enc []byte) ([]RoundTrip, error)
 }
 
 // RoundTrip is one representation's re-encoding of a point.
 type RoundTrip struct {
-	Repr model.Repr
+	Repr vocab.Repr
 	// Encoding is the EIP-196/197 encoding made from the representation.
 	Encoding []byte
 }

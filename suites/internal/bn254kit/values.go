@@ -10,8 +10,8 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254/fp"
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The sizes EIP-196 and EIP-197 fix.
@@ -63,8 +63,8 @@ func MSMPointScalar(i int) int64 { return int64(i) + 2 }
 // (BN254G1 or BN254G2), computed once by gnark-crypto (the agreement
 // check shows every library encodes them alike). The caller must not
 // modify them.
-func Points(typ model.Type) [][]byte {
-	if typ == model.BN254G2 {
+func Points(typ vocab.Type) [][]byte {
+	if typ == vocab.BN254G2 {
 		return g2Points()
 	}
 	return g1Points()
@@ -118,27 +118,32 @@ func EncodeG2(p *bn254.G2Affine) []byte {
 // MSMPoints returns the EIP-196/197 encodings of the first n points of the
 // multi-scalar multiplications of typ, P_i = (i+2)·generator, computed by
 // gnark-crypto with additions.
-func MSMPoints(typ model.Type, n int) [][]byte {
+func MSMPoints(typ vocab.Type, n int) [][]byte {
 	_, _, g1, g2 := bn254.Generators()
-	out := make([][]byte, n)
-	if typ == model.BN254G2 {
-		var j bn254.G2Jac
-		j.FromAffine(&g2)
-		for i := range out {
-			j.AddMixed(&g2)
-			var a bn254.G2Affine
-			a.FromJacobian(&j)
-			out[i] = EncodeG2(&a)
-		}
-		return out
+	if typ == vocab.BN254G2 {
+		return multiples[bn254.G2Affine, bn254.G2Jac](&g2, n, EncodeG2)
 	}
-	var j bn254.G1Jac
-	j.FromAffine(&g1)
+	return multiples[bn254.G1Affine, bn254.G1Jac](&g1, n, EncodeG1)
+}
+
+// multiples returns the encodings of (i+2)·g for i below n, computed with
+// additions in Jacobian coordinates.
+func multiples[A, J any, PA interface {
+	*A
+	FromJacobian(*J) *A
+}, PJ interface {
+	*J
+	FromAffine(*A) *J
+	AddMixed(*A) *J
+}](g *A, n int, encode func(*A) []byte) [][]byte {
+	out := make([][]byte, n)
+	var j J
+	PJ(&j).FromAffine(g)
 	for i := range out {
-		j.AddMixed(&g1)
-		var a bn254.G1Affine
-		a.FromJacobian(&j)
-		out[i] = EncodeG1(&a)
+		PJ(&j).AddMixed(g)
+		var a A
+		PA(&a).FromJacobian(&j)
+		out[i] = encode(&a)
 	}
 	return out
 }

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The vectors the operations run on, by name: go-ethereum's where its
@@ -36,14 +36,14 @@ type binaryVector struct {
 
 // opVectors are the operations' inputs, read once from the fixtures.
 type opVectors struct {
-	add, mul         map[model.Type]binaryVector
+	add, mul         map[vocab.Type]binaryVector
 	pairing, falsely []byte // pairing inputs: output 1, output 0
 	pairingWant      []byte
-	reject           map[model.Type][]byte
+	reject           map[vocab.Type][]byte
 }
 
 var loadOpVectors = sync.OnceValues(func() (*opVectors, error) {
-	v := &opVectors{add: map[model.Type]binaryVector{}, mul: map[model.Type]binaryVector{}, reject: map[model.Type][]byte{}}
+	v := &opVectors{add: map[vocab.Type]binaryVector{}, mul: map[vocab.Type]binaryVector{}, reject: map[vocab.Type][]byte{}}
 	vector := func(file, name string) (fixtures.PrecompileVector, error) {
 		f, err := fixtures.LoadPrecompileFile(fixtures.BN254Dir, file)
 		if err != nil {
@@ -72,16 +72,16 @@ var loadOpVectors = sync.OnceValues(func() (*opVectors, error) {
 		return binaryVector{a: x.Input[:size], k: new(big.Int).SetBytes(x.Input[size:]), want: x.Expected}, nil
 	}
 	var err error
-	if v.add[model.BN254G1], err = pair(fixtures.BN254AddFile, OpG1AddVector, G1Size); err != nil {
+	if v.add[vocab.BN254G1], err = pair(fixtures.BN254AddFile, OpG1AddVector, G1Size); err != nil {
 		return nil, err
 	}
-	if v.add[model.BN254G2], err = pair(fixtures.BN254G2File, OpG2AddVector, G2Size); err != nil {
+	if v.add[vocab.BN254G2], err = pair(fixtures.BN254G2File, OpG2AddVector, G2Size); err != nil {
 		return nil, err
 	}
-	if v.mul[model.BN254G1], err = scaled(fixtures.BN254ScalarMulFile, OpG1ScalarMulVector, G1Size); err != nil {
+	if v.mul[vocab.BN254G1], err = scaled(fixtures.BN254ScalarMulFile, OpG1ScalarMulVector, G1Size); err != nil {
 		return nil, err
 	}
-	if v.mul[model.BN254G2], err = scaled(fixtures.BN254G2File, OpG2ScalarMulVector, G2Size); err != nil {
+	if v.mul[vocab.BN254G2], err = scaled(fixtures.BN254G2File, OpG2ScalarMulVector, G2Size); err != nil {
 		return nil, err
 	}
 	p, err := vector(fixtures.BN254PairingFile, OpPairingVector)
@@ -107,10 +107,10 @@ var loadOpVectors = sync.OnceValues(func() (*opVectors, error) {
 	if len(g1.Input) < G1Size || len(g2.Input) != PairSize {
 		return nil, fmt.Errorf("%s: vectors %s and %s are not a G1 point and a pair", fixtures.BN254Dir, OpRejectG1, OpRejectG2)
 	}
-	v.reject[model.BN254G1], v.reject[model.BN254G2] = g1.Input[:G1Size], g2.Input[G1Size:]
+	v.reject[vocab.BN254G1], v.reject[vocab.BN254G2] = g1.Input[:G1Size], g2.Input[G1Size:]
 	return v, nil
 })
 
 // marshalWant is the known result of marshal and unmarshal on typ: the
 // addition vector's first point, which they handle.
-func (v *opVectors) marshalWant(typ model.Type) []byte { return v.add[typ].a }
+func (v *opVectors) marshalWant(typ vocab.Type) []byte { return v.add[typ].a }

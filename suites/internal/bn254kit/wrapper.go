@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The helpers of go-ethereum's bn256-cloudflare and bn256-google, whose
@@ -29,17 +29,17 @@ func HiddenSize[W any]() uintptr {
 // WrapperLacks is the Lacks of a library whose points are wrappers
 // around a hidden point: no affine or Jacobian type, no compressed
 // encoding, no prepared G2 point.
-func WrapperLacks(lib model.Lib) func(model.Type, model.Repr) model.Why {
-	return func(typ model.Type, repr model.Repr) model.Why {
+func WrapperLacks(lib vocab.Lib) func(vocab.Type, vocab.Repr) vocab.Why {
+	return func(typ vocab.Type, repr vocab.Repr) vocab.Why {
 		switch repr {
-		case model.Affine, model.Jacobian:
+		case vocab.Affine, vocab.Jacobian:
 			return suites.NotOffered(lib, "the points are a struct holding a pointer to the library's own point (x, y, z, t, unexported): there is no %s type", repr)
-		case model.Compressed:
+		case vocab.Compressed:
 			return suites.NotOffered(lib, "Marshal writes the EIP-196/197 form only")
-		case model.Prepared:
+		case vocab.Prepared:
 			return suites.NotOffered(lib, "PairingCheck computes each G2 point's lines anew; no prepared form is exported")
 		}
-		return model.Why{}
+		return vocab.Why{}
 	}
 }
 
@@ -66,7 +66,7 @@ type GethPoint[W any] interface {
 // Wrapper describes one group of a go-ethereum package whose points are
 // wrappers around a hidden point, for WrapperGroup.
 type Wrapper struct {
-	Type model.Type
+	Type vocab.Type
 	Name string // "bn256.G1"
 	// Holds says what one point keeps (see Group.Holds).
 	Holds string
@@ -84,12 +84,12 @@ type Wrapper struct {
 func WrapperGroup[W any, PW GethPoint[W]](w Wrapper) *Group[W] {
 	method := "(*" + w.Name[strings.LastIndex(w.Name, ".")+1:] + ")."
 	size := G1Size
-	if w.Type == model.BN254G2 {
+	if w.Type == vocab.BN254G2 {
 		size = G2Size
 	}
 	unmarshal := func(p *W, enc []byte) error { _, err := PW(p).Unmarshal(enc); return err }
 	return &Group[W]{
-		Type: w.Type, Repr: model.Decoded, Name: w.Name, Holds: w.Holds,
+		Type: w.Type, Repr: vocab.Decoded, Name: w.Name, Holds: w.Holds,
 		Unmarshal: suites.Offer(fmt.Sprintf("%s; %d zero bytes the point at infinity", w.Checks, size), unmarshal).Via("Unmarshal"),
 		Marshal: suites.Offer(fmt.Sprintf("%sMarshal: converts the point to affine in place, allocates the %d bytes", method, size),
 			func(p *W) []byte { return PW(p).Marshal() }).Via("Marshal"),
@@ -98,5 +98,21 @@ func WrapperGroup[W any, PW GethPoint[W]](w Wrapper) *Group[W] {
 		ScalarMul: suites.Offer(strings.TrimSpace(method+"ScalarMult "+w.ScalarMulNote),
 			func(dst, a *W, k *big.Int) { PW(dst).ScalarMult(a, k) }).Via("ScalarMult"),
 		Values: DecodedPoints(w.Type, w.Name, unmarshal),
+	}
+}
+
+// WrapperCurve is the description of go-ethereum's cloudflare or google
+// package: its groups, PairingCheck (described by pairing) and what a
+// wrapper package lacks, multi-scalar multiplication among it.
+func WrapperCurve[G1, G2 any](lib vocab.Lib, g1 *Group[G1], g2 *Group[G2], pairing string, check func([]*G1, []*G2) bool) Curve[G1, G2] {
+	return Curve[G1, G2]{
+		Lib: lib, G1: g1, G2: g2,
+		Pairing: suites.Offer(pairing,
+			func(g1s []G1, g2s []G2) func() (bool, error) {
+				a, b := Pointers(g1s), Pointers(g2s)
+				return func() (bool, error) { return check(a, b), nil }
+			}).Via("PairingCheck"),
+		Lacks:    WrapperLacks(lib),
+		MSMLacks: suites.NotOffered(lib, "no multi-scalar multiplication"),
 	}
 }

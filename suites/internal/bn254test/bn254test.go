@@ -7,10 +7,12 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/bn254kit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // CheckSuite runs the checks every BN254 suite's tests run, as subtests
@@ -23,19 +25,19 @@ import (
 // items per call unless -bn254.all-ops is set). It returns what one
 // pointer instance of each available entry holds, by key, for the suite's
 // own checks of its representations: nil when -run leaves Held out.
-func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
+func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
 	t.Helper()
-	var held map[model.Key]suitetest.Held
-	t.Run("Coverage", func(t *testing.T) { checkCoverage(t, s) })
+	var held map[results.Key]suitetest.Held
+	t.Run("Coverage", func(t *testing.T) { suitetest.CheckCoverage(t, s.Entries, matrixKeys(s.Entries[0].Lib), nil) })
 	t.Run("Held", func(t *testing.T) {
-		held = map[model.Key]suitetest.Held{}
+		held = map[results.Key]suitetest.Held{}
 		for _, e := range s.Entries {
 			if !e.Unavailable.IsZero() {
 				continue
 			}
 			t.Run(e.BenchName(), func(t *testing.T) {
 				_, h := suitetest.CheckHeld(t, e, TestN(e))
-				if e.Layout == model.Pointer {
+				if e.Layout == measure.Pointer {
 					held[e.Key] = h
 				}
 			})
@@ -43,6 +45,12 @@ func CheckSuite(t *testing.T, s suites.Suite) map[model.Key]suitetest.Held {
 	})
 	t.Run("Ops", func(t *testing.T) { suitetest.CheckOps(t, opsChecked(s)) })
 	return held
+}
+
+// Pointer is the key of lib's pointer entry of typ in repr, by which
+// CheckSuite's result is read.
+func Pointer(lib vocab.Lib, typ vocab.Type, repr vocab.Repr) results.Key {
+	return results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer}
 }
 
 // TestN is the number of instances the tests measure e at: 1,000; 4 for
@@ -92,40 +100,24 @@ func opsChecked(s suites.Suite) suites.Suite {
 // maxBatch is the largest batch go test checks without -bn254.all-ops.
 const maxBatch = 1_024
 
-func checkCoverage(t *testing.T, s suites.Suite) {
-	t.Helper()
-	seen := map[model.Key]bool{}
-	for _, e := range s.Entries {
-		k := e.Key
-		if seen[k] {
-			t.Errorf("%s registered twice", k)
-		}
-		seen[k] = true
-		switch {
-		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == ""):
-			t.Errorf("%s: unavailable (%q) with a case, or without a reason", k, e.Unavailable.Reason)
-		case e.Unavailable.IsZero() && (e.Case == nil || e.Constructor == "" || e.SizeHint == 0):
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		}
-	}
+// matrixKeys returns the keys of the BN254 matrix of library lib: every
+// type, representation and layout of bn254kit.
+func matrixKeys(lib vocab.Lib) []results.Key {
+	var keys []results.Key
 	for _, typ := range bn254kit.Types {
 		for _, r := range bn254kit.Reprs {
 			for _, l := range bn254kit.Layouts {
-				if k := (model.Key{Type: typ, Lib: s.Entries[0].Lib, Repr: r, Layout: l}); !seen[k] {
-					t.Errorf("no entry for %s", k)
-				}
+				keys = append(keys, results.Key{Type: typ, Lib: lib, Repr: r, Layout: l})
 			}
 		}
 	}
-	if want := len(bn254kit.Types) * len(bn254kit.Reprs) * len(bn254kit.Layouts); len(seen) != want {
-		t.Errorf("got %d entries, want %d (one per combination of the matrix)", len(seen), want)
-	}
+	return keys
 }
 
 // CheckWrapper checks h, what a decoded point of typ holds, against its
 // construction: two objects, the wrapper of wrapper bytes (one pointer)
 // and the hidden point of point bytes, each in its slot.
-func CheckWrapper(t *testing.T, typ model.Type, h suitetest.Held, wrapper, point uintptr) {
+func CheckWrapper(t *testing.T, typ vocab.Type, h suitetest.Held, wrapper, point uintptr) {
 	t.Helper()
 	ws, err := suitetest.Slot(int64(wrapper), true)
 	if err != nil {

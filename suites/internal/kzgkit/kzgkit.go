@@ -15,23 +15,25 @@ import (
 	"strconv"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The KZG matrix.
 var (
 	// DataTypes are the objects a client holds many of; each is an entry
 	// in every repr of DataReprs, in the pointer layout.
-	DataTypes = []model.Type{model.Blob, model.Commitment, model.Proof, model.KZGCell, model.CellsAndProofs}
-	DataReprs = []model.Repr{model.ByteForm, model.Decoded}
+	DataTypes = []vocab.Type{vocab.Blob, vocab.Commitment, vocab.Proof, vocab.KZGCell, vocab.CellsAndProofs}
+	DataReprs = []vocab.Repr{vocab.ByteForm, vocab.Decoded}
 	// PeerDASBlobs are the sizes of the PeerDAS scenario: the blobs of one
 	// block at a target of 6, at 72, and a custody window of 768.
 	PeerDASBlobs = []int{6, 72, 768}
 	// PeerDASReprs are its forms: as the library returns the cells and
 	// proofs, and packed (pointer-free, one contiguous slice).
-	PeerDASReprs = []model.Repr{model.ByteForm, model.Packed}
+	PeerDASReprs = []vocab.Repr{vocab.ByteForm, vocab.Packed}
 )
 
 // The numbers of distinct values the data entries copy from: instance i is
@@ -47,29 +49,29 @@ const (
 )
 
 // BlobsParam is the parameter of a PeerDAS entry of n blobs.
-func BlobsParam(n int) model.Param { return model.NewParam("blobs", n) }
+func BlobsParam(n int) results.Param { return results.NewParam("blobs", n) }
 
 // PrecomputeParam is the parameter of a c-kzg context or operation at
 // precompute level l.
-func PrecomputeParam(l int) model.Param { return model.NewParam("precompute", l) }
+func PrecomputeParam(l int) results.Param { return results.NewParam("precompute", l) }
 
 // DataKeys returns the keys of lib's data entries, in matrix order.
-func DataKeys(lib model.Lib) []model.Key {
-	var out []model.Key
+func DataKeys(lib vocab.Lib) []results.Key {
+	var out []results.Key
 	for _, t := range DataTypes {
 		for _, r := range DataReprs {
-			out = append(out, model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer})
+			out = append(out, results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer})
 		}
 	}
 	return out
 }
 
 // PeerDASKeys returns the keys of lib's PeerDAS entries.
-func PeerDASKeys(lib model.Lib) []model.Key {
-	var out []model.Key
+func PeerDASKeys(lib vocab.Lib) []results.Key {
+	var out []results.Key
 	for _, r := range PeerDASReprs {
 		for _, n := range PeerDASBlobs {
-			out = append(out, model.Key{Type: model.PeerDASNode, Lib: lib, Repr: r, Layout: model.Collection, Param: BlobsParam(n)})
+			out = append(out, results.Key{Type: vocab.PeerDASNode, Lib: lib, Repr: r, Layout: measure.Collection, Param: BlobsParam(n)})
 		}
 	}
 	return out
@@ -77,17 +79,17 @@ func PeerDASKeys(lib model.Lib) []model.Key {
 
 // ContextKey returns the key of lib's context at param ("" for a library
 // with one setting).
-func ContextKey(lib model.Lib, param model.Param) model.Key {
-	return model.Key{Type: model.KZGContext, Lib: lib, Repr: model.Decoded, Layout: model.Single, Param: param}
+func ContextKey(lib vocab.Lib, param results.Param) results.Key {
+	return results.Key{Type: vocab.KZGContext, Lib: lib, Repr: vocab.Decoded, Layout: measure.Single, Param: param}
 }
 
 // fixedN is the N an entry of key k is always measured at: 1 for a
 // context, the blobs of a PeerDAS entry, 0 (the user's N) otherwise.
-func fixedN(k model.Key) int {
+func fixedN(k results.Key) int {
 	switch {
-	case k.Layout == model.Single:
+	case k.Layout == measure.Single:
 		return 1
-	case k.Type == model.PeerDASNode:
+	case k.Type == vocab.PeerDASNode:
 		_, v := k.Param.Split()
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -115,32 +117,18 @@ type Impl struct {
 // is not zero (the library has no such form), else for build (this build
 // cannot run the library), else made by impls[key]. It panics when an
 // available key has no Impl or an Impl has no available key.
-func Entries(keys []model.Key, lacks func(model.Key) model.Why, build model.Why, impls map[model.Key]Impl) []suites.Entry {
-	used := map[model.Key]bool{}
-	var out []suites.Entry
-	for _, k := range keys {
-		e := suites.Entry{Key: k, FixedN: fixedN(k)}
-		switch why := lacks(k); {
-		case !why.IsZero():
-			e.Unavailable = why
-		case !build.IsZero():
-			e.Unavailable = build
-		default:
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("kzgkit: %s is available but has no constructor", k))
+func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
+	return suites.EntriesOf("kzgkit", keys,
+		func(k results.Key) suites.Entry { return suites.Entry{Key: k, FixedN: fixedN(k)} },
+		func(k results.Key) vocab.Why {
+			if why := lacks(k); !why.IsZero() {
+				return why
 			}
-			used[k] = true
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.DefaultN, e.Case = im.Constructor, im.SizeHint, im.DefaultN, im.Case
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("kzgkit: constructor for %s, which the matrix does not offer (unavailable or unknown)", k))
-		}
-	}
-	return out
+		})
 }
 
 // Copies is a pointer-layout case whose instance i is a new T holding a
@@ -332,12 +320,12 @@ func PeerDASConstructor(library, form string) string {
 // measured: the form holds plain byte arrays, the same whichever library
 // computed them, so it is measured once, under the library every build
 // has.
-const PackedLib = model.GoKZG
+const PackedLib = vocab.GoKZG
 
 // PackedOnce is why the other KZG libraries have no packed PeerDAS entry.
-var PackedOnce = model.Because(model.DoesNotApply, "does not apply: the packed PeerDAS form holds plain byte arrays whatever library computed them, so it is measured once, under %s", PackedLib)
+var PackedOnce = vocab.Because(vocab.DoesNotApply, "does not apply: the packed PeerDAS form holds plain byte arrays whatever library computed them, so it is measured once, under %s", PackedLib)
 
 // NotOffered is the reason of an entry lib has no form for.
-func NotOffered(lib model.Lib, format string, a ...any) model.Why {
+func NotOffered(lib vocab.Lib, format string, a ...any) vocab.Why {
 	return suites.NotOffered(lib, format, a...)
 }

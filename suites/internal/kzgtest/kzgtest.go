@@ -8,16 +8,19 @@ package kzgtest
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // AllContexts, set by -kzg.contexts (.ci/run passes it), makes the
@@ -61,39 +64,17 @@ func Slot(t *testing.T, n uintptr, pointers bool) float64 {
 	return float64(c)
 }
 
-// CheckCoverage checks that s registers exactly one entry for every key
-// of keys, each unavailable one with a known kind and a reason, each
-// available one with a constructor, a size hint and a case, and that
-// entries of the single layout and the PeerDAS scenario have their fixed
-// N.
-func CheckCoverage(t *testing.T, s suites.Suite, keys []model.Key) {
-	t.Helper()
-	got := map[model.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
-		}
-		got[e.Key] = e
+// CheckFixedN checks that an entry of the single layout or of the PeerDAS
+// scenario has its fixed N: 1, or the one its parameter names
+// (suitetest.CheckCoverage's check of the KZG suites).
+func CheckFixedN(e suites.Entry) error {
+	if k := e.Key; k.Layout == measure.Single && e.FixedN != 1 || k.Type == vocab.PeerDASNode && (e.FixedN == 0 || paramValue(k.Param) != strconv.Itoa(e.FixedN)) {
+		return fmt.Errorf("FixedN %d, want the one its layout or parameter names", e.FixedN)
 	}
-	for _, k := range keys {
-		e, ok := got[k]
-		switch {
-		case !ok:
-			t.Errorf("no entry for %s", k)
-		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !model.Known(e.Unavailable.Kind, model.Kinds)):
-			t.Errorf("%s: unavailable (kind %q, reason %q) with a case %v: want a known kind, a reason and no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
-		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil):
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		case k.Layout == model.Single && e.FixedN != 1, k.Type == model.PeerDASNode && (e.FixedN == 0 || paramValue(k.Param) != strconv.Itoa(e.FixedN)):
-			t.Errorf("%s: FixedN %d, want the one its layout or parameter names", k, e.FixedN)
-		}
-	}
-	if len(got) != len(keys) {
-		t.Errorf("got %d entries, want %d (one per key)", len(got), len(keys))
-	}
+	return nil
 }
 
-func paramValue(p model.Param) string {
+func paramValue(p results.Param) string {
 	_, v := p.Split()
 	return v
 }
@@ -101,7 +82,7 @@ func paramValue(p model.Param) string {
 // Want is the truth of one entry: the bytes and objects one instance keeps
 // (bytes from Slot of the types it is made of), measured at N.
 type Want struct {
-	Key     model.Key
+	Key     results.Key
 	N       int
 	Bytes   float64
 	Objects float64
@@ -109,7 +90,7 @@ type Want struct {
 
 // Measure measures the available entry k of s in this process, and
 // returns the result and the entry.
-func Measure(t *testing.T, s suites.Suite, k model.Key, opts ...memprof.Option) (*memprof.Result, suites.Entry) {
+func Measure(t *testing.T, s suites.Suite, k results.Key, opts ...memprof.Option) (*memprof.Result, suites.Entry) {
 	t.Helper()
 	i := slices.IndexFunc(s.Entries, func(e suites.Entry) bool { return e.Key == k })
 	if i < 0 || s.Entries[i].Case == nil {
@@ -139,7 +120,7 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 					t.Logf("site %s: %.3f B, %.3f objects, slots %v", st.Function, st.BytesPerInstance, st.AllocsPerInstance, st.SlotSizes)
 				}
 			}
-			if r.SizeofBytes != int64(e.SizeHint) && w.Key.Layout == model.Pointer {
+			if r.SizeofBytes != int64(e.SizeHint) && w.Key.Layout == measure.Pointer {
 				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, e.SizeHint)
 			}
 		})

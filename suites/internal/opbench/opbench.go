@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
-// RunAll benchmarks every operation of suite s, in the order of model.Ops,
+// RunAll benchmarks every operation of suite s, in the order of vocab.Ops,
 // one sub-benchmark per operation, type and representation, named with
 // key=value parts as gnark-crypto's benchmarks are, so that benchstat can
 // pivot on them: op=<op>/lib=<lib>/repr=<repr>/type=<type>, then
@@ -30,7 +30,7 @@ func RunAll(b *testing.B, s suites.Suite) {
 	if len(s.Ops) == 0 {
 		b.Skipf("%s has no operations", s.Name)
 	}
-	for _, op := range model.Ops {
+	for _, op := range vocab.Ops {
 		for _, o := range s.Ops {
 			if o.Op != op {
 				continue

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/memprof/memprof/fixtures/pq"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // VectorsPerKind is how many known answers of each kind per set the
@@ -18,19 +18,19 @@ var VectorsPerKind = 2
 
 // KEMLib is one library's part in the ML-KEM agreement check: its sets.
 type KEMLib struct {
-	Lib  model.Lib
+	Lib  vocab.Lib
 	Sets []KEMAgree
 }
 
 // disagree returns the disagreement of lib on a case.
-func disagree(c, check string, lib model.Lib, against string, got, want []byte, detail string) error {
+func disagree(c, check string, lib vocab.Lib, against string, got, want []byte, detail string) error {
 	return &suites.Disagreement{Case: c, Check: check, Lib: lib, Against: against, Got: got, Want: want, Detail: detail}
 }
 
 // libsOf returns the family's libraries of type L that can take part,
 // and the report started with the others' reasons.
-func libsOf[L any](family model.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
-	rep := &suites.AgreeReport{Unavailable: map[model.Lib]string{}}
+func libsOf[L any](family vocab.Family, libs []suites.FamilyAgreeLib) (*suites.AgreeReport, []L, error) {
+	rep := &suites.AgreeReport{Unavailable: map[vocab.Lib]string{}}
 	var out []L
 	for _, l := range libs {
 		if !l.Unavailable.IsZero() {
@@ -59,6 +59,28 @@ func limited[V any](vs []V) []V {
 	return vs
 }
 
+// What each post-quantum family's agreement check compares, in one line
+// (suites.FamilyCheck.Checks).
+const (
+	KEMChecks = "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers"
+	DSAChecks = "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers"
+	SLHChecks = "SLH-DSA keys, signatures and verifications against known answers"
+)
+
+// Help is the paragraph of the three post-quantum checks in verify's help
+// (suites.FamilyCheck.Help), carried by ML-KEM's, the first of them.
+const Help = `Post-quantum (fixtures/pq: circl's ACVP files and Wycheproof's mlkem_* and
+mldsa_* files): for every parameter set, each library must give the known
+keys from the vectors' seeds, encapsulations, decapsulations and deterministic
+signatures byte for byte and refuse the invalid inputs; crypto/mlkem and circl
+must make the same ML-KEM keys from the same seeds, decapsulate each other's
+ciphertexts to the same key, a modified ciphertext to the same
+implicit-rejection key, and refuse one of the wrong length; circl and
+filippo.io/mldsa must make the same ML-DSA keys and deterministic signatures,
+verify each other's and refuse a flipped bit and a short public key. SLH-DSA
+(circl alone) is checked against its known answers; the signatures of its
+small (s) sets take seconds each and are checked in .ci/run only.`
+
 // CheckKEM is the ML-KEM agreement check (a suites.FamilyCheck's Run).
 // For every set, each library that has it must give the known answers of
 // fixtures/pq (ACVP key generation, encapsulation and decapsulation of a
@@ -69,7 +91,7 @@ func limited[V any](vs []V) []V {
 // bit flipped to the same implicit-rejection key (no error), and refuse a
 // ciphertext one byte short.
 func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[KEMLib](model.MLKEM, libs)
+	rep, impls, err := libsOf[KEMLib](vocab.MLKEM, libs)
 	if err != nil {
 		return rep, err
 	}
@@ -79,7 +101,7 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 	}
 	for _, set := range KEMSets {
 		type one struct {
-			lib model.Lib
+			lib vocab.Lib
 			a   KEMAgree
 		}
 		var have []one
@@ -161,7 +183,7 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 
 // kemKnownAnswers checks one library at one set against fixtures/pq and
 // returns the cases run.
-func kemKnownAnswers(v *pq.Vectors, set Set, lib model.Lib, a KEMAgree) (int, error) {
+func kemKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a KEMAgree) (int, error) {
 	n := 0
 	for _, t := range limited(OfSet(v.KEMKeyGen, kemKeyGenSet, set, nil, 0)) {
 		n++

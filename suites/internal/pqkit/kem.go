@@ -6,22 +6,24 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures/pq"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // KEMTypes are the ML-KEM object types every ML-KEM library covers.
-var KEMTypes = []model.Type{model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey, model.MLKEMCiphertext}
+var KEMTypes = []vocab.Type{vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey, vocab.MLKEMCiphertext}
 
 // KEM is a library's description of ML-KEM at one parameter set: its
 // parsed decapsulation key DK and encapsulation key EK, and the calls
 // between the forms. A library without the set says why in Lacks, and
 // nothing else is read.
 type KEM[DK, EK any] struct {
-	Lib   model.Lib
+	Lib   vocab.Lib
 	Set   Set
-	Lacks model.Why
+	Lacks vocab.Why
 	// Sizes the standard fixes, from the library's constants: the seed
 	// d‖z, the encapsulation key, the ciphertext.
 	SeedSize, EKSize, CiphertextSize int
@@ -75,26 +77,26 @@ func (d KEM[DK, EK]) inputs() (*kemInputs[DK, EK], error) {
 }
 
 // lacks is why the library has no key k.
-func (d KEM[DK, EK]) lacks(k model.Key) model.Why {
+func (d KEM[DK, EK]) lacks(k results.Key) vocab.Why {
 	if !d.Lacks.IsZero() {
 		return d.Lacks
 	}
 	switch {
-	case k.Type != model.MLKEMDecapsulationKey && k.Repr == model.Seed:
+	case k.Type != vocab.MLKEMDecapsulationKey && k.Repr == vocab.Seed:
 		return DoesNotApply(k.Type, k.Repr)
-	case k.Type == model.MLKEMCiphertext && k.Repr == model.Parsed:
+	case k.Type == vocab.MLKEMCiphertext && k.Repr == vocab.Parsed:
 		return suites.NotOffered(d.Lib, "it decapsulates the ciphertext's bytes and keeps no parsed ciphertext")
-	case k.Type == model.MLKEMDecapsulationKey && k.Repr == model.Packed:
+	case k.Type == vocab.MLKEMDecapsulationKey && k.Repr == vocab.Packed:
 		return lacking(d.PackDK.Lacks, d.ParseDK.Lacks)
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // Entries returns the library's entries at the set.
 func (d KEM[DK, EK]) Entries() []suites.Entry {
-	forms := map[model.Key]Form{}
-	key := func(t model.Type, r model.Repr) model.Key {
-		return model.Key{Type: t, Lib: d.Lib, Repr: r, Layout: model.Pointer, Param: d.Set.Param()}
+	forms := map[results.Key]Form{}
+	key := func(t vocab.Type, r vocab.Repr) results.Key {
+		return results.Key{Type: t, Lib: d.Lib, Repr: r, Layout: measure.Pointer, Param: d.Set.Param()}
 	}
 	if d.Lacks.IsZero() {
 		load := func() (*kemInputs[DK, EK], error) { return d.inputs() }
@@ -107,7 +109,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				return f(in), nil
 			}
 		}
-		forms[key(model.MLKEMDecapsulationKey, model.Seed)] = Form{
+		forms[key(vocab.MLKEMDecapsulationKey, vocab.Seed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding one of %d seeds d‖z, as a program keeps it to expand with %s", d.SeedSize, Distinct, d.KeyGen.API),
 			SizeHint:    uintptr(d.SeedSize),
 			Case: func() memprof.Case {
@@ -115,7 +117,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 			},
 		}
 		if d.PackDK.ok() && d.ParseDK.ok() {
-			forms[key(model.MLKEMDecapsulationKey, model.Packed)] = Form{
+			forms[key(vocab.MLKEMDecapsulationKey, vocab.Packed)] = Form{
 				Constructor: fmt.Sprintf("a new byte array holding the packed decapsulation key of FIPS 203 (%s of one of %d keys)", d.PackDK.API, Distinct),
 				SizeHint:    uintptr(d.PackedDKSize),
 				Case: func() memprof.Case {
@@ -129,14 +131,14 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				},
 			}
 		}
-		forms[key(model.MLKEMDecapsulationKey, model.Parsed)] = Form{
+		forms[key(vocab.MLKEMDecapsulationKey, vocab.Parsed)] = Form{
 			Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone (the struct and each object it points to) of one of %d keys made so", d.DKName, d.KeyGen.API, d.DKHolds, Distinct),
 			SizeHint:    unsafe.Sizeof(*new(DK)),
 			Case: func() memprof.Case {
 				return CloneCase(func() ([]*DK, error) { in, err := load(); return in.dksOr(err) })
 			},
 		}
-		forms[key(model.MLKEMEncapsulationKey, model.Packed)] = Form{
+		forms[key(vocab.MLKEMEncapsulationKey, vocab.Packed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding an encapsulation key (%s of one of %d keys)", d.EKSize, d.PackEK.API, Distinct),
 			SizeHint:    uintptr(d.EKSize),
 			Case: func() memprof.Case {
@@ -149,7 +151,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				}))
 			},
 		}
-		forms[key(model.MLKEMEncapsulationKey, model.Parsed)] = Form{
+		forms[key(vocab.MLKEMEncapsulationKey, vocab.Parsed)] = Form{
 			Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys parsed so", d.EKName, d.ParseEK.API, d.EKHolds, Distinct),
 			SizeHint:    unsafe.Sizeof(*new(EK)),
 			Case: func() memprof.Case {
@@ -170,7 +172,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				})
 			},
 		}
-		forms[key(model.MLKEMCiphertext, model.Packed)] = Form{
+		forms[key(vocab.MLKEMCiphertext, vocab.Packed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding a ciphertext (%s to one of %d keys)", d.CiphertextSize, d.Encapsulate.API, Distinct),
 			SizeHint:    uintptr(d.CiphertextSize),
 			Case:        func() memprof.Case { return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return in.cts })) },
@@ -203,9 +205,9 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, d.Set, validSeed, "decapsulation")
 	}
 	ekBytes := func(dk *DK) ([]byte, error) { return d.PackEK.Do(d.EKOf(dk)), nil }
-	dk, ek := model.MLKEMDecapsulationKey, model.MLKEMEncapsulationKey
+	dk, ek := vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey
 	rows := []row{
-		{typ: dk, repr: model.Seed, op: model.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
+		{typ: dk, repr: vocab.Seed, op: vocab.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
 			note: d.KeyGen.API + " of the 64-byte seed d‖z of circl's first ACVP keyGen vector of the set (its encapsulation key is compared, not timed)",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				k, err := suites.ValidInputs(in, keyGen)
@@ -216,7 +218,7 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				return produce(func() (*DK, error) { return d.KeyGen.Do(seed) }, ekBytes), nil
 			},
 			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
-		{typ: dk, repr: model.Packed, op: model.Parse, path: []string{d.ParseDK.API}, lacks: d.ParseDK.Lacks,
+		{typ: dk, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseDK.API}, lacks: d.ParseDK.Lacks,
 			note: d.ParseDK.API + " of the packed decapsulation key of the first ACVP keyGen vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				k, err := keyGen()
@@ -230,15 +232,15 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				return produce(func() (*DK, error) { return d.ParseDK.Do(b) }, ekBytes), nil
 			},
 			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
-		{typ: dk, repr: model.Parsed, op: model.Pack, path: []string{d.PackDK.API}, lacks: d.PackDK.Lacks,
+		{typ: dk, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackDK.API}, lacks: d.PackDK.Lacks,
 			note:    d.PackDK.API + " of the key of the first ACVP keyGen vector",
 			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackDK.Do(p), nil } }),
 			want:    func() ([]byte, error) { k, err := keyGen(); return k.DK, err }},
-		{typ: dk, repr: model.Parsed, op: model.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
+		{typ: dk, repr: vocab.Parsed, op: vocab.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
 			note:    d.ToSeed.API + " of the key of the first ACVP keyGen vector",
 			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(p), nil } }),
 			want:    func() ([]byte, error) { k, err := keyGen(); return k.Seed(), err }},
-		{typ: ek, repr: model.Packed, op: model.Parse, path: []string{d.ParseEK.API}, lacks: d.ParseEK.Lacks,
+		{typ: ek, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseEK.API}, lacks: d.ParseEK.Lacks,
 			note: d.ParseEK.API + " of the encapsulation key of the first ACVP keyGen vector (it checks every coefficient is below q); invalid input: its first coefficient set to 4095",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				k, err := keyGen()
@@ -252,7 +254,7 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				return produce(func() (*EK, error) { return d.ParseEK.Do(b) }, func(p *EK) ([]byte, error) { return d.PackEK.Do(p), nil }), nil
 			},
 			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
-		{typ: ek, repr: model.Parsed, op: model.Pack, path: []string{d.PackEK.API}, lacks: d.PackEK.Lacks,
+		{typ: ek, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackEK.API}, lacks: d.PackEK.Lacks,
 			note: d.PackEK.API + " of the encapsulation key of the first ACVP keyGen vector",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				k, err := suites.ValidInputs(in, keyGen)
@@ -271,15 +273,15 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 	// Wycheproof test of the set (seed, ciphertext, shared key); invalid
 	// input: the ciphertext one byte short, an error in every library.
 	for _, from := range []struct {
-		repr  model.Repr
+		repr  vocab.Repr
 		calls []string
-		lacks model.Why
+		lacks vocab.Why
 		load  func(seed []byte) (func() (*DK, error), error)
 	}{
-		{model.Seed, []string{d.KeyGen.API}, d.KeyGen.Lacks, func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Seed, []string{d.KeyGen.API}, d.KeyGen.Lacks, func(seed []byte) (func() (*DK, error), error) {
 			return func() (*DK, error) { return d.KeyGen.Do(seed) }, nil
 		}},
-		{model.Packed, []string{d.ParseDK.API}, lacking(d.ParseDK.Lacks, d.PackDK.Lacks), func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Packed, []string{d.ParseDK.API}, lacking(d.ParseDK.Lacks, d.PackDK.Lacks), func(seed []byte) (func() (*DK, error), error) {
 			p, err := d.KeyGen.Do(seed)
 			if err != nil {
 				return nil, err
@@ -287,7 +289,7 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 			b := d.PackDK.Do(p)
 			return func() (*DK, error) { return d.ParseDK.Do(b) }, nil
 		}},
-		{model.Parsed, nil, model.Why{}, func(seed []byte) (func() (*DK, error), error) {
+		{vocab.Parsed, nil, vocab.Why{}, func(seed []byte) (func() (*DK, error), error) {
 			p, err := d.KeyGen.Do(seed)
 			return func() (*DK, error) { return p, nil }, err
 		}},
@@ -296,7 +298,7 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 		if len(from.calls) > 0 {
 			note = from.calls[0] + " of the key's " + string(from.repr) + " form, then " + note
 		}
-		rows = append(rows, row{typ: dk, repr: from.repr, op: model.Decapsulate, path: append(from.calls, d.Decapsulate.API),
+		rows = append(rows, row{typ: dk, repr: from.repr, op: vocab.Decapsulate, path: append(from.calls, d.Decapsulate.API),
 			lacks: lacking(from.lacks, d.Decapsulate.Lacks), note: note + "; invalid input: the ciphertext one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				t, err := decaps()
@@ -325,10 +327,10 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 	// first ACVP encapsulation vector's randomness m; from packed, the
 	// invalid input is a key with a coefficient of 4095 (not below q).
 	for _, packed := range []bool{true, false} {
-		r := row{typ: ek, repr: model.Parsed, op: model.Encapsulate, path: []string{d.Encapsulate.API},
+		r := row{typ: ek, repr: vocab.Parsed, op: vocab.Encapsulate, path: []string{d.Encapsulate.API},
 			lacks: d.Encapsulate.Lacks, note: d.Encapsulate.API + " with the key and randomness m of the first ACVP encapsulation vector of the set"}
 		if packed {
-			r.repr, r.path, r.lacks = model.Packed, []string{d.ParseEK.API, d.Encapsulate.API}, lacking(d.ParseEK.Lacks, d.Encapsulate.Lacks)
+			r.repr, r.path, r.lacks = vocab.Packed, []string{d.ParseEK.API, d.Encapsulate.API}, lacking(d.ParseEK.Lacks, d.Encapsulate.Lacks)
 			r.note = d.ParseEK.API + " of the packed key, then " + r.note + "; invalid input: a key whose first coefficient is 4095 (the TLS server's cost per X25519MLKEM768 handshake, but X25519)"
 		}
 		r.prepare = func(in suites.OpInput) (suites.OpHarness, error) {

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Call is one library call a description names: API is what a reader
@@ -15,14 +16,14 @@ import (
 type Call[F any] struct {
 	API   string
 	Do    F
-	Lacks model.Why
+	Lacks vocab.Why
 }
 
 // Offers returns the call api doing do.
 func Offers[F any](api string, do F) Call[F] { return Call[F]{API: api, Do: do} }
 
 // Lacks returns the call a library does not have, for the reason given.
-func Lacks[F any](lib model.Lib, format string, a ...any) Call[F] {
+func Lacks[F any](lib vocab.Lib, format string, a ...any) Call[F] {
 	return Call[F]{Lacks: suites.NotOffered(lib, format, a...)}
 }
 
@@ -33,12 +34,12 @@ func (c Call[F]) ok() bool { return c.Lacks.IsZero() }
 // it starts from, the op, what is timed (note, path), and how it is
 // prepared and checked; lacks says why the library cannot do it.
 type row struct {
-	typ     model.Type
-	repr    model.Repr
-	op      model.Op
+	typ     vocab.Type
+	repr    vocab.Repr
+	op      vocab.Op
 	note    string
 	path    []string
-	lacks   model.Why
+	lacks   vocab.Why
 	full    bool
 	prepare func(in suites.OpInput) (suites.OpHarness, error)
 	want    func() ([]byte, error)
@@ -46,10 +47,10 @@ type row struct {
 
 // ops turns rows into the operations of lib at set: all unavailable for
 // setLacks when it is set (the library has no such set).
-func ops(lib model.Lib, set Set, setLacks model.Why, rows []row) []suites.Op {
+func ops(lib vocab.Lib, set Set, setLacks vocab.Why, rows []row) []suites.Op {
 	var out []suites.Op
 	for _, r := range rows {
-		o := suites.Op{Key: model.Key{Type: r.typ, Lib: lib, Repr: r.repr, Op: r.op, Batch: 1, Param: set.Param()}}
+		o := suites.Op{Key: results.Key{Type: r.typ, Lib: lib, Repr: r.repr, Op: r.op, Batch: 1, Param: set.Param()}}
 		switch {
 		case !setLacks.IsZero():
 			o.Unavailable = setLacks
@@ -64,13 +65,13 @@ func ops(lib model.Lib, set Set, setLacks model.Why, rows []row) []suites.Op {
 }
 
 // lacking returns the first reason among the calls a row needs.
-func lacking(whys ...model.Why) model.Why {
+func lacking(whys ...vocab.Why) vocab.Why {
 	for _, w := range whys {
 		if !w.IsZero() {
 			return w
 		}
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // produce is the harness of an operation that makes bytes: Run keeps what

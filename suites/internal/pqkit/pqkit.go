@@ -21,9 +21,12 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/memprof/memprof/internal/typeptr"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Set is a parameter set, spelled as its standard spells it: ML-KEM-768,
@@ -31,10 +34,10 @@ import (
 type Set string
 
 // Param is the set as a case's parameter: set=ML-DSA-65.
-func (s Set) Param() model.Param { return model.Param("set=" + string(s)) }
+func (s Set) Param() results.Param { return results.Param("set=" + string(s)) }
 
 // SetOf returns the set a parameter names, "" for another parameter.
-func SetOf(p model.Param) Set {
+func SetOf(p results.Param) Set {
 	name, v := p.Split()
 	if name != "set" {
 		return ""
@@ -63,7 +66,7 @@ const Distinct = 16
 // Reprs are the representations of the post-quantum types: the seed a key
 // is expanded from, the packed encoding of the standard, the library's
 // parsed object.
-var Reprs = []model.Repr{model.Seed, model.Packed, model.Parsed}
+var Reprs = []vocab.Repr{vocab.Seed, vocab.Packed, vocab.Parsed}
 
 // Seed returns seed i of n bytes (at most 64): the first n bytes of
 // SHA-512("memprof pq seed <i>").
@@ -91,13 +94,13 @@ type Form struct {
 // zero, else made by forms[key]. Every entry is of the pointer layout and
 // measured at DefaultN. It panics when an available key has no form or a
 // form has no available key: a suite and its table disagree.
-func Entries(lib model.Lib, types []model.Type, sets []Set, lacks func(model.Key) model.Why, forms map[model.Key]Form) []suites.Entry {
-	used := map[model.Key]bool{}
+func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.Key) vocab.Why, forms map[results.Key]Form) []suites.Entry {
+	used := map[results.Key]bool{}
 	var out []suites.Entry
 	for _, t := range types {
 		for _, r := range Reprs {
 			for _, s := range sets {
-				k := model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer, Param: s.Param()}
+				k := results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer, Param: s.Param()}
 				e := suites.Entry{Key: k}
 				if why := lacks(k); !why.IsZero() {
 					e.Unavailable = why
@@ -123,8 +126,8 @@ func Entries(lib model.Lib, types []model.Type, sets []Set, lacks func(model.Key
 
 // DoesNotApply is the reason of a representation a type does not have: a
 // seed of a public key, a ciphertext or a signature.
-func DoesNotApply(t model.Type, r model.Repr) model.Why {
-	return model.Because(model.DoesNotApply, "does not apply: a %s has no %s form (only a private key is expanded from a seed)", t, r)
+func DoesNotApply(t vocab.Type, r vocab.Repr) vocab.Why {
+	return vocab.Because(vocab.DoesNotApply, "does not apply: a %s has no %s form (only a private key is expanded from a seed)", t, r)
 }
 
 // Bytes returns a new array of len(b) bytes holding a copy of b, as a
@@ -200,7 +203,7 @@ func Clone[T any](src *T) *T {
 // cloneIn gives every pointer reachable in v, without following one, an
 // object of its own.
 func cloneIn(v reflect.Value) {
-	if !hasPointers(v.Type()) {
+	if !typeptr.Has(v.Type()) {
 		return
 	}
 	switch v.Kind() {
@@ -217,7 +220,7 @@ func cloneIn(v reflect.Value) {
 			return
 		}
 		elem := v.Type().Elem()
-		if hasPointers(elem) {
+		if typeptr.Has(elem) {
 			panic(fmt.Sprintf("pqkit.Clone: %s points to an object holding pointers", v.Type()))
 		}
 		// An unexported field's value is read-only to reflect: write it
@@ -233,24 +236,6 @@ func cloneIn(v reflect.Value) {
 	default:
 		panic(fmt.Sprintf("pqkit.Clone: cannot copy a %s field", v.Type()))
 	}
-}
-
-// hasPointers reports whether a value of t holds pointers.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
-		return true
-	}
-	return false
 }
 
 // Calls joins the names of the calls a path makes, for Op.Path.

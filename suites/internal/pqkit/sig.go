@@ -4,32 +4,34 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // SigTypes are the types of a signature scheme's family: the private key,
 // the public key, the signature.
-type SigTypes struct{ Private, Public, Signature model.Type }
+type SigTypes struct{ Private, Public, Signature vocab.Type }
 
 // The signature families' types.
 var (
-	DSATypes = SigTypes{model.MLDSAPrivateKey, model.MLDSAPublicKey, model.MLDSASignature}
-	SLHTypes = SigTypes{model.SLHDSAPrivateKey, model.SLHDSAPublicKey, model.SLHDSASignature}
+	DSATypes = SigTypes{vocab.MLDSAPrivateKey, vocab.MLDSAPublicKey, vocab.MLDSASignature}
+	SLHTypes = SigTypes{vocab.SLHDSAPrivateKey, vocab.SLHDSAPublicKey, vocab.SLHDSASignature}
 )
 
 // List returns the types in family order.
-func (t SigTypes) List() []model.Type { return []model.Type{t.Private, t.Public, t.Signature} }
+func (t SigTypes) List() []vocab.Type { return []vocab.Type{t.Private, t.Public, t.Signature} }
 
 // Sig is a library's description of a signature scheme (ML-DSA, SLH-DSA)
 // at one parameter set: its parsed private key SK and public key PK, and
 // the calls between the forms. A library without the set says why in
 // Lacks, and nothing else is read.
 type Sig[SK, PK any] struct {
-	Lib   model.Lib
+	Lib   vocab.Lib
 	Set   Set
-	Lacks model.Why
+	Lacks vocab.Why
 	// Sizes the standard fixes, from the library's constants: the seed
 	// (ML-DSA's ξ; SLH-DSA's SK.seed‖SK.prf‖PK.seed), the packed private
 	// key (0 where the library has none), the public key, the signature.
@@ -131,28 +133,28 @@ func (d Sig[SK, PK]) inputs() (*sigInputs[SK, PK], error) {
 }
 
 // lacks is why the library has no key k (types t).
-func (d Sig[SK, PK]) lacks(t SigTypes) func(model.Key) model.Why {
-	return func(k model.Key) model.Why {
+func (d Sig[SK, PK]) lacks(t SigTypes) func(results.Key) vocab.Why {
+	return func(k results.Key) vocab.Why {
 		if !d.Lacks.IsZero() {
 			return d.Lacks
 		}
 		switch {
-		case k.Type != t.Private && k.Repr == model.Seed:
+		case k.Type != t.Private && k.Repr == vocab.Seed:
 			return DoesNotApply(k.Type, k.Repr)
-		case k.Type == t.Signature && k.Repr == model.Parsed:
+		case k.Type == t.Signature && k.Repr == vocab.Parsed:
 			return suites.NotOffered(d.Lib, "it verifies the signature's bytes and keeps no parsed signature")
-		case k.Type == t.Private && k.Repr == model.Packed:
+		case k.Type == t.Private && k.Repr == vocab.Packed:
 			return lacking(d.PackSK.Lacks, d.ParseSK.Lacks)
 		}
-		return model.Why{}
+		return vocab.Why{}
 	}
 }
 
 // Entries returns the library's entries of the types t at the set.
 func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
-	forms := map[model.Key]Form{}
-	key := func(typ model.Type, r model.Repr) model.Key {
-		return model.Key{Type: typ, Lib: d.Lib, Repr: r, Layout: model.Pointer, Param: d.Set.Param()}
+	forms := map[results.Key]Form{}
+	key := func(typ vocab.Type, r vocab.Repr) results.Key {
+		return results.Key{Type: typ, Lib: d.Lib, Repr: r, Layout: measure.Pointer, Param: d.Set.Param()}
 	}
 	if d.Lacks.IsZero() {
 		bytesOf := func(f func(*sigInputs[SK, PK]) [][]byte) func() memprof.Case {
@@ -184,37 +186,37 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 		if d.Values != nil {
 			made = "the known answers' (fixtures/pq)"
 		}
-		forms[key(t.Private, model.Seed)] = Form{
+		forms[key(t.Private, vocab.Seed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding one of %s seeds, as a program keeps it to expand with %s", d.SeedSize, made, d.KeyGen.API),
 			SizeHint:    uintptr(d.SeedSize),
 			Case:        bytesOf(func(in *sigInputs[SK, PK]) [][]byte { return in.seeds }),
 		}
 		if d.PackSK.ok() && d.ParseSK.ok() {
-			forms[key(t.Private, model.Packed)] = Form{
+			forms[key(t.Private, vocab.Packed)] = Form{
 				Constructor: fmt.Sprintf("a new [%d]byte holding the packed private key of the standard (one of %s keys)", d.PackedSKSize, made),
 				SizeHint:    uintptr(d.PackedSKSize),
 				Case:        bytesOf(packedSKs),
 			}
 		}
-		forms[key(t.Public, model.Packed)] = Form{
+		forms[key(t.Public, vocab.Packed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding a public key (one of %s keys)", d.PKSize, made),
 			SizeHint:    uintptr(d.PKSize),
 			Case:        bytesOf(packedPKs),
 		}
-		forms[key(t.Signature, model.Packed)] = Form{
+		forms[key(t.Signature, vocab.Packed)] = Form{
 			Constructor: fmt.Sprintf("a new [%d]byte holding a signature (one of %s signatures, made by %s)", d.SigSize, made, d.Sign.API),
 			SizeHint:    uintptr(d.SigSize),
 			Case:        bytesOf(func(in *sigInputs[SK, PK]) [][]byte { return in.sigs }),
 		}
 		if d.MakeParsed {
-			forms[key(t.Private, model.Parsed)] = Form{
+			forms[key(t.Private, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.SKName, d.ParseSK.API, d.SKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(SK)),
 				Case: func() memprof.Case {
 					return MadeCase(d.loadBytes(packedSKs), func(b []byte) any { return must(d.ParseSK.Do(b)) })
 				},
 			}
-			forms[key(t.Public, model.Parsed)] = Form{
+			forms[key(t.Public, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.PKName, d.ParsePK.API, d.PKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(PK)),
 				Case: func() memprof.Case {
@@ -222,7 +224,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 				},
 			}
 		} else {
-			forms[key(t.Private, model.Parsed)] = Form{
+			forms[key(t.Private, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys made so", d.SKName, d.KeyGen.API, d.SKHolds, Distinct),
 				SizeHint:    unsafe.Sizeof(*new(SK)),
 				Case: func() memprof.Case {
@@ -235,7 +237,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 					})
 				},
 			}
-			forms[key(t.Public, model.Parsed)] = Form{
+			forms[key(t.Public, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys parsed so", d.PKName, d.ParsePK.API, d.PKHolds, Distinct),
 				SizeHint:    unsafe.Sizeof(*new(PK)),
 				Case:        func() memprof.Case { return CloneCase(d.ParsedPKs) },
@@ -299,7 +301,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 	wantPK := func() ([]byte, error) { _, pk, _, err := keyGen(); return pk, err }
 	wantSK := func() ([]byte, error) { _, _, sk, err := keyGen(); return sk, err }
 	rows := []row{
-		{typ: t.Private, repr: model.Seed, op: model.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
+		{typ: t.Private, repr: vocab.Seed, op: vocab.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
 			note: d.KeyGen.API + " of the seed of the set's first key-generation vector (its public key is compared, not timed)",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -311,7 +313,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 				}
 				return produce(func() (*SK, error) { return d.KeyGen.Do(seed) }, pkOf), nil
 			}, want: wantPK},
-		{typ: t.Private, repr: model.Packed, op: model.Parse, path: []string{d.ParseSK.API}, lacks: d.ParseSK.Lacks,
+		{typ: t.Private, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseSK.API}, lacks: d.ParseSK.Lacks,
 			note: d.ParseSK.API + " of the packed private key of the set's first key-generation vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				_, _, b, err := keyGen()
@@ -323,15 +325,15 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 				}
 				return produce(func() (*SK, error) { return d.ParseSK.Do(b) }, pkOf), nil
 			}, want: wantPK},
-		{typ: t.Private, repr: model.Parsed, op: model.Pack, path: []string{d.PackSK.API}, lacks: d.PackSK.Lacks,
+		{typ: t.Private, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackSK.API}, lacks: d.PackSK.Lacks,
 			note:    d.PackSK.API + " of the key of the set's first key-generation vector",
 			prepare: d.fromKey(keyGen, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackSK.Do(sk), nil } }),
 			want:    wantSK},
-		{typ: t.Private, repr: model.Parsed, op: model.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
+		{typ: t.Private, repr: vocab.Parsed, op: vocab.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
 			note:    d.ToSeed.API + " of the key of the set's first key-generation vector",
 			prepare: d.fromKey(keyGen, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(sk), nil } }),
 			want:    func() ([]byte, error) { seed, _, _, err := keyGen(); return seed, err }},
-		{typ: t.Public, repr: model.Packed, op: model.Parse, path: []string{d.ParsePK.API}, lacks: d.ParsePK.Lacks,
+		{typ: t.Public, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParsePK.API}, lacks: d.ParsePK.Lacks,
 			note: d.ParsePK.API + " of the public key of the set's first key-generation vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				_, b, _, err := keyGen()
@@ -343,7 +345,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 				}
 				return produce(func() (*PK, error) { return d.ParsePK.Do(b) }, func(p *PK) ([]byte, error) { return d.PackPK.Do(p), nil }), nil
 			}, want: wantPK},
-		{typ: t.Public, repr: model.Parsed, op: model.Pack, path: []string{d.PackPK.API}, lacks: d.PackPK.Lacks,
+		{typ: t.Public, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackPK.API}, lacks: d.PackPK.Lacks,
 			note: d.PackPK.API + " of the public key of the set's first key-generation vector",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -363,19 +365,19 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 	// Signing from every form of the private key, deterministic, of the
 	// set's first signature vector; no invalid input.
 	for _, from := range []struct {
-		repr  model.Repr
+		repr  vocab.Repr
 		calls []string
-		lacks model.Why
+		lacks vocab.Why
 		full  bool
 		load  func(seed, sk []byte) (func() (*SK, error), error)
 	}{
-		{model.Seed, []string{d.KeyGen.API}, d.KeyGen.Lacks, slow, func(seed, sk []byte) (func() (*SK, error), error) {
+		{vocab.Seed, []string{d.KeyGen.API}, d.KeyGen.Lacks, slow, func(seed, sk []byte) (func() (*SK, error), error) {
 			if seed == nil {
 				return nil, fmt.Errorf("the signature vector of %s has no seed", d.Set)
 			}
 			return func() (*SK, error) { return d.KeyGen.Do(seed) }, nil
 		}},
-		{model.Packed, []string{d.ParseSK.API}, lacking(d.ParseSK.Lacks, d.PackSK.Lacks), slow, func(seed, sk []byte) (func() (*SK, error), error) {
+		{vocab.Packed, []string{d.ParseSK.API}, lacking(d.ParseSK.Lacks, d.PackSK.Lacks), slow, func(seed, sk []byte) (func() (*SK, error), error) {
 			if sk == nil {
 				p, err := d.KeyGen.Do(seed)
 				if err != nil {
@@ -385,7 +387,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 			}
 			return func() (*SK, error) { return d.ParseSK.Do(sk) }, nil
 		}},
-		{model.Parsed, nil, model.Why{}, false, func(seed, sk []byte) (func() (*SK, error), error) {
+		{vocab.Parsed, nil, vocab.Why{}, false, func(seed, sk []byte) (func() (*SK, error), error) {
 			var p *SK
 			var err error
 			if seed != nil {
@@ -400,7 +402,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 		if len(from.calls) > 0 {
 			note = from.calls[0] + " of the key's " + string(from.repr) + " form, then " + note
 		}
-		rows = append(rows, row{typ: t.Private, repr: from.repr, op: model.Sign, path: append(from.calls, d.Sign.API),
+		rows = append(rows, row{typ: t.Private, repr: from.repr, op: vocab.Sign, path: append(from.calls, d.Sign.API),
 			lacks: lacking(from.lacks, d.Sign.Lacks), note: note, full: from.full,
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
@@ -428,10 +430,10 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 	// valid verification vector; invalid input: its signature with one bit
 	// flipped.
 	for _, packed := range []bool{true, false} {
-		r := row{typ: t.Public, repr: model.Parsed, op: model.Verify, path: []string{d.Verify.API}, lacks: d.Verify.Lacks,
+		r := row{typ: t.Public, repr: vocab.Parsed, op: vocab.Verify, path: []string{d.Verify.API}, lacks: d.Verify.Lacks,
 			note: d.Verify.API + " of the set's first valid verification vector; invalid input: its signature with one bit flipped"}
 		if packed {
-			r.repr, r.path, r.lacks = model.Packed, []string{d.ParsePK.API, d.Verify.API}, lacking(d.ParsePK.Lacks, d.Verify.Lacks)
+			r.repr, r.path, r.lacks = vocab.Packed, []string{d.ParsePK.API, d.Verify.API}, lacking(d.ParsePK.Lacks, d.Verify.Lacks)
 			r.note = d.ParsePK.API + " of the packed key, then " + r.note
 		}
 		r.prepare = func(in suites.OpInput) (suites.OpHarness, error) {

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/fixtures/pq"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // DSAVectors are ML-DSA's known answers: circl's ACVP key generation,
@@ -80,12 +80,12 @@ func slhSeed(sk []byte) []byte { return bytes.Clone(sk[:len(sk)/4*3]) }
 // SigLib is one library's part in the ML-DSA or SLH-DSA agreement check:
 // its sets.
 type SigLib struct {
-	Lib  model.Lib
+	Lib  vocab.Lib
 	Sets []SigAgree
 }
 
 // setsOf returns, for set, the libraries of impls that have it.
-func setsOf(impls []SigLib, set Set) (libs []model.Lib, as []SigAgree) {
+func setsOf(impls []SigLib, set Set) (libs []vocab.Lib, as []SigAgree) {
 	for _, l := range impls {
 		if i := slices.IndexFunc(l.Sets, func(a SigAgree) bool { return a.Set == set }); i >= 0 {
 			libs, as = append(libs, l.Lib), append(as, l.Sets[i])
@@ -103,7 +103,7 @@ func setsOf(impls []SigLib, set Set) (libs []model.Lib, as []SigAgree) {
 // message and context, verify each other's, and refuse a signature with
 // one bit flipped and a public key one byte short.
 func CheckDSA(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[SigLib](model.MLDSA, libs)
+	rep, impls, err := libsOf[SigLib](vocab.MLDSA, libs)
 	if err != nil {
 		return rep, err
 	}
@@ -131,7 +131,7 @@ func CheckDSA(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 
 // crossSig checks that the libraries of a set agree with one another on
 // seeds of seedSize bytes.
-func crossSig(set Set, names []model.Lib, have []SigAgree, seedSize int) (int, error) {
+func crossSig(set Set, names []vocab.Lib, have []SigAgree, seedSize int) (int, error) {
 	n := 0
 	if len(have) == 0 {
 		return 0, nil
@@ -179,7 +179,7 @@ func crossSig(set Set, names []model.Lib, have []SigAgree, seedSize int) (int, e
 	return n, nil
 }
 
-func dsaKnownAnswers(v *pq.Vectors, set Set, lib model.Lib, a SigAgree) (int, error) {
+func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, error) {
 	n := 0
 	for _, t := range limited(OfSet(v.DSAKeyGen, dsaKeyGenSet, set, nil, 0)) {
 		n++
@@ -224,7 +224,7 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib model.Lib, a SigAgree) (int, er
 // signatures of the external interface with pure messages, and
 // verifications, the failing ones refused).
 func CheckSLH(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[SigLib](model.SLHDSA, libs)
+	rep, impls, err := libsOf[SigLib](vocab.SLHDSA, libs)
 	if err != nil {
 		return rep, err
 	}

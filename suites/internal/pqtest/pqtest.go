@@ -9,16 +9,20 @@ package pqtest
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/internal/typeptr"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/kzgtest"
 	"github.com/memprof/memprof/suites/internal/pqkit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // All, set by -pq.all (.ci/run passes it), makes the agreement checks run
@@ -38,40 +42,35 @@ func Setup() {
 	}
 }
 
-// CheckCoverage checks that s registers exactly one entry of lib for every
-// type of types, representation of pqkit.Reprs and set of sets, each
-// unavailable one with a known kind and a reason, each available one with
-// a constructor, a size hint, a case and pqkit.DefaultN.
-func CheckCoverage(t *testing.T, s suites.Suite, lib model.Lib, types []model.Type, sets []pqkit.Set) {
-	t.Helper()
-	got := map[model.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
-		}
-		got[e.Key] = e
-	}
-	n := 0
+// Main is the TestMain of the post-quantum suites' tests: Setup, then
+// the tests.
+func Main(m *testing.M) {
+	Setup()
+	m.Run()
+}
+
+// Keys returns the keys of lib's entries: one for every type of types,
+// representation of pqkit.Reprs and set of sets.
+func Keys(lib vocab.Lib, types []vocab.Type, sets []pqkit.Set) []results.Key {
+	var keys []results.Key
 	for _, typ := range types {
 		for _, r := range pqkit.Reprs {
 			for _, set := range sets {
-				n++
-				k := model.Key{Type: typ, Lib: lib, Repr: r, Layout: model.Pointer, Param: set.Param()}
-				e, ok := got[k]
-				switch {
-				case !ok:
-					t.Errorf("no entry for %s", k)
-				case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !model.Known(e.Unavailable.Kind, model.Kinds)):
-					t.Errorf("%s: unavailable (%q, %q) with a case %v: want a known kind, a reason, no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
-				case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil || e.DefaultN != pqkit.DefaultN):
-					t.Errorf("%s: constructor %q, size hint %d, case %v, DefaultN %d; want all set, DefaultN %d", k, e.Constructor, e.SizeHint, e.Case != nil, e.DefaultN, pqkit.DefaultN)
-				}
+				keys = append(keys, results.Key{Type: typ, Lib: lib, Repr: r, Layout: measure.Pointer, Param: set.Param()})
 			}
 		}
 	}
-	if len(got) != n {
-		t.Errorf("got %d entries, want %d (one per key)", len(got), n)
+	return keys
+}
+
+// CheckDefaultN checks that an available entry is measured at
+// pqkit.DefaultN by default (suitetest.CheckCoverage's check of the
+// post-quantum suites).
+func CheckDefaultN(e suites.Entry) error {
+	if e.Unavailable.IsZero() && e.DefaultN != pqkit.DefaultN {
+		return fmt.Errorf("DefaultN %d, want %d", e.DefaultN, pqkit.DefaultN)
 	}
+	return nil
 }
 
 // Footprint is what one value of a type keeps, by construction: its own
@@ -83,7 +82,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 	if rv.Kind() != reflect.Pointer {
 		t.Fatalf("Footprint of a %T: want a pointer", v)
 	}
-	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), hasPointers(rv.Type().Elem())), 1
+	bytes, objects = kzgtest.Slot(t, rv.Type().Elem().Size(), typeptr.Has(rv.Type().Elem())), 1
 	var walk func(reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -92,7 +91,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 				walk(v.Field(i))
 			}
 		case reflect.Array:
-			if hasPointers(v.Type().Elem()) {
+			if typeptr.Has(v.Type().Elem()) {
 				for i := range v.Len() {
 					walk(v.Index(i))
 				}
@@ -100,7 +99,7 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 		case reflect.Pointer:
 			if !v.IsNil() {
 				e := v.Type().Elem()
-				bytes += kzgtest.Slot(t, e.Size(), hasPointers(e))
+				bytes += kzgtest.Slot(t, e.Size(), typeptr.Has(e))
 				objects++
 			}
 		}
@@ -109,39 +108,22 @@ func Footprint(t *testing.T, v any) (bytes, objects float64) {
 	return bytes, objects
 }
 
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.String, reflect.UnsafePointer:
-		return true
-	}
-	return false
-}
-
 // Want is the truth of one entry: the bytes and objects one instance
 // keeps.
 type Want struct {
-	Key            model.Key
+	Key            results.Key
 	Bytes, Objects float64
 }
 
 // EncodingWant is the truth of an entry holding an encoding of size
 // bytes, which the standard fixes: one pointer-free object in its slot.
-func EncodingWant(t *testing.T, k model.Key, size int) Want {
+func EncodingWant(t *testing.T, k results.Key, size int) Want {
 	t.Helper()
 	return Want{Key: k, Bytes: kzgtest.Slot(t, uintptr(size), false), Objects: 1}
 }
 
 // ParsedWant is the truth of an entry holding a parsed object like v.
-func ParsedWant(t *testing.T, k model.Key, v any) Want {
+func ParsedWant(t *testing.T, k results.Key, v any) Want {
 	t.Helper()
 	b, o := Footprint(t, v)
 	return Want{Key: k, Bytes: b, Objects: o}
@@ -182,12 +164,24 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 	}
 }
 
+// Must is a constructor for CheckLikeConstructor from one that returns
+// an error: it panics on the error.
+func Must[T any](f func(i int) (T, error)) func(i int) any {
+	return func(i int) any {
+		v, err := f(i)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+}
+
 // CheckLikeConstructor measures, at a small N, the entry k of s beside a
 // case whose instance i is what real(i) returns (the library's own
 // constructor, called per instance), and checks that both keep the same
 // bytes and objects per instance: a case built by copying keeps what the
 // library's constructor keeps.
-func CheckLikeConstructor(t *testing.T, s suites.Suite, k model.Key, real func(i int) any) {
+func CheckLikeConstructor(t *testing.T, s suites.Suite, k results.Key, real func(i int) any) {
 	t.Helper()
 	const n = 200
 	r, _ := kzgtest.Measure(t, s, k, memprof.N(n), memprof.SkipGC())
@@ -205,6 +199,6 @@ func CheckLikeConstructor(t *testing.T, s suites.Suite, k model.Key, real func(i
 }
 
 // Key is the key of lib's entry of typ in repr at set.
-func Key(typ model.Type, lib model.Lib, repr model.Repr, set pqkit.Set) model.Key {
-	return model.Key{Type: typ, Lib: lib, Repr: repr, Layout: model.Pointer, Param: set.Param()}
+func Key(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, set pqkit.Set) results.Key {
+	return results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer, Param: set.Param()}
 }

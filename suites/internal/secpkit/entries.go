@@ -1,11 +1,11 @@
 package secpkit
 
 import (
-	"fmt"
-
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Reprs are the representations of each secp256k1 object type, in matrix
@@ -13,23 +13,23 @@ import (
 // key compressed (33 B), uncompressed (65 B), as the library's decoded
 // point and as its 20-byte address; a signature as R‖S‖V (65 B), R‖S
 // (64 B), DER and the library's decoded signature.
-var Reprs = map[model.Type][]model.Repr{
-	model.Secp256k1SecretKey: {model.ByteForm, model.Decoded},
-	model.Secp256k1PublicKey: {model.Compressed, model.Uncompressed, model.Decoded, model.Address},
-	model.Secp256k1Signature: {model.RSV, model.RS, model.DER, model.Decoded},
+var Reprs = map[vocab.Type][]vocab.Repr{
+	vocab.Secp256k1SecretKey: {vocab.ByteForm, vocab.Decoded},
+	vocab.Secp256k1PublicKey: {vocab.Compressed, vocab.Uncompressed, vocab.Decoded, vocab.Address},
+	vocab.Secp256k1Signature: {vocab.RSV, vocab.RS, vocab.DER, vocab.Decoded},
 }
 
 // ObjectTypes are the family's single-object types, in vocabulary order.
-var ObjectTypes = []model.Type{model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature}
+var ObjectTypes = []vocab.Type{vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature}
 
 // ObjectKeys returns lib's single-object entries' keys: every
 // representation of every type, in the pointer layout (each instance its
 // own heap object).
-func ObjectKeys(lib model.Lib) []model.Key {
-	var out []model.Key
+func ObjectKeys(lib vocab.Lib) []results.Key {
+	var out []results.Key
 	for _, t := range ObjectTypes {
 		for _, r := range Reprs[t] {
-			out = append(out, model.Key{Type: t, Lib: lib, Repr: r, Layout: model.Pointer})
+			out = append(out, results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer})
 		}
 	}
 	return out
@@ -53,38 +53,27 @@ type Impl struct {
 // cannot run the library: no cgo), else made by impls[key]. It panics
 // when an available key has no Impl or an Impl has no available key: the
 // suite's table and its constructors have drifted apart.
-func Entries(keys []model.Key, lacks func(model.Key) model.Why, build model.Why, impls map[model.Key]Impl) []suites.Entry {
-	used := map[model.Key]bool{}
-	var out []suites.Entry
-	for _, k := range keys {
-		e := suites.Entry{Key: k}
-		if k.Type == model.SenderCache {
-			e.DefaultN, e.FixedN = populationOf(k), populationOf(k)
-		}
-		switch why := lacks(k); {
-		case !why.IsZero():
-			e.Unavailable = why
-		case !build.IsZero():
-			e.Unavailable = build
-		default:
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("secpkit: %s is available but has no constructor", k))
+func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.Why, impls map[results.Key]Impl) []suites.Entry {
+	return suites.EntriesOf("secpkit", keys,
+		func(k results.Key) suites.Entry {
+			e := suites.Entry{Key: k}
+			if k.Type == vocab.SenderCache {
+				e.DefaultN, e.FixedN = populationOf(k), populationOf(k)
 			}
-			used[k] = true
+			return e
+		},
+		func(k results.Key) vocab.Why {
+			if why := lacks(k); !why.IsZero() {
+				return why
+			}
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
 			if im.DefaultN != 0 {
 				e.DefaultN = im.DefaultN
 			}
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("secpkit: constructor for %s, which the matrix does not offer (unavailable or unknown)", k))
-		}
-	}
-	return out
+		})
 }
 
 // Pointer is a pointer-layout case: Prepare computes the library's values
@@ -100,6 +89,6 @@ func Pointer[T any](values func() *Values, newInstance func(v *Values, i int) *T
 
 // NotOffered returns the reason of a representation lib lacks, of kind
 // NotOffered: "not offered by <lib>: " and the formatted reason.
-func NotOffered(lib model.Lib, format string, a ...any) model.Why {
+func NotOffered(lib vocab.Lib, format string, a ...any) vocab.Why {
 	return suites.NotOffered(lib, format, a...)
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
 	"github.com/memprof/memprof/fixtures"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The operations are one table (specs): a row names the type and the
@@ -24,14 +25,14 @@ import (
 
 // Row identifies one operation of the table.
 type Row struct {
-	Type model.Type
+	Type vocab.Type
 	// Repr is the representation the data is in when the operation
 	// starts.
-	Repr model.Repr
-	Op   model.Op
+	Repr vocab.Repr
+	Op   vocab.Op
 	// To is the representation a conversion (convert) makes; "" for the
 	// other operations.
-	To model.Repr
+	To vocab.Repr
 }
 
 func (r Row) String() string {
@@ -42,8 +43,21 @@ func (r Row) String() string {
 	return s
 }
 
+// RowOf is the row of op on the form r of type t.
+func RowOf(t vocab.Type, r vocab.Repr, op vocab.Op) Row { return Row{Type: t, Repr: r, Op: op} }
+
+// ConvOf is the row of the conversion of type t from one form to another.
+func ConvOf(t vocab.Type, from, to vocab.Repr) Row {
+	return Row{Type: t, Repr: from, Op: vocab.Convert, To: to}
+}
+
+// ImplOf is an implementation: its note, the calls it makes and its Maker.
+func ImplOf(note string, calls []string, make Maker) OpImpl {
+	return OpImpl{Note: note, Calls: calls, Make: make}
+}
+
 // ToParam is the key parameter of a conversion to repr: to=<repr>.
-func ToParam(repr model.Repr) model.Param { return model.Param("to=" + string(repr)) }
+func ToParam(repr vocab.Repr) results.Param { return results.Param("to=" + string(repr)) }
 
 // Input is what one operation starts from, in byte forms: the key, public
 // key, address and signature of ops.json (or, for the inputs an operation
@@ -86,13 +100,13 @@ type OpImpl struct {
 
 // LibOps is a library's adapter for the table.
 type LibOps struct {
-	Lib model.Lib
+	Lib vocab.Lib
 	// Unavailable, when set, makes every row that applies unavailable for
 	// that reason (libsecp256k1 without cgo).
-	Unavailable model.Why
+	Unavailable vocab.Why
 	// Lacks says why the library does not offer a row (a representation
 	// it has no form for), or nothing.
-	Lacks func(Row) model.Why
+	Lacks func(Row) vocab.Why
 	// Impls are the rows the library offers.
 	Impls map[Row]OpImpl
 }
@@ -129,18 +143,18 @@ const (
 
 // specs is the table, type by type.
 var specs = func() []spec {
-	sk, pk, sig := model.Secp256k1SecretKey, model.Secp256k1PublicKey, model.Secp256k1Signature
+	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
 	var out []spec
 	add := func(s spec) { out = append(out, s) }
 	// Secret keys: sign from each form, and the two conversions.
 	for _, r := range Reprs[sk] {
-		add(spec{row: Row{sk, r, model.Sign, ""}, what: "key ops.json's signature of its hash, R‖S‖V (RFC 6979 nonce)", want: wantRSV})
+		add(spec{row: Row{sk, r, vocab.Sign, ""}, what: "key ops.json's signature of its hash, R‖S‖V (RFC 6979 nonce)", want: wantRSV})
 	}
-	add(spec{row: Row{sk, model.ByteForm, model.Convert, model.Decoded}, what: "32 bytes to the library's key object, refusing 0 and values >= N; invalid input: N", want: wantSecretKey, invalid: func(in *Input, _ *fixtures.Secp256k1Vectors) error {
+	add(spec{row: Row{sk, vocab.ByteForm, vocab.Convert, vocab.Decoded}, what: "32 bytes to the library's key object, refusing 0 and values >= N; invalid input: N", want: wantSecretKey, invalid: func(in *Input, _ *fixtures.Secp256k1Vectors) error {
 		in.SecretKey = Order()
 		return nil
 	}})
-	add(spec{row: Row{sk, model.Decoded, model.Convert, model.ByteForm}, what: "the library's key object to its 32 bytes", want: wantSecretKey})
+	add(spec{row: Row{sk, vocab.Decoded, vocab.Convert, vocab.ByteForm}, what: "the library's key object to its 32 bytes", want: wantSecretKey})
 	// Public keys: verify from each form (an address by recovering the
 	// signer's address and comparing), the encodings and the address.
 	otherHash := func(in *Input, v *fixtures.Secp256k1Vectors) error {
@@ -149,10 +163,10 @@ var specs = func() []spec {
 	}
 	for _, r := range Reprs[pk] {
 		what := "ops.json's signature of its hash under the key; invalid input: the signature checked against another hash"
-		if r == model.Address {
+		if r == vocab.Address {
 			what = "ops.json's R‖S‖V: recover the signer's address and compare (how Ethereum checks a sender); invalid input: another hash"
 		}
-		add(spec{row: Row{pk, r, model.Verify, ""}, what: what, want: wantTrue, invalid: otherHash})
+		add(spec{row: Row{pk, r, vocab.Verify, ""}, what: what, want: wantTrue, invalid: otherHash})
 	}
 	offCurve := func(in *Input, _ *fixtures.Secp256k1Vectors) error {
 		c, u, err := offCurveEncodings(&in.Compressed, &in.Uncompressed)
@@ -160,26 +174,26 @@ var specs = func() []spec {
 		return err
 	}
 	for _, c := range []struct {
-		op       model.Op
+		op       vocab.Op
 		want     func(*fixtures.Secp256k1Ops) []byte
-		from     map[model.Repr]bool // the encodings it checks the point of
-		output   model.Repr
+		from     map[vocab.Repr]bool // the encodings it checks the point of
+		output   vocab.Repr
 		what     string
 		noInvert bool
 	}{
-		{model.Compress, wantCompressed, map[model.Repr]bool{model.Uncompressed: true}, model.Compressed, "the key to its 33-byte compressed encoding", false},
-		{model.Serialize, wantUncompressed, map[model.Repr]bool{model.Compressed: true}, model.Uncompressed, "the key to its 65-byte uncompressed encoding", false},
-		{model.Decompress, wantUncompressed, map[model.Repr]bool{model.Compressed: true, model.Uncompressed: true}, model.Decoded, "an encoding to the library's point, checked on the curve", false},
-		{model.ToAddress, wantAddress, map[model.Repr]bool{model.Compressed: true}, model.Address, "the key's Ethereum address, Keccak-256 of X‖Y", false},
+		{vocab.Compress, wantCompressed, map[vocab.Repr]bool{vocab.Uncompressed: true}, vocab.Compressed, "the key to its 33-byte compressed encoding", false},
+		{vocab.Serialize, wantUncompressed, map[vocab.Repr]bool{vocab.Compressed: true}, vocab.Uncompressed, "the key to its 65-byte uncompressed encoding", false},
+		{vocab.Decompress, wantUncompressed, map[vocab.Repr]bool{vocab.Compressed: true, vocab.Uncompressed: true}, vocab.Decoded, "an encoding to the library's point, checked on the curve", false},
+		{vocab.ToAddress, wantAddress, map[vocab.Repr]bool{vocab.Compressed: true}, vocab.Address, "the key's Ethereum address, Keccak-256 of X‖Y", false},
 	} {
 		for _, r := range Reprs[pk] {
 			s := spec{row: Row{pk, r, c.op, ""}, what: c.what, want: c.want}
 			switch {
 			case r == c.output:
 				s.doesNotApply = isOutput
-			case r == model.Address:
+			case r == vocab.Address:
 				s.doesNotApply = noPoint
-			case c.op == model.Decompress && r == model.Decoded:
+			case c.op == vocab.Decompress && r == vocab.Decoded:
 				s.doesNotApply = isOutput
 			case c.from[r]:
 				s.what += "; invalid input: an encoding whose point is not on the curve"
@@ -197,7 +211,7 @@ var specs = func() []spec {
 		return err
 	}
 	for _, r := range Reprs[sig] {
-		add(spec{row: Row{sig, r, model.Verify, ""}, what: "ops.json's signature of its hash under its key, Ethereum's low-S rule first (crypto.ValidateSignatureValues with homestead); invalid input: the same signature with S replaced by N − S, valid ECDSA that the rule refuses", want: wantTrue, invalid: highS})
+		add(spec{row: Row{sig, r, vocab.Verify, ""}, what: "ops.json's signature of its hash under its key, Ethereum's low-S rule first (crypto.ValidateSignatureValues with homestead); invalid input: the same signature with S replaced by N − S, valid ECDSA that the rule refuses", want: wantTrue, invalid: highS})
 	}
 	unrecoverable := func(in *Input, v *fixtures.Secp256k1Vectors) error {
 		hash, rsv, err := UnrecoverableVector(v)
@@ -205,16 +219,16 @@ var specs = func() []spec {
 		return err
 	}
 	for _, c := range []struct {
-		op   model.Op
+		op   vocab.Op
 		want func(*fixtures.Secp256k1Ops) []byte
 		what string
 	}{
-		{model.Recover, wantUncompressed, "the public key of ops.json's signature of its hash, to the library's point (a high S accepted, as the precompile must)"},
-		{model.RecoverAddress, wantAddress, "the signer's address of ops.json's signature, as the ecRecover precompile computes it"},
+		{vocab.Recover, wantUncompressed, "the public key of ops.json's signature of its hash, to the library's point (a high S accepted, as the precompile must)"},
+		{vocab.RecoverAddress, wantAddress, "the signer's address of ops.json's signature, as the ecRecover precompile computes it"},
 	} {
 		for _, r := range Reprs[sig] {
 			s := spec{row: Row{sig, r, c.op, ""}, what: c.what + "; invalid input: " + fixtures.EcRecoverFile + "'s " + UnrecoverableName + " (no point has that R)", want: c.want, invalid: unrecoverable}
-			if r != model.RSV {
+			if r != vocab.RSV {
 				s.doesNotApply = noID
 			}
 			add(s)
@@ -230,24 +244,24 @@ var specs = func() []spec {
 		return nil
 	}
 	for _, to := range []struct {
-		repr model.Repr
+		repr vocab.Repr
 		want func(*fixtures.Secp256k1Ops) []byte
-	}{{model.RSV, wantRSV}, {model.RS, wantRS}, {model.DER, wantDER}, {model.Decoded, wantRS}} {
+	}{{vocab.RSV, wantRSV}, {vocab.RS, wantRS}, {vocab.DER, wantDER}, {vocab.Decoded, wantRS}} {
 		for _, r := range Reprs[sig] {
 			if r == to.repr {
 				continue
 			}
-			s := spec{row: Row{sig, r, model.Convert, to.repr}, what: "the signature from " + string(r) + " to " + string(to.repr), want: to.want}
+			s := spec{row: Row{sig, r, vocab.Convert, to.repr}, what: "the signature from " + string(r) + " to " + string(to.repr), want: to.want}
 			switch {
-			case to.repr == model.RSV:
+			case to.repr == vocab.RSV:
 				s.doesNotApply = noID
-			case r == model.RSV && to.repr == model.RS:
+			case r == vocab.RSV && to.repr == vocab.RS:
 				s.doesNotApply = justSlicing
-			case r == model.DER:
+			case r == vocab.DER:
 				s.what += ", strict DER only; invalid input: the same signature with a BER long-form length"
 				s.invalid = ber
-			case r == model.RSV || r == model.RS:
-				if to.repr == model.DER || to.repr == model.Decoded {
+			case r == vocab.RSV || r == vocab.RS:
+				if to.repr == vocab.DER || to.repr == vocab.Decoded {
 					s.what += ", refusing r or s >= N; invalid input: r = N"
 					s.invalid = overflowR
 				}
@@ -306,13 +320,13 @@ func Ops(lib LibOps) []suites.Op {
 	used := map[Row]bool{}
 	var out []suites.Op
 	for _, s := range specs {
-		o := suites.Op{Key: model.Key{Type: s.row.Type, Lib: lib.Lib, Repr: s.row.Repr, Op: s.row.Op, Batch: 1}}
+		o := suites.Op{Key: results.Key{Type: s.row.Type, Lib: lib.Lib, Repr: s.row.Repr, Op: s.row.Op, Batch: 1}}
 		if s.row.To != "" {
 			o.Param = ToParam(s.row.To)
 		}
 		switch {
 		case s.doesNotApply != "":
-			o.Unavailable = model.Because(model.DoesNotApply, "%s from %s: %s", s.row.Op, s.row.Repr, s.doesNotApply)
+			o.Unavailable = vocab.Because(vocab.DoesNotApply, "%s from %s: %s", s.row.Op, s.row.Repr, s.doesNotApply)
 		case !lib.Unavailable.IsZero():
 			o.Unavailable = lib.Unavailable
 		case lib.Lacks != nil && !lib.Lacks(s.row).IsZero():
@@ -421,6 +435,41 @@ func Verified(check func() (bool, error)) Call {
 		},
 		Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
 	}
+}
+
+// ErrAddress is what the verification from an address returns when the
+// recovered address is not the sender's.
+var ErrAddress = errors.New("the recovered address is not the sender's")
+
+// FromAddress is the call of the verification from an address: the
+// Ethereum rule on r and s, then the address recover finds from in's hash
+// and R‖S‖V, compared with want.
+func FromAddress[A comparable](in *Input, recover func(hash, rsv []byte) (A, error), want A) Call {
+	return Verified(func() (bool, error) {
+		if !EthereumRule(in.RS()) {
+			return false, ErrRule
+		}
+		a, err := recover(in.Hash[:], in.RSV[:])
+		if err != nil {
+			return false, err
+		}
+		if a != want {
+			return false, ErrAddress
+		}
+		return true, nil
+	})
+}
+
+// Reencode is the call of a conversion: parse enc (which checks the
+// point), then encode it again; result encodes what encode returns.
+func Reencode[P any](enc []byte, parse func([]byte) (P, error), encode func(P) []byte, result func([]byte) []byte) Call {
+	return Produce(func() ([]byte, error) {
+		p, err := parse(enc)
+		if err != nil {
+			return nil, err
+		}
+		return encode(p), nil
+	}, result)
 }
 
 // Valid reports whether the 32 bytes are a valid secret key, in [1, N).

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
-
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestSenders: the incremental derivation gives (i+1)·G for every i
@@ -155,14 +155,14 @@ func TestTableDrift(t *testing.T) {
 		}()
 		f()
 	}
-	panics("missing OpImpl", "has no OpImpl", func() { Ops(LibOps{Lib: model.Decred}) })
+	panics("missing OpImpl", "has no OpImpl", func() { Ops(LibOps{Lib: vocab.Decred}) })
 	panics("OpImpl of a row that does not apply", "does not offer", func() {
-		Ops(LibOps{Lib: model.Decred, Unavailable: model.Because(model.NeedsCgo, "x"),
-			Impls: map[Row]OpImpl{{model.Secp256k1Signature, model.RS, model.Recover, ""}: {}}})
+		Ops(LibOps{Lib: vocab.Decred, Unavailable: vocab.Because(vocab.NeedsCgo, "x"),
+			Impls: map[Row]OpImpl{{vocab.Secp256k1Signature, vocab.RS, vocab.Recover, ""}: {}}})
 	})
-	keys := ObjectKeys(model.Decred)
-	panics("missing constructor", "has no constructor", func() { Entries(keys, func(model.Key) model.Why { return model.Why{} }, model.Why{}, nil) })
+	keys := ObjectKeys(vocab.Decred)
+	panics("missing constructor", "has no constructor", func() { Entries(keys, func(results.Key) vocab.Why { return vocab.Why{} }, vocab.Why{}, nil) })
 	panics("constructor of no key", "does not offer", func() {
-		Entries(keys[:1], func(model.Key) model.Why { return model.Why{} }, model.Why{}, map[model.Key]Impl{keys[0]: {}, keys[1]: {}})
+		Entries(keys[:1], func(results.Key) vocab.Why { return vocab.Why{} }, vocab.Why{}, map[results.Key]Impl{keys[0]: {}, keys[1]: {}})
 	})
 }

@@ -7,8 +7,10 @@ import (
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The SenderCache scenario: the senders an indexer, a block builder or a
@@ -22,22 +24,22 @@ import (
 var Populations = []int{10_000, 1_000_000}
 
 // PopulationParam is the parameter of an entry of n transactions.
-func PopulationParam(n int) model.Param { return model.NewParam("population", n) }
+func PopulationParam(n int) results.Param { return results.NewParam("population", n) }
 
 // SenderCacheKeys returns lib's scenario keys: each form at each
 // population.
-func SenderCacheKeys(lib model.Lib, forms ...model.Repr) []model.Key {
-	var out []model.Key
+func SenderCacheKeys(lib vocab.Lib, forms ...vocab.Repr) []results.Key {
+	var out []results.Key
 	for _, f := range forms {
 		for _, n := range Populations {
-			out = append(out, model.Key{Type: model.SenderCache, Lib: lib, Repr: f, Layout: model.Collection, Param: PopulationParam(n)})
+			out = append(out, results.Key{Type: vocab.SenderCache, Lib: lib, Repr: f, Layout: measure.Collection, Param: PopulationParam(n)})
 		}
 	}
 	return out
 }
 
 // populationOf returns the population a scenario key names.
-func populationOf(k model.Key) int {
+func populationOf(k results.Key) int {
 	_, v := k.Param.Split()
 	n, err := strconv.Atoi(v)
 	if err != nil {

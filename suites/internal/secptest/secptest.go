@@ -9,17 +9,20 @@
 package secptest
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 	"github.com/memprof/memprof/suites/internal/suitetest"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Kept is what one instance keeps alive, by construction: its objects
@@ -52,59 +55,42 @@ func (k Kept) Plus(o ...Kept) Kept {
 // Times returns k n times over.
 func (k Kept) Times(n float64) Kept { return Kept{k.Objects * n, k.Bytes * n} }
 
-// CheckCoverage checks that s registers exactly keys, each once: an
-// unavailable one with a reason (of kind NotOffered naming the library,
-// or NeedsCgo), an available one with a constructor, a size and a case.
-func CheckCoverage(t *testing.T, s suites.Suite, keys []model.Key) {
-	t.Helper()
-	got := map[model.Key]suites.Entry{}
-	for _, e := range s.Entries {
-		if _, dup := got[e.Key]; dup {
-			t.Errorf("%s registered twice", e.Key)
+// CheckUnavailable returns suitetest.CheckCoverage's check of the
+// secp256k1 suites of lib: an unavailable entry is of kind NotOffered,
+// its reason naming lib, or of kind NeedsCgo.
+func CheckUnavailable(lib string) func(suites.Entry) error {
+	return func(e suites.Entry) error {
+		if e.Unavailable.IsZero() {
+			return nil
 		}
-		got[e.Key] = e
-	}
-	for _, k := range keys {
-		e, ok := got[k]
-		switch {
-		case !ok:
-			t.Errorf("no entry for %s", k)
-		case !e.Unavailable.IsZero():
-			if e.Case != nil || e.Unavailable.Reason == "" {
-				t.Errorf("%s: unavailable (%q) with a case, or without a reason", k, e.Unavailable.Reason)
-			}
-			checkKind(t, k.String(), s.Name, e.Unavailable)
-		case e.Case == nil || e.Constructor == "" || e.SizeHint == 0:
-			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
-		}
-	}
-	if len(got) != len(keys) {
-		t.Errorf("got %d entries, want %d", len(got), len(keys))
+		return whyError(lib, e.Unavailable)
 	}
 }
 
-func checkKind(t *testing.T, what, lib string, why model.Why) {
-	t.Helper()
+// whyError checks why an entry or operation of lib is unavailable: of
+// kind NotOffered, its reason naming lib, or of kind NeedsCgo.
+func whyError(lib string, why vocab.Why) error {
 	switch why.Kind {
-	case model.NeedsCgo:
-	case model.NotOffered:
+	case vocab.NeedsCgo:
+	case vocab.NotOffered:
 		if !strings.Contains(why.Reason, lib) {
-			t.Errorf("%s: reason %q does not name %s", what, why.Reason, lib)
+			return fmt.Errorf("reason %q does not name %s", why.Reason, lib)
 		}
 	default:
-		t.Errorf("%s: kind %q, want %s or %s", what, why.Kind, model.NotOffered, model.NeedsCgo)
+		return fmt.Errorf("kind %q, want %s or %s", why.Kind, vocab.NotOffered, vocab.NeedsCgo)
 	}
+	return nil
 }
 
 // CheckObjects measures every available single-object entry of s in
 // process at each of suitetest.Ns and checks its bytes and objects per
 // instance against kept's, exactly (to 0.01), and its sizeof against the
 // entry's SizeHint. It returns how many it measured.
-func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k model.Key) Kept) int {
+func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k results.Key) Kept) int {
 	t.Helper()
 	n := 0
 	for _, e := range s.Entries {
-		if e.Layout != model.Pointer || !e.Unavailable.IsZero() {
+		if e.Layout != measure.Pointer || !e.Unavailable.IsZero() {
 			continue
 		}
 		n++
@@ -191,12 +177,14 @@ func CheckOps(t *testing.T, s suites.Suite) int {
 			if op.Type != row.Row.Type || op.Repr != row.Row.Repr || op.Op != row.Row.Op {
 				t.Fatalf("operation %d is %s, want the table's row %s", i, op.Key, row.Row)
 			}
-			if (op.Unavailable.Kind == model.DoesNotApply) == row.Applies {
+			if (op.Unavailable.Kind == vocab.DoesNotApply) == row.Applies {
 				t.Errorf("kind %q for a row that applies: %v", op.Unavailable.Kind, row.Applies)
 			}
 			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Kind != model.DoesNotApply {
-					checkKind(t, op.Key.String(), s.Name, op.Unavailable)
+				if op.Unavailable.Kind != vocab.DoesNotApply {
+					if err := whyError(s.Name, op.Unavailable); err != nil {
+						t.Errorf("%s: %v", op.Key, err)
+					}
 				}
 				return
 			}
@@ -223,10 +211,10 @@ func CheckOps(t *testing.T, s suites.Suite) int {
 // transactions and checks it holds n distinct entries (the map's length)
 // and that the sender of transaction i is what sender(form, value) says
 // (for a few i), the value read by reflection from the map.
-func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testing.T, form model.Repr, v reflect.Value) [secpkit.AddressBytes]byte) {
+func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testing.T, form vocab.Repr, v reflect.Value) [secpkit.AddressBytes]byte) {
 	t.Helper()
 	for _, e := range s.Entries {
-		if e.Type != model.SenderCache || !e.Unavailable.IsZero() {
+		if e.Type != vocab.SenderCache || !e.Unavailable.IsZero() {
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {
@@ -258,23 +246,14 @@ func CheckSenderCaches(t *testing.T, s suites.Suite, n int, sender func(t *testi
 // atLeast[form] bytes (the pointers each entry holds), or below
 // below[form] (a pointer-free form: only the map's own tables, a few
 // pointers per thousand entries), each within the figure's resolution.
-func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below map[model.Repr]float64) {
+func CheckSenderCacheScan(t *testing.T, s suites.Suite, n int, atLeast, below map[vocab.Repr]float64) {
 	t.Helper()
 	for _, e := range s.Entries {
-		if e.Type != model.SenderCache || !e.Unavailable.IsZero() || e.FixedN != secpkit.Populations[0] {
+		if e.Type != vocab.SenderCache || !e.Unavailable.IsZero() || e.FixedN != secpkit.Populations[0] {
 			continue
 		}
 		t.Run(e.BenchName(), func(t *testing.T) {
-			c := e.Case()
-			c.Name = e.BenchName()
-			r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
-			got := r.ScanBytesPerInstance
-			if min, ok := atLeast[e.Repr]; ok && got < min-r.ScanResolution {
-				t.Errorf("scan bytes per entry: got %v, want at least %v", got, min)
-			}
-			if max, ok := below[e.Repr]; ok && got > max+r.ScanResolution {
-				t.Errorf("scan bytes per entry: got %v, want below %v (no pointer per entry)", got, max)
-			}
+			suitetest.CheckScan(t, e, n, "entry", atLeast, below)
 			if _, ok := atLeast[e.Repr]; !ok {
 				if _, ok := below[e.Repr]; !ok {
 					t.Errorf("no expectation for form %s", e.Repr)

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The builders below write each kind of constructor once, so that a
@@ -18,11 +19,11 @@ import (
 
 // What names the values of a point type in constructor sentences: "a
 // min-pk public key", "a min-sig signature", "a hash-to-curve point".
-func What(typ model.Type, scheme model.Scheme) string {
+func What(typ vocab.Type, scheme vocab.Scheme) string {
 	switch typ {
-	case model.PublicKey:
+	case vocab.PublicKey:
 		return "a " + string(scheme) + " public key"
-	case model.Signature:
+	case vocab.Signature:
 		return "a " + string(scheme) + " signature"
 	}
 	return "a hash-to-curve point"
@@ -30,11 +31,11 @@ func What(typ model.Type, scheme model.Scheme) string {
 
 // ValuesOf picks, among one group's values, those of point type typ: the
 // public keys, the signatures, or the raw points (G1, G2).
-func ValuesOf[V any](typ model.Type, publicKeys, signatures, raw V) V {
+func ValuesOf[V any](typ vocab.Type, publicKeys, signatures, raw V) V {
 	switch typ {
-	case model.PublicKey:
+	case vocab.PublicKey:
 		return publicKeys
-	case model.Signature:
+	case vocab.Signature:
 		return signatures
 	}
 	return raw
@@ -158,9 +159,9 @@ func (f Fill[T]) Slice() Impl {
 
 // Add adds both layouts of f under k (whose Layout it sets).
 func (f Fill[T]) Add(m map[Key]Impl, k Key) {
-	k.Layout = model.Pointer
+	k.Layout = measure.Pointer
 	m[k] = f.Pointer()
-	k.Layout = model.Slice
+	k.Layout = measure.Slice
 	m[k] = f.Slice()
 }
 
@@ -202,7 +203,7 @@ func Batch[In, T any](constructor string, prepare func(), input func(i int) In, 
 // uncompressed, in both layouts.
 type PointGroup[A, J, C, U any] struct {
 	// Values returns the affine values of a point type (see ValuesOf).
-	Values func(typ model.Type) func() []A
+	Values func(typ vocab.Type) func() []A
 	// Decode makes affine instances from the uncompressed encoding.
 	Decode Decoding[A]
 	// FromAffine sets dst to a in Jacobian coordinates.
@@ -246,10 +247,10 @@ type Encoding[A, E any] struct {
 }
 
 // AddImpls adds g's constructors of point type typ under scheme.
-func (g PointGroup[A, J, C, U]) AddImpls(m map[Key]Impl, typ model.Type, scheme model.Scheme) {
-	key := func(repr model.Repr) Key { return Key{Type: typ, Repr: repr, Scheme: scheme} }
+func (g PointGroup[A, J, C, U]) AddImpls(m map[Key]Impl, typ vocab.Type, scheme vocab.Scheme) {
+	key := func(repr vocab.Repr) Key { return Key{Type: typ, Repr: repr, Scheme: scheme} }
 	values, v := g.Values(typ), What(typ, scheme)
-	raw := typ == model.G1 || typ == model.G2
+	raw := typ == vocab.G1 || typ == vocab.G2
 
 	encoded := Vector(func(i int) []byte { return Bytes(g.Uncompressed.New(&values()[i])) })
 	how := fmt.Sprintf("set by %s %s's %d-byte uncompressed encoding", g.Decode.Call, v, SizeOf[U]())
@@ -261,34 +262,34 @@ func (g PointGroup[A, J, C, U]) AddImpls(m map[Key]Impl, typ model.Type, scheme 
 		if g.Decode.Prepare != nil {
 			g.Decode.Prepare()
 		}
-	}, Set: func(dst *A, i int) bool { return g.Decode.Set(dst, encoded()[i]) }}.Add(m, key(model.Affine))
+	}, Set: func(dst *A, i int) bool { return g.Decode.Set(dst, encoded()[i]) }}.Add(m, key(vocab.Affine))
 
 	Fill[J]{How: "set by FromAffine of " + v, Prepare: Prepare(values), Set: func(dst *J, i int) bool {
 		g.FromAffine(dst, &values()[i])
 		return true
-	}}.Add(m, key(model.Jacobian))
+	}}.Add(m, key(vocab.Jacobian))
 
 	if raw && g.RawAffineSlice.Case != nil {
-		k := key(model.Affine)
-		k.Layout = model.Slice
+		k := key(vocab.Affine)
+		k.Layout = measure.Slice
 		m[k] = g.RawAffineSlice
 	}
 	if raw && g.RawJacobianPointer.Case != nil {
-		k := key(model.Jacobian)
-		k.Layout = model.Pointer
+		k := key(vocab.Jacobian)
+		k.Layout = measure.Pointer
 		m[k] = g.RawJacobianPointer
 	}
-	addEncoding(m, key(model.Compressed), g.Compressed, values, v)
-	addEncoding(m, key(model.Uncompressed), g.Uncompressed, values, v)
+	addEncoding(m, key(vocab.Compressed), g.Compressed, values, v)
+	addEncoding(m, key(vocab.Uncompressed), g.Uncompressed, values, v)
 }
 
 // addEncoding adds both layouts of encoding e of values under k.
 func addEncoding[A, E any](m map[Key]Impl, k Key, e Encoding[A, E], values func() []A, v string) {
 	mustBeByteArray[E]()
 	call := "(*" + TypeName[A]() + ")." + e.Method + " of " + v
-	k.Layout = model.Pointer
+	k.Layout = measure.Pointer
 	m[k] = Made(call+", kept as *"+TypeName[E]()+" ("+e.Kept+")", Prepare(values), func(i int) *E { return e.New(&values()[i]) })
-	k.Layout = model.Slice
+	k.Layout = measure.Slice
 	m[k] = Fill[E]{How: "set to a copy of " + call, Prepare: Prepare(values), Set: func(dst *E, i int) bool {
 		e.Set(dst, &values()[i])
 		return true
@@ -298,15 +299,15 @@ func addEncoding[A, E any](m map[Key]Impl, k Key, e Encoding[A, E], values func(
 // PointImpls is a description of one group's points that adds their
 // constructors for a point type (PointGroup is one).
 type PointImpls interface {
-	AddImpls(m map[Key]Impl, typ model.Type, scheme model.Scheme)
+	AddImpls(m map[Key]Impl, typ vocab.Type, scheme vocab.Scheme)
 }
 
 // AddPoints adds the constructors of every point type under every scheme
 // it is registered under, each from the group its points live in.
 func AddPoints(m map[Key]Impl, g1, g2 PointImpls) {
-	EachPoint(func(typ model.Type, scheme model.Scheme, group model.Type) {
+	EachPoint(func(typ vocab.Type, scheme vocab.Scheme, group vocab.Type) {
 		g := g1
-		if group == model.G2 {
+		if group == vocab.G2 {
 			g = g2
 		}
 		g.AddImpls(m, typ, scheme)

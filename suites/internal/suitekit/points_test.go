@@ -7,8 +7,10 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // A toy library for the builders: affine points of two words, Jacobian
@@ -35,7 +37,7 @@ func toySerialize(a *toyAffine) (out [32]byte) {
 
 func toyGroup(raw bool) PointGroup[toyAffine, toyJacobian, [16]byte, [32]byte] {
 	g := PointGroup[toyAffine, toyJacobian, [16]byte, [32]byte]{
-		Values: func(model.Type) func() []toyAffine { return toyValues },
+		Values: func(vocab.Type) func() []toyAffine { return toyValues },
 		Decode: Decoding[toyAffine]{Call: "decode of", Set: func(dst *toyAffine, enc []byte) bool {
 			if len(enc) != 32 {
 				return false
@@ -66,26 +68,26 @@ func toyGroup(raw bool) PointGroup[toyAffine, toyJacobian, [16]byte, [32]byte] {
 func TestPointGroupMakesEveryConstructor(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		typ     model.Type
-		scheme  model.Scheme
+		typ     vocab.Type
+		scheme  vocab.Scheme
 		raw     bool
 		replace []Key // the constructors the raw ones replace
 	}{
-		{name: "public key", typ: model.PublicKey, scheme: model.MinPk, raw: true},
-		{name: "raw type without raw constructors", typ: model.G1, raw: false},
-		{name: "raw type", typ: model.G2, raw: true, replace: []Key{
-			{Type: model.G2, Repr: model.Affine, Layout: model.Slice},
-			{Type: model.G2, Repr: model.Jacobian, Layout: model.Pointer},
+		{name: "public key", typ: vocab.PublicKey, scheme: vocab.MinPk, raw: true},
+		{name: "raw type without raw constructors", typ: vocab.G1, raw: false},
+		{name: "raw type", typ: vocab.G2, raw: true, replace: []Key{
+			{Type: vocab.G2, Repr: vocab.Affine, Layout: measure.Slice},
+			{Type: vocab.G2, Repr: vocab.Jacobian, Layout: measure.Pointer},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := map[Key]Impl{}
 			toyGroup(tc.raw).AddImpls(m, tc.typ, tc.scheme)
-			size := map[model.Repr]uintptr{
-				model.Affine:       unsafe.Sizeof(toyAffine{}),
-				model.Jacobian:     unsafe.Sizeof(toyJacobian{}),
-				model.Compressed:   16,
-				model.Uncompressed: 32,
+			size := map[vocab.Repr]uintptr{
+				vocab.Affine:       unsafe.Sizeof(toyAffine{}),
+				vocab.Jacobian:     unsafe.Sizeof(toyJacobian{}),
+				vocab.Compressed:   16,
+				vocab.Uncompressed: 32,
 			}
 			if len(m) != 2*len(size) {
 				t.Errorf("got %d constructors, want %d (4 representations x 2 layouts)", len(m), 2*len(size))
@@ -116,7 +118,7 @@ func TestPointGroupMakesEveryConstructor(t *testing.T) {
 // the compressed encoding), and a slice is one backing array.
 func TestPointGroupInstancesAreExact(t *testing.T) {
 	m := map[Key]Impl{}
-	toyGroup(false).AddImpls(m, model.Signature, model.MinSig)
+	toyGroup(false).AddImpls(m, vocab.Signature, vocab.MinSig)
 	for k, im := range m {
 		t.Run(k.String(), func(t *testing.T) {
 			c := im.Case()
@@ -129,11 +131,11 @@ func TestPointGroupInstancesAreExact(t *testing.T) {
 				t.Errorf("sizeof: got %d, want SizeHint %d", r.SizeofBytes, im.SizeHint)
 			}
 			switch k.Layout {
-			case model.Pointer:
+			case measure.Pointer:
 				if r.AllocsPerInstance != 1 || r.BytesPerInstance != r.SlotBytes || r.SlotBytes < float64(im.SizeHint) {
 					t.Errorf("got %.3f allocs, %.3f B, slot %.0f per instance; want 1 object of its slot, at least %d B", r.AllocsPerInstance, r.BytesPerInstance, r.SlotBytes, im.SizeHint)
 				}
-			case model.Slice:
+			case measure.Slice:
 				if array := r.ArraySlotBytesPerInstance * 1000; array < float64(im.SizeHint)*1000 {
 					t.Errorf("array slot: got %.0f B, want at least %d", array, im.SizeHint*1000)
 				}
@@ -142,9 +144,9 @@ func TestPointGroupInstancesAreExact(t *testing.T) {
 			// this package): named by what it holds, without a file.
 			var want []string
 			switch typ := toyTypeName(k.Repr); k.Layout {
-			case model.Pointer:
+			case measure.Pointer:
 				want = []string{"new(" + typ + ")"}
-			case model.Slice:
+			case measure.Slice:
 				want = []string{"make([]" + typ + ", n)", "any([]" + typ + ")"}
 			}
 			var got []string
@@ -162,13 +164,13 @@ func TestPointGroupInstancesAreExact(t *testing.T) {
 }
 
 // toyTypeName is the toy's type of repr as Go source spells it.
-func toyTypeName(repr model.Repr) string {
+func toyTypeName(repr vocab.Repr) string {
 	switch repr {
-	case model.Jacobian:
+	case vocab.Jacobian:
 		return "suitekit.toyJacobian"
-	case model.Compressed:
+	case vocab.Compressed:
 		return "[16]byte"
-	case model.Uncompressed:
+	case vocab.Uncompressed:
 		return "[32]byte"
 	}
 	return "suitekit.toyAffine"
@@ -235,7 +237,7 @@ func TestTypeName(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{TypeName[[48]byte](), "[48]byte"},
 		{TypeName[toyAffine](), "suitekit.toyAffine"},
-		{TypeName[model.Key](), "model.Key"},
+		{TypeName[results.Key](), "results.Key"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

@@ -14,36 +14,37 @@ package suitekit
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"strconv"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The instance matrix every suite covers. The registry knows more names
 // (scenarios, the collection layout); these are the built-in instance
 // cases.
 var (
-	Types   = model.ObjectTypes
-	Reprs   = []model.Repr{model.Scalar, model.Affine, model.Jacobian, model.Projective, model.Compressed, model.Uncompressed}
-	Layouts = []model.Layout{model.Pointer, model.Slice}
+	Types   = vocab.ObjectTypes
+	Reprs   = []vocab.Repr{vocab.Scalar, vocab.Affine, vocab.Jacobian, vocab.Projective, vocab.Compressed, vocab.Uncompressed}
+	Layouts = []measure.Layout{measure.Pointer, measure.Slice}
 )
 
-// Key is one combination of the matrix: a model.Key without a library.
+// Key is one combination of the matrix: a results.Key without a library.
 // Scheme is min-pk or min-sig for PublicKey and Signature, "" for the
 // other types.
-type Key = model.Key
+type Key = results.Key
 
 // SchemesOf returns the schemes type typ is registered under: both for
 // PublicKey and Signature, whose group the scheme decides, and "" alone
 // for the others.
-func SchemesOf(typ model.Type) []model.Scheme {
+func SchemesOf(typ vocab.Type) []vocab.Scheme {
 	if typ.HasScheme() {
-		return model.Schemes
+		return vocab.Schemes
 	}
-	return []model.Scheme{""}
+	return []vocab.Scheme{""}
 }
 
 // Keys returns every combination of the matrix, in matrix order.
@@ -63,14 +64,14 @@ func Keys() []Key {
 
 // Group names the curve group of a point type under a scheme: "G1" or
 // "G2". It is "" for SecretKey.
-func Group(typ model.Type, scheme model.Scheme) model.Type {
+func Group(typ vocab.Type, scheme vocab.Scheme) vocab.Type {
 	switch {
-	case typ == model.G1 || typ == model.G2:
+	case typ == vocab.G1 || typ == vocab.G2:
 		return typ
-	case typ == model.PublicKey && scheme == model.MinPk, typ == model.Signature && scheme == model.MinSig:
-		return model.G1
+	case typ == vocab.PublicKey && scheme == vocab.MinPk, typ == vocab.Signature && scheme == vocab.MinSig:
+		return vocab.G1
 	case typ.HasScheme():
-		return model.G2
+		return vocab.G2
 	}
 	return ""
 }
@@ -78,16 +79,16 @@ func Group(typ model.Type, scheme model.Scheme) model.Type {
 // NotApplicable says why repr does not apply to typ in any library, or ""
 // when it does: a secret key is a scalar with one 32-byte encoding, every
 // other type a curve point.
-func NotApplicable(typ model.Type, repr model.Repr) model.Why {
+func NotApplicable(typ vocab.Type, repr vocab.Repr) vocab.Why {
 	switch {
-	case typ == model.SecretKey && (repr == model.Compressed || repr == model.Uncompressed):
-		return model.Because(model.DoesNotApply, "does not apply: a secret key has one 32-byte big-endian encoding; compressed and uncompressed are curve-point encodings")
-	case typ == model.SecretKey && repr != model.Scalar:
-		return model.Because(model.DoesNotApply, "does not apply: a secret key is a scalar, not a curve point, so it has no %s coordinates", repr)
-	case typ != model.SecretKey && repr == model.Scalar:
-		return model.Because(model.DoesNotApply, "does not apply: a %s is a curve point; the scalar representation is the SecretKey's", typ)
+	case typ == vocab.SecretKey && (repr == vocab.Compressed || repr == vocab.Uncompressed):
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a secret key has one 32-byte big-endian encoding; compressed and uncompressed are curve-point encodings")
+	case typ == vocab.SecretKey && repr != vocab.Scalar:
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a secret key is a scalar, not a curve point, so it has no %s coordinates", repr)
+	case typ != vocab.SecretKey && repr == vocab.Scalar:
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a %s is a curve point; the scalar representation is the SecretKey's", typ)
 	}
-	return model.Why{}
+	return vocab.Why{}
 }
 
 // Impl is how a suite makes one available combination.
@@ -106,34 +107,25 @@ type Impl struct {
 // build cannot run the library at all); otherwise impls[key]. It panics
 // when an available key has no Impl or an Impl's key is not available:
 // the suite's table and its constructors have drifted apart.
-func Entries(lib model.Lib, lacks func(Key) model.Why, build model.Why, impls map[Key]Impl) []suites.Entry {
-	used := map[Key]bool{}
-	var out []suites.Entry
-	for _, k := range Keys() {
-		e := suites.Entry{Key: k}
-		e.Lib = lib
-		if why := NotApplicable(k.Type, k.Repr); !why.IsZero() {
-			e.Unavailable = why
-		} else if why := lacks(k); !why.IsZero() {
-			e.Unavailable = why
-		} else if !build.IsZero() {
-			e.Unavailable = build
-		} else {
-			im, ok := impls[k]
-			if !ok {
-				panic(fmt.Sprintf("suites/%s: %s is available but has no constructor", lib, k))
+func Entries(lib vocab.Lib, lacks func(Key) vocab.Why, build vocab.Why, impls map[Key]Impl) []suites.Entry {
+	return suites.EntriesOf("suites/"+string(lib), Keys(),
+		func(k Key) suites.Entry {
+			e := suites.Entry{Key: k}
+			e.Lib = lib
+			return e
+		},
+		func(k Key) vocab.Why {
+			if why := NotApplicable(k.Type, k.Repr); !why.IsZero() {
+				return why
 			}
-			used[k] = true
+			if why := lacks(k); !why.IsZero() {
+				return why
+			}
+			return build
+		},
+		impls, func(e *suites.Entry, im Impl) {
 			e.Constructor, e.SizeHint, e.Case = im.Constructor, im.SizeHint, im.Case
-		}
-		out = append(out, e)
-	}
-	for k := range impls {
-		if !used[k] {
-			panic(fmt.Sprintf("suites/%s: constructor for %s, which the matrix does not offer (unavailable or unknown)", lib, k))
-		}
-	}
-	return out
+		})
 }
 
 // Distinct is how many distinct real values a suite computes for each
@@ -164,14 +156,6 @@ var (
 	// DSTMinSig hashes messages to G1: public keys in G2, signatures in G1.
 	DSTMinSig = []byte("BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_")
 )
-
-// DST returns the signature DST of scheme (min-pk or min-sig).
-func DST(scheme model.Scheme) []byte {
-	if scheme == model.MinSig {
-		return DSTMinSig
-	}
-	return DSTMinPk
-}
 
 // KeyGenSalt is the initial salt of IETF KeyGen (draft 04 and later):
 // SHA-256("BLS-SIG-KEYGEN-SALT-"). blst's KeyGen uses it; circl's KeyGen
@@ -230,11 +214,11 @@ func prepareFunc(prepare func(), prepareN func(int)) func(int) error {
 }
 
 // PointTypes are the types that are curve points.
-var PointTypes = []model.Type{model.PublicKey, model.Signature, model.G1, model.G2}
+var PointTypes = []vocab.Type{vocab.PublicKey, vocab.Signature, vocab.G1, vocab.G2}
 
 // EachPoint calls add for every point type and scheme it is registered
 // under, with the group (G1 or G2) its points live in.
-func EachPoint(add func(typ model.Type, scheme model.Scheme, group model.Type)) {
+func EachPoint(add func(typ vocab.Type, scheme vocab.Scheme, group vocab.Type)) {
 	for _, t := range PointTypes {
 		for _, s := range SchemesOf(t) {
 			add(t, s, Group(t, s))

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/vocab"
 )
 
 // noLacks offers every applicable combination.
-func noLacks(Key) model.Why { return model.Why{} }
+func noLacks(Key) vocab.Why { return vocab.Why{} }
 
 // allImpls gives a constructor to every applicable combination.
 func allImpls() map[Key]Impl {
@@ -23,7 +23,7 @@ func allImpls() map[Key]Impl {
 }
 
 func TestEntriesCoverTheMatrix(t *testing.T) {
-	es := Entries("gnark", noLacks, model.Why{}, allImpls())
+	es := Entries("gnark", noLacks, vocab.Why{}, allImpls())
 	if got, want := len(es), len(Keys()); got != want {
 		t.Fatalf("got %d entries, want %d", got, want)
 	}
@@ -36,7 +36,7 @@ func TestEntriesCoverTheMatrix(t *testing.T) {
 }
 
 func TestEntriesBuildReason(t *testing.T) {
-	build := model.Because(model.NeedsCgo, "needs cgo")
+	build := vocab.Because(vocab.NeedsCgo, "needs cgo")
 	for _, e := range Entries("blst", noLacks, build, nil) {
 		if NotApplicable(e.Type, e.Repr).IsZero() && e.Unavailable != build {
 			t.Errorf("%s: got %+v, want %+v", e.Key, e.Unavailable, build)
@@ -49,15 +49,15 @@ func TestEntriesPanicsOnDrift(t *testing.T) {
 	delete(missing, Key{Type: "G1", Repr: "affine", Layout: "pointer"})
 	extra := allImpls()
 	extra[Key{Type: "G1", Repr: "scalar", Layout: "pointer"}] = Impl{}
-	lacksAffine := func(k Key) model.Why {
+	lacksAffine := func(k Key) vocab.Why {
 		if k.Repr == "affine" {
-			return model.Because(model.NotOffered, "no affine")
+			return vocab.Because(vocab.NotOffered, "no affine")
 		}
-		return model.Why{}
+		return vocab.Why{}
 	}
 	for _, tc := range []struct {
 		name  string
-		lacks func(Key) model.Why
+		lacks func(Key) vocab.Why
 		impls map[Key]Impl
 		want  string
 	}{
@@ -72,15 +72,15 @@ func TestEntriesPanicsOnDrift(t *testing.T) {
 					t.Errorf("got panic %q, want one containing %q", p, tc.want)
 				}
 			}()
-			Entries("circl", tc.lacks, model.Why{}, tc.impls)
+			Entries("circl", tc.lacks, vocab.Why{}, tc.impls)
 		})
 	}
 }
 
 func TestNotApplicable(t *testing.T) {
 	for _, tc := range []struct {
-		typ     model.Type
-		repr    model.Repr
+		typ     vocab.Type
+		repr    vocab.Repr
 		applies bool
 	}{
 		{"SecretKey", "scalar", true},
@@ -98,9 +98,9 @@ func TestNotApplicable(t *testing.T) {
 
 func TestGroup(t *testing.T) {
 	for _, tc := range []struct {
-		typ    model.Type
-		scheme model.Scheme
-		want   model.Type
+		typ    vocab.Type
+		scheme vocab.Scheme
+		want   vocab.Type
 	}{
 		{"PublicKey", "min-pk", "G1"},
 		{"PublicKey", "min-sig", "G2"},

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
@@ -30,7 +30,7 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 	c := e.Case()
 	c.Name = e.BenchName()
 	opts := []memprof.Option{memprof.SkipGC()}
-	if e.Layout != model.Single {
+	if e.Layout != measure.Single {
 		opts = append(opts, memprof.N(n))
 	}
 	r, err := memprof.Measure(c, opts...)
@@ -48,7 +48,7 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 			t.Fatal(err)
 		}
 	}
-	if e.Layout == model.Single {
+	if e.Layout == measure.Single {
 		held, err := Reachable(c.NewOne())
 		if err != nil {
 			t.Fatal(err)
@@ -60,7 +60,7 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 		}
 		return r, held
 	}
-	if e.Layout == model.Slice {
+	if e.Layout == measure.Slice {
 		held, err := Reachable(c.NewSlice(n))
 		if err != nil {
 			t.Fatal(err)

@@ -18,10 +18,12 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitekit"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Entries returns the entries of s that belong to the instance matrix
@@ -43,50 +45,71 @@ func keyOf(e suites.Entry) suitekit.Key {
 }
 
 // CheckSuite runs the checks every library suite's entries must pass, as
-// subtests of t: Coverage (CheckCoverage), Schemes (CheckSchemes) and
+// subtests of t: Coverage (CheckCoverage of the matrix), Schemes (CheckSchemes) and
 // Measurements (CheckMeasurements; select it alone with
 // -run 'TestSuite/^Measurements$').
 func CheckSuite(t *testing.T, s suites.Suite) {
-	t.Run("Coverage", func(t *testing.T) { CheckCoverage(t, s) })
+	t.Run("Coverage", func(t *testing.T) { CheckCoverage(t, Entries(s), matrixKeys(s.Name), nil) })
 	t.Run("Schemes", func(t *testing.T) { CheckSchemes(t, s) })
 	t.Run("Measurements", func(t *testing.T) { CheckMeasurements(t, s) })
 }
 
-// CheckCoverage checks that lib registered exactly one entry for every
-// combination of the matrix, that each unavailable one has a reason and
-// each available one a constructor, a size and a case.
-func CheckCoverage(t *testing.T, s suites.Suite) {
-	lib := s.Name
+// CheckCoverage checks that entries register exactly keys, each once: an
+// unavailable entry with a known kind (vocab.Kinds), a reason and no
+// case, an available one with a constructor, a size hint and a case; and
+// that check, if not nil, accepts each of them (what a family asks more:
+// a fixed N, the reason's wording).
+func CheckCoverage(t *testing.T, entries []suites.Entry, keys []results.Key, check func(suites.Entry) error) {
 	t.Helper()
-	got := map[suitekit.Key]suites.Entry{}
-	for _, e := range Entries(s) {
-		k := keyOf(e)
-		if _, dup := got[k]; dup {
-			t.Errorf("%s: %s registered twice", lib, k)
+	got := map[results.Key]suites.Entry{}
+	for _, e := range entries {
+		if _, dup := got[e.Key]; dup {
+			t.Errorf("%s registered twice", e.Key)
 		}
-		got[k] = e
+		got[e.Key] = e
 	}
-	want := suitekit.Keys()
-	for _, k := range want {
+	for _, k := range keys {
 		e, ok := got[k]
-		if !ok {
-			t.Errorf("%s: no entry for %s (available or unavailable)", lib, k)
-			continue
-		}
 		switch {
-		case !e.Unavailable.IsZero() && e.Case != nil:
-			t.Errorf("%s: %s is unavailable (%q) but has a case", lib, k, e.Unavailable.Reason)
-		case e.Unavailable.IsZero() && e.Case == nil:
-			t.Errorf("%s: %s has neither a case nor a reason", lib, k)
-		case !e.Unavailable.IsZero() && e.Unavailable.Reason == "":
-			t.Errorf("%s: %s is unavailable (kind %s) without a reason", lib, k, e.Unavailable.Kind)
-		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0):
-			t.Errorf("%s: %s: got constructor %q, size hint %d, want both set", lib, k, e.Constructor, e.SizeHint)
+		case !ok:
+			t.Errorf("no entry for %s (available or unavailable)", k)
+		case !e.Unavailable.IsZero() && (e.Case != nil || e.Unavailable.Reason == "" || !vocab.Known(e.Unavailable.Kind, vocab.Kinds)):
+			t.Errorf("%s: unavailable (kind %q, reason %q) with a case %v: want a known kind, a reason and no case", k, e.Unavailable.Kind, e.Unavailable.Reason, e.Case != nil)
+		case e.Unavailable.IsZero() && (e.Constructor == "" || e.SizeHint == 0 || e.Case == nil):
+			t.Errorf("%s: got constructor %q, size hint %d, case %v; want all set", k, e.Constructor, e.SizeHint, e.Case != nil)
+		case check != nil:
+			if err := check(e); err != nil {
+				t.Errorf("%s: %v", k, err)
+			}
 		}
 	}
-	if len(got) != len(want) {
-		t.Errorf("%s: got %d entries, want %d (one per matrix combination)", lib, len(got), len(want))
+	if len(got) != len(keys) {
+		t.Errorf("got %d entries, want %d (one per key)", len(got), len(keys))
 	}
+}
+
+// CheckAgree runs a family's agreement check on libs (for one library's
+// own test, its known answers) and fails t if the check fails or checks
+// no case.
+func CheckAgree[L any](t *testing.T, check func(libs []L) (*suites.AgreeReport, error), libs ...L) {
+	t.Helper()
+	rep, err := check(libs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Cases == 0 {
+		t.Error("no case checked")
+	}
+}
+
+// matrixKeys returns the keys of the instance matrix (suitekit.Keys) of
+// library lib.
+func matrixKeys(lib string) []results.Key {
+	keys := suitekit.Keys()
+	for i := range keys {
+		keys[i].Lib = vocab.Lib(lib)
+	}
+	return keys
 }
 
 // CheckSchemes checks that PublicKey and Signature are registered under
@@ -100,11 +123,11 @@ func CheckSchemes(t *testing.T, s suites.Suite) {
 	for _, e := range Entries(s) {
 		byKey[keyOf(e)] = e
 	}
-	for _, typ := range []model.Type{model.PublicKey, model.Signature} {
+	for _, typ := range []vocab.Type{vocab.PublicKey, vocab.Signature} {
 		for _, repr := range suitekit.Reprs {
 			for _, layout := range suitekit.Layouts {
-				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinPk}]
-				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: model.MinSig}]
+				pk, okPk := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: vocab.MinPk}]
+				sig, okSig := byKey[suitekit.Key{Type: typ, Repr: repr, Layout: layout, Scheme: vocab.MinSig}]
 				if !okPk || !okSig {
 					t.Errorf("%s: %s/%s/%s: got min-pk %v, min-sig %v, want both registered", lib, typ, repr, layout, okPk, okSig)
 					continue
@@ -175,7 +198,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 	t.Helper()
 	var first, last *memprof.Result
 	for _, n := range ns {
-		r := measure(t, e, n)
+		r := measureEntry(t, e, n)
 		if r == nil {
 			continue
 		}
@@ -183,7 +206,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 		if r.SizeofBytes != int64(e.SizeHint) {
 			t.Errorf("N=%d: SizeofBytes: got %d, want SizeHint %d", n, r.SizeofBytes, e.SizeHint)
 		}
-		if e.Layout == model.Slice {
+		if e.Layout == measure.Slice {
 			checkSlice(t, r)
 			continue
 		}
@@ -197,7 +220,7 @@ func checkEntry(t *testing.T, e suites.Entry, ns []int) *memprof.Result {
 	return last
 }
 
-func measure(t *testing.T, e suites.Entry, n int) *memprof.Result {
+func measureEntry(t *testing.T, e suites.Entry, n int) *memprof.Result {
 	t.Helper()
 	c := e.Case()
 	c.Name = e.BenchName()
@@ -309,7 +332,7 @@ func logSites(t *testing.T, r *memprof.Result) {
 // by the entry's bench name.
 func BenchmarkNew(b *testing.B, s suites.Suite) {
 	for _, e := range Entries(s) {
-		if !e.Unavailable.IsZero() || e.Layout != model.Pointer {
+		if !e.Unavailable.IsZero() || e.Layout != measure.Pointer {
 			continue
 		}
 		b.Run(e.BenchName(), func(b *testing.B) {
@@ -351,13 +374,13 @@ func CheckOps(t *testing.T, s suites.Suite) {
 		n++
 		t.Run(op.BenchName(), func(t *testing.T) {
 			if !op.Unavailable.IsZero() {
-				if op.Unavailable.Kind != model.NotOffered && op.Unavailable.Kind != model.NeedsCgo && op.Unavailable.Kind != model.DoesNotApply {
-					t.Errorf("got kind %q, want %s, %s or %s", op.Unavailable.Kind, model.NotOffered, model.NeedsCgo, model.DoesNotApply)
+				if op.Unavailable.Kind != vocab.NotOffered && op.Unavailable.Kind != vocab.NeedsCgo && op.Unavailable.Kind != vocab.DoesNotApply {
+					t.Errorf("got kind %q, want %s, %s or %s", op.Unavailable.Kind, vocab.NotOffered, vocab.NeedsCgo, vocab.DoesNotApply)
 				}
-				if op.Unavailable.Kind == model.DoesNotApply && !slices.Contains([][2]model.Op{{model.Compress, model.Op(model.Compressed)}, {model.Serialize, model.Op(model.Uncompressed)}}, [2]model.Op{op.Op, model.Op(op.Repr)}) {
-					t.Errorf("got kind %s for %s from %s, want it only where the input is the output (compress from compressed, serialize from uncompressed)", model.DoesNotApply, op.Op, op.Repr)
+				if op.Unavailable.Kind == vocab.DoesNotApply && !slices.Contains([][2]vocab.Op{{vocab.Compress, vocab.Op(vocab.Compressed)}, {vocab.Serialize, vocab.Op(vocab.Uncompressed)}}, [2]vocab.Op{op.Op, vocab.Op(op.Repr)}) {
+					t.Errorf("got kind %s for %s from %s, want it only where the input is the output (compress from compressed, serialize from uncompressed)", vocab.DoesNotApply, op.Op, op.Repr)
 				}
-				if op.Unavailable.Kind == model.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
+				if op.Unavailable.Kind == vocab.NotOffered && !strings.Contains(op.Unavailable.Reason, string(op.Lib)) {
 					t.Errorf("got reason %q, want it to name %s", op.Unavailable.Reason, op.Lib)
 				}
 				return
@@ -397,4 +420,24 @@ func CheckAgain(op suites.Op, h suites.OpHarness, v *fixtures.Vectors) error {
 		return fmt.Errorf("%s: second call: got result %x, want %x (the first call's)", op.Key, got, want)
 	}
 	return nil
+}
+
+// CheckScan measures e at n instances, after two warm-up rounds, and
+// checks what the collector scans per instance (per what, in the
+// messages): at least atLeast[e.Repr] bytes, or below below[e.Repr] (a
+// form without a pointer per instance), each within the figure's
+// resolution. It returns the measurement.
+func CheckScan(t *testing.T, e suites.Entry, n int, what string, atLeast, below map[vocab.Repr]float64) *memprof.Result {
+	t.Helper()
+	c := e.Case()
+	c.Name = e.BenchName()
+	r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.Warmup(2))
+	got := r.ScanBytesPerInstance
+	if min, ok := atLeast[e.Repr]; ok && got < min-r.ScanResolution {
+		t.Errorf("scan bytes per %s: got %v, want at least %v", what, got, min)
+	}
+	if max, ok := below[e.Repr]; ok && got > max+r.ScanResolution {
+		t.Errorf("scan bytes per %s: got %v, want below %v (no pointer per %s)", what, got, max, what)
+	}
+	return r
 }

@@ -16,7 +16,8 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/units"
 )
 
 // Check writes the outcomes of a budget check, failures first, each
@@ -94,7 +95,7 @@ func outcome(w io.Writer, path string, o gate.Outcome) error {
 		}
 		line = fmt.Sprintf("%s %s  %s: %s > budget %s (%s, %s)", word, o.Case, m, m.Format(o.Measured), m.Format(o.Limit.Value), signed(m, by), signedPct(frac))
 		if m.IsTime() {
-			line += fmt.Sprintf("; interquartile range [%s, %s]", model.FormatNs(o.Q1), model.FormatNs(o.Q3))
+			line += fmt.Sprintf("; interquartile range [%s, %s]", units.FormatNs(o.Q1), units.FormatNs(o.Q3))
 		}
 	}
 	if _, err := fmt.Fprintln(w, line); err != nil {
@@ -132,19 +133,19 @@ func signedPct(f float64) string {
 	case math.IsInf(f, 1):
 		return "+∞%"
 	case f < 0:
-		return model.FormatPercent(f)
+		return units.FormatPercent(f)
 	}
-	return "+" + model.FormatPercent(f)
+	return "+" + units.FormatPercent(f)
 }
 
-// rowUnits are the model units of a comparison row's units.
-var rowUnits = map[string]model.Unit{"B": model.Bytes, "allocs": model.Count, "ns": model.Nanoseconds}
+// rowUnits are the units (package units) of a comparison row's units.
+var rowUnits = map[string]units.Unit{"B": units.Bytes, "allocs": units.Count, "ns": units.Nanoseconds}
 
-// value formats a comparison value with its unit (model.Unit.Format).
+// value formats a comparison value with its unit (units.Unit.Format).
 func value(r gate.Row, v float64) string {
 	u, ok := rowUnits[r.Unit]
 	if !ok {
-		u = model.Bytes
+		u = units.Bytes
 	}
 	return u.Format(v)
 }
@@ -277,10 +278,6 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
-
-// Table writes a comparison as a terminal table (TableFit without a
-// width).
-func Table(w io.Writer, c *gate.Comparison) error { return TableFit(w, c, 0, render.Plain) }
 
 // TableFit writes a comparison as a terminal table fitted to width (0:
 // no limit) in style, failing rows first, one token per cell (a row's
@@ -469,7 +466,7 @@ func mdCell(s string) string {
 }
 
 // envRows lists the environment fields side by side.
-func envRows(a, b model.Env) [][3]string {
+func envRows(a, b measure.Env) [][3]string {
 	rows := [][3]string{
 		{"cpu", a.CPU, b.CPU},
 		{"goos/goarch", a.GOOS + "/" + a.GOARCH, b.GOOS + "/" + b.GOARCH},

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -19,11 +20,11 @@ const fixtures = "../../../../fixtures/"
 
 func compare(t *testing.T, head string, opts gate.CompareOptions) *gate.Comparison {
 	t.Helper()
-	base, err := model.ReadResultsFile(fixtures + "compare/base.json")
+	base, err := results.ReadFile(fixtures + "compare/base.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := model.ReadResultsFile(fixtures + "compare/" + head)
+	h, err := results.ReadFile(fixtures + "compare/" + head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
-	rs, err := model.ReadResultsFile(fixtures + "budgets/results.json")
+	rs, err := results.ReadFile(fixtures + "budgets/results.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestHeadline(t *testing.T) {
 		t.Errorf("base against itself: got %q", got)
 	}
 	var tab bytes.Buffer
-	if err := Table(&tab, c); err != nil {
+	if err := TableFit(&tab, c, 0, render.Plain); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(tab.String(), "memprof compare: "+Headline(c)+"\n") {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
 )
 
 // MarkdownOptions are what a pull-request comment adds to a comparison.
@@ -42,7 +42,7 @@ func runsLine(b *strings.Builder, c *gate.Comparison, opts MarkdownOptions) {
 
 // provenance says where and when env was measured: its commit, its time
 // and its machine, those it records.
-func provenance(env model.Env) []string {
+func provenance(env measure.Env) []string {
 	var out []string
 	if env.Commit != "" {
 		c := env.Commit
@@ -85,7 +85,7 @@ func capitalize(s string) string {
 // the change against it in units and percent, and the budget's file:line,
 // owner and reason), every outcome in a <details> block, and the
 // waivers with their end (Report.Now judges them).
-func CheckMarkdown(w io.Writer, rep *gate.Report, env model.Env) error {
+func CheckMarkdown(w io.Writer, rep *gate.Report, env measure.Env) error {
 	var b strings.Builder
 	icon := "✅"
 	if !rep.OK() {

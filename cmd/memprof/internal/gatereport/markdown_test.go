@@ -8,15 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // clock is a fixed instant for the golden files.
 var clock = time.Date(2027, 4, 2, 9, 30, 0, 0, time.UTC)
 
 // measuredEnv is where the check fixtures say they were measured.
-var measuredEnv = model.Env{Machine: "runner-amd64", Commit: "44550ef1d2c3b4a5968778695a4b3c2d1e0f9a8b", Time: "2027-04-02T09:00:00Z"}
+var measuredEnv = measure.Env{Machine: "runner-amd64", Commit: "44550ef1d2c3b4a5968778695a4b3c2d1e0f9a8b", Time: "2027-04-02T09:00:00Z"}
 
 // waivers is a budgets file with a waiver that ended on 2027-03-31, one
 // that holds until 2027-06-30, and a time budget with a noise floor, all
@@ -42,7 +44,7 @@ budgets:
 // fixtures/budgets/results.json at clock.
 func checkReport(t *testing.T, budgets []byte) *gate.Report {
 	t.Helper()
-	rs, err := model.ReadResultsFile(fixtures + "budgets/results.json")
+	rs, err := results.ReadFile(fixtures + "budgets/results.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,9 +68,9 @@ func readFile(t *testing.T, path string) []byte {
 // measured nine days before clock at another commit than expected.
 func staleComparison(t *testing.T) *gate.Comparison {
 	t.Helper()
-	var sides []*model.Results
+	var sides []*results.File
 	for _, name := range []string{"base.json", "head.json"} {
-		rs, err := model.ReadResultsFile(fixtures + "compare/" + name)
+		rs, err := results.ReadFile(fixtures + "compare/" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +137,7 @@ func TestCheckMarkdownLayout(t *testing.T) {
 		"| PublicKey/blst/affine/pointer/min-pk | bytes per instance | 96 B | 96 B | 0 | PASS |")
 
 	buf.Reset()
-	if err := CheckMarkdown(&buf, checkReport(t, []byte(waivers)), model.Env{}); err != nil {
+	if err := CheckMarkdown(&buf, checkReport(t, []byte(waivers)), measure.Env{}); err != nil {
 		t.Fatal(err)
 	}
 	md = buf.String()
@@ -173,7 +175,7 @@ func TestCompareMarkdownStaleBase(t *testing.T) {
 		t.Errorf("failures: got %d, want the 4 regressions only", c.Failures)
 	}
 	var table bytes.Buffer
-	if err := Table(&table, c); err != nil {
+	if err := TableFit(&table, c, 0, render.Plain); err != nil {
 		t.Fatal(err)
 	}
 	checkContains(t, table.String(), "warning: the base is stale: measured 9 days ago")
@@ -203,7 +205,7 @@ budgets:
     expires: 2099-12-31
 `
 	var buf bytes.Buffer
-	if err := CheckMarkdown(&buf, checkReport(t, []byte(src)), model.Env{}); err != nil {
+	if err := CheckMarkdown(&buf, checkReport(t, []byte(src)), measure.Env{}); err != nil {
 		t.Fatal(err)
 	}
 	days := int(time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC).Sub(clock.Round(time.Minute)) / (24 * time.Hour))

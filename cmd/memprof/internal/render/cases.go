@@ -5,18 +5,20 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The terminal tables of results rows (the instances and throughput
-// tables) are grids built here from model.Columns: one section per type,
+// tables) are grids built here from results.Columns: one section per type,
 // whose heading holds the key values every row of it shares (type,
 // layout, scheme, param, N), a column per figure, each cell one token,
 // and footnotes for what does not fit in a token (why a combination is
 // not available, an error, what exactly is timed).
 
 // nTooSmall is the footnote of a figure whose resolution is larger than
-// the instance it is about (model.Unresolved).
+// the instance it is about (results.Unresolved).
 const nTooSmall = "N too small: the figure's resolution is larger than the instance itself; measure at a larger N"
 
 // section is the rows of one type, for one grid.
@@ -41,17 +43,17 @@ func sections[R any](rows []R, typeOf func(R) string) []section[R] {
 // caseRow is one row of the instances or throughput table: a measured
 // or failed row, or an unavailable combination.
 type caseRow struct {
-	key   model.Key
-	read  func(model.Column) model.Cell
+	key   results.Key
+	read  func(results.Column) results.Cell
 	n     int    // instances: N (0 for a combination not measured)
 	error string // the row failed
 	na    string // the combination is not available: why
 	note  string // the row's note: why a figure is unknown (instances), what is timed (throughput)
 }
 
-// gridColumn returns the grid column of a model column.
-func gridColumn(c model.Column) gridCol {
-	gc := gridCol{label: c.Header(model.InTable), short: c.ShortLabel(), right: c.Numeric(), kind: figureCol}
+// gridColumn returns the grid column of a results column.
+func gridColumn(c results.Column) gridCol {
+	gc := gridCol{label: c.Header(results.InTable), short: c.ShortLabel(), right: c.Numeric(), kind: figureCol}
 	switch {
 	case isKey(c):
 		gc.kind = keyCol
@@ -62,22 +64,22 @@ func gridColumn(c model.Column) gridCol {
 	return gc
 }
 
-func isKey(c model.Column) bool { return slices.Contains(keyColumns, c.Name) }
+func isKey(c results.Column) bool { return slices.Contains(keyColumns, c.Name) }
 
 // figureCell is the token a figure cell shows: its figure (spaces
 // removed: "812.0ns", "1.2ms–1.5ms"), "~0" within its resolution, and
 // "n/a" or "-"; an unresolved figure, and an unknown one of a row with a
 // note (why the C heap was not read), refer to a footnote.
-func figureCell(g *grid, c model.Column, cell model.Cell, rowNote string) gridCell {
+func figureCell(g *grid, c results.Column, cell results.Cell, rowNote string) gridCell {
 	switch cell.State {
-	case model.Unresolved:
+	case results.Unresolved:
 		return gridCell{text: "n/a", note: g.note(nTooSmall)}
-	case model.Unknown:
+	case results.Unknown:
 		if rowNote != "" {
 			return gridCell{text: "n/a", note: g.note(rowNote)}
 		}
 		return plain("n/a")
-	case model.Exact:
+	case results.Exact:
 		if c.Numeric() {
 			return plain(strings.ReplaceAll(c.Format(cell), " ", ""))
 		}
@@ -90,7 +92,7 @@ func figureCell(g *grid, c model.Column, cell model.Cell, rowNote string) gridCe
 // those empty on every row, which are left out. It returns the columns
 // kept and the heading's words: the values ("Signature", "min-pk",
 // "population=1000000").
-func keyHeading(keys []model.Column, rows []caseRow) (kept []model.Column, heading []string) {
+func keyHeading(keys []results.Column, rows []caseRow) (kept []results.Column, heading []string) {
 	for _, c := range keys {
 		var values []string
 		for _, r := range rows {
@@ -120,9 +122,9 @@ func keyHeading(keys []model.Column, rows []caseRow) (kept []model.Column, headi
 // measured row's: "N=100000" or "N=100000 (collection N=10000)"; ok is
 // false when an N column is needed instead.
 func nHeading(rows []caseRow) (string, bool) {
-	byLayout := map[model.Layout]int{}
+	byLayout := map[measure.Layout]int{}
 	counts := map[int]int{}
-	var layouts []model.Layout
+	var layouts []measure.Layout
 	for _, r := range rows {
 		if r.n == 0 {
 			continue
@@ -159,7 +161,7 @@ func nHeading(rows []caseRow) (string, bool) {
 }
 
 // keyAndFigureColumns splits cols into the row's key and its figures.
-func keyAndFigureColumns(cols []model.Column) (keys, figures []model.Column) {
+func keyAndFigureColumns(cols []results.Column) (keys, figures []results.Column) {
 	for _, c := range cols {
 		if isKey(c) {
 			keys = append(keys, c)
@@ -170,12 +172,12 @@ func keyAndFigureColumns(cols []model.Column) (keys, figures []model.Column) {
 	return keys, figures
 }
 
-// lookupColumns returns the model's columns of these names (the key
+// lookupColumns returns the results' columns of these names (the key
 // dimensions that only files show, the N).
-func lookupColumns(names ...string) []model.Column {
-	var out []model.Column
+func lookupColumns(names ...string) []results.Column {
+	var out []results.Column
 	for _, n := range names {
-		if c, err := model.LookupColumn(n); err == nil {
+		if c, err := results.LookupColumn(n); err == nil {
 			out = append(out, c)
 		}
 	}
@@ -189,7 +191,7 @@ func lookupColumns(names ...string) []model.Column {
 // saying why. chosen keeps the columns as given (--columns): no key
 // moves into the heading. noteColumn adds a column of references to the
 // footnotes of the rows' notes.
-func caseGrid(cols []model.Column, chosen bool, rows []caseRow, withN bool, noteColumn bool) *grid {
+func caseGrid(cols []results.Column, chosen bool, rows []caseRow, withN bool, noteColumn bool) *grid {
 	g := &grid{}
 	keys, figures := keyAndFigureColumns(cols)
 	if chosen {
@@ -243,7 +245,7 @@ func caseGrid(cols []model.Column, chosen bool, rows []caseRow, withN bool, note
 			cells = append(cells, plain(n))
 		}
 		for i, c := range figures {
-			if cell := r.read(c); c.Numeric() && cell.State == model.Exact && cell.Text != "" {
+			if cell := r.read(c); c.Numeric() && cell.State == results.Exact && cell.Text != "" {
 				ranges[i] = true // a figure written as a range
 			}
 			note := ""
@@ -289,23 +291,23 @@ func markFirst(cells []gridCell, first int, text string, note int) {
 // rs and every unavailable combination but those that do not apply to
 // their type, in the one ordering, and how many of those were left out
 // per type.
-func instanceRows(rs *model.Results) (rows []caseRow, omitted map[string]int) {
+func instanceRows(rs *results.File) (rows []caseRow, omitted map[string]int) {
 	omitted = map[string]int{}
-	noteCol, _ := model.LookupColumn("note")
+	noteCol, _ := results.LookupColumn("note")
 	for i := range rs.Instances {
 		r := normalized(rs.Instances[i])
-		rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadInstance(r) },
+		rows = append(rows, caseRow{key: r.Key, read: func(c results.Column) results.Cell { return c.ReadInstance(r) },
 			n: r.N, error: r.Error, note: noteCol.ReadInstance(r).Text})
 	}
 	for _, u := range unavailableInstances(rs) {
 		u.Key = u.Key.Normalize()
-		if u.Kind == model.DoesNotApply {
+		if u.Kind == vocab.DoesNotApply {
 			omitted[typeName(u.Key)]++
 			continue
 		}
-		rows = append(rows, caseRow{key: u.Key, read: func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, na: u.Reason})
+		rows = append(rows, caseRow{key: u.Key, read: func(c results.Column) results.Cell { return c.ReadUnavailable(&u) }, na: u.Reason})
 	}
-	slices.SortStableFunc(rows, func(a, b caseRow) int { return model.Compare(a.key, b.key) })
+	slices.SortStableFunc(rows, func(a, b caseRow) int { return results.Compare(a.key, b.key) })
 	return rows, omitted
 }
 
@@ -314,16 +316,16 @@ func instanceRows(rs *model.Results) (rows []caseRow, omitted map[string]int) {
 // the unavailable combinations beside them agree.
 func normalized[R any](r R) *R {
 	switch v := any(&r).(type) {
-	case *model.Result:
+	case *results.Row:
 		v.Key = v.Key.Normalize()
-	case *model.ThroughputRow:
+	case *results.ThroughputRow:
 		v.Key = v.Key.Normalize()
 	}
 	return &r
 }
 
 // typeName names a row's section: its type, or a user's case's name.
-func typeName(k model.Key) string {
+func typeName(k results.Key) string {
 	if k.Type == "" {
 		return k.Name
 	}
@@ -332,10 +334,10 @@ func typeName(k model.Key) string {
 
 // hasCHeap reports whether a row of rs keeps C heap memory: then the
 // default table shows the C heap (a c-kzg context's setup).
-func hasCHeap(rs *model.Results, c model.Column) bool {
-	return slices.ContainsFunc(rs.Instances, func(r model.Result) bool {
+func hasCHeap(rs *results.File, c results.Column) bool {
+	return slices.ContainsFunc(rs.Instances, func(r results.Row) bool {
 		cell := c.ReadInstance(&r)
-		return cell.State == model.Exact && cell.Value != 0
+		return cell.State == results.Exact && cell.Value != 0
 	})
 }
 
@@ -346,19 +348,19 @@ const cHeapColumn = "c_heap_bytes_per_instance"
 // instanceColumns returns the columns of the instances table of o: the
 // chosen ones, or the default (or, with Wide, every) column, with the C
 // heap where a row of rs keeps some.
-func instanceColumns(rs *model.Results, o TableOptions) []model.Column {
-	cols := o.columns(model.InstanceColumns)
-	if o.Columns != nil || slices.ContainsFunc(cols, func(c model.Column) bool { return c.Name == cHeapColumn }) {
+func instanceColumns(rs *results.File, o TableOptions) []results.Column {
+	cols := o.columns(results.InstanceColumns)
+	if o.Columns != nil || slices.ContainsFunc(cols, func(c results.Column) bool { return c.Name == cHeapColumn }) {
 		return cols
 	}
-	ch, err := model.LookupColumn(cHeapColumn)
+	ch, err := results.LookupColumn(cHeapColumn)
 	if err != nil || !hasCHeap(rs, ch) {
 		return cols
 	}
-	// In the one order of model.Columns.
-	var out []model.Column
-	for _, c := range model.Columns {
-		if c.Name == ch.Name || slices.ContainsFunc(cols, func(k model.Column) bool { return k.Name == c.Name }) {
+	// In the one order of results.Columns.
+	var out []results.Column
+	for _, c := range results.Columns {
+		if c.Name == ch.Name || slices.ContainsFunc(cols, func(k results.Column) bool { return k.Name == c.Name }) {
 			out = append(out, c)
 		}
 	}
@@ -368,12 +370,12 @@ func instanceColumns(rs *model.Results, o TableOptions) []model.Column {
 // keepCHeap marks the C heap column of g kept: a default table never
 // leaves out memory a row keeps.
 func keepCHeap(g *grid) {
-	ch, err := model.LookupColumn(cHeapColumn)
+	ch, err := results.LookupColumn(cHeapColumn)
 	if err != nil {
 		return
 	}
 	for i := range g.cols {
-		if g.cols[i].label == ch.Header(model.InTable) {
+		if g.cols[i].label == ch.Header(results.InTable) {
 			g.cols[i].keep = true
 		}
 	}
@@ -391,7 +393,7 @@ func notApply(n int) string {
 // keyCell is the cell of key column c of row r: its value, or "-" where
 // the row has none (a case without a parameter beside one with), so that
 // every cell is a token.
-func keyCell(c model.Column, r caseRow) gridCell {
+func keyCell(c results.Column, r caseRow) gridCell {
 	if v := c.Format(r.read(c)); v != "" {
 		return plain(v)
 	}

@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestCHeapInTheDefaultTable: a row that keeps C heap memory (a c-kzg
@@ -16,16 +18,16 @@ import (
 // never leaves it out; without one the default table has no C heap.
 func TestCHeapInTheDefaultTable(t *testing.T) {
 	label := func() string {
-		c, err := model.LookupColumn(cHeapColumn)
+		c, err := results.LookupColumn(cHeapColumn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.Header(model.InTable)
+		return c.Header(results.InTable)
 	}()
 	setup, none := 27.5*(1<<20), 0.0
-	rs := &model.Results{Schema: model.Schema, Instances: []model.Result{
-		{Key: model.Key{Type: model.KZGContext, Lib: model.CKZG, Repr: model.Decoded, Layout: model.Single, Param: "precompute=6"}, Measurement: model.Measurement{N: 1, CHeapBytesPerInstance: &setup}},
-		{Key: model.Key{Type: model.KZGContext, Lib: model.GoKZG, Repr: model.Decoded, Layout: model.Single}, Measurement: model.Measurement{N: 1, BytesPerInstance: 21e6, AllocsPerInstance: 4000, CHeapBytesPerInstance: &none}},
+	rs := &results.File{Schema: results.Schema, Instances: []results.Row{
+		{Key: results.Key{Type: vocab.KZGContext, Lib: vocab.CKZG, Repr: vocab.Decoded, Layout: measure.Single, Param: "precompute=6"}, Measurement: measure.Measurement{N: 1, CHeapBytesPerInstance: &setup}},
+		{Key: results.Key{Type: vocab.KZGContext, Lib: vocab.GoKZG, Repr: vocab.Decoded, Layout: measure.Single}, Measurement: measure.Measurement{N: 1, BytesPerInstance: 21e6, AllocsPerInstance: 4000, CHeapBytesPerInstance: &none}},
 	}}
 	for _, width := range []int{60, 80, 120} {
 		var buf bytes.Buffer
@@ -96,12 +98,12 @@ func TestThroughputKeepsBytesAndAllocs(t *testing.T) {
 // points alone, "none" and a footnote saying why; both show B/instance
 // at each N.
 func TestSweepTable(t *testing.T) {
-	sweep := func(bytes func(n int) float64) *model.Sweep {
-		var pts []model.SweepPoint
-		for _, n := range memprof.DefaultSweep {
-			pts = append(pts, model.SweepPoint{N: n, Bytes: bytes(n), BytesPerInstance: bytes(n) / float64(n)})
+	sweep := func(bytes func(n int) float64) *measure.Sweep {
+		var pts []measure.SweepPoint
+		for _, n := range stats.DefaultSweep {
+			pts = append(pts, measure.SweepPoint{N: n, Bytes: bytes(n), BytesPerInstance: bytes(n) / float64(n)})
 		}
-		s, err := memprof.FitSweep(pts)
+		s, err := stats.FitSweep(pts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,12 +116,12 @@ func TestSweepTable(t *testing.T) {
 		}
 		return 100*float64(n) + 48*float64(table)
 	}
-	rs := &model.Results{Schema: model.Schema, Instances: []model.Result{
-		{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Affine, Layout: model.Pointer}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 96}, Sweep: sweep(func(n int) float64 { return 96 * float64(n) })},
-		{Key: model.Key{Type: model.G1, Lib: model.Gnark, Repr: model.Jacobian, Layout: model.Pointer}, Measurement: model.Measurement{N: 1000, BytesPerInstance: 144}, Sweep: sweep(steps)},
+	rs := &results.File{Schema: results.Schema, Instances: []results.Row{
+		{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 96}, Sweep: sweep(func(n int) float64 { return 96 * float64(n) })},
+		{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Layout: measure.Pointer}, Measurement: measure.Measurement{N: 1000, BytesPerInstance: 144}, Sweep: sweep(steps)},
 	}}
 	var buf bytes.Buffer
-	if err := SweepTable(&buf, rs); err != nil {
+	if err := sweepTable(&buf, rs, TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	tables, other := tabletest.Parse(buf.String())
@@ -127,7 +129,7 @@ func TestSweepTable(t *testing.T) {
 		t.Fatalf("got %d tables:\n%s", len(tables), buf.String())
 	}
 	tb := tables[0]
-	for _, n := range memprof.DefaultSweep {
+	for _, n := range stats.DefaultSweep {
 		if tb.Column("N="+itoa(n)) < 0 {
 			t.Errorf("no column of B/instance at N=%d: %q", n, tb.Header)
 		}

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -19,7 +22,6 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/memprof/memprof/internal/livewriter"
-	"github.com/memprof/memprof/model"
 )
 
 // The charts are drawn with gonum.org/v1/plot and written as SVG. They are
@@ -34,23 +36,23 @@ var ErrNoData = errors.New("nothing to chart")
 // Series is one library and representation (and layout, scheme when not
 // the defaults): one bar colour, one legend entry, one labelled point.
 type Series struct {
-	Lib    model.Lib
-	Repr   model.Repr
-	Layout model.Layout
-	Scheme model.Scheme
+	Lib    vocab.Lib
+	Repr   vocab.Repr
+	Layout measure.Layout
+	Scheme vocab.Scheme
 	// Param tells apart one case at several settings (c-kzg's
 	// precompute=6).
-	Param model.Param
+	Param results.Param
 }
 
 // Label is the series as the charts and the report name it: "blst affine",
 // "gnark jacobian (slice)", "blst affine min-sig".
 func (s Series) Label() string {
 	l := string(s.Lib) + " " + string(s.Repr)
-	if s.Layout != "" && s.Layout != model.Pointer {
+	if s.Layout != "" && s.Layout != measure.Pointer {
 		l += " (" + string(s.Layout) + ")"
 	}
-	if s.Scheme != "" && s.Scheme != model.MinPk {
+	if s.Scheme != "" && s.Scheme != vocab.MinPk {
 		l += " " + string(s.Scheme)
 	}
 	if s.Param != "" {
@@ -60,7 +62,7 @@ func (s Series) Label() string {
 }
 
 // SeriesOf returns the series a result belongs to.
-func SeriesOf(r model.Result) Series {
+func SeriesOf(r results.Row) Series {
 	return Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, Scheme: r.Scheme, Param: r.Param}
 }
 
@@ -70,11 +72,11 @@ func SeriesOf(r model.Result) Series {
 var palette = []uint32{0x0072B2, 0xE69F00, 0x009E73, 0xD55E00, 0x56B4E9, 0xCC79A7, 0x000000}
 
 // libColor is the colour of a library in every chart: the palette's, in
-// the order of model.Libs (blst blue, gnark orange, circl green, then
+// the order of vocab.Libs (blst blue, gnark orange, circl green, then
 // the KZG libraries'...), round again past its end; a name not in the
 // vocabulary gets grey.
-func libColor(lib model.Lib) color.Color {
-	i := slices.Index(model.Libs, lib)
+func libColor(lib vocab.Lib) color.Color {
+	i := slices.Index(vocab.Libs, lib)
 	if i < 0 {
 		return rgb(0x999999)
 	}
@@ -82,14 +84,14 @@ func libColor(lib model.Lib) color.Color {
 }
 
 // libsOf returns the libraries of the given series, in memprof's order.
-func libsOf(all []Series) []model.Lib {
-	var libs []model.Lib
+func libsOf(all []Series) []vocab.Lib {
+	var libs []vocab.Lib
 	for _, s := range all {
 		if !slices.Contains(libs, s.Lib) {
 			libs = append(libs, s.Lib)
 		}
 	}
-	slices.SortStableFunc(libs, func(a, b model.Lib) int { return model.Compare(model.Key{Lib: a}, model.Key{Lib: b}) })
+	slices.SortStableFunc(libs, func(a, b vocab.Lib) int { return results.Compare(results.Key{Lib: a}, results.Key{Lib: b}) })
 	return libs
 }
 
@@ -188,14 +190,10 @@ func (l *chartLegend) build(all bool) plot.Legend {
 	return leg
 }
 
-// writeSVG draws p, and the legend to its right, on a white canvas of
-// width w and height h with a grey border, and writes it as SVG.
-func writeSVG(out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
-	return writeFramedSVG(out, legend, w, h, func(plots draw.Canvas) { p.Draw(plots) })
-}
-
-// writeLiveSVG is writeSVG until ctx is done: from then on it draws
-// nothing more and writes nothing, and returns ctx's cause.
+// writeLiveSVG draws p, and the legend to its right, on a white canvas of
+// width w and height h with a grey border, and writes it as SVG, until
+// ctx is done: from then on it draws nothing more and writes nothing, and
+// returns ctx's cause.
 func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
 	return writeFramedSVG(livewriter.Writer{Ctx: ctx, W: out}, legend, w, h, func(plots draw.Canvas) {
 		if ctx.Err() == nil {
@@ -307,20 +305,20 @@ func writeCanvasSVG(out io.Writer, c canvas) error {
 
 // typesOf returns the types with at least one measured instance, in
 // memprof's order.
-func typesOf(rs *model.Results) []model.Type {
-	var out []model.Type
+func typesOf(rs *results.File) []vocab.Type {
+	var out []vocab.Type
 	for _, r := range rs.Instances {
 		if r.Error == "" && !slices.Contains(out, r.Type) {
 			out = append(out, r.Type)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b model.Type) int { return model.Compare(model.Key{Type: a}, model.Key{Type: b}) })
+	slices.SortStableFunc(out, func(a, b vocab.Type) int { return results.Compare(results.Key{Type: a}, results.Key{Type: b}) })
 	return out
 }
 
 // TypesMeasured returns the types of rs that have at least one measured
 // instance, in memprof's order.
-func TypesMeasured(rs *model.Results) []model.Type { return typesOf(rs) }
+func TypesMeasured(rs *results.File) []vocab.Type { return typesOf(rs) }
 
 // BytesPerInstanceChart writes a grouped bar chart of bytes per instance as
 // SVG: one group per type, one bar per library and representation (and
@@ -332,14 +330,14 @@ func TypesMeasured(rs *model.Results) []model.Type { return typesOf(rs) }
 // bar. It returns ErrNoData when rs has no measured instance, and ctx's
 // cause, having written nothing, once ctx is done: it looks at ctx at
 // every bar.
-func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *model.Results) error {
+func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *results.File) error {
 	types := typesOf(rs)
 	if len(types) == 0 {
 		return fmt.Errorf("bytes per instance chart: %w", ErrNoData)
 	}
-	instances := append([]model.Result(nil), rs.Instances...)
+	instances := append([]results.Row(nil), rs.Instances...)
 	SortInstances(instances)
-	groups := make([][]model.Result, len(types))
+	groups := make([][]results.Row, len(types))
 	total := 0
 	var values []float64
 	for _, r := range instances {

@@ -5,15 +5,16 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/memprof/memprof/model"
 )
 
 // chartFigure is a per-instance time the GC chart plots against bytes per
-// instance: the model columns of its median and quartiles (read through
-// model.Columns, each cell with its state: a median within its resolution
+// instance: the results columns of its median and quartiles (read through
+// results.Columns, each cell with its state: a median within its resolution
 // is drawn at zero), the chart's title and the axis's words.
 type chartFigure struct {
 	median, q1, q3 string // column names
@@ -30,12 +31,12 @@ var gcFigure = chartFigure{
 
 // columns returns the figure's columns: median, first and third
 // quartiles.
-func (f chartFigure) columns() (median, q1, q3 model.Column, err error) {
+func (f chartFigure) columns() (median, q1, q3 results.Column, err error) {
 	for _, c := range []struct {
 		name string
-		col  *model.Column
+		col  *results.Column
 	}{{f.median, &median}, {f.q1, &q1}, {f.q3, &q3}} {
-		if *c.col, err = model.LookupColumn(c.name); err != nil {
+		if *c.col, err = results.LookupColumn(c.name); err != nil {
 			return median, q1, q3, err
 		}
 	}
@@ -44,14 +45,14 @@ func (f chartFigure) columns() (median, q1, q3 model.Column, err error) {
 
 // GCPoints returns the measured instances of rs that carry the GC
 // chart's figure, in memprof's order.
-func GCPoints(rs *model.Results) []model.Result {
+func GCPoints(rs *results.File) []results.Row {
 	median, _, _, err := gcFigure.columns()
 	if err != nil {
 		return nil
 	}
-	var out []model.Result
+	var out []results.Row
 	for _, r := range rs.Instances {
-		if c := median.ReadInstance(&r); r.Error == "" && c.State != model.Unknown && c.State != model.NotApplicable {
+		if c := median.ReadInstance(&r); r.Error == "" && c.State != results.Unknown && c.State != results.NotApplicable {
 			out = append(out, r)
 		}
 	}
@@ -72,7 +73,7 @@ func GCPoints(rs *model.Results) []model.Result {
 // the others. It returns ErrNoData when no case has the figure (a
 // results file from before it), and ctx's cause, having written nothing,
 // once ctx is done: it looks at ctx at every point.
-func GCChart(ctx context.Context, w io.Writer, rs *model.Results) error {
+func GCChart(ctx context.Context, w io.Writer, rs *results.File) error {
 	rows := GCPoints(rs)
 	if len(rows) == 0 {
 		return fmt.Errorf("GC chart: no case has the %s figures: %w", gcFigure.median, ErrNoData)
@@ -81,10 +82,10 @@ func GCChart(ctx context.Context, w io.Writer, rs *model.Results) error {
 	if err != nil {
 		return fmt.Errorf("GC chart: %w", err)
 	}
-	types := map[model.Type]bool{}
+	types := map[vocab.Type]bool{}
 	var times, bytes []float64
-	at := func(c model.Cell) float64 {
-		if c.State == model.NearZero {
+	at := func(c results.Cell) float64 {
+		if c.State == results.NearZero {
 			return 0
 		}
 		return max(c.Value, 0)
@@ -97,7 +98,7 @@ func GCChart(ctx context.Context, w io.Writer, rs *model.Results) error {
 		times = append(times, at(median.ReadInstance(&r)), at(q3.ReadInstance(&r)))
 		bytes = append(bytes, r.BytesPerInstance)
 	}
-	unit, div := model.NsScale(times...)
+	unit, div := units.NsScale(times...)
 	for i := range times {
 		times[i] /= div
 	}

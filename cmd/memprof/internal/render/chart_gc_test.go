@@ -9,19 +9,22 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 )
 
 // gcResults holds two PubkeyCache forms with the GC figures: one that
 // costs the collector ~0 (pointer-free) and one 13.5 ns per validator; a
 // third row, from an older memprof, has none and is left out of the chart.
-func gcResults(t *testing.T) *model.Results {
+func gcResults(t *testing.T) *results.File {
 	t.Helper()
-	row := func(repr model.Repr, param model.Param, bytes float64, marks []float64) model.Result {
-		r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Gnark, Repr: repr, Layout: model.Collection, Param: param},
-			Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: bytes, AllocsPerInstance: 1}}
+	row := func(repr vocab.Repr, param results.Param, bytes float64, marks []float64) results.Row {
+		r := results.Row{Key: results.Key{Type: vocab.PubkeyCache, Lib: vocab.Gnark, Repr: repr, Layout: measure.Collection, Param: param},
+			Measurement: measure.Measurement{N: 1_000_000, BytesPerInstance: bytes, AllocsPerInstance: 1}}
 		if marks != nil {
-			q, err := model.SummarizeSamples(marks)
+			q, err := stats.SummarizeSamples(marks)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -32,10 +35,10 @@ func gcResults(t *testing.T) *model.Results {
 		}
 		return r
 	}
-	return &model.Results{Schema: model.Schema, Env: model.Env{GC: model.GreenTeaGC}, Instances: []model.Result{
-		row(model.IndexSlice, "", 240, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
-		row(model.LRU, model.NewParam("population", 100_000), 337, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
-		row(model.MapPointer, "", 230, nil),
+	return &results.File{Schema: results.Schema, Env: measure.Env{GC: measure.GreenTeaGC}, Instances: []results.Row{
+		row(vocab.IndexSlice, "", 240, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		row(vocab.LRU, results.NewParam("population", 100_000), 337, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
+		row(vocab.MapPointer, "", 230, nil),
 	}}
 }
 
@@ -67,7 +70,7 @@ func TestGCChart(t *testing.T) {
 func TestParamColumn(t *testing.T) {
 	rs := gcResults(t)
 	var table, md, csv strings.Builder
-	if err := InstancesTable(&table, rs); err != nil {
+	if err := InstancesTableFit(&table, rs, TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	tables, other := tabletest.Parse(table.String())

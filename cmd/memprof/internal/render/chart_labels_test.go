@@ -7,9 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/memprof/memprof/model"
 )
 
 // withGC returns a copy of rs whose every measured case has GC mark
@@ -17,7 +18,7 @@ import (
 // bytes) within their resolution of zero, some of them negative, the
 // others a few nanoseconds a cycle, a third of them 0.1 ns apart, so
 // that labels crowd where a real run's do.
-func withGC(rs *model.Results) *model.Results {
+func withGC(rs *results.File) *results.File {
 	c := *rs
 	c.Instances = slices.Clone(rs.Instances)
 	for i := range c.Instances {
@@ -25,7 +26,7 @@ func withGC(rs *model.Results) *model.Results {
 		// the GC figures, which its rows record as absent): the mark estimate
 		// and the CPU time alike.
 		old := c.Instances[i]
-		c.Instances[i] = model.Result{Key: old.Key, Constructor: old.Constructor, Measurement: old.Measurement, Error: old.Error}
+		c.Instances[i] = results.Row{Key: old.Key, Constructor: old.Constructor, Measurement: old.Measurement, Error: old.Error}
 		r := &c.Instances[i]
 		if r.Error != "" {
 			continue
@@ -34,7 +35,7 @@ func withGC(rs *model.Results) *model.Results {
 		if i%3 == 0 {
 			med = -0.02 * float64(i%4) // within the resolution of 0.1: drawn at 0
 		}
-		if r.Repr == model.Jacobian || r.Repr == model.Affine {
+		if r.Repr == vocab.Jacobian || r.Repr == vocab.Affine {
 			med = 8 + float64(i%3)*0.1
 		}
 		r.GCMarkSamplesNs = []float64{med - 0.05, med, med + 0.05}
@@ -50,12 +51,12 @@ func withGC(rs *model.Results) *model.Results {
 // withKZG returns a copy of rs with cases from 0 B (a context that keeps
 // its setup in C memory) to 131,072 B (a blob), so that the bytes axis
 // spans more than a factor of 100.
-func withKZG(rs *model.Results) *model.Results {
+func withKZG(rs *results.File) *results.File {
 	c := *rs
 	c.Instances = slices.Clone(rs.Instances)
 	for i, b := range []float64{0, 48, 96, 131072, 131096} {
-		c.Instances = append(c.Instances, model.Result{Key: model.Key{Type: model.Blob, Lib: []model.Lib{model.CKZG, model.GoKZG}[i%2], Repr: model.Repr("r" + string(rune('a'+i))), Layout: model.Pointer},
-			Measurement: model.Measurement{N: 1000, BytesPerInstance: b, AllocsPerInstance: 1}})
+		c.Instances = append(c.Instances, results.Row{Key: results.Key{Type: vocab.Blob, Lib: []vocab.Lib{vocab.CKZG, vocab.GoKZG}[i%2], Repr: vocab.Repr("r" + string(rune('a'+i))), Layout: measure.Pointer},
+			Measurement: measure.Measurement{N: 1000, BytesPerInstance: b, AllocsPerInstance: 1}})
 	}
 	return &c
 }
@@ -89,7 +90,7 @@ func TestChartLabelsDoNotOverlap(t *testing.T) {
 		"gc":    func(w io.Writer) error { return GCChart(context.Background(), w, rs) },
 	}
 	for _, typ := range TypesMeasured(rs) {
-		if _, ok := model.TradeoffOf(rs, typ); ok {
+		if _, ok := results.TradeoffOf(rs, typ); ok {
 			charts["tradeoff "+string(typ)] = func(w io.Writer) error { return TradeoffChart(w, rs, typ) }
 		}
 	}

@@ -12,9 +12,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/vocab"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/memprof/memprof/model"
 )
 
 // TestOccupancy: the grid says a box is free exactly when no box added
@@ -100,17 +102,17 @@ func TestChooseExtremes(t *testing.T) {
 
 // manyGCPoints returns results of n cases with the GC figures, each at a
 // place of its own: bytes growing with i, the time with i's remainders.
-func manyGCPoints(t *testing.T, n int) *model.Results {
+func manyGCPoints(t *testing.T, n int) *results.File {
 	t.Helper()
-	rs := &model.Results{Schema: model.Schema, Env: model.Env{GC: model.GreenTeaGC}}
+	rs := &results.File{Schema: results.Schema, Env: measure.Env{GC: measure.GreenTeaGC}}
 	for i := range n {
 		cpu := []float64{float64(10 + i%37), float64(11 + i%37), float64(12 + i%37)}
-		q, err := model.SummarizeSamples(cpu)
+		q, err := stats.SummarizeSamples(cpu)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := model.Result{Key: model.Key{Type: model.G1, Lib: model.Libs[i%3], Repr: model.Affine, Layout: model.Pointer, Param: model.NewParam("row", i)},
-			Measurement: model.Measurement{N: 1000, BytesPerInstance: float64(96 + i), AllocsPerInstance: 1}}
+		r := results.Row{Key: results.Key{Type: vocab.G1, Lib: vocab.Libs[i%3], Repr: vocab.Affine, Layout: measure.Pointer, Param: results.NewParam("row", i)},
+			Measurement: measure.Measurement{N: 1000, BytesPerInstance: float64(96 + i), AllocsPerInstance: 1}}
 		r.GCMarkNsPerInstance, r.GCMarkNsPerInstanceQ1, r.GCMarkNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
 		r.GCMarkSamplesNs, r.GCMarkResolution = cpu, 0.1
 		r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
@@ -196,7 +198,7 @@ func (c *countingContext) Err() error {
 func TestChartsStopAtContext(t *testing.T) {
 	const points = 3 * maxNamedPoints
 	rs := manyGCPoints(t, points)
-	for name, chart := range map[string]func(context.Context, io.Writer, *model.Results) error{
+	for name, chart := range map[string]func(context.Context, io.Writer, *results.File) error{
 		"gc":    GCChart,
 		"bytes": BytesPerInstanceChart,
 	} {

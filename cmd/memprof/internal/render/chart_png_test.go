@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memprof/memprof/results"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/vgimg"
-
-	"github.com/memprof/memprof/model"
 )
 
 var chartsPNG = flag.String("charts.png", "", "write every chart of the tests' fixtures as PNG into `dir`, to look at them")
@@ -43,9 +42,9 @@ func TestChartsPNG(t *testing.T) {
 			t.Logf("%s: %v", name, err)
 		}
 	}
-	sets := map[string]*model.Results{"fixture": loadFixture(t), "madeup": withThroughput(loadFixture(t)), "gc": gcResults(t)}
+	sets := map[string]*results.File{"fixture": loadFixture(t), "madeup": withThroughput(loadFixture(t)), "gc": gcResults(t)}
 	if p := os.Getenv("MEMPROF_CHART_RESULTS"); p != "" {
-		rs, err := model.ReadResultsFile(p)
+		rs, err := results.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,41 +8,26 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/memprof/memprof/model"
 )
 
-// keyOps lists, per type, the operations whose cost a representation
-// changes most, best first (the names are model.Ops): the trade-off
-// chart and the report's summary use the first one that was timed.
-// Aggregation is where affine and Jacobian storage differ (blst-ts's
-// lesson: affine storage pays a conversion per addition); decoding is
-// where the compressed encodings pay.
-var keyOps = map[model.Type][]model.Op{
-	"Signature": {"verify", "aggregate", "decompress-checked", "decompress", "to-affine"},
-	"PublicKey": {"verify", "aggregate", "fast-aggregate-verify", "decompress-checked", "decompress", "to-affine"},
-	"SecretKey": {"sign"},
-	"G1":        {"aggregate", "msm", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	"G2":        {"pairing-check", "aggregate", "to-affine-batch", "to-affine", "decompress-checked", "decompress"},
-	// secp256k1: an execution client verifies signatures and recovers
-	// senders; a key kept compressed or as an address pays at verify.
-	model.Secp256k1Signature: {model.Verify, model.Recover, model.RecoverAddress},
-	model.Secp256k1PublicKey: {model.Verify, model.ToAddress, model.Decompress},
-	model.Secp256k1SecretKey: {model.Sign},
-	// BN254: the precompiles' operations, then the encodings.
-	"BN254G1": {"add", "scalar-mul", "msm", "unmarshal", "marshal"},
-	"BN254G2": {"pairing-check", "add", "scalar-mul", "msm", "unmarshal", "marshal"},
-}
+// KeyOps lists, per type, the operations whose cost a representation
+// changes most, best first: KeyColumn and KeyOpOf take the first one that
+// was timed. The families give them (suites.Registry.KeyOps).
+type KeyOps map[vocab.Type][]vocab.Op
 
 // KeyColumn returns the column of t its sentence is about: the first of
-// the preferred operations (keyOps) of the type whose operations the
+// the preferred operations (keys) of the type whose operations the
 // columns are among t's columns, else its first column.
-func KeyColumn(t model.Tradeoff) int {
-	for _, op := range keyOps[t.OpType()] {
+func KeyColumn(t results.Tradeoff, keys KeyOps) int {
+	for _, op := range keys[t.OpType()] {
 		for i, c := range t.Ops {
 			if c.Op == op {
 				return i
@@ -54,7 +39,7 @@ func KeyColumn(t model.Tradeoff) int {
 
 // ColumnName names a column of a trade-off table for a reader: "verify",
 // "aggregate (batch 128)", "msm (batch 64, tasks=1)".
-func ColumnName(c model.TradeoffOp) string {
+func ColumnName(c results.TradeoffOp) string {
 	var extra []string
 	if c.Batch > 1 {
 		extra = append(extra, "batch "+strconv.Itoa(c.Batch))
@@ -70,7 +55,7 @@ func ColumnName(c model.TradeoffOp) string {
 
 // KeyOp is the operation a type's trade-off is judged on, with its batch.
 type KeyOp struct {
-	Op    model.Op
+	Op    vocab.Op
 	Batch int
 }
 
@@ -83,12 +68,12 @@ func (k KeyOp) String() string {
 }
 
 // KeyOpOf chooses the key operation of typ among the timed throughput rows
-// of rs: the first of the type's preferred operations that was timed for
+// of rs: the first of the type's preferred operations (keys) that was timed for
 // at least two representations (one when no operation was), else the
 // operation timed for the most representations (ties broken by name). For
 // an operation timed at several batch sizes it takes the largest. ok is
 // false when typ has no timed operation.
-func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
+func KeyOpOf(rs *results.File, typ vocab.Type, keys KeyOps) (k KeyOp, ok bool) {
 	count := map[KeyOp]int{}
 	for _, t := range rs.Throughput {
 		if t.Type == typ && t.Error == "" && t.NsPerOpMedian > 0 {
@@ -109,7 +94,7 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 		return b.Batch - a.Batch
 	})
 	for _, need := range []int{2, 1} {
-		for _, op := range keyOps[typ] {
+		for _, op := range keys[typ] {
 			for _, c := range cands {
 				if c.Op == op && count[c] >= need {
 					return c, true
@@ -126,21 +111,21 @@ func KeyOpOf(rs *model.Results, typ model.Type) (k KeyOp, ok bool) {
 	return best, true
 }
 
-// TradeoffChart writes, as SVG, the trade-off of typ (model.TradeoffOf):
+// TradeoffChart writes, as SVG, the trade-off of typ (results.TradeoffOf):
 // one panel per operation of its table, each with bytes per instance
 // against the time of that use from each representation (the median,
 // with a bar from the first to the third quartile), one labelled point
 // per library and representation; the Pareto-optimal ones are filled. It
 // returns ErrNoData when typ has no trade-off table.
-func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
-	t, ok := model.TradeoffOf(rs, typ)
+func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
+	t, ok := results.TradeoffOf(rs, typ)
 	if !ok {
 		return fmt.Errorf("trade-off chart of %s: no operation timed from two measured representations: %w", typ, ErrNoData)
 	}
-	timing := map[tradeoffCell]model.Timing{}
+	timing := map[tradeoffCell]measure.Timing{}
 	for _, tr := range rs.Throughput {
 		if tr.Type == typ && tr.Error == "" {
-			timing[tradeoffCell{tr.Lib, tr.Repr, model.TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}}] = tr.Timing
+			timing[tradeoffCell{tr.Lib, tr.Repr, results.TradeoffOp{Op: tr.Op, Batch: tr.Batch, Param: tr.Param}}] = tr.Timing
 		}
 	}
 	var biggest float64
@@ -148,7 +133,7 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 		biggest = max(biggest, r.BytesPerInstance)
 	}
 	var panels []*plot.Plot
-	var libs []model.Lib
+	var libs []vocab.Lib
 	panelLabels := map[*plot.Plot]*labelLayer{}
 	for j, c := range t.Ops {
 		p, labels, err := tradeoffPanel(t, j, c, timing, biggest)
@@ -176,16 +161,16 @@ func TradeoffChart(w io.Writer, rs *model.Results, typ model.Type) error {
 
 // tradeoffCell is one operation from one library and representation.
 type tradeoffCell struct {
-	lib  model.Lib
-	repr model.Repr
-	op   model.TradeoffOp
+	lib  vocab.Lib
+	repr vocab.Repr
+	op   results.TradeoffOp
 }
 
 // paretoGrey is the legend's swatch for the filled points.
 var paretoGrey = rgb(0x555555)
 
 // seriesOfLibs makes the series libsOf orders.
-func seriesOfLibs(libs []model.Lib) []Series {
+func seriesOfLibs(libs []vocab.Lib) []Series {
 	var out []Series
 	for _, l := range libs {
 		out = append(out, Series{Lib: l})
@@ -197,7 +182,7 @@ func seriesOfLibs(libs []model.Lib) []Series {
 // and the layer of its labels. An axis whose values span more than a
 // factor of 100 (an aggregate from compressed decodes every point) is
 // logarithmic.
-func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[tradeoffCell]model.Timing, biggest float64) (*plot.Plot, *labelLayer, error) {
+func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[tradeoffCell]measure.Timing, biggest float64) (*plot.Plot, *labelLayer, error) {
 	var slowest float64
 	var times, bytes []float64
 	for _, r := range t.Rows {
@@ -208,7 +193,7 @@ func tradeoffPanel(t model.Tradeoff, j int, c model.TradeoffOp, timing map[trade
 			bytes = append(bytes, r.BytesPerInstance)
 		}
 	}
-	unit, div := model.NsScale(slowest)
+	unit, div := units.NsScale(slowest)
 	for i := range times {
 		times[i] /= div
 	}

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 )
 
 // TestHeadersFromSpec checks that every table and the CSV take their
-// columns from model.Columns: the figures of each terminal table are the
+// columns from results.Columns: the figures of each terminal table are the
 // spec's figure columns for its rows and format, in order (its key
 // columns those of the spec that vary, the others in its heading), and
 // the Markdown tables' header is the spec's columns and the note.
@@ -21,8 +22,8 @@ func TestHeadersFromSpec(t *testing.T) {
 	// out when empty (OmitEmpty) show.
 	r := &rs.Throughput[0]
 	r.Param, r.Path, r.SitesCalls = "tasks=1", "Uncompress, Verify", 4
-	r.Sites = []model.OpSite{{Function: "pkg.f", File: "f.go", Line: 3, BytesPerOp: 96, AllocsPerOp: 1}}
-	labels := func(cols []model.Column, f model.Formats, keys bool) []string {
+	r.Sites = []measure.OpSite{{Function: "pkg.f", File: "f.go", Line: 3, BytesPerOp: 96, AllocsPerOp: 1}}
+	labels := func(cols []results.Column, f results.Formats, keys bool) []string {
 		var out []string
 		for _, c := range cols {
 			if isKey(c) == keys {
@@ -33,11 +34,11 @@ func TestHeadersFromSpec(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *model.Results) error
-		cols   []model.Column
+		render func(io.Writer, *results.File) error
+		cols   []results.Column
 	}{
-		{"instances table", InstancesTable, model.InstanceColumns(model.InTable)},
-		{"throughput table", ThroughputTable, model.ThroughputColumns(model.InTable)},
+		{"instances table", func(w io.Writer, rs *results.File) error { return InstancesTableFit(w, rs, TableOptions{Wide: true}) }, results.InstanceColumns(results.InTable)},
+		{"throughput table", func(w io.Writer, rs *results.File) error { return ThroughputTableFit(w, rs, TableOptions{Wide: true}) }, results.ThroughputColumns(results.InTable)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -48,7 +49,7 @@ func TestHeadersFromSpec(t *testing.T) {
 			if len(tables) == 0 {
 				t.Fatalf("no table in\n%s", buf.String())
 			}
-			figures := labels(tt.cols, model.InTable, false)
+			figures := labels(tt.cols, results.InTable, false)
 			for _, tb := range tables {
 				if slices.Contains(tb.Header, "allocation site") {
 					continue
@@ -70,7 +71,7 @@ func TestHeadersFromSpec(t *testing.T) {
 				if !slices.Equal(gotFigures, figures) {
 					t.Errorf("figures: got %q, want %q", gotFigures, figures)
 				}
-				keys := append(labels(tt.cols, model.InTable, true), "scheme", "param")
+				keys := append(labels(tt.cols, results.InTable, true), "scheme", "param")
 				for _, k := range gotKeys {
 					if !slices.Contains(keys, k) {
 						t.Errorf("column %q is neither a figure nor a key of the spec (%q)", k, keys)
@@ -81,15 +82,15 @@ func TestHeadersFromSpec(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *model.Results) error
+		render func(io.Writer, *results.File) error
 		want   []string
 	}{
-		{"instances markdown", func(w io.Writer, rs *model.Results) error {
+		{"instances markdown", func(w io.Writer, rs *results.File) error {
 			mw := NewMarkdownWriter(w)
 			InstancesMarkdownTable(mw, rs)
 			return mw.Err()
-		}, append(labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown, true), append(labels(model.InstanceColumns(model.InMarkdown), model.InMarkdown, false), "note")...)},
-		{"throughput markdown", func(w io.Writer, rs *model.Results) error {
+		}, append(labels(results.InstanceColumns(results.InMarkdown), results.InMarkdown, true), append(labels(results.InstanceColumns(results.InMarkdown), results.InMarkdown, false), "note")...)},
+		{"throughput markdown", func(w io.Writer, rs *results.File) error {
 			mw := NewMarkdownWriter(w)
 			ThroughputMarkdownTable(mw, rs, "")
 			return mw.Err()
@@ -103,8 +104,8 @@ func TestHeadersFromSpec(t *testing.T) {
 			got := cellsByRepr(buf.String(), "|")["repr"]
 			want := tt.want
 			if want == nil {
-				for _, c := range model.ThroughputColumns(model.InMarkdown) {
-					want = append(want, c.Header(model.InMarkdown))
+				for _, c := range results.ThroughputColumns(results.InMarkdown) {
+					want = append(want, c.Header(results.InMarkdown))
 				}
 				want = append(want, "note")
 			}
@@ -113,8 +114,8 @@ func TestHeadersFromSpec(t *testing.T) {
 			}
 		})
 	}
-	if !slices.Equal(CSVHeader, model.CSVHeader()) {
-		t.Errorf("CSVHeader: got %v, want model.CSVHeader() %v", CSVHeader, model.CSVHeader())
+	if !slices.Equal(CSVHeader, results.CSVHeader()) {
+		t.Errorf("CSVHeader: got %v, want results.CSVHeader() %v", CSVHeader, results.CSVHeader())
 	}
 }
 
@@ -122,26 +123,26 @@ func TestHeadersFromSpec(t *testing.T) {
 // OmitEmpty column that no row fills (results without paths or sites),
 // and keeps it when one row does; columns a reader chose are all shown.
 func TestOmitEmptyColumns(t *testing.T) {
-	var chosen []model.Column
+	var chosen []results.Column
 	for _, name := range []string{"type", "lib", "repr", "top_site"} {
-		c, err := model.LookupColumn(name)
+		c, err := results.LookupColumn(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		chosen = append(chosen, c)
 	}
-	withSite := func(r *model.ThroughputRow) {
-		r.Sites, r.SitesCalls = []model.OpSite{{Function: "example.com/lib.Verify", File: "lib.go", Line: 7, BytesPerOp: 64, AllocsPerOp: 1}}, 10
+	withSite := func(r *results.ThroughputRow) {
+		r.Sites, r.SitesCalls = []measure.OpSite{{Function: "example.com/lib.Verify", File: "lib.go", Line: 7, BytesPerOp: 64, AllocsPerOp: 1}}, 10
 	}
 	for _, tt := range []struct {
 		name string
-		edit func(*model.ThroughputRow)
+		edit func(*results.ThroughputRow)
 		opts TableOptions
 		want bool
 	}{
-		{"no row has sites", func(*model.ThroughputRow) {}, TableOptions{Wide: true}, false},
+		{"no row has sites", func(*results.ThroughputRow) {}, TableOptions{Wide: true}, false},
 		{"one row has sites", withSite, TableOptions{Wide: true}, true},
-		{"chosen, though no row has sites", func(*model.ThroughputRow) {}, TableOptions{Columns: chosen}, true},
+		{"chosen, though no row has sites", func(*results.ThroughputRow) {}, TableOptions{Columns: chosen}, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rs := withThroughput(loadFixture(t))

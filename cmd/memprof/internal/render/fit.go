@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-
-	"github.com/memprof/memprof/model"
 )
 
 // TableOptions say which columns a terminal table shows and how wide it
@@ -19,13 +19,16 @@ type TableOptions struct {
 	// fit it, saying what it left out. 0 means no limit.
 	Width int
 	// Wide shows every column the terminal table can show
-	// (model.InTable) instead of the default ones (model.InDefaultTable).
+	// (results.InTable) instead of the default ones (results.InDefaultTable).
 	Wide bool
 	// Columns, when set, are the columns shown, in this order; see
 	// ChooseColumns. It overrides Wide.
-	Columns []model.Column
+	Columns []results.Column
 	// Style is how the table is drawn: Plain ("") or Box.
 	Style Style
+	// Checks say what each family's agreement check compared, for the
+	// agreement line above the table.
+	Checks CheckTexts
 }
 
 // DefaultWidth is the width a table is fitted to when the terminal's is
@@ -33,16 +36,16 @@ type TableOptions struct {
 const DefaultWidth = 120
 
 // formats returns the formats a table of opts reads its columns for.
-func (o TableOptions) formats() model.Formats {
+func (o TableOptions) formats() results.Formats {
 	if o.Wide {
-		return model.InTable
+		return results.InTable
 	}
-	return model.InDefaultTable
+	return results.InDefaultTable
 }
 
 // columns returns the columns of a table of opts from the candidates of
-// its kind of rows (for example model.InstanceColumns).
-func (o TableOptions) columns(of func(model.Formats) []model.Column) []model.Column {
+// its kind of rows (for example results.InstanceColumns).
+func (o TableOptions) columns(of func(results.Formats) []results.Column) []results.Column {
 	if o.Columns != nil {
 		return o.Columns
 	}
@@ -58,31 +61,31 @@ var keyColumns = []string{"name", "type", "lib", "repr", "layout", "scheme", "op
 func (o TableOptions) all() bool { return o.Wide || o.Columns != nil }
 
 // ChooseColumns returns the columns names asks for (JSON names or header
-// labels, model.LookupColumn), in that order, for a table of rows that
+// labels, results.LookupColumn), in that order, for a table of rows that
 // applies tells apart (the instance or the throughput table). A column
 // that does not apply to those rows, holds a list (only JSON has those),
 // is the note (the tables' notes are footnotes) or is named twice is an
 // error that lists the table's columns.
-func ChooseColumns(names []string, kind string, applies func(model.Column) bool) ([]model.Column, error) {
+func ChooseColumns(names []string, kind string, applies func(results.Column) bool) ([]results.Column, error) {
 	var valid []string
-	for _, c := range model.Columns {
-		if applies(c) && c.Unit != model.List && c.Name != "note" {
+	for _, c := range results.Columns {
+		if applies(c) && c.Unit != units.List && c.Name != "note" {
 			valid = append(valid, c.Name)
 		}
 	}
-	var out []model.Column
+	var out []results.Column
 	for _, n := range names {
 		n = strings.TrimSpace(n)
-		c, err := model.LookupColumn(n)
+		c, err := results.LookupColumn(n)
 		switch {
 		case err != nil:
 			// Offer the table's own columns, not every column there is.
 			return nil, fmt.Errorf("--columns: unknown column %q: choose from the %s table's %s", n, kind, strings.Join(valid, ", "))
 		case c.Name == "note":
 			return nil, fmt.Errorf("--columns: the %s table's notes are footnotes under it: leave note out", kind)
-		case !applies(c) || c.Unit == model.List:
+		case !applies(c) || c.Unit == units.List:
 			return nil, fmt.Errorf("--columns: column %q is not one of the %s table's: choose from %s", n, kind, strings.Join(valid, ", "))
-		case slices.ContainsFunc(out, func(o model.Column) bool { return o.Name == c.Name }):
+		case slices.ContainsFunc(out, func(o results.Column) bool { return o.Name == c.Name }):
 			return nil, fmt.Errorf("--columns: column %q is named twice", n)
 		}
 		out = append(out, c)

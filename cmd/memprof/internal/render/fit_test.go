@@ -10,7 +10,8 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // TestTablesFitTheWidth: at 80 and 120 columns every line the instances
@@ -22,11 +23,11 @@ func TestTablesFitTheWidth(t *testing.T) {
 	rs := loadFixture(t)
 	tests := []struct {
 		name   string
-		render func(io.Writer, *model.Results, TableOptions) error
-		cols   []model.Column
+		render func(io.Writer, *results.File, TableOptions) error
+		cols   []results.Column
 	}{
-		{"instances", InstancesTableFit, model.InstanceColumns(model.InDefaultTable)},
-		{"throughput", ThroughputTableFit, model.ThroughputColumns(model.InDefaultTable)},
+		{"instances", InstancesTableFit, results.InstanceColumns(results.InDefaultTable)},
+		{"throughput", ThroughputTableFit, results.ThroughputColumns(results.InDefaultTable)},
 	}
 	for _, tt := range tests {
 		for _, width := range []int{80, 120} {
@@ -53,8 +54,8 @@ func TestTablesFitTheWidth(t *testing.T) {
 						if isKey(c) {
 							continue
 						}
-						if !slices.Contains(tb.Header, c.Header(model.InTable)) && !slices.Contains(tb.Header, c.ShortLabel()) {
-							omitted = append(omitted, c.Header(model.InTable))
+						if !slices.Contains(tb.Header, c.Header(results.InTable)) && !slices.Contains(tb.Header, c.ShortLabel()) {
+							omitted = append(omitted, c.Header(results.InTable))
 						}
 					}
 					if len(omitted) > 0 && !strings.Contains(strings.Join(strings.Fields(out), " "), "Not shown at "+itoa(width)+" columns: ") {
@@ -75,21 +76,21 @@ func TestTablesFitTheWidth(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables, _ := tabletest.Parse(buf.String())
-	for _, c := range model.InstanceColumns(model.InTable) {
+	for _, c := range results.InstanceColumns(results.InTable) {
 		if isKey(c) {
 			continue
 		}
-		if !slices.Contains(tables[0].Header, c.Header(model.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
-			t.Errorf("--wide at 80: no column %s in %q", c.Header(model.InTable), tables[0].Header)
+		if !slices.Contains(tables[0].Header, c.Header(results.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
+			t.Errorf("--wide at 80: no column %s in %q", c.Header(results.InTable), tables[0].Header)
 		}
 	}
 }
 
-func itoa(n int) string { return model.FormatFixed(float64(n), 0) }
+func itoa(n int) string { return units.FormatFixed(float64(n), 0) }
 
 // tableRows is how many rows the fixture's table of kind has at least:
 // its measured rows.
-func tableRows(t *testing.T, rs *model.Results, kind string) int {
+func tableRows(t *testing.T, rs *results.File, kind string) int {
 	t.Helper()
 	if kind == "instances" {
 		return len(rs.Instances)
@@ -131,7 +132,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestChooseColumns(t *testing.T) {
-	instances := func(c model.Column) bool { return c.Instance != nil }
+	instances := func(c results.Column) bool { return c.Instance != nil }
 	tests := []struct {
 		names []string
 		want  []string // column names, or the error's text

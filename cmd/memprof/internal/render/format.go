@@ -1,19 +1,15 @@
 // Package render turns memprof results into terminal tables (and, through
 // its other files, into the other output formats). It only formats: it
 // never measures, and it writes only to the io.Writer it is given. The
-// columns of its tables and of the CSV file are model.Columns, and every
+// columns of its tables and of the CSV file are results.Columns, and every
 // figure is written by model's unit formatters.
 package render
 
-import "github.com/memprof/memprof/model"
+import "github.com/memprof/memprof/units"
 
-// Num formats a per-instance figure: model.FormatFigure (kept under this
+// Num formats a per-instance figure: units.FormatFigure (kept under this
 // name for the packages that call it).
-func Num(v float64) string { return model.FormatFigure(v) }
+func Num(v float64) string { return units.FormatFigure(v) }
 
-// Duration formats a time in nanoseconds: model.FormatNs.
-func Duration(ns float64) string { return model.FormatNs(ns) }
-
-// DurationUnit returns the unit Duration uses for ns and its size in ns:
-// model.NsScale.
-func DurationUnit(ns float64) (string, float64) { return model.NsScale(ns) }
+// Duration formats a time in nanoseconds: units.FormatNs.
+func Duration(ns float64) string { return units.FormatNs(ns) }

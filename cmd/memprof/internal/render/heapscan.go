@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/heapscan"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/units"
 )
 
 // HeapscanView says what the heapscan renderers show besides the summary.
@@ -157,12 +157,6 @@ func heapscanOmitted(s *heapscan.Summary) string {
 	return fmt.Sprintf("(%d more rows, %d B, not shown: see --top)", s.OmittedRows, s.OmittedBytes)
 }
 
-// HeapscanTable writes the summary as a terminal table: HeapscanTableFit
-// without a width.
-func HeapscanTable(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
-	return HeapscanTableFit(w, s, v, 0, Plain)
-}
-
 // HeapscanTableFit writes the summary as a terminal table fitted to width
 // (0: no limit), in the style of go tool pprof -top: the figures, then
 // the group's name last, shortened visibly ("…") where it does not fit
@@ -252,7 +246,7 @@ func HeapscanCSV(w io.Writer, s *heapscan.Summary, v HeapscanView) error {
 	if err := cw.Write(HeapscanCSVHeader); err != nil {
 		return err
 	}
-	f := model.FormatExact
+	f := units.FormatExact
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		rec := []string{
@@ -312,7 +306,7 @@ func signed(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-func percent(v float64) string { return model.FormatPercent(v) }
+func percent(v float64) string { return units.FormatPercent(v) }
 
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))

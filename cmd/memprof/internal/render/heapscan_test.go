@@ -76,7 +76,9 @@ func TestHeapscanGolden(t *testing.T) {
 		ext string
 		f   func(*bytes.Buffer, *heapscan.Summary, HeapscanView) error
 	}{
-		{"txt", func(b *bytes.Buffer, s *heapscan.Summary, v HeapscanView) error { return HeapscanTable(b, s, v) }},
+		{"txt", func(b *bytes.Buffer, s *heapscan.Summary, v HeapscanView) error {
+			return HeapscanTableFit(b, s, v, 0, Plain)
+		}},
 		{"md", func(b *bytes.Buffer, s *heapscan.Summary, v HeapscanView) error { return HeapscanMarkdown(b, s, v) }},
 		{"csv", func(b *bytes.Buffer, s *heapscan.Summary, v HeapscanView) error { return HeapscanCSV(b, s, v) }},
 		{"json", func(b *bytes.Buffer, s *heapscan.Summary, v HeapscanView) error { return s.WriteJSON(b, v.Instances) }},

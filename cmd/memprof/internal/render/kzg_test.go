@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestAgreementChecks: the agreement line says what was compared, by the
@@ -13,17 +15,17 @@ import (
 func TestAgreementChecks(t *testing.T) {
 	tests := []struct {
 		name      string
-		a         model.Agreement
+		a         results.Agreement
 		kzg, sigs bool
 	}{
-		{"BLS", model.Agreement{Libs: []model.Lib{model.Blst, model.Gnark}}, false, true},
-		{"KZG", model.Agreement{Libs: []model.Lib{model.CKZG, model.GoKZG}}, true, false},
-		{"both, without cgo", model.Agreement{Libs: []model.Lib{model.Gnark, model.GoKZG}, Unavailable: []string{"blst: needs cgo", "ckzg: needs cgo"}}, true, true},
-		{"KZG, c-kzg unavailable", model.Agreement{Libs: []model.Lib{model.GoKZG}, Unavailable: []string{"ckzg: needs cgo"}}, true, false},
+		{"BLS", results.Agreement{Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}}, false, true},
+		{"KZG", results.Agreement{Libs: []vocab.Lib{vocab.CKZG, vocab.GoKZG}}, true, false},
+		{"both, without cgo", results.Agreement{Libs: []vocab.Lib{vocab.Gnark, vocab.GoKZG}, Unavailable: []string{"blst: needs cgo", "ckzg: needs cgo"}}, true, true},
+		{"KZG, c-kzg unavailable", results.Agreement{Libs: []vocab.Lib{vocab.GoKZG}, Unavailable: []string{"ckzg: needs cgo"}}, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AgreementChecks(&tt.a)
+			got := AgreementChecks(&tt.a, checkTexts())
 			if strings.Contains(got, "KZG commitments") != tt.kzg || strings.Contains(got, "signatures") != tt.sigs {
 				t.Errorf("got %q, want KZG named %v, signatures named %v", got, tt.kzg, tt.sigs)
 			}
@@ -35,24 +37,24 @@ func TestAgreementChecks(t *testing.T) {
 // line per family, each naming its family and what it compared; a record
 // without families is the one line it always was.
 func TestAgreementLineByFamily(t *testing.T) {
-	bls := model.FamilyAgreement{Family: model.BLS12381, Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true}
-	kzg := model.FamilyAgreement{Family: model.KZG, Cases: 8, Libs: []model.Lib{model.GoKZG}, OK: false, Unavailable: []string{"ckzg: needs cgo"}}
+	bls := results.FamilyAgreement{Family: vocab.BLS12381, Cases: 20, Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}, OK: true}
+	kzg := results.FamilyAgreement{Family: vocab.KZG, Cases: 8, Libs: []vocab.Lib{vocab.GoKZG}, OK: false, Unavailable: []string{"ckzg: needs cgo"}}
 	tests := []struct {
 		name string
-		a    *model.Agreement
+		a    *results.Agreement
 		want string
 	}{
 		{"none", nil, ""},
-		{"before families", &model.Agreement{Cases: 20, Libs: []model.Lib{model.Blst, model.Gnark}, OK: true},
-			"agreement: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n"},
-		{"two families", model.AgreementOf([]model.FamilyAgreement{bls, kzg}),
-			"agreement: bls12-381: blst, gnark agree on 20 cases (" + FamilyChecks(model.BLS12381) + ")\n" +
-				"agreement: kzg: gokzg DISAGREE on 8 cases (" + FamilyChecks(model.KZG) + "); not checked: ckzg: needs cgo\n"},
+		{"before families", &results.Agreement{Cases: 20, Libs: []vocab.Lib{vocab.Blst, vocab.Gnark}, OK: true},
+			"agreement: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n"},
+		{"two families", results.AgreementOf([]results.FamilyAgreement{bls, kzg}),
+			"agreement: bls12-381: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n" +
+				"agreement: kzg: gokzg DISAGREE on 8 cases (" + checkTexts().Of(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := AgreementLine(&b, tt.a); err != nil {
+			if err := AgreementLine(&b, tt.a, checkTexts()); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tt.want {
@@ -61,7 +63,10 @@ func TestAgreementLineByFamily(t *testing.T) {
 		})
 	}
 	// A family whose check says nothing of itself is named.
-	if got := FamilyChecks(model.Family("test-family")); !strings.Contains(got, "test-family") {
-		t.Errorf("FamilyChecks(test-family): got %q, want it to name the family", got)
+	if got := checkTexts().Of(vocab.Family("test-family")); !strings.Contains(got, "test-family") {
+		t.Errorf("CheckTexts.Of(test-family): got %q, want it to name the family", got)
 	}
 }
+
+// checkTexts are the built-in families' descriptions of their checks.
+func checkTexts() CheckTexts { return all.Registry().CheckTexts() }

@@ -6,14 +6,15 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // Markdown writes rs as GitHub-flavoured Markdown tables: the instances
 // (failed and unavailable cases included, with the reason), the throughput
 // rows when there are any, and the allocation sites. It is the
 // --format markdown output of the instances and throughput commands.
-func Markdown(w io.Writer, rs *model.Results) error {
+func Markdown(w io.Writer, rs *results.File) error {
 	mw := &mdWriter{w: w}
 	if len(rs.Instances) > 0 || len(unavailableInstances(rs)) > 0 {
 		mw.line("### Bytes per instance")
@@ -37,24 +38,24 @@ func Markdown(w io.Writer, rs *model.Results) error {
 
 // InstancesMarkdownTable writes one Markdown row per case of rs and per
 // unavailable combination: the columns of the terminal table.
-func InstancesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
-	t, _ := instanceTable(rs, model.InstanceColumns(model.InMarkdown), model.InMarkdown, false)
+func InstancesMarkdownTable(mw *MarkdownWriter, rs *results.File) {
+	t, _ := instanceTable(rs, results.InstanceColumns(results.InMarkdown), results.InMarkdown, false)
 	mw.Table(t)
 }
 
 // ThroughputMarkdownTable writes the throughput rows of rs (only those of
 // type typ when typ is not empty) with the operations a library does not
 // offer, as one Markdown table.
-func ThroughputMarkdownTable(mw *MarkdownWriter, rs *model.Results, typ model.Type) {
-	mw.Table(throughputTable(rs, omitEmpty(model.ThroughputColumns(model.InMarkdown), rs, typ), model.InMarkdown, typ, func(r *model.ThroughputRow) string { return r.Note }, unavailableNote))
+func ThroughputMarkdownTable(mw *MarkdownWriter, rs *results.File, typ vocab.Type) {
+	mw.Table(throughputTable(rs, omitEmpty(results.ThroughputColumns(results.InMarkdown), rs, typ), results.InMarkdown, typ, func(r *results.ThroughputRow) string { return r.Note }, unavailableNote))
 }
 
 // SitesMarkdownTable writes the allocation sites of every measured case.
-func SitesMarkdownTable(mw *MarkdownWriter, rs *model.Results) {
+func SitesMarkdownTable(mw *MarkdownWriter, rs *results.File) {
 	mw.Table(sitesTable(rs, true))
 }
 
-func hasSites(rs *model.Results) bool {
+func hasSites(rs *results.File) bool {
 	for _, r := range rs.Instances {
 		if len(r.Sites) > 0 {
 			return true

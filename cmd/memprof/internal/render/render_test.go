@@ -18,14 +18,16 @@ import (
 
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // loadFixture returns the results file of a real run that the golden
 // tests render.
-func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
+func loadFixture(t *testing.T) *results.File { return resultsfixture.Load(t) }
 
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -37,7 +39,7 @@ func TestGolden(t *testing.T) {
 	rs := loadFixture(t)
 	tests := []struct {
 		name   string
-		render func(io.Writer, *model.Results) error
+		render func(io.Writer, *results.File) error
 	}{
 		{"fixture.md", Markdown},
 		{"fixture.csv", CSV},
@@ -54,8 +56,8 @@ func TestGolden(t *testing.T) {
 }
 
 // measured returns the instances of rs that carry a measurement.
-func measured(rs *model.Results) []model.Result {
-	var out []model.Result
+func measured(rs *results.File) []results.Row {
+	var out []results.Row
 	for _, r := range rs.Instances {
 		if r.Error == "" {
 			out = append(out, r)
@@ -68,7 +70,7 @@ func measured(rs *model.Results) []model.Result {
 // for every measured Signature and PublicKey representation, its times
 // made up from the row's position (1, 2, 3... µs), so that the truth of
 // every chart and sentence is known.
-func withThroughput(rs *model.Results) *model.Results {
+func withThroughput(rs *results.File) *results.File {
 	c := *rs
 	c.Throughput = nil
 	i := 0
@@ -78,10 +80,10 @@ func withThroughput(rs *model.Results) *model.Results {
 		}
 		i++
 		ns := float64(i) * 1000
-		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns, BytesPerOp: float64(i), AllocsPerOp: 1}})
+		c.Throughput = append(c.Throughput, results.ThroughputRow{Key: results.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: measure.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns, BytesPerOp: float64(i), AllocsPerOp: 1}})
 	}
-	c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1}, Error: "made-up failure"})
-	c.Unavailable = append(slices.Clone(c.Unavailable), model.Unavailable{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "affine", Op: "aggregate"}, Why: model.Why{Reason: "not offered by circl: made up"}})
+	c.Throughput = append(c.Throughput, results.ThroughputRow{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Op: "verify", Batch: 1}, Error: "made-up failure"})
+	c.Unavailable = append(slices.Clone(c.Unavailable), results.Unavailable{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "affine", Op: "aggregate"}, Why: vocab.Why{Reason: "not offered by circl: made up"}})
 	return &c
 }
 
@@ -89,7 +91,7 @@ func TestGoldenThroughput(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
 	for _, tt := range []struct {
 		name   string
-		render func(io.Writer, *model.Results) error
+		render func(io.Writer, *results.File) error
 	}{
 		{"madeup.md", Markdown},
 		{"madeup.csv", CSV},
@@ -107,7 +109,7 @@ func TestGoldenThroughput(t *testing.T) {
 func TestCSV(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		rs   *model.Results
+		rs   *results.File
 	}{
 		{"fixture", loadFixture(t)},
 		{"with throughput", withThroughput(loadFixture(t))},
@@ -235,7 +237,7 @@ func TestBytesPerInstanceChart(t *testing.T) {
 }
 
 func TestBytesPerInstanceChartNoData(t *testing.T) {
-	rs := &model.Results{Schema: model.Schema, Instances: []model.Result{{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Error: "boom"}}}
+	rs := &results.File{Schema: results.Schema, Instances: []results.Row{{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Error: "boom"}}}
 	err := BytesPerInstanceChart(context.Background(), io.Discard, rs)
 	if !errors.Is(err, ErrNoData) {
 		t.Errorf("got %v, want ErrNoData", err)
@@ -270,33 +272,34 @@ func TestTradeoffChart(t *testing.T) {
 }
 
 func TestKeyOpOf(t *testing.T) {
-	row := func(typ, lib, repr, op string, batch int) model.ThroughputRow {
-		return model.ThroughputRow{Key: model.Key{Type: model.Type(typ), Lib: model.Lib(lib), Repr: model.Repr(repr), Op: model.Op(op), Batch: batch}, Timing: model.Timing{NsPerOpMedian: 1}}
+	keys := KeyOps{"Signature": {"verify", "aggregate"}, "G1": {"aggregate"}}
+	row := func(typ, lib, repr, op string, batch int) results.ThroughputRow {
+		return results.ThroughputRow{Key: results.Key{Type: vocab.Type(typ), Lib: vocab.Lib(lib), Repr: vocab.Repr(repr), Op: vocab.Op(op), Batch: batch}, Timing: measure.Timing{NsPerOpMedian: 1}}
 	}
 	tests := []struct {
 		name string
-		rows []model.ThroughputRow
+		rows []results.ThroughputRow
 		typ  string
 		want KeyOp
 		ok   bool
 	}{
 		{"none", nil, "Signature", KeyOp{}, false},
-		{"preferred op wins", []model.ThroughputRow{
+		{"preferred op wins", []results.ThroughputRow{
 			row("Signature", "blst", "affine", "verify", 1), row("Signature", "blst", "jacobian", "verify", 1),
 			row("Signature", "blst", "affine", "aggregate", 128), row("Signature", "blst", "jacobian", "aggregate", 128),
 		}, "Signature", KeyOp{"verify", 1}, true},
-		{"preferred op needs two representations", []model.ThroughputRow{
+		{"preferred op needs two representations", []results.ThroughputRow{
 			row("Signature", "blst", "affine", "verify", 1),
 			row("Signature", "blst", "affine", "aggregate", 128), row("Signature", "blst", "jacobian", "aggregate", 128),
 		}, "Signature", KeyOp{"aggregate", 128}, true},
-		{"other types ignored", []model.ThroughputRow{row("G1", "blst", "affine", "aggregate", 128)}, "Signature", KeyOp{}, false},
-		{"unknown ops: most timed", []model.ThroughputRow{
+		{"other types ignored", []results.ThroughputRow{row("G1", "blst", "affine", "aggregate", 128)}, "Signature", KeyOp{}, false},
+		{"unknown ops: most timed", []results.ThroughputRow{
 			row("Custom", "blst", "a", "x", 1), row("Custom", "blst", "a", "y", 1), row("Custom", "blst", "b", "y", 1),
 		}, "Custom", KeyOp{"y", 1}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := KeyOpOf(&model.Results{Throughput: tt.rows}, model.Type(tt.typ))
+			got, ok := KeyOpOf(&results.File{Throughput: tt.rows}, vocab.Type(tt.typ), keys)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("got %v, %v; want %v, %v", got, ok, tt.want, tt.ok)
 			}

@@ -10,13 +10,16 @@ import (
 	"unsafe"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestRSSResolution renders RSS and unaccounted figures at, within and
 // beyond their resolution, in every format. The resolution is what the
 // engine records: two pages and two of the runtime's 256 KiB chunks over N
-// (see model.Result.RSSResolution); the tables print "~0" for a figure
+// (see results.Row.RSSResolution); the tables print "~0" for a figure
 // within it, "n/a (N too small)" when it is larger than the instance (the
 // terminal table "n/a[1]" and a footnote saying so), and the figure
 // otherwise. JSON and CSV carry the raw figures and the
@@ -43,13 +46,13 @@ func TestRSSResolution(t *testing.T) {
 		// as they are.
 		{"uncompressed", 1, 0, 73 * page, 73*page - size, Num(73 * page), Num(73*page - size)},
 	}
-	rs := &model.Results{Schema: model.Schema}
+	rs := &results.File{Schema: results.Schema}
 	for _, tt := range tests {
-		rs.Instances = append(rs.Instances, model.Result{Key: model.Key{Type: "G2", Lib: "gnark", Repr: model.Repr(tt.repr), Layout: "pointer"}, Measurement: model.Measurement{N: tt.n, BytesPerInstance: size, AllocsPerInstance: 1, SizeofBytes: int64(size), SlotBytes: size, RSSBytesPerInstance: tt.rss, UnaccountedBytesPerInstance: tt.unaccounted, RSSResolution: tt.res}})
+		rs.Instances = append(rs.Instances, results.Row{Key: results.Key{Type: "G2", Lib: "gnark", Repr: vocab.Repr(tt.repr), Layout: "pointer"}, Measurement: measure.Measurement{N: tt.n, BytesPerInstance: size, AllocsPerInstance: 1, SizeofBytes: int64(size), SlotBytes: size, RSSBytesPerInstance: tt.rss, UnaccountedBytesPerInstance: tt.unaccounted, RSSResolution: tt.res}})
 	}
 
 	var table, md, csvOut, js bytes.Buffer
-	if err := InstancesTable(&table, rs); err != nil {
+	if err := InstancesTableFit(&table, rs, TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Markdown(&md, rs); err != nil {
@@ -106,11 +109,11 @@ func TestRSSResolution(t *testing.T) {
 				}
 			}
 			rec := csvRow(t, recs, tt.repr)
-			wantRes := model.FormatExact(tt.res)
+			wantRes := units.FormatExact(tt.res)
 			if tt.res == 0 {
 				wantRes = "" // not recorded
 			}
-			for col, want := range map[string]string{"rss_bytes_per_instance": model.FormatExact(tt.rss), "unaccounted_bytes_per_instance": model.FormatExact(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
+			for col, want := range map[string]string{"rss_bytes_per_instance": units.FormatExact(tt.rss), "unaccounted_bytes_per_instance": units.FormatExact(tt.unaccounted), "rss_resolution_bytes_per_instance": wantRes} {
 				if got := cell(recs[0], rec, col); got != want {
 					t.Errorf("csv: %s: got %q, want %q", col, got, want)
 				}

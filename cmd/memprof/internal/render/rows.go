@@ -5,23 +5,24 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The instances and throughput tables, terminal and Markdown alike, are
-// built here from model.Columns: the columns that show in the format, in
+// built here from results.Columns: the columns that show in the format, in
 // their one order, then a note of the table's own (the case's N, an error,
 // why a combination was not measured).
 
 // row is one line of a table: its key (for the one ordering) and cells.
 type row struct {
-	key   model.Key
+	key   results.Key
 	cells []string
 }
 
 // newTable returns an empty table with the header of cols in format f
 // and the note column.
-func newTable(cols []model.Column, f model.Formats) MarkdownTable {
+func newTable(cols []results.Column, f results.Formats) MarkdownTable {
 	var t MarkdownTable
 	for _, c := range cols {
 		t.Header = append(t.Header, c.Header(f))
@@ -33,7 +34,7 @@ func newTable(cols []model.Column, f model.Formats) MarkdownTable {
 }
 
 // cells reads every column of one row with read and appends note.
-func cells(cols []model.Column, read func(model.Column) model.Cell, note string) []string {
+func cells(cols []results.Column, read func(results.Column) results.Cell, note string) []string {
 	out := make([]string, 0, len(cols)+1)
 	for _, c := range cols {
 		out = append(out, c.Format(read(c)))
@@ -46,7 +47,7 @@ func cells(cols []model.Column, read func(model.Column) model.Cell, note string)
 // case (a failed one with its error) and per unavailable combination (with
 // the reason), in the one ordering. With omitDoesNotApply it leaves out
 // the combinations that do not apply to their type, and says how many.
-func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
+func instanceTable(rs *results.File, cols []results.Column, f results.Formats, omitDoesNotApply bool) (t MarkdownTable, omitted int) {
 	t = newTable(cols, f)
 	var rows []row
 	for i := range rs.Instances {
@@ -55,16 +56,16 @@ func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omit
 		if r.Error != "" {
 			note = "error: " + firstLine(r.Error)
 		}
-		rows = append(rows, row{r.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadInstance(r) }, withParam(r.Param, note))})
+		rows = append(rows, row{r.Key, cells(cols, func(c results.Column) results.Cell { return c.ReadInstance(r) }, withParam(r.Param, note))})
 	}
 	for _, u := range unavailableInstances(rs) {
-		if omitDoesNotApply && u.Kind == model.DoesNotApply {
+		if omitDoesNotApply && u.Kind == vocab.DoesNotApply {
 			omitted++
 			continue
 		}
-		rows = append(rows, row{u.Key, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, "n/a: "+u.Reason))})
+		rows = append(rows, row{u.Key, cells(cols, func(c results.Column) results.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, "n/a: "+u.Reason))})
 	}
-	slices.SortStableFunc(rows, func(a, b row) int { return model.Compare(a.key, b.key) })
+	slices.SortStableFunc(rows, func(a, b row) int { return results.Compare(a.key, b.key) })
 	for _, r := range rows {
 		t.Rows = append(t.Rows, r.cells)
 	}
@@ -77,7 +78,7 @@ func instanceTable(rs *model.Results, cols []model.Column, f model.Formats, omit
 // in the one ordering, with note(r) as its note (an error instead when it
 // failed), then the operations a library does not offer, with naNote(u)
 // as theirs.
-func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, typ model.Type, note func(*model.ThroughputRow) string, naNote func(*model.Unavailable) string) MarkdownTable {
+func throughputTable(rs *results.File, cols []results.Column, f results.Formats, typ vocab.Type, note func(*results.ThroughputRow) string, naNote func(*results.Unavailable) string) MarkdownTable {
 	t := newTable(cols, f)
 	for _, r := range SortedThroughput(rs.Throughput) {
 		if typ != "" && r.Type != typ {
@@ -87,34 +88,34 @@ func throughputTable(rs *model.Results, cols []model.Column, f model.Formats, ty
 		if r.Error == "" {
 			n = note(&r)
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadThroughput(&r) }, withParam(r.Param, n)))
+		t.Rows = append(t.Rows, cells(cols, func(c results.Column) results.Cell { return c.ReadThroughput(&r) }, withParam(r.Param, n)))
 	}
 	for _, u := range unavailableOps(rs) {
 		if typ != "" && u.Type != typ {
 			continue
 		}
-		t.Rows = append(t.Rows, cells(cols, func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, naNote(&u))))
+		t.Rows = append(t.Rows, cells(cols, func(c results.Column) results.Cell { return c.ReadUnavailable(&u) }, withParam(u.Param, naNote(&u))))
 	}
 	return t
 }
 
 // omitEmpty returns cols without the columns that may be left out when
-// empty (model.Column.OmitEmpty) and hold nothing in any throughput row
+// empty (results.Column.OmitEmpty) and hold nothing in any throughput row
 // of rs (of typ, when not empty): no words, no figure. The tables of the
 // default columns call it; columns a reader chose are all shown.
-func omitEmpty(cols []model.Column, rs *model.Results, typ model.Type) []model.Column {
-	return slices.DeleteFunc(slices.Clone(cols), func(c model.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
+func omitEmpty(cols []results.Column, rs *results.File, typ vocab.Type) []results.Column {
+	return slices.DeleteFunc(slices.Clone(cols), func(c results.Column) bool { return c.OmitEmpty && emptyColumn(c, rs, typ) })
 }
 
 // emptyColumn reports whether c holds nothing in any throughput row of
 // rs (of typ, when not empty): no words, no figure.
-func emptyColumn(c model.Column, rs *model.Results, typ model.Type) bool {
+func emptyColumn(c results.Column, rs *results.File, typ vocab.Type) bool {
 	for i := range rs.Throughput {
 		r := &rs.Throughput[i]
 		if typ != "" && r.Type != typ {
 			continue
 		}
-		if cell := c.ReadThroughput(r); cell.State != model.NotApplicable && (cell.Text != "" || c.Numeric() && cell.Value != 0) {
+		if cell := c.ReadThroughput(r); cell.State != results.NotApplicable && (cell.Text != "" || c.Numeric() && cell.Value != 0) {
 			return false
 		}
 	}
@@ -122,12 +123,12 @@ func emptyColumn(c model.Column, rs *model.Results, typ model.Type) bool {
 }
 
 // unavailableNote is the note of a combination not measured: n/a and why.
-func unavailableNote(u *model.Unavailable) string { return "n/a: " + u.Reason }
+func unavailableNote(u *results.Unavailable) string { return "n/a: " + u.Reason }
 
 // withParam starts a row's note with its key's parameter, which tells
 // apart the rows of one case at several settings (c-kzg at precompute=6,
 // a PeerDAS node of blobs=768): the tables have no column for it.
-func withParam(p model.Param, note string) string {
+func withParam(p results.Param, note string) string {
 	if p == "" {
 		return note
 	}
@@ -136,7 +137,7 @@ func withParam(p model.Param, note string) string {
 
 // sitesTable returns the allocation sites of every measured case; in
 // Markdown the site is code.
-func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
+func sitesTable(rs *results.File, markdown bool) MarkdownTable {
 	t := MarkdownTable{
 		Header: []string{"case", "allocation site", "B/instance", "allocs/instance", "slot sizes"},
 		Right:  []bool{false, false, true, true, true},
@@ -162,39 +163,39 @@ func sitesTable(rs *model.Results, markdown bool) MarkdownTable {
 
 // unavailableInstances returns the unavailable combinations that are not
 // operations, in the one ordering.
-func unavailableInstances(rs *model.Results) []model.Unavailable {
+func unavailableInstances(rs *results.File) []results.Unavailable {
 	return unavailable(rs, false)
 }
 
 // unavailableOps returns the operations a library does not offer, in the
 // one ordering.
-func unavailableOps(rs *model.Results) []model.Unavailable {
+func unavailableOps(rs *results.File) []results.Unavailable {
 	return unavailable(rs, true)
 }
 
-func unavailable(rs *model.Results, ops bool) []model.Unavailable {
-	var out []model.Unavailable
+func unavailable(rs *results.File, ops bool) []results.Unavailable {
+	var out []results.Unavailable
 	for _, u := range rs.Unavailable {
 		if (u.Op != "") == ops {
 			out = append(out, u)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b model.Unavailable) int { return model.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(out, func(a, b results.Unavailable) int { return results.Compare(a.Key, b.Key) })
 	return out
 }
 
 // SortedThroughput returns a copy of rows in the one ordering of keys
-// (model.Compare: type, operation, library, representation, batch).
-func SortedThroughput(rows []model.ThroughputRow) []model.ThroughputRow {
+// (results.Compare: type, operation, library, representation, batch).
+func SortedThroughput(rows []results.ThroughputRow) []results.ThroughputRow {
 	out := slices.Clone(rows)
-	slices.SortStableFunc(out, func(a, b model.ThroughputRow) int { return model.Compare(a.Key, b.Key) })
+	slices.SortStableFunc(out, func(a, b results.ThroughputRow) int { return results.Compare(a.Key, b.Key) })
 	return out
 }
 
 // SortInstances orders results in the one ordering of keys
-// (model.Compare).
-func SortInstances(rs []model.Result) {
-	slices.SortStableFunc(rs, func(a, b model.Result) int { return model.Compare(a.Key, b.Key) })
+// (results.Compare).
+func SortInstances(rs []results.Row) {
+	slices.SortStableFunc(rs, func(a, b results.Row) int { return results.Compare(a.Key, b.Key) })
 }
 
 func firstLine(s string) string {

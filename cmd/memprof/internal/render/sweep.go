@@ -8,16 +8,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
 )
 
 // sweepTable writes the sweeps fitted to o.Width, after a blank line: a
 // row per case, its bytes per instance at each N, and the line bytes =
-// a + b·N only where it fits the points (memprof.SweepFits: within their
+// a + b·N only where it fits the points (stats.SweepFits: within their
 // resolution, an intercept not below zero); otherwise the points alone,
 // a footnote saying why.
-func sweepTable(w io.Writer, rs *model.Results, o TableOptions) error {
+func sweepTable(w io.Writer, rs *results.File, o TableOptions) error {
 	g := sweepGrid(rs)
 	if len(g.rows) == 0 {
 		return nil
@@ -29,7 +30,7 @@ func sweepTable(w io.Writer, rs *model.Results, o TableOptions) error {
 }
 
 // sweepNs returns the N of every sweep of rs, in order.
-func sweepNs(rs *model.Results) []int {
+func sweepNs(rs *results.File) []int {
 	var ns []int
 	for _, r := range rs.Instances {
 		if r.Sweep == nil {
@@ -49,13 +50,13 @@ func sweepNs(rs *model.Results) []int {
 // every row shares in the heading), B/instance at each N, then the
 // fitted slope (B/instance) with its 95% interval and the intercept (B)
 // where the line fits.
-func sweepGrid(rs *model.Results) *grid {
+func sweepGrid(rs *results.File) *grid {
 	var rows []caseRow
-	var sweeps []*model.Sweep
+	var sweeps []*measure.Sweep
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
 		if r.Sweep != nil && r.Error == "" {
-			rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadInstance(r) }})
+			rows = append(rows, caseRow{key: r.Key, read: func(c results.Column) results.Cell { return c.ReadInstance(r) }})
 			sweeps = append(sweeps, r.Sweep)
 		}
 	}
@@ -63,7 +64,7 @@ func sweepGrid(rs *model.Results) *grid {
 	if len(rows) == 0 {
 		return g
 	}
-	keys, _ := keyAndFigureColumns(model.InstanceColumns(model.InTable))
+	keys, _ := keyAndFigureColumns(results.InstanceColumns(results.InTable))
 	keys, heading := keyHeading(append(keys, lookupColumns("scheme", "param")...), rows)
 	g.heading = []string{strings.TrimSpace("sweep: " + strings.Join(heading, " "))}
 	g.aside = "B/instance at each N, and bytes = a + b·N where a line fits the points"
@@ -93,7 +94,7 @@ func sweepGrid(rs *model.Results) *grid {
 			}
 			cells = append(cells, plain(v))
 		}
-		if ok, why := memprof.SweepFits(s); ok {
+		if ok, why := stats.SweepFits(s); ok {
 			cells = append(cells, plain(Num(round2(s.Slope))), plain(Num(round2(s.SlopeLow))+"–"+Num(round2(s.SlopeHigh))), plain(intercept(s.Intercept)))
 		} else {
 			cells = append(cells, gridCell{text: "none", note: g.note("no line: " + why)}, plain("-"), plain("-"))
@@ -106,7 +107,7 @@ func sweepGrid(rs *model.Results) *grid {
 // intercept writes a fitted line's intercept: "~0" within the points'
 // resolution of zero.
 func intercept(a float64) string {
-	if math.Abs(a) < memprof.SweepPointResolution {
+	if math.Abs(a) < measure.SweepPointResolution {
 		return "~0"
 	}
 	return Num(round2(a))

@@ -8,17 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/memprof/memprof/model"
 )
-
-// InstancesTable writes the instances of rs as a terminal table with every
-// column and no width limit: InstancesTableFit with Wide.
-func InstancesTable(w io.Writer, rs *model.Results) error {
-	return InstancesTableFit(w, rs, TableOptions{Wide: true})
-}
 
 // InstancesTableFit writes the instances of rs as terminal tables of the
 // columns o chooses, fitted to o.Width: one table per type, one row per
@@ -27,7 +21,7 @@ func InstancesTable(w io.Writer, rs *model.Results) error {
 // their type are counted, not shown), then the sweeps and a table of the
 // allocation sites. The default columns that do not fit are left out,
 // prose before figures, and named under the table.
-func InstancesTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
+func InstancesTableFit(w io.Writer, rs *results.File, o TableOptions) error {
 	cols := instanceColumns(rs, o)
 	rows, omitted := instanceRows(rs)
 	for i, s := range sections(rows, func(r caseRow) string { return typeName(r.key) }) {
@@ -51,23 +45,15 @@ func InstancesTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 	return sitesTerminal(w, rs, o)
 }
 
-// SweepTable writes the sweeps of the cases that have one: bytes per
-// instance at each N and, where a line fits the points, its slope with
-// its 95% interval and its intercept.
-func SweepTable(w io.Writer, rs *model.Results) error { return sweepTable(w, rs, TableOptions{}) }
-
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
-
-// SitesTable writes the allocation sites of every measured case.
-func SitesTable(w io.Writer, rs *model.Results) error { return sitesTerminal(w, rs, TableOptions{}) }
 
 // sitesTerminal writes the allocation sites fitted to o.Width, one table
 // per type, each after a blank line: one line per site, its name
 // shortened from the left ("…") where it does not fit.
-func sitesTerminal(w io.Writer, rs *model.Results, o TableOptions) error {
+func sitesTerminal(w io.Writer, rs *results.File, o TableOptions) error {
 	instances := slices.Clone(rs.Instances)
 	SortInstances(instances)
-	for _, s := range sections(instances, func(r model.Result) string { return typeName(r.Key) }) {
+	for _, s := range sections(instances, func(r results.Row) string { return typeName(r.Key) }) {
 		g := sitesGrid(s.rows)
 		if len(g.rows) == 0 {
 			continue
@@ -82,21 +68,21 @@ func sitesTerminal(w io.Writer, rs *model.Results, o TableOptions) error {
 	return nil
 }
 
-// sitesGrid is the grid of the allocation sites of the cases results:
+// sitesGrid is the grid of the allocation sites of the cases:
 // the case's key (the values every site shares in the heading), the
 // site, its bytes and objects per instance and its slot sizes.
-func sitesGrid(results []model.Result) *grid {
+func sitesGrid(cases []results.Row) *grid {
 	var rows []caseRow
-	var sites []model.Site
-	for i := range results {
-		r := normalized(results[i])
+	var sites []measure.Site
+	for i := range cases {
+		r := normalized(cases[i])
 		for _, s := range r.Sites {
-			rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadInstance(r) }})
+			rows = append(rows, caseRow{key: r.Key, read: func(c results.Column) results.Cell { return c.ReadInstance(r) }})
 			sites = append(sites, s)
 		}
 	}
 	g := &grid{}
-	keys, _ := keyAndFigureColumns(model.InstanceColumns(model.InTable))
+	keys, _ := keyAndFigureColumns(results.InstanceColumns(results.InTable))
 	keys, heading := keyHeading(append(keys, lookupColumns("scheme", "param")...), rows)
 	g.heading = []string{strings.TrimSpace("allocation sites: " + strings.Join(heading, " "))}
 	for _, c := range keys {
@@ -126,7 +112,7 @@ func sitesGrid(results []model.Result) *grid {
 // siteName names a site in one token as pprof's tables do: its function
 // without the package path's directories (go.(*P2Affine).Compress for
 // blst's bindings/go), generic type arguments as "[...]", and its line.
-func siteName(s model.Site) string {
+func siteName(s measure.Site) string {
 	site := trimPackageDirs(ShortFunction(s.Function))
 	if s.Line > 0 {
 		site += ":" + strconv.FormatInt(s.Line, 10)
@@ -138,7 +124,7 @@ func siteName(s model.Site) string {
 // (github.com/supranational/blst/bindings/go.(*P2Affine).Compress becomes
 // go.(*P2Affine).Compress); other names are returned as they are.
 func trimPackageDirs(fn string) string {
-	if !model.GoFunction(fn) {
+	if !results.GoFunction(fn) {
 		return fn
 	}
 	end := strings.IndexAny(fn, "([")
@@ -159,7 +145,7 @@ func NewTable(w io.Writer) *tablewriter.Table {
 // ShortFunction shortens a function name for display: generic type
 // arguments (which the runtime spells out in full) become "[...]".
 func ShortFunction(fn string) string {
-	if !model.GoFunction(fn) {
+	if !results.GoFunction(fn) {
 		return fn // a name memprof gave the site, whose brackets are a type's
 	}
 	var b strings.Builder
@@ -181,5 +167,5 @@ func ShortFunction(fn string) string {
 }
 
 // NTooSmall is what a table shows for a figure whose resolution is larger
-// than the instance it is about (model.Unresolved).
-const NTooSmall = model.NTooSmall
+// than the instance it is about (results.Unresolved).
+const NTooSmall = results.NTooSmall

@@ -7,14 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
-
-// ThroughputTable writes the throughput rows of rs as one terminal table
-// with every column and no width limit: ThroughputTableFit with Wide.
-func ThroughputTable(w io.Writer, rs *model.Results) error {
-	return ThroughputTableFit(w, rs, TableOptions{Wide: true})
-}
 
 // ThroughputTableFit writes the throughput rows of rs as terminal tables
 // of the columns o chooses, fitted to o.Width, after a line on the
@@ -22,15 +19,15 @@ func ThroughputTable(w io.Writer, rs *model.Results) error {
 // library does not offer as "n/a[k]"). What a row's note says (what
 // exactly is timed, its path, where it allocates) and why an operation
 // is not offered are footnotes: the note column refers to them ("[1]").
-func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
-	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
+func ThroughputTableFit(w io.Writer, rs *results.File, o TableOptions) error {
+	if err := agreementLine(w, rs.Agreement, o.Checks, o.Width); err != nil {
 		return err
 	}
 	rows := throughputRows(rs)
 	for i, s := range sections(rows, func(r caseRow) string { return typeName(r.key) }) {
-		cols := o.columns(model.ThroughputColumns)
+		cols := o.columns(results.ThroughputColumns)
 		if o.Columns == nil {
-			cols = omitEmpty(cols, rs, model.Type(s.name))
+			cols = omitEmpty(cols, rs, vocab.Type(s.name))
 		}
 		g := caseGrid(cols, o.Columns != nil, s.rows, false, true)
 		if i > 0 {
@@ -49,38 +46,41 @@ func ThroughputTableFit(w io.Writer, rs *model.Results, o TableOptions) error {
 // throughputRows returns the rows of the throughput table: every timed
 // operation of rs, with its note (rowNote), then the operations a library
 // does not offer, each in the one ordering.
-func throughputRows(rs *model.Results) []caseRow {
+func throughputRows(rs *results.File) []caseRow {
 	var rows []caseRow
 	for _, row := range SortedThroughput(rs.Throughput) {
 		r := normalized(row)
-		rows = append(rows, caseRow{key: r.Key, read: func(c model.Column) model.Cell { return c.ReadThroughput(r) }, error: r.Error, note: rowNote(r)})
+		rows = append(rows, caseRow{key: r.Key, read: func(c results.Column) results.Cell { return c.ReadThroughput(r) }, error: r.Error, note: rowNote(r)})
 	}
 	for _, u := range unavailableOps(rs) {
 		u.Key = u.Key.Normalize()
-		rows = append(rows, caseRow{key: u.Key, read: func(c model.Column) model.Cell { return c.ReadUnavailable(&u) }, na: u.Reason})
+		rows = append(rows, caseRow{key: u.Key, read: func(c results.Column) results.Cell { return c.ReadUnavailable(&u) }, na: u.Reason})
 	}
 	// One section per type: the type's operations, then those not offered.
 	slices.SortStableFunc(rows, func(a, b caseRow) int {
-		return model.Compare(model.Key{Type: a.key.Type, Name: a.key.Name}, model.Key{Type: b.key.Type, Name: b.key.Name})
+		return results.Compare(results.Key{Type: a.key.Type, Name: a.key.Name}, results.Key{Type: b.key.Type, Name: b.key.Name})
 	})
 	return rows
 }
 
 // AgreementLine writes one line on the agreement check, if there was one:
 // one line per family when the record has the checks of several
-// (model.Agreement.Families).
-func AgreementLine(w io.Writer, a *model.Agreement) error { return agreementLine(w, a, 0) }
+// (results.Agreement.Families), each saying what its check compared
+// (texts).
+func AgreementLine(w io.Writer, a *results.Agreement, texts CheckTexts) error {
+	return agreementLine(w, a, texts, 0)
+}
 
 // agreementLine is AgreementLine wrapped at width (0: one line).
-func agreementLine(w io.Writer, a *model.Agreement, width int) error {
+func agreementLine(w io.Writer, a *results.Agreement, texts CheckTexts, width int) error {
 	if a == nil {
 		return nil
 	}
 	if len(a.Families) == 0 {
-		return agreementFamilyLine(w, "", a.Libs, a.OK, a.Cases, AgreementChecks(a), a.Unavailable, width)
+		return agreementFamilyLine(w, "", a.Libs, a.OK, a.Cases, AgreementChecks(a, texts), a.Unavailable, width)
 	}
 	for _, f := range a.Families {
-		if err := agreementFamilyLine(w, f.Family, f.Libs, f.OK, f.Cases, FamilyChecks(f.Family), f.Unavailable, width); err != nil {
+		if err := agreementFamilyLine(w, f.Family, f.Libs, f.OK, f.Cases, texts.Of(f.Family), f.Unavailable, width); err != nil {
 			return err
 		}
 	}
@@ -90,7 +90,7 @@ func agreementLine(w io.Writer, a *model.Agreement, width int) error {
 // agreementFamilyLine writes the line of one check: "agreement: " then the
 // family when there is one, the libraries, whether they agree, on how many
 // cases, what was compared and who was not checked.
-func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok bool, cases int, checks string, unavailable []string, width int) error {
+func agreementFamilyLine(w io.Writer, family vocab.Family, libs []vocab.Lib, ok bool, cases int, checks string, unavailable []string, width int) error {
 	state := "agree"
 	if !ok {
 		state = "DISAGREE"
@@ -99,7 +99,7 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 	if family != "" {
 		line += string(family) + ": "
 	}
-	line += fmt.Sprintf("%s %s on %d cases (%s)", model.Join(libs), state, cases, checks)
+	line += fmt.Sprintf("%s %s on %d cases (%s)", vocab.Join(libs), state, cases, checks)
 	if len(unavailable) > 0 {
 		line += "; not checked: " + strings.Join(unavailable, "; ")
 	}
@@ -107,70 +107,75 @@ func agreementFamilyLine(w io.Writer, family model.Family, libs []model.Lib, ok 
 	return err
 }
 
-// familyChecks says what each family's agreement check compares. A
-// family whose check is added says it here.
-var familyChecks = map[model.Family]string{
-	model.BLS12381:  "keys, public keys, signatures byte for byte; each verifies the others'; round trips",
-	model.KZG:       "KZG commitments, proofs, cells and cell proofs byte for byte; each verifies the others'; recovery from half the cells",
-	model.Secp256k1: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say",
-	model.BN254:     "go-ethereum's EIP-196/197 precompile vectors byte for byte; this project's failing vectors rejected; G2 arithmetic and multi-scalar multiplications; round trips",
-	model.MLKEM:     "ML-KEM keys from the same seeds byte for byte, each decapsulates the others' ciphertexts, the same implicit rejection; known answers",
-	model.MLDSA:     "ML-DSA keys and deterministic signatures byte for byte; each verifies the others'; known answers",
-	model.SLHDSA:    "SLH-DSA keys, signatures and verifications against known answers",
-}
+// CheckTexts says what each family's agreement check compares, by
+// family (suites.Registry.CheckTexts).
+type CheckTexts map[vocab.Family]string
 
-// FamilyChecks says what family f's agreement check compares.
-func FamilyChecks(f model.Family) string {
-	if c, ok := familyChecks[f]; ok {
-		return c
+// Of says what family f's agreement check compares; a family whose check
+// says nothing of itself is named.
+func (c CheckTexts) Of(f vocab.Family) string {
+	if s, ok := c[f]; ok {
+		return s
 	}
 	return "the " + string(f) + " agreement check"
 }
 
+// legacyBoth is what the one check of the records written before
+// families compared when it checked the first two families' libraries
+// together.
+const legacyBoth = "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
+
+// LegacyFamilies returns the families of the libraries of a record
+// without Families (files written before families), each library counted
+// in the first family it serves, in family order: the checks that record
+// ran. A name that is no library counts in the first family.
+func LegacyFamilies(libs []vocab.Lib) []vocab.Family {
+	var out []vocab.Family
+	for _, l := range libs {
+		f := vocab.Families[0]
+		if fs := l.Families(); len(fs) > 0 {
+			f = fs[0]
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b vocab.Family) int {
+		return slices.Index(vocab.Families, a) - slices.Index(vocab.Families, b)
+	})
+	return out
+}
+
 // AgreementChecks says what the agreement a compared when a has no
-// Families (files written before families, and the records of BLS12-381
-// alone or KZG alone): the BLS check's keys and signatures, the KZG
-// check's commitments, proofs and cells, or both, told by the libraries
-// that took part or could not.
-func AgreementChecks(a *model.Agreement) string {
-	var bls, kzg bool
+// Families (files written before families, and the records of one
+// family's check alone): told by the libraries that took part or could
+// not.
+func AgreementChecks(a *results.Agreement, texts CheckTexts) string {
 	libs := slices.Clone(a.Libs)
 	for _, u := range a.Unavailable {
 		name, _, _ := strings.Cut(u, ":")
-		libs = append(libs, model.Lib(name))
+		libs = append(libs, vocab.Lib(name))
 	}
-	for _, l := range libs {
-		if model.KZG.HasLib(l) {
-			kzg = true
-		} else {
-			bls = true
-		}
+	switch fams := LegacyFamilies(libs); len(fams) {
+	case 0:
+		return texts.Of(vocab.Families[0])
+	case 1:
+		return texts.Of(fams[0])
 	}
-	switch {
-	case kzg && bls:
-		return "keys, public keys, signatures, and KZG commitments, proofs, cells and cell proofs, byte for byte; each verifies the others'; round trips and recovery from half the cells"
-	case kzg:
-		return FamilyChecks(model.KZG)
-	}
-	return FamilyChecks(model.BLS12381)
+	return legacyBoth
 }
 
-// TradeoffTables writes, for each type of rs, one table with a row per
-// library and representation: the bytes per instance beside the median
-// time of every operation timed for the type. A cell says "n/a" when the
-// library does not offer the operation on that representation, and "·"
-// when the operation does not start from it. It is TradeoffTablesFit
-// without a width.
-func TradeoffTables(w io.Writer, rs *model.Results) error {
-	return TradeoffTablesFit(w, rs, TableOptions{})
-}
-
-// TradeoffTablesFit is TradeoffTables fitted to o.Width, in o.Style.
-func TradeoffTablesFit(w io.Writer, rs *model.Results, o TableOptions) error {
-	if err := agreementLine(w, rs.Agreement, o.Width); err != nil {
+// TradeoffTablesFit writes, for each type of rs, one table with a row per
+// library and representation, fitted to o.Width, in o.Style: the bytes
+// per instance beside the median time of every operation timed for the
+// type. A cell says "n/a" when the library does not offer the operation
+// on that representation, and "·" when the operation does not start
+// from it.
+func TradeoffTablesFit(w io.Writer, rs *results.File, o TableOptions) error {
+	if err := agreementLine(w, rs.Agreement, o.Checks, o.Width); err != nil {
 		return err
 	}
-	var types []model.Type
+	var types []vocab.Type
 	for _, r := range rs.Instances {
 		if !slices.Contains(types, r.Type) {
 			types = append(types, r.Type)
@@ -181,8 +186,8 @@ func TradeoffTablesFit(w io.Writer, rs *model.Results, o TableOptions) error {
 			types = append(types, r.Type)
 		}
 	}
-	slices.SortStableFunc(types, func(a, b model.Type) int {
-		return model.Compare(model.Key{Type: a}, model.Key{Type: b})
+	slices.SortStableFunc(types, func(a, b vocab.Type) int {
+		return results.Compare(results.Key{Type: a}, results.Key{Type: b})
 	})
 	for _, typ := range types {
 		if err := tradeoffTable(w, rs, typ, o.Width, o.Style); err != nil {
@@ -193,12 +198,12 @@ func TradeoffTablesFit(w io.Writer, rs *model.Results, o TableOptions) error {
 }
 
 type tradeoffKey struct {
-	lib  model.Lib
-	repr model.Repr
+	lib  vocab.Lib
+	repr vocab.Repr
 }
 
 type opColumn struct {
-	op    model.Op
+	op    vocab.Op
 	batch int
 }
 
@@ -209,7 +214,7 @@ func (c opColumn) title() string {
 	return string(c.op)
 }
 
-func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type, width int, style Style) error {
+func tradeoffTable(w io.Writer, rs *results.File, typ vocab.Type, width int, style Style) error {
 	var keys []tradeoffKey
 	add := func(k tradeoffKey) {
 		if !slices.Contains(keys, k) {
@@ -226,11 +231,11 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type, width int, st
 		v := "error"
 		if r.Error == "" {
 			v = Num(r.BytesPerInstance)
-			if r.Layout != model.Pointer {
+			if r.Layout != measure.Pointer {
 				v += "(" + string(r.Layout) + ")"
 			}
 		}
-		if _, seen := bytesOf[k]; !seen || r.Layout == model.Pointer {
+		if _, seen := bytesOf[k]; !seen || r.Layout == measure.Pointer {
 			bytesOf[k] = v
 		}
 	}
@@ -271,10 +276,10 @@ func tradeoffTable(w io.Writer, rs *model.Results, typ model.Type, width int, st
 		}
 	}
 	slices.SortStableFunc(cols, func(a, b opColumn) int {
-		return model.Compare(model.Key{Op: a.op}, model.Key{Op: b.op})
+		return results.Compare(results.Key{Op: a.op}, results.Key{Op: b.op})
 	})
 	slices.SortStableFunc(keys, func(a, b tradeoffKey) int {
-		return model.Compare(model.Key{Type: typ, Lib: a.lib, Repr: a.repr}, model.Key{Type: typ, Lib: b.lib, Repr: b.repr})
+		return results.Compare(results.Key{Type: typ, Lib: a.lib, Repr: a.repr}, results.Key{Type: typ, Lib: b.lib, Repr: b.repr})
 	})
 	g := &grid{heading: []string{string(typ) + ": bytes per instance and median time per operation (the representation the operation starts from)"}}
 	g.cols = []gridCol{{label: "lib", kind: keyCol}, {label: "repr", kind: keyCol}, {label: "B/instance", short: "B/inst", right: true, kind: figureCol, keep: true}}
@@ -312,7 +317,7 @@ const maxNoteSites = 3
 
 // rowNote is what the note under the throughput table says of r: its
 // path, what is timed, and where one call allocates (the largest sites).
-func rowNote(r *model.ThroughputRow) string {
+func rowNote(r *results.ThroughputRow) string {
 	var parts []string
 	if r.Path != "" {
 		parts = append(parts, "path "+r.Path)
@@ -340,10 +345,10 @@ func rowNote(r *model.ThroughputRow) string {
 
 // siteText writes one allocation site: "PairingCtx (blst.go:345) 3.1 KB
 // in 1 object".
-func siteText(s model.OpSite) string {
-	where := model.ShortFunction(s.Function)
+func siteText(s measure.OpSite) string {
+	where := results.ShortFunction(s.Function)
 	if s.File != "" {
 		where += " (" + s.File[strings.LastIndexByte(s.File, '/')+1:] + ":" + strconv.FormatInt(s.Line, 10) + ")"
 	}
-	return where + " " + model.Bytes.Format(s.BytesPerOp) + " in " + model.Count.Format(s.AllocsPerOp) + " objects"
+	return where + " " + units.Bytes.Format(s.BytesPerOp) + " in " + units.Count.Format(s.AllocsPerOp) + " objects"
 }

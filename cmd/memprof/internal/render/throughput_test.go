@@ -5,27 +5,30 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
-func tradeoffFixture() *model.Results {
-	return &model.Results{
-		Env:       model.Env{GOMAXPROCS: 2, CPU: "test cpu"},
-		Agreement: &model.Agreement{Cases: 20, Libs: []model.Lib{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
-		Instances: []model.Result{
-			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 192}},
-			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice"}, Measurement: model.Measurement{BytesPerInstance: 190}},
-			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer"}, Measurement: model.Measurement{BytesPerInstance: 96}},
+func tradeoffFixture() *results.File {
+	return &results.File{
+		Env:       measure.Env{GOMAXPROCS: 2, CPU: "test cpu"},
+		Agreement: &results.Agreement{Cases: 20, Libs: []vocab.Lib{"circl", "gnark"}, OK: true, Unavailable: []string{"blst: no cgo"}},
+		Instances: []results.Row{
+			{Key: results.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "pointer"}, Measurement: measure.Measurement{BytesPerInstance: 192}},
+			{Key: results.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Layout: "slice"}, Measurement: measure.Measurement{BytesPerInstance: 190}},
+			{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Layout: "pointer"}, Measurement: measure.Measurement{BytesPerInstance: 96}},
 		},
-		Throughput: []model.ThroughputRow{
-			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000}, Note: "pairing"},
-			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Timing: model.Timing{Samples: 3, NsPerOpMedian: 250e3}},
-			{Key: model.Key{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Error: "boom"},
+		Throughput: []results.ThroughputRow{
+			{Key: results.Key{Type: "Signature", Lib: "gnark", Repr: "affine", Op: "verify", Batch: 1}, Timing: measure.Timing{Samples: 3, NsPerOpMedian: 1e6, NsPerOpQ1: 9e5, NsPerOpQ3: 1.2e6, CPUNsPerOpMedian: 2e6, OpsPerSecond: 1000}, Note: "pairing"},
+			{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Timing: measure.Timing{Samples: 3, NsPerOpMedian: 250e3}},
+			{Key: results.Key{Type: "Signature", Lib: "gnark", Repr: "compressed", Op: "decompress-checked", Batch: 1}, Error: "boom"},
 		},
-		Unavailable: []model.Unavailable{
-			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify"}, Why: model.Why{Reason: "not offered by circl: test"}},
-			{Key: model.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify"}, Why: model.Why{Reason: "not offered by circl: timed nowhere"}},
-			{Key: model.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: model.Why{Reason: "no cgo"}},
+		Unavailable: []results.Unavailable{
+			{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "verify"}, Why: vocab.Why{Reason: "not offered by circl: test"}},
+			{Key: results.Key{Type: "Signature", Lib: "circl", Repr: "compressed", Op: "fast-aggregate-verify"}, Why: vocab.Why{Reason: "not offered by circl: timed nowhere"}},
+			{Key: results.Key{Type: "Signature", Lib: "blst", Repr: "affine", Layout: "pointer"}, Why: vocab.Why{Reason: "no cgo"}},
 		},
 	}
 }
@@ -70,14 +73,14 @@ func lineWith(s string, parts ...string) string {
 
 func TestTradeoffTables(t *testing.T) {
 	var buf bytes.Buffer
-	if err := TradeoffTables(&buf, tradeoffFixture()); err != nil {
+	if err := TradeoffTablesFit(&buf, tradeoffFixture(), TableOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
 	checks := []lineCheck{
 		{[]string{"lib", "repr", "B/instance"}, []string{"decompress-checked", "verify"}},
-		{[]string{"gnark", "affine"}, []string{"192", strings.ReplaceAll(model.FormatNs(1e6), " ", "")}},
-		{[]string{"circl", "compressed"}, []string{"96", strings.ReplaceAll(model.FormatNs(250e3), " ", ""), "n/a"}},
+		{[]string{"gnark", "affine"}, []string{"192", strings.ReplaceAll(units.FormatNs(1e6), " ", "")}},
+		{[]string{"circl", "compressed"}, []string{"96", strings.ReplaceAll(units.FormatNs(250e3), " ", ""), "n/a"}},
 		{[]string{"gnark", "compressed"}, []string{"error"}},
 		{[]string{"agreement:"}, []string{"circl, gnark agree on 20 cases", "not checked: blst: no cgo"}},
 	}
@@ -92,13 +95,13 @@ func TestTradeoffTables(t *testing.T) {
 
 func TestThroughputTable(t *testing.T) {
 	var buf bytes.Buffer
-	if err := ThroughputTable(&buf, tradeoffFixture()); err != nil {
+	if err := ThroughputTableFit(&buf, tradeoffFixture(), TableOptions{Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
 	compact := func(s string) string { return strings.ReplaceAll(s, " ", "") }
 	checks := []lineCheck{
-		{[]string{"gnark", "affine", "verify"}, []string{compact(model.FormatNs(1e6)), compact(model.FormatNs(9e5) + " – " + model.FormatNs(1.2e6)), compact(model.FormatNs(2e6)), "1000", "[2]"}},
+		{[]string{"gnark", "affine", "verify"}, []string{compact(units.FormatNs(1e6)), compact(units.FormatNs(9e5) + " – " + units.FormatNs(1.2e6)), compact(units.FormatNs(2e6)), "1000", "[2]"}},
 		{[]string{"circl", "compressed", "verify"}, []string{"n/a[3]"}},
 		{[]string{"gnark", "decompress-checked"}, []string{"error[1]"}},
 		{[]string{"Signature min-pk"}, nil},

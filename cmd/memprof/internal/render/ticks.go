@@ -3,9 +3,8 @@ package render
 import (
 	"math"
 
+	"github.com/memprof/memprof/units"
 	"gonum.org/v1/plot"
-
-	"github.com/memprof/memprof/model"
 )
 
 // roundTicks is an axis' ticks on round numbers: a major tick, labelled,
@@ -22,7 +21,7 @@ const targetTicks = 6
 // Ticks implements plot.Ticker.
 func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		return []plot.Tick{{Value: lo, Label: model.FormatFigure(lo)}}
+		return []plot.Tick{{Value: lo, Label: units.FormatFigure(lo)}}
 	}
 	step := roundStep((hi - lo) / targetTicks)
 	decimals := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
@@ -38,7 +37,7 @@ func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
 		v = math.Round(v/minor) * minor
 		t := plot.Tick{Value: v}
 		if k := math.Round(v / step); math.Abs(v-k*step) < minor*1e-6 {
-			t.Label = model.FormatFixed(k*step, decimals)
+			t.Label = units.FormatFixed(k*step, decimals)
 		}
 		ticks = append(ticks, t)
 	}
@@ -89,7 +88,7 @@ func (l logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 && math.Mod(last-e, every) == 0 {
-				t.Label = model.FormatNumber(v)
+				t.Label = units.FormatNumber(v)
 			}
 			ticks = append(ticks, t)
 		}

@@ -4,20 +4,26 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/memprof/memprof/fixtures"
 )
+
+// VectorFile is one vector file verify checked: its path as the user
+// reads it, how many cases it holds and what a case is called (plural).
+type VectorFile struct {
+	Path  string
+	Cases int
+	Noun  string
+}
 
 // VectorFiles writes the vector files verify checked, one line each: its
 // path and how many cases it holds, after a line that says every file has
-// the SHA-256 its record gives.
-func VectorFiles(w io.Writer, files []fixtures.FileCheck) error {
+// the SHA-256 that the record file (record) gives.
+func VectorFiles(w io.Writer, record string, files []VectorFile) error {
 	width, digits := 0, 0
 	for _, f := range files {
-		width = max(width, len(fixtures.Dir)+1+len(f.Path))
+		width = max(width, len(f.Path))
 		digits = max(digits, len(fmt.Sprint(f.Cases)))
 	}
-	if _, err := fmt.Fprintf(w, "vector files: %d, each with the SHA-256 %s/%s records\n", len(files), fixtures.Dir, fixtures.ProvenanceFile); err != nil {
+	if _, err := fmt.Fprintf(w, "vector files: %d, each with the SHA-256 %s records\n", len(files), record); err != nil {
 		return err
 	}
 	for _, f := range files {
@@ -25,7 +31,7 @@ func VectorFiles(w io.Writer, files []fixtures.FileCheck) error {
 		if f.Cases == 1 {
 			noun = strings.TrimSuffix(noun, "s")
 		}
-		if _, err := fmt.Fprintf(w, "  %-*s  %*d %s\n", width, fixtures.Dir+"/"+f.Path, digits, f.Cases, noun); err != nil {
+		if _, err := fmt.Fprintf(w, "  %-*s  %*d %s\n", width, f.Path, digits, f.Cases, noun); err != nil {
 			return err
 		}
 	}

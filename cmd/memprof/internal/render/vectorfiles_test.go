@@ -3,17 +3,15 @@ package render
 import (
 	"strings"
 	"testing"
-
-	"github.com/memprof/memprof/fixtures"
 )
 
 // TestVectorFiles: one line per file, the counts aligned, a single case
 // in the singular.
 func TestVectorFiles(t *testing.T) {
 	var b strings.Builder
-	err := VectorFiles(&b, []fixtures.FileCheck{
-		{Path: "eip2537/blsPairing.json", Cases: 106, Noun: "vectors"},
-		{Path: "kzg-precompile/pointEvaluation.json", Cases: 1, Noun: "vectors"},
+	err := VectorFiles(&b, "fixtures/PROVENANCE.md", []VectorFile{
+		{Path: "fixtures/eip2537/blsPairing.json", Cases: 106, Noun: "vectors"},
+		{Path: "fixtures/kzg-precompile/pointEvaluation.json", Cases: 1, Noun: "vectors"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -6,33 +6,36 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	bn254agree "github.com/memprof/memprof/suites/agree/bn254"
+	"github.com/memprof/memprof/vocab"
 )
 
 // bn254Fixture is results whose figures make the section's tables known:
 // the precompile path of two libraries, three forms of a verifying key
 // and the pairing check from each, and the key's IC in one form.
-func bn254Fixture() *model.Results {
-	inst := func(typ model.Type, lib model.Lib, repr model.Repr, layout model.Layout, n int, b, objects float64) model.Result {
-		return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Layout: layout}, Measurement: model.Measurement{N: n, BytesPerInstance: b, AllocsPerInstance: objects}}
+func bn254Fixture() *results.File {
+	inst := func(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, layout measure.Layout, n int, b, objects float64) results.Row {
+		return results.Row{Key: results.Key{Type: typ, Lib: lib, Repr: repr, Layout: layout}, Measurement: measure.Measurement{N: n, BytesPerInstance: b, AllocsPerInstance: objects}}
 	}
-	op := func(typ model.Type, lib model.Lib, repr model.Repr, o model.Op, ns, b float64) model.ThroughputRow {
-		return model.ThroughputRow{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1},
-			Timing: model.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}, BytesPerOp: b}}
+	op := func(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, o vocab.Op, ns, b float64) results.ThroughputRow {
+		return results.ThroughputRow{Key: results.Key{Type: typ, Lib: lib, Repr: repr, Op: o, Batch: 1},
+			Timing: measure.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}, BytesPerOp: b}}
 	}
-	return &model.Results{Schema: model.Schema,
-		Instances: []model.Result{
-			inst(model.Groth16VerifyingKey, model.Gnark, model.Affine, model.Pointer, 1000, 448, 1),
-			inst(model.Groth16VerifyingKey, model.Gnark, model.Prepared, model.Pointer, 1000, 40960, 1),
-			inst(model.Groth16VerifyingKey, model.BN256Cloudflare, model.Decoded, model.Pointer, 1000, 928, 5),
-			inst(model.Groth16VerifyingKey, model.BN256Cloudflare, model.Decoded, model.Slice, 1000, 136.2, 1),
+	return &results.File{Schema: results.Schema,
+		Instances: []results.Row{
+			inst(vocab.Groth16VerifyingKey, vocab.Gnark, vocab.Affine, measure.Pointer, 1000, 448, 1),
+			inst(vocab.Groth16VerifyingKey, vocab.Gnark, vocab.Prepared, measure.Pointer, 1000, 40960, 1),
+			inst(vocab.Groth16VerifyingKey, vocab.BN256Cloudflare, vocab.Decoded, measure.Pointer, 1000, 928, 5),
+			inst(vocab.Groth16VerifyingKey, vocab.BN256Cloudflare, vocab.Decoded, measure.Slice, 1000, 136.2, 1),
 		},
-		Throughput: []model.ThroughputRow{
-			op(model.BN254G1, model.Gnark, model.Uncompressed, model.Add, 4000, 64),
-			op(model.BN254G1, model.BN256Cloudflare, model.Uncompressed, model.Add, 30000, 384),
-			op(model.BN254G2, model.Gnark, model.Affine, model.PairingCheck, 800e3, 1024),
-			op(model.BN254G2, model.Gnark, model.Prepared, model.PairingCheck, 600e3, 2048),
-			op(model.BN254G2, model.BN256Cloudflare, model.Decoded, model.PairingCheck, 3e6, 83680),
+		Throughput: []results.ThroughputRow{
+			op(vocab.BN254G1, vocab.Gnark, vocab.Uncompressed, vocab.Add, 4000, 64),
+			op(vocab.BN254G1, vocab.BN256Cloudflare, vocab.Uncompressed, vocab.Add, 30000, 384),
+			op(vocab.BN254G2, vocab.Gnark, vocab.Affine, vocab.PairingCheck, 800e3, 1024),
+			op(vocab.BN254G2, vocab.Gnark, vocab.Prepared, vocab.PairingCheck, 600e3, 2048),
+			op(vocab.BN254G2, vocab.BN256Cloudflare, vocab.Decoded, vocab.PairingCheck, 3e6, 83680),
 		},
 	}
 }
@@ -43,7 +46,7 @@ func bn254Fixture() *model.Results {
 func TestBN254Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeBN254(mw, bn254Fixture())
+	writeFamily(mw, bn254Fixture(), bn254agree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +71,7 @@ func TestBN254Section(t *testing.T) {
 		t.Errorf("the key's trade-off compares keys with the IC's points:\n%s", got)
 	}
 	var none bytes.Buffer
-	writeBN254(render.NewMarkdownWriter(&none), kzgFixture())
+	writeFamily(render.NewMarkdownWriter(&none), kzgFixture(), bn254agree.Family(), builtinKeyOps())
 	if none.Len() != 0 {
 		t.Errorf("results without BN254 rows: got a section:\n%s", none.String())
 	}

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/stats"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // TestReadmeGCSummary: the summary gives each case's GC scan and CPU
@@ -13,11 +17,11 @@ import (
 // figure's resolution and n/a where the results have no GC figures; the
 // review holds the GC chart and the environment names the collector.
 func TestReadmeGCSummary(t *testing.T) {
-	row := func(repr model.Repr, scan float64, cpus []float64) model.Result {
-		r := model.Result{Key: model.Key{Type: model.PubkeyCache, Lib: model.Blst, Repr: repr, Layout: model.Collection},
-			Measurement: model.Measurement{N: 1_000_000, BytesPerInstance: 240, AllocsPerInstance: 1}}
+	row := func(repr vocab.Repr, scan float64, cpus []float64) results.Row {
+		r := results.Row{Key: results.Key{Type: vocab.PubkeyCache, Lib: vocab.Blst, Repr: repr, Layout: measure.Collection},
+			Measurement: measure.Measurement{N: 1_000_000, BytesPerInstance: 240, AllocsPerInstance: 1}}
 		if cpus != nil {
-			q, _ := model.SummarizeSamples(cpus)
+			q, _ := stats.SummarizeSamples(cpus)
 			r.ScanBytesPerInstance, r.ScanResolution = scan, 0.008
 			r.GCCPUNsPerInstance, r.GCCPUNsPerInstanceQ1, r.GCCPUNsPerInstanceQ3 = q.Median, q.Q1, q.Q3
 			r.GCCPUSamplesNs, r.GCCPUResolution = cpus, 0.2
@@ -27,10 +31,10 @@ func TestReadmeGCSummary(t *testing.T) {
 		}
 		return r
 	}
-	rs := &model.Results{Schema: model.Schema, Env: model.Env{GoVersion: "go1.26.8", GC: model.GreenTeaGC}, Instances: []model.Result{
-		row(model.IndexSlice, 0.0004, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
-		row(model.InterfaceMap, 126.04, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
-		row(model.MapPointer, 0, nil),
+	rs := &results.File{Schema: results.Schema, Env: measure.Env{GoVersion: "go1.26.8", GC: measure.GreenTeaGC}, Instances: []results.Row{
+		row(vocab.IndexSlice, 0.0004, []float64{0.02, -0.01, 0.03, 0, 0.01, 0.05, -0.02}),
+		row(vocab.InterfaceMap, 126.04, []float64{12.6, 12.9, 13.2, 13.5, 13.8, 14.1, 14.4}),
+		row(vocab.MapPointer, 0, nil),
 	}}
 	files, err := Render(rs, Options{})
 	if err != nil {
@@ -67,18 +71,18 @@ func TestReadmeGCSummary(t *testing.T) {
 // own figures.
 func TestTradeoffScan(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
-	scan := map[model.Repr]float64{}
+	scan := map[vocab.Repr]float64{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
 		if r.Type != "Signature" || r.Error != "" {
 			continue
 		}
 		// Made-up figures that differ by representation.
-		model.FigureNamed("scan_bytes_per_instance").Set(r, float64(len(r.Repr)))
-		model.FigureNamed("scan_resolution_bytes_per_instance").Set(r, 0.01)
+		results.FigureNamed("scan_bytes_per_instance").Set(r, float64(len(r.Repr)))
+		results.FigureNamed("scan_resolution_bytes_per_instance").Set(r, 0.01)
 		scan[r.Repr] = r.ScanBytesPerInstance
 	}
-	tr, ok := model.TradeoffOf(rs, "Signature")
+	tr, ok := results.TradeoffOf(rs, "Signature")
 	if !ok {
 		t.Fatal("no trade-off for Signature")
 	}
@@ -88,11 +92,11 @@ func TestTradeoffScan(t *testing.T) {
 		t.Fatalf("header %q: no scan column", tb.Header)
 	}
 	for i, r := range tr.Rows {
-		if got, want := tb.Rows[i][col], model.FormatFigure(scan[r.Repr]); got != want {
+		if got, want := tb.Rows[i][col], units.FormatFigure(scan[r.Repr]); got != want {
 			t.Errorf("%s %s: scan cell %q, want %q", r.Lib, r.Repr, got, want)
 		}
 	}
-	got := tradeoffSentence(rs, tr)
+	got := tradeoffSentence(rs, tr, builtinKeyOps())
 	if !strings.Contains(got, "makes the collector scan") || !strings.Contains(got, "MB per cycle at 1M instances") {
 		t.Errorf("sentence %q: want what the larger form costs the collector", got)
 	}

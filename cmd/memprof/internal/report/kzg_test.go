@@ -6,31 +6,34 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	kzgagree "github.com/memprof/memprof/suites/agree/kzg"
+	"github.com/memprof/memprof/vocab"
 )
 
 // kzgFixture is results whose figures are chosen so that the trade-offs
 // are known: c-kzg's context at precompute 0 holds 3 MiB of C heap and at
 // 8 holds 100 MiB, and computes cells and proofs in 300 ms and 150 ms;
 // go-eth-kzg's holds 4 MiB of Go heap and takes 600 ms.
-func kzgFixture() *model.Results {
+func kzgFixture() *results.File {
 	mib := func(n float64) float64 { return n * (1 << 20) }
 	ptr := func(v float64) *float64 { return &v }
-	ctx := func(lib model.Lib, param model.Param, goHeap float64, cHeap *float64) model.Result {
-		return model.Result{Key: model.Key{Type: model.KZGContext, Lib: lib, Repr: model.Decoded, Layout: model.Single, Param: param},
-			Measurement: model.Measurement{N: 1, BytesPerInstance: goHeap, AllocsPerInstance: 1, CHeapBytesPerInstance: cHeap, BuildNs: 2e9}}
+	ctx := func(lib vocab.Lib, param results.Param, goHeap float64, cHeap *float64) results.Row {
+		return results.Row{Key: results.Key{Type: vocab.KZGContext, Lib: lib, Repr: vocab.Decoded, Layout: measure.Single, Param: param},
+			Measurement: measure.Measurement{N: 1, BytesPerInstance: goHeap, AllocsPerInstance: 1, CHeapBytesPerInstance: cHeap, BuildNs: 2e9}}
 	}
-	op := func(lib model.Lib, param model.Param, ns float64) model.ThroughputRow {
-		return model.ThroughputRow{Key: model.Key{Type: model.CellsAndProofs, Lib: lib, Repr: model.ByteForm, Op: model.ComputeCellsAndProofs, Batch: 1, Param: param},
-			Timing: model.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}}}
+	op := func(lib vocab.Lib, param results.Param, ns float64) results.ThroughputRow {
+		return results.ThroughputRow{Key: results.Key{Type: vocab.CellsAndProofs, Lib: lib, Repr: vocab.ByteForm, Op: vocab.ComputeCellsAndProofs, Batch: 1, Param: param},
+			Timing: measure.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}}}
 	}
-	return &model.Results{Schema: model.Schema,
-		Instances: []model.Result{
-			ctx(model.CKZG, "precompute=0", 16, ptr(mib(3))),
-			ctx(model.CKZG, "precompute=8", 16, ptr(mib(100))),
-			ctx(model.GoKZG, "", mib(4), ptr(0)),
+	return &results.File{Schema: results.Schema,
+		Instances: []results.Row{
+			ctx(vocab.CKZG, "precompute=0", 16, ptr(mib(3))),
+			ctx(vocab.CKZG, "precompute=8", 16, ptr(mib(100))),
+			ctx(vocab.GoKZG, "", mib(4), ptr(0)),
 		},
-		Throughput: []model.ThroughputRow{op(model.CKZG, "precompute=0", 300e6), op(model.CKZG, "precompute=8", 150e6), op(model.GoKZG, "", 600e6)},
+		Throughput: []results.ThroughputRow{op(vocab.CKZG, "precompute=0", 300e6), op(vocab.CKZG, "precompute=8", 150e6), op(vocab.GoKZG, "", 600e6)},
 	}
 }
 
@@ -40,7 +43,7 @@ func kzgFixture() *model.Results {
 func TestKZGSection(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeKZG(mw, kzgFixture())
+	writeFamily(mw, kzgFixture(), kzgagree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestKZGSection(t *testing.T) {
 	}
 	// Results without KZG rows have no KZG section.
 	buf.Reset()
-	writeKZG(render.NewMarkdownWriter(&buf), &model.Results{Schema: model.Schema})
+	writeFamily(render.NewMarkdownWriter(&buf), &results.File{Schema: results.Schema}, kzgagree.Family(), builtinKeyOps())
 	if buf.Len() != 0 {
 		t.Errorf("got %q for results without KZG rows, want nothing", buf.String())
 	}

@@ -8,8 +8,9 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/gate"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 // A review of several machines (memprof report --from a.json --from
@@ -35,7 +36,7 @@ type Machine struct {
 	Name string
 	// Source is the file the results were read from.
 	Source  string
-	Results *model.Results
+	Results *results.File
 
 	index *machineIndex // nil until indexMachines
 }
@@ -44,15 +45,15 @@ type Machine struct {
 // a scan would), so that a review of several machines costs their rows,
 // not their rows times one another's.
 type machineIndex struct {
-	instances   map[model.Key]*model.Result
-	throughput  map[model.Key]*model.ThroughputRow
-	unavailable map[model.Key][]string // the reasons
+	instances   map[results.Key]*results.Row
+	throughput  map[results.Key]*results.ThroughputRow
+	unavailable map[results.Key][]string // the reasons
 	times       *opTimes
 }
 
-func newMachineIndex(rs *model.Results) *machineIndex {
-	ix := &machineIndex{instances: map[model.Key]*model.Result{}, throughput: map[model.Key]*model.ThroughputRow{},
-		unavailable: map[model.Key][]string{}, times: newOpTimes(rs)}
+func newMachineIndex(rs *results.File) *machineIndex {
+	ix := &machineIndex{instances: map[results.Key]*results.Row{}, throughput: map[results.Key]*results.ThroughputRow{},
+		unavailable: map[results.Key][]string{}, times: newOpTimes(rs)}
 	for i := range rs.Instances {
 		if k := rs.Instances[i].Key; ix.instances[k] == nil {
 			ix.instances[k] = &rs.Instances[i]
@@ -99,7 +100,7 @@ func (m Machine) indexed() *machineIndex {
 // paths as tells them apart ("host (amd64/results.json)"), then by their
 // place on the command line ("host #2"), so that every machine has its
 // own name and its own results file (MachineFile) in the review.
-func NameMachines(files []string, results []*model.Results) []Machine {
+func NameMachines(files []string, results []*results.File) []Machine {
 	ms := make([]Machine, len(files))
 	for i, f := range files {
 		name := results[i].Env.Machine
@@ -195,12 +196,12 @@ type figures struct {
 	n                   int // a case measured at another N is another reading
 }
 
-func figuresOf(r *model.Result) figures {
+func figuresOf(r *results.Row) figures {
 	return figures{r.BytesPerInstance, r.AllocsPerInstance, r.SlotBytes, r.Error != "", r.N}
 }
 
 // instance returns machine m's row of case k, or nil.
-func instance(m Machine, k model.Key) *model.Result {
+func instance(m Machine, k results.Key) *results.Row {
 	return m.indexed().instances[k]
 }
 
@@ -208,7 +209,7 @@ func instance(m Machine, k model.Key) *model.Result {
 // other machines whose figures differ from r's, one per distinct figure,
 // each with the names of the machines that measured it; nil when every
 // machine that measured the case agrees.
-func (ms machines) variants(r model.Result) []variant {
+func (ms machines) variants(r results.Row) []variant {
 	var out []variant
 	for _, m := range ms[1:] {
 		o := instance(m, r.Key)
@@ -227,16 +228,16 @@ func (ms machines) variants(r model.Result) []variant {
 
 // variant is one machine's (or several's) figures of a case.
 type variant struct {
-	row      model.Result
+	row      results.Row
 	machines []string
 }
 
 // differing returns every case measured on some machine whose figures
 // differ between machines or that some machines did not measure, in the
 // one ordering.
-func (ms machines) differing() []model.Key {
-	var keys []model.Key
-	seen := map[model.Key]bool{}
+func (ms machines) differing() []results.Key {
+	var keys []results.Key
+	seen := map[results.Key]bool{}
 	for _, m := range ms {
 		for _, r := range m.Results.Instances {
 			if !seen[r.Key] {
@@ -245,8 +246,8 @@ func (ms machines) differing() []model.Key {
 			}
 		}
 	}
-	slices.SortStableFunc(keys, model.Compare)
-	var out []model.Key
+	slices.SortStableFunc(keys, results.Compare)
+	var out []results.Key
 	for _, k := range keys {
 		var first *figures
 		differs := false
@@ -272,7 +273,7 @@ func (ms machines) differing() []model.Key {
 
 // cell is machine m's figure of case k for the differs table, with its
 // N when withN (the machines measured k at different N).
-func cell(m Machine, k model.Key, withN bool) string {
+func cell(m Machine, k results.Key, withN bool) string {
 	r := instance(m, k)
 	switch {
 	case r == nil:
@@ -280,7 +281,7 @@ func cell(m Machine, k model.Key, withN bool) string {
 	case r.Error != "":
 		return "failed"
 	}
-	c := model.FormatFigure(r.BytesPerInstance) + " B, " + model.FormatFigure(r.AllocsPerInstance) + " allocs"
+	c := units.FormatFigure(r.BytesPerInstance) + " B, " + units.FormatFigure(r.AllocsPerInstance) + " allocs"
 	if withN {
 		c += " at N = " + strconv.Itoa(r.N)
 	}
@@ -289,7 +290,7 @@ func cell(m Machine, k model.Key, withN bool) string {
 
 // nDiffers reports whether the machines that measured case k measured it
 // at different N.
-func (ms machines) nDiffers(k model.Key) bool {
+func (ms machines) nDiffers(k results.Key) bool {
 	n := 0
 	for _, m := range ms {
 		if r := instance(m, k); r != nil {
@@ -352,7 +353,7 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 // envDiffer says in which environment fields the machines whose figures
 // of case k differ from the first's (or from the first that measured it)
 // differ from it, and why a machine that did not measure it did not.
-func (ms machines) envDiffer(k model.Key) string {
+func (ms machines) envDiffer(k results.Key) string {
 	var ref *Machine
 	var fields []string
 	for i := range ms {
@@ -379,7 +380,7 @@ func (ms machines) envDiffer(k model.Key) string {
 				fields = append(fields, f)
 			}
 		}
-		for _, d := range gate.EnvDiffs(ref.Results.Env, ms[i].Results.Env) {
+		for _, d := range results.EnvDiffs(ref.Results.Env, ms[i].Results.Env) {
 			f := fmt.Sprintf("%s (%s %s, %s %s)", d.Field, ref.Name, dash(d.Base), ms[i].Name, dash(d.Head))
 			if !slices.Contains(fields, f) {
 				fields = append(fields, f)
@@ -394,8 +395,8 @@ func (ms machines) envDiffer(k model.Key) string {
 
 // writeTimes writes the median time of every operation on each machine.
 func (ms machines) writeTimes(mw *render.MarkdownWriter) {
-	var keys []model.Key
-	seen := map[model.Key]bool{}
+	var keys []results.Key
+	seen := map[results.Key]bool{}
 	for _, m := range ms {
 		for _, t := range m.Results.Throughput {
 			if !seen[t.Key] {
@@ -407,7 +408,7 @@ func (ms machines) writeTimes(mw *render.MarkdownWriter) {
 	if len(keys) == 0 {
 		return
 	}
-	slices.SortStableFunc(keys, model.Compare)
+	slices.SortStableFunc(keys, results.Compare)
 	mw.Line("### Time per operation on each machine")
 	mw.Line("")
 	mw.Line("Medians of wall time per call; a time depends on the machine, so these differ by design.")
@@ -427,7 +428,7 @@ func (ms machines) writeTimes(mw *render.MarkdownWriter) {
 			case t.Error != "":
 				row = append(row, "failed")
 			default:
-				row = append(row, model.FormatNs(t.NsPerOpMedian))
+				row = append(row, units.FormatNs(t.NsPerOpMedian))
 			}
 		}
 		t.Rows = append(t.Rows, row)
@@ -472,7 +473,7 @@ func (ms machines) tagColumn(t *render.MarkdownTable) {
 
 // variantRows returns the rows of a type's table for the other machines'
 // figures of case r, each tagged with its machines, with their times.
-func (ms machines) variantRows(r model.Result, ops []render.KeyOp, typ model.Type) [][]string {
+func (ms machines) variantRows(r results.Row, ops []render.KeyOp, typ vocab.Type) [][]string {
 	if !ms.several() {
 		return nil
 	}
@@ -483,7 +484,7 @@ func (ms machines) variantRows(r model.Result, ops []render.KeyOp, typ model.Typ
 		if o.Error != "" {
 			cells = append(cells, "failed", "-", "-", "-")
 		} else {
-			cells = append(cells, model.FormatFigure(o.BytesPerInstance), model.FormatFigure(o.AllocsPerInstance), model.FormatFigure(o.SlotBytes), mb(o.BytesPerInstance))
+			cells = append(cells, units.FormatFigure(o.BytesPerInstance), units.FormatFigure(o.AllocsPerInstance), units.FormatFigure(o.SlotBytes), mb(o.BytesPerInstance))
 		}
 		m := ms[slices.IndexFunc(ms, func(m Machine) bool { return m.Name == v.machines[0] })]
 		for _, op := range ops {

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // twoMachines returns the fixture as measured on an amd64 runner, and a
@@ -21,7 +23,7 @@ func twoMachines(t *testing.T) []Machine {
 	a, b := loadFixture(t), loadFixture(t)
 	a.Env.Machine = "amd64-runner"
 	b.Env.Machine, b.Env.GOARCH, b.Env.GoVersion, b.Env.CPU = "arm64-runner", "arm64", "go1.25.9", "Neoverse-N1"
-	var kept []model.Result
+	var kept []results.Row
 	for _, r := range b.Instances {
 		switch r.Key.String() {
 		case "G1/circl/projective/pointer":
@@ -42,7 +44,7 @@ func twoMachines(t *testing.T) []Machine {
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return NameMachines([]string{"ci/amd64.json", "ci/arm64.json"}, []*model.Results{a, b})
+	return NameMachines([]string{"ci/amd64.json", "ci/arm64.json"}, []*results.File{a, b})
 }
 
 func TestReviewOfSeveralMachines(t *testing.T) {
@@ -98,16 +100,16 @@ func TestReviewOfSeveralMachines(t *testing.T) {
 }
 
 func TestNameMachines(t *testing.T) {
-	rs := func(machine string) *model.Results { return &model.Results{Env: model.Env{Machine: machine}} }
+	rs := func(machine string) *results.File { return &results.File{Env: measure.Env{Machine: machine}} }
 	tests := []struct {
 		name  string
 		files []string
-		rs    []*model.Results
+		rs    []*results.File
 		want  []string
 	}{
-		{"by env.machine", []string{"a.json", "b.json"}, []*model.Results{rs("amd64"), rs("arm64")}, []string{"amd64", "arm64"}},
-		{"older files: by file", []string{"ci/go1.25.json", "ci/go1.26.json"}, []*model.Results{rs(""), rs("")}, []string{"go1.25", "go1.26"}},
-		{"one runner twice", []string{"cgo.json", "nocgo.json"}, []*model.Results{rs("runner"), rs("runner")}, []string{"runner (cgo.json)", "runner (nocgo.json)"}},
+		{"by env.machine", []string{"a.json", "b.json"}, []*results.File{rs("amd64"), rs("arm64")}, []string{"amd64", "arm64"}},
+		{"older files: by file", []string{"ci/go1.25.json", "ci/go1.26.json"}, []*results.File{rs(""), rs("")}, []string{"go1.25", "go1.26"}},
+		{"one runner twice", []string{"cgo.json", "nocgo.json"}, []*results.File{rs("runner"), rs("runner")}, []string{"runner (cgo.json)", "runner (nocgo.json)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,9 +147,9 @@ func TestNameMachinesDistinct(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var rss []*model.Results
+			var rss []*results.File
 			for _, m := range tt.machines {
-				rss = append(rss, &model.Results{Env: model.Env{Machine: m}})
+				rss = append(rss, &results.File{Env: measure.Env{Machine: m}})
 			}
 			ms := NameMachines(tt.files, rss)
 			var got []string
@@ -190,8 +192,8 @@ func TestReviewComparesN(t *testing.T) {
 	readme := regexp.MustCompile(` +`).ReplaceAllString(string(files[0].Data), " ")
 	section := readme[strings.Index(readme, "### Differs across machines"):]
 	want := fmt.Sprintf("| %s | %s B, %s allocs at N = %d | %s B, %s allocs at N = %d | N (one %d, two %d) |", k,
-		model.FormatFigure(a.Instances[0].BytesPerInstance), model.FormatFigure(a.Instances[0].AllocsPerInstance), n,
-		model.FormatFigure(b.Instances[0].BytesPerInstance), model.FormatFigure(b.Instances[0].AllocsPerInstance), 5*n, n, 5*n)
+		units.FormatFigure(a.Instances[0].BytesPerInstance), units.FormatFigure(a.Instances[0].AllocsPerInstance), n,
+		units.FormatFigure(b.Instances[0].BytesPerInstance), units.FormatFigure(b.Instances[0].AllocsPerInstance), 5*n, n, 5*n)
 	if !strings.Contains(section, want) {
 		t.Errorf("differs table lacks %q:\n%s", want, section)
 	}

@@ -25,7 +25,10 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/livewriter"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/suites/all"
+	"github.com/memprof/memprof/vocab"
 )
 
 // The files of a review. Trade-off charts are named TradeoffFile(type).
@@ -73,7 +76,7 @@ func TradeoffFile(typ string) string {
 // tradeoffKey names the trade-off chart of typ at the parameter set p
 // ("" for a type without sets): the type, then the set's value
 // (MLDSAPublicKey_ML-DSA-65).
-func tradeoffKey(typ model.Type, p model.Param) string {
+func tradeoffKey(typ vocab.Type, p results.Param) string {
 	if p == "" {
 		return string(typ)
 	}
@@ -101,6 +104,18 @@ type Options struct {
 	// several machines (see machines.go): the results rendered are the
 	// first machine's, and the others are compared with them.
 	Machines []Machine
+	// Registry gives the families the review writes sections of
+	// (Registry.Families) and what their agreement checks compare
+	// (Registry.CheckTexts); nil stands for the built-in suites
+	// (suites/all).
+	Registry *suites.Registry
+}
+
+func (o Options) registry() *suites.Registry {
+	if o.Registry != nil {
+		return o.Registry
+	}
+	return all.Registry()
 }
 
 // CheckOut returns an error when a review cannot be written to out: out
@@ -210,7 +225,7 @@ func readDirNames(dir string) ([]string, error) {
 
 // Write renders the review of rs into the directory out and returns the
 // names of the files it wrote, README.md first (see WriteContext).
-func Write(out string, rs *model.Results, opts Options) (files []string, err error) {
+func Write(out string, rs *results.File, opts Options) (files []string, err error) {
 	return WriteContext(context.Background(), out, rs, opts)
 }
 
@@ -225,7 +240,7 @@ func Write(out string, rs *model.Results, opts Options) (files []string, err err
 // An out that is a symbolic link stays one: the review replaces the
 // directory it leads to, beside which the temporary one is made. A
 // directory replaced keeps its permission bits.
-func WriteContext(ctx context.Context, out string, rs *model.Results, opts Options) (files []string, err error) {
+func WriteContext(ctx context.Context, out string, rs *results.File, opts Options) (files []string, err error) {
 	if err := CheckOut(out, opts.Force); err != nil {
 		return nil, err
 	}
@@ -358,7 +373,7 @@ type File struct {
 
 // Render renders every file of the review of rs in memory, README.md
 // first. A chart with nothing to draw is left out, and the README says so.
-func Render(rs *model.Results, opts Options) ([]File, error) {
+func Render(rs *results.File, opts Options) ([]File, error) {
 	var files []File
 	err := render1(context.Background(), rs, opts, func(name string, fn func(io.Writer) error) (bool, error) {
 		var buf bytes.Buffer
@@ -384,7 +399,7 @@ func Render(rs *model.Results, opts Options) ([]File, error) {
 // (not when fn has nothing to draw: render.ErrNoData). README.md comes
 // last, listing the others. A chart that takes long (the GC chart, of
 // many points) stops once ctx is done.
-func render1(ctx context.Context, rs *model.Results, opts Options, emit func(name string, fn func(io.Writer) error) (bool, error)) error {
+func render1(ctx context.Context, rs *results.File, opts Options, emit func(name string, fn func(io.Writer) error) (bool, error)) error {
 	var names []string
 	add := func(name string, fn func(io.Writer) error) (bool, error) {
 		ok, err := emit(name, fn)
@@ -395,11 +410,11 @@ func render1(ctx context.Context, rs *model.Results, opts Options, emit func(nam
 	}
 	copied := *rs
 	if copied.Schema == "" {
-		copied.Schema = model.Schema
+		copied.Schema = results.Schema
 	}
 	// The trade-off tables, derived again from the rows (a file's own are
 	// not trusted), go into the results the review keeps.
-	copied.Tradeoff = model.Tradeoffs(&copied)
+	copied.Tradeoff = results.Tradeoffs(&copied)
 	charts := charts{tradeoff: map[string]string{}}
 	ok, err := add(BytesChart, func(w io.Writer) error { return render.BytesPerInstanceChart(ctx, w, &copied) })
 	if err != nil {
@@ -416,11 +431,11 @@ func render1(ctx context.Context, rs *model.Results, opts Options, emit func(nam
 	}
 	for _, typ := range render.TypesMeasured(&copied) {
 		// A type measured at several parameter sets has a chart per set,
-		// drawn from that set's rows alone (model.AtParam).
-		for _, p := range model.InstanceParams(&copied, typ) {
+		// drawn from that set's rows alone (results.AtParam).
+		for _, p := range results.InstanceParams(&copied, typ) {
 			key, from := tradeoffKey(typ, p), &copied
 			if p != "" {
-				from = model.AtParam(&copied, typ, p)
+				from = results.AtParam(&copied, typ, p)
 			}
 			name := TradeoffFile(key)
 			ok, err := add(name, func(w io.Writer) error { return render.TradeoffChart(w, from, typ) })
@@ -434,9 +449,9 @@ func render1(ctx context.Context, rs *model.Results, opts Options, emit func(nam
 	}
 	for _, f := range []struct {
 		name string
-		fn   func(io.Writer, *model.Results) error
+		fn   func(io.Writer, *results.File) error
 	}{
-		{ResultsJSON, func(w io.Writer, rs *model.Results) error { return rs.WriteJSON(w) }},
+		{ResultsJSON, func(w io.Writer, rs *results.File) error { return rs.WriteJSON(w) }},
 		{ResultsCSV, render.CSV},
 		{ResultsBench, export.Bench},
 	} {

@@ -15,20 +15,23 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/internal/testfs"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
+	"github.com/memprof/memprof/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // loadFixture returns the results file of a real run that the golden
 // tests render.
-func loadFixture(t *testing.T) *model.Results { return resultsfixture.Load(t) }
+func loadFixture(t *testing.T) *results.File { return resultsfixture.Load(t) }
 
 // withThroughput adds, for every measured Signature representation, an
 // aggregate row whose time is made up from its position, so the summary's
 // sentence has a known truth: the first representation listed is the
 // fastest.
-func withThroughput(rs *model.Results) *model.Results {
+func withThroughput(rs *results.File) *results.File {
 	c := *rs
 	c.Throughput = nil
 	i := 0
@@ -38,7 +41,7 @@ func withThroughput(rs *model.Results) *model.Results {
 		}
 		i++
 		ns := float64(i) * 10_000
-		c.Throughput = append(c.Throughput, model.ThroughputRow{Key: model.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: model.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns}})
+		c.Throughput = append(c.Throughput, results.ThroughputRow{Key: results.Key{Type: r.Type, Lib: r.Lib, Repr: r.Repr, Op: "aggregate", Batch: 128}, Timing: measure.Timing{Samples: 10, NsPerOpMedian: ns, NsPerOpQ1: ns - 100, NsPerOpQ3: ns + 100, CPUNsPerOpMedian: ns, OpsPerSecond: 1e9 / ns}})
 	}
 	c.Method = "Made-up rows for a golden test."
 	return &c
@@ -58,7 +61,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	var fixtureTradeoffs []string
 	fixture := loadFixture(t)
 	for _, typ := range render.TypesMeasured(fixture) {
-		if _, ok := model.TradeoffOf(fixture, typ); ok {
+		if _, ok := results.TradeoffOf(fixture, typ); ok {
 			fixtureTradeoffs = append(fixtureTradeoffs, string(typ))
 		}
 	}
@@ -67,7 +70,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		rs        *model.Results
+		rs        *results.File
 		tradeoffs []string
 	}{
 		{"instances only", instancesOnly, nil},
@@ -104,7 +107,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 				}
 			}
 			// The results file in the review reads back as the input.
-			back, err := model.ReadResultsFile(filepath.Join(out, ResultsJSON))
+			back, err := results.ReadFile(filepath.Join(out, ResultsJSON))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +132,7 @@ func assertNoTemp(t *testing.T, dir string) {
 func TestReadmeGolden(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		rs   *model.Results
+		rs   *results.File
 	}{
 		{"README.fixture.md", loadFixture(t)},
 		{"README.madeup.md", withThroughput(loadFixture(t))},
@@ -173,14 +176,14 @@ func TestRenderIsDeterministic(t *testing.T) {
 // figures (CPU time per call).
 func TestTradeoffSentence(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
-	tr, ok := model.TradeoffOf(rs, "Signature")
+	tr, ok := results.TradeoffOf(rs, "Signature")
 	if !ok {
 		t.Fatal("no trade-off for Signature")
 	}
-	got := tradeoffSentence(rs, tr)
-	j := render.KeyColumn(tr)
-	for _, lib := range []model.Lib{"blst", "gnark"} {
-		var smallest, fastest *model.TradeoffRow
+	got := tradeoffSentence(rs, tr, builtinKeyOps())
+	j := render.KeyColumn(tr, builtinKeyOps())
+	for _, lib := range []vocab.Lib{"blst", "gnark"} {
+		var smallest, fastest *results.TradeoffRow
 		for i := range tr.Rows {
 			r := &tr.Rows[i]
 			if r.Lib != lib || r.NsPerUse[j] == nil {
@@ -196,7 +199,7 @@ func TestTradeoffSentence(t *testing.T) {
 		if smallest == nil || smallest == fastest {
 			t.Fatalf("%s: the fixture needs a smallest and a different fastest representation", lib)
 		}
-		cpu := func(r *model.TradeoffRow) float64 {
+		cpu := func(r *results.TradeoffRow) float64 {
 			for _, tp := range rs.Throughput {
 				if tp.Type == "Signature" && tp.Lib == r.Lib && tp.Repr == r.Repr && tp.Op == tr.Ops[j].Op {
 					return tp.CPUNsPerOpMedian
@@ -207,8 +210,8 @@ func TestTradeoffSentence(t *testing.T) {
 		}
 		saved := fastest.BytesPerInstance - smallest.BytesPerInstance
 		want := "in " + string(lib) + ", keeping Signature " + string(smallest.Repr) + " instead of " + string(fastest.Repr) +
-			" saves " + model.FormatFigure(saved) + " B per instance (" + mb(saved) + " MB at 1M instances) and costs " +
-			model.FormatNs(cpu(smallest)-cpu(fastest)) + " of CPU per " + render.ColumnName(tr.Ops[j])
+			" saves " + units.FormatFigure(saved) + " B per instance (" + mb(saved) + " MB at 1M instances) and costs " +
+			units.FormatNs(cpu(smallest)-cpu(fastest)) + " of CPU per " + render.ColumnName(tr.Ops[j])
 		if !strings.Contains(strings.ToLower(got[:1])+got[1:], want) {
 			t.Errorf("got %q, want it to contain %q", got, want)
 		}
@@ -286,7 +289,7 @@ func TestOutDirectory(t *testing.T) {
 // back by the validating reader.
 func TestReviewJSONTradeoff(t *testing.T) {
 	rs := withThroughput(loadFixture(t))
-	rs.Tradeoff = []model.Tradeoff{{Type: "G1", Ops: []model.TradeoffOp{{Op: "verify"}}}} // stale: replaced
+	rs.Tradeoff = []results.Tradeoff{{Type: "G1", Ops: []results.TradeoffOp{{Op: "verify"}}}} // stale: replaced
 	files, err := Render(rs, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +313,7 @@ func TestReviewJSONTradeoff(t *testing.T) {
 	if err := json.Unmarshal(data, &raw); err != nil {
 		t.Fatal(err)
 	}
-	want, _ := model.TradeoffOf(rs, "Signature")
+	want, _ := results.TradeoffOf(rs, "Signature")
 	if len(raw.Tradeoff) != 1 || raw.Tradeoff[0].Type != "Signature" || len(raw.Tradeoff[0].Rows) != len(want.Rows) {
 		t.Fatalf("got tradeoff %+v, want Signature's table alone", raw.Tradeoff)
 	}
@@ -319,7 +322,7 @@ func TestReviewJSONTradeoff(t *testing.T) {
 			t.Errorf("row %s %s: got pareto %v, want %v", r.Lib, r.Repr, r.Pareto, want.Rows[i].Pareto)
 		}
 	}
-	if _, err := model.ReadResults(bytes.NewReader(data)); err != nil {
+	if _, err := results.Read(bytes.NewReader(data)); err != nil {
 		t.Errorf("the review's results.json does not read back: %v", err)
 	}
 }

@@ -6,41 +6,44 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	secpagree "github.com/memprof/memprof/suites/agree/secp256k1"
+	"github.com/memprof/memprof/vocab"
 )
 
 // secpFixture is results whose trade-off is known: a decred signature
 // kept as R‖S (64 B) verifies in 120 µs and as DER (80 B) in 130 µs, a
 // libsecp256k1 R‖S in 40 µs; and two sender caches.
-func secpFixture() *model.Results {
-	inst := func(typ model.Type, lib model.Lib, repr model.Repr, layout model.Layout, param model.Param, n int, b float64) model.Result {
-		return model.Result{Key: model.Key{Type: typ, Lib: lib, Repr: repr, Layout: layout, Param: param},
-			Constructor: "made so", Measurement: model.Measurement{N: n, BytesPerInstance: b, AllocsPerInstance: 1}}
+func secpFixture() *results.File {
+	inst := func(typ vocab.Type, lib vocab.Lib, repr vocab.Repr, layout measure.Layout, param results.Param, n int, b float64) results.Row {
+		return results.Row{Key: results.Key{Type: typ, Lib: lib, Repr: repr, Layout: layout, Param: param},
+			Constructor: "made so", Measurement: measure.Measurement{N: n, BytesPerInstance: b, AllocsPerInstance: 1}}
 	}
-	op := func(lib model.Lib, repr model.Repr, ns float64) model.ThroughputRow {
-		return model.ThroughputRow{Key: model.Key{Type: model.Secp256k1Signature, Lib: lib, Repr: repr, Op: model.Verify, Batch: 1},
-			Timing: model.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}}}
+	op := func(lib vocab.Lib, repr vocab.Repr, ns float64) results.ThroughputRow {
+		return results.ThroughputRow{Key: results.Key{Type: vocab.Secp256k1Signature, Lib: lib, Repr: repr, Op: vocab.Verify, Batch: 1},
+			Timing: measure.Timing{Samples: 1, NsPerOpMedian: ns, NsPerOpQ1: ns, NsPerOpQ3: ns, SamplesNs: []float64{ns}}}
 	}
-	return &model.Results{Schema: model.Schema,
-		Instances: []model.Result{
-			inst(model.Secp256k1Signature, model.Decred, model.RS, model.Pointer, "", 1000, 64),
-			inst(model.Secp256k1Signature, model.Decred, model.DER, model.Pointer, "", 1000, 80),
-			inst(model.Secp256k1Signature, model.Libsecp256k1, model.RS, model.Pointer, "", 1000, 64),
-			inst(model.SenderCache, model.Decred, model.MapAddress, model.Collection, "population=10000", 10000, 91.5),
-			inst(model.SenderCache, model.Libsecp256k1, model.SigCache, model.Collection, "population=10000", 10000, 134.5),
+	return &results.File{Schema: results.Schema,
+		Instances: []results.Row{
+			inst(vocab.Secp256k1Signature, vocab.Decred, vocab.RS, measure.Pointer, "", 1000, 64),
+			inst(vocab.Secp256k1Signature, vocab.Decred, vocab.DER, measure.Pointer, "", 1000, 80),
+			inst(vocab.Secp256k1Signature, vocab.Libsecp256k1, vocab.RS, measure.Pointer, "", 1000, 64),
+			inst(vocab.SenderCache, vocab.Decred, vocab.MapAddress, measure.Collection, "population=10000", 10000, 91.5),
+			inst(vocab.SenderCache, vocab.Libsecp256k1, vocab.SigCache, measure.Collection, "population=10000", 10000, 134.5),
 		},
-		Throughput: []model.ThroughputRow{op(model.Decred, model.RS, 120e3), op(model.Decred, model.DER, 130e3), op(model.Libsecp256k1, model.RS, 40e3)},
+		Throughput: []results.ThroughputRow{op(vocab.Decred, vocab.RS, 120e3), op(vocab.Decred, vocab.DER, 130e3), op(vocab.Libsecp256k1, vocab.RS, 40e3)},
 	}
 }
 
 // TestSecp256k1Section: the section names each library's fastest form at
-// the key operation and the Pareto-optimal forms (from model.TradeoffOf),
+// the key operation and the Pareto-optimal forms (from results.TradeoffOf),
 // and lists the sender caches with their constructors; results without
 // secp256k1 rows have no section.
 func TestSecp256k1Section(t *testing.T) {
 	var buf bytes.Buffer
 	mw := render.NewMarkdownWriter(&buf)
-	writeSecp256k1(mw, secpFixture())
+	writeFamily(mw, secpFixture(), secpagree.Family(), builtinKeyOps())
 	if err := mw.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestSecp256k1Section(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	writeSecp256k1(mw, kzgFixture())
+	writeFamily(mw, kzgFixture(), secpagree.Family(), builtinKeyOps())
 	if buf.Len() != 0 {
 		t.Errorf("results without secp256k1 rows: got a section:\n%s", buf.String())
 	}

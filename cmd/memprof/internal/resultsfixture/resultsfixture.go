@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/memprof/memprof/model"
+	"github.com/memprof/memprof/results"
 )
 
 // Path returns the fixture's path, found from this source file, so that a
@@ -18,12 +18,12 @@ func Path() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "fixtures", "results", "results.json")
 }
 
-// Load reads the fixture through model's validating reader and fails the
+// Load reads the fixture through the results' validating reader and fails the
 // test if it cannot, or if it has no instances. Each call returns a new
 // value the test owns.
-func Load(t testing.TB) *model.Results {
+func Load(t testing.TB) *results.File {
 	t.Helper()
-	rs, err := model.ReadResultsFile(Path())
+	rs, err := results.ReadFile(Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,334 @@
+package memprof
+
+import (
+	"context"
+	"encoding/json"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// framesAssert and framesSwitch assert v to cacheProber, in a type
+// assertion and in a type switch of their own, for
+// TestRuntimeRecordFrames.
+//
+//go:noinline
+func framesAssert(v any) bool {
+	_, ok := v.(cacheProber)
+	return ok
+}
+
+//go:noinline
+func framesSwitch(v any) bool {
+	switch v.(type) {
+	case cacheProber:
+		return true
+	}
+	return false
+}
+
+// TestRuntimeRecordFrames: the runtime functions the engine takes for
+// those that allocate the runtime's own records exist in this runtime,
+// under these names (a renamed one would let its records count as the
+// instances'). Each is made to allocate whatever the runtime has cached:
+// the test waits for the records, it does not count on the scheduler.
+func TestRuntimeRecordFrames(t *testing.T) {
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = prev }()
+	want := []string{"runtime.acquireSudog", "runtime.newproc1", "runtime.malg", "runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache"}
+
+	// A type assertion and a type switch at call sites of their own,
+	// missing their caches until the runtime builds them.
+	for range assertCacheMisses {
+		if !framesAssert(cacheProbe{}) || !framesSwitch(cacheProbe{}) {
+			t.Fatal("cacheProbe does not implement cacheProber")
+		}
+	}
+
+	// Wait records: a collection empties the central cache of them, and a
+	// goroutine blocked in one select takes one per channel at once on one
+	// P, whose cache holds at most p.sudogbuf's 128; the rest are new.
+	runtime.GC()
+	release := parkInSelect(4 * sudogsPerP)
+	defer release()
+
+	// Goroutine descriptors: the runtime reuses those of dead goroutines,
+	// as many as the process ever had at once; parked goroutines, doubling
+	// in number from 1,000 each round they are missing, outgrow them.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	batch := 1000
+	deadline := time.Now().Add(recordFramesWait)
+	for {
+		seen := recordFrames(t)
+		var missing []string
+		for _, fn := range want {
+			if !seen[fn] {
+				missing = append(missing, fn)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) || batch > maxParked {
+			t.Fatalf("no heap-profile record below %v: has the runtime renamed them?", missing)
+		}
+		if slices.Contains(missing, "runtime.malg") || slices.Contains(missing, "runtime.newproc1") {
+			wg.Add(batch)
+			for range batch {
+				go func() {
+					defer wg.Done()
+					<-stop
+				}()
+			}
+			batch *= 2
+			continue
+		}
+		time.Sleep(time.Millisecond) // the selecting goroutine has not run yet
+	}
+}
+
+// sudogsPerP is how many wait records a P caches (runtime.p.sudogbuf).
+const sudogsPerP = 128
+
+// maxParked bounds the batches of goroutines TestRuntimeRecordFrames
+// parks (about 63,000 in all when a descriptor's frame is missing).
+const maxParked = 1000 << 5
+
+// recordFramesWait bounds how long TestRuntimeRecordFrames waits for a
+// goroutine it started to run: a liveness bound on a busy machine, not a
+// measurement.
+const recordFramesWait = time.Minute
+
+// parkInSelect starts a goroutine blocked in one select on k channels of
+// its own, and returns the function that releases it and waits for it to
+// end. Blocked, it holds a wait record per channel.
+func parkInSelect(k int) (release func()) {
+	cases := make([]reflect.SelectCase, k)
+	for i := range cases {
+		cases[i] = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(make(chan struct{}))}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		reflect.Select(cases)
+	}()
+	return func() {
+		cases[0].Chan.Close()
+		<-done
+	}
+}
+
+// recordFrames collects the heap profile's records after a collection and
+// returns which of runtimeRecordFrames their stacks pass through.
+func recordFrames(t *testing.T) map[string]bool {
+	t.Helper()
+	runtime.GC()
+	var recs []runtime.MemProfileRecord
+	for {
+		n, _ := runtime.MemProfile(nil, true)
+		recs = make([]runtime.MemProfileRecord, n+1024)
+		var ok bool
+		if n, ok = runtime.MemProfile(recs, true); ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	seen := map[string]bool{}
+	for _, rec := range recs {
+		frames := runtime.CallersFrames(rec.Stack())
+		for {
+			f, more := frames.Next()
+			if slices.Contains(runtimeRecordFrames, f.Function) {
+				seen[f.Function] = true
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return seen
+}
+
+// recordTestObjects is how many objects recordSizes gives a finalizer,
+// and as many a cleanup: OtherSys, which grows in 256 KiB chunks, is then
+// read to about half a byte per record.
+const recordTestObjects = 500_000
+
+// recordSizes returns how much runtime.MemStats.OtherSys grows per
+// finalizer and per cleanup on live objects, in a fresh process (where no
+// freed record is there to reuse).
+func recordSizes(context.Context, json.RawMessage) (any, error) {
+	objects := make([]*[2]uint64, 2*recordTestObjects)
+	for i := range objects {
+		objects[i] = new([2]uint64)
+	}
+	otherSys := func() float64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.OtherSys)
+	}
+	before := otherSys()
+	for _, p := range objects[:recordTestObjects] {
+		runtime.SetFinalizer(p, func(*[2]uint64) {})
+	}
+	mid := otherSys()
+	for _, p := range objects[recordTestObjects:] {
+		runtime.AddCleanup(p, func(int) {}, 0)
+	}
+	after := otherSys()
+	runtime.KeepAlive(objects)
+	return map[string]float64{"finalizer": (mid - before) / recordTestObjects, "cleanup": (after - mid) / recordTestObjects}, nil
+}
+
+// TestRecordSizes: the sizes the engine counts a finalizer's and a
+// cleanup's record at (runtime.specialfinalizer, runtime.specialCleanup)
+// are what the runtime takes outside the heap for one, in a fresh
+// process: a runtime that changes them fails here.
+func TestRecordSizes(t *testing.T) {
+	var got struct{ Finalizer, Cleanup float64 }
+	if err := RunInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, "record-sizes", nil, &got); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("outside the heap: %v B per finalizer, %v B per cleanup", got.Finalizer, got.Cleanup)
+	// Two readings, each anywhere within a 256 KiB chunk, over the records.
+	tol := 2 * float64(persistentChunk) / recordTestObjects
+	if math.Abs(got.Finalizer-finalizerRecordBytes) > tol {
+		t.Errorf("a finalizer takes %v B outside the heap, want finalizerRecordBytes %d (to %v)", got.Finalizer, finalizerRecordBytes, tol)
+	}
+	if math.Abs(got.Cleanup-cleanupRecordBytes) > tol {
+		t.Errorf("a cleanup takes %v B outside the heap, want cleanupRecordBytes %d (to %v)", got.Cleanup, cleanupRecordBytes, tol)
+	}
+}
+
+// TestRuntimePage: an object larger than the largest size class is given
+// a span of its own, whole runtime pages, which the heap counts: objects
+// one byte past the largest class (runtime/metrics' allocs-by-size
+// buckets) grow the heap by that size rounded up to runtimePage each, in
+// this runtime.
+func TestRuntimePage(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	// The histogram's buckets are the size classes, the last from one
+	// byte past the largest to infinity.
+	classes := []metrics.Sample{{Name: "/gc/heap/allocs-by-size:bytes"}}
+	metrics.Read(classes)
+	buckets := classes[0].Value.Float64Histogram().Buckets
+	size := uintptr(buckets[len(buckets)-2])
+	const objects = 64
+	var ms runtime.MemStats
+	keep := make([][]byte, objects)
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	for i := range keep {
+		keep[i] = make([]byte, size)
+	}
+	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(keep)
+	got := float64(ms.HeapAlloc-before) / objects
+	want := float64((size + runtimePage - 1) / runtimePage * runtimePage)
+	// Other goroutines' allocations between the readings, well under the
+	// difference a page of another size would make.
+	if tol := float64(runtimePage) / 4; math.Abs(got-want) > tol {
+		t.Errorf("a %d-byte object grows the heap by %v B, want %v B (whole pages of runtimePage %d B, to %v B)", size, got, want, runtimePage, tol)
+	}
+}
+
+// TestPersistentChunk: persistentChunk is the running runtime's
+// persistentChunkSize (runtime/malloc.go), the chunk it maps its records
+// outside the heap in.
+func TestPersistentChunk(t *testing.T) {
+	if got := runtimeSourceConst(t, "malloc.go", "persistentChunkSize"); got != persistentChunk {
+		t.Errorf("runtime.persistentChunkSize is %d, want persistentChunk %d", got, persistentChunk)
+	}
+}
+
+// TestGrowthExactRates: the runtime draws its sampling distance as
+// -ln(q/2^randomBitCount) rates (runtime.nextSample), at most
+// randomBitCount·ln 2 of them, so an object of growthExactRates rates is
+// sampled with certainty, and scaled by exactly 1.
+func TestGrowthExactRates(t *testing.T) {
+	bits := runtimeSourceConst(t, "malloc.go", "randomBitCount")
+	if most := float64(bits) * math.Ln2; growthExactRates <= most {
+		t.Errorf("the runtime's sampling distance reaches %v rates, want growthExactRates %d above it", most, growthExactRates)
+	}
+	if scale := 1 / (1 - math.Exp(-growthExactRates)); scale != 1 {
+		t.Errorf("a sample of growthExactRates %d rates is scaled by %v, want exactly 1", growthExactRates, scale)
+	}
+}
+
+// runtimeSourceConst returns the integer constant name declared in file of
+// the running runtime's source (GOROOT/src/runtime), at any level of the
+// file. The test is skipped where the source is not that of the running
+// runtime.
+func runtimeSourceConst(t *testing.T, file, name string) int64 {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("no go command to find the runtime's source: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
+	version, err := os.ReadFile(filepath.Join(root, "VERSION"))
+	if err != nil || strings.SplitN(string(version), "\n", 2)[0] != runtime.Version() {
+		t.Skipf("the source in %s is not that of the running runtime %s", root, runtime.Version())
+	}
+	path := filepath.Join(root, "src", "runtime", file)
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var val ast.Expr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if vs, ok := n.(*ast.ValueSpec); ok {
+			for i, id := range vs.Names {
+				if id.Name == name && i < len(vs.Values) {
+					val = vs.Values[i]
+				}
+			}
+		}
+		return val == nil
+	})
+	if val == nil {
+		t.Fatalf("no constant %s in %s", name, path)
+	}
+	v, ok := constant.Int64Val(evalConst(t, val))
+	if !ok {
+		t.Fatalf("%s in %s is not an integer", name, path)
+	}
+	return v
+}
+
+// evalConst evaluates a constant expression of integer literals.
+func evalConst(t *testing.T, e ast.Expr) constant.Value {
+	t.Helper()
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return constant.MakeFromLiteral(e.Value, e.Kind, 0)
+	case *ast.ParenExpr:
+		return evalConst(t, e.X)
+	case *ast.BinaryExpr:
+		x, y := evalConst(t, e.X), evalConst(t, e.Y)
+		if e.Op == token.SHL || e.Op == token.SHR {
+			s, _ := constant.Uint64Val(y)
+			return constant.Shift(x, e.Op, uint(s))
+		}
+		return constant.BinaryOp(x, e.Op, y)
+	}
+	t.Fatalf("cannot evaluate %T", e)
+	return nil
+}
