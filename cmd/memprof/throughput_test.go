@@ -93,8 +93,8 @@ func TestVerifyCommand(t *testing.T) {
 		t.Errorf("secp256k1: got %d cases, want %d", f.Cases, want)
 	}
 	for _, c := range registry().Checks() {
-		if f, ok := byFamily[c.Family]; !ok || !f.OK || f.Cases == 0 {
-			t.Errorf("family %s: got %+v, want its check, ok, with cases", c.Family, f)
+		if f, ok := byFamily[c.Family]; !ok || !f.OK || f.Cases == 0 || len(f.Libs) == 0 {
+			t.Errorf("family %s: got %+v, want its check, ok, with cases and libraries", c.Family, f)
 		}
 	}
 }

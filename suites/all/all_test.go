@@ -85,8 +85,14 @@ func TestRegistry(t *testing.T) {
 // TestFamilyChecks runs the agreement check of every family that has one
 // in the registry (the post-quantum ones: ML-KEM's libraries against each
 // other and the known answers, ML-DSA's, SLH-DSA's known answers): each
-// must pass and check cases.
+// must pass and check cases. It runs with -pq.all (.ci/run's post-quantum
+// step): go test ./... runs the same checks once, through memprof verify
+// (cmd/memprof's TestVerifyCommand, which wants each family's check ok
+// with cases).
 func TestFamilyChecks(t *testing.T) {
+	if !*pqtest.All {
+		t.Skip("runs with -pq.all (.ci/run); go test checks every family through cmd/memprof's TestVerifyCommand")
+	}
 	r, err := suites.NewRegistry(Suites()...)
 	if err != nil {
 		t.Fatal(err)
