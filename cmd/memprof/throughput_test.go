@@ -102,6 +102,7 @@ func TestVerifyCommand(t *testing.T) {
 // TestThroughputJSON times one cheap group for real (tiny samples) and
 // checks the results file has the fields the issue fixes.
 func TestThroughputJSON(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	out := filepath.Join(t.TempDir(), "t.json")
 	raw := runToFile(t, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
 	var generic struct {
