@@ -173,6 +173,9 @@ func TestThroughputJSON(t *testing.T) {
 // operations it covers, exit 1, naming the case (or blob), the object, the
 // libraries and the first differing byte.
 func TestDisagreementStopsBeforeFigures(t *testing.T) {
+	// The checks before the disagreeing one agree (stand-ins: verify's
+	// KZG case runs the BLS12-381 check first).
+	standInAgreement(t, vocab.Blst, vocab.Gnark)
 	tests := []struct {
 		name  string
 		check *func(*suites.Registry) (*agree.Report, error)
@@ -207,7 +210,11 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 	}
 }
 
+// TestInstancesWithThroughput: --with-throughput prints the agreement and
+// the timings beside the bytes (the agreement a stand-in's: what this
+// checks is that instances prints it).
 func TestInstancesWithThroughput(t *testing.T) {
+	standInAgreement(t, vocab.Gnark)
 	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "to-affine,to-affine-batch")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
