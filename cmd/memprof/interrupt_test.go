@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -221,9 +222,14 @@ func TestInterruptExitCode(t *testing.T) {
 	}
 }
 
+var interruptAll = flag.Bool("interrupt.all", false, "TestInterruptSignals sends each command both SIGINT and SIGTERM (go test sends each one of them, in turn; .ci/run sets it)")
+
 // TestInterruptSignals runs the memprof binary and sends it real signals
 // while each command works: the parent must stop its children, write
 // nothing, leave TMPDIR empty, print one line and exit 128 + the signal.
+// Each command gets one signal, SIGINT and SIGTERM in turn (both with
+// -interrupt.all, as .ci/run runs it); the runs are parallel, each in its
+// own directories with its own server.
 func TestInterruptSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the memprof binary and runs each command")
@@ -232,9 +238,15 @@ func TestInterruptSignals(t *testing.T) {
 		t.Skip("finds children in /proc")
 	}
 	bin := buildCLI(t)
-	for _, c := range interruptCases {
-		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	signals := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}
+	for i, c := range interruptCases {
+		sigs := signals
+		if !*interruptAll {
+			sigs = signals[i%len(signals) : i%len(signals)+1]
+		}
+		for _, sig := range sigs {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+				t.Parallel()
 				e := newInterruptEnv(t)
 				cmd := exec.Command(bin, c.args(e)...)
 				cmd.Env = append(withoutEnv(os.Environ(), "TMPDIR", childStartedEnv), "TMPDIR="+e.tmp)

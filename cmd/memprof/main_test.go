@@ -242,6 +242,7 @@ func TestListCoversRegistry(t *testing.T) {
 // TestInstancesJSON measures real cases in child processes (this test
 // binary re-executed) and checks the memprof.results/v1 structure.
 func TestInstancesJSON(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}
@@ -313,6 +314,7 @@ func TestInstancesJSON(t *testing.T) {
 }
 
 func TestInstancesTable(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	if testing.Short() {
 		t.Skip("measures in child processes")
 	}

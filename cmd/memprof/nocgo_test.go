@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,13 +12,20 @@ import (
 	"testing"
 )
 
+var withoutCgo = flag.Bool("cli.without-cgo", false, "run TestWithoutCgo in a cgo build too (a second full build of the CLI; CGO_ENABLED=0 go test runs it without the flag)")
+
 // TestWithoutCgo builds the CLI with CGO_ENABLED=0 and runs it: the blst
 // suite must be absent with its reason in list and in every table, and the
-// pure-Go suites must still measure. (.ci/run builds, vets and tests the
-// whole module with CGO_ENABLED=0.)
+// pure-Go suites must still measure. It runs where the tests themselves
+// are built without cgo (.ci/run's CGO_ENABLED=0 go test ./... step, whose
+// build of the CLI the step before it cached), or with -cli.without-cgo:
+// in a cgo build it would be a second full build of the CLI.
 func TestWithoutCgo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the module without cgo")
+	}
+	if testBuiltWithCgo && !*withoutCgo {
+		t.Skip("builds the CLI without cgo: runs in CGO_ENABLED=0 go test (.ci/run), or with -cli.without-cgo")
 	}
 	bin := buildCLI(t, "CGO_ENABLED=0")
 

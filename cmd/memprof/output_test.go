@@ -210,6 +210,7 @@ func TestRefusedBudgetsUpdateBeforeMeasuring(t *testing.T) {
 // link a link and no temporary file behind. The content is what the same
 // command prints to stdout.
 func TestOutputThroughLink(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on windows")
 	}

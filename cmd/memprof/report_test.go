@@ -99,6 +99,7 @@ func TestReportBadInput(t *testing.T) {
 }
 
 func TestReportMeasures(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	out := filepath.Join(t.TempDir(), "review")
 	code, stdout, stderr := runCLI(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200",
 		"--op", "aggregate", "--samples", "1", "--min-sample", "1ms", "--out", out)
@@ -167,6 +168,7 @@ func TestReportWithoutThroughput(t *testing.T) {
 }
 
 func TestInstancesFormats(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	args := []string{"instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--format"}
 	t.Run("csv", func(t *testing.T) {
 		code, stdout, stderr := runCLI(t, append(args, "csv")...)

@@ -63,6 +63,7 @@ func TestStdoutErrors(t *testing.T) {
 // TestStdoutErrorsBinary runs the built binary with its standard output
 // on /dev/full, and into a pipe whose reader closes it after a line.
 func TestStdoutErrorsBinary(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	if testing.Short() {
 		t.Skip("builds the memprof binary")
 	}
