@@ -32,11 +32,8 @@ func renderRun(run runInfo, withCommits bool) string {
 	}
 	fmt.Fprintf(&b, "Machine: %s, %s.\n", run.machine, goVersions(run.targets))
 	fmt.Fprintf(&b, "Load average (1, 5, 15 minutes): %s at the start, %s at the end.\n\n", run.loadStart, run.loadEnd)
-	fmt.Fprintf(&b, "One case, `%s`, medians of %d runs. Wall time, and CPU time (user and system) of the whole process tree, children included. "+
-		"The floor is memprof's `BenchmarkFloor` of the case (its own constructor in a plain loop with the collector off, in one child process), "+
-		"its wall time as the benchmark reports it and its CPU time the test binary's with the benchmark less without it; "+
-		"ratios are to the floor, at the floor's N. The engine row is `BenchmarkMeasure` (the engine in a child, no CLI), its ratio the benchmark's own.\n\n",
-		run.caseKey, run.runs)
+	fmt.Fprintf(&b, "One case, `%s`, %s: wall time, and CPU time of the whole process tree; ratios to the floor (`BenchmarkFloor`) at its N, "+
+		"the engine's (`BenchmarkMeasure`, no CLI) the benchmark's own.\n\n", run.caseKey, mediansOf(run.runs))
 	b.WriteString(caseTable(run.targets, run.ns, revCol))
 	if fit := fitTable(run.targets, run.ns, revCol); fit != "" {
 		fmt.Fprintf(&b, "\nFit of a fixed cost plus a cost per instance over N = %s (least squares on the medians):\n\n%s", joinNs(run.ns), fit)
@@ -48,6 +45,14 @@ func renderRun(run runInfo, withCommits bool) string {
 		fmt.Fprintf(&b, "\n`go test -count=1 ./...` with a warm build cache, once:\n\n%s", gt)
 	}
 	return b.String()
+}
+
+// mediansOf says what a figure of runs runs is.
+func mediansOf(runs int) string {
+	if runs == 1 {
+		return "one run"
+	}
+	return fmt.Sprintf("medians of %d runs", runs)
 }
 
 // goVersions names the Go versions that built the targets.
