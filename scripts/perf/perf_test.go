@@ -109,3 +109,63 @@ func TestParseFlagsQuick(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestGoTestAndTypeAll runs the go test steps on a module of two tests
+// made here, and the --type all step on a stand-in for memprof that
+// writes a results file of three cases, one failed.
+func TestGoTestAndTypeAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	ctx := t.Context()
+	for _, tt := range []struct {
+		name     string
+		body     string
+		wantExit int
+	}{
+		{"passes", "", 0},
+		{"fails", `t.Error("no")`, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+			write(t, filepath.Join(dir, "m_test.go"), "package m\n\nimport \"testing\"\n\nfunc TestM(t *testing.T) { "+tt.body+" }\n")
+			tg := &target{rev: ".", dir: dir}
+			if err := warmGoTest(ctx, tg); err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			if err := measureGoTest(ctx, tg, t.TempDir(), &stderr); err != nil {
+				t.Fatal(err)
+			}
+			if g := tg.res.goTest; g == nil || g.exit != tt.wantExit || g.cpu <= 0 || g.wall <= 0 {
+				t.Fatalf("got %+v, want exit %d and positive times", g, tt.wantExit)
+			}
+			if got := goTestTable([]*target{tg}, false); !strings.Contains(got, map[int]string{0: "| ok ", 1: "| FAIL (exit 1) "}[tt.wantExit]) {
+				t.Errorf("got table\n%s\nwant its result", got)
+			}
+		})
+	}
+	t.Run("type all", func(t *testing.T) {
+		dir := t.TempDir()
+		fake := filepath.Join(dir, "memprof")
+		write(t, fake, "#!/bin/sh\nwhile [ \"$1\" != -o ]; do shift; done\nprintf '%s' '{\"instances\":[{},{\"error\":\"x\"},{}]}' > \"$2\"\nexit 1\n")
+		if err := os.Chmod(fake, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		tg := &target{rev: ".", dir: dir, memprof: fake}
+		if err := measureTypeAll(ctx, tg, dir); err != nil {
+			t.Fatal(err)
+		}
+		if a := tg.res.all; a == nil || a.cases != 3 || a.failed != 1 || a.exit != 1 {
+			t.Errorf("got %+v, want 3 cases, 1 failed, exit 1", a)
+		}
+	})
+}
+
+func write(t *testing.T, file, text string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
