@@ -226,6 +226,10 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// Unwrap returns the writer s writes to (render.File looks through s for
+// the terminal).
+func (s *stdoutWriter) Unwrap() io.Writer { return s.w }
+
 // exit returns the exit code of command name that returned code: at
 // least exitFailure, with the error on stderr, when standard output
 // could not be written; a closed pipe (the reader had enough, as head
