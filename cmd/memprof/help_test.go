@@ -155,6 +155,7 @@ func TestNearMisses(t *testing.T) {
 	}{
 		{[]string{"instanses"}, "unknown command; did you mean instances?"},
 		{[]string{"help", "thruoghput"}, "did you mean throughput?"},
+		{[]string{"help", "metod"}, "memprof help metod: unknown command; did you mean method? the commands are check,"},
 		{[]string{"instances", "--type", "Signatur"}, `unknown type "Signatur" (did you mean Signature?)`},
 		{[]string{"instances", "--type", "Signature,Proff"}, `unknown type "Proff" (did you mean Proof?)`},
 		{[]string{"instances", "--type", "G3"}, `unknown type "G3": valid`}, // G1 and G2 as near: no suggestion
