@@ -59,7 +59,7 @@ func InstancesMethod() string {
 	return fmt.Sprintf("Each case runs in a fresh child process of the memprof binary. "+
 		"The profiled pass allocates %s instances at runtime.MemProfileRate = 1 (and %s beside them, below frames of their own), keeps them alive, "+
 		"and attributes what each build added to the heap profile's records, on whatever goroutine, to its allocation sites; "+
-		"a site that costs the same per instance in both sets is exact from them, one that costs the same in both is a cost paid once. "+
+		"comparing the two sets, a site is exact per instance where its bytes per instance match and a cost paid once where its total bytes match. "+
 		"The footprint pass then allocates N instances sampling about %s allocations, reads the live heap, off-heap runtime memory, C heap and RSS they keep, "+
 		"and extends the sites to N with that live heap and the sampled profile; where that does not tell the figures at N "+
 		"(two sites that grow in steps, a site the first instances lack), and for the slice layout, all N are profiled "+

@@ -41,3 +41,26 @@ func TestMethodFromConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodSaysItOnce: no sentence of the method says a run of four
+// words twice (it once read "a site that costs the same per instance in
+// both sets is exact from them, one that costs the same in both is a cost
+// paid once").
+func TestMethodSaysItOnce(t *testing.T) {
+	const run = 4
+	for _, s := range Method() {
+		for _, p := range s.Paragraphs {
+			for _, sentence := range strings.Split(p, ". ") {
+				words := strings.Fields(strings.ToLower(sentence))
+				seen := map[string]bool{}
+				for i := 0; i+run <= len(words); i++ {
+					w := strings.Join(words[i:i+run], " ")
+					if seen[w] {
+						t.Errorf("%s: the sentence says %q twice: %q", s.Title, w, sentence)
+					}
+					seen[w] = true
+				}
+			}
+		}
+	}
+}

@@ -64,6 +64,8 @@ func TestBadInputs(t *testing.T) {
 			[]string{`type list "G1," has an empty item`}}},
 		{"", cliCase{"a near miss of help", []string{"hlep"}, exitUsage, nil,
 			[]string{"memprof hlep: unknown command; did you mean help? the commands are check, compare, export, heapscan, help, instances,"}}},
+		{"", cliCase{"help of an unknown command", []string{"help", "foo"}, exitUsage, nil,
+			[]string{"memprof help foo: unknown command: the commands are check, compare, export, heapscan, help, instances, list, report, show, throughput, verify, version; help method says how memprof measures\nRun 'memprof help' for usage.\n"}}},
 		{"", cliCase{"help among the commands", []string{"help"}, exitOK,
 			[]string{"\thelp        print help: help <command> for one, help method for the method\n"}, nil}},
 		{"", cliCase{"help of help", []string{"help", "help"}, exitOK,

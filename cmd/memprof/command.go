@@ -184,7 +184,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				commandUsage(out, c, nil)
 				return out.exit(stderr, "help", exitOK)
 			}
-			fmt.Fprintf(stderr, "memprof help %s: unknown command%s Run 'memprof help'.\n", args[1], commandSuggestion(args[1], commandNames()))
+			names, _ := listedCommands()
+			fmt.Fprintf(stderr, "memprof help %s: unknown command%s the commands are %s; help method says how memprof measures\nRun 'memprof help' for usage.\n", args[1], commandSuggestion(args[1], append(names, "method")), strings.Join(names, ", "))
 			return exitUsage
 		}
 		usage(out)
@@ -225,6 +226,10 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Unwrap returns the writer s writes to (render.File looks through s for
+// the terminal).
+func (s *stdoutWriter) Unwrap() io.Writer { return s.w }
 
 // exit returns the exit code of command name that returned code: at
 // least exitFailure, with the error on stderr, when standard output

@@ -25,8 +25,8 @@ var flagLine = regexp.MustCompile(`^  -([a-z][a-z0-9-]*)`)
 
 // TestHelpOfEveryCommand lists for each command: its usage line, wrapped
 // at 80 columns, names every flag it has (as -n or --name), its text is
-// wrapped (no line wider than 80 columns, a tab counting 8, the flags'
-// own lines aside), it ends with EXAMPLES, and sizes print with units.
+// wrapped, its flags' usage too (no line wider than 80 columns, a tab
+// counting 8), it ends with EXAMPLES, and sizes print with units.
 func TestHelpOfEveryCommand(t *testing.T) {
 	for _, c := range commands {
 		t.Run(c.Name, func(t *testing.T) {
@@ -39,8 +39,8 @@ func TestHelpOfEveryCommand(t *testing.T) {
 			if !ok || len(c.Examples) == 0 {
 				t.Errorf("help does not end with EXAMPLES")
 			}
-			for i, line := range strings.Split(text+"\n"+examples, "\n") {
-				if w := twwidth.Width(strings.ReplaceAll(line, "\t", "        ")); w > 80 {
+			for i, line := range strings.Split(text+"\n"+flags+"\n"+examples, "\n") {
+				if w := twwidth.Width(expandTabs(line)); w > 80 {
 					t.Errorf("line %d is %d columns wide, want at most 80: %q", i+1, w, line)
 				}
 			}
@@ -67,6 +67,19 @@ func TestHelpOfEveryCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expandTabs replaces line's tabs with the spaces to the next multiple
+// of 8 columns, as a terminal shows them.
+func expandTabs(line string) string {
+	var b strings.Builder
+	for i, part := range strings.Split(line, "\t") {
+		if i > 0 {
+			b.WriteString(strings.Repeat(" ", 8-twwidth.Width(b.String())%8))
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
 
 // exampleArgs returns the arguments of an example's command line, and
@@ -158,6 +171,7 @@ func TestNearMisses(t *testing.T) {
 	}{
 		{[]string{"instanses"}, "unknown command; did you mean instances?"},
 		{[]string{"help", "thruoghput"}, "did you mean throughput?"},
+		{[]string{"help", "metod"}, "memprof help metod: unknown command; did you mean method? the commands are check,"},
 		{[]string{"instances", "--type", "Signatur"}, `unknown type "Signatur" (did you mean Signature?)`},
 		{[]string{"instances", "--type", "Signature,Proff"}, `unknown type "Proff" (did you mean Proof?)`},
 		{[]string{"instances", "--type", "G3"}, `unknown type "G3": valid`}, // G1 and G2 as near: no suggestion

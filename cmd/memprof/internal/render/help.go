@@ -33,13 +33,41 @@ func CommandHelp(w io.Writer, name, usage, long string, fs *flag.FlagSet, exampl
 	}
 	if fs != nil {
 		fmt.Fprintf(w, "\nFlags:\n")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		writeFlags(w, fs)
 	}
 	if len(examples) > 0 {
 		fmt.Fprintf(w, "\nEXAMPLES\n\n")
 		for _, e := range examples {
 			WriteExample(w, e)
+		}
+	}
+}
+
+// tabStop is the column a tab in the flags' help moves to.
+const tabStop = 8
+
+// writeFlags writes fs's flags as fs.PrintDefaults does, with each
+// flag's usage wrapped between words at UsageWidth (a tab counted to the
+// column tabStop), its lines after the first indented as PrintDefaults
+// indents them.
+func writeFlags(w io.Writer, fs *flag.FlagSet) {
+	prev := fs.Output()
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(prev)
+	const indent = "    \t"
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		lead, text, ok := strings.Cut(line, "\t")
+		if !ok || len(lead) >= tabStop {
+			io.WriteString(w, line)
+			continue
+		}
+		body, nl := strings.CutSuffix(text, "\n")
+		wrapped := strings.Join(fillLines(strings.Fields(body), UsageWidth-tabStop, UsageWidth-tabStop), "\n"+indent)
+		io.WriteString(w, lead+"\t"+wrapped)
+		if nl {
+			io.WriteString(w, "\n")
 		}
 	}
 }
