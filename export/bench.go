@@ -161,18 +161,19 @@ func Bench(w io.Writer, rs *results.File) error {
 // of them): each sample's where t records one per sample
 // (results.Figure.PerSample), else the operation's on every line (a
 // figure the same in every sample, or a file written before the samples'
-// figures); nil where t has no value of f.
+// figures); nil where t has no value of f (results.Figure.Value: an
+// unknown figure is not written, though its samples are recorded).
 func benchPerLine(f *results.Figure, t *results.ThroughputRow, lines int) []benchfmt.Value {
+	v, ok := f.Value(t)
+	if !ok {
+		return nil
+	}
 	out := make([]benchfmt.Value, lines)
 	if vs := f.PerSampleOf(t); len(vs) == lines {
 		for i, v := range vs {
 			out[i] = benchfmt.Value{Value: v, Unit: f.Bench}
 		}
 		return out
-	}
-	v, ok := f.Value(t)
-	if !ok {
-		return nil
 	}
 	for i := range out {
 		out[i] = benchfmt.Value{Value: v, Unit: f.Bench}
