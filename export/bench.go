@@ -67,20 +67,21 @@ const EstimatedSample = 100 * time.Millisecond
 //     BenchmarkThroughput/type=T/lib=L/repr=R/op=O[/batch=B], with that
 //     sample's calls (samples_iters) as the iteration count and its
 //     ns/op. benchstat therefore sees every sample and can find a change
-//     significant. An operation that allocated the same bytes and objects
-//     per call in every sample (samples_bytes_per_op and
-//     samples_allocs_per_op; or a file written before them, which holds
-//     one figure over all samples) has its B/op and allocs/op on its
-//     first line only: one exact figure, not ten copies of it, which
-//     benchstat would find significantly different from another run's
-//     by any amount; one whose allocation varies (it depends on
-//     scheduling) has each sample's on its line (results.Figure.PerSample).
+//     significant. Every line of an operation has its B/op and
+//     allocs/op too, as go test writes them, so that benchstat compares
+//     them from as many values as the time: each sample's
+//     (samples_bytes_per_op and samples_allocs_per_op,
+//     results.Figure.PerSample), or, in a file written before them, the
+//     operation's one figure on every line. An operation that allocates
+//     the same in every sample of two runs is then "~" (p=1.000) where
+//     the figures are equal and a significant change where they differ.
 //     The median CPU time per op has no line: the results keep no CPU
 //     time per sample, and one value would read as one sample.
 //
 // For a results file written before samples_iters, each sample's calls
 // are estimated as EstimatedSample divided by its ns/op, and a comment
-// line says so (benchstat's statistics do not read the iteration count).
+// line says so; one written before samples_bytes_per_op has a comment
+// line saying its B/op and allocs/op are one figure, repeated (benchstat's statistics do not read the iteration count).
 // An operation row without samples_ns (older still) gets one line holding
 // its median, and a comment line says benchstat sees one sample for it.
 //
@@ -127,33 +128,26 @@ func Bench(w io.Writer, rs *results.File) error {
 			continue
 		}
 		name := benchfmt.Name("Throughput/" + t.Key.BenchName())
+		samples := benchSamples(&t)
 		// The time has one line per sample; the other figures (what one
-		// call allocates) are on the first line, or on every line, each
-		// sample's, where they vary from sample to sample.
-		var others []*results.Figure
+		// call allocates) are on every line too, as go test writes them.
+		var others [][]benchfmt.Value
 		for _, f := range benchFigures(results.RowThroughput) {
 			if f != timeFigure {
-				others = append(others, f)
+				others = append(others, benchPerLine(f, &t, len(samples)))
 			}
 		}
-		perSample := t.AllocsVary()
-		rest := benchValues(others, &t)
-		for i, s := range benchSamples(&t) {
+		for i, s := range samples {
 			res := &benchfmt.Result{
 				Config: config,
 				Name:   name,
 				Iters:  s.iters,
 				Values: []benchfmt.Value{{Value: s.ns, Unit: timeFigure.Bench}},
 			}
-			switch {
-			case perSample:
-				for _, f := range others {
-					if vs := f.PerSampleOf(&t); i < len(vs) {
-						res.Values = append(res.Values, benchfmt.Value{Value: vs[i], Unit: f.Bench})
-					}
+			for _, vs := range others {
+				if vs != nil {
+					res.Values = append(res.Values, vs[i])
 				}
-			case i == 0:
-				res.Values = append(res.Values, rest...)
 			}
 			if err := bw.Write(res); err != nil {
 				return err
@@ -161,6 +155,30 @@ func Bench(w io.Writer, rs *results.File) error {
 		}
 	}
 	return nil
+}
+
+// benchPerLine is the value of figure f of t on each of t's lines (lines
+// of them): each sample's where t records one per sample
+// (results.Figure.PerSample), else the operation's on every line (a
+// figure the same in every sample, or a file written before the samples'
+// figures); nil where t has no value of f (results.Figure.Value: an
+// unknown figure is not written, though its samples are recorded).
+func benchPerLine(f *results.Figure, t *results.ThroughputRow, lines int) []benchfmt.Value {
+	v, ok := f.Value(t)
+	if !ok {
+		return nil
+	}
+	out := make([]benchfmt.Value, lines)
+	if vs := f.PerSampleOf(t); len(vs) == lines {
+		for i, v := range vs {
+			out[i] = benchfmt.Value{Value: v, Unit: f.Bench}
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = benchfmt.Value{Value: v, Unit: f.Bench}
+	}
+	return out
 }
 
 // timeFigure is the figure of an operation's lines: its time, one line
@@ -204,19 +222,30 @@ func estimatedIters(ns float64) int {
 // lines are not what the sampler measured: estimated iteration counts,
 // and operations with a single line.
 func benchComments(w io.Writer, rows []results.ThroughputRow) error {
-	var estimated, single []string
+	var estimated, single, repeated []string
 	for _, t := range rows {
 		switch {
 		case t.Error != "":
 		case len(t.SamplesNs) == 0:
 			single = append(single, t.Key.String())
-		case len(t.SamplesIters) != len(t.SamplesNs):
-			estimated = append(estimated, t.Key.String())
+		default:
+			if len(t.SamplesIters) != len(t.SamplesNs) {
+				estimated = append(estimated, t.Key.String())
+			}
+			if len(t.SamplesBytesPerOp) != len(t.SamplesNs) || len(t.SamplesAllocsPerOp) != len(t.SamplesNs) {
+				repeated = append(repeated, t.Key.String())
+			}
 		}
 	}
 	if len(estimated) > 0 {
 		if _, err := fmt.Fprintf(w, "# samples_iters not recorded (results written before it): the iteration counts of %s are estimated as %v / the sample's ns/op\n",
 			operations(len(estimated)), EstimatedSample); err != nil {
+			return err
+		}
+	}
+	if len(repeated) > 0 {
+		if _, err := fmt.Fprintf(w, "# samples_bytes_per_op not recorded (results written before it): the B/op and allocs/op of %s are the operation's figure over all samples, on every line\n",
+			operations(len(repeated))); err != nil {
 			return err
 		}
 	}
@@ -246,7 +275,12 @@ func benchConfig(env measure.Env) []benchfmt.Config {
 	}
 	add("goos", env.GOOS)
 	add("goarch", env.GOARCH)
-	add("cpu", env.CPU)
+	// The cpu line is go test's, byte for byte (a brand string can end in
+	// spaces, which benchfmt.Reader keeps): trimmed, it would put
+	// memprof's lines and go test's in two configurations.
+	if strings.TrimSpace(env.CPU) != "" {
+		cfg = append(cfg, benchfmt.Config{Key: "cpu", Value: []byte(env.CPU), File: true})
+	}
 	add("go", env.GoVersion)
 	if env.GOMAXPROCS > 0 {
 		add("gomaxprocs", strconv.Itoa(env.GOMAXPROCS))

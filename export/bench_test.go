@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -103,10 +104,13 @@ func benchstat(t *testing.T, base, head []byte) map[string]benchstatRow {
 // uses them) find the verify change significant, from all ten samples,
 // and nothing else. With one line per operation holding the median (the
 // format before), benchstat saw n=1 and could never find a change. The
-// allocation of sign, the same in every sample, is one figure (n=1) on
-// each side; that of verify, which varies, is compared from every
-// sample. It also holds for a file written before samples_iters, whose
-// iteration counts are estimated (and whose allocations are one figure).
+// allocations are on every line, as go test writes them, so benchstat
+// compares them from ten samples too: sign's, the same in every sample,
+// and verify's, which vary, are both "~". It also holds for a file
+// written before samples_iters, whose iteration counts are estimated, and
+// whose allocations are the operation's figure over all samples, repeated
+// on every line: benchstat reports that figure's change, as it would an
+// exact figure's.
 func TestBenchstatFindsTimingChange(t *testing.T) {
 	for _, noIters := range []bool{false, true} {
 		name := "samples_iters"
@@ -115,19 +119,18 @@ func TestBenchstatFindsTimingChange(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			var base, head bytes.Buffer
-			if err := Bench(&base, timed(t, 1, noIters)); err != nil {
+			baseRS, headRS := timed(t, 1, noIters), timed(t, 1.3, noIters)
+			if err := Bench(&base, baseRS); err != nil {
 				t.Fatal(err)
 			}
-			if err := Bench(&head, timed(t, 1.3, noIters)); err != nil {
+			if err := Bench(&head, headRS); err != nil {
 				t.Fatal(err)
 			}
+			const verifyKey = "type=Signature/lib=blst/repr=affine/op=verify"
 			rows := benchstat(t, base.Bytes(), head.Bytes())
 			verify := "Throughput/type=Signature/lib=blst/repr=affine/op=verify sec/op"
 			for row, r := range rows {
-				n := 10
-				if alloc := strings.HasSuffix(row, " B/op") || strings.HasSuffix(row, " allocs/op"); alloc && (noIters || strings.Contains(row, "op=sign")) {
-					n = 1 // the same in every sample: written once
-				}
+				n := 10 // every line has every figure
 				if strings.HasPrefix(row, "Throughput/") && (r.n1 != n || r.n2 != n) {
 					t.Errorf("%s: benchstat got n=%d+%d, want %d+%d", row, r.n1, r.n2, n, n)
 				}
@@ -137,6 +140,14 @@ func TestBenchstatFindsTimingChange(t *testing.T) {
 					want = "+30.00%"
 				case strings.HasPrefix(row, "Instances/"):
 					want = "0.00%" // exact: equal
+				case noIters && strings.Contains(row, "op=verify "):
+					// One figure over all samples, weighted by calls:
+					// head's differ.
+					b, h := opRow(baseRS, "Throughput/"+verifyKey).BytesPerOp, opRow(headRS, "Throughput/"+verifyKey).BytesPerOp
+					if strings.HasSuffix(row, " allocs/op") {
+						b, h = opRow(baseRS, "Throughput/"+verifyKey).AllocsPerOp, opRow(headRS, "Throughput/"+verifyKey).AllocsPerOp
+					}
+					want = fmt.Sprintf("%+.2f%%", (h/b-1)*100)
 				}
 				if r.delta != want {
 					t.Errorf("%s: benchstat's delta got %q (p=%.4f n=%d+%d), want %q", row, r.delta, r.p, r.n1, r.n2, want)
@@ -145,9 +156,10 @@ func TestBenchstatFindsTimingChange(t *testing.T) {
 			if _, ok := rows[verify]; !ok {
 				t.Fatalf("no row %q among %d rows", verify, len(rows))
 			}
-			comment := "# samples_iters not recorded"
-			if got := strings.Contains(base.String(), comment); got != noIters {
-				t.Errorf("comment %q in the output: got %v, want %v", comment, got, noIters)
+			for _, comment := range []string{"# samples_iters not recorded", "# samples_bytes_per_op not recorded"} {
+				if got := strings.Contains(base.String(), comment); got != noIters {
+					t.Errorf("comment %q in the output: got %v, want %v", comment, got, noIters)
+				}
 			}
 		})
 	}
@@ -202,21 +214,17 @@ func TestBenchParsesAndRoundTrips(t *testing.T) {
 			gotOps[name] = append(gotOps[name], line{res.Iters, ns * 1e9})
 			tr := opRow(rs, name)
 			for _, u := range []struct {
-				unit          string
-				all, perLine  float64
-				perLineExists bool
+				unit    string
+				samples []float64
 			}{
-				{"B/op", tr.BytesPerOp, sampleAt(tr.SamplesBytesPerOp, i), tr.AllocsVary()},
-				{"allocs/op", tr.AllocsPerOp, sampleAt(tr.SamplesAllocsPerOp, i), tr.AllocsVary()},
+				{"B/op", tr.SamplesBytesPerOp},
+				{"allocs/op", tr.SamplesAllocsPerOp},
 			} {
-				got, ok := res.Value(u.unit)
-				switch {
-				case u.perLineExists && (!ok || got != u.perLine):
-					t.Errorf("%s line %d: %s got %v (%v), want the sample's %v", name, i, u.unit, got, ok, u.perLine)
-				case !u.perLineExists && i == 0 && (!ok || got != u.all):
-					t.Errorf("%s line %d: %s got %v (%v), want the operation's %v once", name, i, u.unit, got, ok, u.all)
-				case !u.perLineExists && i > 0 && ok:
-					t.Errorf("%s line %d: %s %v, want it on the first line only (the same in every sample)", name, i, u.unit, got)
+				if len(u.samples) != len(tr.SamplesNs) {
+					t.Fatalf("%s: %d %s samples for %d time samples, want the fixture to record one per sample", name, len(u.samples), u.unit, len(tr.SamplesNs))
+				}
+				if got, ok := res.Value(u.unit); !ok || got != u.samples[i] {
+					t.Errorf("%s line %d: %s got %v (%v), want the sample's %v on every line", name, i, u.unit, got, ok, u.samples[i])
 				}
 			}
 			continue
@@ -413,8 +421,8 @@ func TestBenchstatRealRuns(t *testing.T) {
 			switch {
 			case !tr.AllocsVary() && !other.AllocsVary():
 				constant++
-				if r.n1 != 1 || r.n2 != 1 || r.delta != "~" {
-					t.Errorf("%s, the same in every sample of both runs: benchstat got n=%d+%d delta %q, want n=1+1 and no change", row, r.n1, r.n2, r.delta)
+				if r.n1 != len(tr.SamplesNs) || r.n2 != len(other.SamplesNs) || r.delta != "~" {
+					t.Errorf("%s, the same in every sample of both runs: benchstat got n=%d+%d delta %q, want n=%d+%d (a figure on every line) and no change", row, r.n1, r.n2, r.delta, len(tr.SamplesNs), len(other.SamplesNs))
 				}
 				if tr.BytesPerOp != other.BytesPerOp || tr.AllocsPerOp != other.AllocsPerOp {
 					t.Errorf("%s: %v B and %v allocs per op, then %v and %v: want an exact figure the same in both runs", row, tr.BytesPerOp, tr.AllocsPerOp, other.BytesPerOp, other.AllocsPerOp)
@@ -436,5 +444,79 @@ func TestBenchstatRealRuns(t *testing.T) {
 	}
 	if significant > varying/5 {
 		t.Errorf("benchstat finds %d of %d varying figures changed between two runs of unchanged code, want about one in twenty (at most a fifth)", significant, varying)
+	}
+}
+
+// TestBenchAllocsOnEveryLine: in the export of the synthetic results (with
+// and without the samples' figures) and of the committed real runs, every
+// line of an operation has B/op and allocs/op, as go test writes them, so
+// that benchstat compares them from as many values as the time.
+func TestBenchAllocsOnEveryLine(t *testing.T) {
+	files := map[string]*results.File{"synthetic": timed(t, 1, false), "synthetic, older": timed(t, 1, true)}
+	for _, name := range []string{"testdata/throughput-run1.json", "testdata/throughput-run2.json"} {
+		rs, err := results.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = rs
+	}
+	for name, rs := range files {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Bench(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			recs, _ := readBench(t, name, buf.Bytes())
+			lines := 0
+			for _, res := range recs {
+				if !strings.HasPrefix(res.Name.String(), "Throughput/") {
+					continue
+				}
+				lines++
+				for _, unit := range []string{"sec/op", "B/op", "allocs/op"} {
+					if _, ok := res.Value(unit); !ok {
+						t.Errorf("%s: got values %v, want one in %s", res.Name, res.Values, unit)
+					}
+				}
+			}
+			want := 0
+			for _, tr := range rs.Throughput {
+				if tr.Error == "" {
+					want += max(len(tr.SamplesNs), 1)
+				}
+			}
+			if lines != want {
+				t.Errorf("got %d operation lines, want %d (one per sample)", lines, want)
+			}
+		})
+	}
+}
+
+// TestBenchCPULine: the cpu configuration line holds the environment's CPU
+// byte for byte, trailing spaces included (a CPUID brand string can end
+// in them, and go test writes them), and none without a CPU.
+func TestBenchCPULine(t *testing.T) {
+	for _, cpu := range []string{"Fixture CPU", "Fixture CPU   ", "", "  "} {
+		t.Run(fmt.Sprintf("%q", cpu), func(t *testing.T) {
+			rs := timed(t, 1, false)
+			rs.Env.CPU = cpu
+			var buf bytes.Buffer
+			if err := Bench(&buf, rs); err != nil {
+				t.Fatal(err)
+			}
+			want := cpu
+			if strings.TrimSpace(cpu) == "" {
+				want = ""
+			}
+			recs, _ := readBench(t, "results.bench", buf.Bytes())
+			for _, res := range recs {
+				if got := res.GetConfig("cpu"); got != want {
+					t.Fatalf("%s: cpu got %q, want %q", res.Name, got, want)
+				}
+			}
+			if got, wantLine := strings.Contains(buf.String(), "\ncpu: "), want != ""; got != wantLine {
+				t.Errorf("a cpu line in the output: got %v, want %v", got, wantLine)
+			}
+		})
 	}
 }

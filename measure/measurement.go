@@ -326,8 +326,14 @@ type Env struct {
 	GOARCH     string `json:"goarch"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
 	NumCPU     int    `json:"num_cpu"`
-	CPU        string `json:"cpu"`
-	Cgo        bool   `json:"cgo"`
+	// CPU names the processor as Go's testing package names it on its
+	// "cpu:" line (on amd64 the CPUID brand string, untrimmed at the
+	// end; elsewhere Linux's /proc/cpuinfo model name), so that the
+	// benchmark format's cpu configuration matches go test's. Files
+	// written by earlier versions hold /proc/cpuinfo's model name, trimmed,
+	// which is the same name on most machines.
+	CPU string `json:"cpu"`
+	Cgo bool   `json:"cgo"`
 	// Modules maps the measured libraries' module paths to their versions,
 	// from the binary's build info.
 	Modules map[string]string `json:"modules,omitempty"`

@@ -1,21 +1,21 @@
 package memprof
 
 import (
-	"bufio"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/memprof/memprof/internal/cpuname"
 	"github.com/memprof/memprof/measure"
 )
 
 // CurrentEnv describes this process and machine: the Go version and
-// platform, GOMAXPROCS, the CPU, whether cgo is on, the garbage
-// collector (env.gc: from the build settings' GOEXPERIMENT, else the
-// default of this Go version), the version of each module in modules
+// platform, GOMAXPROCS, the CPU (named as go test's "cpu:" line names it:
+// cpuname.Name), whether cgo is on, the garbage collector (env.gc: from
+// the build settings' GOEXPERIMENT, else the default of this Go
+// version), the version of each module in modules
 // (module paths) that the binary's build info lists, the host name as the
 // machine, the binary's VCS revision (if the build stamped one) as the
 // commit, and the current time (UTC) as the time the measurement started.
@@ -26,7 +26,7 @@ func CurrentEnv(modules ...string) measure.Env {
 		GOARCH:     runtime.GOARCH,
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 		NumCPU:     runtime.NumCPU(),
-		CPU:        cpuModel(),
+		CPU:        cpuname.Name(),
 		Cgo:        cgoEnabled,
 		Time:       time.Now().UTC().Format(time.RFC3339),
 		GC:         currentCollector(),
@@ -76,21 +76,4 @@ func VCSRevision() (revision string, modified bool) {
 		}
 	}
 	return revision, modified
-}
-
-// cpuModel reads the CPU model name on Linux; elsewhere it returns "".
-func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
