@@ -303,14 +303,6 @@ func opRow(rs *results.File, name string) *results.ThroughputRow {
 	return &results.ThroughputRow{}
 }
 
-// sampleAt is vs[i], or 0 past its end.
-func sampleAt(vs []float64, i int) float64 {
-	if i < len(vs) {
-		return vs[i]
-	}
-	return 0
-}
-
 // TestBenchEstimatesIters: without samples_iters, a sample's calls are
 // EstimatedSample over its ns/op (at least one), and a comment says so;
 // without samples_ns, an operation has one line holding its median, and a
