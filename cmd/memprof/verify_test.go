@@ -5,12 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/internal/testfs"
 )
 
 // TestVerifyRefusesCutVectors: verify built with EIP-2537's pairing files
@@ -18,18 +18,7 @@ import (
 // rebuild) exits 1 before any library runs, naming each file with the
 // SHA-256 recorded and the file's.
 func TestVerifyRefusesCutVectors(t *testing.T) {
-	m := fstest.MapFS{}
-	err := fs.WalkDir(fixtures.EmbeddedFS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(fixtures.EmbeddedFS(), p)
-		m[p] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testfs.Copy(t, fixtures.EmbeddedFS())
 	recs, err := fixtures.Embedded().Records()
 	if err != nil {
 		t.Fatal(err)

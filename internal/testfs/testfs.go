@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // Snapshot maps each name under dir (relative to it, dir itself left out)
@@ -124,4 +125,23 @@ func Symlink(t testing.TB, target, link string) string {
 		t.Fatal(err)
 	}
 	return link
+}
+
+// Copy returns a copy of every file of fsys in memory, for a test that
+// cuts or edits one file without touching the original.
+func Copy(t testing.TB, fsys fs.FS) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		m[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
