@@ -121,13 +121,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				Constructor: fmt.Sprintf("a new byte array holding the packed decapsulation key of FIPS 203 (%s of one of %d keys)", d.PackDK.API, Distinct),
 				SizeHint:    uintptr(d.PackedDKSize),
 				Case: func() memprof.Case {
-					return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte {
-						var out [][]byte
-						for _, dk := range in.dks {
-							out = append(out, d.PackDK.Do(dk))
-						}
-						return out
-					}))
+					return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return packAll(d.PackDK, in.dks) }))
 				},
 			}
 		}
@@ -142,13 +136,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 			Constructor: fmt.Sprintf("a new [%d]byte holding an encapsulation key (%s of one of %d keys)", d.EKSize, d.PackEK.API, Distinct),
 			SizeHint:    uintptr(d.EKSize),
 			Case: func() memprof.Case {
-				return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte {
-					var out [][]byte
-					for _, ek := range in.eks {
-						out = append(out, d.PackEK.Do(ek))
-					}
-					return out
-				}))
+				return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return packAll(d.PackEK, in.eks) }))
 			},
 		}
 		forms[key(vocab.MLKEMEncapsulationKey, vocab.Parsed)] = Form{
@@ -455,20 +443,7 @@ func (d KEM[DK, EK]) Agree() (KEMAgree, bool) {
 		return KEMAgree{}, false
 	}
 	a := KEMAgree{Set: d.Set,
-		FromSeed: func(seed []byte) (ek, packed, seedBack []byte, err error) {
-			p, err := d.KeyGen.Do(seed)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			ek = d.PackEK.Do(d.EKOf(p))
-			if d.PackDK.ok() {
-				packed = d.PackDK.Do(p)
-			}
-			if d.ToSeed.ok() {
-				seedBack = d.ToSeed.Do(p)
-			}
-			return ek, packed, seedBack, nil
-		},
+		FromSeed: fromSeed(d.KeyGen, d.EKOf, d.PackEK, d.PackDK, d.ToSeed),
 		Encapsulate: func(ekb, m []byte) ([]byte, []byte, error) {
 			p, err := d.ParseEK.Do(ekb)
 			if err != nil {

@@ -168,20 +168,8 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 				})
 			}
 		}
-		packedSKs := func(in *sigInputs[SK, PK]) [][]byte {
-			var out [][]byte
-			for _, sk := range in.sks {
-				out = append(out, d.PackSK.Do(sk))
-			}
-			return out
-		}
-		packedPKs := func(in *sigInputs[SK, PK]) [][]byte {
-			var out [][]byte
-			for _, pk := range in.pks {
-				out = append(out, d.PackPK.Do(pk))
-			}
-			return out
-		}
+		packedSKs := func(in *sigInputs[SK, PK]) [][]byte { return packAll(d.PackSK, in.sks) }
+		packedPKs := func(in *sigInputs[SK, PK]) [][]byte { return packAll(d.PackPK, in.pks) }
 		made := fmt.Sprintf("%d", Distinct)
 		if d.Values != nil {
 			made = "the known answers' (fixtures/pq)"
@@ -271,11 +259,7 @@ func (d Sig[SK, PK]) PackedPKs() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out [][]byte
-	for _, pk := range in.pks {
-		out = append(out, d.PackPK.Do(pk))
-	}
-	return out, nil
+	return packAll(d.PackPK, in.pks), nil
 }
 
 func (d Sig[SK, PK]) loadBytes(f func(*sigInputs[SK, PK]) [][]byte) func() ([][]byte, error) {
@@ -540,20 +524,7 @@ func (d Sig[SK, PK]) Agree() (SigAgree, bool) {
 		return SigAgree{}, false
 	}
 	a := SigAgree{Set: d.Set,
-		FromSeed: func(seed []byte) (pk, packed, back []byte, err error) {
-			p, err := d.KeyGen.Do(seed)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			pk = d.PackPK.Do(d.PKOf(p))
-			if d.PackSK.ok() {
-				packed = d.PackSK.Do(p)
-			}
-			if d.ToSeed.ok() {
-				back = d.ToSeed.Do(p)
-			}
-			return pk, packed, back, nil
-		},
+		FromSeed: fromSeed(d.KeyGen, d.PKOf, d.PackPK, d.PackSK, d.ToSeed),
 		Sign: func(seed, msg, ctx []byte) ([]byte, error) {
 			p, err := d.KeyGen.Do(seed)
 			if err != nil {
