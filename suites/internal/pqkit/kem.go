@@ -78,18 +78,8 @@ func (d KEM[DK, EK]) inputs() (*kemInputs[DK, EK], error) {
 
 // lacks is why the library has no key k.
 func (d KEM[DK, EK]) lacks(k results.Key) vocab.Why {
-	if !d.Lacks.IsZero() {
-		return d.Lacks
-	}
-	switch {
-	case k.Type != vocab.MLKEMDecapsulationKey && k.Repr == vocab.Seed:
-		return DoesNotApply(k.Type, k.Repr)
-	case k.Type == vocab.MLKEMCiphertext && k.Repr == vocab.Parsed:
-		return suites.NotOffered(d.Lib, "it decapsulates the ciphertext's bytes and keeps no parsed ciphertext")
-	case k.Type == vocab.MLKEMDecapsulationKey && k.Repr == vocab.Packed:
-		return lacking(d.PackDK.Lacks, d.ParseDK.Lacks)
-	}
-	return vocab.Why{}
+	return familyLacks{d.Lib, d.Lacks, vocab.MLKEMDecapsulationKey, vocab.MLKEMCiphertext,
+		"it decapsulates the ciphertext's bytes and keeps no parsed ciphertext", lacking(d.PackDK.Lacks, d.ParseDK.Lacks)}.of(k)
 }
 
 // Entries returns the library's entries at the set.

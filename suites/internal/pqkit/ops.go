@@ -162,3 +162,32 @@ func packAll[T any](pack Call[func(*T) []byte], xs []*T) [][]byte {
 	}
 	return out
 }
+
+// familyLacks says why a library lacks a key of a post-quantum family:
+// all, when it lacks the set; a seed of anything but the private key; a
+// parsed form of the third object (ciphertext or signature), which it
+// handles as bytes only (why); a packed private key, when it cannot pack
+// or parse one (packed).
+type familyLacks struct {
+	lib     vocab.Lib
+	all     vocab.Why
+	private vocab.Type
+	third   vocab.Type
+	why     string
+	packed  vocab.Why
+}
+
+func (f familyLacks) of(k results.Key) vocab.Why {
+	if !f.all.IsZero() {
+		return f.all
+	}
+	switch {
+	case k.Type != f.private && k.Repr == vocab.Seed:
+		return DoesNotApply(k.Type, k.Repr)
+	case k.Type == f.third && k.Repr == vocab.Parsed:
+		return suites.NotOffered(f.lib, "%s", f.why)
+	case k.Type == f.private && k.Repr == vocab.Packed:
+		return f.packed
+	}
+	return vocab.Why{}
+}

@@ -134,20 +134,8 @@ func (d Sig[SK, PK]) inputs() (*sigInputs[SK, PK], error) {
 
 // lacks is why the library has no key k (types t).
 func (d Sig[SK, PK]) lacks(t SigTypes) func(results.Key) vocab.Why {
-	return func(k results.Key) vocab.Why {
-		if !d.Lacks.IsZero() {
-			return d.Lacks
-		}
-		switch {
-		case k.Type != t.Private && k.Repr == vocab.Seed:
-			return DoesNotApply(k.Type, k.Repr)
-		case k.Type == t.Signature && k.Repr == vocab.Parsed:
-			return suites.NotOffered(d.Lib, "it verifies the signature's bytes and keeps no parsed signature")
-		case k.Type == t.Private && k.Repr == vocab.Packed:
-			return lacking(d.PackSK.Lacks, d.ParseSK.Lacks)
-		}
-		return vocab.Why{}
-	}
+	return familyLacks{d.Lib, d.Lacks, t.Private, t.Signature,
+		"it verifies the signature's bytes and keeps no parsed signature", lacking(d.PackSK.Lacks, d.ParseSK.Lacks)}.of
 }
 
 // Entries returns the library's entries of the types t at the set.
