@@ -426,6 +426,8 @@ type KEMAgree struct {
 	DecapsulatePacked func(dk, c []byte) ([]byte, error)
 }
 
+func (a KEMAgree) at() Set { return a.Set }
+
 // Agree returns the library's part in the ML-KEM agreement check at the
 // set, or false when it lacks the set.
 func (d KEM[DK, EK]) Agree() (KEMAgree, bool) {

@@ -505,6 +505,8 @@ type SigAgree struct {
 	Verify func(pk, msg, ctx, sig []byte) (bool, error)
 }
 
+func (a SigAgree) at() Set { return a.Set }
+
 // Agree returns the library's part in its family's agreement check at the
 // set, or false when it lacks the set.
 func (d Sig[SK, PK]) Agree() (SigAgree, bool) {
