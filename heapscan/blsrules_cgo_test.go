@@ -4,16 +4,12 @@ package heapscan_test
 
 import blst "github.com/supranational/blst/bindings/go"
 
-var cgoRuleCases = []ruleCase{
-	{blst.KeyGen, "SecretKey"},
-	{(*blst.SecretKey).Deserialize, "SecretKey"},
-	{(*blst.P1Affine).Uncompress, "PublicKey"},
-	{(*blst.P1Affine).Deserialize, "PublicKey"},
-	{(*blst.P1Affine).From, "PublicKey"},
-	{(*blst.P2Affine).Uncompress, "Signature"},
-	{(*blst.P2Affine).Sign, "Signature"},
-	{(*blst.P2Aggregate).ToAffine, "AggregateSignature"},
-	{(*blst.P1Aggregate).Aggregate, "AggregatePublicKey"},
-	{(*blst.P1).ToAffine, "G1"},
-	{blst.HashToG2, "G2"},
+var cgoRuleCases = []ruleFuncs{
+	{"SecretKey", []any{blst.KeyGen, (*blst.SecretKey).Deserialize}},
+	{"PublicKey", []any{(*blst.P1Affine).Uncompress, (*blst.P1Affine).Deserialize, (*blst.P1Affine).From}},
+	{"Signature", []any{(*blst.P2Affine).Uncompress, (*blst.P2Affine).Sign}},
+	{"AggregateSignature", []any{(*blst.P2Aggregate).ToAffine}},
+	{"AggregatePublicKey", []any{(*blst.P1Aggregate).Aggregate}},
+	{"G1", []any{(*blst.P1).ToAffine}},
+	{"G2", []any{blst.HashToG2}},
 }

@@ -3,4 +3,4 @@
 package heapscan_test
 
 // blst builds only with cgo.
-var cgoRuleCases []ruleCase
+var cgoRuleCases []ruleFuncs

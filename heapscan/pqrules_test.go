@@ -16,34 +16,16 @@ import (
 
 // pqRuleCases are the post-quantum libraries' constructors and the rule
 // of fixtures/pq.rules.yaml their frames must fall under.
-var pqRuleCases = []ruleCase{
-	{mlkem.NewDecapsulationKey768, "MLKEMDecapsulationKey"},
-	{mlkem.NewDecapsulationKey1024, "MLKEMDecapsulationKey"},
-	{mlkem.GenerateKey768, "MLKEMDecapsulationKey"},
-	{mlkem.NewEncapsulationKey768, "MLKEMEncapsulationKey"},
-	{(*mlkem.DecapsulationKey768).EncapsulationKey, "MLKEMEncapsulationKey"},
-	{(*mlkem.EncapsulationKey768).Encapsulate, "MLKEMCiphertext"},
-	{mlkem512.NewKeyFromSeed, "MLKEMDecapsulationKey"},
-	{mlkem768.NewKeyFromSeed, "MLKEMDecapsulationKey"},
-	{mlkem1024.GenerateKeyPair, "MLKEMDecapsulationKey"},
-	{(*mlkem768.PrivateKey).Unpack, "MLKEMDecapsulationKey"},
-	{(*mlkem768.PublicKey).Unpack, "MLKEMEncapsulationKey"},
-	{mldsa.NewPrivateKey, "MLDSAPrivateKey"},
-	{mldsa.GenerateKey, "MLDSAPrivateKey"},
-	{mldsa.NewPublicKey, "MLDSAPublicKey"},
-	{(*mldsa.PrivateKey).SignDeterministic, "MLDSASignature"},
-	{(*mldsa.PrivateKey).Sign, "MLDSASignature"},
-	{mldsa44.NewKeyFromSeed, "MLDSAPrivateKey"},
-	{mldsa65.GenerateKey, "MLDSAPrivateKey"},
-	{(*mldsa87.PrivateKey).UnmarshalBinary, "MLDSAPrivateKey"},
-	{(*mldsa65.PublicKey).UnmarshalBinary, "MLDSAPublicKey"},
-	{(*mldsa65.PrivateKey).Sign, "MLDSASignature"},
-	{slhdsa.GenerateKey, "SLHDSAPrivateKey"},
-	{(*slhdsa.PrivateKey).UnmarshalBinary, "SLHDSAPrivateKey"},
-	{(*slhdsa.PublicKey).UnmarshalBinary, "SLHDSAPublicKey"},
-	{slhdsa.PrivateKey.PublicKey, "SLHDSAPublicKey"},
-	{slhdsa.SignDeterministic, "SLHDSASignature"},
-	{slhdsa.SignRandomized, "SLHDSASignature"},
+var pqRuleCases = []ruleFuncs{
+	{"MLKEMDecapsulationKey", []any{mlkem.NewDecapsulationKey768, mlkem.NewDecapsulationKey1024, mlkem.GenerateKey768, mlkem512.NewKeyFromSeed, mlkem768.NewKeyFromSeed, mlkem1024.GenerateKeyPair, (*mlkem768.PrivateKey).Unpack}},
+	{"MLKEMEncapsulationKey", []any{mlkem.NewEncapsulationKey768, (*mlkem.DecapsulationKey768).EncapsulationKey, (*mlkem768.PublicKey).Unpack}},
+	{"MLKEMCiphertext", []any{(*mlkem.EncapsulationKey768).Encapsulate}},
+	{"MLDSAPrivateKey", []any{mldsa.NewPrivateKey, mldsa.GenerateKey, mldsa44.NewKeyFromSeed, mldsa65.GenerateKey, (*mldsa87.PrivateKey).UnmarshalBinary}},
+	{"MLDSAPublicKey", []any{mldsa.NewPublicKey, (*mldsa65.PublicKey).UnmarshalBinary}},
+	{"MLDSASignature", []any{(*mldsa.PrivateKey).SignDeterministic, (*mldsa.PrivateKey).Sign, (*mldsa65.PrivateKey).Sign}},
+	{"SLHDSAPrivateKey", []any{slhdsa.GenerateKey, (*slhdsa.PrivateKey).UnmarshalBinary}},
+	{"SLHDSAPublicKey", []any{(*slhdsa.PublicKey).UnmarshalBinary, slhdsa.PrivateKey.PublicKey}},
+	{"SLHDSASignature", []any{slhdsa.SignDeterministic, slhdsa.SignRandomized}},
 }
 
 // TestPQRules checks fixtures/pq.rules.yaml against the names the runtime

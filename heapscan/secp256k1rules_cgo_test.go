@@ -4,10 +4,8 @@ package heapscan_test
 
 import "github.com/ethereum/go-ethereum/crypto/secp256k1"
 
-var secpCgoRuleCases = []ruleCase{
-	{secp256k1.Sign, "Secp256k1Signature"},
-	{secp256k1.RecoverPubkey, "Secp256k1PublicKey"},
-	{secp256k1.DecompressPubkey, "Secp256k1PublicKey"},
-	{secp256k1.CompressPubkey, "Secp256k1PublicKey"},
-	{(*secp256k1.BitCurve).ScalarMult, "Secp256k1Point"},
+var secpCgoRuleCases = []ruleFuncs{
+	{"Secp256k1Signature", []any{secp256k1.Sign}},
+	{"Secp256k1PublicKey", []any{secp256k1.RecoverPubkey, secp256k1.DecompressPubkey, secp256k1.CompressPubkey}},
+	{"Secp256k1Point", []any{(*secp256k1.BitCurve).ScalarMult}},
 }

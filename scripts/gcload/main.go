@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/scripts/internal/host"
 	"github.com/memprof/memprof/stats"
 )
 
@@ -65,10 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(dir)
 	if *bin == "" {
-		*bin = filepath.Join(dir, "memprof")
-		build := exec.CommandContext(ctx, "go", "build", "-o", *bin, "github.com/memprof/memprof/cmd/memprof")
-		build.Stdout, build.Stderr = stderr, stderr
-		if err := build.Run(); err != nil {
+		if *bin, err = host.BuildMemprof(ctx, dir, stderr); err != nil {
 			fmt.Fprintln(stderr, "gcload: building memprof:", err)
 			return 1
 		}
@@ -128,7 +126,7 @@ func measure(ctx context.Context, bin string, args []string, out string, hogs in
 		}
 		procs = append(procs, p)
 	}
-	r.load = loadAverage()
+	r.load = host.LoadAverage()
 	cmd := exec.CommandContext(ctx, bin, append(slices.Clone(args), "--format", "json", "-o", out)...)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
@@ -154,19 +152,6 @@ func measure(ctx context.Context, bin string, args []string, out string, hogs in
 		r.cpu[name] = row.GCCPUNsPerInstance
 	}
 	return r, nil
-}
-
-// loadAverage is /proc/loadavg's three load averages, or "unknown".
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // report prints the medians and ratios and returns 1 when a bound is

@@ -40,6 +40,7 @@ import (
 
 	"github.com/memprof/memprof/internal/testresults"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/scripts/internal/host"
 	"github.com/memprof/memprof/stats"
 )
 
@@ -82,29 +83,48 @@ func reportArgs(results, out string) []string {
 	return []string{"report", "--from", results, "--out", out}
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// options are rowlimit's flags.
+type options struct {
+	rows, stops        int
+	bin, dir           string
+	maxRSS             float64
+	maxReport, maxStop time.Duration
+	spread             bool
+}
+
+// parseFlags reads the flags; false means a usage error, said on stderr.
+func parseFlags(args []string, stderr io.Writer) (options, bool) {
+	var o options
 	fs := flag.NewFlagSet("rowlimit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rows := fs.Int("rows", results.DefaultMaxRows, "`rows` of the results file")
-	bin := fs.String("memprof", "", "the memprof `binary` (default: built from this module into a temporary directory)")
-	stops := fs.Int("stops", 6, "`times` report --from is interrupted, at points spread over its run, SIGINT and SIGTERM in turn")
-	maxRSS := fs.Float64("max-rss", 300e6, "largest peak resident set of a command, in `bytes`")
-	maxReport := fs.Duration("max-report", 60*time.Second, "longest `time` report --from may take")
-	maxStop := fs.Duration("max-stop", 2*time.Second, "longest `time` report --from may take to stop after a signal")
-	spread := fs.Bool("spread", false, "give each instance row GC CPU figures and bytes of its own (every point of the GC chart apart)")
-	keep := fs.String("dir", "", "write the files into `dir` and keep them (default: a temporary directory, removed)")
+	fs.IntVar(&o.rows, "rows", results.DefaultMaxRows, "`rows` of the results file")
+	fs.StringVar(&o.bin, "memprof", "", "the memprof `binary` (default: built from this module into a temporary directory)")
+	fs.IntVar(&o.stops, "stops", 6, "`times` report --from is interrupted, at points spread over its run, SIGINT and SIGTERM in turn")
+	fs.Float64Var(&o.maxRSS, "max-rss", 300e6, "largest peak resident set of a command, in `bytes`")
+	fs.DurationVar(&o.maxReport, "max-report", 60*time.Second, "longest `time` report --from may take")
+	fs.DurationVar(&o.maxStop, "max-stop", 2*time.Second, "longest `time` report --from may take to stop after a signal")
+	fs.BoolVar(&o.spread, "spread", false, "give each instance row GC CPU figures and bytes of its own (every point of the GC chart apart)")
+	fs.StringVar(&o.dir, "dir", "", "write the files into `dir` and keep them (default: a temporary directory, removed)")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return o, false
 	}
-	if fs.NArg() > 0 || *rows < 1 || *stops < 0 {
+	if fs.NArg() > 0 || o.rows < 1 || o.stops < 0 {
 		fmt.Fprintln(stderr, "rowlimit: no arguments; -rows must be at least 1 and -stops not negative")
+		return o, false
+	}
+	return o, true
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, ok := parseFlags(args, stderr)
+	if !ok {
 		return 2
 	}
 	if _, err := os.Stat("/usr/bin/time"); err != nil {
 		fmt.Fprintln(stderr, "rowlimit: measures peak RSS with GNU time: /usr/bin/time:", err)
 		return 1
 	}
-	dir := *keep
+	dir := o.dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "rowlimit-*")
 		if err != nil {
@@ -117,91 +137,108 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rowlimit:", err)
 		return 1
 	}
-	if *bin == "" {
-		*bin = filepath.Join(dir, "memprof")
-		build := exec.CommandContext(ctx, "go", "build", "-o", *bin, "github.com/memprof/memprof/cmd/memprof")
-		build.Stdout, build.Stderr = stderr, stderr
-		if err := build.Run(); err != nil {
+	if o.bin == "" {
+		var err error
+		if o.bin, err = host.BuildMemprof(ctx, dir, stderr); err != nil {
 			fmt.Fprintln(stderr, "rowlimit: building memprof:", err)
 			return 1
 		}
 	}
-	size, err := writeFiles(dir, *rows, *spread)
+	size, err := writeFiles(dir, o.rows, o.spread)
 	if err != nil {
 		fmt.Fprintln(stderr, "rowlimit:", err)
 		return 1
 	}
 	shape := "a real run's rows, copied"
-	if *spread {
+	if o.spread {
 		shape += ", each GC chart point apart"
 	}
-	fmt.Fprintf(stdout, "%d rows (%s; %.1f MB), %d cores (GOMAXPROCS %d), %s\n\n", *rows, shape, float64(size)/1e6, runtime.NumCPU(), runtime.GOMAXPROCS(0), goVersion())
+	fmt.Fprintf(stdout, "%d rows (%s; %.1f MB), %d cores (GOMAXPROCS %d), %s\n\n", o.rows, shape, float64(size)/1e6, runtime.NumCPU(), runtime.GOMAXPROCS(0), host.GoVersion())
 
-	failed := false
-	fmt.Fprintln(stdout, "| command | peak RSS | wall | user+sys CPU | exit | load before |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---|")
-	var reportWall time.Duration
-	for _, c := range commands(dir) {
-		os.RemoveAll(filepath.Join(dir, "review"))
-		if err := copyFile(filepath.Join(dir, "budgets.yaml"), filepath.Join(dir, "update.yaml")); err != nil {
+	reportWall, failed, err := measureCommands(ctx, o, dir, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "rowlimit:", err)
+		return 1
+	}
+	if o.stops > 0 {
+		over, err := measureStops(ctx, o, dir, reportWall, stdout)
+		if err != nil {
 			fmt.Fprintln(stderr, "rowlimit:", err)
 			return 1
 		}
-		load := loadAverage()
-		m, err := timed(ctx, *bin, c.args)
+		failed = failed || over
+	}
+	fmt.Fprintf(stdout, "\nbounds: peak RSS %.0f MB, report --from %s, stop %s; load after: %s\n", o.maxRSS/1e6, o.maxReport, o.maxStop, host.LoadAverage())
+	if failed {
+		fmt.Fprintln(stderr, "rowlimit: a figure passed its bound")
+		return 1
+	}
+	return 0
+}
+
+// measureCommands runs each command once under /usr/bin/time and prints
+// its row; it returns report --from's wall time and whether a figure
+// passed its bound.
+func measureCommands(ctx context.Context, o options, dir string, stdout io.Writer) (reportWall time.Duration, failed bool, err error) {
+	fmt.Fprintln(stdout, "| command | peak RSS | wall | user+sys CPU | exit | load before |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---|")
+	for _, c := range commands(dir) {
+		os.RemoveAll(filepath.Join(dir, "review"))
+		if err := copyFile(filepath.Join(dir, "budgets.yaml"), filepath.Join(dir, "update.yaml")); err != nil {
+			return 0, false, err
+		}
+		load := host.LoadAverage()
+		m, err := timed(ctx, o.bin, c.args)
 		if err != nil {
-			fmt.Fprintf(stderr, "rowlimit: %s: %v\n", c.name, err)
-			return 1
+			return 0, false, fmt.Errorf("%s: %w", c.name, err)
 		}
 		mark := ""
-		if float64(m.rss) > *maxRSS || m.exit > 1 {
+		if float64(m.rss) > o.maxRSS || m.exit > 1 {
 			mark, failed = " **over**", true
 		}
 		if c.args[0] == "report" {
 			reportWall = m.wall
-			if m.wall > *maxReport {
+			if m.wall > o.maxReport {
 				mark, failed = " **over**", true
 			}
 		}
 		fmt.Fprintf(stdout, "| %s | %.0f MB | %.1f s | %.1f s | %d%s | %s |\n", c.name, float64(m.rss)/1e6, m.wall.Seconds(), m.cpu.Seconds(), m.exit, mark, load)
 	}
 	os.RemoveAll(filepath.Join(dir, "review"))
+	return reportWall, failed, nil
+}
 
-	if *stops > 0 {
-		fmt.Fprintf(stdout, "\nreport --from interrupted (its run: %.1f s)\n\n", reportWall.Seconds())
-		fmt.Fprintln(stdout, "| signal | sent after | stopped in | exit | left behind | load before |")
-		fmt.Fprintln(stdout, "|---|---:|---:|---:|---|---|")
-		for i := range *stops {
-			sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
-			after := reportWall * time.Duration(i+1) / time.Duration(*stops+1)
-			load := loadAverage()
-			s, err := stopped(ctx, *bin, filepath.Join(dir, "results.json"), filepath.Join(dir, fmt.Sprintf("stop-%d", i)), sig, after)
-			if err != nil {
-				fmt.Fprintln(stderr, "rowlimit:", err)
-				return 1
-			}
-			mark := ""
-			want := 128 + int(sig)
-			if s.exit != want && !s.finished || s.took > *maxStop || len(s.left) > 0 {
-				mark, failed = " **over**", true
-			}
-			left := "nothing"
-			if len(s.left) > 0 {
-				left = strings.Join(s.left, ", ")
-			}
-			took := fmt.Sprintf("%.2f s", s.took.Seconds())
-			if s.finished {
-				took = "finished first"
-			}
-			fmt.Fprintf(stdout, "| %s | %.1f s | %s | %d%s | %s | %s |\n", sigName(sig), after.Seconds(), took, s.exit, mark, left, load)
+// measureStops interrupts report --from o.stops times, at points spread
+// over its run of reportWall, prints a row for each, and returns whether
+// a stop passed its bound or left anything behind.
+func measureStops(ctx context.Context, o options, dir string, reportWall time.Duration, stdout io.Writer) (failed bool, err error) {
+	fmt.Fprintf(stdout, "\nreport --from interrupted (its run: %.1f s)\n\n", reportWall.Seconds())
+	fmt.Fprintln(stdout, "| signal | sent after | stopped in | exit | left behind | load before |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---|---|")
+	for i := range o.stops {
+		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
+		after := reportWall * time.Duration(i+1) / time.Duration(o.stops+1)
+		load := host.LoadAverage()
+		s, err := stopped(ctx, o.bin, filepath.Join(dir, "results.json"), filepath.Join(dir, fmt.Sprintf("stop-%d", i)), sig, after)
+		if err != nil {
+			return false, err
 		}
+		mark := ""
+		want := 128 + int(sig)
+		if s.exit != want && !s.finished || s.took > o.maxStop || len(s.left) > 0 {
+			mark, failed = " **over**", true
+		}
+		left := "nothing"
+		if len(s.left) > 0 {
+			left = strings.Join(s.left, ", ")
+		}
+		took := fmt.Sprintf("%.2f s", s.took.Seconds())
+		if s.finished {
+			took = "finished first"
+		}
+		fmt.Fprintf(stdout, "| %s | %.1f s | %s | %d%s | %s | %s |\n", sigName(sig), after.Seconds(), took, s.exit, mark, left, load)
 	}
-	fmt.Fprintf(stdout, "\nbounds: peak RSS %.0f MB, report --from %s, stop %s; load after: %s\n", *maxRSS/1e6, *maxReport, *maxStop, loadAverage())
-	if failed {
-		fmt.Fprintln(stderr, "rowlimit: a figure passed its bound")
-		return 1
-	}
-	return 0
+	return failed, nil
 }
 
 // writeFiles writes the results file of rows rows into dir (spread: the
@@ -368,27 +405,6 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, b, 0o644)
-}
-
-// loadAverage returns the 1, 5 and 15 minute load averages.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
-func goVersion() string {
-	out, err := exec.Command("go", "env", "GOVERSION").Output()
-	if err != nil {
-		return runtime.Version()
-	}
-	return strings.TrimSpace(string(out))
 }
 
 func lastLines(s string, n int) string {

@@ -81,27 +81,47 @@ var keyOps = map[vocab.Type][]vocab.Op{
 // cases of fixtures/vectors.json (Check), then the EIP-2537 vectors
 // (CheckEIP2537), which the report's cases count too.
 func Run(r *suites.Registry) (*Report, error) {
-	v, err := fixtures.Load()
+	return Steps[*fixtures.Vectors, suites.AgreeLib]{
+		Load: fixtures.Load, Check: Check, Cases: EIP2537Cases, More: CheckEIP2537,
+		Available: func(l suites.AgreeLib) bool { return l.Unavailable.IsZero() },
+	}.Run(r.AgreeLibs())
+}
+
+// Steps are an agreement check in two steps: the vectors Load returns,
+// which Check checks every library against, then a second set, which
+// More checks the Available libraries against and whose Cases the report
+// counts too.
+type Steps[V, L any] struct {
+	Load      func() (V, error)
+	Check     func(V, []L) (*Report, error)
+	Cases     func() (int, error)
+	More      func([]L) error
+	Available func(L) bool
+}
+
+// Run runs the steps on libs. The report is returned with the error too,
+// once Check has made it.
+func (s Steps[V, L]) Run(libs []L) (*Report, error) {
+	v, err := s.Load()
 	if err != nil {
 		return nil, err
 	}
-	libs := r.AgreeLibs()
-	rep, err := Check(v, libs)
+	rep, err := s.Check(v, libs)
 	if err != nil {
 		return rep, err
 	}
-	n, err := EIP2537Cases()
+	n, err := s.Cases()
 	if err != nil {
 		return rep, err
 	}
 	rep.Cases += n
-	var avail []suites.AgreeLib
+	var avail []L
 	for _, l := range libs {
-		if l.Unavailable.IsZero() {
+		if s.Available(l) {
 			avail = append(avail, l)
 		}
 	}
-	return rep, CheckEIP2537(avail)
+	return rep, s.More(avail)
 }
 
 // Check checks libs against v; see the package documentation. The report

@@ -14,24 +14,9 @@ import (
 // point holds by construction: the wrapper (one pointer) and the point it
 // points to, whose size the type gives, each in its slot.
 func TestSuite(t *testing.T) {
-	held := bn254test.CheckSuite(t, Suite())
-	if held == nil {
-		return // -run left the measurements out
-	}
-	for _, c := range []struct {
-		typ            vocab.Type
-		wrapper, point uintptr
-	}{
-		{vocab.BN254G1, bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]()},
-		{vocab.BN254G2, bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]()},
-	} {
-		h, ok := held[bn254test.Pointer(lib, c.typ, vocab.Decoded)]
-		if !ok {
-			t.Errorf("%s: no decoded pointer entry measured", c.typ)
-			continue
-		}
-		bn254test.CheckWrapper(t, c.typ, h, c.wrapper, c.point)
-	}
+	bn254test.CheckSuite(t, Suite(),
+		bn254test.Holds{Type: vocab.BN254G1, Repr: vocab.Decoded, Check: bn254test.Wrapper(bn254kit.WrapperSize[bn256.G1](), bn254kit.HiddenSize[bn256.G1]())},
+		bn254test.Holds{Type: vocab.BN254G2, Repr: vocab.Decoded, Check: bn254test.Wrapper(bn254kit.WrapperSize[bn256.G2](), bn254kit.HiddenSize[bn256.G2]())})
 }
 
 // TestSetKeepsWhatUnmarshalKeeps: the G2 instances are made by Set from a

@@ -17,26 +17,12 @@ import (
 // by construction: one object, the wrapper holding gnark-crypto's affine
 // point by value (its size that point's), in its slot.
 func TestSuite(t *testing.T) {
-	held := bn254test.CheckSuite(t, Suite())
-	if held == nil {
-		return // -run left the measurements out
+	if g1, g2 := sizeof[bn256.G1](), sizeof[bn256.G2](); g1 != sizeof[bn254.G1Affine]() || g2 != sizeof[bn254.G2Affine]() {
+		t.Errorf("sizeof G1 %d, G2 %d; want gnark-crypto's affine points' %d and %d", g1, g2, sizeof[bn254.G1Affine](), sizeof[bn254.G2Affine]())
 	}
-	for _, c := range []struct {
-		typ         vocab.Type
-		size, inner uintptr
-	}{
-		{vocab.BN254G1, sizeof[bn256.G1](), sizeof[bn254.G1Affine]()},
-		{vocab.BN254G2, sizeof[bn256.G2](), sizeof[bn254.G2Affine]()},
-	} {
-		h := held[bn254test.Pointer(lib, c.typ, vocab.Affine)]
-		slot, err := suitetest.Slot(int64(c.inner), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.size != c.inner || h.Objects != 1 || h.Bytes != slot {
-			t.Errorf("%s: sizeof %d (gnark-crypto's point %d); an instance holds %d objects, %d bytes; want one object in the %d-byte slot", c.typ, c.size, c.inner, h.Objects, h.Bytes, slot)
-		}
-	}
+	bn254test.CheckSuite(t, Suite(),
+		bn254test.Holds{Type: vocab.BN254G1, Repr: vocab.Affine, Check: bn254test.OneObject(sizeof[bn254.G1Affine]())},
+		bn254test.Holds{Type: vocab.BN254G2, Repr: vocab.Affine, Check: bn254test.OneObject(sizeof[bn254.G2Affine]())})
 }
 
 // TestPrecompileVectors: go-ethereum's precompile vectors, and this

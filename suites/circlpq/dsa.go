@@ -2,7 +2,6 @@ package circlpq
 
 import (
 	"crypto"
-	"fmt"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"github.com/cloudflare/circl/sign/mldsa/mldsa65"
@@ -15,6 +14,15 @@ import (
 type dsaKey interface {
 	UnmarshalBinary([]byte) error
 	Bytes() []byte
+}
+
+// unmarshal is a new K decoded from b.
+func unmarshal[K any, P interface {
+	*K
+	dsaKey
+}](b []byte) (*K, error) {
+	k := new(K)
+	return k, P(k).UnmarshalBinary(b)
 }
 
 // dsaPackage is one of circl's ML-DSA packages.
@@ -44,25 +52,13 @@ func dsaOf[SK, PK any, PSK interface {
 		SeedSize: p.seedSize, PackedSKSize: p.skSize, PKSize: p.pkSize, SigSize: p.sigSize,
 		SKName: skName, SKHolds: "ρ, K, tr, s1, s2, t0 and, expanded, the matrix A and NTT(s1), NTT(s2), NTT(t0), with the seed ξ, in one struct",
 		PKName: pkName, PKHolds: "ρ, t1, its packed form and tr in the struct, and a pointer to the expanded matrix A",
-		KeyGen: pqkit.Offers(p.name+".NewKeyFromSeed", func(seed []byte) (*SK, error) {
-			if len(seed) != p.seedSize {
-				return nil, fmt.Errorf("%s: seed of %d bytes, want %d", p.name, len(seed), p.seedSize)
-			}
-			_, sk := p.newKeyFromSeed(seed)
-			return sk, nil
-		}),
-		ParseSK: pqkit.Offers("("+skName+").UnmarshalBinary", func(b []byte) (*SK, error) {
-			sk := new(SK)
-			return sk, PSK(sk).UnmarshalBinary(b)
-		}),
-		PackSK: pqkit.Offers("("+skName+").Bytes", func(sk *SK) []byte { return PSK(sk).Bytes() }),
-		ToSeed: pqkit.Offers("("+skName+").Seed", p.seed),
-		PKOf:   func(sk *SK) *PK { return any(p.public(sk)).(*PK) },
-		ParsePK: pqkit.Offers("("+pkName+").UnmarshalBinary", func(b []byte) (*PK, error) {
-			pk := new(PK)
-			return pk, PPK(pk).UnmarshalBinary(b)
-		}),
-		PackPK: pqkit.Offers("("+pkName+").Bytes", func(pk *PK) []byte { return PPK(pk).Bytes() }),
+		KeyGen:  pqkit.Offers(p.name+".NewKeyFromSeed", keyFromSeed(p.name, p.seedSize, p.newKeyFromSeed)),
+		ParseSK: pqkit.Offers("("+skName+").UnmarshalBinary", unmarshal[SK, PSK]),
+		PackSK:  pqkit.Offers("("+skName+").Bytes", func(sk *SK) []byte { return PSK(sk).Bytes() }),
+		ToSeed:  pqkit.Offers("("+skName+").Seed", p.seed),
+		PKOf:    func(sk *SK) *PK { return any(p.public(sk)).(*PK) },
+		ParsePK: pqkit.Offers("("+pkName+").UnmarshalBinary", unmarshal[PK, PPK]),
+		PackPK:  pqkit.Offers("("+pkName+").Bytes", func(pk *PK) []byte { return PPK(pk).Bytes() }),
 		Sign: pqkit.Offers(p.name+".SignTo", func(sk *SK, msg, ctx []byte) ([]byte, error) {
 			sig := make([]byte, p.sigSize)
 			return sig, p.signTo(sk, msg, ctx, false, sig)

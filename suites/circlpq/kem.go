@@ -18,6 +18,40 @@ type kemKey interface {
 	Unpack([]byte) error
 }
 
+// unpack is a new K unpacked from b.
+func unpack[K any, P interface {
+	*K
+	kemKey
+}](b []byte) (*K, error) {
+	k := new(K)
+	return k, P(k).Unpack(b)
+}
+
+// packer packs a K into a new slice of size bytes.
+func packer[K any, P interface {
+	*K
+	kemKey
+}](size int) func(*K) []byte {
+	return func(k *K) []byte {
+		b := make([]byte, size)
+		P(k).Pack(b)
+		return b
+	}
+}
+
+// keyFromSeed is circl's NewKeyFromSeed of package name, which panics on
+// a seed of the wrong length, with the length checked first; it returns
+// the private key.
+func keyFromSeed[Public, Private any](name string, size int, newKey func([]byte) (*Public, *Private)) func([]byte) (*Private, error) {
+	return func(seed []byte) (*Private, error) {
+		if len(seed) != size {
+			return nil, fmt.Errorf("%s: seed of %d bytes, want %d", name, len(seed), size)
+		}
+		_, k := newKey(seed)
+		return k, nil
+	}
+}
+
 // kemPackage is one of circl's ML-KEM packages: its name, sizes and the
 // calls that are not methods.
 type kemPackage[DK, EK any] struct {
@@ -46,33 +80,13 @@ func kemOf[DK, EK any, PDK interface {
 		SeedSize: p.seedSize, EKSize: p.ekSize, CiphertextSize: p.ctSize, PackedDKSize: p.dkSize,
 		DKName: dkName, DKHolds: "pointers to its own copy of the public key (ρ, the matrix Aᵀ and NTT(t)) and to NTT(s), beside H(ek) and z; the seed d is not kept",
 		EKName: ekName, EKHolds: "a pointer to ρ, the matrix Aᵀ and NTT(t), beside H(ek)",
-		KeyGen: pqkit.Offers(p.name+".NewKeyFromSeed", func(seed []byte) (*DK, error) {
-			if len(seed) != p.seedSize {
-				return nil, fmt.Errorf("%s: seed of %d bytes, want %d", p.name, len(seed), p.seedSize)
-			}
-			_, dk := p.newKeyFromSeed(seed)
-			return dk, nil
-		}),
-		ParseDK: pqkit.Offers("("+dkName+").Unpack", func(b []byte) (*DK, error) {
-			dk := new(DK)
-			return dk, PDK(dk).Unpack(b)
-		}),
-		PackDK: pqkit.Offers("("+dkName+").Pack", func(dk *DK) []byte {
-			b := make([]byte, p.dkSize)
-			PDK(dk).Pack(b)
-			return b
-		}),
-		ToSeed: pqkit.Lacks[func(*DK) []byte](lib, "%s's PrivateKey does not keep the seed d‖z that NewKeyFromSeed expands (it keeps z only)", p.name),
-		EKOf:   func(dk *DK) *EK { return any(p.public(dk)).(*EK) },
-		ParseEK: pqkit.Offers("("+ekName+").Unpack", func(b []byte) (*EK, error) {
-			ek := new(EK)
-			return ek, PEK(ek).Unpack(b)
-		}),
-		PackEK: pqkit.Offers("("+ekName+").Pack", func(ek *EK) []byte {
-			b := make([]byte, p.ekSize)
-			PEK(ek).Pack(b)
-			return b
-		}),
+		KeyGen:  pqkit.Offers(p.name+".NewKeyFromSeed", keyFromSeed(p.name, p.seedSize, p.newKeyFromSeed)),
+		ParseDK: pqkit.Offers("("+dkName+").Unpack", unpack[DK, PDK]),
+		PackDK:  pqkit.Offers("("+dkName+").Pack", packer[DK, PDK](p.dkSize)),
+		ToSeed:  pqkit.Lacks[func(*DK) []byte](lib, "%s's PrivateKey does not keep the seed d‖z that NewKeyFromSeed expands (it keeps z only)", p.name),
+		EKOf:    func(dk *DK) *EK { return any(p.public(dk)).(*EK) },
+		ParseEK: pqkit.Offers("("+ekName+").Unpack", unpack[EK, PEK]),
+		PackEK:  pqkit.Offers("("+ekName+").Pack", packer[EK, PEK](p.ekSize)),
 		Encapsulate: pqkit.Offers("("+ekName+").EncapsulateTo", func(ek *EK, m []byte) ([]byte, []byte, error) {
 			if len(m) != 32 {
 				return nil, nil, fmt.Errorf("%s: randomness of %d bytes, want 32", p.name, len(m))

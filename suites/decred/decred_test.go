@@ -85,12 +85,7 @@ func TestObjects(t *testing.T) {
 // TestCheapConstructorsKeepWhatTheRealOnesKeep: the R‖S‖V entry, a copy,
 // keeps what ecdsa.SignCompact's own 65-byte result does.
 func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
-	var cheap memprof.Case
-	for _, e := range Suite().Entries {
-		if e.Type == vocab.Secp256k1Signature && e.Repr == vocab.RSV {
-			cheap = e.Case()
-		}
-	}
+	cheap := secptest.EntryCase(t, Suite(), vocab.Secp256k1Signature, vocab.RSV)
 	v := values()
 	keys := make([]*secp256k1.PrivateKey, secpkit.Distinct)
 	for i := range keys {

@@ -2,6 +2,7 @@ package decred
 
 import (
 	"bytes"
+	"maps"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -60,33 +61,44 @@ func recoverAddress(hash, sig []byte) ([20]byte, error) {
 
 // opImpls returns every row decred does.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
-	sk, pk, sg := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
+	ops := secretKeyOps()
+	maps.Copy(ops, publicKeyOps())
+	maps.Copy(ops, signatureOps())
+	return ops
+}
+
+// The library objects of the input, decoded outside the timing.
+func decodedKey(in *secpkit.Input) (*secp256k1.PrivateKey, error) {
+	var k secp256k1.PrivateKey
+	return &k, secretKey(&k, in.SecretKey[:])
+}
+
+func decodedPub(in *secpkit.Input) (*secp256k1.PublicKey, error) {
+	return secp256k1.ParsePubKey(in.Uncompressed[:])
+}
+
+func decodedSig(in *secpkit.Input) (*ecdsa.Signature, error) { return signature(in.RS()) }
+
+// withPub is a verification of the input's signature (decoded before the
+// timing) under the key that key makes from the row's form.
+func withPub(key func(in *secpkit.Input) func() (*secp256k1.PublicKey, error)) secpkit.Maker {
+	return func(in *secpkit.Input) (secpkit.Call, error) {
+		load := key(in)
+		s, err := signature(in.RS())
+		return secpkit.Verified(func() (bool, error) {
+			p, err := load()
+			if err != nil {
+				return false, err
+			}
+			return verifySig(p, in.Hash[:], s)
+		}), err
+	}
+}
+
+// secretKeyOps returns the rows of the secret key: signing and its two conversions.
+func secretKeyOps() map[secpkit.Row]secpkit.OpImpl {
+	sk := vocab.Secp256k1SecretKey
 	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
-	// The library objects of the input, decoded outside the timing.
-	key := func(in *secpkit.Input) (*secp256k1.PrivateKey, error) {
-		var k secp256k1.PrivateKey
-		return &k, secretKey(&k, in.SecretKey[:])
-	}
-	pub := func(in *secpkit.Input) (*secp256k1.PublicKey, error) {
-		return secp256k1.ParsePubKey(in.Uncompressed[:])
-	}
-	sig := func(in *secpkit.Input) (*ecdsa.Signature, error) { return signature(in.RS()) }
-	// withPub is a verification of the input's signature (decoded before
-	// the timing) under the key check makes from the row's form.
-	withPub := func(key func(in *secpkit.Input) func() (*secp256k1.PublicKey, error)) secpkit.Maker {
-		return func(in *secpkit.Input) (secpkit.Call, error) {
-			load := key(in)
-			s, err := signature(in.RS())
-			return secpkit.Verified(func() (bool, error) {
-				p, err := load()
-				if err != nil {
-					return false, err
-				}
-				return verifySig(p, in.Hash[:], s)
-			}), err
-		}
-	}
-	const rule = "low-S rule"
 	const toRSV = "to R‖S‖V"
 	return map[secpkit.Row]secpkit.OpImpl{
 		row(sk, vocab.ByteForm, vocab.Sign): impl("the 32 bytes decoded (refusing 0 and >= N, as go-ethereum without cgo does), ecdsa.SignCompact (RFC 6979), converted to R‖S‖V", []string{"ModNScalar.SetByteSlice", "ecdsa.SignCompact", toRSV},
@@ -101,7 +113,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(sk, vocab.Decoded, vocab.Sign): impl("ecdsa.SignCompact of the *secp256k1.PrivateKey (RFC 6979), converted to R‖S‖V", []string{"ecdsa.SignCompact", toRSV},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				k, err := key(in)
+				k, err := decodedKey(in)
 				return secpkit.Produce(func() ([65]byte, error) { return sign(k, in.Hash[:]) }, rsvBytes), err
 			}),
 		conv(sk, vocab.ByteForm, vocab.Decoded): impl("ModNScalar.SetByteSlice (refusing 0 and >= N), secp256k1.NewPrivateKey", []string{"ModNScalar.SetByteSlice", "secp256k1.NewPrivateKey"},
@@ -116,10 +128,18 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		conv(sk, vocab.Decoded, vocab.ByteForm): impl("(secp256k1.PrivateKey).Serialize", []string{"PrivateKey.Serialize"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				k, err := key(in)
+				k, err := decodedKey(in)
 				return secpkit.Produce(func() ([]byte, error) { return k.Serialize(), nil }, plain), err
 			}),
+	}
+}
 
+// publicKeyOps returns the rows of the public key: verification, re-encoding and the address.
+func publicKeyOps() map[secpkit.Row]secpkit.OpImpl {
+	pk := vocab.Secp256k1PublicKey
+	row, impl := secpkit.RowOf, secpkit.ImplOf
+	const rule = "low-S rule"
+	return map[secpkit.Row]secpkit.OpImpl{
 		row(pk, vocab.Compressed, vocab.Verify): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then (*ecdsa.Signature).Verify", []string{"secp256k1.ParsePubKey", rule, "Signature.Verify"},
 			withPub(func(in *secpkit.Input) func() (*secp256k1.PublicKey, error) {
 				return func() (*secp256k1.PublicKey, error) { return secp256k1.ParsePubKey(in.Compressed[:]) }
@@ -130,7 +150,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			})),
 		row(pk, vocab.Decoded, vocab.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				if err != nil {
 					return secpkit.Call{}, err
 				}
@@ -148,7 +168,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.Compress): impl("(*secp256k1.PublicKey).SerializeCompressed", []string{"SerializeCompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() ([]byte, error) { return p.SerializeCompressed(), nil }, plain), err
 			}),
 		row(pk, vocab.Compressed, vocab.Serialize): impl("secp256k1.ParsePubKey of the 33 bytes (a square root), then SerializeUncompressed", []string{"secp256k1.ParsePubKey", "SerializeUncompressed"},
@@ -157,7 +177,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.Serialize): impl("(*secp256k1.PublicKey).SerializeUncompressed", []string{"SerializeUncompressed"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() ([]byte, error) { return p.SerializeUncompressed(), nil }, plain), err
 			}),
 		row(pk, vocab.Compressed, vocab.Decompress): impl("secp256k1.ParsePubKey of the 33 bytes to *secp256k1.PublicKey", []string{"secp256k1.ParsePubKey"},
@@ -184,24 +204,32 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.ToAddress): impl("SerializeUncompressed of the *secp256k1.PublicKey, Keccak-256 (golang.org/x/crypto/sha3)", []string{"SerializeUncompressed", "Keccak256"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() ([20]byte, error) { return secpkit.Address(p.SerializeUncompressed()), nil }, addrBytes), err
 			}),
+	}
+}
 
+// signatureOps returns the rows of the signature: verification, recovery and the conversions between its forms.
+func signatureOps() map[secpkit.Row]secpkit.OpImpl {
+	sg := vocab.Secp256k1Signature
+	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
+	const rule = "low-S rule"
+	return map[secpkit.Row]secpkit.OpImpl{
 		row(sg, vocab.RSV, vocab.Verify): impl("the first 64 bytes decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Verified(func() (bool, error) { return verifyRS(p, in.Hash[:], in.RSV[:64]) }), err
 			}),
 		row(sg, vocab.RS, vocab.Verify): impl("R‖S decoded to *ecdsa.Signature, then Verify under the *secp256k1.PublicKey", []string{rule, "ModNScalar.SetByteSlice", "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				rs := bytes.Clone(in.RS())
 				return secpkit.Verified(func() (bool, error) { return verifyRS(p, in.Hash[:], rs) }), err
 			}),
 		row(sg, vocab.DER, vocab.Verify): impl("ecdsa.ParseDERSignature (strict DER), then Verify under the *secp256k1.PublicKey", []string{"ecdsa.ParseDERSignature", rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Verified(func() (bool, error) {
 					s, err := ecdsa.ParseDERSignature(in.DER)
 					if err != nil {
@@ -212,11 +240,11 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(sg, vocab.Decoded, vocab.Verify): impl("(*ecdsa.Signature).Verify under the *secp256k1.PublicKey", []string{rule, "Signature.Verify"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				if err != nil {
 					return secpkit.Call{}, err
 				}
-				s, err := sig(in)
+				s, err := decodedSig(in)
 				return secpkit.Verified(func() (bool, error) { return verifySig(p, in.Hash[:], s) }), err
 			}),
 		row(sg, vocab.RSV, vocab.Recover): impl("converted to the compact form V‖R‖S, ecdsa.RecoverCompact to *secp256k1.PublicKey (a high S accepted)", []string{"to V‖R‖S", "ecdsa.RecoverCompact"},
@@ -239,7 +267,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		conv(sg, vocab.Decoded, vocab.RS): impl("R and S of the *ecdsa.Signature to 32 bytes each", []string{"ModNScalar.PutBytesUnchecked"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				s, err := sig(in)
+				s, err := decodedSig(in)
 				return secpkit.Produce(func() ([]byte, error) { return rsBytes(s), nil }, plain), err
 			}),
 		conv(sg, vocab.RSV, vocab.DER): impl("the first 64 bytes decoded (refusing r or s >= N), then (*ecdsa.Signature).Serialize", []string{"ModNScalar.SetByteSlice", "Signature.Serialize"},
@@ -248,7 +276,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			derFrom(func(in *secpkit.Input) []byte { return bytes.Clone(in.RS()) })),
 		conv(sg, vocab.Decoded, vocab.DER): impl("(*ecdsa.Signature).Serialize", []string{"Signature.Serialize"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				s, err := sig(in)
+				s, err := decodedSig(in)
 				return secpkit.Produce(func() ([]byte, error) { return s.Serialize(), nil }, plain), err
 			}),
 		conv(sg, vocab.RSV, vocab.Decoded): impl("the first 64 bytes decoded (refusing r or s >= N) to *ecdsa.Signature", []string{"ModNScalar.SetByteSlice", "ecdsa.NewSignature"},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/memprof/memprof/suites/internal/bn254test"
 	"github.com/memprof/memprof/suites/internal/suitekit"
-	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/vocab"
 )
 
@@ -16,10 +15,7 @@ import (
 // representation's size, in its slot (the size class; whole pages above
 // 32 KiB), the sizes read from the types and from gnark-crypto's constants.
 func TestSuite(t *testing.T) {
-	held := bn254test.CheckSuite(t, Suite())
-	if held == nil {
-		return // -run left the measurements out
-	}
+	var want []bn254test.Holds
 	for _, c := range []struct {
 		typ  vocab.Type
 		repr vocab.Repr
@@ -35,20 +31,9 @@ func TestSuite(t *testing.T) {
 		{vocab.BN254G2, vocab.Uncompressed, bn254.SizeOfG2AffineUncompressed},
 		{vocab.BN254G2, vocab.Prepared, suitekit.SizeOf[Lines]()},
 	} {
-		k := bn254test.Pointer(lib, c.typ, c.repr)
-		h, ok := held[k]
-		if !ok {
-			t.Errorf("%s: not measured", k)
-			continue
-		}
-		slot, err := suitetest.Slot(int64(c.size), false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h.Objects != 1 || h.Bytes != slot {
-			t.Errorf("%s: an instance holds %d objects, %d bytes (%v); want one %d-byte object in its %d-byte slot", k, h.Objects, h.Bytes, h.Sizes, c.size, slot)
-		}
+		want = append(want, bn254test.Holds{Type: c.typ, Repr: c.repr, Check: bn254test.OneObject(c.size)})
 	}
+	bn254test.CheckSuite(t, Suite(), want...)
 }
 
 // TestCopyKeepsWhatUnmarshalKeeps: the G2 instances are copies of points

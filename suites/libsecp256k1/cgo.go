@@ -5,6 +5,7 @@ package libsecp256k1
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"maps"
 	"math/big"
 	"sync/atomic"
 	"unsafe"
@@ -219,12 +220,23 @@ func sliceBytes(b []byte) []byte { return b }
 
 // opImpls returns every row go-ethereum offers.
 func opImpls() map[secpkit.Row]secpkit.OpImpl {
-	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
+	ops := secretKeyOps()
+	maps.Copy(ops, publicKeyOps())
+	maps.Copy(ops, signatureOps())
+	return ops
+}
+
+// decodedKey and decodedPub decode the input's key outside the timing.
+func decodedKey(in *secpkit.Input) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }
+
+func decodedPub(in *secpkit.Input) (*ecdsa.PublicKey, error) {
+	return crypto.UnmarshalPubkey(in.Uncompressed[:])
+}
+
+// secretKeyOps returns the rows of the secret key: signing and its two conversions.
+func secretKeyOps() map[secpkit.Row]secpkit.OpImpl {
+	sk := vocab.Secp256k1SecretKey
 	row, conv, impl := secpkit.RowOf, secpkit.ConvOf, secpkit.ImplOf
-	// key decodes the input's key outside the timing.
-	key := func(in *secpkit.Input) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(in.SecretKey[:]) }
-	pub := func(in *secpkit.Input) (*ecdsa.PublicKey, error) { return crypto.UnmarshalPubkey(in.Uncompressed[:]) }
-	const rule = "low-S rule"
 	return map[secpkit.Row]secpkit.OpImpl{
 		row(sk, vocab.ByteForm, vocab.Sign): impl("secp256k1.Sign of the 32 bytes (libsecp256k1's secp256k1_ecdsa_sign_recoverable, RFC 6979)", []string{"secp256k1.Sign"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
@@ -232,7 +244,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(sk, vocab.Decoded, vocab.Sign): impl("crypto.Sign of the *ecdsa.PrivateKey (D padded to 32 bytes, then secp256k1.Sign)", []string{"crypto.Sign"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				k, err := key(in)
+				k, err := decodedKey(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.Sign(in.Hash[:], k) }, sliceBytes), err
 			}),
 		conv(sk, vocab.ByteForm, vocab.Decoded): impl("crypto.ToECDSA (checks 0 < d < N, computes the public key with libsecp256k1)", []string{"crypto.ToECDSA"},
@@ -241,10 +253,18 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		conv(sk, vocab.Decoded, vocab.ByteForm): impl("crypto.FromECDSA", []string{"crypto.FromECDSA"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				k, err := key(in)
+				k, err := decodedKey(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.FromECDSA(k), nil }, sliceBytes), err
 			}),
+	}
+}
 
+// publicKeyOps returns the rows of the public key: verification, re-encoding and the address.
+func publicKeyOps() map[secpkit.Row]secpkit.OpImpl {
+	pk := vocab.Secp256k1PublicKey
+	row, impl := secpkit.RowOf, secpkit.ImplOf
+	const rule = "low-S rule"
+	return map[secpkit.Row]secpkit.OpImpl{
 		row(pk, vocab.Compressed, vocab.Verify): impl("crypto.VerifySignature of the 33-byte key (libsecp256k1 parses it in the call)", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Verified(func() (bool, error) { return verify(in.Compressed[:], in.Hash[:], in.RS()) }), nil
@@ -255,7 +275,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.Verify): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey, then crypto.VerifySignature (libsecp256k1 takes bytes)", []string{rule, "crypto.FromECDSAPub", "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Verified(func() (bool, error) { return verify(crypto.FromECDSAPub(p), in.Hash[:], in.RS()) }), err
 			}),
 		row(pk, vocab.Address, vocab.Verify): impl("the low-S rule, crypto.Ecrecover, crypto.Keccak256 of the key, compared with the address", []string{rule, "crypto.Ecrecover", "crypto.Keccak256", "compare"},
@@ -269,7 +289,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.Compress): impl("crypto.CompressPubkey of the *ecdsa.PublicKey", []string{"crypto.CompressPubkey"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.CompressPubkey(p), nil }, sliceBytes), err
 			}),
 		row(pk, vocab.Compressed, vocab.Serialize): impl("crypto.DecompressPubkey (libsecp256k1 decompresses), then crypto.FromECDSAPub", []string{"crypto.DecompressPubkey", "crypto.FromECDSAPub"},
@@ -278,7 +298,7 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.Serialize): impl("crypto.FromECDSAPub of the *ecdsa.PublicKey", []string{"crypto.FromECDSAPub"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() ([]byte, error) { return crypto.FromECDSAPub(p), nil }, sliceBytes), err
 			}),
 		row(pk, vocab.Compressed, vocab.Decompress): impl("crypto.DecompressPubkey to *ecdsa.PublicKey", []string{"crypto.DecompressPubkey"},
@@ -307,10 +327,18 @@ func opImpls() map[secpkit.Row]secpkit.OpImpl {
 			}),
 		row(pk, vocab.Decoded, vocab.ToAddress): impl("crypto.PubkeyToAddress of the *ecdsa.PublicKey", []string{"crypto.PubkeyToAddress"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
-				p, err := pub(in)
+				p, err := decodedPub(in)
 				return secpkit.Produce(func() (common.Address, error) { return crypto.PubkeyToAddress(*p), nil }, addressBytes), err
 			}),
+	}
+}
 
+// signatureOps returns the rows of the signature: verification and recovery.
+func signatureOps() map[secpkit.Row]secpkit.OpImpl {
+	sig := vocab.Secp256k1Signature
+	row, impl := secpkit.RowOf, secpkit.ImplOf
+	const rule = "low-S rule"
+	return map[secpkit.Row]secpkit.OpImpl{
 		row(sig, vocab.RSV, vocab.Verify): impl("crypto.VerifySignature of the first 64 bytes under the 65-byte key", []string{rule, "crypto.VerifySignature"},
 			func(in *secpkit.Input) (secpkit.Call, error) {
 				return secpkit.Verified(func() (bool, error) { return verify(in.Uncompressed[:], in.Hash[:], in.RSV[:64]) }), nil

@@ -13,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites/internal/secpkit"
@@ -87,20 +86,11 @@ func TestObjects(t *testing.T) {
 // multiplication) and crypto.Sign.
 func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 	v := values()
-	entry := func(r vocab.Repr, typ vocab.Type) memprof.Case {
-		for _, e := range Suite().Entries {
-			if e.Type == typ && e.Repr == r && e.Layout == measure.Pointer {
-				return e.Case()
-			}
-		}
-		t.Fatalf("no entry %s/%s", typ, r)
-		return memprof.Case{}
-	}
 	real := func(newInstance func(i int) any) memprof.Case {
 		return memprof.Case{Prepare: func(int) error { values(); return nil }, New: func(i int) any { return newInstance(i % secpkit.Distinct) }}
 	}
 	t.Run("ToECDSA", func(t *testing.T) {
-		secptest.Same(t, 300, entry(vocab.Decoded, vocab.Secp256k1SecretKey), real(func(i int) any {
+		secptest.Same(t, 300, secptest.EntryCase(t, Suite(), vocab.Secp256k1SecretKey, vocab.Decoded), real(func(i int) any {
 			k, err := crypto.ToECDSA(v.SecretKeys[i][:])
 			if err != nil {
 				t.Fatal(err)
@@ -113,7 +103,7 @@ func TestCheapConstructorsKeepWhatTheRealOnesKeep(t *testing.T) {
 		for i := range keys {
 			keys[i], _ = crypto.ToECDSA(v.SecretKeys[i][:])
 		}
-		secptest.Same(t, 300, entry(vocab.RSV, vocab.Secp256k1Signature), real(func(i int) any {
+		secptest.Same(t, 300, secptest.EntryCase(t, Suite(), vocab.Secp256k1Signature, vocab.RSV), real(func(i int) any {
 			h := secpkit.Hash(i)
 			s, err := crypto.Sign(h[:], keys[i])
 			if err != nil {

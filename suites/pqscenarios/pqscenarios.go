@@ -155,9 +155,18 @@ func tls[DK, EK any](d pqkit.KEM[DK, EK]) ([]suites.Entry, []suites.Op) {
 // server's share from every form it keeps its key in, and the server's
 // work on the client's share.
 func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
-	opKey := func(r vocab.Repr, op vocab.Op) results.Key {
-		return results.Key{Type: vocab.TLSHandshakes, Lib: d.Lib, Repr: r, Op: op, Batch: 1, Param: d.Set.Param()}
-	}
+	return append(tlsClientOps(d), tlsServerOp(d))
+}
+
+// tlsOpKey is the key of the handshake's operation op from the form r.
+func tlsOpKey[DK, EK any](d pqkit.KEM[DK, EK], r vocab.Repr, op vocab.Op) results.Key {
+	return results.Key{Type: vocab.TLSHandshakes, Lib: d.Lib, Repr: r, Op: op, Batch: 1, Param: d.Set.Param()}
+}
+
+// tlsClientOps are the client's half, the decapsulation of the server's
+// share and the X25519 secret, from every form the client keeps its
+// ML-KEM key in.
+func tlsClientOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 	vectors := func() (seed, c, k []byte, err error) {
 		t, err := pqkit.DecapsVector(d.Set)
 		return t.Seed, t.C, t.K, err
@@ -185,7 +194,7 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 			return func() (*DK, error) { return d.ParseDK.Do(b) }, nil
 		}},
 	} {
-		o := suites.Op{Key: opKey(from.repr, vocab.Decapsulate)}
+		o := suites.Op{Key: tlsOpKey(d, from.repr, vocab.Decapsulate)}
 		if !from.lacks.IsZero() {
 			o.Unavailable = from.lacks
 			out = append(out, o)
@@ -237,9 +246,13 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 		}
 		out = append(out, o)
 	}
-	// The server: parse the client's share, encapsulate, make its X25519
-	// key and the X25519 secret.
-	server := suites.Op{Key: opKey(vocab.Packed, vocab.Encapsulate)}
+	return out
+}
+
+// tlsServerOp is the server's half: parse the client's share,
+// encapsulate, make its X25519 key and the X25519 secret.
+func tlsServerOp[DK, EK any](d pqkit.KEM[DK, EK]) suites.Op {
+	server := suites.Op{Key: tlsOpKey(d, vocab.Packed, vocab.Encapsulate)}
 	server.Path = pqkit.Calls(d.ParseEK.API, d.Encapsulate.API, "ecdh.X25519().NewPrivateKey", "(*ecdh.PrivateKey).ECDH")
 	server.Note = "the server's work per handshake on the client's 1,216-byte share: " + server.Path + "; the first ACVP encapsulation vector of the set (its randomness m where crypto/tls draws one) and RFC 7748's X25519 vector (Bob's key where crypto/tls generates one, Alice's share); invalid input: an encapsulation key whose first coefficient is 4095"
 	server.Prepare = func(in suites.OpInput) (suites.OpHarness, error) {
@@ -282,7 +295,7 @@ func tlsOps[DK, EK any](d pqkit.KEM[DK, EK]) []suites.Op {
 		t, err := pqkit.EncapsVector(d.Set)
 		return append(append(bytes.Clone(t.C), t.K...), x25519Key...), err
 	}
-	return append(out, server)
+	return server
 }
 
 // cache is one library's public-key cache: packed, one contiguous slice of

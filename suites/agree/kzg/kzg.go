@@ -42,27 +42,10 @@ const fileName = fixtures.KZGVectorsFile + " (made by c-kzg)"
 // (Check), then against go-ethereum's point evaluation vectors
 // (CheckPointEvaluation), which the report's cases count too.
 func Run(r *suites.Registry) (*agree.Report, error) {
-	v, err := fixtures.LoadKZGVectors()
-	if err != nil {
-		return nil, err
-	}
-	libs := r.KZGAgreeLibs()
-	rep, err := Check(v, libs)
-	if err != nil {
-		return rep, err
-	}
-	n, err := PointEvaluationCases()
-	if err != nil {
-		return rep, err
-	}
-	rep.Cases += n
-	var avail []suites.KZGAgreeLib
-	for _, l := range libs {
-		if l.Unavailable.IsZero() {
-			avail = append(avail, l)
-		}
-	}
-	return rep, CheckPointEvaluation(avail)
+	return agree.Steps[*fixtures.KZGVectors, suites.KZGAgreeLib]{
+		Load: fixtures.LoadKZGVectors, Check: Check, Cases: PointEvaluationCases, More: CheckPointEvaluation,
+		Available: func(l suites.KZGAgreeLib) bool { return l.Unavailable.IsZero() },
+	}.Run(r.KZGAgreeLibs())
 }
 
 // made is what one library computed of one blob.

@@ -70,25 +70,27 @@ func Points(typ vocab.Type) [][]byte {
 	return g1Points()
 }
 
-var g1Points = sync.OnceValue(func() [][]byte {
-	out := make([][]byte, Distinct)
-	for i := range out {
-		var p bn254.G1Affine
-		p.ScalarMultiplicationBase(PointScalar(i))
-		out[i] = EncodeG1(&p)
-	}
-	return out
-})
+var (
+	g1Points = sync.OnceValue(encodedPoints[bn254.G1Affine](EncodeG1))
+	g2Points = sync.OnceValue(encodedPoints[bn254.G2Affine](EncodeG2))
+)
 
-var g2Points = sync.OnceValue(func() [][]byte {
-	out := make([][]byte, Distinct)
-	for i := range out {
-		var p bn254.G2Affine
-		p.ScalarMultiplicationBase(PointScalar(i))
-		out[i] = EncodeG2(&p)
+// encodedPoints returns the encodings of the Distinct points
+// PointScalar(i) times the group's generator.
+func encodedPoints[P any, PP interface {
+	*P
+	ScalarMultiplicationBase(*big.Int) *P
+}](encode func(*P) []byte) func() [][]byte {
+	return func() [][]byte {
+		out := make([][]byte, Distinct)
+		for i := range out {
+			var p P
+			PP(&p).ScalarMultiplicationBase(PointScalar(i))
+			out[i] = encode(&p)
+		}
+		return out
 	}
-	return out
-})
+}
 
 // EncodeG1 returns the EIP-196 encoding of a gnark-crypto point: x‖y,
 // all zeros for the point at infinity.

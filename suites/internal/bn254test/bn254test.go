@@ -22,13 +22,15 @@ import (
 // instances hold by construction: suitetest.CheckHeld) and Ops (every
 // operation's result against the vectors, twice, and its rejection of
 // the inputs it must refuse: suitetest.CheckOps; those of at most 1,024
-// items per call unless -bn254.all-ops is set). It returns what one
-// pointer instance of each available entry holds, by key, for the suite's
-// own checks of its representations: nil when -run leaves Held out.
-func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
+// items per call unless -bn254.all-ops is set). Then, unless -run leaves
+// Held out, it checks what one instance of each pointer entry in want
+// holds, for the suite's own checks of its representations; an entry of
+// want that Held did not measure is an error.
+func CheckSuite(t *testing.T, s suites.Suite, want ...Holds) {
 	t.Helper()
+	lib := s.Entries[0].Lib
 	var held map[results.Key]suitetest.Held
-	t.Run("Coverage", func(t *testing.T) { suitetest.CheckCoverage(t, s.Entries, matrixKeys(s.Entries[0].Lib), nil) })
+	t.Run("Coverage", func(t *testing.T) { suitetest.CheckCoverage(t, s.Entries, matrixKeys(lib), nil) })
 	t.Run("Held", func(t *testing.T) {
 		held = map[results.Key]suitetest.Held{}
 		for _, e := range s.Entries {
@@ -44,13 +46,41 @@ func CheckSuite(t *testing.T, s suites.Suite) map[results.Key]suitetest.Held {
 		}
 	})
 	t.Run("Ops", func(t *testing.T) { suitetest.CheckOps(t, opsChecked(s)) })
-	return held
+	if held == nil {
+		return // -run left the measurements out
+	}
+	for _, w := range want {
+		k := results.Key{Type: w.Type, Lib: lib, Repr: w.Repr, Layout: measure.Pointer}
+		h, ok := held[k]
+		if !ok {
+			t.Errorf("%s: not measured", k)
+			continue
+		}
+		w.Check(t, k, h)
+	}
 }
 
-// Pointer is the key of lib's pointer entry of typ in repr, by which
-// CheckSuite's result is read.
-func Pointer(lib vocab.Lib, typ vocab.Type, repr vocab.Repr) results.Key {
-	return results.Key{Type: typ, Lib: lib, Repr: repr, Layout: measure.Pointer}
+// Holds is what one instance of a suite's pointer entry of Type in Repr
+// holds by construction: Check looks at h, what the walker found in one.
+type Holds struct {
+	Type  vocab.Type
+	Repr  vocab.Repr
+	Check func(t *testing.T, k results.Key, h suitetest.Held)
+}
+
+// OneObject is the check of an instance that is one pointer-free object
+// of size bytes, in its slot (the size class; whole pages above 32 KiB).
+func OneObject(size uintptr) func(t *testing.T, k results.Key, h suitetest.Held) {
+	return func(t *testing.T, k results.Key, h suitetest.Held) {
+		t.Helper()
+		slot, err := suitetest.Slot(int64(size), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Objects != 1 || h.Bytes != slot {
+			t.Errorf("%s: an instance holds %d objects, %d bytes (%v); want one %d-byte object in its %d-byte slot", k, h.Objects, h.Bytes, h.Sizes, size, slot)
+		}
+	}
 }
 
 // TestN is the number of instances the tests measure e at: 1,000; 4 for
@@ -114,21 +144,23 @@ func matrixKeys(lib vocab.Lib) []results.Key {
 	return keys
 }
 
-// CheckWrapper checks h, what a decoded point of typ holds, against its
-// construction: two objects, the wrapper of wrapper bytes (one pointer)
-// and the hidden point of point bytes, each in its slot.
-func CheckWrapper(t *testing.T, typ vocab.Type, h suitetest.Held, wrapper, point uintptr) {
-	t.Helper()
-	ws, err := suitetest.Slot(int64(wrapper), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := suitetest.Slot(int64(point), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if h.Objects != 2 || h.Bytes != ws+ps {
-		t.Errorf("%s: an instance holds %d objects, %d bytes (%v); want the %d-byte wrapper in its %d-byte slot and the %d-byte point in its %d-byte slot", typ, h.Objects, h.Bytes, h.Sizes, wrapper, ws, point, ps)
+// Wrapper is the check of a decoded point that is two objects, the
+// wrapper of wrapper bytes (one pointer) and the hidden point of point
+// bytes, each in its slot.
+func Wrapper(wrapper, point uintptr) func(t *testing.T, k results.Key, h suitetest.Held) {
+	return func(t *testing.T, k results.Key, h suitetest.Held) {
+		t.Helper()
+		ws, err := suitetest.Slot(int64(wrapper), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, err := suitetest.Slot(int64(point), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Objects != 2 || h.Bytes != ws+ps {
+			t.Errorf("%s: an instance holds %d objects, %d bytes (%v); want the %d-byte wrapper in its %d-byte slot and the %d-byte point in its %d-byte slot", k, h.Objects, h.Bytes, h.Sizes, wrapper, ws, point, ps)
+		}
 	}
 }
 

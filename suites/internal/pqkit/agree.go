@@ -17,9 +17,24 @@ import (
 var VectorsPerKind = 2
 
 // KEMLib is one library's part in the ML-KEM agreement check: its sets.
-type KEMLib struct {
+type KEMLib = Lib[KEMAgree]
+
+// Lib is one library's part in a post-quantum agreement check: its name
+// and its part at each set it has.
+type Lib[A interface{ at() Set }] struct {
 	Lib  vocab.Lib
-	Sets []KEMAgree
+	Sets []A
+}
+
+// setsOf returns, for set, the libraries of impls that have it and their
+// parts at it.
+func setsOf[A interface{ at() Set }](impls []Lib[A], set Set) (libs []vocab.Lib, as []A) {
+	for _, l := range impls {
+		if i := slices.IndexFunc(l.Sets, func(a A) bool { return a.at() == set }); i >= 0 {
+			libs, as = append(libs, l.Lib), append(as, l.Sets[i])
+		}
+	}
+	return libs, as
 }
 
 // disagree returns the disagreement of lib on a case.
@@ -100,18 +115,9 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 		return rep, err
 	}
 	for _, set := range KEMSets {
-		type one struct {
-			lib vocab.Lib
-			a   KEMAgree
-		}
-		var have []one
-		for _, l := range impls {
-			if i := slices.IndexFunc(l.Sets, func(a KEMAgree) bool { return a.Set == set }); i >= 0 {
-				have = append(have, one{l.Lib, l.Sets[i]})
-			}
-		}
-		for _, h := range have {
-			n, err := kemKnownAnswers(v, set, h.lib, h.a)
+		names, have := setsOf(impls, set)
+		for j, a := range have {
+			n, err := kemKnownAnswers(v, set, names[j], a)
 			rep.Cases += n
 			if err != nil {
 				return rep, err
@@ -124,38 +130,38 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 			seed, m := Seed(i, 64), Seed(100+i, 32)
 			c := fmt.Sprintf("%s seed %d", set, i)
 			var eks, packs [][]byte
-			for _, h := range have {
-				ek, packed, back, err := h.a.FromSeed(seed)
+			for j, h := range have {
+				ek, packed, back, err := h.FromSeed(seed)
 				if err != nil {
-					return rep, disagree(c, "key generation", h.lib, "the seed", nil, nil, err.Error())
+					return rep, disagree(c, "key generation", names[j], "the seed", nil, nil, err.Error())
 				}
 				if back != nil && !bytes.Equal(back, seed) {
-					return rep, disagree(c, "seed given back", h.lib, "the seed", back, seed, "")
+					return rep, disagree(c, "seed given back", names[j], "the seed", back, seed, "")
 				}
 				eks, packs = append(eks, ek), append(packs, packed)
 			}
 			for j := 1; j < len(have); j++ {
 				if !bytes.Equal(eks[j], eks[0]) {
-					return rep, disagree(c, "encapsulation key", have[j].lib, string(have[0].lib), eks[j], eks[0], "")
+					return rep, disagree(c, "encapsulation key", names[j], string(names[0]), eks[j], eks[0], "")
 				}
 				if packs[j] != nil && packs[0] != nil && !bytes.Equal(packs[j], packs[0]) {
-					return rep, disagree(c, "packed decapsulation key", have[j].lib, string(have[0].lib), packs[j], packs[0], "")
+					return rep, disagree(c, "packed decapsulation key", names[j], string(names[0]), packs[j], packs[0], "")
 				}
 			}
-			for _, enc := range have {
-				ct, k, err := enc.a.Encapsulate(eks[0], m)
+			for e, enc := range have {
+				ct, k, err := enc.Encapsulate(eks[0], m)
 				if err != nil {
-					return rep, disagree(c, "encapsulation", enc.lib, "the key", nil, nil, err.Error())
+					return rep, disagree(c, "encapsulation", names[e], "the key", nil, nil, err.Error())
 				}
-				for _, dec := range have {
+				for d, dec := range have {
 					rep.Cases++
-					got, err := dec.a.Decapsulate(seed, ct)
+					got, err := dec.Decapsulate(seed, ct)
 					if err != nil || !bytes.Equal(got, k) {
-						return rep, disagree(c, "shared key of "+string(enc.lib)+"'s ciphertext", dec.lib, string(enc.lib), got, k, errText(err))
+						return rep, disagree(c, "shared key of "+string(names[e])+"'s ciphertext", names[d], string(names[e]), got, k, errText(err))
 					}
 				}
 			}
-			ct, _, err := have[0].a.Encapsulate(eks[0], m)
+			ct, _, err := have[0].Encapsulate(eks[0], m)
 			if err != nil {
 				return rep, err
 			}
@@ -163,17 +169,17 @@ func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
 			var rejected []byte
 			for j, dec := range have {
 				rep.Cases += 2
-				got, err := dec.a.Decapsulate(seed, bad)
+				got, err := dec.Decapsulate(seed, bad)
 				if err != nil {
-					return rep, disagree(c, "implicit rejection of a modified ciphertext", dec.lib, "FIPS 203 (a pseudo-random key, no error)", nil, nil, err.Error())
+					return rep, disagree(c, "implicit rejection of a modified ciphertext", names[j], "FIPS 203 (a pseudo-random key, no error)", nil, nil, err.Error())
 				}
 				if j == 0 {
 					rejected = got
 				} else if !bytes.Equal(got, rejected) {
-					return rep, disagree(c, "implicit-rejection key", dec.lib, string(have[0].lib), got, rejected, "")
+					return rep, disagree(c, "implicit-rejection key", names[j], string(names[0]), got, rejected, "")
 				}
-				if _, err := dec.a.Decapsulate(seed, short(ct)); err == nil {
-					return rep, disagree(c, "ciphertext one byte short", dec.lib, "FIPS 203 (an error)", nil, nil, "accepted")
+				if _, err := dec.Decapsulate(seed, short(ct)); err == nil {
+					return rep, disagree(c, "ciphertext one byte short", names[j], "FIPS 203 (an error)", nil, nil, "accepted")
 				}
 			}
 		}

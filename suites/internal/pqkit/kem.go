@@ -78,18 +78,8 @@ func (d KEM[DK, EK]) inputs() (*kemInputs[DK, EK], error) {
 
 // lacks is why the library has no key k.
 func (d KEM[DK, EK]) lacks(k results.Key) vocab.Why {
-	if !d.Lacks.IsZero() {
-		return d.Lacks
-	}
-	switch {
-	case k.Type != vocab.MLKEMDecapsulationKey && k.Repr == vocab.Seed:
-		return DoesNotApply(k.Type, k.Repr)
-	case k.Type == vocab.MLKEMCiphertext && k.Repr == vocab.Parsed:
-		return suites.NotOffered(d.Lib, "it decapsulates the ciphertext's bytes and keeps no parsed ciphertext")
-	case k.Type == vocab.MLKEMDecapsulationKey && k.Repr == vocab.Packed:
-		return lacking(d.PackDK.Lacks, d.ParseDK.Lacks)
-	}
-	return vocab.Why{}
+	return familyLacks{d.Lib, d.Lacks, vocab.MLKEMDecapsulationKey, vocab.MLKEMCiphertext,
+		"it decapsulates the ciphertext's bytes and keeps no parsed ciphertext", lacking(d.PackDK.Lacks, d.ParseDK.Lacks)}.of(k)
 }
 
 // Entries returns the library's entries at the set.
@@ -121,13 +111,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 				Constructor: fmt.Sprintf("a new byte array holding the packed decapsulation key of FIPS 203 (%s of one of %d keys)", d.PackDK.API, Distinct),
 				SizeHint:    uintptr(d.PackedDKSize),
 				Case: func() memprof.Case {
-					return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte {
-						var out [][]byte
-						for _, dk := range in.dks {
-							out = append(out, d.PackDK.Do(dk))
-						}
-						return out
-					}))
+					return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return packAll(d.PackDK, in.dks) }))
 				},
 			}
 		}
@@ -142,13 +126,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 			Constructor: fmt.Sprintf("a new [%d]byte holding an encapsulation key (%s of one of %d keys)", d.EKSize, d.PackEK.API, Distinct),
 			SizeHint:    uintptr(d.EKSize),
 			Case: func() memprof.Case {
-				return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte {
-					var out [][]byte
-					for _, ek := range in.eks {
-						out = append(out, d.PackEK.Do(ek))
-					}
-					return out
-				}))
+				return BytesCase(bytesOf(func(in *kemInputs[DK, EK]) [][]byte { return packAll(d.PackEK, in.eks) }))
 			},
 		}
 		forms[key(vocab.MLKEMEncapsulationKey, vocab.Parsed)] = Form{
@@ -195,33 +173,51 @@ func (in *kemInputs[DK, EK]) dksOr(err error) ([]*DK, error) {
 // key to its parsed form. Their known answers are circl's ACVP vectors
 // (keyGen, encapsulation) and Wycheproof's (decapsulation from a seed).
 func (d KEM[DK, EK]) Ops() []suites.Op {
-	keyGen := func() (pq.KEMKeyGen, error) {
-		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMKeyGen { return v.KEMKeyGen }, kemKeyGenSet, d.Set, nil, "keyGen")
-	}
-	encaps := func() (pq.KEMEncaps, error) {
-		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, d.Set, nil, "encapsulation")
-	}
-	decaps := func() (pq.KEMSeed, error) {
-		return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, d.Set, validSeed, "decapsulation")
-	}
-	ekBytes := func(dk *DK) ([]byte, error) { return d.PackEK.Do(d.EKOf(dk)), nil }
+	rows := d.keyRows()
+	rows = append(rows, d.decapsulationRows()...)
+	rows = append(rows, d.encapsulationRows()...)
+	return ops(d.Lib, d.Set, d.Lacks, rows)
+}
+
+// keyGenVector, encapsVector and decapsVector are the set's first vector
+// of each kind: circl's ACVP keyGen and encapsulation vectors, and
+// Wycheproof's first valid decapsulation test.
+func (d KEM[DK, EK]) keyGenVector() (pq.KEMKeyGen, error) {
+	return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMKeyGen { return v.KEMKeyGen }, kemKeyGenSet, d.Set, nil, "keyGen")
+}
+
+func (d KEM[DK, EK]) encapsVector() (pq.KEMEncaps, error) {
+	return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMEncaps { return v.KEMEncaps }, kemEncapsSet, d.Set, nil, "encapsulation")
+}
+
+func (d KEM[DK, EK]) decapsVector() (pq.KEMSeed, error) {
+	return pick(pq.KEM, func(v *pq.Vectors) []pq.KEMSeed { return v.KEMSeed }, kemSeedSet, d.Set, validSeed, "decapsulation")
+}
+
+// ekBytes is the packed encapsulation key of dk, the answer of the
+// operations that make a decapsulation key.
+func (d KEM[DK, EK]) ekBytes(dk *DK) ([]byte, error) { return d.PackEK.Do(d.EKOf(dk)), nil }
+
+// keyRows are key generation, the seed back, and parsing and packing of
+// both keys.
+func (d KEM[DK, EK]) keyRows() []row {
 	dk, ek := vocab.MLKEMDecapsulationKey, vocab.MLKEMEncapsulationKey
-	rows := []row{
+	return []row{
 		{typ: dk, repr: vocab.Seed, op: vocab.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
 			note: d.KeyGen.API + " of the 64-byte seed d‖z of circl's first ACVP keyGen vector of the set (its encapsulation key is compared, not timed)",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				k, err := suites.ValidInputs(in, keyGen)
+				k, err := suites.ValidInputs(in, d.keyGenVector)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
 				seed := k.Seed()
-				return produce(func() (*DK, error) { return d.KeyGen.Do(seed) }, ekBytes), nil
+				return produce(func() (*DK, error) { return d.KeyGen.Do(seed) }, d.ekBytes), nil
 			},
-			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
+			want: func() ([]byte, error) { k, err := d.keyGenVector(); return k.EK, err }},
 		{typ: dk, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseDK.API}, lacks: d.ParseDK.Lacks,
 			note: d.ParseDK.API + " of the packed decapsulation key of the first ACVP keyGen vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				k, err := keyGen()
+				k, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -229,21 +225,21 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				if in.Invalid {
 					b = short(b)
 				}
-				return produce(func() (*DK, error) { return d.ParseDK.Do(b) }, ekBytes), nil
+				return produce(func() (*DK, error) { return d.ParseDK.Do(b) }, d.ekBytes), nil
 			},
-			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
+			want: func() ([]byte, error) { k, err := d.keyGenVector(); return k.EK, err }},
 		{typ: dk, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackDK.API}, lacks: d.PackDK.Lacks,
 			note:    d.PackDK.API + " of the key of the first ACVP keyGen vector",
-			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackDK.Do(p), nil } }),
-			want:    func() ([]byte, error) { k, err := keyGen(); return k.DK, err }},
+			prepare: d.fromKey(d.keyGenVector, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackDK.Do(p), nil } }),
+			want:    func() ([]byte, error) { k, err := d.keyGenVector(); return k.DK, err }},
 		{typ: dk, repr: vocab.Parsed, op: vocab.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
 			note:    d.ToSeed.API + " of the key of the first ACVP keyGen vector",
-			prepare: d.fromKey(keyGen, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(p), nil } }),
-			want:    func() ([]byte, error) { k, err := keyGen(); return k.Seed(), err }},
+			prepare: d.fromKey(d.keyGenVector, func(p *DK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(p), nil } }),
+			want:    func() ([]byte, error) { k, err := d.keyGenVector(); return k.Seed(), err }},
 		{typ: ek, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseEK.API}, lacks: d.ParseEK.Lacks,
 			note: d.ParseEK.API + " of the encapsulation key of the first ACVP keyGen vector (it checks every coefficient is below q); invalid input: its first coefficient set to 4095",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				k, err := keyGen()
+				k, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -253,11 +249,11 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				}
 				return produce(func() (*EK, error) { return d.ParseEK.Do(b) }, func(p *EK) ([]byte, error) { return d.PackEK.Do(p), nil }), nil
 			},
-			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
+			want: func() ([]byte, error) { k, err := d.keyGenVector(); return k.EK, err }},
 		{typ: ek, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackEK.API}, lacks: d.PackEK.Lacks,
 			note: d.PackEK.API + " of the encapsulation key of the first ACVP keyGen vector",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				k, err := suites.ValidInputs(in, keyGen)
+				k, err := suites.ValidInputs(in, d.keyGenVector)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -267,8 +263,14 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				}
 				return produce(func() ([]byte, error) { return d.PackEK.Do(p), nil }, same), nil
 			},
-			want: func() ([]byte, error) { k, err := keyGen(); return k.EK, err }},
+			want: func() ([]byte, error) { k, err := d.keyGenVector(); return k.EK, err }},
 	}
+}
+
+// decapsulationRows are decapsulation from every form of the key.
+func (d KEM[DK, EK]) decapsulationRows() []row {
+	dk := vocab.MLKEMDecapsulationKey
+	var rows []row
 	// Decapsulation from every form of the key: the first valid
 	// Wycheproof test of the set (seed, ciphertext, shared key); invalid
 	// input: the ciphertext one byte short, an error in every library.
@@ -301,7 +303,7 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 		rows = append(rows, row{typ: dk, repr: from.repr, op: vocab.Decapsulate, path: append(from.calls, d.Decapsulate.API),
 			lacks: lacking(from.lacks, d.Decapsulate.Lacks), note: note + "; invalid input: the ciphertext one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				t, err := decaps()
+				t, err := d.decapsVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -321,8 +323,15 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 					return d.Decapsulate.Do(p, c)
 				}, same), nil
 			},
-			want: func() ([]byte, error) { t, err := decaps(); return t.K, err }})
+			want: func() ([]byte, error) { t, err := d.decapsVector(); return t.K, err }})
 	}
+	return rows
+}
+
+// encapsulationRows are encapsulation from both forms of the key.
+func (d KEM[DK, EK]) encapsulationRows() []row {
+	ek := vocab.MLKEMEncapsulationKey
+	var rows []row
 	// Encapsulation from both forms of the encapsulation key, with the
 	// first ACVP encapsulation vector's randomness m; from packed, the
 	// invalid input is a key with a coefficient of 4095 (not below q).
@@ -337,9 +346,9 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 			var t pq.KEMEncaps
 			var err error
 			if packed {
-				t, err = encaps()
+				t, err = d.encapsVector()
 			} else {
-				t, err = suites.ValidInputs(in, encaps)
+				t, err = suites.ValidInputs(in, d.encapsVector)
 			}
 			if err != nil {
 				return suites.OpHarness{}, err
@@ -365,10 +374,10 @@ func (d KEM[DK, EK]) Ops() []suites.Op {
 				return append(c, k...), err
 			}, same), nil
 		}
-		r.want = func() ([]byte, error) { t, err := encaps(); return append(bytes.Clone(t.C), t.K...), err }
+		r.want = func() ([]byte, error) { t, err := d.encapsVector(); return append(bytes.Clone(t.C), t.K...), err }
 		rows = append(rows, r)
 	}
-	return ops(d.Lib, d.Set, d.Lacks, rows)
+	return rows
 }
 
 // fromKey prepares an operation on the parsed key of the first ACVP
@@ -417,6 +426,8 @@ type KEMAgree struct {
 	DecapsulatePacked func(dk, c []byte) ([]byte, error)
 }
 
+func (a KEMAgree) at() Set { return a.Set }
+
 // Agree returns the library's part in the ML-KEM agreement check at the
 // set, or false when it lacks the set.
 func (d KEM[DK, EK]) Agree() (KEMAgree, bool) {
@@ -424,20 +435,7 @@ func (d KEM[DK, EK]) Agree() (KEMAgree, bool) {
 		return KEMAgree{}, false
 	}
 	a := KEMAgree{Set: d.Set,
-		FromSeed: func(seed []byte) (ek, packed, seedBack []byte, err error) {
-			p, err := d.KeyGen.Do(seed)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			ek = d.PackEK.Do(d.EKOf(p))
-			if d.PackDK.ok() {
-				packed = d.PackDK.Do(p)
-			}
-			if d.ToSeed.ok() {
-				seedBack = d.ToSeed.Do(p)
-			}
-			return ek, packed, seedBack, nil
-		},
+		FromSeed: fromSeed(d.KeyGen, d.EKOf, d.PackEK, d.PackDK, d.ToSeed),
 		Encapsulate: func(ekb, m []byte) ([]byte, []byte, error) {
 			p, err := d.ParseEK.Do(ekb)
 			if err != nil {

@@ -132,3 +132,62 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// fromSeed is the agreement check's FromSeed of a family whose private
+// key K is made from a seed and has a public half P: the public key
+// packed, the private key packed and the seed back, each nil where the
+// library lacks the call.
+func fromSeed[K, P any](keyGen Call[func(seed []byte) (*K, error)], publicOf func(*K) *P, packPublic Call[func(*P) []byte], packPrivate, toSeed Call[func(*K) []byte]) func(seed []byte) (public, packed, seedBack []byte, err error) {
+	return func(seed []byte) (public, packed, seedBack []byte, err error) {
+		k, err := keyGen.Do(seed)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		public = packPublic.Do(publicOf(k))
+		if packPrivate.ok() {
+			packed = packPrivate.Do(k)
+		}
+		if toSeed.ok() {
+			seedBack = toSeed.Do(k)
+		}
+		return public, packed, seedBack, nil
+	}
+}
+
+// packAll packs each of xs with pack.
+func packAll[T any](pack Call[func(*T) []byte], xs []*T) [][]byte {
+	var out [][]byte
+	for _, x := range xs {
+		out = append(out, pack.Do(x))
+	}
+	return out
+}
+
+// familyLacks says why a library lacks a key of a post-quantum family:
+// all, when it lacks the set; a seed of anything but the private key; a
+// parsed form of the third object (ciphertext or signature), which it
+// handles as bytes only (why); a packed private key, when it cannot pack
+// or parse one (packed).
+type familyLacks struct {
+	lib     vocab.Lib
+	all     vocab.Why
+	private vocab.Type
+	third   vocab.Type
+	why     string
+	packed  vocab.Why
+}
+
+func (f familyLacks) of(k results.Key) vocab.Why {
+	if !f.all.IsZero() {
+		return f.all
+	}
+	switch {
+	case k.Type != f.private && k.Repr == vocab.Seed:
+		return DoesNotApply(k.Type, k.Repr)
+	case k.Type == f.third && k.Repr == vocab.Parsed:
+		return suites.NotOffered(f.lib, "%s", f.why)
+	case k.Type == f.private && k.Repr == vocab.Packed:
+		return f.packed
+	}
+	return vocab.Why{}
+}

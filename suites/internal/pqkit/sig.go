@@ -134,20 +134,8 @@ func (d Sig[SK, PK]) inputs() (*sigInputs[SK, PK], error) {
 
 // lacks is why the library has no key k (types t).
 func (d Sig[SK, PK]) lacks(t SigTypes) func(results.Key) vocab.Why {
-	return func(k results.Key) vocab.Why {
-		if !d.Lacks.IsZero() {
-			return d.Lacks
-		}
-		switch {
-		case k.Type != t.Private && k.Repr == vocab.Seed:
-			return DoesNotApply(k.Type, k.Repr)
-		case k.Type == t.Signature && k.Repr == vocab.Parsed:
-			return suites.NotOffered(d.Lib, "it verifies the signature's bytes and keeps no parsed signature")
-		case k.Type == t.Private && k.Repr == vocab.Packed:
-			return lacking(d.PackSK.Lacks, d.ParseSK.Lacks)
-		}
-		return vocab.Why{}
-	}
+	return familyLacks{d.Lib, d.Lacks, t.Private, t.Signature,
+		"it verifies the signature's bytes and keeps no parsed signature", lacking(d.PackSK.Lacks, d.ParseSK.Lacks)}.of
 }
 
 // Entries returns the library's entries of the types t at the set.
@@ -168,20 +156,8 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 				})
 			}
 		}
-		packedSKs := func(in *sigInputs[SK, PK]) [][]byte {
-			var out [][]byte
-			for _, sk := range in.sks {
-				out = append(out, d.PackSK.Do(sk))
-			}
-			return out
-		}
-		packedPKs := func(in *sigInputs[SK, PK]) [][]byte {
-			var out [][]byte
-			for _, pk := range in.pks {
-				out = append(out, d.PackPK.Do(pk))
-			}
-			return out
-		}
+		packedSKs := func(in *sigInputs[SK, PK]) [][]byte { return packAll(d.PackSK, in.sks) }
+		packedPKs := func(in *sigInputs[SK, PK]) [][]byte { return packAll(d.PackPK, in.pks) }
 		made := fmt.Sprintf("%d", Distinct)
 		if d.Values != nil {
 			made = "the known answers' (fixtures/pq)"
@@ -271,11 +247,7 @@ func (d Sig[SK, PK]) PackedPKs() ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out [][]byte
-	for _, pk := range in.pks {
-		out = append(out, d.PackPK.Do(pk))
-	}
-	return out, nil
+	return packAll(d.PackPK, in.pks), nil
 }
 
 func (d Sig[SK, PK]) loadBytes(f func(*sigInputs[SK, PK]) [][]byte) func() ([][]byte, error) {
@@ -295,48 +267,65 @@ func (d Sig[SK, PK]) loadBytes(f func(*sigInputs[SK, PK]) [][]byte) func() ([][]
 // that bring the key to its parsed form. slow marks the signing paths
 // from the seed and the packed key FullMatrix (SLH-DSA: seconds a call).
 func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
-	v := d.Vectors
-	keyGen := func() ([]byte, []byte, []byte, error) { return v.KeyGen(d.Set) }
-	pkOf := func(sk *SK) ([]byte, error) { return d.PackPK.Do(d.PKOf(sk)), nil }
-	wantPK := func() ([]byte, error) { _, pk, _, err := keyGen(); return pk, err }
-	wantSK := func() ([]byte, error) { _, _, sk, err := keyGen(); return sk, err }
-	rows := []row{
+	rows := d.keyRows(t)
+	rows = append(rows, d.signRows(t, slow)...)
+	rows = append(rows, d.verifyRows(t)...)
+	return ops(d.Lib, d.Set, d.Lacks, rows)
+}
+
+// keyGenVector is the set's first key-generation vector: seed, packed
+// public key and packed private key.
+func (d Sig[SK, PK]) keyGenVector() ([]byte, []byte, []byte, error) { return d.Vectors.KeyGen(d.Set) }
+
+// packedPK is the packed public key of sk, the answer of the operations
+// that make a private key.
+func (d Sig[SK, PK]) packedPK(sk *SK) ([]byte, error) { return d.PackPK.Do(d.PKOf(sk)), nil }
+
+// wantPK and wantSK are the packed keys of the first key-generation vector.
+func (d Sig[SK, PK]) wantPK() ([]byte, error) { _, pk, _, err := d.keyGenVector(); return pk, err }
+
+func (d Sig[SK, PK]) wantSK() ([]byte, error) { _, _, sk, err := d.keyGenVector(); return sk, err }
+
+// keyRows are key generation, the seed back, and parsing and packing of
+// both keys.
+func (d Sig[SK, PK]) keyRows(t SigTypes) []row {
+	return []row{
 		{typ: t.Private, repr: vocab.Seed, op: vocab.KeyGen, path: []string{d.KeyGen.API}, lacks: d.KeyGen.Lacks,
 			note: d.KeyGen.API + " of the seed of the set's first key-generation vector (its public key is compared, not timed)",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
 					return suites.OpHarness{}, suites.ErrNoInvalidInput
 				}
-				seed, _, _, err := keyGen()
+				seed, _, _, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
-				return produce(func() (*SK, error) { return d.KeyGen.Do(seed) }, pkOf), nil
-			}, want: wantPK},
+				return produce(func() (*SK, error) { return d.KeyGen.Do(seed) }, d.packedPK), nil
+			}, want: d.wantPK},
 		{typ: t.Private, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParseSK.API}, lacks: d.ParseSK.Lacks,
 			note: d.ParseSK.API + " of the packed private key of the set's first key-generation vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				_, _, b, err := keyGen()
+				_, _, b, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
 				if in.Invalid {
 					b = short(b)
 				}
-				return produce(func() (*SK, error) { return d.ParseSK.Do(b) }, pkOf), nil
-			}, want: wantPK},
+				return produce(func() (*SK, error) { return d.ParseSK.Do(b) }, d.packedPK), nil
+			}, want: d.wantPK},
 		{typ: t.Private, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackSK.API}, lacks: d.PackSK.Lacks,
 			note:    d.PackSK.API + " of the key of the set's first key-generation vector",
-			prepare: d.fromKey(keyGen, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackSK.Do(sk), nil } }),
-			want:    wantSK},
+			prepare: d.fromKey(d.keyGenVector, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.PackSK.Do(sk), nil } }),
+			want:    d.wantSK},
 		{typ: t.Private, repr: vocab.Parsed, op: vocab.ToSeed, path: []string{d.ToSeed.API}, lacks: d.ToSeed.Lacks,
 			note:    d.ToSeed.API + " of the key of the set's first key-generation vector",
-			prepare: d.fromKey(keyGen, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(sk), nil } }),
-			want:    func() ([]byte, error) { seed, _, _, err := keyGen(); return seed, err }},
+			prepare: d.fromKey(d.keyGenVector, func(sk *SK) func() ([]byte, error) { return func() ([]byte, error) { return d.ToSeed.Do(sk), nil } }),
+			want:    func() ([]byte, error) { seed, _, _, err := d.keyGenVector(); return seed, err }},
 		{typ: t.Public, repr: vocab.Packed, op: vocab.Parse, path: []string{d.ParsePK.API}, lacks: d.ParsePK.Lacks,
 			note: d.ParsePK.API + " of the public key of the set's first key-generation vector; invalid input: one byte short",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
-				_, b, _, err := keyGen()
+				_, b, _, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -344,14 +333,14 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 					b = short(b)
 				}
 				return produce(func() (*PK, error) { return d.ParsePK.Do(b) }, func(p *PK) ([]byte, error) { return d.PackPK.Do(p), nil }), nil
-			}, want: wantPK},
+			}, want: d.wantPK},
 		{typ: t.Public, repr: vocab.Parsed, op: vocab.Pack, path: []string{d.PackPK.API}, lacks: d.PackPK.Lacks,
 			note: d.PackPK.API + " of the public key of the set's first key-generation vector",
 			prepare: func(in suites.OpInput) (suites.OpHarness, error) {
 				if in.Invalid {
 					return suites.OpHarness{}, suites.ErrNoInvalidInput
 				}
-				_, b, _, err := keyGen()
+				_, b, _, err := d.keyGenVector()
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -360,8 +349,14 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 					return suites.OpHarness{}, err
 				}
 				return produce(func() ([]byte, error) { return d.PackPK.Do(p), nil }, same), nil
-			}, want: wantPK},
+			}, want: d.wantPK},
 	}
+}
+
+// signRows are signing from every form of the private key; slow marks
+// those from the seed and the packed key FullMatrix.
+func (d Sig[SK, PK]) signRows(t SigTypes, slow bool) []row {
+	var rows []row
 	// Signing from every form of the private key, deterministic, of the
 	// set's first signature vector; no invalid input.
 	for _, from := range []struct {
@@ -408,7 +403,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 				if in.Invalid {
 					return suites.OpHarness{}, suites.ErrNoInvalidInput
 				}
-				seed, sk, msg, ctx, _, err := v.Sign(d.Set)
+				seed, sk, msg, ctx, _, err := d.Vectors.Sign(d.Set)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -424,8 +419,14 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 					return d.Sign.Do(p, msg, ctx)
 				}, same), nil
 			},
-			want: func() ([]byte, error) { _, _, _, _, sig, err := v.Sign(d.Set); return sig, err }})
+			want: func() ([]byte, error) { _, _, _, _, sig, err := d.Vectors.Sign(d.Set); return sig, err }})
 	}
+	return rows
+}
+
+// verifyRows are verification from both forms of the public key.
+func (d Sig[SK, PK]) verifyRows(t SigTypes) []row {
+	var rows []row
 	// Verification from both forms of the public key, of the set's first
 	// valid verification vector; invalid input: its signature with one bit
 	// flipped.
@@ -437,7 +438,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 			r.note = d.ParsePK.API + " of the packed key, then " + r.note
 		}
 		r.prepare = func(in suites.OpInput) (suites.OpHarness, error) {
-			pkb, msg, ctx, sig, err := v.Verify(d.Set)
+			pkb, msg, ctx, sig, err := d.Vectors.Verify(d.Set)
 			if err != nil {
 				return suites.OpHarness{}, err
 			}
@@ -464,7 +465,7 @@ func (d Sig[SK, PK]) Ops(t SigTypes, slow bool) []suites.Op {
 		r.want = wantTrue
 		rows = append(rows, r)
 	}
-	return ops(d.Lib, d.Set, d.Lacks, rows)
+	return rows
 }
 
 // fromKey prepares an operation on the parsed key of the set's first
@@ -504,6 +505,8 @@ type SigAgree struct {
 	Verify func(pk, msg, ctx, sig []byte) (bool, error)
 }
 
+func (a SigAgree) at() Set { return a.Set }
+
 // Agree returns the library's part in its family's agreement check at the
 // set, or false when it lacks the set.
 func (d Sig[SK, PK]) Agree() (SigAgree, bool) {
@@ -511,20 +514,7 @@ func (d Sig[SK, PK]) Agree() (SigAgree, bool) {
 		return SigAgree{}, false
 	}
 	a := SigAgree{Set: d.Set,
-		FromSeed: func(seed []byte) (pk, packed, back []byte, err error) {
-			p, err := d.KeyGen.Do(seed)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			pk = d.PackPK.Do(d.PKOf(p))
-			if d.PackSK.ok() {
-				packed = d.PackSK.Do(p)
-			}
-			if d.ToSeed.ok() {
-				back = d.ToSeed.Do(p)
-			}
-			return pk, packed, back, nil
-		},
+		FromSeed: fromSeed(d.KeyGen, d.PKOf, d.PackPK, d.PackSK, d.ToSeed),
 		Sign: func(seed, msg, ctx []byte) ([]byte, error) {
 			p, err := d.KeyGen.Do(seed)
 			if err != nil {

@@ -79,20 +79,7 @@ func slhSeed(sk []byte) []byte { return bytes.Clone(sk[:len(sk)/4*3]) }
 
 // SigLib is one library's part in the ML-DSA or SLH-DSA agreement check:
 // its sets.
-type SigLib struct {
-	Lib  vocab.Lib
-	Sets []SigAgree
-}
-
-// setsOf returns, for set, the libraries of impls that have it.
-func setsOf(impls []SigLib, set Set) (libs []vocab.Lib, as []SigAgree) {
-	for _, l := range impls {
-		if i := slices.IndexFunc(l.Sets, func(a SigAgree) bool { return a.Set == set }); i >= 0 {
-			libs, as = append(libs, l.Lib), append(as, l.Sets[i])
-		}
-	}
-	return libs, as
-}
+type SigLib = Lib[SigAgree]
 
 // CheckDSA is the ML-DSA agreement check (a suites.FamilyCheck's Run).
 // For every set, each library that has it must give the known answers of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
@@ -142,11 +143,14 @@ const (
 )
 
 // specs is the table, type by type.
-var specs = func() []spec {
-	sk, pk, sig := vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature
+var specs = slices.Concat(secretKeySpecs(), publicKeySpecs(), signatureSpecs())
+
+// secretKeySpecs are the secret key's rows: sign from each form, and the
+// two conversions.
+func secretKeySpecs() []spec {
+	sk := vocab.Secp256k1SecretKey
 	var out []spec
 	add := func(s spec) { out = append(out, s) }
-	// Secret keys: sign from each form, and the two conversions.
 	for _, r := range Reprs[sk] {
 		add(spec{row: Row{sk, r, vocab.Sign, ""}, what: "key ops.json's signature of its hash, R‖S‖V (RFC 6979 nonce)", want: wantRSV})
 	}
@@ -155,8 +159,16 @@ var specs = func() []spec {
 		return nil
 	}})
 	add(spec{row: Row{sk, vocab.Decoded, vocab.Convert, vocab.ByteForm}, what: "the library's key object to its 32 bytes", want: wantSecretKey})
-	// Public keys: verify from each form (an address by recovering the
-	// signer's address and comparing), the encodings and the address.
+	return out
+}
+
+// publicKeySpecs are the public key's rows: verify from each form (an
+// address by recovering the signer's address and comparing), the
+// encodings and the address.
+func publicKeySpecs() []spec {
+	pk := vocab.Secp256k1PublicKey
+	var out []spec
+	add := func(s spec) { out = append(out, s) }
 	otherHash := func(in *Input, v *fixtures.Secp256k1Vectors) error {
 		in.Hash = [32]byte(v.Ops.OtherHash)
 		return nil
@@ -202,8 +214,15 @@ var specs = func() []spec {
 			add(s)
 		}
 	}
-	// Signatures: verify from each form, recovery from R‖S‖V, and the
-	// conversions between the forms.
+	return out
+}
+
+// signatureSpecs are the signature's rows: verify from each form,
+// recovery from R‖S‖V, and the conversions between the forms.
+func signatureSpecs() []spec {
+	sig := vocab.Secp256k1Signature
+	var out []spec
+	add := func(s spec) { out = append(out, s) }
 	highS := func(in *Input, _ *fixtures.Secp256k1Vectors) error {
 		in.RSV = [RSVBytes]byte(Twin(in.RSV[:]))
 		der, err := DERFromRS(in.RS())
@@ -270,7 +289,7 @@ var specs = func() []spec {
 		}
 	}
 	return out
-}()
+}
 
 // UnrecoverableName is the ecRecover vector the recoveries must reject:
 // its R is no point's x.

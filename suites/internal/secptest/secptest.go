@@ -118,6 +118,18 @@ func CheckObjects(t *testing.T, s suites.Suite, kept func(t *testing.T, k result
 	return n
 }
 
+// EntryCase returns the case of s's pointer entry of typ in repr.
+func EntryCase(t *testing.T, s suites.Suite, typ vocab.Type, repr vocab.Repr) memprof.Case {
+	t.Helper()
+	for _, e := range s.Entries {
+		if e.Type == typ && e.Repr == repr && e.Layout == measure.Pointer {
+			return e.Case()
+		}
+	}
+	t.Fatalf("no entry %s/%s", typ, repr)
+	return memprof.Case{}
+}
+
 // Same measures two cases at n instances and fails unless they keep the
 // same bytes and objects per instance, in the same slots, to one object
 // in all (see below): a cheap constructor standing in for the real one

@@ -48,37 +48,61 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 			t.Fatal(err)
 		}
 	}
-	if e.Layout == measure.Single {
-		held, err := Reachable(c.NewOne())
-		if err != nil {
-			t.Fatal(err)
-		}
-		lo, hi := held.range_()
-		if r.BytesPerInstance < lo.bytes-0.01 || r.BytesPerInstance > hi.bytes+0.01 || r.AllocsPerInstance < lo.objects || r.AllocsPerInstance > hi.objects {
-			t.Errorf("measured %.1f bytes and %.1f objects, the object holds %s by construction", r.BytesPerInstance, r.AllocsPerInstance, held.describe())
-			logSites(t, r)
-		}
-		return r, held
+	var held Held
+	switch e.Layout {
+	case measure.Single:
+		return r, checkOneHeld(t, c, r)
+	case measure.Slice:
+		held = checkSliceHeld(t, c, r, n)
+	default:
+		held = checkPointersHeld(t, c, r, n)
 	}
-	if e.Layout == measure.Slice {
-		held, err := Reachable(c.NewSlice(n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		bytes, objects := r.BytesPerInstance*float64(n), r.AllocsPerInstance*float64(n)
-		header := float64(unsafe.Sizeof([]byte(nil)))
-		lo, hi := held.range_()
-		if bytes < lo.bytes-0.5 || bytes > hi.bytes+header+0.5 {
-			t.Errorf("N=%d: measured %.1f bytes in all, the instances hold %s by construction (the slice header may add %.0f)", n, bytes, held.describe(), header)
-		}
-		if objects < lo.objects-1e-6 || objects > hi.objects+1+1e-6 {
-			t.Errorf("N=%d: measured %.3f objects in all, the instances hold %s by construction (the slice header may add one)", n, objects, held.describe())
-		}
-		if t.Failed() {
-			logSites(t, r)
-		}
-		return r, held
+	if t.Failed() {
+		logSites(t, r)
 	}
+	return r, held
+}
+
+// checkOneHeld checks a single-layout case: the one object.
+func checkOneHeld(t *testing.T, c memprof.Case, r *memprof.Result) Held {
+	t.Helper()
+	held, err := Reachable(c.NewOne())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := held.range_()
+	if r.BytesPerInstance < lo.bytes-0.01 || r.BytesPerInstance > hi.bytes+0.01 || r.AllocsPerInstance < lo.objects || r.AllocsPerInstance > hi.objects {
+		t.Errorf("measured %.1f bytes and %.1f objects, the object holds %s by construction", r.BytesPerInstance, r.AllocsPerInstance, held.describe())
+		logSites(t, r)
+	}
+	return held
+}
+
+// checkSliceHeld checks a slice-layout case: its backing array and what the
+// elements reach, plus at most the slice header.
+func checkSliceHeld(t *testing.T, c memprof.Case, r *memprof.Result, n int) Held {
+	t.Helper()
+	held, err := Reachable(c.NewSlice(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytes, objects := r.BytesPerInstance*float64(n), r.AllocsPerInstance*float64(n)
+	header := float64(unsafe.Sizeof([]byte(nil)))
+	lo, hi := held.range_()
+	if bytes < lo.bytes-0.5 || bytes > hi.bytes+header+0.5 {
+		t.Errorf("N=%d: measured %.1f bytes in all, the instances hold %s by construction (the slice header may add %.0f)", n, bytes, held.describe(), header)
+	}
+	if objects < lo.objects-1e-6 || objects > hi.objects+1+1e-6 {
+		t.Errorf("N=%d: measured %.3f objects in all, the instances hold %s by construction (the slice header may add one)", n, objects, held.describe())
+	}
+	return held
+}
+
+// checkPointersHeld checks a pointer-layout case: the mean of what the
+// values the n instances are made of reach, and the slot sizes; it
+// returns what the first value holds.
+func checkPointersHeld(t *testing.T, c memprof.Case, r *memprof.Result, n int) Held {
+	t.Helper()
 	var lo, hi figures
 	var first Held
 	slots := map[int64]bool{}
@@ -107,6 +131,14 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 	if r.AllocsPerInstance < lo.objects-1e-6 || r.AllocsPerInstance > hi.objects+1e-6 {
 		t.Errorf("N=%d: AllocsPerInstance: got %.4f, the instances hold %s by construction", n, r.AllocsPerInstance, first.describe())
 	}
+	checkSlots(t, r, slots, n, first)
+	return first
+}
+
+// checkSlots checks that the profile's slot sizes are the slots the
+// instances hold, no more and no fewer.
+func checkSlots(t *testing.T, r *memprof.Result, slots map[int64]bool, n int, first Held) {
+	t.Helper()
 	var profiled []int64
 	for _, s := range r.Sites {
 		for _, z := range s.SlotSizes {
@@ -125,10 +157,6 @@ func CheckHeld(t *testing.T, e suites.Entry, n int) (*memprof.Result, Held) {
 			t.Errorf("N=%d: the instances hold %d-byte slots the profile does not show (%v)", n, z, profiled)
 		}
 	}
-	if t.Failed() {
-		logSites(t, r)
-	}
-	return r, first
 }
 
 // figures are bytes and objects.

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -39,6 +41,31 @@ func TestReviewSubject(t *testing.T) {
 			t.Errorf("family %s has no name for the review's title", f)
 		}
 	}
+}
+
+// checkSection writes family f's section of the review of rs and checks
+// that it holds each of want, and that results without the family's rows
+// (empty) give no section; it returns the section.
+func checkSection(t *testing.T, rs, empty *results.File, f suites.Family, want []string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := render.NewMarkdownWriter(&buf)
+	writeFamily(mw, rs, f, builtinKeyOps())
+	if err := mw.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("the %s section lacks %q:\n%s", f.Family, w, got)
+		}
+	}
+	var none bytes.Buffer
+	writeFamily(render.NewMarkdownWriter(&none), empty, f, builtinKeyOps())
+	if none.Len() != 0 {
+		t.Errorf("results without %s rows: got a section:\n%s", f.Family, none.String())
+	}
+	return got
 }
 
 // builtinKeyOps are the built-in families' key operations.
