@@ -65,7 +65,7 @@ func (m Metric) OnOps() bool { return m.f.Row == results.RowThroughput }
 // unit, judged by the noise rule (median against the interquartile
 // range), given a min_delta noise floor, and updated with headroom.
 func (m Metric) IsTime() bool {
-	return m.f.Judge == results.JudgeNoise || m.f.Judge == results.JudgeEstimate
+	return m.f.Judge.OverSamples()
 }
 
 // Timed reports whether the metric is an operation's time (read from

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
 )
 
@@ -40,7 +41,7 @@ func TestFiguresWellFormed(t *testing.T) {
 					t.Errorf("%s is a figure and in notFigures", name)
 				}
 			case err != nil:
-				t.Errorf("numeric field %s of %s rows is not a figure: give it an entry (figureColumn) in Columns", name, kind)
+				t.Errorf("numeric field %s of %s rows is not a figure: give it an entry in registry (registry.go)", name, kind)
 			case f.Row != kind:
 				t.Errorf("figure %s: Row %s, but it is a field of %s rows", name, f.Row, kind)
 			}
@@ -58,7 +59,7 @@ func TestFiguresWellFormed(t *testing.T) {
 			if f.Required && f.omitEmpty {
 				t.Errorf("required, but its field is written with omitempty")
 			}
-			if f.Summary != SummaryNone && f.Samples == "" {
+			if f.Summary != measure.SummaryNone && f.Samples == "" {
 				t.Errorf("a summary (%d) of no samples", f.Summary)
 			}
 			if f.Budget != "" {
@@ -68,11 +69,11 @@ func TestFiguresWellFormed(t *testing.T) {
 				budgets[f.Budget] = true
 			}
 			switch {
-			case f.Judge == JudgeNoise && (f.Samples == "" || f.Summary != SummaryMedian || f.Unit != units.Nanoseconds):
+			case f.Judge == measure.JudgeNoise && (f.Samples == "" || f.Summary != measure.SummaryMedian || f.Unit != units.Nanoseconds):
 				t.Errorf("judged by the noise rule, but not the median time of samples")
-			case f.Judge == JudgeResolution && f.Resolution == "":
+			case f.Judge == measure.JudgeResolution && f.Resolution == "":
 				t.Errorf("judged to its resolution, but has none")
-			case f.Judge != JudgeExact && f.Budget == "":
+			case f.Judge != measure.JudgeExact && f.Budget == "":
 				t.Errorf("a judgement but no budget key")
 			}
 			for _, e := range []struct{ format, name string }{{"dashboard", f.Dashboard}, {"bencher", f.Bencher}, {"bench", f.Bench}} {
