@@ -22,6 +22,12 @@ const (
 	// column the terminal table can show (--wide). A column that is
 	// InDefaultTable is InTable too.
 	InDefaultTable
+	// InDefaultTableWhereKept: the default terminal table adds the column
+	// where a row holds a value other than 0, and never leaves it out for
+	// width (memory some rows keep and most do not: a c-kzg context's C
+	// heap). An instance row's note says why the column's figure is
+	// unknown in it.
+	InDefaultTableWhereKept
 
 	everywhere = InTable | InMarkdown | InCSV | InJSON
 	inFiles    = InCSV | InJSON
@@ -301,7 +307,7 @@ var figureShows = map[string]figureShow{
 	"runtime_metadata_bytes_per_instance":   {label: "runtime metadata B", show: InJSON},
 	"heapalloc_bytes_per_instance":          {label: "HeapAlloc B", show: everywhere},
 	"holder_bytes_per_instance":             {label: "holder B", show: everywhere},
-	"c_heap_bytes_per_instance":             {label: "C heap B", show: everywhere},
+	"c_heap_bytes_per_instance":             {label: "C heap B", show: everywhere | InDefaultTableWhereKept},
 	"rss_bytes_per_instance":                {label: "RSS B", show: everywhere},
 	"unaccounted_bytes_per_instance":        {label: "unaccounted B", show: everywhere},
 	"rss_resolution_bytes_per_instance":     {label: "RSS resolution B", show: inFiles},
