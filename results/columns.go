@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"slices"
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
@@ -207,12 +208,19 @@ var Columns = layColumns(Figures)
 // (figureColumn) followed by columnsAfter it, rowColumns. It panics on a
 // presentation or placement that names no figure.
 func layColumns(figs []*Figure) []Column {
-	out := append([]Column(nil), keyColumns...)
+	// A column that is not a figure gives way to a figure of its name (a
+	// figure a test adds: WithFigure).
+	notFigure := func(cols []Column) []Column {
+		return slices.DeleteFunc(slices.Clone(cols), func(c Column) bool {
+			return slices.ContainsFunc(figs, func(f *Figure) bool { return f.Name == c.Name })
+		})
+	}
+	out := notFigure(keyColumns)
 	placed := 0
 	for _, f := range figs {
 		out = append(out, figureColumn(f))
 		if after, ok := columnsAfter[f.Name]; ok {
-			out = append(out, after...)
+			out = append(out, notFigure(after)...)
 			placed++
 		}
 	}
@@ -225,7 +233,7 @@ func layColumns(figs []*Figure) []Column {
 	if placed != len(columnsAfter) || shown != len(figureShows) {
 		panic("results: columnsAfter or figureShows names a figure Figures lacks")
 	}
-	return append(out, rowColumns...)
+	return append(out, notFigure(rowColumns)...)
 }
 
 // keyColumns are the columns before the figures: the kind of row, the

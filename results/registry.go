@@ -1,6 +1,8 @@
 package results
 
 import (
+	"slices"
+
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
 )
@@ -131,6 +133,14 @@ var registry = []*Figure{
 // register returns the figures of entries, each sampled one followed by
 // its quartiles, bound to their rows' fields (bind).
 func register(entries []*Figure) []*Figure {
+	out := expand(entries)
+	bind(out)
+	return out
+}
+
+// expand returns entries with each sampled figure followed by its
+// quartiles.
+func expand(entries []*Figure) []*Figure {
 	var out []*Figure
 	for _, f := range entries {
 		out = append(out, f)
@@ -139,8 +149,31 @@ func register(entries []*Figure) []*Figure {
 			out = append(out, f.quartileOf(q1), f.quartileOf(q3))
 		}
 	}
-	bind(out)
 	return out
+}
+
+// WithFigure adds the figure of one registry entry (with its quartiles,
+// if it is sampled) to Figures and its column to Columns, and returns the
+// function that takes them out again. It is for tests that prove a
+// figure is one entry: the reader, the tables, the gate, compare and the
+// exports then know it as they know every other. Its column is labelled
+// by its name unless figureShows has it; a column that is not a figure
+// and has its name gives way to it. It changes package state: no test
+// that calls it may run in parallel with one that reads results.
+func WithFigure(entry *Figure) (restore func()) {
+	old := Figures
+	figs := append(slices.Clone(old), expand([]*Figure{entry})...)
+	bind(figs)
+	setFigures(figs)
+	return func() { setFigures(old) }
+}
+
+// setFigures makes figs the registry and rebuilds what is derived from it.
+func setFigures(figs []*Figure) {
+	Figures = figs
+	Columns = layColumns(figs)
+	instanceFigures, throughputFigures = FiguresOf(RowInstances), FiguresOf(RowThroughput)
+	wireDocs = newWireDocs()
 }
 
 // quartileOf is the quartile q of the sampled figure f, read from f's row
