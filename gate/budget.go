@@ -19,7 +19,7 @@ const Version = 1
 // Metric is one quantity a budget can bound: a figure of results.Figures
 // that has a budget key (results.Figure.Budget). Its entry says everything
 // the gate does with it: the rows it reads (instances or operations),
-// its unit, how a limit on it is judged (results.Judge), what a row that
+// its unit, how a limit on it is judged (measure.Judge), what a row that
 // lacks it says. A figure given a budget key there is a metric here.
 type Metric struct{ f *results.Figure }
 
