@@ -49,14 +49,7 @@ func TestFigureIsOneEntry(t *testing.T) {
 	write := func(name string, v float64) string {
 		entry.Set(row, v)
 		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := rs.WriteJSON(f); err != nil {
-			t.Fatal(err)
-		}
+		writeJSONFile(t, path, rs)
 		return path
 	}
 	basePath, headPath := write("base.json", base), write("head.json", base+1)
