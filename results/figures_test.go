@@ -216,3 +216,39 @@ func writeDocBytes(t *testing.T, d doc) []byte {
 	buf.Write(writeDoc(t, path, d))
 	return buf.Bytes()
 }
+
+// TestWithFigure: a figure of one entry added by WithFigure has a column
+// of its own, labelled by its name, in place of a column that is not a
+// figure and has its name (no name twice), and the reader knows it;
+// restoring leaves the registry and the columns as they were.
+func TestWithFigure(t *testing.T) {
+	figs, cols := Figures, Columns
+	entry := &Figure{Row: RowInstances, Figure: measure.Figure{Name: "attributed_n", Title: "a test figure", Unit: units.Count, Obtained: "a test"}}
+	restore := WithFigure(entry)
+	c, err := LookupColumn(entry.Name)
+	if err != nil || c.Figure != entry || c.Label != entry.Name {
+		t.Errorf("its column: got %+v, %v; want the figure's, labelled %s", c, err, entry.Name)
+	}
+	names := map[string]bool{}
+	for _, c := range Columns {
+		if names[c.Name] {
+			t.Errorf("column %s twice", c.Name)
+		}
+		names[c.Name] = true
+	}
+	if f, err := LookupFigure(entry.Name); err != nil || f != entry {
+		t.Errorf("LookupFigure: got %v, %v", f, err)
+	}
+	restore()
+	if !slices.Equal(Figures, figs) || len(Columns) != len(cols) {
+		t.Fatalf("restored: %d figures and %d columns, want %d and %d", len(Figures), len(Columns), len(figs), len(cols))
+	}
+	for i := range cols {
+		if Columns[i].Name != cols[i].Name || Columns[i].Figure != cols[i].Figure {
+			t.Errorf("restored column %d: got %s, want %s", i, Columns[i].Name, cols[i].Name)
+		}
+	}
+	if _, err := LookupFigure(entry.Name); err == nil {
+		t.Errorf("restored: %s is still a figure", entry.Name)
+	}
+}
