@@ -1,6 +1,7 @@
 package export
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -132,17 +134,23 @@ func Bench(w io.Writer, rs *results.File) error {
 		// The time has one line per sample; the other figures (what one
 		// call allocates) are on every line too, as go test writes them.
 		var others [][]benchfmt.Value
+		var time *results.Figure
 		for _, f := range benchFigures(results.RowThroughput) {
-			if f != timeFigure {
-				others = append(others, benchPerLine(f, &t, len(samples)))
+			if time == nil && sampledTime(f) {
+				time = f
+				continue
 			}
+			others = append(others, benchPerLine(f, &t, len(samples)))
+		}
+		if time == nil {
+			return errors.New("export: no figure of an operation's time has a unit in the benchmark format")
 		}
 		for i, s := range samples {
 			res := &benchfmt.Result{
 				Config: config,
 				Name:   name,
 				Iters:  s.iters,
-				Values: []benchfmt.Value{{Value: s.ns, Unit: timeFigure.Bench}},
+				Values: []benchfmt.Value{{Value: s.ns, Unit: time.Bench}},
 			}
 			for _, vs := range others {
 				if vs != nil {
@@ -181,9 +189,11 @@ func benchPerLine(f *results.Figure, t *results.ThroughputRow, lines int) []benc
 	return out
 }
 
-// timeFigure is the figure of an operation's lines: its time, one line
-// per sample.
-var timeFigure = results.FigureNamed("ns_per_op_median")
+// sampledTime reports whether f is the figure of an operation's lines:
+// the median of its timed samples, one line per sample.
+func sampledTime(f *results.Figure) bool {
+	return f.Summary == measure.SummaryMedian && f.Unit == units.Nanoseconds
+}
 
 // benchSample is one line of an operation: its iterations and ns/op.
 type benchSample struct {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 )
 
@@ -55,10 +56,10 @@ func dashboardFigures(kind results.RowKind, bencher bool, part Part) []*results.
 // quartilesOf returns the first and third quartiles of the samples f is
 // the median of in row, where row has them.
 func quartilesOf(f *results.Figure, row results.FigureRow) (q1, q3 float64, ok bool) {
-	if f.Summary != results.SummaryMedian {
+	if f.Summary != measure.SummaryMedian {
 		return 0, 0, false
 	}
-	f1, f3 := f.Sibling(results.SummaryQ1), f.Sibling(results.SummaryQ3)
+	f1, f3 := f.Sibling(measure.SummaryQ1), f.Sibling(measure.SummaryQ3)
 	if f1 == nil || f3 == nil {
 		return 0, 0, false
 	}
@@ -128,7 +129,7 @@ func actionBenchmarkEntries(rs *results.File, part Part) iter.Seq[ActionBenchmar
 				if q1, q3, ok := quartilesOf(f, &t); ok {
 					e.Range = "Q1–Q3 " + f.Unit.Format(q1) + " – " + f.Unit.Format(q3)
 				}
-				if f.Summary == results.SummaryMedian {
+				if f.Summary == measure.SummaryMedian {
 					e.Extra = "median of " + samples(t.Samples) + machine
 				}
 				if !yield(e) {

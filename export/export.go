@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
@@ -53,10 +54,10 @@ const (
 var Parts = []Part{Memory, Time}
 
 // Has reports whether figure f is of part p: an exact figure in bytes or
-// a count (results.JudgeExact, not a time) is of Memory, any other of Time;
+// a count (measure.JudgeExact, not a time) is of Memory, any other of Time;
 // every figure is of All.
 func (p Part) Has(f *results.Figure) bool {
-	exact := f.Unit != units.Nanoseconds && f.Judge == results.JudgeExact
+	exact := f.Unit != units.Nanoseconds && f.Judge == measure.JudgeExact
 	switch p {
 	case Memory:
 		return exact

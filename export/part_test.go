@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
 )
@@ -23,7 +24,7 @@ func TestParts(t *testing.T) {
 	// figures read to a resolution.
 	timeUnits := map[string]bool{}
 	for _, f := range results.Figures {
-		if f.Dashboard != "" && (f.Unit == units.Nanoseconds || f.Judge != results.JudgeExact) {
+		if f.Dashboard != "" && (f.Unit == units.Nanoseconds || f.Judge != measure.JudgeExact) {
 			timeUnits[f.Dashboard] = true
 		}
 	}

@@ -19,14 +19,13 @@ const Version = 1
 // Metric is one quantity a budget can bound: a figure of results.Figures
 // that has a budget key (results.Figure.Budget). Its entry says everything
 // the gate does with it: the rows it reads (instances or operations),
-// its unit, how a limit on it is judged (results.Judge), what a row that
+// its unit, how a limit on it is judged (measure.Judge), what a row that
 // lacks it says. A figure given a budget key there is a metric here.
 type Metric struct{ f *results.Figure }
 
-// Metrics are the metrics, in the order of results.Figures.
-var Metrics = budgetMetrics()
-
-func budgetMetrics() []Metric {
+// Metrics returns the metrics, in the order of results.Figures, read from
+// the registry on each call (a figure a test adds is a metric too).
+func Metrics() []Metric {
 	var out []Metric
 	for _, f := range results.Figures {
 		if f.Budget != "" {
@@ -39,7 +38,7 @@ func budgetMetrics() []Metric {
 // metricKeys are the budget keys of Metrics, in order.
 func metricKeys(keep func(Metric) bool) []string {
 	var keys []string
-	for _, m := range Metrics {
+	for _, m := range Metrics() {
 		if keep == nil || keep(m) {
 			keys = append(keys, m.Key())
 		}
@@ -65,7 +64,7 @@ func (m Metric) OnOps() bool { return m.f.Row == results.RowThroughput }
 // unit, judged by the noise rule (median against the interquartile
 // range), given a min_delta noise floor, and updated with headroom.
 func (m Metric) IsTime() bool {
-	return m.f.Judge == results.JudgeNoise || m.f.Judge == results.JudgeEstimate
+	return m.f.Judge.OverSamples()
 }
 
 // Timed reports whether the metric is an operation's time (read from

@@ -33,7 +33,7 @@
 // workflow. The limits are the Metrics:
 // the figures of results.Figures that have a budget key
 // (max_bytes_per_instance, max_scan_bytes_per_instance, max_ns_per_op,
-// ...), each judged as its entry says (results.Judge: exactly, to its
+// ...), each judged as its entry says (measure.Judge: exactly, to its
 // resolution, or over its samples by the noise rule). A figure of
 // instance rows bounds instances, one of operation rows operations (an
 // instance limit does not go with an op selector, nor an operation limit

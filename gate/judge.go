@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
 )
@@ -14,7 +15,7 @@ import (
 // measured. A time above its budget warns unless opts.FailOnTime.
 func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOptions) {
 	f := l.Metric.f
-	if f.Judge == results.JudgeNoise || f.Judge == results.JudgeEstimate {
+	if f.Judge.OverSamples() {
 		q, _, err := SampleFigure(f, row)
 		if err != nil {
 			o.Status, o.Detail = Error, err.Error()
@@ -27,7 +28,7 @@ func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOpti
 				units.FormatNs(o.Q1), units.FormatNs(o.Q3))
 		}
 		noiseFloor(b, l, o)
-		if f.Judge == results.JudgeEstimate && o.Status == Fail {
+		if f.Judge == measure.JudgeEstimate && o.Status == Fail {
 			o.Status = Warn
 			o.Detail = "an estimate, which a busy machine inflates: above its budget it warns and never fails; " + f.Instead
 		}
@@ -50,7 +51,7 @@ func judge(o *Outcome, b *Budget, l Limit, row results.FigureRow, opts CheckOpti
 	// A figure read to a resolution (the off-heap figure in the runtime's
 	// 256 KiB chunks, the scan bytes): within it of the budget, it may be
 	// the reading, not the instances.
-	if band := warnBand(f, row, l.Value); f.Judge == results.JudgeResolution && v-l.Value <= band {
+	if band := warnBand(f, row, l.Value); f.Judge == measure.JudgeResolution && v-l.Value <= band {
 		o.Status = Warn
 		res := units.FormatBytes(band) + " per instance"
 		if r := f.ResolutionOf(row); r > band {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/stats"
 )
@@ -59,18 +60,18 @@ func CPUFigure(r *results.Row) (stats.Quartiles, error) {
 // budget key of a figure that fails, which the warning names.
 func TestEstimatesSayWhatToBudget(t *testing.T) {
 	estimates := 0
-	for _, m := range Metrics {
+	for _, m := range Metrics() {
 		f := m.Figure()
-		if f.Judge != results.JudgeEstimate {
+		if f.Judge != measure.JudgeEstimate {
 			continue
 		}
 		estimates++
 		key, _, _ := strings.Cut(f.Instead, " ")
-		i := slices.IndexFunc(Metrics, func(o Metric) bool { return o.Key() == key })
+		i := slices.IndexFunc(Metrics(), func(o Metric) bool { return o.Key() == key })
 		switch {
 		case i < 0:
 			t.Errorf("%s: Instead %q starts with %q, want a budget key", f.Name, f.Instead, key)
-		case Metrics[i].Figure().Judge == results.JudgeEstimate:
+		case Metrics()[i].Figure().Judge == measure.JudgeEstimate:
 			t.Errorf("%s: Instead names %s, got an estimate too, want a figure that fails", f.Name, key)
 		}
 	}

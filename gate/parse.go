@@ -172,12 +172,13 @@ func (p *parser) budget(n *yaml.Node, y *budgetYAML) *Budget {
 			continue
 		}
 		done[k.Value] = true
-		i := slices.IndexFunc(Metrics, func(m Metric) bool { return m.Key() == k.Value })
+		metrics := Metrics()
+		i := slices.IndexFunc(metrics, func(m Metric) bool { return m.Key() == k.Value })
 		if i < 0 {
-			p.errorf(k, "%s", unknownKey(k.Value, budgetKeys))
+			p.errorf(k, "%s", unknownKey(k.Value, budgetKeys()))
 			continue
 		}
-		if l, ok := p.limit(Metrics[i], k.Value, &v); ok {
+		if l, ok := p.limit(metrics[i], k.Value, &v); ok {
 			b.Limits = append(b.Limits, l)
 		}
 	}

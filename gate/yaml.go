@@ -122,7 +122,7 @@ func (s *selectYAML) UnmarshalYAML(unmarshal func(any) error) error {
 }
 
 func (b *budgetYAML) UnmarshalYAML(unmarshal func(any) error) error {
-	b.written.decode(unmarshal, (*budgetFields)(b), budgetKeys)
+	b.written.decode(unmarshal, (*budgetFields)(b), budgetKeys())
 	return nil
 }
 
@@ -253,17 +253,19 @@ func fieldKeys[T any]() []string {
 	return keys
 }
 
-// The keys of the top of a budgets file, of a select and of a budget
-// (its fields' and the metrics'), sorted.
+// The keys of the top of a budgets file and of a select, sorted.
 var (
 	fileKeys   = fieldKeys[fileFields]()
 	selectKeys = fieldKeys[selectFields]()
-	budgetKeys = func() []string {
-		keys := append(fieldKeys[budgetFields](), metricKeys(nil)...)
-		slices.Sort(keys)
-		return keys
-	}()
 )
+
+// budgetKeys returns the keys of a budget, its fields' and the metrics',
+// sorted.
+func budgetKeys() []string {
+	keys := append(fieldKeys[budgetFields](), metricKeys(nil)...)
+	slices.Sort(keys)
+	return keys
+}
 
 // valueOf returns the value of key in the mapping n as written (an alias
 // or a null as such), or nil when n lacks it.

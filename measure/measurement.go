@@ -2,8 +2,12 @@
 // (what N instances keep) with its Sites and Sweep, Timing (what the
 // sampler measures of an operation) with its OpSites, the Layout a case
 // holds its instances in, and Env with the Collector a measurement ran
-// under. It knows no vocabulary of crypto: the results file (package
-// results) embeds these in its rows.
+// under; and Figure, the description of one measured figure (name, unit,
+// resolution, samples, how a budget judges it, its names in compare and
+// the exports), with Sampled, the one constructor of a figure summarized
+// from samples. It knows no vocabulary of crypto: the results file
+// (package results) embeds these in its rows, and its figure registry
+// binds each Figure to a field of them.
 package measure
 
 import (

@@ -40,7 +40,7 @@ func rssResolutionBound(m *measure.Measurement) ResolutionBound {
 // writes of f, a resolution figure, in row, and whether f has such a
 // bound (a resolution figure of an instance row with a positive n): the
 // reader refuses a resolution above Most, and the gate's warning band
-// (JudgeResolution) is never narrower than Least, the reading's own
+// (measure.JudgeResolution) is never narrower than Least, the reading's own
 // coarseness.
 func (f *Figure) ResolutionBounds(row FigureRow) (ResolutionBound, bool) {
 	r, ok := row.(*Row)

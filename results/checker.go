@@ -161,7 +161,7 @@ func (c *checker) summaries(row FigureRow, also func()) {
 		var summary []*Figure
 		signed := false
 		for _, f := range figs {
-			if f.Samples == list && f.Summary != SummaryNone {
+			if f.Samples == list && f.Summary != measure.SummaryNone {
 				summary = append(summary, f)
 				signed = signed || f.Signed
 			}
@@ -206,7 +206,7 @@ func (c *checker) summaries(row FigureRow, also func()) {
 			if !ok || st.absent.has(f) || math.IsNaN(v) || math.IsInf(v, 0) || !f.Signed && v < 0 {
 				continue // reported above
 			}
-			if want := f.Summary.Of(q); !closeTo(v, want) {
+			if want := f.Summary.Of(q.Q1, q.Median, q.Q3); !closeTo(v, want) {
 				got := "is " + fmtFloat(v)
 				if st.omitted.has(f) {
 					got = "is missing"

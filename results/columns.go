@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"slices"
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
@@ -22,6 +23,12 @@ const (
 	// column the terminal table can show (--wide). A column that is
 	// InDefaultTable is InTable too.
 	InDefaultTable
+	// InDefaultTableWhereKept: the default terminal table adds the column
+	// where a row holds a value other than 0, and never leaves it out for
+	// width (memory some rows keep and most do not: a c-kzg context's C
+	// heap). An instance row's note says why the column's figure is
+	// unknown in it.
+	InDefaultTableWhereKept
 
 	everywhere = InTable | InMarkdown | InCSV | InJSON
 	inFiles    = InCSV | InJSON
@@ -183,12 +190,55 @@ func (c Column) ReadUnavailable(u *Unavailable) Cell {
 }
 
 // Columns is every column, in the one order every format keeps (the
-// CSV's). Tables pick the columns that apply to their rows and show in
-// their format (InstanceColumns, ThroughputColumns), and end with a note
-// of their own (the case's N, an error, why a combination is missing).
-// A column to choose by name (a --columns flag) is found with
+// CSV's): the key columns, then each figure of Figures in its order with
+// the columns placed after it (columnsAfter), then the columns of the
+// rows' words. Tables pick the columns that apply to their rows and show
+// in their format (InstanceColumns, ThroughputColumns), and end with a
+// note of their own (the case's N, an error, why a combination is
+// missing). A column to choose by name (a --columns flag) is found with
 // LookupColumn. Columns is shared: read it, do not modify it.
-var Columns = []Column{
+//
+// The columns' labels and formats are presentation, yet they live here
+// beside the figures rather than in cmd/memprof/internal/render: the
+// families' review sections under suites/ format their cells through
+// them (LookupColumn), and a package there cannot import the command's.
+var Columns = layColumns(Figures)
+
+// layColumns lays out the columns: keyColumns, each figure's column
+// (figureColumn) followed by columnsAfter it, rowColumns. It panics on a
+// presentation or placement that names no figure.
+func layColumns(figs []*Figure) []Column {
+	// A column that is not a figure gives way to a figure of its name (a
+	// figure a test adds: WithFigure).
+	notFigure := func(cols []Column) []Column {
+		return slices.DeleteFunc(slices.Clone(cols), func(c Column) bool {
+			return slices.ContainsFunc(figs, func(f *Figure) bool { return f.Name == c.Name })
+		})
+	}
+	out := notFigure(keyColumns)
+	placed := 0
+	for _, f := range figs {
+		out = append(out, figureColumn(f))
+		if after, ok := columnsAfter[f.Name]; ok {
+			out = append(out, notFigure(after)...)
+			placed++
+		}
+	}
+	shown := 0
+	for _, f := range figs {
+		if _, ok := figureShows[f.Name]; ok {
+			shown++
+		}
+	}
+	if placed != len(columnsAfter) || shown != len(figureShows) {
+		panic("results: columnsAfter or figureShows names a figure Figures lacks")
+	}
+	return append(out, notFigure(rowColumns)...)
+}
+
+// keyColumns are the columns before the figures: the kind of row, the
+// case's key and its size.
+var keyColumns = []Column{
 	{Name: "kind", Unit: units.Text, Show: InCSV,
 		Instance:    func(*Row) Cell { return words(string(RowInstances)) },
 		Throughput:  func(*ThroughputRow) Cell { return words(string(RowThroughput)) },
@@ -223,77 +273,102 @@ var Columns = []Column{
 	keyColumn("param", inFiles, instanceRows|throughputRows, func(k Key) string { return string(k.Param) }),
 	{Name: "n", Label: "N", Unit: units.Count, Show: inFiles,
 		Instance: func(r *Row) Cell { return exact(float64(r.N)) }},
-	figureColumn("samples", everywhere, &Figure{Name: "samples", Row: RowThroughput, Title: "samples", Unit: units.Count,
-		Obtained: "how many timed samples the sampler took of the operation"}),
+}
 
-	figureColumn("B/instance", everywhere|InDefaultTable, &Figure{Name: "bytes_per_instance", Row: RowInstances,
-		Title: "bytes per instance", Unit: units.Bytes, Required: true,
-		Obtained:   "the Go heap the N instances keep, whoever allocated it, from the heap profile's records at MemProfileRate 1 that their build added, the holder and the runtime's own records excluded, over N",
-		Resolution: "heap_resolution_bytes_per_instance",
-		Budget:     "max_bytes_per_instance", Compare: "bytes/instance",
-		Dashboard: "B/instance", Bencher: "bytes-per-instance", Bench: "B/instance"}),
-	// 0: exact (the sites of all N, or extended and checked against a
-	// sampled profile of all N).
-	figureColumn("B/instance resolution", inFiles, &Figure{Name: "heap_resolution_bytes_per_instance", Row: RowInstances,
-		Title: "bytes per instance resolution", Unit: units.Bytes,
-		Obtained: "0 where the bytes per instance are exact; where a site that grows in steps, or what no site explains, takes the rest of the N instances' live heap, what the runtime's own records and the threads it started may take of it, over N"}),
-	figureColumn("allocs/instance", everywhere|InDefaultTable, &Figure{Name: "allocs_per_instance", Row: RowInstances,
-		Title: "allocs per instance", Unit: units.Count, Required: true,
-		Obtained: "the live heap objects the N instances keep, from the same heap profile's records, over N",
-		Budget:   "max_allocs_per_instance", Compare: "allocs/instance",
-		Dashboard: "allocs/instance", Bencher: "allocs-per-instance", Bench: "allocs/instance"}),
-	// The collector's share, beside the bytes and objects: scan bytes,
-	// the CPU time of a collection and the runtime's estimate of its mark
-	// time per instance (per cycle), each known to its resolution.
-	figureColumn("GC scan B", everywhere|InDefaultTable, &Figure{Name: "scan_bytes_per_instance", Row: RowInstances,
-		Title: "GC scan bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained:   "the runtime/metrics /gc/scan/heap:bytes after forced collections with the instances live, minus the same with the holder alone, over N",
-		Resolution: "scan_resolution_bytes_per_instance", NeedsResolution: true,
-		Absent: "the results predate the GC figures",
-		Budget: "max_scan_bytes_per_instance", Judge: JudgeResolution,
-		Dashboard: "scan B/instance", Bencher: "scan-bytes-per-instance"}),
-	figureColumn("GC scan resolution B", inFiles, &Figure{Name: "scan_resolution_bytes_per_instance", Row: RowInstances, bound: scanResolutionBound,
-		Title: "GC scan resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
-		Obtained: "one runtime page plus the spread of the scan readings, over N"}),
-	figureColumn("GC scan builds", inFiles, &Figure{Name: "scan_builds", Row: RowInstances,
-		Title: "GC scan builds", Unit: units.Count, ZeroMeans: ZeroIsNotApplicable,
-		Obtained: "how many times a map-backed collection was built, each with fresh hash seeds, for the scan readings"}),
-	figureColumn("GC CPU/cycle", everywhere|InDefaultTable, &Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances,
-		Title: "GC CPU time per instance per cycle", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the median over forced collections of the CPU time all the process's threads used across the collection (the operating system's accounting: mark, sweep and the stop-the-world phases) with the instances live, minus the holder alone's median, over N",
-		Samples:  "gc_cpu_samples_ns", Summary: SummaryMedian, NeedsSamples: true,
-		Resolution: "gc_cpu_resolution_ns_per_instance",
-		Absent:     "the results predate the GC CPU figures, or the case was measured without them", Reason: "gc_cpu_unavailable",
-		Budget: "max_gc_cpu_ns_per_instance", Judge: JudgeNoise,
-		Dashboard: "GC CPU ns/instance", Bencher: "gc-cpu-ns-per-instance"}),
-	quartile("GC CPU Q1", SummaryQ1, gcCPUQuartiles),
-	quartile("GC CPU Q3", SummaryQ3, gcCPUQuartiles),
-	{Name: "gc_cpu_samples_ns", Unit: units.List, Show: InJSON},
-	figureColumn("GC CPU resolution", inFiles, &Figure{Name: "gc_cpu_resolution_ns_per_instance", Row: RowInstances,
-		Title: "GC CPU resolution per instance", Unit: units.Nanoseconds,
-		Obtained: "the interquartile ranges of the live and holder-alone cycles plus the drift of the holder's median, over N",
-		Samples:  "gc_cpu_samples_ns", NeedsSamples: true}),
-	{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: units.Text, Show: inFiles,
-		Instance: func(r *Row) Cell { return words(r.GCCPUUnavailable) }},
-	figureColumn("GC mark/cycle", InTable|inFiles, &Figure{Name: "gc_mark_ns_per_instance", Row: RowInstances,
-		Title: "GC mark estimate per instance per cycle", Unit: units.Nanoseconds, Signed: true,
-		Obtained: "the median over forced collections of the runtime's estimate of its mark workers' time (runtime/metrics /cpu/classes/gc/mark/*, timed by the wall clock while a worker holds a P, so that a busy machine inflates it) with the instances live, minus the holder alone's median, over N",
-		Samples:  "gc_mark_samples_ns", Summary: SummaryMedian, NeedsSamples: true,
-		Resolution: "gc_mark_resolution_ns_per_instance",
-		Absent:     "the results predate the GC figures, or the case was measured without them",
-		Budget:     "max_gc_mark_ns_per_instance", Judge: JudgeEstimate,
-		Instead: "max_gc_cpu_ns_per_instance bounds the collector's CPU time"}),
-	quartile("GC mark Q1", SummaryQ1, gcMarkQuartiles),
-	quartile("GC mark Q3", SummaryQ3, gcMarkQuartiles),
-	{Name: "gc_mark_samples_ns", Unit: units.List, Show: InJSON},
-	figureColumn("GC mark resolution", inFiles, &Figure{Name: "gc_mark_resolution_ns_per_instance", Row: RowInstances,
-		Title: "GC mark resolution per instance", Unit: units.Nanoseconds,
-		Obtained: "the interquartile ranges of the live and holder-alone cycles plus the drift of the holder's median, over N",
-		Samples:  "gc_mark_samples_ns", NeedsSamples: true}),
-	figureColumn("sizeof", everywhere, &Figure{Name: "sizeof_bytes", Row: RowInstances,
-		Title: "sizeof", Unit: units.Bytes,
-		Obtained: "unsafe.Sizeof of the representation"}).markdown("sizeof B"),
-	{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: units.Bytes, Show: inTables | InDefaultTable,
+// figureShow is how the tables show a figure's column: its header labels
+// and the formats that show it by default; cell, where set, reads its
+// cell instead of the figure's own reader.
+type figureShow struct {
+	label, markdown string
+	show            Formats
+	cell            func(f *Figure) func(*ThroughputRow) Cell
+}
+
+// defaultShow is how a figure without an entry in figureShows shows: by
+// its name, in the wide terminal table (--wide, --columns) and the files.
+var defaultShow = figureShow{show: InTable | inFiles}
+
+// figureShows are the figures' labels and formats, by the figure's name.
+var figureShows = map[string]figureShow{
+	"samples":                               {label: "samples", show: everywhere},
+	"bytes_per_instance":                    {label: "B/instance", show: everywhere | InDefaultTable},
+	"heap_resolution_bytes_per_instance":    {label: "B/instance resolution", show: inFiles},
+	"allocs_per_instance":                   {label: "allocs/instance", show: everywhere | InDefaultTable},
+	"scan_bytes_per_instance":               {label: "GC scan B", show: everywhere | InDefaultTable},
+	"scan_resolution_bytes_per_instance":    {label: "GC scan resolution B", show: inFiles},
+	"scan_builds":                           {label: "GC scan builds", show: inFiles},
+	"gc_cpu_ns_per_instance":                {label: "GC CPU/cycle", show: everywhere | InDefaultTable},
+	"gc_cpu_ns_per_instance_q1":             {label: "GC CPU Q1", show: inFiles},
+	"gc_cpu_ns_per_instance_q3":             {label: "GC CPU Q3", show: inFiles},
+	"gc_cpu_resolution_ns_per_instance":     {label: "GC CPU resolution", show: inFiles},
+	"gc_mark_ns_per_instance":               {label: "GC mark/cycle", show: InTable | inFiles},
+	"gc_mark_ns_per_instance_q1":            {label: "GC mark Q1", show: inFiles},
+	"gc_mark_ns_per_instance_q3":            {label: "GC mark Q3", show: inFiles},
+	"gc_mark_resolution_ns_per_instance":    {label: "GC mark resolution", show: inFiles},
+	"sizeof_bytes":                          {label: "sizeof", markdown: "sizeof B", show: everywhere},
+	"slot_bytes":                            {label: "pointer slot B", show: inFiles},
+	"array_slot_bytes_per_instance":         {label: "array slot B", show: inFiles},
+	"offheap_bytes_per_instance":            {label: "off-heap B", show: everywhere},
+	"offheap_resolution_bytes_per_instance": {label: "off-heap resolution B", show: InJSON},
+	"stack_bytes_per_instance":              {label: "stack B", show: InTable | inFiles},
+	"stack_resolution_bytes_per_instance":   {label: "stack resolution B", show: inFiles},
+	"runtime_metadata_bytes_per_instance":   {label: "runtime metadata B", show: InJSON},
+	"heapalloc_bytes_per_instance":          {label: "HeapAlloc B", show: everywhere},
+	"holder_bytes_per_instance":             {label: "holder B", show: everywhere},
+	"c_heap_bytes_per_instance":             {label: "C heap B", show: everywhere | InDefaultTableWhereKept},
+	"rss_bytes_per_instance":                {label: "RSS B", show: everywhere},
+	"unaccounted_bytes_per_instance":        {label: "unaccounted B", show: everywhere},
+	"rss_resolution_bytes_per_instance":     {label: "RSS resolution B", show: inFiles},
+	"build_ns":                              {label: "build time", show: inFiles},
+	"ns_per_op_median":                      {label: "time/op", markdown: "time/op (median)", show: everywhere | InDefaultTable},
+	"ns_per_op_q1":                          {label: "Q1", show: inFiles},
+	"ns_per_op_q3":                          {label: "Q3", show: inFiles},
+	"cpu_ns_per_op_median":                  {label: "CPU/op", markdown: "CPU time/op", show: everywhere},
+	"ops_per_s": {label: "ops/s", show: everywhere, cell: func(f *Figure) func(*ThroughputRow) Cell {
+		// Files that lack it: from the median.
+		return func(r *ThroughputRow) Cell {
+			cell := f.cell(r)
+			if m, ok := nsMedian.Value(r); ok && m > 0 && (cell.State == Unknown || cell.State == Exact && cell.Value == 0) {
+				return exact(1e9 / m)
+			}
+			return cell
+		}
+	}},
+	"bytes_per_op":        {label: "B/op", show: everywhere | InDefaultTable},
+	"allocs_per_op":       {label: "allocs/op", show: everywhere | InDefaultTable},
+	"c_heap_bytes_per_op": {label: "C heap B/op", show: inFiles},
+}
+
+// figureColumn is the column of figure f: labelled and shown as
+// figureShows says, the unit f's, and readers that show f's value in the
+// state its entry implies (Unknown, NearZero, ...).
+func figureColumn(f *Figure) Column {
+	s, ok := figureShows[f.Name]
+	if !ok {
+		s = defaultShow
+		s.label = f.Name
+	}
+	c := Column{Name: f.Name, Label: s.label, MarkdownLabel: s.markdown, Unit: f.Unit, Show: s.show, Figure: f}
+	switch {
+	case s.cell != nil:
+		c.Throughput = s.cell(f)
+	case f.Row == RowInstances:
+		c.Instance = func(r *Row) Cell { return f.cell(r) }
+	case f.Row == RowThroughput:
+		c.Throughput = func(r *ThroughputRow) Cell { return f.cell(r) }
+	}
+	return c
+}
+
+// columnsAfter are the columns that are not figures' but sit among them
+// in the one order, by the figure they follow: a figure's samples, the
+// reason a row lacks it, a table's column that merges figures.
+var columnsAfter = map[string][]Column{
+	"gc_cpu_ns_per_instance_q3": {{Name: "gc_cpu_samples_ns", Unit: units.List, Show: InJSON}},
+	"gc_cpu_resolution_ns_per_instance": {{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: units.Text, Show: inFiles,
+		Instance: func(r *Row) Cell { return words(r.GCCPUUnavailable) }}},
+	"gc_mark_ns_per_instance_q3": {{Name: "gc_mark_samples_ns", Unit: units.List, Show: InJSON}},
+	"sizeof_bytes": {{Name: "slot", Label: "slot", MarkdownLabel: "slot B", Unit: units.Bytes, Show: inTables | InDefaultTable,
 		Instance: func(r *Row) Cell {
 			switch {
 			case r.Error != "" || r.Layout == measure.Collection:
@@ -302,84 +377,28 @@ var Columns = []Column{
 				return exact(r.ArraySlotBytesPerInstance)
 			}
 			return exact(r.SlotBytes)
-		}},
-	figureColumn("pointer slot B", inFiles, &Figure{Name: "slot_bytes", Row: RowInstances,
-		Title: "pointer slot bytes", Unit: units.Bytes,
-		Obtained: "the allocator's slot for the largest object of one instance (the profile's bytes label), for the pointer layout"}),
-	figureColumn("array slot B", inFiles, &Figure{Name: "array_slot_bytes_per_instance", Row: RowInstances,
-		Title: "array slot bytes per instance", Unit: units.Bytes,
-		Obtained: "the slot of the slice layout's backing array, over N"}),
-	figureColumn("off-heap B", everywhere, &Figure{Name: "offheap_bytes_per_instance", Row: RowInstances,
-		Title: "off-heap bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained:   "the instances' finalizer and cleanup records outside the heap: the runtime/metrics counts of queued finalizers and cleanups across dropping the instances, times the record's size (runtime.specialfinalizer, runtime.specialCleanup), over N; in results before they were counted, runtime.MemStats.OtherSys's growth",
-		Resolution: "offheap_resolution_bytes_per_instance",
-		Budget:     "max_offheap_bytes_per_instance", Judge: JudgeResolution}),
-	figureColumn("off-heap resolution B", InJSON, &Figure{Name: "offheap_resolution_bytes_per_instance", Row: RowInstances, bound: offheapResolutionBound,
-		Title: "off-heap resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
-		Obtained: "0 for the counted records (exact); in results before they were counted, two of the runtime's 256 KiB off-heap chunks, over N"}),
-	// Goroutine stacks the instances keep running, outside the heap.
-	figureColumn("stack B", InTable|inFiles, &Figure{Name: "stack_bytes_per_instance", Row: RowInstances,
-		Title: "stack bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained:   "the goroutine stacks the instances keep running: the growth of runtime.MemStats.StackInuse across their build, read after a collection, over N",
-		Resolution: "stack_resolution_bytes_per_instance", NeedsResolution: true}),
-	figureColumn("stack resolution B", inFiles, &Figure{Name: "stack_resolution_bytes_per_instance", Row: RowInstances,
-		Title: "stack resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
-		Obtained: "a span of stacks, the stacks the runtime keeps with exited goroutines for reuse (63 per P) and the two stacks of each thread it started, over N"}),
-	figureColumn("runtime metadata B", InJSON, &Figure{Name: "runtime_metadata_bytes_per_instance", Row: RowInstances,
-		Title: "runtime metadata bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained: "the heap's own metadata (span, mcache, profiling-bucket and GC records) that grew with the instances, over N"}),
-	figureColumn("HeapAlloc B", everywhere, &Figure{Name: "heapalloc_bytes_per_instance", Row: RowInstances,
-		Title: "HeapAlloc bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained: "the runtime.MemStats.HeapAlloc delta, holder excluded, over N: a cross-check on the bytes per instance"}),
-	figureColumn("holder B", everywhere, &Figure{Name: "holder_bytes_per_instance", Row: RowInstances,
-		Title: "holder bytes per instance", Unit: units.Bytes,
-		Obtained: "the harness's own slice that keeps the instances alive, over N"}),
-	figureColumn("C heap B", everywhere, &Figure{Name: "c_heap_bytes_per_instance", Row: RowInstances,
-		Title: "C heap bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained: "the C heap in use (glibc mallinfo2) that grew with the instances, over N",
-		Reason:   "c_heap_unavailable",
-		Budget:   "max_c_heap_bytes_per_instance"}),
-	{Name: "c_heap_unavailable", Label: "C heap unavailable", Unit: units.Text, Show: InJSON,
-		Instance: func(r *Row) Cell { return words(r.CHeapUnavailable) }},
-	figureColumn("RSS B", everywhere, &Figure{Name: "rss_bytes_per_instance", Row: RowInstances,
-		Title: "RSS bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained:   "the resident-set growth, over N",
-		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
-	figureColumn("unaccounted B", everywhere, &Figure{Name: "unaccounted_bytes_per_instance", Row: RowInstances,
-		Title: "unaccounted bytes per instance", Unit: units.Bytes, Signed: true,
-		Obtained:   "the RSS growth that neither the Go heap, the off-heap memory, the runtime's metadata, the goroutine stacks nor the C heap explains, over N",
-		Resolution: "rss_resolution_bytes_per_instance", ResolutionBound: true}),
-	figureColumn("RSS resolution B", inFiles, &Figure{Name: "rss_resolution_bytes_per_instance", Row: RowInstances, bound: rssResolutionBound,
-		Title: "RSS resolution per instance", Unit: units.Bytes, ZeroMeans: ZeroIsUnknown,
-		Obtained: "two readings of whole pages, each taken while a 256 KiB off-heap chunk fills: 2 × (256 KiB + one page), over N"}),
-	// KZG: the build time of a single-layout case (a context).
-	figureColumn("build time", inFiles, &Figure{Name: "build_ns", Row: RowInstances,
-		Title: "build time", Unit: units.Nanoseconds, ZeroMeans: ZeroIsNotApplicable,
-		Obtained: "the wall time of building the one object of a single-layout case, with profiling off"}),
+		}}},
+	"c_heap_bytes_per_instance": {{Name: "c_heap_unavailable", Label: "C heap unavailable", Unit: units.Text, Show: InJSON,
+		Instance: func(r *Row) Cell { return words(r.CHeapUnavailable) }}},
 	// How many instances the sites were profiled on, and why all N were
 	// when fewer did not tell the figures at N.
-	{Name: "attributed_n", Label: "sites from", Unit: units.Count, Show: inFiles | InTable,
-		Instance: func(r *Row) Cell {
-			switch {
-			case r.Error != "":
-				return notApplicable
-			case r.AttributedN == 0:
-				return Cell{State: Unknown} // a file older than the figure
-			}
-			return exact(float64(r.AttributedN))
-		}},
-	{Name: "attribution_fallback", Label: "attribution fallback", Unit: units.Text, Show: inFiles,
-		Instance: func(r *Row) Cell { return words(r.AttributionFallback) }},
-	{Name: "sites", Unit: units.List, Show: InJSON},
-	{Name: "sweep", Unit: units.List, Show: InJSON},
-
-	figureColumn("time/op", everywhere|InDefaultTable, &Figure{Name: "ns_per_op_median", Row: RowThroughput,
-		Title: "ns per op", Unit: units.Nanoseconds, Required: true,
-		Obtained: "the median of the operation's samples, each the wall time of a run of calls over its calls",
-		Samples:  "samples_ns", Summary: SummaryMedian,
-		Budget: "max_ns_per_op", Judge: JudgeNoise, Compare: "time/op",
-		Dashboard: "ns/op", Bencher: "latency", Bench: "ns/op"}).markdown("time/op (median)"),
-	{Name: "quartiles", Label: "Q1 – Q3", MarkdownLabel: "Q1–Q3", Unit: units.Nanoseconds, Show: inTables | InDefaultTable,
+	"build_ns": {
+		{Name: "attributed_n", Label: "sites from", Unit: units.Count, Show: inFiles | InTable,
+			Instance: func(r *Row) Cell {
+				switch {
+				case r.Error != "":
+					return notApplicable
+				case r.AttributedN == 0:
+					return Cell{State: Unknown} // a file older than the figure
+				}
+				return exact(float64(r.AttributedN))
+			}},
+		{Name: "attribution_fallback", Label: "attribution fallback", Unit: units.Text, Show: inFiles,
+			Instance: func(r *Row) Cell { return words(r.AttributionFallback) }},
+		{Name: "sites", Unit: units.List, Show: InJSON},
+		{Name: "sweep", Unit: units.List, Show: InJSON},
+	},
+	"ns_per_op_median": {{Name: "quartiles", Label: "Q1 – Q3", MarkdownLabel: "Q1–Q3", Unit: units.Nanoseconds, Show: inTables | InDefaultTable,
 		Throughput: func(r *ThroughputRow) Cell {
 			q1, ok1 := nsQ1.Value(r)
 			q3, ok3 := nsQ3.Value(r)
@@ -390,43 +409,19 @@ var Columns = []Column{
 				return Cell{State: Unknown}
 			}
 			return words(units.FormatNs(q1) + " – " + units.FormatNs(q3))
-		}},
-	quartile("Q1", SummaryQ1, nsQuartiles),
-	quartile("Q3", SummaryQ3, nsQuartiles),
-	figureColumn("CPU/op", everywhere, &Figure{Name: "cpu_ns_per_op_median", Row: RowThroughput,
-		Title: "CPU time per op", Unit: units.Nanoseconds, ZeroMeans: ZeroIsUnknown,
-		Obtained: "the median of the samples' process CPU time over their calls"}).markdown("CPU time/op"),
-	figureColumn("ops/s", everywhere, &Figure{Name: "ops_per_s", Row: RowThroughput,
-		Title: "operations per second", Unit: units.PerSecond,
-		Obtained: "1 s over the median time per op"}).
-		with(func(c *Column) {
-			// Files that lack it: from the median.
-			c.Throughput = func(r *ThroughputRow) Cell {
-				cell := c.Figure.cell(r)
-				if m, ok := nsMedian.Value(r); ok && m > 0 && (cell.State == Unknown || cell.State == Exact && cell.Value == 0) {
-					return exact(1e9 / m)
-				}
-				return cell
-			}
-		}),
-	figureColumn("B/op", everywhere|InDefaultTable, &Figure{Name: "bytes_per_op", Row: RowThroughput,
-		Title: "bytes per op", Unit: units.Bytes,
-		Obtained: "the runtime.MemStats TotalAlloc delta over every timed call, over the calls",
-		Budget:   "max_bytes_per_op", PerGOMAXPROCS: true, Bench: "B/op", PerSample: "samples_bytes_per_op"}),
-	figureColumn("allocs/op", everywhere|InDefaultTable, &Figure{Name: "allocs_per_op", Row: RowThroughput,
-		Title: "allocs per op", Unit: units.Count,
-		Obtained: "the runtime.MemStats Mallocs delta over every timed call, over the calls",
-		Budget:   "max_allocs_per_op", PerGOMAXPROCS: true, Bench: "allocs/op", PerSample: "samples_allocs_per_op"}),
-	// KZG: what a cgo operation keeps in C memory per call.
-	figureColumn("C heap B/op", inFiles, &Figure{Name: "c_heap_bytes_per_op", Row: RowThroughput,
-		Title: "C heap bytes per op", Unit: units.Bytes, Signed: true,
-		Obtained: "the growth of the C heap in use (glibc mallinfo2) across the calls, over the calls; none for pure-Go libraries"}),
-	{Name: "samples_ns", Unit: units.List, Show: InJSON},
-	{Name: "samples_iters", Unit: units.List, Show: InJSON},
-	{Name: "samples_bytes_per_op", Unit: units.List, Show: InJSON},
-	{Name: "samples_allocs_per_op", Unit: units.List, Show: InJSON},
-	// The cost of use: the calls a row's path makes, where one
-	// call allocates, and whether that depends on the cores.
+		}}},
+	"c_heap_bytes_per_op": {
+		{Name: "samples_ns", Unit: units.List, Show: InJSON},
+		{Name: "samples_iters", Unit: units.List, Show: InJSON},
+		{Name: "samples_bytes_per_op", Unit: units.List, Show: InJSON},
+		{Name: "samples_allocs_per_op", Unit: units.List, Show: InJSON},
+	},
+}
+
+// rowColumns are the columns after the figures: the cost of use (the
+// calls a row's path makes, where one call allocates, and whether that
+// depends on the cores), the notes and the error.
+var rowColumns = []Column{
 	{Name: "path", Label: "path", Unit: units.Text, Show: InMarkdown | inFiles, OmitEmpty: true,
 		Throughput: func(r *ThroughputRow) Cell { return words(r.Path) }},
 	{Name: "top_site", Label: "top site", Unit: units.Text, Show: inTables, OmitEmpty: true,
@@ -480,31 +475,6 @@ const (
 	allRows = instanceRows | throughputRows | unavailableRows
 )
 
-// The figures whose samples have quartile columns: the quartiles' names
-// and titles are these with the quartile added (see quartile).
-var (
-	gcCPUQuartiles = Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances, Title: "GC CPU time per instance per cycle",
-		Unit: units.Nanoseconds, Signed: true, Samples: "gc_cpu_samples_ns", NeedsSamples: true}
-	gcMarkQuartiles = Figure{Name: "gc_mark_ns_per_instance", Row: RowInstances, Title: "GC mark time per instance per cycle",
-		Unit: units.Nanoseconds, Signed: true, Samples: "gc_mark_samples_ns", NeedsSamples: true}
-	nsQuartiles = Figure{Name: "ns_per_op", Row: RowThroughput, Title: "ns per op", Unit: units.Nanoseconds, Samples: "samples_ns"}
-)
-
-// quartile is the column, shown in the files, of the first or third
-// quartile (q) of the samples of of: its name and title are of's with
-// _q1 or _q3 and ", first quartile" or ", third quartile" added.
-func quartile(label string, q Summary, of Figure) Column {
-	suffix, which := "_q1", "first"
-	if q == SummaryQ3 {
-		suffix, which = "_q3", "third"
-	}
-	of.Name += suffix
-	of.Title += ", " + which + " quartile"
-	of.Obtained = "the " + which + " quartile of " + of.Samples
-	of.Summary = q
-	return figureColumn(label, inFiles, &of)
-}
-
 // keyColumn is a column of one dimension of the key: its name is its
 // label.
 func keyColumn(name string, show Formats, kinds rowKinds, get func(Key) string) Column {
@@ -518,11 +488,6 @@ func keyColumn(name string, show Formats, kinds rowKinds, get func(Key) string) 
 	if kinds&unavailableRows != 0 {
 		c.Unavailable = func(u *Unavailable) Cell { return words(get(u.Key)) }
 	}
-	return c
-}
-
-func (c Column) markdown(label string) Column {
-	c.MarkdownLabel = label
 	return c
 }
 

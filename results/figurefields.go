@@ -12,18 +12,12 @@ var rowTypes = map[RowKind]reflect.Type{
 	RowThroughput: reflect.TypeFor[ThroughputRow](),
 }
 
-// figuresOf collects the figures of cols and finds each one's field in
-// its row's type by its JSON name; it panics on an entry that names no
-// field of a kind it can read (a mistake TestFiguresWellFormed reports
-// too).
-func figuresOf(cols []Column) []*Figure {
-	var out []*Figure
+// bind finds each figure's field in its row's type by its JSON name; it
+// panics on an entry that names no field of a kind it can read (a mistake
+// TestFiguresWellFormed reports too).
+func bind(out []*Figure) {
 	ids := map[RowKind]int{}
-	for _, c := range cols {
-		f := c.Figure
-		if f == nil {
-			continue
-		}
+	for _, f := range out {
 		t, ok := rowTypes[f.Row]
 		if !ok {
 			panic(fmt.Sprintf("results: figure %s: Row must be %s or %s", f.Name, RowInstances, RowThroughput))
@@ -56,7 +50,6 @@ func figuresOf(cols []Column) []*Figure {
 		if f.PerSample != "" {
 			f.perSample = field(t, f, f.PerSample, reflect.Slice)
 		}
-		out = append(out, f)
 	}
 	for _, f := range out {
 		if f.Resolution == "" {
@@ -71,7 +64,6 @@ func figuresOf(cols []Column) []*Figure {
 			panic(fmt.Sprintf("results: figure %s: its resolution %s is not a figure of its row", f.Name, f.Resolution))
 		}
 	}
-	return out
 }
 
 // field finds the field of t that f's entry names (its samples or its

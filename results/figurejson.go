@@ -123,9 +123,15 @@ func newWireDoc(figure reflect.Type) *wireDoc {
 
 // wireDocs are the wire structs of the rows: without the texts of
 // figures that are not numbers, and with them.
-var wireDocs = sync.OnceValue(func() [2]*wireDoc {
-	return [2]*wireDoc{newWireDoc(reflect.TypeFor[wireFigure]()), newWireDoc(reflect.TypeFor[wireFigureText]())}
-})
+var wireDocs = newWireDocs()
+
+// newWireDocs returns the function that builds the wire structs of
+// Figures once, on first use.
+func newWireDocs() func() [2]*wireDoc {
+	return sync.OnceValue(func() [2]*wireDoc {
+		return [2]*wireDoc{newWireDoc(reflect.TypeFor[wireFigure]()), newWireDoc(reflect.TypeFor[wireFigureText]())}
+	})
+}
 
 // The reader (stream.go) decodes a file a row at a time: each row into
 // a new wire row of its kind (wireDoc.instances.t, wireDoc.ops.t), then

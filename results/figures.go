@@ -7,17 +7,17 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/measure"
-	"github.com/memprof/memprof/stats"
-	"github.com/memprof/memprof/units"
 )
 
 // A figure is one measured quantity of a results row: bytes per instance,
-// GC scan bytes, the median time of an operation. Figures is the one list
-// of them, grown from Columns: every column built by figureColumn is a
-// figure. The results reader validates each figure by its entry, the
-// tables show it by it (n/a when unknown, ~0 within its resolution), the
-// gate budgets and compares it by it, and export writes it by it, so a
-// figure added later is added once.
+// GC scan bytes, the median time of an operation. Figures (registry.go)
+// is the one list of them, one entry each: its description
+// (measure.Figure: name, unit, resolution, samples, budget and judgement,
+// compare and export names) and how its row carries it (this type's own
+// fields). The results reader validates each figure by its entry, Columns
+// gives it a column (n/a when unknown, ~0 within its resolution), the gate
+// budgets and compares it by it, and export writes it by it, so a figure
+// added later is added once.
 //
 // # Adding a figure
 //
@@ -26,37 +26,40 @@ import (
 //     operations. A float64 (int and int64 work too, and *float64 for a
 //     figure the engine may not read); no omitempty unless 0 means "not
 //     recorded" by the writer's contract (see below).
-//  2. Add one entry to Columns in columns.go, where the column should sit:
-//     figureColumn(label, formats, &Figure{...}). Name is the JSON name of
-//     step 1 (the entry finds the field by it); Row, Title, Unit and
-//     Obtained are required. Set Signed for a difference of readings,
-//     Resolution for a figure known only to within another figure,
-//     Samples and Summary for a median or quartile of a list of samples,
-//     Budget and Judge for a budget key (max_...), Compare for compare,
-//     Dashboard, Bencher and Bench for the exports.
-//  3. Make the engine (memprof/) produce it.
-//  4. Rewrite the golden files the new column or entry shows in: go test
+//  2. Add one entry to registry in registry.go, where its column should
+//     sit: {Row: RowInstances, Figure: measure.Figure{...}}. Name is the
+//     JSON name of step 1 (the entry finds the field by it); Row, Title,
+//     Unit and Obtained are required. Set Signed for a difference of
+//     readings, Resolution for a figure known only to within another
+//     figure, Budget and Judge for a budget key (max_...), Compare for
+//     compare, Dashboard, Bencher and Bench for the exports. A median of
+//     a list of samples is measure.Sampled(measure.Figure{...}, "list"):
+//     its quartiles (name_q1, name_q3) follow from the one entry.
+//  3. Optionally, its column's labels and default formats in figureShows
+//     (columns.go); without them it is labelled by its name and shown by
+//     --wide tables, the CSV and the JSON. A column that is not a figure
+//     (its samples list, the reason a row lacks it) goes in columnsAfter.
+//  4. Make the engine (memprof/) produce it.
+//  5. Rewrite the golden files the new column or entry shows in: go test
 //     ./gate ./export ./cmd/memprof/internal/... -update, and review the
 //     diff.
 //
 // Nothing else changes: the reader validates the figure, the tables and
-// the CSV show it (in the formats its column's Show names), a budget key
-// becomes a limit of the gate (gate.Metrics; check's help lists it),
-// Compare makes compare judge it, the export names make the dashboards
-// chart it. TestEveryJSONFieldHasAColumn and TestFiguresWellFormed fail
-// until steps 1 and 2 agree. The GC CPU time per instance, for example,
-// is
+// the CSV show it, a budget key becomes a limit of the gate
+// (gate.Metrics; check's help lists it), Compare makes compare judge it,
+// the export names make the dashboards chart it. TestEveryJSONFieldHasAColumn
+// and TestFiguresWellFormed fail until steps 1 and 2 agree. The GC CPU
+// time per instance, for example, is
 //
-//	figureColumn("GC CPU/cycle", everywhere, &Figure{Name: "gc_cpu_ns_per_instance", Row: RowInstances,
-//		Title: "GC CPU time per instance per cycle", Unit: Nanoseconds, Signed: true,
-//		Obtained: "...", Samples: "gc_cpu_samples_ns", Summary: SummaryMedian, NeedsSamples: true,
-//		Resolution: "gc_cpu_resolution_ns_per_instance", Absent: "the results predate the GC CPU figures",
-//		Budget: "max_gc_cpu_ns_per_instance", Judge: JudgeNoise}),
+//	{Row: RowInstances, NeedsSamples: true, Reason: "gc_cpu_unavailable", Absent: "the results predate the GC CPU figures",
+//		Figure: measure.Sampled(measure.Figure{Name: "gc_cpu_ns_per_instance",
+//			Title: "GC CPU time per instance per cycle", Unit: units.Nanoseconds, Signed: true, Obtained: "...",
+//			Resolution: "gc_cpu_resolution_ns_per_instance",
+//			Budget: "max_gc_cpu_ns_per_instance", Judge: measure.JudgeNoise}, "gc_cpu_samples_ns")},
 //
-// with its quartiles (Summary SummaryQ1, SummaryQ3), its samples (a List
-// column, {Name: "gc_cpu_samples_ns", Unit: List, Show: InJSON}) and its
-// resolution (a figure of its own, with Samples and NeedsSamples) beside
-// it: five fields, five entries, one budget key.
+// with its resolution (a figure of its own, with Samples and
+// NeedsSamples) beside it: one entry for the figure and its quartiles,
+// one for its resolution, one budget key.
 //
 // # The rule
 //
@@ -70,47 +73,34 @@ import (
 // omitempty is absent when 0 by the writer's contract, so there its
 // absence is 0; ZeroMeans says when 0 itself means "not recorded".
 type Figure struct {
-	// Name is the figure's JSON field in its row, and the name budgets,
-	// messages and --columns know it by: "scan_bytes_per_instance".
-	Name string
+	// Figure is the figure's description, whatever row carries it: name,
+	// title, unit, how obtained, resolution, samples, budget key and
+	// judgement, compare metric, export names.
+	measure.Figure
+
 	// Row is the kind of row that carries it: RowInstances or
 	// RowThroughput.
 	Row RowKind
-	// Title names the figure in sentences and in the gate's reports:
-	// "GC scan bytes per instance".
-	Title string
-	Unit  units.Unit
-	// Obtained says in a sentence how the figure is obtained.
-	Obtained string
 
-	// Signed: the figure is a difference of readings and may be below 0.
-	// Otherwise a present value must be at least 0.
-	Signed bool
 	// Required: a measured row (no error) must carry the figure, a number
 	// and not null; a file whose row lacks it is refused.
 	Required bool
 	// ZeroMeans says what a 0 means (by default, 0).
 	ZeroMeans ZeroMeaning
 
-	// Resolution names the figure that says how far from the truth this
-	// one can be, per instance (offheap_resolution_bytes_per_instance);
-	// "" for an exact figure. Tables show a figure within its resolution
-	// as ~0, and the gate warns on an excess within it (JudgeResolution).
-	// With NeedsResolution the figure is unknown where its resolution is
-	// (a file older than it); with ResolutionBound it is unresolved
+	// Tables show a figure within its Resolution as ~0, and the gate
+	// warns on an excess within it (measure.JudgeResolution). With
+	// NeedsResolution the figure is unknown where its resolution is (a
+	// file older than it); with ResolutionBound it is unresolved
 	// (NTooSmall) where the resolution exceeds what one instance keeps.
-	Resolution      string
 	NeedsResolution bool
 	ResolutionBound bool
 
-	// Samples names the list this figure summarizes (samples_ns), and
-	// Summary which statistic of it the figure is (SummarizeSamples): the
-	// reader refuses a summary that is not that of its samples, and the
-	// gate judges the samples, not the summary. With NeedsSamples the
-	// figure is unknown where the list is empty (the writer writes 0 then),
-	// and a non-zero summary without samples is refused.
-	Samples      string
-	Summary      Summary
+	// The reader refuses a summary (Summary) that is not that of its
+	// Samples, and the gate judges the samples, not the summary. With
+	// NeedsSamples the figure is unknown where the list is empty (the
+	// writer writes 0 then), and a non-zero summary without samples is
+	// refused.
 	NeedsSamples bool
 	// PerSample names the list of the figure's value in each sample of a
 	// timed row (samples_bytes_per_op for bytes_per_op), one per sample of
@@ -125,29 +115,10 @@ type Figure struct {
 	Absent string
 	Reason string
 
-	// Budget is the key of a budget on the figure
-	// ("max_scan_bytes_per_instance"), "" for none, and Judge how the gate
-	// holds it. PerGOMAXPROCS: where the row says its allocations depend
-	// on the cores (allocs_depend_on_gomaxprocs), a budget on the figure
-	// holds for the GOMAXPROCS it names only.
-	Budget        string
-	Judge         Judge
+	// PerGOMAXPROCS: where the row says its allocations depend on the
+	// cores (allocs_depend_on_gomaxprocs), a budget on the figure holds
+	// for the GOMAXPROCS it names only.
 	PerGOMAXPROCS bool
-	// Instead, for an estimate (JudgeEstimate), says which budget bounds
-	// what it estimates: the gate's warning on it ends with it
-	// ("max_gc_cpu_ns_per_instance bounds the collector's CPU time").
-	Instead string
-
-	// Compare is the figure's metric in compare ("bytes/instance"), ""
-	// when compare does not judge it. A figure with Samples is compared
-	// by a Mann-Whitney U test over them, others exactly.
-	Compare string
-
-	// Dashboard is the unit of the figure's entries for
-	// github-action-benchmark ("B/instance"), Bencher the Bencher measure
-	// ("bytes-per-instance"), Bench its unit in the Go benchmark format
-	// ("B/instance", no white space); "" where that export leaves it out.
-	Dashboard, Bencher, Bench string
 
 	// Set from the row's struct type when Figures is built.
 	id           int
@@ -178,81 +149,14 @@ const (
 	ZeroIsNotApplicable
 )
 
-// Summary is which statistic of its samples a figure is.
-type Summary uint8
-
-// The statistics (SummarizeSamples' quartiles).
-const (
-	SummaryNone Summary = iota
-	SummaryMedian
-	SummaryQ1
-	SummaryQ3
-)
-
-// Of returns the statistic of q.
-func (s Summary) Of(q stats.Quartiles) float64 {
-	switch s {
-	case SummaryQ1:
-		return q.Q1
-	case SummaryQ3:
-		return q.Q3
-	}
-	return q.Median
-}
-
-// Judge is how the gate holds a figure to its budget.
-type Judge uint8
-
-// The judgements.
-const (
-	// JudgeExact: above the limit fails.
-	JudgeExact Judge = iota
-	// JudgeResolution: exact, but an excess within the row's resolution
-	// of the figure warns (the reading cannot tell).
-	JudgeResolution
-	// JudgeNoise: a time judged over its samples by the noise rule: it
-	// fails only when the median and the whole interquartile range exceed
-	// the limit, and a min_delta may turn a failure into a warning.
-	JudgeNoise
-	// JudgeEstimate: judged as JudgeNoise, but where that fails it warns:
-	// an estimate that a busy machine inflates (the runtime's mark time)
-	// never fails a check.
-	JudgeEstimate
-)
-
-// Figures is every figure, in the order of Columns. It is shared: read
-// it, do not modify it.
-var Figures []*Figure
-
 // The figures the columns' own readers and the validator need, and the
 // figures of each kind of row.
 var (
-	nsMedian, nsQ1, nsQ3, samples      *Figure
-	instanceFigures, throughputFigures []*Figure
-)
-
-// init collects Figures from Columns (whose readers refer to figures, so
-// that Figures cannot be initialized from Columns' expression).
-func init() {
-	Figures = figuresOf(Columns)
 	nsMedian, nsQ1, nsQ3 = FigureNamed("ns_per_op_median"), FigureNamed("ns_per_op_q1"), FigureNamed("ns_per_op_q3")
-	samples = FigureNamed("samples")
-	instanceFigures, throughputFigures = FiguresOf(RowInstances), FiguresOf(RowThroughput)
-}
-
-// figureColumn is the column of figure f: label and show as for any
-// column, the unit f's, and readers that show f's value in the state its
-// entry implies (Unknown, NearZero, ...).
-func figureColumn(label string, show Formats, f *Figure) Column {
-	c := Column{Name: f.Name, Label: label, Unit: f.Unit, Show: show, Figure: f}
-	switch f.Row {
-	case RowInstances:
-		c.Instance = func(r *Row) Cell { return f.cell(r) }
-	case RowThroughput:
-		c.Throughput = func(r *ThroughputRow) Cell { return f.cell(r) }
-	}
-	return c
-}
+	samples              = FigureNamed("samples")
+	instanceFigures      = FiguresOf(RowInstances)
+	throughputFigures    = FiguresOf(RowThroughput)
+)
 
 // FigureRow is a row that carries figures: a *Row or a
 // *ThroughputRow.
@@ -344,7 +248,7 @@ func (f *Figure) SamplesOf(row FigureRow) []float64 {
 
 // Sibling returns the figure of the same samples as f that is statistic
 // s (the quartiles of a median), or nil.
-func (f *Figure) Sibling(s Summary) *Figure {
+func (f *Figure) Sibling(s measure.Summary) *Figure {
 	for _, g := range Figures {
 		if g.Row == f.Row && g.Samples != "" && g.Samples == f.Samples && g.Summary == s {
 			return g

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/units"
 )
 
@@ -40,7 +41,7 @@ func TestFiguresWellFormed(t *testing.T) {
 					t.Errorf("%s is a figure and in notFigures", name)
 				}
 			case err != nil:
-				t.Errorf("numeric field %s of %s rows is not a figure: give it an entry (figureColumn) in Columns", name, kind)
+				t.Errorf("numeric field %s of %s rows is not a figure: give it an entry in registry (registry.go)", name, kind)
 			case f.Row != kind:
 				t.Errorf("figure %s: Row %s, but it is a field of %s rows", name, f.Row, kind)
 			}
@@ -58,7 +59,7 @@ func TestFiguresWellFormed(t *testing.T) {
 			if f.Required && f.omitEmpty {
 				t.Errorf("required, but its field is written with omitempty")
 			}
-			if f.Summary != SummaryNone && f.Samples == "" {
+			if f.Summary != measure.SummaryNone && f.Samples == "" {
 				t.Errorf("a summary (%d) of no samples", f.Summary)
 			}
 			if f.Budget != "" {
@@ -68,11 +69,11 @@ func TestFiguresWellFormed(t *testing.T) {
 				budgets[f.Budget] = true
 			}
 			switch {
-			case f.Judge == JudgeNoise && (f.Samples == "" || f.Summary != SummaryMedian || f.Unit != units.Nanoseconds):
+			case f.Judge == measure.JudgeNoise && (f.Samples == "" || f.Summary != measure.SummaryMedian || f.Unit != units.Nanoseconds):
 				t.Errorf("judged by the noise rule, but not the median time of samples")
-			case f.Judge == JudgeResolution && f.Resolution == "":
+			case f.Judge == measure.JudgeResolution && f.Resolution == "":
 				t.Errorf("judged to its resolution, but has none")
-			case f.Judge != JudgeExact && f.Budget == "":
+			case f.Judge != measure.JudgeExact && f.Budget == "":
 				t.Errorf("a judgement but no budget key")
 			}
 			for _, e := range []struct{ format, name string }{{"dashboard", f.Dashboard}, {"bencher", f.Bencher}, {"bench", f.Bench}} {
@@ -214,4 +215,40 @@ func writeDocBytes(t *testing.T, d doc) []byte {
 	path := t.TempDir() + "/r.json"
 	buf.Write(writeDoc(t, path, d))
 	return buf.Bytes()
+}
+
+// TestWithFigure: a figure of one entry added by WithFigure has a column
+// of its own, labelled by its name, in place of a column that is not a
+// figure and has its name (no name twice), and the reader knows it;
+// restoring leaves the registry and the columns as they were.
+func TestWithFigure(t *testing.T) {
+	figs, cols := Figures, Columns
+	entry := &Figure{Row: RowInstances, Figure: measure.Figure{Name: "attributed_n", Title: "a test figure", Unit: units.Count, Obtained: "a test"}}
+	restore := WithFigure(entry)
+	c, err := LookupColumn(entry.Name)
+	if err != nil || c.Figure != entry || c.Label != entry.Name {
+		t.Errorf("its column: got %+v, %v; want the figure's, labelled %s", c, err, entry.Name)
+	}
+	names := map[string]bool{}
+	for _, c := range Columns {
+		if names[c.Name] {
+			t.Errorf("column %s twice", c.Name)
+		}
+		names[c.Name] = true
+	}
+	if f, err := LookupFigure(entry.Name); err != nil || f != entry {
+		t.Errorf("LookupFigure: got %v, %v", f, err)
+	}
+	restore()
+	if !slices.Equal(Figures, figs) || len(Columns) != len(cols) {
+		t.Fatalf("restored: %d figures and %d columns, want %d and %d", len(Figures), len(Columns), len(figs), len(cols))
+	}
+	for i := range cols {
+		if Columns[i].Name != cols[i].Name || Columns[i].Figure != cols[i].Figure {
+			t.Errorf("restored column %d: got %s, want %s", i, Columns[i].Name, cols[i].Name)
+		}
+	}
+	if _, err := LookupFigure(entry.Name); err == nil {
+		t.Errorf("restored: %s is still a figure", entry.Name)
+	}
 }

@@ -13,11 +13,11 @@ import (
 )
 
 // familyNamers are the non-test files outside suites/, fixtures/, vocab/
-// and results/ that may name a family, and why: workflow lets a caller
-// replace BLS12-381's and KZG's checks (Options.Agree, AgreeKZG, the
-// tests' hooks) and runs BLS12-381's when no check would run, as it
-// always has.
-var familyNamers = []string{"workflow/options.go", "workflow/throughput.go"}
+// and results/ that may name a family, and why: workflow's Verify runs
+// BLS12-381's and KZG's checks when the registry has their libraries
+// (which are of kinds of their own), and BLS12-381's when no check would
+// run, as it always has.
+var familyNamers = []string{"workflow/throughput.go"}
 
 // familyOwners are the directories whose files may name families: the
 // families' own packages, their vectors, the vocabulary, and the results

@@ -43,8 +43,8 @@
 //
 //  4. Check the agreement. Before any operation of a family is timed,
 //     its libraries must agree: the family's check (suites.FamilyCheck,
-//     from the registry; Options.Agree and Options.AgreeKZG replace
-//     BLS12-381's and KZG's) runs when one of its operations is
+//     from the registry, or Options.Agree's where it names the family)
+//     runs when one of its operations is
 //     selected; Verify runs them all. The record
 //     keeps each family's check apart when there are several
 //     (results.AgreementOf). When they disagree nothing is timed,

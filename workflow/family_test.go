@@ -61,7 +61,7 @@ func TestFamilyAgreement(t *testing.T) {
 		blsCalls++
 		return &agree.Report{Cases: 20, Libs: []vocab.Lib{vocab.Gnark}}, nil
 	}
-	timing := Options{Samples: 1, MinSample: time.Millisecond, NoSites: true, Agree: blsAgrees}
+	timing := Options{Samples: 1, MinSample: time.Millisecond, NoSites: true, Agree: blsAgree(blsAgrees)}
 
 	rs, err := Throughput(context.Background(), familyRegistry(t, secpAgrees), Selection{Types: []vocab.Type{vocab.Secp256k1Signature}}, timing)
 	if err != nil {
@@ -82,7 +82,7 @@ func TestFamilyAgreement(t *testing.T) {
 		t.Errorf("agreement: got %+v, want secp256k1's check alone, with decred and without libsecp256k1", a)
 	}
 
-	v, err := Verify(familyRegistry(t, secpAgrees), Options{Agree: blsAgrees})
+	v, err := Verify(familyRegistry(t, secpAgrees), Options{Agree: blsAgree(blsAgrees)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,13 +103,13 @@ func TestFamilyAgreement(t *testing.T) {
 	if a := rs.Agreement; a == nil || a.OK || len(a.Families) != 2 || !a.Families[0].OK || a.Families[1].OK {
 		t.Errorf("disagreeing: got agreement %+v, want bls12-381 agreeing and secp256k1 not", a)
 	}
-	if v, err := Verify(familyRegistry(t, disagrees), Options{Agree: blsAgrees}); v != nil || !errors.Is(err, d) {
+	if v, err := Verify(familyRegistry(t, disagrees), Options{Agree: blsAgree(blsAgrees)}); v != nil || !errors.Is(err, d) {
 		t.Errorf("Verify, disagreeing: got %v, %v; want no results and the disagreement", v, err)
 	}
 
 	broken := errors.New("vectors missing")
 	cannot := func([]suites.FamilyAgreeLib) (*suites.AgreeReport, error) { return nil, broken }
-	if _, err := Verify(familyRegistry(t, cannot), Options{Agree: blsAgrees}); !errors.Is(err, broken) || IsUsage(err) {
+	if _, err := Verify(familyRegistry(t, cannot), Options{Agree: blsAgree(blsAgrees)}); !errors.Is(err, broken) || IsUsage(err) {
 		t.Errorf("Verify, a check that cannot run: got %v, want %v", err, broken)
 	}
 }

@@ -65,7 +65,7 @@ var isolatedRegistry = sync.OnceValue(func() *suites.Registry {
 // their C heap per call.
 func TestThroughputIsolated(t *testing.T) {
 	var rec recorder
-	opts := Options{Samples: 2, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record, Child: childOfThisTest(t, "isolated")}
+	opts := Options{Samples: 2, MinSample: time.Millisecond, Agree: blsAgree(agreeing), Progress: rec.record, Child: childOfThisTest(t, "isolated")}
 	rs, err := Throughput(context.Background(), isolatedRegistry(), Selection{}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestThroughputIsolated(t *testing.T) {
 // TestThroughputIsolatedChildFails: a group whose child cannot run is a
 // row with the error for each of its operations, not a failed workflow.
 func TestThroughputIsolatedChildFails(t *testing.T) {
-	opts := Options{Samples: 1, MinSample: time.Millisecond, Agree: agreeing, Child: memprof.Child{Path: "/nonexistent/memprof"}}
+	opts := Options{Samples: 1, MinSample: time.Millisecond, Agree: blsAgree(agreeing), Child: memprof.Child{Path: "/nonexistent/memprof"}}
 	rs, err := Throughput(context.Background(), isolatedRegistry(), Selection{}, opts)
 	if err != nil {
 		t.Fatal(err)

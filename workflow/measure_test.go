@@ -42,6 +42,11 @@ func agreeing(*suites.Registry) (*agree.Report, error) {
 	return &agree.Report{Cases: 1, Libs: []vocab.Lib{vocab.Circl, vocab.Gnark}, Unavailable: map[vocab.Lib]string{vocab.Blst: "needs cgo (test)"}}, nil
 }
 
+// blsAgree is Options.Agree replacing BLS12-381's check with run.
+func blsAgree(run func(*suites.Registry) (*agree.Report, error)) map[vocab.Family]func(*suites.Registry) (*agree.Report, error) {
+	return map[vocab.Family]func(*suites.Registry) (*agree.Report, error){vocab.BLS12381: run}
+}
+
 // checkExact checks that r measured, at N n, one object of sizeof bytes
 // per instance: its slot (from the profile's bytes label), nothing more.
 func checkExact(t *testing.T, r results.Row, sizeof uintptr, n int) {
@@ -152,8 +157,10 @@ func TestInterrupted(t *testing.T) {
 	cancel()
 	sel := Selection{Types: []vocab.Type{vocab.G1}}
 	for name, wf := range map[string]func() (*results.File, error){
-		"instances":  func() (*results.File, error) { return Instances(ctx, testRegistry(), sel, Options{N: 100}) },
-		"throughput": func() (*results.File, error) { return Throughput(ctx, testRegistry(), sel, Options{Agree: agreeing}) },
+		"instances": func() (*results.File, error) { return Instances(ctx, testRegistry(), sel, Options{N: 100}) },
+		"throughput": func() (*results.File, error) {
+			return Throughput(ctx, testRegistry(), sel, Options{Agree: blsAgree(agreeing)})
+		},
 	} {
 		rs, err := wf()
 		if rs != nil || !errors.Is(err, context.Canceled) || IsUsage(err) {
@@ -167,7 +174,7 @@ func TestInterrupted(t *testing.T) {
 // unavailable.
 func TestThroughput(t *testing.T) {
 	var rec recorder
-	rs, err := Throughput(context.Background(), testRegistry(), Selection{}, Options{Samples: 2, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record})
+	rs, err := Throughput(context.Background(), testRegistry(), Selection{}, Options{Samples: 2, MinSample: time.Millisecond, Agree: blsAgree(agreeing), Progress: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +227,7 @@ func TestDisagreement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, err := Throughput(context.Background(), testRegistry(), Selection{}, Options{Samples: 1, MinSample: time.Millisecond, Agree: tt.agree})
+			rs, err := Throughput(context.Background(), testRegistry(), Selection{}, Options{Samples: 1, MinSample: time.Millisecond, Agree: blsAgree(tt.agree)})
 			if !errors.Is(err, tt.want) || IsUsage(err) {
 				t.Fatalf("got error %v, want %v", err, tt.want)
 			}
@@ -230,13 +237,13 @@ func TestDisagreement(t *testing.T) {
 			if got := rs.Agreement != nil && !rs.Agreement.OK; got != tt.agreement {
 				t.Errorf("got agreement %+v; want a failed one recorded: %v", rs.Agreement, tt.agreement)
 			}
-			v, verr := Verify(testRegistry(), Options{Agree: tt.agree})
+			v, verr := Verify(testRegistry(), Options{Agree: blsAgree(tt.agree)})
 			if v != nil || !errors.Is(verr, tt.want) {
 				t.Errorf("Verify: got %v, %v; want no results and %v", v, verr, tt.want)
 			}
 		})
 	}
-	v, err := Verify(testRegistry(), Options{Agree: agreeing})
+	v, err := Verify(testRegistry(), Options{Agree: blsAgree(agreeing)})
 	if err != nil || v.Agreement == nil || !v.Agreement.OK || v.Agreement.Cases != 1 || len(v.Instances) != 0 || v.Instances == nil {
 		t.Errorf("Verify: got %+v, %v; want a passed agreement of 1 case and no instances", v, err)
 	}
@@ -248,7 +255,7 @@ func TestDisagreement(t *testing.T) {
 func TestInstancesWithThroughput(t *testing.T) {
 	sel := Selection{Types: []vocab.Type{vocab.G1}, Libs: []vocab.Lib{vocab.Gnark}}
 	var rec recorder
-	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputRequired, Samples: 1, MinSample: time.Millisecond, Agree: agreeing, Progress: rec.record})
+	rs, err := Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputRequired, Samples: 1, MinSample: time.Millisecond, Agree: blsAgree(agreeing), Progress: rec.record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +274,7 @@ func TestInstancesWithThroughput(t *testing.T) {
 	}
 
 	d := &agree.Disagreement{Case: "case-01", Check: "public key", Lib: vocab.Gnark}
-	rs, err = Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputIfAny, Agree: func(*suites.Registry) (*agree.Report, error) { return &agree.Report{}, d }})
+	rs, err = Instances(context.Background(), testRegistry(), sel, Options{N: 500, Throughput: ThroughputIfAny, Agree: blsAgree(func(*suites.Registry) (*agree.Report, error) { return &agree.Report{}, d })})
 	if !errors.Is(err, d) || rs == nil || len(rs.Instances) != 2 || len(rs.Throughput) != 0 || rs.Agreement == nil || rs.Agreement.OK {
 		t.Errorf("disagreeing: got %v and %+v; want the disagreement, both instances, no throughput row, a failed agreement", err, rs)
 	}
@@ -289,7 +296,7 @@ budgets:
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := Budgeted(context.Background(), testRegistry(), f, Options{N: 500, Samples: 1, MinSample: time.Millisecond, Agree: agreeing})
+	rs, err := Budgeted(context.Background(), testRegistry(), f, Options{N: 500, Samples: 1, MinSample: time.Millisecond, Agree: blsAgree(agreeing)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,8 +327,8 @@ func TestResultsEnv(t *testing.T) {
 		opts                 Options
 		wantMachine, wantRev string
 	}{
-		{"defaults", Options{Agree: agreeing}, host, rev},
-		{"given", Options{Agree: agreeing, Machine: "arm64-runner", Commit: "0123abc"}, "arm64-runner", "0123abc"},
+		{"defaults", Options{Agree: blsAgree(agreeing)}, host, rev},
+		{"given", Options{Agree: blsAgree(agreeing), Machine: "arm64-runner", Commit: "0123abc"}, "arm64-runner", "0123abc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

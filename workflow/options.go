@@ -45,15 +45,14 @@ type Options struct {
 	// 0 means memprof.DefaultSamples and memprof.DefaultMinSample.
 	Samples   int
 	MinSample time.Duration
-	// Agree, when set, replaces BLS12-381's agreement check, run before
-	// any of its operations is timed (and by Verify); nil means the
-	// registry's (suites.FamilyCheck), as for every family. Each family's
+	// Agree replaces the agreement check of each family it names, run
+	// before any of that family's operations is timed (and by Verify,
+	// which then runs it whatever the registry holds); a family it does
+	// not name runs the registry's (suites.FamilyCheck). Each family's
 	// check runs before its own operations only, so that each selection
-	// pays for the check of what it times.
-	Agree func(*suites.Registry) (*agree.Report, error)
-	// AgreeKZG, when set, replaces the KZG agreement check as Agree does
-	// BLS12-381's.
-	AgreeKZG func(*suites.Registry) (*agree.Report, error)
+	// pays for the check of what it times. Tests set it to see an
+	// agreement or a disagreement handled.
+	Agree map[vocab.Family]func(*suites.Registry) (*agree.Report, error)
 
 	// Ready, if set, is called once the selection is resolved and found
 	// measurable, before the memory check and before anything runs: the
@@ -166,15 +165,11 @@ func (o Options) timing() memprof.ThroughputOptions {
 	return t
 }
 
-// agreeFamily runs family f's agreement check: Agree's or AgreeKZG's
-// when they replace BLS12-381's or KZG's, else the registry's
-// (Registry.Check).
+// agreeFamily runs family f's agreement check: Agree's where it
+// replaces f's, else the registry's (Registry.Check).
 func (o Options) agreeFamily(reg *suites.Registry, f vocab.Family) (*agree.Report, error) {
-	switch {
-	case f == vocab.BLS12381 && o.Agree != nil:
-		return o.Agree(reg)
-	case f == vocab.KZG && o.AgreeKZG != nil:
-		return o.AgreeKZG(reg)
+	if run := o.Agree[f]; run != nil {
+		return run(reg)
 	}
 	c, ok := reg.Check(f)
 	if !ok {

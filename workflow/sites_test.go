@@ -94,7 +94,7 @@ func TestThroughputSites(t *testing.T) {
 		t.Skip("profiles in a child process")
 	}
 	child := childOfThisTest(t, "sites")
-	rs, err := Throughput(context.Background(), sitesRegistry(), Selection{}, Options{Samples: 3, MinSample: 5 * time.Millisecond, Agree: agreeing, Child: child})
+	rs, err := Throughput(context.Background(), sitesRegistry(), Selection{}, Options{Samples: 3, MinSample: 5 * time.Millisecond, Agree: blsAgree(agreeing), Child: child})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestThroughputSites(t *testing.T) {
 			t.Errorf("%s: sites sum to %v B per call, bytes_per_op is %v; want them equal within %v", r.Key, sum, r.BytesPerOp, sitesTolerance(r.BytesPerOp))
 		}
 	}
-	rs, err = Throughput(context.Background(), sitesRegistry(), Selection{}, Options{Samples: 1, MinSample: time.Millisecond, Agree: agreeing, Child: child, AllPaths: true, NoSites: true})
+	rs, err = Throughput(context.Background(), sitesRegistry(), Selection{}, Options{Samples: 1, MinSample: time.Millisecond, Agree: blsAgree(agreeing), Child: child, AllPaths: true, NoSites: true})
 	if err != nil {
 		t.Fatal(err)
 	}

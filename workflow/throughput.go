@@ -50,8 +50,8 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 }
 
 // Verify runs the agreement checks alone, every family's check of reg
-// (Registry.Checks; opts.Agree and opts.AgreeKZG replace BLS12-381's and
-// KZG's), and returns
+// (Registry.Checks; opts.Agree replaces those it names, and adds them),
+// and returns
 // results holding only their outcome. When the libraries disagree the
 // error is the *agree.Disagreement, and there are no results.
 //
@@ -60,11 +60,16 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 // says that no library is available).
 func Verify(reg *suites.Registry, opts Options) (*results.File, error) {
 	var families []vocab.Family
-	if len(reg.AgreeLibs()) > 0 || opts.Agree != nil {
+	if len(reg.AgreeLibs()) > 0 {
 		families = append(families, vocab.BLS12381)
 	}
-	if len(reg.KZGAgreeLibs()) > 0 || opts.AgreeKZG != nil {
+	if len(reg.KZGAgreeLibs()) > 0 {
 		families = append(families, vocab.KZG)
+	}
+	for f, run := range opts.Agree {
+		if run != nil && !slices.Contains(families, f) {
+			families = append(families, f)
+		}
 	}
 	for _, c := range reg.Checks() {
 		if !slices.Contains(families, c.Family) {

@@ -105,10 +105,10 @@ large, invalid or holds no instance or throughput row; with
 }
 
 // limitsHelp lists the budget keys and the figures they bound, one a
-// line, from the one list of figures (gate.Metrics).
+// line, from the one list of figures (gate.Metrics()).
 func limitsHelp() string {
 	var b strings.Builder
-	for _, m := range gate.Metrics {
+	for _, m := range gate.Metrics() {
 		fmt.Fprintf(&b, "\t%-32s%s\n", m.Key(), m)
 	}
 	return b.String()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,12 +242,22 @@ func TestCheckSelectionsComplete(t *testing.T) {
 // memprof verify check that).
 func standInAgreement(t *testing.T, libs ...vocab.Lib) {
 	t.Helper()
-	savedBLS, savedKZG := agreeRun, agreeKZGRun
-	t.Cleanup(func() { agreeRun, agreeKZGRun = savedBLS, savedKZG })
-	agreeRun = func(r *suites.Registry) (*agree.Report, error) {
-		return &agree.Report{Cases: 1, Libs: libs}, nil
+	for _, f := range []vocab.Family{vocab.BLS12381, vocab.KZG} {
+		replaceAgreement(t, f, func(r *suites.Registry) (*agree.Report, error) {
+			return &agree.Report{Cases: 1, Libs: libs}, nil
+		})
 	}
-	agreeKZGRun = func(r *suites.Registry) (*agree.Report, error) {
-		return &agree.Report{Cases: 1, Libs: libs}, nil
+}
+
+// replaceAgreement replaces family f's agreement check with run until the
+// test ends (agreeRuns).
+func replaceAgreement(t *testing.T, f vocab.Family, run func(*suites.Registry) (*agree.Report, error)) {
+	t.Helper()
+	saved := agreeRuns
+	t.Cleanup(func() { agreeRuns = saved })
+	agreeRuns = maps.Clone(saved)
+	if agreeRuns == nil {
+		agreeRuns = map[vocab.Family]func(*suites.Registry) (*agree.Report, error){}
 	}
+	agreeRuns[f] = run
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/memprof/memprof/internal/testfs"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
+	"github.com/memprof/memprof/vocab"
 )
 
 // childStartedEnv names a file the test binary creates when it starts as
@@ -93,12 +94,11 @@ func TestRefusedOutputBeforeMeasuring(t *testing.T) {
 		t.Skip("symbolic links need privileges on windows")
 	}
 	var agreed, fetched atomic.Int32
-	saved := agreeRun
-	t.Cleanup(func() { agreeRun = saved })
-	agreeRun = func(r *suites.Registry) (*agree.Report, error) {
+	saved := agreeRuns[vocab.BLS12381]
+	replaceAgreement(t, vocab.BLS12381, func(r *suites.Registry) (*agree.Report, error) {
 		agreed.Add(1)
 		return saved(r)
-	}
+	})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fetched.Add(1)
 		http.Error(w, "the test server serves nothing", http.StatusNotFound)

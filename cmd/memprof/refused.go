@@ -30,15 +30,15 @@ without one) or given an empty value (--lib "", --repr ,) is a usage error
 (2), never read as the default.`
 )
 
-// agreeRun and agreeKZGRun, when set, replace two families' agreement
-// checks (workflow.Options.Agree, AgreeKZG): tests set them to see a
-// disagreement handled. Unset, every family's check is the registry's.
-var agreeRun, agreeKZGRun func(*suites.Registry) (*suites.AgreeReport, error)
+// agreeRuns, when set, replace the agreement checks of the families they
+// name (workflow.Options.Agree): tests set them to see a disagreement
+// handled. Unset, every family's check is the registry's.
+var agreeRuns map[vocab.Family]func(*suites.Registry) (*suites.AgreeReport, error)
 
 // timing checks the timing flags, sets them and the agreement checks in
 // o, and returns the operations --op chooses (see cliflag.Timing.Options).
 func timing(to *cliflag.Timing, o *workflow.Options) ([]vocab.Op, error) {
-	o.Agree, o.AgreeKZG = agreeRun, agreeKZGRun
+	o.Agree = agreeRuns
 	return to.Options(o)
 }
 

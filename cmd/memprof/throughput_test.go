@@ -44,11 +44,9 @@ func TestVerifyCommand(t *testing.T) {
 	// The KZG part is checked for real in suites/agree/kzg (and by
 	// .ci/run's memprof verify); here a stand-in of 8 blobs shows that
 	// verify runs both parts and records both.
-	savedKZG := agreeKZGRun
-	t.Cleanup(func() { agreeKZGRun = savedKZG })
-	agreeKZGRun = func(*suites.Registry) (*agree.Report, error) {
+	replaceAgreement(t, vocab.KZG, func(*suites.Registry) (*agree.Report, error) {
 		return &agree.Report{Cases: 8, Libs: []vocab.Lib{"ckzg", "gokzg"}}, nil
-	}
+	})
 	code, stdout, stderr := runCLI(t, "verify", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
@@ -178,35 +176,33 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 	standInAgreement(t, vocab.Blst, vocab.Gnark)
 	tests := []struct {
 		name  string
-		check *func(*suites.Registry) (*agree.Report, error)
+		check vocab.Family
 		rep   *agree.Report
 		d     *agree.Disagreement
 		args  [][]string
 		want  []string
 	}{
-		{"bls", &agreeRun, &agree.Report{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}}, &agree.Disagreement{
+		{"bls", vocab.BLS12381, &agree.Report{Cases: 20, Libs: []vocab.Lib{"blst", "gnark"}}, &agree.Disagreement{
 			Case: "case-07", Check: "signature", Lib: "gnark", Against: "fixtures/vectors.json (made by blst)",
 			Agreeing: []vocab.Lib{"blst"}, Got: []byte{1, 2, 3}, Want: []byte{1, 2, 4},
 		}, [][]string{{"throughput", "--type", "G1", "--samples", "1", "--min-sample", "1ms"}, {"verify"}},
 			[]string{"case case-07", "signature", "gnark differs", "blst agree", "010203", "010204", "first difference at byte 2"}},
-		{"kzg", &agreeKZGRun, &agree.Report{Cases: 8, Libs: []vocab.Lib{"ckzg", "gokzg"}}, &agree.Disagreement{
+		{"kzg", vocab.KZG, &agree.Report{Cases: 8, Libs: []vocab.Lib{"ckzg", "gokzg"}}, &agree.Disagreement{
 			Case: "blob-3", Check: "commitment", Lib: "gokzg", Against: "fixtures/kzg-vectors.json (made by c-kzg)",
 			Agreeing: []vocab.Lib{"ckzg"}, Got: []byte{0xa0, 1, 2, 7}, Want: []byte{0xa0, 1, 2, 3},
 		}, [][]string{{"throughput", "--type", "Commitment", "--lib", "gokzg", "--samples", "1", "--min-sample", "1ms"}, {"verify"}},
 			[]string{"case blob-3", "commitment", "gokzg differs", "ckzg agree", "a0010207", "a0010203", "first difference at byte 3"}},
 	}
 	for _, tt := range tests {
-		saved := *tt.check
-		*tt.check = func(*suites.Registry) (*agree.Report, error) { return tt.rep, tt.d }
 		for _, args := range tt.args {
 			t.Run(tt.name+"/"+args[0], func(t *testing.T) {
+				replaceAgreement(t, tt.check, func(*suites.Registry) (*agree.Report, error) { return tt.rep, tt.d })
 				stdout, _ := runChecked(t, args, exitFailure, nil, tt.want)
 				if stdout != "" {
 					t.Errorf("got stdout %q, want nothing printed", stdout)
 				}
 			})
 		}
-		*tt.check = saved
 	}
 }
 

@@ -68,7 +68,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRun, AgreeKZG: agreeKZGRun})
+	rs, err := workflow.Verify(inv.registry, workflow.Options{Agree: agreeRuns})
 	if err != nil {
 		return inv.fail("%v", err)
 	}

@@ -249,8 +249,8 @@ func caseGrid(cols []results.Column, chosen bool, rows []caseRow, withN bool, no
 				ranges[i] = true // a figure written as a range
 			}
 			note := ""
-			if c.Name == cHeapColumn {
-				note = r.note // why the C heap was not read
+			if c.Show&results.InDefaultTableWhereKept != 0 {
+				note = r.note // why the figure (the C heap) was not read
 			}
 			cells = append(cells, figureCell(g, c, r.read(c), note))
 		}
@@ -332,51 +332,47 @@ func typeName(k results.Key) string {
 	return string(k.Type)
 }
 
-// hasCHeap reports whether a row of rs keeps C heap memory: then the
-// default table shows the C heap (a c-kzg context's setup).
-func hasCHeap(rs *results.File, c results.Column) bool {
+// kept reports whether a row of rs holds a value other than 0 in column
+// c: then the default table shows it (InDefaultTableWhereKept: a c-kzg
+// context's C heap).
+func kept(rs *results.File, c results.Column) bool {
 	return slices.ContainsFunc(rs.Instances, func(r results.Row) bool {
 		cell := c.ReadInstance(&r)
 		return cell.State == results.Exact && cell.Value != 0
 	})
 }
 
-// cHeapColumn is the column of the C heap, which the default table adds
-// where a row keeps some.
-const cHeapColumn = "c_heap_bytes_per_instance"
+// whereKept reports whether the default table shows c where a row keeps
+// some of it.
+func whereKept(c results.Column) bool { return c.Show&results.InDefaultTableWhereKept != 0 }
 
 // instanceColumns returns the columns of the instances table of o: the
-// chosen ones, or the default (or, with Wide, every) column, with the C
-// heap where a row of rs keeps some.
+// chosen ones, or the default (or, with Wide, every) column, with those
+// shown where kept (the C heap) where a row of rs keeps some.
 func instanceColumns(rs *results.File, o TableOptions) []results.Column {
 	cols := o.columns(results.InstanceColumns)
-	if o.Columns != nil || slices.ContainsFunc(cols, func(c results.Column) bool { return c.Name == cHeapColumn }) {
-		return cols
-	}
-	ch, err := results.LookupColumn(cHeapColumn)
-	if err != nil || !hasCHeap(rs, ch) {
+	if o.Columns != nil {
 		return cols
 	}
 	// In the one order of results.Columns.
 	var out []results.Column
 	for _, c := range results.Columns {
-		if c.Name == ch.Name || slices.ContainsFunc(cols, func(k results.Column) bool { return k.Name == c.Name }) {
+		if slices.ContainsFunc(cols, func(k results.Column) bool { return k.Name == c.Name }) ||
+			c.Instance != nil && whereKept(c) && kept(rs, c) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// keepCHeap marks the C heap column of g kept: a default table never
-// leaves out memory a row keeps.
-func keepCHeap(g *grid) {
-	ch, err := results.LookupColumn(cHeapColumn)
-	if err != nil {
-		return
-	}
-	for i := range g.cols {
-		if g.cols[i].label == ch.Header(results.InTable) {
-			g.cols[i].keep = true
+// keepWhereKept marks the columns of g shown where kept (the C heap)
+// kept: a default table never leaves out memory a row keeps.
+func keepWhereKept(g *grid) {
+	for _, c := range results.InstanceColumns(results.InDefaultTableWhereKept) {
+		for i := range g.cols {
+			if g.cols[i].label == c.Header(results.InTable) {
+				g.cols[i].keep = true
+			}
 		}
 	}
 }

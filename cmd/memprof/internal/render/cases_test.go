@@ -18,7 +18,7 @@ import (
 // never leaves it out; without one the default table has no C heap.
 func TestCHeapInTheDefaultTable(t *testing.T) {
 	label := func() string {
-		c, err := results.LookupColumn(cHeapColumn)
+		c, err := results.LookupColumn("c_heap_bytes_per_instance")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func InstancesTableFit(w io.Writer, rs *results.File, o TableOptions) error {
 	rows, omitted := instanceRows(rs)
 	for i, s := range sections(rows, func(r caseRow) string { return typeName(r.key) }) {
 		g := caseGrid(cols, o.Columns != nil, s.rows, true, false)
-		keepCHeap(g)
+		keepWhereKept(g)
 		if n := omitted[s.name]; n > 0 {
 			g.aside = notApply(n)
 		}
