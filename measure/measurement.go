@@ -148,7 +148,8 @@ type Measurement struct {
 	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
 	// GCCPUNsPerInstance is the CPU time the process's threads spend in
 	// one forced collection per instance (mark, sweep and the
-	// stop-the-world phases), holder excluded: the median of
+	// stop-the-world phases; the collections run at GOMAXPROCS 1, where
+	// no idle mark worker spins), holder excluded: the median of
 	// GCCPUSamplesNs, with their first and third quartiles. It comes from
 	// the operating system's accounting of the threads' CPU, not from the
 	// runtime's estimate, so the time a thread waits for a CPU is not in
@@ -168,7 +169,9 @@ type Measurement struct {
 	// GCMarkResolution is.
 	GCCPUResolution float64 `json:"gc_cpu_resolution_ns_per_instance,omitempty"`
 	// GCCPUUnavailable, when set, says why the GC pass has no CPU
-	// figures: this system's CPU time of the process cannot be read.
+	// figures: this system's CPU time of the process cannot be read, or
+	// the median of the cycles was negative (the machine's noise larger
+	// than the instances' cost), which is never published as a figure.
 	GCCPUUnavailable string `json:"gc_cpu_unavailable,omitempty"`
 
 	// Sites are the allocation sites inside the constructor, in the
