@@ -356,6 +356,12 @@ type Env struct {
 	// the collector's figures differ between them. Empty in files written
 	// before it was recorded.
 	GC Collector `json:"gc,omitempty"`
+	// ScanRule is how the collector counted the scan work of small
+	// objects holding pointers (ScanRule), and ScanRuleBasis what decided
+	// it: the collector, the architecture and the CPU's features. Empty
+	// (unknown) in files written before they were recorded.
+	ScanRule      ScanRule `json:"scan_rule,omitempty"`
+	ScanRuleBasis string   `json:"scan_rule_basis,omitempty"`
 }
 
 // Measured returns when the measurement started (Time), and false when

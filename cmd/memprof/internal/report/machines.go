@@ -347,7 +347,36 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 		mw.Table(t)
 		mw.Line("")
 	}
+	if note := ms.scanRules(); note != "" {
+		mw.Printf("%s\n\n", note)
+	}
 	ms.writeTimes(mw)
+}
+
+// scanRules says, where the machines' scan rules differ or some machine
+// does not record its own, that their GC scan bytes are not compared and
+// why; "" where every machine scanned under one recorded rule.
+func (ms machines) scanRules() string {
+	var parts []string
+	unknown, differs := false, false
+	for _, m := range ms {
+		rule := string(m.Results.Env.ScanRule)
+		switch {
+		case rule == "":
+			unknown = true
+			rule = "unknown (not recorded)"
+		case rule != string(ms[0].Results.Env.ScanRule):
+			differs = true
+		}
+		parts = append(parts, fmt.Sprintf("**%s** %s", m.Name, rule))
+	}
+	switch {
+	case differs:
+		return "GC scan bytes are not compared across machines: " + results.ScanRuleWhy + "; the scan rules are " + strings.Join(parts, ", ") + "."
+	case unknown:
+		return "GC scan bytes are not compared across machines: whether they scanned under one rule cannot be told (" + strings.Join(parts, ", ") + ")."
+	}
+	return ""
 }
 
 // envDiffer says in which environment fields the machines whose figures
