@@ -31,6 +31,7 @@ var cases = map[string]memprof.Case{
 	"cleanup":   {Name: "cleanup", New: NewCleaned},
 	"large":     {Name: "large", New: NewWithLarge},
 	"goroutine": {Name: "goroutine", New: NewServed},
+	"weak":      {Name: "weak", New: NewWeakly},
 }
 
 func TestMain(m *testing.M) {
