@@ -171,7 +171,7 @@ func Compare(base, head *results.File, opts CompareOptions) (*Comparison, error)
 		now = opts.Now()
 	}
 	c.Warnings = BaseWarnings(base.Env, opts.BaseCommit, opts.MaxBaseAge, now)
-	if why := results.ScanRuleUnknown(base.Env, head.Env); why != "" {
+	if why := results.ScanRuleUnknown(base, head); why != "" {
 		c.Warnings = append(c.Warnings, why)
 	}
 	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {

@@ -10,6 +10,26 @@ import (
 	"github.com/memprof/memprof/results"
 )
 
+// withScanBytes gives f's first instances row a scan figure (known: with
+// its resolution): the compare fixtures predate the figure.
+func withScanBytes(f *results.File) {
+	f.Instances[0].ScanBytesPerInstance, f.Instances[0].ScanResolution = 8, 0.01
+}
+
+// TestCompareScanRuleWithoutScanBytes: files that hold no scan bytes (the
+// compare fixtures predate them) draw no word of the scan rule, whatever
+// they record of it: nothing of theirs depends on it.
+func TestCompareScanRuleWithoutScanBytes(t *testing.T) {
+	base := readFixture(t, "../fixtures/compare/base.json")
+	c, err := Compare(base, base, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "scan") }) {
+		t.Errorf("warnings %q speak of the scan rule of files without scan bytes", c.Warnings)
+	}
+}
+
 // TestCompareScanRule: base and head whose recorded scan rules differ are
 // refused as results of different environments, the error saying why
 // scan bytes do not compare (and, allowed, the difference is listed);
@@ -33,6 +53,8 @@ func TestCompareScanRule(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			base, head := readFixture(t, "../fixtures/compare/base.json"), readFixture(t, "../fixtures/compare/base.json")
 			base.Env.ScanRule, head.Env.ScanRule = tt.base, tt.head
+			withScanBytes(base)
+			withScanBytes(head)
 			c, err := Compare(base, head, CompareOptions{})
 			var em *EnvMismatchError
 			if tt.refused {

@@ -83,6 +83,7 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	// FreeOSMemory returns it, which would take it off the RSS growth of
 	// the build (a [64]byte with a finalizer read -43 B unaccounted per
 	// instance where a fresh process reads -30).
+	flushProcCaches()
 	qr.drain()
 	debug.FreeOSMemory()
 	if sampleRate > 0 {

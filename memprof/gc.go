@@ -166,6 +166,17 @@ func (g *gcReader) cycles(into []gcSample) {
 // cycleProcs is the GOMAXPROCS the GC pass's collections run at (cycles).
 const cycleProcs = 1
 
+// flushProcCaches sets GOMAXPROCS to cycleProcs and back, as cycles does:
+// the Ps it stops hand their caches (wait records, goroutine descriptors
+// and stacks) to the runtime's central ones, which the next collection
+// empties. Done before a pass's first reading, it leaves the caches of
+// the Ps that cycles stops next nearly empty, so that stopping them
+// between the pass's readings moves none of its figures (it moved a
+// build's live heap by 33 wait records, and its stacks by 393 KiB).
+func flushProcCaches() {
+	runtime.GOMAXPROCS(runtime.GOMAXPROCS(cycleProcs))
+}
+
 // held is what keeps a pass's instances alive: the engine's holder (the
 // pointer layout) or the structure the case built (slice and collection).
 type held struct {

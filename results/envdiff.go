@@ -60,20 +60,37 @@ const ScanRuleField = "scan_rule"
 // compare.
 const ScanRuleWhy = "GC scan bytes are counted by different rules (the dense rule charges a small pointer-bearing object's whole slot, the other up to its last pointer word: docs/gc.md)"
 
-// ScanRuleUnknown says, for two environments of which one or both do
-// not record their scan rule (files written before it was), that whether
-// their scan bytes compare cannot be told; "" when both record it.
-func ScanRuleUnknown(base, head measure.Env) string {
+// ScanRuleUnknown says, for two results files of which one or both do
+// not record their scan rule (files written before it was) while both
+// hold scan bytes, that whether those compare cannot be told; "" when
+// both record it, or when a side holds no scan bytes (nothing then
+// depends on the rule).
+func ScanRuleUnknown(base, head *File) string {
+	if !HasScanBytes(base) || !HasScanBytes(head) {
+		return ""
+	}
 	var which string
 	switch {
-	case base.ScanRule == "" && head.ScanRule == "":
+	case base.Env.ScanRule == "" && head.Env.ScanRule == "":
 		which = "neither base nor head records a scan_rule"
-	case base.ScanRule == "":
+	case base.Env.ScanRule == "":
 		which = "the base records no scan_rule"
-	case head.ScanRule == "":
+	case head.Env.ScanRule == "":
 		which = "the head records no scan_rule"
 	default:
 		return ""
 	}
 	return fmt.Sprintf("cannot tell whether base and head scanned under one rule: %s (a file written before it was), so their GC scan bytes may not compare", which)
+}
+
+// HasScanBytes reports whether some instances row of f holds a GC scan
+// bytes figure (known: with its resolution).
+func HasScanBytes(f *File) bool {
+	scan := FigureNamed("scan_bytes_per_instance")
+	for i := range f.Instances {
+		if _, ok := scan.Value(&f.Instances[i]); ok {
+			return true
+		}
+	}
+	return false
 }
