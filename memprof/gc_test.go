@@ -369,8 +369,12 @@ func TestCollectionBuilds(t *testing.T) {
 					t.Errorf("NewAll called %d times, want %d", calls, want)
 				}
 			}
-			if len(r.GCCPUSamplesNs) != MarkCycles {
-				t.Errorf("got %d cpu samples, want %d", len(r.GCCPUSamplesNs), MarkCycles)
+			// A case that costs about nothing (the pointer-free map) may
+			// read a negative CPU median on a busy machine: no CPU
+			// samples then, but the mark's are there.
+			negative := strings.HasPrefix(r.GCCPUUnavailable, negativeGCCPU)
+			if len(r.GCMarkSamplesNs) != MarkCycles || !negative && len(r.GCCPUSamplesNs) != MarkCycles {
+				t.Errorf("got %d cpu and %d mark samples (cpu unavailable: %q), want %d", len(r.GCCPUSamplesNs), len(r.GCMarkSamplesNs), r.GCCPUUnavailable, MarkCycles)
 			}
 		})
 	}
@@ -397,7 +401,7 @@ func TestSkipGC(t *testing.T) {
 			r.ScanBytesPerInstance, r.ScanResolution, r.GCMarkNsPerInstance, len(r.GCMarkSamplesNs), r.GCCPUNsPerInstance, len(r.GCCPUSamplesNs))
 	}
 	_, cpuErr := threadsCPUNs()
-	if with.ScanResolution == 0 || len(with.GCMarkSamplesNs) != MarkCycles || (cpuErr == nil && len(with.GCCPUSamplesNs) != MarkCycles) {
+	if with.ScanResolution == 0 || len(with.GCMarkSamplesNs) != MarkCycles || (cpuErr == nil && !cpuMeasured(with)) {
 		t.Errorf("with the GC pass: got resolution %v, %d mark and %d cpu samples, want them measured", with.ScanResolution, len(with.GCMarkSamplesNs), len(with.GCCPUSamplesNs))
 	}
 	for _, name := range []string{"scan_bytes_per_instance", "gc_mark_ns_per_instance"} {
@@ -464,4 +468,11 @@ func TestNegativeGCCPUNotPublished(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cpuMeasured reports whether r has its MarkCycles CPU samples, or none
+// because their median was negative (never published): what a case that
+// costs the collector about nothing may read on a busy machine.
+func cpuMeasured(r *Result) bool {
+	return len(r.GCCPUSamplesNs) == MarkCycles || strings.HasPrefix(r.GCCPUUnavailable, negativeGCCPU) && len(r.GCCPUSamplesNs) == 0
 }
