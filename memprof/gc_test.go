@@ -111,7 +111,8 @@ func TestScanBytesGroundTruth(t *testing.T) {
 // TestGCMarkFigures: the CPU and mark figures are summaries of
 // MarkCycles samples (median and quartiles as stats.SummarizeSamples gives
 // them), with resolutions. Marking N small objects costs the threads
-// more CPU than one pointer-free array of the same bytes, whose CPU
+// more CPU than its resolution and than one pointer-free array of the
+// same bytes, whose CPU
 // figure is within its resolution of zero (~0). Those two comparisons
 // are made with -memprof.gc-order (.ci/run's step, five times over): at
 // load 15 the array's upper quartile was seen above the objects' lower
@@ -172,6 +173,11 @@ func TestGCMarkFigures(t *testing.T) {
 	array := measure(Case{Name: "array", NewSlice: func(n int) any { return make([][96]byte, n) }})
 	if testing.Short() || !*gcOrder {
 		return
+	}
+	// Read at one P, the objects' figure stands above its resolution (at
+	// two, the idle mark workers' spinning left it below in every run).
+	if objects.GCCPUNsPerInstance <= objects.GCCPUResolution {
+		t.Errorf("marking %d objects: %v ns of CPU per instance, want it above its resolution %v", n, objects.GCCPUNsPerInstance, objects.GCCPUResolution)
 	}
 	if objects.GCCPUNsPerInstanceQ1 <= array.GCCPUNsPerInstanceQ3 {
 		t.Errorf("marking %d objects: %v ns of CPU per instance [Q1 %v], want it above one array's %v [Q3 %v]",
