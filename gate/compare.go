@@ -128,8 +128,11 @@ func (e *EnvMismatchError) Error() string {
 	for _, d := range e.Diffs {
 		parts = append(parts, fmt.Sprintf("%s (base %q, head %q)", d.Field, d.Base, d.Head))
 	}
-	return "results come from different environments: " + strings.Join(parts, ", ") +
-		"; measure both on one machine, or pass --allow-env-mismatch"
+	msg := "results come from different environments: " + strings.Join(parts, ", ")
+	if slices.ContainsFunc(e.Diffs, func(d results.EnvDiff) bool { return d.Field == results.ScanRuleField }) {
+		msg += "; " + results.ScanRuleWhy
+	}
+	return msg + "; measure both on one machine, or pass --allow-env-mismatch"
 }
 
 // ErrBadInput is wrapped by Compare errors about input that cannot be
@@ -168,6 +171,9 @@ func Compare(base, head *results.File, opts CompareOptions) (*Comparison, error)
 		now = opts.Now()
 	}
 	c.Warnings = BaseWarnings(base.Env, opts.BaseCommit, opts.MaxBaseAge, now)
+	if why := results.ScanRuleUnknown(base, head); why != "" {
+		c.Warnings = append(c.Warnings, why)
+	}
 	if len(c.EnvDiffs) > 0 && !opts.AllowEnvMismatch {
 		return nil, &EnvMismatchError{c.EnvDiffs}
 	}

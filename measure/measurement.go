@@ -20,7 +20,7 @@ import (
 // text the engine's documentation, the help and the method print.
 const BytesPerInstanceDefinition = `Bytes per instance are what N instances keep on the Go heap, over N: the growth of the live heap (read after a collection) while they are built, whoever allocated it (the constructor, or worker goroutines it hands work to), less the harness's holder and less the objects the runtime allocates for its own bookkeeping (the wait records of blocked channel operations and semaphores, goroutine and thread descriptors, the caches of type assertions' and type switches' call sites: anything allocated below runtime.acquireSudog, runtime.newproc1, runtime.malg, runtime.allocm, runtime.buildTypeAssertCache and their kind). ` +
 	`Objects that were live before the build do not count, even where the instances then hold them (a pool filled earlier, a slice grown by the warm-up); growth shared among the instances (a table they all append to) counts, amortized over N. A timer or channel an instance holds is the instance's. ` +
-	`The figure is the sum of the allocation sites', each the allocating function and line; what no site explains is a site of its own, (unattributed). Goroutine stacks (stack_bytes_per_instance) and finalizer and cleanup records (offheap_bytes_per_instance) are outside the Go heap and not in it.`
+	`The figure is the sum of the allocation sites', each the allocating function and line; what no site explains is a site of its own, (unattributed). Goroutine stacks (stack_bytes_per_instance) and the runtime's records of finalizers, cleanups and weak pointers (offheap_bytes_per_instance) are outside the Go heap and not in it.`
 
 // Measurement is what the engine measures of one case: domain-free
 // numbers. Sizes are in bytes, per instance unless the name says otherwise.
@@ -44,7 +44,9 @@ type Measurement struct {
 	// OffheapBytesPerInstance is runtime memory outside the heap that the
 	// instances keep, per instance: their finalizer and cleanup records,
 	// counted (the runtime's finalizer and cleanup metrics move by them
-	// when the instances are dropped) and multiplied by the record's size.
+	// when the instances are dropped), and the records of their weak
+	// pointers' handles, counted in the heap profile (one handle on the
+	// heap beside each), each multiplied by its record's size.
 	OffheapBytesPerInstance float64 `json:"offheap_bytes_per_instance"`
 	// OffheapResolution is the off-heap figure's resolution: 0 for the
 	// counted records (exact); 512 KiB / N in files written before they
@@ -152,7 +154,8 @@ type Measurement struct {
 	GCMarkResolution float64 `json:"gc_mark_resolution_ns_per_instance,omitempty"`
 	// GCCPUNsPerInstance is the CPU time the process's threads spend in
 	// one forced collection per instance (mark, sweep and the
-	// stop-the-world phases), holder excluded: the median of
+	// stop-the-world phases; the collections run at GOMAXPROCS 1, where
+	// no idle mark worker spins), holder excluded: the median of
 	// GCCPUSamplesNs, with their first and third quartiles. It comes from
 	// the operating system's accounting of the threads' CPU, not from the
 	// runtime's estimate, so the time a thread waits for a CPU is not in
@@ -172,7 +175,9 @@ type Measurement struct {
 	// GCMarkResolution is.
 	GCCPUResolution float64 `json:"gc_cpu_resolution_ns_per_instance,omitempty"`
 	// GCCPUUnavailable, when set, says why the GC pass has no CPU
-	// figures: this system's CPU time of the process cannot be read.
+	// figures: this system's CPU time of the process cannot be read, or
+	// the median of the cycles was negative (the machine's noise larger
+	// than the instances' cost), which is never published as a figure.
 	GCCPUUnavailable string `json:"gc_cpu_unavailable,omitempty"`
 
 	// Sites are the allocation sites inside the constructor, in the
@@ -357,6 +362,12 @@ type Env struct {
 	// the collector's figures differ between them. Empty in files written
 	// before it was recorded.
 	GC Collector `json:"gc,omitempty"`
+	// ScanRule is how the collector counted the scan work of small
+	// objects holding pointers (ScanRule), and ScanRuleBasis what decided
+	// it: the collector, the architecture and the CPU's features. Empty
+	// (unknown) in files written before they were recorded.
+	ScanRule      ScanRule `json:"scan_rule,omitempty"`
+	ScanRuleBasis string   `json:"scan_rule_basis,omitempty"`
 }
 
 // Measured returns when the measurement started (Time), and false when

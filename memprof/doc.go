@@ -112,7 +112,9 @@
 //     the cycle's share of
 //     /cpu/classes/gc/mark/{dedicated,idle,assist}:cpu-seconds. The scan
 //     bytes are the live median minus the holder's over N; each CPU and
-//     mark sample is a live cycle minus the holder's median, over N.
+//     mark sample is a live cycle minus the holder's median, over N. The
+//     collections run at GOMAXPROCS 1 (cycleProcs: no idle mark worker
+//     spins), and a negative CPU median is withheld (GCCPUUnavailable).
 //     Nothing else runs in a child of MeasureInChild meanwhile; in a
 //     test process other goroutines' CPU counts too.
 //  5. Profile pass, MemProfileRate 1, with the collector paused (so

@@ -15,7 +15,8 @@ import (
 // platform, GOMAXPROCS, the CPU (named as go test's "cpu:" line names it:
 // cpuname.Name), whether cgo is on, the garbage collector (env.gc: from
 // the build settings' GOEXPERIMENT, else the default of this Go
-// version), the version of each module in modules
+// version), the rule it counts scan bytes by (env.scan_rule:
+// currentScanRule), the version of each module in modules
 // (module paths) that the binary's build info lists, the host name as the
 // machine, the binary's VCS revision (if the build stamped one) as the
 // commit, and the current time (UTC) as the time the measurement started.
@@ -31,6 +32,7 @@ func CurrentEnv(modules ...string) measure.Env {
 		Time:       time.Now().UTC().Format(time.RFC3339),
 		GC:         currentCollector(),
 	}
+	e.ScanRule, e.ScanRuleBasis = currentScanRule()
 	e.Machine, _ = os.Hostname()
 	e.Commit, _ = VCSRevision()
 	e.Modules = ModuleVersions(modules...)

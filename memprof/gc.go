@@ -71,7 +71,7 @@ const (
 // the help, the review's method and the results: built from the engine's
 // constants, so it cannot drift from them.
 func GCMethod() string {
-	return fmt.Sprintf("In the child, with profiling off, the engine forces %d garbage collections with the instances live and %d with the holder alone "+
+	return fmt.Sprintf("In the child, with profiling off and GOMAXPROCS set to %d for them (with more Ps the collector's idle mark workers spin for work, CPU time that is the scheduler's, not the instances'), the engine forces %d garbage collections with the instances live and %d with the holder alone "+
 		"(%d before the instances are built, %d after they are dropped and their memory returned to the system), so the holder cancels; "+
 		"a map-backed collection (one that reaches a map holding pointers) is built %d times, each with fresh hash seeds, the live cycles shared "+
 		"among the builds, unless its first build took more than %v of CPU time. "+
@@ -84,8 +84,8 @@ func GCMethod() string {
 		"GC scan is the median live reading minus the holder's, over N, to a resolution of one runtime page (%d KiB) plus the spreads of the "+
 		"live readings (of every build) and of the holder's, over N. GC CPU and GC mark are each live cycle minus the holder's median, over N, "+
 		"summarised by their median and quartiles, to a resolution of the interquartile ranges of the live and the holder's cycles plus the "+
-		"drift of the holder's median between before and after, over N.",
-		MarkCycles, MarkCycles, holderCyclesBefore, MarkCycles-holderCyclesBefore, CollectionBuilds, rebuildBudget/(CollectionBuilds-1),
+		"drift of the holder's median between before and after, over N; a negative CPU median is not published (gc_cpu_unavailable says why).",
+		cycleProcs, MarkCycles, MarkCycles, holderCyclesBefore, MarkCycles-holderCyclesBefore, CollectionBuilds, rebuildBudget/(CollectionBuilds-1),
 		metricScanHeap, metricMarkDedicated, metricMarkIdle, metricMarkAssist, runtimePage>>10)
 }
 
@@ -147,8 +147,13 @@ func (g *gcReader) read() gcSample {
 
 // cycles forces len(into) collections and sets, for each, the heap scan
 // work of the cycle and the mark and CPU time it took. It allocates
-// nothing.
+// nothing between its readings. The collections run on one P
+// (cycleProcs): with more, the collector runs an idle mark worker on each
+// P that has nothing else to do, which spins for work while the others
+// mark; its CPU time is the machine's scheduling, not the instances'
+// cost, and moved a cycle of 100,000 objects by more than they cost.
 func (g *gcReader) cycles(into []gcSample) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cycleProcs))
 	prev := g.read()
 	for i := range into {
 		runtime.GC()
@@ -156,6 +161,20 @@ func (g *gcReader) cycles(into []gcSample) {
 		into[i] = gcSample{scan: s.scan, markNs: s.markNs - prev.markNs, cpuNs: s.cpuNs - prev.cpuNs}
 		prev = s
 	}
+}
+
+// cycleProcs is the GOMAXPROCS the GC pass's collections run at (cycles).
+const cycleProcs = 1
+
+// flushProcCaches sets GOMAXPROCS to cycleProcs and back, as cycles does:
+// the Ps it stops hand their caches (wait records, goroutine descriptors
+// and stacks) to the runtime's central ones, which the next collection
+// empties. Done before a pass's first reading, it leaves the caches of
+// the Ps that cycles stops next nearly empty, so that stopping them
+// between the pass's readings moves none of its figures (it moved a
+// build's live heap by 33 wait records, and its stacks by 393 KiB).
+func flushProcCaches() {
+	runtime.GOMAXPROCS(runtime.GOMAXPROCS(cycleProcs))
 }
 
 // held is what keeps a pass's instances alive: the engine's holder (the
@@ -376,10 +395,21 @@ func (r gcReadings) setFigures(m *Result, n int) error {
 	if err != nil {
 		return err
 	}
+	if s.Median < 0 {
+		// A collection cannot cost less CPU for the instances being
+		// live: the machine's noise exceeded their cost, and the median
+		// is no figure.
+		m.GCCPUUnavailable = fmt.Sprintf("%s: median %.3g ns per instance per cycle, resolution %.3g", negativeGCCPU, s.Median, res)
+		return nil
+	}
 	m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3 = s.Median, s.Q1, s.Q3
 	m.GCCPUSamplesNs, m.GCCPUResolution = samples, res
 	return nil
 }
+
+// negativeGCCPU starts the reason the GC CPU figure is unavailable when
+// the median of its cycles is negative.
+const negativeGCCPU = "the collections with the instances live took less CPU than those with the holder alone (noise larger than the instances' cost; measure at a larger N)"
 
 // spread is the largest minus the smallest of vs.
 func spread(vs []float64) float64 {

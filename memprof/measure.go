@@ -140,7 +140,19 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 
 	setFootprintFigures(r, fp, o.N)
+	r.OffheapBytesPerInstance += weakHandleBytes(pass)
 	return r, nil
+}
+
+// weakHandleBytes is the records outside the heap of the weak pointers'
+// handles the profiled pass's instances added (one per object weak.Make
+// was called on: weakHandleRecordBytes each), per instance of its first
+// set.
+func weakHandleBytes(pass *profiledPass) float64 {
+	if len(pass.sets) == 0 || pass.plan.full == 0 {
+		return 0
+	}
+	return float64(pass.sets[0].account.weakHandles*weakHandleRecordBytes) / float64(pass.plan.full)
 }
 
 // setFootprintFigures sets r's figures of the whole footprint of the N

@@ -122,6 +122,10 @@ type stackInfo struct {
 	// is outside the runtime (its collector's own).
 	runtimeRecord bool
 	marks         frameMark
+	// weakHandle says that the object is a weak pointer's handle
+	// (below weakHandleFrame): one per object weak.Make was called on,
+	// each with a record outside the heap (weakHandleRecordBytes).
+	weakHandle bool
 }
 
 // engineOwn reports whether the engine allocated the object for itself:
@@ -158,6 +162,8 @@ func infoOf(stack [32]uintptr) stackInfo {
 			leaf = false
 		}
 		switch f.Function {
+		case weakHandleFrame:
+			si.weakHandle = true
 		case constructFrame, sliceFrame:
 			si.marks |= markConstruct
 		case fewerConstructFrame, fewerSliceFrame:
@@ -223,6 +229,10 @@ type buildAccount struct {
 	// allocBytes is everything the build allocated, freed or not, on any
 	// goroutine, the holder excepted.
 	allocBytes int64
+	// weakHandles is how many of the sites' live objects are weak
+	// pointers' handles (stackInfo.weakHandle), each with its record
+	// outside the heap.
+	weakHandles int64
 }
 
 // scope says which of a difference's records are the build's: those below
@@ -271,6 +281,9 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 			a.outside.bytes += bytes
 			a.outside.objects += objects
 			continue
+		}
+		if si.weakHandle {
+			a.weakHandles += objects
 		}
 		r := rows[si.site]
 		if r == nil {

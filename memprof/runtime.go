@@ -12,6 +12,8 @@ import "github.com/memprof/memprof/measure"
 //	persistentChunk      TestPersistentChunk: runtime.persistentChunkSize
 //	spareThreads         TestThreadsStartedBeforeReading (threads_test.go)
 //	finalizerRecordBytes TestRecordSizes: OtherSys's growth per record
+//	weakHandleRecordBytes TestRecordSizes: GCSys's growth per weak.Make
+//	weakHandleFrame      TestWeakHandleFrame: handles below it per weak.Make
 //	liveSlackBytes       TestLiveTolerance (extend_test.go), and every
 //	                     measuring test whose sites account for a build
 //	growthExactRates     TestGrowthExactRates: the runtime's sampling draw
@@ -46,6 +48,20 @@ const (
 	finalizerRecordBytes = 56
 	cleanupRecordBytes   = 56
 )
+
+// The runtime keeps a record outside the heap for every object a weak
+// pointer was made to (weak.Make, and unique.Make's map): a
+// runtime.specialWeakHandle (runtime/mheap.go, Go 1.26: the 24-byte
+// special header and the handle's address) from a fixed-size allocator
+// counted in runtime.MemStats.GCSys, beside the 16-byte handle it
+// allocates on the heap below weakHandleFrame. The engine counts the
+// handles in the heap profile's records and each's record at this size.
+const weakHandleRecordBytes = 32
+
+// weakHandleFrame is the runtime function below which it allocates a weak
+// pointer's handle on the heap, one per object with a weak pointer, and
+// the record beside it outside the heap.
+const weakHandleFrame = "runtime.getOrAddWeakHandle"
 
 // A build's live heap counts, besides what its instances keep, records
 // the runtime allocates and frees for itself meanwhile that the records

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
+	"weak"
 )
 
 // framesAssert and framesSwitch assert v to cacheProber, in a type
@@ -194,7 +196,40 @@ func recordSizes(context.Context, json.RawMessage) (any, error) {
 	}
 	after := otherSys()
 	runtime.KeepAlive(objects)
-	return map[string]float64{"finalizer": (mid - before) / recordTestObjects, "cleanup": (after - mid) / recordTestObjects}, nil
+	return map[string]float64{"finalizer": (mid - before) / recordTestObjects, "cleanup": (after - mid) / recordTestObjects, "weak": weakRecordSize()}, nil
+}
+
+// weakRecordSize returns how much runtime.MemStats.GCSys grows per weak
+// pointer made to a live object (weak.Make), in this process (fresh: no
+// freed record to reuse), less what it grows by when as many handles'
+// worth of objects are allocated without one: what the heap's growth
+// adds to GCSys cancels.
+func weakRecordSize() float64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	objects := make([]*[2]uint64, recordTestObjects)
+	for i := range objects {
+		objects[i] = new([2]uint64)
+	}
+	ptrs := make([]weak.Pointer[[2]uint64], recordTestObjects)
+	twins := make([]*[2]uint64, recordTestObjects)
+	gcSys := func() float64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.GCSys)
+	}
+	before := gcSys()
+	for i := range twins {
+		twins[i] = new([2]uint64) // as many bytes as the handles take on the heap
+	}
+	mid := gcSys()
+	for i, p := range objects {
+		ptrs[i] = weak.Make(p)
+	}
+	after := gcSys()
+	runtime.KeepAlive(objects)
+	runtime.KeepAlive(twins)
+	runtime.KeepAlive(ptrs)
+	return ((after - mid) - (mid - before)) / recordTestObjects
 }
 
 // TestRecordSizes: the sizes the engine counts a finalizer's and a
@@ -202,7 +237,7 @@ func recordSizes(context.Context, json.RawMessage) (any, error) {
 // are what the runtime takes outside the heap for one, in a fresh
 // process: a runtime that changes them fails here.
 func TestRecordSizes(t *testing.T) {
-	var got struct{ Finalizer, Cleanup float64 }
+	var got struct{ Finalizer, Cleanup, Weak float64 }
 	if err := RunInChild(context.Background(), Child{Args: []string{"-test.run=^$"}}, "record-sizes", nil, &got); err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +249,51 @@ func TestRecordSizes(t *testing.T) {
 	}
 	if math.Abs(got.Cleanup-cleanupRecordBytes) > tol {
 		t.Errorf("a cleanup takes %v B outside the heap, want cleanupRecordBytes %d (to %v)", got.Cleanup, cleanupRecordBytes, tol)
+	}
+	// GCSys grows by the fixed-size allocator's 16 KiB chunks; half a word
+	// tells a record of another number of words.
+	t.Logf("outside the heap: %v B per weak pointer's handle", got.Weak)
+	if wtol := float64(unsafe.Sizeof(uintptr(0))) / 2; math.Abs(got.Weak-weakHandleRecordBytes) > wtol {
+		t.Errorf("a weak pointer's handle takes %v B outside the heap, want weakHandleRecordBytes %d (to %v)", got.Weak, weakHandleRecordBytes, wtol)
+	}
+}
+
+// TestWeakHandleFrame: each weak.Make on an object without a weak pointer
+// allocates one handle on the heap below weakHandleFrame, and a second
+// weak.Make on the same object none, in this runtime: the engine counts
+// the records outside the heap by these handles.
+func TestWeakHandleFrame(t *testing.T) {
+	const k = 1000
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = prev }()
+	objects := make([]*[4]uint64, k)
+	for i := range objects {
+		objects[i] = new([4]uint64)
+	}
+	runtime.GC()
+	before := newRecordBuffer(recordSpare).snapshot()
+	ptrs := make([]weak.Pointer[[4]uint64], 2*k)
+	for i, p := range objects {
+		ptrs[i] = weak.Make(p)
+		ptrs[k+i] = weak.Make(p) // the same handle again
+	}
+	// The profile is as of the last completed collection.
+	runtime.GC()
+	runtime.GC()
+	after := newRecordBuffer(recordSpare).snapshot()
+	runtime.KeepAlive(objects)
+	runtime.KeepAlive(ptrs)
+	// Counted as account counts them (this test's own frames are the
+	// engine's, which account leaves out).
+	var handles int64
+	for key, c := range after {
+		if infoOf(key.stack).weakHandle {
+			handles += c.inuse - before[key].inuse
+		}
+	}
+	if handles != k {
+		t.Errorf("%d weak pointers to %d objects: %d handles below %s, want %d", 2*k, k, handles, weakHandleFrame, k)
 	}
 }
 

@@ -200,3 +200,43 @@ func TestGCColumns(t *testing.T) {
 		})
 	}
 }
+
+// TestReadResultsScanRule: the scan rule and its basis are written and
+// read back as they were; a file written before them reads with the rule
+// unknown (""), never as one of the rules; an unknown rule is refused,
+// naming the valid ones.
+func TestReadResultsScanRule(t *testing.T) {
+	dir := t.TempDir()
+	rs := gcResults(t)
+	rs.Env.ScanRule, rs.Env.ScanRuleBasis = measure.ScanDense, "greenteagc on amd64, the CPU has avx512vl"
+	path := dir + "/written.json"
+	writeDoc(t, path, toDoc(t, rs))
+	got, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Env.ScanRule != rs.Env.ScanRule || got.Env.ScanRuleBasis != rs.Env.ScanRuleBasis {
+		t.Errorf("read back %q (%q), want %q (%q)", got.Env.ScanRule, got.Env.ScanRuleBasis, rs.Env.ScanRule, rs.Env.ScanRuleBasis)
+	}
+
+	old := toDoc(t, rs)
+	delete(old["env"].(map[string]any), "scan_rule")
+	delete(old["env"].(map[string]any), "scan_rule_basis")
+	path = dir + "/old.json"
+	writeDoc(t, path, old)
+	if got, err = ReadFile(path); err != nil {
+		t.Fatalf("a file written before scan_rule: %v", err)
+	}
+	if got.Env.ScanRule != "" {
+		t.Errorf("a file written before scan_rule reads rule %q, want unknown (\"\")", got.Env.ScanRule)
+	}
+
+	bad := toDoc(t, rs)
+	bad["env"].(map[string]any)["scan_rule"] = "sparse"
+	path = dir + "/bad.json"
+	writeDoc(t, path, bad)
+	want := path + `: env: unknown scan_rule "sparse": valid scan_rules are dense, last-pointer`
+	if _, err := ReadFile(path); err == nil || err.Error() != want {
+		t.Errorf("unknown rule: got %v, want %s", err, want)
+	}
+}

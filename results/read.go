@@ -225,6 +225,10 @@ func (rs *File) problems() []Problem {
 		c.at("env", "")
 		checkName(c, "gc", rs.Env.GC, measure.Collectors, false)
 	}
+	if rs.Env.ScanRule != "" {
+		c.at("env", "")
+		checkName(c, "scan_rule", rs.Env.ScanRule, measure.ScanRules, false)
+	}
 	c.instances(rs.Instances)
 	c.throughput(rs.Throughput)
 	c.unavailable(rs.Unavailable)

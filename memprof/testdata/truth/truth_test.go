@@ -19,18 +19,20 @@ import (
 // cases are the constructions a child process of this test binary
 // measures, by name.
 var cases = map[string]memprof.Case{
-	"handoff":   {Name: "handoff", New: NewHandoff},
-	"spin":      {Name: "spin", New: NewSpin},
-	"pool":      {Name: "pool", New: NewPooled},
-	"spawned":   {Name: "spawned", New: NewSpawned},
-	"shared":    {Name: "shared", New: NewGrouped},
-	"late":      {Name: "late", New: NewLate},
-	"sized":     {Name: "sized", New: NewSized},
-	"syncpool":  {Name: "syncpool", New: NewScratch},
-	"finalizer": {Name: "finalizer", New: NewFinalized},
-	"cleanup":   {Name: "cleanup", New: NewCleaned},
-	"large":     {Name: "large", New: NewWithLarge},
-	"goroutine": {Name: "goroutine", New: NewServed},
+	"handoff":     {Name: "handoff", New: NewHandoff},
+	"spin":        {Name: "spin", New: NewSpin},
+	"pool":        {Name: "pool", New: NewPooled},
+	"spawned":     {Name: "spawned", New: NewSpawned},
+	"shared":      {Name: "shared", New: NewGrouped},
+	"late":        {Name: "late", New: NewLate},
+	"sized":       {Name: "sized", New: NewSized},
+	"syncpool":    {Name: "syncpool", New: NewScratch},
+	"finalizer":   {Name: "finalizer", New: NewFinalized},
+	"cleanup":     {Name: "cleanup", New: NewCleaned},
+	"large":       {Name: "large", New: NewWithLarge},
+	"goroutine":   {Name: "goroutine", New: NewServed},
+	"weak":        {Name: "weak", New: NewWeakly},
+	"finalizer64": {Name: "finalizer64", New: NewFinalized64},
 }
 
 func TestMain(m *testing.M) {

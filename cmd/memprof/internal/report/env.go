@@ -30,6 +30,9 @@ func writeEnv(mw *render.MarkdownWriter, env measure.Env) {
 	add("commit", env.Commit)
 	add("measured", env.Time)
 	add("garbage collector", string(env.GC))
+	if env.ScanRule != "" {
+		add("GC scan rule", string(env.ScanRule)+" ("+env.ScanRuleBasis+")")
+	}
 	var mods []string
 	for m := range env.Modules {
 		mods = append(mods, m)

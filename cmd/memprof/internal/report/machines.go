@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
+	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
@@ -347,7 +348,45 @@ func (ms machines) write(mw *render.MarkdownWriter) {
 		mw.Table(t)
 		mw.Line("")
 	}
+	if note := ms.scanRules(); note != "" {
+		mw.Printf("%s\n\n", note)
+	}
 	ms.writeTimes(mw)
+}
+
+// scanRules says, where the machines' scan rules differ or some machine
+// does not record its own, that their GC scan bytes are not compared and
+// why; "" where every machine scanned under one recorded rule.
+func (ms machines) scanRules() string {
+	var parts []string
+	var first *measure.ScanRule
+	unknown, differs := false, false
+	for _, m := range ms {
+		if !results.HasScanBytes(m.Results) {
+			continue // nothing of it depends on the rule
+		}
+		rule := string(m.Results.Env.ScanRule)
+		if first == nil {
+			first = &m.Results.Env.ScanRule
+		}
+		switch {
+		case rule == "":
+			unknown = true
+			rule = "unknown (not recorded)"
+		case rule != string(*first):
+			differs = true
+		}
+		parts = append(parts, fmt.Sprintf("**%s** %s", m.Name, rule))
+	}
+	switch {
+	case len(parts) < 2:
+		return ""
+	case differs:
+		return "GC scan bytes are not compared across machines: " + results.ScanRuleWhy + "; the scan rules are " + strings.Join(parts, ", ") + "."
+	case unknown:
+		return "GC scan bytes are not compared across machines: whether they scanned under one rule cannot be told (" + strings.Join(parts, ", ") + ")."
+	}
+	return ""
 }
 
 // envDiffer says in which environment fields the machines whose figures
