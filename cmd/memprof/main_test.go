@@ -37,6 +37,10 @@ func TestMain(m *testing.M) {
 			registry = crashingRegistry
 			childLookup = func(name string) (memprof.Case, error) { return crashingRegistry().LookupCase(name) }
 		}
+		if strings.Contains(os.Getenv(memprof.ChildEnv), string(tinyParam)) {
+			registry = tinyRegistry
+			childLookup = func(name string) (memprof.Case, error) { return tinyRegistry().LookupCase(name) }
+		}
 		code := run(context.Background(), nil, os.Stdout, os.Stderr)
 		if p := os.Getenv(entriesBuiltEnv); p != "" {
 			os.WriteFile(p, []byte(strconv.Itoa(all.EntriesBuilt())), 0o644)
@@ -245,13 +249,10 @@ func TestListCoversRegistry(t *testing.T) {
 	}
 }
 
-// TestInstancesJSON measures real cases in child processes (this test
+// TestInstancesJSON measures the tiny registry's cases in child processes (this test
 // binary re-executed) and checks the memprof.results/v1 structure.
 func TestInstancesJSON(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
+	useTinyRegistry(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
@@ -320,10 +321,7 @@ func TestInstancesJSON(t *testing.T) {
 }
 
 func TestInstancesTable(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
+	useTinyRegistry(t)
 	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, stderr)

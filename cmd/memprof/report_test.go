@@ -168,7 +168,7 @@ func TestReportWithoutThroughput(t *testing.T) {
 }
 
 func TestInstancesFormats(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
+	useTinyRegistry(t)
 	args := []string{"instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--format"}
 	t.Run("csv", func(t *testing.T) {
 		code, stdout, stderr := runCLI(t, append(args, "csv")...)
@@ -198,7 +198,7 @@ func TestInstancesFormats(t *testing.T) {
 				names = append(names, res.Name.String())
 			}
 		}
-		if want := []string{"Instances/type=Signature/lib=gnark/repr=affine/layout=pointer"}; !slices.Equal(names, want) {
+		if want := []string{"Instances/type=Signature/lib=gnark/repr=affine/layout=pointer/" + string(tinyParam)}; !slices.Equal(names, want) {
 			t.Errorf("got results %v, want %v", names, want)
 		}
 	})
