@@ -177,6 +177,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	return runCommand(ctx, registry, args, stdout, stderr)
+}
+
+// runCommand is run's work in the parent: the command args name, on the
+// cases of the registry reg returns, built only when a command runs
+// (tests give a registry of their own).
+func runCommand(ctx context.Context, reg func() *suites.Registry, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		shortUsage(stderr)
 		return exitUsage
@@ -209,7 +216,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name, names), strings.Join(names, ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
+	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: reg(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interrupt.ExitCode(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")

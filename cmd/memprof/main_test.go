@@ -130,7 +130,13 @@ func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string
 // returns what it wrote.
 func runToFile(t *testing.T, out string, code int, args ...string) []byte {
 	t.Helper()
-	got, stdout, stderr := runCLI(t, args...)
+	return runToFileWith(t, runCLI, out, code, args...)
+}
+
+// runToFileWith is runToFile with the CLI run by runner (runCLI, runTiny).
+func runToFileWith(t *testing.T, runner func(*testing.T, ...string) (int, string, string), out string, code int, args ...string) []byte {
+	t.Helper()
+	got, stdout, stderr := runner(t, args...)
 	if got != code {
 		t.Fatalf("exit code: got %d, want %d\nstderr:\n%s", got, code, stderr)
 	}
@@ -252,11 +258,11 @@ func TestListCoversRegistry(t *testing.T) {
 // TestInstancesJSON measures the tiny registry's cases in child processes (this test
 // binary re-executed) and checks the memprof.results/v1 structure.
 func TestInstancesJSON(t *testing.T) {
-	useTinyRegistry(t)
+	t.Parallel() // changes no environment, directory or package variable; measures in children
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
-	raw := runToFile(t, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
+	raw := runToFileWith(t, runTiny, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
 	// The field names are a contract: check them on the raw JSON.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -321,8 +327,8 @@ func TestInstancesJSON(t *testing.T) {
 }
 
 func TestInstancesTable(t *testing.T) {
-	useTinyRegistry(t)
-	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000")
+	t.Parallel() // changes no environment, directory or package variable; measures in children
+	code, stdout, stderr := runTiny(t, "instances", "--type", "Signature", "-n", "1000")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, stderr)
 	}

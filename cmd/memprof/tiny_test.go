@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"sync"
 	"testing"
 	"unsafe"
@@ -48,9 +50,11 @@ var tinyRegistry = sync.OnceValue(func() *suites.Registry {
 	return r
 })
 
-// useTinyRegistry makes the commands measure tinyRegistry for the rest
-// of the test (not a parallel one: it sets a package variable).
-func useTinyRegistry(t *testing.T) {
+// runTiny runs the CLI as runCLI does, on tinyRegistry: the tests that
+// use it may run in parallel (no package variable changes).
+func runTiny(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	useRegistry(t, tinyRegistry)
+	var out, errb bytes.Buffer
+	code = runCommand(context.Background(), tinyRegistry, args, &out, &errb)
+	return code, out.String(), errb.String()
 }
