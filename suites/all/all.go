@@ -4,7 +4,8 @@
 // libsecp256k1, decred), the BN254 libraries (gnark-crypto, go-ethereum's
 // bn256 packages) and the post-quantum ones. blst's and c-kzg's entries and operations
 // say why they are absent in builds without cgo. A new family's suites are
-// added to Suites, one line each (docs/suites.md, "Adding a family").
+// added to builtIn, one line each with the family of their entries
+// (docs/suites.md, "Adding a family").
 package all
 
 import (
@@ -15,8 +16,6 @@ import (
 	"sync/atomic"
 
 	"github.com/memprof/memprof/memprof"
-	"github.com/memprof/memprof/vocab"
-
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/agree"
 	"github.com/memprof/memprof/suites/agree/bn254"
@@ -39,6 +38,7 @@ import (
 	"github.com/memprof/memprof/suites/pqscenarios"
 	"github.com/memprof/memprof/suites/scenarios"
 	"github.com/memprof/memprof/suites/stdmlkem"
+	"github.com/memprof/memprof/vocab"
 )
 
 // builtIn is every built-in suite's constructor, in the order of the
