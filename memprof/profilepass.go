@@ -89,11 +89,17 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 	buf := newRecordBuffer(recordSpare)
 	// snapshot takes a snapshot of the records, with profiling off (its
 	// own allocations are not the instances'), and collects what it left
-	// so that the next reading of the live heap holds none of it.
-	snapshot := func(b *recordBuffer) recordSnapshot {
+	// so that the next reading of the live heap holds none of it. The
+	// last one need not (collect false): no reading of this pass follows,
+	// and every pass collects before its first (footprintPass,
+	// profilePass); unless the profile is kept, which is written as that
+	// collection publishes it.
+	snapshot := func(b *recordBuffer, collect bool) recordSnapshot {
 		runtime.MemProfileRate = 0
 		s := b.snapshot()
-		runtime.GC()
+		if collect {
+			runtime.GC()
+		}
 		runtime.MemProfileRate = 1
 		return s
 	}
@@ -115,7 +121,7 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 	snaps := make([]recordSnapshot, 0, 3)
 	lives := make([]heapCount, 0, 2)
 	onShallowStack(func() {
-		snaps = append(snaps, snapshot(buf))
+		snaps = append(snaps, snapshot(buf, true))
 		h := c.hold(n)
 		if h.holder != nil {
 			full.holder, fewer.holder = h.holder[:plan.full], h.holder[plan.full:plan.full+plan.fewer]
@@ -128,7 +134,7 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 		}
 		settle()
 		lives = append(lives, liveHeap().sub(start))
-		snaps = append(snaps, snapshot(buf))
+		snaps = append(snaps, snapshot(buf, plan.fewer > 0 || keep))
 		if plan.fewer == 0 {
 			return
 		}
@@ -138,7 +144,7 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 		}
 		settle()
 		lives = append(lives, liveHeap().sub(start))
-		snaps = append(snaps, snapshot(buf))
+		snaps = append(snaps, snapshot(buf, keep))
 	})
 	pass.threads = threadsCreated() - threads
 	if err != nil {

@@ -258,6 +258,13 @@ func (r *Registry) LookupCase(name string) (memprof.Case, error) {
 	if !ok {
 		return memprof.Case{}, fmt.Errorf("no case %q registered", name)
 	}
+	return e.CaseNamed(name)
+}
+
+// CaseNamed returns the case of an available entry, called name if its
+// constructor gives it no name (LookupCase's result for the entry of that
+// name); an unavailable entry's error says why.
+func (e Entry) CaseNamed(name string) (memprof.Case, error) {
 	if !e.Unavailable.IsZero() {
 		return memprof.Case{}, fmt.Errorf("case %s is unavailable: %s", name, e.Unavailable.Reason)
 	}

@@ -46,12 +46,22 @@ type opsResponse struct {
 //		...
 //	}
 func ChildTasks(reg *suites.Registry) []memprof.Task {
-	return []memprof.Task{timeIsolatedTask(reg), memprof.OpSitesTask(sitesTask, reg.LookupOp)}
+	return ChildTasksOf(func() *suites.Registry { return reg })
 }
 
-// timeIsolatedTask is the task opsTask on the operations of reg.
-func timeIsolatedTask(reg *suites.Registry) memprof.Task {
+// ChildTasksOf is ChildTasks on the registry reg returns, called only
+// when one of the tasks runs: a child that measures a case (the usual
+// request) never builds the registry.
+func ChildTasksOf(reg func() *suites.Registry) []memprof.Task {
+	lookupOp := func(name string) (func() error, error) { return reg().LookupOp(name) }
+	return []memprof.Task{timeIsolatedTask(reg), memprof.OpSitesTask(sitesTask, lookupOp)}
+}
+
+// timeIsolatedTask is the task opsTask on the operations of the
+// registry reg returns.
+func timeIsolatedTask(registry func() *suites.Registry) memprof.Task {
 	return memprof.Task{Name: opsTask, Run: func(ctx context.Context, in json.RawMessage) (any, error) {
+		reg := registry()
 		var req opsRequest
 		if err := json.Unmarshal(in, &req); err != nil {
 			return nil, fmt.Errorf("reading the request: %w", err)

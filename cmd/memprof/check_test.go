@@ -111,6 +111,7 @@ func TestCheckUpdateFromResults(t *testing.T) {
 // set from the measurement by --update, so no size is written by hand;
 // then it is tightened by one byte, which must fail.
 func TestCheckMeasures(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	var e suites.Entry
 	for _, c := range registry().Entries() {
 		if c.Unavailable.IsZero() && c.Layout == "pointer" && c.DefaultN == 0 {

@@ -52,6 +52,10 @@ type command struct {
 	UsageLine string // "instances --type T [flags]"
 	Short     string
 	Long      string
+	// LongFunc, if set, builds Long when help is printed: for text that
+	// needs the registry (verify's checks), which a measuring child never
+	// builds.
+	LongFunc func() string
 	// Run executes the command with its arguments (the command name
 	// removed) and returns the exit code.
 	Run func(ctx context.Context, inv *invocation, args []string) int
@@ -151,6 +155,12 @@ func (inv *invocation) ready(check func() error) func() error {
 // passes to each command; tests replace it with one of their own.
 var registry = all.Registry
 
+// childLookup finds the case a measuring child was asked for: the
+// built-in suites' lookup, which builds the suites of the case's family
+// only (the parent found the name in the checked registry); tests that
+// replace registry for their children replace it too.
+var childLookup = all.LookupCase
+
 // run is the whole program: main only adds os.Args, the signals that
 // cancel ctx, and os.Exit.
 //
@@ -161,12 +171,19 @@ var registry = all.Registry
 // 128 + the signal's number.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if memprof.ChildRequested() {
-		if err := memprof.ServeChild(registry().LookupCase, workflow.ChildTasks(registry())...); err != nil {
+		if err := memprof.ServeChild(childLookup, workflow.ChildTasksOf(registry)...); err != nil {
 			fmt.Fprintln(stderr, "memprof child:", err)
 			return exitFailure
 		}
 		return exitOK
 	}
+	return runCommand(ctx, registry, args, stdout, stderr)
+}
+
+// runCommand is run's work in the parent: the command args name, on the
+// cases of the registry reg returns, built only when a command runs
+// (tests give a registry of their own).
+func runCommand(ctx context.Context, reg func() *suites.Registry, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		shortUsage(stderr)
 		return exitUsage
@@ -199,7 +216,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name, names), strings.Join(names, ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), dryRun: ctx.Value(dryRunKey{}) != nil}
+	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: reg(), dryRun: ctx.Value(dryRunKey{}) != nil}
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interrupt.ExitCode(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")
@@ -304,7 +321,11 @@ type example = render.Example
 // commandUsage writes a command's help: its usage line, its description,
 // its flags (when fs is not nil) and its examples.
 func commandUsage(w io.Writer, c *command, fs *flag.FlagSet) {
-	render.CommandHelp(w, c.Name, c.UsageLine, c.Long, fs, c.Examples)
+	long := c.Long
+	if c.LongFunc != nil {
+		long = c.LongFunc()
+	}
+	render.CommandHelp(w, c.Name, c.UsageLine, long, fs, c.Examples)
 }
 
 // methodHelp is the method (memprof.Method) as help prints it: the

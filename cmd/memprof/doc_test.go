@@ -49,6 +49,7 @@ var docsAll = flag.Bool("docs.all", false, "measure every exact case of fixtures
 // compared; the others depend on the machine. One case of each file, or
 // every one with -docs.all.
 func TestDocFixturesExact(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	files, err := filepath.Glob("../../fixtures/docs/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no results files under fixtures/docs: %v", err)

@@ -19,6 +19,7 @@ import (
 // scheme. A budget written from the measured row, without layout or
 // scheme, selects exactly the rows the run measured, and holds too.
 func TestFirstBudget(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	available := false
 	for _, e := range registry().Entries() {
 		k := e.Key.Normalize()

@@ -94,7 +94,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	}); done {
 		return code
 	}
-	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), "instance", func(c results.Column) bool { return c.Instance != nil })
+	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), inv.registry.CheckTexts(), "instance", func(c results.Column) bool { return c.Instance != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

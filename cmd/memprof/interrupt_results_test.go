@@ -74,6 +74,7 @@ func interruptedResultsArgs(f resultsFiles, out, review string) map[string][]str
 // written nothing. The commands must look at the context all along: at
 // least once per few rows.
 func TestInterruptResultsCommands(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	const rows = 1000
 	f := writeResultsFiles(t, t.TempDir(), rows)
 	budgets, err := os.ReadFile(f.budgets)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,8 +35,17 @@ func TestMain(m *testing.M) {
 		}
 		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.BenchName()) {
 			registry = crashingRegistry
+			childLookup = func(name string) (memprof.Case, error) { return crashingRegistry().LookupCase(name) }
 		}
-		os.Exit(run(context.Background(), nil, os.Stdout, os.Stderr))
+		if strings.Contains(os.Getenv(memprof.ChildEnv), string(tinyParam)) {
+			registry = tinyRegistry
+			childLookup = func(name string) (memprof.Case, error) { return tinyRegistry().LookupCase(name) }
+		}
+		code := run(context.Background(), nil, os.Stdout, os.Stderr)
+		if p := os.Getenv(entriesBuiltEnv); p != "" {
+			os.WriteFile(p, []byte(strconv.Itoa(all.EntriesBuilt())), 0o644)
+		}
+		os.Exit(code)
 	}
 	code := m.Run()
 	if builtCLI.dir != "" {
@@ -120,7 +130,13 @@ func runChecked(t *testing.T, args []string, code int, wantOut, wantErr []string
 // returns what it wrote.
 func runToFile(t *testing.T, out string, code int, args ...string) []byte {
 	t.Helper()
-	got, stdout, stderr := runCLI(t, args...)
+	return runToFileWith(t, runCLI, out, code, args...)
+}
+
+// runToFileWith is runToFile with the CLI run by runner (runCLI, runTiny).
+func runToFileWith(t *testing.T, runner func(*testing.T, ...string) (int, string, string), out string, code int, args ...string) []byte {
+	t.Helper()
+	got, stdout, stderr := runner(t, args...)
 	if got != code {
 		t.Fatalf("exit code: got %d, want %d\nstderr:\n%s", got, code, stderr)
 	}
@@ -239,17 +255,14 @@ func TestListCoversRegistry(t *testing.T) {
 	}
 }
 
-// TestInstancesJSON measures real cases in child processes (this test
+// TestInstancesJSON measures the tiny registry's cases in child processes (this test
 // binary re-executed) and checks the memprof.results/v1 structure.
 func TestInstancesJSON(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
+	t.Parallel() // changes no environment, directory or package variable; measures in children
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.json")
 	profiles := filepath.Join(dir, "profiles")
-	raw := runToFile(t, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
+	raw := runToFileWith(t, runTiny, out, exitOK, "instances", "--type", "signature", "--lib", "BLST,gnark,circl", "-n", "2000", "--format", "json", "-o", out, "--profile-dir", profiles)
 	// The field names are a contract: check them on the raw JSON.
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -314,11 +327,8 @@ func TestInstancesJSON(t *testing.T) {
 }
 
 func TestInstancesTable(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
-	if testing.Short() {
-		t.Skip("measures in child processes")
-	}
-	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000")
+	t.Parallel() // changes no environment, directory or package variable; measures in children
+	code, stdout, stderr := runTiny(t, "instances", "--type", "Signature", "-n", "1000")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, stderr)
 	}
@@ -368,5 +378,42 @@ func TestCommandTable(t *testing.T) {
 		if got, ok := lookup(c.Name); !ok || got != c || c.Run == nil || c.Short == "" || c.UsageLine == "" {
 			t.Errorf("command %q: lookup %v, run set %v, short %q, usage %q; want itself, a Run, a short line and a usage line", c.Name, ok, c.Run != nil, c.Short, c.UsageLine)
 		}
+	}
+}
+
+// entriesBuiltEnv names the file where a measuring child of this test
+// binary writes how many suite entries it built (all.EntriesBuilt).
+const entriesBuiltEnv = "MEMPROF_TEST_ENTRIES_BUILT"
+
+// TestChildBuildsOneFamily: the child that measures a case builds the
+// suites of the case's family, not the whole registry (which the parent
+// has checked): it counts fewer entries than the registry holds.
+func TestChildBuildsOneFamily(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures in a child
+	e, ok := all.Registry().Lookup(results.Key{Type: vocab.Signature, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer}.BenchName())
+	if !ok {
+		t.Fatal("no Signature/gnark/affine/pointer entry")
+	}
+	counted := filepath.Join(t.TempDir(), "built")
+	child := memprof.Child{Env: []string{entriesBuiltEnv + "=" + counted}}
+	if _, err := memprof.MeasureInChild(context.Background(), child, e.BenchName(), "", memprof.N(100)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(counted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range all.Registry().Entries() {
+		if f.Family() == e.Family() {
+			total++
+		}
+	}
+	if built == 0 || built > total {
+		t.Errorf("the child built %d entries, want some and at most the %d of family %s (the registry has %d)", built, total, e.Family(), len(all.Registry().Entries()))
 	}
 }

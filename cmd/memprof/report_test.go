@@ -168,10 +168,10 @@ func TestReportWithoutThroughput(t *testing.T) {
 }
 
 func TestInstancesFormats(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
+	t.Parallel() // changes no environment, directory or package variable; measures in children
 	args := []string{"instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--format"}
 	t.Run("csv", func(t *testing.T) {
-		code, stdout, stderr := runCLI(t, append(args, "csv")...)
+		code, stdout, stderr := runTiny(t, append(args, "csv")...)
 		if code != exitOK {
 			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
 		}
@@ -187,7 +187,7 @@ func TestInstancesFormats(t *testing.T) {
 		}
 	})
 	t.Run("bench", func(t *testing.T) {
-		code, stdout, stderr := runCLI(t, append(args, "bench")...)
+		code, stdout, stderr := runTiny(t, append(args, "bench")...)
 		if code != exitOK {
 			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
 		}
@@ -198,12 +198,12 @@ func TestInstancesFormats(t *testing.T) {
 				names = append(names, res.Name.String())
 			}
 		}
-		if want := []string{"Instances/type=Signature/lib=gnark/repr=affine/layout=pointer"}; !slices.Equal(names, want) {
+		if want := []string{"Instances/type=Signature/lib=gnark/repr=affine/layout=pointer/" + string(tinyParam)}; !slices.Equal(names, want) {
 			t.Errorf("got results %v, want %v", names, want)
 		}
 	})
 	t.Run("markdown", func(t *testing.T) {
-		code, stdout, stderr := runCLI(t, append(args, "markdown")...)
+		code, stdout, stderr := runTiny(t, append(args, "markdown")...)
 		if code != exitOK {
 			t.Fatalf("exit code: got %d; stderr: %s", code, stderr)
 		}
@@ -212,7 +212,7 @@ func TestInstancesFormats(t *testing.T) {
 		}
 	})
 	t.Run("unknown", func(t *testing.T) {
-		code, _, stderr := runCLI(t, append(args, "yaml")...)
+		code, _, stderr := runTiny(t, append(args, "yaml")...)
 		if code != exitUsage || !strings.Contains(stderr, "markdown") {
 			t.Errorf("got exit %d and stderr %q, want %d listing the formats", code, stderr, exitUsage)
 		}

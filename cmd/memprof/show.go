@@ -99,7 +99,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	}
 	var instOpts, opOpts render.TableOptions
 	if format.Value == "table" {
-		if instOpts, opOpts, err = tf.ShowOptions(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), shown); err != nil {
+		if instOpts, opOpts, err = tf.ShowOptions(render.TerminalWidth(tableWriter(inv, *out)), inv.registry.CheckTexts(), shown); err != nil {
 			return inv.usageError("%v", err)
 		}
 	}

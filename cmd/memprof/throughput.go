@@ -75,7 +75,7 @@ func runThroughput(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert { return []cliflag.Inert{tf.Inert(format.Value)} }); done {
 		return code
 	}
-	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), registry().CheckTexts(), "throughput", func(c results.Column) bool { return c.Throughput != nil })
+	tableOpts, err := tf.Options(render.TerminalWidth(tableWriter(inv, *out)), inv.registry.CheckTexts(), "throughput", func(c results.Column) bool { return c.Throughput != nil })
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

@@ -17,9 +17,20 @@ var verifyCommand = &command{
 	Name:      "verify",
 	UsageLine: "verify [--format table|json] [-o FILE]",
 	Short:     "check that the libraries of each family compute the same results",
-	Long: `Verify runs the agreement checks that precede every throughput measurement.
+	LongFunc: func() string {
+		return `Verify runs the agreement checks that precede every throughput measurement.
 
-` + checksHelp(registry()) + `
+` + checksHelp(registry()) + verifyHelpEnd
+	},
+	Run: runVerify,
+	Examples: []example{
+		{Line: "memprof verify", What: "check that the libraries agree on the test vectors", Measures: true},
+	},
+}
+
+// verifyHelpEnd is the end of verify's help, after the checks'
+// paragraphs.
+const verifyHelpEnd = `
 
 Every other family with suites in
 this build has its own check, run here too. When more than one family is
@@ -35,12 +46,7 @@ check that reads such a file fails the same way.
 
 Exit status is 0 when the libraries agree, 1 when they do not (the error names
 the case or blob, the object, the libraries and the first differing byte) or a
-vector file is not the recorded one, 2 for a usage error.`,
-	Run: runVerify,
-	Examples: []example{
-		{Line: "memprof verify", What: "check that the libraries agree on the test vectors", Measures: true},
-	},
-}
+vector file is not the recorded one, 2 for a usage error.`
 
 // checksHelp is the paragraphs of r's agreement checks as verify's help
 // prints them (suites.FamilyCheck.Help), in family order.

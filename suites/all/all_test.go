@@ -138,3 +138,62 @@ func TestCheckHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestSuiteFamilies: every entry of a built-in suite is of one of the
+// families the suite is listed with (LookupCase builds only those suites),
+// and a suite listed with none has no entries.
+func TestSuiteFamilies(t *testing.T) {
+	for _, b := range builtIn {
+		s := b.suite()
+		for _, e := range s.Entries {
+			if !slices.Contains(b.families, e.Family()) {
+				t.Errorf("suite %s: entry %s of family %q, listed with %v", s.Name, e.Key, e.Family(), b.families)
+			}
+		}
+	}
+}
+
+// TestLookupCase: the child's lookup finds the registry's entry, the
+// same entry, for the first and last entry of every suite (every suite
+// is searched as every other; a lookup of each of the 600 entries takes
+// seconds), building the suites of the entry's family only (their entries
+// counted by EntriesBuilt), never the whole registry; an unknown name is
+// an error.
+func TestLookupCase(t *testing.T) {
+	r := Registry()
+	ofFamily := map[vocab.Family]int{}
+	var names []string
+	for _, b := range builtIn {
+		s := b.suite()
+		for _, f := range b.families {
+			ofFamily[f] += len(s.Entries)
+		}
+		if n := len(s.Entries); n > 0 {
+			names = append(names, s.Entries[0].Key.Normalize().BenchName(), s.Entries[n-1].Key.Normalize().BenchName())
+		}
+	}
+	for _, name := range names {
+		want, ok := r.Lookup(name)
+		if !ok {
+			t.Fatalf("%s: not in the registry", name)
+		}
+		before := EntriesBuilt()
+		got, err := lookup(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got.Key.Normalize() != want.Key || got.Constructor != want.Constructor || got.Unavailable != want.Unavailable {
+			t.Errorf("%s: got %s (%q), want the registry's entry (%q)", name, got.Key, got.Constructor, want.Constructor)
+		}
+		if built := EntriesBuilt() - before; built > ofFamily[want.Family()] || built >= len(r.Entries()) {
+			t.Errorf("%s: built %d entries, want at most the %d of family %s's suites (the registry has %d)", name, built, ofFamily[want.Family()], want.Family(), len(r.Entries()))
+		}
+		if _, err := LookupCase(name); (err == nil) != want.Unavailable.IsZero() {
+			t.Errorf("LookupCase(%s): error %v, unavailable %q", name, err, want.Unavailable.Reason)
+		}
+	}
+	if _, err := LookupCase("type=G1/lib=nolib/repr=affine/layout=pointer"); err == nil {
+		t.Errorf("LookupCase of an unknown name: got no error")
+	}
+}

@@ -42,9 +42,11 @@ func Setup() {
 	}
 }
 
-// Main is the TestMain of the post-quantum suites' tests: Setup, then
-// the tests.
+// Main is the TestMain of the post-quantum suites' tests: the flags
+// parsed (m.Run would parse them only after Setup had read -pq.all),
+// Setup, then the tests.
 func Main(m *testing.M) {
+	flag.Parse()
 	Setup()
 	m.Run()
 }
