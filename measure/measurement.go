@@ -103,6 +103,18 @@ type Measurement struct {
 	// with N takes the rest of that live heap), over N. Absent (0) in
 	// files written before it was recorded.
 	HeapResolution float64 `json:"heap_resolution_bytes_per_instance,omitempty"`
+	// RetainedBytesPerInstance, when not 0, says that the instances stay
+	// reachable after the engine drops them (a registry they enter keeps
+	// them): what the live heap still holds once the N instances of the
+	// footprint pass are dropped and collected, over N. Every build after
+	// the warm-up then starts from a structure the earlier ones filled,
+	// and what the N instances add to it (growth shared among them)
+	// depends on how full it was: HeapResolution covers that growth.
+	RetainedBytesPerInstance float64 `json:"retained_bytes_per_instance,omitempty"`
+	// HeapNote, when set, says why BytesPerInstance differs from
+	// HeapAllocBytesPerInstance by more than the runtime's own records,
+	// or why its resolution is wider than the runtime's churn.
+	HeapNote string `json:"heap_note,omitempty"`
 
 	// The collector's share: what the instances cost the garbage
 	// collector on every cycle (see memprof's GC pass).

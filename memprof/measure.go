@@ -132,6 +132,7 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		fillFigures(r, c.Layout(), pass)
 		r.AttributionFallback = fallback
 	}
+	settleShared(r, c.Layout(), fp, fewer == nil || fallback != "", pass)
 	nameSites(r, c.Layout(), returned)
 	if o.Profile != nil {
 		if _, err := o.Profile.Write(pass.proto); err != nil {

@@ -121,7 +121,10 @@ type stackInfo struct {
 	// own bookkeeping (runtimeRecordFrame), or that no frame of the stack
 	// is outside the runtime (its collector's own).
 	runtimeRecord bool
-	marks         frameMark
+	// grownArray says that the record is an array the runtime grows by
+	// replacing it (runtimeGrownFrames): each one frees the one before.
+	grownArray bool
+	marks      frameMark
 }
 
 // engineOwn reports whether the engine allocated the object for itself:
@@ -152,6 +155,7 @@ func infoOf(stack [32]uintptr) stackInfo {
 		switch {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
+			si.grownArray = slices.Contains(runtimeGrownFrames, f.Function)
 			leaf = false
 		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
@@ -215,6 +219,15 @@ func (r siteRow) sigma() float64 { return math.Sqrt(r.variance) }
 type buildAccount struct {
 	sites   []siteRow
 	runtime heapCount
+	// runtimeVariance is the variance of runtime's bytes, estimated from
+	// a sampled profile (0 from an exact one).
+	runtimeVariance float64
+	// grown is the largest array the runtime allocated in the build to
+	// replace one it had (runtimeGrownFrames), one object: the most that
+	// the free of the array it replaced can take from the live heap
+	// where the profile never recorded that one (allocated while
+	// profiling was off).
+	grown heapCount
 	holder  heapCount
 	outside heapCount
 	// freed is what the sites that freed more than they allocated
@@ -266,6 +279,10 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		case si.runtimeRecord:
 			a.runtime.bytes += bytes
 			a.runtime.objects += objects
+			a.runtimeVariance += sampledVariance(dIn, k.size, rate)
+			if si.grownArray && dAlloc > 0 {
+				a.grown = heapCount{max(a.grown.bytes, k.size), 1}
+			}
 			continue
 		case !s.whole && si.marks&s.mark == 0:
 			a.outside.bytes += bytes
@@ -281,11 +298,7 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		r.objects += objects
 		r.sampled += dIn
 		r.allocBytes += allocBytes
-		if rate > 1 && dIn > 0 {
-			p := 1 - math.Exp(-float64(k.size)/float64(rate))
-			z := float64(k.size) / p
-			r.variance += float64(dIn) * z * z * (1 - p)
-		}
+		r.variance += sampledVariance(dIn, k.size, rate)
 		if dIn > 0 && !slices.Contains(r.sizes, k.size) {
 			r.sizes = append(r.sizes, k.size)
 		}
@@ -319,6 +332,19 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		return int(x.site.line - y.site.line)
 	})
 	return a
+}
+
+// sampledVariance is the variance of the bytes that count live objects of
+// size bytes, sampled at rate, stand for: each, sampled with probability
+// p and standing for z = size/p bytes, adds z²(1-p). 0 for an exact
+// profile (rate 1).
+func sampledVariance(count, size int64, rate int) float64 {
+	if rate <= 1 || count <= 0 || size <= 0 {
+		return 0
+	}
+	p := 1 - math.Exp(-float64(size)/float64(rate))
+	z := float64(size) / p
+	return float64(count) * z * z * (1 - p)
 }
 
 // scaled returns the objects and bytes that count objects of size bytes

@@ -16,6 +16,8 @@ import "github.com/memprof/memprof/measure"
 //	                     measuring test whose sites account for a build
 //	growthExactRates     TestGrowthExactRates: the runtime's sampling draw
 //	runtimeRecordFrames  TestRuntimeRecordFrames: records below each frame
+//	runtimeGrownFrames   TestRuntimeGrownFrames: an array replaced, one
+//	                     freed unrecorded for each grown
 
 // runtimePage is the runtime's page size (runtime.pageSize), the unit in
 // which it allocates spans. The scan figure's resolution allows one page
@@ -93,3 +95,14 @@ var runtimeRecordFrames = []string{
 	"time.Sleep",
 	"runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache",
 }
+
+// runtimeGrownFrames are those of runtimeRecordFrames below which the
+// runtime grows an array of its own by replacing it: the list of every
+// goroutine (allgs, grown by append in allgadd, never shrunk). The array
+// a build replaces may have been allocated while profiling was off (the
+// warm-up's goroutines grew it), so that the heap profile never recorded
+// it and does not see it freed: the live heap then falls short of what
+// the records explain by up to the array that replaced it, one object,
+// and that shortfall is the runtime's, not the instances'
+// (recogniseGrownFree).
+var runtimeGrownFrames = []string{"runtime.allgadd"}

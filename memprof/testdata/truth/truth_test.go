@@ -34,9 +34,15 @@ var cases = map[string]memprof.Case{
 }
 
 func TestMain(m *testing.M) {
+	if serveFresh() {
+		os.Exit(0)
+	}
 	if memprof.ChildRequested() {
 		err := memprof.ServeChild(func(name string) (memprof.Case, error) {
 			c, ok := cases[name]
+			if !ok {
+				c, ok = edgeCases[name]
+			}
 			if !ok {
 				return c, fmt.Errorf("no case %q", name)
 			}

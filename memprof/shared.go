@@ -1,0 +1,104 @@
+package memprof
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/memprof/memprof/measure"
+)
+
+// Growth shared among the instances (a registry they all enter: a map, a
+// slice, the runtime's timer heaps) is what the N instances add to it
+// from the state it is in when they are built. The footprint pass builds
+// them from one state: after the warm-up and the profiled pass. Where the
+// instances stay reachable after the engine drops them (the registry
+// keeps them), every later build starts from a fuller registry: a
+// profile of all N taken after the footprint pass (a fallback, or the
+// profile of all N of few instances) crosses other steps of its growth
+// than the footprint pass did. settleShared takes the figure from the
+// footprint pass's state then, and widens the resolution to the growth
+// the instances share, which a registry's fill decides.
+
+// settleShared checks r's figure against the footprint pass's live heap
+// (fp) and, where the instances stay reachable after they are dropped,
+// says so and widens the resolution to the growth they share. later says
+// that r's sites come from a profile of all N taken after the footprint
+// pass, whose build added pass's runtime records (exact) to the live heap.
+// A case of one object (the single layout) is left alone: its footprint
+// pass runs the lazy set-up its profiled build does not (see one.go).
+func settleShared(r *Result, layout measure.Layout, fp footprintReadings, later bool, pass *profiledPass) {
+	if layout == measure.Single {
+		return
+	}
+	n := float64(r.N)
+	tol := liveTolerance(fp.threads)
+	retained := fp.retained.bytes > tol.bytes
+	if retained {
+		r.RetainedBytesPerInstance = float64(fp.retained.bytes) / n
+	}
+	// The footprint pass's figure: its live heap less the runtime's
+	// records, as its sampled profile estimates them, or as the profile of
+	// all N counted them in its own build.
+	var rt heapCount
+	var sigma float64
+	switch {
+	case fp.sampled != nil:
+		rt, sigma = fp.sampled.runtime, math.Sqrt(fp.sampled.runtimeVariance)
+	case later && pass != nil && len(pass.sets) > 0:
+		rt = pass.sets[0].account.runtime
+	}
+	state := fp.live.sub(rt)
+	diff := float64(state.bytes)/n - r.BytesPerInstance
+	diffObjects := float64(state.objects)/n - r.AllocsPerInstance
+	slack := float64(tol.bytes)/n + r.HeapResolution
+	switch {
+	case math.Abs(diff) <= slack:
+	case math.Abs(diff) <= slack+4*sigma/n:
+		r.HeapNote = fmt.Sprintf("the live heap of the N instances (heapalloc_bytes_per_instance) holds the runtime's own records beside them, about %.4g B per instance as the sampled profile estimates them (to ±%.4g): goroutine descriptors and wait records, never the instances'", float64(rt.bytes)/n, 4*sigma/n)
+	case later && retained:
+		// The profile's build started from a registry the footprint pass
+		// had filled: the figure is the footprint pass's, and what the
+		// sites of the later build do not explain of it the
+		// (unattributed) site's.
+		addUnattributed(r, diff, diffObjects)
+		r.HeapNote = fmt.Sprintf("the instances stay reachable after they are dropped (a registry keeps them), and all N were profiled after the footprint pass had added N of them: the figure is the footprint pass's live heap of the N instances, and (unattributed) the %.4g B per instance by which the later build's sites differ from it", diff)
+	default:
+		r.HeapResolution = max(r.HeapResolution, math.Abs(diff))
+		r.HeapNote = fmt.Sprintf("the sites differ from the live heap of the N instances less the runtime's records by %.4g B per instance, which the resolution covers", diff)
+	}
+	if !retained {
+		return
+	}
+	// A site that keeps a whole number of objects, at least one, in
+	// every instance is the instances' own; any other (a map's tables, a
+	// slice's array replaced as it grows) is growth they share.
+	var shared float64
+	for _, s := range r.Sites {
+		whole := math.Abs(s.AllocsPerInstance-math.Round(s.AllocsPerInstance)) <= 1e-9 && math.Round(s.AllocsPerInstance) >= 1
+		if s.Function == measure.UnattributedSite || !whole {
+			shared += s.BytesPerInstance
+		}
+	}
+	if shared = math.Abs(shared); shared > r.HeapResolution {
+		r.HeapResolution = shared
+		if r.HeapNote != "" {
+			r.HeapNote += "; "
+		}
+		r.HeapNote += fmt.Sprintf("the instances stay reachable after they are dropped (a registry keeps them, %.4g B per instance with the warm-up's and the profiled ones): what they add to what they share (%.4g B per instance here) depends on how full it was when they were built, and the resolution covers it", r.RetainedBytesPerInstance, shared)
+	}
+}
+
+// addUnattributed adds bytes and objects per instance to r's figures and
+// to its (unattributed) site, adding the site where r has none.
+func addUnattributed(r *Result, bytes, objects float64) {
+	r.BytesPerInstance += bytes
+	r.AllocsPerInstance += objects
+	for i := range r.Sites {
+		if r.Sites[i].Function == measure.UnattributedSite {
+			r.Sites[i].BytesPerInstance += bytes
+			r.Sites[i].AllocsPerInstance += objects
+			return
+		}
+	}
+	r.Sites = append(r.Sites, Site{Function: measure.UnattributedSite, BytesPerInstance: bytes, AllocsPerInstance: objects})
+}
