@@ -227,7 +227,7 @@ type buildAccount struct {
 	// the free of the array it replaced can take from the live heap
 	// where the profile never recorded that one (allocated while
 	// profiling was off).
-	grown heapCount
+	grown   heapCount
 	holder  heapCount
 	outside heapCount
 	// freed is what the sites that freed more than they allocated
