@@ -106,7 +106,8 @@ type Measurement struct {
 	// RetainedBytesPerInstance, when not 0, says that the instances stay
 	// reachable after the engine drops them (a registry they enter keeps
 	// them): what the live heap still holds once the N instances of the
-	// footprint pass are dropped and collected, over N. Every build after
+	// footprint pass are dropped and collected, the runtime's own records
+	// aside, over N. Every build after
 	// the warm-up then starts from a structure the earlier ones filled,
 	// and what the N instances add to it (growth shared among them)
 	// depends on how full it was: HeapResolution covers that growth.

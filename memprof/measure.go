@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/memprof/memprof/measure"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -132,7 +134,13 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		fillFigures(r, c.Layout(), pass)
 		r.AttributionFallback = fallback
 	}
-	settleShared(r, c.Layout(), fp, fewer == nil || fallback != "", pass)
+	later := fewer == nil || fallback != ""
+	settleShared(r, c.Layout(), fp, fewer, later, pass)
+	if c.Layout() != measure.Single && hashSeededGrowth(fewer, later, pass) {
+		if err := c.settleSpread(r, fp); err != nil {
+			return nil, err
+		}
+	}
 	nameSites(r, c.Layout(), returned)
 	if o.Profile != nil {
 		if _, err := o.Profile.Write(pass.proto); err != nil {

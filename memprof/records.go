@@ -124,6 +124,10 @@ type stackInfo struct {
 	// grownArray says that the record is an array the runtime grows by
 	// replacing it (runtimeGrownFrames): each one frees the one before.
 	grownArray bool
+	// hashSeeded says that the object is a part of a structure whose
+	// layout follows a hash seed (hashSeededFrames): a map's table, a
+	// node of unique's map.
+	hashSeeded bool
 	marks      frameMark
 }
 
@@ -152,6 +156,9 @@ func infoOf(stack [32]uintptr) stackInfo {
 	leaf := true // still in the runtime frames the allocation is below
 	for {
 		f, more := frames.Next()
+		if leaf && slices.ContainsFunc(hashSeededFrames, func(p string) bool { return strings.HasPrefix(f.Function, p) }) {
+			si.hashSeeded = true
+		}
 		switch {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
@@ -207,6 +214,9 @@ type siteRow struct {
 	// profile (0 from an exact one): each live object of size z sampled
 	// with probability p, standing for z/p bytes, adds (z/p)²(1-p).
 	variance float64
+	// hashSeeded says that some of its objects are parts of a structure
+	// whose layout follows a hash seed (stackInfo.hashSeeded).
+	hashSeeded bool
 }
 
 // sigma is the standard deviation of the row's bytes.
@@ -299,6 +309,7 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		r.sampled += dIn
 		r.allocBytes += allocBytes
 		r.variance += sampledVariance(dIn, k.size, rate)
+		r.hashSeeded = r.hashSeeded || si.hashSeeded
 		if dIn > 0 && !slices.Contains(r.sizes, k.size) {
 			r.sizes = append(r.sizes, k.size)
 		}

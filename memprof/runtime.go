@@ -18,6 +18,8 @@ import "github.com/memprof/memprof/measure"
 //	runtimeRecordFrames  TestRuntimeRecordFrames: records below each frame
 //	runtimeGrownFrames   TestRuntimeGrownFrames: an array replaced, one
 //	                     freed unrecorded for each grown
+//	hashSeededFrames     TestHashSeededFrames: a map's and unique's
+//	                     growth below them
 
 // runtimePage is the runtime's page size (runtime.pageSize), the unit in
 // which it allocates spans. The scan figure's resolution allows one page
@@ -106,3 +108,12 @@ var runtimeRecordFrames = []string{
 // and that shortfall is the runtime's, not the instances'
 // (recogniseGrownFree).
 var runtimeGrownFrames = []string{"runtime.allgadd"}
+
+// hashSeededFrames are the prefixes of the functions below which the
+// runtime and the standard library grow structures whose layout follows
+// a hash seed: a map's groups and tables (internal/runtime/maps), the
+// nodes of unique's map (unique's canonMap), sync.Map's trie
+// (internal/sync's HashTrieMap). How many tables or nodes N entries take
+// depends on their hashes: a site that grows in steps below one of them
+// is measured over several builds (spreadBuilds).
+var hashSeededFrames = []string{"internal/runtime/maps.", "unique.", "internal/sync.(*HashTrieMap"}

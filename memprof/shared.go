@@ -21,21 +21,20 @@ import (
 
 // settleShared checks r's figure against the footprint pass's live heap
 // (fp) and, where the instances stay reachable after they are dropped,
-// says so and widens the resolution to the growth they share. later says
-// that r's sites come from a profile of all N taken after the footprint
-// pass, whose build added pass's runtime records (exact) to the live heap.
+// says so and widens the resolution to the growth they share: the sites
+// that fewer (the profiled pass's two sets, nil for none) does not find
+// to cost the same per instance or once. later says that r's sites come
+// from a profile of all N taken after the footprint pass, whose build
+// added pass's runtime records (exact) to the live heap.
+//
 // A case of one object (the single layout) is left alone: its footprint
 // pass runs the lazy set-up its profiled build does not (see one.go).
-func settleShared(r *Result, layout measure.Layout, fp footprintReadings, later bool, pass *profiledPass) {
+func settleShared(r *Result, layout measure.Layout, fp footprintReadings, fewer *fewerSites, later bool, pass *profiledPass) {
 	if layout == measure.Single {
 		return
 	}
 	n := float64(r.N)
 	tol := liveTolerance(fp.threads)
-	retained := fp.retained.bytes > tol.bytes
-	if retained {
-		r.RetainedBytesPerInstance = float64(fp.retained.bytes) / n
-	}
 	// The footprint pass's figure: its live heap less the runtime's
 	// records, as its sampled profile estimates them, or as the profile of
 	// all N counted them in its own build.
@@ -46,6 +45,13 @@ func settleShared(r *Result, layout measure.Layout, fp footprintReadings, later 
 		rt, sigma = fp.sampled.runtime, math.Sqrt(fp.sampled.runtimeVariance)
 	case later && pass != nil && len(pass.sets) > 0:
 		rt = pass.sets[0].account.runtime
+	}
+	// What stays live once the instances are dropped, the runtime's
+	// records aside (goroutine descriptors, which it never frees).
+	kept := fp.retained.sub(rt)
+	retained := float64(kept.bytes) > float64(tol.bytes)+4*sigma
+	if retained {
+		r.RetainedBytesPerInstance = float64(kept.bytes) / n
 	}
 	state := fp.live.sub(rt)
 	diff := float64(state.bytes)/n - r.BytesPerInstance
@@ -66,16 +72,18 @@ func settleShared(r *Result, layout measure.Layout, fp footprintReadings, later 
 		r.HeapResolution = max(r.HeapResolution, math.Abs(diff))
 		r.HeapNote = fmt.Sprintf("the sites differ from the live heap of the N instances less the runtime's records by %.4g B per instance, which the resolution covers", diff)
 	}
-	if !retained {
+	if !retained || fewer == nil {
 		return
 	}
-	// A site that keeps a whole number of objects, at least one, in
-	// every instance is the instances' own; any other (a map's tables, a
-	// slice's array replaced as it grows) is growth they share.
+	own := map[[2]string]bool{} // function and line of the sites that cost the same per instance, or once
+	for i, row := range fewer.full {
+		if fewer.classes[i] != grows && row.site != unattributedKey {
+			own[[2]string{row.site.function, fmt.Sprint(row.site.line)}] = true
+		}
+	}
 	var shared float64
 	for _, s := range r.Sites {
-		whole := math.Abs(s.AllocsPerInstance-math.Round(s.AllocsPerInstance)) <= 1e-9 && math.Round(s.AllocsPerInstance) >= 1
-		if s.Function == measure.UnattributedSite || !whole {
+		if !own[[2]string{s.Function, fmt.Sprint(s.Line)}] {
 			shared += s.BytesPerInstance
 		}
 	}
@@ -84,10 +92,9 @@ func settleShared(r *Result, layout measure.Layout, fp footprintReadings, later 
 		if r.HeapNote != "" {
 			r.HeapNote += "; "
 		}
-		r.HeapNote += fmt.Sprintf("the instances stay reachable after they are dropped (a registry keeps them, %.4g B per instance with the warm-up's and the profiled ones): what they add to what they share (%.4g B per instance here) depends on how full it was when they were built, and the resolution covers it", r.RetainedBytesPerInstance, shared)
+		r.HeapNote += fmt.Sprintf("the instances stay reachable after they are dropped (a registry keeps %.4g B per instance of them once they are dropped): what they add to what they share (%.4g B per instance here) depends on how full it was when they were built, and the resolution covers it", r.RetainedBytesPerInstance, shared)
 	}
 }
-
 // addUnattributed adds bytes and objects per instance to r's figures and
 // to its (unattributed) site, adding the site where r has none.
 func addUnattributed(r *Result, bytes, objects float64) {

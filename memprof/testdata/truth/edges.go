@@ -6,6 +6,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unique"
 )
 
 // The edge cases of issue 33: instances that keep goroutines parked,
@@ -117,3 +118,16 @@ func UpsizedLen(i int) int {
 
 // NewUpsized makes instance i.
 func NewUpsized(i int) any { return &Upsized{b: make([]byte, UpsizedLen(i))} }
+
+// Interned instances each hold the handle of a value no other instance
+// interns: unique's map, whose layout follows its hash seed, grows with
+// them (and drops what they interned once they are gone).
+type Interned struct{ h unique.Handle[[4]uint64] }
+
+var interned uint64
+
+// NewInterned makes instance i.
+func NewInterned(i int) any {
+	interned++
+	return &Interned{h: unique.Make([4]uint64{interned})}
+}

@@ -27,6 +27,7 @@ var edgeCases = map[string]memprof.Case{
 	"mmap":      {Name: "mmap", New: NewMapped},
 	"afterfunc": {Name: "afterfunc", New: NewTimed},
 	"upsized":   {Name: "upsized", New: NewUpsized},
+	"unique":    {Name: "unique", New: NewInterned},
 }
 
 // freshEnv asks a child of this test binary for the fresh truth of a
@@ -96,7 +97,9 @@ const (
 )
 
 // edgeTruth is what a case's instances keep, per instance: from their
-// construction (exact), or from a fresh process (to liveSlack over N).
+// construction (exact), or from fresh processes (to liveSlack over N;
+// three, each with a seed of its own, for a structure whose layout
+// follows its hash seed).
 type edgeTruth struct {
 	bytes, objects []float64
 	slack          float64 // bytes per instance the truth is known to
@@ -133,8 +136,15 @@ func edgeTruthOf(t *testing.T, name string, n int) edgeTruth {
 	case "afterfunc":
 		tr.own = sizeClass(t, unsafe.Sizeof(Timed{}))
 	}
-	b, o := fresh(t, name, n)
-	tr.bytes, tr.objects = []float64{b}, []float64{o}
+	builds := 1
+	if name == "unique" {
+		builds = 3
+		tr.registry = false // unique's map drops what the instances interned once they are gone
+	}
+	for range builds {
+		b, o := fresh(t, name, n)
+		tr.bytes, tr.objects = append(tr.bytes, b), append(tr.objects, o)
+	}
 	return tr
 }
 
@@ -148,7 +158,7 @@ func edgeTruthOf(t *testing.T, name string, n int) edgeTruth {
 func TestEdges(t *testing.T) {
 	n := instances(t)
 	child := memprof.Child{Args: []string{"-test.run=^$"}}
-	for _, name := range []string{"parked", "select", "regmap", "regslice", "mmap", "afterfunc", "upsized"} {
+	for _, name := range []string{"parked", "select", "regmap", "regslice", "mmap", "afterfunc", "upsized", "unique"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			want := edgeTruthOf(t, name, n)
@@ -171,6 +181,7 @@ func checkEdge(t *testing.T, r *memprof.Result, want edgeTruth) {
 			}
 		}
 	}()
+	t.Logf("%v B in %v objects per instance (resolution %v), HeapAlloc %v; truth %v B in %v objects (to %v); %s", r.BytesPerInstance, r.AllocsPerInstance, r.HeapResolution, r.HeapAllocBytesPerInstance, want.bytes, want.objects, want.slack, r.HeapNote)
 	nf := float64(r.N)
 	res := r.HeapResolution
 	objectsRes := res / 16 // objects of at least 16 bytes
