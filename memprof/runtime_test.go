@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unique"
 )
 
 // framesAssert and framesSwitch assert v to cacheProber, in a type
@@ -421,4 +422,53 @@ func grownArrays(t *testing.T) map[string]grownArray {
 		}
 	}
 	return out
+}
+
+// hashSeededSink keeps the structures TestHashSeededFrames grows.
+var hashSeededSink []any
+
+// TestHashSeededFrames: a map, unique's map and sync.Map, grown at
+// MemProfileRate 1, allocate their tables and nodes below a frame of each
+// of hashSeededFrames' prefixes, in this runtime (a renamed package would
+// let their growth pass for a structure's that no seed decides).
+func TestHashSeededFrames(t *testing.T) {
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	const k = 10_000
+	m := map[int]*int{}
+	var sm sync.Map
+	var handles []unique.Handle[[2]uint64]
+	for i := range k {
+		m[i] = new(int)
+		sm.Store(i, i)
+		handles = append(handles, unique.Make([2]uint64{uint64(i), 0x5eed}))
+	}
+	runtime.MemProfileRate = prev
+	hashSeededSink = append(hashSeededSink, m, &sm, handles)
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, _ = runtime.MemProfile(recs, true)
+	seen := map[string]bool{}
+	for _, rec := range recs[:n] {
+		if infoOf(rec.Stack0).hashSeeded {
+			frames := runtime.CallersFrames(rec.Stack())
+			for {
+				f, more := frames.Next()
+				for _, p := range hashSeededFrames {
+					if strings.HasPrefix(f.Function, p) {
+						seen[p] = true
+					}
+				}
+				if !more {
+					break
+				}
+			}
+		}
+	}
+	for _, p := range hashSeededFrames {
+		if !seen[p] {
+			t.Errorf("no allocation of a growing map, unique's map or sync.Map below a function named %s*: has the runtime renamed it?", p)
+		}
+	}
 }
