@@ -144,8 +144,10 @@ func (f *fewerSites) sampleRate(n int) int {
 //
 // r's figures are the sum of its sites'. Without a site to take the rest,
 // the sites must add up to the live heap of the N instances to within
-// its tolerance (liveTolerance), and their figures are then exactly those
-// a profile of the N instances gives (r.HeapResolution is 0); with one,
+// its tolerance (liveTolerance): to the byte and the object, their
+// figures are exactly those a profile of the N instances gives
+// (r.HeapResolution is 0), and otherwise known to the tolerance
+// (r.HeapResolution); with one,
 // that live heap is the N instances' figure, to the tolerance
 // (r.HeapResolution), and the site's share of it is never taken below
 // zero. Otherwise it sets nothing and returns why: the sampled profile of

@@ -95,6 +95,7 @@ func settleShared(r *Result, layout measure.Layout, fp footprintReadings, fewer 
 		r.HeapNote += fmt.Sprintf("the instances stay reachable after they are dropped (a registry keeps %.4g B per instance of them once they are dropped): what they add to what they share (%.4g B per instance here) depends on how full it was when they were built, and the resolution covers it", r.RetainedBytesPerInstance, shared)
 	}
 }
+
 // addUnattributed adds bytes and objects per instance to r's figures and
 // to its (unattributed) site, adding the site where r has none.
 func addUnattributed(r *Result, bytes, objects float64) {
