@@ -136,8 +136,8 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 	}
 	later := fewer == nil || fallback != ""
 	settleShared(r, c.Layout(), fp, fewer, later, pass)
-	if c.Layout() != measure.Single && hashSeededGrowth(fewer, later, pass) {
-		if err := c.settleSpread(r, fp); err != nil {
+	if seeded := hashSeededSites(fewer, later, pass); c.Layout() != measure.Single && len(seeded) > 0 {
+		if err := c.settleSpread(r, fp, seeded); err != nil {
 			return nil, err
 		}
 	}

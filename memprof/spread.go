@@ -2,8 +2,10 @@ package memprof
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"time"
 )
 
@@ -19,31 +21,48 @@ const (
 	spreadBuilds = 2
 	// maxSpreadBuild bounds the build those repeat (the footprint
 	// pass's): slower builds are not repeated, and the note says so.
-	maxSpreadBuild = time.Second
+	maxSpreadBuild = 5 * time.Second
 )
 
-// hashSeededGrowth reports whether r's figure holds growth of a
-// hash-seeded structure: a site the profiled sets (fewer) find growing
-// in steps below hashSeededFrames or, for sites from a profile of all N
-// (pass), any site below them.
-func hashSeededGrowth(fewer *fewerSites, later bool, pass *profiledPass) bool {
-	if !later && fewer != nil {
+// hashSeededSites returns the sites of r's figure that hold growth of a
+// hash-seeded structure, by function and line: those the profiled sets
+// (fewer) find growing in steps below hashSeededFrames or, for sites from
+// a profile of all N (pass), any site below them.
+func hashSeededSites(fewer *fewerSites, later bool, pass *profiledPass) map[siteKey]bool {
+	sites := map[siteKey]bool{}
+	var rows []siteRow
+	switch {
+	case !later && fewer != nil:
 		for i, row := range fewer.full {
-			if fewer.classes[i] == grows && row.hashSeeded {
-				return true
+			if fewer.classes[i] == grows {
+				rows = append(rows, row)
 			}
 		}
-		return false
+	case pass != nil && len(pass.sets) > 0:
+		rows = pass.sets[0].account.sites
 	}
-	if pass == nil || len(pass.sets) == 0 {
-		return false
-	}
-	for _, row := range pass.sets[0].account.sites {
+	for _, row := range rows {
 		if row.hashSeeded {
-			return true
+			sites[siteKey{function: row.site.function, line: row.site.line}] = true
 		}
 	}
-	return false
+	return sites
+}
+
+// seedSpread is how far a hash-seeded structure's bytes may fall from
+// one build to another: the count of its tables or nodes, k at N, varies
+// as a count of random events does, by about √k, each of its largest
+// slot; twice that, over N, for each of sites.
+func seedSpread(r *Result, sites map[siteKey]bool) float64 {
+	var spread float64
+	for _, s := range r.Sites {
+		if !sites[siteKey{function: s.Function, line: s.Line}] || len(s.SlotSizes) == 0 {
+			continue
+		}
+		k := s.AllocsPerInstance * float64(r.N)
+		spread += 2 * math.Sqrt(max(k, 1)) * float64(slices.Max(s.SlotSizes)) / float64(r.N)
+	}
+	return spread
 }
 
 // settleSpread widens r's resolution to the spread of the live heap of
@@ -51,10 +70,16 @@ func hashSeededGrowth(fewer *fewerSites, later bool, pass *profiledPass) bool {
 // (fp.live is the first), and says so in r.HeapNote. The instances must
 // not stay reachable once dropped (a registry's fill, not its seed,
 // would decide the spread: settleShared covers it).
-func (c *Case) settleSpread(r *Result, fp footprintReadings) error {
+//
+// The builds share the structure's seed where it lives as long as the
+// process (unique's map, a package's map): their spread can be less than
+// that of processes, each with a seed of its own, and the resolution is
+// at least seedSpread of the sites.
+func (c *Case) settleSpread(r *Result, fp footprintReadings, sites map[siteKey]bool) error {
 	if r.RetainedBytesPerInstance != 0 {
 		return nil
 	}
+	floor := seedSpread(r, sites)
 	note := func(s string) {
 		if r.HeapNote != "" {
 			r.HeapNote += "; "
@@ -62,7 +87,8 @@ func (c *Case) settleSpread(r *Result, fp footprintReadings) error {
 		r.HeapNote += s
 	}
 	if fp.built.took > maxSpreadBuild {
-		note(fmt.Sprintf("the instances grow a structure whose layout follows its hash seed; one build of N took %v, too long to repeat: the spread of builds is not measured", fp.built.took.Round(time.Millisecond)))
+		r.HeapResolution = max(r.HeapResolution, floor)
+		note(fmt.Sprintf("the instances grow a structure whose layout follows its hash seed; one build of N took %v, too long to repeat: the resolution covers the spread of its tables' or nodes' count, %.4g B per instance", fp.built.took.Round(time.Millisecond), floor))
 		return nil
 	}
 	qr, err := newQueueReader()
@@ -88,7 +114,7 @@ func (c *Case) settleSpread(r *Result, fp footprintReadings) error {
 	}
 	runtime.GC()
 	spread := float64(hi-lo) / float64(r.N)
-	r.HeapResolution = max(r.HeapResolution, spread)
-	note(fmt.Sprintf("the instances grow a structure whose layout follows its hash seed: %d builds of N spread over %.4g B per instance, which the resolution covers", spreadBuilds+1, spread))
+	r.HeapResolution = max(r.HeapResolution, spread, floor)
+	note(fmt.Sprintf("the instances grow a structure whose layout follows its hash seed: %d builds of N spread over %.4g B per instance, and the count of its tables or nodes by about %.4g; the resolution covers both", spreadBuilds+1, spread, floor))
 	return nil
 }
