@@ -69,9 +69,11 @@ func InstancesMethod() string {
 		"Growth the instances share (a map, a slice or a table they all enter) is measured from one state, the footprint pass's, after the warm-up and the profiled pass: "+
 		"where the instances stay reachable after they are dropped (a registry keeps them; retained_bytes_per_instance says so), a profile of all N taken later builds into a fuller registry, "+
 		"so the figure is the footprint pass's live heap of the N instances, the sites' difference from it (unattributed) and heap_note says why, "+
-		"and the resolution covers the growth they share, which depends on how full the registry was.",
+		"and the resolution covers the growth they share, which depends on how full the registry was. "+
+		"Where they grow a structure whose layout follows a hash seed (a map's tables, unique's nodes), the N instances are built %d times more and the resolution covers the spread of the builds, and that of the count k of its tables or nodes (about the square root of k of its slots), "+
+		"as builds that share one seed can spread less than processes do.",
 		units.Count.Format(attributionFull), units.Count.Format(attributionFewer), units.Count.Format(footprintSamples),
-		units.Count.Format(liveSlackBytes), units.Count.Format(runtimePage))
+		units.Count.Format(liveSlackBytes), units.Count.Format(runtimePage), spreadBuilds)
 }
 
 // SitesMethod says how sites are named and what their files are.

@@ -25,25 +25,28 @@ const (
 )
 
 // hashSeededSites returns the sites of r's figure that hold growth of a
-// hash-seeded structure, by function and line: those the profiled sets
-// (fewer) find growing in steps below hashSeededFrames or, for sites from
-// a profile of all N (pass), any site below them.
+// hash-seeded structure, by function and line: those below
+// hashSeededFrames that the profiled sets (fewer) do not find to cost the
+// same per instance or once, of the sites extended to N or of those of a
+// profile of all N (later, pass).
 func hashSeededSites(fewer *fewerSites, later bool, pass *profiledPass) map[siteKey]bool {
-	sites := map[siteKey]bool{}
+	own := map[siteKey]bool{}
 	var rows []siteRow
-	switch {
-	case !later && fewer != nil:
+	if fewer != nil {
 		for i, row := range fewer.full {
-			if fewer.classes[i] == grows {
-				rows = append(rows, row)
+			if fewer.classes[i] != grows {
+				own[siteKey{function: row.site.function, line: row.site.line}] = true
 			}
 		}
-	case pass != nil && len(pass.sets) > 0:
+		rows = fewer.full
+	}
+	if later && pass != nil && len(pass.sets) > 0 {
 		rows = pass.sets[0].account.sites
 	}
+	sites := map[siteKey]bool{}
 	for _, row := range rows {
-		if row.hashSeeded {
-			sites[siteKey{function: row.site.function, line: row.site.line}] = true
+		if k := (siteKey{function: row.site.function, line: row.site.line}); row.hashSeeded && !own[k] {
+			sites[k] = true
 		}
 	}
 	return sites

@@ -237,6 +237,13 @@ var Columns = []Column{
 	figureColumn("B/instance resolution", inFiles, &Figure{Name: "heap_resolution_bytes_per_instance", Row: RowInstances,
 		Title: "bytes per instance resolution", Unit: units.Bytes,
 		Obtained: "0 where the bytes per instance are exact; where a site that grows in steps, or what no site explains, takes the rest of the N instances' live heap, what the runtime's own records and the threads it started may take of it, over N"}),
+	// Set where the instances stay reachable after they are dropped (a
+	// registry keeps them): the bytes per instance then depend on its fill.
+	figureColumn("retained B", InJSON, &Figure{Name: "retained_bytes_per_instance", Row: RowInstances,
+		Title: "retained bytes per instance", Unit: units.Bytes,
+		Obtained: "what the live heap still holds once the N instances are dropped and collected (a registry they entered keeps them), the runtime's own records aside, over N; 0 where nothing stays"}),
+	{Name: "heap_note", Label: "heap note", Unit: units.Text, Show: InJSON,
+		Instance: func(r *Row) Cell { return words(r.HeapNote) }},
 	figureColumn("allocs/instance", everywhere|InDefaultTable, &Figure{Name: "allocs_per_instance", Row: RowInstances,
 		Title: "allocs per instance", Unit: units.Count, Required: true,
 		Obtained: "the live heap objects the N instances keep, from the same heap profile's records, over N",

@@ -308,7 +308,7 @@ func check(t *testing.T, r *memprof.Result, want truth, whole bool) {
 	t.Helper()
 	defer func() {
 		if t.Failed() {
-			t.Logf("sites from %d instances (fallback %q), resolution %v:", r.AttributedN, r.AttributionFallback, r.HeapResolution)
+			t.Logf("sites from %d instances (fallback %q), resolution %v (%s):", r.AttributedN, r.AttributionFallback, r.HeapResolution, r.HeapNote)
 			for _, s := range r.Sites {
 				t.Logf("  %s:%d  %v B  %v objects  slots %v", s.Function, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotSizes)
 			}
