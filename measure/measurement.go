@@ -102,13 +102,29 @@ type Measurement struct {
 	StackResolution float64 `json:"stack_resolution_bytes_per_instance,omitempty"`
 	// HeapResolution is how far BytesPerInstance can be from what the N
 	// instances keep: 0 when it is exact (its sites come from a heap
-	// profile of all N, or were extended to N from fewer and a sampled
-	// profile of all N shows no site beyond theirs); otherwise the part
-	// of the live heap of the N instances that the runtime's own records
-	// and the threads it started meanwhile may take (the site that grows
-	// with N takes the rest of that live heap), over N. Absent (0) in
-	// files written before it was recorded.
+	// profile of all N, or were extended to N from fewer, a sampled
+	// profile of all N shows no site beyond theirs, and they account for
+	// the live heap of the N instances to the byte); otherwise at least
+	// the part of that live heap that the runtime's own records and the
+	// threads it started meanwhile may take (the site that grows with N
+	// takes the rest of it), over N; wider where HeapNote says why (the
+	// growth of a registry the instances stay in, the spread of builds of
+	// a hash-seeded structure). Absent (0) in files written before it
+	// was recorded.
 	HeapResolution float64 `json:"heap_resolution_bytes_per_instance,omitempty"`
+	// RetainedBytesPerInstance, when not 0, says that the instances stay
+	// reachable after the engine drops them (a registry they enter keeps
+	// them): what the live heap still holds once the N instances of the
+	// footprint pass are dropped and collected, the runtime's own records
+	// aside, over N. Every build after
+	// the warm-up then starts from a structure the earlier ones filled,
+	// and what the N instances add to it (growth shared among them)
+	// depends on how full it was: HeapResolution covers that growth.
+	RetainedBytesPerInstance float64 `json:"retained_bytes_per_instance,omitempty"`
+	// HeapNote, when set, says why BytesPerInstance differs from
+	// HeapAllocBytesPerInstance by more than the runtime's own records,
+	// or why its resolution is wider than the runtime's churn.
+	HeapNote string `json:"heap_note,omitempty"`
 
 	// The collector's share: what the instances cost the garbage
 	// collector on every cycle (see memprof's GC pass).

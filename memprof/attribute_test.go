@@ -12,6 +12,7 @@ import (
 	"github.com/google/pprof/profile"
 
 	"github.com/memprof/memprof/heapscan"
+	"github.com/memprof/memprof/internal/frame"
 	"github.com/memprof/memprof/measure"
 )
 
@@ -42,6 +43,7 @@ func profileSites(tb testing.TB, layout measure.Layout, prof []byte) (sites, hol
 	if p.Period != 1 {
 		tb.Fatalf("heap profile has sampling period %d, want 1 (exact)", p.Period)
 	}
+	dropRuntimeRecords(p)
 	frame := constructFrame
 	if layout != measure.Pointer {
 		frame = sliceFrame
@@ -53,6 +55,48 @@ func profileSites(tb testing.TB, layout measure.Layout, prof []byte) (sites, hol
 		tb.Fatal(err)
 	}
 	return sites, holder
+}
+
+// dropRuntimeRecords removes from p the samples of the objects the
+// engine takes for the runtime's own records (infoOf), as it reads them
+// from the heap profile's records: the written profile hides a stack's
+// leading runtime frames (the record's frame among them: a type
+// assertion's cache shows as allocated by the function that asserts), so
+// its records are told by their first frame outside the runtime and
+// their size, as the records with every frame give them.
+func dropRuntimeRecords(p *profile.Profile) {
+	type key struct {
+		function string
+		line     int64
+		size     int64
+	}
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, _ = runtime.MemProfile(recs, true)
+	records := map[key]bool{}
+	for _, r := range recs[:n] {
+		if r.AllocObjects == 0 || !infoOf(r.Stack0).runtimeRecord {
+			continue
+		}
+		frames := runtime.CallersFrames(r.Stack())
+		for {
+			f, more := frames.Next()
+			if !frame.IsRuntimeFunction(f.Function) {
+				records[key{f.Function, int64(f.Line), r.AllocBytes / r.AllocObjects}] = true
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	p.Sample = slices.DeleteFunc(p.Sample, func(s *profile.Sample) bool {
+		if len(s.Location) == 0 || len(s.Location[0].Line) == 0 || len(s.NumLabel["bytes"]) == 0 {
+			return false
+		}
+		l := s.Location[0].Line[0]
+		return records[key{l.Function.Name, l.Line, s.NumLabel["bytes"][0]}]
+	})
 }
 
 // TestAttributionMatchesProfile measures cases of every layout at N,

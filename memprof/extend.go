@@ -144,8 +144,10 @@ func (f *fewerSites) sampleRate(n int) int {
 //
 // r's figures are the sum of its sites'. Without a site to take the rest,
 // the sites must add up to the live heap of the N instances to within
-// its tolerance (liveTolerance), and their figures are then exactly those
-// a profile of the N instances gives (r.HeapResolution is 0); with one,
+// its tolerance (liveTolerance): to the byte and the object, their
+// figures are exactly those a profile of the N instances gives
+// (r.HeapResolution is 0), and otherwise known to the tolerance
+// (r.HeapResolution); with one,
 // that live heap is the N instances' figure, to the tolerance
 // (r.HeapResolution), and the site's share of it is never taken below
 // zero. Otherwise it sets nothing and returns why: the sampled profile of
@@ -242,27 +244,44 @@ func (f *fewerSites) knownAtN(r *Result, fp footprintReadings, sampled map[siteK
 // leftAtN returns what the N instances keep beyond the other sites, times
 // plan.full, and the live heap's tolerance, or why the sites do not add
 // up to the live heap: with a site that takes the rest, it adds the rest
-// to known and sets r.HeapResolution.
+// to known and sets r.HeapResolution. The runtime's records the sampled
+// profile shows (goroutine descriptors, wait records, the list of
+// goroutines grown) are never the rest's: where their estimate is too
+// coarse to tell the rest from them, only a profile of all N does. And
+// the figures are exact (r.HeapResolution 0) only where the sites account
+// for the live heap to the byte and the object; anywhere else in the
+// tolerance, r.HeapResolution is the tolerance over N.
 func (f *fewerSites) leftAtN(r *Result, fp footprintReadings, known *heapCount, rest int) (left, tol heapCount, fallback string) {
 	n, full := float64(r.N), int64(f.plan.full)
 	left = heapCount{fp.live.bytes*full - known.bytes, fp.live.objects*full - known.objects}
 	tol = liveTolerance(fp.threads)
 	tolFull := heapCount{tol.bytes * full, tol.objects * full}
-	if fp.sampled != nil && rest < 0 {
-		// The runtime's records the sampled profile shows (a goroutine's
-		// descriptor, wait records), estimated, when that brings the
-		// sites closer to the live heap. (A site that takes the rest
-		// takes them, to the tolerance.)
+	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))
+	if fp.sampled != nil {
+		// The runtime's records, estimated: subtracted where there is a
+		// rest (never the rest's), else where that brings the sites
+		// closer to the live heap (those of a thread started for a
+		// collection may fall outside the readings).
 		rt := heapCount{fp.sampled.runtime.bytes * full, fp.sampled.runtime.objects * full}
-		if without := left.sub(rt); abs(without.bytes) < abs(left.bytes) && abs(without.objects) <= abs(left.objects)+tolFull.objects {
+		grown := heapCount{fp.sampled.grown.bytes * full, fp.sampled.grown.objects * full}
+		without := recogniseGrownFree(left.sub(rt), grown)
+		closer := abs(without.bytes) < abs(left.bytes) && abs(without.objects) <= abs(left.objects)+tolFull.objects
+		if rest >= 0 || closer {
+			if sigma := math.Sqrt(fp.sampled.runtimeVariance); 4*sigma > float64(tol.bytes) {
+				return left, tol, fmt.Sprintf("the runtime's own records in the heap profile of the %d instances, sampled every %d B (goroutine descriptors, wait records), about %.4g B per instance, are known to ±%.4g B per instance, more than %s over N: only a profile of all %d tells the instances' bytes from them", r.N, fp.sampleRate, float64(fp.sampled.runtime.bytes)/n, 4*sigma/n, slack, r.N)
+			}
 			left = without
 		}
 	}
 	account := fmt.Sprintf("the sites of %d instances account for %.4g B and %.6g objects per instance, the %d instances keep %.4g B and %.6g", full, f.perN(r, known.bytes), f.perN(r, known.objects), r.N, float64(fp.live.bytes)/n, float64(fp.live.objects)/n)
-	slack := fmt.Sprintf("%d B and %d objects (the runtime's own records, and a page for each of the %d threads it started)", tol.bytes, tol.objects, max(fp.threads, 0))
 	switch {
 	case rest < 0 && !left.within(tolFull):
 		return left, tol, account + ": more than " + slack + " apart, and no site grows in steps to take the difference"
+	case rest < 0 && left != (heapCount{}):
+		// Within the tolerance but not to the byte: as far from exact
+		// as the tolerance allows (an object some instances past the
+		// profiled ones upsize hides in it).
+		r.HeapResolution = float64(tol.bytes) / n
 	case rest >= 0 && (left.bytes < -tolFull.bytes || left.objects < -tolFull.objects):
 		return left, tol, account + fmt.Sprintf(": more than %s less, leaving nothing to the site that grows (%s:%d)", slack, f.full[rest].site.function, f.full[rest].site.line)
 	case rest >= 0:

@@ -31,6 +31,10 @@ type footprintReadings struct {
 	// startingStack is the stack size of new goroutines once the
 	// instances were built.
 	startingStack int64
+	// retained is what the live heap still holds, the holder aside, once
+	// the instances are dropped and collected: what a structure they
+	// entered keeps of them (a registry), and the runtime's churn.
+	retained heapCount
 	// sampleRate is the rate at which the pass sampled its allocations
 	// (footprintSampleRate), 0 for none; sampled is what the sampled heap
 	// profile says the build added, within the measurement's scope.
@@ -128,11 +132,15 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	fp.startingStack = qr.startingStack()
 	q0 := qr.read()
 	var q1 queueCounts
+	dropped := func() {
+		q1 = qr.read()
+		fp.retained = liveHeap().sub(held)
+	}
 	if o.SkipGC {
 		h.drop()
 		settle()
-		q1 = qr.read()
-	} else if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc, func() { q1 = qr.read() }); err != nil {
+		dropped()
+	} else if err := c.gcPass(&h, n, fp.builtCPU, gr, &fp.gc, dropped); err != nil {
 		return fp, fmt.Errorf("case %s: %w", c.Name, err)
 	}
 	fp.finalizers, fp.cleanups = int64(q1.finalizersQueued-q0.finalizersQueued), int64(q1.cleanupsQueued-q0.cleanupsQueued)

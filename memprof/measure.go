@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/memprof/memprof/measure"
 )
 
 // The automatic warm-up: autoWarmup instances, or as many as fit in
@@ -131,6 +133,13 @@ func Measure(c Case, opts ...Option) (*Result, error) {
 		}
 		fillFigures(r, c.Layout(), pass)
 		r.AttributionFallback = fallback
+	}
+	later := fewer == nil || fallback != ""
+	settleShared(r, c.Layout(), fp, fewer, later, pass)
+	if seeded := hashSeededSites(fewer, later, pass); c.Layout() != measure.Single && len(seeded) > 0 {
+		if err := c.settleSpread(r, fp, seeded); err != nil {
+			return nil, err
+		}
 	}
 	nameSites(r, c.Layout(), returned)
 	if o.Profile != nil {

@@ -63,8 +63,17 @@ func InstancesMethod() string {
 		"The footprint pass then allocates N instances sampling about %s allocations, reads the live heap, off-heap runtime memory, C heap and RSS they keep, "+
 		"and extends the sites to N with that live heap and the sampled profile; where that does not tell the figures at N "+
 		"(two sites that grow in steps, a site the first instances lack), and for the slice layout, all N are profiled "+
-		"(sites from, and in JSON attributed_n and attribution_fallback, say which; heap_resolution_bytes_per_instance is 0 where the figure is exact).",
-		units.Count.Format(attributionFull), units.Count.Format(attributionFewer), units.Count.Format(footprintSamples))
+		"(sites from, and in JSON attributed_n and attribution_fallback, say which). "+
+		"heap_resolution_bytes_per_instance is 0 only where the figure is exact: from a profile of all N, or extended where the sites account for the live heap of the N instances to the byte and the object; "+
+		"elsewhere it is at least the slack the live heap is allowed over N (%s B, and %s B for each thread the runtime started), and the runtime's own records (goroutine descriptors, the list of goroutines, wait records) never take a site's share: where the sampled profile estimates them too coarsely to tell, all N are profiled. "+
+		"Growth the instances share (a map, a slice or a table they all enter) is measured from one state, the footprint pass's, after the warm-up and the profiled pass: "+
+		"where the instances stay reachable after they are dropped (a registry keeps them; retained_bytes_per_instance says so), a profile of all N taken later builds into a fuller registry, "+
+		"so the figure is the footprint pass's live heap of the N instances, the sites' difference from it (unattributed) and heap_note says why, "+
+		"and the resolution covers the growth they share, which depends on how full the registry was. "+
+		"Where they grow a structure whose layout follows a hash seed (a map's tables, unique's nodes), the N instances are built %d times more and the resolution covers the spread of the builds, and that of the count k of its tables or nodes (about the square root of k of its slots), "+
+		"as builds that share one seed can spread less than processes do.",
+		units.Count.Format(attributionFull), units.Count.Format(attributionFewer), units.Count.Format(footprintSamples),
+		units.Count.Format(liveSlackBytes), units.Count.Format(runtimePage), spreadBuilds)
 }
 
 // SitesMethod says how sites are named and what their files are.

@@ -48,9 +48,13 @@ type profiledSet struct {
 // the runtime starts for the collection that publishes a snapshot
 // allocates its records after the reading before it): of the two
 // accounts, with and without them, the one closer to the live heap.
+//
+// Where the runtime grew an array of its own in the build (allgs), the
+// free of the one it replaced, which the profile may never have recorded,
+// is the runtime's too (recogniseGrownFree).
 func (p profiledSet) unexplained() heapCount {
 	without := p.live.sub(p.account.total())
-	with := without.sub(p.account.runtime)
+	with := recogniseGrownFree(without.sub(p.account.runtime), p.account.grown)
 	if abs(with.bytes) <= abs(without.bytes) {
 		return with
 	}
@@ -170,4 +174,18 @@ func (c *Case) profilePass(plan attributionPlan, n int, collected bool, sc scope
 		runtime.KeepAlive(h.many)
 	}
 	return pass, nil
+}
+
+// recogniseGrownFree returns u, what the live heap holds beyond what the
+// records explain, less the free of arrays that grown (a build's
+// largest array the runtime grew, runtimeGrownFrames) replaced: where u
+// falls short by no more than grown's bytes and objects, the live heap
+// lost an array the profile never recorded (allocated while profiling was
+// off), the runtime's own, not the instances'.
+func recogniseGrownFree(u, grown heapCount) heapCount {
+	if grown.objects == 0 || u.bytes >= 0 {
+		return u
+	}
+	freed := heapCount{min(-u.bytes, grown.bytes), min(max(-u.objects, 0), grown.objects)}
+	return heapCount{u.bytes + freed.bytes, u.objects + freed.objects}
 }

@@ -126,6 +126,13 @@ type stackInfo struct {
 	// (below weakHandleFrame): one per object weak.Make was called on,
 	// each with a record outside the heap (weakHandleRecordBytes).
 	weakHandle bool
+	// grownArray says that the record is an array the runtime grows by
+	// replacing it (runtimeGrownFrames): each one frees the one before.
+	grownArray bool
+	// hashSeeded says that the object is a part of a structure whose
+	// layout follows a hash seed (hashSeededFrames): a map's table, a
+	// node of unique's map.
+	hashSeeded bool
 }
 
 // engineOwn reports whether the engine allocated the object for itself:
@@ -153,9 +160,13 @@ func infoOf(stack [32]uintptr) stackInfo {
 	leaf := true // still in the runtime frames the allocation is below
 	for {
 		f, more := frames.Next()
+		if leaf && slices.ContainsFunc(hashSeededFrames, func(p string) bool { return strings.HasPrefix(f.Function, p) }) {
+			si.hashSeeded = true
+		}
 		switch {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
+			si.grownArray = slices.Contains(runtimeGrownFrames, f.Function)
 			leaf = false
 		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
@@ -209,6 +220,9 @@ type siteRow struct {
 	// profile (0 from an exact one): each live object of size z sampled
 	// with probability p, standing for z/p bytes, adds (z/p)²(1-p).
 	variance float64
+	// hashSeeded says that some of its objects are parts of a structure
+	// whose layout follows a hash seed (stackInfo.hashSeeded).
+	hashSeeded bool
 }
 
 // sigma is the standard deviation of the row's bytes.
@@ -221,6 +235,15 @@ func (r siteRow) sigma() float64 { return math.Sqrt(r.variance) }
 type buildAccount struct {
 	sites   []siteRow
 	runtime heapCount
+	// runtimeVariance is the variance of runtime's bytes, estimated from
+	// a sampled profile (0 from an exact one).
+	runtimeVariance float64
+	// grown is the largest array the runtime allocated in the build to
+	// replace one it had (runtimeGrownFrames), one object: the most that
+	// the free of the array it replaced can take from the live heap
+	// where the profile never recorded that one (allocated while
+	// profiling was off).
+	grown   heapCount
 	holder  heapCount
 	outside heapCount
 	// freed is what the sites that freed more than they allocated
@@ -276,6 +299,10 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		case si.runtimeRecord:
 			a.runtime.bytes += bytes
 			a.runtime.objects += objects
+			a.runtimeVariance += sampledVariance(dIn, k.size, rate)
+			if si.grownArray && dAlloc > 0 {
+				a.grown = heapCount{max(a.grown.bytes, k.size), 1}
+			}
 			continue
 		case !s.whole && si.marks&s.mark == 0:
 			a.outside.bytes += bytes
@@ -294,11 +321,8 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		r.objects += objects
 		r.sampled += dIn
 		r.allocBytes += allocBytes
-		if rate > 1 && dIn > 0 {
-			p := 1 - math.Exp(-float64(k.size)/float64(rate))
-			z := float64(k.size) / p
-			r.variance += float64(dIn) * z * z * (1 - p)
-		}
+		r.variance += sampledVariance(dIn, k.size, rate)
+		r.hashSeeded = r.hashSeeded || si.hashSeeded
 		if dIn > 0 && !slices.Contains(r.sizes, k.size) {
 			r.sizes = append(r.sizes, k.size)
 		}
@@ -332,6 +356,19 @@ func account(before, after recordSnapshot, s scope, rate int) buildAccount {
 		return int(x.site.line - y.site.line)
 	})
 	return a
+}
+
+// sampledVariance is the variance of the bytes that count live objects of
+// size bytes, sampled at rate, stand for: each, sampled with probability
+// p and standing for z = size/p bytes, adds z²(1-p). 0 for an exact
+// profile (rate 1).
+func sampledVariance(count, size int64, rate int) float64 {
+	if rate <= 1 || count <= 0 || size <= 0 {
+		return 0
+	}
+	p := 1 - math.Exp(-float64(size)/float64(rate))
+	z := float64(size) / p
+	return float64(count) * z * z * (1 - p)
 }
 
 // scaled returns the objects and bytes that count objects of size bytes

@@ -18,6 +18,10 @@ import "github.com/memprof/memprof/measure"
 //	                     measuring test whose sites account for a build
 //	growthExactRates     TestGrowthExactRates: the runtime's sampling draw
 //	runtimeRecordFrames  TestRuntimeRecordFrames: records below each frame
+//	runtimeGrownFrames   TestRuntimeGrownFrames: an array replaced, one
+//	                     freed unrecorded for each grown
+//	hashSeededFrames     TestHashSeededFrames: a map's and unique's
+//	                     growth below them
 
 // runtimePage is the runtime's page size (runtime.pageSize), the unit in
 // which it allocates spans. The scan figure's resolution allows one page
@@ -109,3 +113,23 @@ var runtimeRecordFrames = []string{
 	"time.Sleep",
 	"runtime.buildTypeAssertCache", "runtime.buildInterfaceSwitchCache",
 }
+
+// runtimeGrownFrames are those of runtimeRecordFrames below which the
+// runtime grows an array of its own by replacing it: the list of every
+// goroutine (allgs, grown by append in allgadd, never shrunk). The array
+// a build replaces may have been allocated while profiling was off (the
+// warm-up's goroutines grew it), so that the heap profile never recorded
+// it and does not see it freed: the live heap then falls short of what
+// the records explain by up to the array that replaced it, one object,
+// and that shortfall is the runtime's, not the instances'
+// (recogniseGrownFree).
+var runtimeGrownFrames = []string{"runtime.allgadd"}
+
+// hashSeededFrames are the prefixes of the functions below which the
+// runtime and the standard library grow structures whose layout follows
+// a hash seed: a map's groups and tables (internal/runtime/maps), the
+// nodes of unique's map (unique's canonMap), sync.Map's trie
+// (internal/sync's HashTrieMap). How many tables or nodes N entries take
+// depends on their hashes: a site that grows in steps below one of them
+// is measured over several builds (spreadBuilds).
+var hashSeededFrames = []string{"internal/runtime/maps.", "unique.", "internal/sync."}

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unique"
 	"unsafe"
 	"weak"
 )
@@ -411,4 +412,143 @@ func evalConst(t *testing.T, e ast.Expr) constant.Value {
 	}
 	t.Fatalf("cannot evaluate %T", e)
 	return nil
+}
+
+// TestRuntimeGrownFrames: below each of runtimeGrownFrames the runtime
+// grows an array by replacing it, each new one larger, the one it
+// replaced freed: goroutines parked in doubling batches, at
+// MemProfileRate 1, leave records below the frame of which more were
+// allocated than are live, and the live ones no smaller than any freed.
+func TestRuntimeGrownFrames(t *testing.T) {
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	defer func() { runtime.MemProfileRate = prev }()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	for _, fn := range runtimeGrownFrames {
+		if !slices.Contains(runtimeRecordFrames, fn) {
+			t.Errorf("%s is not among runtimeRecordFrames: its arrays would count as the instances'", fn)
+		}
+	}
+	deadline := time.Now().Add(recordFramesWait)
+	for batch := 1000; ; batch *= 2 {
+		wg.Add(batch)
+		for range batch {
+			go func() {
+				defer wg.Done()
+				<-stop
+			}()
+		}
+		runtime.GC()
+		runtime.GC()
+		grown := grownArrays(t)
+		missing := 0
+		for _, fn := range runtimeGrownFrames {
+			a := grown[fn]
+			switch {
+			case a.allocs < 2 || a.inuse >= a.allocs:
+				missing++
+			case a.minLive < a.maxFreed:
+				t.Fatalf("below %s a live array of %d B where one of %d B was freed: not grown by replacing", fn, a.minLive, a.maxFreed)
+			}
+		}
+		if missing == 0 {
+			return
+		}
+		if time.Now().After(deadline) || batch > maxParked {
+			t.Fatalf("no array replaced below %v: has the runtime stopped growing it so?", runtimeGrownFrames)
+		}
+	}
+}
+
+// grownArray is what the heap profile's records below one frame say.
+type grownArray struct {
+	allocs, inuse     int64
+	minLive, maxFreed int64
+}
+
+// grownArrays reads the records below each of runtimeGrownFrames.
+func grownArrays(t *testing.T) map[string]grownArray {
+	t.Helper()
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, ok := runtime.MemProfile(recs, true)
+	if !ok {
+		t.Fatal("heap profile records grew while read")
+	}
+	out := map[string]grownArray{}
+	for _, rec := range recs[:n] {
+		frames := runtime.CallersFrames(rec.Stack())
+		for {
+			f, more := frames.Next()
+			if slices.Contains(runtimeGrownFrames, f.Function) && rec.AllocObjects > 0 {
+				a := out[f.Function]
+				size := rec.AllocBytes / rec.AllocObjects
+				a.allocs += rec.AllocObjects
+				a.inuse += rec.InUseObjects()
+				if rec.InUseObjects() > 0 && (a.minLive == 0 || size < a.minLive) {
+					a.minLive = size
+				}
+				if rec.FreeObjects > 0 {
+					a.maxFreed = max(a.maxFreed, size)
+				}
+				out[f.Function] = a
+				break
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hashSeededSink keeps the structures TestHashSeededFrames grows.
+var hashSeededSink []any
+
+// TestHashSeededFrames: a map, unique's map and sync.Map, grown at
+// MemProfileRate 1, allocate their tables and nodes below a frame of each
+// of hashSeededFrames' prefixes, in this runtime (a renamed package would
+// let their growth pass for a structure's that no seed decides).
+func TestHashSeededFrames(t *testing.T) {
+	prev := runtime.MemProfileRate
+	runtime.MemProfileRate = 1
+	const k = 10_000
+	m := map[int]*int{}
+	var sm sync.Map
+	var handles []unique.Handle[[2]uint64]
+	for i := range k {
+		m[i] = new(int)
+		sm.Store(i, i)
+		handles = append(handles, unique.Make([2]uint64{uint64(i), 0x5eed}))
+	}
+	runtime.MemProfileRate = prev
+	hashSeededSink = append(hashSeededSink, m, &sm, handles)
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, true)
+	recs := make([]runtime.MemProfileRecord, n+1024)
+	n, _ = runtime.MemProfile(recs, true)
+	seen := map[string]bool{}
+	for _, rec := range recs[:n] {
+		if infoOf(rec.Stack0).hashSeeded {
+			frames := runtime.CallersFrames(rec.Stack())
+			for {
+				f, more := frames.Next()
+				for _, p := range hashSeededFrames {
+					if strings.HasPrefix(f.Function, p) {
+						seen[p] = true
+					}
+				}
+				if !more {
+					break
+				}
+			}
+		}
+	}
+	for _, p := range hashSeededFrames {
+		if !seen[p] {
+			t.Errorf("no allocation of a growing map, unique's map or sync.Map below a function named %s*: has the runtime renamed it?", p)
+		}
+	}
 }

@@ -293,6 +293,7 @@ var figureShows = map[string]figureShow{
 	"samples":                               {label: "samples", show: everywhere},
 	"bytes_per_instance":                    {label: "B/instance", show: everywhere | InDefaultTable},
 	"heap_resolution_bytes_per_instance":    {label: "B/instance resolution", show: inFiles},
+	"retained_bytes_per_instance":           {label: "retained B", show: InJSON},
 	"allocs_per_instance":                   {label: "allocs/instance", show: everywhere | InDefaultTable},
 	"scan_bytes_per_instance":               {label: "GC scan B", show: everywhere | InDefaultTable},
 	"scan_resolution_bytes_per_instance":    {label: "GC scan resolution B", show: inFiles},
@@ -364,6 +365,8 @@ func figureColumn(f *Figure) Column {
 // in the one order, by the figure they follow: a figure's samples, the
 // reason a row lacks it, a table's column that merges figures.
 var columnsAfter = map[string][]Column{
+	"retained_bytes_per_instance": {{Name: "heap_note", Label: "heap note", Unit: units.Text, Show: InJSON,
+		Instance: func(r *Row) Cell { return words(r.HeapNote) }}},
 	"gc_cpu_ns_per_instance_q3": {{Name: "gc_cpu_samples_ns", Unit: units.List, Show: InJSON}},
 	"gc_cpu_resolution_ns_per_instance": {{Name: "gc_cpu_unavailable", Label: "GC CPU unavailable", Unit: units.Text, Show: inFiles,
 		Instance: func(r *Row) Cell { return words(r.GCCPUUnavailable) }}},

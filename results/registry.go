@@ -32,6 +32,10 @@ var registry = []*Figure{
 	// sampled profile of all N).
 	{Row: RowInstances, Figure: measure.Figure{Name: "heap_resolution_bytes_per_instance", Title: "bytes per instance resolution", Unit: units.Bytes,
 		Obtained: "0 where the bytes per instance are exact; where a site that grows in steps, or what no site explains, takes the rest of the N instances' live heap, what the runtime's own records and the threads it started may take of it, over N"}},
+	// Set where the instances stay reachable after they are dropped (a
+	// registry keeps them): the bytes per instance then depend on its fill.
+	{Row: RowInstances, Figure: measure.Figure{Name: "retained_bytes_per_instance", Title: "retained bytes per instance", Unit: units.Bytes,
+		Obtained: "what the live heap still holds once the N instances are dropped and collected (a registry they entered keeps them), the runtime's own records aside, over N; 0 where nothing stays"}},
 	{Row: RowInstances, Required: true, Figure: measure.Figure{Name: "allocs_per_instance", Title: "allocs per instance", Unit: units.Count,
 		Obtained: "the live heap objects the N instances keep, from the same heap profile's records, over N",
 		Budget:   "max_allocs_per_instance", Compare: "allocs/instance",

@@ -36,9 +36,15 @@ var cases = map[string]memprof.Case{
 }
 
 func TestMain(m *testing.M) {
+	if serveFresh() {
+		os.Exit(0)
+	}
 	if memprof.ChildRequested() {
 		err := memprof.ServeChild(func(name string) (memprof.Case, error) {
 			c, ok := cases[name]
+			if !ok {
+				c, ok = edgeCases[name]
+			}
 			if !ok {
 				return c, fmt.Errorf("no case %q", name)
 			}
@@ -304,7 +310,7 @@ func check(t *testing.T, r *memprof.Result, want truth, whole bool) {
 	t.Helper()
 	defer func() {
 		if t.Failed() {
-			t.Logf("sites from %d instances (fallback %q), resolution %v:", r.AttributedN, r.AttributionFallback, r.HeapResolution)
+			t.Logf("sites from %d instances (fallback %q), resolution %v (%s):", r.AttributedN, r.AttributionFallback, r.HeapResolution, r.HeapNote)
 			for _, s := range r.Sites {
 				t.Logf("  %s:%d  %v B  %v objects  slots %v", s.Function, s.Line, s.BytesPerInstance, s.AllocsPerInstance, s.SlotSizes)
 			}
@@ -315,8 +321,14 @@ func check(t *testing.T, r *memprof.Result, want truth, whole bool) {
 	// is read from the live heap (outside the constructor, in this
 	// process; objects the build freed), within the resolution the row
 	// states, the runtime's own churn: a couple of KiB over N.
-	if whole && want.worker != "" && r.HeapResolution != 0 {
-		t.Errorf("resolution: got %v B per instance, want 0 (exact)", r.HeapResolution)
+	// Exact means proven (issue 33): a profile of all N is exact; sites
+	// extended from fewer are exact only where they explain the live heap
+	// to the byte, and at N = 100,000 the workers' wait records, which
+	// the runtime allocates when its caches run dry and the sampled
+	// profile rarely sees, leave a few hundred bytes of it: the
+	// resolution is then the live heap's slack, bounded below.
+	if whole && want.worker != "" && r.AttributedN == r.N && r.HeapResolution != 0 {
+		t.Errorf("resolution: got %v B per instance from a profile of all N, want 0 (exact)", r.HeapResolution)
 	}
 	if r.HeapResolution*float64(r.N) > 4<<10 {
 		t.Errorf("resolution: got %v B per instance, want at most 4 KiB over N", r.HeapResolution)
