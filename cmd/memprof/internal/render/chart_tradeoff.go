@@ -150,9 +150,9 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	}
 	legend := &chartLegend{}
 	for _, lib := range libsOf(seriesOfLibs(libs)) {
-		legend.add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib)})
 	}
-	legend.add("filled: Pareto-optimal", swatch{paretoGrey})
+	legend.add("filled: Pareto-optimal", plainSwatch(paretoGrey))
 	for _, p := range panels {
 		legend.layers = append(legend.layers, panelLabels[p])
 	}
@@ -272,11 +272,8 @@ func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, er
 		if err != nil {
 			return nil, err
 		}
-		var shape draw.GlyphDrawer = draw.CircleGlyph{}
-		if pt.ring {
-			shape = draw.RingGlyph{}
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(pointRadius), Shape: shape}
+		st := libStyleOf(pt.series.Lib)
+		sc.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(pointRadius), Shape: st.glyph(pt.ring)}
 		p.Add(liveScatter{sc, ctx})
 		labels.items = append(labels.items, labelItem{x: pt.x, y: pt.y, xLow: pt.low, xHigh: pt.high, text: pt.label, color: libColor(pt.series.Lib)})
 		if !seenSet[pt.series] {
@@ -287,7 +284,7 @@ func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, er
 	p.Add(labels)
 	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(seen) {
-		legend.add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib)})
 	}
 	return legend, nil
 }
