@@ -114,7 +114,7 @@ func textBoxes(t *testing.T, svg []byte) (boxes []renderedBox, hidden []string, 
 
 // colourOf is the colour text i is drawn in: far from black, white and
 // each other's.
-func colourOf(i int) uint32 { return uint32(0x010101 + i*0x0B3D17)&0xFFFFFF | 0x800000 }
+func colourOf(i int) uint32 { return uint32(0x010101+i*0x0B3D17)&0xFFFFFF | 0x800000 }
 
 // inkBoxes returns, for each of the n colours of colourOf, the bounding
 // box of img's opaque pixels of exactly that colour.
