@@ -555,10 +555,13 @@ func outlineBar(c *draw.Canvas, s libStyle, r vg.Rectangle) {
 	c.Stroke(r.Path())
 }
 
-// marker is a legend thumbnail: a library's marker, filled.
-type marker struct{ style libStyle }
+// marker is a legend thumbnail: a library's marker, filled or hollow.
+type marker struct {
+	style  libStyle
+	hollow bool
+}
 
 func (m marker) Thumbnail(c *draw.Canvas) {
 	ctr := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
-	c.DrawGlyph(draw.GlyphStyle{Color: m.style.color, Radius: vg.Points(pointRadius), Shape: m.style.glyph(false)}, ctr)
+	c.DrawGlyph(draw.GlyphStyle{Color: m.style.color, Radius: vg.Points(pointRadius), Shape: m.style.glyph(m.hollow)}, ctr)
 }

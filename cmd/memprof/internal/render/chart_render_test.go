@@ -63,7 +63,7 @@ var svgFill = regexp.MustCompile(`fill:#[0-9A-Fa-f]{6};?`)
 // textBoxes renders the text elements of svg, without the rest and each
 // in a colour of its own, with rsvg-convert, on a canvas widened by renderMargin on
 // every side, and returns the box of each one's ink (the pixels of its
-// colour, opaque), in the chart's units (origin at the canvas's top
+// colour), in the chart's units (origin at the canvas's top
 // left), the texts of which no pixel shows (under another), and the
 // canvas's size.
 func textBoxes(t *testing.T, svg []byte) (boxes []renderedBox, hidden []string, w, h float64) {
@@ -117,7 +117,9 @@ func textBoxes(t *testing.T, svg []byte) (boxes []renderedBox, hidden []string, 
 func colourOf(i int) uint32 { return uint32(0x010101+i*0x0B3D17)&0xFFFFFF | 0x800000 }
 
 // inkBoxes returns, for each of the n colours of colourOf, the bounding
-// box of img's opaque pixels of exactly that colour.
+// box of img's pixels of exactly that colour (over the transparent
+// background a text's antialiased pixels keep its colour, less opaque;
+// where two texts meet, their colours mix), at least a quarter opaque.
 func inkBoxes(img image.Image, n int) map[int]image.Rectangle {
 	index := map[uint32]int{}
 	for i := range n {
@@ -128,8 +130,8 @@ func inkBoxes(img image.Image, n int) map[int]image.Rectangle {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
-			if c.A != 0xff {
-				continue
+			if c.A < 0x40 {
+				continue // the faint edge of a glyph, or nothing
 			}
 			i, ok := index[uint32(c.R)<<16|uint32(c.G)<<8|uint32(c.B)]
 			if !ok {

@@ -132,11 +132,21 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	for _, r := range t.Rows {
 		biggest = max(biggest, r.BytesPerInstance)
 	}
+	// One time unit for every panel: that of the slowest time drawn.
+	var slowest float64
+	for j, c := range t.Ops {
+		for _, r := range t.Rows {
+			if v := r.NsPerUse[j]; v != nil {
+				slowest = max(slowest, *v, timing[tradeoffCell{r.Lib, r.Repr, c}].NsPerOpQ3)
+			}
+		}
+	}
+	unit, div := units.NsScale(slowest)
 	var panels []*plot.Plot
 	var libs []vocab.Lib
 	panelLabels := map[*plot.Plot]*labelLayer{}
 	for j, c := range t.Ops {
-		p, labels, err := tradeoffPanel(t, j, c, timing, biggest)
+		p, labels, err := tradeoffPanel(t, j, c, timing, biggest, unit, div)
 		if err != nil {
 			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
 		}
@@ -150,7 +160,7 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	}
 	legend := &chartLegend{}
 	for _, lib := range libsOf(seriesOfLibs(libs)) {
-		legend.add(string(lib), marker{libStyleOf(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib), false})
 	}
 	legend.add("filled: Pareto-optimal", plainSwatch(paretoGrey))
 	for _, p := range panels {
@@ -179,10 +189,10 @@ func seriesOfLibs(libs []vocab.Lib) []Series {
 }
 
 // tradeoffPanel is the panel of column j of t: every row timed at it,
-// and the layer of its labels. An axis whose values span more than a
-// factor of 100 (an aggregate from compressed decodes every point) is
-// logarithmic.
-func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[tradeoffCell]measure.Timing, biggest float64) (*plot.Plot, *labelLayer, error) {
+// its times in unit (div nanoseconds), and the layer of its labels. An
+// axis whose values span more than a factor of 100 (an aggregate from
+// compressed decodes every point) is logarithmic.
+func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[tradeoffCell]measure.Timing, biggest float64, unit string, div float64) (*plot.Plot, *labelLayer, error) {
 	var slowest float64
 	var times, bytes []float64
 	for _, r := range t.Rows {
@@ -193,7 +203,6 @@ func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[t
 			bytes = append(bytes, r.BytesPerInstance)
 		}
 	}
-	unit, div := units.NsScale(slowest)
 	for i := range times {
 		times[i] /= div
 	}
@@ -284,7 +293,7 @@ func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, er
 	p.Add(labels)
 	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(seen) {
-		legend.add(string(lib), marker{libStyleOf(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib), false})
 	}
 	return legend, nil
 }
