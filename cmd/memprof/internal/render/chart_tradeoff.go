@@ -115,8 +115,10 @@ func KeyOpOf(rs *results.File, typ vocab.Type, keys KeyOps) (k KeyOp, ok bool) {
 // one panel per operation of its table, each with bytes per instance
 // against the time of that use from each representation (the median,
 // with a bar from the first to the third quartile), one labelled point
-// per library and representation; the Pareto-optimal ones are filled. It
-// returns ErrNoData when typ has no trade-off table.
+// per library and representation; the Pareto-optimal ones are filled, and
+// the label of one whose call waited for a CPU (Contended) ends in " *",
+// the legend saying so. It returns ErrNoData when typ has no trade-off
+// table.
 func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	t, ok := results.TradeoffOf(rs, typ)
 	if !ok {
@@ -163,11 +165,38 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 		legend.add(string(lib), marker{libStyleOf(lib), false})
 	}
 	legend.add("filled: Pareto-optimal", plainSwatch(paretoGrey))
+	contended := false
+	for j, c := range t.Ops {
+		for _, r := range t.Rows {
+			tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
+			contended = contended || r.NsPerUse[j] != nil && Contended(*r.NsPerUse[j], tm.CPUNsPerOpMedian)
+		}
+	}
+	if contended {
+		legend.add(contendedLegend, plainSwatch(white))
+	}
 	for _, p := range panels {
 		legend.layers = append(legend.layers, panelLabels[p])
 	}
 	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use (median, bar Q1 to Q3)", panels, legend)
 }
+
+// Contention is the ratio of a call's wall time to its CPU time from
+// which the trade-offs flag it: a call that runs on one thread, and the
+// garbage collector's work it causes, take about as much wall time as CPU
+// time on a quiet machine (a call on several threads takes less), so half
+// again as much says it waited for a CPU.
+const Contention = 1.5
+
+// Contended reports whether a call of wall ns and cpu ns waited for a CPU
+// (Contention).
+func Contended(wall, cpu float64) bool { return cpu > 0 && wall >= Contention*cpu }
+
+// contendedMark ends the label of a point whose call waited for a CPU;
+// contendedLegend says so.
+const contendedMark = " *"
+
+var contendedLegend = "*: wall time at least " + strconv.FormatFloat(Contention, 'g', -1, 64) + " times the CPU time (waited for a CPU)"
 
 // tradeoffCell is one operation from one library and representation.
 type tradeoffCell struct {
@@ -222,7 +251,11 @@ func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[t
 			low, high = min(*v, tm.NsPerOpQ1), max(*v, tm.NsPerOpQ3)
 		}
 		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
-		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: s.Label(), series: s, ring: !r.Pareto})
+		label := s.Label()
+		if Contended(*v, tm.CPUNsPerOpMedian) {
+			label += contendedMark
+		}
+		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: label, series: s, ring: !r.Pareto})
 	}
 	legend, err := addPoints(context.Background(), p, pts)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/memprof/memprof/measure"
+	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/units"
 )
 
 // TestEnvLoad: the review says the run's load averages and its CPU and
@@ -44,4 +46,41 @@ func TestEnvLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTradeoffTableContention: a time whose wall is three times its CPU
+// time has the CPU time beside it; one whose wall is its CPU time has
+// not.
+func TestTradeoffTableContention(t *testing.T) {
+	rs := withThroughput(loadFixture(t))
+	rs.Throughput[0].CPUNsPerOpMedian = rs.Throughput[0].NsPerOpMedian / 3
+	tb, ok := results.TradeoffOf(rs, "Signature")
+	if !ok {
+		t.Fatal("no trade-off of Signature")
+	}
+	table := tradeoffTable(tb)
+	busy := 0
+	for _, row := range table.Rows {
+		lib, repr := row[0], row[1]
+		for _, cell := range row[2:] {
+			if strings.Contains(cell, "(CPU ") {
+				busy++
+				if lib != string(rs.Throughput[0].Lib) || repr != string(rs.Throughput[0].Repr) {
+					t.Errorf("%s %s: got %q, want no CPU time beside a wall time equal to it", lib, repr, cell)
+				}
+			}
+		}
+	}
+	if want := "(CPU " + units.FormatNs(rs.Throughput[0].CPUNsPerOpMedian) + ")"; busy != 1 || !tableHas(table.Rows, want) {
+		t.Errorf("got %d cells with a CPU time, want 1 with %q: %q", busy, want, table.Rows)
+	}
+}
+
+func tableHas(rows [][]string, s string) bool {
+	for _, r := range rows {
+		if strings.Contains(strings.Join(r, " "), s) {
+			return true
+		}
+	}
+	return false
 }

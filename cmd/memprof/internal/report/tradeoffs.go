@@ -15,7 +15,7 @@ import (
 )
 
 // tradeoffNote says how to read the trade-off tables.
-var tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one beyond the noise (bytes by more than their resolution, times by quartile ranges that do not overlap; an untimed use counts as slower than any). A time is the median wall time per call, with the CPU time per call beside it where the wall time is at least " + strconv.FormatFloat(contention, 'g', -1, 64) + " times the CPU time: the call waited for a CPU on a busy machine. ~0: within its resolution of zero. -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
+var tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one beyond the noise (bytes by more than their resolution, times by quartile ranges that do not overlap; an untimed use counts as slower than any). A time is the median wall time per call, with the CPU time per call beside it where the wall time is at least " + strconv.FormatFloat(render.Contention, 'g', -1, 64) + " times the CPU time: the call waited for a CPU on a busy machine. ~0: within its resolution of zero. -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
 
 // writeTradeoffs writes the trade-off section: a sentence and a table per
 // type with a trade-off (results.TradeoffOf), one sentence for the others.
@@ -93,7 +93,7 @@ func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 				continue
 			}
 			cell := units.FormatNs(*v)
-			if cpu := cpuOf(r, j); cpu != nil && contended(*v, *cpu) {
+			if cpu := cpuOf(r, j); cpu != nil && render.Contended(*v, *cpu) {
 				cell += " (CPU " + units.FormatNs(*cpu) + ")"
 			}
 			cells = append(cells, cell)
@@ -106,18 +106,6 @@ func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 	}
 	return tb
 }
-
-// contention is the ratio of a call's wall time to its CPU time from which
-// the trade-off table gives the CPU time beside the wall time: a call that
-// runs on one thread, and the garbage collector's work it causes, take
-// about as much wall time as CPU time on a quiet machine (a call on
-// several threads takes less), so half again as much says it waited for
-// a CPU.
-const contention = 1.5
-
-// contended reports whether a call of wall ns and cpu ns waited for a CPU
-// (contention).
-func contended(wall, cpu float64) bool { return cpu > 0 && wall >= contention*cpu }
 
 // cpuOf is row r's CPU time at column j, nil where not recorded.
 func cpuOf(r results.TradeoffRow, j int) *float64 {
