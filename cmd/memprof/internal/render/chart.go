@@ -125,13 +125,13 @@ func (s libStyle) barFill() color.Color {
 func (s libStyle) glyph(hollow bool) draw.GlyphDrawer {
 	switch {
 	case s.round == 1 && hollow:
-		return draw.BoxGlyph{}
+		return draw.SquareGlyph{} // gonum's outline of a square
 	case s.round == 1:
-		return draw.SquareGlyph{}
+		return draw.BoxGlyph{} // a filled square
 	case s.round == 2 && hollow:
-		return draw.PyramidGlyph{}
+		return draw.TriangleGlyph{} // the outline of a triangle
 	case s.round == 2:
-		return draw.TriangleGlyph{}
+		return draw.PyramidGlyph{} // a filled triangle
 	case hollow:
 		return draw.RingGlyph{}
 	}

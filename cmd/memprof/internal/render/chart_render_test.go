@@ -289,3 +289,20 @@ func TestLibStyles(t *testing.T) {
 		}
 	}
 }
+
+// TestLibGlyphs: every style's marker is filled, and its hollow one (a
+// point not Pareto-optimal, a figure ~0) is an outline: gonum's glyphs
+// say which in their names only, and SquareGlyph is the outline.
+func TestLibGlyphs(t *testing.T) {
+	filled := map[string]bool{"draw.CircleGlyph": true, "draw.BoxGlyph": true, "draw.PyramidGlyph": true}
+	outline := map[string]bool{"draw.RingGlyph": true, "draw.SquareGlyph": true, "draw.TriangleGlyph": true}
+	for round := range styleRounds {
+		s := libStyle{round: round}
+		if g := fmt.Sprintf("%T", s.glyph(false)); !filled[g] {
+			t.Errorf("round %d: marker %s, want a filled one", round, g)
+		}
+		if g := fmt.Sprintf("%T", s.glyph(true)); !outline[g] {
+			t.Errorf("round %d: hollow marker %s, want an outline", round, g)
+		}
+	}
+}
