@@ -256,31 +256,7 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 	// it is not a row (the report names the smallest of those).
 	rows := t.Rows[:0]
 	for _, r := range t.Rows {
-		k := [2]string{string(r.Lib), string(r.Repr)}
-		r.NsPerUse = make([]*float64, len(t.Ops))
-		r.quartiles = make([][2]float64, len(t.Ops))
-		var cpu []*float64
-		timed := false
-		for j, c := range t.Ops {
-			tm, ok := times[c][k]
-			if !ok {
-				continue
-			}
-			ns := tm.NsPerOpMedian
-			r.NsPerUse[j], timed = &ns, true
-			if tm.NsPerOpQ1 > 0 && tm.NsPerOpQ3 >= tm.NsPerOpQ1 {
-				r.quartiles[j] = [2]float64{tm.NsPerOpQ1, tm.NsPerOpQ3}
-			}
-			if tm.CPUNsPerOpMedian > 0 {
-				if cpu == nil {
-					cpu = make([]*float64, len(t.Ops))
-				}
-				v := tm.CPUNsPerOpMedian
-				cpu[j] = &v
-			}
-		}
-		r.CPUNsPerUse = cpu
-		if timed {
+		if r.setTimes(t.Ops, times, [2]string{string(r.Lib), string(r.Repr)}) {
 			rows = append(rows, r)
 		}
 	}
@@ -290,6 +266,33 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 	})
 	markPareto(t.Rows)
 	return t, true
+}
+
+// setTimes sets r's times at each column of ops from the timings of its
+// library and representation (k) and reports whether it was timed at any.
+func (r *TradeoffRow) setTimes(ops []TradeoffOp, times map[TradeoffOp]map[[2]string]measure.Timing, k [2]string) (timed bool) {
+	r.NsPerUse = make([]*float64, len(ops))
+	r.quartiles = make([][2]float64, len(ops))
+	r.CPUNsPerUse = nil
+	for j, c := range ops {
+		tm, ok := times[c][k]
+		if !ok {
+			continue
+		}
+		ns := tm.NsPerOpMedian
+		r.NsPerUse[j], timed = &ns, true
+		if tm.NsPerOpQ1 > 0 && tm.NsPerOpQ3 >= tm.NsPerOpQ1 {
+			r.quartiles[j] = [2]float64{tm.NsPerOpQ1, tm.NsPerOpQ3}
+		}
+		if tm.CPUNsPerOpMedian > 0 {
+			if r.CPUNsPerUse == nil {
+				r.CPUNsPerUse = make([]*float64, len(ops))
+			}
+			v := tm.CPUNsPerOpMedian
+			r.CPUNsPerUse[j] = &v
+		}
+	}
+	return timed
 }
 
 // markPareto sets Pareto on the rows no other row dominates beyond the
