@@ -384,6 +384,19 @@ type Env struct {
 	// (unknown) in files written before they were recorded.
 	ScanRule      ScanRule `json:"scan_rule,omitempty"`
 	ScanRuleBasis string   `json:"scan_rule_basis,omitempty"`
+
+	// LoadStart and LoadEnd are the machine's one-minute load average
+	// when the run started and when it ended: how busy the machine was
+	// while the times were taken. Nil where the system does not report
+	// it and in files written before it was recorded: unknown.
+	LoadStart *float64 `json:"load_average_start,omitempty"`
+	LoadEnd   *float64 `json:"load_average_end,omitempty"`
+	// RunWallSeconds is the run's wall-clock time and RunCPUSeconds the
+	// CPU time (user plus system) its process and the children it waited
+	// for spent over it: a CPU time far below the wall time on a busy
+	// machine says the run waited for a CPU. Nil where not recorded.
+	RunWallSeconds *float64 `json:"run_wall_s,omitempty"`
+	RunCPUSeconds  *float64 `json:"run_cpu_s,omitempty"`
 }
 
 // Measured returns when the measurement started (Time), and false when

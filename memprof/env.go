@@ -19,7 +19,8 @@ import (
 // currentScanRule), the version of each module in modules
 // (module paths) that the binary's build info lists, the host name as the
 // machine, the binary's VCS revision (if the build stamped one) as the
-// commit, and the current time (UTC) as the time the measurement started.
+// commit, the current time (UTC) as the time the measurement started, and
+// the load average now (LoadAverage) as the run's starting load.
 func CurrentEnv(modules ...string) measure.Env {
 	e := measure.Env{
 		GoVersion:  runtime.Version(),
@@ -31,6 +32,7 @@ func CurrentEnv(modules ...string) measure.Env {
 		Cgo:        cgoEnabled,
 		Time:       time.Now().UTC().Format(time.RFC3339),
 		GC:         currentCollector(),
+		LoadStart:  LoadAverage(),
 	}
 	e.ScanRule, e.ScanRuleBasis = currentScanRule()
 	e.Machine, _ = os.Hostname()

@@ -315,6 +315,19 @@ func (c *checker) envTime(e measure.Env) {
 	}
 }
 
+// envRun checks the run's load averages and times, where the file
+// records them: finite and not negative.
+func (c *checker) envRun(e measure.Env) {
+	for _, f := range []struct {
+		key string
+		v   *float64
+	}{{"load_average_start", e.LoadStart}, {"load_average_end", e.LoadEnd}, {"run_wall_s", e.RunWallSeconds}, {"run_cpu_s", e.RunCPUSeconds}} {
+		if f.v != nil {
+			c.nonNegative(f.key, *f.v)
+		}
+	}
+}
+
 // closeTo reports whether a equals b up to float rounding (a summary
 // written by another JSON encoder may differ in the last bits).
 func closeTo(a, b float64) bool {

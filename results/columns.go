@@ -148,18 +148,31 @@ func (c Column) Format(cell Cell) string {
 	if !c.Numeric() || cell.Text != "" {
 		return cell.Text
 	}
+	if belowZero(c, cell) {
+		return "~0"
+	}
 	return c.Unit.FormatCell(cell.Value)
 }
 
+// belowZero reports whether cell is a figure's reading below zero: every
+// figure is of a quantity that cannot be negative (bytes, times), so a
+// negative one is the noise of a difference of readings, ~0 in a table
+// and 0 in a file, whose resolution column (where the figure has one)
+// says how far it may be.
+func belowZero(c Column, cell Cell) bool { return c.Figure != nil && cell.Value < 0 }
+
 // FormatRaw writes cell for a file other programs read (CSV): the raw
-// figure exactly, whatever its resolution, and nothing for a figure that
-// is unknown or does not apply.
+// figure exactly, whatever its resolution, 0 for a reading below zero
+// (belowZero), and nothing for a figure that is unknown or does not
+// apply.
 func (c Column) FormatRaw(cell Cell) string {
 	switch {
 	case cell.State == Unknown || cell.State == NotApplicable:
 		return ""
 	case !c.Numeric() || cell.Text != "":
 		return cell.Text
+	case belowZero(c, cell):
+		return "0"
 	}
 	return units.FormatExact(cell.Value)
 }

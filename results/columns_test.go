@@ -180,7 +180,9 @@ func TestCells(t *testing.T) {
 		state      State
 		table, csv string
 	}{
-		{"off-heap within resolution", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance = -res / 2 }), NearZero, "~0", units.FormatExact(-res / 2)},
+		{"off-heap within resolution", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance = -res / 2 }), NearZero, "~0", "0"},
+		{"off-heap within resolution, above zero", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance = res / 2 }), NearZero, "~0", units.FormatExact(res / 2)},
+		{"off-heap below zero, resolution not recorded", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance, r.OffheapResolution = -1, 0 }), Exact, "~0", "0"},
 		{"off-heap beyond resolution", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance = 2 * res }), Exact, units.FormatFigure(2 * res), units.FormatExact(2 * res)},
 		{"off-heap, resolution not recorded", "offheap_bytes_per_instance", with(func(r *Row) { r.OffheapBytesPerInstance, r.OffheapResolution = 1, 0 }), Exact, "1", "1"},
 		{"RSS resolution larger than the instance", "rss_bytes_per_instance", with(func(r *Row) { r.RSSBytesPerInstance, r.RSSResolution = 3*size, 2*size }), Unresolved, NTooSmall, units.FormatExact(3 * size)},

@@ -9,8 +9,9 @@ import (
 )
 
 // TestReadResultsRefusesItersAndTime: samples_iters must give one
-// positive count of calls per sample, and env.time must be an RFC 3339
-// time; files without them (written before them) are read.
+// positive count of calls per sample, env.time must be an RFC 3339
+// time, and the run's load averages and times not negative; files
+// without them (written before them) are read.
 func TestReadResultsRefusesItersAndTime(t *testing.T) {
 	verify := "throughput[0] (Signature/blst/affine op=verify): "
 	tests := []struct {
@@ -29,6 +30,14 @@ func TestReadResultsRefusesItersAndTime(t *testing.T) {
 		{"env time", func(d doc) { d["env"].(map[string]any)["time"] = "2026-11-29T10:04:05Z" }, ""},
 		{"env time not RFC 3339", func(d doc) { d["env"].(map[string]any)["time"] = "29/11/2026" },
 			`env: time is "29/11/2026", want an RFC 3339 time such as 2026-11-29T10:04:05Z`},
+		{"env load and run time", func(d doc) {
+			e := d["env"].(map[string]any)
+			e["load_average_start"], e["load_average_end"], e["run_wall_s"], e["run_cpu_s"] = 0.0, 12.5, 61.2, 3.4
+		}, ""},
+		{"env load negative", func(d doc) { d["env"].(map[string]any)["load_average_end"] = -1 },
+			"env: load_average_end is -1, want a non-negative number"},
+		{"env run CPU time negative", func(d doc) { d["env"].(map[string]any)["run_cpu_s"] = -0.5 },
+			"env: run_cpu_s is -0.5, want a non-negative number"},
 		{"env machine and commit", func(d doc) {
 			d["env"].(map[string]any)["machine"] = "arm64-runner"
 			d["env"].(map[string]any)["commit"] = "44550ef"

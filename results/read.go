@@ -236,6 +236,7 @@ func (rs *File) problems() []Problem {
 
 	c.at("env", "")
 	c.envTime(rs.Env)
+	c.envRun(rs.Env)
 
 	if a := rs.Agreement; a != nil {
 		c.at("agreement", "")

@@ -38,15 +38,29 @@ type TradeoffRow struct {
 	// ScanBytesPerInstance is what the collector scans per instance in
 	// every cycle; nil where the results do not carry it.
 	ScanBytesPerInstance *float64 `json:"scan_bytes_per_instance,omitempty"`
+	// ScanResolution is the resolution of ScanBytesPerInstance (0 where
+	// the results do not record it): a figure within it of zero is ~0.
+	ScanResolution float64 `json:"scan_resolution_bytes_per_instance,omitempty"`
 	// NsPerUse holds, for each column of the table (Tradeoff.Ops), the
 	// median time of the operation from this representation; nil where
 	// it was not timed (not offered, failed, not selected).
 	NsPerUse []*float64 `json:"ns_per_use"`
+	// CPUNsPerUse holds, for each column, the median CPU time per call
+	// of the same timing; nil where it was not timed or its CPU time was
+	// not recorded. Absent in tables written before it.
+	CPUNsPerUse []*float64 `json:"cpu_ns_per_use,omitempty"`
 	// Pareto is true when no other row of the table is as good on every
 	// figure (bytes per instance, scan bytes where known, the time of
 	// every column; an untimed use counts as worse than any time) and
-	// better on one.
+	// better on one, beyond the noise: bytes by more than their
+	// resolutions, times by quartile ranges that do not overlap.
 	Pareto bool `json:"pareto"`
+
+	// heapResolution is the bytes' resolution, and quartiles each
+	// column's time's first and third quartiles (0, 0 where not
+	// recorded): the noise Pareto looks past.
+	heapResolution float64
+	quartiles      [][2]float64
 }
 
 // Tradeoff is the trade-off table of one type, or of one parameter set
@@ -190,7 +204,10 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 			continue
 		}
 		k := [2]string{string(r.Lib), string(r.Repr)}
-		row := TradeoffRow{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, BytesPerInstance: r.BytesPerInstance, ScanBytesPerInstance: scanBytesPerInstance(r)}
+		row := TradeoffRow{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout, BytesPerInstance: r.BytesPerInstance, ScanBytesPerInstance: scanBytesPerInstance(r), heapResolution: r.HeapResolution}
+		if row.ScanBytesPerInstance != nil {
+			row.ScanResolution = r.ScanResolution
+		}
 		if j, seen := at[k]; seen {
 			if r.Layout == measure.Pointer && t.Rows[j].Layout != measure.Pointer {
 				t.Rows[j] = row
@@ -206,7 +223,7 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 	// The columns: the operations timed from at least two of those
 	// representations.
 	reprsOf := map[TradeoffOp][]vocab.Repr{}
-	times := map[TradeoffOp]map[[2]string]float64{}
+	times := map[TradeoffOp]map[[2]string]measure.Timing{}
 	for _, tr := range rs.Throughput {
 		k := [2]string{string(tr.Lib), string(tr.Repr)}
 		if _, ok := at[k]; !ok || tr.Type != opsOf || tr.Error != "" || tr.NsPerOpMedian <= 0 || (param != "" && tr.Param != param) || (len(ops) > 0 && !slices.Contains(ops, tr.Op)) {
@@ -220,9 +237,9 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 			reprsOf[c] = append(reprsOf[c], tr.Repr)
 		}
 		if times[c] == nil {
-			times[c] = map[[2]string]float64{}
+			times[c] = map[[2]string]measure.Timing{}
 		}
-		times[c][k] = tr.NsPerOpMedian
+		times[c][k] = tr.Timing
 	}
 	for c, reprs := range reprsOf {
 		if len(reprs) >= 2 {
@@ -239,15 +256,7 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 	// it is not a row (the report names the smallest of those).
 	rows := t.Rows[:0]
 	for _, r := range t.Rows {
-		k := [2]string{string(r.Lib), string(r.Repr)}
-		r.NsPerUse = make([]*float64, len(t.Ops))
-		timed := false
-		for j, c := range t.Ops {
-			if v, ok := times[c][k]; ok {
-				r.NsPerUse[j], timed = &v, true
-			}
-		}
-		if timed {
+		if r.setTimes(t.Ops, times, [2]string{string(r.Lib), string(r.Repr)}) {
 			rows = append(rows, r)
 		}
 	}
@@ -259,45 +268,101 @@ func tradeoff(rs *File, typ, opsOf vocab.Type, param Param, ops []vocab.Op) (Tra
 	return t, true
 }
 
-// markPareto sets Pareto on the rows no other row dominates.
-func markPareto(rows []TradeoffRow) {
-	figures := make([][]float64, len(rows))
-	for i, r := range rows {
-		f := []float64{r.BytesPerInstance, math.NaN()}
-		if r.ScanBytesPerInstance != nil {
-			f[1] = *r.ScanBytesPerInstance
+// setTimes sets r's times at each column of ops from the timings of its
+// library and representation (k) and reports whether it was timed at any.
+func (r *TradeoffRow) setTimes(ops []TradeoffOp, times map[TradeoffOp]map[[2]string]measure.Timing, k [2]string) (timed bool) {
+	r.NsPerUse = make([]*float64, len(ops))
+	r.quartiles = make([][2]float64, len(ops))
+	r.CPUNsPerUse = nil
+	for j, c := range ops {
+		tm, ok := times[c][k]
+		if !ok {
+			continue
 		}
-		for _, v := range r.NsPerUse {
-			if v == nil {
-				f = append(f, math.Inf(1))
-			} else {
-				f = append(f, *v)
+		ns := tm.NsPerOpMedian
+		r.NsPerUse[j], timed = &ns, true
+		if tm.NsPerOpQ1 > 0 && tm.NsPerOpQ3 >= tm.NsPerOpQ1 {
+			r.quartiles[j] = [2]float64{tm.NsPerOpQ1, tm.NsPerOpQ3}
+		}
+		if tm.CPUNsPerOpMedian > 0 {
+			if r.CPUNsPerUse == nil {
+				r.CPUNsPerUse = make([]*float64, len(ops))
+			}
+			v := tm.CPUNsPerOpMedian
+			r.CPUNsPerUse[j] = &v
+		}
+	}
+	return timed
+}
+
+// markPareto sets Pareto on the rows no other row dominates beyond the
+// noise (dominates); should the noise leave every row dominated by
+// another (the ranges do not order the rows), on the rows no other
+// dominates by the figures alone.
+func markPareto(rows []TradeoffRow) {
+	figures := make([][]span, len(rows))
+	for i, r := range rows {
+		f := []span{around(r.BytesPerInstance, r.heapResolution), {math.NaN(), math.NaN()}}
+		if r.ScanBytesPerInstance != nil {
+			f[1] = around(*r.ScanBytesPerInstance, r.ScanResolution)
+		}
+		for j, v := range r.NsPerUse {
+			switch {
+			case v == nil:
+				f = append(f, span{math.Inf(1), math.Inf(1)})
+			case j < len(r.quartiles) && r.quartiles[j][1] > 0:
+				f = append(f, span{min(*v, r.quartiles[j][0]), max(*v, r.quartiles[j][1])})
+			default:
+				f = append(f, span{*v, *v})
 			}
 		}
 		figures[i] = f
 	}
-	for i := range rows {
-		rows[i].Pareto = true
-		for j := range rows {
-			if j != i && dominates(figures[j], figures[i]) {
-				rows[i].Pareto = false
-				break
+	mark := func(noise bool) bool {
+		any := false
+		for i := range rows {
+			rows[i].Pareto = true
+			for j := range rows {
+				if j != i && dominates(figures[j], figures[i], noise) {
+					rows[i].Pareto = false
+					break
+				}
 			}
+			any = any || rows[i].Pareto
 		}
+		return any
+	}
+	if !mark(true) {
+		mark(false)
 	}
 }
 
-// dominates reports whether a is at most b on every figure and below it
-// on one; a figure one of them lacks (NaN: scan bytes not recorded) is
-// not compared.
-func dominates(a, b []float64) bool {
+// span is where a figure lies: from low to high (a median's quartiles, a
+// figure give or take its resolution).
+type span struct{ low, high float64 }
+
+// around is v give or take resolution.
+func around(v, resolution float64) span { return span{v - resolution, v + resolution} }
+
+// mid is the span's middle: the figure itself.
+func (s span) mid() float64 { return (s.low + s.high) / 2 }
+
+// dominates reports whether a is no worse than b on every figure and
+// better on one: with noise, worse or better only where their spans do
+// not overlap; without, by the figures' middles. A figure one of them
+// lacks (NaN: scan bytes not recorded) is not compared.
+func dominates(a, b []span, noise bool) bool {
 	better := false
 	for i := range a {
+		x, y := a[i], b[i]
+		if !noise {
+			x, y = span{x.mid(), x.mid()}, span{y.mid(), y.mid()}
+		}
 		switch {
-		case math.IsNaN(a[i]) || math.IsNaN(b[i]):
-		case a[i] > b[i]:
+		case math.IsNaN(x.low) || math.IsNaN(y.low):
+		case x.low > y.high:
 			return false
-		case a[i] < b[i]:
+		case x.high < y.low:
 			better = true
 		}
 	}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -98,18 +99,58 @@ func TestTradeoffOfNone(t *testing.T) {
 
 func TestDominates(t *testing.T) {
 	nan := func() float64 { var z float64; return z / z }()
+	exact := func(vs ...float64) []span {
+		var out []span
+		for _, v := range vs {
+			out = append(out, span{v, v})
+		}
+		return out
+	}
 	tests := []struct {
-		a, b []float64
-		want bool
+		name  string
+		a, b  []span
+		noise bool
+		want  bool
 	}{
-		{[]float64{1, 2}, []float64{1, 3}, true},
-		{[]float64{1, 2}, []float64{1, 2}, false},
-		{[]float64{1, 4}, []float64{2, 3}, false},
-		{[]float64{1, nan, 2}, []float64{1, 5, 3}, true},
+		{"smaller, as fast", exact(1, 2), exact(1, 3), true, true},
+		{"the same", exact(1, 2), exact(1, 2), true, false},
+		{"one better, one worse", exact(1, 4), exact(2, 3), true, false},
+		{"scan bytes unknown", exact(1, nan, 2), exact(1, 5, 3), true, true},
+		// 2 ns faster, but within the quartiles of both: no better.
+		{"faster within the noise", []span{{96, 96}, {9, 13}}, []span{{96, 96}, {10, 14}}, true, false},
+		{"faster within the noise, by figures alone", []span{{96, 96}, {9, 13}}, []span{{96, 96}, {10, 14}}, false, true},
+		{"faster beyond the noise", []span{{96, 96}, {9, 10}}, []span{{96, 96}, {12, 14}}, true, true},
+		// Larger within the bytes' resolution, faster beyond the noise.
+		{"larger within the resolution", []span{around(96.4, 0.5), {9, 10}}, []span{around(96, 0.5), {12, 14}}, true, true},
+		{"untimed is worse", exact(1, 2), exact(1, math.Inf(1)), true, true},
 	}
 	for _, tt := range tests {
-		if got := dominates(tt.a, tt.b); got != tt.want {
-			t.Errorf("dominates(%v, %v): got %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := dominates(tt.a, tt.b, tt.noise); got != tt.want {
+			t.Errorf("%s: dominates(%v, %v, noise %v): got %v, want %v", tt.name, tt.a, tt.b, tt.noise, got, tt.want)
+		}
+	}
+}
+
+// TestParetoBeyondNoise: of three forms whose times' quartile ranges all
+// overlap, the smallest is the only Pareto-optimal one (the others are
+// faster within the noise only); with ranges apart, the fastest is too.
+func TestParetoBeyondNoise(t *testing.T) {
+	row := func(b, q1, med, q3 float64) TradeoffRow {
+		return TradeoffRow{BytesPerInstance: b, NsPerUse: []*float64{&med}, quartiles: [][2]float64{{q1, q3}}}
+	}
+	for _, tt := range []struct {
+		name string
+		rows []TradeoffRow
+		want []bool
+	}{
+		{"overlapping", []TradeoffRow{row(48, 90, 100, 110), row(96, 85, 95, 105), row(144, 80, 90, 100)}, []bool{true, false, false}},
+		{"apart", []TradeoffRow{row(48, 90, 100, 110), row(96, 85, 95, 105), row(144, 40, 45, 50)}, []bool{true, false, true}},
+	} {
+		markPareto(tt.rows)
+		for i, r := range tt.rows {
+			if r.Pareto != tt.want[i] {
+				t.Errorf("%s: row %d (%v B): Pareto %v, want %v", tt.name, i, r.BytesPerInstance, r.Pareto, tt.want[i])
+			}
 		}
 	}
 }

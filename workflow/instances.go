@@ -54,7 +54,7 @@ func start(entries []suites.Entry, opts Options) (*events, error) {
 	if err := checkMemory(entries, opts); err != nil {
 		return nil, err
 	}
-	return &events{f: opts.Progress}, nil
+	return &events{f: opts.Progress, clock: memprof.StartRun()}, nil
 }
 
 // finish times ops into rs, when there are any, and returns rs with the
@@ -67,6 +67,7 @@ func finish(ctx context.Context, reg *suites.Registry, rs *results.File, ops []s
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
 	}
+	ev.clock.Finish(&rs.Env)
 	return rs, err
 }
 

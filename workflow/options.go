@@ -233,10 +233,14 @@ type TimingPlan struct {
 	MinSample, Estimate  time.Duration
 }
 
-// events serialises the calls of a Progress function.
+// events serialises the calls of a Progress function, and keeps the
+// run's clock.
 type events struct {
 	mu sync.Mutex
 	f  func(Event)
+	// clock is the run's, started with the events: finish records what
+	// the run cost into its results' environment.
+	clock memprof.RunClock
 }
 
 func (e *events) send(ev Event) {

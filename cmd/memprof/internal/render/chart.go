@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
@@ -71,16 +72,77 @@ func SeriesOf(r results.Row) Series {
 // blue, orange, green, vermillion, sky blue, reddish purple, black.
 var palette = []uint32{0x0072B2, 0xE69F00, 0x009E73, 0xD55E00, 0x56B4E9, 0xCC79A7, 0x000000}
 
-// libColor is the colour of a library in every chart: the palette's, in
-// the order of vocab.Libs (blst blue, gnark orange, circl green, then
-// the KZG libraries'...), round again past its end; a name not in the
-// vocabulary gets grey.
-func libColor(lib vocab.Lib) color.Color {
-	i := slices.Index(vocab.Libs, lib)
-	if i < 0 {
-		return rgb(0x999999)
+// libStyle is how a chart draws a library: a colour of the palette, and
+// in which round of it (the libraries past the palette's end take its
+// colours again with another marker and bar fill), so that up to
+// styleCount libraries each look different.
+type libStyle struct {
+	color color.Color
+	round int // 0: filled disc, solid bar; 1: square, tinted bar; 2: triangle, white bar
+}
+
+// styleRounds is how many times the palette is gone round, each with its
+// own marker and bar fill; styleCount the libraries told apart.
+const (
+	styleRounds = 3
+	styleCount  = styleRounds * 7
+)
+
+// libStyleOf is the style of a library in every chart: the palette's
+// colours in the order of vocab.Libs (blst blue, gnark orange, circl
+// green, then the KZG libraries'...), with discs and solid bars, then
+// again with squares and tinted bars, then triangles and white bars; a
+// name not in the vocabulary, or past styleCount, is grey.
+func libStyleOf(lib vocab.Lib) libStyle {
+	return styleAt(slices.Index(vocab.Libs, lib))
+}
+
+// styleAt is the i-th style (i < 0 or past styleCount: grey).
+func styleAt(i int) libStyle {
+	if i < 0 || i >= styleCount {
+		return libStyle{color: rgb(0x999999)}
 	}
-	return rgb(palette[i%len(palette)])
+	return libStyle{color: rgb(palette[i%len(palette)]), round: i / len(palette)}
+}
+
+// libColor is the colour of a library in every chart (libStyleOf).
+func libColor(lib vocab.Lib) color.Color { return libStyleOf(lib).color }
+
+// barFill is the fill of the style's bars: its colour, a tint of it, or
+// white (outlined in its colour).
+func (s libStyle) barFill() color.Color {
+	switch s.round {
+	case 0:
+		return s.color
+	case 1:
+		return tint(s.color, 0.55)
+	}
+	return white
+}
+
+// glyph is the style's marker: filled, or as a ring for a point drawn
+// hollow.
+func (s libStyle) glyph(hollow bool) draw.GlyphDrawer {
+	switch {
+	case s.round == 1 && hollow:
+		return draw.SquareGlyph{} // gonum's outline of a square
+	case s.round == 1:
+		return draw.BoxGlyph{} // a filled square
+	case s.round == 2 && hollow:
+		return draw.TriangleGlyph{} // the outline of a triangle
+	case s.round == 2:
+		return draw.PyramidGlyph{} // a filled triangle
+	case hollow:
+		return draw.RingGlyph{}
+	}
+	return draw.CircleGlyph{}
+}
+
+// tint mixes c with white: f of white.
+func tint(c color.Color, f float64) color.Color {
+	r, g, b, _ := c.RGBA()
+	mix := func(v uint32) uint8 { return uint8(float64(v>>8)*(1-f) + 255*f) }
+	return color.RGBA{R: mix(r), G: mix(g), B: mix(b), A: 0xff}
 }
 
 // libsOf returns the libraries of the given series, in memprof's order.
@@ -120,6 +182,34 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 		a.Tick.Label.Font = font.From(sans, 10)
 	}
 	return p
+}
+
+// fitTitle breaks p's title into lines, at spaces, each no wider than
+// width, so that a title longer than its chart is drawn inside it.
+func fitTitle(p *plot.Plot, width vg.Length) {
+	p.Title.Text = wrapText(p.Title.TextStyle, p.Title.Text, width)
+}
+
+// wrapText breaks s at spaces into lines no wider than width in style
+// sty (a word wider than width alone keeps its own line).
+func wrapText(sty text.Style, s string, width vg.Length) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case sty.Width(line+" "+word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // labelStyle is the style of a point's label on p.
@@ -195,6 +285,7 @@ func (l *chartLegend) build(all bool) plot.Legend {
 // ctx is done: from then on it draws nothing more and writes nothing, and
 // returns ctx's cause.
 func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *chartLegend, w, h vg.Length) error {
+	fitTitle(p, w-vg.Points(16))
 	return writeFramedSVG(livewriter.Writer{Ctx: ctx, W: out}, legend, w, h, func(plots draw.Canvas) {
 		if ctx.Err() == nil {
 			p.Draw(plots)
@@ -206,8 +297,10 @@ func writeLiveSVG(ctx context.Context, out io.Writer, p *plot.Plot, legend *char
 // (nil cells left empty), with the legend to the right, on a white canvas
 // of width w and height h with a grey border, and writes it as SVG.
 func writeTiledSVG(out io.Writer, frame *plot.Plot, grid [][]*plot.Plot, legend *chartLegend, w, h vg.Length) error {
-	return writeFramedSVG(out, legend, w, h, func(area draw.Canvas) {
-		plots := draw.Crop(area, 0, 0, 0, -vg.Points(28))
+	fitTitle(frame, w-vg.Points(16))
+	titleHeight := frame.Title.TextStyle.Height(frame.Title.Text) + frame.Title.Padding + vg.Points(12)
+	return writeFramedSVG(out, legend, w, h+titleHeight-vg.Points(28), func(area draw.Canvas) {
+		plots := draw.Crop(area, 0, 0, 0, -titleHeight)
 		frame.Draw(draw.Crop(area, 0, 0, plots.Max.Y-area.Min.Y, 0))
 		tiles := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: vg.Points(12), PadY: vg.Points(12)}
 		canvases := plot.Align(grid, tiles, plots)
@@ -381,7 +474,7 @@ func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *results.File) e
 			series = append(series, s)
 			x := sc.at(r.BytesPerInstance)
 			biggest = max(biggest, x)
-			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, color: libColor(r.Lib), ctx: ctx})
+			p.Add(&hbar{y: y - 0.5, value: x, from: sc.at(0), width: barWidth, style: libStyleOf(r.Lib), ctx: ctx})
 			labels.items = append(labels.items, labelItem{x: x, y: y - 0.5, text: s.Label() + ": " + Num(r.BytesPerInstance), color: color.Black, only: true, from: sc.at(0)})
 			y--
 		}
@@ -397,19 +490,19 @@ func BytesPerInstanceChart(ctx context.Context, w io.Writer, rs *results.File) e
 	sc.apply(&p.X, biggest*1.4, "bytes per instance", "B")
 	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(series) {
-		legend.add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), swatch{libStyleOf(lib)})
 	}
 	height := vg.Length(float64(total)+gap*float64(len(types)))*unit + vg.Points(90)
 	return writeLiveSVG(ctx, w, p, legend, vg.Points(620), height)
 }
 
 // hbar is one horizontal bar: from (from, y) to (value, y), width
-// points thick, in color with a thin grey outline; not drawn once ctx
-// (if not nil) is done.
+// points thick, in the library's style (outlineBar); not drawn once
+// ctx (if not nil) is done.
 type hbar struct {
 	y, value, from float64
 	width          vg.Length
-	color          color.Color
+	style          libStyle
 	ctx            context.Context
 }
 
@@ -424,15 +517,17 @@ func (b *hbar) Plot(c draw.Canvas, p *plot.Plot) {
 	if r.Max.X <= r.Min.X {
 		r.Max.X = r.Min.X + vg.Points(1) // a zero, on the floor: a sliver
 	}
-	c.SetColor(b.color)
+	c.SetColor(b.style.barFill())
 	c.Fill(r.Path())
-	c.SetColor(borderGrey)
-	c.SetLineWidth(vg.Points(0.5))
-	c.Stroke(r.Path())
+	outlineBar(&c, b.style, r)
 }
 
-// swatch is a legend thumbnail: a filled square with a grey outline.
-type swatch struct{ color color.Color }
+// swatch is a legend thumbnail: a filled square with a grey outline, in
+// a library's bar style.
+type swatch struct{ style libStyle }
+
+// plainSwatch is a swatch of one colour.
+func plainSwatch(c color.Color) swatch { return swatch{libStyle{color: c}} }
 
 func (s swatch) Thumbnail(c *draw.Canvas) {
 	r := c.Rectangle
@@ -442,9 +537,31 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 	sq.Max.X = sq.Min.X + side
 	sq.Min.Y = r.Min.Y + (r.Size().Y-side)/2
 	sq.Max.Y = sq.Min.Y + side
-	c.SetColor(s.color)
+	c.SetColor(s.style.barFill())
 	c.Fill(sq.Rectangle.Path())
-	c.SetColor(borderGrey)
-	c.SetLineWidth(vg.Points(0.5))
-	c.Stroke(sq.Rectangle.Path())
+	outlineBar(c, s.style, sq.Rectangle)
+}
+
+// outlineBar strokes the outline of a bar r in style s: thin grey round a
+// solid bar, the library's colour round a tinted or white one.
+func outlineBar(c *draw.Canvas, s libStyle, r vg.Rectangle) {
+	if s.round == 0 {
+		c.SetColor(borderGrey)
+		c.SetLineWidth(vg.Points(0.5))
+	} else {
+		c.SetColor(s.color)
+		c.SetLineWidth(vg.Points(1.5))
+	}
+	c.Stroke(r.Path())
+}
+
+// marker is a legend thumbnail: a library's marker, filled or hollow.
+type marker struct {
+	style  libStyle
+	hollow bool
+}
+
+func (m marker) Thumbnail(c *draw.Canvas) {
+	ctr := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
+	c.DrawGlyph(draw.GlyphStyle{Color: m.style.color, Radius: vg.Points(pointRadius), Shape: m.style.glyph(m.hollow)}, ctr)
 }

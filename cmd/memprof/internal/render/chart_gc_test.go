@@ -43,12 +43,13 @@ func gcResults(t *testing.T) *results.File {
 }
 
 // TestGCChart: one labelled point per case with GC figures (the LRU's
-// population in its label), deterministic bytes, and ErrNoData for
-// results without the figures.
+// population in its label; the index slice's, within its resolution of
+// zero, ~0, the legend saying how it is drawn), deterministic bytes, and
+// ErrNoData for results without the figures or with every figure ~0.
 func TestGCChart(t *testing.T) {
 	rs := gcResults(t)
 	texts := svgTexts(t, drawTwice(t, func(w io.Writer) error { return GCChart(context.Background(), w, rs) }))
-	for _, want := range []string{"gnark index-slice (collection)", "gnark lru (collection) population=100000", "Bytes per instance against the GC's CPU time (median, bar Q1 to Q3)"} {
+	for _, want := range []string{"gnark index-slice (collection) ~0", "ring: ~0, bar 0 to its resolution", "gnark lru (collection) population=100000", "Bytes per instance against the GC's CPU time (median, bar Q1 to Q3)"} {
 		if !slices.Contains(texts, want) {
 			t.Errorf("chart texts %q: want %q", texts, want)
 		}
@@ -60,6 +61,11 @@ func TestGCChart(t *testing.T) {
 	old.Instances = old.Instances[2:]
 	if err := GCChart(context.Background(), io.Discard, old); !errors.Is(err, ErrNoData) {
 		t.Errorf("results without GC figures: got %v, want ErrNoData", err)
+	}
+	near := gcResults(t)
+	near.Instances = near.Instances[:1]
+	if err := GCChart(context.Background(), io.Discard, near); !errors.Is(err, ErrNoData) {
+		t.Errorf("results whose every GC figure is ~0: got %v, want ErrNoData", err)
 	}
 }
 

@@ -137,7 +137,7 @@ func (l *labelLayer) place(c draw.Canvas, trX, trY func(float64) vg.Length) {
 				// Inside the bar, its end's side.
 				w, h := l.style.Width(t), l.style.Height(t)
 				b := vg.Rectangle{Min: vg.Point{X: px - labelGap - w, Y: py - h/2}, Max: vg.Point{X: px - labelGap, Y: py + h/2}}
-				if b.Min.X >= trX(it.from)+labelGap {
+				if b.Min.X >= trX(it.from)+labelGap && inside(b, c.Rectangle) {
 					box, ok, inBar = b, true, true
 				}
 			}

@@ -115,8 +115,10 @@ func KeyOpOf(rs *results.File, typ vocab.Type, keys KeyOps) (k KeyOp, ok bool) {
 // one panel per operation of its table, each with bytes per instance
 // against the time of that use from each representation (the median,
 // with a bar from the first to the third quartile), one labelled point
-// per library and representation; the Pareto-optimal ones are filled. It
-// returns ErrNoData when typ has no trade-off table.
+// per library and representation; the Pareto-optimal ones are filled, and
+// the label of one whose call waited for a CPU (Contended) ends in " *",
+// the legend saying so. It returns ErrNoData when typ has no trade-off
+// table.
 func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	t, ok := results.TradeoffOf(rs, typ)
 	if !ok {
@@ -132,11 +134,21 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	for _, r := range t.Rows {
 		biggest = max(biggest, r.BytesPerInstance)
 	}
+	// One time unit for every panel: that of the slowest time drawn.
+	var slowest float64
+	for j, c := range t.Ops {
+		for _, r := range t.Rows {
+			if v := r.NsPerUse[j]; v != nil {
+				slowest = max(slowest, *v, timing[tradeoffCell{r.Lib, r.Repr, c}].NsPerOpQ3)
+			}
+		}
+	}
+	unit, div := units.NsScale(slowest)
 	var panels []*plot.Plot
 	var libs []vocab.Lib
 	panelLabels := map[*plot.Plot]*labelLayer{}
 	for j, c := range t.Ops {
-		p, labels, err := tradeoffPanel(t, j, c, timing, biggest)
+		p, labels, err := tradeoffPanel(t, j, c, timing, biggest, unit, div)
 		if err != nil {
 			return fmt.Errorf("trade-off chart of %s: %w", typ, err)
 		}
@@ -150,14 +162,41 @@ func TradeoffChart(w io.Writer, rs *results.File, typ vocab.Type) error {
 	}
 	legend := &chartLegend{}
 	for _, lib := range libsOf(seriesOfLibs(libs)) {
-		legend.add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib), false})
 	}
-	legend.add("filled: Pareto-optimal", swatch{paretoGrey})
+	legend.add("filled: Pareto-optimal", plainSwatch(paretoGrey))
+	contended := false
+	for j, c := range t.Ops {
+		for _, r := range t.Rows {
+			tm := timing[tradeoffCell{r.Lib, r.Repr, c}]
+			contended = contended || r.NsPerUse[j] != nil && Contended(*r.NsPerUse[j], tm.CPUNsPerOpMedian)
+		}
+	}
+	if contended {
+		legend.add(contendedLegend, plainSwatch(white))
+	}
 	for _, p := range panels {
 		legend.layers = append(legend.layers, panelLabels[p])
 	}
 	return writePanelsSVG(w, string(typ)+": bytes per instance against the time of each use (median, bar Q1 to Q3)", panels, legend)
 }
+
+// Contention is the ratio of a call's wall time to its CPU time from
+// which the trade-offs flag it: a call that runs on one thread, and the
+// garbage collector's work it causes, take about as much wall time as CPU
+// time on a quiet machine (a call on several threads takes less), so half
+// again as much says it waited for a CPU.
+const Contention = 1.5
+
+// Contended reports whether a call of wall ns and cpu ns waited for a CPU
+// (Contention).
+func Contended(wall, cpu float64) bool { return cpu > 0 && wall >= Contention*cpu }
+
+// contendedMark ends the label of a point whose call waited for a CPU;
+// contendedLegend says so.
+const contendedMark = " *"
+
+var contendedLegend = "*: wall time at least " + strconv.FormatFloat(Contention, 'g', -1, 64) + " times the CPU time (waited for a CPU)"
 
 // tradeoffCell is one operation from one library and representation.
 type tradeoffCell struct {
@@ -179,10 +218,10 @@ func seriesOfLibs(libs []vocab.Lib) []Series {
 }
 
 // tradeoffPanel is the panel of column j of t: every row timed at it,
-// and the layer of its labels. An axis whose values span more than a
-// factor of 100 (an aggregate from compressed decodes every point) is
-// logarithmic.
-func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[tradeoffCell]measure.Timing, biggest float64) (*plot.Plot, *labelLayer, error) {
+// its times in unit (div nanoseconds), and the layer of its labels. An
+// axis whose values span more than a factor of 100 (an aggregate from
+// compressed decodes every point) is logarithmic.
+func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[tradeoffCell]measure.Timing, biggest float64, unit string, div float64) (*plot.Plot, *labelLayer, error) {
 	var slowest float64
 	var times, bytes []float64
 	for _, r := range t.Rows {
@@ -193,7 +232,6 @@ func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[t
 			bytes = append(bytes, r.BytesPerInstance)
 		}
 	}
-	unit, div := units.NsScale(slowest)
 	for i := range times {
 		times[i] /= div
 	}
@@ -213,7 +251,11 @@ func tradeoffPanel(t results.Tradeoff, j int, c results.TradeoffOp, timing map[t
 			low, high = min(*v, tm.NsPerOpQ1), max(*v, tm.NsPerOpQ3)
 		}
 		s := Series{Lib: r.Lib, Repr: r.Repr, Layout: r.Layout}
-		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: s.Label(), series: s, ring: !r.Pareto})
+		label := s.Label()
+		if Contended(*v, tm.CPUNsPerOpMedian) {
+			label += contendedMark
+		}
+		pts = append(pts, point{x: xs.at(*v / div), low: xs.at(low / div), high: xs.at(high / div), y: ys.at(r.BytesPerInstance), label: label, series: s, ring: !r.Pareto})
 	}
 	legend, err := addPoints(context.Background(), p, pts)
 	if err != nil {
@@ -272,11 +314,8 @@ func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, er
 		if err != nil {
 			return nil, err
 		}
-		var shape draw.GlyphDrawer = draw.CircleGlyph{}
-		if pt.ring {
-			shape = draw.RingGlyph{}
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: libColor(pt.series.Lib), Radius: vg.Points(pointRadius), Shape: shape}
+		st := libStyleOf(pt.series.Lib)
+		sc.GlyphStyle = draw.GlyphStyle{Color: st.color, Radius: vg.Points(pointRadius), Shape: st.glyph(pt.ring)}
 		p.Add(liveScatter{sc, ctx})
 		labels.items = append(labels.items, labelItem{x: pt.x, y: pt.y, xLow: pt.low, xHigh: pt.high, text: pt.label, color: libColor(pt.series.Lib)})
 		if !seenSet[pt.series] {
@@ -287,7 +326,7 @@ func addPoints(ctx context.Context, p *plot.Plot, pts []point) (*chartLegend, er
 	p.Add(labels)
 	legend := &chartLegend{layers: []*labelLayer{labels}}
 	for _, lib := range libsOf(seen) {
-		legend.add(string(lib), swatch{libColor(lib)})
+		legend.add(string(lib), marker{libStyleOf(lib), false})
 	}
 	return legend, nil
 }

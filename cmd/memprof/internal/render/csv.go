@@ -25,7 +25,8 @@ const (
 // "throughput") and one per combination that could not be measured (kind
 // "unavailable", numbers empty, the reason in "note"). A failed case keeps
 // its row, with its numbers empty and the message in "error". Figures are
-// raw (results.Column.FormatRaw): exact, whatever their resolution.
+// raw (results.Column.FormatRaw): exact, whatever their resolution, a
+// reading below zero written 0.
 func CSV(w io.Writer, rs *results.File) error {
 	cols := results.CSVColumns()
 	cw := csv.NewWriter(w)

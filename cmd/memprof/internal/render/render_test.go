@@ -251,7 +251,9 @@ func TestTradeoffChart(t *testing.T) {
 		"bytes per instance (B)",
 		"aggregate (batch 128)",
 		"time per use (µs)",
-		"Signature: bytes per instance against the time of each use (median, bar Q1 to Q3)",
+		// The title, in two lines: one would be wider than the panel.
+		"Signature: bytes per instance against the time of each use",
+		"(median, bar Q1 to Q3)",
 		"filled: Pareto-optimal",
 	}
 	for _, r := range measured(rs) {

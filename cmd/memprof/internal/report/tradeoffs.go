@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
@@ -13,7 +15,7 @@ import (
 )
 
 // tradeoffNote says how to read the trade-off tables.
-const tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one (an untimed use counts as slower than any). -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
+var tradeoffNote = "One table per type: the bytes one instance keeps in each representation beside the median time of each use starting from that representation, the conversions a program must make first included (a path from compressed decodes and checks the subgroup, one from Jacobian converts to affine); the operations timed from at least two representations are the columns. ✓ marks the Pareto-optimal representations: no other is as small and as fast at every use, and faster or smaller at one beyond the noise (bytes by more than their resolution, times by quartile ranges that do not overlap; an untimed use counts as slower than any). A time is the median wall time per call, with the CPU time per call beside it where the wall time is at least " + strconv.FormatFloat(render.Contention, 'g', -1, 64) + " times the CPU time: the call waited for a CPU on a busy machine. ~0: within its resolution of zero. -: not timed from that representation (the library does not offer it, the data already is the operation's output, or the path is not among the default ones: throughput --paths all times them); a representation timed at none of the columns has no row. The sentence compares, in each library, the smallest representation with the fastest at the type's key operation, in CPU time per call."
 
 // writeTradeoffs writes the trade-off section: a sentence and a table per
 // type with a trade-off (results.TradeoffOf), one sentence for the others.
@@ -81,16 +83,20 @@ func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 		if scan {
 			v := "-"
 			if r.ScanBytesPerInstance != nil {
-				v = units.FormatFigure(*r.ScanBytesPerInstance)
+				v = figureOrNearZero(*r.ScanBytesPerInstance, r.ScanResolution)
 			}
 			cells = append(cells, v)
 		}
-		for _, v := range r.NsPerUse {
+		for j, v := range r.NsPerUse {
 			if v == nil {
 				cells = append(cells, "-")
-			} else {
-				cells = append(cells, units.FormatNs(*v))
+				continue
 			}
+			cell := units.FormatNs(*v)
+			if cpu := cpuOf(r, j); cpu != nil && render.Contended(*v, *cpu) {
+				cell += " (CPU " + units.FormatNs(*cpu) + ")"
+			}
+			cells = append(cells, cell)
 		}
 		p := ""
 		if r.Pareto {
@@ -99,6 +105,24 @@ func tradeoffTable(t results.Tradeoff) render.MarkdownTable {
 		tb.Rows = append(tb.Rows, append(cells, p))
 	}
 	return tb
+}
+
+// cpuOf is row r's CPU time at column j, nil where not recorded.
+func cpuOf(r results.TradeoffRow, j int) *float64 {
+	if j < len(r.CPUNsPerUse) {
+		return r.CPUNsPerUse[j]
+	}
+	return nil
+}
+
+// figureOrNearZero writes a figure known to within resolution: ~0 when
+// it is within it of zero, or below zero (a reading of what cannot be
+// negative, under its noise).
+func figureOrNearZero(v, resolution float64) string {
+	if v < 0 || math.Abs(v) < resolution {
+		return "~0"
+	}
+	return units.FormatFigure(v)
 }
 
 // sizeSentence says what choosing among the representations of typ
@@ -215,7 +239,7 @@ func pairClause(rs *results.File, t results.Tradeoff, col results.TradeoffOp, j 
 	}
 	if smallest.ScanBytesPerInstance != nil && fastest.ScanBytesPerInstance != nil {
 		d := *fastest.ScanBytesPerInstance - *smallest.ScanBytesPerInstance
-		if d != 0 {
+		if math.Abs(d) > smallest.ScanResolution+fastest.ScanResolution {
 			more := "more"
 			if d < 0 {
 				d, more = -d, "less"
