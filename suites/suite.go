@@ -31,6 +31,12 @@ type Entry struct {
 	// SizeHint is unsafe.Sizeof of the representation, used to refuse an
 	// N that cannot fit in memory before anything is allocated.
 	SizeHint uintptr
+	// BytesHint, if not zero, is what one instance is expected to keep
+	// with the objects it points to, from their types' sizes, where that
+	// is well beyond SizeHint (a key that points to an expanded matrix).
+	// The estimate of a run's memory (workflow.EstimateMemory) takes the
+	// larger of the two.
+	BytesHint uint64
 	// DefaultN, if not zero, is the N measured when the user gives none:
 	// scenarios are measured at their real scale (1,000,000 validators).
 	DefaultN int

@@ -45,16 +45,17 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
-// start checks opts and refuses entries too large for the machine's
-// memory, then returns the events reporting progress to opts.Progress.
+// start checks opts, refuses entries too large for the memory available
+// and announces a large run (memory.go), then returns the events reporting progress to opts.Progress.
 func start(entries []suites.Entry, opts Options) (*events, error) {
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
-	if err := checkMemory(entries, opts); err != nil {
+	ev := &events{f: opts.Progress}
+	if err := checkMemory(entries, opts, ev); err != nil {
 		return nil, err
 	}
-	return &events{f: opts.Progress}, nil
+	return ev, nil
 }
 
 // finish times ops into rs, when there are any, and returns rs with the
@@ -68,24 +69,6 @@ func finish(ctx context.Context, reg *suites.Registry, rs *results.File, ops []s
 		return nil, fmt.Errorf("measuring: %w", context.Cause(ctx))
 	}
 	return rs, err
-}
-
-// checkMemory refuses, before anything is allocated, an N (the largest a
-// case is measured at, its sweep included) whose estimated memory exceeds
-// what the machine has.
-func checkMemory(entries []suites.Entry, opts Options) error {
-	for _, e := range entries {
-		n := opts.nFor(e)
-		for _, s := range opts.Sweep {
-			if e.FixedN == 0 {
-				n = max(n, s)
-			}
-		}
-		if err := memprof.CheckMemory(n, uint64(max(e.SizeHint, 1))); err != nil {
-			return fmt.Errorf("%s: %w", e.Key, err)
-		}
-	}
-	return nil
 }
 
 // measureEntries measures each entry in its own child process, opts.jobs()

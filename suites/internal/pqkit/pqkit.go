@@ -17,6 +17,7 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -86,7 +87,10 @@ var Context = []byte("memprof")
 type Form struct {
 	Constructor string
 	SizeHint    uintptr
-	Case        func() memprof.Case
+	// BytesHint is what an instance keeps with the objects it points to,
+	// where that is beyond SizeHint (HeldSize of a parsed key's type).
+	BytesHint uint64
+	Case      func() memprof.Case
 }
 
 // Entries returns one entry per type of types, representation of Reprs
@@ -110,7 +114,7 @@ func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.K
 						panic(fmt.Sprintf("pqkit: %s is available but has no form", k))
 					}
 					used[k] = true
-					e.Constructor, e.SizeHint, e.DefaultN, e.Case = f.Constructor, f.SizeHint, DefaultN, f.Case
+					e.Constructor, e.SizeHint, e.BytesHint, e.DefaultN, e.Case = f.Constructor, f.SizeHint, f.BytesHint, DefaultN, f.Case
 				}
 				out = append(out, e)
 			}
@@ -184,6 +188,40 @@ func MadeCase[V any](load func() ([]V, error), mk func(V) any) memprof.Case {
 		Prepare: func(int) (err error) { vals, err = load(); return err },
 		New:     func(i int) any { return mk(vals[i%len(vals)]) },
 	}
+}
+
+// HeldSize is the size of a T with the objects its pointers point to (a
+// parsed key's expanded matrix behind a pointer), from the types alone:
+// each pointer reachable in T without following a slice, map or
+// interface (whose lengths the type does not tell) counts its element's
+// HeldSize once. It is what the memory estimate of a run reads
+// (suites.Entry.BytesHint), not a measurement.
+func HeldSize[T any]() uint64 { return heldSize(reflect.TypeFor[T](), nil) }
+
+// heldSize is t's HeldSize; a type already on the path (a list's next
+// pointer) counts no further.
+func heldSize(t reflect.Type, path []reflect.Type) uint64 {
+	if slices.Contains(path, t) {
+		return 0
+	}
+	return uint64(t.Size()) + pointees(t, append(path, t))
+}
+
+// pointees is the HeldSize of what the pointers reachable in t point to.
+func pointees(t reflect.Type, path []reflect.Type) uint64 {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return heldSize(t.Elem(), path)
+	case reflect.Struct:
+		var sum uint64
+		for i := range t.NumField() {
+			sum += pointees(t.Field(i).Type, path)
+		}
+		return sum
+	case reflect.Array:
+		return uint64(t.Len()) * pointees(t.Elem(), path)
+	}
+	return 0
 }
 
 // Clone returns a copy of *src that shares no memory with it: the struct
