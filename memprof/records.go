@@ -153,7 +153,7 @@ func infoOf(stack [32]uintptr) stackInfo {
 		case leaf && slices.Contains(runtimeRecordFrames, f.Function):
 			si.runtimeRecord = true
 			leaf = false
-		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
+		case leaf && f.Function != "" && !frame.IsAllocatorFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 			leaf = false
 		}

@@ -67,8 +67,36 @@ func harnessSiteName(layout measure.Layout, returned reflect.Type, slots []int64
 		return "new(" + typeString(returned.Elem()) + ")"
 	case layout == measure.Slice && returned.Kind() == reflect.Slice:
 		return "make(" + typeString(returned) + ", n)"
+	case layout == measure.Pointer && returned.Kind() == reflect.Pointer:
+		return pointeeSiteName(returned.Elem(), slots)
 	}
 	return ""
+}
+
+// pointeeSiteName names an allocation the harness made for an object a
+// returned T points to (a copy's own matrix): "new(internal.Mat) for
+// field A", when one pointer field of T, in it or in its arrays, points to
+// objects of those slots, or "" when none or several do.
+func pointeeSiteName(t reflect.Type, slots []int64) string {
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	name := ""
+	for i := range t.NumField() {
+		f := t.Field(i)
+		ft := f.Type
+		for ft.Kind() == reflect.Array {
+			ft = ft.Elem()
+		}
+		if ft.Kind() != reflect.Pointer || !isSlotOf(ft.Elem(), slots) {
+			continue
+		}
+		if name != "" {
+			return "" // two fields could hold it
+		}
+		name = "new(" + typeString(ft.Elem()) + ") for field " + f.Name
+	}
+	return name
 }
 
 // typeString spells t as Go source does: [48]byte, not [48]uint8, and
