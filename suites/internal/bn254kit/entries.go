@@ -22,7 +22,7 @@ var (
 // nothing: only G2 points are prepared for pairings.
 func NotApplicable(typ vocab.Type, repr vocab.Repr) vocab.Why {
 	if typ == vocab.BN254G1 && repr == vocab.Prepared {
-		return vocab.Because(vocab.DoesNotApply, "does not apply: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a G1 point has no prepared form: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
 	}
 	return vocab.Why{}
 }

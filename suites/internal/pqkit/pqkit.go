@@ -129,9 +129,26 @@ func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.K
 }
 
 // DoesNotApply is the reason of a representation a type does not have: a
-// seed of a public key, a ciphertext or a signature.
+// seed of a public key, a ciphertext or a signature. It says what the
+// seed is and why the type has none: a public key is computed from the
+// private key's seed, which it cannot give back; a ciphertext or a
+// signature is an operation's output.
 func DoesNotApply(t vocab.Type, r vocab.Repr) vocab.Why {
-	return vocab.Because(vocab.DoesNotApply, "does not apply: a %s has no %s form (only a private key is expanded from a seed)", t, r)
+	what, why := noSeed[t][0], noSeed[t][1]
+	if what == "" {
+		what, why = string(t), "only a private key is expanded from a seed"
+	}
+	return vocab.Because(vocab.DoesNotApply, "does not apply: %s has no %s form: %s", what, r, why)
+}
+
+// noSeed names each type without a seed and says why it has none.
+var noSeed = map[vocab.Type][2]string{
+	vocab.MLKEMEncapsulationKey: {"an ML-KEM encapsulation key", "the 64-byte seed d‖z is the decapsulation key's, and the encapsulation key is computed from it, which cannot be undone (a public key that gave its seed would give the private key)"},
+	vocab.MLDSAPublicKey:        {"an ML-DSA public key", "the 32-byte seed ξ is the private key's, and the public key is computed from it, which cannot be undone (a public key that gave its seed would give the private key)"},
+	vocab.SLHDSAPublicKey:       {"an SLH-DSA public key", "its seeds (SK.seed, SK.prf, PK.seed) are the private key's, and the public key's root is computed from them, which cannot be undone"},
+	vocab.MLKEMCiphertext:       {"an ML-KEM ciphertext", "it is the output of an encapsulation to a key, not expanded from a seed"},
+	vocab.MLDSASignature:        {"an ML-DSA signature", "it is the output of signing a message, not expanded from a seed"},
+	vocab.SLHDSASignature:       {"an SLH-DSA signature", "it is the output of signing a message, not expanded from a seed"},
 }
 
 // Bytes returns a new array of len(b) bytes holding a copy of b, as a
