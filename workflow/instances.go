@@ -108,7 +108,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row
 	if err != nil {
 		return failedResult(e, n, err)
 	}
-	r := results.Row{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
+	r := results.Row{Key: e.Key, Constructor: constructorAt(e, n, opts), Measurement: *m}
 	if len(opts.Sweep) > 0 && e.FixedN == 0 { // an entry of one N has no sweep
 		var points []measure.SweepPoint
 		for _, sn := range opts.Sweep {
@@ -123,6 +123,16 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row
 		}
 	}
 	return r
+}
+
+// constructorAt is e's constructor for a row measured at n, with why n
+// is the entry's own N when it is (suites.Entry.NNote) and no -n chose it.
+func constructorAt(e suites.Entry, n int, opts Options) string {
+	note := e.NNote(n)
+	if note == "" || (opts.N == n && e.FixedN == 0) || opts.budgetN[e.Key] == n {
+		return e.Constructor
+	}
+	return e.Constructor + "; " + note
 }
 
 func failedResult(e suites.Entry, n int, err error) results.Row {

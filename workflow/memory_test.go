@@ -138,3 +138,26 @@ func TestInstancesRefusesMemory(t *testing.T) {
 		t.Errorf("got %d events, want none", events)
 	}
 }
+
+// TestConstructorAt: a row measured at its entry's own N carries why in
+// its constructor; a row at the N the user chose does not.
+func TestConstructorAt(t *testing.T) {
+	own := suites.Entry{Key: bigKey, Constructor: "made", DefaultN: 256, NWhy: "each is slow"}
+	single := suites.Entry{Key: results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Single}, Constructor: "made", FixedN: 1}
+	tests := []struct {
+		name string
+		e    suites.Entry
+		opts Options
+		want string
+	}{
+		{"its DefaultN", own, Options{}, "made; N = 256: each is slow"},
+		{"the user's N", own, Options{N: 256}, "made"},
+		{"another N", own, Options{N: 1000}, "made"},
+		{"the single layout, whatever N is given", single, Options{N: 1000}, "made; N = 1: the single layout measures one object, alone in its process"},
+	}
+	for _, tt := range tests {
+		if got := constructorAt(tt.e, tt.opts.nFor(tt.e), tt.opts); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -60,6 +60,9 @@ var (
 // case may hold. The budgets check at this N.
 const DefaultN = 10_000
 
+// nWhy is why the post-quantum entries are measured at DefaultN.
+const nWhy = "post-quantum keys and signatures are kilobytes to tens of kilobytes each, and a parsed key is made by a slow library call: a smaller N keeps a case's memory and time modest"
+
 // Distinct is how many distinct values a case makes in Prepare; instance
 // i holds a copy of value i%Distinct.
 const Distinct = 16
@@ -114,7 +117,7 @@ func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.K
 						panic(fmt.Sprintf("pqkit: %s is available but has no form", k))
 					}
 					used[k] = true
-					e.Constructor, e.SizeHint, e.BytesHint, e.DefaultN, e.Case = f.Constructor, f.SizeHint, f.BytesHint, DefaultN, f.Case
+					e.Constructor, e.SizeHint, e.BytesHint, e.DefaultN, e.NWhy, e.Case = f.Constructor, f.SizeHint, f.BytesHint, DefaultN, nWhy, f.Case
 				}
 				out = append(out, e)
 			}
