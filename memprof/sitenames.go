@@ -75,28 +75,40 @@ func harnessSiteName(layout measure.Layout, returned reflect.Type, slots []int64
 
 // pointeeSiteName names an allocation the harness made for an object a
 // returned T points to (a copy's own matrix): "new(internal.Mat) for
-// field A", when one pointer field of T, in it or in its arrays, points to
-// objects of those slots, or "" when none or several do.
+// field A" when one pointer field of T (in it, its structs or its arrays)
+// points to objects of those slots, "new(big.Int)" when several fields of
+// one type do, "" when none do or fields of several types could.
 func pointeeSiteName(t reflect.Type, slots []int64) string {
-	if t.Kind() != reflect.Struct {
+	var types []reflect.Type
+	var fields []string
+	var walk func(t reflect.Type, field string)
+	walk = func(t reflect.Type, field string) {
+		switch t.Kind() {
+		case reflect.Struct:
+			for i := range t.NumField() {
+				walk(t.Field(i).Type, t.Field(i).Name)
+			}
+		case reflect.Array:
+			walk(t.Elem(), field)
+		case reflect.Pointer:
+			if isSlotOf(t.Elem(), slots) {
+				if !slices.Contains(types, t.Elem()) {
+					types = append(types, t.Elem())
+				}
+				fields = append(fields, field)
+			}
+		}
+	}
+	if t.Kind() == reflect.Struct {
+		walk(t, "")
+	}
+	switch {
+	case len(types) != 1:
 		return ""
+	case len(fields) == 1:
+		return "new(" + typeString(types[0]) + ") for field " + fields[0]
 	}
-	name := ""
-	for i := range t.NumField() {
-		f := t.Field(i)
-		ft := f.Type
-		for ft.Kind() == reflect.Array {
-			ft = ft.Elem()
-		}
-		if ft.Kind() != reflect.Pointer || !isSlotOf(ft.Elem(), slots) {
-			continue
-		}
-		if name != "" {
-			return "" // two fields could hold it
-		}
-		name = "new(" + typeString(ft.Elem()) + ") for field " + f.Name
-	}
-	return name
+	return "new(" + typeString(types[0]) + ")"
 }
 
 // typeString spells t as Go source does: [48]byte, not [48]uint8, and

@@ -59,6 +59,12 @@ type withMatrix struct {
 	A   *[2048]byte
 }
 
+// withPair points to two objects of one type, one through a struct in it.
+type withPair struct {
+	inner struct{ X *[2048]byte }
+	D     *[2048]byte
+}
+
 // TestNameSites names a harness's own allocations by the type the case
 // returns, merges those the naming makes one, and leaves a library's
 // alone.
@@ -88,6 +94,9 @@ func TestNameSites(t *testing.T) {
 		{"pointer: the object a field points to", measure.Pointer, reflect.TypeFor[*withMatrix](),
 			[]Site{{Function: harness, Line: 150, BytesPerInstance: 2048, AllocsPerInstance: 1, SlotSizes: []int64{2048}}},
 			[]Site{{Function: "new([2048]byte) for field A", BytesPerInstance: 2048, AllocsPerInstance: 1, SlotSizes: []int64{2048}}}},
+		{"pointer: objects several fields point to, in a struct of the struct", measure.Pointer, reflect.TypeFor[*withPair](),
+			[]Site{{Function: harness, Line: 160, BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}},
+			[]Site{{Function: "new([2048]byte)", BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}}},
 		{"pointer: another object of the harness keeps its function", measure.Pointer, reflect.TypeFor[*point](),
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}},
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}}},
