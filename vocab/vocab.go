@@ -84,7 +84,7 @@ const (
 	// and the structures that keep them. Results written before it was
 	// named label them libsecp256k1, a name that stays readable.
 	GoEthereum Lib = "go-ethereum"
-	Decred       Lib = "decred" // github.com/decred/dcrd/dcrec/secp256k1/v4 and its ecdsa package (pure Go)
+	Decred     Lib = "decred" // github.com/decred/dcrd/dcrec/secp256k1/v4 and its ecdsa package (pure Go)
 
 	BN256Cloudflare Lib = "bn256-cloudflare" // go-ethereum's crypto/bn256/cloudflare (pure Go; points are struct{ p *curvePoint })
 	BN256Google     Lib = "bn256-google"     // go-ethereum's crypto/bn256/google (pure Go; points are struct{ p *curvePoint })
