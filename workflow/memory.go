@@ -55,8 +55,8 @@ func (e Estimate) Large() bool { return e.PeakBytes > LargeRun }
 // TooLarge reports whether the estimate exceeds the memory available.
 func (e Estimate) TooLarge() bool { return e.AvailableBytes > 0 && e.PeakBytes > e.AvailableBytes }
 
-// String says the estimate in a sentence's words: "about 4.1GB at the
-// peak (2 cases at a time; the largest MLDSAPublicKey/circl/... at
+// String says the estimate in a sentence's words, an estimate's "about"
+// included: "about 4.1GB at the peak (2 cases at a time; the largest MLDSAPublicKey/circl/... at
 // N=100000, 3.2GB)".
 func (e Estimate) String() string {
 	return "about " + bytesText(e.PeakBytes) + " at the peak (" + cases(e.Jobs) + " at a time; the largest " +
@@ -133,7 +133,7 @@ func checkMemory(entries []suites.Entry, opts Options, ev *events) error {
 	}
 	est := EstimateMemory(entries, opts)
 	if est.TooLarge() && !opts.Force {
-		return usagef("refusing to measure: estimated %s, beyond the %s of memory available (--force to measure anyway)", est, bytesText(est.AvailableBytes))
+		return usagef("refusing to measure: the run would need %s, beyond the %s of memory available (--force to measure anyway)", est, bytesText(est.AvailableBytes))
 	}
 	if est.Large() {
 		ev.send(Event{Kind: MemoryEstimated, Estimate: est})

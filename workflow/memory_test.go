@@ -131,7 +131,7 @@ func TestInstancesRefusesMemory(t *testing.T) {
 	}
 	events := 0
 	rs, err := Instances(context.Background(), reg, Selection{Types: []vocab.Type{vocab.G1}}, Options{N: 1000, MemoryAvailable: 1 << 30, Progress: func(Event) { events++ }})
-	if rs != nil || !IsUsage(err) || !strings.Contains(err.Error(), "refusing to measure: estimated about 2.147TB at the peak (1 case at a time; the largest "+bigKey.String()+" at N=1000") {
+	if rs != nil || !IsUsage(err) || !strings.Contains(err.Error(), "refusing to measure: the run would need about 2.147TB at the peak (1 case at a time; the largest "+bigKey.String()+" at N=1000") {
 		t.Errorf("got %v, %v; want the run refused as a usage error", rs, err)
 	}
 	if events != 0 {

@@ -308,7 +308,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		{name: "operations required, none", run: instances, sel: g2, opts: Options{Throughput: ThroughputRequired}, want: "no operation matches the selection; types with operations are G1", target: new(*NoMatch), usage: true},
 		{name: "operations if any, none", run: instances, sel: g2, opts: Options{Throughput: ThroughputIfAny}, ready: errStop, readied: true},
 		{name: "ready refuses", run: instances, sel: g1, ready: errStop, readied: true},
-		{name: "too many instances", run: instances, sel: g1, opts: huge, readied: true, want: "refusing to measure: estimated about", target: new(*UsageError), usage: true},
+		{name: "too many instances", run: instances, sel: g1, opts: huge, readied: true, want: "refusing to measure: the run would need about", target: new(*UsageError), usage: true},
 		{name: "type without operations", run: throughput, sel: g2, want: "type G2 has no operations: types with operations are G1", target: new(*UsageError), usage: true},
 		{name: "no operation", run: throughput, sel: Selection{Ops: []vocab.Op{vocab.Sign}}, want: "no operation matches", target: new(*NoMatch), usage: true},
 		{name: "every operation unavailable", run: throughput, sel: Selection{Libs: []vocab.Lib{vocab.Blst}}, want: "nothing measured: every selected operation is unavailable: " + needsCgo.Reason, target: new(*NothingMeasured)},

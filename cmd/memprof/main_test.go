@@ -196,7 +196,7 @@ func TestRefusesHugeN(t *testing.T) {
 	if code != exitUsage {
 		t.Fatalf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
 	}
-	if stdout != "" || !strings.Contains(stderr, "refusing to measure: estimated about") || !strings.Contains(stderr, "at N=1000000000000") {
+	if stdout != "" || !strings.Contains(stderr, "refusing to measure: the run would need about") || !strings.Contains(stderr, "at N=1000000000000") {
 		t.Errorf("got stdout %q stderr %q, want a refusal naming the estimate and nothing on stdout", stdout, stderr)
 	}
 }

@@ -35,7 +35,7 @@ func TestMemoryRefusal(t *testing.T) {
 	})
 	// 100 instances of 1 GiB (and the holder's 16 B), twice over for the
 	// heap's growth before a collection: 214.7 GB, against 1 GiB.
-	refusal := "memprof %s: refusing to measure: estimated about 214.7GB at the peak (1 case at a time; the largest " + gibEntry.Key.String() + " at N=100, 214.7GB), beyond the 1.074GB of memory available (--force to measure anyway)"
+	refusal := "memprof %s: refusing to measure: the run would need about 214.7GB at the peak (1 case at a time; the largest " + gibEntry.Key.String() + " at N=100, 214.7GB), beyond the 1.074GB of memory available (--force to measure anyway)"
 	for _, cmd := range []string{"instances", "report"} {
 		t.Run(cmd, func(t *testing.T) {
 			args := []string{cmd, "--type", "G1", "-n", "100", "--memory-available", "1GiB"}
@@ -56,7 +56,7 @@ func TestMemoryAnnounced(t *testing.T) {
 	inv := &invocation{cmd: instancesCommand, stderr: &stderr}
 	est := workflow.EstimateMemory([]suites.Entry{gibEntry}, workflow.Options{N: 3, Jobs: 1, MemoryAvailable: 1 << 40})
 	(&progress{inv: inv}).event(workflow.Event{Kind: workflow.MemoryEstimated, Estimate: est})
-	want := "memprof instances: this run needs an estimated about 6.442GB at the peak (1 case at a time; the largest " + gibEntry.Key.String() + " at N=3, 6.442GB); 1.100TB available\n"
+	want := "memprof instances: this run will need about 6.442GB at the peak (1 case at a time; the largest " + gibEntry.Key.String() + " at N=3, 6.442GB); 1.100TB available\n"
 	if stderr.String() != want {
 		t.Errorf("got %q, want %q", stderr.String(), want)
 	}

@@ -113,7 +113,7 @@ func (p *progress) event(ev workflow.Event) {
 	case workflow.OpFailed:
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
 	case workflow.MemoryEstimated:
-		fmt.Fprintf(w, "memprof %s: this run needs an estimated %s\n", name, ev.Estimate.WithAvailable())
+		fmt.Fprintf(w, "memprof %s: this run will need %s\n", name, ev.Estimate.WithAvailable())
 	case workflow.SitesStarting:
 		fmt.Fprintf(w, "memprof %s: profiling the allocation sites of %s, in child processes\n", name, count(ev.Total, "operation"))
 	}
