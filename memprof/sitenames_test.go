@@ -65,6 +65,12 @@ type withPair struct {
 	D     *[2048]byte
 }
 
+// withTwo points to objects of two types.
+type withTwo struct {
+	sk *[2048]byte
+	pk *[4096]byte
+}
+
 // TestNameSites names a harness's own allocations by the type the case
 // returns, merges those the naming makes one, and leaves a library's
 // alone.
@@ -97,6 +103,12 @@ func TestNameSites(t *testing.T) {
 		{"pointer: objects several fields point to, in a struct of the struct", measure.Pointer, reflect.TypeFor[*withPair](),
 			[]Site{{Function: harness, Line: 160, BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}},
 			[]Site{{Function: "new([2048]byte)", BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}}},
+		{"pointer: objects of two types fields point to", measure.Pointer, reflect.TypeFor[*withTwo](),
+			[]Site{{Function: harness, Line: 170, BytesPerInstance: 2048 + 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048, 4096}}},
+			[]Site{{Function: "new([2048]byte), new([4096]byte)", BytesPerInstance: 2048 + 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048, 4096}}}},
+		{"pointer: a slot no field explains", measure.Pointer, reflect.TypeFor[*withTwo](),
+			[]Site{{Function: harness, Line: 171, BytesPerInstance: 2048 + 8192, AllocsPerInstance: 2, SlotSizes: []int64{2048, 8192}}},
+			[]Site{{Function: harness, Line: 171, BytesPerInstance: 2048 + 8192, AllocsPerInstance: 2, SlotSizes: []int64{2048, 8192}}}},
 		{"pointer: another object of the harness keeps its function", measure.Pointer, reflect.TypeFor[*point](),
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}},
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}}},
