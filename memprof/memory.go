@@ -25,3 +25,8 @@ func CheckMemory(n int, perInstance uint64) error {
 	}
 	return nil
 }
+
+// AvailableMemory is the memory this machine has available for new
+// processes (MemAvailable of /proc/meminfo), in bytes, or 0 when it cannot
+// be read.
+func AvailableMemory() uint64 { return availableMemory() }

@@ -312,7 +312,7 @@ func stackSite(stack []uintptr, self string) siteKey {
 		if f.Function == self {
 			return siteKey{function: self}
 		}
-		if site.function == "" && f.Function != "" && !frame.IsRuntimeFunction(f.Function) {
+		if site.function == "" && f.Function != "" && !frame.IsAllocatorFunction(f.Function) {
 			site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 		}
 		if !more {

@@ -168,7 +168,7 @@ func infoOf(stack [32]uintptr) stackInfo {
 			si.runtimeRecord = true
 			si.grownArray = slices.Contains(runtimeGrownFrames, f.Function)
 			leaf = false
-		case leaf && f.Function != "" && !frame.IsRuntimeFunction(f.Function):
+		case leaf && f.Function != "" && !frame.IsAllocatorFunction(f.Function):
 			si.site = siteKey{function: f.Function, file: f.File, line: int64(f.Line)}
 			leaf = false
 		}

@@ -67,8 +67,57 @@ func harnessSiteName(layout measure.Layout, returned reflect.Type, slots []int64
 		return "new(" + typeString(returned.Elem()) + ")"
 	case layout == measure.Slice && returned.Kind() == reflect.Slice:
 		return "make(" + typeString(returned) + ", n)"
+	case layout == measure.Pointer && returned.Kind() == reflect.Pointer:
+		return pointeeSiteName(returned.Elem(), slots)
 	}
 	return ""
+}
+
+// pointeeSiteName names an allocation the harness made for objects a
+// returned T points to (a copy's own matrix): "new(internal.Mat) for
+// field A" when one pointer field of T (in it, its structs or its arrays)
+// points to objects of those slots, "new(big.Int)" when several fields of
+// one type do, "new(cpapke.PrivateKey), new(cpapke.PublicKey)" when
+// fields of several types fill the slots between them; "" when the
+// fields do not explain every slot.
+func pointeeSiteName(t reflect.Type, slots []int64) string {
+	var types []reflect.Type
+	var fields []string
+	covered := map[int64]bool{}
+	var walk func(t reflect.Type, field string)
+	walk = func(t reflect.Type, field string) {
+		switch t.Kind() {
+		case reflect.Struct:
+			for i := range t.NumField() {
+				walk(t.Field(i).Type, t.Field(i).Name)
+			}
+		case reflect.Array:
+			walk(t.Elem(), field)
+		case reflect.Pointer:
+			slot := slotSize(int64(t.Elem().Size()))
+			if t.Elem().Size() > 0 && slices.Contains(slots, slot) {
+				if !slices.Contains(types, t.Elem()) {
+					types = append(types, t.Elem())
+				}
+				fields = append(fields, field)
+				covered[slot] = true
+			}
+		}
+	}
+	if t.Kind() == reflect.Struct {
+		walk(t, "")
+	}
+	if len(types) == 0 || len(covered) != len(slices.Compact(slices.Sorted(slices.Values(slots)))) {
+		return ""
+	}
+	if len(fields) == 1 {
+		return "new(" + typeString(types[0]) + ") for field " + fields[0]
+	}
+	names := make([]string, len(types))
+	for i, ty := range types {
+		names[i] = "new(" + typeString(ty) + ")"
+	}
+	return strings.Join(names, ", ")
 }
 
 // typeString spells t as Go source does: [48]byte, not [48]uint8, and

@@ -23,6 +23,9 @@ func TestSiteFilesAreModuleRelative(t *testing.T) {
 	}{
 		{"this package", newSiteTestArray, funcName(newSiteTestArray), "memprof/sitenames_test.go"},
 		{"the standard library", cloneSiteTestBytes, "bytes.Clone", "bytes/bytes.go"},
+		// reflect.New allocates for its caller: the site is the caller,
+		// never reflect.unsafe_New in the runtime's malloc.go.
+		{"through reflect.New", newSiteTestReflect, funcName(newSiteTestReflect), "memprof/sitenames_test.go"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,9 +45,31 @@ func TestSiteFilesAreModuleRelative(t *testing.T) {
 
 func newSiteTestArray(int) any { return new([64]byte) }
 
+var siteTestArrayType = reflect.ArrayOf(96, reflect.TypeFor[byte]())
+
+func newSiteTestReflect(int) any { return reflect.New(siteTestArrayType).Interface() }
+
 var siteTestBytes = make([]byte, 40)
 
 func cloneSiteTestBytes(int) any { return (*[40]byte)(bytes.Clone(siteTestBytes)) }
+
+// withMatrix is a key that points to an expanded matrix of its own.
+type withMatrix struct {
+	rho [32]byte
+	A   *[2048]byte
+}
+
+// withPair points to two objects of one type, one through a struct in it.
+type withPair struct {
+	inner struct{ X *[2048]byte }
+	D     *[2048]byte
+}
+
+// withTwo points to objects of two types.
+type withTwo struct {
+	sk *[2048]byte
+	pk *[4096]byte
+}
 
 // TestNameSites names a harness's own allocations by the type the case
 // returns, merges those the naming makes one, and leaves a library's
@@ -72,6 +97,18 @@ func TestNameSites(t *testing.T) {
 				{Function: "new(memprof.point)", BytesPerInstance: 48, AllocsPerInstance: 1, SlotSizes: []int64{pointSlot}},
 				{Function: lib.Function, File: "example.com/lib@v1.2.0/decode.go", Line: 7, BytesPerInstance: 16, AllocsPerInstance: 1, SlotSizes: []int64{16}},
 			}},
+		{"pointer: the object a field points to", measure.Pointer, reflect.TypeFor[*withMatrix](),
+			[]Site{{Function: harness, Line: 150, BytesPerInstance: 2048, AllocsPerInstance: 1, SlotSizes: []int64{2048}}},
+			[]Site{{Function: "new([2048]byte) for field A", BytesPerInstance: 2048, AllocsPerInstance: 1, SlotSizes: []int64{2048}}}},
+		{"pointer: objects several fields point to, in a struct of the struct", measure.Pointer, reflect.TypeFor[*withPair](),
+			[]Site{{Function: harness, Line: 160, BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}},
+			[]Site{{Function: "new([2048]byte)", BytesPerInstance: 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048}}}},
+		{"pointer: objects of two types fields point to", measure.Pointer, reflect.TypeFor[*withTwo](),
+			[]Site{{Function: harness, Line: 170, BytesPerInstance: 2048 + 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048, 4096}}},
+			[]Site{{Function: "new([2048]byte), new([4096]byte)", BytesPerInstance: 2048 + 4096, AllocsPerInstance: 2, SlotSizes: []int64{2048, 4096}}}},
+		{"pointer: a slot no field explains", measure.Pointer, reflect.TypeFor[*withTwo](),
+			[]Site{{Function: harness, Line: 171, BytesPerInstance: 2048 + 8192, AllocsPerInstance: 2, SlotSizes: []int64{2048, 8192}}},
+			[]Site{{Function: harness, Line: 171, BytesPerInstance: 2048 + 8192, AllocsPerInstance: 2, SlotSizes: []int64{2048, 8192}}}},
 		{"pointer: another object of the harness keeps its function", measure.Pointer, reflect.TypeFor[*point](),
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}},
 			[]Site{{Function: harness, Line: 140, BytesPerInstance: 64, AllocsPerInstance: 1, SlotSizes: []int64{64}}}},

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -113,7 +114,7 @@ func TestLibFamilies(t *testing.T) {
 		{vocab.Gnark, []vocab.Family{vocab.BLS12381, vocab.BN254}},
 		{vocab.Circl, []vocab.Family{vocab.BLS12381, vocab.MLKEM, vocab.MLDSA, vocab.SLHDSA}},
 		{vocab.CKZG, []vocab.Family{vocab.KZG}}, {vocab.GoKZG, []vocab.Family{vocab.KZG}},
-		{vocab.Libsecp256k1, []vocab.Family{vocab.Secp256k1}}, {vocab.Decred, []vocab.Family{vocab.Secp256k1}},
+		{vocab.Libsecp256k1, []vocab.Family{vocab.Secp256k1}}, {vocab.GoEthereum, []vocab.Family{vocab.Secp256k1}}, {vocab.Decred, []vocab.Family{vocab.Secp256k1}},
 		{vocab.BN256Cloudflare, []vocab.Family{vocab.BN254}}, {vocab.BN256Google, []vocab.Family{vocab.BN254}}, {vocab.BN256Gnark, []vocab.Family{vocab.BN254}},
 		{vocab.Stdlib, []vocab.Family{vocab.MLKEM}}, {vocab.FilippoMLDSA, []vocab.Family{vocab.MLDSA}},
 		{"openssl", nil},
@@ -136,7 +137,7 @@ func TestLibFamilies(t *testing.T) {
 		t.Errorf("the test lists %v, the vocabulary %v", listed, vocab.Libs)
 	}
 	// The names issues 24 and 25 fixed (a contract).
-	for _, name := range []vocab.Lib{"libsecp256k1", "decred", "bn256-cloudflare", "bn256-google", "bn256-gnark", "gnark", "stdlib", "circl", "filippo-mldsa"} {
+	for _, name := range []vocab.Lib{"libsecp256k1", "go-ethereum", "decred", "bn256-cloudflare", "bn256-google", "bn256-gnark", "gnark", "stdlib", "circl", "filippo-mldsa"} {
 		if !vocab.Known(name, vocab.Libs) {
 			t.Errorf("lib %q is not in the vocabulary", name)
 		}
@@ -314,4 +315,26 @@ func TestResultsReaderFamilies(t *testing.T) {
 		{"negative cases", families(check("kzg", -1)), "agreement: families[0].cases is -1, want a non-negative number"},
 	}
 	checkEdits(t, tests)
+}
+
+// TestOldLibraryLabelsRead: a results file written before go-ethereum's
+// key objects had their own library labels them libsecp256k1; it reads,
+// beside a file that labels them go-ethereum (a contract).
+func TestOldLibraryLabelsRead(t *testing.T) {
+	for _, lib := range []vocab.Lib{vocab.Libsecp256k1, vocab.GoEthereum} {
+		rs := validResults(t)
+		rs.Instances = append(rs.Instances, Row{Key: Key{Type: vocab.Secp256k1SecretKey, Lib: lib, Repr: vocab.Decoded, Layout: measure.Pointer},
+			Measurement: measure.Measurement{N: 1000, BytesPerInstance: 336, AllocsPerInstance: 7, SizeofBytes: 8, SlotBytes: 48}})
+		var buf bytes.Buffer
+		if err := rs.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", lib, err)
+		}
+		if r := got.Instances[len(got.Instances)-1]; r.Lib != lib {
+			t.Errorf("read lib %s, want %s", r.Lib, lib)
+		}
+	}
 }

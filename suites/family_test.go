@@ -77,7 +77,7 @@ func TestNewRegistryFamilyErrors(t *testing.T) {
 		want   string // the error contains it; "" for none
 	}{
 		{"a library of another family", []Suite{{Name: "s", Entries: []Entry{blstSecp}}},
-			"lib blst is not a library of family secp256k1 (libsecp256k1, decred)"},
+			"lib blst is not a library of family secp256k1 (libsecp256k1, go-ethereum, decred)"},
 		{"a BLS type made by a secp256k1 library", []Suite{{Name: "s", Entries: []Entry{decredSig}}},
 			"lib decred is not a library of family bls12-381 (blst, gnark, circl)"},
 		{"an operation of another family", []Suite{{Name: "s", Ops: []Op{aggregateSecp}, FamilyAgree: []FamilyAgreeLib{secpLib}, Checks: []FamilyCheck{secpCheck}}},

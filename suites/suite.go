@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/memprof"
@@ -31,6 +32,12 @@ type Entry struct {
 	// SizeHint is unsafe.Sizeof of the representation, used to refuse an
 	// N that cannot fit in memory before anything is allocated.
 	SizeHint uintptr
+	// BytesHint, if not zero, is what one instance is expected to keep
+	// with the objects it points to, from their types' sizes, where that
+	// is well beyond SizeHint (a key that points to an expanded matrix).
+	// The estimate of a run's memory (workflow.EstimateMemory) takes the
+	// larger of the two.
+	BytesHint uint64
 	// DefaultN, if not zero, is the N measured when the user gives none:
 	// scenarios are measured at their real scale (1,000,000 validators).
 	DefaultN int
@@ -39,6 +46,11 @@ type Entry struct {
 	// the single layout (one object per process), the size its parameter
 	// names for a scenario measured at several sizes (blobs=768).
 	FixedN int
+	// NWhy says why DefaultN (or FixedN) is the entry's N where it
+	// differs from memprof.DefaultN, for the row's constructor (NNote);
+	// the single layout and a FixedN its parameter names say so
+	// themselves.
+	NWhy string
 	// Unavailable, when not zero, says why this combination cannot be
 	// measured; Case is nil then.
 	Unavailable vocab.Why
@@ -301,3 +313,25 @@ func (r *Registry) KZGAgreeLibs() []KZGAgreeLib { return r.kzg }
 // Modules returns the module paths of the suites' libraries, whose
 // versions results record (memprof.CurrentEnv).
 func (r *Registry) Modules() []string { return r.modules }
+
+// NNote says why e is measured at n instances, when n is the entry's own
+// N (its DefaultN or FixedN) and differs from memprof.DefaultN: "N = 256:
+// ..."; "" otherwise. A row's constructor carries it (workflow), and a
+// test requires it of every entry whose own N differs.
+func (e Entry) NNote(n int) string {
+	if n == memprof.DefaultN || (n != e.FixedN && n != e.DefaultN) {
+		return ""
+	}
+	why := e.NWhy
+	_, value := e.Param.Split()
+	switch {
+	case why != "":
+	case e.Layout == measure.Single && n == 1:
+		why = "the single layout measures one object, alone in its process"
+	case e.FixedN == n && value == strconv.Itoa(n):
+		why = "the size its parameter names"
+	default:
+		return ""
+	}
+	return "N = " + strconv.Itoa(n) + ": " + why
+}

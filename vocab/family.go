@@ -48,7 +48,7 @@ var families = []family{
 		[]Op{BlobToCommitment, ComputeBlobProof, VerifyBlobProof, VerifyBlobProofBatch, ComputeCellsAndProofs, VerifyCellProofBatch, RecoverCellsAndProofs}},
 	{Secp256k1,
 		[]Type{Secp256k1SecretKey, Secp256k1PublicKey, Secp256k1Signature, SenderCache},
-		[]Lib{Libsecp256k1, Decred},
+		[]Lib{Libsecp256k1, GoEthereum, Decred},
 		[]Op{Sign, Verify, Recover, RecoverAddress, Compress, Serialize, Decompress, ToAddress, Convert}},
 	{BN254,
 		[]Type{BN254G1, BN254G2, Groth16VerifyingKey},

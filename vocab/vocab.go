@@ -72,11 +72,19 @@ const (
 	GoKZG Lib = "gokzg" // github.com/crate-crypto/go-eth-kzg (pure Go, on gnark-crypto)
 
 	// Libsecp256k1 is go-ethereum's crypto/secp256k1 (cgo, on the
-	// libsecp256k1 source it vendors) with the key types of its crypto
-	// package. Without cgo go-ethereum silently falls back to decred, so
-	// its cases say they need cgo rather than measure decred.
+	// libsecp256k1 source it vendors): the byte forms it computes and
+	// takes (signatures, compressed and uncompressed keys, the secret
+	// key's bytes) and their operations. Without cgo go-ethereum silently
+	// falls back to decred, so its cases say they need cgo rather than
+	// measure decred.
 	Libsecp256k1 Lib = "libsecp256k1"
-	Decred       Lib = "decred" // github.com/decred/dcrd/dcrec/secp256k1/v4 and its ecdsa package (pure Go)
+	// GoEthereum is go-ethereum's own pure-Go objects of secp256k1, which
+	// libsecp256k1's C code never holds: the *ecdsa.PrivateKey and
+	// *ecdsa.PublicKey of its crypto package, with math/big coordinates,
+	// and the structures that keep them. Results written before it was
+	// named label them libsecp256k1, a name that stays readable.
+	GoEthereum Lib = "go-ethereum"
+	Decred     Lib = "decred" // github.com/decred/dcrd/dcrec/secp256k1/v4 and its ecdsa package (pure Go)
 
 	BN256Cloudflare Lib = "bn256-cloudflare" // go-ethereum's crypto/bn256/cloudflare (pure Go; points are struct{ p *curvePoint })
 	BN256Google     Lib = "bn256-google"     // go-ethereum's crypto/bn256/google (pure Go; points are struct{ p *curvePoint })

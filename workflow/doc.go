@@ -26,9 +26,13 @@
 //
 //  2. Refuse early. Before anything runs: options wrong in themselves are
 //     a *UsageError; Options.Ready, the caller's last check (an output
-//     that could not be written), may stop the workflow; and a case whose
-//     largest N (its sweep included) times its entry's SizeHint exceeds
-//     the machine's memory is refused (memprof.CheckMemory).
+//     that could not be written), may stop the workflow; and a run whose
+//     estimated peak (EstimateMemory: each case's largest N, its sweep
+//     included, times its entry's BytesHint or SizeHint, times the heap's
+//     growth before a collection, for the cases measured at once) exceeds
+//     the memory available (Options.MemoryAvailable, or the machine's) is
+//     a *UsageError unless Options.Force; a run over LargeRun is
+//     announced (MemoryEstimated) before it starts.
 //
 //  3. Measure the instances. Each selected entry is measured in a fresh
 //     child process (memprof.MeasureInChild), Options.Jobs at a time,

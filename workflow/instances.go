@@ -45,16 +45,18 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 	return finish(ctx, reg, rs, ops, opts, ev)
 }
 
-// start checks opts and refuses entries too large for the machine's
-// memory, then returns the events reporting progress to opts.Progress.
+// start checks opts, refuses entries too large for the memory available
+// and announces a large run (memory.go), then returns the events reporting progress to opts.Progress.
 func start(entries []suites.Entry, opts Options) (*events, error) {
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
-	if err := checkMemory(entries, opts); err != nil {
+	ev := &events{f: opts.Progress}
+	if err := checkMemory(entries, opts, ev); err != nil {
 		return nil, err
 	}
-	return &events{f: opts.Progress, clock: memprof.StartRun()}, nil
+	ev.clock = memprof.StartRun()
+	return ev, nil
 }
 
 // finish times ops into rs, when there are any, and returns rs with the
@@ -69,24 +71,6 @@ func finish(ctx context.Context, reg *suites.Registry, rs *results.File, ops []s
 	}
 	ev.clock.Finish(&rs.Env)
 	return rs, err
-}
-
-// checkMemory refuses, before anything is allocated, an N (the largest a
-// case is measured at, its sweep included) whose estimated memory exceeds
-// what the machine has.
-func checkMemory(entries []suites.Entry, opts Options) error {
-	for _, e := range entries {
-		n := opts.nFor(e)
-		for _, s := range opts.Sweep {
-			if e.FixedN == 0 {
-				n = max(n, s)
-			}
-		}
-		if err := memprof.CheckMemory(n, uint64(max(e.SizeHint, 1))); err != nil {
-			return fmt.Errorf("%s: %w", e.Key, err)
-		}
-	}
-	return nil
 }
 
 // measureEntries measures each entry in its own child process, opts.jobs()
@@ -126,7 +110,7 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row
 	if err != nil {
 		return failedResult(e, n, err)
 	}
-	r := results.Row{Key: e.Key, Constructor: e.Constructor, Measurement: *m}
+	r := results.Row{Key: e.Key, Constructor: constructorAt(e, n, opts), Measurement: *m}
 	if len(opts.Sweep) > 0 && e.FixedN == 0 { // an entry of one N has no sweep
 		var points []measure.SweepPoint
 		for _, sn := range opts.Sweep {
@@ -141,6 +125,16 @@ func measureEntry(ctx context.Context, e suites.Entry, opts Options) results.Row
 		}
 	}
 	return r
+}
+
+// constructorAt is e's constructor for a row measured at n, with why n
+// is the entry's own N when it is (suites.Entry.NNote) and no -n chose it.
+func constructorAt(e suites.Entry, n int, opts Options) string {
+	note := e.NNote(n)
+	if note == "" || (opts.N == n && e.FixedN == 0) || opts.budgetN[e.Key] == n {
+		return e.Constructor
+	}
+	return e.Constructor + "; " + note
 }
 
 func failedResult(e suites.Entry, n int, err error) results.Row {

@@ -83,6 +83,15 @@ type Options struct {
 	// group).
 	NoSites bool
 
+	// MemoryAvailable, if not zero, is the memory in bytes a run's
+	// estimated peak (EstimateMemory) is checked against, instead of the
+	// machine's available memory (memprof.AvailableMemory): a limit of
+	// the caller's, or a test's stand-in for the machine.
+	MemoryAvailable uint64
+	// Force measures a run whose estimated peak exceeds the memory
+	// available, which is otherwise refused before anything runs.
+	Force bool
+
 	// budgetN is the N of the cases whose budgets name one (gate.Budget.N),
 	// set by Budgeted: before N, after FixedN.
 	budgetN map[results.Key]int
@@ -213,6 +222,9 @@ const (
 	// profiled, in one child process (after TimingStarted, before
 	// OpsDone).
 	SitesStarting
+	// MemoryEstimated: the run's Estimate of its peak exceeds LargeRun;
+	// sent first, before anything runs.
+	MemoryEstimated
 )
 
 // Event is one step of a workflow, for progress reports.
@@ -223,6 +235,8 @@ type Event struct {
 	Message string      // AgreementWithout
 	Err     error       // OpFailed
 	Timing  TimingPlan
+	// Estimate is MemoryEstimated's.
+	Estimate Estimate
 }
 
 // TimingPlan is what TimingStarted announces: Ops operations in Groups

@@ -18,7 +18,7 @@ import (
 
 var checkCommand = &command{
 	Name:      "check",
-	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [--fail-on-time] [--skip-cgo] [--scheme min-pk|min-sig|all] [-n N] [--jobs N] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
+	UsageLine: "check [--budgets FILE] [--results FILE] [--format text|markdown] [-o FILE] [--update [--headroom 1.2]] [--fail-on-time] [--skip-cgo] [--scheme min-pk|min-sig|all] [-n N] [--jobs N] [--force] [--memory-available SIZE] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--max-bytes SIZE] [--max-rows N]",
 	Short:     "check measurements against the budgets file",
 	Long: `Check reads a budgets file (memprof.budgets.yaml by default) and checks
 every budget against measurements: those of a saved results file
@@ -125,6 +125,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	scheme := fs.String("scheme", "all", "check the cases of these signature `schemes` only (comma-separated, or all): min-pk, min-sig; types without a scheme are checked once")
 	var cf cliflag.Cases
 	cf.Add(fs, "number of instances per case, when measuring (scenario types default to their own scale)", ", when measuring")
+	cf.AddForce(fs, ", when measuring")
 	var to cliflag.Timing
 	to.Add(fs, "when timing, ", false)
 	var limits cliflag.Limits
@@ -134,7 +135,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, func() []cliflag.Inert {
 		return []cliflag.Inert{cliflag.Unless(*update, "without --update", "headroom"),
 			cliflag.Unless(!*update, "with --update: it rewrites the budgets file and prints no report", "format", "o"),
-			cliflag.Unless(*resultsPath == "", "with --results: the saved results are checked, nothing is measured", "n", "jobs", "samples", "min-sample"),
+			cliflag.Unless(*resultsPath == "", "with --results: the saved results are checked, nothing is measured", "n", "jobs", "force", "memory-available", "samples", "min-sample"),
 			cliflag.Unless(*resultsPath == "", "without --results: it bounds a results file", "max-rows")}
 	}); done {
 		return code
@@ -185,7 +186,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 			return inv.badInput("", err)
 		}
 	} else {
-		opts.Progress = (&progress{inv: inv}).event
+		opts.Progress = (&progress{inv: inv, bars: true}).event
 		rs, err = workflow.Budgeted(ctx, inv.registry, f, opts)
 		if rs == nil {
 			if workflow.IsUsage(err) {

@@ -18,7 +18,7 @@ import (
 
 var instancesCommand = &command{
 	Name:      "instances",
-	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE [--skip-cgo]) [-n N] [--jobs N] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
+	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE [--skip-cgo]) [-n N] [--jobs N] [--force] [--memory-available SIZE] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
 	Long: `Instances measures each selected case in a fresh child process and
 prints, per instance, the bytes and objects it keeps on the Go heap, the
@@ -75,6 +75,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 	skipCgo := fs.Bool("skip-cgo", false, "with --budgets in a build with cgo off, measure the other budgets' cases and skip the budgets all of whose cases need cgo (without it they are refused)")
 	var cf cliflag.Cases
 	cf.Add(fs, "number of instances per case (scenario types default to their real scale, 1000000)", "")
+	cf.AddForce(fs, "")
 	profileDir := fs.String("profile-dir", "", "keep each case's raw heap profile in `dir`")
 	sweep := fs.Bool("sweep", false, "also measure each case at several N (--sweep-n) and fit bytes = a + b*N, reporting the slope's 95% confidence interval and R²")
 	sweepN := fs.String("sweep-n", "1000,10000,100000,1000000", "the `N values` of --sweep, comma-separated")
@@ -133,7 +134,7 @@ func runInstances(ctx context.Context, inv *invocation, args []string) int {
 		return inv.usageError("%v", err)
 	}
 	opts.Ready = inv.ready(outputsWritable(*out, *profileDir))
-	opts.Progress = (&progress{inv: inv}).event
+	opts.Progress = (&progress{inv: inv, bars: true}).event
 	prov.Options(&opts)
 	var rs *results.File
 	if budgets != nil {

@@ -326,7 +326,8 @@ func checkInterruptStderr(t *testing.T, stderr string) {
 		if line == "" {
 			continue
 		}
-		ok := false
+		// The memory estimate of a large run is announced first.
+		ok := strings.HasPrefix(line, "memprof ") && strings.Contains(line, ": this run will need about ")
 		for _, p := range progress {
 			ok = ok || strings.HasPrefix(line, p)
 		}

@@ -209,10 +209,10 @@ func TestHelp(t *testing.T) {
 
 func TestRefusesHugeN(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "instances", "--type", "Signature", "-n", "1000000000000")
-	if code != exitFailure {
-		t.Fatalf("exit code: got %d, want %d (stderr %q)", code, exitFailure, stderr)
+	if code != exitUsage {
+		t.Fatalf("exit code: got %d, want %d (stderr %q)", code, exitUsage, stderr)
 	}
-	if stdout != "" || !strings.Contains(stderr, "refusing N=1000000000000") || !strings.Contains(stderr, "estimated") {
+	if stdout != "" || !strings.Contains(stderr, "refusing to measure: the run would need about") || !strings.Contains(stderr, "at N=1000000000000") {
 		t.Errorf("got stdout %q stderr %q, want a refusal naming the estimate and nothing on stdout", stdout, stderr)
 	}
 }

@@ -95,6 +95,7 @@ func (p *progress) event(ev workflow.Event) {
 	switch ev.Kind {
 	case workflow.CasesStarting:
 		p.bar = render.NewProgress(stderr, "case", ev.Total, p.bars && render.IsTerminal(stderr), time.Second)
+		p.bar.ShowRSS(treeRSS)
 	case workflow.CaseStarted:
 		p.bar.Start(ev.Key.BenchName())
 	case workflow.OpsStarting:
@@ -111,6 +112,8 @@ func (p *progress) event(ev workflow.Event) {
 			count(t.Ops, "operation"), count(t.Groups, "group"), count(t.Samples, "sample"), t.MinSample, t.Estimate.Round(time.Second))
 	case workflow.OpFailed:
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
+	case workflow.MemoryEstimated:
+		fmt.Fprintf(w, "memprof %s: this run will need %s\n", name, ev.Estimate.WithAvailable())
 	case workflow.SitesStarting:
 		fmt.Fprintf(w, "memprof %s: profiling the allocation sites of %s, in child processes\n", name, count(ev.Total, "operation"))
 	}

@@ -18,7 +18,7 @@ import (
 
 var reportCommand = &command{
 	Name:      "report",
-	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE] [--max-rows N]) --out DIR [--force]",
+	UsageLine: "report (--type T [--lib L,...] [--repr R,...] [--layout L,...] [--scheme S] [-n N] [--jobs N] [--memory-available SIZE] [--throughput=false] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--op OP,...] [--machine NAME] [--commit SHA] | --from results.json [--from other.json ...] [--max-bytes SIZE] [--max-rows N]) --out DIR [--force]",
 	Short:     "write a design review: Markdown, SVG charts, JSON, CSV, bench text",
 	Long: `Report measures the selected cases (as instances does), times their
 operations (as throughput does, after the agreement check; --throughput=false
@@ -95,7 +95,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	var from cliflag.List
 	fs.Var(&from, "from", "render the results `file` (memprof.results/v1) instead of measuring; repeat it to review several machines at once")
 	out := fs.String("out", "", "write the review into `dir` (required)")
-	force := fs.Bool("force", false, "replace --out if it exists and is not empty")
+	force := fs.Bool("force", false, "replace --out if it exists and is not empty; and, when measuring, "+cliflag.ForceHelp)
 	var limits cliflag.Limits
 	limits.AddFlag(fs, "the --from file")
 	if code, done := inv.parseFlags(fs, args, nil, func() []cliflag.Inert {
@@ -132,7 +132,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 		}
 	} else {
 		var code int
-		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, &prov, *withThroughput); rs == nil {
+		if rs, code = measureReview(ctx, inv, fs, &sel, &cf, &to, &prov, *withThroughput, *force); rs == nil {
 			return code
 		}
 		switch {
@@ -169,15 +169,16 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 
 // measureReview measures what report reviews: the selected cases, with a
 // progress line on a terminal, and unless --throughput=false the
-// operations of their types. It returns nil and the exit code when there
+// operations of their types (force lets it past the memory estimate). It returns nil and the exit code when there
 // is nothing to write: a usage error, a refused selection, libraries that
 // disagree, or a timing that failed without a row.
-func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *cliflag.Selection, cf *cliflag.Cases, to *cliflag.Timing, prov *cliflag.Provenance, withThroughput bool) (*results.File, int) {
+func measureReview(ctx context.Context, inv *invocation, fs *flag.FlagSet, sel *cliflag.Selection, cf *cliflag.Cases, to *cliflag.Timing, prov *cliflag.Provenance, withThroughput, force bool) (*results.File, int) {
 	var opts workflow.Options
 	prov.Options(&opts)
 	if err := cf.Options(&opts); err != nil {
 		return nil, inv.usageError("%v", err)
 	}
+	opts.Force = force
 	var ops []vocab.Op
 	given := "" // the first flag that asks for the timing
 	if withThroughput {

@@ -83,7 +83,7 @@ func TestTestFamily(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("verify: exit %d: %s", code, stderr)
 	}
-	if want := "agreement: " + string(testFamily) + ": " + string(testFamilyLib) + " agree on 3 cases (" + testFamilyChecks + ")"; !strings.Contains(stdout, want) {
+	if want := "agreement: " + string(testFamily) + ": " + string(testFamilyLib) + " matches the known answers on 3 cases (" + testFamilyChecks + ")"; !strings.Contains(stdout, want) {
 		t.Errorf("verify: got\n%s\nwant a line %q", stdout, want)
 	}
 

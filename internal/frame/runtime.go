@@ -11,3 +11,12 @@ import "strings"
 func IsRuntimeFunction(fn string) bool {
 	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/runtime/")
 }
+
+// IsAllocatorFunction reports whether the function named fn allocates on
+// behalf of its caller: the runtime's, or the reflect package's
+// (reflect.New is new(T) with T a value; its allocation reaches the
+// runtime through reflect.unsafe_New). A site is named by the first frame
+// past these.
+func IsAllocatorFunction(fn string) bool {
+	return IsRuntimeFunction(fn) || strings.HasPrefix(fn, "reflect.")
+}

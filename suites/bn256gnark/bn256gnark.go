@@ -80,7 +80,7 @@ func Curve() bn254kit.Curve[bn256.G1, bn256.G2] {
 			case vocab.Jacobian:
 				return suites.NotOffered(lib, "go-ethereum's crypto/bn256/gnark keeps affine points only (its G1 and G2 hold gnark-crypto's G1Affine and G2Affine)")
 			case vocab.Decoded:
-				return vocab.Because(vocab.DoesNotApply, "does not apply: the point holds a gnark-crypto affine point by value, listed as affine")
+				return vocab.Because(vocab.DoesNotApply, "does not apply: there is no decoded form apart from affine: the point holds a gnark-crypto affine point by value, listed as affine")
 			case vocab.Compressed:
 				return suites.NotOffered(lib, "Marshal writes the %s EIP-196/197 form only", map[vocab.Type]string{vocab.BN254G1: "64-byte", vocab.BN254G2: "128-byte"}[typ])
 			case vocab.Prepared:

@@ -54,6 +54,7 @@ var (
 			AddNote:       "(math/big arithmetic; wrong for a point added to itself, the package's BUG note: the vectors add distinct points)",
 			ScalarMulNote: "(math/big arithmetic)"})
 		g.DefaultN = G2DefaultN
+		g.NWhy = "each instance is a real Unmarshal with its subgroup check (the package cannot copy a G2 point), a scalar multiplication by the group order in math/big: a smaller N keeps the case short"
 		return g
 	}()
 )

@@ -136,6 +136,7 @@ func preparedEntry() suites.Entry {
 		// PrecomputeLines takes tens of microseconds: N = 10,000 keeps a
 		// case to a second or two; the figure is the same at any N.
 		DefaultN: 10_000,
+		NWhy:     "each instance is a PrecomputeLines of its own, slow beside a copy: a smaller N keeps the case short (the figure is the same at any N)",
 		Case: func() memprof.Case {
 			return memprof.Case{
 				Prepare: func(int) error { PublicKeysG2(); return nil },

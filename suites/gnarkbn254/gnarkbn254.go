@@ -162,6 +162,7 @@ func Curve() bn254kit.Curve[bn254.G1Affine, bn254.G2Affine] {
 				// PrecomputeLines takes tens of microseconds: N = 10,000
 				// keeps a case to a second or two.
 				DefaultN: 10_000,
+				NWhy:     "each instance is a PrecomputeLines of its own, slow beside a copy: a smaller N keeps the case short",
 			},
 		},
 		Lacks: func(typ vocab.Type, repr vocab.Repr) vocab.Why {

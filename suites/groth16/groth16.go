@@ -83,6 +83,9 @@ func keyPoints(i int) (alpha, beta, gamma, delta int) {
 // the collector's figures per key resolve there, not at one key.
 const KeysDefaultN = 1_000
 
+// keysNWhy is why the pointer layout holds KeysDefaultN keys.
+const keysNWhy = "a verifier of many circuits (an aggregator, a bridge) keeps one key per circuit; the collector's figures per key resolve there, not at one key"
+
 // plainEntries are the entries of a library's plain keys: one key (the
 // single layout) and one per circuit (the pointer layout), each point
 // decoded by the library's Unmarshal into a new key (the G2 points copied
@@ -98,6 +101,10 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 		setG2 = func(dst *P2, i int) error { cp.Set(dst, &g2.Values()[i]); return nil }
 	} else if g2.DefaultN > 0 {
 		keysN = max(g2.DefaultN/3, 1) // three G2 points per key
+	}
+	keysWhy := keysNWhy
+	if keysN != KeysDefaultN {
+		keysWhy = fmt.Sprintf("three G2 points per key, each decoded by Unmarshal as the %s entries are at N = %d: a third of their N", g2.Type, g2.DefaultN)
 	}
 	key := func(i int, g2Set func(*P2, int) error) any {
 		k := new(Plain[P1, P2])
@@ -121,7 +128,7 @@ func plainEntries[P1, P2 any](c bn254kit.Curve[P1, P2]) []suites.Entry {
 			return memprof.Case{Prepare: prepare, NewOne: func() any { return key(0, unmarshalG2) }}
 		}}
 	k.Layout = measure.Pointer
-	many := suites.Entry{Key: k, Constructor: "one key per circuit, each " + how, SizeHint: unsafe.Sizeof(Plain[P1, P2]{}), DefaultN: keysN,
+	many := suites.Entry{Key: k, Constructor: "one key per circuit, each " + how, SizeHint: unsafe.Sizeof(Plain[P1, P2]{}), DefaultN: keysN, NWhy: keysWhy,
 		Case: func() memprof.Case {
 			return memprof.Case{Prepare: prepare, New: func(i int) any { return key(i, setG2) }}
 		}}
@@ -190,7 +197,7 @@ func preparedEntries() []suites.Entry {
 			}
 		}}
 	k.Layout = measure.Pointer
-	many := suites.Entry{Key: k, SizeHint: unsafe.Sizeof(Prepared{}), DefaultN: KeysDefaultN,
+	many := suites.Entry{Key: k, SizeHint: unsafe.Sizeof(Prepared{}), DefaultN: KeysDefaultN, NWhy: keysNWhy,
 		Constructor: "one key per circuit, each a new Prepared set to a copy of one of 64 made as in the single layout (a Prepared holds no pointer: the copy is the object)",
 		Case: func() memprof.Case {
 			return memprof.Case{
@@ -230,6 +237,7 @@ func icEntries(s suites.Suite) []suites.Entry {
 		}
 		e.Type = vocab.Groth16VerifyingKey
 		e.DefaultN, e.FixedN = ICPoints, ICPoints
+		e.NWhy = fmt.Sprintf("the IC of a circuit with %d public inputs has %d points", ICPoints-1, ICPoints)
 		e.Constructor = fmt.Sprintf("the key's IC, %d G1 points (a circuit with %d public inputs) in one slice: %s", ICPoints, ICPoints-1, e.Constructor)
 		out = append(out, e)
 	}

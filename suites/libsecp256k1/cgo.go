@@ -69,7 +69,7 @@ func publicKey(u *[65]byte) *ecdsa.PublicKey {
 // entryImpls returns the constructor of every entry go-ethereum offers.
 func entryImpls() map[results.Key]secpkit.Impl {
 	key := func(t vocab.Type, r vocab.Repr) results.Key {
-		return results.Key{Type: t, Lib: lib, Repr: r, Layout: measure.Pointer}
+		return results.Key{Type: t, Lib: libOf(t, r), Repr: r, Layout: measure.Pointer}
 	}
 	m := map[results.Key]secpkit.Impl{
 		key(vocab.Secp256k1SecretKey, vocab.ByteForm): made("crypto.FromECDSA of the *ecdsa.PrivateKey, its 32-byte slice's array kept ((*[32]byte)(b), no copy)",
@@ -103,7 +103,7 @@ func entryImpls() map[results.Key]secpkit.Impl {
 	}
 	for _, f := range senderForms {
 		for _, n := range secpkit.Populations {
-			m[results.Key{Type: vocab.SenderCache, Lib: lib, Repr: f, Layout: measure.Collection, Param: secpkit.PopulationParam(n)}] = senderImpl(f, n)
+			m[results.Key{Type: vocab.SenderCache, Lib: libOf(vocab.SenderCache, f), Repr: f, Layout: measure.Collection, Param: secpkit.PopulationParam(n)}] = senderImpl(f, n)
 		}
 	}
 	return m
@@ -359,7 +359,78 @@ func signatureOps() map[secpkit.Row]secpkit.OpImpl {
 	}
 }
 
-// agreeLib is go-ethereum's part of the agreement check.
+// agreeLibs are go-ethereum's parts of the agreement check: libsecp256k1
+// on bytes, and go-ethereum's own objects (*ecdsa.PrivateKey,
+// *ecdsa.PublicKey) on every path that has them.
+func agreeLibs() []suites.FamilyAgreeLib {
+	return []suites.FamilyAgreeLib{agreeLib(), objectsAgreeLib()}
+}
+
+// objectsAgreeLib is go-ethereum's objects' part of the agreement check:
+// each answer goes through the *ecdsa.PrivateKey or *ecdsa.PublicKey the
+// decoded rows keep.
+func objectsAgreeLib() suites.FamilyAgreeLib {
+	toKey := func(sk []byte) (*ecdsa.PrivateKey, error) { return crypto.ToECDSA(sk) }
+	toPub := func(b []byte) (*ecdsa.PublicKey, error) {
+		if len(b) == secpkit.CompressedBytes {
+			return crypto.DecompressPubkey(b)
+		}
+		return crypto.UnmarshalPubkey(b)
+	}
+	return suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: vocab.GoEthereum, Impl: &secpkit.AgreeLib{
+		PublicKey: func(sk []byte) ([]byte, []byte, error) {
+			k, err := toKey(sk)
+			if err != nil {
+				return nil, nil, err
+			}
+			return crypto.CompressPubkey(&k.PublicKey), crypto.FromECDSAPub(&k.PublicKey), nil
+		},
+		Address: func(sk []byte) ([]byte, error) {
+			k, err := toKey(sk)
+			if err != nil {
+				return nil, err
+			}
+			return crypto.PubkeyToAddress(k.PublicKey).Bytes(), nil
+		},
+		Sign: func(sk, hash []byte) ([]byte, error) {
+			k, err := toKey(sk)
+			if err != nil {
+				return nil, err
+			}
+			return crypto.Sign(hash, k)
+		},
+		Verify: func(pub, hash, rs []byte) (bool, error) {
+			p, err := toPub(pub)
+			if err != nil {
+				return false, err
+			}
+			return crypto.VerifySignature(crypto.FromECDSAPub(p), hash, rs), nil
+		},
+		Recover: func(hash, rsv []byte) ([]byte, error) {
+			p, err := crypto.SigToPub(hash, rsv)
+			if err != nil {
+				return nil, err
+			}
+			return crypto.FromECDSAPub(p), nil
+		},
+		Decompress: func(c []byte) ([]byte, error) {
+			p, err := crypto.DecompressPubkey(c)
+			if err != nil {
+				return nil, err
+			}
+			return crypto.FromECDSAPub(p), nil
+		},
+		Compress: func(u []byte) ([]byte, error) {
+			p, err := crypto.UnmarshalPubkey(u)
+			if err != nil {
+				return nil, err
+			}
+			return crypto.CompressPubkey(p), nil
+		},
+	}}
+}
+
+// agreeLib is libsecp256k1's part of the agreement check.
 func agreeLib() suites.FamilyAgreeLib {
 	return suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: lib, Impl: &secpkit.AgreeLib{
 		PublicKey: func(sk []byte) ([]byte, []byte, error) {

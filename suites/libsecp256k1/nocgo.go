@@ -20,6 +20,9 @@ func entryImpls() map[results.Key]secpkit.Impl { return nil }
 
 func opImpls() map[secpkit.Row]secpkit.OpImpl { return nil }
 
-func agreeLib() suites.FamilyAgreeLib {
-	return suites.FamilyAgreeLib{Family: vocab.Secp256k1, Lib: lib, Unavailable: cgoReason}
+func agreeLibs() []suites.FamilyAgreeLib {
+	return []suites.FamilyAgreeLib{
+		{Family: vocab.Secp256k1, Lib: lib, Unavailable: cgoReason},
+		{Family: vocab.Secp256k1, Lib: vocab.GoEthereum, Unavailable: cgoReason},
+	}
 }

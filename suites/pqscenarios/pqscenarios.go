@@ -148,6 +148,11 @@ func tls[DK, EK any](d pqkit.KEM[DK, EK]) ([]suites.Entry, []suites.Op) {
 	} else {
 		entries[2].Unavailable = d.PackDK.Lacks
 	}
+	for i := range entries {
+		if entries[i].DefaultN != 0 {
+			entries[i].NWhy = "the scenario's scale: the handshakes in flight of a busy TLS client"
+		}
+	}
 	return entries, tlsOps(d)
 }
 

@@ -20,6 +20,9 @@ import (
 // validators, the size of Ethereum's validator set.
 const DefaultN = 1_000_000
 
+// nWhy is why the scenarios are measured at DefaultN.
+const nWhy = "the scenario's real scale: about a million validators on Ethereum's beacon chain"
+
 // distinct is how many real keys and signatures each library makes: the
 // suites' own values, shared with the instance cases.
 const distinct = suitekit.Distinct
@@ -282,7 +285,7 @@ func entries[PK, Sig any](src source[PK, Sig], unavailable vocab.Why) []suites.E
 	var out []suites.Entry
 	for _, typ := range vocab.Scenarios {
 		for _, f := range forms[typ] {
-			for _, e := range populations(suites.Entry{Key: results.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: measure.Collection}, DefaultN: DefaultN}, f.populations) {
+			for _, e := range populations(suites.Entry{Key: results.Key{Type: typ, Lib: lib, Repr: f.repr, Layout: measure.Collection}, DefaultN: DefaultN, NWhy: nWhy}, f.populations) {
 				out = append(out, entry(src, e, f.what, pkName, sigName, unavailable))
 			}
 		}

@@ -12,8 +12,8 @@ import (
 )
 
 // The secp256k1 section of the review: what an execution client weighs
-// when it picks a library (go-ethereum's cgo libsecp256k1 or pure-Go
-// decred) and a form for its keys, signatures and recovered senders. It
+// when it picks a library (go-ethereum's cgo libsecp256k1 with its pure-Go
+// key objects, or pure-Go decred) and a form for its keys, signatures and recovered senders. It
 // reads only the results: each object type's trade-off (results.TradeoffOf,
 // the summary's machinery: the Pareto-optimal forms, and each library's
 // fastest form at the type's key operation) and the SenderCache rows.
@@ -22,7 +22,7 @@ import (
 func Family() suites.Family {
 	return suites.Family{Family: vocab.Secp256k1, Subject: "secp256k1", KeyOps: keyOps, Review: &suites.ReviewSection{
 		Title:     "secp256k1: cgo against pure Go",
-		Paragraph: "`libsecp256k1` is go-ethereum's `crypto/secp256k1`, C behind cgo, with the key types of its `crypto` package (`*ecdsa.PrivateKey`, `*ecdsa.PublicKey` with `*big.Int` coordinates); `decred` is `github.com/decred/dcrd/dcrec/secp256k1/v4`, pure Go, its keys and signatures held by value. Decred's compact signature is V‖R‖S with V = 27 + recovery id; the harness converts it to Ethereum's R‖S‖V (V in {0, 1}), and that conversion is in decred's timings. Every verification applies Ethereum's low-S rule first (`crypto.ValidateSignatureValues` with homestead); recovery accepts a high S, as the ecRecover precompile must.",
+		Paragraph: "`libsecp256k1` is go-ethereum's `crypto/secp256k1`, C behind cgo, and the byte forms it computes and takes; `go-ethereum` is the key types of its `crypto` package (`*ecdsa.PrivateKey`, `*ecdsa.PublicKey` with `*big.Int` coordinates), pure Go that libsecp256k1's C code never holds; `decred` is `github.com/decred/dcrd/dcrec/secp256k1/v4`, pure Go, its keys and signatures held by value. Decred's compact signature is V‖R‖S with V = 27 + recovery id; the harness converts it to Ethereum's R‖S‖V (V in {0, 1}), and that conversion is in decred's timings. Every verification applies Ethereum's low-S rule first (`crypto.ValidateSignatureValues` with homestead); recovery accepts a high S, as the ecRecover precompile must.",
 		Blocks: func(rs *results.File) []suites.ReviewBlock {
 			return append([]suites.ReviewBlock{{TradeoffSummary: &suites.ReviewTradeoffSummary{
 				Types: []vocab.Type{vocab.Secp256k1SecretKey, vocab.Secp256k1PublicKey, vocab.Secp256k1Signature},

@@ -46,15 +46,17 @@ var Check = suites.FamilyCheck{Family: vocab.Secp256k1, Run: Run,
 	Checks: "public keys, addresses and RFC 6979 signatures byte for byte; each verifies and recovers the others'; go-ethereum's ecRecover and Wycheproof's ECDSA vectors accepted and rejected as they say", Help: help}
 
 // help is the check's paragraph in verify's help (suites.FamilyCheck.Help).
-const help = `secp256k1: go-ethereum's libsecp256k1 and decred must derive the public keys
+const help = `secp256k1: go-ethereum's libsecp256k1 (on bytes), go-ethereum's own
+*ecdsa.PrivateKey and *ecdsa.PublicKey (on every path that has them) and
+decred must derive the public keys
 and address of fixtures/secp256k1/ops.json's key (go-ethereum's own test
 answer) and its RFC 6979 signature; derive byte-identical keys and R‖S‖V
 signatures for 64 more keys and verify and recover each other's; give
 go-ethereum's ecRecover precompile vectors their output; and accept exactly
 what Wycheproof's ECDSA secp256k1 SHA-256 vectors accept (DER with Ethereum's
 low-S rule; R‖S, where a high S verifies only without the rule, and recovers
-the test's key). In a build without cgo, libsecp256k1 is reported unavailable
-and decred is checked against the files.`
+the test's key). In a build without cgo, libsecp256k1 and go-ethereum are
+reported unavailable and decred is checked against the files.`
 
 // Run checks libs against the embedded vectors.
 func Run(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {

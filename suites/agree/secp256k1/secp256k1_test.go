@@ -18,8 +18,8 @@ import (
 func libs(t *testing.T) []suites.FamilyAgreeLib {
 	t.Helper()
 	ls := all.Registry().FamilyAgreeLibs(vocab.Secp256k1)
-	if len(ls) != 2 {
-		t.Fatalf("got %d secp256k1 agreement libraries, want 2 (libsecp256k1, decred)", len(ls))
+	if len(ls) != 3 {
+		t.Fatalf("got %d secp256k1 agreement libraries, want 3 (libsecp256k1, go-ethereum, decred)", len(ls))
 	}
 	return ls
 }
@@ -48,8 +48,8 @@ func TestLibrariesAgree(t *testing.T) {
 	if want := 1 + secpkit.Distinct + len(v.EcRecover) + tests; rep.Cases != want {
 		t.Errorf("cases: got %d, want %d (ops.json, %d keys, %d ecRecover vectors, %d Wycheproof tests)", rep.Cases, want, secpkit.Distinct, len(v.EcRecover), tests)
 	}
-	if len(rep.Libs)+len(rep.Unavailable) != 2 || len(rep.Libs) == 0 {
-		t.Errorf("got libs %v, unavailable %v; want both libraries, decred available", rep.Libs, rep.Unavailable)
+	if len(rep.Libs)+len(rep.Unavailable) != 3 || len(rep.Libs) == 0 {
+		t.Errorf("got libs %v, unavailable %v; want the three libraries, decred available", rep.Libs, rep.Unavailable)
 	}
 }
 

@@ -72,6 +72,8 @@ type Group[P any] struct {
 	// when the user gives none, for a group whose constructor takes
 	// milliseconds.
 	DefaultN int
+	// NWhy says why DefaultN (suites.Entry.NWhy).
+	NWhy string
 	// Values are the Distinct points decoded by Unmarshal
 	// (DecodedPoints), which the instances and the other forms are made
 	// from.
@@ -188,8 +190,10 @@ type PreparedForm[P1, P2, L any] struct {
 	// Pairing is a maker of the pairing check of g1s against prepared G2
 	// points.
 	Pairing suites.Impl[func(g1s []P1, lines []L) func() (bool, error)]
-	// DefaultN is the N of the form's entries when the user gives none.
+	// DefaultN is the N of the form's entries when the user gives none,
+	// and NWhy why (suites.Entry.NWhy).
 	DefaultN int
+	NWhy     string
 }
 
 // Suite returns the library's suite: its entries, its operations (and

@@ -22,7 +22,7 @@ var (
 // nothing: only G2 points are prepared for pairings.
 func NotApplicable(typ vocab.Type, repr vocab.Repr) vocab.Why {
 	if typ == vocab.BN254G1 && repr == vocab.Prepared {
-		return vocab.Because(vocab.DoesNotApply, "does not apply: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
+		return vocab.Because(vocab.DoesNotApply, "does not apply: a G1 point has no prepared form: a pairing prepares its G2 points (their Miller-loop lines); G1 points are used as they are")
 	}
 	return vocab.Why{}
 }
@@ -31,6 +31,7 @@ func NotApplicable(typ vocab.Type, repr vocab.Repr) vocab.Why {
 type entryImpl struct {
 	suitekit.Impl
 	DefaultN int
+	NWhy     string
 }
 
 type entryKey struct {
@@ -89,7 +90,7 @@ func (c Curve[P1, P2]) Entries() []suites.Entry {
 					e.Unavailable = lacks
 				default:
 					im := impls[i]
-					e.Constructor, e.SizeHint, e.Case, e.DefaultN = im.Constructor, im.SizeHint, im.Case, im.DefaultN
+					e.Constructor, e.SizeHint, e.Case, e.DefaultN, e.NWhy = im.Constructor, im.SizeHint, im.Case, im.DefaultN, im.NWhy
 				}
 				out = append(out, e)
 			}
@@ -122,7 +123,7 @@ func groupImpls[P any](g *Group[P]) (pointer, slice entryImpl) {
 		how += ": " + g.Holds
 	}
 	f := suitekit.Fill[P]{Name: g.Name, How: how, Prepare: encs, Set: set}
-	return entryImpl{f.Pointer(), g.DefaultN}, entryImpl{f.Slice(), g.DefaultN}
+	return entryImpl{f.Pointer(), g.DefaultN, g.NWhy}, entryImpl{f.Slice(), g.DefaultN, g.NWhy}
 }
 
 // encodingImpls are the constructors of the EIP encodings of g's points,
@@ -168,8 +169,8 @@ func (f *PreparedForm[P1, P2, L]) impls() (pointer, slice entryImpl) {
 	call := f.PrepareCall + " of G2 point i (decoded by " + callName(g.Unmarshal.Calls, "Unmarshal") + " beforehand)"
 	prepare := func() { g.Values() }
 	pointer = entryImpl{Impl: suitekit.Made(fmt.Sprintf("%s into a new %s: what the pairing takes instead of the point", call, f.Name), prepare,
-		func(i int) *L { l := new(L); *l = f.Prepare(&g.Values()[i]); return l }), DefaultN: f.DefaultN}
+		func(i int) *L { l := new(L); *l = f.Prepare(&g.Values()[i]); return l }), DefaultN: f.DefaultN, NWhy: f.NWhy}
 	slice = entryImpl{Impl: suitekit.Fill[L]{Name: f.Name, How: "set by " + call, Prepare: prepare,
-		Set: func(dst *L, i int) bool { *dst = f.Prepare(&g.Values()[i]); return true }}.Slice(), DefaultN: f.DefaultN}
+		Set: func(dst *L, i int) bool { *dst = f.Prepare(&g.Values()[i]); return true }}.Slice(), DefaultN: f.DefaultN, NWhy: f.NWhy}
 	return pointer, slice
 }

@@ -107,8 +107,10 @@ type Impl struct {
 	// SizeHint is the bytes of one instance, for refusing an N that
 	// cannot fit in memory.
 	SizeHint uintptr
-	// DefaultN, if not zero, is the N measured when the user gives none.
+	// DefaultN, if not zero, is the N measured when the user gives none,
+	// and NWhy why (suites.Entry.NWhy).
 	DefaultN int
+	NWhy     string
 	// Case builds the case; called only when the entry is measured.
 	Case func() memprof.Case
 }
@@ -127,8 +129,21 @@ func Entries(keys []results.Key, lacks func(results.Key) vocab.Why, build vocab.
 			return build
 		},
 		impls, func(e *suites.Entry, im Impl) {
-			e.Constructor, e.SizeHint, e.DefaultN, e.Case = im.Constructor, im.SizeHint, im.DefaultN, im.Case
+			e.Constructor, e.SizeHint, e.DefaultN, e.NWhy, e.Case = im.Constructor, im.SizeHint, im.DefaultN, im.NWhy, im.Case
+			if e.NWhy == "" && e.DefaultN != 0 {
+				e.NWhy = nWhy[e.Type]
+			}
 		})
+}
+
+// nWhy is why a KZG type's entries have a DefaultN of their own, where
+// their Impl does not say.
+var nWhy = map[vocab.Type]string{
+	vocab.Blob:           "a blob is 131,072 bytes: a smaller N keeps the case's memory modest",
+	vocab.KZGCell:        "cells are 2,048 bytes each, copied from the cells of blobs computed beforehand: a smaller N keeps the case's memory modest",
+	vocab.CellsAndProofs: "one blob's 128 cells and 128 proofs are over 256 KiB: a smaller N keeps the case's memory modest",
+	vocab.Commitment:     "each instance is a decoding with its subgroup check, slow beside a copy: a smaller N keeps the case short",
+	vocab.Proof:          "each instance is a decoding with its subgroup check, slow beside a copy: a smaller N keeps the case short",
 }
 
 // Copies is a pointer-layout case whose instance i is a new T holding a

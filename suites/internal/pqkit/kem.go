@@ -118,6 +118,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 		forms[key(vocab.MLKEMDecapsulationKey, vocab.Parsed)] = Form{
 			Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone (the struct and each object it points to) of one of %d keys made so", d.DKName, d.KeyGen.API, d.DKHolds, Distinct),
 			SizeHint:    unsafe.Sizeof(*new(DK)),
+			BytesHint:   HeldSize[DK](),
 			Case: func() memprof.Case {
 				return CloneCase(func() ([]*DK, error) { in, err := load(); return in.dksOr(err) })
 			},
@@ -132,6 +133,7 @@ func (d KEM[DK, EK]) Entries() []suites.Entry {
 		forms[key(vocab.MLKEMEncapsulationKey, vocab.Parsed)] = Form{
 			Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys parsed so", d.EKName, d.ParseEK.API, d.EKHolds, Distinct),
 			SizeHint:    unsafe.Sizeof(*new(EK)),
+			BytesHint:   HeldSize[EK](),
 			Case: func() memprof.Case {
 				return CloneCase(func() ([]*EK, error) {
 					in, err := load()

@@ -17,6 +17,7 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -59,6 +60,9 @@ var (
 // case may hold. The budgets check at this N.
 const DefaultN = 10_000
 
+// nWhy is why the post-quantum entries are measured at DefaultN.
+const nWhy = "post-quantum keys and signatures are kilobytes to tens of kilobytes each, and a parsed key is made by a slow library call: a smaller N keeps a case's memory and time modest"
+
 // Distinct is how many distinct values a case makes in Prepare; instance
 // i holds a copy of value i%Distinct.
 const Distinct = 16
@@ -86,7 +90,10 @@ var Context = []byte("memprof")
 type Form struct {
 	Constructor string
 	SizeHint    uintptr
-	Case        func() memprof.Case
+	// BytesHint is what an instance keeps with the objects it points to,
+	// where that is beyond SizeHint (HeldSize of a parsed key's type).
+	BytesHint uint64
+	Case      func() memprof.Case
 }
 
 // Entries returns one entry per type of types, representation of Reprs
@@ -110,7 +117,7 @@ func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.K
 						panic(fmt.Sprintf("pqkit: %s is available but has no form", k))
 					}
 					used[k] = true
-					e.Constructor, e.SizeHint, e.DefaultN, e.Case = f.Constructor, f.SizeHint, DefaultN, f.Case
+					e.Constructor, e.SizeHint, e.BytesHint, e.DefaultN, e.NWhy, e.Case = f.Constructor, f.SizeHint, f.BytesHint, DefaultN, nWhy, f.Case
 				}
 				out = append(out, e)
 			}
@@ -125,9 +132,26 @@ func Entries(lib vocab.Lib, types []vocab.Type, sets []Set, lacks func(results.K
 }
 
 // DoesNotApply is the reason of a representation a type does not have: a
-// seed of a public key, a ciphertext or a signature.
+// seed of a public key, a ciphertext or a signature. It says what the
+// seed is and why the type has none: a public key is computed from the
+// private key's seed, which it cannot give back; a ciphertext or a
+// signature is an operation's output.
 func DoesNotApply(t vocab.Type, r vocab.Repr) vocab.Why {
-	return vocab.Because(vocab.DoesNotApply, "does not apply: a %s has no %s form (only a private key is expanded from a seed)", t, r)
+	what, why := noSeed[t][0], noSeed[t][1]
+	if what == "" {
+		what, why = string(t), "only a private key is expanded from a seed"
+	}
+	return vocab.Because(vocab.DoesNotApply, "does not apply: %s has no %s form: %s", what, r, why)
+}
+
+// noSeed names each type without a seed and says why it has none.
+var noSeed = map[vocab.Type][2]string{
+	vocab.MLKEMEncapsulationKey: {"an ML-KEM encapsulation key", "the 64-byte seed d‖z is the decapsulation key's, and the encapsulation key is computed from it, which cannot be undone (a public key that gave its seed would give the private key)"},
+	vocab.MLDSAPublicKey:        {"an ML-DSA public key", "the 32-byte seed ξ is the private key's, and the public key is computed from it, which cannot be undone (a public key that gave its seed would give the private key)"},
+	vocab.SLHDSAPublicKey:       {"an SLH-DSA public key", "its seeds (SK.seed, SK.prf, PK.seed) are the private key's, and the public key's root is computed from them, which cannot be undone"},
+	vocab.MLKEMCiphertext:       {"an ML-KEM ciphertext", "it is the output of an encapsulation to a key, not expanded from a seed"},
+	vocab.MLDSASignature:        {"an ML-DSA signature", "it is the output of signing a message, not expanded from a seed"},
+	vocab.SLHDSASignature:       {"an SLH-DSA signature", "it is the output of signing a message, not expanded from a seed"},
 }
 
 // Bytes returns a new array of len(b) bytes holding a copy of b, as a
@@ -184,6 +208,40 @@ func MadeCase[V any](load func() ([]V, error), mk func(V) any) memprof.Case {
 		Prepare: func(int) (err error) { vals, err = load(); return err },
 		New:     func(i int) any { return mk(vals[i%len(vals)]) },
 	}
+}
+
+// HeldSize is the size of a T with the objects its pointers point to (a
+// parsed key's expanded matrix behind a pointer), from the types alone:
+// each pointer reachable in T without following a slice, map or
+// interface (whose lengths the type does not tell) counts its element's
+// HeldSize once. It is what the memory estimate of a run reads
+// (suites.Entry.BytesHint), not a measurement.
+func HeldSize[T any]() uint64 { return heldSize(reflect.TypeFor[T](), nil) }
+
+// heldSize is t's HeldSize; a type already on the path (a list's next
+// pointer) counts no further.
+func heldSize(t reflect.Type, path []reflect.Type) uint64 {
+	if slices.Contains(path, t) {
+		return 0
+	}
+	return uint64(t.Size()) + pointees(t, append(path, t))
+}
+
+// pointees is the HeldSize of what the pointers reachable in t point to.
+func pointees(t reflect.Type, path []reflect.Type) uint64 {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return heldSize(t.Elem(), path)
+	case reflect.Struct:
+		var sum uint64
+		for i := range t.NumField() {
+			sum += pointees(t.Field(i).Type, path)
+		}
+		return sum
+	case reflect.Array:
+		return uint64(t.Len()) * pointees(t.Elem(), path)
+	}
+	return 0
 }
 
 // Clone returns a copy of *src that shares no memory with it: the struct

@@ -86,3 +86,33 @@ func TestSetOf(t *testing.T) {
 		t.Error("SlowSet: want the SLH-DSA s sets alone")
 	}
 }
+
+// TestHeldSize: a type's size with what its pointers point to, from the
+// types' own sizes; a type that points to itself counts once.
+func TestHeldSize(t *testing.T) {
+	type matrix [4][256]int32
+	type key struct {
+		rho  [32]byte
+		a    *matrix
+		pair [2]*[64]byte
+	}
+	type node struct {
+		next *node
+		v    [16]byte
+	}
+	tests := []struct {
+		name string
+		got  uint64
+		want uintptr
+	}{
+		{"pointer-free", HeldSize[[48]byte](), unsafe.Sizeof([48]byte{})},
+		{"a struct pointing to a matrix and two arrays", HeldSize[key](), unsafe.Sizeof(key{}) + unsafe.Sizeof(matrix{}) + 2*unsafe.Sizeof([64]byte{})},
+		{"a list", HeldSize[node](), unsafe.Sizeof(node{})},
+		{"a slice's length is not its type's", HeldSize[[]byte](), unsafe.Sizeof([]byte{})},
+	}
+	for _, tt := range tests {
+		if tt.got != uint64(tt.want) {
+			t.Errorf("%s: got %d, want %d", tt.name, tt.got, tt.want)
+		}
+	}
+}

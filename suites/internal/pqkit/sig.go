@@ -188,6 +188,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 			forms[key(t.Private, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.SKName, d.ParseSK.API, d.SKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(SK)),
+				BytesHint:   HeldSize[SK](),
 				Case: func() memprof.Case {
 					return MadeCase(d.loadBytes(packedSKs), func(b []byte) any { return must(d.ParseSK.Do(b)) })
 				},
@@ -195,6 +196,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 			forms[key(t.Public, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer, parsed per instance from one of %s packed keys", d.PKName, d.ParsePK.API, d.PKHolds, made),
 				SizeHint:    unsafe.Sizeof(*new(PK)),
+				BytesHint:   HeldSize[PK](),
 				Case: func() memprof.Case {
 					return MadeCase(d.loadBytes(packedPKs), func(b []byte) any { return must(d.ParsePK.Do(b)) })
 				},
@@ -203,6 +205,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 			forms[key(t.Private, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys made so", d.SKName, d.KeyGen.API, d.SKHolds, Distinct),
 				SizeHint:    unsafe.Sizeof(*new(SK)),
+				BytesHint:   HeldSize[SK](),
 				Case: func() memprof.Case {
 					return CloneCase(func() ([]*SK, error) {
 						in, err := d.inputs()
@@ -216,6 +219,7 @@ func (d Sig[SK, PK]) Entries(t SigTypes) []suites.Entry {
 			forms[key(t.Public, vocab.Parsed)] = Form{
 				Constructor: fmt.Sprintf("%s as %s returns it (%s), held by pointer: a pqkit.Clone of one of %d keys parsed so", d.PKName, d.ParsePK.API, d.PKHolds, Distinct),
 				SizeHint:    unsafe.Sizeof(*new(PK)),
+				BytesHint:   HeldSize[PK](),
 				Case:        func() memprof.Case { return CloneCase(d.ParsedPKs) },
 			}
 		}

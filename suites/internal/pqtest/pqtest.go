@@ -13,6 +13,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/memprof/memprof/internal/typeptr"
@@ -161,6 +162,14 @@ func CheckMeasurements(t *testing.T, s suites.Suite, wants []Want) {
 			}
 			if r.SizeofBytes != int64(e.SizeHint) {
 				t.Errorf("sizeof: got %d, want the size hint %d", r.SizeofBytes, e.SizeHint)
+			}
+			// A site names the type or the library's frame: never
+			// reflect's allocation on the harness's behalf, nor the
+			// harness's own function.
+			for _, st := range r.Sites {
+				if strings.HasPrefix(st.Function, "reflect.") || strings.Contains(st.Function, "/memprof/suites/") {
+					t.Errorf("site %q: want the type it holds or the library's frame", st.Function)
+				}
 			}
 		})
 	}

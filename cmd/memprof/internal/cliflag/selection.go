@@ -18,6 +18,7 @@ import (
 	"github.com/memprof/memprof/memprof"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
+	"github.com/memprof/memprof/units"
 	"github.com/memprof/memprof/vocab"
 	"github.com/memprof/memprof/workflow"
 )
@@ -101,8 +102,10 @@ func (s *Selection) Describe() string {
 // Cases are -n and --jobs, of the commands that measure instances in
 // child processes.
 type Cases struct {
-	n, jobs int
-	fs      *flag.FlagSet
+	n, jobs   int
+	force     bool
+	available string
+	fs        *flag.FlagSet
 }
 
 // add adds the flags; nHelp is -n's help, and when ends --jobs' help.
@@ -110,6 +113,18 @@ func (c *Cases) Add(fs *flag.FlagSet, nHelp, when string) {
 	c.fs = fs
 	fs.IntVar(&c.n, "n", memprof.DefaultN, nHelp)
 	fs.IntVar(&c.jobs, "jobs", runtime.GOMAXPROCS(0), "child processes run at once"+when)
+	fs.StringVar(&c.available, "memory-available", "", "check the estimated peak memory against `size` (2GiB, 500MB) instead of the machine's available memory (MemAvailable of /proc/meminfo)"+when)
+}
+
+// ForceHelp is --force's help where it lets a run past the memory
+// estimate.
+const ForceHelp = "measure even when the estimated peak memory exceeds the memory available (such a run is otherwise refused before it starts)"
+
+// AddForce adds --force, which lets a run past the memory estimate; a
+// command whose --force does more says so in its own flag, and sets
+// Options.Force itself.
+func (c *Cases) AddForce(fs *flag.FlagSet, when string) {
+	fs.BoolVar(&c.force, "force", false, ForceHelp+when)
 }
 
 // options checks the flags (the error is a usage error) and sets them in
@@ -125,6 +140,14 @@ func (c *Cases) Options(o *workflow.Options) error {
 		o.N = c.n
 	}
 	o.Jobs = c.jobs
+	o.Force = c.force
+	if c.available != "" {
+		b, err := units.ParseSize(c.available)
+		if err != nil || b < 1 {
+			return fmt.Errorf("--memory-available: want a positive size, got %q", c.available)
+		}
+		o.MemoryAvailable = uint64(b)
+	}
 	return nil
 }
 

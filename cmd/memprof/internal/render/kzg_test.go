@@ -49,7 +49,11 @@ func TestAgreementLineByFamily(t *testing.T) {
 			"agreement: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n"},
 		{"two families", results.AgreementOf([]results.FamilyAgreement{bls, kzg}),
 			"agreement: bls12-381: blst, gnark agree on 20 cases (" + checkTexts().Of(vocab.BLS12381) + ")\n" +
-				"agreement: kzg: gokzg DISAGREE on 8 cases (" + checkTexts().Of(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
+				"agreement: kzg: gokzg FAILS the known answers on 8 cases (" + checkTexts().Of(vocab.KZG) + "); not checked: ckzg: needs cgo\n"},
+		{"one library, right", results.AgreementOf([]results.FamilyAgreement{{Family: vocab.SLHDSA, Cases: 32, Libs: []vocab.Lib{vocab.Circl}, OK: true}}),
+			"agreement: slh-dsa: circl matches the known answers on 32 cases (" + checkTexts().Of(vocab.SLHDSA) + ")\n"},
+		{"two libraries disagree", results.AgreementOf([]results.FamilyAgreement{{Family: vocab.MLKEM, Cases: 5, Libs: []vocab.Lib{vocab.Stdlib, vocab.Circl}}}),
+			"agreement: ml-kem: stdlib, circl DISAGREE on 5 cases (" + checkTexts().Of(vocab.MLKEM) + ")\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"golang.org/x/perf/benchunit"
 )
 
 // Progress reports a long run's progress on one terminal line: "case i of
@@ -22,6 +24,21 @@ type Progress struct {
 	now     func() time.Time
 	stop    chan struct{}
 	done    chan struct{}
+	// rss, when set, reads the resident memory of the measuring
+	// processes, drawn after the elapsed time.
+	rss func() (uint64, bool)
+}
+
+// ShowRSS makes the progress line end with the memory rss reads (memprof
+// and its measuring children), where it can be read: "RSS 1.2GB". A nil
+// Progress ignores it.
+func (p *Progress) ShowRSS(rss func() (uint64, bool)) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rss = rss
 }
 
 // NewProgress returns a Progress over n cases of what ("case", "operation")
@@ -94,7 +111,13 @@ func (pw progressWriter) Write(b []byte) (int, error) {
 // draw rewrites the progress line in place: carriage return, the line,
 // erase to the end of the line.
 func (p *Progress) draw() {
-	fmt.Fprintf(p.w, "\r%s %d of %d: %s (%s elapsed)\x1b[K", p.what, p.started, p.n, p.name, p.now().Sub(p.start).Round(100*time.Millisecond))
+	mem := ""
+	if p.rss != nil {
+		if b, ok := p.rss(); ok {
+			mem = ", RSS " + benchunit.Scale(float64(b), benchunit.Decimal) + "B"
+		}
+	}
+	fmt.Fprintf(p.w, "\r%s %d of %d: %s (%s elapsed%s)\x1b[K", p.what, p.started, p.n, p.name, p.now().Sub(p.start).Round(100*time.Millisecond), mem)
 }
 
 // Finish clears the progress line and writes a last line saying how many

@@ -350,4 +350,21 @@ func TestProgress(t *testing.T) {
 			}
 		}
 	})
+	t.Run("with the RSS", func(t *testing.T) {
+		var buf bytes.Buffer
+		p := NewProgress(&buf, "case", 2, true, 0)
+		start := p.start
+		p.now = func() time.Time { return start.Add(1500 * time.Millisecond) }
+		readable := true
+		p.ShowRSS(func() (uint64, bool) { return 1_234_000_000, readable })
+		p.Start("first")
+		readable = false
+		p.Start("second")
+		p.Finish()
+		for _, want := range []string{"case 1 of 2: first (1.5s elapsed, RSS 1.234GB)\x1b[K", "case 2 of 2: second (1.5s elapsed)\x1b[K"} {
+			if !strings.Contains(buf.String(), want) {
+				t.Errorf("got %q, want it to contain %q", buf.String(), want)
+			}
+		}
+	})
 }

@@ -88,11 +88,19 @@ func agreementLine(w io.Writer, a *results.Agreement, texts CheckTexts, width in
 }
 
 // agreementFamilyLine writes the line of one check: "agreement: " then the
-// family when there is one, the libraries, whether they agree, on how many
+// family when there is one, the libraries, whether they agree (one
+// library: whether it matches the known answers), on how many
 // cases, what was compared and who was not checked.
 func agreementFamilyLine(w io.Writer, family vocab.Family, libs []vocab.Lib, ok bool, cases int, checks string, unavailable []string, width int) error {
+	// One library has no other to agree with: it is checked against
+	// known answers.
 	state := "agree"
-	if !ok {
+	switch {
+	case len(libs) == 1 && ok:
+		state = "matches the known answers"
+	case len(libs) == 1:
+		state = "FAILS the known answers"
+	case !ok:
 		state = "DISAGREE"
 	}
 	line := "agreement: "
