@@ -95,7 +95,7 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 			b.content = s.String()
 		}
 		prev := n.PreviousSibling()
-		if h, ok := prev.(*ast.HTMLBlock); ok {
+		if h, ok := prev.(*ast.HTMLBlock); ok && h.Lines().Len() > 0 {
 			var s strings.Builder
 			for i := range h.Lines().Len() {
 				seg := h.Lines().At(i)
@@ -104,6 +104,16 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 			if m := docMarker.FindStringSubmatch(strings.TrimSpace(s.String())); m != nil {
 				b.kind, b.args = m[1], m[2]
 			}
+			if lines.Len() == 0 {
+				// An empty block: its content goes after its opening
+				// fence, the line after the marker.
+				b.start = emptyBlockStart(src, h.Lines().At(h.Lines().Len()-1).Stop)
+				b.end, b.line = b.start, lineOf(b.start)
+			}
+		}
+		if lines.Len() == 0 && b.end == 0 {
+			t.Errorf("%s: an empty code block without a marker before it", b)
+			return ast.WalkSkipChildren, nil
 		}
 		if b.kind == "" {
 			t.Errorf("%s: a code block without a <!-- doc: show|run|include|input --> comment before it", b)
@@ -191,30 +201,28 @@ func docRunBlock(t *testing.T, b docBlock) (string, bool) {
 		}
 		code, args = n, args[1:]
 	}
+	var stub func(*testing.T) *suites.Registry
 	if len(args) > 0 && strings.HasPrefix(args[0], "stub=") {
-		stub, ok := docStubs[strings.TrimPrefix(args[0], "stub=")]
-		if !ok {
+		var ok bool
+		if stub, ok = docStubs[strings.TrimPrefix(args[0], "stub=")]; !ok {
 			t.Errorf("%s: %s: no such stub (docStubs)", b, args[0])
 			return "", false
 		}
-		r := stub(t)
-		old := registry
-		registry = func() *suites.Registry { return r }
-		defer func() { registry = old }()
 		args = args[1:]
 	}
 	if len(args) > 0 && args[0] == "memprof" {
 		args = args[1:]
 	}
-	return docRun(t, b, code, unquote(args))
-}
-
-// docRun runs memprof with args as a dry run (a command that would
-// measure stops once its flags are checked, so no block can measure
-// here) and returns its standard output then its standard error.
-func docRun(t *testing.T, b docBlock, wantCode int, args []string) (string, bool) {
-	t.Helper()
-	out, err := docOutput(args, wantCode)
+	if stub == nil {
+		return docRun(t, b, code, unquote(args))
+	}
+	// A stub's registry is the test's: its checks are what the test made
+	// them, and it has nothing to measure, so the command runs for real.
+	r := stub(t)
+	old := registry
+	registry = func() *suites.Registry { return r }
+	defer func() { registry = old }()
+	out, err := docOutput(context.Background(), unquote(args), code)
 	if err != nil {
 		t.Errorf("%s: %v", b, err)
 		return "", false
@@ -222,12 +230,24 @@ func docRun(t *testing.T, b docBlock, wantCode int, args []string) (string, bool
 	return out, true
 }
 
-// docOutput is what memprof prints for args in a dry run, standard output
-// then standard error. A command that stopped is refused: what it printed
-// is not its output.
-func docOutput(args []string, wantCode int) (string, error) {
+// docRun runs memprof with args as a dry run (a command that would
+// measure stops once its flags are checked, so no block can measure
+// here) and returns its standard output then its standard error.
+func docRun(t *testing.T, b docBlock, wantCode int, args []string) (string, bool) {
+	t.Helper()
+	out, err := docOutput(withDryRun(context.Background()), args, wantCode)
+	if err != nil {
+		t.Errorf("%s: %v", b, err)
+		return "", false
+	}
+	return out, true
+}
+
+// docOutput is what memprof prints for args under ctx (a dry run, or a
+// stub's real run), standard output then standard error. A command that
+// stopped in a dry run is refused: what it printed is not its output.
+func docOutput(ctx context.Context, args []string, wantCode int) (string, error) {
 	var stdout, stderr bytes.Buffer
-	ctx := withDryRun(context.Background())
 	code := run(ctx, args, &stdout, &stderr)
 	if dryRunStopped(ctx) {
 		return "", fmt.Errorf("memprof %s would measure, fetch or write, so here it stops in a dry run: a block shows only what the binary prints for real (a show of a results file, a quick command on fixtures)", strings.Join(args, " "))
@@ -250,11 +270,11 @@ func TestDocOutputRefusesDryRun(t *testing.T) {
 		{"heapscan", "http://localhost:1/debug/pprof/heap"},
 		{"heapscan", "-o", filepath.Join(t.TempDir(), "out.txt"), "fixtures/profiles/before.pb.gz"},
 	} {
-		if _, err := docOutput(args, exitOK); err == nil || !strings.Contains(err.Error(), "dry run") {
+		if _, err := docOutput(withDryRun(context.Background()), args, exitOK); err == nil || !strings.Contains(err.Error(), "dry run") {
 			t.Errorf("memprof %s: got %v, want a refusal of the dry run", strings.Join(args, " "), err)
 		}
 	}
-	out, err := docOutput([]string{"heapscan", "--format", "json", "--top", "1", "fixtures/profiles/before.pb.gz"}, exitOK)
+	out, err := docOutput(withDryRun(context.Background()), []string{"heapscan", "--format", "json", "--top", "1", "fixtures/profiles/before.pb.gz"}, exitOK)
 	if err != nil || !strings.Contains(out, `"rows": [`) {
 		t.Errorf("heapscan on a fixture: got %v and %q, want its JSON", err, out)
 	}
@@ -310,6 +330,22 @@ func checkInput(t *testing.T, b docBlock) {
 			checkDocCommand(t, b, args)
 		}
 	}
+}
+
+// emptyBlockStart returns where the content of an empty fenced block
+// goes: after the first line at or past off (the marker's end), which is
+// its opening fence.
+func emptyBlockStart(src []byte, off int) int {
+	for off < len(src) && src[off] != '\n' && !bytes.HasPrefix(src[off:], []byte("```")) {
+		off++
+	}
+	if off < len(src) && src[off] == '\n' {
+		off++
+	}
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
 }
 
 // docEdit replaces a block's content.
