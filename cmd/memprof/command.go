@@ -221,7 +221,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name, names), strings.Join(names, ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry(), }
+	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: registry()}
 	inv.dryRun, _ = ctx.Value(dryRunKey{}).(*dryRun)
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interrupt.ExitCode(ctx); ok {
