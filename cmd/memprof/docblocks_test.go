@@ -462,3 +462,30 @@ func TestDocStubDisagree(t *testing.T) {
 		}
 	}
 }
+
+// The manual's size: README.md and docs/*.md together, and the README
+// alone. Dated measurements, recorded runs and test plans go to notes/.
+const (
+	maxManualLines = 3000
+	maxReadmeLines = 250
+)
+
+// TestManualSize: the manual stays a manual.
+func TestManualSize(t *testing.T) {
+	t.Chdir("../..")
+	total := 0
+	for _, file := range docFiles(t) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := bytes.Count(src, []byte("\n"))
+		if file == "README.md" && n > maxReadmeLines {
+			t.Errorf("README.md: %d lines, want at most %d", n, maxReadmeLines)
+		}
+		total += n
+	}
+	if total > maxManualLines {
+		t.Errorf("README.md and docs/*.md: %d lines, want at most %d: move dated measurements, recorded runs and test plans to notes/", total, maxManualLines)
+	}
+}
