@@ -4,7 +4,7 @@
 // libsecp256k1, decred), the BN254 libraries (gnark-crypto, go-ethereum's
 // bn256 packages) and the post-quantum ones. blst's and c-kzg's entries and operations
 // say why they are absent in builds without cgo. A new family's suites are
-// added to Suites, one line each (docs/suites.md, "Adding a family").
+// added to Suites, one line each (docs/contributing.md, "A family").
 package all
 
 import (
