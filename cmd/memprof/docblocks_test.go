@@ -14,10 +14,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/suites"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/memprof/memprof/suites"
 )
 
 var updateDocs = flag.Bool("update", false, "re-render the show, run and include blocks of README.md and docs/*.md")
