@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perf.sh measures what one memprof case costs against its floor, what
 # `memprof instances --type all` and `go test ./...` take, and writes the
-# tables into docs/performance.md (see scripts/perf/main.go):
+# tables into notes/performance.md (see scripts/perf/main.go):
 #
 #   scripts/perf.sh                       # the working tree (minutes: run it on a quiet machine)
 #   scripts/perf.sh -rev HEAD~5 -rev .    # before and after, each step in turn

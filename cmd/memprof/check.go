@@ -170,7 +170,7 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	if inv.dryRun && (*resultsPath == "" || *update) {
+	if (*resultsPath == "" || *update) && inv.stopDry() {
 		return exitOK // it would measure, or write the budgets file
 	}
 	var rs *results.File

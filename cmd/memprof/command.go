@@ -122,18 +122,40 @@ type invocation struct {
 	ctx      context.Context // nil: never interrupted
 	registry *suites.Registry
 	// dryRun stops a command once its flags, selection and inputs are
-	// checked, before it measures, fetches or writes (the test of the
-	// help's examples sets it, with withDryRun).
-	dryRun bool
+	// checked, before it measures, fetches or writes (the tests of the
+	// help's examples and of the documents set it, with withDryRun); nil
+	// outside a dry run.
+	dryRun *dryRun
 }
 
 // dryRunKey marks a context whose commands stop before they work.
 type dryRunKey struct{}
 
+// dryRun is a dry run's record: whether a command run under it stopped
+// before its work, so that output it printed is known to be partial.
+type dryRun struct{ stopped bool }
+
 // withDryRun returns ctx with the commands run under it stopping once
-// their flags are checked (invocation.dryRun).
+// their flags are checked (invocation.stopDry).
 func withDryRun(ctx context.Context) context.Context {
-	return context.WithValue(ctx, dryRunKey{}, true)
+	return context.WithValue(ctx, dryRunKey{}, &dryRun{})
+}
+
+// dryRunStopped reports whether a command run under ctx (made by
+// withDryRun) stopped before its work.
+func dryRunStopped(ctx context.Context) bool {
+	d, _ := ctx.Value(dryRunKey{}).(*dryRun)
+	return d != nil && d.stopped
+}
+
+// stopDry reports whether the command must stop here, before it
+// measures, fetches or writes: it is a dry run, which records the stop.
+func (inv *invocation) stopDry() bool {
+	if inv.dryRun == nil {
+		return false
+	}
+	inv.dryRun.stopped = true
+	return true
 }
 
 // errDryRun is what a dry run's Ready returns to a workflow: it stops
@@ -144,7 +166,7 @@ var errDryRun = errors.New("dry run: stopped before measuring")
 // (the -o file), or stop a dry run.
 func (inv *invocation) ready(check func() error) func() error {
 	return func() error {
-		if inv.dryRun {
+		if inv.stopDry() {
 			return errDryRun
 		}
 		return check()
@@ -216,7 +238,8 @@ func runCommand(ctx context.Context, reg func() *suites.Registry, args []string,
 		fmt.Fprintf(stderr, "memprof %s: unknown command%s the commands are %s\nRun 'memprof help' for usage.\n", name, commandSuggestion(name, names), strings.Join(names, ", "))
 		return exitUsage
 	}
-	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: reg(), dryRun: ctx.Value(dryRunKey{}) != nil}
+	inv := &invocation{cmd: c, stdout: livewriter.Writer{Ctx: ctx, W: out}, stderr: livewriter.Writer{Ctx: ctx, W: stderr}, ctx: ctx, registry: reg()}
+	inv.dryRun, _ = ctx.Value(dryRunKey{}).(*dryRun)
 	code := c.Run(ctx, inv, args[1:])
 	if interrupted, ok := interrupt.ExitCode(ctx); ok {
 		fmt.Fprintln(stderr, "memprof: interrupted")

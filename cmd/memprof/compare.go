@@ -142,7 +142,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if err := writeOutput(inv, *out, buf.Bytes()); err != nil {
 		return inv.fail("%v", err)
 	}
-	// On stderr in every format (docs/gate.md), the table's included: a
+	// On stderr in every format (docs/compare.md), the table's included: a
 	// CI log that keeps only stderr still shows a stale base.
 	for _, w := range c.Warnings {
 		fmt.Fprintf(inv.stderr, "memprof compare: warning: %s\n", w)

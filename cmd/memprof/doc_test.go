@@ -45,7 +45,7 @@ var docsAll = flag.Bool("docs.all", false, "measure every exact case of fixtures
 // fixed-size value held by pointer, bytes to the slot — and compares
 // B/instance, allocs/instance and the slot to the digit, at the file's N:
 // a result that no longer matches the code is a stale fixture
-// (fixtures/docs/measure.sh re-measures them). Only the exact figures are
+// (scripts/fixtures.sh re-measures them). Only the exact figures are
 // compared; the others depend on the machine. One case of each file, or
 // every one with -docs.all.
 func TestDocFixturesExact(t *testing.T) {
@@ -86,7 +86,7 @@ func TestDocFixturesExact(t *testing.T) {
 				}
 				g := got.Instances[0]
 				if g.BytesPerInstance != want.BytesPerInstance || g.AllocsPerInstance != want.AllocsPerInstance || g.SlotBytes != want.SlotBytes {
-					t.Errorf("%s: %s: got %v B, %v allocs, slot %v; the file says %v B, %v allocs, slot %v (re-measure: fixtures/docs/measure.sh)",
+					t.Errorf("%s: %s: got %v B, %v allocs, slot %v; the file says %v B, %v allocs, slot %v (re-measure: scripts/fixtures.sh)",
 						file, k, g.BytesPerInstance, g.AllocsPerInstance, g.SlotBytes, want.BytesPerInstance, want.AllocsPerInstance, want.SlotBytes)
 				}
 			})

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"os"
@@ -16,10 +17,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
-	"golang.org/x/perf/benchfmt"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/tabletest"
-	"github.com/memprof/memprof/results"
+	"github.com/memprof/memprof/suites"
 )
 
 var updateDocs = flag.Bool("update", false, "re-render the show, run and include blocks of README.md and docs/*.md")
@@ -27,14 +26,18 @@ var updateDocs = flag.Bool("update", false, "re-render the show, run and include
 // docMarker is the comment that says what the code block after it is:
 //
 //	<!-- doc: show FILE [FLAGS] -->    memprof show FILE FLAGS, byte for byte
-//	<!-- doc: run [exit=N] ARGS -->    a quick command (a refusal, list, check on
-//	                                   fixtures), its stdout then stderr, byte for byte
-//	<!-- doc: transcript -->           a recorded long run: "$ memprof ARGS" lines
-//	                                   and their output; the commands must be accepted,
-//	                                   the tables' columns must be memprof's
+//	<!-- doc: run [exit=N] [stub=S] ARGS -->
+//	                                   a quick command (a refusal, list, check on
+//	                                   fixtures), its stdout then stderr, byte for
+//	                                   byte; stub=S runs it on the registry docStubs[S]
 //	<!-- doc: include PATH -->         a committed file, byte for byte
 //	<!-- doc: input -->                what a reader types (commands, Go, YAML): its
 //	                                   memprof commands must be accepted
+//
+// Every output block is what the binary prints here, now: a command that
+// would measure, fetch or write stops in the dry run the blocks run under,
+// and such a block is refused, as is a recorded run (a "transcript"): long
+// runs are recorded in notes/, outside the manual.
 var docMarker = regexp.MustCompile(`^<!-- doc: (show|run|transcript|include|input)\b ?(.*?) ?-->$`)
 
 // docBlock is one code block of a document and what it is.
@@ -93,7 +96,7 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 			b.content = s.String()
 		}
 		prev := n.PreviousSibling()
-		if h, ok := prev.(*ast.HTMLBlock); ok {
+		if h, ok := prev.(*ast.HTMLBlock); ok && h.Lines().Len() > 0 {
 			var s strings.Builder
 			for i := range h.Lines().Len() {
 				seg := h.Lines().At(i)
@@ -102,9 +105,19 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 			if m := docMarker.FindStringSubmatch(strings.TrimSpace(s.String())); m != nil {
 				b.kind, b.args = m[1], m[2]
 			}
+			if lines.Len() == 0 {
+				// An empty block: its content goes after its opening
+				// fence, the line after the marker.
+				b.start = emptyBlockStart(src, h.Lines().At(h.Lines().Len()-1).Stop)
+				b.end, b.line = b.start, lineOf(b.start)
+			}
+		}
+		if lines.Len() == 0 && b.end == 0 {
+			t.Errorf("%s: an empty code block without a marker before it", b)
+			return ast.WalkSkipChildren, nil
 		}
 		if b.kind == "" {
-			t.Errorf("%s: a code block without a <!-- doc: show|run|transcript|include|input --> comment before it", b)
+			t.Errorf("%s: a code block without a <!-- doc: show|run|include|input --> comment before it", b)
 		}
 		if _, fenced := n.(*ast.FencedCodeBlock); !fenced && b.kind != "input" {
 			t.Errorf("%s: an output block must be fenced (```), so that it is shown byte for byte", b)
@@ -121,8 +134,10 @@ func readDocBlocks(t *testing.T, file string) []docBlock {
 // TestDocBlocks checks every code block of README.md and docs/*.md as
 // its marker says (docMarker). Show, run and include blocks are diffed
 // byte for byte, and -update re-renders them in place; the results
-// files they show are under fixtures/docs/, re-measured by
-// fixtures/docs/measure.sh, not by a test. Nothing here measures.
+// files they show are under fixtures/, re-measured by
+// scripts/fixtures.sh, not by a test. Nothing here measures: a block
+// whose command stops in the dry run (it would measure, fetch or write)
+// is refused, never written.
 func TestDocBlocks(t *testing.T) {
 	t.Chdir("../..")
 	t.Setenv("COLUMNS", "")
@@ -147,7 +162,7 @@ func TestDocBlocks(t *testing.T) {
 				}
 				want, ok = string(data), true
 			case "transcript":
-				checkTranscript(t, b)
+				t.Errorf("%s: a recorded run is not an output block the binary prints here: show it with a show or run block, or record it in notes/", b)
 			case "input":
 				checkInput(t, b)
 			}
@@ -174,7 +189,8 @@ func TestDocBlocks(t *testing.T) {
 }
 
 // docRunBlock runs a run block's command: "exit=N" first says the exit
-// status it must have (0 otherwise).
+// status it must have (0 otherwise), and "stub=S" the registry of
+// docStubs it runs on (the built-in suites otherwise).
 func docRunBlock(t *testing.T, b docBlock) (string, bool) {
 	args := strings.Fields(b.args)
 	code := 0
@@ -186,10 +202,33 @@ func docRunBlock(t *testing.T, b docBlock) (string, bool) {
 		}
 		code, args = n, args[1:]
 	}
+	var stub func(*testing.T) *suites.Registry
+	if len(args) > 0 && strings.HasPrefix(args[0], "stub=") {
+		var ok bool
+		if stub, ok = docStubs[strings.TrimPrefix(args[0], "stub=")]; !ok {
+			t.Errorf("%s: %s: no such stub (docStubs)", b, args[0])
+			return "", false
+		}
+		args = args[1:]
+	}
 	if len(args) > 0 && args[0] == "memprof" {
 		args = args[1:]
 	}
-	return docRun(t, b, code, unquote(args))
+	if stub == nil {
+		return docRun(t, b, code, unquote(args))
+	}
+	// A stub's registry is the test's: its checks are what the test made
+	// them, and it has nothing to measure, so the command runs for real.
+	r := stub(t)
+	old := registry
+	registry = func() *suites.Registry { return r }
+	defer func() { registry = old }()
+	out, err := docOutput(context.Background(), unquote(args), code)
+	if err != nil {
+		t.Errorf("%s: %v", b, err)
+		return "", false
+	}
+	return out, true
 }
 
 // docRun runs memprof with args as a dry run (a command that would
@@ -197,13 +236,49 @@ func docRunBlock(t *testing.T, b docBlock) (string, bool) {
 // here) and returns its standard output then its standard error.
 func docRun(t *testing.T, b docBlock, wantCode int, args []string) (string, bool) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := run(withDryRun(context.Background()), args, &stdout, &stderr)
-	if code != wantCode {
-		t.Errorf("%s: memprof %s: exit %d, want %d\n%s", b, strings.Join(args, " "), code, wantCode, stderr.String())
+	out, err := docOutput(withDryRun(context.Background()), args, wantCode)
+	if err != nil {
+		t.Errorf("%s: %v", b, err)
 		return "", false
 	}
-	return stdout.String() + stderr.String(), true
+	return out, true
+}
+
+// docOutput is what memprof prints for args under ctx (a dry run, or a
+// stub's real run), standard output then standard error. A command that
+// stopped in a dry run is refused: what it printed is not its output.
+func docOutput(ctx context.Context, args []string, wantCode int) (string, error) {
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, args, &stdout, &stderr)
+	if dryRunStopped(ctx) {
+		return "", fmt.Errorf("memprof %s would measure, fetch or write, so here it stops in a dry run: a block shows only what the binary prints for real (a show of a results file, a quick command on fixtures)", strings.Join(args, " "))
+	}
+	if code != wantCode {
+		return "", fmt.Errorf("memprof %s: exit %d, want %d\n%s", strings.Join(args, " "), code, wantCode, stderr.String())
+	}
+	return stdout.String() + stderr.String(), nil
+}
+
+// TestDocOutputRefusesDryRun: a command that would measure, fetch or
+// write gives no block; one that reads fixtures gives its real output.
+func TestDocOutputRefusesDryRun(t *testing.T) {
+	t.Chdir("../..")
+	for _, args := range [][]string{
+		{"instances", "--type", "Signature"},
+		{"verify"},
+		{"report", "--type", "Signature", "--out", filepath.Join(t.TempDir(), "review")},
+		{"check", "--budgets", "memprof.budgets.yaml"},
+		{"heapscan", "http://localhost:1/debug/pprof/heap"},
+		{"heapscan", "-o", filepath.Join(t.TempDir(), "out.txt"), "fixtures/profiles/before.pb.gz"},
+	} {
+		if _, err := docOutput(withDryRun(context.Background()), args, exitOK); err == nil || !strings.Contains(err.Error(), "dry run") {
+			t.Errorf("memprof %s: got %v, want a refusal of the dry run", strings.Join(args, " "), err)
+		}
+	}
+	out, err := docOutput(withDryRun(context.Background()), []string{"heapscan", "--format", "json", "--top", "1", "fixtures/profiles/before.pb.gz"}, exitOK)
+	if err != nil || !strings.Contains(out, `"rows": [`) {
+		t.Errorf("heapscan on a fixture: got %v and %q, want its JSON", err, out)
+	}
 }
 
 // unquote undoes a shell's double or single quotes around whole
@@ -258,75 +333,20 @@ func checkInput(t *testing.T, b docBlock) {
 	}
 }
 
-// checkTranscript checks a recorded run: it starts with its command, every
-// command in it is accepted, and its tables' columns are memprof's.
-func checkTranscript(t *testing.T, b docBlock) {
-	lines := strings.Split(b.content, "\n")
-	if !strings.HasPrefix(lines[0], "$ ") {
-		t.Errorf("%s: a transcript starts with its command, \"$ memprof ARGS\" (or \"$ go test ...\"): got %q", b, lines[0])
-		return
+// emptyBlockStart returns where the content of an empty fenced block
+// goes: after the first line at or past off (the marker's end), which is
+// its opening fence.
+func emptyBlockStart(src []byte, off int) int {
+	for off < len(src) && src[off] != '\n' && !bytes.HasPrefix(src[off:], []byte("```")) {
+		off++
 	}
-	var output []string
-	for _, line := range lines {
-		if strings.HasPrefix(line, "$ ") {
-			if args, ok := commandLine(line); ok {
-				checkDocCommand(t, b, args)
-			}
-			continue
-		}
-		output = append(output, line)
+	if off < len(src) && src[off] == '\n' {
+		off++
 	}
-	if _, ok := commandLine(lines[0]); !ok {
-		checkBenchTranscript(t, b, strings.Join(output, "\n"))
-		return
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
 	}
-	known := knownHeaders()
-	tables, _ := tabletest.Parse(strings.Join(output, "\n"))
-	for _, tb := range tables {
-		if len(tb.Header) < 3 || len(tb.Rows) == 0 {
-			continue // a few words apart on a line: not a table
-		}
-		for _, h := range tb.Header {
-			if !known[h] {
-				t.Errorf("%s: transcript's table has a column %q that memprof does not print (columns %q)", b, h, tb.Header)
-			}
-		}
-	}
-}
-
-// checkBenchTranscript checks the output of a go test run: every line is
-// Go benchmark format (benchfmt reads it without a syntax error), and
-// there are results.
-func checkBenchTranscript(t *testing.T, b docBlock, output string) {
-	r := benchfmt.NewReader(strings.NewReader(output), b.String())
-	n := 0
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Errorf("%s: %v", b, rec)
-		case *benchfmt.Result:
-			n++
-		}
-	}
-	if n == 0 {
-		t.Errorf("%s: a go test transcript without benchmark results", b)
-	}
-}
-
-// knownHeaders are the names of columns memprof's tables print.
-func knownHeaders() map[string]bool {
-	known := map[string]bool{}
-	for _, c := range results.Columns {
-		for _, n := range []string{c.Name, c.Label, c.MarkdownLabel, c.ShortLabel()} {
-			if n != "" {
-				known[n] = true
-			}
-		}
-	}
-	for _, n := range []string{"allocation site", "slot sizes", "slots"} {
-		known[n] = true
-	}
-	return known
+	return len(src)
 }
 
 // docEdit replaces a block's content.
@@ -398,5 +418,75 @@ func TestDocLinks(t *testing.T) {
 			}
 			return ast.WalkContinue, nil
 		})
+	}
+}
+
+// docStubs are the registries a run block may name with stub=NAME: each
+// injects what a real run of the built-in suites does not print, so that
+// a document shows the binary's own words for it.
+var docStubs = map[string]func(t *testing.T) *suites.Registry{
+	"disagree": disagreeingRegistry,
+}
+
+// disagreeingRegistry is the test family (testfamily_test.go) with a
+// check that finds its library's public key of one case one byte off the
+// vector's: verify then prints a disagreement as it prints any.
+func disagreeingRegistry(t *testing.T) *suites.Registry {
+	t.Helper()
+	s := testFamilySuite()
+	want := sha256.Sum256([]byte("case-2"))
+	got := want
+	got[5] ^= 0x04
+	s.Checks[0].Run = func([]suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
+		return nil, &suites.Disagreement{Case: "case-2", Check: "public key", Lib: testFamilyLib,
+			Against: "the test family's vectors", Got: got[:8], Want: want[:8]}
+	}
+	r, err := suites.NewRegistry(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestDocStubDisagree: the disagreement a document shows is verify's
+// failure, naming the case and the first differing byte, exit 1.
+func TestDocStubDisagree(t *testing.T) {
+	r := disagreeingRegistry(t)
+	useRegistry(t, func() *suites.Registry { return r })
+	code, _, stderr := runCLI(t, "verify")
+	if code != exitFailure {
+		t.Fatalf("verify: exit %d, want %d: %s", code, exitFailure, stderr)
+	}
+	for _, want := range []string{"libraries disagree: case case-2: public key", "first difference at byte 5"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("verify: got %q, want it to contain %q", stderr, want)
+		}
+	}
+}
+
+// The manual's size: README.md and docs/*.md together, and the README
+// alone. Dated measurements, recorded runs and test plans go to notes/.
+const (
+	maxManualLines = 3000
+	maxReadmeLines = 250
+)
+
+// TestManualSize: the manual stays a manual.
+func TestManualSize(t *testing.T) {
+	t.Chdir("../..")
+	total := 0
+	for _, file := range docFiles(t) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := bytes.Count(src, []byte("\n"))
+		if file == "README.md" && n > maxReadmeLines {
+			t.Errorf("README.md: %d lines, want at most %d", n, maxReadmeLines)
+		}
+		total += n
+	}
+	if total > maxManualLines {
+		t.Errorf("README.md and docs/*.md: %d lines, want at most %d: move dated measurements, recorded runs and test plans to notes/", total, maxManualLines)
 	}
 }

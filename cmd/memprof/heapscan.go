@@ -101,8 +101,10 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	if inv.dryRun {
-		return exitOK // it would read or fetch the profiles
+	// A dry run reads local profiles (quick, and nothing is written) but
+	// stops before fetching one, reading standard input or writing -o.
+	if (*out != "" || !localProfile(source) || (hf.Base != "" && !localProfile(hf.Base))) && inv.stopDry() {
+		return exitOK
 	}
 	s, err := summarizeSource(ctx, inv, source, ro, opts)
 	if err != nil {
@@ -143,6 +145,12 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 	return exitOK
+}
+
+// localProfile reports whether source names a file rather than standard
+// input or a URL to fetch.
+func localProfile(source string) bool {
+	return source != "-" && !heapscan.IsURL(source)
 }
 
 func displayName(source string) string {

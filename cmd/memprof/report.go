@@ -146,7 +146,7 @@ func runReport(ctx context.Context, inv *invocation, args []string) int {
 	if err := ctx.Err(); err != nil {
 		return inv.fail("interrupted: %v; nothing written", err)
 	}
-	if inv.dryRun {
+	if inv.stopDry() {
 		return exitOK
 	}
 

@@ -23,16 +23,20 @@ import (
 // limit, or one shortened visibly ("…"): no token is ever split; and from
 // 80 columns on, that every line but a single wide word fits. The
 // tables: show's instances (with sweeps and a C heap), sites and
-// throughput tables, in the default, --wide and box styles; heapscan's by
+// throughput tables, in the default, --wide and box styles, and the
+// Signature table the README shows (fixtures/docs/signature.json); heapscan's by
 // function, site and stack, sampled, and a diff; compare's; list's
 // matrix and its --long sentences.
 func TestNoTokenSplit(t *testing.T) {
+	const signatureDoc = "../../fixtures/docs/signature.json"
 	shown := sweepFixture(t)
 	prof := "../../fixtures/profiles/"
 	commands := [][]string{
 		{"show", shown},
 		{"show", shown, "--wide"},
 		{"show", shown, "--type", "Signature", "--style", "box"},
+		{"show", signatureDoc, "--type", "Signature"},
+		{"show", signatureDoc, "--type", "Signature", "--style", "box"},
 		{"heapscan", prof + "before.pb.gz"},
 		{"heapscan", "--group-by", "site", prof + "before.pb.gz"},
 		{"heapscan", "--group-by", "stack", "--top", "8", prof + "before.pb.gz"},
@@ -60,8 +64,13 @@ func TestNoTokenSplit(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			whole := render(100000, args)
 			// Every other width (a table's fitting steps are wider than
-			// one column), 80 and 120 among them.
-			for width := 60; width <= 200; width += 2 {
+			// one column), 80 and 120 among them; every width for the
+			// README's Signature table.
+			step := 2
+			if slices.Contains(args, signatureDoc) {
+				step = 1
+			}
+			for width := 60; width <= 200; width += step {
 				extra[strconv.Itoa(width)] = true
 				out := render(width, args)
 				if split := tabletest.Split(whole, out, extra); len(split) > 0 {
@@ -130,7 +139,7 @@ func sweepFixture(t *testing.T) string {
 
 // TestSplitFindsSplitWords: the check of TestNoTokenSplit finds a word
 // wrapped in two ("population=100000" and "0" from "population=1000000")
-// and accepts one shortened with "…".
+// and accepts one shortened with "…", a site's type among them.
 func TestSplitFindsSplitWords(t *testing.T) {
 	whole := "lru  population=1000000  github.com/x/y.Fill:132  n/a[3]"
 	if got := tabletest.Split(whole, "lru  population=100000\n0  …y.Fill:132  n/a[1]", nil); !slices.Equal(got, []string{"0", "population=100000"}) {
@@ -138,5 +147,13 @@ func TestSplitFindsSplitWords(t *testing.T) {
 	}
 	if got := tabletest.Split(whole, "lru  population=1000000  github.com/…Fill:132", nil); len(got) > 0 {
 		t.Errorf("a word shortened visibly is reported split: %q", got)
+	}
+	// A bracketed number inside a word is the word's, not a footnote's.
+	site := "prepared  new([2][63]bls12381.LineEvaluationAff)  24576"
+	if got := tabletest.Split(site, "prepared  …63]bls12381.LineEvaluationAff)  24576", nil); len(got) > 0 {
+		t.Errorf("a site shortened visibly is reported split: %q", got)
+	}
+	if got := tabletest.Split(site, "prepared  new([2][63]bls12381.Line\nEvaluationAff)  24576", nil); len(got) != 2 {
+		t.Errorf("got %q, want the two halves of the split site", got)
 	}
 }

@@ -67,7 +67,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if code, done := inv.parseFlags(fs, args, format, nil); done {
 		return code
 	}
-	if inv.dryRun {
+	if inv.stopDry() {
 		return exitOK
 	}
 	files, err := vectorFiles().Check()

@@ -90,6 +90,10 @@ func Make(rows, samples int) (*results.File, error) {
 				t.SamplesNs[k] = base * (1 + float64(k%7)/100)
 			}
 			t.Samples = samples
+			// The per-sample figures, one per sample again, taken in turn
+			// from the fixture's.
+			t.SamplesBytesPerOp = cycle(t.SamplesBytesPerOp, samples)
+			t.SamplesAllocsPerOp = cycle(t.SamplesAllocsPerOp, samples)
 			q, err := stats.SummarizeSamples(t.SamplesNs)
 			if err != nil {
 				return nil, err
@@ -99,6 +103,19 @@ func Make(rows, samples int) (*results.File, error) {
 		out.Throughput = append(out.Throughput, t)
 	}
 	return out, nil
+}
+
+// cycle returns n values taken in turn from vs, or nil when vs is empty
+// (a file written before the per-sample figures).
+func cycle(vs []float64, n int) []float64 {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]float64, n)
+	for k := range out {
+		out[k] = vs[k%len(vs)]
+	}
+	return out
 }
 
 // Budgets returns a budgets file of a bytes and allocations budget per

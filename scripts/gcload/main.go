@@ -1,5 +1,5 @@
 // Command gcload measures what a busy machine does to memprof's GC CPU
-// figure and to its wall time (docs/gc.md, "On a busy machine"): it runs
+// figure and to its wall time (notes/gc-busy-machine.md): it runs
 // one memprof command several times with no added processes and as many
 // times with CPU-bound processes beside it (sha256sum /dev/zero), the two
 // conditions alternated so that a drift of the machine's own load hits

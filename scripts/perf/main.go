@@ -26,7 +26,7 @@
 // "." is the working tree as it is. With several, every step measures
 // each in turn, so that a drift of the machine's load hits them alike.
 // The tables of the last target go into the section of
-// docs/performance.md that this command owns when that target is the
+// notes/performance.md that this command owns when that target is the
 // working tree; every target's, with the date, the commits and the
 // command, are appended to notes/performance-DATE.md.
 package main
@@ -118,7 +118,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.runs, "runs", 3, "`runs` of the floor and of the one case at each N, medians taken (quick: 1)")
 	fs.BoolVar(&cfg.typeAll, "all", true, "measure memprof instances --type all (quick: false)")
 	fs.BoolVar(&cfg.goTest, "go-test", true, "measure go test -count=1 ./... (quick: false)")
-	fs.StringVar(&cfg.docs, "docs", "docs/performance.md", "write the tables into the section of `file` this command owns, relative to the working tree; \"\" writes none (quick: \"\")")
+	fs.StringVar(&cfg.docs, "docs", "notes/performance.md", "write the tables into the section of `file` this command owns, relative to the working tree; \"\" writes none (quick: \"\")")
 	fs.StringVar(&cfg.note, "note", "notes/performance-"+time.Now().UTC().Format(time.DateOnly)+".md", "append the dated tables of every target to `file`, relative to the working tree; \"\" writes none (quick: \"\")")
 	fs.BoolVar(&cfg.quick, "quick", false, "check that the script works: small N, one run, no --type all, no go test ./..., no files written")
 	if err := fs.Parse(args); err != nil {

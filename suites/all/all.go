@@ -5,7 +5,7 @@
 // bn256 packages) and the post-quantum ones. blst's and c-kzg's entries and operations
 // say why they are absent in builds without cgo. A new family's suites are
 // added to builtIn, one line each with the family of their entries
-// (docs/suites.md, "Adding a family").
+// (docs/contributing.md, "A family").
 package all
 
 import (

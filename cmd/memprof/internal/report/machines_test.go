@@ -21,7 +21,7 @@ import (
 func twoMachines(t *testing.T) []Machine {
 	t.Helper()
 	a, b := loadFixture(t), loadFixture(t)
-	a.Env.Machine = "amd64-runner"
+	a.Env.Machine, a.Env.CPU, a.Env.GoVersion = "amd64-runner", "Intel(R) Xeon(R) Processor", "go1.26.8" // not where the fixture was measured
 	b.Env.Machine, b.Env.GOARCH, b.Env.GoVersion, b.Env.CPU = "arm64-runner", "arm64", "go1.25.9", "Neoverse-N1"
 	var kept []results.Row
 	for _, r := range b.Instances {

@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,6 +87,9 @@ func TestWriteListsEveryFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := []string{ReadmeFile, BytesChart, ResultsJSON, ResultsCSV, ResultsBench}
+			if render.GCChart(context.Background(), io.Discard, tt.rs) == nil {
+				want = append(want, GCChart) // the rows have the GC CPU figure
+			}
 			for _, typ := range tt.tradeoffs {
 				want = append(want, TradeoffFile(typ))
 			}

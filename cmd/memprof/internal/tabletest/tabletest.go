@@ -94,12 +94,15 @@ func (t Table) Row(cells ...string) ([]string, bool) {
 // footnoteRef is a footnote's number in a cell or a paragraph: the
 // numbers of two renderings of one table may differ (a column left out
 // takes its footnotes with it).
-var footnoteRef = regexp.MustCompile(`\[\d+\]`)
+// It ends its word ("n/a[3]", "[3]"): a bracketed number inside a word
+// is part of it ("new([2][63]bls12381.LineEvaluationAff)").
+var footnoteRef = regexp.MustCompile(`\[\d+\]$`)
 
 // token normalises a word for Split: its footnote numbers and the
 // punctuation a sentence adds around it removed.
 func token(w string) string {
 	w = strings.Trim(w, "│┌┐└┘├┤┬┴┼─") // a box-drawn table's borders
+	w = strings.TrimRight(w, ",.;:)")
 	return strings.Trim(footnoteRef.ReplaceAllString(w, "[]"), ",.;:()")
 }
 
