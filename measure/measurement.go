@@ -57,6 +57,11 @@ type Measurement struct {
 	// mcache, profiling-bucket and GC records) that grew with the
 	// instances, per instance; it is part of the whole footprint.
 	RuntimeMetadataBytesPerInstance float64 `json:"runtime_metadata_bytes_per_instance"`
+	// RuntimeMetadataResolution is the metadata figure's resolution: the
+	// runtime counts its metadata in whole off-heap chunks, one of which
+	// each reading may be filling (and GC records are freed in steps), so
+	// two chunks over N; 0 (unknown) in files written before it.
+	RuntimeMetadataResolution float64 `json:"runtime_metadata_resolution_bytes_per_instance"`
 	// HeapAllocBytesPerInstance is the runtime.MemStats.HeapAlloc delta per
 	// instance, holder excluded: a cross-check on BytesPerInstance.
 	HeapAllocBytesPerInstance float64 `json:"heapalloc_bytes_per_instance"`

@@ -399,7 +399,9 @@ func (r gcReadings) setFigures(m *Result, n int) error {
 		// A collection cannot cost less CPU for the instances being
 		// live: the machine's noise exceeded their cost, and the median
 		// is no figure.
-		m.GCCPUUnavailable = fmt.Sprintf("%s: median %.3g ns per instance per cycle, resolution %.3g", negativeGCCPU, s.Median, res)
+		// The reason says by how much, unsigned: no view prints a
+		// negative figure, even in a reason's words.
+		m.GCCPUUnavailable = fmt.Sprintf("%s: the median fell %.3g ns per instance per cycle below zero, resolution %.3g", negativeGCCPU, -s.Median, res)
 		return nil
 	}
 	m.GCCPUNsPerInstance, m.GCCPUNsPerInstanceQ1, m.GCCPUNsPerInstanceQ3 = s.Median, s.Q1, s.Q3

@@ -181,6 +181,7 @@ func setFootprintFigures(r *Result, fp footprintReadings, N int) {
 	r.StackResolution = float64(stackResolution(fp.threads, fp.startingStack)) / n
 	meta := float64(int64(after.metaSys) - int64(before.metaSys))
 	r.RuntimeMetadataBytesPerInstance = meta / n
+	r.RuntimeMetadataResolution = 2 * persistentChunk / n
 	var cheap float64
 	if before.cHeapWhy == "" && after.cHeapWhy == "" {
 		cheap = float64(after.cHeap - before.cHeap)
