@@ -74,24 +74,52 @@ func (s Selector) Matches(k Key) bool {
 }
 
 // Select returns a copy of f with the rows s selects (its other fields
-// shared with f; the trade-offs, derived from every row, left out).
+// shared with f; the trade-offs, derived from every row, left out). A
+// list s selects whole is f's own, shared; the others are new lists of
+// exactly the rows selected, so that selecting from a file at the row
+// limit costs no second copy of it.
 func (f *File) Select(s Selector) *File {
 	c := *f
-	c.Instances, c.Throughput, c.Unavailable, c.Tradeoff = nil, nil, nil, nil
-	for _, r := range f.Instances {
-		if s.Matches(r.Key) {
-			c.Instances = append(c.Instances, r)
-		}
-	}
-	for _, r := range f.Throughput {
-		if s.Matches(r.Key) {
-			c.Throughput = append(c.Throughput, r)
-		}
-	}
-	for _, u := range f.Unavailable {
-		if s.Matches(u.Key) {
-			c.Unavailable = append(c.Unavailable, u)
-		}
-	}
+	c.Tradeoff = nil
+	c.Instances = selectRows(f.Instances, s, func(r *Row) Key { return r.Key })
+	c.Throughput = selectRows(f.Throughput, s, func(r *ThroughputRow) Key { return r.Key })
+	c.Unavailable = selectRows(f.Unavailable, s, func(u *Unavailable) Key { return u.Key })
 	return &c
+}
+
+// Count returns how many rows of f s selects.
+func (f *File) Count(s Selector) int {
+	return countRows(f.Instances, s, func(r *Row) Key { return r.Key }) +
+		countRows(f.Throughput, s, func(r *ThroughputRow) Key { return r.Key }) +
+		countRows(f.Unavailable, s, func(u *Unavailable) Key { return u.Key })
+}
+
+// selectRows returns the rows of rows whose key s matches: rows itself
+// when it matches them all, nil when none.
+func selectRows[T any](rows []T, s Selector, key func(*T) Key) []T {
+	n := countRows(rows, s, key)
+	switch n {
+	case 0:
+		return nil
+	case len(rows):
+		return rows
+	}
+	out := make([]T, 0, n)
+	for i := range rows {
+		if s.Matches(key(&rows[i])) {
+			out = append(out, rows[i])
+		}
+	}
+	return out
+}
+
+// countRows counts the rows of rows whose key s matches.
+func countRows[T any](rows []T, s Selector, key func(*T) Key) int {
+	n := 0
+	for i := range rows {
+		if s.Matches(key(&rows[i])) {
+			n++
+		}
+	}
+	return n
 }

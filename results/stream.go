@@ -30,11 +30,12 @@ const DefaultMaxRows = 50_000
 const MaxRowBytes = 1 << 20
 
 // RetainedPerRow is what the decoded rows of a file may keep, on average
-// per row of the reader's row limit: 1 KiB (so 50 MiB at the default
+// per row of the reader's row limit: 2 KiB (so 100 MiB at the default
 // limit). It bounds what a few rows with long lists or strings (a million
 // samples in one row) cost, which the row count alone does not. The rows
-// of a real run keep about 750 B each.
-const RetainedPerRow = 1 << 10
+// of a real run keep about 1.1 KiB (instances, with their sites) to 1.9
+// KiB (operations, with their sites and per-sample lists) each.
+const RetainedPerRow = 2 << 10
 
 // ErrTooManyRows is wrapped by the error of a results file with more rows
 // than the reader's limit, or whose rows keep more than the limit allows

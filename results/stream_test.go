@@ -57,7 +57,7 @@ func TestResultsRowLimits(t *testing.T) {
 		{"one over", 99, nil, 100, "more than the limit of 100 rows (instances, throughput, unavailable and trade-off rows together; throughput[0] is one too many)", ErrTooManyRows},
 		{"far over", 1000, nil, 100, "instances[100] is one too many", ErrTooManyRows},
 		{"default limit", DefaultMaxRows + 1, nil, 0, fmt.Sprintf("more than the limit of %d rows", DefaultMaxRows), ErrTooManyRows},
-		{"long lists in few rows", 3, long(RetainedPerRow * 100 / 8), 100, "the rows up to throughput[0] keep more than 100 KiB once decoded", ErrTooManyRows},
+		{"long lists in few rows", 3, long(RetainedPerRow * 100 / 8), 100, fmt.Sprintf("the rows up to throughput[0] keep more than %d KiB once decoded", RetainedPerRow*100>>10), ErrTooManyRows},
 		{"long lists within the limit", 3, long(RetainedPerRow * 50 / 8), 100, "", nil},
 		{"a row of more than 1 MiB", 3, long(MaxRowBytes / 4), 0, "bytes of JSON, more than the limit of 1 MiB for one row", nil},
 	}

@@ -435,13 +435,30 @@ func (inv *invocation) parseFlags(fs *flag.FlagSet, args []string, format *clifl
 // every command writes them) and writes it to out (see writeOutput). It
 // returns exitOK, or exitFailure with the error printed.
 func (inv *invocation) writeResults(rs *results.File, format, out string, table func(io.Writer, *results.File) error) int {
-	var buf bytes.Buffer
-	w := inv.live(&buf)
-	err := render.WriteResults(w, rs, format, table)
-	if err != nil {
-		return inv.fail("rendering: %v", err)
+	write := func(w io.Writer) error {
+		if err := render.WriteResults(inv.live(w), rs, format, table); err != nil {
+			return fmt.Errorf("rendering: %w", err)
+		}
+		return nil
 	}
-	if err := writeOutput(inv, out, buf.Bytes()); err != nil {
+	var err error
+	switch {
+	case out != "":
+		// Streamed into the temporary file that replaces out at the
+		// end: a file at the row limit is never held twice, and a
+		// failed or interrupted render leaves out as it was.
+		err = inv.streamFile("results", out, write)
+	case format == "json":
+		// JSON is written as it is rendered, a row at a time: its text
+		// at the row limit would double what show holds.
+		err = write(inv.stdout)
+	default:
+		var buf bytes.Buffer
+		if err = write(&buf); err == nil {
+			inv.stdout.Write(buf.Bytes()) // run reports an error of standard output
+		}
+	}
+	if err != nil {
 		return inv.fail("%v", err)
 	}
 	return exitOK
@@ -506,6 +523,17 @@ func (inv *invocation) writeFile(what, path string, b []byte) error {
 		}
 	}
 	return writeError(what, atomicfile.WriteFile(path, b, 0o644))
+}
+
+// streamFile writes path atomically with write, unless the command was
+// interrupted before it began.
+func (inv *invocation) streamFile(what, path string, write func(io.Writer) error) error {
+	if inv.ctx != nil {
+		if err := inv.ctx.Err(); err != nil {
+			return fmt.Errorf("not writing %s to %s: %w", what, path, context.Cause(inv.ctx))
+		}
+	}
+	return writeError(what, atomicfile.WriteStream(path, 0o644, write))
 }
 
 // writeError words an atomicfile error as "writing WHAT to PATH: reason".

@@ -94,7 +94,7 @@ func runShow(ctx context.Context, inv *invocation, args []string) int {
 	if rows(shown) == 0 {
 		return inv.usageError("no row of %s matches %s; its types are %s", files[0], strings.TrimSpace(sel.Describe()+" "+cliflag.OpFlag(*ops)), vocab.Join(rs.Types()))
 	}
-	if hidden := rows(rs.Select(sel.Widen(f))) - rows(shown); hidden > 0 {
+	if hidden := rs.Count(sel.Widen(f)) - rows(shown); hidden > 0 {
 		fmt.Fprintf(inv.stderr, "memprof show: %s of other layouts or schemes than a run measures by default not shown: --layout all --scheme all shows them\n", count(hidden, "row"))
 	}
 	var instOpts, opOpts render.TableOptions
