@@ -183,8 +183,13 @@ func TestGCMarkFigures(t *testing.T) {
 		t.Errorf("marking %d objects: %v ns of CPU per instance [Q1 %v], want it above one array's %v [Q3 %v]",
 			n, objects.GCCPUNsPerInstance, objects.GCCPUNsPerInstanceQ1, array.GCCPUNsPerInstance, array.GCCPUNsPerInstanceQ3)
 	}
-	if math.Abs(array.GCCPUNsPerInstance) > array.GCCPUResolution {
-		t.Errorf("one array: %v ns of CPU per instance, want ~0 within its resolution %v", array.GCCPUNsPerInstance, array.GCCPUResolution)
+	// A pointer-free array is one object the collector marks without
+	// scanning; what it still costs is per page of a heap larger by its
+	// pages (at one P the figure resolves it: 0.126 ns per element,
+	// resolution 0.077, once in five runs): far below marking as many
+	// objects, not zero.
+	if array.GCCPUNsPerInstance > objects.GCCPUNsPerInstance/10 {
+		t.Errorf("one array: %v ns of CPU per instance, want below a tenth of %d objects' %v", array.GCCPUNsPerInstance, n, objects.GCCPUNsPerInstance)
 	}
 }
 
