@@ -28,10 +28,22 @@ type attributionPlan struct{ full, fewer int }
 // attributionFull and attributionFewer instances otherwise, from which
 // attribute extends the sites to N.
 func (c *Case) attributionPlan(n int) attributionPlan {
-	if n <= attributionFull+attributionFewer || c.Layout() == measure.Slice || c.Layout() == measure.Single {
+	if ProfiledInstances(c.Layout(), n) == n {
 		return attributionPlan{full: n}
 	}
 	return attributionPlan{full: attributionFull, fewer: attributionFewer}
+}
+
+// ProfiledInstances is how many instances of a case of layout l measured
+// at n the profiled pass builds at once with the collector off, all
+// their garbage and its records kept until it ends: its two sets, or all
+// n where there are few, one object or one array (attributionPlan). A
+// fallback to a profile of all n (Result.AttributionFallback) builds n.
+func ProfiledInstances(l measure.Layout, n int) int {
+	if n <= attributionFull+attributionFewer || l == measure.Slice || l == measure.Single {
+		return n
+	}
+	return attributionFull + attributionFewer
 }
 
 // profiledSet is what one set of the profiled pass's instances added to
