@@ -35,15 +35,16 @@ func (c *Case) attributionPlan(n int) attributionPlan {
 }
 
 // ProfiledInstances is how many instances of a case of layout l measured
-// at n the profiled pass builds at once with the collector off, all
-// their garbage and its records kept until it ends: its two sets, or all
-// n where there are few, one object or one array (attributionPlan). A
-// fallback to a profile of all n (Result.AttributionFallback) builds n.
+// at n the profiled pass builds in one stretch with the collector off,
+// their garbage and its records kept until a collection: all n where
+// there are few, one object or one array, else the larger of its two
+// sets (attributionPlan), collected between them. A fallback to a
+// profile of all n (Result.AttributionFallback) builds n.
 func ProfiledInstances(l measure.Layout, n int) int {
 	if n <= attributionFull+attributionFewer || l == measure.Slice || l == measure.Single {
 		return n
 	}
-	return attributionFull + attributionFewer
+	return max(attributionFull, attributionFewer)
 }
 
 // profiledSet is what one set of the profiled pass's instances added to

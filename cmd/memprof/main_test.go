@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 			childLookup = func(name string) (memprof.Case, error) { return tinyRegistry().LookupCase(name) }
 		}
 		code := run(context.Background(), nil, os.Stdout, os.Stderr)
+		if p := os.Getenv(childPeakEnv); p != "" {
+			writePeak(p)
+		}
 		if p := os.Getenv(entriesBuiltEnv); p != "" {
 			os.WriteFile(p, []byte(strconv.Itoa(all.EntriesBuilt())), 0o644)
 		}
