@@ -2,8 +2,7 @@ package workflow
 
 import (
 	"cmp"
-	"math"
-	"runtime"
+	"context"
 	"slices"
 	"strconv"
 
@@ -104,14 +103,32 @@ func (o Options) largestN(e suites.Entry) int {
 }
 
 // uncollected is what the profiled pass of e at n keeps with the
-// collector off, per.bytes and per.objects allocated per instance (its
-// constructor's garbage included, from probeAlloc): every object
+// collector off, per.Bytes and per.Objects allocated per instance (its
+// constructor's garbage included, from memprof.ProbeAlloc): every object
 // allocated and its profile record (memprof.ProfileRecordBytes), for the
 // instances it builds at once (memprof.ProfiledInstances), and the
 // holder of all n.
-func uncollected(e suites.Entry, n int, per allocated) float64 {
+func uncollected(e suites.Entry, n int, per memprof.Alloc) float64 {
 	built := float64(memprof.ProfiledInstances(e.Layout, n))
-	return built*(per.bytes+per.objects*memprof.ProfileRecordBytes) + float64(n)*holderBytes
+	return built*(per.Bytes+per.Objects*memprof.ProfileRecordBytes) + float64(n)*holderBytes
+}
+
+// probeEntries is what one instance of each of entries allocates, by its
+// BenchName, probed in one child process (memprof.ProbeAllocInChild):
+// none where the child fails (the estimate then has the sizes alone; the
+// case fails again in its own child, which says why).
+func probeEntries(entries []suites.Entry, opts Options) map[string]memprof.Alloc {
+	var names []string
+	for _, e := range entries {
+		if e.Case != nil && e.Unavailable.IsZero() {
+			names = append(names, e.BenchName())
+		}
+	}
+	probes, err := memprof.ProbeAllocInChild(context.Background(), opts.Child, names)
+	if err != nil {
+		return nil
+	}
+	return probes
 }
 
 // EstimateMemory estimates what measuring entries with opts needs at its
@@ -119,8 +136,15 @@ func uncollected(e suites.Entry, n int, per allocated) float64 {
 // times the heap's growth before a collection, and what its profiled
 // pass keeps with the collector off (uncollected: its constructor's
 // garbage and the records of all it allocates, probed by building a few
-// instances in this process), and the largest cases measured at once.
+// instances in a child process), and the largest cases measured at once.
 func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
+	return estimateMemory(entries, opts, probeEntries(entries, opts))
+}
+
+// estimateMemory is EstimateMemory with what each entry's constructor
+// allocates, by its BenchName (an entry absent allocates nothing beyond
+// its sizes).
+func estimateMemory(entries []suites.Entry, opts Options, probes map[string]memprof.Alloc) Estimate {
 	est := Estimate{Jobs: min(opts.jobs(), len(entries)), AvailableBytes: float64(opts.MemoryAvailable)}
 	if est.AvailableBytes == 0 {
 		est.AvailableBytes = float64(memprof.AvailableMemory())
@@ -128,7 +152,7 @@ func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
 	each := make([]float64, len(entries))
 	for i, e := range entries {
 		n := opts.largestN(e)
-		each[i] = max(heapGoal*float64(n)*perInstance(e), uncollected(e, n, probeAlloc(e)))
+		each[i] = max(heapGoal*float64(n)*perInstance(e), uncollected(e, n, probes[e.BenchName()]))
 		if each[i] > est.LargestBytes {
 			est.Largest, est.LargestN, est.LargestBytes = e.Key, n, each[i]
 		}
@@ -155,70 +179,4 @@ func checkMemory(entries []suites.Entry, opts Options, ev *events) error {
 		ev.send(Event{Kind: MemoryEstimated, Estimate: est})
 	}
 	return nil
-}
-
-// The probe reads what one instance's constructor allocates across
-// allocProbeN instances, allocProbeRounds times, and keeps the least
-// (what the runtime and other goroutines allocate meanwhile only adds).
-const allocProbeN, allocProbeRounds = 4, 3
-
-// allocated is what the runtime has allocated so far, all goroutines'
-// and garbage included: bytes and objects, and the collections completed.
-// runtime.ReadMemStats flushes every P's cache first, which
-// runtime/metrics does not: its counts of small objects move a span at a
-// time.
-type allocated struct {
-	bytes, objects float64
-	cycles         uint32
-}
-
-func readAllocated() allocated {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return allocated{float64(m.TotalAlloc), float64(m.Mallocs), m.NumGC}
-}
-
-// probeAlloc is what one instance of e's constructor allocates, what it
-// keeps and its garbage alike, read from the runtime's counts across
-// allocProbeN calls of its New after Prepare (the least of allocProbeRounds), in this process; zero where
-// it cannot be read (a case without New, a Prepare that fails, a
-// constructor that panics).
-func probeAlloc(e suites.Entry) (per allocated) {
-	if e.Case == nil || !e.Unavailable.IsZero() {
-		return allocated{}
-	}
-	defer func() {
-		if recover() != nil {
-			per = allocated{}
-		}
-	}()
-	c := e.Case()
-	if c.New == nil {
-		return allocated{}
-	}
-	if c.Prepare != nil {
-		if err := c.Prepare(1 + allocProbeN*allocProbeRounds); err != nil {
-			return allocated{}
-		}
-	}
-	c.New(0) // the first call's lazy set-up is not an instance's
-	// A round a collection ran in counts the collector's own allocations:
-	// it is taken only when every round had one.
-	clean, least := allocated{math.Inf(1), math.Inf(1), 0}, allocated{math.Inf(1), math.Inf(1), 0}
-	for round := range allocProbeRounds {
-		before := readAllocated()
-		for i := range allocProbeN {
-			runtime.KeepAlive(c.New(1 + round*allocProbeN + i))
-		}
-		after := readAllocated()
-		got := allocated{bytes: (after.bytes - before.bytes) / allocProbeN, objects: (after.objects - before.objects) / allocProbeN}
-		least = allocated{bytes: min(least.bytes, got.bytes), objects: min(least.objects, got.objects)}
-		if after.cycles == before.cycles {
-			clean = allocated{bytes: min(clean.bytes, got.bytes), objects: min(clean.objects, got.objects)}
-		}
-	}
-	if math.IsInf(clean.bytes, 1) {
-		return least
-	}
-	return clean
 }

@@ -21,11 +21,11 @@ var (
 	smallKey = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Layout: measure.Pointer}
 )
 
-// unmeasured is the case of an entry no child must measure: the memory
-// estimate builds a few of its instances in this process (probeAlloc),
-// which allocate nothing, so that its per-instance sizes decide the
-// estimate; the tests that refuse it check that no event (no child)
-// follows.
+// unmeasured is the case of an entry no child must measure: its
+// instances allocate nothing, so that its per-instance sizes decide the
+// estimate (the child probing constructors, which serves the test
+// registry, finds no such case); the tests that refuse it check that no
+// event follows.
 func unmeasured() memprof.Case {
 	return memprof.Case{New: func(int) any { return &shared }}
 }
@@ -177,20 +177,27 @@ var garbage []byte
 // than its instance keeps is estimated by what its profiled pass keeps
 // with the collector off: every byte and object allocated, each object's
 // profile record, for the instances that pass builds, read by building a
-// few. The garbage is a whole number of pages and the instance a size
-// class: what they allocate is exact, with the collector off.
+// few (memprof.ProbeAlloc). The garbage is a whole number of pages and the
+// instance a size class: what they allocate is exact, with the collector
+// off.
 func TestEstimateMemoryGarbage(t *testing.T) {
 	const garbageBytes, keptBytes = 1 << 20, 64
 	e := suites.Entry{Key: bigKey, Constructor: "test", SizeHint: keptBytes, Case: func() memprof.Case {
-		return memprof.Case{New: func(int) any {
+		return memprof.Case{Name: "garbage", New: func(int) any {
 			garbage = make([]byte, garbageBytes)
 			return new([keptBytes]byte)
 		}}
 	}}
-	perInstance := float64(garbageBytes + keptBytes + 2*memprof.ProfileRecordBytes)
-	// A collection the garbage starts allocates the collector's own
-	// objects meanwhile: off, the counts are the constructor's alone.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	per, err := memprof.ProbeAlloc(e.Case())
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage = nil
+	if want := (memprof.Alloc{Bytes: garbageBytes + keptBytes, Objects: 2}); per != want {
+		t.Fatalf("probed %+v per instance, want %+v", per, want)
+	}
+	perInstance := float64(garbageBytes + keptBytes + 2*memprof.ProfileRecordBytes)
 	for _, n := range []int{1000, 100_000} {
 		built := memprof.ProfiledInstances(bigKey.Layout, n)
 		if n > 1000 && built >= n {
@@ -200,10 +207,9 @@ func TestEstimateMemoryGarbage(t *testing.T) {
 		if sizes := heapGoal * float64(n) * (keptBytes + holderBytes); want <= sizes {
 			t.Fatalf("N=%d: the garbage's estimate %v is not over the sizes' %v: the test tells nothing", n, want, sizes)
 		}
-		est := EstimateMemory([]suites.Entry{e}, Options{N: n, Jobs: 1, MemoryAvailable: 1 << 40})
+		est := estimateMemory([]suites.Entry{e}, Options{N: n, Jobs: 1, MemoryAvailable: 1 << 40}, map[string]memprof.Alloc{e.BenchName(): per})
 		if est.PeakBytes != want {
 			t.Errorf("N=%d: estimated %v, want %v (%d instances of %v B allocated and their records, and the holder)", n, est.PeakBytes, want, built, perInstance)
 		}
 	}
-	garbage = nil
 }
