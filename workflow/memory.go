@@ -117,14 +117,14 @@ func uncollected(e suites.Entry, n int, per memprof.Alloc) float64 {
 // BenchName, probed in one child process (memprof.ProbeAllocInChild):
 // none where the child fails (the estimate then has the sizes alone; the
 // case fails again in its own child, which says why).
-func probeEntries(entries []suites.Entry, opts Options) map[string]memprof.Alloc {
+func probeEntries(ctx context.Context, entries []suites.Entry, opts Options) map[string]memprof.Alloc {
 	var names []string
 	for _, e := range entries {
 		if e.Case != nil && e.Unavailable.IsZero() {
 			names = append(names, e.BenchName())
 		}
 	}
-	probes, err := memprof.ProbeAllocInChild(context.Background(), opts.Child, names)
+	probes, err := memprof.ProbeAllocInChild(ctx, opts.Child, names)
 	if err != nil {
 		return nil
 	}
@@ -138,7 +138,7 @@ func probeEntries(entries []suites.Entry, opts Options) map[string]memprof.Alloc
 // garbage and the records of all it allocates, probed by building a few
 // instances in a child process), and the largest cases measured at once.
 func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
-	return estimateMemory(entries, opts, probeEntries(entries, opts))
+	return estimateMemory(entries, opts, probeEntries(context.Background(), entries, opts))
 }
 
 // estimateMemory is EstimateMemory with what each entry's constructor
@@ -167,11 +167,11 @@ func estimateMemory(entries []suites.Entry, opts Options, probes map[string]memp
 // checkMemory refuses, before anything is allocated, a run whose estimated
 // peak exceeds the memory available (a *UsageError), unless opts.Force,
 // and announces a large one through ev.
-func checkMemory(entries []suites.Entry, opts Options, ev *events) error {
+func checkMemory(ctx context.Context, entries []suites.Entry, opts Options, ev *events) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	est := EstimateMemory(entries, opts)
+	est := estimateMemory(entries, opts, probeEntries(ctx, entries, opts))
 	if est.TooLarge() && !opts.Force {
 		return usagef("refusing to measure: the run would need %s, beyond the %s of memory available (--force to measure anyway)", est, bytesText(est.AvailableBytes))
 	}

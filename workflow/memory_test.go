@@ -105,7 +105,7 @@ func TestCheckMemory(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []Event
 			ev := &events{f: func(e Event) { got = append(got, e) }}
-			err := checkMemory([]suites.Entry{entry}, Options{N: tt.n, Jobs: 1, MemoryAvailable: tt.available, Force: tt.force}, ev)
+			err := checkMemory(context.Background(), []suites.Entry{entry}, Options{N: tt.n, Jobs: 1, MemoryAvailable: tt.available, Force: tt.force}, ev)
 			var usage *UsageError
 			switch {
 			case tt.refused && (!errors.As(err, &usage) || !strings.Contains(err.Error(), "beyond the 536.9MB of memory available (--force to measure anyway)")):
