@@ -73,7 +73,7 @@ func ServeChild(lookup func(name string) (Case, error), tasks ...Task) error {
 	if err := json.Unmarshal([]byte(os.Getenv(ChildEnv)), &req); err != nil {
 		return fmt.Errorf("reading %s request: %w", ChildEnv, err)
 	}
-	return serveTask(req, append([]Task{measureTask(lookup)}, tasks...))
+	return serveTask(req, append([]Task{measureTask(lookup), allocProbeTask(lookup)}, tasks...))
 }
 
 // serveTask runs the task req asks for, among tasks, and writes its

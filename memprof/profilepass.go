@@ -28,10 +28,23 @@ type attributionPlan struct{ full, fewer int }
 // attributionFull and attributionFewer instances otherwise, from which
 // attribute extends the sites to N.
 func (c *Case) attributionPlan(n int) attributionPlan {
-	if n <= attributionFull+attributionFewer || c.Layout() == measure.Slice || c.Layout() == measure.Single {
+	if ProfiledInstances(c.Layout(), n) == n {
 		return attributionPlan{full: n}
 	}
 	return attributionPlan{full: attributionFull, fewer: attributionFewer}
+}
+
+// ProfiledInstances is how many instances of a case of layout l measured
+// at n the profiled pass builds in one stretch with the collector off,
+// their garbage and its records kept until a collection: all n where
+// there are few, one object or one array, else the larger of its two
+// sets (attributionPlan), collected between them. A fallback to a
+// profile of all n (Result.AttributionFallback) builds n.
+func ProfiledInstances(l measure.Layout, n int) int {
+	if n <= attributionFull+attributionFewer || l == measure.Slice || l == measure.Single {
+		return n
+	}
+	return max(attributionFull, attributionFewer)
 }
 
 // profiledSet is what one set of the profiled pass's instances added to

@@ -62,6 +62,15 @@ const (
 // handles in the heap profile's records and each's record at this size.
 const weakHandleRecordBytes = 32
 
+// At runtime.MemProfileRate 1 the runtime keeps a record outside the heap
+// for every allocated object until it is collected: a
+// runtime.specialprofile (runtime/mheap.go, Go 1.26: the 24-byte special
+// header and its bucket's address) from a fixed-size allocator counted in
+// runtime.MemStats.OtherSys. With the collector off (the profiled pass)
+// a constructor's garbage keeps its records too. TestRecordSizes checks
+// it.
+const ProfileRecordBytes = 32
+
 // weakHandleFrame is the runtime function below which it allocates a weak
 // pointer's handle on the heap, one per object with a weak pointer, and
 // the record beside it outside the heap.

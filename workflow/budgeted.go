@@ -79,7 +79,7 @@ func BudgetedTimed(ctx context.Context, reg *suites.Registry, f *gate.File, time
 	if opts.Throughput == ThroughputRequired && !slices.ContainsFunc(ops, func(o suites.Op) bool { return !budgeted(f, o.Key, true) }) {
 		return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 	}
-	ev, err := start(entries, opts)
+	ev, err := start(ctx, entries, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 			return nil, &NoMatch{What: "operation", OpTypes: reg.OpTypes()}
 		}
 	}
-	ev, err := start(entries, opts)
+	ev, err := start(ctx, entries, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -47,12 +47,12 @@ func Instances(ctx context.Context, reg *suites.Registry, sel Selection, opts Op
 
 // start checks opts, refuses entries too large for the memory available
 // and announces a large run (memory.go), then returns the events reporting progress to opts.Progress.
-func start(entries []suites.Entry, opts Options) (*events, error) {
+func start(ctx context.Context, entries []suites.Entry, opts Options) (*events, error) {
 	if err := opts.ready(); err != nil {
 		return nil, err
 	}
 	ev := &events{f: opts.Progress}
-	if err := checkMemory(entries, opts, ev); err != nil {
+	if err := checkMemory(ctx, entries, opts, ev); err != nil {
 		return nil, err
 	}
 	ev.clock = memprof.StartRun()

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strconv"
 
@@ -31,9 +32,9 @@ const heapGoal = 2
 const holderBytes = 16
 
 // Estimate is what a run is expected to need at its peak, from the
-// registry's per-instance sizes: an estimate, not a bound (an instance's
-// temporaries, a library's C heap and the engine's own passes are beside
-// it).
+// registry's per-instance sizes and what a few instances' constructors
+// allocate: an estimate, not a bound (a library's C heap, a fallback to a
+// profile of all N and the runtime's own memory are beside it).
 type Estimate struct {
 	// PeakBytes is the sum of the Jobs largest cases' estimates: the
 	// children measuring at the same time.
@@ -101,10 +102,49 @@ func (o Options) largestN(e suites.Entry) int {
 	return n
 }
 
+// uncollected is what the profiled pass of e at n keeps with the
+// collector off, per.Bytes and per.Objects allocated per instance (its
+// constructor's garbage included, from memprof.ProbeAlloc): every object
+// allocated and its profile record (memprof.ProfileRecordBytes), for the
+// instances it builds at once (memprof.ProfiledInstances), and the
+// holder of all n.
+func uncollected(e suites.Entry, n int, per memprof.Alloc) float64 {
+	built := float64(memprof.ProfiledInstances(e.Layout, n))
+	return built*(per.Bytes+per.Objects*memprof.ProfileRecordBytes) + float64(n)*holderBytes
+}
+
+// probeEntries is what one instance of each of entries allocates, by its
+// BenchName, probed in one child process (memprof.ProbeAllocInChild):
+// none where the child fails (the estimate then has the sizes alone; the
+// case fails again in its own child, which says why).
+func probeEntries(ctx context.Context, entries []suites.Entry, opts Options) map[string]memprof.Alloc {
+	var names []string
+	for _, e := range entries {
+		if e.Case != nil && e.Unavailable.IsZero() {
+			names = append(names, e.BenchName())
+		}
+	}
+	probes, err := memprof.ProbeAllocInChild(ctx, opts.Child, names)
+	if err != nil {
+		return nil
+	}
+	return probes
+}
+
 // EstimateMemory estimates what measuring entries with opts needs at its
-// peak: each case N instances of its per-instance size, times the heap's
-// growth before a collection, and the largest cases measured at once.
+// peak: each case the larger of N instances of its per-instance size,
+// times the heap's growth before a collection, and what its profiled
+// pass keeps with the collector off (uncollected: its constructor's
+// garbage and the records of all it allocates, probed by building a few
+// instances in a child process), and the largest cases measured at once.
 func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
+	return estimateMemory(entries, opts, probeEntries(context.Background(), entries, opts))
+}
+
+// estimateMemory is EstimateMemory with what each entry's constructor
+// allocates, by its BenchName (an entry absent allocates nothing beyond
+// its sizes).
+func estimateMemory(entries []suites.Entry, opts Options, probes map[string]memprof.Alloc) Estimate {
 	est := Estimate{Jobs: min(opts.jobs(), len(entries)), AvailableBytes: float64(opts.MemoryAvailable)}
 	if est.AvailableBytes == 0 {
 		est.AvailableBytes = float64(memprof.AvailableMemory())
@@ -112,7 +152,7 @@ func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
 	each := make([]float64, len(entries))
 	for i, e := range entries {
 		n := opts.largestN(e)
-		each[i] = heapGoal * float64(n) * perInstance(e)
+		each[i] = max(heapGoal*float64(n)*perInstance(e), uncollected(e, n, probes[e.BenchName()]))
 		if each[i] > est.LargestBytes {
 			est.Largest, est.LargestN, est.LargestBytes = e.Key, n, each[i]
 		}
@@ -127,11 +167,11 @@ func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
 // checkMemory refuses, before anything is allocated, a run whose estimated
 // peak exceeds the memory available (a *UsageError), unless opts.Force,
 // and announces a large one through ev.
-func checkMemory(entries []suites.Entry, opts Options, ev *events) error {
+func checkMemory(ctx context.Context, entries []suites.Entry, opts Options, ev *events) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	est := EstimateMemory(entries, opts)
+	est := estimateMemory(entries, opts, probeEntries(ctx, entries, opts))
 	if est.TooLarge() && !opts.Force {
 		return usagef("refusing to measure: the run would need %s, beyond the %s of memory available (--force to measure anyway)", est, bytesText(est.AvailableBytes))
 	}

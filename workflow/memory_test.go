@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -20,16 +21,22 @@ var (
 	smallKey = results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Jacobian, Layout: measure.Pointer}
 )
 
-// neverBuilt is the case of an entry whose instances must not be
-// allocated: a test that reaches it has measured what it should refuse.
-func neverBuilt() memprof.Case {
-	panic("the memory estimate's test built a case it should have refused")
+// unmeasured is the case of an entry no child must measure: its
+// instances allocate nothing, so that its per-instance sizes decide the
+// estimate (the child probing constructors, which serves the test
+// registry, finds no such case); the tests that refuse it check that no
+// event follows.
+func unmeasured() memprof.Case {
+	return memprof.Case{New: func(int) any { return &shared }}
 }
+
+// shared is the one object unmeasured's instances return.
+var shared [8]uint64
 
 // hinted is an entry of per-instance sizes size (unsafe.Sizeof) and bytes
 // (what it points to included).
 func hinted(k results.Key, size uintptr, bytes uint64) suites.Entry {
-	return suites.Entry{Key: k, Constructor: "test", SizeHint: size, BytesHint: bytes, Case: neverBuilt}
+	return suites.Entry{Key: k, Constructor: "test", SizeHint: size, BytesHint: bytes, Case: unmeasured}
 }
 
 func TestEstimateMemory(t *testing.T) {
@@ -74,7 +81,7 @@ func TestEstimateMemory(t *testing.T) {
 
 // TestCheckMemory: a run over the memory available is refused (a usage
 // error) unless forced, and one over LargeRun is announced first, with
-// its estimate; none of it builds a case (neverBuilt panics).
+// its estimate; no child measures the case.
 func TestCheckMemory(t *testing.T) {
 	const per = 1 << 20 // bytes per instance
 	entry := hinted(bigKey, 48, per)
@@ -98,7 +105,7 @@ func TestCheckMemory(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []Event
 			ev := &events{f: func(e Event) { got = append(got, e) }}
-			err := checkMemory([]suites.Entry{entry}, Options{N: tt.n, Jobs: 1, MemoryAvailable: tt.available, Force: tt.force}, ev)
+			err := checkMemory(context.Background(), []suites.Entry{entry}, Options{N: tt.n, Jobs: 1, MemoryAvailable: tt.available, Force: tt.force}, ev)
 			var usage *UsageError
 			switch {
 			case tt.refused && (!errors.As(err, &usage) || !strings.Contains(err.Error(), "beyond the 536.9MB of memory available (--force to measure anyway)")):
@@ -158,6 +165,51 @@ func TestConstructorAt(t *testing.T) {
 	for _, tt := range tests {
 		if got := constructorAt(tt.e, tt.opts.nFor(tt.e), tt.opts); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// garbage is where a constructor of TestEstimateMemoryGarbage leaves what
+// it allocates and drops: kept from escape analysis, collectable.
+var garbage []byte
+
+// TestEstimateMemoryGarbage: a case whose constructor allocates far more
+// than its instance keeps is estimated by what its profiled pass keeps
+// with the collector off: every byte and object allocated, each object's
+// profile record, for the instances that pass builds, read by building a
+// few (memprof.ProbeAlloc). The garbage is a whole number of pages and the
+// instance a size class: what they allocate is exact, with the collector
+// off.
+func TestEstimateMemoryGarbage(t *testing.T) {
+	const garbageBytes, keptBytes = 1 << 20, 64
+	e := suites.Entry{Key: bigKey, Constructor: "test", SizeHint: keptBytes, Case: func() memprof.Case {
+		return memprof.Case{Name: "garbage", New: func(int) any {
+			garbage = make([]byte, garbageBytes)
+			return new([keptBytes]byte)
+		}}
+	}}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	per, err := memprof.ProbeAlloc(e.Case())
+	if err != nil {
+		t.Fatal(err)
+	}
+	garbage = nil
+	if want := (memprof.Alloc{Bytes: garbageBytes + keptBytes, Objects: 2}); per != want {
+		t.Fatalf("probed %+v per instance, want %+v", per, want)
+	}
+	perInstance := float64(garbageBytes + keptBytes + 2*memprof.ProfileRecordBytes)
+	for _, n := range []int{1000, 100_000} {
+		built := memprof.ProfiledInstances(bigKey.Layout, n)
+		if n > 1000 && built >= n {
+			t.Fatalf("N=%d: the profiled pass builds %d, want fewer than N", n, built)
+		}
+		want := float64(built)*perInstance + float64(n)*holderBytes
+		if sizes := heapGoal * float64(n) * (keptBytes + holderBytes); want <= sizes {
+			t.Fatalf("N=%d: the garbage's estimate %v is not over the sizes' %v: the test tells nothing", n, want, sizes)
+		}
+		est := estimateMemory([]suites.Entry{e}, Options{N: n, Jobs: 1, MemoryAvailable: 1 << 40}, map[string]memprof.Alloc{e.BenchName(): per})
+		if est.PeakBytes != want {
+			t.Errorf("N=%d: estimated %v, want %v (%d instances of %v B allocated and their records, and the holder)", n, est.PeakBytes, want, built, perInstance)
 		}
 	}
 }

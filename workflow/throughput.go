@@ -40,7 +40,7 @@ func Throughput(ctx context.Context, reg *suites.Registry, sel Selection, opts O
 		}
 		return nil, nothingMeasured("operation", us)
 	}
-	ev, err := start(nil, opts)
+	ev, err := start(ctx, nil, opts)
 	if err != nil {
 		return nil, err
 	}

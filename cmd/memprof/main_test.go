@@ -30,8 +30,8 @@ func TestMain(m *testing.M) {
 		os.Exit(rssChild(spec))
 	}
 	if memprof.ChildRequested() {
-		if p := os.Getenv(childStartedEnv); p != "" {
-			os.WriteFile(p, nil, 0o644) // a test asked to know whether any child started
+		if p := os.Getenv(childStartedEnv); p != "" && strings.Contains(os.Getenv(memprof.ChildEnv), `"task":"memprof.case"`) {
+			os.WriteFile(p, nil, 0o644) // a test asked to know whether any measuring child started
 		}
 		if strings.Contains(os.Getenv(memprof.ChildEnv), crashingEntry.BenchName()) {
 			registry = crashingRegistry
@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 			childLookup = func(name string) (memprof.Case, error) { return tinyRegistry().LookupCase(name) }
 		}
 		code := run(context.Background(), nil, os.Stdout, os.Stderr)
+		if p := os.Getenv(childPeakEnv); p != "" {
+			writePeak(p)
+		}
 		if p := os.Getenv(entriesBuiltEnv); p != "" {
 			os.WriteFile(p, []byte(strconv.Itoa(all.EntriesBuilt())), 0o644)
 		}

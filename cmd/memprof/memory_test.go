@@ -14,8 +14,9 @@ import (
 )
 
 // gibEntry is a fake entry whose instances would keep 1 GiB each: the
-// estimate of any N of them is known, and its case is never built (it
-// panics), so a refusal allocates nothing.
+// estimate of any N of them is known, and its case panics when built, so
+// a refusal allocates nothing (the estimate's probe of what a constructor
+// allocates recovers and counts nothing).
 var gibEntry = suites.Entry{
 	Key:         results.Key{Type: vocab.G1, Lib: vocab.Gnark, Repr: vocab.Affine, Layout: measure.Pointer},
 	Constructor: "1 GiB per instance (test only)", SizeHint: 48, BytesHint: 1 << 30,

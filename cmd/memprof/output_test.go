@@ -20,7 +20,8 @@ import (
 )
 
 // childStartedEnv names a file the test binary creates when it starts as
-// a measuring child (see TestMain): a test that must not measure checks
+// a measuring child (see TestMain; not the child probing constructors for
+// the memory estimate): a test that must not measure checks
 // that the file was never made.
 const childStartedEnv = "MEMPROF_TEST_CHILD_STARTED"
 
