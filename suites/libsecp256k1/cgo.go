@@ -413,20 +413,8 @@ func objectsAgreeLib() suites.FamilyAgreeLib {
 			}
 			return crypto.FromECDSAPub(p), nil
 		},
-		Decompress: func(c []byte) ([]byte, error) {
-			p, err := crypto.DecompressPubkey(c)
-			if err != nil {
-				return nil, err
-			}
-			return crypto.FromECDSAPub(p), nil
-		},
-		Compress: func(u []byte) ([]byte, error) {
-			p, err := crypto.UnmarshalPubkey(u)
-			if err != nil {
-				return nil, err
-			}
-			return crypto.CompressPubkey(p), nil
-		},
+		Decompress: decompress,
+		Compress:   compress,
 	}}
 }
 
@@ -451,20 +439,27 @@ func agreeLib() suites.FamilyAgreeLib {
 		Verify: func(pub, hash, rs []byte) (bool, error) {
 			return crypto.VerifySignature(pub, hash, rs), nil
 		},
-		Recover: func(hash, rsv []byte) ([]byte, error) { return crypto.Ecrecover(hash, rsv) },
-		Decompress: func(c []byte) ([]byte, error) {
-			p, err := crypto.DecompressPubkey(c)
-			if err != nil {
-				return nil, err
-			}
-			return crypto.FromECDSAPub(p), nil
-		},
-		Compress: func(u []byte) ([]byte, error) {
-			p, err := crypto.UnmarshalPubkey(u)
-			if err != nil {
-				return nil, err
-			}
-			return crypto.CompressPubkey(p), nil
-		},
+		Recover:    func(hash, rsv []byte) ([]byte, error) { return crypto.Ecrecover(hash, rsv) },
+		Decompress: decompress,
+		Compress:   compress,
 	}}
+}
+
+// decompress and compress convert a public key between its compressed
+// and uncompressed encodings through go-ethereum's crypto package, which
+// both its and libsecp256k1's agreement parts use for them.
+func decompress(c []byte) ([]byte, error) {
+	p, err := crypto.DecompressPubkey(c)
+	if err != nil {
+		return nil, err
+	}
+	return crypto.FromECDSAPub(p), nil
+}
+
+func compress(u []byte) ([]byte, error) {
+	p, err := crypto.UnmarshalPubkey(u)
+	if err != nil {
+		return nil, err
+	}
+	return crypto.CompressPubkey(p), nil
 }
