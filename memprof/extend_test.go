@@ -247,8 +247,16 @@ func TestExtendedTwoGrowingSites(t *testing.T) {
 	if !closeTo(bytes, got.BytesPerInstance) {
 		t.Errorf("sites add up to %v B, want the row's %v", bytes, got.BytesPerInstance)
 	}
-	if d := math.Abs(got.BytesPerInstance - got.HeapAllocBytesPerInstance); d > runtimePage/float64(extendN) {
-		t.Errorf("bytes per instance: got %v, want the N instances' live heap %v within a page over N", got.BytesPerInstance, got.HeapAllocBytesPerInstance)
+	// The map's tables follow its hash seed: the profiled pass's build
+	// and the footprint pass's may differ by a table, which the
+	// resolution covers (a table of 18,432 B over N once in ten runs
+	// under stress at GOMAXPROCS 2).
+	if !strings.Contains(got.HeapNote, "hash seed") {
+		t.Errorf("heap note %q, want it to say the map's layout follows its hash seed", got.HeapNote)
+	}
+	tol := max(runtimePage/float64(extendN), got.HeapResolution)
+	if d := math.Abs(got.BytesPerInstance - got.HeapAllocBytesPerInstance); d > tol {
+		t.Errorf("bytes per instance: got %v, want the N instances' live heap %v within a page over N or the resolution %v", got.BytesPerInstance, got.HeapAllocBytesPerInstance, got.HeapResolution)
 	}
 }
 
