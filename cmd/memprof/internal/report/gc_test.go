@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/stats"
@@ -70,7 +71,7 @@ func TestReadmeGCSummary(t *testing.T) {
 // instance and per cycle at 1M instances: the difference of the two rows'
 // own figures.
 func TestTradeoffScan(t *testing.T) {
-	rs := withThroughput(loadFixture(t))
+	rs := withThroughput(resultsfixture.Load(t))
 	scan := map[vocab.Repr]float64{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]
