@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
@@ -53,7 +52,7 @@ func TestEnvLoad(t *testing.T) {
 // time has the CPU time beside it; one whose wall is its CPU time has
 // not.
 func TestTradeoffTableContention(t *testing.T) {
-	rs := withThroughput(resultsfixture.Load(t))
+	rs := withThroughput(loadFixture(t))
 	rs.Throughput[0].CPUNsPerOpMedian = rs.Throughput[0].NsPerOpMedian / 3
 	tb, ok := results.TradeoffOf(rs, "Signature")
 	if !ok {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/stats"
@@ -71,7 +70,7 @@ func TestReadmeGCSummary(t *testing.T) {
 // instance and per cycle at 1M instances: the difference of the two rows'
 // own figures.
 func TestTradeoffScan(t *testing.T) {
-	rs := withThroughput(resultsfixture.Load(t))
+	rs := withThroughput(loadFixture(t))
 	scan := map[vocab.Repr]float64{}
 	for i := range rs.Instances {
 		r := &rs.Instances[i]

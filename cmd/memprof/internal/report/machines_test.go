@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/measure"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
@@ -21,7 +20,7 @@ import (
 // construction makes the truth of the review known.
 func twoMachines(t *testing.T) []Machine {
 	t.Helper()
-	a, b := resultsfixture.Load(t), resultsfixture.Load(t)
+	a, b := loadFixture(t), loadFixture(t)
 	a.Env.Machine, a.Env.CPU, a.Env.GoVersion = "amd64-runner", "Intel(R) Xeon(R) Processor", "go1.26.8" // not where the fixture was measured
 	b.Env.Machine, b.Env.GOARCH, b.Env.GoVersion, b.Env.CPU = "arm64-runner", "arm64", "go1.25.9", "Neoverse-N1"
 	var kept []results.Row
@@ -173,7 +172,7 @@ func TestNameMachinesDistinct(t *testing.T) {
 // one environment is listed, with both N, and the N is what they differ
 // in (not "nothing recorded").
 func TestReviewComparesN(t *testing.T) {
-	a, b := resultsfixture.Load(t), resultsfixture.Load(t)
+	a, b := loadFixture(t), loadFixture(t)
 	a.Env.Machine, b.Env.Machine = "one", "two"
 	k := a.Instances[0].Key
 	n := a.Instances[0].N

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 	"github.com/memprof/memprof/internal/testfs"
 )
 
@@ -20,7 +19,7 @@ func TestOutThroughLink(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on windows")
 	}
-	rs := resultsfixture.Load(t)
+	rs := loadFixture(t)
 	tests := []struct {
 		name  string
 		setup func(t *testing.T, dir string) (out, target string) // target "" when refused

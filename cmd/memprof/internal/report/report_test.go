@@ -25,6 +25,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// loadFixture returns the results file of a real run that the golden
+// tests render.
+func loadFixture(t *testing.T) *results.File { return resultsfixture.Load(t) }
+
 // withThroughput adds, for every measured Signature representation, an
 // aggregate row whose time is made up from its position, so the summary's
 // sentence has a known truth: the first representation listed is the
@@ -52,12 +56,12 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestWriteListsEveryFile(t *testing.T) {
-	instancesOnly := resultsfixture.Load(t)
+	instancesOnly := loadFixture(t)
 	instancesOnly.Throughput = nil
 	// The fixture's own throughput rows give a trade-off chart to every
 	// type with an operation timed for a measured representation.
 	var fixtureTradeoffs []string
-	fixture := resultsfixture.Load(t)
+	fixture := loadFixture(t)
 	for _, typ := range render.TypesMeasured(fixture) {
 		if _, ok := results.TradeoffOf(fixture, typ); ok {
 			fixtureTradeoffs = append(fixtureTradeoffs, string(typ))
@@ -73,7 +77,7 @@ func TestWriteListsEveryFile(t *testing.T) {
 	}{
 		{"instances only", instancesOnly, nil},
 		{"fixture", fixture, fixtureTradeoffs},
-		{"made-up throughput", withThroughput(resultsfixture.Load(t)), []string{"Signature"}},
+		{"made-up throughput", withThroughput(loadFixture(t)), []string{"Signature"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,8 +139,8 @@ func TestReadmeGolden(t *testing.T) {
 		name string
 		rs   *results.File
 	}{
-		{"README.fixture.md", resultsfixture.Load(t)},
-		{"README.madeup.md", withThroughput(resultsfixture.Load(t))},
+		{"README.fixture.md", loadFixture(t)},
+		{"README.madeup.md", withThroughput(loadFixture(t))},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files, err := Render(tt.rs, Options{Source: "fixtures/results/results.json"})
@@ -152,7 +156,7 @@ func TestReadmeGolden(t *testing.T) {
 }
 
 func TestRenderIsDeterministic(t *testing.T) {
-	rs := withThroughput(resultsfixture.Load(t))
+	rs := withThroughput(loadFixture(t))
 	a, err := Render(rs, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +180,7 @@ func TestRenderIsDeterministic(t *testing.T) {
 // fastest at the key operation, with both differences from the rows' own
 // figures (CPU time per call).
 func TestTradeoffSentence(t *testing.T) {
-	rs := withThroughput(resultsfixture.Load(t))
+	rs := withThroughput(loadFixture(t))
 	tr, ok := results.TradeoffOf(rs, "Signature")
 	if !ok {
 		t.Fatal("no trade-off for Signature")
@@ -220,7 +224,7 @@ func TestTradeoffSentence(t *testing.T) {
 }
 
 func TestOutDirectory(t *testing.T) {
-	rs := resultsfixture.Load(t)
+	rs := loadFixture(t)
 	t.Run("not empty refused", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "review")
 		os.Mkdir(out, 0o755)
@@ -289,7 +293,7 @@ func TestOutDirectory(t *testing.T) {
 // replaced), with pareto: true on the rows no other dominates, and read
 // back by the validating reader.
 func TestReviewJSONTradeoff(t *testing.T) {
-	rs := withThroughput(resultsfixture.Load(t))
+	rs := withThroughput(loadFixture(t))
 	rs.Tradeoff = []results.Tradeoff{{Type: "G1", Ops: []results.TradeoffOp{{Op: "verify"}}}} // stale: replaced
 	files, err := Render(rs, Options{})
 	if err != nil {

@@ -7,15 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memprof/memprof/cmd/memprof/internal/resultsfixture"
 )
 
 // TestReadmeStopsAtContext: once its context is done, the README ends at
 // the next section, with the context's error, before a type's section;
 // and WriteContext, interrupted so, leaves nothing beside --out.
 func TestReadmeStopsAtContext(t *testing.T) {
-	rs := resultsfixture.Load(t)
+	rs := loadFixture(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cause := errors.New("interrupted")
 	cancel(cause)
