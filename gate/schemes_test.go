@@ -11,7 +11,7 @@ import (
 // narrows a budget of several schemes or none, leaves scheme-free types
 // alone and does not modify the file read.
 func TestOfSchemes(t *testing.T) {
-	f, err := Parse("b.yaml", []byte(`version: 1
+	f, kept := ofSchemes(t, `version: 1
 budgets:
   - select: {type: PublicKey, scheme: min-pk}
     max_bytes_per_instance: 96B
@@ -21,14 +21,7 @@ budgets:
     max_bytes_per_instance: 192B
   - select: {type: G1}
     max_bytes_per_instance: 96B
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinPk})
-	if dropped != 1 || len(kept.Budgets) != 3 {
-		t.Fatalf("got %d kept, %d dropped, want 3 and 1", len(kept.Budgets), dropped)
-	}
+`, vocab.MinPk, 3, 1)
 	tests := []selecting{
 		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinPk}, 1},
 		{results.Key{Type: vocab.PublicKey, Scheme: vocab.MinSig}, 0},
@@ -46,7 +39,7 @@ budgets:
 // a run measures by default), so check --scheme min-sig leaves it out; one
 // on every type keeps the types without a scheme only.
 func TestOfSchemesMinSig(t *testing.T) {
-	f, err := Parse("b.yaml", []byte(`version: 1
+	_, kept := ofSchemes(t, `version: 1
 budgets:
   - select: {type: PublicKey, scheme: min-pk}
     max_bytes_per_instance: 96B
@@ -56,14 +49,7 @@ budgets:
     max_bytes_per_instance: 192B
   - select: {lib: blst}
     max_bytes_per_instance: 1KiB
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	kept, dropped := f.OfSchemes([]vocab.Scheme{vocab.MinSig})
-	if dropped != 2 || len(kept.Budgets) != 2 {
-		t.Fatalf("got %d kept, %d dropped, want 2 and 2", len(kept.Budgets), dropped)
-	}
+`, vocab.MinSig, 2, 2)
 	tests := []selecting{
 		{results.Key{Type: vocab.PublicKey, Lib: "gnark", Scheme: vocab.MinSig}, 1},
 		{results.Key{Type: vocab.PublicKey, Lib: "blst", Scheme: vocab.MinPk}, 0},
@@ -72,6 +58,22 @@ budgets:
 		{results.Key{Type: vocab.G1, Lib: "blst"}, 1},
 	}
 	checkSelecting(t, kept, tests)
+}
+
+// ofSchemes parses the budgets file src and keeps its budgets of scheme
+// (OfSchemes), checking how many it keeps and drops; it returns the file
+// read and the one kept.
+func ofSchemes(t *testing.T, src string, scheme vocab.Scheme, wantKept, wantDropped int) (f, kept *File) {
+	t.Helper()
+	f, err := Parse("b.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dropped := f.OfSchemes([]vocab.Scheme{scheme})
+	if dropped != wantDropped || len(kept.Budgets) != wantKept {
+		t.Fatalf("got %d kept, %d dropped, want %d and %d", len(kept.Budgets), dropped, wantKept, wantDropped)
+	}
+	return f, kept
 }
 
 // selecting is a key and how many budgets of a file select it.

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -17,11 +16,7 @@ import (
 func TestParseWaiverErrors(t *testing.T) {
 	budget := "version: 1\nbudgets:\n  - select: {type: Signature}\n    max_bytes_per_instance: 192B\n"
 	timed := "version: 1\nbudgets:\n  - select: {type: Signature, op: verify}\n    max_ns_per_op: 2ms\n"
-	tests := []struct {
-		name string
-		src  string
-		want string
-	}{
+	tests := []parseCase{
 		{"month 13", budget + "    expires: 2027-13-01\n", `b.yaml:5: expires: "2027-13-01" is not a date: write the day the waiver ends as YYYY-MM-DD`},
 		{"no such day", budget + "    expires: 2027-02-30\n", `b.yaml:5: expires: "2027-02-30" is not a date`},
 		{"day first", budget + "    expires: 31/03/2027\n", `b.yaml:5: expires: "31/03/2027" is not a date`},
@@ -36,17 +31,7 @@ func TestParseWaiverErrors(t *testing.T) {
 		{"min_delta words", timed + "    min_delta: a bit\n", `b.yaml:5: min_delta: duration "a bit"`},
 		{"min_delta empty", timed + "    min_delta: \"\"\n", "b.yaml:5: min_delta must be a percentage of the budget such as 5%, or a duration such as 50us"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, err := Parse("b.yaml", []byte(tt.src))
-			if err == nil {
-				t.Fatalf("got %d budgets and no error, want %s", len(f.Budgets), tt.want)
-			}
-			if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %q, want an ErrInvalid holding %q", err, tt.want)
-			}
-		})
-	}
+	checkParse(t, tests)
 }
 
 // waiverFile is a budgets file whose first budget, Signature/blst's

@@ -70,22 +70,14 @@ func dropRuntimeRecords(p *profile.Profile) {
 		line     int64
 		size     int64
 	}
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+1024)
-	n, _ = runtime.MemProfile(recs, true)
 	records := map[key]bool{}
-	for _, r := range recs[:n] {
+	for _, r := range heapRecords() {
 		if r.AllocObjects == 0 || !infoOf(r.Stack0).runtimeRecord {
 			continue
 		}
-		frames := runtime.CallersFrames(r.Stack())
-		for {
-			f, more := frames.Next()
+		for f := range stackFrames(&r) {
 			if !frame.IsRuntimeFunction(f.Function) {
 				records[key{f.Function, int64(f.Line), r.AllocBytes / r.AllocObjects}] = true
-				break
-			}
-			if !more {
 				break
 			}
 		}
@@ -317,23 +309,12 @@ func typeAssertCacheCase(t *testing.T) Case {
 // engine's constructor frame.
 func typeAssertCacheRecords(t *testing.T) int64 {
 	t.Helper()
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+1024)
-	n, ok := runtime.MemProfile(recs, true)
-	if !ok {
-		t.Fatal("the heap profile's records do not fit")
-	}
 	var live int64
-	for _, r := range recs[:n] {
+	for _, r := range heapRecords() {
 		var cache, construct bool
-		frames := runtime.CallersFrames(r.Stack())
-		for {
-			f, more := frames.Next()
+		for f := range stackFrames(&r) {
 			cache = cache || f.Function == "runtime.buildTypeAssertCache"
 			construct = construct || f.Function == constructFrame
-			if !more {
-				break
-			}
 		}
 		if cache && construct {
 			live += r.InUseObjects()

@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/parser"
 	"go/token"
+	"iter"
 	"math"
 	"os"
 	"os/exec"
@@ -143,30 +144,33 @@ func parkInSelect(k int) (release func()) {
 func recordFrames(t *testing.T) map[string]bool {
 	t.Helper()
 	runtime.GC()
-	var recs []runtime.MemProfileRecord
-	for {
-		n, _ := runtime.MemProfile(nil, true)
-		recs = make([]runtime.MemProfileRecord, n+1024)
-		var ok bool
-		if n, ok = runtime.MemProfile(recs, true); ok {
-			recs = recs[:n]
-			break
-		}
-	}
 	seen := map[string]bool{}
-	for _, rec := range recs {
-		frames := runtime.CallersFrames(rec.Stack())
-		for {
-			f, more := frames.Next()
+	for _, rec := range heapRecords() {
+		for f := range stackFrames(&rec) {
 			if slices.Contains(runtimeRecordFrames, f.Function) {
 				seen[f.Function] = true
-			}
-			if !more {
-				break
 			}
 		}
 	}
 	return seen
+}
+
+// heapRecords returns every record of the heap profile as it stands (the
+// engine's recordBuffer, grown until they fit).
+func heapRecords() []runtime.MemProfileRecord { return new(recordBuffer).grow() }
+
+// stackFrames yields the frames of a record's stack, callee first,
+// inlined calls included.
+func stackFrames(rec *runtime.MemProfileRecord) iter.Seq[runtime.Frame] {
+	return func(yield func(runtime.Frame) bool) {
+		frames := runtime.CallersFrames(rec.Stack())
+		for {
+			f, more := frames.Next()
+			if !yield(f) || !more {
+				return
+			}
+		}
+	}
 }
 
 // recordTestObjects is how many objects recordSizes gives a finalizer,
@@ -515,17 +519,9 @@ type grownArray struct {
 // grownArrays reads the records below each of runtimeGrownFrames.
 func grownArrays(t *testing.T) map[string]grownArray {
 	t.Helper()
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+1024)
-	n, ok := runtime.MemProfile(recs, true)
-	if !ok {
-		t.Fatal("heap profile records grew while read")
-	}
 	out := map[string]grownArray{}
-	for _, rec := range recs[:n] {
-		frames := runtime.CallersFrames(rec.Stack())
-		for {
-			f, more := frames.Next()
+	for _, rec := range heapRecords() {
+		for f := range stackFrames(&rec) {
 			if slices.Contains(runtimeGrownFrames, f.Function) && rec.AllocObjects > 0 {
 				a := out[f.Function]
 				size := rec.AllocBytes / rec.AllocObjects
@@ -538,9 +534,6 @@ func grownArrays(t *testing.T) map[string]grownArray {
 					a.maxFreed = max(a.maxFreed, size)
 				}
 				out[f.Function] = a
-				break
-			}
-			if !more {
 				break
 			}
 		}
@@ -570,22 +563,14 @@ func TestHashSeededFrames(t *testing.T) {
 	runtime.MemProfileRate = prev
 	hashSeededSink = append(hashSeededSink, m, &sm, handles)
 	runtime.GC()
-	n, _ := runtime.MemProfile(nil, true)
-	recs := make([]runtime.MemProfileRecord, n+1024)
-	n, _ = runtime.MemProfile(recs, true)
 	seen := map[string]bool{}
-	for _, rec := range recs[:n] {
+	for _, rec := range heapRecords() {
 		if infoOf(rec.Stack0).hashSeeded {
-			frames := runtime.CallersFrames(rec.Stack())
-			for {
-				f, more := frames.Next()
+			for f := range stackFrames(&rec) {
 				for _, p := range hashSeededFrames {
 					if strings.HasPrefix(f.Function, p) {
 						seen[p] = true
 					}
-				}
-				if !more {
-					break
 				}
 			}
 		}

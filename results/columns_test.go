@@ -211,14 +211,21 @@ func TestCells(t *testing.T) {
 	}
 }
 
-// checkCell reads the column called name with read and checks what the
-// tables and the CSV make of the cell.
-func checkCell(t *testing.T, name string, read func(Column) Cell, table, csv string) Cell {
+// mustColumn is the column called name.
+func mustColumn(t *testing.T, name string) Column {
 	t.Helper()
 	c, err := LookupColumn(name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// checkCell reads the column called name with read and checks what the
+// tables and the CSV make of the cell.
+func checkCell(t *testing.T, name string, read func(Column) Cell, table, csv string) Cell {
+	t.Helper()
+	c := mustColumn(t, name)
 	cell := read(c)
 	if got := c.Format(cell); got != table {
 		t.Errorf("table: got %q, want %q", got, table)

@@ -234,12 +234,7 @@ func TestCompareGroupsFamilies(t *testing.T) {
 		{Type: vocab.MLDSAPublicKey, Lib: vocab.FilippoMLDSA, Repr: vocab.Parsed, Layout: measure.Pointer, Param: "set=ML-DSA-65"},
 		{Type: vocab.SLHDSASignature, Lib: vocab.Circl, Repr: vocab.ByteForm, Layout: measure.Pointer},
 	}
-	got := slices.Clone(want)
-	slices.Reverse(got)
-	slices.SortStableFunc(got, Compare)
-	if !slices.Equal(got, want) {
-		t.Errorf("order:\ngot  %v\nwant %v", got, want)
-	}
+	checkOrder(t, want)
 }
 
 // TestAgreementOf: the checks of several families merge into one record
@@ -325,11 +320,7 @@ func TestOldLibraryLabelsRead(t *testing.T) {
 		rs := validResults(t)
 		rs.Instances = append(rs.Instances, Row{Key: Key{Type: vocab.Secp256k1SecretKey, Lib: lib, Repr: vocab.Decoded, Layout: measure.Pointer},
 			Measurement: measure.Measurement{N: 1000, BytesPerInstance: 336, AllocsPerInstance: 7, SizeofBytes: 8, SlotBytes: 48}})
-		var buf bytes.Buffer
-		if err := rs.WriteJSON(&buf); err != nil {
-			t.Fatal(err)
-		}
-		got, err := Read(&buf)
+		got, err := Read(bytes.NewReader(jsonOf(t, rs)))
 		if err != nil {
 			t.Fatalf("%s: %v", lib, err)
 		}

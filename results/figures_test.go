@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -152,18 +151,11 @@ func TestAbsentFigures(t *testing.T) {
 				}
 			}
 			check(rs, "read")
-			var buf bytes.Buffer
-			if err := rs.WriteJSON(&buf); err != nil {
-				t.Fatal(err)
-			}
-			var rewritten doc
-			if err := json.Unmarshal(buf.Bytes(), &rewritten); err != nil {
-				t.Fatal(err)
-			}
-			if _, got := rewritten.row(tt.section, 0)[tt.figure]; got != tt.known {
+			rewritten := jsonOf(t, rs)
+			if _, got := docOf(t, rewritten).row(tt.section, 0)[tt.figure]; got != tt.known {
 				t.Errorf("rewritten: %s in the row got %v, want %v", tt.figure, got, tt.known)
 			}
-			again, err := Decode(buf.Bytes(), "again.json")
+			again, err := Decode(rewritten, "again.json")
 			if err != nil {
 				t.Fatalf("rewritten: got %v, want the file accepted", err)
 			}

@@ -133,22 +133,10 @@ func TestReadResultsGCFigures(t *testing.T) {
 // a figure within its resolution, and n/a for a file written before the
 // figures (a resolution of 0, no samples), never a 0 that was not measured.
 func TestGCColumns(t *testing.T) {
-	scan, err := LookupColumn("scan_bytes_per_instance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mark, err := LookupColumn("gc_mark_ns_per_instance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	q1, err := LookupColumn("gc_mark_ns_per_instance_q1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cpu, err := LookupColumn("gc_cpu_ns_per_instance")
-	if err != nil {
-		t.Fatal(err)
-	}
+	scan := mustColumn(t, "scan_bytes_per_instance")
+	mark := mustColumn(t, "gc_mark_ns_per_instance")
+	q1 := mustColumn(t, "gc_mark_ns_per_instance_q1")
+	cpu := mustColumn(t, "gc_cpu_ns_per_instance")
 	measured := gcResults(t).Instances[0]
 	pointerFree := measured
 	pointerFree.ScanBytesPerInstance = 0.00003

@@ -55,6 +55,13 @@ func TestCompare(t *testing.T) {
 		{Type: vocab.PubkeyCache, Lib: vocab.Blst, Repr: vocab.IndexSlice, Layout: measure.Collection, Param: "population=1000000"},
 		{Type: "Unknown", Lib: vocab.Blst, Repr: vocab.Affine, Layout: measure.Pointer},
 	}
+	checkOrder(t, want)
+}
+
+// checkOrder sorts want's keys from the reverse order with Compare and
+// checks it gets want back.
+func checkOrder(t *testing.T, want []Key) {
+	t.Helper()
 	got := slices.Clone(want)
 	slices.Reverse(got)
 	slices.SortStableFunc(got, Compare)

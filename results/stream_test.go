@@ -69,11 +69,7 @@ func TestResultsRowLimits(t *testing.T) {
 				tt.edit(rs)
 			}
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			var buf bytes.Buffer
-			if err := rs.WriteJSON(&buf); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			if err := os.WriteFile(path, jsonOf(t, rs), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			got, err := Reader{MaxRows: tt.maxRows}.ReadFile(path)
@@ -153,17 +149,14 @@ func (r *rowsReader) Read(p []byte) (int, error) {
 // done, with its cause, between rows.
 func TestResultsReadStopsOnCancel(t *testing.T) {
 	rs := manyRows(t, 200)
-	var buf bytes.Buffer
-	if err := rs.WriteJSON(&buf); err != nil {
-		t.Fatal(err)
-	}
+	data := jsonOf(t, rs)
 	stop := errors.New("interrupted by test")
 	tests := []struct {
 		name  string
 		after int64 // cancel once this many bytes were read
 	}{
 		{"before reading", 0},
-		{"in the rows", int64(buf.Len() / 2)},
+		{"in the rows", int64(len(data) / 2)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,12 +165,12 @@ func TestResultsReadStopsOnCancel(t *testing.T) {
 			if tt.after == 0 {
 				cancel(stop)
 			}
-			r := &cancelAfter{r: bytes.NewReader(buf.Bytes()), after: tt.after, cancel: func() { cancel(stop) }}
+			r := &cancelAfter{r: bytes.NewReader(data), after: tt.after, cancel: func() { cancel(stop) }}
 			got, err := Reader{}.ReadContext(ctx, r, "r.json")
 			if got != nil || !errors.Is(err, stop) {
 				t.Fatalf("got %v, want the context's cause", err)
 			}
-			if r.n >= int64(buf.Len()) {
+			if r.n >= int64(len(data)) {
 				t.Errorf("read all %d bytes, want it to stop at the cancel", r.n)
 			}
 		})

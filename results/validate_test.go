@@ -46,14 +46,27 @@ func (d doc) row(section string, i int) map[string]any {
 	return d[section].([]any)[i].(map[string]any)
 }
 
+// toDoc is rs written and read back as a doc.
 func toDoc(t *testing.T, rs *File) doc {
+	t.Helper()
+	return docOf(t, jsonOf(t, rs))
+}
+
+// jsonOf is rs as WriteJSON writes it.
+func jsonOf(t *testing.T, rs *File) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := rs.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
+	return buf.Bytes()
+}
+
+// docOf is a results file's JSON as a doc.
+func docOf(t *testing.T, data []byte) doc {
+	t.Helper()
 	var d doc
-	if err := json.Unmarshal(buf.Bytes(), &d); err != nil {
+	if err := json.Unmarshal(data, &d); err != nil {
 		t.Fatal(err)
 	}
 	return d

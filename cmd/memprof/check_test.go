@@ -64,11 +64,19 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// copyUpdateBudgets copies update.yaml, the budgets file --update rewrites,
+// into dir as budgets.yaml and returns its path.
+func copyUpdateBudgets(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "budgets.yaml")
+	copyFile(t, budgetsDir+"update.yaml", path)
+	return path
+}
+
 // TestCheckUpdateFromResults: --update rewrites values only, keeping the
 // comments, and the rewritten file then holds.
 func TestCheckUpdateFromResults(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	copyFile(t, budgetsDir+"update.yaml", path)
+	path := copyUpdateBudgets(t, t.TempDir())
 	results := budgetsDir + "results.json"
 	if code, _, stderr := runCLI(t, "check", "--budgets", path, "--results", results); code != exitFailure {
 		t.Fatalf("before update: got exit %d, want %d (the time budget is too tight); stderr %s", code, exitFailure, stderr)

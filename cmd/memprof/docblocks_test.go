@@ -441,11 +441,7 @@ func disagreeingRegistry(t *testing.T) *suites.Registry {
 		return nil, &suites.Disagreement{Case: "case-2", Check: "public key", Lib: testFamilyLib,
 			Against: "the test family's vectors", Got: got[:8], Want: want[:8]}
 	}
-	r, err := suites.NewRegistry(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return registryOf(t, s)
 }
 
 // TestDocStubDisagree: the disagreement a document shows is verify's

@@ -252,8 +252,7 @@ func TestOutputThroughLink(t *testing.T) {
 			var want string
 			if tt.update {
 				// The reference: the same update of a plain copy.
-				plain := filepath.Join(t.TempDir(), "budgets.yaml")
-				copyFile(t, budgetsDir+"update.yaml", plain)
+				plain := copyUpdateBudgets(t, t.TempDir())
 				if code, _, stderr := runCLI(t, tt.args(plain)...); code != exitOK {
 					t.Fatalf("plain update: exit %d: %s", code, stderr)
 				}

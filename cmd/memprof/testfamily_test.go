@@ -63,9 +63,10 @@ func testFamilySuite() suites.Suite {
 	}
 }
 
-func testFamilyRegistry(t *testing.T) *suites.Registry {
+// registryOf is the registry of the suites given.
+func registryOf(t *testing.T, ss ...suites.Suite) *suites.Registry {
 	t.Helper()
-	r, err := suites.NewRegistry(testFamilySuite())
+	r, err := suites.NewRegistry(ss...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func testFamilyRegistry(t *testing.T) *suites.Registry {
 // compares, list lists its entry, and the review names it in its title
 // and writes its section, all from the family's value.
 func TestTestFamily(t *testing.T) {
-	r := testFamilyRegistry(t)
+	r := registryOf(t, testFamilySuite())
 	useRegistry(t, func() *suites.Registry { return r })
 
 	code, stdout, stderr := runCLI(t, "verify")

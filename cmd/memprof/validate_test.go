@@ -130,8 +130,7 @@ func TestInvalidResultsRefused(t *testing.T) {
 		r := rs.Instances[12]
 		return r.Key.String()
 	}()
-	budgets := filepath.Join(dir, "budgets.yaml")
-	copyFile(t, budgetsDir+"update.yaml", budgets)
+	budgets := copyUpdateBudgets(t, dir)
 	sig := "(Signature/blst/affine/pointer)"
 
 	tests := []struct {
@@ -240,8 +239,7 @@ func TestInputSizeLimits(t *testing.T) {
 	dir := t.TempDir()
 	checkRes := budgetsDir + "results.json"
 	base := compareDir + "base.json"
-	budgets := filepath.Join(dir, "budgets.yaml")
-	copyFile(t, budgetsDir+"update.yaml", budgets)
+	budgets := copyUpdateBudgets(t, dir)
 	hint := " (raise it with --max-bytes if the file is trusted)"
 	tests := []struct {
 		name string

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/internal/suitetest"
 	"github.com/memprof/memprof/vocab"
@@ -126,26 +126,16 @@ func TestVectorsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	goldenfile.Check(t, opVectorsPath, want, *opUpdate)
 	if *opUpdate {
-		if err := os.WriteFile(opVectorsPath, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", opVectorsPath)
 		return
-	}
-	got, err := os.ReadFile(opVectorsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what blst computes now; run go generate ./fixtures and review the diff", opVectorsPath)
 	}
 	raw, err := fixtures.Raw()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(raw, got) {
-		t.Errorf("the embedded vectors differ from %s: rebuild", opVectorsPath)
+	if !bytes.Equal(raw, want) {
+		t.Errorf("the embedded vectors differ from what blst computes now (go generate ./fixtures rewrites %s, then rebuild)", opVectorsPath)
 	}
 }
 

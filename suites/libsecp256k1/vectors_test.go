@@ -3,15 +3,14 @@
 package libsecp256k1
 
 import (
-	"bytes"
 	"encoding/hex"
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/memprof/memprof/fixtures"
+	"github.com/memprof/memprof/internal/goldenfile"
 	"github.com/memprof/memprof/suites/internal/secpkit"
 )
 
@@ -65,20 +64,8 @@ func TestOpsVectorsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *opsUpdate {
-		if err := os.WriteFile(opsPath, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %s", opsPath)
-	}
-	got, err := os.ReadFile(opsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is not what libsecp256k1 computes: run go generate ./fixtures", fixtures.Secp256k1OpsFile)
-	}
-	if _, err := fixtures.ParseSecp256k1Ops(got); err != nil {
+	goldenfile.Check(t, opsPath, want, *opsUpdate)
+	if _, err := fixtures.ParseSecp256k1Ops(want); err != nil {
 		t.Error(err)
 	}
 }

@@ -7,4 +7,4 @@ import "github.com/memprof/memprof/memprof"
 // edgeCases are issue 33's edge cases: unix only (syscall.Mmap).
 var edgeCases = map[string]memprof.Case{}
 
-func serveFresh() bool { return false }
+func serveFresh() {}

@@ -4,11 +4,8 @@ package truth
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -39,19 +36,17 @@ const freshEnv = "MEMPROF_TRUTH_FRESH"
 // HeapAlloc and HeapObjects after two collections, before and after.
 type freshReading struct{ Bytes, Objects int64 }
 
-// serveFresh builds the N instances freshEnv asks for and prints what
-// they add to the live heap, as JSON; it reports whether it was asked.
-func serveFresh() bool {
-	req := os.Getenv(freshEnv)
-	if req == "" {
-		return false
-	}
+// serveFresh serves the fresh readings freshEnv asks for (readFresh).
+func serveFresh() { serveProbe(freshEnv, readFresh) }
+
+// readFresh builds the N instances of the case a freshEnv request names
+// and returns what they add to the live heap.
+func readFresh(req string) (any, error) {
 	name, ns, _ := strings.Cut(req, " ")
 	n, err := strconv.Atoi(ns)
 	c, ok := edgeCases[name]
 	if err != nil || !ok {
-		fmt.Fprintf(os.Stderr, "%s=%q: want a case and N\n", freshEnv, req)
-		os.Exit(2)
+		return nil, fmt.Errorf("want a case and N")
 	}
 	holder := make([]any, n)
 	var before, after runtime.MemStats
@@ -65,25 +60,15 @@ func serveFresh() bool {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(holder)
-	b, _ := json.Marshal(freshReading{int64(after.HeapAlloc) - int64(before.HeapAlloc), int64(after.HeapObjects) - int64(before.HeapObjects)})
-	fmt.Println(string(b))
-	return true
+	return freshReading{int64(after.HeapAlloc) - int64(before.HeapAlloc), int64(after.HeapObjects) - int64(before.HeapObjects)}, nil
 }
 
 // fresh returns what n instances of the case add to a fresh process's
 // live heap, per instance (freshReading).
 func fresh(t *testing.T, name string, n int) (bytes, objects float64) {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), freshEnv+"="+name+" "+strconv.Itoa(n))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("fresh process for %s: %v", name, err)
-	}
 	var r freshReading
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("fresh process for %s: %v: %s", name, err, out)
-	}
+	probe(t, "fresh process for "+name, freshEnv, name+" "+strconv.Itoa(n), &r)
 	return float64(r.Bytes) / float64(n), float64(r.Objects) / float64(n)
 }
 

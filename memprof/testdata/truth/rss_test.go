@@ -3,11 +3,8 @@ package truth
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -21,20 +18,16 @@ import (
 const rssProbeEnv = "MEMPROF_TRUTH_RSS_PROBE"
 
 func init() {
-	s := os.Getenv(rssProbeEnv)
-	if s == "" {
-		return
-	}
-	n, err := strconv.Atoi(s)
-	if err == nil {
-		var out []byte
-		if out, err = json.Marshal(rssProbe(n)); err == nil {
-			fmt.Println(string(out))
-			os.Exit(0)
+	serveProbe(rssProbeEnv, func(value string) (any, error) {
+		n, err := strconv.Atoi(value)
+		if err != nil {
+			return nil, err
 		}
-	}
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
+		if r := rssProbe(n); !math.IsNaN(r) {
+			return r, nil
+		}
+		return nil, nil // JSON has no NaN: null says there is no resident set to read
+	})
 }
 
 // residentBytes is the process's resident set (Linux's /proc/self/statm),
@@ -106,20 +99,12 @@ func TestUnaccountedRSSFinalizer(t *testing.T) {
 	n := instances(t)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for range rssProbes {
-		cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), rssProbeEnv+"="+strconv.Itoa(n))
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("rss probe: %v", err)
+		var fresh *float64
+		probe(t, "rss probe", rssProbeEnv, strconv.Itoa(n), &fresh)
+		if fresh == nil {
+			t.Skip("no resident set to read here")
 		}
-		var fresh float64
-		if err := json.Unmarshal(out, &fresh); err != nil {
-			if bytes.Contains(out, []byte("NaN")) {
-				t.Skip("no resident set to read here")
-			}
-			t.Fatalf("rss probe: %v: %q", err, out)
-		}
-		lo, hi = math.Min(lo, fresh), math.Max(hi, fresh)
+		lo, hi = math.Min(lo, *fresh), math.Max(hi, *fresh)
 	}
 	r, err := memprof.MeasureInChild(context.Background(), memprof.Child{Args: []string{"-test.run=^$"}}, "finalizer64", "", memprof.N(n))
 	if err != nil {

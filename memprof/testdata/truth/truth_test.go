@@ -37,9 +37,7 @@ var cases = map[string]memprof.Case{
 }
 
 func TestMain(m *testing.M) {
-	if serveFresh() {
-		os.Exit(0)
-	}
+	serveFresh()
 	if memprof.ChildRequested() {
 		err := memprof.ServeChild(func(name string) (memprof.Case, error) {
 			c, ok := cases[name]

@@ -2,11 +2,7 @@ package truth
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -25,16 +21,7 @@ const weakProbeEnv = "MEMPROF_TRUTH_WEAK_PROBE"
 const weakProbeHandles = 500_000
 
 func init() {
-	if os.Getenv(weakProbeEnv) == "" {
-		return
-	}
-	out, err := json.Marshal(weakRecordProbe())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fmt.Println(string(out))
-	os.Exit(0)
+	serveProbe(weakProbeEnv, func(string) (any, error) { return weakRecordProbe(), nil })
 }
 
 // weakRecordProbe returns what the runtime takes outside the heap for one
@@ -76,16 +63,8 @@ func weakRecordProbe() float64 {
 // the whole words the runtime's records are made of.
 func weakRecordBytes(t *testing.T) float64 {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), weakProbeEnv+"=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("weak record probe: %v", err)
-	}
 	var per float64
-	if err := json.Unmarshal(out, &per); err != nil {
-		t.Fatalf("weak record probe: %v: %q", err, out)
-	}
+	probe(t, "weak record probe", weakProbeEnv, "1", &per)
 	word := float64(unsafe.Sizeof(uintptr(0)))
 	words := math.Round(per / word)
 	if math.Abs(per-words*word) > word/4 || words < 1 {
