@@ -310,16 +310,7 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 // pairingHarness times check: Run fails with ErrPairingFalse when the
 // product of the pairings is not one; Result is the precompile's output.
 func pairingHarness(check func() (bool, error)) suites.OpHarness {
-	var ok bool
-	return suites.OpHarness{
-		Run: func() (err error) {
-			if ok, err = check(); err == nil && !ok {
-				err = ErrPairingFalse
-			}
-			return err
-		},
-		Result: func() ([]byte, error) { return Bool(ok), nil },
-	}
+	return suites.BoolHarness(check, ErrPairingFalse, Bool)
 }
 
 // Ops returns the library's operations: the rows of its groups and forms,
