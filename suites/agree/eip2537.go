@@ -49,18 +49,10 @@ type eipOp struct {
 
 var eipOps = []eipOp{
 	{"blsG1Add", func(e suites.EIP2537) bool { return e.G1Add != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
-		a, b, err := twoPoints(in, g1Layout.fromEIP)
-		if err != nil {
-			return nil, err
-		}
-		return g1Layout.toEIP(e.G1Add(a, b))
+		return g1Layout.addition(e.G1Add, in)
 	}, fixedLen(2 * eipG1), "G1 addition"},
 	{"blsG2Add", func(e suites.EIP2537) bool { return e.G2Add != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
-		a, b, err := twoPoints(in, g2Layout.fromEIP)
-		if err != nil {
-			return nil, err
-		}
-		return g2Layout.toEIP(e.G2Add(a, b))
+		return g2Layout.addition(e.G2Add, in)
 	}, fixedLen(2 * eipG2), "G2 addition"},
 	{"blsG1Mul", func(e suites.EIP2537) bool { return e.G1Mul != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
 		p, err := g1Layout.fromEIP(in[:eipG1])
@@ -189,15 +181,19 @@ func (l pointLayout) toEIP(b []byte, err error) ([]byte, error) {
 // pad is a field element padded to 64 bytes.
 func pad(fe []byte) []byte { return append(make([]byte, eipPad), fe...) }
 
-// twoPoints converts the two points of an addition's input.
-func twoPoints(in []byte, conv func([]byte) ([]byte, error)) ([]byte, []byte, error) {
+// addition runs add, a library's addition in the layout's group, on a
+// precompile input of two points.
+func (l pointLayout) addition(add func(a, b []byte) ([]byte, error), in []byte) ([]byte, error) {
 	half := len(in) / 2
-	a, err := conv(in[:half])
+	a, err := l.fromEIP(in[:half])
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b, err := conv(in[half:])
-	return a, b, err
+	b, err := l.fromEIP(in[half:])
+	if err != nil {
+		return nil, err
+	}
+	return l.toEIP(add(a, b))
 }
 
 // eipFileName names a vectors file in disagreements.
