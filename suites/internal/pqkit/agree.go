@@ -102,6 +102,13 @@ func checkFamily[A interface{ at() Set }](family vocab.Family, libs []suites.Fam
 	return rep, nil
 }
 
+// byKind returns the vectors of list at set, those first keeps
+// (the valid ones, say) before the others, each kind cut by limit.
+func byKind[V any](list []V, setOf func(V) string, set Set, first func(V) bool, limit func([]V) []V) []V {
+	others := func(v V) bool { return !first(v) }
+	return slices.Concat(limit(OfSet(list, setOf, set, first, 0)), limit(OfSet(list, setOf, set, others, 0)))
+}
+
 // limited returns the first VectorsPerKind of vs (all when it is 0).
 func limited[V any](vs []V) []V {
 	if VectorsPerKind > 0 && len(vs) > VectorsPerKind {
@@ -247,8 +254,7 @@ func kemKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a KEMAgree) (int, er
 		}
 	}
 	valid := func(t pq.KEMSeed) bool { return t.Result == "valid" }
-	invalid := func(t pq.KEMSeed) bool { return t.Result != "valid" }
-	for _, t := range slices.Concat(limited(OfSet(v.KEMSeed, kemSeedSet, set, valid, 0)), limited(OfSet(v.KEMSeed, kemSeedSet, set, invalid, 0))) {
+	for _, t := range byKind(v.KEMSeed, kemSeedSet, set, valid, limited) {
 		n++
 		k, err := a.Decapsulate(t.Seed, t.C)
 		switch {

@@ -3,7 +3,6 @@ package pqkit
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/memprof/memprof/fixtures/pq"
@@ -161,8 +160,7 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 		}
 	}
 	valid := func(t pq.DSASign) bool { return t.Valid }
-	invalid := func(t pq.DSASign) bool { return !t.Valid }
-	for _, t := range slices.Concat(limited(OfSet(v.DSASign, dsaSignSet, set, valid, 0)), limited(OfSet(v.DSASign, dsaSignSet, set, invalid, 0))) {
+	for _, t := range byKind(v.DSASign, dsaSignSet, set, valid, limited) {
 		n++
 		sig, err := a.Sign(t.Seed, t.Msg, t.Ctx)
 		switch {
@@ -173,8 +171,7 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 		}
 	}
 	vvalid := func(t pq.DSAVerify) bool { return t.Valid }
-	vinvalid := func(t pq.DSAVerify) bool { return !t.Valid }
-	for _, t := range slices.Concat(limited(OfSet(v.DSAVerify, dsaVerifySet, set, vvalid, 0)), limited(OfSet(v.DSAVerify, dsaVerifySet, set, vinvalid, 0))) {
+	for _, t := range byKind(v.DSAVerify, dsaVerifySet, set, vvalid, limited) {
 		n++
 		ok, err := a.Verify(t.PK, t.Msg, t.Ctx, t.Sig)
 		if got := ok && err == nil; got != t.Valid {
@@ -205,7 +202,6 @@ func slhKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 	}
 	if a.SignPacked != nil {
 		det := func(t pq.SLHSign) bool { return t.Deterministic }
-		rnd := func(t pq.SLHSign) bool { return !t.Deterministic }
 		// The small (s) sets sign in seconds a signature: their
 		// signatures are checked only when every vector is asked
 		// for (.ci/run); their keys and verifications always.
@@ -215,7 +211,7 @@ func slhKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 			}
 			return limited(vs)
 		}
-		for _, t := range slices.Concat(limit(OfSet(v.SLHSign, slhSignSet, set, det, 0)), limit(OfSet(v.SLHSign, slhSignSet, set, rnd, 0))) {
+		for _, t := range byKind(v.SLHSign, slhSignSet, set, det, limit) {
 			cases++
 			var random []byte
 			if !t.Deterministic {
@@ -228,8 +224,7 @@ func slhKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 		}
 	}
 	pass := func(t pq.SLHVerify) bool { return t.TestPassed }
-	fail := func(t pq.SLHVerify) bool { return !t.TestPassed }
-	for _, t := range slices.Concat(limited(OfSet(v.SLHVerify, slhVerifySet, set, pass, 0)), limited(OfSet(v.SLHVerify, slhVerifySet, set, fail, 0))) {
+	for _, t := range byKind(v.SLHVerify, slhVerifySet, set, pass, limited) {
 		cases++
 		ok, err := a.Verify(t.PK, t.Message, t.Context, t.Signature)
 		if got := ok && err == nil; got != t.TestPassed {
