@@ -291,25 +291,42 @@ func judgeFigure(row *Row, f *results.Figure, b, h results.FigureRow, opts Compa
 }
 
 func compareInstances(base, head *results.File, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
+	return compareRows(instanceRows, base.Instances, head.Instances, opts, thresholds, func(row Row, p pair[results.Row], judged bool) Row {
+		if !judged {
+			return row
+		}
+		if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
+			row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
+		}
+		return row
+	})
+}
+
+// compareRows judges every compared figure of k's kind for each case of
+// base and head: a case one side lacks or failed by judgeAbsent, the
+// others by judgeFigure. finish completes each row kept (judged: both
+// sides measured the case).
+func compareRows[R any, PR interface {
+	*R
+	results.FigureRow
+}](k rowKind[R], base, head []R, opts CompareOptions, thresholds *benchmath.Thresholds, finish func(row Row, p pair[R], judged bool) Row) ([]Row, []error) {
 	var rows []Row
 	var errs []error
-	for _, p := range instanceRows.pairs(base.Instances, head.Instances) {
-		for _, f := range compared(results.RowInstances) {
+	for _, p := range k.pairs(base, head) {
+		for _, f := range compared(k.kind) {
 			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
-			value := func(r *results.Row) float64 { return figureOf(f, r) }
-			if !instanceRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
-				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
+			value := func(r *R) float64 { return figureOf(f, PR(r)) }
+			judged := !k.judgeAbsent(&row, p, value, opts.AllowMissing)
+			if judged {
+				skip, err := judgeFigure(&row, f, PR(p.base), PR(p.head), opts, thresholds)
 				if err != nil {
 					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
 				}
 				if skip || err != nil {
 					continue
 				}
-				if b, h := p.base.N, p.head.N; b != h && b != 0 && h != 0 {
-					row.Note = joinNote(row.Note, fmt.Sprintf("measured at different N (base %d, head %d)", b, h))
-				}
 			}
-			rows = append(rows, row)
+			rows = append(rows, finish(row, p, judged))
 		}
 	}
 	return rows, errs
@@ -349,24 +366,9 @@ func judgeExact(row *Row, base, head, tolerance float64) {
 
 func compareOps(base, head *results.File, opts CompareOptions, thresholds *benchmath.Thresholds) ([]Row, []error) {
 	untrusted := map[string]string{"base": disagreement(base), "head": disagreement(head)}
-	var rows []Row
-	var errs []error
-	for _, p := range throughputRows.pairs(base.Throughput, head.Throughput) {
-		for _, f := range compared(results.RowThroughput) {
-			row := Row{Case: p.key.FullName(), Metric: f.Compare, Unit: rowUnit(f.Unit), P: -1}
-			value := func(t *results.ThroughputRow) float64 { return figureOf(f, t) }
-			if !throughputRows.judgeAbsent(&row, p, value, opts.AllowMissing) {
-				skip, err := judgeFigure(&row, f, p.base, p.head, opts, thresholds)
-				if err != nil {
-					errs = append(errs, fmt.Errorf("%s: %w", row.Case, err))
-				}
-				if skip || err != nil {
-					continue
-				}
-			}
-			rows = append(rows, untrustedRow(row, p, untrusted))
-		}
-	}
+	rows, errs := compareRows(throughputRows, base.Throughput, head.Throughput, opts, thresholds, func(row Row, p pair[results.ThroughputRow], _ bool) Row {
+		return untrustedRow(row, p, untrusted)
+	})
 	// A file whose libraries disagreed fails the comparison even when it
 	// holds no time (measureOps writes none after a disagreement).
 	for _, side := range []string{"base", "head"} {

@@ -200,6 +200,21 @@ func (p *parser) budget(n *yaml.Node, y *budgetYAML) *Budget {
 	return b
 }
 
+// wholeNumber reads v, a whole number from 1 to most, into dst. Its
+// errors are notWhole, or tooLarge (a format taking most), each followed
+// by what v is.
+func (p *parser) wholeNumber(v *yaml.Node, dst *int, most int, notWhole, tooLarge string) {
+	n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+	switch {
+	case v.Kind != yaml.ScalarNode || err != nil || n < 1:
+		p.errorf(v, notWhole+", got %s", kindName(v))
+	case n > most:
+		p.errorf(v, tooLarge+", got %s", most, kindName(v))
+	default:
+		*dst = n
+	}
+}
+
 // fields checks a budget's owner, reason, gomaxprocs, n and optional.
 func (p *parser) fields(b *Budget, y *budgetYAML) {
 	if given(&y.Owner) {
@@ -209,26 +224,10 @@ func (p *parser) fields(b *Budget, y *budgetYAML) {
 		b.Reason = p.text("reason", &y.Reason)
 	}
 	if v := &y.GOMAXPROCS; given(v) {
-		n, err := strconv.Atoi(strings.TrimSpace(v.Value))
-		switch {
-		case v.Kind != yaml.ScalarNode || err != nil || n < 1:
-			p.errorf(v, "gomaxprocs must be a whole number of at least 1, got %s", kindName(v))
-		case n > maxGOMAXPROCS:
-			p.errorf(v, "gomaxprocs must be at most %d, got %s", maxGOMAXPROCS, kindName(v))
-		default:
-			b.GOMAXPROCS = n
-		}
+		p.wholeNumber(v, &b.GOMAXPROCS, maxGOMAXPROCS, "gomaxprocs must be a whole number of at least 1", "gomaxprocs must be at most %d")
 	}
 	if v := &y.N; given(v) {
-		n, err := strconv.Atoi(strings.TrimSpace(v.Value))
-		switch {
-		case v.Kind != yaml.ScalarNode || err != nil || n < 1:
-			p.errorf(v, "n must be a whole number of instances, at least 1, got %s", kindName(v))
-		case n > MaxN:
-			p.errorf(v, "n must be at most %d instances, got %s", MaxN, kindName(v))
-		default:
-			b.N = n
-		}
+		p.wholeNumber(v, &b.N, MaxN, "n must be a whole number of instances, at least 1", "n must be at most %d instances")
 	}
 	if v := &y.Optional; given(v) {
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {

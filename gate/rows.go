@@ -8,20 +8,24 @@ import (
 
 // rowKind tells the helpers Check and Compare share how to read one kind
 // of results row (results.Row, results.ThroughputRow): its case key and
-// its error ("" when it was measured).
+// its error ("" when it was measured), and its kind for the figure
+// registry.
 type rowKind[R any] struct {
-	key func(*R) results.Key
-	err func(*R) string
+	kind results.RowKind
+	key  func(*R) results.Key
+	err  func(*R) string
 }
 
 var (
 	instanceRows = rowKind[results.Row]{
-		key: func(r *results.Row) results.Key { return r.Key },
-		err: func(r *results.Row) string { return r.Error },
+		kind: results.RowInstances,
+		key:  func(r *results.Row) results.Key { return r.Key },
+		err:  func(r *results.Row) string { return r.Error },
 	}
 	throughputRows = rowKind[results.ThroughputRow]{
-		key: func(r *results.ThroughputRow) results.Key { return r.Key },
-		err: func(r *results.ThroughputRow) string { return r.Error },
+		kind: results.RowThroughput,
+		key:  func(r *results.ThroughputRow) results.Key { return r.Key },
+		err:  func(r *results.ThroughputRow) string { return r.Error },
 	}
 )
 

@@ -2,23 +2,18 @@ package memprof
 
 import "golang.org/x/sys/cpu"
 
-// cpuHas reports whether the CPU has feature, one of denseScanFeatures,
-// and the operating system keeps its registers (as the runtime's
-// internal/cpu checks it).
-func cpuHas(feature string) bool {
-	switch feature {
-	case "avx512vl":
-		return cpu.X86.HasAVX512VL
-	case "avx512bw":
-		return cpu.X86.HasAVX512BW
-	case "gfni":
-		return cpu.X86.HasAVX512GFNI
-	case "avx512bitalg":
-		return cpu.X86.HasAVX512BITALG
-	case "avx512dq":
-		return cpu.X86.HasAVX512DQ
-	case "avx512vbmi":
-		return cpu.X86.HasAVX512VBMI
-	}
-	return false
+// cpuFeatures are the features of denseScanFeatures this CPU has with the
+// operating system keeping their registers (as the runtime's internal/cpu
+// checks it); x/sys/cpu has read them before this package initializes.
+var cpuFeatures = map[string]bool{
+	"avx512vl":     cpu.X86.HasAVX512VL,
+	"avx512bw":     cpu.X86.HasAVX512BW,
+	"gfni":         cpu.X86.HasAVX512GFNI,
+	"avx512bitalg": cpu.X86.HasAVX512BITALG,
+	"avx512dq":     cpu.X86.HasAVX512DQ,
+	"avx512vbmi":   cpu.X86.HasAVX512VBMI,
 }
+
+// cpuHas reports whether the CPU has feature, one of denseScanFeatures,
+// and the operating system keeps its registers.
+func cpuHas(feature string) bool { return cpuFeatures[feature] }

@@ -312,6 +312,22 @@ func OpBatchHash(compressed func(i int) []byte, n int) []byte {
 	return h.Sum(nil)
 }
 
+// BoolHarness is the harness of an operation that answers yes or no (a
+// verification, a pairing check): Run fails with rejected when check says
+// no; Result is encode of the last answer.
+func BoolHarness(check func() (bool, error), rejected error, encode func(bool) []byte) OpHarness {
+	var ok bool
+	return OpHarness{
+		Run: func() (err error) {
+			if ok, err = check(); err == nil && !ok {
+				err = rejected
+			}
+			return err
+		},
+		Result: func() ([]byte, error) { return encode(ok), nil },
+	}
+}
+
 // OpBool is the Result of a verification: 1 when it succeeded.
 func OpBool(ok bool) []byte {
 	if ok {

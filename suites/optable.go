@@ -501,22 +501,7 @@ func (s Scheme[D]) verifier(do func(D, []byte) func() (bool, error), failure str
 		if err != nil {
 			return OpHarness{}, err
 		}
-		return verifyHarness(do(d, OpVerifyMessage(in)), rejected), nil
-	}
-}
-
-// verifyHarness times check, a verification: Run fails with rejected when
-// it does not verify; Result is OpBool of the last outcome.
-func verifyHarness(check func() (bool, error), rejected error) OpHarness {
-	var ok bool
-	return OpHarness{
-		Run: func() (err error) {
-			if ok, err = check(); err == nil && !ok {
-				err = rejected
-			}
-			return err
-		},
-		Result: func() ([]byte, error) { return OpBool(ok), nil },
+		return BoolHarness(do(d, OpVerifyMessage(in)), rejected, OpBool), nil
 	}
 }
 

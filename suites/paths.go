@@ -247,7 +247,7 @@ func (g Group[A, J, C, U]) verifier(check func(Points[A], []byte) func() (bool, 
 		if err != nil {
 			return OpHarness{}, err
 		}
-		return verifyHarness(check(p, OpVerifyMessage(in)), rejected), nil
+		return BoolHarness(check(p, OpVerifyMessage(in)), rejected, OpBool), nil
 	}
 }
 

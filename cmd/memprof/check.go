@@ -178,11 +178,8 @@ func runCheck(ctx context.Context, inv *invocation, args []string) int {
 		defer cliflag.LimitMemory()()
 		// An invalid results file stops here, before --update can touch
 		// the budgets file.
-		rs, err = limits.ReadResults(ctx, *resultsPath)
+		rs, err = readRows(ctx, limits, *resultsPath, "nothing to check")
 		if err != nil {
-			return inv.badInput("", err)
-		}
-		if err := requireRows(*resultsPath, rs, "nothing to check"); err != nil {
 			return inv.badInput("", err)
 		}
 	} else {

@@ -103,6 +103,15 @@ func listedCommands() (names, shorts []string) {
 	return slices.Insert(names, i, "help"), slices.Insert(shorts, i, helpShort)
 }
 
+// writeCommandList writes the commands' names and short lines, one a
+// line after indent, for the usages.
+func writeCommandList(w io.Writer, indent string) {
+	names, shorts := listedCommands()
+	for i, name := range names {
+		fmt.Fprintf(w, "%s%-11s %s\n", indent, name, shorts[i])
+	}
+}
+
 // commandNames lists the commands' names, in the table's order.
 func commandNames() []string {
 	names := make([]string, len(commands))
@@ -315,19 +324,13 @@ func commandSuggestion(name string, names []string) string {
 // and the commands, one line each.
 func shortUsage(w io.Writer) {
 	fmt.Fprintf(w, "usage: memprof <command> [flags] [arguments]\n\n")
-	names, shorts := listedCommands()
-	for i, name := range names {
-		fmt.Fprintf(w, "  %-11s %s\n", name, shorts[i])
-	}
+	writeCommandList(w, "  ")
 	fmt.Fprintf(w, "\nRun 'memprof help' for more, 'memprof <command> -h' for one command.\n")
 }
 
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "memprof measures what cryptographic objects cost in memory and speed, in\neach library and representation.\n\nUsage:\n\n\tmemprof <command> [flags] [arguments]\n\nThe commands are:\n\n")
-	names, shorts := listedCommands()
-	for i, name := range names {
-		fmt.Fprintf(w, "\t%-11s %s\n", name, shorts[i])
-	}
+	writeCommandList(w, "\t")
 	fmt.Fprintf(w, "\nUse \"memprof <command> -h\" for more about a command, \"memprof help method\"\nfor how memprof measures.\n")
 	fmt.Fprintf(w, "\nSIGINT or SIGTERM stops any command: its children are stopped, nothing is\nwritten, and it exits 130 or 143.\n")
 	fmt.Fprintf(w, "\nEXAMPLES\n\n")

@@ -93,11 +93,7 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 	if len(files) != 2 {
 		return inv.usageError("want two results files, BASE.json and HEAD.json, got %d argument(s)", len(files))
 	}
-	f, err := format.Get()
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	tableStyle, err := cliflag.CheckStyle(fs, style, f)
+	f, tableStyle, err := cliflag.FormatAndStyle(fs, format, style)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}
@@ -112,11 +108,8 @@ func runCompare(ctx context.Context, inv *invocation, args []string) int {
 		return inv.fail("%v", err)
 	}
 
-	base, err := limits.ReadResults(ctx, files[0])
+	base, err := readRows(ctx, limits, files[0], "nothing to compare against")
 	if err != nil {
-		return inv.badInput("base: ", err)
-	}
-	if err := requireRows(files[0], base, "nothing to compare against"); err != nil {
 		return inv.badInput("base: ", err)
 	}
 	head, err := limits.ReadResults(ctx, files[1])

@@ -109,11 +109,8 @@ func runExport(ctx context.Context, inv *invocation, args []string) int {
 	if err := checkOutputPath(*out); err != nil {
 		return inv.fail("%v", err)
 	}
-	rs, err := limits.ReadResults(ctx, files[0])
+	rs, err := readRows(ctx, limits, files[0], "nothing to export")
 	if err != nil {
-		return inv.badInput("", err)
-	}
-	if err := requireRows(files[0], rs, "nothing to export"); err != nil {
 		return inv.badInput("", err)
 	}
 	// Streamed to the output as rendered: benchfmt writes a line per

@@ -85,11 +85,7 @@ func runHeapscan(ctx context.Context, inv *invocation, args []string) int {
 	if source == "-" && hf.Base == "-" {
 		return inv.usageError("standard input (-) can be read only once: give PROFILE or --base as -, not both")
 	}
-	f, err := format.Get()
-	if err != nil {
-		return inv.usageError("%v", err)
-	}
-	tableStyle, err := cliflag.CheckStyle(fs, style, f)
+	f, tableStyle, err := cliflag.FormatAndStyle(fs, format, style)
 	if err != nil {
 		return inv.usageError("%v", err)
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/memprof/memprof/cmd/memprof/internal/cliflag"
 	"github.com/memprof/memprof/results"
 )
 
@@ -25,13 +27,18 @@ func (inv *invocation) badInput(prefix string, err error) int {
 	return exitUsage
 }
 
-// requireRows refuses a results file with no instance and no throughput
-// rows (unavailable rows only, or none): there is nothing to export or
-// compare, as report --from says of a file without instances. The error
-// names the file and says what cannot be done (why).
-func requireRows(path string, rs *results.File, why string) error {
-	if len(rs.Instances) == 0 && len(rs.Throughput) == 0 {
-		return fmt.Errorf("reading results %s: no instance or throughput rows in it: %s", path, why)
+// readRows reads results file path within limits and refuses one with no
+// instance and no throughput rows (unavailable rows only, or none): there
+// is nothing to export, compare or check, as report --from says of a file
+// without instances. The error names the file and says what cannot be
+// done (why).
+func readRows(ctx context.Context, limits cliflag.Limits, path, why string) (*results.File, error) {
+	rs, err := limits.ReadResults(ctx, path)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if len(rs.Instances) == 0 && len(rs.Throughput) == 0 {
+		return nil, fmt.Errorf("reading results %s: no instance or throughput rows in it: %s", path, why)
+	}
+	return rs, nil
 }

@@ -30,8 +30,6 @@ const (
 	eipG2      = 4 * eipFp
 	eipScalar  = 32
 	eipPair    = eipG1 + eipG2
-	zcashG1    = 2 * blsFp
-	zcashG2    = 4 * blsFp
 	zcashInf   = 0x40 // the ZCash encoding's infinity flag
 	zcashFlags = 0xe0 // the ZCash encoding's three flag bits
 )
@@ -51,34 +49,26 @@ type eipOp struct {
 
 var eipOps = []eipOp{
 	{"blsG1Add", func(e suites.EIP2537) bool { return e.G1Add != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
-		a, b, err := twoPoints(in, g1FromEIP)
-		if err != nil {
-			return nil, err
-		}
-		return g1ToEIP(e.G1Add(a, b))
+		return g1Layout.addition(e.G1Add, in)
 	}, fixedLen(2 * eipG1), "G1 addition"},
 	{"blsG2Add", func(e suites.EIP2537) bool { return e.G2Add != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
-		a, b, err := twoPoints(in, g2FromEIP)
-		if err != nil {
-			return nil, err
-		}
-		return g2ToEIP(e.G2Add(a, b))
+		return g2Layout.addition(e.G2Add, in)
 	}, fixedLen(2 * eipG2), "G2 addition"},
 	{"blsG1Mul", func(e suites.EIP2537) bool { return e.G1Mul != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
-		p, err := g1FromEIP(in[:eipG1])
+		p, err := g1Layout.fromEIP(in[:eipG1])
 		if err != nil {
 			return nil, err
 		}
-		return g1ToEIP(e.G1Mul(p, in[eipG1:]))
+		return g1Layout.toEIP(e.G1Mul(p, in[eipG1:]))
 	}, fixedLen(eipG1 + eipScalar), "G1 scalar multiplication"},
 	{"blsPairing", func(e suites.EIP2537) bool { return e.PairingCheck != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
 		var g1s, g2s [][]byte
 		for i := 0; i < len(in); i += eipPair {
-			p, err := g1FromEIP(in[i : i+eipG1])
+			p, err := g1Layout.fromEIP(in[i : i+eipG1])
 			if err != nil {
 				return nil, err
 			}
-			q, err := g2FromEIP(in[i+eipG1 : i+eipPair])
+			q, err := g2Layout.fromEIP(in[i+eipG1 : i+eipPair])
 			if err != nil {
 				return nil, err
 			}
@@ -99,7 +89,7 @@ var eipOps = []eipOp{
 		if err != nil {
 			return nil, err
 		}
-		return g1ToEIP(e.MapG1(u))
+		return g1Layout.toEIP(e.MapG1(u))
 	}, fixedLen(eipFp), "map to G1"},
 	{"blsMapG2", func(e suites.EIP2537) bool { return e.MapG2 != nil }, func(e suites.EIP2537, in []byte) ([]byte, error) {
 		c0, err := fpFromEIP(in[:eipFp])
@@ -110,7 +100,7 @@ var eipOps = []eipOp{
 		if err != nil {
 			return nil, err
 		}
-		return g2ToEIP(e.MapG2(append(c1, c0...)))
+		return g2Layout.toEIP(e.MapG2(append(c1, c0...)))
 	}, fixedLen(2 * eipFp), "map to G2"},
 }
 
@@ -133,33 +123,29 @@ func fpFromEIP(b []byte) ([]byte, error) {
 
 func isZero(b []byte) bool { return !bytes.ContainsFunc(b, func(r rune) bool { return r != 0 }) }
 
-// g1FromEIP converts a G1 point to the ZCash uncompressed encoding.
-func g1FromEIP(b []byte) ([]byte, error) {
-	if isZero(b) {
-		out := make([]byte, zcashG1)
-		out[0] = zcashInf
-		return out, nil
-	}
-	x, err := fpFromEIP(b[:eipFp])
-	if err != nil {
-		return nil, err
-	}
-	y, err := fpFromEIP(b[eipFp:])
-	if err != nil {
-		return nil, err
-	}
-	return append(x, y...), nil
+// pointLayout is how the points of a group are encoded: the precompile
+// pads each field element to 64 bytes; the ZCash encoding the libraries
+// take has them unpadded, flags in the top bits, and for G2 each Fp²
+// element's c1 before its c0. order lists the element at each position of
+// the other encoding (its own inverse: it swaps pairs or nothing).
+type pointLayout struct {
+	group string
+	order []int
 }
 
-// g2FromEIP converts a G2 point (c0 before c1) to the ZCash uncompressed
-// encoding (c1 before c0).
-func g2FromEIP(b []byte) ([]byte, error) {
+var (
+	g1Layout = pointLayout{"G1", []int{0, 1}}
+	g2Layout = pointLayout{"G2", []int{1, 0, 3, 2}}
+)
+
+// fromEIP converts a point to the ZCash uncompressed encoding.
+func (l pointLayout) fromEIP(b []byte) ([]byte, error) {
 	if isZero(b) {
-		out := make([]byte, zcashG2)
+		out := make([]byte, len(l.order)*blsFp)
 		out[0] = zcashInf
 		return out, nil
 	}
-	var fe [4][]byte
+	fe := make([][]byte, len(l.order))
 	for i := range fe {
 		f, err := fpFromEIP(b[i*eipFp : (i+1)*eipFp])
 		if err != nil {
@@ -167,51 +153,47 @@ func g2FromEIP(b []byte) ([]byte, error) {
 		}
 		fe[i] = f
 	}
-	return bytes.Join([][]byte{fe[1], fe[0], fe[3], fe[2]}, nil), nil
+	out := make([]byte, 0, len(l.order)*blsFp)
+	for _, i := range l.order {
+		out = append(out, fe[i]...)
+	}
+	return out, nil
+}
+
+// toEIP converts a library's result to the precompile's output.
+func (l pointLayout) toEIP(b []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	if size := len(l.order) * blsFp; len(b) != size {
+		return nil, fmt.Errorf("a %s result of %d bytes, want %d", l.group, len(b), size)
+	}
+	if b[0]&zcashInf != 0 {
+		return make([]byte, len(l.order)*eipFp), nil
+	}
+	out := make([]byte, 0, len(l.order)*eipFp)
+	for _, i := range l.order {
+		out = append(out, pad(b[i*blsFp:(i+1)*blsFp])...)
+	}
+	return out, nil
 }
 
 // pad is a field element padded to 64 bytes.
 func pad(fe []byte) []byte { return append(make([]byte, eipPad), fe...) }
 
-// g1ToEIP converts a library's G1 result to the precompile's output.
-func g1ToEIP(b []byte, err error) ([]byte, error) {
-	if err != nil {
-		return nil, err
-	}
-	if len(b) != zcashG1 {
-		return nil, fmt.Errorf("a G1 result of %d bytes, want %d", len(b), zcashG1)
-	}
-	if b[0]&zcashInf != 0 {
-		return make([]byte, eipG1), nil
-	}
-	return append(pad(b[:blsFp]), pad(b[blsFp:])...), nil
-}
-
-// g2ToEIP converts a library's G2 result (c1 before c0) to the
-// precompile's output (c0 before c1).
-func g2ToEIP(b []byte, err error) ([]byte, error) {
-	if err != nil {
-		return nil, err
-	}
-	if len(b) != zcashG2 {
-		return nil, fmt.Errorf("a G2 result of %d bytes, want %d", len(b), zcashG2)
-	}
-	if b[0]&zcashInf != 0 {
-		return make([]byte, eipG2), nil
-	}
-	f := func(i int) []byte { return pad(b[i*blsFp : (i+1)*blsFp]) }
-	return bytes.Join([][]byte{f(1), f(0), f(3), f(2)}, nil), nil
-}
-
-// twoPoints converts the two points of an addition's input.
-func twoPoints(in []byte, conv func([]byte) ([]byte, error)) ([]byte, []byte, error) {
+// addition runs add, a library's addition in the layout's group, on a
+// precompile input of two points.
+func (l pointLayout) addition(add func(a, b []byte) ([]byte, error), in []byte) ([]byte, error) {
 	half := len(in) / 2
-	a, err := conv(in[:half])
+	a, err := l.fromEIP(in[:half])
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b, err := conv(in[half:])
-	return a, b, err
+	b, err := l.fromEIP(in[half:])
+	if err != nil {
+		return nil, err
+	}
+	return l.toEIP(add(a, b))
 }
 
 // eipFileName names a vectors file in disagreements.

@@ -87,27 +87,10 @@ func msmOps() []suites.Op {
 						return suites.OpHarness{}, suites.ErrNoInvalidInput
 					}
 					d := msmInputs()
-					scalars := d.scalars[:n]
 					if g2 {
-						points := d.g2[:n]
-						var out bn254.G2Affine
-						return suites.OpHarness{
-							Run: func() error {
-								_, err := out.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: nbTasks()})
-								return err
-							},
-							Result: func() ([]byte, error) { return bn254kit.EncodeG2(&out), nil },
-						}, nil
+						return msmHarness(d.g2[:n], d.scalars[:n], nbTasks, bn254kit.EncodeG2), nil
 					}
-					points := d.g1[:n]
-					var out bn254.G1Affine
-					return suites.OpHarness{
-						Run: func() error {
-							_, err := out.MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: nbTasks()})
-							return err
-						},
-						Result: func() ([]byte, error) { return bn254kit.EncodeG1(&out), nil },
-					}, nil
+					return msmHarness(d.g1[:n], d.scalars[:n], nbTasks, bn254kit.EncodeG1), nil
 				}
 				out = append(out, o)
 			}
@@ -123,29 +106,45 @@ func agreeMSM(isG2 bool, encs [][]byte, scalars []*big.Int) ([]byte, error) {
 	for i, k := range scalars {
 		s[i].SetBigInt(k)
 	}
-	cfg := ecc.MultiExpConfig{NbTasks: 1}
 	if isG2 {
-		ps := make([]bn254.G2Affine, len(encs))
-		for i, e := range encs {
-			if err := unmarshalG2(&ps[i], e); err != nil {
-				return nil, err
-			}
-		}
-		var out bn254.G2Affine
-		if _, err := out.MultiExp(ps, s, cfg); err != nil {
-			return nil, err
-		}
-		return bn254kit.EncodeG2(&out), nil
+		return decodedMSM(encs, s, unmarshalG2, bn254kit.EncodeG2)
 	}
-	ps := make([]bn254.G1Affine, len(encs))
+	return decodedMSM(encs, s, unmarshalG1, bn254kit.EncodeG1)
+}
+
+// multiExp is a point of either group, which MultiExp sets to a sum of
+// points times scalars.
+type multiExp[P any] interface {
+	*P
+	MultiExp(points []P, scalars []fr.Element, config ecc.MultiExpConfig) (*P, error)
+}
+
+// msmHarness times MultiExp of points by scalars on tasks() tasks; Result
+// encodes the last sum.
+func msmHarness[P any, PP multiExp[P]](points []P, scalars []fr.Element, tasks func() int, encode func(*P) []byte) suites.OpHarness {
+	var out P
+	return suites.OpHarness{
+		Run: func() error {
+			_, err := PP(&out).MultiExp(points, scalars, ecc.MultiExpConfig{NbTasks: tasks()})
+			return err
+		},
+		Result: func() ([]byte, error) { return encode(&out), nil },
+	}
+}
+
+// decodedMSM decodes encs with unmarshal and multiplies them by s in one
+// task.
+func decodedMSM[P any, PP multiExp[P]](encs [][]byte, s []fr.Element, unmarshal func(*P, []byte) error, encode func(*P) []byte) ([]byte, error) {
+	ps := make([]P, len(encs))
 	for i, e := range encs {
-		if err := unmarshalG1(&ps[i], e); err != nil {
+		if err := unmarshal(&ps[i], e); err != nil {
 			return nil, err
 		}
 	}
-	var out bn254.G1Affine
-	if _, err := out.MultiExp(ps, s, cfg); err != nil {
+	var out P
+	if _, err := PP(&out).MultiExp(ps, s, ecc.MultiExpConfig{NbTasks: 1}); err != nil {
 		return nil, err
 	}
-	return bn254kit.EncodeG1(&out), nil
+	return encode(&out), nil
+
 }

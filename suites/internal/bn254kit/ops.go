@@ -252,13 +252,6 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 	key := func(r vocab.Repr) results.Key {
 		return results.Key{Type: vocab.BN254G2, Lib: c.Lib, Repr: r, Op: vocab.PairingCheck, Batch: 1}
 	}
-	pairs := func(v *opVectors, invalid bool) ([][]byte, [][]byte, error) {
-		in := v.pairing
-		if invalid {
-			in = v.falsely
-		}
-		return SplitPairs(in)
-	}
 	want := func(v *opVectors) []byte { return v.pairingWant }
 	noPairing := lacks(c.Lib, "the pairing check", c.Pairing)
 	un1, un2 := c.G1.Unmarshal, c.G2.Unmarshal
@@ -266,15 +259,7 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 		op(key(c.G2.Repr), fmt.Sprintf("%s of two pairs (%s, output 1; must reject %s, output 0), the points decoded beforehand", c.Pairing.Note, OpPairingVector, OpPairingFalse), c.Pairing.Calls,
 			[]vocab.Why{noPairing},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
-				e1, e2, err := pairs(v, invalid)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				g1s, err := c.G1.decodeAll(e1)
-				if err != nil {
-					return suites.OpHarness{}, err
-				}
-				g2s, err := c.G2.decodeAll(e2)
+				g1s, g2s, err := decodedPairs(v, invalid, c.G1, c.G2)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -283,7 +268,7 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 		op(key(vocab.Uncompressed), fmt.Sprintf("the precompile's path: %s of each pair's encodings (checking %s; %s), then %s, of two pairs (%s; must reject %s)", callName(concat(un1.Calls, un2.Calls), "Unmarshal"), un1.Note, un2.Note, c.Pairing.Note, OpPairingVector, OpPairingFalse),
 			concat(un1.Calls, un2.Calls, c.Pairing.Calls), []vocab.Why{lacks(c.Lib, "Unmarshal", un1), lacks(c.Lib, "Unmarshal", un2), noPairing},
 			withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
-				e1, e2, err := pairs(v, invalid)
+				e1, e2, err := v.pairs(invalid)
 				if err != nil {
 					return suites.OpHarness{}, err
 				}
@@ -310,16 +295,7 @@ func (c Curve[P1, P2]) pairingOps() []suites.Op {
 // pairingHarness times check: Run fails with ErrPairingFalse when the
 // product of the pairings is not one; Result is the precompile's output.
 func pairingHarness(check func() (bool, error)) suites.OpHarness {
-	var ok bool
-	return suites.OpHarness{
-		Run: func() (err error) {
-			if ok, err = check(); err == nil && !ok {
-				err = ErrPairingFalse
-			}
-			return err
-		},
-		Result: func() ([]byte, error) { return Bool(ok), nil },
-	}
+	return suites.BoolHarness(check, ErrPairingFalse, Bool)
 }
 
 // Ops returns the library's operations: the rows of its groups and forms,
@@ -388,19 +364,7 @@ func (f *PreparedForm[P1, P2, L]) ops(lib vocab.Lib) []suites.Op {
 	return []suites.Op{op(k, fmt.Sprintf("%s of two pairs (%s; must reject %s), the G2 points prepared beforehand (%s)", f.Pairing.Note, OpPairingVector, OpPairingFalse, f.PrepareCall),
 		f.Pairing.Calls, []vocab.Why{lacks(lib, "the prepared pairing check", f.Pairing)},
 		withInputs(true, func(v *opVectors, invalid bool) (suites.OpHarness, error) {
-			in := v.pairing
-			if invalid {
-				in = v.falsely
-			}
-			e1, e2, err := SplitPairs(in)
-			if err != nil {
-				return suites.OpHarness{}, err
-			}
-			g1s, err := f.G1.decodeAll(e1)
-			if err != nil {
-				return suites.OpHarness{}, err
-			}
-			g2s, err := f.G2.decodeAll(e2)
+			g1s, g2s, err := decodedPairs(v, invalid, f.G1, f.G2)
 			if err != nil {
 				return suites.OpHarness{}, err
 			}

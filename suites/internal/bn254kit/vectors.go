@@ -111,6 +111,31 @@ var loadOpVectors = sync.OnceValues(func() (*opVectors, error) {
 	return v, nil
 })
 
+// pairs returns the G1 and G2 encodings of the pairing vector, or of the
+// failing one when invalid.
+func (v *opVectors) pairs(invalid bool) ([][]byte, [][]byte, error) {
+	in := v.pairing
+	if invalid {
+		in = v.falsely
+	}
+	return SplitPairs(in)
+}
+
+// decodedPairs returns the points of v.pairs(invalid), decoded by g1 and
+// g2.
+func decodedPairs[P1, P2 any](v *opVectors, invalid bool, g1 *Group[P1], g2 *Group[P2]) ([]P1, []P2, error) {
+	e1, e2, err := v.pairs(invalid)
+	if err != nil {
+		return nil, nil, err
+	}
+	g1s, err := g1.decodeAll(e1)
+	if err != nil {
+		return nil, nil, err
+	}
+	g2s, err := g2.decodeAll(e2)
+	return g1s, g2s, err
+}
+
 // marshalWant is the known result of marshal and unmarshal on typ: the
 // addition vector's first point, which they handle.
 func (v *opVectors) marshalWant(typ vocab.Type) []byte { return v.add[typ].a }

@@ -66,6 +66,49 @@ func libsOf[L any](family vocab.Family, libs []suites.FamilyAgreeLib) (*suites.A
 	return rep, out, nil
 }
 
+// checkFamily is the frame of the ML-KEM, ML-DSA and SLH-DSA agreement
+// checks: at each set, every library that has it against the family's
+// known answers, then, where cross is not nil, the libraries against one
+// another. knownAnswers and cross return the cases they ran.
+func checkFamily[A interface{ at() Set }](family vocab.Family, libs []suites.FamilyAgreeLib, vectors func() (*pq.Vectors, error), sets []Set,
+	knownAnswers func(v *pq.Vectors, set Set, lib vocab.Lib, a A) (int, error),
+	cross func(set Set, names []vocab.Lib, have []A) (int, error)) (*suites.AgreeReport, error) {
+	rep, impls, err := libsOf[Lib[A]](family, libs)
+	if err != nil {
+		return rep, err
+	}
+	v, err := vectors()
+	if err != nil {
+		return rep, err
+	}
+	for _, set := range sets {
+		names, have := setsOf(impls, set)
+		for j, a := range have {
+			n, err := knownAnswers(v, set, names[j], a)
+			rep.Cases += n
+			if err != nil {
+				return rep, err
+			}
+		}
+		if cross == nil {
+			continue
+		}
+		n, err := cross(set, names, have)
+		rep.Cases += n
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// byKind returns the vectors of list at set, those first keeps
+// (the valid ones, say) before the others, each kind cut by limit.
+func byKind[V any](list []V, setOf func(V) string, set Set, first func(V) bool, limit func([]V) []V) []V {
+	others := func(v V) bool { return !first(v) }
+	return slices.Concat(limit(OfSet(list, setOf, set, first, 0)), limit(OfSet(list, setOf, set, others, 0)))
+}
+
 // limited returns the first VectorsPerKind of vs (all when it is 0).
 func limited[V any](vs []V) []V {
 	if VectorsPerKind > 0 && len(vs) > VectorsPerKind {
@@ -106,85 +149,74 @@ small (s) sets take seconds each and are checked in .ci/run only.`
 // bit flipped to the same implicit-rejection key (no error), and refuse a
 // ciphertext one byte short.
 func CheckKEM(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[KEMLib](vocab.MLKEM, libs)
-	if err != nil {
-		return rep, err
+	return checkFamily(vocab.MLKEM, libs, pq.KEM, KEMSets, kemKnownAnswers, crossKEM)
+}
+
+// crossKEM checks that the libraries of a set agree with one another and
+// returns the cases run.
+func crossKEM(set Set, names []vocab.Lib, have []KEMAgree) (int, error) {
+	if len(have) == 0 {
+		return 0, nil
 	}
-	v, err := pq.KEM()
-	if err != nil {
-		return rep, err
-	}
-	for _, set := range KEMSets {
-		names, have := setsOf(impls, set)
-		for j, a := range have {
-			n, err := kemKnownAnswers(v, set, names[j], a)
-			rep.Cases += n
+	cases := 0
+	for i := range Distinct / 4 {
+		seed, m := Seed(i, 64), Seed(100+i, 32)
+		c := fmt.Sprintf("%s seed %d", set, i)
+		var eks, packs [][]byte
+		for j, h := range have {
+			ek, packed, back, err := h.FromSeed(seed)
 			if err != nil {
-				return rep, err
+				return cases, disagree(c, "key generation", names[j], "the seed", nil, nil, err.Error())
+			}
+			if back != nil && !bytes.Equal(back, seed) {
+				return cases, disagree(c, "seed given back", names[j], "the seed", back, seed, "")
+			}
+			eks, packs = append(eks, ek), append(packs, packed)
+		}
+		for j := 1; j < len(have); j++ {
+			if !bytes.Equal(eks[j], eks[0]) {
+				return cases, disagree(c, "encapsulation key", names[j], string(names[0]), eks[j], eks[0], "")
+			}
+			if packs[j] != nil && packs[0] != nil && !bytes.Equal(packs[j], packs[0]) {
+				return cases, disagree(c, "packed decapsulation key", names[j], string(names[0]), packs[j], packs[0], "")
 			}
 		}
-		if len(have) == 0 {
-			continue
-		}
-		for i := range Distinct / 4 {
-			seed, m := Seed(i, 64), Seed(100+i, 32)
-			c := fmt.Sprintf("%s seed %d", set, i)
-			var eks, packs [][]byte
-			for j, h := range have {
-				ek, packed, back, err := h.FromSeed(seed)
-				if err != nil {
-					return rep, disagree(c, "key generation", names[j], "the seed", nil, nil, err.Error())
-				}
-				if back != nil && !bytes.Equal(back, seed) {
-					return rep, disagree(c, "seed given back", names[j], "the seed", back, seed, "")
-				}
-				eks, packs = append(eks, ek), append(packs, packed)
-			}
-			for j := 1; j < len(have); j++ {
-				if !bytes.Equal(eks[j], eks[0]) {
-					return rep, disagree(c, "encapsulation key", names[j], string(names[0]), eks[j], eks[0], "")
-				}
-				if packs[j] != nil && packs[0] != nil && !bytes.Equal(packs[j], packs[0]) {
-					return rep, disagree(c, "packed decapsulation key", names[j], string(names[0]), packs[j], packs[0], "")
-				}
-			}
-			for e, enc := range have {
-				ct, k, err := enc.Encapsulate(eks[0], m)
-				if err != nil {
-					return rep, disagree(c, "encapsulation", names[e], "the key", nil, nil, err.Error())
-				}
-				for d, dec := range have {
-					rep.Cases++
-					got, err := dec.Decapsulate(seed, ct)
-					if err != nil || !bytes.Equal(got, k) {
-						return rep, disagree(c, "shared key of "+string(names[e])+"'s ciphertext", names[d], string(names[e]), got, k, errText(err))
-					}
-				}
-			}
-			ct, _, err := have[0].Encapsulate(eks[0], m)
+		for e, enc := range have {
+			ct, k, err := enc.Encapsulate(eks[0], m)
 			if err != nil {
-				return rep, err
+				return cases, disagree(c, "encapsulation", names[e], "the key", nil, nil, err.Error())
 			}
-			bad := flip(ct, i)
-			var rejected []byte
-			for j, dec := range have {
-				rep.Cases += 2
-				got, err := dec.Decapsulate(seed, bad)
-				if err != nil {
-					return rep, disagree(c, "implicit rejection of a modified ciphertext", names[j], "FIPS 203 (a pseudo-random key, no error)", nil, nil, err.Error())
+			for d, dec := range have {
+				cases++
+				got, err := dec.Decapsulate(seed, ct)
+				if err != nil || !bytes.Equal(got, k) {
+					return cases, disagree(c, "shared key of "+string(names[e])+"'s ciphertext", names[d], string(names[e]), got, k, errText(err))
 				}
-				if j == 0 {
-					rejected = got
-				} else if !bytes.Equal(got, rejected) {
-					return rep, disagree(c, "implicit-rejection key", names[j], string(names[0]), got, rejected, "")
-				}
-				if _, err := dec.Decapsulate(seed, short(ct)); err == nil {
-					return rep, disagree(c, "ciphertext one byte short", names[j], "FIPS 203 (an error)", nil, nil, "accepted")
-				}
+			}
+		}
+		ct, _, err := have[0].Encapsulate(eks[0], m)
+		if err != nil {
+			return cases, err
+		}
+		bad := flip(ct, i)
+		var rejected []byte
+		for j, dec := range have {
+			cases += 2
+			got, err := dec.Decapsulate(seed, bad)
+			if err != nil {
+				return cases, disagree(c, "implicit rejection of a modified ciphertext", names[j], "FIPS 203 (a pseudo-random key, no error)", nil, nil, err.Error())
+			}
+			if j == 0 {
+				rejected = got
+			} else if !bytes.Equal(got, rejected) {
+				return cases, disagree(c, "implicit-rejection key", names[j], string(names[0]), got, rejected, "")
+			}
+			if _, err := dec.Decapsulate(seed, short(ct)); err == nil {
+				return cases, disagree(c, "ciphertext one byte short", names[j], "FIPS 203 (an error)", nil, nil, "accepted")
 			}
 		}
 	}
-	return rep, nil
+	return cases, nil
 }
 
 // kemKnownAnswers checks one library at one set against fixtures/pq and
@@ -222,8 +254,7 @@ func kemKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a KEMAgree) (int, er
 		}
 	}
 	valid := func(t pq.KEMSeed) bool { return t.Result == "valid" }
-	invalid := func(t pq.KEMSeed) bool { return t.Result != "valid" }
-	for _, t := range slices.Concat(limited(OfSet(v.KEMSeed, kemSeedSet, set, valid, 0)), limited(OfSet(v.KEMSeed, kemSeedSet, set, invalid, 0))) {
+	for _, t := range byKind(v.KEMSeed, kemSeedSet, set, valid, limited) {
 		n++
 		k, err := a.Decapsulate(t.Seed, t.C)
 		switch {

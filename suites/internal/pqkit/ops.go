@@ -95,16 +95,7 @@ var errRejected = errors.New("the signature does not verify")
 // verified is the harness of a verification: Run fails with errRejected
 // when check is false; Result is suites.OpBool of the last outcome.
 func verified(check func() (bool, error)) suites.OpHarness {
-	var ok bool
-	return suites.OpHarness{
-		Run: func() (err error) {
-			if ok, err = check(); err == nil && !ok {
-				err = errRejected
-			}
-			return err
-		},
-		Result: func() ([]byte, error) { return suites.OpBool(ok), nil },
-	}
+	return suites.BoolHarness(check, errRejected, suites.OpBool)
 }
 
 // wantTrue is the Want of a verification.

@@ -3,7 +3,6 @@ package pqkit
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/memprof/memprof/fixtures/pq"
@@ -90,30 +89,8 @@ type SigLib = Lib[SigAgree]
 // message and context, verify each other's, and refuse a signature with
 // one bit flipped and a public key one byte short.
 func CheckDSA(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[SigLib](vocab.MLDSA, libs)
-	if err != nil {
-		return rep, err
-	}
-	v, err := pq.DSA()
-	if err != nil {
-		return rep, err
-	}
-	for _, set := range DSASets {
-		names, have := setsOf(impls, set)
-		for j, a := range have {
-			n, err := dsaKnownAnswers(v, set, names[j], a)
-			rep.Cases += n
-			if err != nil {
-				return rep, err
-			}
-		}
-		n, err := crossSig(set, names, have, 32)
-		rep.Cases += n
-		if err != nil {
-			return rep, err
-		}
-	}
-	return rep, nil
+	return checkFamily(vocab.MLDSA, libs, pq.DSA, DSASets, dsaKnownAnswers,
+		func(set Set, names []vocab.Lib, have []SigAgree) (int, error) { return crossSig(set, names, have, 32) })
 }
 
 // crossSig checks that the libraries of a set agree with one another on
@@ -183,8 +160,7 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 		}
 	}
 	valid := func(t pq.DSASign) bool { return t.Valid }
-	invalid := func(t pq.DSASign) bool { return !t.Valid }
-	for _, t := range slices.Concat(limited(OfSet(v.DSASign, dsaSignSet, set, valid, 0)), limited(OfSet(v.DSASign, dsaSignSet, set, invalid, 0))) {
+	for _, t := range byKind(v.DSASign, dsaSignSet, set, valid, limited) {
 		n++
 		sig, err := a.Sign(t.Seed, t.Msg, t.Ctx)
 		switch {
@@ -195,8 +171,7 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 		}
 	}
 	vvalid := func(t pq.DSAVerify) bool { return t.Valid }
-	vinvalid := func(t pq.DSAVerify) bool { return !t.Valid }
-	for _, t := range slices.Concat(limited(OfSet(v.DSAVerify, dsaVerifySet, set, vvalid, 0)), limited(OfSet(v.DSAVerify, dsaVerifySet, set, vinvalid, 0))) {
+	for _, t := range byKind(v.DSAVerify, dsaVerifySet, set, vvalid, limited) {
 		n++
 		ok, err := a.Verify(t.PK, t.Msg, t.Ctx, t.Sig)
 		if got := ok && err == nil; got != t.Valid {
@@ -211,59 +186,50 @@ func dsaKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, er
 // signatures of the external interface with pure messages, and
 // verifications, the failing ones refused).
 func CheckSLH(libs []suites.FamilyAgreeLib) (*suites.AgreeReport, error) {
-	rep, impls, err := libsOf[SigLib](vocab.SLHDSA, libs)
-	if err != nil {
-		return rep, err
+	return checkFamily(vocab.SLHDSA, libs, pq.SLH, SLHSets, slhKnownAnswers, nil)
+}
+
+// slhKnownAnswers checks one library at one set against fixtures/pq and
+// returns the cases run.
+func slhKnownAnswers(v *pq.Vectors, set Set, lib vocab.Lib, a SigAgree) (int, error) {
+	cases := 0
+	for _, t := range limited(OfSet(v.SLHKeyGen, slhKeyGenSet, set, nil, 0)) {
+		cases++
+		pk, packed, _, err := a.FromSeed(t.Seed())
+		if err != nil || !bytes.Equal(pk, t.PK) || (packed != nil && !bytes.Equal(packed, t.SK)) {
+			return cases, disagree(t.Source.String(), "key generation", lib, pq.Dir, append(pk, packed...), append(bytes.Clone(t.PK), t.SK...), errText(err))
+		}
 	}
-	v, err := pq.SLH()
-	if err != nil {
-		return rep, err
-	}
-	for _, set := range SLHSets {
-		names, have := setsOf(impls, set)
-		for j, a := range have {
-			lib := names[j]
-			for _, t := range limited(OfSet(v.SLHKeyGen, slhKeyGenSet, set, nil, 0)) {
-				rep.Cases++
-				pk, packed, _, err := a.FromSeed(t.Seed())
-				if err != nil || !bytes.Equal(pk, t.PK) || (packed != nil && !bytes.Equal(packed, t.SK)) {
-					return rep, disagree(t.Source.String(), "key generation", lib, pq.Dir, append(pk, packed...), append(bytes.Clone(t.PK), t.SK...), errText(err))
-				}
+	if a.SignPacked != nil {
+		det := func(t pq.SLHSign) bool { return t.Deterministic }
+		// The small (s) sets sign in seconds a signature: their
+		// signatures are checked only when every vector is asked
+		// for (.ci/run); their keys and verifications always.
+		limit := func(vs []pq.SLHSign) []pq.SLHSign {
+			if VectorsPerKind > 0 && SlowSet(set) {
+				return nil
 			}
-			if a.SignPacked != nil {
-				det := func(t pq.SLHSign) bool { return t.Deterministic }
-				rnd := func(t pq.SLHSign) bool { return !t.Deterministic }
-				// The small (s) sets sign in seconds a signature: their
-				// signatures are checked only when every vector is asked
-				// for (.ci/run); their keys and verifications always.
-				limit := func(vs []pq.SLHSign) []pq.SLHSign {
-					if VectorsPerKind > 0 && SlowSet(set) {
-						return nil
-					}
-					return limited(vs)
-				}
-				for _, t := range slices.Concat(limit(OfSet(v.SLHSign, slhSignSet, set, det, 0)), limit(OfSet(v.SLHSign, slhSignSet, set, rnd, 0))) {
-					rep.Cases++
-					var random []byte
-					if !t.Deterministic {
-						random = t.AdditionalRandomness
-					}
-					sig, err := a.SignPacked(t.SK, t.Message, t.Context, random)
-					if err != nil || !bytes.Equal(sig, t.Signature) {
-						return rep, disagree(t.Source.String(), "signature", lib, pq.Dir, sig, t.Signature, errText(err))
-					}
-				}
+			return limited(vs)
+		}
+		for _, t := range byKind(v.SLHSign, slhSignSet, set, det, limit) {
+			cases++
+			var random []byte
+			if !t.Deterministic {
+				random = t.AdditionalRandomness
 			}
-			pass := func(t pq.SLHVerify) bool { return t.TestPassed }
-			fail := func(t pq.SLHVerify) bool { return !t.TestPassed }
-			for _, t := range slices.Concat(limited(OfSet(v.SLHVerify, slhVerifySet, set, pass, 0)), limited(OfSet(v.SLHVerify, slhVerifySet, set, fail, 0))) {
-				rep.Cases++
-				ok, err := a.Verify(t.PK, t.Message, t.Context, t.Signature)
-				if got := ok && err == nil; got != t.TestPassed {
-					return rep, disagree(t.Source.String(), "verification", lib, pq.Dir, nil, nil, fmt.Sprintf("got valid %v (error %v), want %v", got, err, t.TestPassed))
-				}
+			sig, err := a.SignPacked(t.SK, t.Message, t.Context, random)
+			if err != nil || !bytes.Equal(sig, t.Signature) {
+				return cases, disagree(t.Source.String(), "signature", lib, pq.Dir, sig, t.Signature, errText(err))
 			}
 		}
 	}
-	return rep, nil
+	pass := func(t pq.SLHVerify) bool { return t.TestPassed }
+	for _, t := range byKind(v.SLHVerify, slhVerifySet, set, pass, limited) {
+		cases++
+		ok, err := a.Verify(t.PK, t.Message, t.Context, t.Signature)
+		if got := ok && err == nil; got != t.TestPassed {
+			return cases, disagree(t.Source.String(), "verification", lib, pq.Dir, nil, nil, fmt.Sprintf("got valid %v (error %v), want %v", got, err, t.TestPassed))
+		}
+	}
+	return cases, nil
 }

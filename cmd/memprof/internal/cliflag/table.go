@@ -38,17 +38,22 @@ func ParseStyle(v string) (render.Style, error) {
 	return s, vocab.Suggest(err, v, vocab.Strings(render.Styles))
 }
 
-// CheckStyle reads --style (style, added to fs) for output in format: a
-// style for another format than the table is a usage error.
-func CheckStyle(fs *flag.FlagSet, style, format string) (render.Style, error) {
+// FormatAndStyle reads --format and --style (style, both added to fs): a
+// style for another format than the table is a usage error, as are the
+// errors of Format.Get and ParseStyle.
+func FormatAndStyle(fs *flag.FlagSet, format *Format, style string) (string, render.Style, error) {
+	f, err := format.Get()
+	if err != nil {
+		return "", "", err
+	}
 	s, err := ParseStyle(style)
 	if err != nil {
-		return s, err
+		return f, s, err
 	}
-	if WasGiven(fs, "style") && format != "table" {
-		return s, fmt.Errorf("--style does nothing with --format %s: only the table has a style", format)
+	if WasGiven(fs, "style") && f != "table" {
+		return f, s, fmt.Errorf("--style does nothing with --format %s: only the table has a style", f)
 	}
-	return s, nil
+	return f, s, nil
 }
 
 // Inert says that --wide and --columns do nothing in a format other than

@@ -233,21 +233,30 @@ type variant struct {
 	machines []string
 }
 
-// differing returns every case measured on some machine whose figures
-// differ between machines or that some machines did not measure, in the
-// one ordering.
-func (ms machines) differing() []results.Key {
+// caseKeys returns the key of every row that rowsOf lists in some
+// machine's results, each once, in the one ordering.
+func caseKeys[R any](ms machines, rowsOf func(*results.File) []R, keyOf func(*R) results.Key) []results.Key {
 	var keys []results.Key
 	seen := map[results.Key]bool{}
 	for _, m := range ms {
-		for _, r := range m.Results.Instances {
-			if !seen[r.Key] {
-				seen[r.Key] = true
-				keys = append(keys, r.Key)
+		rows := rowsOf(m.Results)
+		for i := range rows {
+			if k := keyOf(&rows[i]); !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
 			}
 		}
 	}
 	slices.SortStableFunc(keys, results.Compare)
+	return keys
+}
+
+// differing returns every case measured on some machine whose figures
+// differ between machines or that some machines did not measure, in the
+// one ordering.
+func (ms machines) differing() []results.Key {
+	keys := caseKeys(ms, func(f *results.File) []results.Row { return f.Instances },
+		func(r *results.Row) results.Key { return r.Key })
 	var out []results.Key
 	for _, k := range keys {
 		var first *figures
@@ -434,20 +443,11 @@ func (ms machines) envDiffer(k results.Key) string {
 
 // writeTimes writes the median time of every operation on each machine.
 func (ms machines) writeTimes(mw *render.MarkdownWriter) {
-	var keys []results.Key
-	seen := map[results.Key]bool{}
-	for _, m := range ms {
-		for _, t := range m.Results.Throughput {
-			if !seen[t.Key] {
-				seen[t.Key] = true
-				keys = append(keys, t.Key)
-			}
-		}
-	}
+	keys := caseKeys(ms, func(f *results.File) []results.ThroughputRow { return f.Throughput },
+		func(t *results.ThroughputRow) results.Key { return t.Key })
 	if len(keys) == 0 {
 		return
 	}
-	slices.SortStableFunc(keys, results.Compare)
 	mw.Line("### Time per operation on each machine")
 	mw.Line("")
 	mw.Line("Medians of wall time per call; a time depends on the machine, so these differ by design.")
