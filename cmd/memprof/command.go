@@ -54,7 +54,7 @@ type command struct {
 	Long      string
 	// LongFunc, if set, builds Long when help is printed: for text that
 	// needs the registry (verify's checks), which a measuring child never
-	// builds.
+	// builds, or costs work at start (the method's wrapped paragraphs).
 	LongFunc func() string
 	// Run executes the command with its arguments (the command name
 	// removed) and returns the exit code.

@@ -20,7 +20,10 @@ var instancesCommand = &command{
 	Name:      "instances",
 	UsageLine: "instances (--type T [--lib L,...] [--repr R,...] [--layout pointer|slice|collection|all] [--scheme min-pk|min-sig|all] | --budgets FILE [--skip-cgo]) [-n N] [--jobs N] [--force] [--memory-available SIZE] [--sweep [--sweep-n N,...]] [--with-throughput [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false]] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--profile-dir DIR] [--machine NAME] [--commit SHA]",
 	Short:     "measure bytes per instance of each library and representation",
-	Long: `Instances measures each selected case in a fresh child process and
+	// Built when help is printed: the method's paragraphs, wrapped, are
+	// work every process (a measuring child too) would do at start.
+	LongFunc: func() string {
+		return `Instances measures each selected case in a fresh child process and
 prints, per instance, the bytes and objects it keeps on the Go heap, the
 representation's unsafe.Sizeof, the allocator's slot, off-heap runtime memory
 (finalizer and cleanup records), goroutine stacks, the HeapAlloc cross-check,
@@ -55,7 +58,8 @@ Type, library and representation names are case-insensitive. Exit status is
 
 ` + nothingMeasuredHelp + `
 
-` + flagsHelp,
+` + flagsHelp
+	},
 	Run: runInstances,
 	Examples: []example{
 		{Line: "memprof instances --type Signature", What: "bytes per instance of every signature representation", Measures: true},

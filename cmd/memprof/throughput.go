@@ -19,7 +19,10 @@ var throughputCommand = &command{
 	Name:      "throughput",
 	UsageLine: "throughput --type T [--lib L,...] [--repr R,...] [--scheme min-pk|all] [--op OP,...] [--samples N] [--min-sample D] [--paths default|all] [--sites=false] [--format table|json|markdown|csv|bench] [--wide | --columns COL,...] [--style plain|box] [-o FILE] [--machine NAME] [--commit SHA]",
 	Short:     "time the operations each representation makes cheap or expensive",
-	Long: `Throughput times encoding, decoding (with and without the subgroup check),
+	// Built when help is printed: the method's paragraphs, wrapped, are
+	// work every process (a measuring child too) would do at start.
+	LongFunc: func() string {
+		return `Throughput times encoding, decoding (with and without the subgroup check),
 conversion to affine (one point and 1,000 at once), aggregation of 128
 signatures or public keys (from affine inputs and in Jacobian form), signing,
 verification and fast aggregate verification, batch verification (blst's
@@ -49,7 +52,8 @@ or an operation failed, 2 for a usage error.
 
 ` + nothingMeasuredHelp + `
 
-` + flagsHelp,
+` + flagsHelp
+	},
 	Run: runThroughput,
 	Examples: []example{
 		{Line: "memprof throughput --type Signature", What: "the time of every signature operation from every representation", Measures: true},
