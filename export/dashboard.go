@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"iter"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -211,20 +213,38 @@ func BencherMetrics(rs *results.File) map[string]map[string]BencherMetric {
 // none of whose figures is of part has no benchmark.
 func BencherMetricsOf(rs *results.File, part Part) map[string]map[string]BencherMetric {
 	out := map[string]map[string]BencherMetric{}
-	for _, r := range sortedInstances(rs) {
-		if r.Error != "" {
-			continue
-		}
-		if ms := bencherMeasures(results.RowInstances, &r, part); len(ms) > 0 || part == All {
-			out[r.Key.BenchName()] = ms
+	for name, r := range bencherRows(rs, part) {
+		out[name] = bencherMeasures(r.kind, r.row, part)
+	}
+	return out
+}
+
+// bencherRow is the row a benchmark's measures come from, and its kind.
+type bencherRow struct {
+	kind results.RowKind
+	row  results.FigureRow
+}
+
+// bencherRows are the rows of BencherMetricsOf(rs, part), by benchmark
+// name: every measured row, or with part only those with a figure of
+// it; of two rows of one name, the later in the one ordering.
+func bencherRows(rs *results.File, part Part) map[string]bencherRow {
+	out := map[string]bencherRow{}
+	add := func(kind results.RowKind, k results.Key, row results.FigureRow) {
+		if part == All || len(bencherMeasures(kind, row, part)) > 0 {
+			out[k.BenchName()] = bencherRow{kind, row}
 		}
 	}
-	for _, t := range sortedThroughput(rs) {
-		if t.Error != "" {
-			continue
+	instances := sortedInstances(rs)
+	for i := range instances {
+		if instances[i].Error == "" {
+			add(results.RowInstances, instances[i].Key, &instances[i])
 		}
-		if ms := bencherMeasures(results.RowThroughput, &t, part); len(ms) > 0 || part == All {
-			out[t.Key.BenchName()] = ms
+	}
+	throughput := sortedThroughput(rs)
+	for i := range throughput {
+		if throughput[i].Error == "" {
+			add(results.RowThroughput, throughput[i].Key, &throughput[i])
 		}
 	}
 	return out
@@ -251,25 +271,46 @@ func bencherMeasures(kind results.RowKind, row results.FigureRow, part Part) map
 	return ms
 }
 
+// bencher writes BencherMetricsOf(rs, part) byte for byte as
+// json.Encoder (indented, HTML left alone) writes the map, benchmark by
+// benchmark: it holds the names and rows, never the whole output, of a
+// file at the row limit.
 func bencher(w io.Writer, rs *results.File, part Part) error {
 	if err := checkNames(rs); err != nil {
 		return err
 	}
-	metrics := BencherMetricsOf(rs, part)
-	if len(metrics) == 0 && part != All {
+	rows := bencherRows(rs, part)
+	if len(rows) == 0 && part != All {
 		return noFigureOf(part)
 	}
-	return writeJSON(w, metrics)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if len(rows) == 0 {
+		bw.WriteString("{}\n")
+		return bw.Flush()
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	var entry bytes.Buffer
+	enc := json.NewEncoder(&entry)
+	enc.SetIndent("  ", "  ")
+	enc.SetEscapeHTML(false)
+	// json.Encoder writes a map's keys in byte order: so does this.
+	for i, name := range slices.Sorted(maps.Keys(rows)) {
+		sep := ",\n  "
+		if i == 0 {
+			sep = "{\n  "
+		}
+		bw.WriteString(sep)
+		r := rows[name]
+		for j, v := range []any{name, bencherMeasures(r.kind, r.row, part)} {
+			entry.Reset()
+			if err := enc.Encode(v); err != nil {
+				return err
+			}
+			if j > 0 {
+				bw.WriteString(": ")
+			}
+			bw.Write(bytes.TrimSuffix(entry.Bytes(), []byte("\n")))
+		}
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }

@@ -329,21 +329,25 @@ func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outco
 	})
 	var reasons []string
 	var skips, cgoSkips []Outcome
+	others := 0 // unavailable cases that exist somewhere, for another reason than cgo
 	for _, u := range rs.selectedUnavailable(b.Select, false) {
 		name := u.Key.FullName()
 		reasons = append(reasons, name+": "+u.Reason)
 		switch {
 		case cgoOff(u, rs.Env):
-			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, Detail: cgoSkipDetail(u), needsCgo: true})
+			cgoSkips = append(cgoSkips, cgoSkip(b, l, name, u))
 		case len(b.Select.Lib) > 0:
 			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, Detail: "unavailable: " + u.Reason})
+		}
+		if offered(u) && !cgoOff(u, rs.Env) {
+			others++
 		}
 	}
 	if len(outs) > 0 {
 		return append(append(outs, skips...), cgoSkips...), nil
 	}
-	if len(cgoSkips) > 0 && len(cgoSkips) == len(reasons) {
-		return cgoSkips, nil // every selected case needs the cgo these results were measured without
+	if len(cgoSkips) > 0 && others == 0 {
+		return cgoSkips, nil // every selected case that exists needs the cgo these results were measured without
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,
@@ -393,8 +397,19 @@ func cgoOff(u *results.Unavailable, env measure.Env) bool {
 	return u.Kind == vocab.NeedsCgo && !env.Cgo
 }
 
-func cgoSkipDetail(u *results.Unavailable) string {
-	return "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"
+// cgoSkip is the outcome of case name, unavailable (u) because it needs
+// the cgo these results were measured without: skipped while other cases
+// of its budget were checked, and named so by nothingChecked when none was.
+func cgoSkip(b *Budget, l Limit, name string, u *results.Unavailable) Outcome {
+	return Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, needsCgo: true,
+		Detail: "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"}
+}
+
+// offered reports whether the unavailable case u exists to be measured
+// somewhere (as RegistryCase.real): not a combination its library does
+// not offer or that does not apply.
+func offered(u *results.Unavailable) bool {
+	return u.Kind != vocab.NotOffered && u.Kind != vocab.DoesNotApply
 }
 
 // nothingChecked returns the outcomes of limit l of budget b, outs,
@@ -516,14 +531,18 @@ func (f *File) NFor(k results.Key) (*Budget, error) {
 func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, error) {
 	var reasons []string
 	var cgoSkips []Outcome
+	others := 0 // unavailable operations that exist somewhere, for another reason than cgo
 	for _, u := range rs.selectedUnavailable(b.Select, true) {
 		reasons = append(reasons, u.Key.String()+": "+u.Reason)
-		if cgoOff(u, rs.Env) {
-			cgoSkips = append(cgoSkips, Outcome{Budget: b, Limit: l, Case: u.Key.String(), Status: Skip, Detail: cgoSkipDetail(u)})
+		switch {
+		case cgoOff(u, rs.Env):
+			cgoSkips = append(cgoSkips, cgoSkip(b, l, u.Key.String(), u))
+		case offered(u):
+			others++
 		}
 	}
-	if len(cgoSkips) > 0 && len(cgoSkips) == len(reasons) {
-		return cgoSkips, nil
+	if len(cgoSkips) > 0 && others == 0 {
+		return cgoSkips, nil // every selected operation that exists needs the cgo these results were measured without
 	}
 	if len(reasons) > 0 {
 		return []Outcome{{Budget: b, Limit: l, Case: b.Select.String(), Status: Error,

@@ -9,10 +9,12 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-// What one runner of a matrix can check: a case that needs cgo, in
-// results measured without it, is skipped (a runner with cgo checks it),
-// never an error; the same case unavailable in results that say cgo was
-// on, or unavailable for another reason, is not.
+// What one runner of a matrix can check: a case or an operation that
+// needs cgo, in results measured without it, is skipped (a runner with
+// cgo checks it), never an error; the same case unavailable in results
+// that say cgo was on, or unavailable for another reason, is not. A
+// budget every case of which needs cgo says so (whatever it also selects
+// that no library offers), and is an error unless skipped as told.
 func TestCheckCgoOff(t *testing.T) {
 	needsCgo := vocab.Because(vocab.NeedsCgo, "blst needs cgo; this build has CGO_ENABLED=0")
 	notOffered := vocab.Because(vocab.NotOffered, "blst has no such representation")
@@ -38,14 +40,39 @@ func TestCheckCgoOff(t *testing.T) {
 			[]Status{Error}, "every selected case is unavailable", false},
 		{"not offered, cgo off", "{type: Signature, lib: blst}", false, notOffered, false,
 			[]Status{Error}, "every selected case is unavailable", false},
+		// A representation blst does not offer, selected beside the
+		// cgo ones, is no case to check anywhere: the budget is one of
+		// cases that need cgo all the same.
+		{"needs cgo beside one not offered, cgo off", "{type: Signature, lib: blst}", false, needsCgo, false,
+			[]Status{Error}, "every one needs cgo, and these results were measured with cgo off", false},
+		{"needs cgo beside one not offered, cgo off, --skip-cgo", "{type: Signature, lib: blst}", false, needsCgo, true,
+			[]Status{Skip}, "--skip-cgo: needs cgo", false},
+		// An operation of a cgo library says so as its instances do.
+		{"an operation that needs cgo, cgo off", "{type: Signature, lib: blst, op: verify}", false, needsCgo, false,
+			[]Status{Error}, "every one needs cgo, and these results were measured with cgo off (env.cgo false): check them where cgo is on, or skip such budgets on this runner with --skip-cgo", false},
+		{"an operation that needs cgo, cgo off, --skip-cgo", "{type: Signature, lib: blst, op: verify}", false, needsCgo, true,
+			[]Status{Skip}, "--skip-cgo: needs cgo, and these results were measured with cgo off (env.cgo false): blst needs cgo", false},
+		{"an operation that needs cgo, yet the results say cgo was on", "{type: Signature, lib: blst, op: verify}", true, needsCgo, false,
+			[]Status{Error}, "every selected operation is unavailable", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rs := &results.File{Schema: results.Schema, Env: fixtureEnv,
 				Instances:   []results.Row{instance("Signature", "gnark", 192, 1)},
 				Unavailable: []results.Unavailable{{Key: blstSig, Why: tt.why}}}
+			limit := "max_bytes_per_instance: 192B"
+			if strings.Contains(tt.budget, "op:") {
+				op := blstSig
+				op.Layout, op.Op, op.Batch = "", "verify", 1
+				rs.Unavailable[0].Key, limit = op, "max_allocs_per_op: 10"
+			}
+			if strings.Contains(tt.name, "not offered") && tt.why != notOffered {
+				projective := blstSig
+				projective.Repr = "projective"
+				rs.Unavailable = append(rs.Unavailable, results.Unavailable{Key: projective, Why: notOffered})
+			}
 			rs.Env.Cgo = tt.cgo
-			f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - select: "+tt.budget+"\n    max_bytes_per_instance: 192B\n"))
+			f, err := Parse("b.yaml", []byte("version: 1\nbudgets:\n  - select: "+tt.budget+"\n    "+limit+"\n"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,9 +11,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/memprof/memprof/internal/atomicfile"
+	"github.com/memprof/memprof/internal/onexit"
 )
 
 // ChildEnv is the environment variable through which a parent tells a
@@ -239,6 +241,15 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	// A process that must exit before this returns (a second interrupt)
+	// kills the child and removes dir through onexit.Run.
+	var started atomic.Pointer[os.Process]
+	defer onexit.Add(func() {
+		if p := started.Load(); p != nil {
+			p.Kill()
+		}
+		os.RemoveAll(dir)
+	})()
 	req.Out = filepath.Join(dir, "result.json")
 	rb, err := json.Marshal(req)
 	if err != nil {
@@ -252,7 +263,11 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	// A killed child's descendants could hold its output open: do not
 	// wait for them long.
 	cmd.WaitDelay = childWaitDelay
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	if runErr == nil {
+		started.Store(cmd.Process)
+		runErr = cmd.Wait()
+	}
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with
 		// the deferred RemoveAll); say why, not "signal: killed".

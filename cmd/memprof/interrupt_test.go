@@ -229,7 +229,9 @@ var interruptAll = flag.Bool("interrupt.all", false, "TestInterruptSignals sends
 // nothing, leave TMPDIR empty, print one line and exit 128 + the signal.
 // Each command gets one signal, SIGINT and SIGTERM in turn (both with
 // -interrupt.all, as .ci/run runs it); the runs are parallel, each in its
-// own directories with its own server.
+// own directories with its own server. One more run of report gets SIGINT
+// twice, the second once the first was taken: it exits at once, and
+// still leaves nothing behind.
 func TestInterruptSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the memprof binary and runs each command")
@@ -247,69 +249,117 @@ func TestInterruptSignals(t *testing.T) {
 		for _, sig := range sigs {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
 				t.Parallel()
-				e := newInterruptEnv(t)
-				cmd := exec.Command(bin, c.args(e)...)
-				cmd.Env = append(withoutEnv(os.Environ(), "TMPDIR", childStartedEnv), "TMPDIR="+e.tmp)
-				var stdout, stderr lockedBuffer
-				cmd.Stdout = &stdout
-				errPipe, err := cmd.StderrPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				copied := make(chan struct{})
-				go func() {
-					io.Copy(&stderr, errPipe)
-					close(copied)
-				}()
-				exited := make(chan error, 1)
-				pid := cmd.Process.Pid
-				defer func() {
-					cmd.Process.Kill()
-				}()
-				var kids []int
-				waitUntil(t, time.Minute, c.name+" to start ("+c.waitFor+")", func() bool {
-					if !e.started(c.waitFor, stderr.String) {
-						return false
-					}
-					if c.waitFor == "child" {
-						// A child's directory exists: wait for the child.
-						kids = childrenOf(pid)
-						return len(kids) > 0
-					}
-					return true
-				})
-				if err := syscall.Kill(pid, sig); err != nil {
-					t.Fatal(err)
-				}
-				go func() {
-					<-copied
-					exited <- cmd.Wait()
-				}()
-				select {
-				case <-exited:
-				case <-time.After(time.Minute):
-					t.Fatalf("%s did not exit within a minute of %v", c.name, sig)
-				}
-				if got, want := cmd.ProcessState.ExitCode(), 128+int(sig); got != want {
-					t.Errorf("exit code: got %d (%v), want %d", got, cmd.ProcessState, want)
-				}
-				checkInterruptStderr(t, stderr.String())
-				if stdout.String() != "" {
-					t.Errorf("stdout: got %q, want nothing", stdout.String())
-				}
-				for _, k := range kids {
-					if alive(k) {
-						t.Errorf("child %d of %d still runs after the interrupt", k, pid)
-						syscall.Kill(k, syscall.SIGKILL)
-					}
-				}
-				e.checkUntouched(t)
+				interruptBinary(t, bin, c, sig)
 			})
 		}
 	}
+	for _, c := range interruptCases {
+		if c.name == "report" {
+			t.Run("report/"+syscall.SIGINT.String()+" twice", func(t *testing.T) {
+				t.Parallel()
+				interruptBinary(t, bin, c, syscall.SIGINT, syscall.SIGINT)
+			})
+		}
+	}
+}
+
+// interruptBinary runs command c of the binary bin, sends it sigs once it
+// has started (each after the one before was taken, so that two of one
+// signal are two), and checks what an interrupted command leaves: exit
+// 128 + the first signal, stderr's one line, no stdout, no child alive,
+// the -o file and TMPDIR as they were.
+func interruptBinary(t *testing.T, bin string, c interruptCase, sigs ...syscall.Signal) {
+	t.Helper()
+	e := newInterruptEnv(t)
+	cmd := exec.Command(bin, c.args(e)...)
+	cmd.Env = append(withoutEnv(os.Environ(), "TMPDIR", childStartedEnv), "TMPDIR="+e.tmp)
+	var stdout, stderr lockedBuffer
+	cmd.Stdout = &stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&stderr, errPipe)
+		close(copied)
+	}()
+	exited := make(chan error, 1)
+	pid := cmd.Process.Pid
+	defer func() {
+		cmd.Process.Kill()
+	}()
+	var kids []int
+	waitUntil(t, time.Minute, c.name+" to start ("+c.waitFor+")", func() bool {
+		if !e.started(c.waitFor, stderr.String) {
+			return false
+		}
+		if c.waitFor == "child" {
+			// A child's directory exists: wait for the child.
+			kids = childrenOf(pid)
+			return len(kids) > 0
+		}
+		return true
+	})
+	for i, sig := range sigs {
+		if i > 0 {
+			// Two of one signal pending at once are one: wait until
+			// the process has taken the one before.
+			waitUntil(t, time.Minute, "the signal to be taken", func() bool { return !signalPending(pid, sigs[i-1]) })
+		}
+		if err := syscall.Kill(pid, sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() {
+		<-copied
+		exited <- cmd.Wait()
+	}()
+	select {
+	case <-exited:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s did not exit within a minute of %v", c.name, sigs)
+	}
+	if got, want := cmd.ProcessState.ExitCode(), 128+int(sigs[0]); got != want {
+		t.Errorf("exit code: got %d (%v), want %d", got, cmd.ProcessState, want)
+	}
+	checkInterruptStderr(t, stderr.String())
+	if stdout.String() != "" {
+		t.Errorf("stdout: got %q, want nothing", stdout.String())
+	}
+	for _, k := range kids {
+		if alive(k) {
+			t.Errorf("child %d of %d still runs after the interrupt", k, pid)
+			syscall.Kill(k, syscall.SIGKILL)
+		}
+	}
+	e.checkUntouched(t)
+}
+
+// signalPending reports whether sig is pending for process pid, to it
+// or to one of its threads (/proc/PID/status's ShdPnd and SigPnd; the
+// threads' own are in /proc/PID/task/TID/status).
+func signalPending(pid int, sig syscall.Signal) bool {
+	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/status")
+	for _, f := range append(files, "/proc/"+strconv.Itoa(pid)+"/status") {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			name, mask, ok := strings.Cut(line, ":\t")
+			if !ok || name != "ShdPnd" && name != "SigPnd" {
+				continue
+			}
+			if m, err := strconv.ParseUint(mask, 16, 64); err == nil && m&(1<<(uint(sig)-1)) != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkInterruptStderr checks that stderr ends with the one interrupt

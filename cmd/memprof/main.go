@@ -16,6 +16,7 @@ import (
 	"os"
 
 	"github.com/memprof/memprof/cmd/memprof/internal/interrupt"
+	"github.com/memprof/memprof/internal/onexit"
 	"github.com/memprof/memprof/memprof"
 )
 
@@ -26,8 +27,11 @@ func main() {
 		// parent removes what it leaves.
 		// The first SIGINT or SIGTERM cancels ctx: the command then stops
 		// its children, removes its temporary files and writes nothing,
-		// and run returns 128 + the signal. A second signal exits at once.
+		// and run returns 128 + the signal. A second signal exits at once,
+		// having killed the children and removed the temporary
+		// directories the first one's cleanup may not have reached.
 		ctx = interrupt.OnSignal(ctx, func(code int) {
+			onexit.Run()
 			fmt.Fprintln(os.Stderr, "memprof: interrupted")
 			os.Exit(code)
 		})

@@ -32,6 +32,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/memprof/memprof/internal/onexit"
 )
 
 // Error is a write that was refused or failed.
@@ -320,6 +322,9 @@ func replace(d destination, perm os.FileMode, write func(w io.Writer) error) (er
 			os.Remove(tmp)
 		}
 	}()
+	// A process that must exit before this returns (a second interrupt)
+	// removes tmp through onexit.Run; once renamed, tmp is no more.
+	defer onexit.Add(func() { os.Remove(tmp) })()
 	wrap := func(err error) error { return because(err, "%v", unwrapPath(err)) }
 	bw := bufio.NewWriterSize(f, 64<<10)
 	if err := write(bw); err != nil {

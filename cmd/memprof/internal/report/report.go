@@ -25,6 +25,7 @@ import (
 	"github.com/memprof/memprof/cmd/memprof/internal/render"
 	"github.com/memprof/memprof/export"
 	"github.com/memprof/memprof/internal/livewriter"
+	"github.com/memprof/memprof/internal/onexit"
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/suites"
 	"github.com/memprof/memprof/suites/all"
@@ -265,6 +266,9 @@ func WriteContext(ctx context.Context, out string, rs *results.File, opts Option
 			os.RemoveAll(tmp)
 		}
 	}()
+	// A process that must exit before this returns (a second interrupt)
+	// removes tmp through onexit.Run; once installed, tmp is no more.
+	defer onexit.Add(func() { os.RemoveAll(tmp) })()
 	emit := func(name string, fn func(io.Writer) error) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return false, context.Cause(ctx)
