@@ -162,7 +162,7 @@ func TestCheckMeasures(t *testing.T) {
 // (few, short samples). A budget of 1ns must fail (every sample is above
 // it); --update with a headroom of 100 then writes a budget the same
 // operation holds. The agreement checks that precede the timing are
-// stand-ins that agree: TestVerifyCommand and .ci/run's memprof verify
+// stand-ins that agree: TestVerifyAllFamilies and .ci/run's memprof verify
 // run them for real.
 func TestCheckTimes(t *testing.T) {
 	var op suites.Op
@@ -239,7 +239,7 @@ func TestCheckSelectionsComplete(t *testing.T) {
 // standInAgreement replaces the BLS12-381 and KZG agreement checks, for
 // the rest of the test, with stand-ins that agree on one case of libs:
 // for tests of what a command does
-// with the timings, not of the agreement (TestVerifyCommand and .ci/run's
+// with the timings, not of the agreement (TestVerifyAllFamilies and .ci/run's
 // memprof verify check that).
 func standInAgreement(t *testing.T, libs ...vocab.Lib) {
 	t.Helper()

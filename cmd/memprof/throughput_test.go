@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,7 +41,21 @@ func TestThroughputUsageErrors(t *testing.T) {
 	}
 }
 
-func TestVerifyCommand(t *testing.T) {
+// realSuites runs the tests that go through the real suites' agreement
+// checks and cases where go test's own form of them uses a registry of
+// stubs or a committed file (.ci/run sets it).
+var realSuites = flag.Bool("cli.real-suites", false, "run TestVerifyAllFamilies and TestSignatureOnOneScreen, which run every family's real agreement check and measure every Signature case through the CLI (.ci/run does; go test checks the same commands on stubs and fixtures)")
+
+// TestVerifyAllFamilies runs memprof verify on the built-in suites: every
+// family's real agreement check on its vectors (KZG's through a stand-in:
+// suites/agree/kzg checks it, .ci/run's KZG step on every blob), each
+// recorded with its cases and libraries. It runs with -cli.real-suites
+// (.ci/run); go test checks verify's handling on TestVerifyCommand's stubs
+// and each family's own package checks its agreement.
+func TestVerifyAllFamilies(t *testing.T) {
+	if !*realSuites {
+		t.Skip("runs every family's real agreement check with -cli.real-suites (.ci/run); TestVerifyCommand checks verify on stub checks")
+	}
 	// The KZG part is checked for real in suites/agree/kzg (and by
 	// .ci/run's memprof verify); here a stand-in of 8 blobs shows that
 	// verify runs both parts and records both.
