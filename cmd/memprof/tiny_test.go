@@ -155,3 +155,22 @@ func TestVerifyCommand(t *testing.T) {
 	}
 	checkContains(t, "verify's table", stdout.String(), []string{"stub BLS12-381 check", "stub KZG check", "stub secp256k1 check", fixtures.ProvenanceFile})
 }
+
+// sizedBuffer is standard output that says the width its tables are
+// fitted to (render.Sized): a test sets the width without $COLUMNS, a
+// process-wide setting, and may run in parallel.
+type sizedBuffer struct {
+	bytes.Buffer
+	columns int
+}
+
+func (b *sizedBuffer) Columns() int { return b.columns }
+
+// runAt runs the CLI as runCLI does, on the registry reg, with standard
+// output columns wide.
+func runAt(reg func() *suites.Registry, columns int, args ...string) (code int, stdout, stderr string) {
+	out := &sizedBuffer{columns: columns}
+	var errb bytes.Buffer
+	code = runCommand(context.Background(), reg, args, out, &errb)
+	return code, out.String(), errb.String()
+}
