@@ -231,6 +231,7 @@ var interruptAll = flag.Bool("interrupt.all", false, "TestInterruptSignals sends
 // -interrupt.all, as .ci/run runs it); the runs are parallel, each in its
 // own directories with its own server.
 func TestInterruptSignals(t *testing.T) {
+	t.Parallel() // each run is a process of its own, with its own environment, directories and server
 	if testing.Short() {
 		t.Skip("builds the memprof binary and runs each command")
 	}

@@ -43,6 +43,9 @@ const rssChildEnv = "MEMPROF_TEST_RSS_ARGS"
 // compare reads two files of the shape, report --from two sharing the
 // limit.
 func TestResultsRSS(t *testing.T) {
+	// Each peak is a child process's own resident set (VmHWM), which what
+	// runs beside it cannot raise; the children run one after another.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes results files of tens of thousands of rows")
 	}
