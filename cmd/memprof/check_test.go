@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,40 +170,35 @@ func TestCheckMeasures(t *testing.T) {
 // TestCheckTimes times an operation the way check does without --results
 // (few, short samples). A budget of 1ns must fail (every sample is above
 // it); --update with a headroom of 100 then writes a budget the same
-// operation holds. The agreement checks that precede the timing are
-// stand-ins that agree: TestVerifyCommand and .ci/run's memprof verify
-// run them for real.
+// operation holds. The operation is the tiny registry's, after its stub
+// agreement check: TestVerifyAllFamilies and .ci/run's memprof verify run
+// the real checks.
 func TestCheckTimes(t *testing.T) {
-	var op suites.Op
-	for _, o := range registry().Ops() {
-		if o.Unavailable.IsZero() && o.Op == "verify" {
-			op = o
-			break
-		}
+	t.Parallel() // changes no environment, directory or package variable
+	i := slices.IndexFunc(tinyRegistry().Ops(), func(o suites.Op) bool { return o.Unavailable.IsZero() && o.Op == vocab.Aggregate })
+	if i < 0 {
+		t.Fatal("the tiny registry has no aggregate operation")
 	}
-	if op.Type == "" {
-		t.Skip("no verify operation available in this build")
-	}
-	standInAgreement(t, op.Lib)
+	op := tinyRegistry().Ops()[i]
 	path := filepath.Join(t.TempDir(), "budgets.yaml")
-	src := "version: 1\nbudgets:\n  - select: {type: " + string(op.Type) + ", lib: " + string(op.Lib) + ", repr: " + string(op.Repr) + ", op: verify}  # kept\n    max_ns_per_op: 1ns\n"
+	src := "version: 1\nbudgets:\n  - select: {type: " + string(op.Type) + ", lib: " + string(op.Lib) + ", repr: " + string(op.Repr) + ", param: " + string(op.Param) + ", op: " + string(op.Op) + "}  # kept\n    max_ns_per_op: 1ns\n"
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"check", "--budgets", path, "--samples", "3", "--min-sample", "2ms", "--fail-on-time"}
-	code, stdout, stderr := runCLI(t, args...)
+	code, stdout, stderr := runTiny(t, args...)
 	name := op.Key.String()
 	if code != exitFailure || !strings.Contains(stdout, "FAIL  "+name+"  ns per op:") || !strings.Contains(stdout, "> budget 1.000 ns") {
 		t.Fatalf("1ns budget: got exit %d, want 1 with a FAIL line\n%s%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr := runCLI(t, append(args, "--update", "--headroom", "100")...); code != exitOK {
+	if code, stdout, stderr := runTiny(t, append(args, "--update", "--headroom", "100")...); code != exitOK {
 		t.Fatalf("update: exit %d\n%s%s", code, stdout, stderr)
 	}
 	data, _ := os.ReadFile(path)
 	if !strings.Contains(string(data), "# kept") || strings.Contains(string(data), "1ns") {
 		t.Errorf("updated file: got\n%s\nwant the comment kept and the 1ns budget replaced", data)
 	}
-	if code, stdout, stderr := runCLI(t, args...); code != exitOK || !strings.Contains(stdout, "PASS  "+name) {
+	if code, stdout, stderr := runTiny(t, args...); code != exitOK || !strings.Contains(stdout, "PASS  "+name) {
 		t.Errorf("after update with headroom 100: got exit %d, want 0 with a PASS line\n%s%s", code, stdout, stderr)
 	}
 }
@@ -247,7 +243,7 @@ func TestCheckSelectionsComplete(t *testing.T) {
 // standInAgreement replaces the BLS12-381 and KZG agreement checks, for
 // the rest of the test, with stand-ins that agree on one case of libs:
 // for tests of what a command does
-// with the timings, not of the agreement (TestVerifyCommand and .ci/run's
+// with the timings, not of the agreement (TestVerifyAllFamilies and .ci/run's
 // memprof verify check that).
 func standInAgreement(t *testing.T, libs ...vocab.Lib) {
 	t.Helper()

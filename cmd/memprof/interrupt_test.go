@@ -57,6 +57,10 @@ type interruptCase struct {
 	args func(e *interruptEnv) []string
 	// waitFor says what shows the command has started.
 	waitFor string // "child", "stderr:TEXT" or "request"
+	// tiny says that the command works on the tiny registry's cases as
+	// it does on the real ones: the in-process runs measure those
+	// (TestInterruptSignals runs the binary, on the real suites).
+	tiny bool
 }
 
 // interruptEnv is one interrupted run's world.
@@ -93,14 +97,15 @@ func newInterruptEnv(t *testing.T) *interruptEnv {
 }
 
 var interruptCases = []interruptCase{
-	{"instances", func(e *interruptEnv) []string { return []string{"instances", "--type", "all", "-o", e.out} }, "child"},
+	{"instances", func(e *interruptEnv) []string { return []string{"instances", "--type", "all", "-o", e.out} }, "child", true},
 	{"throughput", func(e *interruptEnv) []string { return []string{"throughput", "--type", "Signature", "-o", e.out} },
-		"stderr:memprof throughput: timing"},
-	{"report", func(e *interruptEnv) []string { return []string{"report", "--type", "Signature", "--out", e.review} }, "child"},
-	{"check", func(e *interruptEnv) []string { return []string{"check", "--budgets", "../../memprof.budgets.yaml"} }, "child"},
+		"stderr:memprof throughput: timing", true},
+	{"report", func(e *interruptEnv) []string { return []string{"report", "--type", "Signature", "--out", e.review} }, "child", true},
+	// The project's budgets select the real suites' cases.
+	{"check", func(e *interruptEnv) []string { return []string{"check", "--budgets", "../../memprof.budgets.yaml"} }, "child", false},
 	{"heapscan", func(e *interruptEnv) []string {
 		return []string{"heapscan", "-o", e.out, e.srv.URL + "/debug/pprof/heap"}
-	}, "request"},
+	}, "request", false},
 }
 
 // started reports whether the command has begun the work an interrupt
@@ -151,7 +156,8 @@ func (e *interruptEnv) checkUntouched(t *testing.T) {
 // TestInterruptInProcess cancels run's context as main does on a signal,
 // while each command works, and checks that it stops cleanly: exit 128 +
 // the signal, nothing more on stderr than the one line, nothing written,
-// nothing left in TMPDIR. Children are this test binary (see TestMain).
+// nothing left in TMPDIR. Children are this test binary (see TestMain);
+// the commands that measure do so on the tiny registry (interruptCase.tiny).
 func TestInterruptInProcess(t *testing.T) {
 	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}
 	for i, c := range interruptCases {
@@ -163,7 +169,11 @@ func TestInterruptInProcess(t *testing.T) {
 			defer cancel(nil)
 			var stdout, stderr lockedBuffer
 			done := make(chan int, 1)
-			go func() { done <- run(ctx, c.args(e), &stdout, &stderr) }()
+			reg := registry
+			if c.tiny {
+				reg = tinyRegistry
+			}
+			go func() { done <- runCommand(ctx, reg, c.args(e), &stdout, &stderr) }()
 			waitUntil(t, time.Minute, c.name+" to start ("+c.waitFor+")", func() bool {
 				select {
 				case code := <-done:
@@ -233,6 +243,7 @@ var interruptAll = flag.Bool("interrupt.all", false, "TestInterruptSignals sends
 // twice, the second once the first was taken: it exits at once, and
 // still leaves nothing behind.
 func TestInterruptSignals(t *testing.T) {
+	t.Parallel() // each run is a process of its own, with its own environment, directories and server
 	if testing.Short() {
 		t.Skip("builds the memprof binary and runs each command")
 	}

@@ -15,6 +15,7 @@ import (
 // temporary directory, and, in the built binary under a file-size limit,
 // a write that fails halfway (EFBIG, as a full disk fails with ENOSPC).
 func TestReportOutErrors(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; its own directories, the built binary in a shell of its own
 	if runtime.GOOS != "linux" {
 		t.Skip("needs sh's ulimit")
 	}

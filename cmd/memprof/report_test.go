@@ -98,10 +98,15 @@ func TestReportBadInput(t *testing.T) {
 	}
 }
 
+// TestReportMeasures: report measures the tiny registry's Signature
+// cases and times their operation in one run, after the (stub) agreement
+// check, and writes the review: its results file, the trade-off file and
+// a README naming both representations, nothing on stdout, no progress
+// when stderr is not a terminal.
 func TestReportMeasures(t *testing.T) {
 	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	out := filepath.Join(t.TempDir(), "review")
-	code, stdout, stderr := runCLI(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200",
+	code, stdout, stderr := runTiny(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine,jacobian", "-n", "200",
 		"--op", "aggregate", "--samples", "1", "--min-sample", "1ms", "--out", out)
 	if code != exitOK {
 		t.Fatalf("exit code: got %d, want %d; stderr: %s", code, exitOK, stderr)
@@ -148,9 +153,13 @@ func TestReportMeasures(t *testing.T) {
 	}
 }
 
+// TestReportWithoutThroughput: report --throughput=false measures the
+// instance cases only (the tiny registry's one case here) and its README
+// says so.
 func TestReportWithoutThroughput(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; measures in a child
 	out := filepath.Join(t.TempDir(), "review")
-	code, stdout, stderr := runCLI(t, "report", "--type", "G1", "--lib", "gnark", "--repr", "affine", "-n", "200", "--throughput=false", "--out", out)
+	code, stdout, stderr := runTiny(t, "report", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--throughput=false", "--out", out)
 	if code != exitOK || stdout != "" || stderr != "" {
 		t.Fatalf("got exit %d, stdout %q, stderr %q; want 0 and nothing printed", code, stdout, stderr)
 	}

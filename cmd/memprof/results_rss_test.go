@@ -57,6 +57,9 @@ const rssChildEnv = "MEMPROF_TEST_RSS_ARGS"
 // commands' soft memory limit, cliflag.ReadingMemoryLimit, holds it
 // instead, and the bound is the target itself).
 func TestResultsRSS(t *testing.T) {
+	// Each peak is a child process's own resident set (VmHWM), which what
+	// runs beside it cannot raise; the children run one after another.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes results files of tens of thousands of rows")
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,7 +42,21 @@ func TestThroughputUsageErrors(t *testing.T) {
 	}
 }
 
-func TestVerifyCommand(t *testing.T) {
+// realSuites runs the tests that go through the real suites' agreement
+// checks and cases where go test's own form of them uses a registry of
+// stubs or a committed file (.ci/run sets it).
+var realSuites = flag.Bool("cli.real-suites", false, "run TestVerifyAllFamilies and TestSignatureOnOneScreen, which run every family's real agreement check and measure every Signature case through the CLI (.ci/run does; go test checks the same commands on stubs and fixtures)")
+
+// TestVerifyAllFamilies runs memprof verify on the built-in suites: every
+// family's real agreement check on its vectors (KZG's through a stand-in:
+// suites/agree/kzg checks it, .ci/run's KZG step on every blob), each
+// recorded with its cases and libraries. It runs with -cli.real-suites
+// (.ci/run); go test checks verify's handling on TestVerifyCommand's stubs
+// and each family's own package checks its agreement.
+func TestVerifyAllFamilies(t *testing.T) {
+	if !*realSuites {
+		t.Skip("runs every family's real agreement check with -cli.real-suites (.ci/run); TestVerifyCommand checks verify on stub checks")
+	}
 	// The KZG part is checked for real in suites/agree/kzg (and by
 	// .ci/run's memprof verify); here a stand-in of 8 blobs shows that
 	// verify runs both parts and records both.
@@ -97,12 +113,15 @@ func TestVerifyCommand(t *testing.T) {
 	}
 }
 
-// TestThroughputJSON times one cheap group for real (tiny samples) and
-// checks the results file has the fields the issue fixes.
+// TestThroughputJSON times the tiny registry's G1 operations for real
+// (tiny samples) and checks the results file has the fields the issue
+// fixes, the batch of a batch operation and the row of one a library does
+// not offer. (Each library's package checks its own operations: blst's
+// are all available with cgo, circl offers no batch conversion.)
 func TestThroughputJSON(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
+	t.Parallel() // changes no environment, directory or package variable; profiles sites in children
 	out := filepath.Join(t.TempDir(), "t.json")
-	raw := runToFile(t, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
+	raw := runToFileWith(t, runTiny, out, exitOK, "throughput", "--type", "G1", "--op", "to-affine,to-affine-batch", "--samples", "3", "--min-sample", "2ms", "--format", "json", "-o", out)
 	var generic struct {
 		Throughput []map[string]any `json:"throughput"`
 		Agreement  map[string]any   `json:"agreement"`
@@ -157,9 +176,6 @@ func TestThroughputJSON(t *testing.T) {
 		if u.Lib == "circl" && u.Op == "to-affine-batch" && strings.HasPrefix(u.Reason, "not offered by circl") {
 			notOffered = true
 		}
-		if u.Lib == "blst" && rs.Env.Cgo {
-			t.Errorf("blst unavailable with cgo: %+v", u)
-		}
 	}
 	if !notOffered {
 		t.Errorf("no \"not offered by circl\" row for to-affine-batch in %+v", rs.Unavailable)
@@ -207,13 +223,14 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 }
 
 // TestInstancesWithThroughput: --with-throughput prints the agreement and
-// the timings beside the bytes (the agreement a stand-in's: what this
-// checks is that instances prints it).
+// the timings beside the bytes (the tiny registry's cases and operations,
+// the agreement its stub's: what this checks is that instances prints
+// them).
 func TestInstancesWithThroughput(t *testing.T) {
-	standInAgreement(t, vocab.Gnark)
-	code, stdout, stderr := runCLI(t, "instances", "--type", "G1", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "to-affine,to-affine-batch")
+	t.Parallel() // changes no environment, directory or package variable; measures in children
+	code, stdout, stderr := runTiny(t, "instances", "--type", "Signature", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "aggregate")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}
-	checkContains(t, "stdout", stdout, []string{"agreement:", "G1: bytes per instance and median time per operation", "to-affine", "to-affine-batch×1000", "B/instance"})
+	checkContains(t, "stdout", stdout, []string{"agreement:", "Signature: bytes per instance and median time per operation", "aggregate×" + strconv.Itoa(suites.OpAggregateN), "B/instance"})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,6 +29,7 @@ import (
 // function, site and stack, sampled, and a diff; compare's; list's
 // matrix and its --long sentences.
 func TestNoTokenSplit(t *testing.T) {
+	t.Parallel() // renders fixtures; the width is standard output's own (runAt), not $COLUMNS
 	const signatureDoc = "../../fixtures/docs/signature.json"
 	shown := sweepFixture(t)
 	prof := "../../fixtures/profiles/"
@@ -52,9 +54,8 @@ func TestNoTokenSplit(t *testing.T) {
 			extra[w] = true
 		}
 	}
-	render := func(width int, args []string) string {
-		t.Setenv("COLUMNS", strconv.Itoa(width))
-		code, stdout, stderr := runCLI(t, args...)
+	render := func(t *testing.T, width int, args []string) string {
+		code, stdout, stderr := runAt(registry, width, args...)
 		if code == exitUsage {
 			t.Fatalf("memprof %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 		}
@@ -62,7 +63,9 @@ func TestNoTokenSplit(t *testing.T) {
 	}
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			whole := render(100000, args)
+			t.Parallel()
+			extra := maps.Clone(extra)
+			whole := render(t, 100000, args)
 			// Every other width (a table's fitting steps are wider than
 			// one column), 80 and 120 among them; every width for the
 			// README's Signature table.
@@ -72,7 +75,7 @@ func TestNoTokenSplit(t *testing.T) {
 			}
 			for width := 60; width <= 200; width += step {
 				extra[strconv.Itoa(width)] = true
-				out := render(width, args)
+				out := render(t, width, args)
 				if split := tabletest.Split(whole, out, extra); len(split) > 0 {
 					t.Errorf("at %d columns: words not in the unlimited output: %q", width, split)
 				}

@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,7 @@ func TestListFitsColumns(t *testing.T) {
 // refused together, with another format than the table, and with a
 // column the table does not have.
 func TestTableFlags(t *testing.T) {
+	t.Parallel() // measures the tiny registry's cases in children; the width is standard output's own (runAt)
 	sig := []string{"instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "1000"}
 	tests := []cliCase{
 		{"wide and columns", []string{"--wide", "--columns", "type"}, exitUsage, nil, []string{"--wide and --columns both choose the columns: give one"}},
@@ -56,7 +58,6 @@ func TestTableFlags(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	t.Setenv("COLUMNS", "100")
 	var wide []string
 	for _, c := range results.InstanceColumns(results.InTable) {
 		wide = append(wide, c.Header(results.InTable))
@@ -72,7 +73,7 @@ func TestTableFlags(t *testing.T) {
 		{"wide", []string{"--wide"}, append(wide[:4:4], append([]string{"scheme"}, wide[4:]...)...)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append(sig, tt.args...)...)
+			code, stdout, stderr := runAt(tinyRegistry, 100, append(sig, tt.args...)...)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -98,10 +99,20 @@ func TestTableFlags(t *testing.T) {
 // TestSignatureOnOneScreen is issue 22's acceptance: instances --type
 // Signature prints its cases table with its footnotes in at most 25 lines
 // and its whole output in at most 45, at 80 and at 120 columns, with every
-// default figure column (by its label or its short header) at 80.
+// default figure column (by its label or its short header) at 80. go test
+// checks the committed Signature results (fixtures/docs/signature.json,
+// the README's table), shown as instances shows them (one renderer);
+// TestSignatureOnOneScreenMeasured checks a new measurement of every case.
 func TestSignatureOnOneScreen(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures every Signature case")
+	t.Parallel() // renders a fixture; the width is standard output's own (runAt)
+	checkOneScreen(t, "../../fixtures/docs/signature.json")
+}
+
+// TestSignatureOnOneScreenMeasured is TestSignatureOnOneScreen on every
+// Signature case measured now, with -cli.real-suites (.ci/run).
+func TestSignatureOnOneScreenMeasured(t *testing.T) {
+	if !*realSuites {
+		t.Skip("measures every Signature case with -cli.real-suites (.ci/run); TestSignatureOnOneScreen checks the committed results")
 	}
 	if buildLacksCgo() {
 		t.Skip("without cgo the blst rows are n/a: one more footnote than the build the issue counts")
@@ -111,12 +122,21 @@ func TestSignatureOnOneScreen(t *testing.T) {
 	if code, _, stderr := runCLI(t, "instances", "--type", "Signature", "--format", "json", "-o", jsonPath); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, width := range []string{"80", "120"} {
-		t.Run(width, func(t *testing.T) {
-			t.Setenv("COLUMNS", width)
-			code, stdout, stderr := runCLI(t, "show", jsonPath)
+	checkOneScreen(t, jsonPath)
+}
+
+// checkOneScreen checks show's output of the Signature results in
+// jsonPath at 80 and 120 columns (see TestSignatureOnOneScreen).
+func checkOneScreen(t *testing.T, jsonPath string) {
+	t.Helper()
+	for _, width := range []int{80, 120} {
+		t.Run(strconv.Itoa(width), func(t *testing.T) {
+			code, stdout, stderr := runAt(registry, width, "show", jsonPath)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if !strings.Contains(stdout, "Signature") {
+				t.Fatalf("show printed no Signature case:\n%s", stdout)
 			}
 			cases, _, _ := strings.Cut(stdout, "\n\n")
 			if n := strings.Count(cases, "\n") + 1; n > 25 {
@@ -131,7 +151,7 @@ func TestSignatureOnOneScreen(t *testing.T) {
 					continue
 				}
 				if !slices.Contains(tables[0].Header, c.Header(results.InTable)) && !slices.Contains(tables[0].Header, c.ShortLabel()) {
-					t.Errorf("no %s column at %s columns: %q", c.Header(results.InTable), width, tables[0].Header)
+					t.Errorf("no %s column at %d columns: %q", c.Header(results.InTable), width, tables[0].Header)
 				}
 			}
 		})

@@ -92,11 +92,11 @@ func TestFamilyChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	// It runs with -pq.all (.ci/run's post-quantum step): go test ./...
-	// runs the same checks once, through memprof verify (cmd/memprof's
-	// TestVerifyCommand wants each family's check ok, with cases and
-	// libraries), and each family's own package checks its agreement.
+	// checks each family in its own package (the post-quantum families'
+	// libraries against each other only here and in .ci/run's memprof
+	// verify step: cmd/memprof's TestVerifyAllFamilies, -cli.real-suites).
 	if !*pqtest.All {
-		t.Skip("runs with -pq.all (.ci/run); go test checks every family through cmd/memprof's TestVerifyCommand")
+		t.Skip("runs with -pq.all (.ci/run); go test checks each family in its own package; the cross-library post-quantum parts run in .ci/run")
 	}
 	for _, c := range r.Checks() {
 		t.Run(string(c.Family), func(t *testing.T) {

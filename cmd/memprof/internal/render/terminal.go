@@ -12,11 +12,24 @@ import (
 	"github.com/memprof/memprof/internal/livewriter"
 )
 
-// TerminalWidth is the width the terminal tables are fitted to: the
-// terminal's when w (standard output, through whatever writers wrap it)
-// is one, else $COLUMNS when it is a positive number, else DefaultWidth
-// (120).
+// Sized is a writer that says the width the tables it is given are
+// fitted to (a test's buffer, which would otherwise need $COLUMNS, a
+// process-wide setting): TerminalWidth asks it first.
+type Sized interface {
+	io.Writer
+	Columns() int
+}
+
+// TerminalWidth is the width the terminal tables are fitted to: a Sized
+// writer's among w's layers (standard output and the writers that wrap
+// it), else the terminal's when w is one, else $COLUMNS when it is a
+// positive number, else DefaultWidth (120).
 func TerminalWidth(w io.Writer) int {
+	for l, i := w, 0; l != nil && i < maxLayers; l, i = unwrap(l), i+1 {
+		if s, ok := l.(Sized); ok {
+			return s.Columns()
+		}
+	}
 	if f, ok := File(w); ok && IsTerminal(f) {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
 			return cols
@@ -48,16 +61,23 @@ const maxLayers = 16
 // and the Unwrappers (the CLI's standard output writer) that wrap it.
 func File(w io.Writer) (*os.File, bool) {
 	for range maxLayers {
-		switch v := w.(type) {
-		case *os.File:
+		if v, ok := w.(*os.File); ok {
 			return v, v != nil
-		case livewriter.Writer:
-			w = livewriter.Unwrap(v)
-		case Unwrapper:
-			w = v.Unwrap()
-		default:
+		}
+		if w = unwrap(w); w == nil {
 			return nil, false
 		}
 	}
 	return nil, false
+}
+
+// unwrap returns the writer w writes into, or nil when w wraps none.
+func unwrap(w io.Writer) io.Writer {
+	switch v := w.(type) {
+	case livewriter.Writer:
+		return livewriter.Unwrap(v)
+	case Unwrapper:
+		return v.Unwrap()
+	}
+	return nil
 }

@@ -57,3 +57,38 @@ func TestFile(t *testing.T) {
 		})
 	}
 }
+
+// sized is a buffer that says its width.
+type sized struct {
+	bytes.Buffer
+	columns int
+}
+
+func (s *sized) Columns() int { return s.columns }
+
+// TestTerminalWidthSized: a Sized writer beneath the layers gives the
+// width, before $COLUMNS; without one, $COLUMNS does, then DefaultWidth.
+func TestTerminalWidthSized(t *testing.T) {
+	t.Setenv("COLUMNS", "97")
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		w    io.Writer
+		want int
+	}{
+		{"sized", &sized{columns: 61}, 61},
+		{"sized beneath layers", wrapper{livewriter.Writer{Ctx: ctx, W: wrapper{&sized{columns: 173}}}}, 173},
+		{"buffer", livewriter.Writer{Ctx: ctx, W: wrapper{&bytes.Buffer{}}}, 97},
+		{"loop", loop{}, 97},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TerminalWidth(tt.w); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+	t.Setenv("COLUMNS", "")
+	if got := TerminalWidth(&bytes.Buffer{}); got != DefaultWidth {
+		t.Errorf("without $COLUMNS: got %d, want DefaultWidth %d", got, DefaultWidth)
+	}
+}
