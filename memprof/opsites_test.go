@@ -252,6 +252,15 @@ func runtimeObjectsExplain(st measure.OpSite, b float64, calls int) bool {
 // where in the cycle it starts, as an operation whose worker goroutines
 // are scheduled one way or another does; over many calls, about the
 // cycle's mean.
+// repeatsExtraTime is the extra time TestProfileOpSitesRepeats gives
+// the cycling operation: a liveness bound, not a figure. Its repeats
+// agree once the calls are a few dozen (64 on a quiet machine, in 0.3 s
+// extra); each doubling's round is five
+// collections of the test binary's heap, whose wall time a busy machine
+// stretches (with 10 s, beside four busy loops at load 20, the rounds
+// stopped at 32 calls, repeats 3,352 to 3,544 B per call).
+const repeatsExtraTime = 2 * time.Minute
+
 var cycling struct {
 	cycle [7]int
 	calls int
@@ -271,10 +280,11 @@ func cyclingOp() error {
 func TestProfileOpSitesRepeats(t *testing.T) {
 	cycling.cycle = [7]int{1024, 2048, 4096, 1024, 2048, 4096, 8192}
 	const first = 4
-	s, err := ProfileOpSites(cyclingOp, OpSiteOptions{Calls: first, ExtraTime: 10 * time.Second})
+	s, err := ProfileOpSites(cyclingOp, OpSiteOptions{Calls: first, ExtraTime: repeatsExtraTime})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("cycling operation: %d calls (%v extra), repeats %v B per call", s.Calls, s.Extra, s.RepeatsBytesPerOp)
 	if !s.SchedulingDependent || s.Calls <= first || len(s.RepeatsBytesPerOp) != OpSiteRepeats || !s.agree() {
 		t.Errorf("got %d calls, repeats %v B per call, scheduling-dependent %v; want more than %d calls, %d repeats within %v of each other, scheduling-dependent", s.Calls, s.RepeatsBytesPerOp, s.SchedulingDependent, first, OpSiteRepeats, OpSiteAgreement)
 	}

@@ -1,8 +1,9 @@
 package memprof
 
 import (
+	"context"
+	"encoding/json"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -48,15 +49,32 @@ func TestScanRule(t *testing.T) {
 // a slot of its own size class.
 type sliceHolder struct{ b []byte }
 
+// scanRuleN is the N of TestScanRuleOfThisRuntime.
+const scanRuleN = 100_000
+
+// scanRuleTask measures what a sliceHolder scans (fixtureScan) in a fresh
+// process: in one whose heap earlier work left with holes in the
+// object's size class, the objects fill them, a few to a span, and the
+// collector scans such spans by the other rule (see
+// TestScanBytesGroundTruth).
+func scanRuleTask(context.Context, json.RawMessage) (any, error) {
+	got, floor := fixtureScan(scanRuleN, func() *sliceHolder { return &sliceHolder{b: make([]byte, 1)} })
+	return [2]float64{got, floor}, nil
+}
+
 // TestScanRuleOfThisRuntime: the rule CurrentEnv records is the one the
-// running collector counts by, measured: objects of sliceHolder, many
-// enough to fill their spans densely, scan their whole slot under the
-// dense rule and their first word under the other.
+// running collector counts by, measured in a fresh child process
+// (scanRuleTask): objects of sliceHolder, many enough to fill their
+// spans densely, scan their whole slot under the dense rule and their
+// first word under the other.
 func TestScanRuleOfThisRuntime(t *testing.T) {
-	const n = 100_000
 	slot := float64(unsafe.Sizeof(sliceHolder{}))
 	word := float64(unsafe.Sizeof(uintptr(0)))
-	got, floor := fixtureScan(t, n, func() *sliceHolder { return &sliceHolder{b: make([]byte, 1)} })
+	var read [2]float64
+	if err := RunInChild(t.Context(), Child{Args: []string{"-test.run=^$"}}, "scan-rule", nil, &read); err != nil {
+		t.Fatal(err)
+	}
+	got, floor := read[0], read[1]
 	rule, basis := currentScanRule()
 	want := map[measure.ScanRule]float64{measure.ScanDense: slot, measure.ScanToLastPointer: word}[rule]
 	t.Logf("%s (%s): %v B scanned per %v-byte object", rule, basis, got, slot)
@@ -65,5 +83,4 @@ func TestScanRuleOfThisRuntime(t *testing.T) {
 	if tol := (slot - word) / 2; math.Abs(got-want) > tol || floor > tol {
 		t.Errorf("a %v-byte object with one pointer scans %v B, want %v under the %s rule (%s), to %v", slot, got, want, rule, basis, tol)
 	}
-	runtime.KeepAlive(got)
 }

@@ -23,6 +23,8 @@ var testTasks = []Task{
 		return nil, errors.New("the library refused")
 	}},
 	{Name: "record-sizes", Run: recordSizes},
+	{Name: "scan-truth", Run: scanTruthTask},
+	{Name: "scan-rule", Run: scanRuleTask},
 }
 
 func TestRunInChild(t *testing.T) {
