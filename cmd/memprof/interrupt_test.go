@@ -587,6 +587,7 @@ func readFile(t *testing.T, path string) string {
 // the row limit, and checks that it stops within a generous deadline (not that
 // it is fast: that it looks at the interrupt at all).
 func TestInterruptResultsCommandsDeadline(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable
 	if testing.Short() {
 		t.Skip("writes a results file of 10,000 rows")
 	}
