@@ -55,7 +55,12 @@ func funcName(f any) string {
 // builds add, on any goroutine, to the site that allocated it. (The
 // engine reads the heap profile's records, which keep an allocation's
 // first 32 frames: in a shared process, an object allocated deeper below
-// the constructor than that is (unattributed) too.)
+// the constructor than that is (unattributed) too.) The GC scan figure
+// also follows the heap's history: instances that fill holes earlier work
+// left in their size class share spans with its survivors, which the
+// collector may scan by another rule (Green Tea scans a sparsely marked
+// span object by object), and the offset is the same in every cycle, so
+// the resolution does not show it; a fresh process does not have it.
 //
 // The instances are released before Measure returns; the Result retains
 // nothing of them.
