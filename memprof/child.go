@@ -18,6 +18,10 @@ import (
 	"github.com/memprof/memprof/internal/onexit"
 )
 
+// killWait bounds how long a process exiting at a second interrupt waits
+// for the child it killed to be gone.
+const killWait = 5 * time.Second
+
 // ChildEnv is the environment variable through which a parent tells a
 // re-executed copy of itself what to do (MeasureInChild, RunInChild). Its
 // value is a JSON request (childRequest).
@@ -247,6 +251,15 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	defer onexit.Add(func() {
 		if p := started.Load(); p != nil {
 			p.Kill()
+			// Gone, not only signalled, before this process exits and
+			// before dir goes: a loaded machine may run the killed child
+			// a while longer (whichever Wait reaps it, both return).
+			exited := make(chan struct{})
+			go func() { p.Wait(); close(exited) }()
+			select {
+			case <-exited:
+			case <-time.After(killWait):
+			}
 		}
 		os.RemoveAll(dir)
 	})()
