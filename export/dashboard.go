@@ -16,6 +16,10 @@ import (
 	"github.com/memprof/memprof/results"
 )
 
+// streamBuffer is the buffer through which the JSON exports write their
+// entries one at a time: what is held of the output at once.
+const streamBuffer = 64 << 10
+
 // The figures the dashboards chart are those of results.Figures with a
 // Dashboard unit (github-action-benchmark's entry is named by it) or a
 // Bencher measure, read with results.Figure.Value: a figure a row lacks (a
@@ -158,7 +162,7 @@ func gitHubActionBenchmarkJSON(w io.Writer, rs *results.File, part Part) error {
 	// Written entry by entry, as json.Encoder with SetIndent("", "  ")
 	// writes the whole array: a file at the row limit has some hundred
 	// thousand entries, which need not be held at once.
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, streamBuffer)
 	var entry bytes.Buffer
 	enc := json.NewEncoder(&entry)
 	enc.SetIndent("  ", "  ")
@@ -283,7 +287,7 @@ func bencher(w io.Writer, rs *results.File, part Part) error {
 	if len(rows) == 0 && part != All {
 		return noFigureOf(part)
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := bufio.NewWriterSize(w, streamBuffer)
 	if len(rows) == 0 {
 		bw.WriteString("{}\n")
 		return bw.Flush()

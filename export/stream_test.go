@@ -26,20 +26,27 @@ func TestGitHubActionBenchmarkStreamed(t *testing.T) {
 		{"none", &results.File{Schema: results.Schema}, All},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got, want bytes.Buffer
-			if err := gitHubActionBenchmarkJSON(&got, tt.rs, tt.part); err != nil {
-				t.Fatal(err)
-			}
-			enc := json.NewEncoder(&want)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(entriesOf(tt.rs, tt.part)); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want.String() {
-				t.Errorf("got\n%s\nwant\n%s", clipped(got.String()), clipped(want.String()))
-			}
+			checkStreamed(t, func(w *bytes.Buffer) error { return gitHubActionBenchmarkJSON(w, tt.rs, tt.part) }, entriesOf(tt.rs, tt.part))
 		})
+	}
+}
+
+// checkStreamed checks that write writes byte for byte what json.Encoder
+// (indented, HTML left alone) writes of whole.
+func checkStreamed(t *testing.T, write func(*bytes.Buffer) error, whole any) {
+	t.Helper()
+	var got, want bytes.Buffer
+	if err := write(&got); err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(whole); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", clipped(got.String()), clipped(want.String()))
 	}
 }
 
@@ -80,24 +87,12 @@ func TestBencherStreamed(t *testing.T) {
 		{"none", &results.File{Schema: results.Schema}, All},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got, want bytes.Buffer
-			if err := bencher(&got, tt.rs, tt.part); err != nil {
-				t.Fatal(err)
-			}
-			enc := json.NewEncoder(&want)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(BencherMetricsOf(tt.rs, tt.part)); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want.String() {
-				t.Errorf("got\n%s\nwant\n%s", clipped(got.String()), clipped(want.String()))
-			}
+			checkStreamed(t, func(w *bytes.Buffer) error { return bencher(w, tt.rs, tt.part) }, BencherMetricsOf(tt.rs, tt.part))
 		})
 	}
 
 	// The fixture's rows, each under many names of its own.
-	const buffer, copies = 64 << 10, 20
+	const buffer, copies = streamBuffer, 20
 	big := loadFixture(t)
 	var rows []results.Row
 	for i := range copies {
