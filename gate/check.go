@@ -192,7 +192,7 @@ type RegistryCase struct {
 // here, not a combination the library does not offer or that does not
 // apply.
 func (c RegistryCase) real() bool {
-	return c.Why.IsZero() || c.Why.Kind != vocab.NotOffered && c.Why.Kind != vocab.DoesNotApply
+	return c.Why.Exists()
 }
 
 // Check evaluates every limit of f against rs, which should come from a
@@ -339,7 +339,7 @@ func checkInstances(b *Budget, l Limit, rs *indexed, opts CheckOptions) ([]Outco
 		case len(b.Select.Lib) > 0:
 			skips = append(skips, Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, Detail: "unavailable: " + u.Reason})
 		}
-		if offered(u) && !cgoOff(u, rs.Env) {
+		if u.Exists() && !cgoOff(u, rs.Env) {
 			others++
 		}
 	}
@@ -403,13 +403,6 @@ func cgoOff(u *results.Unavailable, env measure.Env) bool {
 func cgoSkip(b *Budget, l Limit, name string, u *results.Unavailable) Outcome {
 	return Outcome{Budget: b, Limit: l, Case: name, Status: Skip, Skipped: SkipUnavailable, needsCgo: true,
 		Detail: "needs cgo, and these results were measured with cgo off (env.cgo false): " + u.Reason + "; a runner with cgo checks it"}
-}
-
-// offered reports whether the unavailable case u exists to be measured
-// somewhere (as RegistryCase.real): not a combination its library does
-// not offer or that does not apply.
-func offered(u *results.Unavailable) bool {
-	return u.Kind != vocab.NotOffered && u.Kind != vocab.DoesNotApply
 }
 
 // nothingChecked returns the outcomes of limit l of budget b, outs,
@@ -537,7 +530,7 @@ func noOperation(b *Budget, l Limit, rs *indexed, noRows string) ([]Outcome, err
 		switch {
 		case cgoOff(u, rs.Env):
 			cgoSkips = append(cgoSkips, cgoSkip(b, l, u.Key.String(), u))
-		case offered(u):
+		case u.Exists():
 			others++
 		}
 	}

@@ -35,6 +35,11 @@ type Why struct {
 // IsZero reports whether w says nothing: the combination is available.
 func (w Why) IsZero() bool { return w.Kind == "" && w.Reason == "" }
 
+// Exists reports whether a case unavailable for w exists to be measured
+// somewhere: any reason but a combination its library does not offer or
+// one that does not apply (a case with no reason exists).
+func (w Why) Exists() bool { return w.Kind != NotOffered && w.Kind != DoesNotApply }
+
 // Because returns a Why of kind k with the formatted reason.
 func Because(k Kind, format string, a ...any) Why {
 	return Why{Kind: k, Reason: fmt.Sprintf(format, a...)}
