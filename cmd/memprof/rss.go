@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -10,7 +11,14 @@ import (
 // it (the measuring children), in bytes, from /proc/<pid>/stat's rss field
 // (pages); ok is false where /proc cannot be read (not Linux).
 func treeRSS() (uint64, bool) {
-	dirs, err := os.ReadDir("/proc")
+	pages, ok := treePages("/proc", os.Getpid())
+	return pages * uint64(os.Getpagesize()), ok
+}
+
+// treePages sums the resident pages of process self and of every process
+// below it, read from the /proc-shaped directory root.
+func treePages(root string, self int) (uint64, bool) {
+	dirs, err := os.ReadDir(root)
 	if err != nil {
 		return 0, false
 	}
@@ -20,33 +28,32 @@ func treeRSS() (uint64, bool) {
 		if err != nil {
 			continue
 		}
-		ppid, pages, ok := procStat(pid)
+		ppid, pages, ok := procStat(root, pid)
 		if !ok {
 			continue // gone since the listing
 		}
 		parent[pid], rss[pid] = ppid, pages
 	}
-	self := os.Getpid()
 	if _, ok := rss[self]; !ok {
 		return 0, false
 	}
 	var total uint64
 	for pid, pages := range rss {
-		for p := pid; p > 0; p = parent[p] {
+		for p, hops := pid, 0; p > 0 && hops <= len(rss); p, hops = parent[p], hops+1 {
 			if p == self {
 				total += pages
 				break
 			}
 		}
 	}
-	return total * uint64(os.Getpagesize()), true
+	return total, true
 }
 
 // procStat reads the parent and the resident pages of process pid from
-// /proc/<pid>/stat: the fields after the command's closing parenthesis
+// root/<pid>/stat: the fields after the command's closing parenthesis
 // (which may hold spaces) are state, ppid, ... and rss is the 24th field.
-func procStat(pid int) (ppid int, pages uint64, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+func procStat(root string, pid int) (ppid int, pages uint64, ok bool) {
+	b, err := os.ReadFile(filepath.Join(root, strconv.Itoa(pid), "stat"))
 	if err != nil {
 		return 0, 0, false
 	}
