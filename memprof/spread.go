@@ -55,7 +55,8 @@ func hashSeededSites(fewer *fewerSites, later bool, pass *profiledPass) map[site
 // seedSpread is how far a hash-seeded structure's bytes may fall from
 // one build to another: the count of its tables or nodes, k at N, varies
 // as a count of random events does, by about √k, each of its largest
-// slot; twice that, over N, for each of sites.
+// slot. Two builds (this run and a reader's repeat) differ by √2 times
+// that; twice their difference, over N, for each of sites.
 func seedSpread(r *Result, sites map[siteKey]bool) float64 {
 	var spread float64
 	for _, s := range r.Sites {
@@ -63,7 +64,7 @@ func seedSpread(r *Result, sites map[siteKey]bool) float64 {
 			continue
 		}
 		k := s.AllocsPerInstance * float64(r.N)
-		spread += 2 * math.Sqrt(max(k, 1)) * float64(slices.Max(s.SlotSizes)) / float64(r.N)
+		spread += 2 * math.Sqrt(2*max(k, 1)) * float64(slices.Max(s.SlotSizes)) / float64(r.N)
 	}
 	return spread
 }
