@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,8 +19,25 @@ import (
 	"github.com/memprof/memprof/stats"
 )
 
+var everyWidth = flag.Bool("cli.every-width", false, "TestNoTokenSplit renders each table at every width from 60 to 200 columns (.ci/run does; go test renders each at widths around 60, 80, 100, 120 and 200)")
+
+// tokenWidths are the widths TestNoTokenSplit renders at: every width
+// from 60 to 200 with -cli.every-width, and otherwise the widths where a
+// table's layout rule changes (60, the 80 from which lines must fit, a
+// hundred, 120) with their neighbours, a few between and 200.
+func tokenWidths() []int {
+	if *everyWidth {
+		var all []int
+		for w := 60; w <= 200; w++ {
+			all = append(all, w)
+		}
+		return all
+	}
+	return []int{60, 61, 67, 73, 79, 80, 81, 87, 93, 99, 100, 101, 111, 119, 120, 121, 133, 147, 160, 177, 199, 200}
+}
+
 // TestNoTokenSplit renders every kind of table the commands print, from
-// fixtures, at the widths from 60 to 200 columns, and checks that every
+// fixtures, at widths from 60 to 200 columns (tokenWidths), and checks that every
 // word of the output is a whole word of the same output without a width
 // limit, or one shortened visibly ("…"): no token is ever split; and from
 // 80 columns on, that every line but a single wide word fits. The
@@ -66,14 +84,7 @@ func TestNoTokenSplit(t *testing.T) {
 			t.Parallel()
 			extra := maps.Clone(extra)
 			whole := render(t, 100000, args)
-			// Every other width (a table's fitting steps are wider than
-			// one column), 80 and 120 among them; every width for the
-			// README's Signature table.
-			step := 2
-			if slices.Contains(args, signatureDoc) {
-				step = 1
-			}
-			for width := 60; width <= 200; width += step {
+			for _, width := range tokenWidths() {
 				extra[strconv.Itoa(width)] = true
 				out := render(t, width, args)
 				if split := tabletest.Split(whole, out, extra); len(split) > 0 {
