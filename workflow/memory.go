@@ -48,6 +48,10 @@ type Estimate struct {
 	// AvailableBytes is the memory the peak is checked against
 	// (Options.MemoryAvailable, or the machine's); 0 when unknown.
 	AvailableBytes float64
+	// ProbeFailed says why the constructors could not be probed, where
+	// they could not: the estimate then has the per-instance sizes alone,
+	// without what a constructor drops.
+	ProbeFailed string
 }
 
 // Large reports whether the run is announced before it starts.
@@ -60,8 +64,12 @@ func (e Estimate) TooLarge() bool { return e.AvailableBytes > 0 && e.PeakBytes >
 // included: "about 4.1GB at the peak (2 cases at a time; the largest MLDSAPublicKey/circl/... at
 // N=100000, 3.2GB)".
 func (e Estimate) String() string {
-	return "about " + bytesText(e.PeakBytes) + " at the peak (" + cases(e.Jobs) + " at a time; the largest " +
-		e.Largest.String() + " at N=" + strconv.Itoa(e.LargestN) + ", " + bytesText(e.LargestBytes) + ")"
+	s := "about " + bytesText(e.PeakBytes) + " at the peak (" + cases(e.Jobs) + " at a time; the largest " +
+		e.Largest.String() + " at N=" + strconv.Itoa(e.LargestN) + ", " + bytesText(e.LargestBytes)
+	if e.ProbeFailed != "" {
+		s += "; from the sizes alone, the constructors' garbage unknown"
+	}
+	return s + ")"
 }
 
 // WithAvailable is String followed by the memory available, where it is
@@ -114,21 +122,29 @@ func uncollected(e suites.Entry, n int, per memprof.Alloc) float64 {
 }
 
 // probeEntries is what one instance of each of entries allocates, by its
-// BenchName, probed in one child process (memprof.ProbeAllocInChild):
-// none where the child fails (the estimate then has the sizes alone; the
-// case fails again in its own child, which says why).
-func probeEntries(ctx context.Context, entries []suites.Entry, opts Options) map[string]memprof.Alloc {
+// BenchName, probed in one child process (memprof.ProbeAllocInChild),
+// and the child's error where it failed (the estimate then has the sizes
+// alone, and says so; a case whose constructor crashed the probe fails
+// again in its own child, which says why).
+func probeEntries(ctx context.Context, entries []suites.Entry, opts Options) (map[string]memprof.Alloc, error) {
 	var names []string
 	for _, e := range entries {
 		if e.Case != nil && e.Unavailable.IsZero() {
 			names = append(names, e.BenchName())
 		}
 	}
-	probes, err := memprof.ProbeAllocInChild(ctx, opts.Child, names)
+	return memprof.ProbeAllocInChild(ctx, opts.Child, names)
+}
+
+// probedEstimate is estimateMemory with the probes of entries, and the
+// probe's failure in the estimate where it failed.
+func probedEstimate(ctx context.Context, entries []suites.Entry, opts Options) Estimate {
+	probes, err := probeEntries(ctx, entries, opts)
+	est := estimateMemory(entries, opts, probes)
 	if err != nil {
-		return nil
+		est.ProbeFailed = err.Error()
 	}
-	return probes
+	return est
 }
 
 // EstimateMemory estimates what measuring entries with opts needs at its
@@ -138,7 +154,7 @@ func probeEntries(ctx context.Context, entries []suites.Entry, opts Options) map
 // garbage and the records of all it allocates, probed by building a few
 // instances in a child process), and the largest cases measured at once.
 func EstimateMemory(entries []suites.Entry, opts Options) Estimate {
-	return estimateMemory(entries, opts, probeEntries(context.Background(), entries, opts))
+	return probedEstimate(context.Background(), entries, opts)
 }
 
 // estimateMemory is EstimateMemory with what each entry's constructor
@@ -166,12 +182,17 @@ func estimateMemory(entries []suites.Entry, opts Options, probes map[string]memp
 
 // checkMemory refuses, before anything is allocated, a run whose estimated
 // peak exceeds the memory available (a *UsageError), unless opts.Force,
-// and announces a large one through ev.
+// and announces a large one through ev, as it does an estimate from the
+// sizes alone (MemoryProbeFailed).
 func checkMemory(ctx context.Context, entries []suites.Entry, opts Options, ev *events) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	est := estimateMemory(entries, opts, probeEntries(ctx, entries, opts))
+	est := probedEstimate(ctx, entries, opts)
+	// An interrupted probe is the interruption's, which the run reports.
+	if est.ProbeFailed != "" && ctx.Err() == nil {
+		ev.send(Event{Kind: MemoryProbeFailed, Estimate: est, Message: est.ProbeFailed})
+	}
 	if est.TooLarge() && !opts.Force {
 		return usagef("refusing to measure: the run would need %s, beyond the %s of memory available (--force to measure anyway)", est, bytesText(est.AvailableBytes))
 	}

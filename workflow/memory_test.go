@@ -3,7 +3,9 @@ package workflow
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,5 +213,56 @@ func TestEstimateMemoryGarbage(t *testing.T) {
 		if est.PeakBytes != want {
 			t.Errorf("N=%d: estimated %v, want %v (%d instances of %v B allocated and their records, and the holder)", n, est.PeakBytes, want, built, perInstance)
 		}
+	}
+}
+
+// TestCheckMemoryProbeFailed: where the child probing the constructors
+// fails, the run says so before anything runs, and its estimate says it
+// has the sizes alone, in the announcement and in a refusal.
+func TestCheckMemoryProbeFailed(t *testing.T) {
+	const per = 1 << 20 // bytes per instance
+	entry := hinted(bigKey, 48, per)
+	perEach := float64(heapGoal * (per + holderBytes))
+	large := int(LargeRun/perEach) + 1
+	absent := memprof.Child{Path: filepath.Join(t.TempDir(), "absent")}
+	for _, tt := range []struct {
+		name      string
+		n         int
+		available uint64
+		kinds     []EventKind
+		refused   bool
+	}{
+		{"small", 10, 1 << 40, []EventKind{MemoryProbeFailed}, false},
+		{"large", large, 1 << 40, []EventKind{MemoryProbeFailed, MemoryEstimated}, false},
+		{"beyond the memory", large, 1 << 29, []EventKind{MemoryProbeFailed}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Event
+			ev := &events{f: func(e Event) { got = append(got, e) }}
+			err := checkMemory(context.Background(), []suites.Entry{entry}, Options{N: tt.n, Jobs: 1, MemoryAvailable: tt.available, Child: absent}, ev)
+			if tt.refused != (err != nil) || err != nil && !strings.Contains(err.Error(), "from the sizes alone, the constructors' garbage unknown)") {
+				t.Errorf("got error %v, want refused: %v, saying the estimate has the sizes alone", err, tt.refused)
+			}
+			var kinds []EventKind
+			for _, e := range got {
+				kinds = append(kinds, e.Kind)
+				if e.Estimate.ProbeFailed == "" || !strings.Contains(e.Estimate.ProbeFailed, "absent") {
+					t.Errorf("event %v: the estimate's ProbeFailed %q, want the child's error", e.Kind, e.Estimate.ProbeFailed)
+				}
+			}
+			if !slices.Equal(kinds, tt.kinds) {
+				t.Fatalf("got events %v, want %v", kinds, tt.kinds)
+			}
+			if got[0].Message != got[0].Estimate.ProbeFailed {
+				t.Errorf("MemoryProbeFailed's message %q, want the probe's error %q", got[0].Message, got[0].Estimate.ProbeFailed)
+			}
+		})
+	}
+	// A probe the run's own interruption stopped is not reported as failed.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var got []Event
+	if err := checkMemory(ctx, []suites.Entry{entry}, Options{N: 10, Jobs: 1, MemoryAvailable: 1 << 40}, &events{f: func(e Event) { got = append(got, e) }}); err != nil || len(got) != 0 {
+		t.Errorf("interrupted: got %v and events %+v, want neither", err, got)
 	}
 }

@@ -225,6 +225,10 @@ const (
 	// MemoryEstimated: the run's Estimate of its peak exceeds LargeRun;
 	// sent first, before anything runs.
 	MemoryEstimated
+	// MemoryProbeFailed: the child probing what the constructors allocate
+	// failed (Message says why), so the run's Estimate has the sizes
+	// alone; sent first, before anything runs.
+	MemoryProbeFailed
 )
 
 // Event is one step of a workflow, for progress reports.
@@ -232,7 +236,7 @@ type Event struct {
 	Kind    EventKind
 	Key     results.Key // CaseStarted, OpFailed
 	Total   int         // CasesStarting, SitesStarting
-	Message string      // AgreementWithout
+	Message string      // AgreementWithout, MemoryProbeFailed
 	Err     error       // OpFailed
 	Timing  TimingPlan
 	// Estimate is MemoryEstimated's.

@@ -62,3 +62,15 @@ func TestMemoryAnnounced(t *testing.T) {
 		t.Errorf("got %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestMemoryProbeFailedSaid: a run whose constructors could not be
+// probed says that its estimate has the sizes alone, and why.
+func TestMemoryProbeFailedSaid(t *testing.T) {
+	var stderr bytes.Buffer
+	inv := &invocation{cmd: instancesCommand, stderr: &stderr}
+	(&progress{inv: inv}).event(workflow.Event{Kind: workflow.MemoryProbeFailed, Message: "allocation probe: exit status 2"})
+	want := "memprof instances: the memory estimate has the sizes alone, not what the constructors drop: probing them failed: allocation probe: exit status 2\n"
+	if stderr.String() != want {
+		t.Errorf("got %q, want %q", stderr.String(), want)
+	}
+}

@@ -114,6 +114,8 @@ func (p *progress) event(ev workflow.Event) {
 		fmt.Fprintf(w, "memprof %s: %v\n", name, ev.Err)
 	case workflow.MemoryEstimated:
 		fmt.Fprintf(w, "memprof %s: this run will need %s\n", name, ev.Estimate.WithAvailable())
+	case workflow.MemoryProbeFailed:
+		fmt.Fprintf(w, "memprof %s: the memory estimate has the sizes alone, not what the constructors drop: probing them failed: %s\n", name, ev.Message)
 	case workflow.SitesStarting:
 		fmt.Fprintf(w, "memprof %s: profiling the allocation sites of %s, in child processes\n", name, count(ev.Total, "operation"))
 	}
