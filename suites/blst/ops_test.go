@@ -21,7 +21,7 @@ import (
 	"github.com/memprof/memprof/vocab"
 )
 
-var opUpdate = flag.Bool("update", false, "rewrite fixtures/vectors.json from blst")
+var opUpdate = flag.Bool("update", false, "rewrite fixtures/vectors.json and suites/internal/suitekit/encoded.bin from blst")
 
 // opVectorsPath is the vectors file, relative to this package.
 var opVectorsPath = filepath.Join("..", "..", "fixtures", "vectors.json")

@@ -3,13 +3,16 @@
 package blst
 
 import (
+	"fmt"
+
 	blst "github.com/supranational/blst/bindings/go"
 
 	"github.com/memprof/memprof/suites/internal/suitekit"
 )
 
 // The blst suite's inputs: Distinct real values of each kind, computed
-// once per process on first use (cases call them from Prepare, with
+// (or decoded, where suitekit.Encoded keeps them) once per process on
+// first use (cases call them from Prepare, with
 // profiling off). Throughput operations may use them too. The keys are
 // those of suitekit.IKM, so gnark and circl compute the same values.
 
@@ -30,25 +33,50 @@ var (
 	SecretKeyBytes = suitekit.Vector(func(i int) []byte { return SecretKeys()[i].Serialize() })
 )
 
-// PublicKeysG1 returns the min-pk public keys sk·g1, and PublicKeysG2
-// the min-sig ones sk·g2.
+// PublicKeysG1 returns the min-pk public keys sk·g1, PublicKeysG2 the
+// min-sig ones sk·g2, SignaturesG2 the min-pk signatures of
+// suitekit.Message(i) by key i (DSTMinPk), and SignaturesG1 the min-sig
+// ones (DSTMinSig): decoded from suitekit.Encoded, which holds what the
+// computed* functions compute (TestEncodedValues).
 var (
-	PublicKeysG1 = suitekit.Vector(func(i int) (pk blst.P1Affine) { pk.From(SecretKeys()[i]); return })
-	PublicKeysG2 = suitekit.Vector(func(i int) (pk blst.P2Affine) { pk.From(SecretKeys()[i]); return })
+	PublicKeysG1 = suitekit.Vector(func(i int) blst.P1Affine { return decodeG1(suitekit.PublicKeyG1, i) })
+	PublicKeysG2 = suitekit.Vector(func(i int) blst.P2Affine { return decodeG2(suitekit.PublicKeyG2, i) })
+	SignaturesG2 = suitekit.Vector(func(i int) blst.P2Affine { return decodeG2(suitekit.SignatureG2, i) })
+	SignaturesG1 = suitekit.Vector(func(i int) blst.P1Affine { return decodeG1(suitekit.SignatureG1, i) })
 )
 
-// SignaturesG2 returns the min-pk signatures of suitekit.Message(i) by
-// key i (DSTMinPk), and SignaturesG1 the min-sig ones (DSTMinSig).
-var (
-	SignaturesG2 = suitekit.Vector(func(i int) (sig blst.P2Affine) {
-		sig.Sign(SecretKeys()[i], suitekit.Message(i), DSTMinPk)
-		return
-	})
-	SignaturesG1 = suitekit.Vector(func(i int) (sig blst.P1Affine) {
-		sig.Sign(SecretKeys()[i], suitekit.Message(i), DSTMinSig)
-		return
-	})
-)
+// decodeG1 and decodeG2 decode value i of kind k; a value that is not a
+// point of the curve panics (the embedded file is the program's own).
+func decodeG1(k suitekit.EncodedKind, i int) (p blst.P1Affine) {
+	if p.Deserialize(suitekit.Encoded(k, i)) == nil {
+		panic(fmt.Sprintf("blst: encoded value %d of kind %d is not a G1 point", i, k))
+	}
+	return p
+}
+
+func decodeG2(k suitekit.EncodedKind, i int) (p blst.P2Affine) {
+	if p.Deserialize(suitekit.Encoded(k, i)) == nil {
+		panic(fmt.Sprintf("blst: encoded value %d of kind %d is not a G2 point", i, k))
+	}
+	return p
+}
+
+// computed returns value i of kind k as blst computes it from
+// SecretKeys()[i] and suitekit.Message(i), uncompressed.
+func computed(k suitekit.EncodedKind, i int) []byte {
+	sk, msg := SecretKeys()[i], suitekit.Message(i)
+	switch k {
+	case suitekit.PublicKeyG1:
+		return new(blst.P1Affine).From(sk).Serialize()
+	case suitekit.PublicKeyG2:
+		return new(blst.P2Affine).From(sk).Serialize()
+	case suitekit.SignatureG2:
+		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Serialize()
+	case suitekit.SignatureG1:
+		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Serialize()
+	}
+	panic(fmt.Sprintf("blst: no encoded kind %d", k))
+}
 
 // HashedG1 returns the raw G1 elements blst.HashToG1(Message(i),
 // DSTMinSig), and HashedG2 the raw G2 elements blst.HashToG2(Message(i),

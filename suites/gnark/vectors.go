@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/hkdf"
 	"crypto/sha256"
+	"fmt"
 	"math/big"
 
 	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
@@ -13,7 +14,8 @@ import (
 )
 
 // The gnark suite's inputs: Distinct real values of each kind, computed
-// once per process on first use (cases call them from Prepare, with
+// (or decoded, where suitekit.Encoded keeps them) once per process on
+// first use (cases call them from Prepare, with
 // profiling off). Throughput operations may use them too. The secret keys
 // come from the IETF KeyGen of suitekit.IKM(i), as blst's KeyGen makes
 // them, so all three suites hold the same keys, public keys and
@@ -60,24 +62,47 @@ var (
 
 func bigKey(i int) *big.Int { return SecretKeys()[i].BigInt(new(big.Int)) }
 
-// PublicKeysG1 returns the min-pk public keys sk·g1, and PublicKeysG2
-// the min-sig ones sk·g2.
+// PublicKeysG1 returns the min-pk public keys sk·g1, PublicKeysG2 the
+// min-sig ones sk·g2, SignaturesG2 the min-pk signatures
+// sk·HashToG2(Message(i), DSTMinPk) and SignaturesG1 the min-sig ones
+// sk·HashToG1(Message(i), DSTMinSig): decoded from suitekit.Encoded, the
+// values computed (computed* below) and checked by TestEncodedValues.
 var (
-	PublicKeysG1 = suitekit.Vector(func(i int) (pk bls12381.G1Affine) { pk.ScalarMultiplicationBase(bigKey(i)); return })
-	PublicKeysG2 = suitekit.Vector(func(i int) (pk bls12381.G2Affine) { pk.ScalarMultiplicationBase(bigKey(i)); return })
+	PublicKeysG1 = suitekit.Vector(func(i int) (p bls12381.G1Affine) { decodeEncoded(suitekit.PublicKeyG1, i, &p); return })
+	PublicKeysG2 = suitekit.Vector(func(i int) (p bls12381.G2Affine) { decodeEncoded(suitekit.PublicKeyG2, i, &p); return })
+	SignaturesG2 = suitekit.Vector(func(i int) (p bls12381.G2Affine) { decodeEncoded(suitekit.SignatureG2, i, &p); return })
+	SignaturesG1 = suitekit.Vector(func(i int) (p bls12381.G1Affine) { decodeEncoded(suitekit.SignatureG1, i, &p); return })
 )
 
-// SignaturesG2 returns the min-pk signatures sk·HashToG2(Message(i),
-// DSTMinPk), and SignaturesG1 the min-sig ones sk·HashToG1(Message(i),
-// DSTMinSig).
-var (
-	SignaturesG2 = suitekit.Vector(func(i int) (sig bls12381.G2Affine) {
-		return *sig.ScalarMultiplication(&HashedG2Affine()[i], bigKey(i))
-	})
-	SignaturesG1 = suitekit.Vector(func(i int) (sig bls12381.G1Affine) {
-		return *sig.ScalarMultiplication(&HashedG1Affine()[i], bigKey(i))
-	})
-)
+// decodeEncoded decodes value i of kind k into p, without the subgroup check
+// (the embedded file is the program's own and TestEncodedValues checks
+// it); a value that is not a point of the curve panics.
+func decodeEncoded(k suitekit.EncodedKind, i int, p any) {
+	dec := bls12381.NewDecoder(bytes.NewReader(suitekit.Encoded(k, i)), bls12381.NoSubgroupChecks())
+	if err := dec.Decode(p); err != nil {
+		panic(fmt.Sprintf("gnark suite: encoded value %d of kind %d: %v", i, k, err))
+	}
+}
+
+// computedPublicKeyG1 and the others compute value i as gnark-crypto
+// does, from SecretKeys()[i] and Message(i).
+func computedPublicKeyG1(i int) (pk bls12381.G1Affine) {
+	pk.ScalarMultiplicationBase(bigKey(i))
+	return
+}
+
+func computedPublicKeyG2(i int) (pk bls12381.G2Affine) {
+	pk.ScalarMultiplicationBase(bigKey(i))
+	return
+}
+
+func computedSignatureG2(i int) (sig bls12381.G2Affine) {
+	return *sig.ScalarMultiplication(&HashedG2Affine()[i], bigKey(i))
+}
+
+func computedSignatureG1(i int) (sig bls12381.G1Affine) {
+	return *sig.ScalarMultiplication(&HashedG1Affine()[i], bigKey(i))
+}
 
 // HashedG1Affine returns the raw G1 elements HashToG1(Message(i),
 // DSTMinSig), the same points as blst's HashedG1, and HashedG2Affine the
