@@ -3,7 +3,7 @@ package suitekit
 import _ "embed"
 
 // The public keys and signatures of the suites' keys and messages
-// (IKM(i), Message(i) and the DSTs above), uncompressed (ZCash encoding),
+// (IKM(i), Message(i), DSTMinPk and DSTMinSig), uncompressed (ZCash encoding),
 // as blst computes them: kept in encoded.bin, so that a process decodes
 // them in microseconds where computing them (hashing to the curve, a
 // scalar multiplication each) took a large share of a measuring child's
