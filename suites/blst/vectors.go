@@ -62,7 +62,7 @@ func decodeG2(k suitekit.EncodedKind, i int) (p blst.P2Affine) {
 }
 
 // computed returns value i of kind k as blst computes it from
-// SecretKeys()[i] and suitekit.Message(i), uncompressed.
+// SecretKeys()[i] and suitekit.Message(i), encoded.
 func computed(k suitekit.EncodedKind, i int) []byte {
 	sk, msg := SecretKeys()[i], suitekit.Message(i)
 	switch k {
@@ -74,6 +74,10 @@ func computed(k suitekit.EncodedKind, i int) []byte {
 		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Serialize()
 	case suitekit.SignatureG1:
 		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Serialize()
+	case suitekit.SignatureG2Compressed:
+		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Compress()
+	case suitekit.SignatureG1Compressed:
+		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Compress()
 	}
 	panic(fmt.Sprintf("blst: no encoded kind %d", k))
 }

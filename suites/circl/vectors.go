@@ -1,6 +1,8 @@
 package circl
 
 import (
+	"bytes"
+
 	bls12381 "github.com/cloudflare/circl/ecc/bls12381"
 	"github.com/cloudflare/circl/sign/bls"
 
@@ -8,7 +10,8 @@ import (
 )
 
 // The circl suite's inputs: Distinct real values of each kind, computed
-// once per process on first use (cases call them from Prepare, with
+// (or copied, where suitekit.Encoded keeps them) once per process on
+// first use (cases call them from Prepare, with
 // profiling off). Throughput operations may use them too. The secret keys
 // come from circl's KeyGen with suitekit.KeyGenSalt, which makes the same
 // keys as blst's KeyGen, so all three suites hold the same keys, public
@@ -60,10 +63,11 @@ var (
 
 // SignaturesMinPk returns the min-pk signatures of suitekit.Message(i) by
 // key i (compressed G2 points, as bls.Sign returns them), and
-// SignaturesMinSig the min-sig ones (compressed G1 points).
+// SignaturesMinSig the min-sig ones (compressed G1 points): copies of
+// suitekit.Encoded's, which TestEncodedValues checks against bls.Sign.
 var (
-	SignaturesMinPk  = suitekit.Vector(func(i int) bls.Signature { return bls.Sign(SecretKeysMinPk()[i], suitekit.Message(i)) })
-	SignaturesMinSig = suitekit.Vector(func(i int) bls.Signature { return bls.Sign(SecretKeysMinSig()[i], suitekit.Message(i)) })
+	SignaturesMinPk  = suitekit.Vector(func(i int) bls.Signature { return bytes.Clone(suitekit.Encoded(suitekit.SignatureG2Compressed, i)) })
+	SignaturesMinSig = suitekit.Vector(func(i int) bls.Signature { return bytes.Clone(suitekit.Encoded(suitekit.SignatureG1Compressed, i)) })
 )
 
 // SignaturePointsG2 returns SignaturesMinPk decoded by

@@ -3,8 +3,8 @@ package suitekit
 import _ "embed"
 
 // The public keys and signatures of the suites' keys and messages
-// (IKM(i), Message(i), DSTMinPk and DSTMinSig), uncompressed (ZCash encoding),
-// as blst computes them: kept in encoded.bin, so that a process decodes
+// (IKM(i), Message(i), DSTMinPk and DSTMinSig), in ZCash's encoding, as
+// blst computes them: kept in encoded.bin, so that a process decodes
 // them in microseconds where computing them (hashing to the curve, a
 // scalar multiplication each) took a large share of a measuring child's
 // fixed cost (notes/2026-12-06-session-3.md).
@@ -29,20 +29,29 @@ const (
 	SignatureG2
 	// SignatureG1 are the min-sig signatures of Message(i) by key i.
 	SignatureG1
+	// SignatureG2Compressed and SignatureG1Compressed are the same
+	// signatures compressed, as a signature is sent.
+	SignatureG2Compressed
+	SignatureG1Compressed
 	encodedKinds
 )
 
-// Size is the length of an uncompressed point of kind k: 96 bytes in G1,
-// 192 in G2.
+// Size is the length of an encoded point of kind k: uncompressed 96
+// bytes in G1 and 192 in G2, compressed half that.
 func (k EncodedKind) Size() int {
-	if k == PublicKeyG1 || k == SignatureG1 {
+	switch k {
+	case PublicKeyG1, SignatureG1:
 		return 96
+	case SignatureG2Compressed:
+		return 96
+	case SignatureG1Compressed:
+		return 48
 	}
 	return 192
 }
 
-// Encoded returns value i of kind k, uncompressed; it shares encoded.bin's
-// memory (callers decode it, never write it).
+// Encoded returns value i of kind k; it shares encoded.bin's memory
+// (callers decode or copy it, never write it).
 func Encoded(k EncodedKind, i int) []byte {
 	off := 0
 	for j := range k {
@@ -53,7 +62,7 @@ func Encoded(k EncodedKind, i int) []byte {
 }
 
 // EncodeValues is the content of encoded.bin for value(k, i), the
-// uncompressed encoding of value i of kind k.
+// encoding of value i of kind k.
 func EncodeValues(value func(k EncodedKind, i int) []byte) []byte {
 	var out []byte
 	for k := range encodedKinds {
