@@ -24,10 +24,14 @@ import (
 
 // TestMain lets the test binary serve as the measuring child: the
 // instances command re-executes its own executable, which in tests is this
-// binary.
+// binary. Run through a link named cliName (buildCLI), it is the memprof
+// command itself.
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(rssChildEnv); spec != "" {
 		os.Exit(rssChild(spec))
+	}
+	if filepath.Base(os.Args[0]) == cliName && !memprof.ChildRequested() {
+		main()
 	}
 	if memprof.ChildRequested() {
 		if p := os.Getenv(childStartedEnv); p != "" && strings.Contains(os.Getenv(memprof.ChildEnv), `"task":"memprof.case"`) {

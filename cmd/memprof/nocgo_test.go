@@ -75,32 +75,44 @@ func TestWithoutCgo(t *testing.T) {
 	}
 }
 
-// buildCLI builds the memprof binary, with env added to the
-// environment, and returns its path; without a go command on PATH the
-// test is skipped. Tests that ask for the same environment share one
-// build (in builtCLIDir, which TestMain removes).
+// buildCLI returns the path of a memprof binary built with env added to
+// the environment; without a go command on PATH the test is skipped.
+// Tests that ask for the same environment share one build (in
+// builtCLIDir, which TestMain removes). Without env it is this test
+// binary, through a link named cliName, which TestMain runs as the
+// command (main) itself: the same code, without a second build and link.
 func buildCLI(t *testing.T, env ...string) string {
 	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
 	builtCLI.mu.Lock()
 	defer builtCLI.mu.Unlock()
 	key := strings.Join(env, " ")
 	if bin, ok := builtCLI.bins[key]; ok {
 		return bin
 	}
-	if builtCLI.dir == "" {
-		if builtCLI.dir, err = os.MkdirTemp("", "memprof-cli-"); err != nil {
+	dir, err := builtCLI.tempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, fmt.Sprintf("memprof-%d", len(builtCLI.bins)))
+	if len(env) == 0 {
+		self, err := os.Executable()
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	bin := filepath.Join(builtCLI.dir, fmt.Sprintf("memprof-%d", len(builtCLI.bins)))
-	cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/memprof")
-	cmd.Dir, cmd.Env = moduleRoot(t), append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", strings.Join(env, " "), err, out)
+		bin = filepath.Join(dir, cliName)
+		if err := os.Symlink(self, bin); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			t.Skip("no go command on PATH")
+		}
+		cmd := exec.Command(gobin, "build", "-o", bin, "./cmd/memprof")
+		cmd.Dir, cmd.Env = moduleRoot(t), append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", strings.Join(env, " "), err, out)
+		}
 	}
 	if builtCLI.bins == nil {
 		builtCLI.bins = map[string]string{}
@@ -109,8 +121,26 @@ func buildCLI(t *testing.T, env ...string) string {
 	return bin
 }
 
+// cliName is the name of the link to this test binary that runs it as
+// the memprof command (buildCLI, TestMain).
+const cliName = "memprof"
+
+// tempDir is the directory of the binaries, made on first use.
+func (b *builtCLIs) tempDir() (string, error) {
+	if b.dir == "" {
+		dir, err := os.MkdirTemp("", "memprof-cli-")
+		if err != nil {
+			return "", err
+		}
+		b.dir = dir
+	}
+	return b.dir, nil
+}
+
 // builtCLI holds the binaries buildCLI built, by environment.
-var builtCLI struct {
+var builtCLI builtCLIs
+
+type builtCLIs struct {
 	mu   sync.Mutex
 	dir  string
 	bins map[string]string
