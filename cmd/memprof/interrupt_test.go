@@ -245,7 +245,7 @@ var interruptAll = flag.Bool("interrupt.all", false, "TestInterruptSignals sends
 func TestInterruptSignals(t *testing.T) {
 	t.Parallel() // each run is a process of its own, with its own environment, directories and server
 	if testing.Short() {
-		t.Skip("builds the memprof binary and runs each command")
+		t.Skip("runs the memprof binary for each command")
 	}
 	if runtime.GOOS != "linux" {
 		t.Skip("finds children in /proc")

@@ -12,10 +12,10 @@ import (
 // TestReportOutErrors: an error while the review is written names --out
 // (and the file being written), never the temporary directory beside it
 // (.review.tmp-N), and leaves nothing behind: a directory that refuses the
-// temporary directory, and, in the built binary under a file-size limit,
+// temporary directory, and, in the memprof binary (buildCLI) under a file-size limit,
 // a write that fails halfway (EFBIG, as a full disk fails with ENOSPC).
 func TestReportOutErrors(t *testing.T) {
-	t.Parallel() // changes no environment, directory or package variable; its own directories, the built binary in a shell of its own
+	t.Parallel() // changes no environment, directory or package variable; its own directories, the memprof binary in a shell of its own
 	if runtime.GOOS != "linux" {
 		t.Skip("needs sh's ulimit")
 	}
@@ -48,7 +48,7 @@ func TestReportOutErrors(t *testing.T) {
 		}, "memprof report: writing review to OUT: " + roWhy + "\n"},
 		{"a write fails halfway", func(t *testing.T, out string) (int, string) {
 			if testing.Short() {
-				t.Skip("builds the memprof binary")
+				t.Skip("runs the memprof binary")
 			}
 			bin := buildCLI(t)
 			// 64 blocks of 512 bytes: the charts fit, results.json does not.

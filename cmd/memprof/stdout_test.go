@@ -60,12 +60,12 @@ func TestStdoutErrors(t *testing.T) {
 	}
 }
 
-// TestStdoutErrorsBinary runs the built binary with its standard output
+// TestStdoutErrorsBinary runs the memprof binary (buildCLI) with its standard output
 // on /dev/full, and into a pipe whose reader closes it after a line.
 func TestStdoutErrorsBinary(t *testing.T) {
 	t.Parallel() // changes no environment, directory or package variable; measures, if at all, in children
 	if testing.Short() {
-		t.Skip("builds the memprof binary")
+		t.Skip("runs the memprof binary")
 	}
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /dev/full")
