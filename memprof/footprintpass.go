@@ -134,6 +134,10 @@ func (c *Case) footprintPass(o Options, sampleRate int, sc scope) (fp footprintR
 	var q1 queueCounts
 	dropped := func() {
 		q1 = qr.read()
+		// The live heap of a fresh collection: the GC readings since the
+		// last one allocate, and their garbage is not what stays (a few
+		// KiB of it read as a registry's growth at N = 100,000).
+		runtime.GC()
 		fp.retained = liveHeap().sub(held)
 	}
 	if o.SkipGC {
