@@ -187,14 +187,6 @@ type RegistryCase struct {
 	Why vocab.Why
 }
 
-// real reports whether the case exists to be measured somewhere: it is
-// available, or unavailable only in this build (cgo) or for a failure
-// here, not a combination the library does not offer or that does not
-// apply.
-func (c RegistryCase) real() bool {
-	return c.Why.Exists()
-}
-
 // Check evaluates every limit of f against rs, which should come from a
 // results.Reader (validated at load). Each budget applies to every
 // case its selector matches. A budget that matches no case at all is a
@@ -289,7 +281,7 @@ func lackingCases(b *Budget, l Limit, registry []RegistryCase, present map[resul
 	}
 	var out []Outcome
 	for _, c := range selected {
-		if !c.real() || present[c.Key.Normalize()] {
+		if !c.Why.Exists() || present[c.Key.Normalize()] {
 			continue
 		}
 		o := Outcome{Budget: b, Limit: l, Case: c.Key.FullName(), Status: Error, Detail: lackingDetail(c.Key)}

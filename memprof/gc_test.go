@@ -111,12 +111,10 @@ func scanTruthTask(context.Context, json.RawMessage) (any, error) {
 // survivors: the instances fill them, a few to a span beside the
 // survivors, and Green Tea scans a span densely (every marked slot
 // whole) or not (each object to its last pointer word) by how many of
-// its objects are marked, so the scan per instance follows the holes
-// (after TestHashSeededFrames and the other runtime tests, the fixture
-// read 95.22 B against the engine's 96.06, resolution 0.39; 400,000
-// objects with every fourth kept moved a fixture to between 62 and 125).
-// The survivors' own sparse spans move the readings too: there the
-// pointer-free fixture, never scanned, read +0.24 and -0.52 B per object.
+// its objects are marked, so the scan per instance follows the holes;
+// the survivors' own sparse spans move the readings too, the
+// pointer-free fixture's among them (the readings:
+// notes/2026-12-06-busy.md).
 func TestScanBytesGroundTruth(t *testing.T) {
 	var got scanTruth
 	if err := RunInChild(t.Context(), Child{Args: []string{"-test.run=^$"}}, "scan-truth", nil, &got); err != nil {

@@ -247,25 +247,25 @@ func runtimeObjectsExplain(st measure.OpSite, b float64, calls int) bool {
 	return (bytes > 0) == (objects > 0) && math.Abs(bytes) < math.Abs(objects)*b
 }
 
-// cyclingOp allocates, call after call, the sizes of cycle in turn: a
-// loop of a few calls allocates more or less than the next, depending on
-// where in the cycle it starts, as an operation whose worker goroutines
-// are scheduled one way or another does; over many calls, about the
-// cycle's mean.
 // repeatsExtraTime is the extra time TestProfileOpSitesRepeats gives
 // the cycling operation: a liveness bound, not a figure. Its repeats
-// agree once the calls are a few dozen (64 on a quiet machine, in 0.3 s
-// extra); each doubling's round is five
+// agree once the calls are a few dozen; each doubling's round is five
 // collections of the test binary's heap, whose wall time a busy machine
-// stretches (with 10 s, beside four busy loops at load 20, the rounds
-// stopped at 32 calls, repeats 3,352 to 3,544 B per call).
+// stretches (10 s ran out beside four busy loops:
+// notes/2026-12-06-busy.md).
 const repeatsExtraTime = 2 * time.Minute
 
+// cycling is cyclingOp's cycle of sizes and its count of calls.
 var cycling struct {
 	cycle [7]int
 	calls int
 }
 
+// cyclingOp allocates, call after call, the sizes of cycle in turn: a
+// loop of a few calls allocates more or less than the next, depending on
+// where in the cycle it starts, as an operation whose worker goroutines
+// are scheduled one way or another does; over many calls, about the
+// cycle's mean.
 func cyclingOp() error {
 	opSink = make([]byte, cycling.cycle[cycling.calls%len(cycling.cycle)])
 	cycling.calls++
