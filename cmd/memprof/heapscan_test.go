@@ -226,6 +226,7 @@ func TestHeapscanReaders(t *testing.T) {
 // in time, its body too slow) is a failure (1); one it gave that is not a
 // heap profile is bad input (2).
 func TestHeapscanURLExitCodes(t *testing.T) {
+	t.Parallel() // changes no environment, directory or package variable; each case waits out its own timeout
 	profile, err := os.ReadFile(heapProfiles + "before.pb.gz")
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +249,7 @@ func TestHeapscanURLExitCodes(t *testing.T) {
 			<-r.Context().Done() // no answer at all
 		}
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the parallel cases
 	tests := []struct {
 		name, path string
 		code       int
@@ -262,6 +263,7 @@ func TestHeapscanURLExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			code, _, stderr := runCLI(t, "heapscan", "--timeout", "300ms", srv.URL+tt.path)
 			if code != tt.code || !strings.Contains(stderr, tt.want) {
 				t.Errorf("got exit %d, stderr %q; want %d and %q", code, stderr, tt.code, tt.want)

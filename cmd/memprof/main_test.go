@@ -27,6 +27,9 @@ import (
 // binary. Run through a link named cliName (buildCLI), it is the memprof
 // command itself.
 func TestMain(m *testing.M) {
+	// The embedded vector files are the same in every run of verify in
+	// this binary: they are checked, every file and record, once.
+	checkVectorFiles = sync.OnceValues(checkVectorFiles)
 	if spec := os.Getenv(rssChildEnv); spec != "" {
 		os.Exit(rssChild(spec))
 	}

@@ -225,10 +225,10 @@ func TestDisagreementStopsBeforeFigures(t *testing.T) {
 // TestInstancesWithThroughput: --with-throughput prints the agreement and
 // the timings beside the bytes (the tiny registry's cases and operations,
 // the agreement its stub's: what this checks is that instances prints
-// them).
+// them, which one case and its one operation show).
 func TestInstancesWithThroughput(t *testing.T) {
 	t.Parallel() // changes no environment, directory or package variable; measures in children
-	code, stdout, stderr := runTiny(t, "instances", "--type", "Signature", "--lib", "gnark", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "aggregate")
+	code, stdout, stderr := runTiny(t, "instances", "--type", "Signature", "--lib", "gnark", "--repr", "affine", "-n", "200", "--with-throughput", "--samples", "1", "--min-sample", "1ms", "--op", "aggregate")
 	if code != exitOK {
 		t.Fatalf("got exit %d, want 0; stderr %s", code, stderr)
 	}

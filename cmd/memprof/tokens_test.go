@@ -83,11 +83,11 @@ func TestNoTokenSplit(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			t.Parallel()
 			extra := maps.Clone(extra)
-			whole := render(t, 100000, args)
+			words := tabletest.Tokens(render(t, 100000, args))
 			for _, width := range tokenWidths() {
 				extra[strconv.Itoa(width)] = true
 				out := render(t, width, args)
-				if split := tabletest.Split(whole, out, extra); len(split) > 0 {
+				if split := tabletest.SplitWords(words, out, extra); len(split) > 0 {
 					t.Errorf("at %d columns: words not in the unlimited output: %q", width, split)
 				}
 				// Every cell holds something: a row has a cell for each

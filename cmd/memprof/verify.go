@@ -70,7 +70,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	if inv.stopDry() {
 		return exitOK
 	}
-	files, err := vectorFiles().Check()
+	files, err := checkVectorFiles()
 	if err != nil {
 		return inv.fail("%v", err)
 	}
@@ -90,6 +90,7 @@ func runVerify(ctx context.Context, inv *invocation, args []string) int {
 	})
 }
 
-// vectorFiles are the vector files verify checks before the libraries:
-// those built into the binary (a test substitutes a copy with a file cut).
-var vectorFiles = fixtures.Embedded
+// checkVectorFiles checks the vector files verify checks before the
+// libraries: those built into the binary (a test substitutes a copy with
+// a file cut).
+var checkVectorFiles = func() ([]fixtures.FileCheck, error) { return fixtures.Embedded().Check() }

@@ -42,9 +42,9 @@ func TestVerifyRefusesCutVectors(t *testing.T) {
 	if len(want) != 2 {
 		t.Fatalf("got %d records of the pairing files, want 2", len(want))
 	}
-	saved := vectorFiles
-	t.Cleanup(func() { vectorFiles = saved })
-	vectorFiles = func() *fixtures.Files { return fixtures.OpenFiles(m) }
+	saved := checkVectorFiles
+	t.Cleanup(func() { checkVectorFiles = saved })
+	checkVectorFiles = fixtures.OpenFiles(m).Check
 	code, stdout, stderr := runCLI(t, "verify")
 	if code != exitFailure {
 		t.Errorf("got exit %d, want %d", code, exitFailure)

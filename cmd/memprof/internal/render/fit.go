@@ -7,7 +7,6 @@ import (
 
 	"github.com/memprof/memprof/results"
 	"github.com/memprof/memprof/units"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 // TableOptions say which columns a terminal table shows and how wide it
@@ -113,7 +112,7 @@ func wrapUnits(units []string, width int, indent string) string {
 	if width <= 0 {
 		return strings.Join(units, " ")
 	}
-	return strings.Join(fillLines(units, width, width-twwidth.Width(indent)), "\n"+indent)
+	return strings.Join(fillLines(units, width, width-displayWidth(indent)), "\n"+indent)
 }
 
 // fillLines joins units with spaces into lines of at most first display
@@ -121,16 +120,18 @@ func wrapUnits(units []string, width int, indent string) string {
 // its line alone on it).
 func fillLines(units []string, first, rest int) []string {
 	var lines []string
-	line, room := "", first
+	line, lineWidth, room := "", 0, first
 	for _, u := range units {
+		w := displayWidth(u)
 		switch {
 		case line == "":
-			line = u
-		case twwidth.Width(line)+1+twwidth.Width(u) <= room:
+			line, lineWidth = u, w
+		case lineWidth+1+w <= room:
 			line += " " + u
+			lineWidth = joinedWidth(line, lineWidth+1+w)
 		default:
 			lines = append(lines, line)
-			line, room = u, rest
+			line, lineWidth, room = u, w, rest
 		}
 	}
 	if line != "" || len(lines) == 0 {
@@ -144,12 +145,12 @@ func fillLines(units []string, first, rest int) []string {
 // spaces between bracketed groups ("[--lib L,...]" stays whole), and
 // inside a group only where the group is wider than a line.
 func WrapGroups(s string, first, width int, indent string) string {
-	room := width - twwidth.Width(indent)
+	room := width - displayWidth(indent)
 	var units []string
 	var split func(s string, depth int)
 	split = func(s string, depth int) {
 		for _, u := range groups(s, depth) {
-			if twwidth.Width(u) > room && strings.Contains(u, " ") && depth < 4 {
+			if displayWidth(u) > room && strings.Contains(u, " ") && depth < 4 {
 				split(u, depth+1)
 				continue
 			}

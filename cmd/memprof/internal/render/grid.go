@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 // The terminal tables, in the style of benchstat and go tool pprof -top:
@@ -184,7 +182,7 @@ func (l *layout) shortenAll() {
 		if widest < 0 {
 			return
 		}
-		floor := max(minShort, twwidth.Width(l.header(widest)))
+		floor := max(minShort, displayWidth(l.header(widest)))
 		lim := max(floor, ws[widest]-(l.total()-l.width))
 		if lim >= ws[widest] {
 			done[widest] = true
@@ -240,7 +238,7 @@ func (l *layout) text(i int, c gridCell) string {
 	if c.note > 0 {
 		s += "[" + strconv.Itoa(l.numbers[c.note]) + "]"
 	}
-	if lim := l.limit[i]; lim > 0 && twwidth.Width(s) > lim {
+	if lim := l.limit[i]; lim > 0 && displayWidth(s) > lim {
 		switch c := l.g.cols[i]; {
 		case c.middle:
 			s = middleEllipsis(s, lim)
@@ -258,10 +256,10 @@ func (l *layout) widths() []int {
 		if !l.keep[i] {
 			continue
 		}
-		ws[i] = twwidth.Width(l.header(i))
+		ws[i] = displayWidth(l.header(i))
 		for _, r := range l.g.rows {
 			if i < len(r) {
-				ws[i] = max(ws[i], twwidth.Width(l.text(i, r[i])))
+				ws[i] = max(ws[i], displayWidth(l.text(i, r[i])))
 			}
 		}
 	}
@@ -289,39 +287,6 @@ func (l *layout) total() int {
 	return sum + len(gap)*(n-1)
 }
 
-// ellipsis shortens s to width display columns with "…": at its end, or
-// at its start when fromLeft.
-func ellipsis(s string, width int, fromLeft bool) string {
-	rs := []rune(s)
-	if fromLeft {
-		for i := range rs {
-			if t := "…" + string(rs[i:]); twwidth.Width(t) <= width {
-				return t
-			}
-		}
-		return "…"
-	}
-	for i := len(rs); i > 0; i-- {
-		if t := string(rs[:i]) + "…"; twwidth.Width(t) <= width {
-			return t
-		}
-	}
-	return "…"
-}
-
-// middleEllipsis shortens s to width display columns with "…" in its
-// middle.
-func middleEllipsis(s string, width int) string {
-	rs := []rune(s)
-	for keep := len(rs) - 1; keep > 0; keep-- {
-		head := (keep + 1) / 2
-		if t := string(rs[:head]) + "…" + string(rs[len(rs)-(keep-head):]); twwidth.Width(t) <= width {
-			return t
-		}
-	}
-	return "…"
-}
-
 // write writes the fitted table in style: the heading, the header and
 // rows, the legend of the short headers, the footnotes, the columns left
 // out and the lines after.
@@ -330,7 +295,7 @@ func (l *layout) write(w io.Writer, style Style) error {
 	heading, after := slices.Clone(l.g.heading), l.g.after
 	if a := l.g.aside; a != "" {
 		switch n := len(heading); {
-		case n > 0 && (l.width <= 0 || twwidth.Width(heading[n-1]+"; "+a) <= l.width):
+		case n > 0 && (l.width <= 0 || displayWidth(heading[n-1]+"; "+a) <= l.width):
 			heading[n-1] += "; " + a
 		case n == 0:
 			heading = []string{a}
@@ -421,7 +386,7 @@ func (l *layout) writePlain(w io.Writer) error {
 			}
 			first = false
 			s := cell(i)
-			pad := strings.Repeat(" ", max(0, ws[i]-twwidth.Width(s)))
+			pad := strings.Repeat(" ", max(0, ws[i]-displayWidth(s)))
 			if c.right {
 				b.WriteString(pad + s)
 			} else {

@@ -103,7 +103,10 @@ var footnoteRef = regexp.MustCompile(`\[\d+\]$`)
 func token(w string) string {
 	w = strings.Trim(w, "│┌┐└┘├┤┬┴┼─") // a box-drawn table's borders
 	w = strings.TrimRight(w, ",.;:)")
-	return strings.Trim(footnoteRef.ReplaceAllString(w, "[]"), ",.;:()")
+	if strings.HasSuffix(w, "]") { // footnoteRef ends the word
+		w = footnoteRef.ReplaceAllString(w, "[]")
+	}
+	return strings.Trim(w, ",.;:()")
 }
 
 // Tokens returns the words of text (split at white space, normalised by
@@ -123,7 +126,12 @@ func Tokens(text string) map[string]bool {
 // word holding "…" whose other parts begin and end a word of whole. An
 // empty result means no word was split.
 func Split(whole, fitted string, extra map[string]bool) []string {
-	words := Tokens(whole)
+	return SplitWords(Tokens(whole), fitted, extra)
+}
+
+// SplitWords is Split with the words of whole (Tokens) given: a test
+// that fits one table at many widths takes them once.
+func SplitWords(words map[string]bool, fitted string, extra map[string]bool) []string {
 	var split []string
 	for w := range Tokens(fitted) {
 		if words[w] || extra[w] || w == "" {
