@@ -22,7 +22,7 @@ func TestBatchEntry(t *testing.T) {
 	const n = 4000
 	c := batchEntry().Case()
 	c.Name = batchEntry().BenchName()
-	r := memprof.MeasureInstances(t, c, memprof.N(n))
+	r := memprof.MeasureInstances(t, c, memprof.N(n), memprof.SkipGC()) // bytes and objects only
 	elem, ptr := float64(unsafe.Sizeof(blst.P2Affine{})), float64(unsafe.Sizeof((*blst.P2Affine)(nil)))
 	const page, small = 8192, 4096 // small: the call's own small objects, far less than a page
 	if low, high := elem+ptr, elem+ptr+(2*page+small)/n; r.BytesPerInstance < low || r.BytesPerInstance > high {

@@ -88,8 +88,13 @@ type blobCells struct {
 func toBlob(b *[fixtures.KZGBytesPerBlob]byte) ckzg4844.Blob { return ckzg4844.Blob(*b) }
 
 // computed returns c-kzg's cells and proofs of the first kzgkit.CellBlobs
-// vector blobs, at whatever level is loaded.
-func computed() ([]blobCells, error) {
+// vector blobs, computed once per process at whatever level is loaded
+// (they are the same bytes at every level; the cell entries and the
+// PeerDAS scenario copy them, outside the measurement, and never change
+// them).
+var computed = sync.OnceValues(computeCells)
+
+func computeCells() ([]blobCells, error) {
 	if err := loadAny(); err != nil {
 		return nil, err
 	}

@@ -109,8 +109,12 @@ func (b *blobCells) clone() *blobCells {
 func toBlob(b *[fixtures.KZGBytesPerBlob]byte) goethkzg.Blob { return goethkzg.Blob(*b) }
 
 // computed returns go-eth-kzg's cells and proofs of the first
-// kzgkit.CellBlobs vector blobs.
-func computed() ([]blobCells, error) {
+// kzgkit.CellBlobs vector blobs, computed once per process like the
+// context (the cell entries and the PeerDAS scenario copy them, outside
+// the measurement, and never change them).
+var computed = sync.OnceValues(computeCells)
+
+func computeCells() ([]blobCells, error) {
 	ctx, err := context()
 	if err != nil {
 		return nil, err

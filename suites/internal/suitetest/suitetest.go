@@ -145,10 +145,11 @@ func CheckSchemes(t *testing.T, s suites.Suite) {
 var largeN = flag.Int("suites.large-n", 0, "also measure every available entry at `N` instances (.ci/run passes 100000)")
 
 // Ns returns the numbers of instances CheckMeasurements measures every
-// available entry at: 1,000 and 10,000 (1,000 alone with -short), then
-// the -suites.large-n one when it is set.
+// available entry at: 1,000, where the engine profiles every instance,
+// and ExtendedN, where it profiles fewer and extends their sites to N
+// (1,000 alone with -short), then the -suites.large-n one when it is set.
 func Ns() []int {
-	ns := []int{1_000, 10_000}
+	ns := []int{1_000, ExtendedN}
 	if testing.Short() {
 		ns = ns[:1]
 	}
@@ -157,6 +158,15 @@ func Ns() []int {
 	}
 	return ns
 }
+
+// ExtendedN is an N at which the engine profiles fewer instances than
+// it measures and extends their sites to N: it profiles all n only while
+// its two sets of a large n, of at most memprof.ProfiledInstances each,
+// hold them, so twice that and one more is past that point (TestNs
+// checks it). A larger N only builds more of the same instances: the
+// truth the checks derive (one slot per instance) is as exact here as at
+// the 100,000 .ci/run measures.
+var ExtendedN = 2*memprof.ProfiledInstances(measure.Pointer, math.MaxInt) + 1
 
 // CheckMeasurements measures every available entry of s in process, at
 // each N of Ns, and checks the figures:
