@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,66 @@ func manyRows(t *testing.T, n int) *File {
 		rs.Instances = append(rs.Instances, r)
 	}
 	return rs
+}
+
+// writeManyRows writes what jsonOf writes for manyRows(t, n) edited by
+// edit, without marshalling each row: the JSON of one row, written n
+// times with its parameter counted (row by row, the default limit's
+// 50,001 rows took a quarter of TestResultsRowLimits' CPU, and their
+// File and JSON held in memory most of its system time).
+// TestWriteManyRows holds it to jsonOf.
+func writeManyRows(t *testing.T, w io.Writer, n int, edit func(*File)) {
+	t.Helper()
+	rs := manyRows(t, 1)
+	if edit != nil {
+		edit(rs)
+	}
+	data := jsonOf(t, rs)
+	// writeIndented marshals each element of a list on its own, so.
+	row, err := json.MarshalIndent(rs.Instances[0], "    ", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := []byte(`"param": "row=0"`)
+	before, after, ok := bytes.Cut(row, param)
+	if bytes.Count(data, row) != 1 || !ok || bytes.Contains(after, param) {
+		t.Fatalf("the row %s is not once in the file, or its parameter not once in it", row)
+	}
+	head, tail, _ := bytes.Cut(data, row)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	var b []byte
+	for i := range n {
+		if i > 0 {
+			bw.WriteString(",\n    ")
+		}
+		b = append(append(b[:0], before...), `"param": "row=`...)
+		b = append(append(strconv.AppendInt(b, int64(i), 10), '"'), after...)
+		bw.Write(b)
+	}
+	bw.Write(tail)
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteManyRows: writeManyRows writes the bytes jsonOf writes for
+// the same rows, edited or not.
+func TestWriteManyRows(t *testing.T) {
+	edit := func(rs *File) { rs.Throughput[0].Samples, rs.Throughput[0].SamplesNs = 2, []float64{1000, 1000} }
+	for _, n := range []int{1, 2, 11} {
+		for _, e := range []func(*File){nil, edit} {
+			rs := manyRows(t, n)
+			if e != nil {
+				e(rs)
+			}
+			var got bytes.Buffer
+			writeManyRows(t, &got, n, e)
+			if want := jsonOf(t, rs); !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%d rows, edited %v: writeManyRows wrote\n%s\nwant jsonOf's\n%s", n, e != nil, got.Bytes(), want)
+			}
+		}
+	}
 }
 
 // TestResultsRowLimits: a results file is bounded in rows (the rows of
@@ -64,12 +126,13 @@ func TestResultsRowLimits(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := manyRows(t, tt.rows)
-			if tt.edit != nil {
-				tt.edit(rs)
-			}
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			if err := os.WriteFile(path, jsonOf(t, rs), 0o644); err != nil {
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeManyRows(t, f, tt.rows, tt.edit)
+			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
 			got, err := Reader{MaxRows: tt.maxRows}.ReadFile(path)
