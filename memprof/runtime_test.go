@@ -546,9 +546,6 @@ func grownArrays(t *testing.T) map[string]grownArray {
 	return out
 }
 
-// hashSeededSink keeps the structures TestHashSeededFrames grows.
-var hashSeededSink []any
-
 // TestHashSeededFrames: a map, unique's map and sync.Map, grown at
 // MemProfileRate 1, allocate their tables and nodes below a frame of each
 // of hashSeededFrames' prefixes, in this runtime (a renamed package would
@@ -566,10 +563,15 @@ func TestHashSeededFrames(t *testing.T) {
 		handles = append(handles, unique.Make([2]uint64{uint64(i), 0x5eed}))
 	}
 	runtime.MemProfileRate = prev
-	hashSeededSink = append(hashSeededSink, m, &sm, handles)
 	runtime.GC()
+	records := heapRecords()
+	// Live until the profile is read, garbage after (a package variable
+	// kept them, and their records at rate 1, for the rest of the run).
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(&sm)
+	runtime.KeepAlive(handles)
 	seen := map[string]bool{}
-	for _, rec := range heapRecords() {
+	for _, rec := range records {
 		if infoOf(rec.Stack0).hashSeeded {
 			for f := range stackFrames(&rec) {
 				for _, p := range hashSeededFrames {
