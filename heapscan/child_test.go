@@ -123,13 +123,19 @@ var hostileCases = []hostileCase{
 	// of gzip): the readers keep MaxLocations and MaxSamples of them, the
 	// rest added up, the totals exact.
 	{"text-distinct-stacks/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
-		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) { return distinctText(t, n, false) })
+		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctText(t, gzip.DefaultCompression, n, false)
+		})
 	}},
 	{"text-distinct-stacks-symbols/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
-		return given(gz, distinctStacks(limit)/2, func(n int) ([]byte, func(*heapscan.Heap, error) error) { return distinctText(t, n, true) })
+		return given(gz, distinctStacks(limit)/2, func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctText(t, gzip.DefaultCompression, n, true)
+		})
 	}},
 	{"proto-distinct-stacks/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
-		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) { return distinctProto(t, n) })
+		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctProto(t, gzip.DefaultCompression, n)
+		})
 	}},
 	// A string table of nearly the limit: refused (at scale 1, once what
 	// it keeps passes the reader's budget of retained data; below, as a
@@ -159,11 +165,11 @@ func distinctStacks(limit int64) int {
 
 // distinctText is a legacy text profile of n samples of one 64-byte
 // object, each at a stack of 8 frames no other sample has, with symbol
-// comments if symbols is set. Its gzip is at the default level: at the
-// best it was 0.2% smaller (distinct addresses repeat little) and took
-// two to five times the CPU, here and in distinctProto.
-func distinctText(t testing.TB, n int, symbols bool) ([]byte, func(*heapscan.Heap, error) error) {
-	gz := gzipStream(t, gzip.DefaultCompression, func(w io.Writer) error {
+// comments if symbols is set, gzipped at level (TestHostileRSS's at the
+// default: at the best they were 0.2% smaller, distinct addresses
+// repeating little, and took two to five times the CPU).
+func distinctText(t testing.TB, level, n int, symbols bool) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, level, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		fmt.Fprintf(bw, "heap profile: %d: %d [%d: %d] @ heap/2\n", n, 64*n, n, 64*n)
 		var b []byte
@@ -191,8 +197,8 @@ func distinctText(t testing.TB, n int, symbols bool) ([]byte, func(*heapscan.Hea
 }
 
 // distinctProto is distinctText as a protobuf profile, without functions.
-func distinctProto(t testing.TB, n int) ([]byte, func(*heapscan.Heap, error) error) {
-	gz := gzipStream(t, gzip.DefaultCompression, func(w io.Writer) error {
+func distinctProto(t testing.TB, level, n int) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, level, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		msg := func(num protowire.Number, b []byte) {
 			out := protowire.AppendTag(nil, num, protowire.BytesType)
