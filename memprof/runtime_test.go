@@ -229,10 +229,18 @@ func profileRecordSize() float64 {
 		twins[i] = new([2]uint64)
 	}
 	mid := otherSys()
+	// On a goroutine of its own: each allocation at rate 1 walks its
+	// stack, and this one is two frames deep. The records are per object,
+	// whatever the stack.
+	done := make(chan struct{})
 	runtime.MemProfileRate = 1
-	for i := range objects {
-		objects[i] = new([2]uint64)
-	}
+	go func() {
+		for i := range objects {
+			objects[i] = new([2]uint64)
+		}
+		close(done)
+	}()
+	<-done
 	runtime.MemProfileRate = prev
 	after := otherSys()
 	runtime.KeepAlive(objects)
