@@ -194,7 +194,7 @@ func recordSizes(context.Context, json.RawMessage) (any, error) {
 	// Last object first (backwards): a span keeps its objects' records
 	// in a list by address, which a record for an object below all the
 	// others joins at its head; in allocation order each walked the
-	// whole list (two thirds of this test's CPU, with weakRecordSize).
+	// whole list (a third of this test's CPU, with weakRecordSize).
 	// The records and their size are the same in either order.
 	before := otherSys()
 	for _, p := range slices.Backward(objects[:recordTestObjects]) {
