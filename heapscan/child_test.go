@@ -3,6 +3,7 @@ package heapscan_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -31,18 +32,18 @@ func TestMain(m *testing.M) {
 	childtest.Main(m, "child", func() bool { return os.Getenv(childEnv) != "" }, func() error { return runChild(os.Getenv(childEnv)) })
 }
 
-// runChild runs "scenario NAME DIR" or "read CASE SCALE".
+// runChild runs "scenario NAME DIR" or "read CASE SCALE INPUT".
 func runChild(spec string) error {
 	f := strings.Fields(spec)
 	switch {
 	case len(f) == 3 && f[0] == "scenario":
 		return childScenario(f[1], f[2])
-	case len(f) == 3 && f[0] == "read":
+	case len(f) == 4 && f[0] == "read":
 		var scale float64
 		if _, err := fmt.Sscan(f[2], &scale); err != nil {
 			return err
 		}
-		return childRead(f[1], scale)
+		return childRead(f[1], scale, f[3])
 	}
 	return fmt.Errorf("unknown child %q", spec)
 }
@@ -79,15 +80,25 @@ type hostileCase struct {
 	// (MaxLocations, MaxSamples), which do not scale with the input: the
 	// bound is the full one at every scale.
 	capped bool
-	// make returns the input (gzip, small) and checks the result.
-	make func(t testing.TB, limit int64) (input []byte, check func(*heapscan.Heap, error) error)
+	// make returns the input (gzip, small), made unless gz is given,
+	// and checks the result.
+	make func(t testing.TB, limit int64, gz []byte) (input []byte, check func(*heapscan.Heap, error) error)
+}
+
+// inputName names a case's input: the stream and the model reader of one
+// read the same ("text-over-limit/stream" and "text-over-limit/model").
+func (c hostileCase) inputName() string {
+	name, _, _ := strings.Cut(c.name, "/")
+	return name
 }
 
 // hostileCases are the inputs of TestHostileRSS.
 var hostileCases = []hostileCase{
-	{"text-repeated", false, false, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+	{"text-repeated", false, false, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
 		reps := repsFor(t, limit*15/16)
-		gz, _ := legacyTextGzip(t, testRecords(), reps, true)
+		if gz == nil {
+			gz, _ = legacyTextGzip(t, testRecords(), reps, true)
+		}
 		return gz, func(h *heapscan.Heap, err error) error {
 			if err != nil {
 				return err
@@ -111,19 +122,34 @@ var hostileCases = []hostileCase{
 	// Distinct stacks (800,000 of 8 frames at scale 1, the 14 MB
 	// of gzip): the readers keep MaxLocations and MaxSamples of them, the
 	// rest added up, the totals exact.
-	{"text-distinct-stacks/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
-		return distinctText(t, distinctStacks(limit), false)
+	{"text-distinct-stacks/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctText(t, gzip.DefaultCompression, n, false)
+		})
 	}},
-	{"text-distinct-stacks-symbols/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
-		return distinctText(t, distinctStacks(limit)/2, true)
+	{"text-distinct-stacks-symbols/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+		return given(gz, distinctStacks(limit)/2, func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctText(t, gzip.DefaultCompression, n, true)
+		})
 	}},
-	{"proto-distinct-stacks/stream", false, true, func(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
-		return distinctProto(t, distinctStacks(limit))
+	{"proto-distinct-stacks/stream", false, true, func(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+		return given(gz, distinctStacks(limit), func(n int) ([]byte, func(*heapscan.Heap, error) error) {
+			return distinctProto(t, gzip.DefaultCompression, n)
+		})
 	}},
 	// A string table of nearly the limit: refused (at scale 1, once what
 	// it keeps passes the reader's budget of retained data; below, as a
 	// profile without samples).
 	{"proto-strings/stream", false, true, protoStrings},
+}
+
+// given returns gz, if given, and the check of a distinct-stack input of
+// n stacks; else what make makes of n.
+func given(gz []byte, n int, make func(n int) ([]byte, func(*heapscan.Heap, error) error)) ([]byte, func(*heapscan.Heap, error) error) {
+	if gz != nil {
+		return gz, wantExactTotals(n)
+	}
+	return make(n)
 }
 
 // distinctStacks is how many distinct stacks the distinct-stack inputs
@@ -139,9 +165,11 @@ func distinctStacks(limit int64) int {
 
 // distinctText is a legacy text profile of n samples of one 64-byte
 // object, each at a stack of 8 frames no other sample has, with symbol
-// comments if symbols is set.
-func distinctText(t testing.TB, n int, symbols bool) ([]byte, func(*heapscan.Heap, error) error) {
-	gz := gzipStream(t, func(w io.Writer) error {
+// comments if symbols is set, gzipped at level (TestHostileRSS's at the
+// default: at the best they were 0.2% smaller, distinct addresses
+// repeating little, and took two to five times the CPU).
+func distinctText(t testing.TB, level, n int, symbols bool) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, level, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		fmt.Fprintf(bw, "heap profile: %d: %d [%d: %d] @ heap/2\n", n, 64*n, n, 64*n)
 		var b []byte
@@ -169,8 +197,8 @@ func distinctText(t testing.TB, n int, symbols bool) ([]byte, func(*heapscan.Hea
 }
 
 // distinctProto is distinctText as a protobuf profile, without functions.
-func distinctProto(t testing.TB, n int) ([]byte, func(*heapscan.Heap, error) error) {
-	gz := gzipStream(t, func(w io.Writer) error {
+func distinctProto(t testing.TB, level, n int) ([]byte, func(*heapscan.Heap, error) error) {
+	gz := gzipStream(t, level, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		msg := func(num protowire.Number, b []byte) {
 			out := protowire.AppendTag(nil, num, protowire.BytesType)
@@ -242,17 +270,19 @@ func wantExactTotals(n int) func(*heapscan.Heap, error) error {
 
 // protoStrings is a valid profile start and a string table of 1 KiB
 // strings up to fifteen sixteenths of the limit.
-func protoStrings(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
-	str := bytes.Repeat([]byte("s"), 1<<10)
-	entry := protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), str)
-	gz := gzipStream(t, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		bw.Write(protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), nil))
-		for n := int64(0); n < limit*15/16; n += int64(len(entry)) {
-			bw.Write(entry)
-		}
-		return bw.Flush()
-	})
+func protoStrings(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+	if gz == nil {
+		str := bytes.Repeat([]byte("s"), 1<<10)
+		entry := protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), str)
+		gz = gzipStream(t, gzip.BestCompression, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 64<<10)
+			bw.Write(protowire.AppendBytes(protowire.AppendTag(nil, 6, protowire.BytesType), nil))
+			for n := int64(0); n < limit*15/16; n += int64(len(entry)) {
+				bw.Write(entry)
+			}
+			return bw.Flush()
+		})
+	}
 	return gz, func(h *heapscan.Heap, err error) error {
 		if err == nil {
 			return errors.New("got a profile of strings only, want it refused")
@@ -278,17 +308,22 @@ func wantTooLarge(h *heapscan.Heap, err error) error {
 	return nil
 }
 
-func textOverLimit(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
-	gz, _ := legacyTextGzip(t, testRecords(), repsFor(t, limit*9/8), true)
+func textOverLimit(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+	if gz == nil {
+		gz, _ = legacyTextGzip(t, testRecords(), repsFor(t, limit*9/8), true)
+	}
 	return gz, wantTooLarge
 }
 
-func protoClaim(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+func protoClaim(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+	if gz != nil {
+		return gz, wantTooLarge
+	}
 	b := protowire.AppendTag(nil, 12, protowire.VarintType)
 	b = protowire.AppendVarint(b, 1)
 	b = protowire.AppendTag(b, 6, protowire.BytesType)
 	b = protowire.AppendVarint(b, 2_000_000_000)
-	gz := gzipStream(t, func(w io.Writer) error {
+	gz = gzipStream(t, gzip.BestCompression, func(w io.Writer) error {
 		if _, err := w.Write(b); err != nil {
 			return err
 		}
@@ -300,10 +335,13 @@ func protoClaim(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) 
 
 // protoOverLimit is a stream of valid top-level fields (the period,
 // again and again) that goes on past the limit.
-func protoOverLimit(t testing.TB, limit int64) ([]byte, func(*heapscan.Heap, error) error) {
+func protoOverLimit(t testing.TB, limit int64, gz []byte) ([]byte, func(*heapscan.Heap, error) error) {
+	if gz != nil {
+		return gz, wantTooLarge
+	}
 	field := protowire.AppendVarint(protowire.AppendTag(nil, 12, protowire.VarintType), 1)
 	chunk := bytes.Repeat(field, 64<<10/len(field))
-	gz := gzipStream(t, func(w io.Writer) error {
+	gz = gzipStream(t, gzip.BestCompression, func(w io.Writer) error {
 		for n := int64(0); n < limit*9/8; n += int64(len(chunk)) {
 			if _, err := w.Write(chunk); err != nil {
 				return err
@@ -325,15 +363,19 @@ func rowKey(s *heapscan.Summary, key string) *heapscan.Row {
 	return nil
 }
 
-// childRead makes a hostile input and reads it (from memory, as from a
-// file: it can be read twice).
-func childRead(name string, scale float64) error {
+// childRead reads a hostile input, made by the parent and written to
+// path, from memory (as from a file: it can be read twice).
+func childRead(name string, scale float64, path string) error {
 	for _, c := range hostileCases {
 		if c.name != name {
 			continue
 		}
 		limit := int64(float64(heapscan.DefaultMaxBytes) * scale)
-		input, check := c.make(childTB{}, limit)
+		gz, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		input, check := c.make(childTB{}, limit, gz)
 		runtime.GC()
 		h, err := heapscan.Read(bytes.NewReader(input), heapscan.ReadOptions{MaxBytes: limit, Model: c.model})
 		if err := check(h, err); err != nil {

@@ -151,11 +151,13 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// gzipStream compresses what write writes, in memory.
-func gzipStream(t testing.TB, write func(io.Writer) error) []byte {
+// gzipStream compresses what write writes, in memory, at the level
+// given (a gzip level: gzip.BestCompression makes the smallest input of
+// the most output, the point of a hostile one).
+func gzipStream(t testing.TB, level int, write func(io.Writer) error) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	zw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw, err := gzip.NewWriterLevel(&b, level)
 	if err != nil {
 		t.Fatal(err)
 	}

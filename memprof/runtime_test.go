@@ -191,12 +191,17 @@ func recordSizes(context.Context, json.RawMessage) (any, error) {
 		runtime.ReadMemStats(&ms)
 		return float64(ms.OtherSys)
 	}
+	// Last object first (backwards): a span keeps its objects' records
+	// in a list by address, which a record for an object below all the
+	// others joins at its head; in allocation order each walked the
+	// whole list (a third of this test's CPU, with weakRecordSize).
+	// The records and their size are the same in either order.
 	before := otherSys()
-	for _, p := range objects[:recordTestObjects] {
+	for _, p := range slices.Backward(objects[:recordTestObjects]) {
 		runtime.SetFinalizer(p, func(*[2]uint64) {})
 	}
 	mid := otherSys()
-	for _, p := range objects[recordTestObjects:] {
+	for _, p := range slices.Backward(objects[recordTestObjects:]) {
 		runtime.AddCleanup(p, func(int) {}, 0)
 	}
 	after := otherSys()
@@ -224,10 +229,18 @@ func profileRecordSize() float64 {
 		twins[i] = new([2]uint64)
 	}
 	mid := otherSys()
+	// On a goroutine of its own: each allocation at rate 1 walks its
+	// stack, and this one is two frames deep. The records are per object,
+	// whatever the stack.
+	done := make(chan struct{})
 	runtime.MemProfileRate = 1
-	for i := range objects {
-		objects[i] = new([2]uint64)
-	}
+	go func() {
+		for i := range objects {
+			objects[i] = new([2]uint64)
+		}
+		close(done)
+	}()
+	<-done
 	runtime.MemProfileRate = prev
 	after := otherSys()
 	runtime.KeepAlive(objects)
@@ -258,7 +271,7 @@ func weakRecordSize() float64 {
 		twins[i] = new([2]uint64) // as many bytes as the handles take on the heap
 	}
 	mid := gcSys()
-	for i, p := range objects {
+	for i, p := range slices.Backward(objects) { // backwards: see recordSizes
 		ptrs[i] = weak.Make(p)
 	}
 	after := gcSys()
@@ -541,9 +554,6 @@ func grownArrays(t *testing.T) map[string]grownArray {
 	return out
 }
 
-// hashSeededSink keeps the structures TestHashSeededFrames grows.
-var hashSeededSink []any
-
 // TestHashSeededFrames: a map, unique's map and sync.Map, grown at
 // MemProfileRate 1, allocate their tables and nodes below a frame of each
 // of hashSeededFrames' prefixes, in this runtime (a renamed package would
@@ -551,7 +561,11 @@ var hashSeededSink []any
 func TestHashSeededFrames(t *testing.T) {
 	prev := runtime.MemProfileRate
 	runtime.MemProfileRate = 1
-	const k = 10_000
+	// 1,000 entries grow all three (a map makes its first table past
+	// its eighth entry and grows it from there; unique's map and
+	// sync.Map make a node per entry); 10,000 unique.Make at rate 1 took
+	// 0.2 s of CPU.
+	const k = 1_000
 	m := map[int]*int{}
 	var sm sync.Map
 	var handles []unique.Handle[[2]uint64]
@@ -561,10 +575,15 @@ func TestHashSeededFrames(t *testing.T) {
 		handles = append(handles, unique.Make([2]uint64{uint64(i), 0x5eed}))
 	}
 	runtime.MemProfileRate = prev
-	hashSeededSink = append(hashSeededSink, m, &sm, handles)
 	runtime.GC()
+	records := heapRecords()
+	// Live until the profile is read, garbage after (a package variable
+	// kept them, and their records at rate 1, for the rest of the run).
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(&sm)
+	runtime.KeepAlive(handles)
 	seen := map[string]bool{}
-	for _, rec := range heapRecords() {
+	for _, rec := range records {
 		if infoOf(rec.Stack0).hashSeeded {
 			for f := range stackFrames(&rec) {
 				for _, p := range hashSeededFrames {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,89 @@ func manyRows(t *testing.T, n int) *File {
 		rs.Instances = append(rs.Instances, r)
 	}
 	return rs
+}
+
+// writeManyRows writes what jsonOf writes for manyRows(t, n) edited by
+// edit, without marshalling each row: the JSON of one row, written n
+// times with its parameter counted (row by row, the default limit's
+// 50,001 rows took a quarter of TestResultsRowLimits' CPU, and their
+// File and JSON held in memory most of its system time).
+// TestWriteManyRows holds it to jsonOf.
+func writeManyRows(t *testing.T, w io.Writer, n int, edit func(*File)) {
+	t.Helper()
+	rs := manyRows(t, 1)
+	if edit != nil {
+		edit(rs)
+	}
+	data := jsonOf(t, rs)
+	// writeIndented marshals each element of a list on its own, so.
+	row, err := json.MarshalIndent(rs.Instances[0], "    ", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	param := []byte(`"param": "row=0"`)
+	before, after, ok := bytes.Cut(row, param)
+	if bytes.Count(data, row) != 1 || !ok || bytes.Contains(after, param) {
+		t.Fatalf("the row %s is not once in the file, or its parameter not once in it", row)
+	}
+	head, tail, _ := bytes.Cut(data, row)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	var b []byte
+	for i := range n {
+		if i > 0 {
+			bw.WriteString(",\n    ")
+		}
+		b = append(append(b[:0], before...), `"param": "row=`...)
+		b = append(append(strconv.AppendInt(b, int64(i), 10), '"'), after...)
+		bw.Write(b)
+	}
+	bw.Write(tail)
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeBareRows writes a results file of n instance rows that hold their
+// key only, row i with param row=i: the default limit's case counts
+// 50,001 rows, as many of any size, and decoding them as WriteJSON writes
+// them (some 900 bytes each) took most of TestResultsRowLimits' CPU.
+func writeBareRows(t *testing.T, w io.Writer, n int) {
+	t.Helper()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(`{"schema": "` + Schema + `", "instances": [`)
+	var b []byte
+	for i := range n {
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		b = append(b[:0], `{"type": "Signature", "lib": "blst", "repr": "affine", "layout": "pointer", "scheme": "min-pk", "param": "row=`...)
+		b = append(strconv.AppendInt(b, int64(i), 10), `"}`...)
+		bw.Write(b)
+	}
+	bw.WriteString("]}\n")
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteManyRows: writeManyRows writes the bytes jsonOf writes for
+// the same rows, edited or not.
+func TestWriteManyRows(t *testing.T) {
+	edit := func(rs *File) { rs.Throughput[0].Samples, rs.Throughput[0].SamplesNs = 2, []float64{1000, 1000} }
+	for _, n := range []int{1, 2, 11} {
+		for _, e := range []func(*File){nil, edit} {
+			rs := manyRows(t, n)
+			if e != nil {
+				e(rs)
+			}
+			var got bytes.Buffer
+			writeManyRows(t, &got, n, e)
+			if want := jsonOf(t, rs); !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("%d rows, edited %v: writeManyRows wrote\n%s\nwant jsonOf's\n%s", n, e != nil, got.Bytes(), want)
+			}
+		}
+	}
 }
 
 // TestResultsRowLimits: a results file is bounded in rows (the rows of
@@ -52,24 +137,30 @@ func TestResultsRowLimits(t *testing.T) {
 		maxRows int
 		want    string // in the error; "" accepted
 		is      error
+		bare    bool // rows of their key only (writeBareRows)
 	}{
-		{"at the limit", 98, nil, 100, "", nil}, // and an unavailable and a throughput row
-		{"one over", 99, nil, 100, "more than the limit of 100 rows (instances, throughput, unavailable and trade-off rows together; throughput[0] is one too many)", ErrTooManyRows},
-		{"far over", 1000, nil, 100, "instances[100] is one too many", ErrTooManyRows},
-		{"default limit", DefaultMaxRows + 1, nil, 0, fmt.Sprintf("more than the limit of %d rows", DefaultMaxRows), ErrTooManyRows},
-		{"long lists in few rows", 3, long(RetainedPerRow * 100 / 8), 100, fmt.Sprintf("the rows up to throughput[0] keep more than %d KiB once decoded", RetainedPerRow*100>>10), ErrTooManyRows},
-		{"long lists within the limit", 3, long(RetainedPerRow * 50 / 8), 100, "", nil},
-		{"a row of more than 1 MiB", 3, long(MaxRowBytes / 4), 0, "bytes of JSON, more than the limit of 1 MiB for one row", nil},
+		{"at the limit", 98, nil, 100, "", nil, false}, // and an unavailable and a throughput row
+		{"one over", 99, nil, 100, "more than the limit of 100 rows (instances, throughput, unavailable and trade-off rows together; throughput[0] is one too many)", ErrTooManyRows, false},
+		{"far over", 1000, nil, 100, "instances[100] is one too many", ErrTooManyRows, false},
+		{"default limit", DefaultMaxRows + 1, nil, 0, fmt.Sprintf("more than the limit of %d rows (instances, throughput, unavailable and trade-off rows together; instances[%d] is one too many)", DefaultMaxRows, DefaultMaxRows), ErrTooManyRows, true},
+		{"long lists in few rows", 3, long(RetainedPerRow * 100 / 8), 100, fmt.Sprintf("the rows up to throughput[0] keep more than %d KiB once decoded", RetainedPerRow*100>>10), ErrTooManyRows, false},
+		{"long lists within the limit", 3, long(RetainedPerRow * 50 / 8), 100, "", nil, false},
+		{"a row of more than 1 MiB", 3, long(MaxRowBytes / 4), 0, "bytes of JSON, more than the limit of 1 MiB for one row", nil, false},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs := manyRows(t, tt.rows)
-			if tt.edit != nil {
-				tt.edit(rs)
-			}
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
-			if err := os.WriteFile(path, jsonOf(t, rs), 0o644); err != nil {
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.bare {
+				writeBareRows(t, f, tt.rows)
+			} else {
+				writeManyRows(t, f, tt.rows, tt.edit)
+			}
+			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
 			got, err := Reader{MaxRows: tt.maxRows}.ReadFile(path)

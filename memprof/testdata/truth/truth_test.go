@@ -77,15 +77,22 @@ func instances(t *testing.T) int {
 // takes.
 func sizeClass(t *testing.T, n uintptr) float64 {
 	t.Helper()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	for _, c := range ms.BySize {
+	for _, c := range sizeClasses().BySize {
 		if c.Size > 0 && uintptr(c.Size) >= n {
 			return float64(c.Size)
 		}
 	}
 	return float64((n + runtimePage - 1) / runtimePage * runtimePage)
 }
+
+// sizeClasses is runtime.MemStats read once, for its BySize: the classes are
+// fixed when the runtime is built, and ReadMemStats stops the world (the
+// sized case's truth asked for it once per instance).
+var sizeClasses = sync.OnceValue(func() *runtime.MemStats {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return &ms
+})
 
 // runtimePage is the runtime's page (runtime.pageSize): a large object
 // takes whole pages.
