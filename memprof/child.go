@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/memprof/memprof/internal/atomicfile"
@@ -240,29 +239,23 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 	}
-	dir, err := os.MkdirTemp("", "memprof-child-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
 	// A process that must exit before this returns (a second interrupt)
-	// kills the child and removes dir through onexit.Run.
-	var started atomic.Pointer[os.Process]
-	defer onexit.Add(func() {
-		if p := started.Load(); p != nil {
-			p.Kill()
-			// Gone, not only signalled, before this process exits and
-			// before dir goes: a loaded machine may run the killed child
-			// a while longer (whichever Wait reaps it, both return).
-			exited := make(chan struct{})
-			go func() { p.Wait(); close(exited) }()
-			select {
-			case <-exited:
-			case <-time.After(killWait):
-			}
+	// removes dir and kills the child through onexit.Run; both are made
+	// under its lock (onexit.Owe), so that neither can come between that
+	// Run and the exit.
+	var dir string
+	removeDir, err := onexit.Owe(func() (func(), error) {
+		var err error
+		if dir, err = os.MkdirTemp("", "memprof-child-*"); err != nil {
+			return nil, err
 		}
-		os.RemoveAll(dir)
-	})()
+		return func() { os.RemoveAll(dir) }, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer removeDir()
+	defer os.RemoveAll(dir)
 	req.Out = filepath.Join(dir, "result.json")
 	rb, err := json.Marshal(req)
 	if err != nil {
@@ -276,10 +269,27 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	// A killed child's descendants could hold its output open: do not
 	// wait for them long.
 	cmd.WaitDelay = childWaitDelay
-	runErr := cmd.Start()
+	removeChild, runErr := onexit.Owe(func() (func(), error) {
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		p := cmd.Process
+		return func() {
+			p.Kill()
+			// Gone, not only signalled, before this process exits and
+			// before dir goes: a loaded machine may run the killed child
+			// a while longer (whichever Wait reaps it, both return).
+			exited := make(chan struct{})
+			go func() { p.Wait(); close(exited) }()
+			select {
+			case <-exited:
+			case <-time.After(killWait):
+			}
+		}, nil
+	})
 	if runErr == nil {
-		started.Store(cmd.Process)
 		runErr = cmd.Wait()
+		removeChild()
 	}
 	if runErr != nil && ctx.Err() != nil {
 		// Cancelled: the child was killed (and its directory goes with

@@ -311,10 +311,23 @@ func writeInPlace(d destination, write func(w io.Writer) error) error {
 // replace writes the content to a temporary file beside d.target and
 // renames it onto d.target.
 func replace(d destination, perm os.FileMode, write func(w io.Writer) error) (err error) {
-	f, err := createTemp(d.target, perm)
+	// A process that must exit before this returns (a second interrupt)
+	// removes tmp through onexit.Run, made under its lock (onexit.Owe) so
+	// that it cannot come between that Run and the exit; once renamed, tmp
+	// is no more.
+	var f *os.File
+	removeTmp, err := onexit.Owe(func() (func(), error) {
+		var err error
+		if f, err = createTemp(d.target, perm); err != nil {
+			return nil, err
+		}
+		tmp := f.Name()
+		return func() { os.Remove(tmp) }, nil
+	})
 	if err != nil {
 		return err
 	}
+	defer removeTmp()
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
@@ -322,9 +335,6 @@ func replace(d destination, perm os.FileMode, write func(w io.Writer) error) (er
 			os.Remove(tmp)
 		}
 	}()
-	// A process that must exit before this returns (a second interrupt)
-	// removes tmp through onexit.Run; once renamed, tmp is no more.
-	defer onexit.Add(func() { os.Remove(tmp) })()
 	wrap := func(err error) error { return because(err, "%v", unwrapPath(err)) }
 	bw := bufio.NewWriterSize(f, 64<<10)
 	if err := write(bw); err != nil {

@@ -5,13 +5,14 @@
 package onexit
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"sync"
 )
 
-// hooks are the cleanups added and not yet removed, by id; ran says Run
-// has begun, after which Add runs its cleanup at once.
+// hooks are the cleanups kept and not yet removed, by id; ran says Run
+// has begun, after which Owe makes nothing.
 var hooks struct {
 	mu   sync.Mutex
 	next int
@@ -19,24 +20,38 @@ var hooks struct {
 	ran  bool
 }
 
-// Add keeps f until the returned remove is called (once the work that
-// owed f has cleaned up after itself). A process about to exit runs f
-// through Run; f must be safe to run while that work still runs. Once Run
-// has run, Add runs f at once.
-func Add(f func()) (remove func()) {
+// ErrExiting is Owe's error once Run has begun: the process is exiting.
+var ErrExiting = errors.New("exiting")
+
+// Owe runs create, which makes something the process must clean up before
+// it exits (a temporary file, a child process), and keeps the cleanup it
+// returns until remove is called (once the work that owed it has cleaned
+// up after itself), both under the lock Run holds: a process that exits
+// at once after Run never leaves a thing made whose cleanup was not yet
+// kept. Once Run has begun, Owe makes nothing and returns ErrExiting. The
+// cleanup must be safe to run while that work still runs; create must
+// not call Owe or Run.
+func Owe(create func() (cleanup func(), err error)) (remove func(), err error) {
 	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
 	if hooks.ran {
-		hooks.mu.Unlock()
-		f()
-		return func() {}
+		return nil, ErrExiting
 	}
+	cleanup, err := create()
+	if err != nil {
+		return nil, err
+	}
+	return keep(cleanup), nil
+}
+
+// keep adds f to the hooks; the caller holds hooks.mu.
+func keep(f func()) (remove func()) {
 	if hooks.fns == nil {
 		hooks.fns = map[int]func(){}
 	}
 	id := hooks.next
 	hooks.next++
 	hooks.fns[id] = f
-	hooks.mu.Unlock()
 	return func() {
 		hooks.mu.Lock()
 		delete(hooks.fns, id)
@@ -44,8 +59,8 @@ func Add(f func()) (remove func()) {
 	}
 }
 
-// Run runs every cleanup added and not removed, newest first, for a
-// process about to exit; cleanups added after it run at once.
+// Run runs every cleanup kept and not removed, newest first, for a
+// process about to exit; after it, Owe makes nothing.
 func Run() {
 	hooks.mu.Lock()
 	defer hooks.mu.Unlock()

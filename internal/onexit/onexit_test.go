@@ -1,19 +1,48 @@
 package onexit
 
 import (
+	"errors"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
-// Run runs the cleanups added and not removed, newest first, and a
-// cleanup added after Run runs at once.
-func TestRun(t *testing.T) {
+// fresh gives the test hooks of its own: Run's mark stays for the process.
+func fresh(t *testing.T) {
+	t.Helper()
+	hooks.mu.Lock()
+	hooks.fns, hooks.ran = nil, false
+	hooks.mu.Unlock()
+}
+
+// Owe keeps the cleanup of what it made until it is removed; Run runs
+// those kept, newest first, once; a failed make keeps nothing; after Run,
+// Owe makes nothing.
+func TestOweAndRun(t *testing.T) {
+	fresh(t)
 	var ran []string
-	add := func(name string) func() { return Add(func() { ran = append(ran, name) }) }
-	add("first")
-	remove := add("removed")
-	add("last")
-	remove()
+	owe := func(name string, err error) (func(), error) {
+		return Owe(func() (func(), error) {
+			if err != nil {
+				return nil, err
+			}
+			return func() { ran = append(ran, name) }, nil
+		})
+	}
+	for _, name := range []string{"first", "removed", "last"} {
+		remove, err := owe(name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "removed" {
+			remove()
+		}
+	}
+	refused := errors.New("refused")
+	if _, err := owe("failed", refused); err != refused {
+		t.Errorf("Owe of a failed make returned %v, want its error", err)
+	}
 	Run()
 	if want := []string{"last", "first"}; !slices.Equal(ran, want) {
 		t.Errorf("Run ran %q, want %q", ran, want)
@@ -22,8 +51,48 @@ func TestRun(t *testing.T) {
 	if len(ran) != 2 {
 		t.Errorf("a second Run ran %q again", ran[2:])
 	}
-	add("after")()
-	if want := []string{"last", "first", "after"}; !slices.Equal(ran, want) {
-		t.Errorf("after Run, Add ran %q, want %q", ran, want)
+	made := false
+	if _, err := Owe(func() (func(), error) { made = true; return func() {}, nil }); !errors.Is(err, ErrExiting) || made {
+		t.Errorf("Owe after Run: made %v, error %v; want nothing made and ErrExiting", made, err)
+	}
+}
+
+// A Run that begins while Owe makes something returns only once that
+// thing's cleanup has run: a process exiting after Run leaves nothing.
+func TestOweDuringRun(t *testing.T) {
+	fresh(t)
+	making, proceed := make(chan struct{}), make(chan struct{})
+	var cleaned atomic.Bool
+	owed := make(chan error, 1)
+	go func() {
+		_, err := Owe(func() (func(), error) {
+			close(making)
+			<-proceed
+			return func() { cleaned.Store(true) }, nil
+		})
+		owed <- err
+	}()
+	<-making
+	returned := make(chan bool, 1)
+	go func() {
+		Run()
+		returned <- cleaned.Load()
+	}()
+	// Run must wait while the thing is being made: give it the chance not
+	// to (a Run that does not wait returns here on most schedules).
+	for range 1000 {
+		select {
+		case <-returned:
+			t.Fatal("Run returned while Owe was making something")
+		default:
+			runtime.Gosched()
+		}
+	}
+	close(proceed)
+	if err := <-owed; err != nil {
+		t.Fatal(err)
+	}
+	if !<-returned {
+		t.Error("Run returned before the cleanup of what Owe was making had run")
 	}
 }

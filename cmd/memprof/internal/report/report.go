@@ -257,18 +257,27 @@ func WriteContext(ctx context.Context, out string, rs *results.File, opts Option
 	if parent == "" {
 		parent = "."
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	// A process that must exit before this returns (a second interrupt)
+	// removes tmp through onexit.Run, made under its lock (onexit.Owe) so
+	// that it cannot come between that Run and the exit; once installed,
+	// tmp is no more.
+	var tmp string
+	removeTmp, err := onexit.Owe(func() (func(), error) {
+		var err error
+		if tmp, err = os.MkdirTemp(parent, "."+base+".tmp-"); err != nil {
+			return nil, err
+		}
+		return func() { os.RemoveAll(tmp) }, nil
+	})
 	if err != nil {
 		return nil, writeErr(out, "", err)
 	}
+	defer removeTmp()
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
 		}
 	}()
-	// A process that must exit before this returns (a second interrupt)
-	// removes tmp through onexit.Run; once installed, tmp is no more.
-	defer onexit.Add(func() { os.RemoveAll(tmp) })()
 	emit := func(name string, fn func(io.Writer) error) (bool, error) {
 		if err := ctx.Err(); err != nil {
 			return false, context.Cause(ctx)
