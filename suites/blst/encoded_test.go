@@ -3,6 +3,7 @@
 package blst
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -25,4 +26,25 @@ func TestEncodedValues(t *testing.T) {
 			t.Fatalf("value %d: decoded and computed differ", i)
 		}
 	}
+}
+
+// computed returns value i of kind k as blst computes it from
+// SecretKeys()[i] and suitekit.Message(i), encoded.
+func computed(k suitekit.EncodedKind, i int) []byte {
+	sk, msg := SecretKeys()[i], suitekit.Message(i)
+	switch k {
+	case suitekit.PublicKeyG1:
+		return new(blst.P1Affine).From(sk).Serialize()
+	case suitekit.PublicKeyG2:
+		return new(blst.P2Affine).From(sk).Serialize()
+	case suitekit.SignatureG2:
+		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Serialize()
+	case suitekit.SignatureG1:
+		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Serialize()
+	case suitekit.SignatureG2Compressed:
+		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Compress()
+	case suitekit.SignatureG1Compressed:
+		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Compress()
+	}
+	panic(fmt.Sprintf("blst: no encoded kind %d", k))
 }

@@ -36,8 +36,8 @@ var (
 // PublicKeysG1 returns the min-pk public keys sk·g1, PublicKeysG2 the
 // min-sig ones sk·g2, SignaturesG2 the min-pk signatures of
 // suitekit.Message(i) by key i (DSTMinPk), and SignaturesG1 the min-sig
-// ones (DSTMinSig): decoded from suitekit.Encoded, which holds what the
-// computed* functions compute (TestEncodedValues).
+// ones (DSTMinSig): decoded from suitekit.Encoded, which TestEncodedValues
+// checks against what blst computes.
 var (
 	PublicKeysG1 = suitekit.Vector(func(i int) blst.P1Affine { return decodeG1(suitekit.PublicKeyG1, i) })
 	PublicKeysG2 = suitekit.Vector(func(i int) blst.P2Affine { return decodeG2(suitekit.PublicKeyG2, i) })
@@ -59,27 +59,6 @@ func decodeG2(k suitekit.EncodedKind, i int) (p blst.P2Affine) {
 		panic(fmt.Sprintf("blst: encoded value %d of kind %d is not a G2 point", i, k))
 	}
 	return p
-}
-
-// computed returns value i of kind k as blst computes it from
-// SecretKeys()[i] and suitekit.Message(i), encoded.
-func computed(k suitekit.EncodedKind, i int) []byte {
-	sk, msg := SecretKeys()[i], suitekit.Message(i)
-	switch k {
-	case suitekit.PublicKeyG1:
-		return new(blst.P1Affine).From(sk).Serialize()
-	case suitekit.PublicKeyG2:
-		return new(blst.P2Affine).From(sk).Serialize()
-	case suitekit.SignatureG2:
-		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Serialize()
-	case suitekit.SignatureG1:
-		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Serialize()
-	case suitekit.SignatureG2Compressed:
-		return new(blst.P2Affine).Sign(sk, msg, DSTMinPk).Compress()
-	case suitekit.SignatureG1Compressed:
-		return new(blst.P1Affine).Sign(sk, msg, DSTMinSig).Compress()
-	}
-	panic(fmt.Sprintf("blst: no encoded kind %d", k))
 }
 
 // HashedG1 returns the raw G1 elements blst.HashToG1(Message(i),

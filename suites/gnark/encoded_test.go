@@ -1,6 +1,10 @@
 package gnark
 
-import "testing"
+import (
+	"testing"
+
+	bls12381 "github.com/consensys/gnark-crypto/ecc/bls12-381"
+)
 
 // TestEncodedValues: the public keys and signatures the suite decodes
 // from suitekit's encoded.bin are those gnark-crypto computes from the
@@ -13,4 +17,24 @@ func TestEncodedValues(t *testing.T) {
 			t.Fatalf("value %d: decoded and computed differ", i)
 		}
 	}
+}
+
+// computedPublicKeyG1 and the others compute value i as gnark-crypto
+// does, from SecretKeys()[i] and Message(i).
+func computedPublicKeyG1(i int) (pk bls12381.G1Affine) {
+	pk.ScalarMultiplicationBase(bigKey(i))
+	return
+}
+
+func computedPublicKeyG2(i int) (pk bls12381.G2Affine) {
+	pk.ScalarMultiplicationBase(bigKey(i))
+	return
+}
+
+func computedSignatureG2(i int) (sig bls12381.G2Affine) {
+	return *sig.ScalarMultiplication(&HashedG2Affine()[i], bigKey(i))
+}
+
+func computedSignatureG1(i int) (sig bls12381.G1Affine) {
+	return *sig.ScalarMultiplication(&HashedG1Affine()[i], bigKey(i))
 }

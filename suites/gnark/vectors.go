@@ -65,8 +65,8 @@ func bigKey(i int) *big.Int { return SecretKeys()[i].BigInt(new(big.Int)) }
 // PublicKeysG1 returns the min-pk public keys sk·g1, PublicKeysG2 the
 // min-sig ones sk·g2, SignaturesG2 the min-pk signatures
 // sk·HashToG2(Message(i), DSTMinPk) and SignaturesG1 the min-sig ones
-// sk·HashToG1(Message(i), DSTMinSig): decoded from suitekit.Encoded, the
-// values computed (computed* below) and checked by TestEncodedValues.
+// sk·HashToG1(Message(i), DSTMinSig): decoded from suitekit.Encoded, which
+// TestEncodedValues checks against what gnark-crypto computes.
 var (
 	PublicKeysG1 = suitekit.Vector(func(i int) (p bls12381.G1Affine) { decodeEncoded(suitekit.PublicKeyG1, i, &p); return })
 	PublicKeysG2 = suitekit.Vector(func(i int) (p bls12381.G2Affine) { decodeEncoded(suitekit.PublicKeyG2, i, &p); return })
@@ -82,26 +82,6 @@ func decodeEncoded(k suitekit.EncodedKind, i int, p any) {
 	if err := dec.Decode(p); err != nil {
 		panic(fmt.Sprintf("gnark suite: encoded value %d of kind %d: %v", i, k, err))
 	}
-}
-
-// computedPublicKeyG1 and the others compute value i as gnark-crypto
-// does, from SecretKeys()[i] and Message(i).
-func computedPublicKeyG1(i int) (pk bls12381.G1Affine) {
-	pk.ScalarMultiplicationBase(bigKey(i))
-	return
-}
-
-func computedPublicKeyG2(i int) (pk bls12381.G2Affine) {
-	pk.ScalarMultiplicationBase(bigKey(i))
-	return
-}
-
-func computedSignatureG2(i int) (sig bls12381.G2Affine) {
-	return *sig.ScalarMultiplication(&HashedG2Affine()[i], bigKey(i))
-}
-
-func computedSignatureG1(i int) (sig bls12381.G1Affine) {
-	return *sig.ScalarMultiplication(&HashedG1Affine()[i], bigKey(i))
 }
 
 // HashedG1Affine returns the raw G1 elements HashToG1(Message(i),

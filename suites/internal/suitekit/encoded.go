@@ -40,9 +40,7 @@ const (
 // bytes in G1 and 192 in G2, compressed half that.
 func (k EncodedKind) Size() int {
 	switch k {
-	case PublicKeyG1, SignatureG1:
-		return 96
-	case SignatureG2Compressed:
+	case PublicKeyG1, SignatureG1, SignatureG2Compressed:
 		return 96
 	case SignatureG1Compressed:
 		return 48
