@@ -241,16 +241,9 @@ func runChild(ctx context.Context, child Child, what string, req childRequest) (
 	}
 	// A process that must exit before this returns (a second interrupt)
 	// removes dir and kills the child through onexit.Run; both are made
-	// under its lock (onexit.Owe), so that neither can come between that
-	// Run and the exit.
-	var dir string
-	removeDir, err := onexit.Owe(func() (func(), error) {
-		var err error
-		if dir, err = os.MkdirTemp("", "memprof-child-*"); err != nil {
-			return nil, err
-		}
-		return func() { os.RemoveAll(dir) }, nil
-	})
+	// through onexit.Owe, so that neither can come between that Run and
+	// the exit.
+	dir, removeDir, err := onexit.MkdirTemp("", "memprof-child-*")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -7,6 +7,7 @@ package onexit
 import (
 	"errors"
 	"maps"
+	"os"
 	"slices"
 	"sync"
 )
@@ -42,6 +43,19 @@ func Owe(create func() (cleanup func(), err error)) (remove func(), err error) {
 		return nil, err
 	}
 	return keep(cleanup), nil
+}
+
+// MkdirTemp is os.MkdirTemp(dir, pattern) made through Owe, the
+// directory and all it holds removed by Run.
+func MkdirTemp(dir, pattern string) (path string, remove func(), err error) {
+	remove, err = Owe(func() (func(), error) {
+		var err error
+		if path, err = os.MkdirTemp(dir, pattern); err != nil {
+			return nil, err
+		}
+		return func() { os.RemoveAll(path) }, nil
+	})
+	return path, remove, err
 }
 
 // keep adds f to the hooks; the caller holds hooks.mu.

@@ -2,6 +2,9 @@ package onexit
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -94,5 +97,29 @@ func TestOweDuringRun(t *testing.T) {
 	}
 	if !<-returned {
 		t.Error("Run returned before the cleanup of what Owe was making had run")
+	}
+}
+
+// MkdirTemp makes the directory, which Run removes with what it holds;
+// after Run it makes none.
+func TestMkdirTemp(t *testing.T) {
+	fresh(t)
+	parent := t.TempDir()
+	dir, _, err := MkdirTemp(parent, "x-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Run()
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after Run, %s: %v, want it gone", dir, err)
+	}
+	if _, _, err := MkdirTemp(parent, "y-*"); !errors.Is(err, ErrExiting) {
+		t.Errorf("MkdirTemp after Run: %v, want ErrExiting", err)
+	}
+	if left, _ := os.ReadDir(parent); len(left) != 0 {
+		t.Errorf("left in %s: %v", parent, left)
 	}
 }

@@ -258,17 +258,8 @@ func WriteContext(ctx context.Context, out string, rs *results.File, opts Option
 		parent = "."
 	}
 	// A process that must exit before this returns (a second interrupt)
-	// removes tmp through onexit.Run, made under its lock (onexit.Owe) so
-	// that it cannot come between that Run and the exit; once installed,
-	// tmp is no more.
-	var tmp string
-	removeTmp, err := onexit.Owe(func() (func(), error) {
-		var err error
-		if tmp, err = os.MkdirTemp(parent, "."+base+".tmp-"); err != nil {
-			return nil, err
-		}
-		return func() { os.RemoveAll(tmp) }, nil
-	})
+	// removes tmp through onexit.Run; once installed, tmp is no more.
+	tmp, removeTmp, err := onexit.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
 		return nil, writeErr(out, "", err)
 	}
